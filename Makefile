@@ -1,0 +1,121 @@
+# joulecast - top-level Makefile.
+#
+#   make            build build/joulecast, build/libjoulecast.{a,so}
+#   make demo       install missing packages, build, run a real example
+#   make test       install missing packages, build (also with ASan+UBSan),
+#                   run every test layer; ends with "N passed, N failed"
+#   make deps       install the Debian packages joulecast needs (as root),
+#                   or print the exact apt-get command
+#   make bench      run the benchmarks in bench/ (not part of make test)
+#   make clean
+#
+# Everything built goes under build/.  C for onnx.proto is generated into
+# build/gen/ by protoc-c from the schema Debian's libonnx-dev installs.
+
+CC       ?= cc
+ONNX_PROTO ?= /usr/include/onnx/onnx.proto
+BUILD    := build
+GEN      := $(BUILD)/gen
+
+PKG_CFLAGS := $(shell pkg-config --cflags libprotobuf-c yaml-0.1 libcjson 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs libprotobuf-c yaml-0.1 libcjson 2>/dev/null || echo -lprotobuf-c -lyaml -lcjson)
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+BASEFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) \
+             -Iinclude -Isrc -I$(GEN) $(PKG_CFLAGS)
+CFLAGS   ?= -O2 -g
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+            -fno-sanitize-recover=undefined
+LDLIBS   := $(PKG_LIBS) -lm
+
+LIB_SRC  := $(sort $(shell find src -name '*.c' -not -path 'src/cli/*'))
+CLI_SRC  := $(sort $(wildcard src/cli/*.c))
+GEN_SRC  := $(GEN)/onnx.pb-c.c
+HDRS     := $(shell find src include -name '*.h' -o -name '*.def') $(GEN)/onnx.pb-c.h
+
+LIB_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/gen/onnx.pb-c.o
+CLI_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRC))
+ALIB_OBJ := $(patsubst %.c,$(BUILD)/asan/%.o,$(LIB_SRC)) $(BUILD)/asan/gen/onnx.pb-c.o
+ACLI_OBJ := $(patsubst %.c,$(BUILD)/asan/%.o,$(CLI_SRC))
+
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/asan/tests/%,$(UNIT_SRC))
+
+SONAME   := libjoulecast.so.0
+
+.PHONY: all deps demo test test-build clean bench lint check-deps
+
+all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so
+
+# ---- packages -------------------------------------------------------------
+deps:
+	@sh tools/deps.sh all
+
+check-deps:
+	@sh tools/deps.sh build
+
+# ---- generated protobuf-c code ---------------------------------------------
+$(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h: $(ONNX_PROTO)
+	@mkdir -p $(GEN)
+	protoc-c --c_out=$(GEN) -I$(dir $(ONNX_PROTO)) $(ONNX_PROTO)
+
+# ---- release build ----------------------------------------------------------
+$(BUILD)/obj/gen/onnx.pb-c.o: $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(CFLAGS) -fPIC -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
+
+$(BUILD)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+
+$(BUILD)/libjoulecast.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libjoulecast.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/joulecast: $(CLI_OBJ) $(BUILD)/libjoulecast.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libjoulecast.a $(LDLIBS)
+
+# ---- sanitizer build (used by make test) ------------------------------------
+$(BUILD)/asan/gen/onnx.pb-c.o: $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(SANFLAGS) -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
+
+$(BUILD)/asan/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(SANFLAGS) -c $< -o $@
+
+$(BUILD)/asan/libjoulecast.a: $(ALIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/asan/joulecast: $(ACLI_OBJ) $(BUILD)/asan/libjoulecast.a
+	$(CC) $(SANFLAGS) -o $@ $(ACLI_OBJ) $(BUILD)/asan/libjoulecast.a $(LDLIBS)
+
+$(BUILD)/asan/tests/%: tests/unit/%.c tests/unit/check.h $(BUILD)/asan/libjoulecast.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(BUILD)/asan/libjoulecast.a $(LDLIBS)
+
+test-build: all $(BUILD)/asan/joulecast $(UNIT_BIN)
+
+# ---- the two commands ---------------------------------------------------------
+demo:
+	@sh tools/deps.sh build
+	@$(MAKE) --no-print-directory all
+	@sh tools/demo.sh
+
+test:
+	@sh tools/deps.sh test
+	@$(MAKE) --no-print-directory test-build
+	@sh tests/run.sh
+
+bench: all
+	@sh bench/run.sh
+
+lint:
+	@sh tools/lint.sh
+
+clean:
+	rm -rf $(BUILD)

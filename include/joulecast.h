@@ -1,0 +1,295 @@
+/*
+ * joulecast.h - the one public header of libjoulecast.
+ *
+ * joulecast predicts the time, energy (kWh) and emissions (kgCO2e) of
+ * training or running a neural network from its ONNX file, a hardware
+ * database and a workload description, before any code runs.
+ *
+ * The library is a one-directional pipeline; each stage reads the previous
+ * stage's output and nothing later:
+ *
+ *   jc_model_load()   file bytes      -> jc_model (graph, tensors, attributes)
+ *   jc_analyze()      jc_model + dims -> jc_analysis (shapes, per-node cost)
+ *   jc_hwdb_load()    YAML folders    -> jc_hwdb (devices, hosts, regions, ...)
+ *   jc_estimate_run() analysis + hwdb + workload config -> jc_estimate
+ *   jc_report_*()     any result      -> text / JSON / CSV
+ *
+ * Conventions, stated once for the whole API:
+ *
+ *  - Errors.  Every fallible function returns a jc_status and, when the
+ *    caller passes a non-NULL jc_diag, fills it with a message that names
+ *    where the problem is (file, byte offset, node name, YAML line:column).
+ *    The library never prints, never exits and never aborts on bad input.
+ *    The status values double as the CLI's exit codes (documented in README).
+ *  - Ownership.  Every loaded object (model, analysis, hwdb, estimate) owns
+ *    one arena and is released by exactly one *_free() call.  Pointers you
+ *    get from an object (names, arrays, nested structs) are borrowed: valid
+ *    until that object is freed, never to be freed by you.  Structs declared
+ *    here are read-only for clients.
+ *  - Units.  Counts are exact 64-bit integers (overflow is an error, never a
+ *    wrap).  1 MAC = 2 FLOPs.  Energy in joules/kWh as named, power in W,
+ *    carbon in gCO2e/kgCO2e as named.  No function depends on the locale.
+ */
+#ifndef JOULECAST_H
+#define JOULECAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define JC_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------ */
+/* Status and diagnostics                                               */
+/* ------------------------------------------------------------------ */
+
+/* Status codes.  Also the CLI's exit codes; keep README/man in step. */
+typedef enum jc_status {
+    JC_OK = 0,
+    JC_ERR_INTERNAL = 1,  /* a bug in joulecast: please report */
+    JC_ERR_USAGE = 2,     /* bad command line or API argument */
+    JC_ERR_IO = 3,        /* cannot open, map or read a file */
+    JC_ERR_MODEL = 4,     /* the file is not a well-formed ONNX model */
+    JC_ERR_HWDB = 5,      /* hardware database YAML invalid */
+    JC_ERR_NOTFOUND = 6,  /* unknown device, host, region, op, dim name */
+    JC_ERR_RANGE = 7,     /* arithmetic overflow or absurd value */
+    JC_ERR_NOMEM = 8,     /* out of memory */
+    JC_ERR_INCOMPLETE = 9,/* result partial (unknown dims/ops) and --strict */
+    JC_ERR_BUDGET = 10    /* an energy/emission budget was exceeded */
+} jc_status;
+
+/* A diagnostic: the first error of a call, with its location.  Fields that
+ * do not apply are empty strings / -1.  `msg` is the complete, printable
+ * message including the location prefix. */
+typedef struct jc_diag {
+    jc_status status;
+    char msg[1024];
+    char file[512];
+    int64_t offset;   /* byte offset in the file, or -1 */
+    int line, col;    /* 1-based YAML position, or 0 */
+    char node[256];   /* ONNX node name (or op type), or "" */
+} jc_diag;
+
+/* Human-readable name of a status ("model error", ...).  Static string. */
+const char *jc_status_name(jc_status st);
+
+/* ------------------------------------------------------------------ */
+/* ONNX model (stage: load; owner src/onnx/)                           */
+/* ------------------------------------------------------------------ */
+
+/* Element types, numbered as ONNX's TensorProto.DataType. */
+typedef enum jc_dtype {
+    JC_DT_UNDEFINED = 0, JC_DT_FLOAT = 1, JC_DT_UINT8 = 2, JC_DT_INT8 = 3,
+    JC_DT_UINT16 = 4, JC_DT_INT16 = 5, JC_DT_INT32 = 6, JC_DT_INT64 = 7,
+    JC_DT_STRING = 8, JC_DT_BOOL = 9, JC_DT_FLOAT16 = 10, JC_DT_DOUBLE = 11,
+    JC_DT_UINT32 = 12, JC_DT_UINT64 = 13, JC_DT_COMPLEX64 = 14,
+    JC_DT_COMPLEX128 = 15, JC_DT_BFLOAT16 = 16, JC_DT_FLOAT8E4M3FN = 17,
+    JC_DT_FLOAT8E4M3FNUZ = 18, JC_DT_FLOAT8E5M2 = 19,
+    JC_DT_FLOAT8E5M2FNUZ = 20, JC_DT_UINT4 = 21, JC_DT_INT4 = 22,
+    JC_DT_FLOAT4E2M1 = 23,
+    JC_DT_COUNT_ = 24
+} jc_dtype;
+
+/* "float32", "int64", ...; "dtype(N)" style names are not returned: an
+ * unknown code gives "unknown". Static string. */
+const char *jc_dtype_name(int dtype);
+/* Size of one element in bits (4 for int4, 0 for string/undefined). */
+int jc_dtype_bits(int dtype);
+
+/* One dimension: v >= 0 is known; v < 0 is unknown, and then `sym` names
+ * the symbolic dim (dim_param) when the file gave one, else NULL. */
+typedef struct jc_dim {
+    int64_t v;
+    const char *sym;
+} jc_dim;
+
+/* Value kinds: what a named value of a graph is. */
+typedef enum jc_vkind {
+    JC_V_INTERMEDIATE = 0, /* produced by a node */
+    JC_V_INPUT = 1,        /* graph input (not an initializer) */
+    JC_V_INITIALIZER = 2,  /* initializer (weights, constants) */
+    JC_V_OUTER = 3         /* subgraph reference to an enclosing scope */
+} jc_vkind;
+
+/* Where a tensor's payload lives (payloads themselves are never copied). */
+typedef enum jc_data_loc {
+    JC_DATA_NONE = 0,      /* no payload (value info only) */
+    JC_DATA_INLINE = 1,    /* inside the .onnx file (offset/length in file) */
+    JC_DATA_EXTERNAL = 2   /* external file (never opened by joulecast) */
+} jc_data_loc;
+
+/* A named tensor value of a graph.  Declared type/shape come from the file
+ * (input/output/value_info or an initializer's dims); inferred shapes live
+ * in jc_analysis, never here. */
+typedef struct jc_value {
+    const char *name;
+    jc_vkind kind;
+    int dtype;          /* jc_dtype, 0 when the file does not say */
+    int rank;           /* -1: rank unknown */
+    jc_dim *dims;       /* rank entries */
+    int is_sparse;      /* a sparse initializer */
+    int non_tensor;     /* a sequence/map/optional type (dims meaningless) */
+    /* payload location for initializers and Constant tensors */
+    jc_data_loc data_loc;
+    uint64_t data_offset, data_length;  /* inline: in the model file */
+    const char *ext_location;           /* external: relative path */
+    uint64_t ext_offset, ext_length;    /* external: as declared */
+    /* Values kept for small tensors only (<= JC_SMALL_TENSOR elements) of
+     * integer, bool or floating dtypes: shape inference needs them. */
+    int64_t n_vals;     /* -1 when values were not kept */
+    int64_t *ivals;     /* integer/bool values (floats truncated) */
+    double *fvals;      /* the same values as doubles */
+} jc_value;
+
+#define JC_SMALL_TENSOR 4096
+
+typedef enum jc_attr_type {
+    JC_ATTR_UNDEFINED = 0, JC_ATTR_FLOAT = 1, JC_ATTR_INT = 2,
+    JC_ATTR_STRING = 3, JC_ATTR_TENSOR = 4, JC_ATTR_GRAPH = 5,
+    JC_ATTR_FLOATS = 6, JC_ATTR_INTS = 7, JC_ATTR_STRINGS = 8,
+    JC_ATTR_TENSORS = 9, JC_ATTR_GRAPHS = 10, JC_ATTR_SPARSE_TENSOR = 11,
+    JC_ATTR_SPARSE_TENSORS = 12, JC_ATTR_TYPE_PROTO = 13,
+    JC_ATTR_TYPE_PROTOS = 14
+} jc_attr_type;
+
+struct jc_graph;
+
+/* A node attribute.  Only the fields of `type` are meaningful.  Strings
+ * are NUL-terminated copies (s_len gives the length for binary strings). */
+typedef struct jc_attr {
+    const char *name;
+    jc_attr_type type;
+    const char *ref_attr_name;  /* inside functions: attribute reference */
+    double f;
+    int64_t i;
+    const char *s;
+    size_t s_len;
+    size_t n;                   /* element count of the list forms */
+    double *floats;
+    int64_t *ints;
+    const char **strings;
+    jc_value *t;                /* TENSOR: t; TENSORS: t[0..n) */
+    struct jc_graph **g;        /* GRAPH: g[0]; GRAPHS: g[0..n) */
+} jc_attr;
+
+/* A node.  inputs/outputs index the owning graph's values; -1 marks an
+ * omitted optional input or output (empty name in the file). */
+typedef struct jc_node {
+    const char *name;     /* may be "" when the file gives none */
+    const char *op_type;
+    const char *domain;   /* "" for the default ONNX domain */
+    int opset;            /* the opset version in force for its domain, 0 if none */
+    size_t n_inputs, n_outputs, n_attrs;
+    int32_t *inputs, *outputs;
+    jc_attr *attrs;
+} jc_node;
+
+/* A graph (the main graph, a subgraph of If/Loop/Scan, or a function
+ * body).  values holds every named value: inputs, initializers,
+ * intermediates and outer-scope references, each once. */
+typedef struct jc_graph {
+    const char *name;
+    const char *doc_string;
+    struct jc_graph *parent;   /* enclosing graph of a subgraph, else NULL */
+    size_t n_values, n_nodes, n_inputs, n_outputs, n_initializers;
+    jc_value *values;
+    jc_node *nodes;            /* in file order */
+    int32_t *inputs;           /* graph inputs that are not initializers */
+    int32_t *outputs;
+    int32_t *initializers;
+    size_t n_subgraphs_total;  /* subgraphs nested below, recursively */
+} jc_graph;
+
+typedef struct jc_opset {
+    const char *domain;  /* "" or "ai.onnx" for the default domain */
+    int64_t version;
+} jc_opset;
+
+/* A model-local function (FunctionProto). */
+typedef struct jc_function {
+    const char *name, *domain;
+    size_t n_inputs, n_outputs, n_attributes, n_opsets;
+    const char **inputs, **outputs, **attributes;
+    jc_opset *opsets;
+    jc_graph *body;  /* nodes; values named after the function's formals */
+} jc_function;
+
+typedef struct jc_string_pair { const char *key, *value; } jc_string_pair;
+
+/* A loaded model.  Everything hangs off one arena owned by the model. */
+typedef struct jc_model {
+    const char *path;
+    uint64_t file_size;
+    int64_t ir_version;
+    const char *producer_name, *producer_version, *domain, *doc_string;
+    int64_t model_version;
+    size_t n_opsets, n_functions, n_metadata, n_training_info;
+    jc_opset *opsets;
+    jc_function *functions;
+    jc_string_pair *metadata;
+    jc_graph *graph;
+    /* Totals over the main graph's initializers (params = elements). */
+    int64_t n_params;          /* -1 if an initializer had unknown dims */
+    int64_t weight_bytes;      /* at each initializer's dtype */
+    size_t n_ext_files;        /* distinct external data files referenced */
+    const char **ext_files;
+    void *internal_;           /* arena and file mapping; do not touch */
+} jc_model;
+
+/* Loads an ONNX model from `path`.  The file is mapped read-only and
+ * decoded at the wire level; weight payloads are never copied (only small
+ * integer/float tensors' values are kept) and external data files are
+ * never opened.  On success *out owns everything (free with
+ * jc_model_free).  On failure *out is NULL and diag (if non-NULL) says
+ * what was wrong and where.  Errors: JC_ERR_IO, JC_ERR_MODEL,
+ * JC_ERR_NOMEM, JC_ERR_USAGE. */
+jc_status jc_model_load(const char *path, jc_model **out, jc_diag *diag);
+
+/* Same, from a caller-owned buffer (copied only as needed: small values
+ * and names; the buffer must stay valid during the call only). */
+jc_status jc_model_load_buffer(const void *buf, size_t len, const char *name,
+                               jc_model **out, jc_diag *diag);
+
+/* Releases a model and everything borrowed from it.  NULL is a no-op. */
+void jc_model_free(jc_model *m);
+
+/* The opset version the model imports for `domain` ("" = ai.onnx), or 0. */
+int64_t jc_model_opset(const jc_model *m, const char *domain);
+
+/* Looks up a value of graph `g` by name; -1 when absent.  O(1). */
+int32_t jc_graph_find(const jc_graph *g, const char *name);
+
+/* Finds an attribute of a node by name; NULL when absent. */
+const jc_attr *jc_node_attr(const jc_node *n, const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Shapes and cost (stage: shapes + cost; owner src/shape.c, src/ops/)  */
+/* ------------------------------------------------------------------ */
+/* (section owned by the counting work; see docs/ARCHITECTURE.md) */
+
+/* ------------------------------------------------------------------ */
+/* Hardware database (stage: hwdb; owner src/hwdb.c)                    */
+/* ------------------------------------------------------------------ */
+/* (section owned by the hwdb work) */
+
+/* ------------------------------------------------------------------ */
+/* Reports (owner src/report/)                                          */
+/* ------------------------------------------------------------------ */
+
+/* Writes the `inspect` view of a model as text to `f`.  Never fails on a
+ * loaded model except for I/O; returns JC_ERR_IO if writing failed. */
+jc_status jc_report_inspect_text(const jc_model *m, FILE *f);
+
+/* Returns the `inspect` view as a JSON document (schema in
+ * docs/json-schemas.md), malloc'ed; the caller frees it with free().
+ * NULL on out-of-memory. */
+char *jc_report_inspect_json(const jc_model *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* JOULECAST_H */

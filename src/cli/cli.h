@@ -1,0 +1,41 @@
+/*
+ * cli.h - what the command files of the joulecast CLI share: the command
+ * table entry type, option parsing helpers and the diagnostic printer.
+ * The CLI is a client of include/joulecast.h like any other.
+ */
+#ifndef JC_CLI_H
+#define JC_CLI_H
+
+#include "joulecast.h"
+
+#include <stdbool.h>
+
+typedef struct cli_cmd {
+    const char *name;
+    int (*run)(int argc, char **argv);   /* argv[0] is the command name */
+    const char *summary;
+    void (*help)(FILE *f);
+} cli_cmd;
+
+/* Prints "joulecast: <msg>" for a failed status to stderr and returns the
+ * status as the exit code. */
+int cli_fail(const jc_diag *d);
+/* Prints a usage error ("joulecast CMD: ...; see joulecast help CMD") and
+ * returns JC_ERR_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Matches "--name VALUE" or "--name=VALUE" at argv[*i]; on a match stores
+ * the value, advances *i past it and returns true.  A missing value is a
+ * usage error reported through *err (set to 1). */
+bool cli_opt(int argc, char **argv, int *i, const char *name,
+             const char **val, int *err);
+/* Parses a non-negative integer / a finite double; false if malformed. */
+bool cli_parse_i64(const char *s, int64_t *out);
+bool cli_parse_f64(const char *s, double *out);
+
+/* Command entry points (one file each: src/cli/cmd_<name>.c). */
+int cmd_inspect(int argc, char **argv);
+void help_inspect(FILE *f);
+
+#endif

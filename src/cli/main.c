@@ -1,0 +1,130 @@
+/*
+ * main.c - the joulecast command line: dispatches to one file per command
+ * (src/cli/cmd_*.c) and maps library statuses to exit codes (the jc_status
+ * values; see README "Exit codes").  Only the CLI writes to the terminal.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cli_cmd commands[] = {
+    {"inspect", cmd_inspect, "show what an ONNX file holds (no weights read)", help_inspect},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+int cli_fail(const jc_diag *d)
+{
+    fprintf(stderr, "joulecast: %s\n", d->msg[0] ? d->msg : jc_status_name(d->status));
+    return d->status ? (int)d->status : 1;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "joulecast %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'joulecast help %s')\n", cmd);
+    va_end(ap);
+    return JC_ERR_USAGE;
+}
+
+bool cli_opt(int argc, char **argv, int *i, const char *name,
+             const char **val, int *err)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0) return false;
+    if (a[n] == '=') {
+        *val = a + n + 1;
+        return true;
+    }
+    if (a[n] != 0) return false;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "joulecast: option %s needs a value\n", name);
+        *err = 1;
+        return true;
+    }
+    *val = argv[++*i];
+    return true;
+}
+
+bool cli_parse_i64(const char *s, int64_t *out)
+{
+    if (!s || !*s) return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < 0) return false;
+    *out = v;
+    return true;
+}
+
+bool cli_parse_f64(const char *s, double *out)
+{
+    if (!s || !*s) return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: joulecast COMMAND [options]\n\n"
+               "Predicts the time, energy and emissions of training or running a\n"
+               "neural network from its ONNX file, before any code runs.\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "  %-10s %s\n", "help", "help COMMAND: options of one command");
+    fprintf(f, "\n'joulecast --version' prints the version.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return JC_ERR_USAGE;
+    }
+    const char *c = argv[1];
+    if (!strcmp(c, "--help") || !strcmp(c, "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(c, "--version")) {
+        printf("joulecast %s\n", JC_VERSION);
+        return 0;
+    }
+    if (!strcmp(c, "help")) {
+        if (argc < 3) {
+            usage(stdout);
+            return 0;
+        }
+        for (size_t i = 0; i < N_COMMANDS; i++)
+            if (!strcmp(argv[2], commands[i].name)) {
+                commands[i].help(stdout);
+                return 0;
+            }
+        fprintf(stderr, "joulecast: no command '%s'\n", argv[2]);
+        return JC_ERR_USAGE;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(c, commands[i].name)) {
+            for (int k = 2; k < argc; k++)
+                if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
+                    commands[i].help(stdout);
+                    return 0;
+                }
+            return commands[i].run(argc - 1, argv + 1);
+        }
+    fprintf(stderr, "joulecast: unknown command '%s'\n", c);
+    usage(stderr);
+    return JC_ERR_USAGE;
+}

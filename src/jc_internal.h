@@ -1,0 +1,102 @@
+/*
+ * jc_internal.h - helpers shared by every stage of libjoulecast: the arena
+ * allocator, diagnostics, checked 64-bit arithmetic and a string hash map.
+ * Not installed; clients use include/joulecast.h only.
+ */
+#ifndef JC_INTERNAL_H
+#define JC_INTERNAL_H
+
+#include "joulecast.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+/* ---- arena: one per loaded object, freed with one call ---------------- */
+
+typedef struct jc_arena jc_arena;
+
+/* Creates an empty arena; NULL on out-of-memory. */
+jc_arena *jc_arena_new(void);
+/* Frees the arena and every allocation made from it.  NULL is a no-op. */
+void jc_arena_free(jc_arena *a);
+/* Zeroed allocation of n bytes, 16-byte aligned; NULL on out-of-memory or
+ * when n is absurd (> 1 GiB per call). */
+void *jc_arena_alloc(jc_arena *a, size_t n);
+/* Zeroed array of count elements of size bytes with an overflow check. */
+void *jc_arena_calloc(jc_arena *a, size_t count, size_t size);
+/* NUL-terminated copy of s[0..len). */
+char *jc_arena_strndup(jc_arena *a, const char *s, size_t len);
+char *jc_arena_strdup(jc_arena *a, const char *s);
+/* Bytes handed out so far (for tests and benchmarks). */
+size_t jc_arena_used(const jc_arena *a);
+
+/* ---- diagnostics -------------------------------------------------------- */
+
+/* Fills d (if non-NULL) with status st and a printf-style message, and
+ * returns st.  The location fields are reset; set them with the helpers
+ * below before or after (jc_diag_set keeps the message prefix logic in
+ * one place: msg is "<file>: <text>" when a file is known). */
+jc_status jc_diag_set(jc_diag *d, jc_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The same with an explicit file and byte offset: "<file>: byte <off>: …". */
+jc_status jc_diag_at(jc_diag *d, jc_status st, const char *file, int64_t off,
+                     const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* The same with a YAML position: "<file>:<line>:<col>: …". */
+jc_status jc_diag_yaml(jc_diag *d, jc_status st, const char *file, int line,
+                       int col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* The same naming a node: "node '<name>' (<op>): …". */
+jc_status jc_diag_node(jc_diag *d, jc_status st, const char *node_name,
+                       const char *op_type, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Clears d to JC_OK and empty fields. */
+void jc_diag_clear(jc_diag *d);
+
+/* ---- checked arithmetic ------------------------------------------------- */
+
+/* r = a*b / a+b for non-negative operands; false on overflow (r untouched). */
+static inline bool jc_mul_ok(int64_t a, int64_t b, int64_t *r)
+{
+    int64_t t;
+    if (__builtin_mul_overflow(a, b, &t)) return false;
+    *r = t;
+    return true;
+}
+static inline bool jc_add_ok(int64_t a, int64_t b, int64_t *r)
+{
+    int64_t t;
+    if (__builtin_add_overflow(a, b, &t)) return false;
+    *r = t;
+    return true;
+}
+
+/* ---- string -> int32 hash map (open addressing, arena-backed) ----------- */
+
+typedef struct jc_strmap {
+    const char **keys;
+    int32_t *vals;
+    size_t cap;   /* power of two, 0 when empty */
+    size_t len;
+} jc_strmap;
+
+/* Prepares a map for up to n keys (keeps load <= 1/2). false on OOM. */
+bool jc_strmap_init(jc_strmap *m, jc_arena *a, size_t n);
+/* Returns the value of key, or -1.  Keys are compared with strcmp. */
+int32_t jc_strmap_get(const jc_strmap *m, const char *key);
+/* Inserts key (borrowed: must outlive the map) -> val; if the key is
+ * present, leaves it and returns its value, else returns -1.  The map
+ * must have room (jc_strmap_init with the final count). */
+int32_t jc_strmap_put(jc_strmap *m, const char *key, int32_t val);
+
+/* FNV-1a, used by the map and by anyone who needs a stable string hash. */
+uint64_t jc_hash_str(const char *s);
+
+/* ASCII case-insensitive comparison, independent of the locale. */
+int jc_strcasecmp(const char *a, const char *b);
+
+/* Levenshtein distance between a and b, case-insensitive, capped at cap
+ * (returns cap when the distance is at least cap).  For "did you mean". */
+int jc_edit_distance(const char *a, const char *b, int cap);
+
+#endif /* JC_INTERNAL_H */

@@ -1,0 +1,52 @@
+#!/bin/sh
+# run.sh - runs every test layer of `make test` and prints the closing line
+# "N passed, N failed".  Layers: C unit tests (ASan+UBSan build), golden
+# CLI outputs, the ONNX backend suite walk, bad-input cases, and every
+# tests/*.sh script.  Each layer prints PASS/FAIL lines; a binary or script
+# that crashes or exits non-zero without reporting a FAIL counts as one
+# failure of its own.
+set -u
+cd "$(dirname "$0")/.."
+export LC_ALL=C
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=86"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export JC="$PWD/build/asan/joulecast"
+export JC_RELEASE="$PWD/build/joulecast"
+LOG=build/test.log
+: > "$LOG"
+pass=0; fail=0
+
+count() {  # count PASS/FAIL lines of one layer's output file
+  p=$(grep -c '^PASS ' "$1"); f=$(grep -c '^FAIL ' "$1")
+  pass=$((pass + p)); fail=$((fail + f))
+  grep '^FAIL ' "$1" | sed 's/^/  /'
+  return 0
+}
+
+run_layer() {  # name, command...
+  name=$1; shift
+  out=build/test-$name.out
+  "$@" > "$out" 2>&1
+  rc=$?
+  cat "$out" >> "$LOG"
+  nf=$(grep -c '^FAIL ' "$out")
+  if [ $rc -ne 0 ] && [ "$nf" -eq 0 ]; then
+    echo "FAIL $name (exit $rc without a FAIL line; see $out)" >> "$out"
+    tail -n 20 "$out" | sed 's/^/    /'
+  fi
+  np=$(grep -c '^PASS ' "$out"); nf=$(grep -c '^FAIL ' "$out")
+  printf '%-36s %5d passed, %d failed\n' "$name" "$np" "$nf"
+  count "$out"
+}
+
+for t in build/asan/tests/test_*; do
+  [ -x "$t" ] || continue
+  run_layer "unit/$(basename "$t")" "$t"
+done
+for s in tests/*.sh; do
+  case "$s" in tests/run.sh) continue ;; esac
+  run_layer "$(basename "$s" .sh)" sh "$s"
+done
+echo "(full log: $LOG)"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,85 @@
+/*
+ * check.h - the unit-test harness: a few macros, no framework.
+ *
+ * A test file defines `static void test_xxx(void)` functions and a main()
+ * that calls RUN(test_xxx) for each, then returns check_summary().  Every
+ * RUN prints "PASS name" or "FAIL name" (after the failing checks, each
+ * with file:line); tests/run.sh counts those lines.  A check that fails
+ * never stops the binary, so one run reports every failure.
+ */
+#ifndef JC_CHECK_H
+#define JC_CHECK_H
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int check_passed_, check_failed_, check_cur_fail_;
+
+#define CHECK(cond)                                                         \
+    do {                                                                    \
+        if (!(cond)) {                                                      \
+            printf("  %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__,       \
+                   #cond);                                                  \
+            check_cur_fail_ = 1;                                            \
+        }                                                                   \
+    } while (0)
+
+#define CHECK_I64(a, b)                                                     \
+    do {                                                                    \
+        long long a_ = (long long)(a), b_ = (long long)(b);                 \
+        if (a_ != b_) {                                                     \
+            printf("  %s:%d: %s == %lld, expected %s == %lld\n", __FILE__,  \
+                   __LINE__, #a, a_, #b, b_);                               \
+            check_cur_fail_ = 1;                                            \
+        }                                                                   \
+    } while (0)
+
+#define CHECK_STR(a, b)                                                     \
+    do {                                                                    \
+        const char *a_ = (a), *b_ = (b);                                    \
+        if (!a_ || !b_ || strcmp(a_, b_) != 0) {                            \
+            printf("  %s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__,    \
+                   __LINE__, #a, a_ ? a_ : "(null)", b_ ? b_ : "(null)");   \
+            check_cur_fail_ = 1;                                            \
+        }                                                                   \
+    } while (0)
+
+/* |a-b| <= rel*|b| (rel = relative tolerance) */
+#define CHECK_NEAR(a, b, rel)                                               \
+    do {                                                                    \
+        double a_ = (double)(a), b_ = (double)(b);                          \
+        if (!(fabs(a_ - b_) <= (rel) * fabs(b_))) {                         \
+            printf("  %s:%d: %s == %.9g, expected %.9g (rel tol %g)\n",     \
+                   __FILE__, __LINE__, #a, a_, b_, (double)(rel));          \
+            check_cur_fail_ = 1;                                            \
+        }                                                                   \
+    } while (0)
+
+/* Report one named case (for data-driven tests such as folder walks). */
+static inline void check_case(const char *name, int failed)
+{
+    if (failed) {
+        check_failed_++;
+        printf("FAIL %s\n", name);
+    } else {
+        check_passed_++;
+        printf("PASS %s\n", name);
+    }
+    fflush(stdout);
+}
+
+#define RUN(fn)                                                             \
+    do {                                                                    \
+        check_cur_fail_ = 0;                                                \
+        fn();                                                               \
+        check_case(#fn, check_cur_fail_);                                   \
+    } while (0)
+
+static inline int check_summary(void)
+{
+    return check_failed_ ? 1 : 0;
+}
+
+#endif
