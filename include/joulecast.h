@@ -269,7 +269,41 @@ const jc_attr *jc_node_attr(const jc_node *n, const char *name);
 /* ------------------------------------------------------------------ */
 /* Shapes and cost (stage: shapes + cost; owner src/shape.c, src/ops/)  */
 /* ------------------------------------------------------------------ */
-/* (section owned by the counting work; see docs/ARCHITECTURE.md) */
+/* The analysis contract below is what later stages (workload, energy,
+ * reports) rely on; the counting work may add fields, not remove them. */
+
+/* What kind of work a node does, for the roofline and energy models. */
+typedef enum jc_op_class {
+    JC_CLASS_NONE = 0,    /* no work: views, shape arithmetic, constants */
+    JC_CLASS_MATRIX = 1,  /* GEMM-like: Conv, MatMul, Gemm, attention, RNN */
+    JC_CLASS_VECTOR = 2,  /* elementwise, norms, pooling, reductions */
+    JC_CLASS_MEMORY = 3   /* data movement only (Transpose, Concat, Gather) */
+} jc_op_class;
+
+/* Why a node's cost is (not) known. */
+typedef enum jc_cost_state {
+    JC_COST_OK = 0,
+    JC_COST_UNKNOWN_DIMS = 1,   /* an input shape stays unknown */
+    JC_COST_UNSUPPORTED = 2,    /* no rule for domain:op */
+    JC_COST_DATA_DEPENDENT = 3  /* output size depends on data (NonZero...) */
+} jc_cost_state;
+
+/* Cost of one node for one execution, at the dims bound by the caller.
+ * macs: multiply-accumulates of GEMM-like work only; flops = 2*macs + every
+ * other scalar arithmetic op; special_ops: transcendentals, counted apart;
+ * bytes at each tensor's dtype. */
+typedef struct jc_node_cost {
+    int64_t macs, flops, special_ops;
+    int64_t bytes_read;         /* activations read */
+    int64_t weight_bytes_read;  /* initializers read */
+    int64_t bytes_written;
+    int64_t params;             /* initializer elements first used here */
+    jc_op_class cls;
+    int arith_dtype;            /* dtype the arithmetic runs in (jc_dtype) */
+    jc_cost_state state;
+    int64_t repeat;             /* executions per forward pass (Loop/Scan
+                                   bodies: trip count; else 1) */
+} jc_node_cost;
 
 /* ------------------------------------------------------------------ */
 /* Hardware database (stage: hwdb; owner src/hwdb.c)                    */
