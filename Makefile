@@ -43,7 +43,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/asan/tests/%,$(UNIT_SRC))
 
 SONAME   := libjoulecast.so.0
 
-.PHONY: all deps demo test test-build clean bench lint check-deps
+.PHONY: all deps demo test test-build clean bench lint check-deps golden-update
 
 all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so
 
@@ -119,3 +119,6 @@ lint:
 
 clean:
 	rm -rf $(BUILD)
+
+golden-update: all
+	UPDATE=1 JC=$(CURDIR)/build/joulecast sh tests/golden.sh

@@ -25,7 +25,7 @@ count() {  # count PASS/FAIL lines of one layer's output file
 
 run_layer() {  # name, command...
   name=$1; shift
-  out=build/test-$name.out
+  out=build/test-$(echo "$name" | tr / _).out
   "$@" > "$out" 2>&1
   rc=$?
   cat "$out" >> "$LOG"

@@ -1530,3 +1530,107 @@ void jc_model_free(jc_model *m)
     if (mi->map) munmap(mi->map, mi->map_len);
     jc_arena_free(mi->arena);
 }
+
+/* ---- schema self-check (tests) -------------------------------------------- */
+
+#include "onnx/onnx_internal.h"
+
+int jc__onnx_schema_selfcheck(char *buf, size_t cap)
+{
+    static const struct {
+        const ProtobufCMessageDescriptor *d;
+        const char *field;
+        unsigned num;
+    } expect[] = {
+        {&onnx__model_proto__descriptor, "ir_version", MP_IR_VERSION},
+        {&onnx__model_proto__descriptor, "producer_name", MP_PRODUCER_NAME},
+        {&onnx__model_proto__descriptor, "producer_version", MP_PRODUCER_VERSION},
+        {&onnx__model_proto__descriptor, "domain", MP_DOMAIN},
+        {&onnx__model_proto__descriptor, "model_version", MP_MODEL_VERSION},
+        {&onnx__model_proto__descriptor, "doc_string", MP_DOC_STRING},
+        {&onnx__model_proto__descriptor, "graph", MP_GRAPH},
+        {&onnx__model_proto__descriptor, "opset_import", MP_OPSET_IMPORT},
+        {&onnx__model_proto__descriptor, "metadata_props", MP_METADATA_PROPS},
+        {&onnx__model_proto__descriptor, "training_info", MP_TRAINING_INFO},
+        {&onnx__model_proto__descriptor, "functions", MP_FUNCTIONS},
+        {&onnx__graph_proto__descriptor, "node", GP_NODE},
+        {&onnx__graph_proto__descriptor, "name", GP_NAME},
+        {&onnx__graph_proto__descriptor, "initializer", GP_INITIALIZER},
+        {&onnx__graph_proto__descriptor, "sparse_initializer", GP_SPARSE_INITIALIZER},
+        {&onnx__graph_proto__descriptor, "doc_string", GP_DOC_STRING},
+        {&onnx__graph_proto__descriptor, "input", GP_INPUT},
+        {&onnx__graph_proto__descriptor, "output", GP_OUTPUT},
+        {&onnx__graph_proto__descriptor, "value_info", GP_VALUE_INFO},
+        {&onnx__node_proto__descriptor, "input", NP_INPUT},
+        {&onnx__node_proto__descriptor, "output", NP_OUTPUT},
+        {&onnx__node_proto__descriptor, "name", NP_NAME},
+        {&onnx__node_proto__descriptor, "op_type", NP_OP_TYPE},
+        {&onnx__node_proto__descriptor, "attribute", NP_ATTRIBUTE},
+        {&onnx__node_proto__descriptor, "domain", NP_DOMAIN},
+        {&onnx__attribute_proto__descriptor, "name", AP_NAME},
+        {&onnx__attribute_proto__descriptor, "f", AP_F},
+        {&onnx__attribute_proto__descriptor, "i", AP_I},
+        {&onnx__attribute_proto__descriptor, "s", AP_S},
+        {&onnx__attribute_proto__descriptor, "t", AP_T},
+        {&onnx__attribute_proto__descriptor, "g", AP_G},
+        {&onnx__attribute_proto__descriptor, "floats", AP_FLOATS},
+        {&onnx__attribute_proto__descriptor, "ints", AP_INTS},
+        {&onnx__attribute_proto__descriptor, "strings", AP_STRINGS},
+        {&onnx__attribute_proto__descriptor, "tensors", AP_TENSORS},
+        {&onnx__attribute_proto__descriptor, "graphs", AP_GRAPHS},
+        {&onnx__attribute_proto__descriptor, "tp", AP_TP},
+        {&onnx__attribute_proto__descriptor, "type_protos", AP_TYPE_PROTOS},
+        {&onnx__attribute_proto__descriptor, "type", AP_TYPE},
+        {&onnx__attribute_proto__descriptor, "ref_attr_name", AP_REF_ATTR_NAME},
+        {&onnx__attribute_proto__descriptor, "sparse_tensor", AP_SPARSE_TENSOR},
+        {&onnx__attribute_proto__descriptor, "sparse_tensors", AP_SPARSE_TENSORS},
+        {&onnx__tensor_proto__descriptor, "dims", TP_DIMS},
+        {&onnx__tensor_proto__descriptor, "data_type", TP_DATA_TYPE},
+        {&onnx__tensor_proto__descriptor, "float_data", TP_FLOAT_DATA},
+        {&onnx__tensor_proto__descriptor, "int32_data", TP_INT32_DATA},
+        {&onnx__tensor_proto__descriptor, "string_data", TP_STRING_DATA},
+        {&onnx__tensor_proto__descriptor, "int64_data", TP_INT64_DATA},
+        {&onnx__tensor_proto__descriptor, "name", TP_NAME},
+        {&onnx__tensor_proto__descriptor, "raw_data", TP_RAW_DATA},
+        {&onnx__tensor_proto__descriptor, "double_data", TP_DOUBLE_DATA},
+        {&onnx__tensor_proto__descriptor, "uint64_data", TP_UINT64_DATA},
+        {&onnx__tensor_proto__descriptor, "external_data", TP_EXTERNAL_DATA},
+        {&onnx__tensor_proto__descriptor, "data_location", TP_DATA_LOCATION},
+        {&onnx__sparse_tensor_proto__descriptor, "values", STP_VALUES},
+        {&onnx__sparse_tensor_proto__descriptor, "indices", STP_INDICES},
+        {&onnx__sparse_tensor_proto__descriptor, "dims", STP_DIMS},
+        {&onnx__value_info_proto__descriptor, "name", VI_NAME},
+        {&onnx__value_info_proto__descriptor, "type", VI_TYPE},
+        {&onnx__type_proto__descriptor, "tensor_type", TY_TENSOR},
+        {&onnx__type_proto__descriptor, "sequence_type", TY_SEQUENCE},
+        {&onnx__type_proto__descriptor, "map_type", TY_MAP},
+        {&onnx__type_proto__descriptor, "sparse_tensor_type", TY_SPARSE},
+        {&onnx__type_proto__descriptor, "optional_type", TY_OPTIONAL},
+        {&onnx__type_proto__tensor__descriptor, "elem_type", TT_ELEM_TYPE},
+        {&onnx__type_proto__tensor__descriptor, "shape", TT_SHAPE},
+        {&onnx__tensor_shape_proto__descriptor, "dim", SH_DIM},
+        {&onnx__tensor_shape_proto__dimension__descriptor, "dim_value", DIM_VALUE},
+        {&onnx__tensor_shape_proto__dimension__descriptor, "dim_param", DIM_PARAM},
+        {&onnx__function_proto__descriptor, "name", FP_NAME},
+        {&onnx__function_proto__descriptor, "input", FP_INPUT},
+        {&onnx__function_proto__descriptor, "output", FP_OUTPUT},
+        {&onnx__function_proto__descriptor, "attribute", FP_ATTRIBUTE},
+        {&onnx__function_proto__descriptor, "node", FP_NODE},
+        {&onnx__function_proto__descriptor, "opset_import", FP_OPSET_IMPORT},
+        {&onnx__function_proto__descriptor, "domain", FP_DOMAIN},
+    };
+    int bad = 0;
+    if (cap) buf[0] = 0;
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
+        const ProtobufCFieldDescriptor *fd =
+            protobuf_c_message_descriptor_get_field_by_name(expect[i].d, expect[i].field);
+        if (!fd || fd->id != expect[i].num) {
+            if (!bad && cap)
+                snprintf(buf, cap, "%s.%s: decoder uses %u, schema says %d",
+                         expect[i].d->name, expect[i].field, expect[i].num,
+                         fd ? (int)fd->id : -1);
+            bad++;
+        }
+    }
+    return bad;
+}

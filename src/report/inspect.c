@@ -259,7 +259,6 @@ char *jc_report_inspect_json(const jc_model *m)
     REQ(o = cJSON_AddObjectToObject(root, "metadata"));
     for (size_t i = 0; i < m->n_metadata; i++)
         REQ(cJSON_AddStringToObject(o, m->metadata[i].key, m->metadata[i].value));
-    out = cJSON_PrintUnformatted(root) ? NULL : NULL;
     out = cJSON_Print(root);
 #undef REQ
 done:

@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static int check_passed_, check_failed_, check_cur_fail_;
+static int check_passed_, check_failed_;
+static int check_cur_fail_ __attribute__((unused));
 
 #define CHECK(cond)                                                         \
     do {                                                                    \

@@ -1,0 +1,54 @@
+#!/bin/sh
+# golden.sh - golden CLI tests.  Each folder tests/golden/<case>/ holds
+#   cmd       one shell command line; $JC is the joulecast binary under test
+#   expected  the exact expected stdout
+#   status    (optional) the expected exit status, default 0
+#   stderr    (optional) a substring the standard error must contain
+# Commands run from the repository root under LC_ALL=C.  Refresh the
+# expectations after an intended change with `make golden-update`
+# (UPDATE=1 sh tests/golden.sh), then review the diff before committing.
+set -u
+cd "$(dirname "$0")/.."
+export LC_ALL=C
+JC=${JC:-$PWD/build/joulecast}
+export JC
+for dir in tests/golden/*/; do
+  [ -f "$dir/cmd" ] || continue
+  name=$(basename "$dir")
+  out=$(mktemp) err=$(mktemp)
+  sh -c "$(cat "$dir/cmd")" > "$out" 2> "$err"
+  rc=$?
+  want_rc=0
+  [ -f "$dir/status" ] && want_rc=$(cat "$dir/status")
+  if [ "${UPDATE:-0}" = 1 ]; then
+    cp "$out" "$dir/expected"
+    [ "$rc" != 0 ] && echo "$rc" > "$dir/status"
+    echo "PASS golden/$name (updated)"
+    rm -f "$out" "$err"
+    continue
+  fi
+  ok=1
+  if ! cmp -s "$out" "$dir/expected"; then
+    ok=0
+    echo "  golden/$name: stdout differs:"
+    diff "$dir/expected" "$out" | head -n 20 | sed 's/^/    /'
+  fi
+  if [ "$rc" != "$want_rc" ]; then
+    ok=0
+    echo "  golden/$name: exit status $rc, expected $want_rc"
+    head -n 5 "$err" | sed 's/^/    /'
+  fi
+  if [ -f "$dir/stderr" ] && ! grep -qF "$(cat "$dir/stderr")" "$err"; then
+    ok=0
+    echo "  golden/$name: stderr lacks: $(cat "$dir/stderr")"
+    head -n 5 "$err" | sed 's/^/    /'
+  fi
+  if grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' "$err"; then
+    ok=0
+    echo "  golden/$name: sanitizer report:"
+    head -n 20 "$err" | sed 's/^/    /'
+  fi
+  [ $ok = 1 ] && echo "PASS golden/$name" || echo "FAIL golden/$name"
+  rm -f "$out" "$err"
+done
+exit 0

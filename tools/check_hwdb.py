@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+# Purpose: quick consistency check of joulecast's hwdb/ YAML against
+# docs/hwdb-schema.md (not a replacement for the C loader's validation):
+# every file parses as plain YAML, every sourced value has value + source,
+# every source id exists in its file and has a year or date, ids/aliases are
+# unique case-insensitively across the database, ranges are sane
+# (0 < utilisation <= 1, idle < tdp, low <= value <= high), referenced
+# devices/regions/providers exist.  Needs PyYAML (python3 -c 'import yaml').
+#
+#     python3 tools/check_hwdb.py [hwdb]
+
+import os
+import re
+import sys
+
+import yaml
+
+
+class NoAliasLoader(yaml.SafeLoader):
+    pass
+
+
+def _no_alias(self, node):
+    raise yaml.composer.ComposerError(None, None, "anchors/aliases are not allowed", node.start_mark)
+
+
+NoAliasLoader.compose_alias_node = _no_alias  # type: ignore
+
+ERR = []
+
+
+def err(f, msg):
+    ERR.append("%s: %s" % (f, msg))
+
+
+SOURCED_KEYS = {"value", "source", "year", "low", "high", "derived", "measured", "note", "scope"}
+PRECISIONS = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"}
+
+
+def check_sourced(f, where, v, sources, kind=None):
+    if not isinstance(v, dict):
+        err(f, "%s: sourced value must be a mapping" % where)
+        return
+    extra = set(v) - SOURCED_KEYS
+    if extra:
+        err(f, "%s: unknown keys %s" % (where, sorted(extra)))
+    if "value" not in v or "source" not in v:
+        err(f, "%s: needs value and source" % where)
+        return
+    if not isinstance(v["value"], (int, float)) or isinstance(v["value"], bool):
+        err(f, "%s: value not a number" % where)
+    if v["source"] not in sources:
+        err(f, "%s: unknown source %r" % (where, v["source"]))
+    if "derived" in v and "measured" in v:
+        err(f, "%s: derived and measured both set" % where)
+    lo, hi = v.get("low"), v.get("high")
+    if lo is not None and lo > v["value"]:
+        err(f, "%s: low > value" % where)
+    if hi is not None and hi < v["value"]:
+        err(f, "%s: high < value" % where)
+    if kind == "util":
+        for x in (v["value"], lo, hi):
+            if x is not None and not (0 < x <= 1):
+                err(f, "%s: utilisation out of (0,1]" % where)
+
+
+def walk_sources(f, sources):
+    for sid, s in sources.items():
+        if not isinstance(s, dict) or "citation" not in s:
+            err(f, "source %s: needs citation" % sid)
+            continue
+        if "year" not in s and "date" not in s:
+            err(f, "source %s: needs year or date" % sid)
+        y = s.get("year")
+        if y is not None and not (isinstance(y, int) and 1900 < y < 2100):
+            err(f, "source %s: bad year %r" % (sid, y))
+        extra = set(s) - {"citation", "url", "year", "date", "licence", "note"}
+        if extra:
+            err(f, "source %s: unknown keys %s" % (sid, sorted(extra)))
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hwdb")
+    names = {}          # lower-case id/alias -> file
+    devices, regions, providers, hosts = {}, {}, {}, []
+    intens = []
+    datasets = {}
+    counts = {}
+    files = []
+    for dp, dn, fn in os.walk(root):
+        for n in fn:
+            if n.endswith(".yaml"):
+                files.append(os.path.join(dp, n))
+    files.sort()
+    for path in files:
+        f = os.path.relpath(path, root)
+        raw = open(path, "rb").read()
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            err(f, "not UTF-8")
+        if re.search(rb"(^|\s)!!?\w", raw):
+            err(f, "tag found")
+        try:
+            doc = yaml.load(raw, Loader=NoAliasLoader)
+        except Exception as e:  # noqa
+            err(f, "parse: %s" % e)
+            continue
+        if not isinstance(doc, dict) or doc.get("schema") != "joulecast-hwdb/1":
+            err(f, "missing schema: joulecast-hwdb/1")
+            continue
+        sources = doc.get("sources", {}) or {}
+        walk_sources(f, sources)
+        kinds = [k for k in ("devices", "hosts", "regions", "intensities", "providers", "constants", "ga") if k in doc]
+        if len(kinds) != 1:
+            err(f, "needs exactly one entry kind, has %s" % kinds)
+            continue
+        k = kinds[0]
+        extra = set(doc) - {"schema", "licence", "sources", k}
+        if extra:
+            err(f, "unknown top-level keys %s" % sorted(extra))
+        body = doc[k]
+
+        def reg(name, what):
+            key = str(name).lower()
+            if key in names:
+                err(f, "duplicate id/alias %r (also in %s)" % (name, names[key]))
+            names[key] = "%s (%s)" % (f, what)
+
+        if k == "devices":
+            counts[f] = len(body)
+            for d in body:
+                w = "device %s" % d.get("id")
+                reg(d["id"], w)
+                for a in d.get("aliases", []) or []:
+                    reg(a, w)
+                for req in ("id", "kind", "vendor", "name"):
+                    if req not in d:
+                        err(f, "%s: missing %s" % (w, req))
+                devices[d["id"]] = d
+                for key in ("tdp_w", "idle_w", "memory_gb", "memory_bw_gbs", "tdp_per_core_w"):
+                    if key in d:
+                        check_sourced(f, w + "." + key, d[key], sources)
+                if "tdp_w" in d and "idle_w" in d and not d["idle_w"]["value"] < d["tdp_w"]["value"]:
+                    err(f, "%s: idle >= tdp" % w)
+                if "tdp_w" in d and not (0 < d["tdp_w"]["value"] <= 5000):
+                    err(f, "%s: tdp out of range" % w)
+                for pk in ("peak_tflops", "peak_tflops_sparse"):
+                    for p, v in (d.get(pk) or {}).items():
+                        if p not in PRECISIONS:
+                            err(f, "%s: bad precision %s" % (w, p))
+                        check_sourced(f, "%s.%s.%s" % (w, pk, p), v, sources)
+                en = d.get("energy") or {}
+                for p, v in (en.get("pj_per_flop") or {}).items():
+                    if p not in PRECISIONS:
+                        err(f, "%s: bad precision %s" % (w, p))
+                    check_sourced(f, "%s.pj_per_flop.%s" % (w, p), v, sources)
+                    if "derived" not in v and "measured" not in v:
+                        err(f, "%s.pj_per_flop.%s needs derived or measured" % (w, p))
+                if "pj_per_byte" in en:
+                    check_sourced(f, w + ".pj_per_byte", en["pj_per_byte"], sources)
+                for t, v in (d.get("utilization") or {}).items():
+                    if t not in ("training", "inference"):
+                        err(f, "%s: bad utilization key %s" % (w, t))
+                    check_sourced(f, "%s.utilization.%s" % (w, t), v, sources, "util")
+                if "embodied_kgco2e" in d:
+                    check_sourced(f, w + ".embodied", d["embodied_kgco2e"], sources)
+                    if "scope" not in d["embodied_kgco2e"]:
+                        err(f, w + ": embodied needs scope")
+                if "ga" in d:
+                    g = d["ga"]
+                    if "name" not in g:
+                        err(f, w + ": ga needs name")
+                    for key in ("tdp_w", "tdp_per_core_w"):
+                        if key in g:
+                            check_sourced(f, w + ".ga." + key, g[key], sources)
+                ry = d.get("release_year")
+                if ry is not None and not (1990 <= ry <= 2035):
+                    err(f, w + ": release_year out of range")
+        elif k == "hosts":
+            counts[f] = len(body)
+            for h in body:
+                w = "host %s" % h.get("id")
+                reg(h["id"], w)
+                for a in h.get("aliases", []) or []:
+                    reg(a, w)
+                hosts.append((f, h))
+                for key in ("memory_gb", "host_power_w", "host_idle_w", "max_power_w"):
+                    if key in h:
+                        check_sourced(f, w + "." + key, h[key], sources)
+                if "host_power_w" not in h:
+                    err(f, w + ": host_power_w required")
+        elif k == "regions":
+            counts[f] = len(body)
+            for r in body:
+                w = "region %s" % r.get("code")
+                reg(r["code"], w)
+                for a in r.get("aliases", []) or []:
+                    reg(a, w)
+                regions[r["code"]] = r
+                for key in ("pue", "market_gco2e_per_kwh"):
+                    if key in r:
+                        check_sourced(f, w + "." + key, r[key], sources)
+                if r.get("type") not in ("world", "aggregate", "country", "subnational", "grid", "cloud"):
+                    err(f, w + ": bad type")
+        elif k == "intensities":
+            ds = body
+            for req in ("dataset", "name", "basis", "source", "precedence", "values"):
+                if req not in ds:
+                    err(f, "intensities: missing %s" % req)
+            if ds["source"] not in sources:
+                err(f, "intensities: unknown source")
+            if ds["dataset"] in datasets:
+                err(f, "duplicate dataset %s" % ds["dataset"])
+            datasets[ds["dataset"]] = ds["precedence"]
+            counts[f] = len(ds["values"])
+            seen = set()
+            for v in ds["values"]:
+                if "region" not in v or "value" not in v or "year" not in v:
+                    err(f, "value without region/value/year: %r" % v)
+                if "source" in v and v["source"] not in sources:
+                    err(f, "value source unknown: %r" % v)
+                if not (0 <= v["value"] < 2000):
+                    err(f, "implausible intensity %r" % v)
+                key = (v["region"], v["year"])
+                if key in seen:
+                    err(f, "duplicate value for %r" % (key,))
+                seen.add(key)
+                intens.append((f, v["region"]))
+        elif k == "providers":
+            counts[f] = len(body)
+            for p in body:
+                w = "provider %s" % p.get("id")
+                providers[p["id"]] = p
+                check_sourced(f, w + ".pue", p["pue"], sources)
+                for y in p.get("pue_by_year", []) or []:
+                    if y["source"] not in sources:
+                        err(f, w + ": unknown source in pue_by_year")
+                    if not (1.0 <= y["value"] < 3):
+                        err(f, w + ": PUE out of range")
+        elif k == "constants":
+            counts[f] = len(body)
+            for c in body:
+                if "value" not in c or "source" not in c or "unit" not in c:
+                    err(f, "constant %s: needs value, unit, source" % c.get("id"))
+                elif c["source"] not in sources:
+                    err(f, "constant %s: unknown source" % c.get("id"))
+        elif k == "ga":
+            g = body
+            n = 0
+            for tab in ("pue_defaults", "datacenters", "cpus", "gpus", "constants", "locations"):
+                for row in g.get(tab, []):
+                    n += 1
+                    if row.get("source") not in sources:
+                        err(f, "ga.%s row %r: unknown source" % (tab, row))
+            if g.get("source") not in sources:
+                err(f, "ga.source unknown")
+            counts[f] = n
+    # cross references
+    rnames = {}
+    for c, r in regions.items():
+        rnames[c.lower()] = c
+        for a in r.get("aliases", []) or []:
+            rnames[str(a).lower()] = c
+    for f, reg_code in intens:
+        if reg_code.lower() not in rnames:
+            err(f, "intensity region %r not defined" % reg_code)
+    for c, r in regions.items():
+        if r.get("type") == "cloud":
+            if r.get("grid", "").lower() not in rnames:
+                err("regions", "cloud region %s: grid %r not defined" % (c, r.get("grid")))
+            if r.get("provider") not in providers:
+                err("regions", "cloud region %s: provider %r not in providers.yaml" % (c, r.get("provider")))
+        if "country" in r and r["country"].lower() not in rnames:
+            err("regions", "region %s: country %r not defined" % (c, r["country"]))
+    for f, h in hosts:
+        for key in ("accelerators", "cpu"):
+            d = h.get(key) or {}
+            if "device" in d and d["device"] not in devices:
+                err(f, "host %s: device %s not defined" % (h["id"], d["device"]))
+        if h.get("provider") and h["provider"] not in providers:
+            err(f, "host %s: provider not defined" % h["id"])
+    # GA location codes must map to regions
+    for path in files:
+        if "/green-algorithms/" in path:
+            g = yaml.safe_load(open(path))["ga"]
+            for l in g["locations"]:
+                if l["code"].lower() not in rnames:
+                    err(os.path.relpath(path, root), "GA location %s not a region" % l["code"])
+            for d in g["datacenters"]:
+                if d["location"] and d["location"].lower() not in rnames:
+                    err(os.path.relpath(path, root), "GA datacenter location %s not a region" % d["location"])
+    for f in sorted(counts):
+        print("%6d  %s" % (counts[f], f))
+    print("datasets by precedence:", ", ".join("%s=%s" % kv for kv in sorted(datasets.items(), key=lambda kv: kv[1])))
+    if ERR:
+        print("\n%d problem(s):" % len(ERR))
+        for e in ERR[:200]:
+            print("  " + e)
+        sys.exit(1)
+    print("OK")
+
+
+if __name__ == "__main__":
+    main()
