@@ -947,6 +947,11 @@ CLOUD_GRID_EXTRA = {
     "azure:westus3": "US-AZ",          # Arizona
 }
 
+# grid zone corrections (zone in cloud_regions.csv known to be wrong)
+CLOUD_GRID_FIX = {
+    "azure:northeurope": ("IE", "North Europe (Dublin, Ireland)", "Azure North Europe is in Dublin, Ireland (Green Algorithms: IE; CCF: Ireland factor); cloud_regions.csv lists the GSF zone FI, which joulecast does not use. The 2023 PUE is the Ireland figure (pue.csv)"),
+}
+
 GA_GRIDS = {
     "CN-HK": ("Hong Kong (HK Electric Company grid)", "HK"),
     "CN-HK2": ("Hong Kong (CLP Group grid)", "HK"),
@@ -1037,13 +1042,23 @@ def build_regions(data, iso, gci, cloud_rows, ga_locs_all, google_years):
             grid = m.group(1) if m else CLOUD_GRID_EXTRA.get(code)
         if not grid:
             raise SystemExit("no grid for %s" % code)
+        grid_note = None
+        if code in CLOUD_GRID_FIX:
+            grid, fixed_name, grid_note = CLOUD_GRID_FIX[code]
         e = {"code": code, "aliases": [r["region"]], "name": re.sub(r"\s*\[.*\]$", "", r["location"]), "type": "cloud",
              "country": GA_GRIDS.get(grid, (None, grid.split("-")[0]))[1] if grid in GA_GRIDS else grid.split("-")[0],
              "provider": prov, "grid": GA_CODE_ALIAS.get(grid, grid)}
         if fnum(r["pue"]) is not None:
             e["pue"] = {"value": fnum(r["pue"]), "source": "gsf", "year": int(r["pue_year"]), "note": "annual, as disclosed by the provider"}
-        if r["notes"].strip():
-            e["note"] = r["notes"].strip()
+        if grid_note:
+            e["name"] = fixed_name
+        nt = r["notes"].strip()
+        if nt.startswith("GSF 2024 AWS grid-CI"):
+            nt = ""  # about GSF grid-CI columns, which the hwdb does not use
+        if grid_note:
+            nt = grid_note
+        if nt:
+            e["note"] = nt
         per[prov].append(e)
         codes.add(code)
     # Google regions present in Google's yearly files but not in cloud_regions.csv
@@ -1307,17 +1322,18 @@ def build_hosts(data, epo, cpu_devs):
         aliases = [alias]
         if prov == "azure":
             aliases.append(hid.split(":", 1)[1])
+        ncpu = 2 if n == 8 else 1
         h = {"id": hid, "aliases": aliases, "name": name, "vendor": {"aws": "Amazon Web Services", "gcp": "Google Cloud", "azure": "Microsoft Azure"}[prov],
              "kind": "cloud-instance", "provider": prov,
              "accelerators": {"device": dev, "count": n},
-             "cpu": {"name": cpuname, "count": 1},
+             "cpu": {"name": cpuname, "count": ncpu},
              "vcpus": vcpus,
              "memory_gb": {"value": mem, "source": ssrc, "note": "GiB as listed by the provider" if prov in ("aws", "azure") else "GB as listed by the provider"},
              "host_power_w": {"value": hp, "source": "ccf-cpu",
                               "derived": "CCF model: vCPUs x max W/vCPU + memory x GA memory power = %d x %s (%s, %s) + %s GB x %s W/GB (ga-mem); no extra server overhead (CCF and Green Algorithms add none besides PUE)" % (vcpus, num(mx), key, eid, num(mem), num(MEM))},
              "host_idle_w": {"value": hi, "source": "ccf-cpu",
                              "derived": "%d x %s min W/vCPU (%s) + %s GB x %s W/GB" % (vcpus, num(mn), key, num(mem), num(MEM))},
-             "note": "accelerator, vCPU and memory figures from %s; CPU model as listed by the provider" % ssrc}
+             "note": "accelerator, vCPU and memory figures from %s; CPU model as listed by the provider; cpu.count is the number of sockets the instance spans as assumed by joulecast (2 for full 8-GPU nodes, else 1) - host power is derived from vCPUs, not sockets" % ssrc}
         hosts.append(h)
     # on-premises systems
     cpu_by = {d["id"]: d for d in cpu_devs}
