@@ -88,6 +88,11 @@ typedef struct loader {
     size_t n_ext, cap_ext;
     const char **ext;
     int failed;
+    /* file mapping (NULL for buffers): pages behind the decoder are
+     * released as it goes so the resident set stays near the graph size */
+    const uint8_t *map;
+    size_t map_len;
+    const uint8_t *released;
 } loader;
 
 /* A graph with its name map; jc_graph is the first member so that
@@ -102,6 +107,24 @@ typedef struct model_internal {
     void *map;
     size_t map_len;
 } model_internal;
+
+/* Releases the mapped pages before `upto` once more than 4 MiB of them
+ * lie behind the last release.  Pages are re-read from the page cache if
+ * touched again, so this changes memory use, never results. */
+static void release_behind(loader *L, const uint8_t *upto)
+{
+    if (!L->map || upto < L->map || upto > L->map + L->map_len) return;
+    const size_t page = 4096, window = (size_t)4 << 20;
+    if (!L->released || upto < L->released) {
+        L->released = upto; /* a new pass over earlier bytes */
+        return;
+    }
+    if ((size_t)(upto - L->released) < window) return;
+    size_t end = (size_t)(upto - L->map) & ~(page - 1);
+    size_t start = (size_t)(L->released - L->map) & ~(page - 1);
+    if (end > start) madvise((void *)(L->map + start), end - start, MADV_DONTNEED);
+    L->released = L->map + end;
+}
 
 /* ---- errors -------------------------------------------------------------- */
 
@@ -1052,17 +1075,21 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     L->depth++;
     jc_status st = JC_OK;
     gbuild b = {0};
+    wfield *fs = NULL;
     graph_ext *ge = jc_arena_alloc(L->a, sizeof *ge);
     if (!ge) { st = oom(L); goto out; }
     jc_graph *g = &ge->g;
     g->parent = parent;
     b.g = g;
 
+    /* One walk over the graph's fields records the spans of the repeated
+     * fields; the passes below iterate over the spans, so an initializer's
+     * pages are touched once (by pass 1) however many passes there are. */
     wire w = {data, data + len};
     wfield f;
     const char *why = NULL;
     int r;
-    size_t n_nodes = 0, n_in = 0, n_out = 0, n_init = 0;
+    size_t n_nodes = 0, n_in = 0, n_out = 0, n_init = 0, nfs = 0, capfs = 0;
     while ((r = wire_next(&w, &f, &why)) > 0) {
         CHECK_WT(onnx__graph_proto__descriptor, f, "graph");
         switch (f.num) {
@@ -1070,10 +1097,20 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
         case GP_INPUT: n_in++; break;
         case GP_OUTPUT: n_out++; break;
         case GP_INITIALIZER: case GP_SPARSE_INITIALIZER: n_init++; break;
-        case GP_NAME: if (!(g->name = dup_str(L, &f))) { st = oom(L); goto out; } break;
-        case GP_DOC_STRING: if (!(g->doc_string = dup_str(L, &f))) { st = oom(L); goto out; } break;
-        default: break;
+        case GP_VALUE_INFO: break;
+        case GP_NAME: if (!(g->name = dup_str(L, &f))) { st = oom(L); goto out; } continue;
+        case GP_DOC_STRING: if (!(g->doc_string = dup_str(L, &f))) { st = oom(L); goto out; } continue;
+        default: continue;
         }
+        if (nfs == capfs) {
+            size_t nc = capfs ? capfs * 2 : 64;
+            wfield *nf = realloc(fs, nc * sizeof *nf);
+            if (!nf) { st = oom(L); goto out; }
+            fs = nf;
+            capfs = nc;
+        }
+        fs[nfs++] = f;
+        release_behind(L, w.p);
     }
     if (r < 0) { st = fail_at(L, f.start, "graph", why); goto out; }
     if (!g->name) g->name = "";
@@ -1084,8 +1121,8 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     if (!g->nodes || !g->inputs || !g->outputs || !g->initializers) { st = oom(L); goto out; }
 
     /* 1: initializers */
-    w.p = data;
-    while (wire_next(&w, &f, &why) > 0) {
+    for (size_t q = 0; q < nfs; q++) {
+        f = fs[q];
         if (f.num != GP_INITIALIZER && f.num != GP_SPARSE_INITIALIZER) continue;
         jc_value tmp = {0};
         tmp.rank = -1;
@@ -1108,10 +1145,11 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
         tmp.name = b.vals[idx].name;
         b.vals[idx] = tmp;
         g->initializers[g->n_initializers++] = idx;
+        release_behind(L, f.data + f.len);
     }
     /* 2: inputs, outputs, value_info */
-    w.p = data;
-    while (wire_next(&w, &f, &why) > 0) {
+    for (size_t q = 0; q < nfs; q++) {
+        f = fs[q];
         int32_t idx;
         if (f.num == GP_INPUT) {
             if ((st = parse_value_info(L, &b, &f, JC_V_INPUT, &idx))) goto out;
@@ -1125,9 +1163,9 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
         }
     }
     /* 3: node outputs, then 4: nodes */
-    w.p = data;
     size_t k = 0;
-    while (wire_next(&w, &f, &why) > 0) {
+    for (size_t q = 0; q < nfs; q++) {
+        f = fs[q];
         if (f.num != GP_NODE) continue;
         jc_node *n = &g->nodes[k++];
         /* count outputs first */
@@ -1142,9 +1180,9 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
         if (!n->outputs) { st = oom(L); goto out; }
         if ((st = node_outputs(L, &b, &f, n))) goto out;
     }
-    w.p = data;
     k = 0;
-    while (wire_next(&w, &f, &why) > 0) {
+    for (size_t q = 0; q < nfs; q++) {
+        f = fs[q];
         if (f.num != GP_NODE) continue;
         jc_node *n = &g->nodes[k++];
         int32_t *outs = n->outputs;
@@ -1191,6 +1229,7 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     *out = g;
 out:
     free(b.vals);
+    free(fs);
     L->depth--;
     return st;
 }
@@ -1454,6 +1493,8 @@ static jc_status load_bytes(const uint8_t *data, size_t len, const char *name,
     L.size = len;
     L.path = name;
     L.d = d;
+    L.map = map;
+    L.map_len = map_len;
     jc_status st = m->path ? parse_model(&L, data, len) : oom(&L);
     if (st) {
         m->internal_ = mi;
