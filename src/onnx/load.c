@@ -1091,7 +1091,10 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     int r;
     size_t n_nodes = 0, n_in = 0, n_out = 0, n_init = 0, nfs = 0, capfs = 0;
     while ((r = wire_next(&w, &f, &why)) > 0) {
-        CHECK_WT(onnx__graph_proto__descriptor, f, "graph");
+        if (!wt_ok(&onnx__graph_proto__descriptor, &f)) {
+            st = fail_at(L, f.start, "graph", "field has the wrong wire type for onnx.proto");
+            goto out;
+        }
         switch (f.num) {
         case GP_NODE: n_nodes++; break;
         case GP_INPUT: n_in++; break;
