@@ -1,0 +1,237 @@
+/*
+ * ga_report.c - the `ga` (Green-Algorithms mode) report of a jc_ga_result,
+ * as text and as JSON.  Formatting only: every number comes from the
+ * result (src/ga.c).
+ */
+#include "jc_internal.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A value with 2 decimals from 1 upward, else 3 significant digits. */
+static const char *num(char *buf, size_t cap, double v)
+{
+    if (v == 0) snprintf(buf, cap, "0");
+    else if (fabs(v) >= 1) snprintf(buf, cap, "%.2f", v);
+    else snprintf(buf, cap, "%.3g", v);
+    return buf;
+}
+
+/* Energy in Wh, kWh or MWh. */
+static const char *energy(char *buf, size_t cap, double wh)
+{
+    char n[40];
+    if (fabs(wh) >= 1e6) snprintf(buf, cap, "%s MWh", num(n, sizeof n, wh / 1e6));
+    else if (fabs(wh) >= 1e3) snprintf(buf, cap, "%s kWh", num(n, sizeof n, wh / 1e3));
+    else snprintf(buf, cap, "%s Wh", num(n, sizeof n, wh));
+    return buf;
+}
+
+/* Carbon in gCO2e, kgCO2e or tCO2e. */
+static const char *carbon(char *buf, size_t cap, double g)
+{
+    char n[40];
+    if (fabs(g) >= 1e6) snprintf(buf, cap, "%s tCO2e", num(n, sizeof n, g / 1e6));
+    else if (fabs(g) >= 1e3) snprintf(buf, cap, "%s kgCO2e", num(n, sizeof n, g / 1e3));
+    else snprintf(buf, cap, "%s gCO2e", num(n, sizeof n, g));
+    return buf;
+}
+
+static const char *pct(char *buf, size_t cap, double part, double whole)
+{
+    if (whole > 0) snprintf(buf, cap, "%5.1f%%", 100.0 * part / whole);
+    else snprintf(buf, cap, "   - ");
+    return buf;
+}
+
+jc_status jc_report_ga_text(const jc_ga_result *r, FILE *f)
+{
+    char b1[96], b2[96], b3[96], b4[96];
+    fprintf(f, "Green Algorithms calculator v%s (green-algorithms.org; Lannelongue, "
+               "Grealey, Inouye, Adv. Sci. 2021)\n\n", r->version);
+    fprintf(f, "energy   %s\n", energy(b1, sizeof b1, r->energy_wh));
+    fprintf(f, "carbon   %s\n", carbon(b1, sizeof b1, r->carbon_g));
+    fprintf(f, "power    %s W (PUE included), for %s h", num(b1, sizeof b1, r->power_w),
+            num(b2, sizeof b2, r->runtime_h));
+    if (r->psf != 1) fprintf(f, " x PSF %g", r->psf);
+    fprintf(f, "\n\nsplit\n");
+    if (r->n_cores > 0)
+        fprintf(f, "  CPU     %-12s %-14s %s  %d core%s x %g W x usage %g x PUE %g\n",
+                energy(b1, sizeof b1, r->energy_cpu_wh), carbon(b2, sizeof b2, r->carbon_cpu_g),
+                pct(b3, sizeof b3, r->energy_cpu_wh, r->energy_wh), r->n_cores,
+                r->n_cores == 1 ? "" : "s", r->cpu_w_per_core, r->cpu_usage, r->pue);
+    if (r->n_gpus > 0)
+        fprintf(f, "  GPU     %-12s %-14s %s  %d GPU%s x %g W x usage %g x PUE %g\n",
+                energy(b1, sizeof b1, r->energy_gpu_wh), carbon(b2, sizeof b2, r->carbon_gpu_g),
+                pct(b3, sizeof b3, r->energy_gpu_wh, r->energy_wh), r->n_gpus,
+                r->n_gpus == 1 ? "" : "s", r->gpu_w,
+                r->gpu_usage, r->pue);
+    fprintf(f, "  memory  %-12s %-14s %s  %g GB x %g W/GB x PUE %g\n",
+            energy(b1, sizeof b1, r->energy_memory_wh), carbon(b2, sizeof b2, r->carbon_memory_g),
+            pct(b3, sizeof b3, r->energy_memory_wh, r->energy_wh), r->memory_gb,
+            r->memory_w_per_gb, r->pue);
+    fprintf(f, "\nformula: energy = runtime x (cores x W/core x usage + GPUs x W x usage"
+               " + GB x W/GB) x PUE x PSF;\n         carbon = energy x carbon intensity\n");
+
+    fprintf(f, "\nused\n");
+    for (size_t i = 0; i < r->n_used; i++) {
+        const jc_ga_used *u = &r->used[i];
+        fprintf(f, "  %-22s %g%s%s\n      from: %s\n", u->what, u->value,
+                u->unit[0] ? " " : "", u->unit, u->from ? u->from : "");
+        if (u->source) fprintf(f, "      source: %s\n", u->source);
+    }
+    if (r->cpu_model) fprintf(f, "  CPU model: %s\n", r->cpu_model);
+    if (r->gpu_model) fprintf(f, "  GPU model: %s\n", r->gpu_model);
+    fprintf(f, "  platform: %s", r->platform == JC_GA_PERSONAL ? "personal computer"
+               : r->platform == JC_GA_CLOUD ? "cloud" : "local server");
+    if (r->provider) fprintf(f, ", provider %s", r->provider);
+    if (r->datacenter) fprintf(f, ", data centre %s", r->datacenter);
+    fprintf(f, "\n");
+
+    fprintf(f, "\nequivalences (the calculator's)\n");
+    fprintf(f, "  tree-months        %s\n", num(b1, sizeof b1, r->tree_months));
+    fprintf(f, "  car km (EU)        %s\n", num(b1, sizeof b1, r->car_km_eu));
+    fprintf(f, "  car km (US)        %s\n", num(b1, sizeof b1, r->car_km_us));
+    if (r->train_km > 0) fprintf(f, "  train km           %s\n", num(b1, sizeof b1, r->train_km));
+    if (r->flight_label)
+        fprintf(f, "  flights            %s x %s (%s%%)\n", num(b1, sizeof b1, r->flight_fraction),
+                r->flight_label, num(b4, sizeof b4, 100 * r->flight_fraction));
+
+    if (r->n_warnings) {
+        fprintf(f, "\nwarnings\n");
+        for (size_t i = 0; i < r->n_warnings; i++) fprintf(f, "  ! %s\n", r->warnings[i]);
+    }
+    fprintf(f, "\nwhat this figure leaves out\n");
+    for (size_t i = 0; i < r->n_notes; i++) fprintf(f, "  - %s\n", r->notes[i]);
+
+    fprintf(f, "\njoulecast's own estimate of the same job (a comparison, not the calculator's figure)\n");
+    if (!r->has_own) {
+        fprintf(f, "  not available: %s\n", r->own_reason ? r->own_reason : "");
+    } else {
+        for (size_t i = 0; i < r->n_own_parts; i++) {
+            const jc_ga_own_part *p = &r->own_parts[i];
+            fprintf(f, "  %-4s %s x %g: idle %g W + (TDP %g W - idle) x usage %g -> %s W\n",
+                    p->role, p->device_id, p->count, p->idle_w, p->tdp_w, p->usage,
+                    num(b1, sizeof b1, p->power_w));
+            if (p->tdp_source) fprintf(f, "       TDP source: %s\n", p->tdp_source);
+            if (p->idle_source) fprintf(f, "       idle source: %s\n", p->idle_source);
+        }
+        fprintf(f, "  power %s W (memory and PUE included), energy %s, carbon %s",
+                num(b1, sizeof b1, r->own_power_w), energy(b2, sizeof b2, r->own_energy_wh),
+                carbon(b3, sizeof b3, r->own_carbon_g));
+        if (r->energy_wh > 0)
+            fprintf(f, " (%sx the calculator's)", num(b4, sizeof b4, r->own_energy_wh / r->energy_wh));
+        fprintf(f, "\n  %s\n", r->own_reason);
+    }
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}
+
+static cJSON *str_or_null(const char *s)
+{
+    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+char *jc_report_ga_json(const jc_ga_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    cJSON_AddStringToObject(o, "mode", "green-algorithms");
+    cJSON_AddStringToObject(o, "calculator_version", r->version);
+    cJSON *in = cJSON_AddObjectToObject(o, "inputs");
+    if (in) {
+        cJSON_AddNumberToObject(in, "runtime_h", r->runtime_h);
+        cJSON_AddNumberToObject(in, "cores", r->n_cores);
+        cJSON_AddItemToObject(in, "cpu_model", str_or_null(r->cpu_model));
+        cJSON_AddNumberToObject(in, "cpu_w_per_core", r->cpu_w_per_core);
+        cJSON_AddNumberToObject(in, "cpu_usage", r->cpu_usage);
+        cJSON_AddNumberToObject(in, "gpus", r->n_gpus);
+        cJSON_AddItemToObject(in, "gpu_model", str_or_null(r->gpu_model));
+        cJSON_AddNumberToObject(in, "gpu_w", r->gpu_w);
+        cJSON_AddNumberToObject(in, "gpu_usage", r->gpu_usage);
+        cJSON_AddNumberToObject(in, "memory_gb", r->memory_gb);
+        cJSON_AddNumberToObject(in, "memory_w_per_gb", r->memory_w_per_gb);
+        cJSON_AddStringToObject(in, "platform", jc_ga_platform_name(r->platform));
+        cJSON_AddItemToObject(in, "provider", str_or_null(r->provider));
+        cJSON_AddItemToObject(in, "datacenter", str_or_null(r->datacenter));
+        cJSON_AddItemToObject(in, "location", str_or_null(r->location));
+        cJSON_AddNumberToObject(in, "pue", r->pue);
+        cJSON_AddNumberToObject(in, "psf", r->psf);
+        cJSON_AddNumberToObject(in, "carbon_intensity_g_per_kwh", r->ci);
+    }
+    cJSON_AddNumberToObject(o, "power_w", r->power_w);
+    cJSON_AddNumberToObject(o, "energy_wh", r->energy_wh);
+    cJSON_AddNumberToObject(o, "energy_kwh", r->energy_wh / 1000);
+    cJSON_AddNumberToObject(o, "carbon_g", r->carbon_g);
+    cJSON_AddNumberToObject(o, "carbon_kg", r->carbon_g / 1000);
+    cJSON *sp = cJSON_AddObjectToObject(o, "split");
+    if (sp) {
+        const char *names[3] = {"cpu", "gpu", "memory"};
+        double w[3] = {r->power_cpu_w, r->power_gpu_w, r->power_memory_w};
+        double e[3] = {r->energy_cpu_wh, r->energy_gpu_wh, r->energy_memory_wh};
+        double c[3] = {r->carbon_cpu_g, r->carbon_gpu_g, r->carbon_memory_g};
+        for (int i = 0; i < 3; i++) {
+            cJSON *x = cJSON_AddObjectToObject(sp, names[i]);
+            if (!x) continue;
+            cJSON_AddNumberToObject(x, "power_w", w[i]);
+            cJSON_AddNumberToObject(x, "energy_wh", e[i]);
+            cJSON_AddNumberToObject(x, "carbon_g", c[i]);
+        }
+    }
+    cJSON *eq = cJSON_AddObjectToObject(o, "equivalences");
+    if (eq) {
+        cJSON_AddNumberToObject(eq, "tree_months", r->tree_months);
+        cJSON_AddNumberToObject(eq, "car_km_eu", r->car_km_eu);
+        cJSON_AddNumberToObject(eq, "car_km_us", r->car_km_us);
+        cJSON_AddNumberToObject(eq, "train_km", r->train_km);
+        cJSON_AddItemToObject(eq, "flight", str_or_null(r->flight_label));
+        cJSON_AddNumberToObject(eq, "flight_fraction", r->flight_fraction);
+    }
+    cJSON *used = cJSON_AddArrayToObject(o, "used");
+    for (size_t i = 0; used && i < r->n_used; i++) {
+        cJSON *x = cJSON_CreateObject();
+        if (!x) continue;
+        cJSON_AddStringToObject(x, "what", r->used[i].what);
+        cJSON_AddNumberToObject(x, "value", r->used[i].value);
+        cJSON_AddStringToObject(x, "unit", r->used[i].unit);
+        cJSON_AddItemToObject(x, "from", str_or_null(r->used[i].from));
+        cJSON_AddItemToObject(x, "source", str_or_null(r->used[i].source));
+        cJSON_AddItemToArray(used, x);
+    }
+    cJSON *w = cJSON_AddArrayToObject(o, "warnings");
+    for (size_t i = 0; w && i < r->n_warnings; i++)
+        cJSON_AddItemToArray(w, cJSON_CreateString(r->warnings[i]));
+    cJSON *n = cJSON_AddArrayToObject(o, "leaves_out");
+    for (size_t i = 0; n && i < r->n_notes; i++)
+        cJSON_AddItemToArray(n, cJSON_CreateString(r->notes[i]));
+    cJSON *own = cJSON_AddObjectToObject(o, "joulecast_comparison");
+    if (own) {
+        cJSON_AddBoolToObject(own, "available", r->has_own);
+        cJSON_AddItemToObject(own, "note", str_or_null(r->own_reason));
+        if (r->has_own) {
+            cJSON_AddNumberToObject(own, "power_w", r->own_power_w);
+            cJSON_AddNumberToObject(own, "energy_wh", r->own_energy_wh);
+            cJSON_AddNumberToObject(own, "carbon_g", r->own_carbon_g);
+            cJSON *parts = cJSON_AddArrayToObject(own, "devices");
+            for (size_t i = 0; parts && i < r->n_own_parts; i++) {
+                const jc_ga_own_part *p = &r->own_parts[i];
+                cJSON *x = cJSON_CreateObject();
+                if (!x) continue;
+                cJSON_AddStringToObject(x, "device", p->device_id);
+                cJSON_AddStringToObject(x, "role", p->role);
+                cJSON_AddNumberToObject(x, "count", p->count);
+                cJSON_AddNumberToObject(x, "idle_w", p->idle_w);
+                cJSON_AddNumberToObject(x, "tdp_w", p->tdp_w);
+                cJSON_AddNumberToObject(x, "usage", p->usage);
+                cJSON_AddNumberToObject(x, "power_w", p->power_w);
+                cJSON_AddItemToObject(x, "tdp_source", str_or_null(p->tdp_source));
+                cJSON_AddItemToObject(x, "idle_source", str_or_null(p->idle_source));
+                cJSON_AddItemToArray(parts, x);
+            }
+        }
+    }
+    char *s = cJSON_Print(o);
+    cJSON_Delete(o);
+    return s;
+}
