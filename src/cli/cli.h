@@ -37,6 +37,8 @@ bool cli_parse_f64(const char *s, double *out);
 /* Command entry points (one file each: src/cli/cmd_<name>.c). */
 int cmd_inspect(int argc, char **argv);
 void help_inspect(FILE *f);
+int cmd_count(int argc, char **argv);
+void help_count(FILE *f);
 int cmd_ga(int argc, char **argv);
 void help_ga(FILE *f);
 

@@ -13,6 +13,7 @@
 
 static const cli_cmd commands[] = {
     {"inspect", cmd_inspect, "show what an ONNX file holds (no weights read)", help_inspect},
+    {"count", cmd_count, "shapes, MACs, FLOPs, bytes and params per node", help_count},
     {"ga", cmd_ga, "the Green Algorithms calculator's figure for a job, and what it leaves out", help_ga},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -1678,3 +1678,60 @@ int jc__onnx_schema_selfcheck(char *buf, size_t cap)
     }
     return bad;
 }
+
+/* ---- a lone TensorProto file (the backend suite's *.pb) ------------------ */
+
+jc_status jc_tensor_file_dims(const char *path, int *dtype, int64_t *dims, int cap,
+                              int *rank, jc_diag *d)
+{
+    if (!path || !dtype || !rank || (cap > 0 && !dims))
+        return jc_diag_set(d, JC_ERR_USAGE, "jc_tensor_file_dims: NULL argument");
+    jc_diag_clear(d);
+    FILE *f = fopen(path, "rb");
+    if (!f) return jc_diag_at(d, JC_ERR_IO, path, -1, "cannot open: %s", strerror(errno));
+    uint8_t *buf = NULL;
+    size_t len = 0, capb = 0;
+    for (;;) {
+        if (len == capb) {
+            size_t nc = capb ? capb * 2 : 65536;
+            uint8_t *nb = nc > ((size_t)1 << 31) ? NULL : realloc(buf, nc);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return jc_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", path);
+            }
+            buf = nb;
+            capb = nc;
+        }
+        size_t r = fread(buf + len, 1, capb - len, f);
+        len += r;
+        if (r == 0) break;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        return jc_diag_at(d, JC_ERR_IO, path, -1, "read error");
+    }
+    jc_arena *a = jc_arena_new();
+    if (!a) {
+        free(buf);
+        return jc_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", path);
+    }
+    loader L = {0};
+    L.a = a;
+    L.base = buf;
+    L.size = len;
+    L.path = path;
+    L.d = d;
+    jc_value v = {0};
+    jc_status st = parse_tensor(&L, buf, len, &v, "TensorProto");
+    if (!st) {
+        *dtype = v.dtype;
+        *rank = v.rank;
+        for (int i = 0; i < v.rank && i < cap; i++) dims[i] = v.dims[i].v;
+    }
+    jc_arena_free(a);
+    free(buf);
+    return st;
+}

@@ -1,0 +1,191 @@
+/*
+ * cmd_count.c - `joulecast count MODEL.onnx ...`: shapes and cost of every
+ * node (jc_analyze), reported as text, JSON or CSV.  Parses the options
+ * into jc_analyze_opts; all arithmetic lives in the library.
+ */
+#include "cli/cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void help_count(FILE *f)
+{
+    fprintf(f,
+        "usage: joulecast count MODEL.onnx [options]\n\n"
+        "Infers every tensor's shape and counts MACs, FLOPs, special ops\n"
+        "(transcendentals), bytes and parameters per node (docs/counting.md).\n"
+        "Unknown dims, unsupported ops and data-dependent sizes are listed\n"
+        "first and never counted as zero.\n\n"
+        "  --dim NAME=N         bind a symbolic dim (repeatable)\n"
+        "  --input NAME=AxBxC   give an input's full shape (repeatable)\n"
+        "  --batch N            bind the first dim of every symbolic input\n"
+        "  --assume NAME=N      bound for a data-dependent size or trip count\n"
+        "                       (names as the report prints them)\n"
+        "  --per-node           add the per-node table\n"
+        "  --top N              top nodes by MACs (default 10, 0: none)\n"
+        "  --json | --csv       machine-readable output (docs/json-schemas.md)\n"
+        "  --convention C       joulecast|torchvision|flops2x|fvcore|onnx-tool\n"
+        "  --op-rules FILE      YAML cost rules for custom ops\n"
+        "  --strict             exit %d when the result is partial\n", JC_ERR_INCOMPLETE);
+}
+
+static bool parse_binding(const char *s, jc_dim_binding *b)
+{
+    const char *eq = strrchr(s, '=');
+    if (!eq || eq == s) return false;
+    char *name = malloc((size_t)(eq - s) + 1);
+    if (!name) return false;
+    memcpy(name, s, (size_t)(eq - s));
+    name[eq - s] = 0;
+    if (!cli_parse_i64(eq + 1, &b->value)) {
+        free(name);
+        return false;
+    }
+    b->name = name;
+    return true;
+}
+
+static bool parse_input(const char *s, jc_input_binding *b)
+{
+    const char *eq = strrchr(s, '=');
+    if (!eq || eq == s || !eq[1]) return false;
+    int64_t *d = calloc(64, sizeof *d);
+    char *name = malloc((size_t)(eq - s) + 1);
+    if (!d || !name) {
+        free(d);
+        free(name);
+        return false;
+    }
+    memcpy(name, s, (size_t)(eq - s));
+    name[eq - s] = 0;
+    int r = 0;
+    const char *p = eq + 1;
+    while (*p && r < 64) {
+        const char *x = strchr(p, 'x');
+        size_t len = x ? (size_t)(x - p) : strlen(p);
+        char tmp[32];
+        if (!len || len >= sizeof tmp) break;
+        memcpy(tmp, p, len);
+        tmp[len] = 0;
+        if (!cli_parse_i64(tmp, &d[r])) break;
+        r++;
+        p = x ? x + 1 : p + len;
+        if (!x) {
+            b->name = name;
+            b->dims = d;
+            b->rank = r;
+            return true;
+        }
+    }
+    free(d);
+    free(name);
+    return false;
+}
+
+int cmd_count(int argc, char **argv)
+{
+    const char *path = NULL, *v;
+    int json = 0, csv = 0, per_node = 0, strict = 0, top = 10, err = 0, rc = 0;
+    jc_analyze_opts o;
+    memset(&o, 0, sizeof o);
+    jc_dim_binding *dims = calloc((size_t)argc, sizeof *dims), *assume = calloc((size_t)argc, sizeof *assume);
+    jc_input_binding *inputs = calloc((size_t)argc, sizeof *inputs);
+    size_t nd = 0, na = 0, ni = 0;
+    if (!dims || !assume || !inputs) {
+        fprintf(stderr, "joulecast: out of memory\n");
+        rc = JC_ERR_NOMEM;
+        goto out;
+    }
+    for (int i = 1; i < argc && !rc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json")) json = 1;
+        else if (!strcmp(a, "--csv")) csv = 1;
+        else if (!strcmp(a, "--per-node")) per_node = 1;
+        else if (!strcmp(a, "--strict")) strict = 1;
+        else if (cli_opt(argc, argv, &i, "--dim", &v, &err)) {
+            if (err) rc = JC_ERR_USAGE;
+            else if (!parse_binding(v, &dims[nd])) rc = cli_usage("count", "--dim expects NAME=N, got '%s'", v);
+            else nd++;
+        } else if (cli_opt(argc, argv, &i, "--assume", &v, &err)) {
+            if (err) rc = JC_ERR_USAGE;
+            else if (!parse_binding(v, &assume[na])) rc = cli_usage("count", "--assume expects NAME=N, got '%s'", v);
+            else na++;
+        } else if (cli_opt(argc, argv, &i, "--input", &v, &err)) {
+            if (err) rc = JC_ERR_USAGE;
+            else if (!parse_input(v, &inputs[ni]))
+                rc = cli_usage("count", "--input expects NAME=AxBxC (e.g. input=1x3x224x224), got '%s'", v);
+            else ni++;
+        } else if (cli_opt(argc, argv, &i, "--batch", &v, &err)) {
+            if (err) rc = JC_ERR_USAGE;
+            else if (!cli_parse_i64(v, &o.batch) || o.batch < 1)
+                rc = cli_usage("count", "--batch expects a positive integer, got '%s'", v);
+        } else if (cli_opt(argc, argv, &i, "--top", &v, &err)) {
+            int64_t t;
+            if (err) rc = JC_ERR_USAGE;
+            else if (!cli_parse_i64(v, &t) || t > 100000) rc = cli_usage("count", "--top expects a count, got '%s'", v);
+            else top = (int)t;
+        } else if (cli_opt(argc, argv, &i, "--convention", &v, &err)) {
+            if (err) rc = JC_ERR_USAGE;
+            else if (jc_convention_parse(v, &o.convention))
+                rc = cli_usage("count", "unknown convention '%s' (joulecast, torchvision, flops2x, fvcore, onnx-tool)", v);
+        } else if (cli_opt(argc, argv, &i, "--op-rules", &v, &err)) {
+            if (err) rc = JC_ERR_USAGE;
+            else o.op_rules_path = v;
+        } else if (a[0] == '-' && a[1]) rc = cli_usage("count", "unknown option '%s'", a);
+        else if (path) rc = cli_usage("count", "one model at a time ('%s' and '%s')", path, a);
+        else path = a;
+    }
+    if (!rc && !path) rc = cli_usage("count", "missing MODEL.onnx");
+    if (!rc && json && csv) rc = cli_usage("count", "--json and --csv are exclusive");
+    if (rc) goto out;
+    o.dims = dims;
+    o.n_dims = nd;
+    o.assume = assume;
+    o.n_assume = na;
+    o.inputs = inputs;
+    o.n_inputs = ni;
+    jc_diag d;
+    jc_model *m;
+    if (jc_model_load(path, &m, &d)) {
+        rc = cli_fail(&d);
+        goto out;
+    }
+    jc_analysis *an;
+    if (jc_analyze(m, &o, &an, &d)) {
+        rc = cli_fail(&d);
+        jc_model_free(m);
+        goto out;
+    }
+    if (json) {
+        char *s = jc_report_count_json(an);
+        if (!s) {
+            fprintf(stderr, "joulecast: out of memory\n");
+            rc = JC_ERR_NOMEM;
+        } else {
+            fputs(s, stdout);
+            fputc('\n', stdout);
+            free(s);
+        }
+    } else if (csv) {
+        rc = jc_report_count_csv(an, stdout);
+    } else {
+        rc = jc_report_count_text(an, stdout, per_node, top);
+    }
+    if (!rc && strict && an->partial) {
+        fprintf(stderr, "joulecast: the count is partial (--strict)\n");
+        rc = JC_ERR_INCOMPLETE;
+    }
+    jc_analysis_free(an);
+    jc_model_free(m);
+out:
+    for (size_t i = 0; dims && i < nd; i++) free((char *)dims[i].name);
+    for (size_t i = 0; assume && i < na; i++) free((char *)assume[i].name);
+    for (size_t i = 0; inputs && i < ni; i++) {
+        free((char *)inputs[i].name);
+        free((int64_t *)inputs[i].dims);
+    }
+    free(dims);
+    free(assume);
+    free(inputs);
+    return rc;
+}
