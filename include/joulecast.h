@@ -474,7 +474,497 @@ jc_status jc_report_count_csv(const jc_analysis *a, FILE *f);
 /* ------------------------------------------------------------------ */
 /* Hardware database (stage: hwdb; owner src/hwdb.c)                    */
 /* ------------------------------------------------------------------ */
-/* (section owned by the hwdb work) */
+/* The database is a folder of YAML files (schema: docs/hwdb-schema.md)
+ * loaded into one jc_hwdb that owns everything below.  Records are sorted
+ * by id/code (byte order of the lower-cased id), so listings are
+ * deterministic.  Optional strings are NULL when absent; optional numbers
+ * are 0 when absent; a jc_sourced that is absent has present == 0. */
+
+/* A bibliographic source: one entry of a file's `sources` mapping. */
+typedef struct jc_source {
+    const char *id;        /* local to its file */
+    const char *citation;  /* who/what (paper + table where relevant) */
+    const char *url, *date, *licence, *note;  /* date: YYYY[-MM[-DD]] */
+    const char *file_licence;  /* the file's top-level `licence`, or NULL */
+    int year;              /* `year`, else the year of `date` */
+    const char *file;
+    int line, col;
+} jc_source;
+
+/* A number with its provenance.  low == high == value unless has_range.
+ * year: the value's own `year`, else its source's year.  derived and
+ * measured say how it was obtained (both NULL: as published).  file, line
+ * and col locate the written value (an override layer's file when a layer
+ * replaced it). */
+typedef struct jc_sourced {
+    int present;
+    double value, low, high;
+    int has_range;
+    int year;
+    const jc_source *source;
+    const char *derived, *measured, *note;
+    const char *file;
+    int line, col;
+} jc_sourced;
+
+typedef enum jc_device_kind {
+    JC_DEVICE_GPU = 0, JC_DEVICE_CPU = 1, JC_DEVICE_TPU = 2,
+    JC_DEVICE_ACCELERATOR = 3, JC_DEVICE_SOC = 4
+} jc_device_kind;
+
+/* Precisions of peak throughput and energy per operation (int8/int4 in
+ * TOPS). */
+typedef enum jc_precision {
+    JC_PREC_FP64 = 0, JC_PREC_FP32, JC_PREC_TF32, JC_PREC_FP16,
+    JC_PREC_BF16, JC_PREC_FP8, JC_PREC_INT8, JC_PREC_INT4,
+    JC_PREC_COUNT
+} jc_precision;
+
+/* "gpu", "cpu", ... / "fp64", "fp32", ...: static strings ("?" when out of
+ * range). */
+const char *jc_device_kind_name(jc_device_kind k);
+const char *jc_precision_name(jc_precision p);
+
+/* The Green-Algorithms calculator's own figures for a device. */
+typedef struct jc_device_ga {
+    const char *name;            /* the calculator's exact model string; NULL: none */
+    jc_sourced tdp_per_core_w;   /* CPUs */
+    jc_sourced tdp_w;            /* GPUs */
+    int cores;
+} jc_device_ga;
+
+/* A device: one GPU card, CPU socket, TPU chip, accelerator or SoC. */
+typedef struct jc_device {
+    const char *id;
+    const char **aliases;
+    size_t n_aliases;
+    jc_device_kind kind;
+    const char *vendor, *name, *variant, *form_factor, *architecture,
+               *process_node, *note;
+    int release_year;
+    jc_sourced tdp_w;       /* may be absent (no published power figure) */
+    jc_sourced idle_w;
+    jc_sourced peak_tflops[JC_PREC_COUNT];         /* dense */
+    jc_sourced peak_tflops_sparse[JC_PREC_COUNT];  /* structured sparsity */
+    jc_sourced memory_gb, memory_bw_gbs;
+    jc_sourced pj_per_flop[JC_PREC_COUNT];         /* energy.pj_per_flop */
+    jc_sourced pj_per_byte;                        /* energy.pj_per_byte */
+    jc_sourced util_training, util_inference;      /* with low/high */
+    jc_sourced embodied_kgco2e;
+    const char *embodied_scope;
+    int cores, threads;
+    double base_ghz, boost_ghz;
+    jc_sourced tdp_per_core_w;
+    jc_device_ga ga;
+    const char *file;
+    int line, col;
+} jc_device;
+
+typedef enum jc_host_kind {
+    JC_HOST_SERVER = 0, JC_HOST_CLOUD_INSTANCE = 1
+} jc_host_kind;
+/* "server" / "cloud-instance": static strings. */
+const char *jc_host_kind_name(jc_host_kind k);
+
+/* A server or cloud instance type. */
+typedef struct jc_host {
+    const char *id;
+    const char **aliases;
+    size_t n_aliases;
+    const char *name, *vendor, *provider, *note;
+    jc_host_kind kind;
+    const jc_device *accel;   /* NULL when the host has no accelerators */
+    int n_accel;
+    const jc_device *cpu;     /* the CPU device when `cpu.device` names one */
+    const char *cpu_name;     /* the CPU's name (the device's when cpu != NULL) */
+    int n_cpu;                /* sockets; 0 when `cpu` is absent */
+    int vcpus;
+    jc_sourced memory_gb, host_power_w, host_idle_w, max_power_w;
+    const char *file;
+    int line, col;
+} jc_host;
+
+/* One grid-intensity dataset (an `intensities` file). */
+typedef struct jc_dataset {
+    const char *id, *name, *basis, *note;
+    const jc_source *source;
+    int precedence;           /* lower wins when choosing a default */
+    size_t n_values;
+    const char *file;
+    int line, col;
+} jc_dataset;
+
+/* One intensity value of a region, gCO2e/kWh. */
+typedef struct jc_intensity {
+    const char *dataset_id;
+    const jc_dataset *dataset;  /* NULL for an inline dataset that no
+                                   `intensities` file defines */
+    const char *basis;          /* the value's basis (else its dataset's) */
+    jc_sourced value;           /* value.year: the year it refers to */
+} jc_intensity;
+
+typedef enum jc_region_type {
+    JC_REGION_WORLD = 0, JC_REGION_AGGREGATE, JC_REGION_COUNTRY,
+    JC_REGION_SUBNATIONAL, JC_REGION_GRID, JC_REGION_CLOUD
+} jc_region_type;
+/* "world", "aggregate", "country", ...: static strings. */
+const char *jc_region_type_name(jc_region_type t);
+
+/* A region: country, sub-national zone, grid, aggregate or cloud region.
+ *
+ * Default intensity (default_intensity / default_from / default_reason),
+ * chosen at load time:
+ *  1. the region's own `default_dataset` (it must have a value here), with
+ *     the region's `why`;
+ *  2. else the dataset of lowest `precedence` that has a value for the
+ *     region (ties: dataset id order; an inline dataset that no
+ *     `intensities` file defines ranks after every defined one);
+ *  3. else, for a cloud region, its grid zone's default (default_from is
+ *     then the grid region, and default_reason says so);
+ *  4. else none: default_intensity is NULL.
+ * Within the chosen dataset the value of the latest year is used. */
+typedef struct jc_region {
+    const char *code;
+    const char **aliases;
+    size_t n_aliases;
+    const char *name, *country, *provider, *note;
+    jc_region_type type;
+    const char *grid;                /* as written (cloud regions) */
+    const struct jc_region *grid_region;
+    jc_sourced pue, market_gco2e_per_kwh;
+    size_t n_intensity;
+    jc_intensity *intensity;  /* by precedence, dataset id, newest year first */
+    const char *default_dataset, *why;   /* as written, or NULL */
+    const jc_intensity *default_intensity;
+    const struct jc_region *default_from;
+    const char *default_reason;
+    const char *file;
+    int line, col;
+} jc_region;
+
+typedef struct jc_pue_year {
+    int year;
+    jc_sourced value;
+} jc_pue_year;
+
+/* A data-centre operator (or a default such as `personal`). */
+typedef struct jc_provider {
+    const char *id, *name, *note;
+    jc_sourced pue;
+    size_t n_pue_by_year;
+    jc_pue_year *pue_by_year;   /* in file order */
+    const char *file;
+    int line, col;
+} jc_provider;
+
+/* A named constant (memory W/GB, car gCO2e/km, ...). */
+typedef struct jc_constant {
+    const char *id, *unit;
+    jc_sourced value;
+} jc_constant;
+
+/* Green-Algorithms calculator tables of one version (rows in CSV order;
+ * every number carries its row's source). */
+typedef struct jc_ga_pue_default {
+    const char *provider;
+    jc_sourced value;
+} jc_ga_pue_default;
+typedef struct jc_ga_provider {
+    const char *code, *name, *platform_type, *platform_name;
+} jc_ga_provider;
+typedef struct jc_ga_datacenter {
+    const char *provider, *name, *location, *details, *place;
+    jc_sourced pue;             /* absent: the provider's default */
+    const jc_source *source;
+} jc_ga_datacenter;
+typedef struct jc_ga_hw {       /* a row of TDP_cpu.csv or TDP_gpu.csv */
+    const char *name, *note;
+    jc_sourced tdp_w, tdp_per_core_w;
+    int cores, release_year;
+} jc_ga_hw;
+typedef struct jc_ga_location {
+    const char *code, *continent, *country, *region, *type, *note;
+    jc_sourced value;           /* gCO2e/kWh */
+    const jc_region *resolved;  /* the database region of `code` */
+} jc_ga_location;
+typedef struct jc_ga_constant {
+    const char *id;
+    jc_sourced value;
+} jc_ga_constant;
+typedef struct jc_ga_version {
+    const char *version;        /* "3.0" */
+    const jc_source *source;
+    size_t n_pue_defaults, n_providers, n_datacenters, n_cpus, n_gpus,
+           n_constants, n_locations;
+    jc_ga_pue_default *pue_defaults;
+    jc_ga_provider *providers;
+    jc_ga_datacenter *datacenters;
+    jc_ga_hw *cpus, *gpus;
+    jc_ga_constant *constants;
+    jc_ga_location *locations;
+    const char *file;
+    int line, col;
+} jc_ga_version;
+
+/* A loaded database.  Arrays are sorted by id/code (ga: by version). */
+typedef struct jc_hwdb {
+    size_t n_devices, n_hosts, n_regions, n_datasets, n_providers,
+           n_constants, n_ga, n_sources, n_files;
+    jc_device *devices;
+    jc_host *hosts;
+    jc_region *regions;
+    jc_dataset *datasets;
+    jc_provider *providers;
+    jc_constant *constants;
+    jc_ga_version *ga;
+    const char **files;       /* every file loaded, in load order */
+    void *internal_;          /* arena and name indexes; do not touch */
+} jc_hwdb;
+
+/* Loads a database.  Layers, in order: every *.yaml under `bundled_dir`
+ * (recursively, sorted by path; NULL: no bundled layer), then each of
+ * layers[0..n_layers) (a folder or one .yaml file), then each entry of
+ * `env_layers` (a colon-separated list as in $JOULECAST_HWDB; NULL or ""
+ * for none; empty entries are skipped).  A later layer adds entries or
+ * overrides fields of an entry with the same id (case-insensitive):
+ * scalar and sourced fields are replaced, the mappings peak_tflops,
+ * peak_tflops_sparse, energy, pj_per_flop, utilization and ga (of a
+ * device) merge key by key, and keyed lists merge by key (intensity
+ * `values` by region+year, a region's `intensity` by dataset+year,
+ * `pue_by_year` by year); any other list is replaced.  Validation (types,
+ * ranges, required keys, references, duplicates) runs on the merged
+ * entries.  Errors name file:line:column: JC_ERR_HWDB (invalid YAML or
+ * schema violation, a file over 64 MiB: refused unread), JC_ERR_IO
+ * (missing folder, unreadable file), JC_ERR_NOMEM, JC_ERR_USAGE (no layer at all).  On success
+ * *out owns everything (jc_hwdb_free); on failure *out is NULL. */
+jc_status jc_hwdb_load(const char *bundled_dir, const char *const *layers,
+                       size_t n_layers, const char *env_layers,
+                       jc_hwdb **out, jc_diag *diag);
+
+/* Releases a database and everything borrowed from it.  NULL: no-op. */
+void jc_hwdb_free(jc_hwdb *db);
+
+/* Lookups: case-insensitive over ids (codes) and aliases, O(1).  On a
+ * miss they return JC_ERR_NOTFOUND, set *out to NULL and fill diag with
+ * "no device named 'x'; did you mean a, b, c?" (the closest three names
+ * by edit distance or substring).  There is never a fallback to a generic
+ * entry. */
+jc_status jc_hwdb_device(const jc_hwdb *db, const char *name,
+                         const jc_device **out, jc_diag *diag);
+jc_status jc_hwdb_host(const jc_hwdb *db, const char *name,
+                       const jc_host **out, jc_diag *diag);
+/* Devices and hosts share one namespace: sets exactly one of *dev, *host
+ * on success. */
+jc_status jc_hwdb_hardware(const jc_hwdb *db, const char *name,
+                           const jc_device **dev, const jc_host **host,
+                           jc_diag *diag);
+jc_status jc_hwdb_region(const jc_hwdb *db, const char *code,
+                         const jc_region **out, jc_diag *diag);
+jc_status jc_hwdb_provider(const jc_hwdb *db, const char *id,
+                           const jc_provider **out, jc_diag *diag);
+jc_status jc_hwdb_constant(const jc_hwdb *db, const char *id,
+                           const jc_constant **out, jc_diag *diag);
+jc_status jc_hwdb_dataset(const jc_hwdb *db, const char *id,
+                          const jc_dataset **out, jc_diag *diag);
+/* A Green-Algorithms version ("3.0"); NULL or "latest": the highest. */
+jc_status jc_hwdb_ga(const jc_hwdb *db, const char *version,
+                     const jc_ga_version **out, jc_diag *diag);
+
+/* The value of `region` in `dataset` (latest year when year is 0, else
+ * that year); NULL when it has none. */
+const jc_intensity *jc_region_intensity(const jc_region *region,
+                                        const char *dataset, int year);
+
+/* Writes `hw list` / `hw show` / `region list` / `region show` views as
+ * text to f (deterministic, C locale).  kind / provider / type filter the
+ * lists (NULL: all; kind "host" lists hosts).  JC_ERR_IO if writing
+ * failed. */
+jc_status jc_report_hw_list_text(const jc_hwdb *db, const char *kind, FILE *f);
+jc_status jc_report_device_text(const jc_device *d, FILE *f);
+jc_status jc_report_host_text(const jc_host *h, FILE *f);
+jc_status jc_report_region_list_text(const jc_hwdb *db, const char *provider,
+                                     const char *type, FILE *f);
+jc_status jc_report_region_text(const jc_region *r, FILE *f);
+/* The same views as JSON documents (schemas: docs/json-schemas.md),
+ * malloc'ed, freed by the caller with free(); NULL on out-of-memory. */
+char *jc_report_hw_list_json(const jc_hwdb *db, const char *kind);
+char *jc_report_device_json(const jc_device *d);
+char *jc_report_host_json(const jc_host *h);
+char *jc_report_region_list_json(const jc_hwdb *db, const char *provider,
+                                 const char *type);
+char *jc_report_region_json(const jc_region *r);
+
+/* ------------------------------------------------------------------ */
+/* Estimate (stages: workload + energy; owner src/estimate.c)           */
+/* ------------------------------------------------------------------ */
+/* The energy model is docs/energy-model.md; every number an estimate
+ * uses is recorded as a jc_assumption with its origin. */
+
+typedef enum jc_mode { JC_MODE_INFERENCE = 0, JC_MODE_TRAINING = 1 } jc_mode;
+
+typedef enum jc_method {
+    JC_METHOD_ROOFLINE = 0,      /* per-node roofline time, activity power */
+    JC_METHOD_JOULES_PER_OP = 1, /* idle floor + energy per FLOP and byte */
+    JC_METHOD_TDP = 2            /* device-hours x TDP, as model cards do */
+} jc_method;
+
+/* "roofline", "joules-per-op", "tdp" / "inference", "training". */
+const char *jc_method_name(jc_method m);
+const char *jc_mode_name(jc_mode m);
+
+/* A job: what runs, where, how much.  Doubles left NAN (and pointers
+ * NULL) are "not given"; jc_job_init() sets that state.  Every field
+ * maps to one command-line option or job-file key (docs/job-file.md). */
+typedef struct jc_job {
+    jc_mode mode;
+    jc_method method;
+    const char *precision;   /* fp32 tf32 bf16 fp16 fp8 int8; NULL: default */
+    /* the work, when no model is given */
+    double flops;            /* total job FLOPs */
+    double params, active_params;  /* N (MoE: active) with tokens: 6ND/2ND */
+    double tokens;           /* tokens processed (training: with seq) */
+    /* inference */
+    double requests, batch, tokens_per_request;
+    /* training */
+    double samples, epochs, seq;
+    const char *optimizer;   /* adamw, adam, sgd, none; NULL: adamw */
+    double backward_factor;  /* beta; NAN: hwdb constant backward_factor */
+    int recompute;           /* activation recomputation: +1 forward */
+    /* known runtime and measured power */
+    double hours;            /* wall clock */
+    double device_hours;
+    double avg_power_w;      /* measured average power per device */
+    /* hardware */
+    const char *device;      /* device id/alias, or NULL with host */
+    const char *host;        /* server / cloud instance id */
+    double count;            /* devices (default: the host's, else 1) */
+    double hosts;            /* servers (with host) */
+    double utilization;      /* MFU override (0, 1] */
+    double host_power_w;     /* host power override, W per host */
+    double scaling;          /* scaling efficiency override (0, 1] */
+    /* place */
+    const char *region;
+    double ci;               /* gCO2e/kWh override */
+    double pue;
+    int embodied;            /* add the embodied line */
+    double lifetime_years;
+    int per_node;            /* keep per-node time/energy shares */
+} jc_job;
+
+/* Sets every field of *job to "not given" (NAN / NULL / 0) with mode
+ * inference and method roofline. */
+void jc_job_init(jc_job *job);
+
+/* low <= central <= high. */
+typedef struct jc_range { double low, central, high; } jc_range;
+
+typedef enum jc_origin {
+    JC_ORIGIN_USER = 0,     /* a command-line option or job-file key */
+    JC_ORIGIN_HWDB = 1,     /* an hwdb entry (source attached) */
+    JC_ORIGIN_MODEL = 2,    /* counted from the ONNX model */
+    JC_ORIGIN_DERIVED = 3,  /* computed from other assumptions */
+    JC_ORIGIN_DEFAULT = 4   /* a documented default of joulecast */
+} jc_origin;
+const char *jc_origin_name(jc_origin o);
+
+/* One number an estimate used, with where it came from. */
+typedef struct jc_assumption {
+    const char *key;         /* stable id, e.g. "device.tdp_w" */
+    const char *label;       /* human wording */
+    jc_range value;          /* low == central == high when exact */
+    const char *unit;
+    jc_origin origin;
+    const char *source;      /* "--pue", "hwdb/devices/nvidia.yaml:966
+                                (NVIDIA A100 datasheet, 2020)", ... */
+} jc_assumption;
+
+/* One node's share of a pass, on the chosen device. */
+typedef struct jc_est_node {
+    const char *name, *op;
+    double flops, bytes;     /* one forward pass */
+    double time_s;           /* one forward pass, one device, central */
+    double energy_j;         /* one forward pass, device energy, central */
+    int memory_bound;        /* 1: bandwidth-bound on this device */
+} jc_est_node;
+
+/* The result.  Ranges are low / central / high (see docs/energy-model.md
+ * "Ranges": corner cases of every parameter that has a range). */
+typedef struct jc_estimate {
+    jc_mode mode;
+    jc_method method;
+    const char *precision;
+    const char *device_id, *device_name, *host_id, *region_code, *region_name;
+    double devices, hosts;
+    /* work */
+    double flops_per_pass;   /* forward, at the bound batch; 0 without model */
+    double passes;           /* forward passes (inference) or steps (training) */
+    double samples, tokens;  /* processed; 0 when unknown */
+    double flops_total;      /* all work of the job */
+    double bytes_total;
+    /* results */
+    jc_range wall_hours, device_hours;
+    jc_range energy_device_kwh;   /* devices: idle floor + dynamic */
+    jc_range energy_idle_kwh;     /* the devices' idle floor */
+    jc_range energy_dynamic_kwh;  /* above idle: marginal */
+    jc_range energy_host_kwh;
+    jc_range energy_it_kwh;       /* device + host */
+    jc_range energy_facility_kwh; /* IT x PUE: the total */
+    jc_range co2_kg;              /* location-based operational */
+    int has_market;
+    jc_range co2_market_kg;
+    int has_embodied;
+    jc_range co2_embodied_kg;
+    jc_range implied_utilization; /* flops_total / (G x peak x T) */
+    jc_range avg_power_w;         /* per device, device energy / time */
+    jc_range j_per_sample, j_per_token, samples_per_kwh; /* 0: n/a */
+    size_t n_assumptions;  jc_assumption *assumptions;
+    size_t n_warnings;     const char **warnings;
+    size_t n_nodes;        jc_est_node *nodes;   /* with job.per_node */
+    /* equivalences of the central emissions, each with its constant's
+     * source (value = the equivalent amount; unit names it) */
+    size_t n_equivalences; jc_assumption *equivalences;
+    void *internal_;
+} jc_estimate;
+
+/* A job file (YAML, docs/job-file.md): a mapping whose keys are the long
+ * option names of `joulecast estimate` without the dashes.  Read into
+ * key/value pairs in file order: a scalar gives one pair; a sequence
+ * gives one pair per item (repeatable options such as hwdb); a mapping
+ * gives one "K=V" pair per entry (dim: {batch: 8} -> dim "batch=8").
+ * lines/cols locate each value for error messages.  Errors: JC_ERR_IO,
+ * JC_ERR_USAGE (not a mapping, nested too deep; located). */
+typedef struct jc_jobfile {
+    const char *path;
+    size_t n;
+    const char **keys, **values;
+    int *lines, *cols;
+    void *internal_;
+} jc_jobfile;
+jc_status jc_jobfile_load(const char *path, jc_jobfile **out, jc_diag *diag);
+void jc_jobfile_free(jc_jobfile *jf);
+
+/* Estimates a job.  `an` is the analysis of the model at the job's batch
+ * (NULL when the work is given by flops or params x tokens); db the
+ * hardware database.  Every value used is recorded in the result's
+ * assumptions.  Errors: JC_ERR_USAGE (contradictory or missing inputs:
+ * no work, no device, zero devices, utilisation above 1, ...),
+ * JC_ERR_NOTFOUND (unknown device, host or region, with suggestions),
+ * JC_ERR_INCOMPLETE (the analysis is partial and the work cannot be
+ * bounded), JC_ERR_NOMEM.  On success *out owns the result
+ * (jc_estimate_free). */
+jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
+                          const jc_hwdb *db, jc_estimate **out,
+                          jc_diag *diag);
+
+/* Releases an estimate.  NULL is a no-op. */
+void jc_estimate_free(jc_estimate *e);
+
+/* Writes the estimate as text (per_node: add the per-node table). */
+jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f);
+/* As JSON (schema: docs/json-schemas.md "estimate"), malloc'ed. */
+char *jc_report_estimate_json(const jc_estimate *e);
+/* As CSV: header line (when header) and one row. */
+jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header);
 
 /* ------------------------------------------------------------------ */
 /* Green-Algorithms mode (owner src/ga.c; docs/green-algorithms.md)     */

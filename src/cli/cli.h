@@ -34,11 +34,30 @@ bool cli_opt(int argc, char **argv, int *i, const char *name,
 bool cli_parse_i64(const char *s, int64_t *out);
 bool cli_parse_f64(const char *s, double *out);
 
+/* The bundled hwdb folder (see src/cli/hwdb_open.c), or NULL. */
+const char *cli_bundled_hwdb(char *buf, size_t cap);
+/* Loads bundled + --hwdb layers + $JOULECAST_HWDB; prints the error and
+ * returns the exit code on failure, 0 on success. */
+int cli_hwdb_open(const char *const *layers, size_t n_layers, jc_hwdb **db);
+
 /* Command entry points (one file each: src/cli/cmd_<name>.c). */
 int cmd_inspect(int argc, char **argv);
 void help_inspect(FILE *f);
 int cmd_count(int argc, char **argv);
 void help_count(FILE *f);
+int cmd_estimate(int argc, char **argv);
+void help_estimate(FILE *f);
+int cmd_hw(int argc, char **argv);
+void help_hw(FILE *f);
+int cmd_region(int argc, char **argv);
+void help_region(FILE *f);
+int cmd_hwdb(int argc, char **argv);
+void help_hwdb(FILE *f);
+
+/* Matches "--hwdb DIR" at argv[*i] (like cli_opt) and appends DIR to
+ * layers (room for argc entries); returns 1 on a match.  (cmd_hwdb.c) */
+int cli_hwdb_layer_opt(int argc, char **argv, int *i, const char **layers,
+                       size_t *n_layers, int *err);
 int cmd_ga(int argc, char **argv);
 void help_ga(FILE *f);
 

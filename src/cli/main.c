@@ -14,6 +14,10 @@
 static const cli_cmd commands[] = {
     {"inspect", cmd_inspect, "show what an ONNX file holds (no weights read)", help_inspect},
     {"count", cmd_count, "shapes, MACs, FLOPs, bytes and params per node", help_count},
+    {"estimate", cmd_estimate, "time, energy and emissions of training or inference", help_estimate},
+    {"hw", cmd_hw, "list or show devices and hosts of the hardware database", help_hw},
+    {"region", cmd_region, "list or show regions and their grid carbon intensity", help_region},
+    {"hwdb", cmd_hwdb, "check a hardware database or an override folder", help_hwdb},
     {"ga", cmd_ga, "the Green Algorithms calculator's figure for a job, and what it leaves out", help_ga},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

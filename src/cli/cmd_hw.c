@@ -1,0 +1,93 @@
+/*
+ * cmd_hw.c - `joulecast hw list [--kind K] [--json]` and
+ * `joulecast hw show ID [--json]`: the devices and hosts of the hardware
+ * database, every value with its source.
+ */
+#include "cli/cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void help_hw(FILE *f)
+{
+    fprintf(f,
+        "usage: joulecast hw list [--kind gpu|cpu|tpu|accelerator|soc|host] [--json]\n"
+        "       joulecast hw show ID [--json]\n\n"
+        "Lists the devices and hosts of the hardware database, or shows one\n"
+        "(by id or alias, case-insensitive) with every value, its range, year,\n"
+        "source and the file:line:column it comes from.\n\n"
+        "  --kind K     list only devices of kind K, or hosts (host)\n"
+        "  --json       JSON output (schema: docs/json-schemas.md)\n"
+        "  --hwdb DIR   an override layer on top of the bundled database\n"
+        "               (repeatable; $JOULECAST_HWDB adds more)\n");
+}
+
+static int emit_json(char *s)
+{
+    if (!s) {
+        fprintf(stderr, "joulecast: out of memory\n");
+        return JC_ERR_NOMEM;
+    }
+    fputs(s, stdout);
+    fputc('\n', stdout);
+    free(s);
+    return 0;
+}
+
+int cmd_hw(int argc, char **argv)
+{
+    if (argc < 2 || (strcmp(argv[1], "list") && strcmp(argv[1], "show")))
+        return cli_usage("hw", "expected 'hw list' or 'hw show ID'");
+    bool show = !strcmp(argv[1], "show");
+    const char **layers = calloc((size_t)argc, sizeof *layers);
+    if (!layers) return JC_ERR_NOMEM;
+    size_t n = 0;
+    const char *kind = NULL, *id = NULL;
+    int json = 0, err = 0, rc = 0;
+    for (int i = 2; i < argc && !rc; i++) {
+        const char *v;
+        if (cli_hwdb_layer_opt(argc, argv, &i, layers, &n, &err)) {
+            if (err) rc = JC_ERR_USAGE;
+        } else if (!show && cli_opt(argc, argv, &i, "--kind", &v, &err)) {
+            if (err) rc = JC_ERR_USAGE;
+            kind = v;
+        } else if (!strcmp(argv[i], "--json")) {
+            json = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            rc = cli_usage("hw", "unknown option '%s'", argv[i]);
+        } else if (show && !id) {
+            id = argv[i];
+        } else {
+            rc = cli_usage("hw", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    static const char *const kinds[] = {"gpu", "cpu", "tpu", "accelerator", "soc", "host", NULL};
+    if (!rc && kind) {
+        size_t k;
+        for (k = 0; kinds[k] && strcmp(kinds[k], kind); k++) {}
+        if (!kinds[k])
+            rc = cli_usage("hw", "--kind must be gpu, cpu, tpu, accelerator, soc or host, not '%s'",
+                           kind);
+    }
+    if (!rc && show && !id) rc = cli_usage("hw", "missing ID (see 'joulecast hw list')");
+    jc_hwdb *db = NULL;
+    if (!rc) rc = cli_hwdb_open(layers, n, &db);
+    if (!rc && !show) {
+        if (json) rc = emit_json(jc_report_hw_list_json(db, kind));
+        else if (jc_report_hw_list_text(db, kind, stdout)) rc = JC_ERR_IO;
+    } else if (!rc) {
+        const jc_device *dev;
+        const jc_host *host;
+        jc_diag d;
+        if (jc_hwdb_hardware(db, id, &dev, &host, &d)) {
+            rc = cli_fail(&d);
+        } else if (json) {
+            rc = emit_json(dev ? jc_report_device_json(dev) : jc_report_host_json(host));
+        } else if (dev ? jc_report_device_text(dev, stdout) : jc_report_host_text(host, stdout)) {
+            rc = JC_ERR_IO;
+        }
+    }
+    jc_hwdb_free(db);
+    free(layers);
+    return rc;
+}

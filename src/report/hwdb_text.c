@@ -1,0 +1,244 @@
+/*
+ * hwdb_text.c - text views of the hardware database for `hw list`,
+ * `hw show`, `region list` and `region show`: every value with its unit,
+ * range, year, source and where it was written.  Formatting only; the
+ * order is the database's (sorted by id), so output is deterministic.
+ */
+#include "jc_internal.h"
+
+#include <string.h>
+
+typedef struct out {
+    FILE *f;
+    int bad;
+} out;
+
+static void pr(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void pr(out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (vfprintf(o->f, fmt, ap) < 0) o->bad = 1;
+    va_end(ap);
+}
+
+static jc_status done(out *o)
+{
+    if (fflush(o->f) != 0) o->bad = 1;
+    return o->bad ? JC_ERR_IO : JC_OK;
+}
+
+static void str_field(out *o, const char *key, const char *v)
+{
+    if (v) pr(o, "  %-22s %s\n", key, v);
+}
+
+static void int_field(out *o, const char *key, int v)
+{
+    if (v) pr(o, "  %-22s %d\n", key, v);
+}
+
+static void list_field(out *o, const char *key, const char **v, size_t n)
+{
+    if (!n) return;
+    pr(o, "  %-22s ", key);
+    for (size_t i = 0; i < n; i++) pr(o, "%s%s", i ? ", " : "", v[i]);
+    pr(o, "\n");
+}
+
+/* One sourced value: "key  value unit [low-high] (year)" and its source. */
+static void sv(out *o, const char *key, const jc_sourced *s, const char *unit)
+{
+    if (!s->present) return;
+    pr(o, "  %-22s %g%s%s", key, s->value, unit[0] ? " " : "", unit);
+    if (s->has_range) pr(o, "  (range %g-%g)", s->low, s->high);
+    if (s->year) pr(o, "  [%d]", s->year);
+    pr(o, "\n");
+    if (s->source) {
+        pr(o, "  %-22s   source %s: %s", "", s->source->id, s->source->citation);
+        if (s->source->url && !strstr(s->source->citation, s->source->url))
+            pr(o, " <%s>", s->source->url);
+        pr(o, "\n");
+    }
+    if (s->derived) pr(o, "  %-22s   derived: %s\n", "", s->derived);
+    if (s->measured) pr(o, "  %-22s   measured: %s\n", "", s->measured);
+    if (s->note) pr(o, "  %-22s   note: %s\n", "", s->note);
+    pr(o, "  %-22s   at %s:%d:%d\n", "", s->file, s->line, s->col);
+}
+
+jc_status jc_report_device_text(const jc_device *d, FILE *f)
+{
+    out o = {f, 0};
+    char k[64];
+    pr(&o, "%s  (%s)\n", d->id, jc_device_kind_name(d->kind));
+    list_field(&o, "aliases", d->aliases, d->n_aliases);
+    str_field(&o, "vendor", d->vendor);
+    str_field(&o, "name", d->name);
+    str_field(&o, "variant", d->variant);
+    str_field(&o, "form_factor", d->form_factor);
+    str_field(&o, "architecture", d->architecture);
+    str_field(&o, "process_node", d->process_node);
+    int_field(&o, "release_year", d->release_year);
+    if (!d->tdp_w.present) pr(&o, "  %-22s (none published: give a power for estimates)\n", "tdp_w");
+    sv(&o, "tdp_w", &d->tdp_w, "W");
+    sv(&o, "idle_w", &d->idle_w, "W");
+    for (int p = 0; p < JC_PREC_COUNT; p++) {
+        snprintf(k, sizeof k, "peak_tflops.%s", jc_precision_name((jc_precision)p));
+        sv(&o, k, &d->peak_tflops[p], p >= JC_PREC_INT8 ? "TOPS" : "TFLOPS");
+    }
+    for (int p = 0; p < JC_PREC_COUNT; p++) {
+        snprintf(k, sizeof k, "peak_tflops_sparse.%s", jc_precision_name((jc_precision)p));
+        sv(&o, k, &d->peak_tflops_sparse[p], p >= JC_PREC_INT8 ? "TOPS" : "TFLOPS");
+    }
+    sv(&o, "memory_gb", &d->memory_gb, "GB");
+    sv(&o, "memory_bw_gbs", &d->memory_bw_gbs, "GB/s");
+    for (int p = 0; p < JC_PREC_COUNT; p++) {
+        snprintf(k, sizeof k, "pj_per_flop.%s", jc_precision_name((jc_precision)p));
+        sv(&o, k, &d->pj_per_flop[p], "pJ");
+    }
+    sv(&o, "pj_per_byte", &d->pj_per_byte, "pJ");
+    sv(&o, "utilization.training", &d->util_training, "");
+    sv(&o, "utilization.inference", &d->util_inference, "");
+    sv(&o, "embodied_kgco2e", &d->embodied_kgco2e, "kgCO2e");
+    str_field(&o, "embodied scope", d->embodied_scope);
+    int_field(&o, "cores", d->cores);
+    int_field(&o, "threads", d->threads);
+    if (d->base_ghz) pr(&o, "  %-22s %g GHz\n", "base_ghz", d->base_ghz);
+    if (d->boost_ghz) pr(&o, "  %-22s %g GHz\n", "boost_ghz", d->boost_ghz);
+    sv(&o, "tdp_per_core_w", &d->tdp_per_core_w, "W");
+    if (d->ga.name) {
+        pr(&o, "  %-22s \"%s\"\n", "ga.name", d->ga.name);
+        sv(&o, "ga.tdp_per_core_w", &d->ga.tdp_per_core_w, "W");
+        sv(&o, "ga.tdp_w", &d->ga.tdp_w, "W");
+        int_field(&o, "ga.cores", d->ga.cores);
+    }
+    str_field(&o, "note", d->note);
+    pr(&o, "  %-22s %s:%d:%d\n", "defined at", d->file, d->line, d->col);
+    return done(&o);
+}
+
+jc_status jc_report_host_text(const jc_host *h, FILE *f)
+{
+    out o = {f, 0};
+    pr(&o, "%s  (host, %s)\n", h->id, jc_host_kind_name(h->kind));
+    list_field(&o, "aliases", h->aliases, h->n_aliases);
+    str_field(&o, "name", h->name);
+    str_field(&o, "vendor", h->vendor);
+    str_field(&o, "provider", h->provider);
+    if (h->accel) pr(&o, "  %-22s %d x %s\n", "accelerators", h->n_accel, h->accel->id);
+    if (h->n_cpu)
+        pr(&o, "  %-22s %d x %s%s\n", "cpu", h->n_cpu, h->cpu ? h->cpu->id : h->cpu_name,
+           h->cpu ? "" : " (not a database device)");
+    int_field(&o, "vcpus", h->vcpus);
+    sv(&o, "memory_gb", &h->memory_gb, "GB");
+    sv(&o, "host_power_w", &h->host_power_w, "W");
+    sv(&o, "host_idle_w", &h->host_idle_w, "W");
+    sv(&o, "max_power_w", &h->max_power_w, "W");
+    str_field(&o, "note", h->note);
+    pr(&o, "  %-22s %s:%d:%d\n", "defined at", h->file, h->line, h->col);
+    return done(&o);
+}
+
+static bool kind_match(const char *kind, jc_device_kind k)
+{
+    return !kind || !strcmp(kind, jc_device_kind_name(k));
+}
+
+jc_status jc_report_hw_list_text(const jc_hwdb *db, const char *kind, FILE *f)
+{
+    out o = {f, 0};
+    bool hosts = !kind || !strcmp(kind, "host");
+    bool devs = !kind || strcmp(kind, "host") != 0;
+    size_t n = 0;
+    if (devs) {
+        pr(&o, "%-34s %-11s %8s  %s\n", "DEVICE", "KIND", "TDP W", "NAME");
+        for (size_t i = 0; i < db->n_devices; i++) {
+            const jc_device *d = &db->devices[i];
+            if (!kind_match(kind, d->kind)) continue;
+            char tdp[32] = "-";
+            if (d->tdp_w.present) snprintf(tdp, sizeof tdp, "%g", d->tdp_w.value);
+            pr(&o, "%-34s %-11s %8s  %s%s%s\n", d->id, jc_device_kind_name(d->kind), tdp,
+               d->name, d->variant ? " " : "", d->variant ? d->variant : "");
+            n++;
+        }
+    }
+    if (hosts) {
+        if (devs) pr(&o, "\n");
+        pr(&o, "%-34s %-15s %-22s %s\n", "HOST", "KIND", "ACCELERATORS", "NAME");
+        for (size_t i = 0; i < db->n_hosts; i++) {
+            const jc_host *h = &db->hosts[i];
+            char acc[64] = "-";
+            if (h->accel) snprintf(acc, sizeof acc, "%d x %s", h->n_accel, h->accel->id);
+            pr(&o, "%-34s %-15s %-22s %s\n", h->id, jc_host_kind_name(h->kind), acc, h->name);
+            n++;
+        }
+    }
+    pr(&o, "(%zu entr%s)\n", n, n == 1 ? "y" : "ies");
+    return done(&o);
+}
+
+static bool region_match(const jc_region *r, const char *provider, const char *type)
+{
+    if (provider && (!r->provider || jc_strcasecmp(provider, r->provider))) return false;
+    if (type && strcmp(type, jc_region_type_name(r->type))) return false;
+    return true;
+}
+
+jc_status jc_report_region_list_text(const jc_hwdb *db, const char *provider,
+                                     const char *type, FILE *f)
+{
+    out o = {f, 0};
+    size_t n = 0;
+    pr(&o, "%-30s %-11s %10s  %-24s %s\n", "CODE", "TYPE", "gCO2e/kWh", "DEFAULT DATASET",
+       "NAME");
+    for (size_t i = 0; i < db->n_regions; i++) {
+        const jc_region *r = &db->regions[i];
+        if (!region_match(r, provider, type)) continue;
+        char v[32] = "-", ds[80] = "-";
+        if (r->default_intensity) {
+            snprintf(v, sizeof v, "%g", r->default_intensity->value.value);
+            snprintf(ds, sizeof ds, "%s%s%s", r->default_intensity->dataset_id,
+                     r->default_from != r ? " via " : "",
+                     r->default_from != r ? r->default_from->code : "");
+        }
+        pr(&o, "%-30s %-11s %10s  %-24s %s\n", r->code, jc_region_type_name(r->type), v, ds,
+           r->name);
+        n++;
+    }
+    pr(&o, "(%zu region%s)\n", n, n == 1 ? "" : "s");
+    return done(&o);
+}
+
+jc_status jc_report_region_text(const jc_region *r, FILE *f)
+{
+    out o = {f, 0};
+    pr(&o, "%s  (%s)\n", r->code, jc_region_type_name(r->type));
+    list_field(&o, "aliases", r->aliases, r->n_aliases);
+    str_field(&o, "name", r->name);
+    str_field(&o, "country", r->country);
+    str_field(&o, "provider", r->provider);
+    str_field(&o, "grid", r->grid);
+    sv(&o, "pue", &r->pue, "");
+    sv(&o, "market_gco2e_per_kwh", &r->market_gco2e_per_kwh, "gCO2e/kWh");
+    if (r->default_intensity) {
+        const jc_intensity *it = r->default_intensity;
+        pr(&o, "  %-22s %g gCO2e/kWh (%s, %d)%s%s\n", "default intensity", it->value.value,
+           it->dataset_id, it->value.year, r->default_from != r ? " from " : "",
+           r->default_from != r ? r->default_from->code : "");
+    } else {
+        pr(&o, "  %-22s none\n", "default intensity");
+    }
+    pr(&o, "  %-22s %s\n", "why", r->default_reason);
+    if (r->n_intensity) pr(&o, "  intensity (gCO2e/kWh), by precedence:\n");
+    for (size_t i = 0; i < r->n_intensity; i++) {
+        const jc_intensity *it = &r->intensity[i];
+        char k[128];
+        snprintf(k, sizeof k, "%s%s", it == r->default_intensity ? "* " : "  ", it->dataset_id);
+        sv(&o, k, &it->value, "gCO2e/kWh");
+        if (it->basis) pr(&o, "  %-22s   basis: %s\n", "", it->basis);
+        if (it->dataset) pr(&o, "  %-22s   precedence: %d\n", "", it->dataset->precedence);
+    }
+    str_field(&o, "note", r->note);
+    pr(&o, "  %-22s %s:%d:%d\n", "defined at", r->file, r->line, r->col);
+    return done(&o);
+}

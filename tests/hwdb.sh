@@ -1,0 +1,65 @@
+#!/bin/sh
+# hwdb.sh - CLI tests of `hw`, `region` and `hwdb check` (ASan build, $JC):
+# exit codes, "did you mean" on a typo, located errors from `hwdb check`,
+# override layers through --hwdb and $JOULECAST_HWDB, valid JSON.
+# Prints one PASS/FAIL line per case.
+set -u
+cd "$(dirname "$0")/.."
+JC=${JC:-build/asan/joulecast}
+export LC_ALL=C
+unset JOULECAST_HWDB
+out=build/test-hwdb-cli
+mkdir -p "$out"
+
+# case NAME EXPECTED_RC GREP_PATTERN -- command...
+case_() {
+  name=$1; want=$2; pat=$3; shift 4
+  "$@" > "$out/$name.out" 2>&1
+  rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL hwdb_cli/$name (exit $rc, expected $want)"; sed 's/^/    /' "$out/$name.out" | tail -5
+  elif [ -n "$pat" ] && ! grep -q -- "$pat" "$out/$name.out"; then
+    echo "FAIL hwdb_cli/$name (no '$pat' in output)"; sed 's/^/    /' "$out/$name.out" | tail -5
+  else
+    echo "PASS hwdb_cli/$name"
+  fi
+}
+
+json_ok() {  # name, command...: exit 0 and output parses as JSON
+  name=$1; shift
+  if "$@" > "$out/$name.json" 2>&1 && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$out/$name.json" 2>/dev/null; then
+    echo "PASS hwdb_cli/$name"
+  else
+    echo "FAIL hwdb_cli/$name (not valid JSON)"
+  fi
+}
+
+case_ check_bundled 0 'devices' -- "$JC" hwdb check
+case_ check_override 0 'devices' -- "$JC" hwdb check tests/hwdb/override
+case_ check_bad_file 5 'unknown_key.yaml:9:5: .*did you mean' -- "$JC" hwdb check --alone tests/hwdb/bad/unknown_key.yaml
+case_ check_bad_dir 5 'dup_alias_files/a.yaml:9:15' -- "$JC" hwdb check --alone tests/hwdb/bad/dup_alias_files
+case_ check_missing 3 'cannot open' -- "$JC" hwdb check --alone tests/hwdb/nope
+case_ check_usage 2 '' -- "$JC" hwdb
+case_ hw_list 0 'nvidia-a100-sxm4-80gb' -- "$JC" hw list
+case_ hw_list_hosts 0 'p4d.24xlarge' -- "$JC" hw list --kind host
+case_ hw_list_badkind 2 'kind must be' -- "$JC" hw list --kind fpga
+case_ hw_show_alias 0 'tdp_w                  400 W' -- "$JC" hw show A100
+case_ hw_show_source 0 'source nvidia-a100-sxm4-80gb-spec' -- "$JC" hw show a100
+case_ hw_show_host 0 'host_power_w' -- "$JC" hw show p4d.24xlarge
+case_ hw_show_typo 6 'did you mean nvidia-a100-sxm4-80gb' -- "$JC" hw show nvidia-a100-sxm4-80g
+case_ hw_show_override 0 'tdp_w                  450 W' -- "$JC" hw show a100 --hwdb tests/hwdb/override
+case_ hw_show_env 0 'Lab NPU' -- env JOULECAST_HWDB=tests/hwdb/override "$JC" hw show labnpu
+case_ hw_bad_layer 5 'syntax_error.yaml:10:11: YAML syntax error' -- "$JC" hw list --hwdb tests/hwdb/bad/syntax_error.yaml
+case_ region_list 0 'FR ' -- "$JC" region list
+case_ region_list_aws 0 'aws:us-east-1' -- "$JC" region list --provider aws
+case_ region_list_type 0 'cloud' -- "$JC" region list --type cloud
+case_ region_list_badprov 6 'no provider named' -- "$JC" region list --provider awz
+case_ region_show 0 'default intensity' -- "$JC" region show fr
+case_ region_show_why 0 'why' -- "$JC" region show DE
+case_ region_show_cloud 0 'grid' -- "$JC" region show aws:us-east-1
+case_ region_show_typo 6 'did you mean' -- "$JC" region show frnace
+json_ok hw_list_json "$JC" hw list --json
+json_ok hw_show_json "$JC" hw show h100 --json
+json_ok host_show_json "$JC" hw show p4d.24xlarge --json
+json_ok region_list_json "$JC" region list --json --provider gcp
+json_ok region_show_json "$JC" region show FR --json
