@@ -22,6 +22,7 @@ PKG_LIBS   := $(shell pkg-config --libs libprotobuf-c yaml-0.1 libcjson 2>/dev/n
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 BASEFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) \
+             -DJC_HWDB_DIR=\"$(CURDIR)/hwdb\" \
              -Iinclude -Isrc -I$(GEN) $(PKG_CFLAGS)
 CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# demo.sh - what `make demo` shows: a real run of joulecast on a model in
+# demo.sh - what `make demo` shows: real runs of joulecast on models in
 # models/ with the bundled hwdb/.  Each step prints the command it runs.
 set -eu
 cd "$(dirname "$0")/.."
@@ -7,6 +7,8 @@ export LC_ALL=C
 JC=build/joulecast
 run() { printf '\n$ %s\n' "$*"; "$@"; }
 run $JC inspect models/resnet50.onnx
-if $JC help count >/dev/null 2>&1; then
-  run $JC count models/resnet50.onnx --dim batch=1
-fi
+run $JC count models/resnet50.onnx --batch 1 --top 5
+run $JC estimate models/resnet50.onnx --train --samples 1281167 --epochs 90 \
+    --batch 256 --host dgx-a100-640gb --region US-CA
+run $JC estimate models/bert_base.onnx --dim sequence=128 --batch 32 \
+    --requests 1000000 --device a100 --region FR

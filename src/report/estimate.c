@@ -1,0 +1,310 @@
+/*
+ * estimate.c (report) - renders a jc_estimate as text, JSON and CSV.
+ * Formatting only: every number comes from the estimate; the JSON keys
+ * are documented in docs/json-schemas.md ("estimate").
+ */
+#include "jc_internal.h"
+#include "report/fmt.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A number with 4 significant digits, thousands separators from 10,000
+ * on, no exponent below 1e15.  "-" for a NaN. */
+static const char *num(char *buf, size_t cap, double v)
+{
+    if (isnan(v)) { snprintf(buf, cap, "-"); return buf; }
+    double a = fabs(v);
+    if (a >= 1e15) snprintf(buf, cap, "%.3e", v);
+    else if (a >= 10000) fmt_int(buf, cap, (int64_t)llround(v));
+    else if (a >= 1000) snprintf(buf, cap, "%.0f", v);
+    else if (a >= 100) snprintf(buf, cap, "%.1f", v);
+    else if (a >= 10) snprintf(buf, cap, "%.2f", v);
+    else if (a >= 1) snprintf(buf, cap, "%.3f", v);
+    else if (a == 0) snprintf(buf, cap, "0");
+    else snprintf(buf, cap, "%.3g", v);
+    return buf;
+}
+
+static void row(FILE *f, const char *label, jc_range r, const char *unit)
+{
+    char a[40], b[40], c[40];
+    fprintf(f, "  %-34s %14s %14s %14s  %s\n", label, num(a, sizeof a, r.low),
+            num(b, sizeof b, r.central), num(c, sizeof c, r.high), unit);
+}
+
+static int exact(jc_range r)
+{
+    return r.low == r.central && r.central == r.high;
+}
+
+jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
+{
+    char b1[64], b2[64], b3[64];
+    fprintf(f, "joulecast estimate: %s, %s method\n", jc_mode_name(e->mode), jc_method_name(e->method));
+    fprintf(f, "hardware   %g x %s (%s), %s", e->devices, e->device_name, e->device_id, e->precision);
+    if (e->host_id) fprintf(f, ", host %g x %s", e->hosts, e->host_id);
+    fprintf(f, "\n");
+    if (e->region_code) fprintf(f, "region     %s (%s)\n", e->region_code, e->region_name ? e->region_name : "");
+    if (e->flops_per_pass > 0)
+        fprintf(f, "work       %s FLOP per forward pass x %s %s = %s FLOP in all\n",
+                fmt_si(b1, sizeof b1, e->flops_per_pass), num(b2, sizeof b2, e->passes),
+                e->mode == JC_MODE_TRAINING ? "steps (forward + backward + optimizer)" : "passes",
+                fmt_si(b3, sizeof b3, e->flops_total));
+    else if (e->flops_total > 0)
+        fprintf(f, "work       %s FLOP in all\n", fmt_si(b1, sizeof b1, e->flops_total));
+
+    if (e->n_warnings) {
+        fprintf(f, "\nwarnings\n");
+        for (size_t i = 0; i < e->n_warnings; i++) fprintf(f, "  ! %s\n", e->warnings[i]);
+    }
+
+    fprintf(f, "\n  %-34s %14s %14s %14s\n", "", "low", "central", "high");
+    row(f, "wall time", e->wall_hours, "h");
+    row(f, "device-hours", e->device_hours, "h");
+    row(f, "energy, devices", e->energy_device_kwh, "kWh");
+    row(f, "  idle floor", e->energy_idle_kwh, "kWh");
+    row(f, "  dynamic (above idle)", e->energy_dynamic_kwh, "kWh");
+    row(f, "energy, host", e->energy_host_kwh, "kWh");
+    row(f, "energy, IT (devices + host)", e->energy_it_kwh, "kWh");
+    row(f, "energy, facility (IT x PUE)", e->energy_facility_kwh, "kWh");
+    row(f, "emissions, location-based", e->co2_kg, "kgCO2e");
+    if (e->has_market) row(f, "emissions, market-based", e->co2_market_kg, "kgCO2e");
+    else fprintf(f, "  %-34s %14s %14s %14s  %s\n", "emissions, market-based", "n/a", "n/a", "n/a",
+                 "(no provider-published factor for this region)");
+    if (e->has_embodied) row(f, "emissions, embodied (amortised)", e->co2_embodied_kg, "kgCO2e");
+    if (e->implied_utilization.central > 0)
+        row(f, "implied utilisation of dense peak", e->implied_utilization, "");
+    row(f, "average power per device", e->avg_power_w, "W");
+    if (e->j_per_sample.central > 0) {
+        row(f, "energy per sample (facility)", e->j_per_sample, "J");
+        row(f, "samples per kWh", e->samples_per_kwh, "");
+    }
+    if (e->j_per_token.central > 0) row(f, "energy per token (facility)", e->j_per_token, "J");
+
+    if (e->n_equivalences) {
+        fprintf(f, "\nequivalent to (central emissions)\n");
+        for (size_t i = 0; i < e->n_equivalences; i++) {
+            const jc_assumption *q = &e->equivalences[i];
+            size_t n = strlen(q->source);
+            fprintf(f, "  %12s %-12s %s\n  %12s %-12s [%.*s%s]\n", num(b1, sizeof b1, q->value.central), q->unit,
+                    q->label, "", "", n > 160 ? 157 : (int)n, q->source, n > 160 ? "..." : "");
+        }
+    }
+    if (e->n_nodes) {
+        double tt = 0, te = 0;
+        for (size_t i = 0; i < e->n_nodes; i++) {
+            tt += e->nodes[i].time_s;
+            te += e->nodes[i].energy_j;
+        }
+        fprintf(f, "\nper node (one forward pass, one device, central)\n");
+        fprintf(f, "  %-40s %-18s %12s %7s %12s %7s  %s\n", "node", "op", "time s", "time%", "energy J",
+                "energy%", "bound");
+        for (size_t i = 0; i < e->n_nodes; i++) {
+            const jc_est_node *n = &e->nodes[i];
+            fprintf(f, "  %-40.40s %-18.18s %12.4g %6.2f%% %12.4g %6.2f%%  %s\n", n->name, n->op, n->time_s,
+                    tt > 0 ? 100 * n->time_s / tt : 0, n->energy_j, te > 0 ? 100 * n->energy_j / te : 0,
+                    n->memory_bound ? "memory" : "compute");
+        }
+    }
+
+    fprintf(f, "\nassumptions (origin: user option, hwdb entry with its source, model count, derived, default)\n");
+    for (size_t i = 0; i < e->n_assumptions; i++) {
+        const jc_assumption *a = &e->assumptions[i];
+        char v[120];
+        if (exact(a->value)) snprintf(v, sizeof v, "%s", num(b1, sizeof b1, a->value.central));
+        else {
+            char lo[40], hi[40];
+            snprintf(v, sizeof v, "%s [%s-%s]", num(b1, sizeof b1, a->value.central),
+                     num(lo, sizeof lo, a->value.low), num(hi, sizeof hi, a->value.high));
+        }
+        fprintf(f, "  %-26s %-26s %-10s %-8s %s\n", a->key, v, a->unit ? a->unit : "",
+                jc_origin_name(a->origin), a->label);
+        if (a->source && *a->source) {
+            /* the full text is in --json; keep the table readable */
+            size_t n = strlen(a->source);
+            fprintf(f, "  %-26s   source: %.*s%s\n", "", n > 200 ? 197 : (int)n, a->source,
+                    n > 200 ? "..." : "");
+        }
+    }
+    fprintf(f, "\nRanges: low/high take every ranged assumption at the end that lowers/raises the energy "
+               "(docs/energy-model.md).\n");
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}
+
+/* ---- JSON ------------------------------------------------------------------------ */
+
+static cJSON *range_json(jc_range r)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!cJSON_AddNumberToObject(o, "low", isfinite(r.low) ? r.low : 0) ||
+        !cJSON_AddNumberToObject(o, "central", isfinite(r.central) ? r.central : 0) ||
+        !cJSON_AddNumberToObject(o, "high", isfinite(r.high) ? r.high : 0)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static int add_range(cJSON *o, const char *k, jc_range r)
+{
+    cJSON *x = range_json(r);
+    if (!x) return 0;
+    cJSON_AddItemToObject(o, k, x);
+    return 1;
+}
+
+static int add_str(cJSON *o, const char *k, const char *v)
+{
+    return v ? cJSON_AddStringToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
+}
+
+static int add_num(cJSON *o, const char *k, double v)
+{
+    return cJSON_AddNumberToObject(o, k, isfinite(v) ? v : 0) != NULL;
+}
+
+static cJSON *assumption_json(const jc_assumption *a)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (!add_str(o, "key", a->key) || !add_str(o, "label", a->label) ||
+        !add_range(o, "value", a->value) || !add_str(o, "unit", a->unit) ||
+        !add_str(o, "origin", jc_origin_name(a->origin)) || !add_str(o, "source", a->source)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+char *jc_report_estimate_json(const jc_estimate *e)
+{
+    cJSON *root = cJSON_CreateObject(), *o, *arr;
+    char *out = NULL;
+    if (!root) return NULL;
+#define REQ(x) do { if (!(x)) goto done; } while (0)
+    REQ(add_str(root, "schema", "joulecast-estimate/1"));
+    REQ(add_str(root, "mode", jc_mode_name(e->mode)));
+    REQ(add_str(root, "method", jc_method_name(e->method)));
+    REQ(add_str(root, "precision", e->precision));
+    REQ(o = cJSON_AddObjectToObject(root, "hardware"));
+    REQ(add_str(o, "device", e->device_id));
+    REQ(add_str(o, "device_name", e->device_name));
+    REQ(add_num(o, "devices", e->devices));
+    REQ(add_str(o, "host", e->host_id));
+    REQ(add_num(o, "hosts", e->hosts));
+    REQ(o = cJSON_AddObjectToObject(root, "region"));
+    REQ(add_str(o, "code", e->region_code));
+    REQ(add_str(o, "name", e->region_name));
+    REQ(o = cJSON_AddObjectToObject(root, "work"));
+    REQ(add_num(o, "flops_per_pass", e->flops_per_pass));
+    REQ(add_num(o, "passes", e->passes));
+    REQ(add_num(o, "samples", e->samples));
+    REQ(add_num(o, "tokens", e->tokens));
+    REQ(add_num(o, "flops_total", e->flops_total));
+    REQ(add_num(o, "bytes_total", e->bytes_total));
+    REQ(o = cJSON_AddObjectToObject(root, "results"));
+    REQ(add_range(o, "wall_hours", e->wall_hours));
+    REQ(add_range(o, "device_hours", e->device_hours));
+    REQ(add_range(o, "energy_device_kwh", e->energy_device_kwh));
+    REQ(add_range(o, "energy_idle_kwh", e->energy_idle_kwh));
+    REQ(add_range(o, "energy_dynamic_kwh", e->energy_dynamic_kwh));
+    REQ(add_range(o, "energy_host_kwh", e->energy_host_kwh));
+    REQ(add_range(o, "energy_it_kwh", e->energy_it_kwh));
+    REQ(add_range(o, "energy_facility_kwh", e->energy_facility_kwh));
+    REQ(add_range(o, "co2_location_kg", e->co2_kg));
+    if (e->has_market) REQ(add_range(o, "co2_market_kg", e->co2_market_kg));
+    else REQ(cJSON_AddNullToObject(o, "co2_market_kg"));
+    if (e->has_embodied) REQ(add_range(o, "co2_embodied_kg", e->co2_embodied_kg));
+    else REQ(cJSON_AddNullToObject(o, "co2_embodied_kg"));
+    REQ(add_range(o, "implied_utilization", e->implied_utilization));
+    REQ(add_range(o, "avg_power_w_per_device", e->avg_power_w));
+    REQ(add_range(o, "j_per_sample", e->j_per_sample));
+    REQ(add_range(o, "samples_per_kwh", e->samples_per_kwh));
+    REQ(add_range(o, "j_per_token", e->j_per_token));
+    REQ(arr = cJSON_AddArrayToObject(root, "warnings"));
+    for (size_t i = 0; i < e->n_warnings; i++) {
+        cJSON *s = cJSON_CreateString(e->warnings[i]);
+        REQ(s);
+        cJSON_AddItemToArray(arr, s);
+    }
+    REQ(arr = cJSON_AddArrayToObject(root, "assumptions"));
+    for (size_t i = 0; i < e->n_assumptions; i++) {
+        REQ(o = assumption_json(&e->assumptions[i]));
+        cJSON_AddItemToArray(arr, o);
+    }
+    REQ(arr = cJSON_AddArrayToObject(root, "equivalences"));
+    for (size_t i = 0; i < e->n_equivalences; i++) {
+        REQ(o = assumption_json(&e->equivalences[i]));
+        cJSON_AddItemToArray(arr, o);
+    }
+    REQ(arr = cJSON_AddArrayToObject(root, "nodes"));
+    for (size_t i = 0; i < e->n_nodes; i++) {
+        const jc_est_node *n = &e->nodes[i];
+        REQ(o = cJSON_CreateObject());
+        cJSON_AddItemToArray(arr, o);
+        REQ(add_str(o, "name", n->name));
+        REQ(add_str(o, "op", n->op));
+        REQ(add_num(o, "flops", n->flops));
+        REQ(add_num(o, "bytes", n->bytes));
+        REQ(add_num(o, "time_s", n->time_s));
+        REQ(add_num(o, "energy_j", n->energy_j));
+        REQ(add_str(o, "bound", n->memory_bound ? "memory" : "compute"));
+    }
+    out = cJSON_Print(root);
+#undef REQ
+done:
+    cJSON_Delete(root);
+    return out;
+}
+
+/* ---- CSV --------------------------------------------------------------------------- */
+
+static void csv_str(FILE *f, const char *s)
+{
+    if (!s) return;
+    int q = strpbrk(s, ",\"\n") != NULL;
+    if (!q) { fputs(s, f); return; }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
+{
+    static const char *cols[] = {"wall_hours", "device_hours", "energy_device_kwh", "energy_idle_kwh",
+                                 "energy_dynamic_kwh", "energy_host_kwh", "energy_it_kwh",
+                                 "energy_facility_kwh", "co2_location_kg", "co2_market_kg",
+                                 "co2_embodied_kg", "implied_utilization", "avg_power_w"};
+    const jc_range *vals[] = {&e->wall_hours, &e->device_hours, &e->energy_device_kwh, &e->energy_idle_kwh,
+                              &e->energy_dynamic_kwh, &e->energy_host_kwh, &e->energy_it_kwh,
+                              &e->energy_facility_kwh, &e->co2_kg, &e->co2_market_kg,
+                              &e->co2_embodied_kg, &e->implied_utilization, &e->avg_power_w};
+    size_t n = sizeof cols / sizeof cols[0];
+    if (header) {
+        fprintf(f, "mode,method,precision,device,devices,host,hosts,region,flops_total,passes,samples");
+        for (size_t i = 0; i < n; i++) fprintf(f, ",%s_low,%s,%s_high", cols[i], cols[i], cols[i]);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "%s,%s,%s,", jc_mode_name(e->mode), jc_method_name(e->method), e->precision);
+    csv_str(f, e->device_id);
+    fprintf(f, ",%g,", e->devices);
+    csv_str(f, e->host_id);
+    fprintf(f, ",%g,", e->hosts);
+    csv_str(f, e->region_code);
+    fprintf(f, ",%.6g,%.6g,%.6g", e->flops_total, e->passes, e->samples);
+    for (size_t i = 0; i < n; i++) {
+        int na = (vals[i] == &e->co2_market_kg && !e->has_market) ||
+                 (vals[i] == &e->co2_embodied_kg && !e->has_embodied);
+        if (na) fprintf(f, ",,,");
+        else fprintf(f, ",%.6g,%.6g,%.6g", vals[i]->low, vals[i]->central, vals[i]->high);
+    }
+    fprintf(f, "\n");
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}
