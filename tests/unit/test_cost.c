@@ -1,0 +1,180 @@
+/*
+ * test_cost.c - hand-computed counts per op family (on tiny models of the
+ * ONNX backend suite, whose shapes are fixed) and the COUNTING.md
+ * reference MACs on the exports in models/.
+ *
+ * Reference MACs must match exactly.  Parameters: the ONNX exports fold
+ * BatchNorm into the convolutions, so their initializers differ from
+ * torchvision's count (resnet50: 25,530,472 = 25,557,032 - 26,560 BN
+ * weights/biases turned into conv biases); the figures checked here are
+ * the exports' own.
+ */
+#include "check.h"
+#include "joulecast.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#define SUITE "/usr/share/libonnx-testdata/data/"
+
+typedef struct want { int64_t macs, flops, special; } want;
+
+/* Analyses a model and returns the totals; 0 on failure. */
+static int totals(const char *path, const jc_dim_binding *b, size_t nb, jc_totals *t, int *partial)
+{
+    jc_model *m;
+    jc_analysis *a;
+    jc_diag d;
+    struct stat sb;
+    if (stat(path, &sb) != 0) return -1;
+    if (jc_model_load(path, &m, &d)) {
+        printf("  load %s: %s\n", path, d.msg);
+        return 0;
+    }
+    jc_analyze_opts o = {0};
+    o.dims = b;
+    o.n_dims = nb;
+    if (jc_analyze(m, &o, &a, &d)) {
+        printf("  analyze %s: %s\n", path, d.msg);
+        jc_model_free(m);
+        return 0;
+    }
+    *t = a->totals;
+    *partial = a->partial;
+    jc_analysis_free(a);
+    jc_model_free(m);
+    return 1;
+}
+
+static void check_counts(const char *test, want w)
+{
+    char path[512];
+    jc_totals t;
+    int partial;
+    snprintf(path, sizeof path, SUITE "%s/model.onnx", test);
+    int r = totals(path, NULL, 0, &t, &partial);
+    if (r < 0) return; /* suite not installed */
+    CHECK(r == 1);
+    if (r != 1) return;
+    CHECK(!partial);
+    if (t.macs != w.macs || t.flops != w.flops || t.special_ops != w.special)
+        printf("  %s: macs %lld flops %lld special %lld\n", test, (long long)t.macs, (long long)t.flops,
+               (long long)t.special_ops);
+    CHECK_I64(t.macs, w.macs);
+    CHECK_I64(t.flops, w.flops);
+    CHECK_I64(t.special_ops, w.special);
+}
+
+static void test_conv(void)
+{
+    /* Y 1x1x4x3, C/g*k = 9: 108 MACs, no bias */
+    check_counts("node/test_conv_with_strides_padding", (want){108, 216, 0});
+    /* grouped: Y 2x6x4x4 = 192 outputs x (4/2)*3*2 = 2304 MACs; bias +192 */
+    check_counts("pytorch-converted/test_Conv2d_groups", (want){2304, 4800, 0});
+    /* dilated: Y 2x2x3x3 = 36 x 27 = 972 MACs; bias +36 */
+    check_counts("pytorch-converted/test_Conv2d_dilated", (want){972, 1980, 0});
+}
+
+static void test_convtranspose(void)
+{
+    /* COUNTING.md: X 1x3x7x6 (126) x (M/g=4) x 9 = 4,536 MACs, +960 bias */
+    check_counts("pytorch-converted/test_ConvTranspose2d", (want){4536, 2 * 4536 + 960, 0});
+}
+
+static void test_gemm(void)
+{
+    /* transA/transB: A^T 3x4, B^T 4x5: 60 MACs; C add 15, beta 15, alpha 15 */
+    check_counts("node/test_gemm_all_attributes", (want){60, 165, 0});
+    /* transA: A^T 3x6, B 6x4: 72 MACs; C add 12 */
+    check_counts("node/test_gemm_transposeA", (want){72, 156, 0});
+}
+
+static void test_matmul(void)
+{
+    check_counts("node/test_matmul_2d", (want){36, 72, 0});
+    /* batched: 2x3x4 @ 2x4x3 -> Y 2x3x3 (18) x K 4 = 72 MACs */
+    check_counts("node/test_matmul_3d", (want){72, 144, 0});
+}
+
+static void test_einsum(void)
+{
+    /* two operands: b=5 i=2 j=3 k=4: 120 MACs */
+    check_counts("node/test_einsum_batch_matmul", (want){120, 240, 0});
+    /* one operand ij->i: 0 MACs, 12-3 = 9 adds */
+    check_counts("node/test_einsum_sum", (want){0, 9, 0});
+    /* i,i: 5 MACs */
+    check_counts("node/test_einsum_inner_prod", (want){5, 10, 0});
+}
+
+static void test_rnn(void)
+{
+    /* LSTM S1 N3 I2 H3: 3*12*(2+3) = 180 MACs; 9 units x (4 + 3 sigmoids
+     * x 3) FLOPs, 5 specials each */
+    check_counts("node/test_lstm_defaults", (want){180, 360 + 9 * 13, 45});
+    /* with bias: N3 I3 H4: 3*16*7 = 336 MACs; 12 units x (8 + 4 + 9) */
+    check_counts("node/test_lstm_with_initial_bias", (want){336, 672 + 12 * 21, 60});
+    /* GRU N3 I2 H5: 3*15*7 = 315; 15 units x (5 + 2 sigmoids x 3) */
+    check_counts("node/test_gru_defaults", (want){315, 630 + 15 * 11, 45});
+    /* RNN S2 N3 I3 H5 with bias: 2*3*5*8 = 240; 30 units x (2 + 1) */
+    check_counts("node/test_rnn_seq_length", (want){240, 480 + 30 * 3, 30});
+}
+
+static void test_pool(void)
+{
+    /* ceil_mode: 4x4, k3 s2 -> 2x2; 4 outputs x 8 compares */
+    check_counts("node/test_maxpool_2d_ceil", (want){0, 32, 0});
+    /* pads 2: 28 -> 30; 2700 outputs x (8 adds + 1 scale) */
+    check_counts("node/test_averagepool_2d_pads", (want){0, 24300, 0});
+}
+
+typedef struct ref { const char *file; int64_t macs, params; int seq; } ref;
+
+static void test_reference_macs(void)
+{
+    static const ref refs[] = {
+        {"models/resnet50.onnx", 4089184256LL, 25530472, 0},   /* BN folded: 25,557,032 - 26,560 */
+        {"models/resnet18.onnx", 1814073344LL, 11684712, 0},   /* BN folded */
+        {"models/mobilenet_v2.onnx", 300774272LL, 3487816, 0}, /* BN folded */
+        {"models/vgg16.onnx", 15470264320LL, 138357544, 0},
+        {"models/vit_b_16.onnx", 17563828224LL, 86567656, 0},
+        {"models/bert_base.onnx", 11174215680LL, 109482240, 128},
+        {"models/gpt2_small.onnx", 145824153600LL, 124439808, 1024},
+    };
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+        jc_dim_binding b[2] = {{"batch", 1}, {"sequence", refs[i].seq}};
+        jc_totals t;
+        int partial;
+        int r = totals(refs[i].file, b, refs[i].seq ? 2 : 1, &t, &partial);
+        if (r < 0) {
+            printf("  %s not present: skipped\n", refs[i].file);
+            continue;
+        }
+        CHECK(r == 1);
+        if (r != 1) continue;
+        CHECK(!partial);
+        CHECK_I64(t.macs, refs[i].macs);
+        CHECK_I64(t.params, refs[i].params);
+    }
+}
+
+static void test_unbound_is_partial(void)
+{
+    jc_totals t;
+    int partial;
+    if (totals("models/bert_base.onnx", NULL, 0, &t, &partial) != 1) return;
+    CHECK(partial);          /* never a silent zero */
+}
+
+int main(void)
+{
+    RUN(test_conv);
+    RUN(test_convtranspose);
+    RUN(test_gemm);
+    RUN(test_matmul);
+    RUN(test_einsum);
+    RUN(test_rnn);
+    RUN(test_pool);
+    RUN(test_reference_macs);
+    RUN(test_unbound_is_partial);
+    return check_summary();
+}
