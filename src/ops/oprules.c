@@ -1,15 +1,15 @@
 /*
- * oprules.c - user rules for custom ops (--op-rules FILE, YAML).
- * (Parsing is added in a later commit; until then a rules file is
- * refused with a clear error rather than ignored.)
+ * oprules.c - user cost rules for custom ops (--op-rules FILE).
+ * The YAML reader is not written yet: a rules file is refused with a
+ * usage error (never silently ignored), and no custom rule applies, so an
+ * op without a registry line stays "unsupported" in the report.
  */
 #include "ops/actx.h"
-
-static void *active;
 
 jc_status oprules_load(jc_arena *a, const char *path, void **out, jc_diag *d);
 void oprules_set(void *rules);
 
+/* Loads a rules file into *out.  Until the reader exists: JC_ERR_USAGE. */
 jc_status oprules_load(jc_arena *a, const char *path, void **out, jc_diag *d)
 {
     (void)a;
@@ -17,10 +17,15 @@ jc_status oprules_load(jc_arena *a, const char *path, void **out, jc_diag *d)
     return jc_diag_set(d, JC_ERR_USAGE, "%s: --op-rules is not available in this build", path);
 }
 
-void oprules_set(void *rules) { active = rules; }
+/* Makes `rules` the active rule set for the running analysis. */
+void oprules_set(void *rules)
+{
+    (void)rules;
+}
 
+/* Applies a custom rule to c's node; false when none matches. */
 bool ax_custom_rule(opctx *c)
 {
     (void)c;
-    return active != NULL && false;
+    return false;
 }
