@@ -387,6 +387,10 @@ static jc_status resolve_device_numbers(est *s)
                         dev->id, jc_precision_name(s->prec));
         s->e_flop = assume(s, "device.pj_per_flop", astr(s, "energy per FLOP, %s", jc_precision_name(s->prec)),
                            R1(ef->value), "pJ/FLOP", JC_ORIGIN_HWDB, src_of(s, ef)).central * 1e-12;
+        if (!ef->measured)
+            warn(s, "the energy per FLOP of %s is derived from TDP, idle power and peak, not measured: "
+                    "the joules-per-op method then charges power only for useful FLOPs and underestimates "
+                    "devices that run well below peak (use --method roofline, or calibrate)", dev->id);
         if (dev->pj_per_byte.present)
             s->e_byte = assume(s, "device.pj_per_byte", "energy per byte of memory traffic",
                                R1(dev->pj_per_byte.value), "pJ/B", JC_ORIGIN_HWDB,
@@ -625,18 +629,23 @@ static jc_status resolve_work(est *s)
         double N = given(j->active_params) ? j->active_params : j->params;
         if (given(j->active_params) && (j->active_params <= 0 || j->active_params > j->params))
             return fail(s, JC_ERR_USAGE, "--active-params must be in (0, --params]");
-        if (!given(j->tokens) || !(j->tokens > 0))
-            return fail(s, JC_ERR_USAGE, "--params needs --tokens D (tokens processed)");
+        double D = j->tokens;
+        if (!given(D) && !train && given(j->requests) && given(j->tokens_per_request))
+            D = j->requests * j->tokens_per_request;
+        if (!given(D) || !(D > 0))
+            return fail(s, JC_ERR_USAGE, "--params needs --tokens D (tokens processed), or for inference "
+                        "--requests R --tokens-per-request T");
         double per_tok = train ? 2 * (1 + s->beta) : 2;
         s->params = j->params;
-        s->tokens = j->tokens;
+        s->tokens = D;
         assume(s, "work.params", given(j->active_params) ? "active parameters (MoE)" : "parameters",
                R1(N), "", JC_ORIGIN_USER, given(j->active_params) ? "--active-params" : "--params");
-        assume(s, "work.tokens", "tokens", R1(j->tokens), "", JC_ORIGIN_USER, "--tokens");
+        assume(s, "work.tokens", "tokens", R1(D), "", given(j->tokens) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
+               given(j->tokens) ? "--tokens" : "--requests x --tokens-per-request");
         s->total_flops = assume(s, "work.total_flops",
                                 train ? astr(s, "%g x N x D (2 forward + 2 x %g backward)", per_tok, s->beta)
                                       : "2 x N x D (forward only)",
-                                R1(per_tok * N * j->tokens), "FLOP", JC_ORIGIN_DERIVED,
+                                R1(per_tok * N * D), "FLOP", JC_ORIGIN_DERIVED,
                                 "Kaplan et al. 2020 approximation, attention FLOPs excluded").central;
     } else if (!given(s->known_T)) {
         return fail(s, JC_ERR_USAGE, "no work: give a MODEL.onnx, --flops F, or --params N --tokens D "

@@ -1254,7 +1254,9 @@ def build_providers(data):
                  "note": "the 2024 figure is an 'as low as' claim (best site), not a fleet average"})
     S["ga-v3.0"] = ga_source_def("3.0")[1]
     prov.append({"id": "local-unknown", "name": "Unknown local server / on-premises data centre",
-                 "pue": {"value": 1.56, "source": "ga-v3.0", "year": 2024, "note": "Green Algorithms v3.0 'Unknown' default (Uptime Institute 2024 Global Data Center Survey); calculator versions 1.0-2.2 use 1.67 (Uptime 2019)"},
+                 "pue": {"value": 1.56, "low": 1.08, "high": 1.98, "source": "ga-v3.0", "year": 2024,
+                         "derived": "central: the Uptime Institute 2024 survey average used by Green Algorithms v3.0; low: the best fleet PUE in this database (Meta 2024, 1.08), for a facility that turns out to be hyperscale; high: the Uptime 2011 survey average (1.98), for an older on-premises room. A range for an unknown facility, not a measured spread.",
+                         "note": "Green Algorithms v3.0 'Unknown' default (Uptime Institute 2024 Global Data Center Survey); calculator versions 1.0-2.2 use 1.67 (Uptime 2019)"},
                  "note": "IDC estimates on-premises enterprise PUE at 1.63 (2024)"})
     S["ga-paper"] = {"citation": "Lannelongue, Grealey, Inouye, \"Green Algorithms: Quantifying the Carbon Footprint of Computation\", Adv. Sci. 2021, 2100707 (personal computers: PUE = 1, no data-centre overhead)",
                      "url": "https://doi.org/10.1002/advs.202100707", "year": 2021, "licence": "CC-BY-4.0"}
