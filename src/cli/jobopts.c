@@ -1,0 +1,315 @@
+/*
+ * jobopts.c - the workload option table shared by `estimate`, `compare`
+ * and `sweep`, and the parsing around it: job file first, then the
+ * command line (which overrides it), --help text from the same rows, and
+ * the model analysis at a batch size.  See jobopts.h.
+ */
+#include "cli/jobopts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define J(f) offsetof(jc_job, f)
+static const jo_opt opts[] = {
+    {"mode", JO_MODE, 0, "MODE", "inference (default) or training"},
+    {"train", JO_FLAG, 1, NULL, "shorthand for --mode training"},
+    {"infer", JO_FLAG, 2, NULL, "shorthand for --mode inference"},
+    {"method", JO_METHOD, 0, "M", "roofline (default), joules-per-op or tdp"},
+    {"model", JO_STR, 0, "FILE", "the ONNX model (or give it as an argument)"},
+    {"dim", JO_DIM, 0, "NAME=V", "bind a symbolic dim (repeatable)"},
+    {"input", JO_INPUT, 0, "NAME=AxB", "bind an input's full shape (repeatable)"},
+    {"batch", JO_NUM, J(batch), "B", "batch size (binds the model's batch dim)"},
+    {"flops", JO_NUM, J(flops), "F", "total FLOPs of the job, instead of a model"},
+    {"params", JO_NUM, J(params), "N", "parameters, with --tokens: 6ND (training) or 2ND"},
+    {"active-params", JO_NUM, J(active_params), "N", "active parameters per token (mixture of experts)"},
+    {"tokens", JO_NUM, J(tokens), "T", "tokens processed (with --params, or with --seq for a model)"},
+    {"seq", JO_NUM, J(seq), "L", "tokens per sample (with --tokens)"},
+    {"requests", JO_NUM, J(requests), "R", "inference requests"},
+    {"tokens-per-request", JO_NUM, J(tokens_per_request), "T", "tokens per request (per-token figures)"},
+    {"samples", JO_NUM, J(samples), "S", "training samples per epoch"},
+    {"epochs", JO_NUM, J(epochs), "E", "training epochs"},
+    {"optimizer", JO_STR, J(optimizer), "NAME", "adamw (default), adam, sgd or none"},
+    {"precision", JO_STR, J(precision), "P", "fp32 tf32 bf16 fp16 fp8 int8 (default: bf16/fp16/fp32 by device)"},
+    {"recompute", JO_FLAG, J(recompute), NULL, "activation recomputation (one more forward per step)"},
+    {"backward-factor", JO_NUM, J(backward_factor), "B", "backward FLOPs as a multiple of forward"},
+    {"hours", JO_NUM, J(hours), "H", "known wall-clock hours (skips the time model)"},
+    {"device-hours", JO_NUM, J(device_hours), "H", "known device-hours (skips the time model)"},
+    {"avg-power", JO_NUM, J(avg_power_w), "W", "measured average power per device"},
+    {"device", JO_STR, J(device), "ID", "device id or alias (joulecast hw list)"},
+    {"count", JO_NUM, J(count), "G", "number of devices"},
+    {"host", JO_STR, J(host), "ID", "server or cloud instance type"},
+    {"hosts", JO_NUM, J(hosts), "K", "number of hosts"},
+    {"utilization", JO_NUM, J(utilization), "U", "achieved fraction of dense peak (MFU)"},
+    {"mfu", JO_NUM, J(utilization), "U", "same as --utilization"},
+    {"host-power", JO_NUM, J(host_power_w), "W", "host power per host (CPUs, DRAM, fans)"},
+    {"scaling", JO_NUM, J(scaling), "S", "multi-device scaling efficiency"},
+    {"region", JO_STR, J(region), "CODE", "country, sub-national or cloud region (joulecast region list)"},
+    {"ci", JO_NUM, J(ci), "G", "grid carbon intensity, gCO2e/kWh"},
+    {"pue", JO_NUM, J(pue), "P", "data-centre PUE"},
+    {"embodied", JO_FLAG, J(embodied), NULL, "add the embodied-emissions line"},
+    {"lifetime", JO_NUM, J(lifetime_years), "YEARS", "hardware lifetime for embodied emissions"},
+    {"per-node", JO_FLAG, J(per_node), NULL, "per-node time and energy shares"},
+    {"hwdb", JO_HWDB, 0, "DIR", "hardware-database override layer (repeatable)"},
+};
+#undef J
+#define N_OPTS (sizeof opts / sizeof opts[0])
+
+void jo_init(jobopts *c, const char *cmd, const jo_opt *extra, size_t n_extra,
+             jo_handler handler, void *ctx)
+{
+    memset(c, 0, sizeof *c);
+    jc_job_init(&c->job);
+    c->cmd = cmd;
+    c->extra = extra;
+    c->n_extra = n_extra;
+    c->handler = handler;
+    c->ctx = ctx;
+}
+
+static void help_rows(FILE *f, const jo_opt *o, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", o[i].name, o[i].arg ? " " : "",
+                 o[i].arg ? o[i].arg : "");
+        fprintf(f, "  %-26s %s\n", left, o[i].help);
+    }
+}
+
+void jo_help(FILE *f, const jo_opt *extra, size_t n_extra)
+{
+    help_rows(f, opts, N_OPTS);
+    if (n_extra) help_rows(f, extra, n_extra);
+}
+
+static int parse_dims(const char *s, int64_t *dims, int cap)
+{
+    int n = 0;
+    const char *p = s;
+    while (*p) {
+        char *end;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || v < 0 || n >= cap) return -1;
+        dims[n++] = v;
+        if (*end == 'x' || *end == 'X' || *end == ',') p = end + 1;
+        else if (*end == 0) p = end;
+        else return -1;
+    }
+    return n;
+}
+
+/* Applies one option; `where` names its origin for errors. 0 ok, else exit code. */
+static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where)
+{
+    jc_job *j = &c->job;
+    const char *cmd = c->cmd;
+    switch (o->type) {
+    case JO_NUM: {
+        double v;
+        if (!cli_parse_f64(val, &v))
+            return cli_usage(cmd, "%s: --%s expects a number, got '%s'", where, o->name, val);
+        *(double *)((char *)j + o->off) = v;
+        return 0;
+    }
+    case JO_STR:
+        if (!strcmp(o->name, "model")) c->model = val;
+        else *(const char **)((char *)j + o->off) = val;
+        return 0;
+    case JO_FLAG:
+        if (!strcmp(o->name, "train")) j->mode = JC_MODE_TRAINING;
+        else if (!strcmp(o->name, "infer")) j->mode = JC_MODE_INFERENCE;
+        else {
+            int on = 1;
+            if (val && (!strcmp(val, "false") || !strcmp(val, "no") || !strcmp(val, "0"))) on = 0;
+            *(int *)((char *)j + o->off) = on;
+        }
+        return 0;
+    case JO_MODE:
+        if (!strcmp(val, "training") || !strcmp(val, "train")) j->mode = JC_MODE_TRAINING;
+        else if (!strcmp(val, "inference") || !strcmp(val, "infer")) j->mode = JC_MODE_INFERENCE;
+        else return cli_usage(cmd, "%s: --mode must be training or inference, got '%s'", where, val);
+        return 0;
+    case JO_METHOD:
+        if (!strcmp(val, "roofline")) j->method = JC_METHOD_ROOFLINE;
+        else if (!strcmp(val, "joules-per-op")) j->method = JC_METHOD_JOULES_PER_OP;
+        else if (!strcmp(val, "tdp")) j->method = JC_METHOD_TDP;
+        else return cli_usage(cmd, "%s: --method must be roofline, joules-per-op or tdp, got '%s'", where, val);
+        return 0;
+    case JO_DIM: {
+        const char *eq = strchr(val, '=');
+        int64_t v;
+        if (!eq || eq == val || !cli_parse_i64(eq + 1, &v) || v < 1)
+            return cli_usage(cmd, "%s: --dim expects NAME=VALUE with VALUE >= 1, got '%s'", where, val);
+        if (c->n_dims >= JO_MAX_BIND) return cli_usage(cmd, "too many --dim bindings");
+        char *name = strndup(val, (size_t)(eq - val));
+        if (!name) return JC_ERR_NOMEM;
+        c->dims[c->n_dims].name = name;
+        c->dims[c->n_dims++].value = v;
+        return 0;
+    }
+    case JO_INPUT: {
+        const char *eq = strchr(val, '=');
+        if (!eq || eq == val || c->n_inputs >= JO_MAX_BIND)
+            return cli_usage(cmd, "%s: --input expects NAME=1x3x224x224, got '%s'", where, val);
+        int r = parse_dims(eq + 1, c->input_dims[c->n_inputs], 16);
+        if (r <= 0) return cli_usage(cmd, "%s: --input expects NAME=1x3x224x224, got '%s'", where, val);
+        char *name = strndup(val, (size_t)(eq - val));
+        if (!name) return JC_ERR_NOMEM;
+        c->inputs[c->n_inputs].name = name;
+        c->inputs[c->n_inputs].rank = r;
+        c->inputs[c->n_inputs].dims = c->input_dims[c->n_inputs];
+        c->n_inputs++;
+        return 0;
+    }
+    case JO_HWDB:
+        if (c->n_layers >= JO_MAX_LAYERS) return cli_usage(cmd, "too many --hwdb layers");
+        c->layers[c->n_layers++] = val;
+        return 0;
+    case JO_CMD:
+    case JO_OUT:
+        return c->handler ? c->handler(c->ctx, o, val, where) : JC_ERR_INTERNAL;
+    }
+    return JC_ERR_INTERNAL;
+}
+
+static const jo_opt *find_opt(const jobopts *c, const char *name)
+{
+    for (size_t i = 0; i < N_OPTS; i++)
+        if (!strcmp(opts[i].name, name)) return &opts[i];
+    for (size_t i = 0; i < c->n_extra; i++)
+        if (!strcmp(c->extra[i].name, name)) return &c->extra[i];
+    return NULL;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+static int is_jobfile(const char *s)
+{
+    return ends_with(s, ".yaml") || ends_with(s, ".yml");
+}
+
+/* The job file named among argv, applied before the command line. */
+static int load_jobfile(jobopts *c, int argc, char **argv)
+{
+    jc_diag d;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-') {
+            const jo_opt *o = argv[i][1] == '-' ? find_opt(c, argv[i] + 2) : NULL;
+            if (o && o->arg && !strchr(argv[i], '=')) i++;
+            continue;
+        }
+        if (!is_jobfile(argv[i])) continue;
+        if (c->jf) return cli_usage(c->cmd, "one job file at a time");
+        if (jc_jobfile_load(argv[i], &c->jf, &d)) return cli_fail(&d);
+        jc_jobfile *jf = c->jf;
+        for (size_t k = 0; k < jf->n; k++) {
+            char where[600];
+            snprintf(where, sizeof where, "%s:%d:%d", jf->path, jf->lines[k], jf->cols[k]);
+            const jo_opt *o = find_opt(c, jf->keys[k]);
+            if (!o)
+                return cli_usage(c->cmd, "%s: unknown key '%s' (keys are the long option names)",
+                                 where, jf->keys[k]);
+            if (o->type == JO_OUT) continue; /* output format stays on the command line */
+            int rc = apply(c, o, jf->values[k], where);
+            if (rc) return rc;
+        }
+        /* a relative model path in a job file is relative to the file */
+        if (c->model && c->model[0] != '/') {
+            const char *slash = strrchr(jf->path, '/');
+            if (slash) {
+                snprintf(c->modelbuf, sizeof c->modelbuf, "%.*s/%s", (int)(slash - jf->path),
+                         jf->path, c->model);
+                c->model = c->modelbuf;
+            }
+        }
+    }
+    return 0;
+}
+
+int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
+{
+    int rc = load_jobfile(c, argc, argv);
+    if (rc) return rc;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] != '-' || !a[2]) {
+            if (a[0] == '-' && a[1]) return cli_usage(c->cmd, "unknown option '%s'", a);
+            if (is_jobfile(a)) continue;
+            if (pos) {
+                if ((rc = pos(pctx, a))) return rc;
+                continue;
+            }
+            if (c->model && strcmp(c->model, a))
+                return cli_usage(c->cmd, "one model at a time ('%s' and '%s')", c->model, a);
+            c->model = a;
+            continue;
+        }
+        const char *name = a + 2, *eq = strchr(name, '=');
+        char key[64];
+        size_t kl = eq ? (size_t)(eq - name) : strlen(name);
+        if (kl >= sizeof key) return cli_usage(c->cmd, "unknown option '%s'", a);
+        memcpy(key, name, kl);
+        key[kl] = 0;
+        const jo_opt *o = find_opt(c, key);
+        if (!o) return cli_usage(c->cmd, "unknown option '--%s'", key);
+        const char *val = NULL;
+        if (o->arg) {
+            if (eq) val = eq + 1;
+            else if (i + 1 < argc) val = argv[++i];
+            else return cli_usage(c->cmd, "option --%s needs a value", key);
+        } else if (eq) {
+            return cli_usage(c->cmd, "option --%s takes no value", key);
+        }
+        if ((rc = apply(c, o, val, "command line"))) return rc;
+    }
+    return 0;
+}
+
+int64_t jo_fixed_batch(const jc_model *m, double batch, const char **input)
+{
+    const jc_graph *g = m->graph;
+    for (size_t i = 0; i < g->n_inputs; i++) {
+        const jc_value *v = &g->values[g->inputs[i]];
+        if (v->rank > 0 && v->dims[0].v >= 0 && (double)v->dims[0].v != batch) {
+            if (input) *input = v->name;
+            return v->dims[0].v;
+        }
+    }
+    return 0;
+}
+
+int jo_check_batch(const jobopts *c, double batch)
+{
+    if (isnan(batch)) return 0;
+    if (batch < 1 || batch != floor(batch) || batch > 1e9)
+        return cli_usage(c->cmd, "--batch must be a whole number >= 1");
+    return 0;
+}
+
+int jo_analyze(const jobopts *c, const jc_model *m, double batch, jc_analysis **an)
+{
+    jc_analyze_opts ao;
+    jc_diag d;
+    memset(&ao, 0, sizeof ao);
+    ao.dims = c->dims;
+    ao.n_dims = c->n_dims;
+    ao.inputs = c->inputs;
+    ao.n_inputs = c->n_inputs;
+    if (!isnan(batch)) ao.batch = (int64_t)batch;
+    if (jc_analyze(m, &ao, an, &d)) return cli_fail(&d);
+    return 0;
+}
+
+void jo_free(jobopts *c)
+{
+    for (size_t i = 0; i < c->n_dims; i++) free((char *)c->dims[i].name);
+    for (size_t i = 0; i < c->n_inputs; i++) free((char *)c->inputs[i].name);
+    c->n_dims = c->n_inputs = 0;
+    jc_jobfile_free(c->jf);
+    c->jf = NULL;
+}

@@ -1,0 +1,95 @@
+/*
+ * jobopts.h - the workload options shared by `estimate`, `compare` and
+ * `sweep`: one table (src/cli/jobopts.c) that serves the command line, the
+ * job file (keys = long option names without dashes) and --help, plus the
+ * parsing, job-file loading and model analysis the three commands share.
+ *
+ * Each command adds its own rows (output format, grid axes, budgets) in a
+ * table of its own, of type JO_CMD (also read from job files) or JO_OUT
+ * (command line only); those rows are handed to the command's handler.
+ */
+#ifndef JC_CLI_JOBOPTS_H
+#define JC_CLI_JOBOPTS_H
+
+#include "cli/cli.h"
+
+#include <stddef.h>
+
+#define JO_MAX_BIND 64
+#define JO_MAX_LAYERS 16
+
+typedef enum jo_type {
+    JO_NUM, JO_STR, JO_FLAG, JO_MODE, JO_METHOD, JO_DIM, JO_INPUT, JO_HWDB,
+    JO_CMD, /* the command's own option; job files may give it too */
+    JO_OUT  /* the command's own option; command line only (job files skip it) */
+} jo_type;
+
+typedef struct jo_opt {
+    const char *name;   /* long name without dashes */
+    jo_type type;
+    size_t off;         /* offset in jc_job (JO_NUM, JO_STR, JO_FLAG); an id
+                           of the command's choosing for JO_CMD / JO_OUT */
+    const char *arg, *help;  /* arg NULL: a flag that takes no value */
+} jo_opt;
+
+/* A command's handler for its own rows: val is NULL for a flag; where
+ * names the origin ("command line" or file:line:col).  Returns 0 or an
+ * exit code (after printing the error). */
+typedef int (*jo_handler)(void *ctx, const jo_opt *o, const char *val,
+                          const char *where);
+/* Receives each positional argument that is not a job file (a .yaml or .yml file);
+ * returns 0 or an exit code.  NULL: one model, kept in jobopts.model. */
+typedef int (*jo_positional)(void *ctx, const char *arg);
+
+typedef struct jobopts {
+    const char *cmd;            /* command name, for messages */
+    jc_job job;
+    const char *model;          /* --model, the job file's, or positional */
+    jc_dim_binding dims[JO_MAX_BIND];
+    size_t n_dims;
+    jc_input_binding inputs[JO_MAX_BIND];
+    int64_t input_dims[JO_MAX_BIND][16];
+    size_t n_inputs;
+    const char *layers[JO_MAX_LAYERS];
+    size_t n_layers;
+    jc_jobfile *jf;             /* the job file, when one was given */
+    char modelbuf[4096];        /* a job file's model, made relative to it */
+    const jo_opt *extra;        /* the command's own rows */
+    size_t n_extra;
+    jo_handler handler;
+    void *ctx;
+} jobopts;
+
+/* Prepares c for command `cmd` with its own option rows (may be NULL/0)
+ * and the handler that applies them.  Never fails. */
+void jo_init(jobopts *c, const char *cmd, const jo_opt *extra, size_t n_extra,
+             jo_handler handler, void *ctx);
+
+/* Reads the job file named among argv (if any), then argv itself, so the
+ * command line overrides the file.  Positional arguments that are not job
+ * files go to pos (NULL: one model).  Returns 0 or an exit code, the error
+ * already printed. */
+int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx);
+
+/* Prints the shared options, then the command's own rows. */
+void jo_help(FILE *f, const jo_opt *extra, size_t n_extra);
+
+/* The first main-graph input of m whose leading dim is fixed to a value
+ * other than batch: returns that value and sets *input to its name; 0 when
+ * every input can take the batch. */
+int64_t jo_fixed_batch(const jc_model *m, double batch, const char **input);
+
+/* Checks that batch (NAN: not given) is a whole number in [1, 1e9];
+ * prints a usage error for c->cmd and returns JC_ERR_USAGE otherwise. */
+int jo_check_batch(const jobopts *c, double batch);
+
+/* Analyses m with c's --dim/--input bindings and the batch (NAN: none).
+ * On success *an owns the analysis (jc_analysis_free).  Returns 0 or an
+ * exit code, the error printed. */
+int jo_analyze(const jobopts *c, const jc_model *m, double batch,
+               jc_analysis **an);
+
+/* Releases what parsing allocated (binding names, the job file). */
+void jo_free(jobopts *c);
+
+#endif
