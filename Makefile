@@ -7,6 +7,9 @@
 #   make deps       install the Debian packages joulecast needs (as root),
 #                   or print the exact apt-get command
 #   make bench      run the benchmarks in bench/ (not part of make test)
+#   make install    PREFIX=/usr/local DESTDIR=: CLI, libjoulecast.{so,a},
+#                   joulecast.h, joulecast.pc, share/joulecast/hwdb, the
+#                   man page, bash and zsh completion; make uninstall
 #   make clean
 #
 # Everything built goes under build/.  C for onnx.proto is generated into
@@ -43,6 +46,19 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/asan/tests/%,$(UNIT_SRC))
 
 SONAME   := libjoulecast.so.0
+VERSION  := $(shell sed -n 's/^\#define JC_VERSION "\(.*\)"/\1/p' include/joulecast.h)
+
+# ---- install layout (make install PREFIX=... DESTDIR=...) --------------------
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+HWDBDIR    := $(DATADIR)/joulecast/hwdb
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 
 .PHONY: all deps demo test test-build clean bench lint check-deps golden-update
 
@@ -100,6 +116,45 @@ $(BUILD)/asan/tests/%: tests/unit/%.c tests/unit/check.h $(BUILD)/asan/libjoulec
 	$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(BUILD)/asan/libjoulecast.a $(LDLIBS)
 
 test-build: all $(BUILD)/asan/joulecast $(UNIT_BIN)
+
+# ---- man page (generated from the commands' help text: tools/gen_man.sh) ----
+.PHONY: man install uninstall
+test-build: man
+man: $(BUILD)/man/joulecast.1
+
+$(BUILD)/man/joulecast.1: $(BUILD)/joulecast man/joulecast.1.in tools/gen_man.sh
+	@mkdir -p $(dir $@)
+	sh tools/gen_man.sh $(BUILD)/joulecast man/joulecast.1.in > $@.tmp && mv $@.tmp $@
+
+# ---- install / uninstall ------------------------------------------------------
+install: all man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(HWDBDIR)
+	install -m 755 $(BUILD)/joulecast $(DESTDIR)$(BINDIR)/joulecast
+	install -m 644 $(BUILD)/libjoulecast.a $(DESTDIR)$(LIBDIR)/libjoulecast.a
+	install -m 755 $(BUILD)/libjoulecast.so $(DESTDIR)$(LIBDIR)/libjoulecast.so.$(VERSION)
+	ln -sf libjoulecast.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libjoulecast.so
+	install -m 644 include/joulecast.h $(DESTDIR)$(INCLUDEDIR)/joulecast.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
+	    -e 's|@HWDBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(HWDBDIR))|' -e 's|@VERSION@|$(VERSION)|' tools/joulecast.pc.in \
+	    > $(DESTDIR)$(LIBDIR)/pkgconfig/joulecast.pc
+	cd hwdb && find . -type d | while read -r d; do install -d "$(DESTDIR)$(HWDBDIR)/$$d" || exit 1; done
+	cd hwdb && find . -type f \( -name '*.yaml' -o -name VERSION -o -name README.md \) | \
+	    while read -r f; do install -m 644 "$$f" "$(DESTDIR)$(HWDBDIR)/$$f" || exit 1; done
+	install -m 644 $(BUILD)/man/joulecast.1 $(DESTDIR)$(MANDIR)/man1/joulecast.1
+	install -m 644 completion/joulecast.bash $(DESTDIR)$(BASHCOMPDIR)/joulecast
+	install -m 644 completion/_joulecast $(DESTDIR)$(ZSHCOMPDIR)/_joulecast
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/joulecast $(DESTDIR)$(LIBDIR)/libjoulecast.a \
+	    $(DESTDIR)$(LIBDIR)/libjoulecast.so $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	    $(DESTDIR)$(LIBDIR)/libjoulecast.so.$(VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/joulecast.pc \
+	    $(DESTDIR)$(INCLUDEDIR)/joulecast.h $(DESTDIR)$(MANDIR)/man1/joulecast.1 \
+	    $(DESTDIR)$(BASHCOMPDIR)/joulecast $(DESTDIR)$(ZSHCOMPDIR)/_joulecast
+	rm -rf $(DESTDIR)$(HWDBDIR)
+	-rmdir $(DESTDIR)$(DATADIR)/joulecast 2>/dev/null
 
 # ---- the two commands ---------------------------------------------------------
 demo:

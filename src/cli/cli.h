@@ -34,6 +34,13 @@ bool cli_opt(int argc, char **argv, int *i, const char *name,
 bool cli_parse_i64(const char *s, int64_t *out);
 bool cli_parse_f64(const char *s, double *out);
 
+/* Loads a model like jc_model_load; "-" reads it from standard input
+ * (src/cli/io.c). */
+jc_status cli_model_load(const char *path, jc_model **out, jc_diag *d);
+/* Prints the `joulecast --version` report (program version, hwdb data
+ * version and folder) to f; returns the exit code (0). */
+int cli_version(FILE *f);
+
 /* The bundled hwdb folder (see src/cli/hwdb_open.c), or NULL. */
 const char *cli_bundled_hwdb(char *buf, size_t cap);
 /* Loads bundled + --hwdb layers + $JOULECAST_HWDB; prints the error and

@@ -146,7 +146,7 @@ int cmd_count(int argc, char **argv)
     o.n_inputs = ni;
     jc_diag d;
     jc_model *m;
-    if (jc_model_load(path, &m, &d)) {
+    if (cli_model_load(path, &m, &d)) {
         rc = cli_fail(&d);
         goto out;
     }

@@ -74,7 +74,7 @@ int cmd_estimate(int argc, char **argv)
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
 
     if (c.model) {
-        if (jc_model_load(c.model, &m, &d)) { rc = cli_fail(&d); goto out; }
+        if (cli_model_load(c.model, &m, &d)) { rc = cli_fail(&d); goto out; }
         if ((rc = jo_check_batch(&c, c.job.batch))) goto out;
         if (!isnan(c.job.batch)) {
             /* the batch must reach the model: refuse a fixed batch dim */

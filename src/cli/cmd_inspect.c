@@ -33,7 +33,7 @@ int cmd_inspect(int argc, char **argv)
     if (!path) return cli_usage("inspect", "missing MODEL.onnx");
     jc_diag d;
     jc_model *m;
-    if (jc_model_load(path, &m, &d)) return cli_fail(&d);
+    if (cli_model_load(path, &m, &d)) return cli_fail(&d);
     int rc = 0;
     if (json) {
         char *s = jc_report_inspect_json(m);

@@ -90,7 +90,9 @@ static void usage(FILE *f)
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "  %-10s %s\n", "help", "help COMMAND: options of one command");
-    fprintf(f, "\n'joulecast --version' prints the version.\n");
+    fprintf(f, "\n'joulecast --version' prints the version and the hardware database's\n"
+               "data version.  A model given as '-' is read from standard input.\n"
+               "Exit codes and environment: man joulecast.\n");
 }
 
 int main(int argc, char **argv)
@@ -105,8 +107,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(c, "--version")) {
-        printf("joulecast %s\n", JC_VERSION);
-        return 0;
+        return cli_version(stdout);
     }
     if (!strcmp(c, "help")) {
         if (argc < 3) {

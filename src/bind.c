@@ -1,0 +1,453 @@
+/*
+ * bind.c - the library's entry points for language bindings: options as
+ * key/value strings in, the CLI's JSON document out (joulecast.h
+ * "Bindings").  Keys are the long option names of `joulecast count`,
+ * `estimate` and `ga` without the dashes, the same as job-file keys, so a
+ * binding never lays out a C struct and stays correct when fields are
+ * added.  tests/python.sh checks that every option the CLI's --help lists
+ * (except output formats) is a key here.
+ */
+#include "jc_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void jc_free(void *p)
+{
+    free(p);
+}
+
+/* ---- value parsing -------------------------------------------------------- */
+
+static jc_status bad(jc_diag *d, const char *key, const char *want, const char *val)
+{
+    return jc_diag_set(d, JC_ERR_USAGE, "option '%s' expects %s, got '%s'", key, want,
+                       val ? val : "(null)");
+}
+
+static jc_status num(const char *key, const char *val, double *out, jc_diag *d)
+{
+    if (!val || !*val) return bad(d, key, "a number", val);
+    char *end;
+    errno = 0;
+    double v = strtod(val, &end);
+    if (errno || *end || !isfinite(v)) return bad(d, key, "a number", val);
+    *out = v;
+    return JC_OK;
+}
+
+/* A flag: absent value, "", 1/true/yes/on turn it on; 0/false/no/off off. */
+static jc_status flag(const char *key, const char *val, int *out, jc_diag *d)
+{
+    if (!val || !*val || !strcmp(val, "1") || !strcmp(val, "true") || !strcmp(val, "yes") ||
+        !strcmp(val, "on"))
+        *out = 1;
+    else if (!strcmp(val, "0") || !strcmp(val, "false") || !strcmp(val, "no") || !strcmp(val, "off"))
+        *out = 0;
+    else
+        return bad(d, key, "true or false", val);
+    return JC_OK;
+}
+
+static jc_status i64(const char *key, const char *val, int64_t lo, int64_t *out, jc_diag *d)
+{
+    if (!val || !*val) return bad(d, key, "a whole number", val);
+    char *end;
+    errno = 0;
+    long long v = strtoll(val, &end, 10);
+    if (errno || *end || v < lo) return bad(d, key, "a whole number", val);
+    *out = v;
+    return JC_OK;
+}
+
+/* NAME=V with V >= lo. */
+static jc_status binding(jc_arena *a, const char *key, const char *val, int64_t lo,
+                         jc_dim_binding *b, jc_diag *d)
+{
+    const char *eq = val ? strrchr(val, '=') : NULL;
+    if (!eq || eq == val) return bad(d, key, "NAME=VALUE", val);
+    if (i64(key, eq + 1, lo, &b->value, d)) return d ? d->status : JC_ERR_USAGE;
+    b->name = jc_arena_strndup(a, val, (size_t)(eq - val));
+    return b->name ? JC_OK : jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+}
+
+/* NAME=AxBxC (x or , between dims). */
+static jc_status input(jc_arena *a, const char *key, const char *val, jc_input_binding *b,
+                       jc_diag *d)
+{
+    const char *eq = val ? strrchr(val, '=') : NULL;
+    if (!eq || eq == val || !eq[1]) return bad(d, key, "NAME=AxBxC", val);
+    int64_t *dims = jc_arena_calloc(a, 64, sizeof *dims);
+    char *name = jc_arena_strndup(a, val, (size_t)(eq - val));
+    if (!dims || !name) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    int r = 0;
+    const char *p = eq + 1;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || errno || v < 0 || r >= 64) return bad(d, key, "NAME=AxBxC", val);
+        dims[r++] = v;
+        if (*end == 'x' || *end == 'X' || *end == ',') {
+            p = end + 1;
+            if (!*p) return bad(d, key, "NAME=AxBxC", val);
+        } else if (*end) {
+            return bad(d, key, "NAME=AxBxC", val);
+        } else {
+            p = end;
+        }
+    }
+    b->name = name;
+    b->rank = r;
+    b->dims = dims;
+    return JC_OK;
+}
+
+static jc_status unknown(jc_diag *d, const char *cmd, const char *key)
+{
+    return jc_diag_set(d, JC_ERR_USAGE, "%s: unknown option '%s' (keys are the long option "
+                       "names of 'joulecast %s' without the dashes)", cmd, key ? key : "(null)", cmd);
+}
+
+static jc_status check_out(char **json, jc_diag *d)
+{
+    if (!json) return jc_diag_set(d, JC_ERR_USAGE, "json output pointer is NULL");
+    *json = NULL;
+    jc_diag_clear(d);
+    return JC_OK;
+}
+
+/* ---- count ---------------------------------------------------------------- */
+
+static const char *const count_keys[] = {
+    "dim", "input", "batch", "assume", "convention", "op-rules", "strict", NULL
+};
+
+typedef struct analyze_args {
+    jc_analyze_opts o;
+    jc_dim_binding *dims, *assume;
+    jc_input_binding *inputs;
+    int strict;
+} analyze_args;
+
+/* Applies one analysis key (count's keys; estimate shares dim and input).
+ * Returns 1 when the key was one of them (status in *st), 0 otherwise. */
+static int analyze_key(jc_arena *a, analyze_args *x, const char *k, const char *v, jc_status *st,
+                       jc_diag *d)
+{
+    *st = JC_OK;
+    if (!strcmp(k, "dim")) {
+        *st = binding(a, k, v, 1, &x->dims[x->o.n_dims], d);
+        if (!*st) x->o.n_dims++;
+    } else if (!strcmp(k, "assume")) {
+        *st = binding(a, k, v, 0, &x->assume[x->o.n_assume], d);
+        if (!*st) x->o.n_assume++;
+    } else if (!strcmp(k, "input")) {
+        *st = input(a, k, v, &x->inputs[x->o.n_inputs], d);
+        if (!*st) x->o.n_inputs++;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static jc_status analyze_args_init(jc_arena *a, analyze_args *x, size_t n, jc_diag *d)
+{
+    memset(x, 0, sizeof *x);
+    x->dims = jc_arena_calloc(a, n + 1, sizeof *x->dims);
+    x->assume = jc_arena_calloc(a, n + 1, sizeof *x->assume);
+    x->inputs = jc_arena_calloc(a, n + 1, sizeof *x->inputs);
+    if (!x->dims || !x->assume || !x->inputs) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    x->o.dims = x->dims;
+    x->o.assume = x->assume;
+    x->o.inputs = x->inputs;
+    return JC_OK;
+}
+
+static jc_status strict_check(const jc_analysis *an, int strict, const char *path, jc_diag *d)
+{
+    if (an->partial && strict)
+        return jc_diag_set(d, JC_ERR_INCOMPLETE, "%s: the count is partial (see joulecast count) "
+                           "and strict was given", path);
+    return JC_OK;
+}
+
+jc_status jc_count_json(const char *model_path, const char *const *keys,
+                        const char *const *values, size_t n, char **json, jc_diag *d)
+{
+    if (check_out(json, d)) return JC_ERR_USAGE;
+    if (!model_path) return jc_diag_set(d, JC_ERR_USAGE, "count: no model path");
+    if (n && (!keys || !values)) return jc_diag_set(d, JC_ERR_USAGE, "count: NULL keys or values");
+    jc_arena *a = jc_arena_new();
+    if (!a) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    jc_model *m = NULL;
+    jc_analysis *an = NULL;
+    analyze_args x;
+    jc_status st = analyze_args_init(a, &x, n, d);
+    for (size_t i = 0; i < n && !st; i++) {
+        const char *k = keys[i], *v = values[i];
+        if (k && analyze_key(a, &x, k, v, &st, d)) continue;
+        if (!k) st = unknown(d, "count", k);
+        else if (!strcmp(k, "batch")) st = i64(k, v, 1, &x.o.batch, d);
+        else if (!strcmp(k, "convention")) {
+            if (!v || jc_convention_parse(v, &x.o.convention))
+                st = bad(d, k, "joulecast, torchvision, flops2x, fvcore or onnx-tool", v);
+        } else if (!strcmp(k, "op-rules")) x.o.op_rules_path = v;
+        else if (!strcmp(k, "strict")) st = flag(k, v, &x.strict, d);
+        else st = unknown(d, "count", k);
+    }
+    if (!st) st = jc_model_load(model_path, &m, d);
+    if (!st) st = jc_analyze(m, &x.o, &an, d);
+    if (!st) st = strict_check(an, x.strict, model_path, d);
+    if (!st) {
+        *json = jc_report_count_json(an);
+        if (!*json) st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    jc_analysis_free(an);
+    jc_model_free(m);
+    jc_arena_free(a);
+    return st;
+}
+
+/* ---- estimate --------------------------------------------------------------- */
+
+typedef enum etype { E_NUM, E_STR, E_FLAG, E_MODE, E_METHOD, E_MODEL, E_BIND, E_HWDB, E_STRICT } etype;
+typedef struct ekey {
+    const char *name;
+    etype type;
+    size_t off;  /* in jc_job for E_NUM, E_STR, E_FLAG; E_FLAG train/infer: 1/2 via name */
+} ekey;
+
+#define J(f) offsetof(jc_job, f)
+static const ekey est_keys[] = {
+    {"mode", E_MODE, 0}, {"train", E_MODE, 0}, {"infer", E_MODE, 0},
+    {"method", E_METHOD, 0}, {"model", E_MODEL, 0},
+    {"dim", E_BIND, 0}, {"input", E_BIND, 0},
+    {"batch", E_NUM, J(batch)}, {"flops", E_NUM, J(flops)}, {"params", E_NUM, J(params)},
+    {"active-params", E_NUM, J(active_params)}, {"tokens", E_NUM, J(tokens)},
+    {"seq", E_NUM, J(seq)}, {"requests", E_NUM, J(requests)},
+    {"tokens-per-request", E_NUM, J(tokens_per_request)}, {"samples", E_NUM, J(samples)},
+    {"epochs", E_NUM, J(epochs)}, {"optimizer", E_STR, J(optimizer)},
+    {"precision", E_STR, J(precision)}, {"recompute", E_FLAG, J(recompute)},
+    {"backward-factor", E_NUM, J(backward_factor)}, {"hours", E_NUM, J(hours)},
+    {"device-hours", E_NUM, J(device_hours)}, {"avg-power", E_NUM, J(avg_power_w)},
+    {"device", E_STR, J(device)}, {"count", E_NUM, J(count)}, {"host", E_STR, J(host)},
+    {"hosts", E_NUM, J(hosts)}, {"utilization", E_NUM, J(utilization)},
+    {"mfu", E_NUM, J(utilization)}, {"host-power", E_NUM, J(host_power_w)},
+    {"scaling", E_NUM, J(scaling)}, {"region", E_STR, J(region)}, {"ci", E_NUM, J(ci)},
+    {"pue", E_NUM, J(pue)}, {"embodied", E_FLAG, J(embodied)},
+    {"lifetime", E_NUM, J(lifetime_years)}, {"per-node", E_FLAG, J(per_node)},
+    {"hwdb", E_HWDB, 0}, {"strict", E_STRICT, 0},
+};
+#undef J
+#define N_EST_KEYS (sizeof est_keys / sizeof est_keys[0])
+
+/* The keys jc_bind_keys("estimate") lists, in est_keys' order (a const
+ * list, so no state is shared between threads; tests/python.sh checks
+ * that every one is accepted). */
+static const char *const est_key_names[] = {
+    "mode", "train", "infer", "method", "model", "dim", "input", "batch", "flops", "params",
+    "active-params", "tokens", "seq", "requests", "tokens-per-request", "samples", "epochs",
+    "optimizer", "precision", "recompute", "backward-factor", "hours", "device-hours",
+    "avg-power", "device", "count", "host", "hosts", "utilization", "mfu", "host-power",
+    "scaling", "region", "ci", "pue", "embodied", "lifetime", "per-node", "hwdb", "strict", NULL
+};
+_Static_assert(sizeof est_key_names / sizeof est_key_names[0] == N_EST_KEYS + 1,
+               "est_key_names must list every est_keys entry");
+
+jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
+                           const char *const *values, size_t n, char **json, jc_diag *d)
+{
+    if (check_out(json, d)) return JC_ERR_USAGE;
+    if (n && (!keys || !values)) return jc_diag_set(d, JC_ERR_USAGE, "estimate: NULL keys or values");
+    jc_arena *a = jc_arena_new();
+    if (!a) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    jc_job job;
+    jc_job_init(&job);
+    const char *model = NULL;
+    const char **layers = jc_arena_calloc(a, n + 1, sizeof *layers);
+    size_t n_layers = 0;
+    jc_model *m = NULL;
+    jc_analysis *an = NULL;
+    jc_hwdb *db = NULL;
+    jc_estimate *e = NULL;
+    analyze_args x;
+    jc_status st = layers ? analyze_args_init(a, &x, n, d) : jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n && !st; i++) {
+        const char *k = keys[i], *v = values[i];
+        const ekey *ek = NULL;
+        for (size_t j = 0; k && j < N_EST_KEYS && !ek; j++)
+            if (!strcmp(est_keys[j].name, k)) ek = &est_keys[j];
+        if (!ek) {
+            st = unknown(d, "estimate", k);
+            break;
+        }
+        int on;
+        switch (ek->type) {
+        case E_NUM:
+            st = num(k, v, (double *)((char *)&job + ek->off), d);
+            break;
+        case E_STR:
+            if (!v || !*v) st = bad(d, k, "a name", v);
+            else *(const char **)((char *)&job + ek->off) = v;
+            break;
+        case E_FLAG:
+            if (!(st = flag(k, v, &on, d))) *(int *)((char *)&job + ek->off) = on;
+            break;
+        case E_MODE:
+            if (!strcmp(k, "mode")) {
+                if (v && (!strcmp(v, "training") || !strcmp(v, "train"))) job.mode = JC_MODE_TRAINING;
+                else if (v && (!strcmp(v, "inference") || !strcmp(v, "infer"))) job.mode = JC_MODE_INFERENCE;
+                else st = bad(d, k, "training or inference", v);
+            } else if (!(st = flag(k, v, &on, d)) && on) {
+                job.mode = !strcmp(k, "train") ? JC_MODE_TRAINING : JC_MODE_INFERENCE;
+            }
+            break;
+        case E_METHOD:
+            if (v && !strcmp(v, "roofline")) job.method = JC_METHOD_ROOFLINE;
+            else if (v && !strcmp(v, "joules-per-op")) job.method = JC_METHOD_JOULES_PER_OP;
+            else if (v && !strcmp(v, "tdp")) job.method = JC_METHOD_TDP;
+            else st = bad(d, k, "roofline, joules-per-op or tdp", v);
+            break;
+        case E_MODEL:
+            if (!v || !*v) st = bad(d, k, "a file name", v);
+            else model = v;
+            break;
+        case E_BIND:
+            analyze_key(a, &x, k, v, &st, d);
+            break;
+        case E_HWDB:
+            if (!v || !*v) st = bad(d, k, "a folder or .yaml file", v);
+            else layers[n_layers++] = v;
+            break;
+        case E_STRICT:
+            st = flag(k, v, &x.strict, d);
+            break;
+        }
+    }
+    if (!st && !hwdb_dir && !n_layers)
+        st = jc_diag_set(d, JC_ERR_USAGE, "estimate: no hardware database (give its folder, "
+                         "or an hwdb layer)");
+    if (!st) st = jc_hwdb_load(hwdb_dir, layers, n_layers, NULL, &db, d);
+    if (!st && model) {
+        st = jc_model_load(model, &m, d);
+        if (!st && !isnan(job.batch)) {
+            if (job.batch < 1 || job.batch != floor(job.batch) || job.batch > 1e9) {
+                st = jc_diag_set(d, JC_ERR_USAGE, "batch must be a whole number >= 1");
+            } else {
+                const jc_graph *g = m->graph;
+                for (size_t i = 0; i < g->n_inputs && !st; i++) {
+                    const jc_value *v = &g->values[g->inputs[i]];
+                    if (v->rank > 0 && v->dims[0].v >= 0 && v->dims[0].v != (int64_t)job.batch)
+                        st = jc_diag_set(d, JC_ERR_USAGE, "%s: input '%s' has a fixed batch dim of "
+                                         "%lld, so batch %g cannot be bound; export the model with "
+                                         "a dynamic batch axis", model, v->name,
+                                         (long long)v->dims[0].v, job.batch);
+                }
+                x.o.batch = (int64_t)job.batch;
+            }
+        }
+        if (!st) st = jc_analyze(m, &x.o, &an, d);
+        if (!st) st = strict_check(an, x.strict, model, d);
+    }
+    if (!st) st = jc_estimate_run(&job, an, db, &e, d);
+    if (!st) {
+        *json = jc_report_estimate_json(e);
+        if (!*json) st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    jc_estimate_free(e);
+    jc_analysis_free(an);
+    jc_model_free(m);
+    jc_hwdb_free(db);
+    jc_arena_free(a);
+    return st;
+}
+
+/* ---- ga ----------------------------------------------------------------------- */
+
+static const char *const ga_keys[] = {
+    "runtime", "cores", "cpu", "tdp-per-core", "cpu-usage", "gpus", "gpu", "gpu-tdp",
+    "gpu-usage", "memory", "region", "ci", "pue", "platform", "provider", "datacenter",
+    "psf", "ga-version", "hwdb", NULL
+};
+
+jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
+                     size_t n, char **json, jc_diag *d)
+{
+    if (check_out(json, d)) return JC_ERR_USAGE;
+    if (n && (!keys || !values)) return jc_diag_set(d, JC_ERR_USAGE, "ga: NULL keys or values");
+    jc_arena *a = jc_arena_new();
+    const char **layers = a ? jc_arena_calloc(a, n + 1, sizeof *layers) : NULL;
+    if (!layers) {
+        jc_arena_free(a);
+        return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    size_t n_layers = 0;
+    jc_ga_input in;
+    jc_ga_input_init(&in);
+    int have_runtime = 0;
+    jc_status st = JC_OK;
+    for (size_t i = 0; i < n && !st; i++) {
+        const char *k = keys[i], *v = values[i];
+        int64_t c;
+        if (!k) st = unknown(d, "ga", k);
+        else if (!strcmp(k, "runtime")) {
+            if (!v || jc_ga_parse_runtime(v, &in.runtime_h, d)) st = bad(d, k, "a duration (12h30m)", v);
+            else have_runtime = 1;
+        } else if (!strcmp(k, "cores") || !strcmp(k, "gpus")) {
+            if (!(st = i64(k, v, 0, &c, d))) {
+                if (c > 1000000) st = bad(d, k, "a count up to 1000000", v);
+                else if (k[0] == 'c') in.n_cores = (int)c;
+                else in.n_gpus = (int)c;
+            }
+        } else if (!strcmp(k, "cpu")) in.cpu_model = v;
+        else if (!strcmp(k, "gpu")) in.gpu_model = v;
+        else if (!strcmp(k, "tdp-per-core")) st = num(k, v, &in.tdp_per_core_w, d);
+        else if (!strcmp(k, "gpu-tdp")) st = num(k, v, &in.gpu_tdp_w, d);
+        else if (!strcmp(k, "cpu-usage")) st = num(k, v, &in.cpu_usage, d);
+        else if (!strcmp(k, "gpu-usage")) st = num(k, v, &in.gpu_usage, d);
+        else if (!strcmp(k, "memory")) st = num(k, v, &in.memory_gb, d);
+        else if (!strcmp(k, "region")) in.region = v;
+        else if (!strcmp(k, "ci")) st = num(k, v, &in.ci, d);
+        else if (!strcmp(k, "pue")) st = num(k, v, &in.pue, d);
+        else if (!strcmp(k, "psf")) st = num(k, v, &in.psf, d);
+        else if (!strcmp(k, "provider")) in.provider = v;
+        else if (!strcmp(k, "datacenter")) in.datacenter = v;
+        else if (!strcmp(k, "ga-version")) in.version = v;
+        else if (!strcmp(k, "hwdb")) {
+            if (!v || !*v) st = bad(d, k, "a folder or .yaml file", v);
+            else layers[n_layers++] = v;
+        } else if (!strcmp(k, "platform")) {
+            if (v && !strcmp(v, "personal")) in.platform = JC_GA_PERSONAL;
+            else if (v && !strcmp(v, "local")) in.platform = JC_GA_LOCAL;
+            else if (v && !strcmp(v, "cloud")) in.platform = JC_GA_CLOUD;
+            else st = bad(d, k, "personal, local or cloud", v);
+        } else st = unknown(d, "ga", k);
+    }
+    if (!st && !have_runtime) st = jc_diag_set(d, JC_ERR_USAGE, "ga: runtime is required (e.g. 12h30m)");
+    jc_hwdb *db = NULL;
+    jc_ga_result *r = NULL;
+    if (!st && !hwdb_dir && !n_layers)
+        st = jc_diag_set(d, JC_ERR_USAGE, "ga: no hardware database (give its folder, or an hwdb layer)");
+    if (!st) st = jc_hwdb_load(hwdb_dir, layers, n_layers, NULL, &db, d);
+    if (!st) st = jc_ga_compute(db, &in, &r, d);
+    if (!st) {
+        *json = jc_report_ga_json(r);
+        if (!*json) st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    jc_ga_result_free(r);
+    jc_hwdb_free(db);
+    jc_arena_free(a);
+    return st;
+}
+
+const char *const *jc_bind_keys(const char *command)
+{
+    if (!command) return NULL;
+    if (!strcmp(command, "count")) return count_keys;
+    if (!strcmp(command, "ga")) return ga_keys;
+    if (!strcmp(command, "estimate")) return est_key_names;
+    return NULL;
+}
