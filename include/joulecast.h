@@ -336,6 +336,18 @@ typedef struct jc_input_binding {
     const int64_t *dims;
 } jc_input_binding;
 
+/* The values of a graph input, for inputs whose VALUE decides a shape
+ * (a runtime Reshape shape, Slice starts, Resize scales, TopK k, ...):
+ * NAME=1,2,3.  n elements, given as integers (ivals) or as doubles
+ * (fvals); when one of the two is NULL it is derived from the other
+ * (doubles truncated toward zero, as the loader does for kept tensors). */
+typedef struct jc_value_binding {
+    const char *name;
+    int64_t n;                 /* 0 .. JC_SMALL_TENSOR */
+    const int64_t *ivals;      /* n integers, or NULL */
+    const double *fvals;       /* n doubles, or NULL */
+} jc_value_binding;
+
 /* Options of jc_analyze.  Zero-initialised means: no bindings, joulecast
  * convention.  Every pointer is borrowed for the duration of the call. */
 typedef struct jc_analyze_opts {
@@ -350,6 +362,10 @@ typedef struct jc_analyze_opts {
     jc_convention convention;
     int ignore_declared;   /* 1: do not fall back on value_info/output
                               shapes of the file (tests of the inference) */
+    const jc_value_binding *values; size_t n_values; /* --input-value
+                              NAME=1,2,3: values of main-graph inputs; the
+                              input's declared shape must hold n elements
+                              (a 1-D input of unknown length takes n) */
 } jc_analyze_opts;
 
 /* Inferred type of one value (per graph instance).  dims as jc_dim: v >= 0
@@ -460,6 +476,16 @@ int64_t jc_totals_view(const jc_totals *t, jc_convention conv);
  * JC_ERR_IO, JC_ERR_MODEL. */
 jc_status jc_tensor_file_dims(const char *path, int *dtype, int64_t *dims,
                               int cap, int *rank, jc_diag *diag);
+
+/* The same, and the tensor's values when it has at most vcap elements of
+ * an integer, bool or floating dtype: ivals/fvals (caller-owned arrays of
+ * vcap entries each, either may be NULL) receive them and *n_vals their
+ * count; *n_vals is -1 when the values were not kept (too many, another
+ * dtype, external data).  Errors as jc_tensor_file_dims. */
+jc_status jc_tensor_file_values(const char *path, int *dtype, int64_t *dims,
+                                int cap, int *rank, int64_t *ivals,
+                                double *fvals, int64_t vcap, int64_t *n_vals,
+                                jc_diag *diag);
 
 /* Writes the `count` report of an analysis: text (per_node adds the
  * per-node table; top = number of top nodes by MACs, 0 for none). */
@@ -1131,52 +1157,6 @@ jc_status jc_report_inspect_text(const jc_model *m, FILE *f);
  * docs/json-schemas.md), malloc'ed; the caller frees it with free().
  * NULL on out-of-memory. */
 char *jc_report_inspect_json(const jc_model *m);
-
-/* ------------------------------------------------------------------ */
-/* Bindings: options as strings in, JSON out (owner src/bind.c)         */
-/* ------------------------------------------------------------------ */
-/* For language bindings (python/joulecast calls these through ctypes)
- * and any caller that would rather not lay out the structs above.  Every
- * option is a key/value string pair whose key is a long option name of
- * the matching CLI command without the dashes (the same keys as a job
- * file: "device", "count", "dim" = "batch=8", "train" = "true"), given
- * in order; repeatable keys (dim, input, assume, hwdb) may appear more
- * than once.  Flags take "true"/"false" (also 1/0, yes/no, on/off; an
- * empty value is "true").  The result is the JSON document the CLI's
- * --json prints (docs/json-schemas.md), malloc'ed by the library and
- * released with jc_free().  The library never reads the environment:
- * the hardware database folder is an argument (NULL with an "hwdb" key:
- * that layer alone).  Errors: JC_ERR_USAGE (unknown key, malformed
- * value, missing input; diag names the key), and every error of the
- * functions each one calls (jc_model_load, jc_analyze, jc_hwdb_load,
- * jc_estimate_run, jc_ga_compute).  On failure *json is NULL. */
-
-/* Releases memory the library allocated and handed over: every char *
- * that jc_report_*_json and jc_*_json return.  Bindings must use this
- * rather than their own free().  NULL is a no-op. */
-void jc_free(void *p);
-
-/* `joulecast count MODEL --json`: keys dim, input, batch, assume,
- * convention, op-rules, strict. */
-jc_status jc_count_json(const char *model_path, const char *const *keys,
-                        const char *const *values, size_t n, char **json,
-                        jc_diag *diag);
-
-/* `joulecast estimate --json`: every option of `joulecast estimate`
- * except the output formats (json, csv) — model, dim, input, hwdb,
- * strict and the job's keys (train, device, count, region, ...). */
-jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
-                           const char *const *values, size_t n, char **json,
-                           jc_diag *diag);
-
-/* `joulecast ga --json`: every option of `joulecast ga` except json. */
-jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys,
-                     const char *const *values, size_t n, char **json,
-                     jc_diag *diag);
-
-/* The keys jc_<command>_json accepts ("count", "estimate", "ga"), as a
- * static NULL-terminated list; NULL for another command. */
-const char *const *jc_bind_keys(const char *command);
 
 #ifdef __cplusplus
 }

@@ -43,6 +43,7 @@ typedef struct actx {
     int fdepth;
     const char *cur_name;      /* display name of the node being analysed */
     int64_t params, weight_bytes;
+    const oprules *rules;      /* --op-rules, or NULL */
 } actx;
 
 static bool grow(void **p, size_t *cap, size_t n, size_t sz)
@@ -66,6 +67,17 @@ static jc_status nomem(actx *ax)
 /* ---- services for the rules (actx.h) -------------------------------------- */
 
 jc_arena *ax_arena(actx *ax) { return ax->ar; }
+
+const oprules *ax_rules(actx *ax) { return ax->rules; }
+
+jc_status ax_rule_error(opctx *c, const char *msg)
+{
+    actx *ax = c->ax;
+    if (!msg) return nomem(ax);
+    if (!ax->err)
+        ax->err = jc_diag_node(ax->d, JC_ERR_MODEL, ax->cur_name ? ax->cur_name : "", c->n->op_type, "%s", msg);
+    return ax->err;
+}
 
 static const jc_graph *cur_graph(opctx *c) { return c->ax->insts[c->inst].graph; }
 
@@ -634,6 +646,9 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
     const jc_value *vin[256];
     jc_tshape none[1];
     memset(none, 0, sizeof none);
+    /* rules read in[0..]/out[0] without checking nin/nout: slots a node
+     * lacks (a file may give none) read as omitted (fuzzing finding) */
+    for (int i = 0; i < 8; i++) in[i] = out[i] = NULL, vin[i] = NULL;
     if (n->n_inputs > 256 || n->n_outputs > 256)
         return jc_diag_node(ax->d, JC_ERR_MODEL, n->name, n->op_type, "too many inputs/outputs");
     const char *name = display_name(ax, inst, n, idx);
@@ -688,16 +703,18 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
     } else {
         const op_rule *r = op_find(n->domain, n->op_type, n->opset);
         c.rule = r;
-        if (!r) {
-            if (!ax_custom_rule(&c)) {
-                if (ax->err) return ax->err;
-                char buf[512];
-                snprintf(buf, sizeof buf, "%s:%s", *n->domain ? n->domain : "ai.onnx", n->op_type);
-                const char *op = jc_arena_strdup(ax->ar, buf);
-                if (!op) return nomem(ax);
-                tally_unsupported(ax, op);
-                c.cost.state = JC_COST_UNSUPPORTED;
-            }
+        /* a user rule (--op-rules) takes precedence over the registry */
+        bool custom = ax_custom_rule(&c);
+        if (ax->err) return ax->err;
+        if (custom) {
+            /* shapes and cost filled by the rule */
+        } else if (!r) {
+            char buf[512];
+            snprintf(buf, sizeof buf, "%s:%s", *n->domain ? n->domain : "ai.onnx", n->op_type);
+            const char *op = jc_arena_strdup(ax->ar, buf);
+            if (!op) return nomem(ax);
+            tally_unsupported(ax, op);
+            c.cost.state = JC_COST_UNSUPPORTED;
         } else {
             c.param = r->param;
             if ((st = r->shape(&c))) {
@@ -876,6 +893,62 @@ static bool model_has_sym(const jc_graph *g, const char *s)
     return false;
 }
 
+/* --input-value NAME=v,...: gives a main-graph input its values (and, for
+ * a 1-D input of unknown length or an input of unknown rank, its length). */
+static jc_status bind_value(actx *ax, const jc_graph *g, jc_tshape *vals, const jc_value_binding *b)
+{
+    const char *nm = b->name ? b->name : "";
+    int32_t k = *nm ? jc_graph_find(g, nm) : -1;
+    if (k < 0 || g->values[k].kind != JC_V_INPUT)
+        return jc_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: the model has no input named '%s'", nm, nm);
+    if (b->n < 0 || b->n > JC_SMALL_TENSOR || (b->n > 0 && !b->ivals && !b->fvals))
+        return jc_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: %lld values (0 to %d expected)", nm,
+                           (long long)b->n, JC_SMALL_TENSOR);
+    jc_tshape *t = &vals[k];
+    if (t->non_tensor)
+        return jc_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: the input is not a tensor", nm);
+    int bits = jc_dtype_bits(t->dtype);
+    if (t->dtype == JC_DT_STRING || (t->dtype && bits == 0))
+        return jc_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: a %s input cannot be bound to numbers", nm,
+                           jc_dtype_name(t->dtype));
+    if (t->rank < 0 || (t->rank == 1 && t->dims[0].v < 0)) {
+        jc_dim *d = jc_arena_calloc(ax->ar, 1, sizeof *d);
+        if (!d) return nomem(ax);
+        d[0].v = b->n;
+        d[0].sym = t->rank == 1 ? t->dims[0].sym : NULL;
+        t->rank = 1;
+        t->dims = d;
+    }
+    int64_t numel;
+    if (!numel_of(t, &numel))
+        return jc_diag_set(ax->d, JC_ERR_USAGE,
+                           "--input-value %s: the input's shape is not fully known; give it with --input", nm);
+    if (numel != b->n)
+        return jc_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: %lld values given, the input holds %lld", nm,
+                           (long long)b->n, (long long)numel);
+    int64_t *iv = jc_arena_calloc(ax->ar, (size_t)(b->n ? b->n : 1), sizeof *iv);
+    double *fv = jc_arena_calloc(ax->ar, (size_t)(b->n ? b->n : 1), sizeof *fv);
+    if (!iv || !fv) return nomem(ax);
+    for (int64_t i = 0; i < b->n; i++) {
+        if (b->ivals) {
+            iv[i] = b->ivals[i];
+            fv[i] = b->fvals ? b->fvals[i] : (double)b->ivals[i];
+        } else {
+            double x = b->fvals[i];
+            if (!(x > -9.2e18 && x < 9.2e18))
+                return jc_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: value %lld is out of range", nm,
+                                   (long long)i);
+            fv[i] = x;
+            iv[i] = (int64_t)x;
+        }
+    }
+    t->n_vals = b->n;
+    t->ivals = iv;
+    t->fvals = fv;
+    t->isyms = NULL;
+    return JC_OK;
+}
+
 static jc_status bind_inputs(actx *ax, int inst)
 {
     const jc_graph *g = ax->m->graph;
@@ -936,6 +1009,10 @@ static jc_status bind_inputs(actx *ax, int inst)
         }
         t->rank = b->rank;
         t->dims = d;
+    }
+    for (size_t j = 0; j < ax->o.n_values; j++) {
+        jc_status st = bind_value(ax, g, vals, &ax->o.values[j]);
+        if (st) return st;
     }
     return JC_OK;
 }
@@ -1058,9 +1135,6 @@ static int cmp_tally(const void *x, const void *y)
     return strcmp(a->op, b->op);
 }
 
-jc_status oprules_load(jc_arena *a, const char *path, void **out, jc_diag *d);
-void oprules_set(void *rules);
-
 jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis **out,
                      jc_diag *d)
 {
@@ -1076,9 +1150,7 @@ jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis
     if (!ax.ar) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
     jc_analysis *a = jc_arena_alloc(ax.ar, sizeof *a);
     jc_status st = a ? JC_OK : nomem(&ax);
-    void *rules = NULL;
-    if (!st && ax.o.op_rules_path) st = oprules_load(ax.ar, ax.o.op_rules_path, &rules, d);
-    oprules_set(rules);
+    if (!st && ax.o.op_rules_path) st = oprules_load(ax.ar, ax.o.op_rules_path, &ax.rules, d);
     if (!st && !m->graph) st = jc_diag_set(d, JC_ERR_MODEL, "%s: the model has no graph", m->path);
     int root = -1;
     if (!st) {
@@ -1089,7 +1161,6 @@ jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis
     if (!st) st = run_graph(&ax, root, NULL, 0);
     if (!st && ax.err) st = ax.err;
     if (!st) st = totals(&ax, a);
-    oprules_set(NULL);
     if (!st) {
         a->model = m;
         a->convention = ax.o.convention;

@@ -19,6 +19,10 @@ void help_count(FILE *f)
         "  --dim NAME=N         bind a symbolic dim (repeatable)\n"
         "  --input NAME=AxBxC   give an input's full shape (repeatable)\n"
         "  --batch N            bind the first dim of every symbolic input\n"
+        "  --input-value NAME=V,V,...\n"
+        "                       the values of an input whose value decides a\n"
+        "                       shape (Reshape shape, Slice starts, TopK k,\n"
+        "                       Resize scales...; repeatable)\n"
         "  --assume NAME=N      bound for a data-dependent size or trip count\n"
         "                       (names as the report prints them)\n"
         "  --per-node           add the per-node table\n"
@@ -82,6 +86,55 @@ static bool parse_input(const char *s, jc_input_binding *b)
     return false;
 }
 
+/* NAME=v1,v2,...: numbers as doubles (integers as written when they are
+ * integers).  An empty list (NAME=) binds an empty tensor.  false on a
+ * syntax error or out-of-memory. */
+static bool parse_value(const char *s, jc_value_binding *b)
+{
+    const char *eq = strchr(s, '=');
+    if (!eq || eq == s) return false;
+    size_t n = 0, len = strlen(eq + 1);
+    for (size_t i = 0; i < len; i++) n += eq[1 + i] == ',';
+    n = len ? n + 1 : 0;
+    char *name = malloc((size_t)(eq - s) + 1);
+    int64_t *iv = calloc(n ? n : 1, sizeof *iv);
+    double *fv = calloc(n ? n : 1, sizeof *fv);
+    if (!name || !iv || !fv) goto bad;
+    memcpy(name, s, (size_t)(eq - s));
+    name[eq - s] = 0;
+    const char *p = eq + 1;
+    for (size_t k = 0; k < n; k++) {
+        const char *comma = strchr(p, ',');
+        size_t l = comma ? (size_t)(comma - p) : strlen(p);
+        char tmp[64];
+        if (!l || l >= sizeof tmp) goto bad;
+        memcpy(tmp, p, l);
+        tmp[l] = 0;
+        int neg = tmp[0] == '-';
+        if (cli_parse_i64(tmp + neg, &iv[k])) {
+            if (neg) iv[k] = -iv[k];
+            fv[k] = (double)iv[k];
+        } else {
+            char *end;
+            double x = strtod(tmp, &end);
+            if (*end || !(x > -9.2e18 && x < 9.2e18)) goto bad;
+            fv[k] = x;
+            iv[k] = (int64_t)x;
+        }
+        p = comma ? comma + 1 : p + l;
+    }
+    b->name = name;
+    b->n = (int64_t)n;
+    b->ivals = iv;
+    b->fvals = fv;
+    return true;
+bad:
+    free(name);
+    free(iv);
+    free(fv);
+    return false;
+}
+
 int cmd_count(int argc, char **argv)
 {
     const char *path = NULL, *v;
@@ -90,8 +143,9 @@ int cmd_count(int argc, char **argv)
     memset(&o, 0, sizeof o);
     jc_dim_binding *dims = calloc((size_t)argc, sizeof *dims), *assume = calloc((size_t)argc, sizeof *assume);
     jc_input_binding *inputs = calloc((size_t)argc, sizeof *inputs);
-    size_t nd = 0, na = 0, ni = 0;
-    if (!dims || !assume || !inputs) {
+    jc_value_binding *values = calloc((size_t)argc, sizeof *values);
+    size_t nd = 0, na = 0, ni = 0, nv = 0;
+    if (!dims || !assume || !inputs || !values) {
         fprintf(stderr, "joulecast: out of memory\n");
         rc = JC_ERR_NOMEM;
         goto out;
@@ -110,6 +164,11 @@ int cmd_count(int argc, char **argv)
             if (err) rc = JC_ERR_USAGE;
             else if (!parse_binding(v, &assume[na])) rc = cli_usage("count", "--assume expects NAME=N, got '%s'", v);
             else na++;
+        } else if (cli_opt(argc, argv, &i, "--input-value", &v, &err)) {
+            if (err) rc = JC_ERR_USAGE;
+            else if (!parse_value(v, &values[nv]))
+                rc = cli_usage("count", "--input-value expects NAME=V,V,... (e.g. shape=1,-1,768), got '%s'", v);
+            else nv++;
         } else if (cli_opt(argc, argv, &i, "--input", &v, &err)) {
             if (err) rc = JC_ERR_USAGE;
             else if (!parse_input(v, &inputs[ni]))
@@ -144,6 +203,8 @@ int cmd_count(int argc, char **argv)
     o.n_assume = na;
     o.inputs = inputs;
     o.n_inputs = ni;
+    o.values = values;
+    o.n_values = nv;
     jc_diag d;
     jc_model *m;
     if (cli_model_load(path, &m, &d)) {
@@ -184,8 +245,14 @@ out:
         free((char *)inputs[i].name);
         free((int64_t *)inputs[i].dims);
     }
+    for (size_t i = 0; values && i < nv; i++) {
+        free((char *)values[i].name);
+        free((int64_t *)values[i].ivals);
+        free((double *)values[i].fvals);
+    }
     free(dims);
     free(assume);
     free(inputs);
+    free(values);
     return rc;
 }

@@ -694,6 +694,7 @@ static jc_status parse_type(loader *L, const uint8_t *data, size_t len,
                     inner.rank = -1;
                     jc_status st = parse_type(L, g.data, g.len, &inner, what, depth + 1);
                     if (st) return st;
+                    if (f.num == TY_OPTIONAL && inner.non_tensor) v->non_tensor = 1;
                     if (f.num == TY_OPTIONAL && !inner.non_tensor) {
                         v->dtype = inner.dtype;
                         v->rank = inner.rank;
@@ -1684,8 +1685,18 @@ int jc__onnx_schema_selfcheck(char *buf, size_t cap)
 jc_status jc_tensor_file_dims(const char *path, int *dtype, int64_t *dims, int cap,
                               int *rank, jc_diag *d)
 {
+    return jc_tensor_file_values(path, dtype, dims, cap, rank, NULL, NULL, 0, NULL, d);
+}
+
+/* Reads a lone TensorProto: dtype, dims and (when kept by parse_tensor and
+ * at most vcap of them) the small values. */
+jc_status jc_tensor_file_values(const char *path, int *dtype, int64_t *dims, int cap,
+                                int *rank, int64_t *ivals, double *fvals, int64_t vcap,
+                                int64_t *n_vals, jc_diag *d)
+{
     if (!path || !dtype || !rank || (cap > 0 && !dims))
-        return jc_diag_set(d, JC_ERR_USAGE, "jc_tensor_file_dims: NULL argument");
+        return jc_diag_set(d, JC_ERR_USAGE, "jc_tensor_file_values: NULL argument");
+    if (n_vals) *n_vals = -1;
     jc_diag_clear(d);
     FILE *f = fopen(path, "rb");
     if (!f) return jc_diag_at(d, JC_ERR_IO, path, -1, "cannot open: %s", strerror(errno));
@@ -1730,6 +1741,18 @@ jc_status jc_tensor_file_dims(const char *path, int *dtype, int64_t *dims, int c
         *dtype = v.dtype;
         *rank = v.rank;
         for (int i = 0; i < v.rank && i < cap; i++) dims[i] = v.dims[i].v;
+        if (n_vals && v.n_vals >= 0 && v.ivals && v.n_vals <= vcap) {
+            for (int64_t i = 0; i < v.n_vals; i++) {
+                if (ivals) ivals[i] = v.ivals[i];
+                if (fvals) fvals[i] = v.fvals[i];
+            }
+            *n_vals = v.n_vals;
+        } else if (n_vals && v.rank >= 0 && v.data_loc != JC_DATA_EXTERNAL &&
+                   is_numeric_small(v.dtype)) {
+            int64_t numel = 1;   /* an empty tensor has no data field at all */
+            for (int i = 0; i < v.rank; i++) numel = v.dims[i].v == 0 ? 0 : numel;
+            if (numel == 0) *n_vals = 0;
+        }
     }
     jc_arena_free(a);
     free(buf);

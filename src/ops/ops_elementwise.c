@@ -3,8 +3,10 @@
  * special ops per output element), binary and variadic with numpy
  * broadcasting, Clip, Pow, Where, Cast, Identity, Dropout.  Shape rules
  * constant-fold small integer tensors (the arithmetic of shape chains:
- * Add/Sub/Mul/Div/Mod/Equal/Less/Greater/Where/Max/Min/Cast), keeping a
- * symbol where an element is a known symbolic dim passed through.
+ * Add/Sub/Mul/Div/Mod/Equal/Less/Greater/Where/Max/Min/Cast, and the
+ * unary Neg/Abs/Relu/Sign/Ceil/Floor/Round), keeping a symbol where an
+ * element is a known symbolic dim passed through; small floating tensors
+ * are folded in doubles (Range bounds and sizes computed in float).
  */
 #include "ops/actx.h"
 
@@ -12,6 +14,9 @@
 #include <string.h>
 
 /* ---- shape rules ----------------------------------------------------------- */
+
+static bool is_float_dtype(int dt);
+static jc_status set_fvals(opctx *c, const double *f, int64_t n);
 
 static jc_status copy_vals(opctx *c, int k, const jc_tshape *t)
 {
@@ -30,6 +35,48 @@ jc_status sh_same(opctx *c)
 jc_status sh_first(opctx *c)
 {
     return sh_same(c);
+}
+
+/* Elementwise unary ops with folded values (Neg of a constant axis list,
+ * Ceil/Relu of a float Range length, ...): integers stay exact, floating
+ * values are computed in doubles. */
+jc_status sh_unary(opctx *c)
+{
+    jc_status st = sh_same(c);
+    const jc_tshape *t = c->nin ? c->in[0] : NULL;
+    if (st || !t || t->n_vals < 0 || t->isyms || !c->out[0]) return st;
+    const char *op = c->n->op_type;
+    int64_t n = t->n_vals;
+    if (!is_float_dtype(t->dtype)) {
+        int64_t v[JC_SMALL_TENSOR];
+        for (int64_t e = 0; e < n; e++) {
+            int64_t x = t->ivals[e];
+            if (x == INT64_MIN) return JC_OK;
+            if (!strcmp(op, "Neg")) v[e] = -x;
+            else if (!strcmp(op, "Abs")) v[e] = x < 0 ? -x : x;
+            else if (!strcmp(op, "Relu")) v[e] = x < 0 ? 0 : x;
+            else if (!strcmp(op, "Sign")) v[e] = (x > 0) - (x < 0);
+            else if (!strcmp(op, "Ceil") || !strcmp(op, "Floor") || !strcmp(op, "Round")) v[e] = x;
+            else return JC_OK;
+        }
+        return op_set_vals(c, 0, v, NULL, n);
+    }
+    if (!t->fvals) return JC_OK;
+    double f[JC_SMALL_TENSOR];
+    for (int64_t e = 0; e < n; e++) {
+        double x = t->fvals[e];
+        if (!strcmp(op, "Neg")) f[e] = -x;
+        else if (!strcmp(op, "Abs")) f[e] = fabs(x);
+        else if (!strcmp(op, "Relu")) f[e] = x < 0 ? 0 : x;
+        else if (!strcmp(op, "Sign")) f[e] = (x > 0) - (x < 0);
+        else if (!strcmp(op, "Ceil")) f[e] = ceil(x);
+        else if (!strcmp(op, "Floor")) f[e] = floor(x);
+        else if (!strcmp(op, "Round")) f[e] = nearbyint(x);
+        else if (!strcmp(op, "Sqrt")) f[e] = sqrt(x);
+        else if (!strcmp(op, "Reciprocal")) f[e] = 1.0 / x;
+        else return JC_OK;
+    }
+    return set_fvals(c, f, n);
 }
 
 jc_status sh_bool(opctx *c)
@@ -65,15 +112,15 @@ jc_status sh_cast(opctx *c)
     jc_status st = op_copy_out(c, 0, c->nin ? c->in[0] : NULL, to);
     if (st || !c->nin || !c->in[0] || c->in[0]->n_vals < 0) return st;
     const jc_tshape *t = c->in[0];
-    if (is_int_dtype(to) || (t->fvals && !is_int_dtype(t->dtype))) {
-        st = copy_vals(c, 0, t);
-        if (st || !c->out[0] || c->out[0]->n_vals < 0) return st;
-        for (int64_t i = 0; i < t->n_vals; i++) {
-            double f = t->fvals ? t->fvals[i] : (double)t->ivals[i];
-            if (to == JC_DT_BOOL) c->out[0]->ivals[i] = f != 0;
-            else if (is_int_dtype(to)) c->out[0]->ivals[i] = t->ivals[i];
-            c->out[0]->fvals[i] = is_int_dtype(to) ? (double)c->out[0]->ivals[i] : f;
-        }
+    if (!is_int_dtype(to) && !is_float_dtype(to)) return JC_OK;
+    if (is_float_dtype(to) && t->isyms) return JC_OK;  /* a symbol stays an integer */
+    st = copy_vals(c, 0, t);
+    if (st || !c->out[0] || c->out[0]->n_vals < 0) return st;
+    for (int64_t i = 0; i < t->n_vals; i++) {
+        double f = t->fvals ? t->fvals[i] : (double)t->ivals[i];
+        if (to == JC_DT_BOOL) c->out[0]->ivals[i] = f != 0;
+        else if (is_int_dtype(to)) c->out[0]->ivals[i] = t->ivals[i];
+        c->out[0]->fvals[i] = is_int_dtype(to) ? (double)c->out[0]->ivals[i] : f;
     }
     return JC_OK;
 }
@@ -123,6 +170,76 @@ static bool f_binop(opctx *c, int64_t *r, int64_t x, int64_t y, int64_t z)
     }
 }
 
+static bool is_float_dtype(int dt)
+{
+    return dt == JC_DT_FLOAT || dt == JC_DT_DOUBLE || dt == JC_DT_FLOAT16 || dt == JC_DT_BFLOAT16;
+}
+
+/* Element e of the broadcast output o: index into each of the nt inputs. */
+static void bcast_idx(const jc_tshape *o, const jc_tshape *const *t, int nt, int64_t e, int64_t *idx)
+{
+    int64_t rem = e;
+    for (int q = 0; q < nt; q++) idx[q] = 0;
+    for (int d = o->rank - 1; d >= 0; d--) {
+        int64_t od = o->dims[d].v, coord = rem % od;
+        rem /= od;
+        for (int q = 0; q < nt; q++) {
+            int td = d - (o->rank - t[q]->rank);
+            if (td < 0) continue;
+            int64_t s = 1;
+            for (int w = t[q]->rank - 1; w > td; w--) s *= t[q]->dims[w].v;
+            idx[q] += (t[q]->dims[td].v == 1 ? 0 : coord) * s;
+        }
+    }
+}
+
+/* Stores folded floating values of output 0 (ivals truncated toward 0);
+ * leaves the output unfolded when a value is not finite or too large. */
+static jc_status set_fvals(opctx *c, const double *f, int64_t n)
+{
+    int64_t iv[JC_SMALL_TENSOR];
+    for (int64_t e = 0; e < n; e++) {
+        if (!(f[e] > -9.2e18 && f[e] < 9.2e18)) return JC_OK;
+        iv[e] = (int64_t)f[e];
+    }
+    jc_status st = op_set_vals(c, 0, iv, NULL, n);
+    if (st || !c->out[0] || c->out[0]->n_vals != n) return st;
+    for (int64_t e = 0; e < n; e++) c->out[0]->fvals[e] = f[e];
+    return JC_OK;
+}
+
+/* Folds a binary/ternary op in doubles, for floating outputs (Range
+ * bounds, window sizes and Resize scales computed in float). */
+static jc_status fold_float(opctx *c, const jc_tshape *const *t, int nt, int64_t n)
+{
+    const jc_tshape *o = c->out[0];
+    const char *op = c->n->op_type;
+    double r[JC_SMALL_TENSOR];
+    for (int q = 0; q < nt; q++)
+        if (!t[q]->fvals || t[q]->isyms) return JC_OK;
+    for (int64_t e = 0; e < n; e++) {
+        int64_t idx[3];
+        double x[3] = {0, 0, 0};
+        bcast_idx(o, t, nt, e, idx);
+        for (int q = 0; q < nt; q++) {
+            if (idx[q] >= t[q]->n_vals) return JC_OK;
+            x[q] = t[q]->fvals[idx[q]];
+        }
+        if (!strcmp(op, "Add") || !strcmp(op, "Sum")) r[e] = x[0] + x[1];
+        else if (!strcmp(op, "Sub")) r[e] = x[0] - x[1];
+        else if (!strcmp(op, "Mul")) r[e] = x[0] * x[1];
+        else if (!strcmp(op, "Div")) {
+            if (x[1] == 0) return JC_OK;
+            r[e] = x[0] / x[1];
+        } else if (!strcmp(op, "Max")) r[e] = x[0] > x[1] ? x[0] : x[1];
+        else if (!strcmp(op, "Min")) r[e] = x[0] < x[1] ? x[0] : x[1];
+        else if (!strcmp(op, "Pow")) r[e] = pow(x[0], x[1]);
+        else if (!strcmp(op, "Where")) r[e] = x[0] != 0 ? x[1] : x[2];
+        else return JC_OK;
+    }
+    return set_fvals(c, r, n);
+}
+
 static jc_status fold(opctx *c, int first, int last)
 {
     jc_tshape *o = c->nout ? c->out[0] : NULL;
@@ -136,8 +253,8 @@ static jc_status fold(opctx *c, int first, int last)
         if (i >= c->nin || !c->in[i] || c->in[i]->n_vals < 0 || c->in[i]->rank < 0) return JC_OK;
         t[i - first] = c->in[i];
     }
+    if (is_float_dtype(o->dtype)) return fold_float(c, t, last - first + 1, n);
     bool is_div = !strcmp(c->n->op_type, "Div");
-    /* float Div of exact values: only integer results are folded */
     int64_t v[JC_SMALL_TENSOR];
     const char *syms[JC_SMALL_TENSOR];
     bool anysym = false;

@@ -4,8 +4,10 @@
  * R [D, gH, H].  MACs = D*S*N*gH*(I+H) (COUNTING.md).  Elementwise work
  * per (D, S, N, hidden unit): LSTM 8 bias adds (with B) + 4 (+3 with
  * peepholes), 3 sigmoid + 2 tanh; GRU 6 bias adds + 5, 2 sigmoid + 1
- * tanh; RNN 2 bias adds, 1 tanh.  A sigmoid here counts as 1 special +
- * 3 FLOPs, as the Sigmoid op does.
+ * tanh; RNN 2 bias adds, 1 tanh.  The sum of the input and recurrent
+ * products is part of the MAC accumulation (K = I+H), never counted
+ * again.  A sigmoid here counts as 1 special + 3 FLOPs, as the Sigmoid op
+ * does.
  */
 #include "ops/actx.h"
 
@@ -63,7 +65,7 @@ jc_status co_rnn(opctx *c)
     int64_t flops, specials;
     if (g == 4) { flops = (bias ? 8 : 0) + 4 + (peep ? 3 : 0) + 3 * 3; specials = 5; }
     else if (g == 3) { flops = (bias ? 6 : 0) + 5 + 2 * 3; specials = 3; }
-    else { flops = (bias ? 2 : 0) + 1; specials = 1; }
+    else { flops = bias ? 2 : 0; specials = 1; }   /* x W^T + h R^T sums inside the MACs */
     if (!op_flops(c, units, flops) || !op_specials(c, units, specials)) return op_overflow(c);
     return JC_OK;
 }

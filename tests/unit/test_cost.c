@@ -1,7 +1,8 @@
 /*
  * test_cost.c - hand-computed counts per op family (on tiny models of the
- * ONNX backend suite, whose shapes are fixed) and the COUNTING.md
- * reference MACs on the exports in models/.
+ * ONNX backend suite, whose shapes are fixed, and on the tiny models of
+ * tests/models/cost made by tests/models/gen_cost_models.py) and the
+ * COUNTING.md reference MACs on the exports in models/.
  *
  * Reference MACs must match exactly.  Parameters: the ONNX exports fold
  * BatchNorm into the convolutions, so their initializers differ from
@@ -65,6 +66,25 @@ static void check_counts(const char *test, want w)
     CHECK_I64(t.special_ops, w.special);
 }
 
+/* The same on a model of tests/models/cost (gen_cost_models.py). */
+static void check_local(const char *name, want w)
+{
+    char path[512];
+    jc_totals t;
+    int partial;
+    snprintf(path, sizeof path, "tests/models/cost/%s.onnx", name);
+    int r = totals(path, NULL, 0, &t, &partial);
+    CHECK(r == 1);   /* committed next to the test: never skipped */
+    if (r != 1) return;
+    CHECK(!partial);
+    if (t.macs != w.macs || t.flops != w.flops || t.special_ops != w.special)
+        printf("  %s: macs %lld flops %lld special %lld\n", name, (long long)t.macs, (long long)t.flops,
+               (long long)t.special_ops);
+    CHECK_I64(t.macs, w.macs);
+    CHECK_I64(t.flops, w.flops);
+    CHECK_I64(t.special_ops, w.special);
+}
+
 static void test_conv(void)
 {
     /* Y 1x1x4x3, C/g*k = 9: 108 MACs, no bias */
@@ -73,12 +93,17 @@ static void test_conv(void)
     check_counts("pytorch-converted/test_Conv2d_groups", (want){2304, 4800, 0});
     /* dilated: Y 2x2x3x3 = 36 x 27 = 972 MACs; bias +36 */
     check_counts("pytorch-converted/test_Conv2d_dilated", (want){972, 1980, 0});
+    /* grouped + dilated + padded: X 1x4x6x6, W 6x2x3x3, g2, d2, p2 ->
+     * Y 1x6x6x6 = 216 outputs x (4/2)*9 = 3,888 MACs; bias +216 */
+    check_local("conv_group_dilated", (want){3888, 2 * 3888 + 216, 0});
 }
 
 static void test_convtranspose(void)
 {
     /* COUNTING.md: X 1x3x7x6 (126) x (M/g=4) x 9 = 4,536 MACs, +960 bias */
     check_counts("pytorch-converted/test_ConvTranspose2d", (want){4536, 2 * 4536 + 960, 0});
+    /* grouped, stride 2: X 1x4x3x3 (36) x (M/g = 4/2) x 9 = 648 MACs; Y 7x7 */
+    check_local("convtranspose_grouped", (want){648, 1296, 0});
 }
 
 static void test_gemm(void)
@@ -87,6 +112,11 @@ static void test_gemm(void)
     check_counts("node/test_gemm_all_attributes", (want){60, 165, 0});
     /* transA: A^T 3x6, B 6x4: 72 MACs; C add 12 */
     check_counts("node/test_gemm_transposeA", (want){72, 156, 0});
+    /* alpha 0.5, beta 2, C[4] broadcast, transB: 2x3 @ (4x3)^T = 24 MACs;
+     * 8 outputs x (alpha + beta + add) = 24 */
+    check_local("gemm_alpha_beta", (want){24, 48 + 24, 0});
+    /* no C, alpha = beta = 1: MACs only */
+    check_local("gemm_no_c", (want){24, 48, 0});
 }
 
 static void test_matmul(void)
@@ -94,6 +124,9 @@ static void test_matmul(void)
     check_counts("node/test_matmul_2d", (want){36, 72, 0});
     /* batched: 2x3x4 @ 2x4x3 -> Y 2x3x3 (18) x K 4 = 72 MACs */
     check_counts("node/test_matmul_3d", (want){72, 144, 0});
+    /* 1-D: [3]@[3,4] -> [4]: 12; [2,3,4]@[4] -> [2,3]: 6 x 4 = 24;
+     * [4]@[4] -> scalar: 4 */
+    check_local("matmul_1d", (want){40, 80, 0});
 }
 
 static void test_einsum(void)
@@ -104,6 +137,19 @@ static void test_einsum(void)
     check_counts("node/test_einsum_sum", (want){0, 9, 0});
     /* i,i: 5 MACs */
     check_counts("node/test_einsum_inner_prod", (want){5, 10, 0});
+    /* three operands ij,jk,kl->il, i2 j3 k4 l5, left to right:
+     * (ij,jk->ik) 2*3*4 = 24, (ik,kl->il) 2*4*5 = 40 */
+    check_local("einsum_3ops", (want){64, 128, 0});
+}
+
+static void test_resize(void)
+{
+    /* X 1x3x4x4 -> 1x3x8x8 = 192 outputs, 2 resized axes: nearest copies
+     * (0 FLOPs); linear blends 2^2 = 4 neighbours (4 mul + 3 add = 7);
+     * cubic 4^2 = 16 (16 mul + 15 add = 31) */
+    check_local("resize_nearest", (want){0, 0, 0});
+    check_local("resize_linear", (want){0, 192 * 7, 0});
+    check_local("resize_cubic", (want){0, 192 * 31, 0});
 }
 
 static void test_rnn(void)
@@ -115,8 +161,21 @@ static void test_rnn(void)
     check_counts("node/test_lstm_with_initial_bias", (want){336, 672 + 12 * 21, 60});
     /* GRU N3 I2 H5: 3*15*7 = 315; 15 units x (5 + 2 sigmoids x 3) */
     check_counts("node/test_gru_defaults", (want){315, 630 + 15 * 11, 45});
-    /* RNN S2 N3 I3 H5 with bias: 2*3*5*8 = 240; 30 units x (2 + 1) */
-    check_counts("node/test_rnn_seq_length", (want){240, 480 + 30 * 3, 30});
+    /* RNN S2 N3 I3 H5 with bias: 2*3*5*8 = 240; 30 units x 2 bias adds,
+     * 1 tanh (x W^T + h R^T sums inside the MACs) */
+    check_counts("node/test_rnn_seq_length", (want){240, 480 + 30 * 2, 30});
+    /* tests/models/cost: S2 N1 I3 H4, 8 units (S*N*H); MACs = S*N*gH*(I+H) */
+    /* RNN g1: 2*4*7 = 56; bias 2 adds/unit; 1 tanh/unit */
+    check_local("rnn_nobias", (want){56, 112, 8});
+    check_local("rnn_bias", (want){56, 112 + 8 * 2, 8});
+    /* GRU g3: 2*12*7 = 168; per unit (1-z) 1 + 2 mul + 1 add + r*h 1 = 5,
+     * 2 sigmoids x 3 = 6 (+6 bias adds); specials 2 sigmoid + 1 tanh */
+    check_local("gru_nobias", (want){168, 336 + 8 * 11, 24});
+    check_local("gru_bias", (want){168, 336 + 8 * 17, 24});
+    /* LSTM g4: 2*16*7 = 224; per unit c = f*c + i*g (3), h = o*tanh(c) (1),
+     * 3 sigmoids x 3 (+8 bias adds); specials 3 sigmoid + 2 tanh */
+    check_local("lstm_nobias", (want){224, 448 + 8 * 13, 40});
+    check_local("lstm_bias", (want){224, 448 + 8 * 21, 40});
 }
 
 static void test_pool(void)
@@ -125,6 +184,11 @@ static void test_pool(void)
     check_counts("node/test_maxpool_2d_ceil", (want){0, 32, 0});
     /* pads 2: 28 -> 30; 2700 outputs x (8 adds + 1 scale) */
     check_counts("node/test_averagepool_2d_pads", (want){0, 24300, 0});
+    /* pads 1 + ceil_mode: 6 -> 8, k3 s2: ceil(5/2)+1 = 4; 2x4x4 = 32
+     * outputs x 8 compares */
+    check_local("maxpool_pads_ceil", (want){0, 256, 0});
+    /* pads 1, k2 s1: 4 -> 5; 25 outputs x (3 adds + 1 scale) */
+    check_local("avgpool_pads", (want){0, 100, 0});
 }
 
 typedef struct ref { const char *file; int64_t macs, params; int seq; } ref;
@@ -172,6 +236,7 @@ int main(void)
     RUN(test_gemm);
     RUN(test_matmul);
     RUN(test_einsum);
+    RUN(test_resize);
     RUN(test_rnn);
     RUN(test_pool);
     RUN(test_reference_macs);
