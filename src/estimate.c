@@ -260,9 +260,11 @@ static jc_status resolve_hardware(est *s)
     }
     if (host && !dev) {
         if (!host->accel)
-            return fail(s, JC_ERR_USAGE, "host '%s' has no accelerators; give --device", host->id);
+            return fail(s, JC_ERR_USAGE, "host '%s' names no accelerators; give --device ID and --count G", host->id);
         dev = host->accel;
     }
+    if (host && !host->accel && !given(j->count))
+        return fail(s, JC_ERR_USAGE, "host '%s' names no accelerators: give --count G (devices in all)", host->id);
     if (!dev)
         return fail(s, JC_ERR_USAGE, "no hardware: give --device ID or --host ID "
                     "(joulecast hw list shows them)");
@@ -409,11 +411,22 @@ static jc_status resolve_device_numbers(est *s)
                              R1(j->utilization), "", JC_ORIGIN_USER, "--utilization");
         } else {
             const jc_sourced *u = j->mode == JC_MODE_TRAINING ? &dev->util_training : &dev->util_inference;
-            if (!u->present)
-                return fail(s, JC_ERR_NOTFOUND, "device %s has no %s utilisation in the database: give --utilization U",
-                            dev->id, jc_mode_name(j->mode));
-            s->util = assume(s, "utilization", astr(s, "achieved fraction of dense peak, %s (MFU)", jc_mode_name(j->mode)),
-                             sv_range(u), "", JC_ORIGIN_HWDB, src_of(s, u));
+            if (u->present) {
+                s->util = assume(s, "utilization", astr(s, "achieved fraction of dense peak, %s (MFU)", jc_mode_name(j->mode)),
+                                 sv_range(u), "", JC_ORIGIN_HWDB, src_of(s, u));
+            } else {
+                /* a named fallback: the class default with a wide range */
+                const char *id = j->mode == JC_MODE_TRAINING ? "utilization_training_default"
+                                                              : "utilization_inference_default";
+                const jc_constant *c;
+                if ((st = need_const(s, id, &c))) return st;
+                s->util = const_range(s, "utilization",
+                                      astr(s, "achieved fraction of dense peak, %s: FALLBACK (%s has no published figure)",
+                                           jc_mode_name(j->mode), dev->id), c);
+                warn(s, "device %s has no published %s utilisation: the database's fallback %.2f [%.2f-%.2f] is used "
+                        "(give --utilization, or calibrate)", dev->id, jc_mode_name(j->mode), s->util.central,
+                     s->util.low, s->util.high);
+            }
         }
         const jc_constant *c;
         if ((st = need_const(s, "memory_bw_efficiency", &c))) return st;
