@@ -1158,6 +1158,52 @@ jc_status jc_report_inspect_text(const jc_model *m, FILE *f);
  * NULL on out-of-memory. */
 char *jc_report_inspect_json(const jc_model *m);
 
+/* ------------------------------------------------------------------ */
+/* Bindings: options as strings in, JSON out (owner src/bind.c)         */
+/* ------------------------------------------------------------------ */
+/* For language bindings (python/joulecast calls these through ctypes)
+ * and any caller that would rather not lay out the structs above.  Every
+ * option is a key/value string pair whose key is a long option name of
+ * the matching CLI command without the dashes (the same keys as a job
+ * file: "device", "count", "dim" = "batch=8", "train" = "true"), given
+ * in order; repeatable keys (dim, input, assume, hwdb) may appear more
+ * than once.  Flags take "true"/"false" (also 1/0, yes/no, on/off; an
+ * empty value is "true").  The result is the JSON document the CLI's
+ * --json prints (docs/json-schemas.md), malloc'ed by the library and
+ * released with jc_free().  The library never reads the environment:
+ * the hardware database folder is an argument (NULL with an "hwdb" key:
+ * that layer alone).  Errors: JC_ERR_USAGE (unknown key, malformed
+ * value, missing input; diag names the key), and every error of the
+ * functions each one calls (jc_model_load, jc_analyze, jc_hwdb_load,
+ * jc_estimate_run, jc_ga_compute).  On failure *json is NULL. */
+
+/* Releases memory the library allocated and handed over: every char *
+ * that jc_report_*_json and jc_*_json return.  Bindings must use this
+ * rather than their own free().  NULL is a no-op. */
+void jc_free(void *p);
+
+/* `joulecast count MODEL --json`: keys dim, input, batch, assume,
+ * convention, op-rules, strict. */
+jc_status jc_count_json(const char *model_path, const char *const *keys,
+                        const char *const *values, size_t n, char **json,
+                        jc_diag *diag);
+
+/* `joulecast estimate --json`: every option of `joulecast estimate`
+ * except the output formats (json, csv) — model, dim, input, hwdb,
+ * strict and the job's keys (train, device, count, region, ...). */
+jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
+                           const char *const *values, size_t n, char **json,
+                           jc_diag *diag);
+
+/* `joulecast ga --json`: every option of `joulecast ga` except json. */
+jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys,
+                     const char *const *values, size_t n, char **json,
+                     jc_diag *diag);
+
+/* The keys jc_<command>_json accepts ("count", "estimate", "ga"), as a
+ * static NULL-terminated list; NULL for another command. */
+const char *const *jc_bind_keys(const char *command);
+
 #ifdef __cplusplus
 }
 #endif
