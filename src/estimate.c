@@ -88,6 +88,7 @@ typedef struct est {
     double G, K;                 /* devices, hosts */
     double peak, vpeak, bw;      /* FLOP/s matrix, FLOP/s vector, B/s */
     jc_range util, act, act_mem, idle, tdp, host_w, pue, ci, mem_eff, vec_eff;
+    jc_range overhead;           /* per-kernel time floor, s (GPUs) */
     double scaling;
     double e_flop, e_byte;       /* J per FLOP / per byte (joules-per-op) */
     int host_on;
@@ -431,6 +432,11 @@ static jc_status resolve_device_numbers(est *s)
         const jc_constant *c;
         if ((st = need_const(s, "memory_bw_efficiency", &c))) return st;
         s->mem_eff = const_range(s, "memory_bw_efficiency", "achieved fraction of peak memory bandwidth", c);
+        if (dev->kind == JC_DEVICE_GPU && s->an) {
+            if ((st = need_const(s, "gpu_kernel_overhead_s", &c))) return st;
+            s->overhead = const_range(s, "gpu_kernel_overhead_s",
+                                      "floor on one kernel's time (one per node; per time step for RNNs)", c);
+        }
         if ((st = need_const(s, "vector_efficiency", &c))) return st;
         s->vec_eff = const_range(s, "vector_efficiency", "achieved fraction of vector peak", c);
         if (given(j->scaling)) {
@@ -762,7 +768,23 @@ typedef struct outv {
 
 /* Time of one forward pass on one device, split by class; per-node
  * shares go to e->nodes when nodes != NULL (central case). */
-static void pass_time(est *s, double u, double me, double ve, double *t_mat,
+/* Sequential steps of a recurrent node (its output's first dim), else 1. */
+static double rnn_steps(const jc_analysis *an, const jc_counted_node *n)
+{
+    const char *op = n->node->op_type;
+    if (*n->node->domain || (strcmp(op, "LSTM") && strcmp(op, "GRU") && strcmp(op, "RNN"))) return 1;
+    const jc_graph_inst *gi = &an->insts[n->inst];
+    int32_t x = n->node->n_inputs ? n->node->inputs[0] : -1;
+    if (x < 0) return 1;
+    const jc_tshape *sh = &gi->values[x];
+    /* X is [seq, batch, input] (layout 0) or [batch, seq, input] (layout 1) */
+    const jc_attr *lay = jc_node_attr(n->node, "layout");
+    int d = lay && lay->i == 1 ? 1 : 0;
+    if (sh->rank > d && sh->dims[d].v > 0) return (double)sh->dims[d].v;
+    return 1;
+}
+
+static void pass_time(est *s, double u, double me, double ve, double ov, double *t_mat,
                       double *t_mem, jc_est_node *nodes)
 {
     *t_mat = *t_mem = 0;
@@ -780,6 +802,15 @@ static void pass_time(est *s, double u, double me, double ve, double *t_mat,
         else if (n->cost.cls == JC_CLASS_VECTOR) tc = f / (s->vpeak * ve);
         double t = tc > tm ? tc : tm;
         int mem_bound = tm > tc;
+        /* a kernel never takes less than its dispatch (GPUs):
+         * one kernel per node, one per time step for recurrent nodes */
+        if (ov > 0 && n->cost.cls != JC_CLASS_NONE) {
+            double floor_t = ov * rep * rnn_steps(an, n);
+            if (floor_t > t) {
+                t = floor_t;
+                mem_bound = 1;
+            }
+        }
         if (mem_bound) *t_mem += t; else *t_mat += t;
         if (nodes) {
             jc_est_node *x = &nodes[k++];
@@ -808,7 +839,8 @@ static void compute(est *s, int sc, outv *o)
 
     if (s->have_nodes) {
         double pm, pmm;
-        pass_time(s, u, me, ve, &pm, &pmm, sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL);
+        pass_time(s, u, me, ve, pick(s->overhead, sc, 1), &pm, &pmm,
+                  sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL);
         t_mat = pm * mult * s->passes;
         t_mem = pmm * mult * s->passes;
         flops = s->fwd_flops * mult * s->passes;
@@ -909,7 +941,7 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     s->known_T = NAN;
     s->total_flops = NAN;
     s->byte_scale = 1;
-    s->util = s->act = s->act_mem = s->idle = s->tdp = s->host_w = R1(0);
+    s->util = s->act = s->act_mem = s->idle = s->tdp = s->host_w = s->overhead = R1(0);
     s->mem_eff = s->vec_eff = R1(1);
     s->scaling = 1;
     if (job->mode != JC_MODE_INFERENCE && job->mode != JC_MODE_TRAINING) {
