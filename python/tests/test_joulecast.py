@@ -18,11 +18,12 @@ import joulecast  # noqa: E402
 
 JC = os.environ.get("JC_RELEASE", os.path.join(ROOT, "build", "joulecast"))
 
-# options of each command that only choose the CLI's output format (the
-# bindings always return the --json document)
+# options of each command that only shape the CLI's output or exit status:
+# the bindings always return the whole --json document (so no format,
+# per-node or top), and a budget gate is a comparison on the returned dict
 OUTPUT_ONLY = {
     "count": {"json", "csv", "per-node", "top"},
-    "estimate": {"json", "csv"},
+    "estimate": {"json", "csv", "format", "project", "html", "max-kwh", "max-kgco2e", "on"},
     "ga": {"json"},
 }
 
