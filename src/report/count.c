@@ -190,7 +190,7 @@ jc_status jc_report_count_text(const jc_analysis *a, FILE *f, int per_node, int 
         for (size_t i = 0; i < a->n_nodes; i++) {
             const jc_counted_node *cn = &a->nodes[i];
             const jc_node_cost *c = &cn->cost;
-            char sh[256], nm[300];
+            char sh[256], nm[300], bb[64];
             snprintf(nm, sizeof nm, "%*s%s%s", cn->depth * 2, "", cn->name, cn->counted ? "" : " (not counted)");
             shape_str(sh, sizeof sh, out_shape(a, cn));
             if (c->state != JC_COST_OK) {
@@ -202,7 +202,7 @@ jc_status jc_report_count_text(const jc_analysis *a, FILE *f, int per_node, int 
                         (double)c->repeat;
             fprintf(f, "  %-44s %-18s %-22s %16s %16s %12s %14s %-6s %5.1f%%\n", nm, cn->op, sh,
                     fmt_int(b1, sizeof b1, m), fmt_int(b2, sizeof b2, rep(c->flops, c->repeat)),
-                    fmt_int(b3, sizeof b3, c->params), fmt_bytes(sh, sizeof sh, by), class_name(c->cls),
+                    fmt_int(b3, sizeof b3, c->params), fmt_bytes(bb, sizeof bb, by), class_name(c->cls),
                     pct(m, t->macs));
         }
     }
