@@ -1182,8 +1182,8 @@ char *jc_report_inspect_json(const jc_model *m);
  * rather than their own free().  NULL is a no-op. */
 void jc_free(void *p);
 
-/* `joulecast count MODEL --json`: keys dim, input, batch, assume,
- * convention, op-rules, strict. */
+/* `joulecast count MODEL --json`: keys dim, input, input-value, batch,
+ * assume, convention, op-rules, strict. */
 jc_status jc_count_json(const char *model_path, const char *const *keys,
                         const char *const *values, size_t n, char **json,
                         jc_diag *diag);

@@ -105,6 +105,38 @@ static jc_status input(jc_arena *a, const char *key, const char *val, jc_input_b
     return JC_OK;
 }
 
+/* NAME=v1,v2,... (numbers; "NAME=" binds an empty tensor). */
+static jc_status values(jc_arena *a, const char *key, const char *val, jc_value_binding *b,
+                        jc_diag *d)
+{
+    const char *eq = val ? strchr(val, '=') : NULL;
+    if (!eq || eq == val) return bad(d, key, "NAME=V,V,...", val);
+    size_t n = 0, len = strlen(eq + 1);
+    for (size_t i = 0; i < len; i++) n += eq[1 + i] == ',';
+    n = len ? n + 1 : 0;
+    if (n > JC_SMALL_TENSOR) return bad(d, key, "at most 4096 values", val);
+    int64_t *iv = jc_arena_calloc(a, n ? n : 1, sizeof *iv);
+    double *fv = jc_arena_calloc(a, n ? n : 1, sizeof *fv);
+    char *name = jc_arena_strndup(a, val, (size_t)(eq - val));
+    if (!iv || !fv || !name) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    const char *p = eq + 1;
+    for (size_t k = 0; k < n; k++) {
+        char *end;
+        errno = 0;
+        double x = strtod(p, &end);
+        if (end == p || errno || !(x > -9.2e18 && x < 9.2e18) || (*end != ',' && *end))
+            return bad(d, key, "NAME=V,V,...", val);
+        fv[k] = x;
+        iv[k] = (int64_t)x;
+        p = *end ? end + 1 : end;
+    }
+    b->name = name;
+    b->n = (int64_t)n;
+    b->ivals = iv;
+    b->fvals = fv;
+    return JC_OK;
+}
+
 static jc_status unknown(jc_diag *d, const char *cmd, const char *key)
 {
     return jc_diag_set(d, JC_ERR_USAGE, "%s: unknown option '%s' (keys are the long option "
@@ -122,13 +154,14 @@ static jc_status check_out(char **json, jc_diag *d)
 /* ---- count ---------------------------------------------------------------- */
 
 static const char *const count_keys[] = {
-    "dim", "input", "batch", "assume", "convention", "op-rules", "strict", NULL
+    "dim", "input", "input-value", "batch", "assume", "convention", "op-rules", "strict", NULL
 };
 
 typedef struct analyze_args {
     jc_analyze_opts o;
     jc_dim_binding *dims, *assume;
     jc_input_binding *inputs;
+    jc_value_binding *values;
     int strict;
 } analyze_args;
 
@@ -144,6 +177,9 @@ static int analyze_key(jc_arena *a, analyze_args *x, const char *k, const char *
     } else if (!strcmp(k, "assume")) {
         *st = binding(a, k, v, 0, &x->assume[x->o.n_assume], d);
         if (!*st) x->o.n_assume++;
+    } else if (!strcmp(k, "input-value")) {
+        *st = values(a, k, v, &x->values[x->o.n_values], d);
+        if (!*st) x->o.n_values++;
     } else if (!strcmp(k, "input")) {
         *st = input(a, k, v, &x->inputs[x->o.n_inputs], d);
         if (!*st) x->o.n_inputs++;
@@ -159,10 +195,12 @@ static jc_status analyze_args_init(jc_arena *a, analyze_args *x, size_t n, jc_di
     x->dims = jc_arena_calloc(a, n + 1, sizeof *x->dims);
     x->assume = jc_arena_calloc(a, n + 1, sizeof *x->assume);
     x->inputs = jc_arena_calloc(a, n + 1, sizeof *x->inputs);
-    if (!x->dims || !x->assume || !x->inputs) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    x->values = jc_arena_calloc(a, n + 1, sizeof *x->values);
+    if (!x->dims || !x->assume || !x->inputs || !x->values) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
     x->o.dims = x->dims;
     x->o.assume = x->assume;
     x->o.inputs = x->inputs;
+    x->o.values = x->values;
     return JC_OK;
 }
 

@@ -123,6 +123,16 @@ class Errors(unittest.TestCase):
             joulecast.count("README.md")
         self.assertEqual(cm.exception.status, 4)
 
+    def test_input_value_reaches_the_analysis(self):
+        # the same diagnostic as `joulecast count ... --input-value A=1,2`
+        with self.assertRaises(joulecast.Error) as cm:
+            joulecast.count("tests/models/cost/einsum_3ops.onnx", input_value="A=1,2")
+        cli = subprocess.run([JC, "count", "tests/models/cost/einsum_3ops.onnx",
+                              "--input-value", "A=1,2"], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        self.assertEqual(cm.exception.status, cli.returncode)
+        self.assertIn(cm.exception.message, cli.stderr.decode())
+
     def test_ga_needs_runtime_format(self):
         with self.assertRaises(joulecast.Error) as cm:
             joulecast.ga(runtime="soon", cores=1)
