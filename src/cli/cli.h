@@ -67,5 +67,12 @@ int cli_hwdb_layer_opt(int argc, char **argv, int *i, const char **layers,
                        size_t *n_layers, int *err);
 int cmd_ga(int argc, char **argv);
 void help_ga(FILE *f);
+/* Workflows (src/cli/cmd_statement.c, cmd_calibrate.c, cmd_diff.c). */
+int cmd_statement(int argc, char **argv);
+void help_statement(FILE *f);
+int cmd_calibrate(int argc, char **argv);
+void help_calibrate(FILE *f);
+int cmd_diff(int argc, char **argv);
+void help_diff(FILE *f);
 
 #endif

@@ -9,6 +9,7 @@
  * options override the job file's values.
  */
 #include "cli/jobopts.h"
+#include "cli/workflow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,14 +17,22 @@
 
 typedef struct est_out {
     int json, csv, strict;
+    int codecarbon;          /* --format codecarbon */
+    const char *project;     /* its project_name */
+    jc_budget budget;        /* --max-kwh, --max-kgco2e, --on */
 } est_out;
 
-enum { OUT_JSON = 1, OUT_CSV, OUT_STRICT };
+enum { OUT_JSON = 1, OUT_CSV, OUT_STRICT, OUT_FORMAT, OUT_PROJECT, OUT_MAXKWH, OUT_MAXKG, OUT_ON };
 
 static const jo_opt opts[] = {
     {"json", JO_OUT, OUT_JSON, NULL, "JSON output (docs/json-schemas.md)"},
     {"csv", JO_OUT, OUT_CSV, NULL, "one CSV row with a header"},
     {"strict", JO_OUT, OUT_STRICT, NULL, "fail (exit 9) when the model's count is partial"},
+    {"format", JO_OUT, OUT_FORMAT, "F", "text (default), json, csv, or codecarbon: a row of CodeCarbon's emissions.csv"},
+    {"project", JO_OUT, OUT_PROJECT, "NAME", "project_name of the codecarbon row (default joulecast-prediction)"},
+    {"max-kwh", JO_CMD, OUT_MAXKWH, "X", "budget: exit 10 when the facility energy exceeds X kWh"},
+    {"max-kgco2e", JO_CMD, OUT_MAXKG, "Y", "budget: exit 10 when location-based emissions exceed Y kgCO2e"},
+    {"on", JO_CMD, OUT_ON, "WHICH", "the figure budgets test: central (default) or high"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
@@ -45,12 +54,32 @@ void help_estimate(FILE *f)
 static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *where)
 {
     est_out *out = ctx;
-    (void)val;
-    (void)where;
     switch (o->off) {
     case OUT_JSON: out->json = 1; return 0;
     case OUT_CSV: out->csv = 1; return 0;
     case OUT_STRICT: out->strict = 1; return 0;
+    case OUT_FORMAT:
+        if (!strcmp(val, "json")) out->json = 1;
+        else if (!strcmp(val, "csv")) out->csv = 1;
+        else if (!strcmp(val, "codecarbon")) out->codecarbon = 1;
+        else if (strcmp(val, "text"))
+            return cli_usage("estimate", "%s: --format must be text, json, csv or codecarbon, got '%s'", where, val);
+        return 0;
+    case OUT_PROJECT: out->project = val; return 0;
+    case OUT_MAXKWH:
+    case OUT_MAXKG: {
+        double v;
+        if (!cli_parse_f64(val, &v) || v < 0)
+            return cli_usage("estimate", "%s: --%s expects a number >= 0, got '%s'", where, o->name, val);
+        if (o->off == OUT_MAXKWH) out->budget.max_kwh = v;
+        else out->budget.max_kgco2e = v;
+        return 0;
+    }
+    case OUT_ON:
+        if (!strcmp(val, "central")) out->budget.on_high = 0;
+        else if (!strcmp(val, "high")) out->budget.on_high = 1;
+        else return cli_usage("estimate", "%s: --on must be central or high, got '%s'", where, val);
+        return 0;
     }
     return JC_ERR_INTERNAL;
 }
@@ -60,6 +89,7 @@ int cmd_estimate(int argc, char **argv)
     est_out out;
     jobopts c;
     memset(&out, 0, sizeof out);
+    out.budget.max_kwh = out.budget.max_kgco2e = NAN;
     jo_init(&c, "estimate", opts, N_OPTS, apply_out, &out);
     jc_model *m = NULL;
     jc_analysis *an = NULL;
@@ -69,7 +99,10 @@ int cmd_estimate(int argc, char **argv)
     int rc = 0;
 
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
-    if (out.json + out.csv > 1) { rc = cli_usage("estimate", "--json and --csv are exclusive"); goto out; }
+    if (out.json + out.csv + out.codecarbon > 1) {
+        rc = cli_usage("estimate", "--json, --csv and --format codecarbon are exclusive");
+        goto out;
+    }
 
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
 
@@ -104,9 +137,19 @@ int cmd_estimate(int argc, char **argv)
         free(s);
     } else if (out.csv) {
         if (jc_report_estimate_csv(e, stdout, 1)) rc = JC_ERR_IO;
+    } else if (out.codecarbon) {
+        char ts[32];
+        wf_timestamp(ts, sizeof ts, 0);
+        jc_codecarbon_opts co = {db, ts, out.project, NULL};
+        if (jc_report_estimate_codecarbon(e, &co, stdout, 1)) rc = JC_ERR_IO;
     } else {
         if (c.model) printf("model      %s\n", c.model);
         if (jc_report_estimate_text(e, stdout)) rc = JC_ERR_IO;
+    }
+    /* the budget gate: after the report, so CI logs show the figures */
+    if (!rc && jc_budget_check(e, &out.budget, &d)) {
+        fflush(stdout);
+        rc = cli_fail(&d);
     }
 out:
     jc_estimate_free(e);

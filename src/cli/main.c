@@ -19,6 +19,9 @@ static const cli_cmd commands[] = {
     {"region", cmd_region, "list or show regions and their grid carbon intensity", help_region},
     {"hwdb", cmd_hwdb, "check a hardware database or an override folder", help_hwdb},
     {"ga", cmd_ga, "the Green Algorithms calculator's figure for a job, and what it leaves out", help_ga},
+    {"statement", cmd_statement, "a paper's carbon statement (Markdown, LaTeX, HF model card)", help_statement},
+    {"calibrate", cmd_calibrate, "fit utilisation and energy per FLOP to a measured run", help_calibrate},
+    {"diff", cmd_diff, "compare two estimate JSON files; an energy gate for CI", help_diff},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

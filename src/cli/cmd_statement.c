@@ -1,0 +1,107 @@
+/*
+ * cmd_statement.c - `joulecast statement [JOB.yaml] [MODEL.onnx]
+ * [estimate options] [--format markdown|latex|hf|all]`: runs the estimate
+ * the options describe and prints a ready-to-paste carbon statement for a
+ * paper (Markdown or LaTeX, every figure with its source in a footnote)
+ * and the Hugging Face model-card `co2_eq_emissions` block, with the
+ * command line that reproduces it (src/report/statement.c renders).
+ */
+#include "cli/workflow.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct stmt_cli {
+    int markdown, latex, hf;
+    const char *training_type, *location;
+} stmt_cli;
+
+enum { ST_FORMAT = 1, ST_TTYPE, ST_LOCATION };
+
+static const jo_opt opts[] = {
+    {"format", JO_OUT, ST_FORMAT, "F", "markdown (default), latex, hf (model-card YAML) or all"},
+    {"training-type", JO_OUT, ST_TTYPE, "T", "hf block: pre-training (default) or fine-tuning"},
+    {"location", JO_OUT, ST_LOCATION, "TEXT", "hf block: geographical_location (default: the region)"},
+};
+#define N_OPTS (sizeof opts / sizeof opts[0])
+
+/* Statement-only options: dropped from the reproducing command line. */
+static const char *const own[] = {"format", "training-type", "location", NULL};
+
+void help_statement(FILE *f)
+{
+    fprintf(f, "usage: joulecast statement [JOB.yaml] [MODEL.onnx] [estimate options] [--format F]\n\n"
+               "Runs the estimate the options describe (as `joulecast estimate` would) and\n"
+               "prints a carbon statement to paste into a paper: hardware, device count,\n"
+               "hours, energy, PUE, grid intensity with its dataset and year, emissions\n"
+               "with their range, method, joulecast version and the command that\n"
+               "reproduces it; every figure's source in a footnote.  --format hf prints\n"
+               "the Hugging Face model-card co2_eq_emissions block (emissions in grams).\n\n");
+    jo_help(f, opts, N_OPTS);
+    fprintf(f, "\nexamples:\n"
+               "  joulecast statement docs/examples/resnet50-imagenet.yaml --format latex\n"
+               "  joulecast statement --train --params 7e9 --tokens 2e12 --device h100 --count 1024 \\\n"
+               "      --region US --format hf\n");
+}
+
+static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *where)
+{
+    stmt_cli *s = ctx;
+    switch (o->off) {
+    case ST_FORMAT:
+        if (!strcmp(val, "markdown") || !strcmp(val, "md")) s->markdown = 1;
+        else if (!strcmp(val, "latex") || !strcmp(val, "tex")) s->latex = 1;
+        else if (!strcmp(val, "hf")) s->hf = 1;
+        else if (!strcmp(val, "all")) s->markdown = s->latex = s->hf = 1;
+        else return cli_usage("statement", "%s: --format must be markdown, latex, hf or all, got '%s'", where, val);
+        return 0;
+    case ST_TTYPE: s->training_type = val; return 0;
+    case ST_LOCATION: s->location = val; return 0;
+    }
+    return JC_ERR_INTERNAL;
+}
+
+int cmd_statement(int argc, char **argv)
+{
+    stmt_cli s;
+    jobopts c;
+    memset(&s, 0, sizeof s);
+    jo_init(&c, "statement", opts, N_OPTS, apply_own, &s);
+    jc_model *m = NULL;
+    jc_analysis *an = NULL;
+    jc_hwdb *db = NULL;
+    jc_estimate *e = NULL;
+    jc_diag d;
+    int rc = 0;
+    char repro[2048];
+
+    if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
+    if (!s.markdown && !s.latex && !s.hf) s.markdown = 1;
+    if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
+    if ((rc = wf_model(&c, &m, &an))) goto out;
+    if (jc_estimate_run(&c.job, an, db, &e, &d)) { rc = cli_fail(&d); goto out; }
+
+    wf_reproduce(repro, sizeof repro, argc, argv, own, NULL);
+    jc_statement_opts so = {db, repro, c.model, s.training_type, s.location};
+    int many = s.markdown + s.latex + s.hf > 1;
+    struct { int on; jc_statement_format fmt; const char *title; } parts[] = {
+        {s.markdown, JC_STMT_MARKDOWN, "Markdown"},
+        {s.latex, JC_STMT_LATEX, "LaTeX"},
+        {s.hf, JC_STMT_HF, "Hugging Face model card (README.md front matter)"},
+    };
+    int first = 1;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (!parts[i].on) continue;
+        if (many) printf("%s==== %s ====\n\n", first ? "" : "\n", parts[i].title);
+        first = 0;
+        if (jc_report_statement(e, &so, parts[i].fmt, stdout, &d)) { rc = cli_fail(&d); goto out; }
+    }
+    for (size_t i = 0; i < e->n_warnings; i++) fprintf(stderr, "joulecast: warning: %s\n", e->warnings[i]);
+out:
+    jc_estimate_free(e);
+    jc_analysis_free(an);
+    jc_model_free(m);
+    jc_hwdb_free(db);
+    jo_free(&c);
+    return rc;
+}

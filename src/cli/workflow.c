@@ -1,0 +1,105 @@
+/*
+ * workflow.c - helpers shared by the workflow commands (statement,
+ * calibrate, diff, estimate's codecarbon row): see workflow.h.
+ */
+#include "cli/workflow.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int wf_model(const jobopts *c, jc_model **m, jc_analysis **an)
+{
+    jc_diag d;
+    int rc;
+    *m = NULL;
+    *an = NULL;
+    if (!c->model) return 0;
+    if (jc_model_load(c->model, m, &d)) return cli_fail(&d);
+    if ((rc = jo_check_batch(c, c->job.batch))) goto fail;
+    if (!isnan(c->job.batch)) {
+        const char *in = NULL;
+        int64_t fixed = jo_fixed_batch(*m, c->job.batch, &in);
+        if (fixed) {
+            fprintf(stderr, "joulecast: %s: input '%s' has a fixed batch dim of %lld, so --batch %g "
+                            "cannot be bound; use --batch %lld\n", c->model, in, (long long)fixed,
+                    c->job.batch, (long long)fixed);
+            rc = JC_ERR_USAGE;
+            goto fail;
+        }
+    }
+    if ((rc = jo_analyze(c, *m, c->job.batch, an))) goto fail;
+    return 0;
+fail:
+    jc_model_free(*m);
+    *m = NULL;
+    return rc;
+}
+
+/* Appends s to buf, single-quoted when it holds anything but a safe set. */
+static void append_arg(char *buf, size_t cap, const char *s)
+{
+    size_t n = strlen(buf);
+    int safe = *s != 0;
+    for (const char *p = s; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:,+%@", *p)) safe = 0;
+    if (safe) {
+        snprintf(buf + n, cap - n, " %s", s);
+        return;
+    }
+    if (n + 2 < cap) { buf[n++] = ' '; buf[n++] = '\''; buf[n] = 0; }
+    for (const char *p = s; *p && n + 5 < cap; p++) {
+        if (*p == '\'') { memcpy(buf + n, "'\\''", 4); n += 4; }
+        else buf[n++] = *p;
+        buf[n] = 0;
+    }
+    if (n + 1 < cap) { buf[n++] = '\''; buf[n] = 0; }
+}
+
+void wf_reproduce(char *buf, size_t cap, int argc, char **argv,
+                  const char *const *skip, const char *skip_pos)
+{
+    snprintf(buf, cap, "joulecast estimate");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (skip_pos && !strcmp(a, skip_pos)) continue;
+        int drop = 0;
+        for (const char *const *k = skip; k && *k && a[0] == '-' && a[1] == '-'; k++) {
+            size_t kl = strlen(*k);
+            if (!strncmp(a + 2, *k, kl) && (a[2 + kl] == 0 || a[2 + kl] == '=')) {
+                drop = 1;
+                if (a[2 + kl] == 0) i++;   /* the value follows */
+                break;
+            }
+        }
+        if (!drop) append_arg(buf, cap, a);
+    }
+}
+
+void wf_timestamp(char *buf, size_t cap, int date_only)
+{
+    time_t t = time(NULL);
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    if (sde && *sde) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(sde, &end, 10);
+        if (!errno && !*end && v >= 0) t = (time_t)v;
+    }
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, cap, date_only ? "%Y-%m-%d" : "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+bool wf_parse_percent(const char *s, double *frac)
+{
+    if (!s || !*s) return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || strcmp(end, "%") || !isfinite(v) || v < 0) return false;
+    *frac = v / 100;
+    return true;
+}

@@ -1,0 +1,293 @@
+/*
+ * estimate_read.c (report) - reads an `estimate --json` document back
+ * (schema joulecast-estimate/1, docs/json-schemas.md) and compares two of
+ * them for `joulecast diff old.json new.json --max-increase 20%`, the
+ * energy gate of a CI pipeline.  Text and JSON renderings of the diff
+ * live here too: cJSON stays inside src/report/.
+ */
+#include "jc_internal.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_JSON_BYTES ((long)64 << 20)
+
+static const struct {
+    const char *key, *label, *unit;
+    int required, gated;
+} metrics[JC_SUMMARY_METRICS] = {
+    {"wall_hours", "wall time", "h", 1, 0},
+    {"device_hours", "device-hours", "h", 1, 0},
+    {"energy_device_kwh", "energy, devices", "kWh", 1, 0},
+    {"energy_host_kwh", "energy, host", "kWh", 1, 0},
+    {"energy_facility_kwh", "energy, facility", "kWh", 1, 1},
+    {"co2_location_kg", "emissions, location-based", "kgCO2e", 1, 1},
+    {"co2_market_kg", "emissions, market-based", "kgCO2e", 0, 0},
+    {"co2_embodied_kg", "emissions, embodied", "kgCO2e", 0, 0},
+    {"j_per_sample", "energy per sample", "J", 0, 0},
+};
+
+const char *jc_summary_metric_key(int i)
+{
+    return i >= 0 && i < JC_SUMMARY_METRICS ? metrics[i].key : NULL;
+}
+
+const char *jc_summary_metric_label(int i)
+{
+    return i >= 0 && i < JC_SUMMARY_METRICS ? metrics[i].label : NULL;
+}
+
+const char *jc_summary_metric_unit(int i)
+{
+    return i >= 0 && i < JC_SUMMARY_METRICS ? metrics[i].unit : NULL;
+}
+
+static void copy(char *dst, size_t cap, const cJSON *o, const char *key)
+{
+    const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    const char *s = cJSON_IsString(v) ? v->valuestring : "";
+    snprintf(dst, cap, "%s", s);
+}
+
+/* Reads the whole file (at most MAX_JSON_BYTES) into a malloc'ed string. */
+static jc_status slurp(const char *path, char **out, jc_diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return jc_diag_set(d, JC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    jc_status st = JC_OK;
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            size_t nc = cap ? cap * 2 : 65536;
+            if (nc > (size_t)MAX_JSON_BYTES + 8192) {
+                st = jc_diag_set(d, JC_ERR_USAGE, "%s: larger than 64 MiB: not an estimate", path);
+                break;
+            }
+            char *nb = realloc(buf, nc);
+            if (!nb) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); break; }
+            buf = nb;
+            cap = nc;
+        }
+        size_t r = fread(buf + n, 1, 4096, f);
+        n += r;
+        if (r < 4096) {
+            if (ferror(f)) st = jc_diag_set(d, JC_ERR_IO, "%s: read error", path);
+            break;
+        }
+    }
+    fclose(f);
+    if (st) { free(buf); return st; }
+    buf[n] = 0;
+    *out = buf;
+    return JC_OK;
+}
+
+jc_status jc_estimate_read_json(const char *path, jc_estimate_summary *out, jc_diag *d)
+{
+    jc_diag_clear(d);
+    if (!path || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_estimate_read_json: NULL argument");
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    char *text = NULL;
+    jc_status st = slurp(path, &text, d);
+    if (st) return st;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    if (!root)
+        return jc_diag_set(d, JC_ERR_USAGE, "%s: not a JSON document (write it with joulecast estimate --json)", path);
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "joulecast-estimate/1")) {
+        st = jc_diag_set(d, JC_ERR_USAGE, "%s: schema is not joulecast-estimate/1 (write it with joulecast estimate --json)", path);
+        goto out;
+    }
+    copy(out->mode, sizeof out->mode, root, "mode");
+    copy(out->method, sizeof out->method, root, "method");
+    copy(out->precision, sizeof out->precision, root, "precision");
+    const cJSON *hw = cJSON_GetObjectItemCaseSensitive(root, "hardware");
+    copy(out->device, sizeof out->device, hw, "device");
+    copy(out->host, sizeof out->host, hw, "host");
+    const cJSON *nd = hw ? cJSON_GetObjectItemCaseSensitive(hw, "devices") : NULL;
+    out->devices = cJSON_IsNumber(nd) ? nd->valuedouble : NAN;
+    copy(out->region, sizeof out->region, cJSON_GetObjectItemCaseSensitive(root, "region"), "code");
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(root, "results");
+    if (!cJSON_IsObject(res)) {
+        st = jc_diag_set(d, JC_ERR_USAGE, "%s: no \"results\" object", path);
+        goto out;
+    }
+    for (int i = 0; i < JC_SUMMARY_METRICS; i++) {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(res, metrics[i].key);
+        if (!m || cJSON_IsNull(m)) {
+            if (metrics[i].required) {
+                st = jc_diag_set(d, JC_ERR_USAGE, "%s: results.%s is missing", path, metrics[i].key);
+                goto out;
+            }
+            continue;
+        }
+        const cJSON *lo = cJSON_GetObjectItemCaseSensitive(m, "low"),
+                    *c = cJSON_GetObjectItemCaseSensitive(m, "central"),
+                    *hi = cJSON_GetObjectItemCaseSensitive(m, "high");
+        if (!cJSON_IsNumber(lo) || !cJSON_IsNumber(c) || !cJSON_IsNumber(hi) ||
+            !isfinite(lo->valuedouble) || !isfinite(c->valuedouble) || !isfinite(hi->valuedouble)) {
+            st = jc_diag_set(d, JC_ERR_USAGE, "%s: results.%s is not a {low, central, high} object of numbers",
+                             path, metrics[i].key);
+            goto out;
+        }
+        /* per-sample figures are 0 when the estimate has no sample count: n/a */
+        if (!metrics[i].required && !strcmp(metrics[i].key, "j_per_sample") && c->valuedouble == 0) continue;
+        out->present[i] = 1;
+        out->metric[i].low = lo->valuedouble;
+        out->metric[i].central = c->valuedouble;
+        out->metric[i].high = hi->valuedouble;
+    }
+out:
+    cJSON_Delete(root);
+    return st;
+}
+
+/* ---- diff ---------------------------------------------------------------------- */
+
+static void change(jc_diff *df, const char *what, const char *a, const char *b)
+{
+    if (!strcmp(a, b) || df->n_changes >= sizeof df->changes / sizeof df->changes[0]) return;
+    snprintf(df->changes[df->n_changes++], sizeof df->changes[0], "%s: %s -> %s", what,
+             *a ? a : "(none)", *b ? b : "(none)");
+}
+
+jc_status jc_estimate_diff(const jc_estimate_summary *a, const jc_estimate_summary *b,
+                           double max_increase, int on_high, jc_diff *df, jc_diag *d)
+{
+    jc_diag_clear(d);
+    if (!a || !b || !df) return jc_diag_set(d, JC_ERR_USAGE, "jc_estimate_diff: NULL argument");
+    if (!isnan(max_increase) && !(max_increase >= 0 && isfinite(max_increase)))
+        return jc_diag_set(d, JC_ERR_USAGE, "--max-increase must be >= 0 (got %g)", max_increase);
+    memset(df, 0, sizeof *df);
+    df->old_e = a;
+    df->new_e = b;
+    df->max_increase = max_increase;
+    df->on_high = on_high;
+    change(df, "mode", a->mode, b->mode);
+    change(df, "method", a->method, b->method);
+    change(df, "precision", a->precision, b->precision);
+    change(df, "device", a->device, b->device);
+    change(df, "host", a->host, b->host);
+    change(df, "region", a->region, b->region);
+    if (a->devices != b->devices && !(isnan(a->devices) && isnan(b->devices))) {
+        char x[40], y[40];
+        snprintf(x, sizeof x, "%g", a->devices);
+        snprintf(y, sizeof y, "%g", b->devices);
+        change(df, "devices", x, y);
+    }
+    char why[900] = "";
+    for (int i = 0; i < JC_SUMMARY_METRICS; i++) {
+        if (!a->present[i] && !b->present[i]) continue;
+        jc_diff_row *r = &df->rows[df->n++];
+        r->key = metrics[i].key;
+        r->label = metrics[i].label;
+        r->unit = metrics[i].unit;
+        r->present_old = a->present[i];
+        r->present_new = b->present[i];
+        r->old_v = on_high ? a->metric[i].high : a->metric[i].central;
+        r->new_v = on_high ? b->metric[i].high : b->metric[i].central;
+        if (!r->present_old) r->old_v = NAN;
+        if (!r->present_new) r->new_v = NAN;
+        r->change = r->present_old && r->present_new && r->old_v != 0 ? (r->new_v - r->old_v) / r->old_v : NAN;
+        r->gated = metrics[i].gated && !isnan(max_increase);
+        if (r->gated && r->present_old && r->present_new) {
+            /* from zero, any rise is over the limit */
+            int up = r->old_v == 0 ? r->new_v > 0 : r->change > max_increase;
+            if (up) {
+                r->exceeded = 1;
+                df->exceeded = 1;
+                size_t n = strlen(why);
+                if (isnan(r->change))
+                    snprintf(why + n, sizeof why - n, "%s%s rose from 0 to %.6g %s", n ? "; " : "", r->label,
+                             r->new_v, r->unit);
+                else
+                    snprintf(why + n, sizeof why - n, "%s%s rose by %.1f%% (%.6g -> %.6g %s), more than the %.1f%% allowed",
+                             n ? "; " : "", r->label, 100 * r->change, r->old_v, r->new_v, r->unit,
+                             100 * max_increase);
+            }
+        }
+    }
+    if (df->exceeded) return jc_diag_set(d, JC_ERR_BUDGET, "diff: %s", why);
+    return JC_OK;
+}
+
+static const char *fmtv(char *buf, size_t cap, double v)
+{
+    if (isnan(v)) snprintf(buf, cap, "n/a");
+    else snprintf(buf, cap, "%.4g", v);
+    return buf;
+}
+
+jc_status jc_report_diff_text(const jc_diff *df, FILE *f)
+{
+    char a[40], b[40], c[40];
+    fprintf(f, "joulecast diff: %s -> %s (%s figures)\n", df->old_e->path, df->new_e->path,
+            df->on_high ? "high" : "central");
+    if (df->n_changes) {
+        fprintf(f, "\nchanged settings\n");
+        for (size_t i = 0; i < df->n_changes; i++) fprintf(f, "  %s\n", df->changes[i]);
+    }
+    fprintf(f, "\n  %-28s %12s %12s %9s  %-7s %s\n", "", "old", "new", "change", "unit", "gate");
+    for (size_t i = 0; i < df->n; i++) {
+        const jc_diff_row *r = &df->rows[i];
+        if (isnan(r->change)) snprintf(c, sizeof c, "n/a");
+        else snprintf(c, sizeof c, "%+.1f%%", 100 * r->change);
+        fprintf(f, "  %-28s %12s %12s %9s  %-7s %s\n", r->label, fmtv(a, sizeof a, r->old_v),
+                fmtv(b, sizeof b, r->new_v), c, r->unit,
+                !r->gated ? "" : r->exceeded ? "EXCEEDED" : "ok");
+    }
+    if (!isnan(df->max_increase))
+        fprintf(f, "\ngate: facility energy and location-based emissions may rise by at most %.1f%%: %s\n",
+                100 * df->max_increase, df->exceeded ? "EXCEEDED" : "passed");
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}
+
+static int addnum(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v)) return cJSON_AddNumberToObject(o, k, v) != NULL;
+    return cJSON_AddNullToObject(o, k) != NULL;
+}
+
+char *jc_report_diff_json(const jc_diff *df)
+{
+    cJSON *root = cJSON_CreateObject(), *arr, *o;
+    char *out = NULL;
+    if (!root) return NULL;
+#define REQ(x) do { if (!(x)) goto done; } while (0)
+    REQ(cJSON_AddStringToObject(root, "schema", "joulecast-diff/1"));
+    REQ(cJSON_AddStringToObject(root, "old", df->old_e->path));
+    REQ(cJSON_AddStringToObject(root, "new", df->new_e->path));
+    REQ(cJSON_AddStringToObject(root, "on", df->on_high ? "high" : "central"));
+    REQ(addnum(root, "max_increase", df->max_increase));
+    REQ(cJSON_AddBoolToObject(root, "exceeded", df->exceeded));
+    REQ(arr = cJSON_AddArrayToObject(root, "changed_settings"));
+    for (size_t i = 0; i < df->n_changes; i++) {
+        cJSON *s = cJSON_CreateString(df->changes[i]);
+        REQ(s);
+        cJSON_AddItemToArray(arr, s);
+    }
+    REQ(arr = cJSON_AddArrayToObject(root, "metrics"));
+    for (size_t i = 0; i < df->n; i++) {
+        const jc_diff_row *r = &df->rows[i];
+        REQ(o = cJSON_CreateObject());
+        cJSON_AddItemToArray(arr, o);
+        REQ(cJSON_AddStringToObject(o, "key", r->key));
+        REQ(cJSON_AddStringToObject(o, "unit", r->unit));
+        REQ(addnum(o, "old", r->old_v));
+        REQ(addnum(o, "new", r->new_v));
+        REQ(addnum(o, "change", r->change));
+        REQ(cJSON_AddBoolToObject(o, "gated", r->gated));
+        REQ(cJSON_AddBoolToObject(o, "exceeded", r->exceeded));
+    }
+    out = cJSON_Print(root);
+#undef REQ
+done:
+    cJSON_Delete(root);
+    return out;
+}

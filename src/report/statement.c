@@ -1,0 +1,320 @@
+/*
+ * statement.c (report) - `joulecast statement`: a ready-to-paste carbon
+ * statement of an estimate, as a Markdown paragraph with footnotes, the
+ * same in LaTeX, or the Hugging Face model-card `co2_eq_emissions` block.
+ *
+ * Rule: no figure without its source.  Each figure of the paragraph gets
+ * a footnote built from the estimate's own assumption records (the hwdb
+ * file:line and publication, the option the user gave, or the model
+ * count), so the statement can never cite something the estimate did not
+ * use.  Formatting only: every number comes from the jc_estimate.
+ */
+#include "jc_internal.h"
+#include "report/fmt.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The assumption with `key`, or NULL. */
+static const jc_assumption *find(const jc_estimate *e, const char *key)
+{
+    for (size_t i = 0; i < e->n_assumptions; i++)
+        if (!strcmp(e->assumptions[i].key, key)) return &e->assumptions[i];
+    return NULL;
+}
+
+/* Three significant digits; thousands separators from 1,000 on. */
+static const char *sig(char *buf, size_t cap, double v)
+{
+    if (!isfinite(v)) { snprintf(buf, cap, "n/a"); return buf; }
+    double a = fabs(v);
+    if (a >= 1000) return fmt_int(buf, cap, (int64_t)llround(v));
+    if (a == 0) { snprintf(buf, cap, "0"); return buf; }
+    int dec = 2 - (int)floor(log10(a));
+    if (dec < 0) dec = 0;
+    if (dec > 12) dec = 12;
+    snprintf(buf, cap, "%.*f", dec, v);
+    return buf;
+}
+
+/* A sentence-sized text with its footnotes, built for one format. */
+typedef struct stmt {
+    jc_statement_format fmt;
+    FILE *f;
+    const char *notes[12];
+    char notebuf[12][1400];
+    int n_notes;
+} stmt;
+
+/* Writes s with the escapes of the format (Markdown: inline emphasis and
+ * link characters; LaTeX: the ten special characters). */
+static void put_esc(stmt *s, const char *t)
+{
+    for (; t && *t; t++) {
+        unsigned char c = (unsigned char)*t;
+        if (s->fmt == JC_STMT_LATEX) {
+            switch (c) {
+            case '\\': fputs("\\textbackslash{}", s->f); continue;
+            case '~': fputs("\\textasciitilde{}", s->f); continue;
+            case '^': fputs("\\textasciicircum{}", s->f); continue;
+            case '&': case '%': case '$': case '#': case '_': case '{': case '}':
+                fputc('\\', s->f);
+                fputc(c, s->f);
+                continue;
+            default: break;
+            }
+        } else if (strchr("*_[]<>`\\", c)) {
+            fputc('\\', s->f);
+        }
+        fputc(c, s->f);
+    }
+}
+
+/* Adds a footnote (printf-style text) and writes its marker. */
+static void note(stmt *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(stmt *s, const char *fmt, ...)
+{
+    if (s->n_notes >= 12) return;
+    char *b = s->notebuf[s->n_notes];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof s->notebuf[0], fmt, ap);
+    va_end(ap);
+    s->notes[s->n_notes++] = b;
+    if (s->fmt == JC_STMT_LATEX) {
+        fputs("\\footnote{", s->f);
+        put_esc(s, b);
+        fputs("}", s->f);
+    } else {
+        fprintf(s->f, "[^%d]", s->n_notes);
+    }
+}
+
+/* The source text of an assumption: "user option --pue", "hwdb/...". */
+static const char *src_text(char *buf, size_t cap, const jc_assumption *a)
+{
+    if (!a) { snprintf(buf, cap, "not recorded"); return buf; }
+    switch (a->origin) {
+    case JC_ORIGIN_USER: snprintf(buf, cap, "given by the user (%s)", a->source ? a->source : "option"); break;
+    case JC_ORIGIN_MODEL: snprintf(buf, cap, "counted from the model (%s)", a->source ? a->source : ""); break;
+    case JC_ORIGIN_DEFAULT: snprintf(buf, cap, "joulecast default: %s", a->source ? a->source : ""); break;
+    default: snprintf(buf, cap, "%s", a->source && *a->source ? a->source : "joulecast hardware database"); break;
+    }
+    return buf;
+}
+
+static const char *unit_co2(const stmt *s)
+{
+    return s->fmt == JC_STMT_LATEX ? "kgCO2e" : "kgCO\xe2\x82\x82" "e";
+}
+
+/* Writes the paragraph (Markdown or LaTeX). */
+static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
+{
+    FILE *f = s->f;
+    char a[64], b[64], c[64], t1[1100], t2[1100];
+    int train = e->mode == JC_MODE_TRAINING;
+    const char *dash = s->fmt == JC_STMT_LATEX ? "--" : "\xe2\x80\x93";   /* en dash */
+    const char *times = s->fmt == JC_STMT_LATEX ? "$\\times$" : "\xc3\x97";
+
+    /* what ran, on what */
+    fputs(train ? "Training " : "Running inference with ", f);
+    if (o->model) {
+        fputs("the model ", f);
+        if (s->fmt == JC_STMT_LATEX) { fputs("\\texttt{", f); put_esc(s, o->model); fputs("}", f); }
+        else fprintf(f, "`%s`", o->model);
+    } else {
+        fputs("the model", f);
+    }
+    fprintf(f, " on %g %s ", e->devices, times);
+    put_esc(s, e->device_name);
+    const jc_assumption *dv = find(e, "devices");
+    const jc_device *dev = NULL;
+    jc_diag tmp;
+    if (o->db) jc_hwdb_device(o->db, e->device_id, &dev, &tmp);
+    if (dev)
+        note(s, "Hardware: device %s, %s:%d; device count %s.", e->device_id, dev->file, dev->line,
+             src_text(t1, sizeof t1, dv));
+    else
+        note(s, "Hardware: device %s of the joulecast hardware database; device count %s.", e->device_id,
+             src_text(t1, sizeof t1, dv));
+    if (e->host_id) {
+        fprintf(f, " in %g ", e->hosts);
+        put_esc(s, e->host_id);
+        fputs(e->hosts == 1 ? " host" : " hosts", f);
+    }
+
+    /* time */
+    const jc_assumption *rh = find(e, "runtime.hours"), *rdh = find(e, "runtime.device_hours");
+    fprintf(f, " takes %s%s h of wall-clock time (%s device-hours)", rh || rdh ? "" : "an estimated ",
+            sig(a, sizeof a, e->wall_hours.central), sig(b, sizeof b, e->device_hours.central));
+    if (rh || rdh) {
+        note(s, "Runtime %s.", src_text(t1, sizeof t1, rh ? rh : rdh));
+    } else {
+        const jc_assumption *u = find(e, "utilization");
+        char ur[160] = "";
+        if (u && u->value.low != u->value.high)
+            snprintf(ur, sizeof ur, ", range %s%s%s", sig(b, sizeof b, u->value.low), dash,
+                     sig(c, sizeof c, u->value.high));
+        note(s, "Runtime predicted by joulecast's roofline model from %s FLOP of work at a utilisation of "
+                "%s of dense peak%s; utilisation: %s.",
+             fmt_si(a, sizeof a, e->flops_total), u ? sig(t2, 40, u->value.central) : "n/a", ur,
+             src_text(t1, sizeof t1, u));
+    }
+
+    /* energy */
+    fprintf(f, " and uses %s%s kWh of facility energy (range %s%s%s kWh)", rh || rdh ? "" : "an estimated ",
+            sig(a, sizeof a, e->energy_facility_kwh.central), sig(b, sizeof b, e->energy_facility_kwh.low), dash,
+            sig(c, sizeof c, e->energy_facility_kwh.high));
+    {
+        const jc_assumption *tdp = find(e, "device.tdp_w"), *ap = find(e, "device.avg_power_w"),
+                            *hp = find(e, "host.power_w");
+        char dp[1100];
+        if (ap) snprintf(dp, sizeof dp, "measured average power %s W per device, %s",
+                         sig(a, sizeof a, ap->value.central), src_text(t2, sizeof t2, ap));
+        else if (tdp) snprintf(dp, sizeof dp, "device TDP %s W, %s", sig(a, sizeof a, tdp->value.central),
+                               src_text(t2, sizeof t2, tdp));
+        else snprintf(dp, sizeof dp, "device power not recorded");
+        note(s, "Energy by joulecast's %s method (docs/energy-model.md): device energy %s kWh (%s), "
+                "host energy %s kWh (%s), times the PUE. The range takes every ranged input at the end "
+                "that lowers, then raises, the energy (docs/energy-model.md, section 5).",
+             jc_method_name(e->method), sig(b, sizeof b, e->energy_device_kwh.central), dp,
+             sig(c, sizeof c, e->energy_host_kwh.central), src_text(t1, sizeof t1, hp));
+    }
+
+    /* PUE */
+    const jc_assumption *pue = find(e, "pue");
+    fprintf(f, " at a PUE of %s", pue ? sig(a, sizeof a, pue->value.central) : "n/a");
+    note(s, "PUE: %s.", src_text(t1, sizeof t1, pue));
+
+    /* grid */
+    const jc_assumption *ci = find(e, "grid.ci");
+    fprintf(f, ". With a grid carbon intensity of %s gCO%se/kWh", ci ? sig(a, sizeof a, ci->value.central) : "n/a",
+            s->fmt == JC_STMT_LATEX ? "$_2$" : "\xe2\x82\x82");
+    if (e->region_code) {
+        fputs(" for ", f);
+        put_esc(s, e->region_name ? e->region_name : e->region_code);
+        fputs(" (", f);
+        put_esc(s, e->region_code);
+        fputs(")", f);
+    }
+    const jc_region *r = NULL;
+    const jc_intensity *di = NULL;
+    if (ci && ci->origin == JC_ORIGIN_HWDB && o->db && e->region_code &&
+        jc_hwdb_region(o->db, e->region_code, &r, &tmp) == JC_OK)
+        di = r->default_intensity;
+    if (di) {
+        const char *dname = di->dataset && di->dataset->name ? di->dataset->name : di->dataset_id;
+        fputs(", dataset ", f);
+        put_esc(s, dname);
+        fprintf(f, ", %d", di->value.year);
+        note(s, "Grid intensity: dataset %s (%s), year %d, %s; basis %s.", di->dataset_id, dname,
+             di->value.year, src_text(t1, sizeof t1, ci), di->basis ? di->basis : "not stated");
+    } else {
+        note(s, "Grid intensity: %s%s%s.", ci ? ci->label : "", ci ? "; " : "", src_text(t1, sizeof t1, ci));
+    }
+
+    /* emissions */
+    if (s->fmt == JC_STMT_LATEX)
+        fprintf(f, ", this amounts to %s~kgCO$_2$e of location-based emissions (range %s--%s~kgCO$_2$e)",
+                sig(a, sizeof a, e->co2_kg.central), sig(b, sizeof b, e->co2_kg.low), sig(c, sizeof c, e->co2_kg.high));
+    else
+        fprintf(f, ", this amounts to %s %s of location-based emissions (range %s%s%s %s)",
+                sig(a, sizeof a, e->co2_kg.central), unit_co2(s), sig(b, sizeof b, e->co2_kg.low), dash,
+                sig(c, sizeof c, e->co2_kg.high), unit_co2(s));
+    note(s, "Emissions = facility energy x grid carbon intensity (operational, location-based%s); the range "
+            "combines the energy range with the spread of the region's grid datasets.",
+         e->has_embodied ? "; the embodied share is reported apart by joulecast" : "; embodied emissions excluded");
+
+    /* method and reproduction */
+    fprintf(f, ". These figures are %s with joulecast %s (%s method), not measured",
+            rh || rdh ? "computed" : "predicted", JC_VERSION, jc_method_name(e->method));
+    if (o->reproduce) {
+        fputs("; ", f);
+        if (s->fmt == JC_STMT_LATEX) { fputs("\\texttt{", f); put_esc(s, o->reproduce); fputs("}", f); }
+        else fprintf(f, "`%s`", o->reproduce);
+        fputs(" reproduces them", f);
+    }
+    fputs(".\n", f);
+
+    if (s->fmt == JC_STMT_MARKDOWN) {
+        fputs("\n", f);
+        for (int i = 0; i < s->n_notes; i++) {
+            fprintf(f, "[^%d]: ", i + 1);
+            put_esc(s, s->notes[i]);
+            fputs("\n", f);
+        }
+    }
+}
+
+/* A YAML double-quoted scalar. */
+static void yq(FILE *f, const char *t)
+{
+    fputc('"', f);
+    for (; t && *t; t++) {
+        if (*t == '"' || *t == '\\') fputc('\\', f);
+        if ((unsigned char)*t < 0x20) { fprintf(f, "\\x%02x", (unsigned char)*t); continue; }
+        fputc(*t, f);
+    }
+    fputc('"', f);
+}
+
+static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts *o)
+{
+    char a[64], buf[1400];
+    double g = e->co2_kg.central * 1000;
+    fputs("co2_eq_emissions:\n", f);
+    /* grams, three significant digits (whole grams from 100 g on) */
+    if (g >= 100) fprintf(f, "  emissions: %.0f\n", g);
+    else fprintf(f, "  emissions: %s\n", sig(a, sizeof a, g));
+    snprintf(buf, sizeof buf, "joulecast %s estimate (%s method), predicted, not measured; "
+             "location-based, range %s-%s g%s%s", JC_VERSION, jc_method_name(e->method),
+             sig(a, 32, e->co2_kg.low * 1000), sig(a + 32, 32, e->co2_kg.high * 1000),
+             o->reproduce ? "; reproduce: " : "", o->reproduce ? o->reproduce : "");
+    fputs("  source: ", f);
+    yq(f, buf);
+    fputs("\n  training_type: ", f);
+    yq(f, o->training_type ? o->training_type : "pre-training");
+    fputs("\n  geographical_location: ", f);
+    if (o->location) yq(f, o->location);
+    else if (e->region_code) {
+        snprintf(buf, sizeof buf, "%s (%s)", e->region_name ? e->region_name : e->region_code, e->region_code);
+        yq(f, buf);
+    } else {
+        yq(f, "not stated (grid intensity given directly)");
+    }
+    snprintf(buf, sizeof buf, "%g x %s", e->devices, e->device_name);
+    fputs("\n  hardware_used: ", f);
+    yq(f, buf);
+    fputs("\n", f);
+    return JC_OK;
+}
+
+jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
+                              jc_statement_format fmt, FILE *f, jc_diag *d)
+{
+    jc_diag_clear(d);
+    jc_statement_opts none;
+    memset(&none, 0, sizeof none);
+    if (!o) o = &none;
+    if (!e || !f) return jc_diag_set(d, JC_ERR_USAGE, "jc_report_statement: NULL argument");
+    if (fmt == JC_STMT_HF) {
+        if (e->mode != JC_MODE_TRAINING)
+            return jc_diag_set(d, JC_ERR_USAGE, "statement: the Hugging Face co2_eq_emissions block describes "
+                               "training (pre-training or fine-tuning); this is an inference estimate");
+        if (o->training_type && strcmp(o->training_type, "pre-training") && strcmp(o->training_type, "fine-tuning"))
+            return jc_diag_set(d, JC_ERR_USAGE, "statement: --training-type must be pre-training or fine-tuning "
+                               "(got '%s')", o->training_type);
+        hf_block(f, e, o);
+    } else if (fmt == JC_STMT_MARKDOWN || fmt == JC_STMT_LATEX) {
+        stmt s;
+        memset(&s, 0, sizeof s);
+        s.fmt = fmt;
+        s.f = f;
+        paragraph(&s, e, o);
+    } else {
+        return jc_diag_set(d, JC_ERR_USAGE, "statement: unknown format %d", (int)fmt);
+    }
+    if (ferror(f)) return jc_diag_set(d, JC_ERR_IO, "statement: write failed");
+    return JC_OK;
+}
