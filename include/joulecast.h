@@ -1435,6 +1435,172 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c,
                                     const jc_measurement *m,
                                     const char *date, FILE *f, jc_diag *diag);
 
+/* ------------------------------------------------------------------ */
+/* Compare and sweep (owners src/sweep.c, src/report/compare.c,         */
+/* src/report/sweep.c)                                                  */
+/* ------------------------------------------------------------------ */
+/* `joulecast compare A.onnx B.onnx ...` estimates one job per model and
+ * puts them side by side; `joulecast sweep` estimates one job over a grid
+ * of devices x regions x batch sizes x precisions and marks the Pareto
+ * front of time against emissions. */
+
+/* One model of a comparison: the caller's estimate of the shared job for
+ * that model.  Every pointer is borrowed for the call. */
+typedef struct jc_compare_item {
+    const char *label;          /* the model file (or a name) */
+    const jc_estimate *est;     /* the estimate of the job for this model */
+    int64_t macs, params;       /* analysis totals; -1 when unknown */
+    double batch;               /* the batch the model was counted at */
+    int partial;                /* 1: the count is partial (lower bound) */
+    const char *note;           /* NULL, or a plain-words remark (a fixed
+                                   batch dim, what the partial count lacks) */
+} jc_compare_item;
+
+/* Writes the comparison as text: one row per model with MACs, params,
+ * wall hours, facility kWh, kgCO2e and J/sample, then each figure as a
+ * ratio against the first model, then the notes.  JC_ERR_USAGE when n is
+ * 0 or an item has no estimate; JC_ERR_IO if writing failed. */
+jc_status jc_report_compare_text(const jc_compare_item *items, size_t n,
+                                 FILE *f);
+/* The same as JSON (schema joulecast-compare/1, docs/json-schemas.md),
+ * malloc'ed, freed by the caller; NULL on out-of-memory or bad input. */
+char *jc_report_compare_json(const jc_compare_item *items, size_t n);
+/* The same as CSV: a header line and one row per model. */
+jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n,
+                                FILE *f);
+
+typedef enum jc_sweep_sort {
+    JC_SWEEP_BY_EMISSIONS = 0,  /* location-based kgCO2e, central */
+    JC_SWEEP_BY_ENERGY = 1,     /* facility kWh, central */
+    JC_SWEEP_BY_TIME = 2        /* wall hours, central */
+} jc_sweep_sort;
+/* "emissions" / "energy" / "time": static strings. */
+const char *jc_sweep_sort_name(jc_sweep_sort s);
+/* Parses a sort key name; JC_ERR_USAGE (and *out untouched) if unknown. */
+jc_status jc_sweep_sort_parse(const char *s, jc_sweep_sort *out);
+
+/* The grid.  Each axis is a list of names; an empty axis (n = 0) keeps
+ * the job's own value (job->device or job->host, job->region or job->ci,
+ * job->batch, job->precision).  Words that expand to a hwdb kind:
+ *   devices:    "all" (every gpu, tpu and accelerator), "gpu", "tpu",
+ *               "accelerator", "cpu", "soc"; anything else is a device id
+ *               or alias;
+ *   regions:    "all" (every region), "cloud", "country", "subnational",
+ *               "grid", "aggregate", "PROVIDER:all" (every cloud region of
+ *               aws, gcp, azure, ...); anything else is a region code or
+ *               alias;
+ *   precisions: "all" (fp32 tf32 fp16 bf16 fp8 int8) or names.
+ * Duplicates (an id and its alias) are evaluated once.  Pointers are
+ * borrowed for the call. */
+typedef struct jc_sweep_spec {
+    const char *const *devices;    size_t n_devices;
+    const char *const *regions;    size_t n_regions;
+    const double *batches;         size_t n_batches;  /* whole numbers >= 1 */
+    const char *const *precisions; size_t n_precisions;
+    jc_sweep_sort sort;
+} jc_sweep_spec;
+
+/* One grid point.  Estimated entries carry figures; skipped ones a reason.
+ * A skipped entry whose reason does not depend on the region has
+ * region_code NULL (it stands for every region of the grid); one whose
+ * reason does not depend on the device has device_id NULL. */
+typedef struct jc_sweep_entry {
+    const char *device_id, *device_name;
+    const char *region_code;    /* estimated: the region used, or NULL with
+                                   the job's --ci and no region */
+    const char *precision;      /* as used (the device default resolved) */
+    double batch;               /* 0 without a model (skipped entries: 0
+                                   stands for every batch size) */
+    const char *reason;         /* skipped entries: why; else NULL */
+    int pareto;                 /* on the time-vs-emissions Pareto front */
+    jc_range wall_hours, energy_kwh, co2_kg;  /* facility kWh, location kg */
+    double ci, pue;             /* central values the estimate used */
+    double j_per_sample;        /* facility J per sample, central; 0: n/a */
+} jc_sweep_entry;
+
+typedef struct jc_sweep {
+    jc_mode mode;
+    jc_method method;
+    jc_sweep_sort sort;
+    const char *model;          /* the model's path, or NULL */
+    size_t n_devices, n_regions, n_batches, n_precisions; /* expanded axes */
+    size_t n_points;            /* grid points: the product of the axes */
+    size_t n_entries;  jc_sweep_entry *entries;  /* estimated, sorted by
+                                   the sort key (ties: device, region,
+                                   precision, batch) */
+    size_t n_skipped;  jc_sweep_entry *skipped;  /* grid order */
+    size_t n_skipped_points;    /* grid points the skipped entries cover */
+    size_t n_pareto;
+    size_t n_analyses;          /* model analyses run (one per batch) */
+    size_t n_notes;    const char **notes;  /* partial counts, fixed batch
+                                   dims, the job's own warnings (once) */
+    void *internal_;
+} jc_sweep;
+
+/* Estimates `job` at every point of the grid.  The model (NULL when the
+ * job gives --flops or --params) is analysed once per batch size with
+ * `aopts` (its batch replaced; may be NULL); the database is used as
+ * given.  A point that cannot be estimated (no dense peak at the
+ * precision, no TDP, no utilisation figure, a region without intensity,
+ * a batch the model's fixed batch dim refuses, any estimate error) is a
+ * skipped entry with the reason; it is never dropped.  Errors:
+ * JC_ERR_USAGE (NULL argument, an empty grid, a malformed batch or
+ * precision, --host with a device axis), JC_ERR_NOTFOUND (an unknown
+ * device or region name, with suggestions), every error of jc_analyze,
+ * JC_ERR_NOMEM.  On success *out owns the result (jc_sweep_free). */
+jc_status jc_sweep_run(const jc_sweep_spec *spec, const jc_job *job,
+                       const jc_model *model, const jc_analyze_opts *aopts,
+                       const jc_hwdb *db, jc_sweep **out, jc_diag *diag);
+/* Releases a sweep.  NULL is a no-op. */
+void jc_sweep_free(jc_sweep *s);
+
+/* Writes the sweep as text: the grid, the ranked entries (top: the first
+ * N, 0 for all; Pareto entries are marked '*'), then the skipped entries
+ * with their reasons.  JC_ERR_IO if writing failed. */
+jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f);
+/* As JSON (schema joulecast-sweep/1), malloc'ed; NULL on out-of-memory. */
+char *jc_report_sweep_json(const jc_sweep *s);
+/* As CSV: a header, one row per estimated entry (rank order), then one
+ * per skipped entry (empty figures, the reason in the last column). */
+jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f);
+
+/* ------------------------------------------------------------------ */
+/* HTML reports (owner src/report/html.c)                               */
+/* ------------------------------------------------------------------ */
+/* One self-contained HTML file per report: inline CSS, charts drawn as
+ * inline SVG, no script, no network, no external font.  Every string that
+ * comes from a model file or the hardware database is escaped.  Every
+ * figure shown carries data-key (its path in the matching --json output,
+ * e.g. "results.energy_facility_kwh.central") and data-value (the number,
+ * %.17g) so a test can compare the two. */
+
+/* Writes s to f with & < > " ' escaped as entities, C0 controls other
+ * than tab, newline and carriage return and DEL, and every byte that is
+ * not part of well-formed UTF-8, written as U+FFFD.  NULL writes nothing.
+ * JC_ERR_IO if writing failed. */
+jc_status jc_html_escape(FILE *f, const char *s);
+/* The same into buf (always NUL-terminated when cap > 0); returns the
+ * length the full escaped text needs, excluding the NUL (as snprintf). */
+size_t jc_html_escape_buf(char *buf, size_t cap, const char *s);
+
+/* The estimate report: summary, energy split (device dynamic / device
+ * idle / host / facility overhead), low-central-high ranges, emissions by
+ * component, energy per node (the top_nodes largest, the rest grouped;
+ * needs job.per_node), the per-node table, equivalences, warnings and
+ * every assumption with its source.  model: the model's path shown in the
+ * title (NULL: none).  JC_ERR_IO if writing failed. */
+jc_status jc_report_estimate_html(const jc_estimate *e, const char *model,
+                                  size_t top_nodes, FILE *f);
+/* The comparison: a bar chart per figure (one bar per model) and the
+ * table of jc_report_compare_text.  Errors as jc_report_compare_text. */
+jc_status jc_report_compare_html(const jc_compare_item *items, size_t n,
+                                 FILE *f);
+/* The sweep: a time-vs-emissions scatter of every estimated entry with the
+ * Pareto front marked and joined, the ranked table (top: first N rows, 0
+ * for all; Pareto entries are always listed) and the skipped entries.
+ * JC_ERR_IO if writing failed. */
+jc_status jc_report_sweep_html(const jc_sweep *s, size_t top, FILE *f);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,9 +20,11 @@ typedef struct est_out {
     int codecarbon;          /* --format codecarbon */
     const char *project;     /* its project_name */
     jc_budget budget;        /* --max-kwh, --max-kgco2e, --on */
+    const char *html;        /* --html FILE ('-': stdout) */
 } est_out;
 
 enum { OUT_JSON = 1, OUT_CSV, OUT_STRICT, OUT_FORMAT, OUT_PROJECT, OUT_MAXKWH, OUT_MAXKG, OUT_ON };
+enum { OUT_HTML = 100 };
 
 static const jo_opt opts[] = {
     {"json", JO_OUT, OUT_JSON, NULL, "JSON output (docs/json-schemas.md)"},
@@ -33,6 +35,7 @@ static const jo_opt opts[] = {
     {"max-kwh", JO_CMD, OUT_MAXKWH, "X", "budget: exit 10 when the facility energy exceeds X kWh"},
     {"max-kgco2e", JO_CMD, OUT_MAXKG, "Y", "budget: exit 10 when location-based emissions exceed Y kgCO2e"},
     {"on", JO_CMD, OUT_ON, "WHICH", "the figure budgets test: central (default) or high"},
+    {"html", JO_OUT, OUT_HTML, "FILE", "also write a self-contained HTML report with charts ('-': to stdout, instead of the text)"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
@@ -58,6 +61,7 @@ static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *wh
     case OUT_JSON: out->json = 1; return 0;
     case OUT_CSV: out->csv = 1; return 0;
     case OUT_STRICT: out->strict = 1; return 0;
+    case OUT_HTML: out->html = val; return 0;
     case OUT_FORMAT:
         if (!strcmp(val, "json")) out->json = 1;
         else if (!strcmp(val, "csv")) out->csv = 1;
@@ -104,6 +108,12 @@ int cmd_estimate(int argc, char **argv)
         goto out;
     }
 
+    if (out.html && !strcmp(out.html, "-") && out.json + out.csv + out.codecarbon) {
+        rc = cli_usage("estimate", "--html - writes the HTML to stdout: it cannot be combined with another format");
+        goto out;
+    }
+    if (out.html) c.job.per_node = 1;   /* the HTML shows energy per node */
+
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
 
     if (c.model) {
@@ -130,7 +140,15 @@ int cmd_estimate(int argc, char **argv)
         }
     }
     if (jc_estimate_run(&c.job, an, db, &e, &d)) { rc = cli_fail(&d); goto out; }
-    if (out.json) {
+    if (out.html) {
+        FILE *hf = jo_html_open(out.html, &rc);
+        if (!hf) goto out;
+        jc_status hs = jc_report_estimate_html(e, c.model, 0, hf);
+        if ((rc = jo_html_close(hf, out.html, hs))) goto out;
+    }
+    if (out.html && !strcmp(out.html, "-")) {
+        /* the HTML was the output */
+    } else if (out.json) {
         char *s = jc_report_estimate_json(e);
         if (!s) { rc = JC_ERR_NOMEM; goto out; }
         puts(s);

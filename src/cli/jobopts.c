@@ -6,6 +6,7 @@
  */
 #include "cli/jobopts.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,6 +303,31 @@ int jo_analyze(const jobopts *c, const jc_model *m, double batch, jc_analysis **
     ao.n_inputs = c->n_inputs;
     if (!isnan(batch)) ao.batch = (int64_t)batch;
     if (jc_analyze(m, &ao, an, &d)) return cli_fail(&d);
+    return 0;
+}
+
+FILE *jo_html_open(const char *path, int *rc)
+{
+    if (!strcmp(path, "-")) return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "joulecast: %s: cannot write the HTML report: %s\n", path, strerror(errno));
+        *rc = JC_ERR_IO;
+    }
+    return f;
+}
+
+int jo_html_close(FILE *f, const char *path, jc_status st)
+{
+    int bad = f == stdout ? fflush(f) != 0 : fclose(f) != 0;
+    if (st == JC_ERR_NOMEM) {
+        fprintf(stderr, "joulecast: out of memory while writing the HTML report\n");
+        return JC_ERR_NOMEM;
+    }
+    if (st || bad) {
+        fprintf(stderr, "joulecast: %s: writing the HTML report failed\n", path);
+        return st && st != JC_ERR_IO ? (int)st : JC_ERR_IO;
+    }
     return 0;
 }
 

@@ -89,6 +89,15 @@ int jo_check_batch(const jobopts *c, double batch);
 int jo_analyze(const jobopts *c, const jc_model *m, double batch,
                jc_analysis **an);
 
+/* Opens the --html destination: stdout for "-", else the file (created
+ * or truncated).  NULL on failure, with the error printed and *rc set to
+ * JC_ERR_IO. */
+FILE *jo_html_open(const char *path, int *rc);
+/* Closes what jo_html_open returned (stdout is flushed, not closed) and
+ * turns the report's status st and any write error into an exit code (0
+ * on success), the error printed. */
+int jo_html_close(FILE *f, const char *path, jc_status st);
+
 /* Releases what parsing allocated (binding names, the job file). */
 void jo_free(jobopts *c);
 

@@ -15,6 +15,8 @@ static const cli_cmd commands[] = {
     {"inspect", cmd_inspect, "show what an ONNX file holds (no weights read)", help_inspect},
     {"count", cmd_count, "shapes, MACs, FLOPs, bytes and params per node", help_count},
     {"estimate", cmd_estimate, "time, energy and emissions of training or inference", help_estimate},
+    {"compare", cmd_compare, "the same job for several models, side by side with ratios", help_compare},
+    {"sweep", cmd_sweep, "one job over devices x regions x batch sizes x precisions; Pareto front", help_sweep},
     {"hw", cmd_hw, "list or show devices and hosts of the hardware database", help_hw},
     {"region", cmd_region, "list or show regions and their grid carbon intensity", help_region},
     {"hwdb", cmd_hwdb, "check a hardware database or an override folder", help_hwdb},

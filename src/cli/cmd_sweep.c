@@ -1,0 +1,218 @@
+/*
+ * cmd_sweep.c - `joulecast sweep [MODEL.onnx] [options]`: one job (the
+ * workload options of `estimate`, src/cli/jobopts.c) over a grid of
+ * devices x regions x batch sizes x precisions (jc_sweep_run), sorted by
+ * emissions, energy or time, with the Pareto front of time vs emissions.
+ * Without --devices (and without --device/--host) the grid takes every
+ * gpu, tpu and accelerator; without --regions (and without --region/--ci)
+ * every cloud region.
+ */
+#include "cli/jobopts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_AXIS 512
+
+typedef struct axis_list {
+    const char *items[MAX_AXIS];
+    size_t n;
+    char *bufs[16];       /* strdup'ed copies the items point into */
+    size_t n_bufs;
+} axis_list;
+
+typedef struct sweep_cli {
+    axis_list devices, regions, batches, precisions;
+    jc_sweep_sort sort;
+    int64_t top;
+    int top_given;
+    int json, csv;
+    const char *html;
+} sweep_cli;
+
+enum { S_DEVICES = 1, S_REGIONS, S_BATCHES, S_PRECISIONS, S_SORT, S_TOP, S_JSON, S_CSV, S_HTML };
+
+static const jo_opt opts[] = {
+    {"devices", JO_CMD, S_DEVICES, "LIST", "devices to sweep: ids, or all (gpu+tpu+accelerator), gpu, tpu, ..."},
+    {"regions", JO_CMD, S_REGIONS, "LIST", "regions to sweep: codes, or cloud, aws:all, gcp:all, country, all"},
+    {"batches", JO_CMD, S_BATCHES, "LIST", "batch sizes to sweep (the model is counted once per size)"},
+    {"precisions", JO_CMD, S_PRECISIONS, "LIST", "precisions to sweep: fp32 tf32 fp16 bf16 fp8 int8, or all"},
+    {"sort", JO_CMD, S_SORT, "KEY", "emissions (default), energy or time (central values)"},
+    {"top", JO_OUT, S_TOP, "N", "rows of the ranked table in text and HTML (0: all; HTML default 100)"},
+    {"json", JO_OUT, S_JSON, NULL, "JSON output (docs/json-schemas.md \"sweep\")"},
+    {"csv", JO_OUT, S_CSV, NULL, "CSV: one row per entry, skipped entries last with their reason"},
+    {"html", JO_OUT, S_HTML, "FILE", "also write a self-contained HTML report with the scatter ('-': to stdout)"},
+};
+#define N_OPTS (sizeof opts / sizeof opts[0])
+
+void help_sweep(FILE *f)
+{
+    fprintf(f, "usage: joulecast sweep [JOB.yaml] [MODEL.onnx] [options]\n\n"
+               "Estimates one job over devices x regions x batch sizes x precisions (each a\n"
+               "comma list), sorts the entries and marks the Pareto front of wall time against\n"
+               "emissions.  Entries that cannot be estimated are listed as skipped with the\n"
+               "reason.  Without --devices (or --device) every gpu, tpu and accelerator is\n"
+               "swept; without --regions (or --region/--ci) every cloud region.  The other\n"
+               "options are those of `joulecast estimate`.\n\n");
+    jo_help(f, opts, N_OPTS);
+    fprintf(f, "\nexamples:\n"
+               "  joulecast sweep models/resnet50.onnx --batch 64 --requests 1000000\n"
+               "  joulecast sweep models/bert_base.onnx --dim sequence=128 --batches 8,32,128 \\\n"
+               "      --devices a100,h100,l4 --regions aws:all --precisions bf16,fp8 --sort energy\n");
+}
+
+static int split(axis_list *l, const char *val, const char *name, const char *where)
+{
+    if (l->n_bufs >= sizeof l->bufs / sizeof l->bufs[0])
+        return cli_usage("sweep", "%s: --%s given too often", where, name);
+    char *b = strdup(val);
+    if (!b) return JC_ERR_NOMEM;
+    l->bufs[l->n_bufs++] = b;
+    for (char *p = b;;) {
+        char *comma = strchr(p, ',');
+        if (comma) *comma = 0;
+        while (*p == ' ') p++;
+        size_t len = strlen(p);
+        while (len && p[len - 1] == ' ') p[--len] = 0;
+        if (!*p) return cli_usage("sweep", "%s: --%s has an empty item in '%s'", where, name, val);
+        if (l->n >= MAX_AXIS) return cli_usage("sweep", "%s: --%s lists more than %d items", where, name, MAX_AXIS);
+        l->items[l->n++] = p;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return 0;
+}
+
+static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *where)
+{
+    sweep_cli *c = ctx;
+    switch (o->off) {
+    case S_DEVICES: return split(&c->devices, val, o->name, where);
+    case S_REGIONS: return split(&c->regions, val, o->name, where);
+    case S_BATCHES: return split(&c->batches, val, o->name, where);
+    case S_PRECISIONS: return split(&c->precisions, val, o->name, where);
+    case S_SORT:
+        if (jc_sweep_sort_parse(val, &c->sort))
+            return cli_usage("sweep", "%s: --sort must be emissions, energy or time, got '%s'", where, val);
+        return 0;
+    case S_TOP:
+        if (!cli_parse_i64(val, &c->top)) return cli_usage("sweep", "%s: --top expects N >= 0, got '%s'", where, val);
+        c->top_given = 1;
+        return 0;
+    case S_JSON: c->json = 1; return 0;
+    case S_CSV: c->csv = 1; return 0;
+    case S_HTML: c->html = val; return 0;
+    }
+    return JC_ERR_INTERNAL;
+}
+
+static void free_axis(axis_list *l)
+{
+    for (size_t i = 0; i < l->n_bufs; i++) free(l->bufs[i]);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    sweep_cli sc;
+    jobopts c;
+    memset(&sc, 0, sizeof sc);
+    jo_init(&c, "sweep", opts, N_OPTS, apply_out, &sc);
+    jc_hwdb *db = NULL;
+    jc_model *m = NULL;
+    jc_sweep *s = NULL;
+    jc_diag d;
+    int rc = 0;
+    double batches[MAX_AXIS];
+    static const char *const all_devices[] = {"all"}, *const cloud[] = {"cloud"};
+
+    if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
+    if (sc.json + sc.csv > 1) { rc = cli_usage("sweep", "--json and --csv are exclusive"); goto out; }
+    if (sc.html && !strcmp(sc.html, "-") && sc.json + sc.csv) {
+        rc = cli_usage("sweep", "--html - writes the HTML to stdout: it cannot be combined with another format");
+        goto out;
+    }
+    if (sc.devices.n && c.job.device) {
+        rc = cli_usage("sweep", "--device and --devices both name the hardware; give the list to --devices");
+        goto out;
+    }
+    if (sc.regions.n && c.job.region) {
+        rc = cli_usage("sweep", "--region and --regions both name the place; give the list to --regions");
+        goto out;
+    }
+    if (sc.batches.n && !isnan(c.job.batch)) {
+        rc = cli_usage("sweep", "--batch and --batches both set the batch; give the list to --batches");
+        goto out;
+    }
+    if (sc.precisions.n && c.job.precision) {
+        rc = cli_usage("sweep", "--precision and --precisions both set it; give the list to --precisions");
+        goto out;
+    }
+    for (size_t i = 0; i < sc.batches.n; i++) {
+        double v;
+        if (!cli_parse_f64(sc.batches.items[i], &v) || v < 1 || v != floor(v) || v > 1e9) {
+            rc = cli_usage("sweep", "--batches takes whole numbers >= 1, got '%s'", sc.batches.items[i]);
+            goto out;
+        }
+        batches[i] = v;
+    }
+    if ((rc = jo_check_batch(&c, c.job.batch))) goto out;
+    if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
+    if (c.model && cli_model_load(c.model, &m, &d)) { rc = cli_fail(&d); goto out; }
+
+    jc_sweep_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.devices = sc.devices.items;
+    sp.n_devices = sc.devices.n;
+    if (!sp.n_devices && !c.job.device && !c.job.host) {
+        sp.devices = all_devices;
+        sp.n_devices = 1;
+    }
+    sp.regions = sc.regions.items;
+    sp.n_regions = sc.regions.n;
+    if (!sp.n_regions && !c.job.region && isnan(c.job.ci)) {
+        sp.regions = cloud;
+        sp.n_regions = 1;
+    }
+    sp.batches = batches;
+    sp.n_batches = sc.batches.n;
+    sp.precisions = sc.precisions.items;
+    sp.n_precisions = sc.precisions.n;
+    sp.sort = sc.sort;
+    jc_analyze_opts ao;
+    memset(&ao, 0, sizeof ao);
+    ao.dims = c.dims;
+    ao.n_dims = c.n_dims;
+    ao.inputs = c.inputs;
+    ao.n_inputs = c.n_inputs;
+    if (jc_sweep_run(&sp, &c.job, m, &ao, db, &s, &d)) { rc = cli_fail(&d); goto out; }
+
+    if (sc.html) {
+        FILE *hf = jo_html_open(sc.html, &rc);
+        if (!hf) goto out;
+        jc_status hs = jc_report_sweep_html(s, sc.top_given ? (size_t)sc.top : 100, hf);
+        if ((rc = jo_html_close(hf, sc.html, hs))) goto out;
+        if (!strcmp(sc.html, "-")) goto out;
+    }
+    if (sc.json) {
+        char *js = jc_report_sweep_json(s);
+        if (!js) { rc = JC_ERR_NOMEM; goto out; }
+        puts(js);
+        free(js);
+    } else if (sc.csv) {
+        if (jc_report_sweep_csv(s, stdout)) rc = JC_ERR_IO;
+    } else {
+        jc_status st = jc_report_sweep_text(s, (size_t)sc.top, stdout);
+        if (st) rc = st;
+    }
+out:
+    jc_sweep_free(s);
+    jc_model_free(m);
+    jc_hwdb_free(db);
+    jo_free(&c);
+    free_axis(&sc.devices);
+    free_axis(&sc.regions);
+    free_axis(&sc.batches);
+    free_axis(&sc.precisions);
+    return rc;
+}

@@ -1,0 +1,263 @@
+/*
+ * compare.c (report) - renders `joulecast compare`: one estimate of the
+ * same job per model, side by side, with every figure also as a ratio
+ * against the first model.  Formatting only; the JSON keys are documented
+ * in docs/json-schemas.md ("compare").
+ */
+#include "jc_internal.h"
+#include "report/sig.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *fit(char *buf, size_t cap, const char *s, size_t w);
+
+/* The compared figures, in column order. */
+enum { F_MACS, F_PARAMS, F_TIME, F_ENERGY, F_CO2, F_JPS, F_COUNT };
+static const char *const fkey[F_COUNT] = {"macs", "params", "wall_hours", "energy_kwh", "co2_kg", "j_per_sample"};
+
+/* The central value of figure k for item x; NAN when unknown. */
+static double fig(const jc_compare_item *x, int k)
+{
+    const jc_estimate *e = x->est;
+    switch (k) {
+    case F_MACS: return x->macs >= 0 ? (double)x->macs : NAN;
+    case F_PARAMS: return x->params >= 0 ? (double)x->params : NAN;
+    case F_TIME: return e->wall_hours.central;
+    case F_ENERGY: return e->energy_facility_kwh.central;
+    case F_CO2: return e->co2_kg.central;
+    case F_JPS: return e->j_per_sample.central > 0 ? e->j_per_sample.central : NAN;
+    }
+    return NAN;
+}
+
+/* x's figure k over the first item's; NAN when either is unknown or the
+ * first is 0. */
+static double ratio(const jc_compare_item *items, size_t i, int k)
+{
+    double a = fig(&items[i], k), b = fig(&items[0], k);
+    if (isnan(a) || isnan(b) || b == 0) return NAN;
+    return a / b;
+}
+
+static int valid(const jc_compare_item *items, size_t n)
+{
+    if (!items || !n) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!items[i].est || !items[i].label) return 0;
+    return 1;
+}
+
+/* Whether every item ran on the same device and region (then the header
+ * names them once). */
+static int same_place(const jc_compare_item *items, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        const jc_estimate *a = items[0].est, *b = items[i].est;
+        if (strcmp(a->device_id, b->device_id) || a->devices != b->devices ||
+            (a->region_code == NULL) != (b->region_code == NULL) ||
+            (a->region_code && strcmp(a->region_code, b->region_code)))
+            return 0;
+    }
+    return 1;
+}
+
+jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f)
+{
+    if (!valid(items, n)) return JC_ERR_USAGE;
+    const jc_estimate *e0 = items[0].est;
+    char b[F_COUNT][40], bb[40];
+    fprintf(f, "joulecast compare: %zu models, %s, %s method\n", n, jc_mode_name(e0->mode), jc_method_name(e0->method));
+    if (same_place(items, n)) {
+        fprintf(f, "hardware   %g x %s (%s), %s\n", e0->devices, e0->device_name, e0->device_id, e0->precision);
+        if (e0->region_code) fprintf(f, "region     %s (%s)\n", e0->region_code, e0->region_name ? e0->region_name : "");
+    }
+    fprintf(f, "\n  %-32s %6s %10s %10s %11s %13s %11s %11s\n", "model", "batch", "MACs", "params", "wall h",
+            "facility kWh", "kgCO2e", "J/sample");
+    for (size_t i = 0; i < n; i++) {
+        const jc_compare_item *x = &items[i];
+        if (x->macs >= 0) fmt_si(b[F_MACS], sizeof b[0], (double)x->macs);
+        else snprintf(b[F_MACS], sizeof b[0], "?");
+        if (x->params >= 0) fmt_si(b[F_PARAMS], sizeof b[0], (double)x->params);
+        else snprintf(b[F_PARAMS], sizeof b[0], "?");
+        for (int k = F_TIME; k < F_COUNT; k++) sig4(b[k], sizeof b[0], fig(x, k));
+        if (x->batch > 0) snprintf(bb, sizeof bb, "%g", x->batch);
+        else snprintf(bb, sizeof bb, "-");
+        char lb[40];
+        fprintf(f, "  %-32s %6s %10s %10s %11s %13s %11s %11s%s\n", fit(lb, sizeof lb, x->label, 32), bb,
+                b[F_MACS], b[F_PARAMS],
+                b[F_TIME], b[F_ENERGY], b[F_CO2], b[F_JPS], x->partial ? "  (partial)" : "");
+    }
+    fprintf(f, "\nratio against %s\n", items[0].label);
+    fprintf(f, "  %-32s %6s %10s %10s %11s %13s %11s %11s\n", "model", "", "MACs", "params", "wall h",
+            "facility kWh", "kgCO2e", "J/sample");
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < F_COUNT; k++) {
+            double r = ratio(items, i, k);
+            if (isnan(r)) snprintf(b[k], sizeof b[0], "n/a");
+            else snprintf(b[k], sizeof b[0], "%.3gx", r);
+        }
+        char lb[40];
+        fprintf(f, "  %-32s %6s %10s %10s %11s %13s %11s %11s\n", fit(lb, sizeof lb, items[i].label, 32), "",
+                b[F_MACS], b[F_PARAMS],
+                b[F_TIME], b[F_ENERGY], b[F_CO2], b[F_JPS]);
+    }
+    int notes = 0;
+    for (size_t i = 0; i < n; i++) notes += items[i].note != NULL || items[i].est->n_warnings > 0;
+    if (!same_place(items, n)) notes++;
+    if (notes) {
+        fprintf(f, "\nnotes\n");
+        if (!same_place(items, n))
+            for (size_t i = 0; i < n; i++)
+                fprintf(f, "  - %s: %g x %s, region %s\n", items[i].label, items[i].est->devices,
+                        items[i].est->device_id, items[i].est->region_code ? items[i].est->region_code : "(--ci)");
+        for (size_t i = 0; i < n; i++) {
+            if (items[i].note) fprintf(f, "  - %s: %s\n", items[i].label, items[i].note);
+            for (size_t k = 0; k < items[i].est->n_warnings; k++)
+                fprintf(f, "  ! %s: %s\n", items[i].label, items[i].est->warnings[k]);
+        }
+    }
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}
+
+/* ---- JSON ----------------------------------------------------------------------- */
+
+static int add_range(cJSON *o, const char *k, jc_range r)
+{
+    cJSON *x = cJSON_AddObjectToObject(o, k);
+    return x && cJSON_AddNumberToObject(x, "low", isfinite(r.low) ? r.low : 0) &&
+           cJSON_AddNumberToObject(x, "central", isfinite(r.central) ? r.central : 0) &&
+           cJSON_AddNumberToObject(x, "high", isfinite(r.high) ? r.high : 0);
+}
+
+static int add_str(cJSON *o, const char *k, const char *v)
+{
+    return v ? cJSON_AddStringToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
+}
+
+static int add_num_or_null(cJSON *o, const char *k, double v)
+{
+    return isfinite(v) ? cJSON_AddNumberToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
+}
+
+char *jc_report_compare_json(const jc_compare_item *items, size_t n)
+{
+    if (!valid(items, n)) return NULL;
+    cJSON *root = cJSON_CreateObject(), *o, *arr, *r, *w;
+    char *out = NULL;
+    if (!root) return NULL;
+#define REQ(x) do { if (!(x)) goto done; } while (0)
+    const jc_estimate *e0 = items[0].est;
+    REQ(add_str(root, "schema", "joulecast-compare/1"));
+    REQ(add_str(root, "mode", jc_mode_name(e0->mode)));
+    REQ(add_str(root, "method", jc_method_name(e0->method)));
+    REQ(add_str(root, "baseline", items[0].label));
+    REQ(arr = cJSON_AddArrayToObject(root, "models"));
+    for (size_t i = 0; i < n; i++) {
+        const jc_compare_item *x = &items[i];
+        const jc_estimate *e = x->est;
+        REQ(o = cJSON_CreateObject());
+        cJSON_AddItemToArray(arr, o);
+        REQ(add_str(o, "model", x->label));
+        REQ(add_num_or_null(o, "batch", x->batch > 0 ? x->batch : NAN));
+        REQ(cJSON_AddBoolToObject(o, "partial", x->partial));
+        REQ(add_str(o, "note", x->note));
+        REQ(add_str(o, "device", e->device_id));
+        REQ(cJSON_AddNumberToObject(o, "devices", e->devices));
+        REQ(add_str(o, "precision", e->precision));
+        REQ(add_str(o, "region", e->region_code));
+        REQ(add_num_or_null(o, "macs", fig(x, F_MACS)));
+        REQ(add_num_or_null(o, "params", fig(x, F_PARAMS)));
+        REQ(add_num_or_null(o, "flops_per_pass", e->flops_per_pass > 0 ? e->flops_per_pass : NAN));
+        REQ(add_range(o, "wall_hours", e->wall_hours));
+        REQ(add_range(o, "energy_kwh", e->energy_facility_kwh));
+        REQ(add_range(o, "co2_kg", e->co2_kg));
+        if (e->j_per_sample.central > 0) REQ(add_range(o, "j_per_sample", e->j_per_sample));
+        else REQ(cJSON_AddNullToObject(o, "j_per_sample"));
+        REQ(r = cJSON_AddObjectToObject(o, "ratio"));
+        for (int k = 0; k < F_COUNT; k++) REQ(add_num_or_null(r, fkey[k], ratio(items, i, k)));
+        REQ(w = cJSON_AddArrayToObject(o, "warnings"));
+        for (size_t k = 0; k < e->n_warnings; k++) {
+            cJSON *s = cJSON_CreateString(e->warnings[k]);
+            REQ(s);
+            cJSON_AddItemToArray(w, s);
+        }
+    }
+    out = cJSON_Print(root);
+#undef REQ
+done:
+    cJSON_Delete(root);
+    return out;
+}
+
+/* ---- CSV ----------------------------------------------------------------------- */
+
+static void csv_str(FILE *f, const char *s)
+{
+    if (!s) return;
+    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, ",%.6g", v);
+    else fputc(',', f);
+}
+
+/* A count, exact (doubles hold integers exactly up to 2^53). */
+static void csv_count(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, ",%.0f", v);
+    else fputc(',', f);
+}
+
+/* The label in at most w columns: a long path keeps its end. */
+static const char *fit(char *buf, size_t cap, const char *s, size_t w)
+{
+    size_t n = strlen(s);
+    if (n <= w) snprintf(buf, cap, "%s", s);
+    else snprintf(buf, cap, "...%s", s + n - (w - 3));
+    return buf;
+}
+
+jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
+{
+    if (!valid(items, n)) return JC_ERR_USAGE;
+    fprintf(f, "model,batch,partial,device,devices,precision,region,macs,params,wall_hours_low,wall_hours,"
+               "wall_hours_high,energy_kwh_low,energy_kwh,energy_kwh_high,co2_kg_low,co2_kg,co2_kg_high,"
+               "j_per_sample");
+    for (int k = 0; k < F_COUNT; k++) fprintf(f, ",ratio_%s", fkey[k]);
+    fprintf(f, ",note\n");
+    for (size_t i = 0; i < n; i++) {
+        const jc_compare_item *x = &items[i];
+        const jc_estimate *e = x->est;
+        csv_str(f, x->label);
+        csv_num(f, x->batch > 0 ? x->batch : NAN);
+        fprintf(f, ",%d,", x->partial);
+        csv_str(f, e->device_id);
+        fprintf(f, ",%g,%s,", e->devices, e->precision);
+        csv_str(f, e->region_code);
+        csv_count(f, fig(x, F_MACS));
+        csv_count(f, fig(x, F_PARAMS));
+        const jc_range *rs[] = {&e->wall_hours, &e->energy_facility_kwh, &e->co2_kg};
+        for (int k = 0; k < 3; k++) {
+            csv_num(f, rs[k]->low);
+            csv_num(f, rs[k]->central);
+            csv_num(f, rs[k]->high);
+        }
+        csv_num(f, fig(x, F_JPS));
+        for (int k = 0; k < F_COUNT; k++) csv_num(f, ratio(items, i, k));
+        fputc(',', f);
+        csv_str(f, x->note);
+        fputc('\n', f);
+    }
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}

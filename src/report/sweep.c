@@ -1,0 +1,231 @@
+/*
+ * sweep.c (report) - renders a jc_sweep as text, JSON and CSV.  Formatting
+ * only: the entries, their order and the Pareto marks come from
+ * src/sweep.c; the JSON keys are documented in docs/json-schemas.md
+ * ("sweep").
+ */
+#include "jc_internal.h"
+#include "report/sig.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *plural(size_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+static void entry_row(FILE *f, size_t rank, const jc_sweep_entry *x)
+{
+    char t[40], en[40], co[40], ci[40], b[40];
+    if (x->batch > 0) snprintf(b, sizeof b, "%g", x->batch);
+    else snprintf(b, sizeof b, "-");
+    fprintf(f, "  %5zu %c %-24.24s %-27.27s %-5s %6s %11s %13s %11s %9s %5.2f\n", rank,
+            x->pareto ? '*' : ' ', x->device_id ? x->device_id : "-",
+            x->region_code ? x->region_code : "(--ci)", x->precision ? x->precision : "-", b,
+            sig4(t, sizeof t, x->wall_hours.central), sig4(en, sizeof en, x->energy_kwh.central),
+            sig4(co, sizeof co, x->co2_kg.central), sig4(ci, sizeof ci, x->ci), x->pue);
+}
+
+static void table_head(FILE *f)
+{
+    fprintf(f, "  %5s %c %-24s %-27s %-5s %6s %11s %13s %11s %9s %5s\n", "rank", ' ', "device", "region",
+            "prec", "batch", "wall h", "facility kWh", "kgCO2e", "gCO2e/kWh", "PUE");
+}
+
+jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
+{
+    char n1[40];
+    fprintf(f, "joulecast sweep: %s%s%s, %s method, sorted by %s (central)\n", s->model ? s->model : "",
+            s->model ? ", " : "", jc_mode_name(s->mode), jc_method_name(s->method), jc_sweep_sort_name(s->sort));
+    fprintf(f, "grid       %zu %s x %zu %s x %zu batch %s x %zu %s = %s points\n", s->n_devices,
+            plural(s->n_devices, "device", "devices"), s->n_regions, plural(s->n_regions, "region", "regions"),
+            s->n_batches, plural(s->n_batches, "size", "sizes"), s->n_precisions,
+            plural(s->n_precisions, "precision", "precisions"), fmt_int(n1, sizeof n1, (int64_t)s->n_points));
+    fprintf(f, "result     %zu estimated, %zu skipped (%zu %s below), %zu on the Pareto front of time vs "
+               "emissions (*)\n", s->n_entries, s->n_skipped_points, s->n_skipped,
+            plural(s->n_skipped, "entry", "entries"), s->n_pareto);
+    if (s->model) fprintf(f, "analyses   %zu (the model is counted once per batch size)\n", s->n_analyses);
+
+    if (s->n_entries) {
+        size_t shown = top && top < s->n_entries ? top : s->n_entries;
+        fprintf(f, "\n");
+        table_head(f);
+        for (size_t i = 0; i < shown; i++) entry_row(f, i + 1, &s->entries[i]);
+        if (shown < s->n_entries)
+            fprintf(f, "  ... %zu more (--top 0 lists all; --csv and --json always do)\n", s->n_entries - shown);
+
+        fprintf(f, "\nPareto front (fastest first): no other entry is both faster and lower in emissions\n");
+        table_head(f);
+        /* the front in time order: the ranks of front entries, sorted by time */
+        size_t *idx = malloc(s->n_pareto * sizeof *idx);
+        if (!idx) return JC_ERR_NOMEM;
+        size_t k = 0;
+        for (size_t i = 0; i < s->n_entries; i++)
+            if (s->entries[i].pareto) idx[k++] = i;
+        for (size_t i = 1; i < k; i++) {   /* insertion sort: the front is short */
+            size_t v = idx[i], j = i;
+            while (j > 0 && s->entries[idx[j - 1]].wall_hours.central > s->entries[v].wall_hours.central) {
+                idx[j] = idx[j - 1];
+                j--;
+            }
+            idx[j] = v;
+        }
+        for (size_t i = 0; i < k; i++) entry_row(f, idx[i] + 1, &s->entries[idx[i]]);
+        free(idx);
+    }
+    if (s->n_skipped) {
+        fprintf(f, "\nskipped (never estimated; the reason is what is missing)\n");
+        for (size_t i = 0; i < s->n_skipped; i++) {
+            const jc_sweep_entry *x = &s->skipped[i];
+            char b[40];
+            if (x->batch > 0) snprintf(b, sizeof b, "batch %g", x->batch);
+            else snprintf(b, sizeof b, "every batch");
+            fprintf(f, "  %-24s %-27s %-5s %-12s %s\n", x->device_id ? x->device_id : "(every device)",
+                    x->region_code ? x->region_code : "(every region)", x->precision ? x->precision : "-", b,
+                    x->reason ? x->reason : "");
+        }
+    }
+    if (s->n_notes) {
+        fprintf(f, "\nnotes (warnings of the estimates, each once)\n");
+        for (size_t i = 0; i < s->n_notes; i++) fprintf(f, "  ! %s\n", s->notes[i]);
+    }
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}
+
+/* ---- JSON ---------------------------------------------------------------------- */
+
+static int add_range(cJSON *o, const char *k, jc_range r)
+{
+    cJSON *x = cJSON_AddObjectToObject(o, k);
+    return x && cJSON_AddNumberToObject(x, "low", isfinite(r.low) ? r.low : 0) &&
+           cJSON_AddNumberToObject(x, "central", isfinite(r.central) ? r.central : 0) &&
+           cJSON_AddNumberToObject(x, "high", isfinite(r.high) ? r.high : 0);
+}
+
+static int add_str(cJSON *o, const char *k, const char *v)
+{
+    return v ? cJSON_AddStringToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
+}
+
+static int add_num(cJSON *o, const char *k, double v)
+{
+    return cJSON_AddNumberToObject(o, k, isfinite(v) ? v : 0) != NULL;
+}
+
+char *jc_report_sweep_json(const jc_sweep *s)
+{
+    cJSON *root = cJSON_CreateObject(), *o, *arr;
+    char *out = NULL;
+    if (!root) return NULL;
+#define REQ(x) do { if (!(x)) goto done; } while (0)
+    REQ(add_str(root, "schema", "joulecast-sweep/1"));
+    REQ(add_str(root, "model", s->model));
+    REQ(add_str(root, "mode", jc_mode_name(s->mode)));
+    REQ(add_str(root, "method", jc_method_name(s->method)));
+    REQ(add_str(root, "sort", jc_sweep_sort_name(s->sort)));
+    REQ(o = cJSON_AddObjectToObject(root, "grid"));
+    REQ(add_num(o, "devices", (double)s->n_devices));
+    REQ(add_num(o, "regions", (double)s->n_regions));
+    REQ(add_num(o, "batches", (double)s->n_batches));
+    REQ(add_num(o, "precisions", (double)s->n_precisions));
+    REQ(add_num(o, "points", (double)s->n_points));
+    REQ(add_num(o, "estimated", (double)s->n_entries));
+    REQ(add_num(o, "skipped_points", (double)s->n_skipped_points));
+    REQ(add_num(o, "pareto", (double)s->n_pareto));
+    REQ(add_num(o, "analyses", (double)s->n_analyses));
+    REQ(arr = cJSON_AddArrayToObject(root, "entries"));
+    for (size_t i = 0; i < s->n_entries; i++) {
+        const jc_sweep_entry *x = &s->entries[i];
+        REQ(o = cJSON_CreateObject());
+        cJSON_AddItemToArray(arr, o);
+        REQ(add_num(o, "rank", (double)(i + 1)));
+        REQ(add_str(o, "device", x->device_id));
+        REQ(add_str(o, "device_name", x->device_name));
+        REQ(add_str(o, "region", x->region_code));
+        REQ(add_str(o, "precision", x->precision));
+        REQ(add_num(o, "batch", x->batch));
+        REQ(cJSON_AddBoolToObject(o, "pareto", x->pareto));
+        REQ(add_range(o, "wall_hours", x->wall_hours));
+        REQ(add_range(o, "energy_kwh", x->energy_kwh));
+        REQ(add_range(o, "co2_kg", x->co2_kg));
+        REQ(add_num(o, "ci_gco2e_per_kwh", x->ci));
+        REQ(add_num(o, "pue", x->pue));
+        REQ(add_num(o, "j_per_sample", x->j_per_sample));
+    }
+    REQ(arr = cJSON_AddArrayToObject(root, "skipped"));
+    for (size_t i = 0; i < s->n_skipped; i++) {
+        const jc_sweep_entry *x = &s->skipped[i];
+        REQ(o = cJSON_CreateObject());
+        cJSON_AddItemToArray(arr, o);
+        REQ(add_str(o, "device", x->device_id));
+        REQ(add_str(o, "region", x->region_code));
+        REQ(add_str(o, "precision", x->precision));
+        if (x->batch > 0) REQ(add_num(o, "batch", x->batch));
+        else REQ(cJSON_AddNullToObject(o, "batch"));
+        REQ(add_str(o, "reason", x->reason));
+    }
+    REQ(arr = cJSON_AddArrayToObject(root, "notes"));
+    for (size_t i = 0; i < s->n_notes; i++) {
+        cJSON *n = cJSON_CreateString(s->notes[i]);
+        REQ(n);
+        cJSON_AddItemToArray(arr, n);
+    }
+    out = cJSON_Print(root);
+#undef REQ
+done:
+    cJSON_Delete(root);
+    return out;
+}
+
+/* ---- CSV ------------------------------------------------------------------------ */
+
+static void csv_str(FILE *f, const char *s)
+{
+    if (!s) return;
+    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
+{
+    fprintf(f, "rank,device,device_name,region,precision,batch,pareto,wall_hours_low,wall_hours,wall_hours_high,"
+               "energy_kwh_low,energy_kwh,energy_kwh_high,co2_kg_low,co2_kg,co2_kg_high,ci_gco2e_per_kwh,pue,"
+               "j_per_sample,skipped_reason\n");
+    for (size_t i = 0; i < s->n_entries; i++) {
+        const jc_sweep_entry *x = &s->entries[i];
+        fprintf(f, "%zu,", i + 1);
+        csv_str(f, x->device_id);
+        fputc(',', f);
+        csv_str(f, x->device_name);
+        fputc(',', f);
+        csv_str(f, x->region_code);
+        fprintf(f, ",%s,", x->precision ? x->precision : "");
+        if (x->batch > 0) fprintf(f, "%g", x->batch);
+        fprintf(f, ",%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,\n", x->pareto, x->wall_hours.low, x->wall_hours.central,
+                x->wall_hours.high, x->energy_kwh.low, x->energy_kwh.central, x->energy_kwh.high, x->co2_kg.low,
+                x->co2_kg.central, x->co2_kg.high, x->ci, x->pue, x->j_per_sample);
+    }
+    for (size_t i = 0; i < s->n_skipped; i++) {
+        const jc_sweep_entry *x = &s->skipped[i];
+        fprintf(f, ",");
+        csv_str(f, x->device_id);
+        fputc(',', f);
+        csv_str(f, x->device_name);
+        fputc(',', f);
+        csv_str(f, x->region_code);
+        fprintf(f, ",%s,", x->precision ? x->precision : "");
+        if (x->batch > 0) fprintf(f, "%g", x->batch);
+        fprintf(f, ",,,,,,,,,,,,,,");
+        csv_str(f, x->reason);
+        fputc('\n', f);
+    }
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}
