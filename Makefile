@@ -10,6 +10,10 @@
 #   make install    PREFIX=/usr/local DESTDIR=: CLI, libjoulecast.{so,a},
 #                   joulecast.h, joulecast.pc, share/joulecast/hwdb, the
 #                   man page, bash and zsh completion; make uninstall
+#   make fuzz       build the libFuzzer targets (clang) and run each for
+#                   FUZZ_SECONDS (default 60); tests/fuzz/README.md
+#   make valgrind   inspect + count of every backend-suite model under
+#                   valgrind (the sample of 60 runs in make test)
 #   make clean
 #
 # Everything built goes under build/.  C for onnx.proto is generated into
@@ -60,7 +64,7 @@ HWDBDIR    := $(DATADIR)/joulecast/hwdb
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 
-.PHONY: all deps demo test test-build clean bench lint check-deps golden-update
+.PHONY: all deps demo test test-build clean bench lint check-deps golden-update fuzz fuzz-build valgrind
 
 all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so
 
@@ -115,7 +119,20 @@ $(BUILD)/asan/tests/%: tests/unit/%.c tests/unit/check.h $(BUILD)/asan/libjoulec
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(BUILD)/asan/libjoulecast.a $(LDLIBS)
 
-test-build: all $(BUILD)/asan/joulecast $(UNIT_BIN)
+# fuzz targets replayed over tests/fuzz/regress/ (tests/fuzz_regress.sh)
+FUZZ_TARGETS := onnx hwdb jobfile estimate_cli
+ACLI_LIB_OBJ := $(filter-out %/main.o %/cmd_estimate.o,$(ACLI_OBJ))
+REPLAY_BIN   := $(patsubst %,$(BUILD)/asan/fuzz/replay_%,$(FUZZ_TARGETS))
+
+$(BUILD)/asan/fuzz/libcli.a: $(ACLI_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/asan/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/fuzz_common.h $(BUILD)/asan/fuzz/libcli.a $(BUILD)/asan/libjoulecast.a
+	$(CC) $(BASEFLAGS) $(SANFLAGS) -o $@ $< tests/fuzz/replay_main.c $(BUILD)/asan/fuzz/libcli.a $(BUILD)/asan/libjoulecast.a $(LDLIBS)
+
+test-build: all $(BUILD)/asan/joulecast $(UNIT_BIN) $(REPLAY_BIN)
 
 # ---- man page (generated from the commands' help text: tools/gen_man.sh) ----
 .PHONY: man install uninstall
@@ -169,6 +186,42 @@ test:
 
 bench: all
 	@sh bench/run.sh
+
+# ---- fuzzing (clang libFuzzer + ASan + UBSan; tests/fuzz/README.md) ---------
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+                -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FLIB_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,$(LIB_SRC)) $(BUILD)/fuzz/gen/onnx.pb-c.o
+FCLI_OBJ := $(patsubst %.c,$(BUILD)/fuzz/%.o,$(filter-out %/main.c %/cmd_estimate.c,$(CLI_SRC)))
+FUZZ_BIN := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
+
+$(BUILD)/fuzz/gen/onnx.pb-c.o: $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 $(FUZZ_FLAGS) -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
+
+$(BUILD)/fuzz/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -c $< -o $@
+
+$(BUILD)/fuzz/libjoulecast.a: $(FLIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/fuzz/libcli.a: $(FCLI_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/fuzz/libcli.a $(BUILD)/fuzz/libjoulecast.a
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/libcli.a $(BUILD)/fuzz/libjoulecast.a $(LDLIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_TARGETS)
+
+valgrind: all
+	@FULL=1 sh tests/valgrind.sh
 
 lint:
 	@sh tools/lint.sh

@@ -138,14 +138,17 @@ typedef struct jc_value {
     uint64_t data_offset, data_length;  /* inline: in the model file */
     const char *ext_location;           /* external: relative path */
     uint64_t ext_offset, ext_length;    /* external: as declared */
-    /* Values kept for small tensors only (<= JC_SMALL_TENSOR elements) of
-     * integer, bool or floating dtypes: shape inference needs them. */
+    /* Values kept for small tensors only (shape inference needs them):
+     * int64, int32 and bool tensors of <= JC_SMALL_TENSOR elements, other
+     * integer and floating tensors of <= JC_SMALL_VALUES elements (those
+     * are weights far more often than shape operands). */
     int64_t n_vals;     /* -1 when values were not kept */
     int64_t *ivals;     /* integer/bool values (floats truncated) */
     double *fvals;      /* the same values as doubles */
 } jc_value;
 
 #define JC_SMALL_TENSOR 4096
+#define JC_SMALL_VALUES 64
 
 typedef enum jc_attr_type {
     JC_ATTR_UNDEFINED = 0, JC_ATTR_FLOAT = 1, JC_ATTR_INT = 2,

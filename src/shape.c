@@ -41,6 +41,7 @@ typedef struct actx {
     const char **warn; size_t n_warn, cap_warn;
     size_t n_unknown_other;
     int fdepth;
+    size_t max_nodes;          /* expansion budget (see file_nodes) */
     const char *cur_name;      /* display name of the node being analysed */
     int64_t params, weight_bytes;
     const oprules *rules;      /* --op-rules, or NULL */
@@ -283,9 +284,33 @@ static jc_status count_param(actx *ax, const jc_graph *g, int32_t vi, jc_node_co
 
 /* ---- node records --------------------------------------------------------------- */
 
+/* Nodes written in the file (graphs, subgraphs, function bodies).  The
+ * analysis may expand at most this many plus JC_EXPAND_BUDGET nodes: a
+ * function called twice by a function called twice ... is otherwise an
+ * exponential expansion of a tiny file (fuzzing/review finding). */
+#define JC_EXPAND_BUDGET 500000
+static size_t file_nodes(const jc_graph *g, int depth)
+{
+    size_t n = g->n_nodes;
+    if (depth > 64) return n;
+    for (size_t i = 0; i < g->n_nodes; i++)
+        for (size_t j = 0; j < g->nodes[i].n_attrs; j++) {
+            const jc_attr *at = &g->nodes[i].attrs[j];
+            if (at->type == JC_ATTR_GRAPH || at->type == JC_ATTR_GRAPHS)
+                for (size_t q = 0; q < at->n; q++) n += file_nodes(at->g[q], depth + 1);
+        }
+    return n;
+}
+
 static int push_node(actx *ax, const jc_node *n, int inst, int depth, const char *name,
                      const jc_node_cost *cost)
 {
+    if (ax->n_nodes >= ax->max_nodes) {
+        ax->err = jc_diag_node(ax->d, JC_ERR_RANGE, name, n->op_type,
+                               "the model expands to more than %zu nodes (model-local functions "
+                               "or subgraphs instantiated too many times)", ax->max_nodes);
+        return -1;
+    }
     if (!grow((void **)&ax->nodes, &ax->cap_nodes, ax->n_nodes, sizeof *ax->nodes)) {
         nomem(ax);
         return -1;
@@ -762,8 +787,9 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
                 if (!in[k] || in[k]->non_tensor) continue;
                 int64_t b;
                 if (!bytes_of(in[k], &b)) {
-                    int64_t dummy;
-                    op_numel(&c, in[k], &dummy);
+                    int64_t dummy;   /* elements known: the bytes overflow */
+                    if (op_numel(&c, in[k], &dummy)) return op_overflow(&c);
+                    if (ax->err) return ax->err;
                     continue;
                 }
                 int64_t *dst = op_in_is_weight(&c, k) ? &c.cost.weight_bytes_read : &c.cost.bytes_read;
@@ -773,8 +799,9 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
                 if (!out[k] || out[k]->non_tensor) continue;
                 int64_t b;
                 if (!bytes_of(out[k], &b)) {
-                    int64_t dummy;
-                    op_numel(&c, out[k], &dummy);
+                    int64_t dummy;   /* elements known: the bytes overflow */
+                    if (op_numel(&c, out[k], &dummy)) return op_overflow(&c);
+                    if (ax->err) return ax->err;
                     continue;
                 }
                 if (!op_add(&c, c.cost.bytes_written, b, &c.cost.bytes_written)) return ax->err;
@@ -1144,6 +1171,9 @@ jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis
     actx ax;
     memset(&ax, 0, sizeof ax);
     ax.m = m;
+    ax.max_nodes = JC_EXPAND_BUDGET + file_nodes(m->graph, 0);
+    for (size_t i = 0; i < m->n_functions; i++)
+        if (m->functions[i].body) ax.max_nodes += file_nodes(m->functions[i].body, 0);
     ax.d = d;
     if (opts) ax.o = *opts;
     ax.ar = jc_arena_new();

@@ -485,8 +485,13 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
     (void)typed_len;
     (void)ntyped_fields;
 
-    /* keep values of small numeric tensors */
-    if (is_numeric_small(v->dtype) && numel <= JC_SMALL_TENSOR &&
+    /* keep values of small numeric tensors: shape-typed ones (int64,
+     * int32, bool) up to JC_SMALL_TENSOR elements, the others (floats,
+     * 8/16-bit integers: weights far more often than shape operands) up
+     * to JC_SMALL_VALUES, so memory follows the graph, not the weights */
+    if (is_numeric_small(v->dtype) &&
+        numel <= (v->dtype == JC_DT_INT64 || v->dtype == JC_DT_INT32 ||
+                  v->dtype == JC_DT_BOOL ? JC_SMALL_TENSOR : JC_SMALL_VALUES) &&
         v->data_loc != JC_DATA_EXTERNAL) {
         if (raw) {
             if (alloc_vals(L, v, numel)) { st = oom(L); goto out; }

@@ -1,0 +1,25 @@
+#!/bin/sh
+# fuzz_regress.sh - replays every input of tests/fuzz/regress/<target>/
+# (inputs that once crashed a fuzz target, kept after the fix) through the
+# same target code built with gcc's ASan+UBSan against build/asan/
+# (build/asan/fuzz/replay_<target>, made by `make test-build` from
+# tests/fuzz/fuzz_<target>.c + tests/fuzz/replay_main.c).  Each input
+# that runs clean prints a PASS line; a crash, sanitizer report or leak
+# makes the replayer exit non-zero, which tests/run.sh counts as a failure.
+set -u
+cd "$(dirname "$0")/.."
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+rc=0
+for d in tests/fuzz/regress/*/; do
+  t=$(basename "$d")
+  bin=build/asan/fuzz/replay_$t
+  if [ ! -x "$bin" ]; then echo "FAIL replay_$t is not built (make test-build)"; rc=1; continue; fi
+  [ -n "$(ls -A "$d")" ] || continue
+  "$bin" "$t" "$d" 2>build/fuzz_regress_$t.err || {
+    echo "FAIL fuzz regression inputs of $t (see build/fuzz_regress_$t.err)"
+    tail -n 30 build/fuzz_regress_$t.err
+    rc=1
+  }
+done
+exit $rc
