@@ -1142,6 +1142,7 @@ jc_status jc_report_sweep_html(const jc_sweep *s, size_t top, FILE *f)
             esc(f, x->region_code ? x->region_code : "(every region)");
             fprintf(f, "</td><td>%s</td><td class=\"n\">", x->precision ? x->precision : "");
             if (x->batch > 0) fprintf(f, "%g", x->batch);
+            else fprintf(f, "all");
             fprintf(f, "</td><td class=\"src\">");
             esc(f, x->reason);
             fprintf(f, "</td></tr>\n");

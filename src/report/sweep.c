@@ -44,8 +44,10 @@ jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
             plural(s->n_devices, "device", "devices"), s->n_regions, plural(s->n_regions, "region", "regions"),
             s->n_batches, plural(s->n_batches, "size", "sizes"), s->n_precisions,
             plural(s->n_precisions, "precision", "precisions"), fmt_int(n1, sizeof n1, (int64_t)s->n_points));
-    fprintf(f, "result     %zu estimated, %zu skipped (%zu %s below), %zu on the Pareto front of time vs "
-               "emissions (*)\n", s->n_entries, s->n_skipped_points, s->n_skipped,
+    char n2[40], n3[40];
+    fprintf(f, "result     %s estimated, %s skipped (%zu %s below), %zu on the Pareto front of time vs "
+               "emissions (*)\n", fmt_int(n2, sizeof n2, (int64_t)s->n_entries),
+            fmt_int(n3, sizeof n3, (int64_t)s->n_skipped_points), s->n_skipped,
             plural(s->n_skipped, "entry", "entries"), s->n_pareto);
     if (s->model) fprintf(f, "analyses   %zu (the model is counted once per batch size)\n", s->n_analyses);
 
