@@ -4,7 +4,8 @@
  * for each model on the same device and region, side by side with ratios
  * against the first model.  A model whose batch dim is fixed to another
  * value than --batch is counted at its own batch and says so; a partial
- * count is said plainly (or refused with --strict).
+ * count is said plainly (or refused with --strict).  --dim and --input
+ * bindings apply to the models that have the dim or input.
  */
 #include "cli/jobopts.h"
 
@@ -78,6 +79,47 @@ static void partial_words(const jc_analysis *an, char *buf, size_t cap)
     if (!k) snprintf(buf, cap, "some nodes");
 }
 
+static int has_sym(const jc_graph *g, const char *s)
+{
+    for (size_t i = 0; i < g->n_values; i++)
+        for (int k = 0; k < g->values[i].rank; k++)
+            if (g->values[i].dims[k].sym && !strcmp(g->values[i].dims[k].sym, s)) return 1;
+    return 0;
+}
+
+/* Analyses m with the --dim / --input bindings that apply to it: models
+ * differ, so a binding another model needs is not an error here (one that
+ * no model uses is, in cmd_compare).  used[] marks the bindings taken. */
+static int analyze_model(const jobopts *c, const jc_model *m, double batch, jc_analysis **an,
+                         int *dim_used, int *input_used)
+{
+    jc_dim_binding dims[JO_MAX_BIND];
+    jc_input_binding inputs[JO_MAX_BIND];
+    size_t nd = 0, ni = 0;
+    for (size_t i = 0; i < c->n_dims; i++)
+        if (has_sym(m->graph, c->dims[i].name)) {
+            dims[nd++] = c->dims[i];
+            dim_used[i] = 1;
+        }
+    for (size_t i = 0; i < c->n_inputs; i++) {
+        int32_t k = jc_graph_find(m->graph, c->inputs[i].name);
+        if (k >= 0 && m->graph->values[k].kind == JC_V_INPUT) {
+            inputs[ni++] = c->inputs[i];
+            input_used[i] = 1;
+        }
+    }
+    jc_analyze_opts ao;
+    jc_diag d;
+    memset(&ao, 0, sizeof ao);
+    ao.dims = dims;
+    ao.n_dims = nd;
+    ao.inputs = inputs;
+    ao.n_inputs = ni;
+    if (!isnan(batch)) ao.batch = (int64_t)batch;
+    if (jc_analyze(m, &ao, an, &d)) return cli_fail(&d);
+    return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     cmp_cli cc;
@@ -92,6 +134,7 @@ int cmd_compare(int argc, char **argv)
     jc_compare_item items[MAX_MODELS + 1];
     const char *paths[MAX_MODELS + 1];
     size_t n = 0;
+    int dim_used[JO_MAX_BIND] = {0}, input_used[JO_MAX_BIND] = {0};
     jc_diag d;
     int rc = 0;
 
@@ -121,7 +164,7 @@ int cmd_compare(int argc, char **argv)
                                   in, (long long)fixed, (long long)fixed, job.batch);
             job.batch = (double)fixed;
         }
-        if ((rc = jo_analyze(&c, ms[i], job.batch, &ans[i]))) goto out;
+        if ((rc = analyze_model(&c, ms[i], job.batch, &ans[i], dim_used, input_used))) goto out;
         if (ans[i]->partial) {
             if (cc.strict) {
                 fprintf(stderr, "joulecast: %s: the count is partial (see joulecast count) and --strict was given\n",
@@ -136,8 +179,8 @@ int cmd_compare(int argc, char **argv)
                                       "are lower bounds", k ? "; " : "", what);
         }
         if (jc_estimate_run(&job, ans[i], db, &es[i], &d)) {
-            fprintf(stderr, "joulecast: %s: ", paths[i]);
-            rc = cli_fail(&d);
+            fprintf(stderr, "joulecast: %s: %s\n", paths[i], d.msg[0] ? d.msg : jc_status_name(d.status));
+            rc = d.status ? (int)d.status : JC_ERR_INTERNAL;
             goto out;
         }
         if (note[0] && !(notes[i] = strdup(note))) { rc = JC_ERR_NOMEM; goto out; }
@@ -149,6 +192,17 @@ int cmd_compare(int argc, char **argv)
         items[i].partial = ans[i]->partial;
         items[i].note = notes[i];
     }
+    for (size_t i = 0; i < c.n_dims; i++)
+        if (!dim_used[i]) {
+            rc = cli_usage("compare", "--dim %s: no model has a dim named '%s'", c.dims[i].name, c.dims[i].name);
+            goto out;
+        }
+    for (size_t i = 0; i < c.n_inputs; i++)
+        if (!input_used[i]) {
+            rc = cli_usage("compare", "--input %s: no model has an input named '%s'", c.inputs[i].name,
+                           c.inputs[i].name);
+            goto out;
+        }
     /* different batch sizes, said once more where the table is read */
     for (size_t i = 1; i < n; i++)
         if (items[i].batch != items[0].batch && !notes[i]) {
