@@ -372,13 +372,8 @@ static const char *device_reason(sw *w, const jc_device *dev, const char *p, con
         snprintf(buf, cap, "no published TDP (give --avg-power W)");
         return buf;
     }
-    if (!known_time && !given(j->utilization)) {
-        const jc_sourced *u = j->mode == JC_MODE_TRAINING ? &dev->util_training : &dev->util_inference;
-        if (!u->present) {
-            snprintf(buf, cap, "no %s utilisation in the database (give --utilization U)", jc_mode_name(j->mode));
-            return buf;
-        }
-    }
+    /* a device without a published utilisation is estimated with the
+     * database's named fallback; the estimate's warning becomes a note */
     if (j->method == JC_METHOD_JOULES_PER_OP && !dev->pj_per_flop[pr].present) {
         snprintf(buf, cap, "no energy per FLOP at %s (joules-per-op method)", jc_precision_name(pr));
         return buf;
