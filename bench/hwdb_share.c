@@ -3,9 +3,11 @@
  * loading the hardware database.  Runs REPS times (a) jc_hwdb_load of the
  * bundled folder alone and (b) the whole estimate pipeline as the CLI
  * does it (hwdb load, model load, jc_analyze at batch 1, jc_estimate_run
- * for inference on an A100 in US-CA, text report to /dev/null), and
- * prints "<hwdb_seconds_per_run> <estimate_seconds_per_run>" (means,
- * CLOCK_MONOTONIC).  Built and run by bench/run.sh only.
+ * for inference on an A100 in US-CA, text report to /dev/null), the two
+ * interleaved, and prints "<hwdb_wall> <estimate_wall> <hwdb_cpu>
+ * <estimate_cpu>": mean seconds per run, wall (CLOCK_MONOTONIC) and CPU
+ * (CLOCK_PROCESS_CPUTIME_ID, not disturbed by other jobs on the
+ * machine).  Built and run by bench/run.sh only.
  */
 #include "joulecast.h"
 
@@ -21,6 +23,13 @@ static double now(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
+static double cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -33,15 +42,14 @@ int main(int argc, char **argv)
     FILE *null = fopen("/dev/null", "w");
     if (!null) return 3;
     jc_diag d;
-    double t0 = now();
+    double hw = 0, hc = 0, ew = 0, ec = 0;
     for (int i = 0; i < reps; i++) {
+        double w0 = now(), c0 = cpu();
         jc_hwdb *db = NULL;
         if (jc_hwdb_load(dir, NULL, 0, NULL, &db, &d)) { fprintf(stderr, "%s\n", d.msg); return 1; }
         jc_hwdb_free(db);
-    }
-    double t1 = now();
-    for (int i = 0; i < reps; i++) {
-        jc_hwdb *db = NULL;
+        double w1 = now(), c1 = cpu();
+        db = NULL;
         jc_model *m = NULL;
         jc_analysis *an = NULL;
         jc_estimate *e = NULL;
@@ -63,9 +71,10 @@ int main(int argc, char **argv)
         jc_analysis_free(an);
         jc_model_free(m);
         jc_hwdb_free(db);
+        double w2 = now(), c2 = cpu();
+        hw += w1 - w0; hc += c1 - c0; ew += w2 - w1; ec += c2 - c1;
     }
-    double t2 = now();
     fclose(null);
-    printf("%.6f %.6f\n", (t1 - t0) / reps, (t2 - t1) / reps);
+    printf("%.6f %.6f %.6f %.6f\n", hw / reps, ew / reps, hc / reps, ec / reps);
     return 0;
 }

@@ -47,26 +47,49 @@ R50=$B/resnet50.full.onnx
 [ -f $B/chain_100000.onnx ] || $PY bench/gen_models.py --out $B chain
 [ -f $B/huge_sparse.onnx ] || $PY bench/gen_models.py --out $B sparse
 
-# measure REPS CMD...: prints "median_seconds max_rss_kb"
+# measure REPS CMD...: prints "median_wall_s median_cpu_s max_rss_kb".  CPU
+# time (task-clock from perf stat, ms resolution) is the figure that does
+# not depend on what else the machine runs; without perf it is "-".
+HAVE_PERF=0
+perf stat -x, -e task-clock -o $B/cpu true > /dev/null 2>&1 && HAVE_PERF=1
 measure() {
   n=$1; shift
   : > $B/times
   i=0
   while [ $i -lt $n ]; do
     t0=$(date +%s%N)
-    /usr/bin/time -f "%M" -o $B/one "$@" > /dev/null 2> $B/err || { echo "bench: failed: $*" >&2; cat $B/err >&2; exit 1; }
+    if [ $HAVE_PERF = 1 ]; then
+      perf stat -x, -e task-clock -o $B/cpu /usr/bin/time -f "%M" -o $B/one "$@" > /dev/null 2> $B/err ||
+        { echo "bench: failed: $*" >&2; cat $B/err >&2; exit 1; }
+      cpu=$(awk -F, '/task-clock/ { print $1 / 1000 }' $B/cpu)
+    else
+      /usr/bin/time -f "%M" -o $B/one "$@" > /dev/null 2> $B/err || { echo "bench: failed: $*" >&2; cat $B/err >&2; exit 1; }
+      cpu=-
+    fi
     t1=$(date +%s%N)
-    echo "$(( (t1 - t0) / 1000 )) $(tail -n 1 $B/one)" | awk '{ printf "%.6f %s\n", $1 / 1e6, $2 }' >> $B/times
+    echo "$(( (t1 - t0) / 1000 )) $cpu $(tail -n 1 $B/one)" | awk '{ printf "%.6f %s %s\n", $1 / 1e6, $2, $3 }' >> $B/times
     i=$((i + 1))
   done
-  sort -n $B/times | awk -v n=$n 'NR == int((n + 1) / 2) { t = $1 } { if ($2 > m) m = $2 } END { printf "%s %s\n", t, m }'
+  w=$(sort -n $B/times | awk -v n=$n 'NR == int((n + 1) / 2) { print $1 }')
+  c=$(sort -k2,2n $B/times | awk -v n=$n 'NR == int((n + 1) / 2) { print $2 }')
+  k=$(awk '{ if ($3 > m) m = $3 } END { print m }' $B/times)
+  echo "$w $c $k"
 }
 
-row() {  # label seconds kb python_seconds naive_seconds
-  awk -v l="$1" -v t="$2" -v k="$3" -v pt="$4" -v nt="$5" 'BEGIN {
-    f = "%.1fx"
-    printf "| %s | %.4f | %.1f | %s | %s |\n", l, t, k / 1024,
-      (pt == "-" ? "n/a" : sprintf(f, pt / t)), (nt == "-" ? "n/a" : sprintf(f, nt / t)) }'
+# row LABEL "wall cpu kb" "python wall cpu kb" "naive wall cpu kb": speed-ups
+# on wall time and on CPU time
+row() {
+  echo "$1|$2|$3|$4" | awk -F'|' '{
+    split($2, r, " "); split($3, p, " "); split($4, q, " ")
+    printf "| %s | %.4f | %s | %.1f |", $1, r[1], (r[2] == "-" ? "-" : sprintf("%.4f", r[2])), r[3] / 1024
+    for (k = 0; k < 2; k++) {
+      if (k == 0) { bw = p[1]; bc = p[2] } else { bw = q[1]; bc = q[2] }
+      if (bw == "" || bw == "-") { printf " n/a |"; continue }
+      s = sprintf("%.1fx wall", bw / r[1])
+      if (r[2] != "-" && r[2] > 0) s = s sprintf(", %.1fx CPU", bc / r[2])
+      printf " %s |", s
+    }
+    printf "\n" }'
 }
 
 PYLOAD='import onnx,sys; m = onnx.load(sys.argv[1]); onnx.shape_inference.infer_shapes(m)'
@@ -76,27 +99,27 @@ PYLOAD_NOEXT='import onnx,sys; m = onnx.load(sys.argv[1], load_external_data=Fal
 file_table() {
   title=$1; f=$2; n=$3; base=$4; shift 4
   size=$(stat -c %s "$f")
-  pt=-; nt=-
+  pr=-; nr=-
   {
     echo "### $title ($(awk -v s=$size 'BEGIN { printf "%.1f MB", s / 1e6 }'))"
     echo
-    echo "Median of $n runs; peak RSS is the maximum over the runs. Speed-up = baseline time / this time."
+    echo "Median of $n runs (wall and CPU separately); peak RSS is the maximum over the runs."
+    echo "Speed-up = baseline time / this time."
     echo
-    echo "| command | wall s | peak RSS MiB | vs python onnx.load+infer_shapes | vs naive unpack |"
-    echo "|---|---|---|---|---|"
+    echo "| command | wall s | CPU s | peak RSS MiB | vs python onnx.load+infer_shapes | vs naive unpack |"
+    echo "|---|---|---|---|---|---|"
   } >> $B/results.md
   case $base in
     py|pyext)
       code=$PYLOAD; [ $base = pyext ] && code=$PYLOAD_NOEXT
-      set -- "$@"
-      r=$(measure $n $PY -c "$code" "$f"); pt=${r% *}; pk=${r#* }
-      r=$(measure $n $B/naive_unpack "$f"); nt=${r% *}; nk=${r#* }
-      row "python3 onnx.load + infer_shapes" $pt $pk $pt $nt >> $B/results.md
-      row "naive protobuf-c unpack" $nt $nk $pt $nt >> $B/results.md ;;
+      pr=$(measure $n $PY -c "$code" "$f")
+      nr=$(measure $n $B/naive_unpack "$f")
+      row "python3 onnx.load + infer_shapes" "$pr" "$pr" "$nr" >> $B/results.md
+      row "naive protobuf-c unpack" "$nr" "$pr" "$nr" >> $B/results.md ;;
   esac
-  r=$(measure $n $JC inspect "$f"); row "joulecast inspect" ${r% *} ${r#* } $pt $nt >> $B/results.md
-  r=$(measure $n $JC count "$f" $COUNT_ARGS); row "joulecast count" ${r% *} ${r#* } $pt $nt >> $B/results.md
-  r=$(measure $n $JC estimate "$f" $COUNT_ARGS "$@"); row "joulecast estimate" ${r% *} ${r#* } $pt $nt >> $B/results.md
+  row "joulecast inspect" "$(measure $n $JC inspect "$f")" "$pr" "$nr" >> $B/results.md
+  row "joulecast count" "$(measure $n $JC count "$f" $COUNT_ARGS)" "$pr" "$nr" >> $B/results.md
+  row "joulecast estimate" "$(measure $n $JC estimate "$f" $COUNT_ARGS "$@")" "$pr" "$nr" >> $B/results.md
   echo >> $B/results.md
 }
 
@@ -120,20 +143,36 @@ file_table "Sparse 2.2 GB ModelProto (beyond protobuf's 2 GB limit: no baseline)
 # ---- 1,000 small models ------------------------------------------------------------
 ls $B/nas/*.onnx > $B/nas.list
 nmod=$(wc -l < $B/nas.list)
-t0=$(date +%s%N); while read -r f; do $JC --version > /dev/null; done < $B/nas.list; t1=$(date +%s%N)
-floor=$(( (t1 - t0) / 1000 ))
-t0=$(date +%s%N); while read -r f; do $JC count "$f" --batch 1 > /dev/null; done < $B/nas.list; t1=$(date +%s%N)
-perproc=$(( (t1 - t0) / 1000 ))
-set -- $(xargs $B/batch < $B/nas.list); inproc=$3; bfail=$2
+# loop LABEL CMD-PREFIX: runs "CMD-PREFIX FILE" for every model in one sh
+# loop; appends "label wall_s cpu_s" (cpu "-" without perf)
+loop() {
+  label=$1; shift
+  t0=$(date +%s%N)
+  if [ $HAVE_PERF = 1 ]; then
+    perf stat -x, -e task-clock -o $B/cpu sh -c 'c=$1; shift; while read -r f; do $c "$f" "$@" > /dev/null || exit 1; done < '$B/nas.list _ "$@"
+    cpu=$(awk -F, '/task-clock/ { print $1 / 1000 }' $B/cpu)
+  else
+    sh -c 'c=$1; shift; while read -r f; do $c "$f" "$@" > /dev/null || exit 1; done < '$B/nas.list _ "$@"
+    cpu=-
+  fi
+  t1=$(date +%s%N)
+  echo "$label|$(( (t1 - t0) / 1000 ))|$cpu" >> $B/loops
+}
+: > $B/loops
+loop "process floor: \`joulecast --version\` once per model" "$JC --version"
+loop "\`joulecast count F --batch 1\` once per model" "$JC count" --batch 1
+set -- $(xargs $B/batch < $B/nas.list); inproc=$3; bfail=$2; inproc_cpu=$4
+echo "one process, library loop (bench/batch.c: load, analyze, JSON report)|$(awk -v t=$inproc 'BEGIN { printf "%d", t * 1e6 }')|$inproc_cpu" >> $B/loops
 {
   echo "### $nmod small generated CNNs (bench/gen_models.py nas), count at batch 1"
   echo
-  echo "| how | wall s | models/s |"
-  echo "|---|---|---|"
-  awk -v n=$nmod -v a=$floor -v b=$perproc -v c=$inproc 'BEGIN {
-    printf "| process floor: \`joulecast --version\` once per model | %.3f | %.0f |\n", a / 1e6, n / (a / 1e6)
-    printf "| \`joulecast count F --batch 1\` once per model | %.3f | %.0f |\n", b / 1e6, n / (b / 1e6)
-    printf "| one process, library loop (bench/batch.c: load, analyze, JSON report) | %.3f | %.0f |\n", c, n / c }'
+  echo "models/s = models / time; CPU time is robust to other jobs on the machine, wall time is not."
+  echo
+  echo "| how | wall s | models/s (wall) | CPU s | models/s (CPU) |"
+  echo "|---|---|---|---|---|"
+  awk -F'|' -v n=$nmod '{
+    w = $2 / 1e6
+    printf "| %s | %.3f | %.0f | %s | %s |\n", $1, w, n / w, $3, ($3 == "-" || $3 == 0) ? "-" : sprintf("%.0f", n / $3) }' $B/loops
   echo
   echo "Failed in the library loop: $bfail."
   echo
@@ -143,33 +182,38 @@ set -- $(xargs $B/batch < $B/nas.list); inproc=$3; bfail=$2
 {
   echo "### Graph size: 10,000 vs 100,000 nodes (MatMul/Add/Relu/LayerNorm chain)"
   echo
-  echo "| file | nodes | command | wall s | peak RSS MiB |"
-  echo "|---|---|---|---|---|"
+  echo "| file | nodes | command | wall s | CPU s | peak RSS MiB |"
+  echo "|---|---|---|---|---|---|"
 } >> $B/results.md
 for n in 10000 100000; do
   for c in inspect count; do
     extra=""; [ $c = count ] && extra="--batch 1"
-    r=$(measure $REPS $JC $c $B/chain_$n.onnx $extra)
-    awk -v n=$n -v c=$c -v t=${r% *} -v k=${r#* } -v s=$(stat -c %s $B/chain_$n.onnx) 'BEGIN {
-      printf "| chain_%d.onnx (%.1f MB) | %d | %s | %.4f | %.1f |\n", n, s / 1e6, n, c, t, k / 1024 }' >> $B/results.md
+    set -- $(measure $REPS $JC $c $B/chain_$n.onnx $extra)
+    awk -v n=$n -v c=$c -v t=$1 -v u=$2 -v k=$3 -v s=$(stat -c %s $B/chain_$n.onnx) 'BEGIN {
+      printf "| chain_%d.onnx (%.1f MB) | %d | %s | %.4f | %s | %.1f |\n", n, s / 1e6, n, c, t, u, k / 1024 }' >> $B/results.md
   done
 done
 echo >> $B/results.md
 
 # ---- hwdb share ----------------------------------------------------------------------------
-set -- $($B/hwdb_share hwdb models/resnet50.onnx 20)
-awk -v h=$1 -v e=$2 'BEGIN {
+set -- $($B/hwdb_share hwdb models/resnet50.onnx 50)
+awk -v hw=$1 -v ew=$2 -v hc=$3 -v ec=$4 'BEGIN {
   printf "### hwdb load as a share of an estimate run\n\n"
-  printf "Mean of 20 in-process runs (bench/hwdb_share.c, ResNet-50 graph-only, A100, US-CA): "
-  printf "hwdb load %.1f ms, whole estimate %.1f ms: the hwdb load is %.0f%% of the run.\n\n", h * 1e3, e * 1e3, 100 * h / e }' >> $B/results.md
+  printf "Means of 50 interleaved in-process runs (bench/hwdb_share.c: ResNet-50 graph-only, A100, US-CA, text report).\n\n"
+  printf "| | hwdb load | whole estimate | share |\n|---|---|---|---|\n"
+  printf "| CPU time | %.2f ms | %.2f ms | %.0f%% |\n", hc * 1e3, ec * 1e3, 100 * hc / ec
+  printf "| wall time | %.2f ms | %.2f ms | %.0f%% |\n\n", hw * 1e3, ew * 1e3, 100 * hw / ew }' >> $B/results.md
 
 # ---- sweep ------------------------------------------------------------------------------------
 if $JC help sweep > /dev/null 2>&1; then
-  r=$(measure $REPS $JC sweep models/resnet50.onnx --batch 1 --requests 1000000)
+  SW="sweep models/resnet50.onnx --batch 1 --requests 1000000 --devices all,cpu --regions cloud"
+  set -- $(measure $REPS $JC $SW)
+  $JC $SW --json > $B/sweep.json
+  n=$($PY -c 'import json,sys,collections; j = json.load(open(sys.argv[1])); c = collections.Counter(s["reason"].split(" (")[0] for s in j["skipped"]); print(len(j["entries"]), len(j["skipped"]), "; ".join("%d: %s" % (v, k) for k, v in c.most_common(3)))' $B/sweep.json)
   {
-    echo "### sweep over every device x every region, ResNet-50"
+    echo "### sweep over every device x every cloud region, ResNet-50"
     echo
-    awk -v t=${r% *} -v k=${r#* } 'BEGIN { printf "`joulecast sweep models/resnet50.onnx --batch 1 --requests 1000000`: %.3f s, peak RSS %.1f MiB (median of runs).\n", t, k / 1024 }'
+    echo "$n" | awk -v t=$1 -v u=$2 -v k=$3 -v c="$SW" '{ r = $0; sub(/^[0-9]+ [0-9]+ /, "", r); printf "`joulecast %s`: %d entries estimated, %d skipped, each with its reason (%s); %.3f s wall, %s s CPU, peak RSS %.1f MiB (medians of runs).\n", c, $1, $2, r, t, u, k / 1024 }'
     echo
   } >> $B/results.md
 fi
