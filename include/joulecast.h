@@ -884,6 +884,29 @@ typedef struct jc_job {
  * inference and method roofline. */
 void jc_job_init(jc_job *job);
 
+/* One key of a job: the long option name without dashes (also the job
+ * file's key and the bindings' key), the placeholder of its value (NULL
+ * for a flag) and a one-line help. */
+typedef struct jc_job_key {
+    const char *name, *arg, *help;
+} jc_job_key;
+
+/* Every key jc_job_set accepts, in a fixed order; *n receives the count.
+ * A static table: never freed. */
+const jc_job_key *jc_job_keys(size_t *n);
+
+/* Sets the field of `key` from its text: numbers in the C locale's
+ * format, names borrowed (they must outlive the job), flags as NULL (on)
+ * or true/false/yes/no/1/0, mode and method by name.  Errors:
+ * JC_ERR_NOTFOUND (no such key, with the closest one suggested),
+ * JC_ERR_USAGE (a value of the wrong form). */
+jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *diag);
+
+/* A batch dim the model cannot take: the first graph input whose first
+ * dim is fixed at a value other than `batch`.  Returns that value and sets
+ * *input to the input's name (borrowed from m), or returns 0. */
+int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input);
+
 /* low <= central <= high. */
 typedef struct jc_range { double low, central, high; } jc_range;
 
@@ -1162,52 +1185,6 @@ jc_status jc_report_inspect_text(const jc_model *m, FILE *f);
 char *jc_report_inspect_json(const jc_model *m);
 
 /* ------------------------------------------------------------------ */
-/* Bindings: options as strings in, JSON out (owner src/bind.c)         */
-/* ------------------------------------------------------------------ */
-/* For language bindings (python/joulecast calls these through ctypes)
- * and any caller that would rather not lay out the structs above.  Every
- * option is a key/value string pair whose key is a long option name of
- * the matching CLI command without the dashes (the same keys as a job
- * file: "device", "count", "dim" = "batch=8", "train" = "true"), given
- * in order; repeatable keys (dim, input, assume, hwdb) may appear more
- * than once.  Flags take "true"/"false" (also 1/0, yes/no, on/off; an
- * empty value is "true").  The result is the JSON document the CLI's
- * --json prints (docs/json-schemas.md), malloc'ed by the library and
- * released with jc_free().  The library never reads the environment:
- * the hardware database folder is an argument (NULL with an "hwdb" key:
- * that layer alone).  Errors: JC_ERR_USAGE (unknown key, malformed
- * value, missing input; diag names the key), and every error of the
- * functions each one calls (jc_model_load, jc_analyze, jc_hwdb_load,
- * jc_estimate_run, jc_ga_compute).  On failure *json is NULL. */
-
-/* Releases memory the library allocated and handed over: every char *
- * that jc_report_*_json and jc_*_json return.  Bindings must use this
- * rather than their own free().  NULL is a no-op. */
-void jc_free(void *p);
-
-/* `joulecast count MODEL --json`: keys dim, input, input-value, batch,
- * assume, convention, op-rules, strict. */
-jc_status jc_count_json(const char *model_path, const char *const *keys,
-                        const char *const *values, size_t n, char **json,
-                        jc_diag *diag);
-
-/* `joulecast estimate --json`: every option of `joulecast estimate`
- * except the output formats (json, csv) — model, dim, input, hwdb,
- * strict and the job's keys (train, device, count, region, ...). */
-jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
-                           const char *const *values, size_t n, char **json,
-                           jc_diag *diag);
-
-/* `joulecast ga --json`: every option of `joulecast ga` except json. */
-jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys,
-                     const char *const *values, size_t n, char **json,
-                     jc_diag *diag);
-
-/* The keys jc_<command>_json accepts ("count", "estimate", "ga"), as a
- * static NULL-terminated list; NULL for another command. */
-const char *const *jc_bind_keys(const char *command);
-
-/* ------------------------------------------------------------------ */
 /* Workflows: paper statement, CodeCarbon row, budget gate, diff,      */
 /* calibration (owners src/report/statement.c, src/report/codecarbon.c, */
 /* src/budget.c, src/report/estimate_read.c, src/calibrate.c)           */
@@ -1437,6 +1414,52 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c,
                                     const jc_measurements *ms,
                                     const jc_measurement *m,
                                     const char *date, FILE *f, jc_diag *diag);
+
+/* ------------------------------------------------------------------ */
+/* Bindings: options as strings in, JSON out (owner src/bind.c)         */
+/* ------------------------------------------------------------------ */
+/* For language bindings (python/joulecast calls these through ctypes)
+ * and any caller that would rather not lay out the structs above.  Every
+ * option is a key/value string pair whose key is a long option name of
+ * the matching CLI command without the dashes (the same keys as a job
+ * file: "device", "count", "dim" = "batch=8", "train" = "true"), given
+ * in order; repeatable keys (dim, input, assume, hwdb) may appear more
+ * than once.  Flags take "true"/"false" (also 1/0, yes/no, on/off; an
+ * empty value is "true").  The result is the JSON document the CLI's
+ * --json prints (docs/json-schemas.md), malloc'ed by the library and
+ * released with jc_free().  The library never reads the environment:
+ * the hardware database folder is an argument (NULL with an "hwdb" key:
+ * that layer alone).  Errors: JC_ERR_USAGE (unknown key, malformed
+ * value, missing input; diag names the key), and every error of the
+ * functions each one calls (jc_model_load, jc_analyze, jc_hwdb_load,
+ * jc_estimate_run, jc_ga_compute).  On failure *json is NULL. */
+
+/* Releases memory the library allocated and handed over: every char *
+ * that jc_report_*_json and jc_*_json return.  Bindings must use this
+ * rather than their own free().  NULL is a no-op. */
+void jc_free(void *p);
+
+/* `joulecast count MODEL --json`: keys dim, input, input-value, batch,
+ * assume, convention, op-rules, strict. */
+jc_status jc_count_json(const char *model_path, const char *const *keys,
+                        const char *const *values, size_t n, char **json,
+                        jc_diag *diag);
+
+/* `joulecast estimate --json`: every option of `joulecast estimate`
+ * except the output formats (json, csv) — model, dim, input, hwdb,
+ * strict and the job's keys (train, device, count, region, ...). */
+jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
+                           const char *const *values, size_t n, char **json,
+                           jc_diag *diag);
+
+/* `joulecast ga --json`: every option of `joulecast ga` except json. */
+jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys,
+                     const char *const *values, size_t n, char **json,
+                     jc_diag *diag);
+
+/* The keys jc_<command>_json accepts ("count", "estimate", "ga"), as a
+ * static NULL-terminated list; NULL for another command. */
+const char *const *jc_bind_keys(const char *command);
 
 /* ------------------------------------------------------------------ */
 /* Compare and sweep (owners src/sweep.c, src/report/compare.c,         */

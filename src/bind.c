@@ -251,49 +251,14 @@ jc_status jc_count_json(const char *model_path, const char *const *keys,
 
 /* ---- estimate --------------------------------------------------------------- */
 
-typedef enum etype { E_NUM, E_STR, E_FLAG, E_MODE, E_METHOD, E_MODEL, E_BIND, E_HWDB, E_STRICT } etype;
-typedef struct ekey {
-    const char *name;
-    etype type;
-    size_t off;  /* in jc_job for E_NUM, E_STR, E_FLAG; E_FLAG train/infer: 1/2 via name */
-} ekey;
-
-#define J(f) offsetof(jc_job, f)
-static const ekey est_keys[] = {
-    {"mode", E_MODE, 0}, {"train", E_MODE, 0}, {"infer", E_MODE, 0},
-    {"method", E_METHOD, 0}, {"model", E_MODEL, 0},
-    {"dim", E_BIND, 0}, {"input", E_BIND, 0},
-    {"batch", E_NUM, J(batch)}, {"flops", E_NUM, J(flops)}, {"params", E_NUM, J(params)},
-    {"active-params", E_NUM, J(active_params)}, {"tokens", E_NUM, J(tokens)},
-    {"seq", E_NUM, J(seq)}, {"requests", E_NUM, J(requests)},
-    {"tokens-per-request", E_NUM, J(tokens_per_request)}, {"samples", E_NUM, J(samples)},
-    {"epochs", E_NUM, J(epochs)}, {"optimizer", E_STR, J(optimizer)},
-    {"precision", E_STR, J(precision)}, {"recompute", E_FLAG, J(recompute)},
-    {"backward-factor", E_NUM, J(backward_factor)}, {"hours", E_NUM, J(hours)},
-    {"device-hours", E_NUM, J(device_hours)}, {"avg-power", E_NUM, J(avg_power_w)},
-    {"device", E_STR, J(device)}, {"count", E_NUM, J(count)}, {"host", E_STR, J(host)},
-    {"hosts", E_NUM, J(hosts)}, {"utilization", E_NUM, J(utilization)},
-    {"mfu", E_NUM, J(utilization)}, {"host-power", E_NUM, J(host_power_w)},
-    {"scaling", E_NUM, J(scaling)}, {"region", E_STR, J(region)}, {"ci", E_NUM, J(ci)},
-    {"pue", E_NUM, J(pue)}, {"embodied", E_FLAG, J(embodied)},
-    {"lifetime", E_NUM, J(lifetime_years)}, {"per-node", E_FLAG, J(per_node)},
-    {"hwdb", E_HWDB, 0}, {"strict", E_STRICT, 0},
-};
-#undef J
-#define N_EST_KEYS (sizeof est_keys / sizeof est_keys[0])
-
-/* The keys jc_bind_keys("estimate") lists, in est_keys' order (a const
- * list, so no state is shared between threads; tests/python.sh checks
- * that every one is accepted). */
+/* The keys jc_bind_keys("estimate") lists: every key of a jc_job (the
+ * library's table, src/job_keys.def), then the binding's own. */
+#define JOB_KEY(name, kind, field, arg, help) name,
 static const char *const est_key_names[] = {
-    "mode", "train", "infer", "method", "model", "dim", "input", "batch", "flops", "params",
-    "active-params", "tokens", "seq", "requests", "tokens-per-request", "samples", "epochs",
-    "optimizer", "precision", "recompute", "backward-factor", "hours", "device-hours",
-    "avg-power", "device", "count", "host", "hosts", "utilization", "mfu", "host-power",
-    "scaling", "region", "ci", "pue", "embodied", "lifetime", "per-node", "hwdb", "strict", NULL
+#include "job_keys.def"
+    "model", "dim", "input", "hwdb", "strict", NULL
 };
-_Static_assert(sizeof est_key_names / sizeof est_key_names[0] == N_EST_KEYS + 1,
-               "est_key_names must list every est_keys entry");
+#undef JOB_KEY
 
 jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
                            const char *const *values, size_t n, char **json, jc_diag *d)
@@ -315,54 +280,21 @@ jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
     jc_status st = layers ? analyze_args_init(a, &x, n, d) : jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n && !st; i++) {
         const char *k = keys[i], *v = values[i];
-        const ekey *ek = NULL;
-        for (size_t j = 0; k && j < N_EST_KEYS && !ek; j++)
-            if (!strcmp(est_keys[j].name, k)) ek = &est_keys[j];
-        if (!ek) {
-            st = unknown(d, "estimate", k);
-            break;
-        }
-        int on;
-        switch (ek->type) {
-        case E_NUM:
-            st = num(k, v, (double *)((char *)&job + ek->off), d);
-            break;
-        case E_STR:
-            if (!v || !*v) st = bad(d, k, "a name", v);
-            else *(const char **)((char *)&job + ek->off) = v;
-            break;
-        case E_FLAG:
-            if (!(st = flag(k, v, &on, d))) *(int *)((char *)&job + ek->off) = on;
-            break;
-        case E_MODE:
-            if (!strcmp(k, "mode")) {
-                if (v && (!strcmp(v, "training") || !strcmp(v, "train"))) job.mode = JC_MODE_TRAINING;
-                else if (v && (!strcmp(v, "inference") || !strcmp(v, "infer"))) job.mode = JC_MODE_INFERENCE;
-                else st = bad(d, k, "training or inference", v);
-            } else if (!(st = flag(k, v, &on, d)) && on) {
-                job.mode = !strcmp(k, "train") ? JC_MODE_TRAINING : JC_MODE_INFERENCE;
-            }
-            break;
-        case E_METHOD:
-            if (v && !strcmp(v, "roofline")) job.method = JC_METHOD_ROOFLINE;
-            else if (v && !strcmp(v, "joules-per-op")) job.method = JC_METHOD_JOULES_PER_OP;
-            else if (v && !strcmp(v, "tdp")) job.method = JC_METHOD_TDP;
-            else st = bad(d, k, "roofline, joules-per-op or tdp", v);
-            break;
-        case E_MODEL:
+        if (!k) {
+            st = unknown(d, "estimate", "(null)");
+        } else if (!strcmp(k, "model")) {
             if (!v || !*v) st = bad(d, k, "a file name", v);
             else model = v;
-            break;
-        case E_BIND:
+        } else if (!strcmp(k, "dim") || !strcmp(k, "input")) {
             analyze_key(a, &x, k, v, &st, d);
-            break;
-        case E_HWDB:
+        } else if (!strcmp(k, "hwdb")) {
             if (!v || !*v) st = bad(d, k, "a folder or .yaml file", v);
             else layers[n_layers++] = v;
-            break;
-        case E_STRICT:
+        } else if (!strcmp(k, "strict")) {
             st = flag(k, v, &x.strict, d);
-            break;
+        } else {
+            st = jc_job_set(&job, k, v, d);
+            if (st == JC_ERR_NOTFOUND) st = unknown(d, "estimate", k);
         }
     }
     if (!st && !hwdb_dir && !n_layers)
@@ -372,20 +304,16 @@ jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
     if (!st && model) {
         st = jc_model_load(model, &m, d);
         if (!st && !isnan(job.batch)) {
-            if (job.batch < 1 || job.batch != floor(job.batch) || job.batch > 1e9) {
+            const char *in = NULL;
+            int64_t fixed;
+            if (job.batch < 1 || job.batch != floor(job.batch) || job.batch > 1e9)
                 st = jc_diag_set(d, JC_ERR_USAGE, "batch must be a whole number >= 1");
-            } else {
-                const jc_graph *g = m->graph;
-                for (size_t i = 0; i < g->n_inputs && !st; i++) {
-                    const jc_value *v = &g->values[g->inputs[i]];
-                    if (v->rank > 0 && v->dims[0].v >= 0 && v->dims[0].v != (int64_t)job.batch)
-                        st = jc_diag_set(d, JC_ERR_USAGE, "%s: input '%s' has a fixed batch dim of "
-                                         "%lld, so batch %g cannot be bound; export the model with "
-                                         "a dynamic batch axis", model, v->name,
-                                         (long long)v->dims[0].v, job.batch);
-                }
+            else if ((fixed = jc_model_fixed_batch(m, job.batch, &in)))
+                st = jc_diag_set(d, JC_ERR_USAGE, "%s: input '%s' has a fixed batch dim of %lld, so "
+                                 "batch %g cannot be bound; export the model with a dynamic batch axis",
+                                 model, in, (long long)fixed, job.batch);
+            else
                 x.o.batch = (int64_t)job.batch;
-            }
         }
         if (!st) st = jc_analyze(m, &x.o, &an, d);
         if (!st) st = strict_check(an, x.strict, model, d);

@@ -156,7 +156,7 @@ int cmd_compare(int argc, char **argv)
         char note[1200] = "";
         size_t k = 0;
         const char *in = NULL;
-        int64_t fixed = isnan(job.batch) ? 0 : jo_fixed_batch(ms[i], job.batch, &in);
+        int64_t fixed = isnan(job.batch) ? 0 : jc_model_fixed_batch(ms[i], job.batch, &in);
         if (fixed) {
             k += (size_t)snprintf(note + k, sizeof note - k,
                                   "input '%s' has a fixed batch dim of %lld, so it is counted at batch %lld, "

@@ -122,7 +122,7 @@ int cmd_estimate(int argc, char **argv)
         if (!isnan(c.job.batch)) {
             /* the batch must reach the model: refuse a fixed batch dim */
             const char *in = NULL;
-            int64_t fixed = jo_fixed_batch(m, c.job.batch, &in);
+            int64_t fixed = jc_model_fixed_batch(m, c.job.batch, &in);
             if (fixed) {
                 fprintf(stderr, "joulecast: %s: input '%s' has a fixed batch dim of %lld, so --batch %g "
                                 "cannot be bound; export the model with a dynamic batch axis "

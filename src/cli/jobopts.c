@@ -11,49 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define J(f) offsetof(jc_job, f)
+/* The command line's own rows; every key of a jc_job (jc_job_keys(), the
+ * library's table) is an option too, applied with jc_job_set. */
 static const jo_opt opts[] = {
-    {"mode", JO_MODE, 0, "MODE", "inference (default) or training"},
-    {"train", JO_FLAG, 1, NULL, "shorthand for --mode training"},
-    {"infer", JO_FLAG, 2, NULL, "shorthand for --mode inference"},
-    {"method", JO_METHOD, 0, "M", "roofline (default), joules-per-op or tdp"},
     {"model", JO_STR, 0, "FILE", "the ONNX model (or give it as an argument)"},
     {"dim", JO_DIM, 0, "NAME=V", "bind a symbolic dim (repeatable)"},
     {"input", JO_INPUT, 0, "NAME=AxB", "bind an input's full shape (repeatable)"},
-    {"batch", JO_NUM, J(batch), "B", "batch size (binds the model's batch dim)"},
-    {"flops", JO_NUM, J(flops), "F", "total FLOPs of the job, instead of a model"},
-    {"params", JO_NUM, J(params), "N", "parameters, with --tokens: 6ND (training) or 2ND"},
-    {"active-params", JO_NUM, J(active_params), "N", "active parameters per token (mixture of experts)"},
-    {"tokens", JO_NUM, J(tokens), "T", "tokens processed (with --params, or with --seq for a model)"},
-    {"seq", JO_NUM, J(seq), "L", "tokens per sample (with --tokens)"},
-    {"requests", JO_NUM, J(requests), "R", "inference requests"},
-    {"tokens-per-request", JO_NUM, J(tokens_per_request), "T", "tokens per request (per-token figures)"},
-    {"samples", JO_NUM, J(samples), "S", "training samples per epoch"},
-    {"epochs", JO_NUM, J(epochs), "E", "training epochs"},
-    {"optimizer", JO_STR, J(optimizer), "NAME", "adamw (default), adam, sgd or none"},
-    {"precision", JO_STR, J(precision), "P", "fp32 tf32 bf16 fp16 fp8 int8 (default: bf16/fp16/fp32 by device)"},
-    {"recompute", JO_FLAG, J(recompute), NULL, "activation recomputation (one more forward per step)"},
-    {"backward-factor", JO_NUM, J(backward_factor), "B", "backward FLOPs as a multiple of forward"},
-    {"hours", JO_NUM, J(hours), "H", "known wall-clock hours (skips the time model)"},
-    {"device-hours", JO_NUM, J(device_hours), "H", "known device-hours (skips the time model)"},
-    {"avg-power", JO_NUM, J(avg_power_w), "W", "measured average power per device"},
-    {"device", JO_STR, J(device), "ID", "device id or alias (joulecast hw list)"},
-    {"count", JO_NUM, J(count), "G", "number of devices"},
-    {"host", JO_STR, J(host), "ID", "server or cloud instance type"},
-    {"hosts", JO_NUM, J(hosts), "K", "number of hosts"},
-    {"utilization", JO_NUM, J(utilization), "U", "achieved fraction of dense peak (MFU)"},
-    {"mfu", JO_NUM, J(utilization), "U", "same as --utilization"},
-    {"host-power", JO_NUM, J(host_power_w), "W", "host power per host (CPUs, DRAM, fans)"},
-    {"scaling", JO_NUM, J(scaling), "S", "multi-device scaling efficiency"},
-    {"region", JO_STR, J(region), "CODE", "country, sub-national or cloud region (joulecast region list)"},
-    {"ci", JO_NUM, J(ci), "G", "grid carbon intensity, gCO2e/kWh"},
-    {"pue", JO_NUM, J(pue), "P", "data-centre PUE"},
-    {"embodied", JO_FLAG, J(embodied), NULL, "add the embodied-emissions line"},
-    {"lifetime", JO_NUM, J(lifetime_years), "YEARS", "hardware lifetime for embodied emissions"},
-    {"per-node", JO_FLAG, J(per_node), NULL, "per-node time and energy shares"},
     {"hwdb", JO_HWDB, 0, "DIR", "hardware-database override layer (repeatable)"},
 };
-#undef J
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
 void jo_init(jobopts *c, const char *cmd, const jo_opt *extra, size_t n_extra,
@@ -66,6 +31,15 @@ void jo_init(jobopts *c, const char *cmd, const jo_opt *extra, size_t n_extra,
     c->n_extra = n_extra;
     c->handler = handler;
     c->ctx = ctx;
+    size_t n;
+    const jc_job_key *k = jc_job_keys(&n);
+    for (size_t i = 0; i < n && i < JO_MAX_JOBKEYS; i++) {
+        c->jobrows[i].name = k[i].name;
+        c->jobrows[i].type = JO_JOB;
+        c->jobrows[i].arg = k[i].arg;
+        c->jobrows[i].help = k[i].help;
+    }
+    c->n_jobrows = n < JO_MAX_JOBKEYS ? n : JO_MAX_JOBKEYS;
 }
 
 static void help_rows(FILE *f, const jo_opt *o, size_t n)
@@ -80,6 +54,9 @@ static void help_rows(FILE *f, const jo_opt *o, size_t n)
 
 void jo_help(FILE *f, const jo_opt *extra, size_t n_extra)
 {
+    jobopts c;
+    jo_init(&c, "", NULL, 0, NULL, NULL);
+    help_rows(f, c.jobrows, c.n_jobrows);
     help_rows(f, opts, N_OPTS);
     if (n_extra) help_rows(f, extra, n_extra);
 }
@@ -106,36 +83,14 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
     jc_job *j = &c->job;
     const char *cmd = c->cmd;
     switch (o->type) {
-    case JO_NUM: {
-        double v;
-        if (!cli_parse_f64(val, &v))
-            return cli_usage(cmd, "%s: --%s expects a number, got '%s'", where, o->name, val);
-        *(double *)((char *)j + o->off) = v;
+    case JO_JOB: {
+        jc_diag d;
+        if (jc_job_set(j, o->name, val, &d))
+            return cli_usage(cmd, "%s: --%s", where, d.msg);
         return 0;
     }
     case JO_STR:
-        if (!strcmp(o->name, "model")) c->model = val;
-        else *(const char **)((char *)j + o->off) = val;
-        return 0;
-    case JO_FLAG:
-        if (!strcmp(o->name, "train")) j->mode = JC_MODE_TRAINING;
-        else if (!strcmp(o->name, "infer")) j->mode = JC_MODE_INFERENCE;
-        else {
-            int on = 1;
-            if (val && (!strcmp(val, "false") || !strcmp(val, "no") || !strcmp(val, "0"))) on = 0;
-            *(int *)((char *)j + o->off) = on;
-        }
-        return 0;
-    case JO_MODE:
-        if (!strcmp(val, "training") || !strcmp(val, "train")) j->mode = JC_MODE_TRAINING;
-        else if (!strcmp(val, "inference") || !strcmp(val, "infer")) j->mode = JC_MODE_INFERENCE;
-        else return cli_usage(cmd, "%s: --mode must be training or inference, got '%s'", where, val);
-        return 0;
-    case JO_METHOD:
-        if (!strcmp(val, "roofline")) j->method = JC_METHOD_ROOFLINE;
-        else if (!strcmp(val, "joules-per-op")) j->method = JC_METHOD_JOULES_PER_OP;
-        else if (!strcmp(val, "tdp")) j->method = JC_METHOD_TDP;
-        else return cli_usage(cmd, "%s: --method must be roofline, joules-per-op or tdp, got '%s'", where, val);
+        c->model = val;
         return 0;
     case JO_DIM: {
         const char *eq = strchr(val, '=');
@@ -176,6 +131,8 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
 
 static const jo_opt *find_opt(const jobopts *c, const char *name)
 {
+    for (size_t i = 0; i < c->n_jobrows; i++)
+        if (!strcmp(c->jobrows[i].name, name)) return &c->jobrows[i];
     for (size_t i = 0; i < N_OPTS; i++)
         if (!strcmp(opts[i].name, name)) return &opts[i];
     for (size_t i = 0; i < c->n_extra; i++)
@@ -267,19 +224,6 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
             return cli_usage(c->cmd, "option --%s takes no value", key);
         }
         if ((rc = apply(c, o, val, "command line"))) return rc;
-    }
-    return 0;
-}
-
-int64_t jo_fixed_batch(const jc_model *m, double batch, const char **input)
-{
-    const jc_graph *g = m->graph;
-    for (size_t i = 0; i < g->n_inputs; i++) {
-        const jc_value *v = &g->values[g->inputs[i]];
-        if (v->rank > 0 && v->dims[0].v >= 0 && (double)v->dims[0].v != batch) {
-            if (input) *input = v->name;
-            return v->dims[0].v;
-        }
     }
     return 0;
 }

@@ -17,9 +17,11 @@
 
 #define JO_MAX_BIND 64
 #define JO_MAX_LAYERS 16
+#define JO_MAX_JOBKEYS 64
 
 typedef enum jo_type {
-    JO_NUM, JO_STR, JO_FLAG, JO_MODE, JO_METHOD, JO_DIM, JO_INPUT, JO_HWDB,
+    JO_JOB,  /* a key of jc_job (jc_job_keys), applied with jc_job_set */
+    JO_STR, JO_DIM, JO_INPUT, JO_HWDB,
     JO_CMD, /* the command's own option; job files may give it too */
     JO_OUT  /* the command's own option; command line only (job files skip it) */
 } jo_type;
@@ -27,7 +29,7 @@ typedef enum jo_type {
 typedef struct jo_opt {
     const char *name;   /* long name without dashes */
     jo_type type;
-    size_t off;         /* offset in jc_job (JO_NUM, JO_STR, JO_FLAG); an id
+    size_t off;         /* unused for JO_JOB and the CLI's own rows; an id
                            of the command's choosing for JO_CMD / JO_OUT */
     const char *arg, *help;  /* arg NULL: a flag that takes no value */
 } jo_opt;
@@ -54,6 +56,8 @@ typedef struct jobopts {
     size_t n_layers;
     jc_jobfile *jf;             /* the job file, when one was given */
     char modelbuf[4096];        /* a job file's model, made relative to it */
+    jo_opt jobrows[JO_MAX_JOBKEYS];  /* the jc_job keys, as rows */
+    size_t n_jobrows;
     const jo_opt *extra;        /* the command's own rows */
     size_t n_extra;
     jo_handler handler;
@@ -74,10 +78,6 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx);
 /* Prints the shared options, then the command's own rows. */
 void jo_help(FILE *f, const jo_opt *extra, size_t n_extra);
 
-/* The first main-graph input of m whose leading dim is fixed to a value
- * other than batch: returns that value and sets *input to its name; 0 when
- * every input can take the batch. */
-int64_t jo_fixed_batch(const jc_model *m, double batch, const char **input);
 
 /* Checks that batch (NAN: not given) is a whole number in [1, 1e9];
  * prints a usage error for c->cmd and returns JC_ERR_USAGE otherwise. */

@@ -21,7 +21,7 @@ int wf_model(const jobopts *c, jc_model **m, jc_analysis **an)
     if ((rc = jo_check_batch(c, c->job.batch))) goto fail;
     if (!isnan(c->job.batch)) {
         const char *in = NULL;
-        int64_t fixed = jo_fixed_batch(*m, c->job.batch, &in);
+        int64_t fixed = jc_model_fixed_batch(*m, c->job.batch, &in);
         if (fixed) {
             fprintf(stderr, "joulecast: %s: input '%s' has a fixed batch dim of %lld, so --batch %g "
                             "cannot be bound; use --batch %lld\n", c->model, in, (long long)fixed,
