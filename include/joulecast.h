@@ -895,6 +895,10 @@ typedef struct jc_job_key {
  * A static table: never freed. */
 const jc_job_key *jc_job_keys(size_t *n);
 
+/* The job key closest to `name` (edit distance below 3), for "did you
+ * mean" messages; NULL when none is close.  A static string. */
+const char *jc_job_key_closest(const char *name);
+
 /* Sets the field of `key` from its text: numbers in the C locale's
  * format, names borrowed (they must outlive the job), flags as NULL (on)
  * or true/false/yes/no/1/0, mode and method by name.  Errors:

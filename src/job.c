@@ -40,6 +40,17 @@ const jc_job_key *jc_job_keys(size_t *n)
     return pub_keys;
 }
 
+const char *jc_job_key_closest(const char *name)
+{
+    const char *best = NULL;
+    int bd = 3;
+    for (size_t i = 0; name && i < N_ROWS; i++) {
+        int dist = jc_edit_distance(name, rows[i].pub.name, 3);
+        if (dist < bd) { bd = dist; best = rows[i].pub.name; }
+    }
+    return best;
+}
+
 static jc_status bad(jc_diag *d, const char *key, const char *want, const char *got)
 {
     return jc_diag_set(d, JC_ERR_USAGE, "%s expects %s, got '%s'", key, want, got ? got : "(nothing)");
@@ -76,12 +87,7 @@ jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d
     for (size_t i = 0; i < N_ROWS && !r; i++)
         if (!strcmp(rows[i].pub.name, key)) r = &rows[i];
     if (!r) {
-        const char *best = NULL;
-        int bd = 3;
-        for (size_t i = 0; i < N_ROWS; i++) {
-            int dist = jc_edit_distance(key, rows[i].pub.name, 3);
-            if (dist < bd) { bd = dist; best = rows[i].pub.name; }
-        }
+        const char *best = jc_job_key_closest(key);
         if (best) return jc_diag_set(d, JC_ERR_NOTFOUND, "unknown key '%s'; did you mean '%s'?", key, best);
         return jc_diag_set(d, JC_ERR_NOTFOUND, "unknown key '%s'", key);
     }

@@ -170,8 +170,12 @@ static int load_jobfile(jobopts *c, int argc, char **argv)
             snprintf(where, sizeof where, "%s:%d:%d", jf->path, jf->lines[k], jf->cols[k]);
             const jo_opt *o = find_opt(c, jf->keys[k]);
             if (!o)
-                return cli_usage(c->cmd, "%s: unknown key '%s' (keys are the long option names)",
-                                 where, jf->keys[k]);
+            {
+                const char *near = jc_job_key_closest(jf->keys[k]);
+                return cli_usage(c->cmd, "%s: unknown key '%s'%s%s%s (keys are the long option names)",
+                                 where, jf->keys[k], near ? "; did you mean '" : "",
+                                 near ? near : "", near ? "'?" : "");
+            }
             if (o->type == JO_OUT) continue; /* output format stays on the command line */
             int rc = apply(c, o, jf->values[k], where);
             if (rc) return rc;
@@ -214,7 +218,11 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
         memcpy(key, name, kl);
         key[kl] = 0;
         const jo_opt *o = find_opt(c, key);
-        if (!o) return cli_usage(c->cmd, "unknown option '--%s'", key);
+        if (!o) {
+            const char *near = jc_job_key_closest(key);
+            if (near) return cli_usage(c->cmd, "unknown option '--%s'; did you mean '--%s'?", key, near);
+            return cli_usage(c->cmd, "unknown option '--%s'", key);
+        }
         const char *val = NULL;
         if (o->arg) {
             if (eq) val = eq + 1;
