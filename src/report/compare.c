@@ -8,6 +8,7 @@
 #include "report/sig.h"
 
 #include <cjson/cJSON.h>
+#include "report/rjson.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,24 +125,6 @@ jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f
 
 /* ---- JSON ----------------------------------------------------------------------- */
 
-static int add_range(cJSON *o, const char *k, jc_range r)
-{
-    cJSON *x = cJSON_AddObjectToObject(o, k);
-    return x && cJSON_AddNumberToObject(x, "low", isfinite(r.low) ? r.low : 0) &&
-           cJSON_AddNumberToObject(x, "central", isfinite(r.central) ? r.central : 0) &&
-           cJSON_AddNumberToObject(x, "high", isfinite(r.high) ? r.high : 0);
-}
-
-static int add_str(cJSON *o, const char *k, const char *v)
-{
-    return v ? cJSON_AddStringToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
-}
-
-static int add_num_or_null(cJSON *o, const char *k, double v)
-{
-    return isfinite(v) ? cJSON_AddNumberToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
-}
-
 char *jc_report_compare_json(const jc_compare_item *items, size_t n)
 {
     if (!valid(items, n)) return NULL;
@@ -150,34 +133,34 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
     if (!root) return NULL;
 #define REQ(x) do { if (!(x)) goto done; } while (0)
     const jc_estimate *e0 = items[0].est;
-    REQ(add_str(root, "schema", "joulecast-compare/1"));
-    REQ(add_str(root, "mode", jc_mode_name(e0->mode)));
-    REQ(add_str(root, "method", jc_method_name(e0->method)));
-    REQ(add_str(root, "baseline", items[0].label));
+    REQ(rj_str(root, "schema", "joulecast-compare/1"));
+    REQ(rj_str(root, "mode", jc_mode_name(e0->mode)));
+    REQ(rj_str(root, "method", jc_method_name(e0->method)));
+    REQ(rj_str(root, "baseline", items[0].label));
     REQ(arr = cJSON_AddArrayToObject(root, "models"));
     for (size_t i = 0; i < n; i++) {
         const jc_compare_item *x = &items[i];
         const jc_estimate *e = x->est;
         REQ(o = cJSON_CreateObject());
         cJSON_AddItemToArray(arr, o);
-        REQ(add_str(o, "model", x->label));
-        REQ(add_num_or_null(o, "batch", x->batch > 0 ? x->batch : NAN));
+        REQ(rj_str(o, "model", x->label));
+        REQ(rj_num_or_null(o, "batch", x->batch > 0 ? x->batch : NAN));
         REQ(cJSON_AddBoolToObject(o, "partial", x->partial));
-        REQ(add_str(o, "note", x->note));
-        REQ(add_str(o, "device", e->device_id));
+        REQ(rj_str(o, "note", x->note));
+        REQ(rj_str(o, "device", e->device_id));
         REQ(cJSON_AddNumberToObject(o, "devices", e->devices));
-        REQ(add_str(o, "precision", e->precision));
-        REQ(add_str(o, "region", e->region_code));
-        REQ(add_num_or_null(o, "macs", fig(x, F_MACS)));
-        REQ(add_num_or_null(o, "params", fig(x, F_PARAMS)));
-        REQ(add_num_or_null(o, "flops_per_pass", e->flops_per_pass > 0 ? e->flops_per_pass : NAN));
-        REQ(add_range(o, "wall_hours", e->wall_hours));
-        REQ(add_range(o, "energy_kwh", e->energy_facility_kwh));
-        REQ(add_range(o, "co2_kg", e->co2_kg));
-        if (e->j_per_sample.central > 0) REQ(add_range(o, "j_per_sample", e->j_per_sample));
+        REQ(rj_str(o, "precision", e->precision));
+        REQ(rj_str(o, "region", e->region_code));
+        REQ(rj_num_or_null(o, "macs", fig(x, F_MACS)));
+        REQ(rj_num_or_null(o, "params", fig(x, F_PARAMS)));
+        REQ(rj_num_or_null(o, "flops_per_pass", e->flops_per_pass > 0 ? e->flops_per_pass : NAN));
+        REQ(rj_range(o, "wall_hours", e->wall_hours));
+        REQ(rj_range(o, "energy_kwh", e->energy_facility_kwh));
+        REQ(rj_range(o, "co2_kg", e->co2_kg));
+        if (e->j_per_sample.central > 0) REQ(rj_range(o, "j_per_sample", e->j_per_sample));
         else REQ(cJSON_AddNullToObject(o, "j_per_sample"));
         REQ(r = cJSON_AddObjectToObject(o, "ratio"));
-        for (int k = 0; k < F_COUNT; k++) REQ(add_num_or_null(r, fkey[k], ratio(items, i, k)));
+        for (int k = 0; k < F_COUNT; k++) REQ(rj_num_or_null(r, fkey[k], ratio(items, i, k)));
         REQ(w = cJSON_AddArrayToObject(o, "warnings"));
         for (size_t k = 0; k < e->n_warnings; k++) {
             cJSON *s = cJSON_CreateString(e->warnings[k]);
@@ -193,18 +176,6 @@ done:
 }
 
 /* ---- CSV ----------------------------------------------------------------------- */
-
-static void csv_str(FILE *f, const char *s)
-{
-    if (!s) return;
-    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 static void csv_num(FILE *f, double v)
 {
@@ -239,12 +210,12 @@ jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
     for (size_t i = 0; i < n; i++) {
         const jc_compare_item *x = &items[i];
         const jc_estimate *e = x->est;
-        csv_str(f, x->label);
+        rcsv_str(f, x->label, 0);
         csv_num(f, x->batch > 0 ? x->batch : NAN);
         fprintf(f, ",%d,", x->partial);
-        csv_str(f, e->device_id);
+        rcsv_str(f, e->device_id, 0);
         fprintf(f, ",%g,%s,", e->devices, e->precision);
-        csv_str(f, e->region_code);
+        rcsv_str(f, e->region_code, 0);
         csv_count(f, fig(x, F_MACS));
         csv_count(f, fig(x, F_PARAMS));
         const jc_range *rs[] = {&e->wall_hours, &e->energy_facility_kwh, &e->co2_kg};
@@ -256,7 +227,7 @@ jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
         csv_num(f, fig(x, F_JPS));
         for (int k = 0; k < F_COUNT; k++) csv_num(f, ratio(items, i, k));
         fputc(',', f);
-        csv_str(f, x->note);
+        rcsv_str(f, x->note, 0);
         fputc('\n', f);
     }
     return ferror(f) ? JC_ERR_IO : JC_OK;

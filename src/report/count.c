@@ -9,6 +9,7 @@
 #include "report/fmt.h"
 
 #include <cjson/cJSON.h>
+#include "report/rjson.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -316,16 +317,6 @@ char *jc_report_count_json(const jc_analysis *a)
 
 /* ---- CSV ----------------------------------------------------------------------- */
 
-static void csv_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 jc_status jc_report_count_csv(const jc_analysis *a, FILE *f)
 {
     char sh[256];
@@ -334,11 +325,11 @@ jc_status jc_report_count_csv(const jc_analysis *a, FILE *f)
     for (size_t i = 0; i < a->n_nodes; i++) {
         const jc_counted_node *cn = &a->nodes[i];
         const jc_node_cost *c = &cn->cost;
-        csv_str(f, cn->name);
+        rcsv_str(f, cn->name, 1);
         fputc(',', f);
-        csv_str(f, cn->op);
+        rcsv_str(f, cn->op, 1);
         fprintf(f, ",%d,%d,%s,", cn->depth, cn->counted, state_name(c->state));
-        csv_str(f, shape_str(sh, sizeof sh, out_shape(a, cn)));
+        rcsv_str(f, shape_str(sh, sizeof sh, out_shape(a, cn)), 1);
         fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s,%lld\n", (long long)c->macs, (long long)c->flops,
                 (long long)c->special_ops, (long long)c->bytes_read, (long long)c->weight_bytes_read,
                 (long long)c->bytes_written, (long long)c->params, class_name(c->cls),

@@ -5,6 +5,7 @@
  */
 #include "jc_internal.h"
 #include "report/fmt.h"
+#include "report/rjson.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -136,44 +137,13 @@ jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
 
 /* ---- JSON ------------------------------------------------------------------------ */
 
-static cJSON *range_json(jc_range r)
-{
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    if (!cJSON_AddNumberToObject(o, "low", isfinite(r.low) ? r.low : 0) ||
-        !cJSON_AddNumberToObject(o, "central", isfinite(r.central) ? r.central : 0) ||
-        !cJSON_AddNumberToObject(o, "high", isfinite(r.high) ? r.high : 0)) {
-        cJSON_Delete(o);
-        return NULL;
-    }
-    return o;
-}
-
-static int add_range(cJSON *o, const char *k, jc_range r)
-{
-    cJSON *x = range_json(r);
-    if (!x) return 0;
-    cJSON_AddItemToObject(o, k, x);
-    return 1;
-}
-
-static int add_str(cJSON *o, const char *k, const char *v)
-{
-    return v ? cJSON_AddStringToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
-}
-
-static int add_num(cJSON *o, const char *k, double v)
-{
-    return cJSON_AddNumberToObject(o, k, isfinite(v) ? v : 0) != NULL;
-}
-
 static cJSON *assumption_json(const jc_assumption *a)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    if (!add_str(o, "key", a->key) || !add_str(o, "label", a->label) ||
-        !add_range(o, "value", a->value) || !add_str(o, "unit", a->unit) ||
-        !add_str(o, "origin", jc_origin_name(a->origin)) || !add_str(o, "source", a->source)) {
+    if (!rj_str(o, "key", a->key) || !rj_str(o, "label", a->label) ||
+        !rj_range(o, "value", a->value) || !rj_str(o, "unit", a->unit) ||
+        !rj_str(o, "origin", jc_origin_name(a->origin)) || !rj_str(o, "source", a->source)) {
         cJSON_Delete(o);
         return NULL;
     }
@@ -186,45 +156,45 @@ char *jc_report_estimate_json(const jc_estimate *e)
     char *out = NULL;
     if (!root) return NULL;
 #define REQ(x) do { if (!(x)) goto done; } while (0)
-    REQ(add_str(root, "schema", "joulecast-estimate/1"));
-    REQ(add_str(root, "mode", jc_mode_name(e->mode)));
-    REQ(add_str(root, "method", jc_method_name(e->method)));
-    REQ(add_str(root, "precision", e->precision));
+    REQ(rj_str(root, "schema", "joulecast-estimate/1"));
+    REQ(rj_str(root, "mode", jc_mode_name(e->mode)));
+    REQ(rj_str(root, "method", jc_method_name(e->method)));
+    REQ(rj_str(root, "precision", e->precision));
     REQ(o = cJSON_AddObjectToObject(root, "hardware"));
-    REQ(add_str(o, "device", e->device_id));
-    REQ(add_str(o, "device_name", e->device_name));
-    REQ(add_num(o, "devices", e->devices));
-    REQ(add_str(o, "host", e->host_id));
-    REQ(add_num(o, "hosts", e->hosts));
+    REQ(rj_str(o, "device", e->device_id));
+    REQ(rj_str(o, "device_name", e->device_name));
+    REQ(rj_num(o, "devices", e->devices));
+    REQ(rj_str(o, "host", e->host_id));
+    REQ(rj_num(o, "hosts", e->hosts));
     REQ(o = cJSON_AddObjectToObject(root, "region"));
-    REQ(add_str(o, "code", e->region_code));
-    REQ(add_str(o, "name", e->region_name));
+    REQ(rj_str(o, "code", e->region_code));
+    REQ(rj_str(o, "name", e->region_name));
     REQ(o = cJSON_AddObjectToObject(root, "work"));
-    REQ(add_num(o, "flops_per_pass", e->flops_per_pass));
-    REQ(add_num(o, "passes", e->passes));
-    REQ(add_num(o, "samples", e->samples));
-    REQ(add_num(o, "tokens", e->tokens));
-    REQ(add_num(o, "flops_total", e->flops_total));
-    REQ(add_num(o, "bytes_total", e->bytes_total));
+    REQ(rj_num(o, "flops_per_pass", e->flops_per_pass));
+    REQ(rj_num(o, "passes", e->passes));
+    REQ(rj_num(o, "samples", e->samples));
+    REQ(rj_num(o, "tokens", e->tokens));
+    REQ(rj_num(o, "flops_total", e->flops_total));
+    REQ(rj_num(o, "bytes_total", e->bytes_total));
     REQ(o = cJSON_AddObjectToObject(root, "results"));
-    REQ(add_range(o, "wall_hours", e->wall_hours));
-    REQ(add_range(o, "device_hours", e->device_hours));
-    REQ(add_range(o, "energy_device_kwh", e->energy_device_kwh));
-    REQ(add_range(o, "energy_idle_kwh", e->energy_idle_kwh));
-    REQ(add_range(o, "energy_dynamic_kwh", e->energy_dynamic_kwh));
-    REQ(add_range(o, "energy_host_kwh", e->energy_host_kwh));
-    REQ(add_range(o, "energy_it_kwh", e->energy_it_kwh));
-    REQ(add_range(o, "energy_facility_kwh", e->energy_facility_kwh));
-    REQ(add_range(o, "co2_location_kg", e->co2_kg));
-    if (e->has_market) REQ(add_range(o, "co2_market_kg", e->co2_market_kg));
+    REQ(rj_range(o, "wall_hours", e->wall_hours));
+    REQ(rj_range(o, "device_hours", e->device_hours));
+    REQ(rj_range(o, "energy_device_kwh", e->energy_device_kwh));
+    REQ(rj_range(o, "energy_idle_kwh", e->energy_idle_kwh));
+    REQ(rj_range(o, "energy_dynamic_kwh", e->energy_dynamic_kwh));
+    REQ(rj_range(o, "energy_host_kwh", e->energy_host_kwh));
+    REQ(rj_range(o, "energy_it_kwh", e->energy_it_kwh));
+    REQ(rj_range(o, "energy_facility_kwh", e->energy_facility_kwh));
+    REQ(rj_range(o, "co2_location_kg", e->co2_kg));
+    if (e->has_market) REQ(rj_range(o, "co2_market_kg", e->co2_market_kg));
     else REQ(cJSON_AddNullToObject(o, "co2_market_kg"));
-    if (e->has_embodied) REQ(add_range(o, "co2_embodied_kg", e->co2_embodied_kg));
+    if (e->has_embodied) REQ(rj_range(o, "co2_embodied_kg", e->co2_embodied_kg));
     else REQ(cJSON_AddNullToObject(o, "co2_embodied_kg"));
-    REQ(add_range(o, "implied_utilization", e->implied_utilization));
-    REQ(add_range(o, "avg_power_w_per_device", e->avg_power_w));
-    REQ(add_range(o, "j_per_sample", e->j_per_sample));
-    REQ(add_range(o, "samples_per_kwh", e->samples_per_kwh));
-    REQ(add_range(o, "j_per_token", e->j_per_token));
+    REQ(rj_range(o, "implied_utilization", e->implied_utilization));
+    REQ(rj_range(o, "avg_power_w_per_device", e->avg_power_w));
+    REQ(rj_range(o, "j_per_sample", e->j_per_sample));
+    REQ(rj_range(o, "samples_per_kwh", e->samples_per_kwh));
+    REQ(rj_range(o, "j_per_token", e->j_per_token));
     REQ(arr = cJSON_AddArrayToObject(root, "warnings"));
     for (size_t i = 0; i < e->n_warnings; i++) {
         cJSON *s = cJSON_CreateString(e->warnings[i]);
@@ -246,13 +216,13 @@ char *jc_report_estimate_json(const jc_estimate *e)
         const jc_est_node *n = &e->nodes[i];
         REQ(o = cJSON_CreateObject());
         cJSON_AddItemToArray(arr, o);
-        REQ(add_str(o, "name", n->name));
-        REQ(add_str(o, "op", n->op));
-        REQ(add_num(o, "flops", n->flops));
-        REQ(add_num(o, "bytes", n->bytes));
-        REQ(add_num(o, "time_s", n->time_s));
-        REQ(add_num(o, "energy_j", n->energy_j));
-        REQ(add_str(o, "bound", n->memory_bound ? "memory" : "compute"));
+        REQ(rj_str(o, "name", n->name));
+        REQ(rj_str(o, "op", n->op));
+        REQ(rj_num(o, "flops", n->flops));
+        REQ(rj_num(o, "bytes", n->bytes));
+        REQ(rj_num(o, "time_s", n->time_s));
+        REQ(rj_num(o, "energy_j", n->energy_j));
+        REQ(rj_str(o, "bound", n->memory_bound ? "memory" : "compute"));
     }
     out = cJSON_Print(root);
 #undef REQ
@@ -262,19 +232,6 @@ done:
 }
 
 /* ---- CSV --------------------------------------------------------------------------- */
-
-static void csv_str(FILE *f, const char *s)
-{
-    if (!s) return;
-    int q = strpbrk(s, ",\"\n") != NULL;
-    if (!q) { fputs(s, f); return; }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
 {
@@ -293,11 +250,11 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
         fprintf(f, "\n");
     }
     fprintf(f, "%s,%s,%s,", jc_mode_name(e->mode), jc_method_name(e->method), e->precision);
-    csv_str(f, e->device_id);
+    rcsv_str(f, e->device_id, 0);
     fprintf(f, ",%g,", e->devices);
-    csv_str(f, e->host_id);
+    rcsv_str(f, e->host_id, 0);
     fprintf(f, ",%g,", e->hosts);
-    csv_str(f, e->region_code);
+    rcsv_str(f, e->region_code, 0);
     fprintf(f, ",%.6g,%.6g,%.6g", e->flops_total, e->passes, e->samples);
     for (size_t i = 0; i < n; i++) {
         int na = (vals[i] == &e->co2_market_kg && !e->has_market) ||

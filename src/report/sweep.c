@@ -8,6 +8,7 @@
 #include "report/sig.h"
 
 #include <cjson/cJSON.h>
+#include "report/rjson.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,75 +100,57 @@ jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
 
 /* ---- JSON ---------------------------------------------------------------------- */
 
-static int add_range(cJSON *o, const char *k, jc_range r)
-{
-    cJSON *x = cJSON_AddObjectToObject(o, k);
-    return x && cJSON_AddNumberToObject(x, "low", isfinite(r.low) ? r.low : 0) &&
-           cJSON_AddNumberToObject(x, "central", isfinite(r.central) ? r.central : 0) &&
-           cJSON_AddNumberToObject(x, "high", isfinite(r.high) ? r.high : 0);
-}
-
-static int add_str(cJSON *o, const char *k, const char *v)
-{
-    return v ? cJSON_AddStringToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
-}
-
-static int add_num(cJSON *o, const char *k, double v)
-{
-    return cJSON_AddNumberToObject(o, k, isfinite(v) ? v : 0) != NULL;
-}
-
 char *jc_report_sweep_json(const jc_sweep *s)
 {
     cJSON *root = cJSON_CreateObject(), *o, *arr;
     char *out = NULL;
     if (!root) return NULL;
 #define REQ(x) do { if (!(x)) goto done; } while (0)
-    REQ(add_str(root, "schema", "joulecast-sweep/1"));
-    REQ(add_str(root, "model", s->model));
-    REQ(add_str(root, "mode", jc_mode_name(s->mode)));
-    REQ(add_str(root, "method", jc_method_name(s->method)));
-    REQ(add_str(root, "sort", jc_sweep_sort_name(s->sort)));
+    REQ(rj_str(root, "schema", "joulecast-sweep/1"));
+    REQ(rj_str(root, "model", s->model));
+    REQ(rj_str(root, "mode", jc_mode_name(s->mode)));
+    REQ(rj_str(root, "method", jc_method_name(s->method)));
+    REQ(rj_str(root, "sort", jc_sweep_sort_name(s->sort)));
     REQ(o = cJSON_AddObjectToObject(root, "grid"));
-    REQ(add_num(o, "devices", (double)s->n_devices));
-    REQ(add_num(o, "regions", (double)s->n_regions));
-    REQ(add_num(o, "batches", (double)s->n_batches));
-    REQ(add_num(o, "precisions", (double)s->n_precisions));
-    REQ(add_num(o, "points", (double)s->n_points));
-    REQ(add_num(o, "estimated", (double)s->n_entries));
-    REQ(add_num(o, "skipped_points", (double)s->n_skipped_points));
-    REQ(add_num(o, "pareto", (double)s->n_pareto));
-    REQ(add_num(o, "analyses", (double)s->n_analyses));
+    REQ(rj_num(o, "devices", (double)s->n_devices));
+    REQ(rj_num(o, "regions", (double)s->n_regions));
+    REQ(rj_num(o, "batches", (double)s->n_batches));
+    REQ(rj_num(o, "precisions", (double)s->n_precisions));
+    REQ(rj_num(o, "points", (double)s->n_points));
+    REQ(rj_num(o, "estimated", (double)s->n_entries));
+    REQ(rj_num(o, "skipped_points", (double)s->n_skipped_points));
+    REQ(rj_num(o, "pareto", (double)s->n_pareto));
+    REQ(rj_num(o, "analyses", (double)s->n_analyses));
     REQ(arr = cJSON_AddArrayToObject(root, "entries"));
     for (size_t i = 0; i < s->n_entries; i++) {
         const jc_sweep_entry *x = &s->entries[i];
         REQ(o = cJSON_CreateObject());
         cJSON_AddItemToArray(arr, o);
-        REQ(add_num(o, "rank", (double)(i + 1)));
-        REQ(add_str(o, "device", x->device_id));
-        REQ(add_str(o, "device_name", x->device_name));
-        REQ(add_str(o, "region", x->region_code));
-        REQ(add_str(o, "precision", x->precision));
-        REQ(add_num(o, "batch", x->batch));
+        REQ(rj_num(o, "rank", (double)(i + 1)));
+        REQ(rj_str(o, "device", x->device_id));
+        REQ(rj_str(o, "device_name", x->device_name));
+        REQ(rj_str(o, "region", x->region_code));
+        REQ(rj_str(o, "precision", x->precision));
+        REQ(rj_num(o, "batch", x->batch));
         REQ(cJSON_AddBoolToObject(o, "pareto", x->pareto));
-        REQ(add_range(o, "wall_hours", x->wall_hours));
-        REQ(add_range(o, "energy_kwh", x->energy_kwh));
-        REQ(add_range(o, "co2_kg", x->co2_kg));
-        REQ(add_num(o, "ci_gco2e_per_kwh", x->ci));
-        REQ(add_num(o, "pue", x->pue));
-        REQ(add_num(o, "j_per_sample", x->j_per_sample));
+        REQ(rj_range(o, "wall_hours", x->wall_hours));
+        REQ(rj_range(o, "energy_kwh", x->energy_kwh));
+        REQ(rj_range(o, "co2_kg", x->co2_kg));
+        REQ(rj_num(o, "ci_gco2e_per_kwh", x->ci));
+        REQ(rj_num(o, "pue", x->pue));
+        REQ(rj_num(o, "j_per_sample", x->j_per_sample));
     }
     REQ(arr = cJSON_AddArrayToObject(root, "skipped"));
     for (size_t i = 0; i < s->n_skipped; i++) {
         const jc_sweep_entry *x = &s->skipped[i];
         REQ(o = cJSON_CreateObject());
         cJSON_AddItemToArray(arr, o);
-        REQ(add_str(o, "device", x->device_id));
-        REQ(add_str(o, "region", x->region_code));
-        REQ(add_str(o, "precision", x->precision));
-        if (x->batch > 0) REQ(add_num(o, "batch", x->batch));
+        REQ(rj_str(o, "device", x->device_id));
+        REQ(rj_str(o, "region", x->region_code));
+        REQ(rj_str(o, "precision", x->precision));
+        if (x->batch > 0) REQ(rj_num(o, "batch", x->batch));
         else REQ(cJSON_AddNullToObject(o, "batch"));
-        REQ(add_str(o, "reason", x->reason));
+        REQ(rj_str(o, "reason", x->reason));
     }
     REQ(arr = cJSON_AddArrayToObject(root, "notes"));
     for (size_t i = 0; i < s->n_notes; i++) {
@@ -184,18 +167,6 @@ done:
 
 /* ---- CSV ------------------------------------------------------------------------ */
 
-static void csv_str(FILE *f, const char *s)
-{
-    if (!s) return;
-    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
 {
     fprintf(f, "rank,device,device_name,region,precision,batch,pareto,wall_hours_low,wall_hours,wall_hours_high,"
@@ -204,11 +175,11 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
     for (size_t i = 0; i < s->n_entries; i++) {
         const jc_sweep_entry *x = &s->entries[i];
         fprintf(f, "%zu,", i + 1);
-        csv_str(f, x->device_id);
+        rcsv_str(f, x->device_id, 0);
         fputc(',', f);
-        csv_str(f, x->device_name);
+        rcsv_str(f, x->device_name, 0);
         fputc(',', f);
-        csv_str(f, x->region_code);
+        rcsv_str(f, x->region_code, 0);
         fprintf(f, ",%s,", x->precision ? x->precision : "");
         if (x->batch > 0) fprintf(f, "%g", x->batch);
         fprintf(f, ",%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,\n", x->pareto, x->wall_hours.low, x->wall_hours.central,
@@ -218,15 +189,15 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
     for (size_t i = 0; i < s->n_skipped; i++) {
         const jc_sweep_entry *x = &s->skipped[i];
         fprintf(f, ",");
-        csv_str(f, x->device_id);
+        rcsv_str(f, x->device_id, 0);
         fputc(',', f);
-        csv_str(f, x->device_name);
+        rcsv_str(f, x->device_name, 0);
         fputc(',', f);
-        csv_str(f, x->region_code);
+        rcsv_str(f, x->region_code, 0);
         fprintf(f, ",%s,", x->precision ? x->precision : "");
         if (x->batch > 0) fprintf(f, "%g", x->batch);
         fprintf(f, ",,,,,,,,,,,,,,");
-        csv_str(f, x->reason);
+        rcsv_str(f, x->reason, 0);
         fputc('\n', f);
     }
     return ferror(f) ? JC_ERR_IO : JC_OK;
