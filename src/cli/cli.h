@@ -25,6 +25,11 @@ int cli_fail(const jc_diag *d);
 int cli_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Prints a malloc'ed JSON document s to stdout with a final newline and
+ * frees it; NULL (the renderer ran out of memory) prints an error.
+ * Returns 0 or JC_ERR_NOMEM. */
+int cli_emit_json(char *s);
+
 /* Matches "--name VALUE" or "--name=VALUE" at argv[*i]; on a match stores
  * the value, advances *i past it and returns true.  A missing value is a
  * usage error reported through *err (set to 1). */

@@ -22,18 +22,6 @@ void help_hw(FILE *f)
         "               (repeatable; $JOULECAST_HWDB adds more)\n");
 }
 
-static int emit_json(char *s)
-{
-    if (!s) {
-        fprintf(stderr, "joulecast: out of memory\n");
-        return JC_ERR_NOMEM;
-    }
-    fputs(s, stdout);
-    fputc('\n', stdout);
-    free(s);
-    return 0;
-}
-
 int cmd_hw(int argc, char **argv)
 {
     if (argc < 2 || (strcmp(argv[1], "list") && strcmp(argv[1], "show")))
@@ -73,7 +61,7 @@ int cmd_hw(int argc, char **argv)
     jc_hwdb *db = NULL;
     if (!rc) rc = cli_hwdb_open(layers, n, &db);
     if (!rc && !show) {
-        if (json) rc = emit_json(jc_report_hw_list_json(db, kind));
+        if (json) rc = cli_emit_json(jc_report_hw_list_json(db, kind));
         else if (jc_report_hw_list_text(db, kind, stdout)) rc = JC_ERR_IO;
     } else if (!rc) {
         const jc_device *dev;
@@ -82,7 +70,7 @@ int cmd_hw(int argc, char **argv)
         if (jc_hwdb_hardware(db, id, &dev, &host, &d)) {
             rc = cli_fail(&d);
         } else if (json) {
-            rc = emit_json(dev ? jc_report_device_json(dev) : jc_report_host_json(host));
+            rc = cli_emit_json(dev ? jc_report_device_json(dev) : jc_report_host_json(host));
         } else if (dev ? jc_report_device_text(dev, stdout) : jc_report_host_text(host, stdout)) {
             rc = JC_ERR_IO;
         }

@@ -36,15 +36,7 @@ int cmd_inspect(int argc, char **argv)
     if (cli_model_load(path, &m, &d)) return cli_fail(&d);
     int rc = 0;
     if (json) {
-        char *s = jc_report_inspect_json(m);
-        if (!s) {
-            fprintf(stderr, "joulecast: out of memory\n");
-            rc = JC_ERR_NOMEM;
-        } else {
-            fputs(s, stdout);
-            fputc('\n', stdout);
-            free(s);
-        }
+        rc = cli_emit_json(jc_report_inspect_json(m));
     } else if (jc_report_inspect_text(m, stdout)) {
         rc = JC_ERR_IO;
     }

@@ -23,18 +23,6 @@ void help_region(FILE *f)
         "               (repeatable; $JOULECAST_HWDB adds more)\n");
 }
 
-static int emit_json(char *s)
-{
-    if (!s) {
-        fprintf(stderr, "joulecast: out of memory\n");
-        return JC_ERR_NOMEM;
-    }
-    fputs(s, stdout);
-    fputc('\n', stdout);
-    free(s);
-    return 0;
-}
-
 int cmd_region(int argc, char **argv)
 {
     if (argc < 2 || (strcmp(argv[1], "list") && strcmp(argv[1], "show")))
@@ -83,13 +71,13 @@ int cmd_region(int argc, char **argv)
         if (jc_hwdb_provider(db, provider, &p, &d)) rc = cli_fail(&d);
     }
     if (!rc && !show) {
-        if (json) rc = emit_json(jc_report_region_list_json(db, provider, type));
+        if (json) rc = cli_emit_json(jc_report_region_list_json(db, provider, type));
         else if (jc_report_region_list_text(db, provider, type, stdout)) rc = JC_ERR_IO;
     } else if (!rc) {
         const jc_region *r;
         jc_diag d;
         if (jc_hwdb_region(db, code, &r, &d)) rc = cli_fail(&d);
-        else if (json) rc = emit_json(jc_report_region_json(r));
+        else if (json) rc = cli_emit_json(jc_report_region_json(r));
         else if (jc_report_region_text(r, stdout)) rc = JC_ERR_IO;
     }
     jc_hwdb_free(db);

@@ -44,6 +44,18 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     return JC_ERR_USAGE;
 }
 
+int cli_emit_json(char *s)
+{
+    if (!s) {
+        fprintf(stderr, "joulecast: out of memory\n");
+        return JC_ERR_NOMEM;
+    }
+    fputs(s, stdout);
+    fputc('\n', stdout);
+    free(s);
+    return 0;
+}
+
 bool cli_opt(int argc, char **argv, int *i, const char *name,
              const char **val, int *err)
 {
