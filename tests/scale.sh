@@ -10,8 +10,8 @@
 set -u
 cd "$(dirname "$0")/.."
 JC=${JC:-build/asan/joulecast}
-T=build/test-scale
-mkdir -p $T
+T=$(mktemp -d "${TMPDIR:-/tmp}/jc_scale.XXXXXX") || exit 1   # private: make test runs may overlap
+trap 'rm -rf "$T"' EXIT
 
 expect_overflow() {  # name file node args...
   name=$1; f=$2; node=$3; shift 3

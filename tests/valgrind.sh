@@ -14,7 +14,10 @@ SAMPLE=${SAMPLE:-60}
 DATA=/usr/share/libonnx-testdata/data
 command -v valgrind > /dev/null || { echo "FAIL valgrind is not installed (make deps)"; exit 1; }
 [ -x "$JC" ] || { echo "FAIL $JC is not built"; exit 1; }
-L=build/valgrind.list
+# private scratch files: several `make test` runs may share build/
+W=$(mktemp -d "${TMPDIR:-/tmp}/jc_valgrind.XXXXXX") || exit 1
+trap 'rm -rf "$W"' EXIT
+L=$W/list
 find $DATA -name model.onnx 2>/dev/null | sort > $L
 total=$(wc -l < $L)
 [ "$total" -gt 0 ] || { echo "FAIL no backend models under $DATA (make deps)"; exit 1; }
@@ -25,12 +28,12 @@ while read -r f; do
   for c in inspect count; do
     valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
       --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \
-      "$JC" $c "$f" > /dev/null 2> build/valgrind.err
+      "$JC" $c "$f" > /dev/null 2> $W/err
     rc=$?
     n=$((n + 1))
     name=$(echo "$f" | sed "s|$DATA/||; s|/model.onnx||")
     if [ $rc -eq 99 ]; then
-      echo "FAIL valgrind $c $name"; head -n 30 build/valgrind.err | sed 's/^/    /'; bad=$((bad + 1))
+      echo "FAIL valgrind $c $name"; head -n 30 $W/err | sed 's/^/    /'; bad=$((bad + 1))
     else
       echo "PASS valgrind $c $name"
     fi

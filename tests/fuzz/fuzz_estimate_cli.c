@@ -8,7 +8,9 @@
  * the bundled hardware database can be loaded once per process instead
  * of once per input (cli_hwdb_open and jc_hwdb_free are renamed to the
  * caching versions below); --hwdb layers still load for real.  Reports
- * go to /dev/null.  Every exit code is accepted; crashes, sanitizer
+ * go to /dev/null, and so does --html FILE (jo_html_open is renamed to a
+ * version that never creates a file: the fuzzer must not write into the
+ * tree it runs in).  Every exit code is accepted; crashes, sanitizer
  * reports and leaks are findings.
  */
 #include "cli/cli.h"
@@ -32,15 +34,27 @@ static void fuzz_hwdb_free(jc_hwdb *db)
     if (db && db != fz_db) jc_hwdb_free(db);
 }
 
+/* --html FILE (command line or job file): render into /dev/null */
+FILE *fuzz_html_open(const char *path, int *rc);
+FILE *fuzz_html_open(const char *path, int *rc)
+{
+    if (!strcmp(path, "-")) return stdout;
+    FILE *f = fopen("/dev/null", "w");
+    if (!f) *rc = JC_ERR_IO;
+    return f;
+}
+
 #define main joulecast_cli_main
 #include "cli/main.c"
 #undef main
 
 #define cli_hwdb_open fuzz_hwdb_open
 #define jc_hwdb_free fuzz_hwdb_free
+#define jo_html_open fuzz_html_open
 #include "cli/cmd_estimate.c"
 #undef cli_hwdb_open
 #undef jc_hwdb_free
+#undef jo_html_open
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
