@@ -647,7 +647,9 @@ const char *jc_region_type_name(jc_region_type t);
  *     the region's `why`;
  *  2. else the dataset of lowest `precedence` that has a value for the
  *     region (ties: dataset id order; an inline dataset that no
- *     `intensities` file defines ranks after every defined one);
+ *     `intensities` file defines ranks after every defined one); for a
+ *     cloud region the grid zone's default competes too, and wins when its
+ *     dataset's precedence is lower (default_from is then the grid zone);
  *  3. else, for a cloud region, its grid zone's default (default_from is
  *     then the grid region, and default_reason says so);
  *  4. else none: default_intensity is NULL.

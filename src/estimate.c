@@ -529,15 +529,19 @@ static jc_status resolve_place(est *s)
         if (!di)
             return fail(s, JC_ERR_NOTFOUND, "region %s has no carbon-intensity value in any dataset; give --ci G", r->code);
         const jc_region *from = r->default_from ? r->default_from : r;
-        /* spread: the latest value of every dataset for the region */
+        /* spread: the latest value of every dataset for the region and,
+         * for a cloud region, for its grid zone too */
         double lo = di->value.value, hi = di->value.value;
-        for (size_t i = 0; i < from->n_intensity; i++) {
-            const jc_intensity *x = &from->intensity[i];
-            if (x->dataset && x->dataset->precedence >= 90) continue; /* superseded */
-            const jc_intensity *latest = jc_region_intensity(from, x->dataset_id, 0);
-            if (latest != x) continue;
-            if (x->value.value < lo) lo = x->value.value;
-            if (x->value.value > hi) hi = x->value.value;
+        const jc_region *pool[2] = {r, r->type == JC_REGION_CLOUD ? r->grid_region : NULL};
+        for (int q = 0; q < 2; q++) {
+            const jc_region *z = pool[q];
+            for (size_t i = 0; z && i < z->n_intensity; i++) {
+                const jc_intensity *x = &z->intensity[i];
+                if (x->dataset && x->dataset->precedence >= 90) continue; /* superseded */
+                if (jc_region_intensity(z, x->dataset_id, 0) != x) continue;
+                if (x->value.value < lo) lo = x->value.value;
+                if (x->value.value > hi) hi = x->value.value;
+            }
         }
         s->ci = assume(s, "grid.ci",
                        astr(s, "grid carbon intensity, %s, dataset %s %d (%s); range: other datasets",

@@ -1359,6 +1359,22 @@ static jc_status region_default(B *b, const kentry *e, jc_region *r, bool cloud_
         return err(b, mget(e->map, "default_dataset"),
                    "default_dataset '%s' has no value for this region", r->default_dataset);
     }
+    /* A cloud region draws from its grid zone: its own values (provider-
+     * published factors) compete with the zone's default by precedence. */
+    if (r->n_intensity && r->type == JC_REGION_CLOUD && r->grid_region &&
+        r->grid_region->default_intensity && r->intensity[0].dataset &&
+        r->grid_region->default_intensity->dataset &&
+        r->grid_region->default_intensity->dataset->precedence < r->intensity[0].dataset->precedence) {
+        const jc_region *g = r->grid_region;
+        r->default_intensity = g->default_intensity;
+        r->default_from = g;
+        r->default_reason = afmt(b->a, "the grid zone %s's %s (precedence %d) ranks before this "
+                                 "region's own %s (precedence %d)", g->code,
+                                 g->default_intensity->dataset_id,
+                                 g->default_intensity->dataset->precedence,
+                                 r->intensity[0].dataset_id, r->intensity[0].dataset->precedence);
+        return r->default_reason ? JC_OK : oom(b);
+    }
     if (r->n_intensity) {
         size_t nd = 1;
         for (size_t i = 1; i < r->n_intensity; i++)
