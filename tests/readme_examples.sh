@@ -39,7 +39,7 @@ while IFS= read -r cmd; do
     esac
   done
   if [ -n "$skip" ]; then
-    echo "PASS readme/$i-$name (skipped: $skip is not in the repository)"
+    echo "  skipped readme/$i-$name: $skip is not in the repository (not counted)"
     continue
   fi
   if PATH="$T/bin:$PATH" sh -c "$cmd" > "$T/out" 2> "$T/err" < /dev/null; then
