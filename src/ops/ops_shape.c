@@ -71,10 +71,13 @@ jc_status sh_shape(opctx *c)
 {
     const jc_tshape *x = op_in(c, 0);
     if (!x) return op_set_out(c, 0, JC_DT_INT64, 1, NULL);
+    if (x->rank < 0) return op_set_out(c, 0, JC_DT_INT64, 1, NULL); /* unknown rank: unknown length */
     int64_t s = op_attr_i(c, "start", 0), e = op_attr_i(c, "end", x->rank);
     if (s < 0) s += x->rank;
     if (e < 0) e += x->rank;
     if (s < 0) s = 0;
+    if (s > x->rank) s = x->rank;      /* start is clamped to [0, rank] too
+                                          (fuzzing: start = 2^63 - 10) */
     if (e > x->rank) e = x->rank;
     if (e < s) e = s;
     jc_dim n = {e - s, NULL};
