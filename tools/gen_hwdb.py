@@ -375,6 +375,102 @@ GA_CPU_MATCH = {
     "Xeon Gold 6248": "intel-xeon-gold-6248",
 }
 
+# Peak throughput, memory size and bandwidth of the GPUs that only the
+# Green-Algorithms calculator lists (it gives a TDP and nothing else, so
+# `joulecast estimate` had no dense peak for them). One vendor source per part;
+# each figure was checked against a public copy of the vendor's numbers (the
+# pages named in the source note). Precisions are dense peaks; a part gets fp16
+# only where it has a fast fp16 path (GP100: 2x fp32) or tensor cores, int8
+# only where the vendor publishes it. A figure that could not be checked is
+# left out (see the note of each entry). Utilisation is not given: the
+# estimate uses its named fallback. The TDP stays the calculator's figure.
+GA_GPU_SPEC_SOURCES = {
+    "nv-k80-ds": {"citation": "NVIDIA Tesla K80 GPU accelerator datasheet / product page: up to 2.91 TFLOPS double and 8.73 TFLOPS single precision with NVIDIA GPU Boost, 24 GB GDDR5, 480 GB/s aggregate memory bandwidth (dual-GPU board)",
+                  "year": 2014, "date": "2014-11",
+                  "note": "launched at SC14 (2014-11-17); figures checked against copies of NVIDIA's spec text (AnandTech and ComputerBase launch tables give the same 2.91/8.74 TFLOPS, 2 x 12 GB, 480 GB/s)"},
+    "nv-p100-ds": {"citation": "NVIDIA Tesla P100 datasheet (Tesla P100 for NVLink-optimized servers, SXM2): 5.3 TFLOPS double, 10.6 TFLOPS single, 21.2 TFLOPS half precision, 16 GB CoWoS HBM2 at 732 GB/s",
+                   "year": 2016,
+                   "note": "checked against NVIDIA's figures as reprinted by Microway (P100 NVLink: 5.3/10.6 TFLOPS, 16 GB HBM2, up to 732 GB/s) and the GTC 2016 launch coverage (21.2 TFLOPS FP16; 720 GB/s was the launch figure, the datasheet gives 732 GB/s)"},
+    "nv-p100-pcie-ds": {"citation": "NVIDIA Tesla P100 PCIe datasheet: 4.7 TFLOPS double, 9.3 TFLOPS single, 18.7 TFLOPS half precision; 16 GB HBM2 at 732 GB/s or 12 GB at 549 GB/s",
+                        "url": "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/tesla-p100/pdf/nvidia-tesla-p100-PCIe-datasheet.pdf",
+                        "year": 2016,
+                        "note": "the datasheet the calculator itself cites for 'NVIDIA Tesla P100'; figures checked against the June 2016 launch coverage (9.3/4.7/18.7 TFLOPS; 16 GB at 732 GB/s, 12 GB at 549 GB/s)"},
+    "nv-p4-ds": {"citation": "NVIDIA Tesla P4 specifications (launch, GTC China 2016-09-13): 5.5 TFLOPS single precision and 22 INT8 TOPS with boost clock, 8 GB GDDR5, 192 GB/s, 50/75 W",
+                 "year": 2016, "date": "2016-09",
+                 "note": "checked against NVIDIA's specification table as reprinted by ServeTheHome ('* with boost clock on')"},
+    "nv-gtx1080-wp": {"citation": "NVIDIA GeForce GTX 1080 whitepaper (GP104), Table 1: peak 8873 GFLOPS single precision at the 1733 MHz boost clock, 8 GB GDDR5X at 10 Gbps, 320 GB/s",
+                      "year": 2016, "date": "2016-05",
+                      "note": "checked against NVIDIA's launch specifications as reprinted (Overclock3D slide table: 9 TFLOPS, 8 GB GDDR5X, 320 GB/s; 8.87 TFLOPS in several spec tables = 2560 cores x 2 x 1.733 GHz)"},
+    "nv-gtx1080ti-launch": {"citation": "NVIDIA GeForce GTX 1080 Ti launch specifications (GDC 2017-02-28): 3584 CUDA cores, 1582 MHz boost clock, 11 GB GDDR5X at 11 Gbps on 352 bits, 484 GB/s",
+                            "year": 2017, "date": "2017-03",
+                            "note": "checked against Tom's Hardware's announcement report (11 GB, 484 GB/s) and NVIDIA's spec table as reprinted by Vortez (3584 cores, 1582 MHz boost, 484 GB/s); NVIDIA's own TFLOPS figure was not found in a checkable copy, so fp32 is derived from cores and boost clock"},
+    "nv-titanx-pascal": {"citation": "NVIDIA TITAN X (Pascal) announcement specifications (July 2016): 11 TFLOPS FP32, 44 TOPS INT8, 12 GB GDDR5X, 480 GB/s, 1531 MHz boost",
+                         "year": 2016, "date": "2016-07",
+                         "note": "checked against the announcement coverage (NVIDIA: FP32 11 TFLOPS, INT8 44 TOPS, 12 GB GDDR5X on 384 bits, 480 GB/s)"},
+    "nv-gtx-titanx": {"citation": "NVIDIA GeForce GTX TITAN X (Maxwell GM200) specifications (GTC 2015-03-17): 7 TFLOPS single, 0.2 TFLOPS double precision, 12 GB GDDR5, 336.5 GB/s",
+                      "year": 2015, "date": "2015-03",
+                      "note": "checked against the launch coverage citing nvidia.com (7 / 0.2 TFLOPS) and NVIDIA's spec table as reprinted by HotHardware (12288 MB GDDR5, 336.5 GB/s)"},
+    "nv-rtx2080-turing": {"citation": "NVIDIA Turing GPU architecture whitepaper, appendix table for GeForce RTX 2080 (reference clocks: 1710 MHz boost): 10.1 TFLOPS FP32, 8 GB GDDR6 at 14 Gbps on 256 bits, 448 GB/s",
+                          "year": 2018, "date": "2018-09",
+                          "note": "checked against copies of the reference specification (10.1 TFLOPS FP32; 8 GB GDDR6, 448 GB/s). The tensor-core FP16/INT8 peaks at reference clocks were not found in a checkable copy (only the Founders Edition's ~85 tensor TFLOPS), so they are left out"},
+    "nv-xavier-specs": {"citation": "NVIDIA Jetson AGX Xavier technical specifications: 512-core Volta GPU with Tensor Cores, 32 GB 256-bit LPDDR4x, 137 GB/s",
+                        "year": 2018,
+                        "note": "checked against a copy of NVIDIA's tech-spec lines (32 GB 256-bit LPDDR4x, 137 GB/s); the first 2018 developer kit had 16 GB (deviceQuery reports 15700 MB)"},
+    "amd-rx480-specs": {"citation": "AMD Radeon RX 480 specifications: 36 compute units, 2304 stream processors, 1266 MHz boost, peak performance up to 5.8 TFLOPS, 4/8 GB GDDR5 on 256 bits, 224 GB/s (4 GB) or 256 GB/s (8 GB, 8 Gbps)",
+                        "year": 2016, "date": "2016-06",
+                        "note": "checked against AMD's specification table as reprinted by HotHardware (up to 5.8 TFLOPS, 224 GB/s or higher) and AMD's Computex 2016 figures (256 GB/s at 8 Gbps)"},
+}
+
+# device id -> (source id, {precision: (value, note)}, memory_gb, memory note, memory_bw_gbs, device note)
+# None for a figure means it could not be verified and is left out.
+GA_GPU_SPECS = {
+    "nvidia-tesla-k80": ("nv-k80-ds",
+                         {"fp64": (2.91, "GPU Boost clock (875 MHz); base clock 1.87 TFLOPS; sum over the two GK210 GPUs on the board"),
+                          "fp32": (8.73, "GPU Boost clock (875 MHz); base clock 5.6 TFLOPS; sum over the two GK210 GPUs on the board")},
+                         24, "GDDR5, 2 x 12 GB (one 12 GB pool per GPU)", 480,
+                         "Kepler dual-GPU board: peaks and bandwidth are board totals (two GK210 at 240 GB/s each); no fast fp16 path. Peaks are boost-clock figures."),
+    "nvidia-tesla-p100": ("nv-p100-ds",
+                          {"fp64": (5.3, None), "fp32": (10.6, None),
+                           "fp16": (21.2, "fast fp16 path: GP100 runs packed fp16 at twice the fp32 rate (no tensor cores)")},
+                          16, "CoWoS HBM2", 732,
+                          "specs of the SXM2 (NVLink) part, boost-clock peaks (1480 MHz); NVIDIA rates that part at 300 W while the calculator's 250 W TDP (kept) and its cited datasheet are those of the PCIe card"),
+    "nvidia-tesla-p100-pcie": ("nv-p100-pcie-ds",
+                               {"fp64": (4.7, None), "fp32": (9.3, None),
+                                "fp16": (18.7, "fast fp16 path: GP100 runs packed fp16 at twice the fp32 rate (no tensor cores)")},
+                               16, "HBM2; the 12 GB variant has 549 GB/s", 732,
+                               "16 GB variant; boost-clock peaks"),
+    "nvidia-tesla-p4": ("nv-p4-ds",
+                        {"fp32": (5.5, "with boost clock"), "int8": (22, "INT8 dot-product (DP4A) TOPS with boost clock")},
+                        8, "GDDR5", 192,
+                        "GP104: no fast fp16 path (fp16 at 1/64 rate); NVIDIA publishes no fp64 figure, left out"),
+    "nvidia-gtx-1080": ("nv-gtx1080-wp",
+                        {"fp32": (8.873, "at the 1733 MHz boost clock (2560 cores x 2 FLOP x 1.733 GHz)")},
+                        8, "GDDR5X", 320,
+                        "GP104: no fast fp16 path; NVIDIA's fp64 rate (1/32 of fp32) not taken as no checkable vendor figure was found"),
+    "nvidia-gtx-1080-ti": ("nv-gtx1080ti-launch",
+                           {"fp32": (11.34, None)},
+                           11, "GDDR5X", 484,
+                           "GP102: no fast fp16 path; fp64 not published, left out"),
+    "nvidia-titan-x-pascal": ("nv-titanx-pascal",
+                              {"fp32": (11, "at the 1531 MHz boost clock"), "int8": (44, "INT8 dot-product (DP4A) TOPS, boost clock")},
+                              12, "GDDR5X", 480,
+                              "GP102: no fast fp16 path; fp64 not published, left out"),
+    "nvidia-gtx-titan-x": ("nv-gtx-titanx",
+                           {"fp64": (0.2, "1/32 of fp32"), "fp32": (7, "NVIDIA's rounded figure (3072 cores x 2 x 1.075 GHz boost = 6.6 TFLOPS)")},
+                           12, "GDDR5", 336.5,
+                           "Maxwell GM200: no fast fp16 path"),
+    "nvidia-rtx-2080": ("nv-rtx2080-turing",
+                        {"fp32": (10.1, "reference boost clock 1710 MHz (Founders Edition, 1800 MHz: 10.6 TFLOPS)")},
+                        8, "GDDR6", 448,
+                        "Turing TU104 with 368 tensor cores, but the tensor fp16/int8 peaks at reference clocks could not be verified and are left out; the calculator's 215 W is the reference-card TDP"),
+    "nvidia-jetson-agx-xavier": ("nv-xavier-specs", {}, 32, "LPDDR4x, shared by CPU and GPU; 16 GB on the first 2018 developer kit", 137,
+                                 "no peak throughput added: NVIDIA states the module's 32 INT8 TOPS (GPU + two DLAs) and GPU FP16/INT8 figures, but none could be checked, nor a vendor fp32 figure; an estimate needs --hours or a peak from an override layer"),
+    "amd-radeon-rx-480": ("amd-rx480-specs",
+                          {"fp32": (5.8, "up to, at the 1266 MHz boost clock (2304 x 2 x 1.266 GHz = 5.83 TFLOPS)")},
+                          8, "GDDR5, 8 GB at 8 Gbps (the 4 GB card: 224 GB/s)", 256,
+                          "Polaris 10: fp16 runs at the fp32 rate (no fast path); AMD publishes no fp64 figure, left out"),
+}
+
 PRECISIONS = ["fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"]
 
 # idle/max ratio of the CCF GPU coefficients (median of the 12 pairs in
@@ -742,6 +838,28 @@ def ga_vendor(name):
     raise ValueError(n)
 
 
+def add_ga_gpu_specs(d, S):
+    """Peaks, memory and bandwidth of a calculator-only GPU from GA_GPU_SPECS."""
+    sid, peaks, mem, mem_note, bw, _ = GA_GPU_SPECS[d["id"]]
+    S[sid] = GA_GPU_SPEC_SOURCES[sid]
+    pk = {}
+    for p in PRECISIONS:
+        if p in peaks:
+            v, n = peaks[p]
+            e = {"value": v, "source": sid}
+            if d["id"] == "nvidia-gtx-1080-ti" and p == "fp32":
+                e["derived"] = "3584 CUDA cores x 2 FLOP/cycle (FMA) x 1.582 GHz boost clock = 11.34 TFLOP/s; no checkable vendor TFLOPS figure found"
+            if n:
+                e["note"] = n
+            pk[p] = e
+    if pk:
+        d["peak_tflops"] = pk
+    if mem is not None:
+        d["memory_gb"] = {"value": mem, "source": sid, "note": mem_note}
+    if bw is not None:
+        d["memory_bw_gbs"] = {"value": bw, "source": sid}
+
+
 def build_ga_devices(ga_cpu_rows, ga_gpu_rows, ga_src, ga_row_src):
     cpu = {"sources": {}, "devices": []}
     gpu = {"sources": {}, "devices": []}
@@ -786,6 +904,8 @@ def build_ga_devices(ga_cpu_rows, ga_gpu_rows, ga_src, ga_row_src):
             per = fnum(r["TDP_per_core"])
             if tdp is not None:
                 d["tdp_w"] = {"value": tdp, "source": sid}
+            if not is_cpu and did in GA_GPU_SPECS:
+                add_ga_gpu_specs(d, S)
             if is_cpu:
                 d["cores"] = int(r["n_cores"])
                 d["tdp_per_core_w"] = {"value": per, "source": ga_src[0], "derived": "TDP / n_cores as rounded in the calculator's TDP_per_core column (%s / %s)" % (r["TDP"], r["n_cores"])}
@@ -796,6 +916,9 @@ def build_ga_devices(ga_cpu_rows, ga_gpu_rows, ga_src, ga_row_src):
                 d["note"] = "the calculator's model string has a trailing space (kept exactly in ga.name)"
             if name in ("NVIDIA Tesla P100", "NVIDIA Tesla P100 PCIe"):
                 d["note"] = "the calculator lists both 'NVIDIA Tesla P100' (citing the P100 PCIe datasheet) and 'NVIDIA Tesla P100 PCIe', both 250 W; kept as two entries to keep one ga block per device"
+            if not is_cpu and did in GA_GPU_SPECS:
+                sn = "specs: " + GA_GPU_SPECS[did][5]
+                d["note"] = d["note"] + ". " + sn if "note" in d else sn
             f["devices"].append(d)
     return cpu, gpu
 
