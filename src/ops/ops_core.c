@@ -32,7 +32,8 @@ const op_rule *op_find(const char *domain, const char *op, int opset)
     const op_rule *best = NULL, *lowest = NULL;
     for (size_t i = 0; i < N_RULES; i++) {
         const op_rule *r = &registry[i];
-        if (strcmp(r->op, op) || !same_domain(r->domain, domain)) continue;
+        /* first character before strcmp: most rules differ there */
+        if (r->op[0] != op[0] || strcmp(r->op, op) || !same_domain(r->domain, domain)) continue;
         if (!lowest || r->since < lowest->since) lowest = r;
         if (r->since <= opset && (!best || r->since > best->since)) best = r;
     }
