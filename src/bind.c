@@ -256,7 +256,7 @@ jc_status jc_count_json(const char *model_path, const char *const *keys,
 #define JOB_KEY(name, kind, field, arg, help) name,
 static const char *const est_key_names[] = {
 #include "job_keys.def"
-    "model", "dim", "input", "hwdb", "strict", NULL
+    "model", "dim", "input", "op-rules", "hwdb", "strict", NULL
 };
 #undef JOB_KEY
 
@@ -292,6 +292,9 @@ jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
             else layers[n_layers++] = v;
         } else if (!strcmp(k, "strict")) {
             st = flag(k, v, &x.strict, d);
+        } else if (!strcmp(k, "op-rules")) {
+            if (!v || !*v) st = bad(d, k, "a file name", v);
+            else x.o.op_rules_path = v;
         } else {
             st = jc_job_set(&job, k, v, d);
             if (st == JC_ERR_NOTFOUND) st = unknown(d, "estimate", k);

@@ -621,10 +621,14 @@ static jc_status resolve_work(est *s)
             for (size_t i = 0; i < an->n_unknown_syms && k < sizeof ops - 40; i++)
                 k += (size_t)snprintf(ops + k, sizeof ops - k, "%sunknown dim '%s'", k ? ", " : "",
                                       an->unknown_syms[i].sym);
+            const char *hint = an->n_unsupported && an->n_unknown_syms
+                                   ? "give cost rules with --op-rules FILE and bind dims with --dim/--batch"
+                               : an->n_unsupported ? "give cost rules with --op-rules FILE"
+                                                   : "bind dims with --dim/--batch";
             if (f <= 0)
                 return jc_diag_set(s->d, JC_ERR_INCOMPLETE,
-                                   "estimate: the model's work is unknown (%s); bind dims with --dim/--batch", ops);
-            warn(s, "the count is partial (%s): the estimate is a lower bound of the work", ops);
+                                   "estimate: the model's work is unknown (%s); %s", ops, hint);
+            warn(s, "the count is partial (%s): the estimate is a lower bound of the work (%s)", ops, hint);
         }
         s->have_nodes = 1;
         s->fwd_flops = f;

@@ -38,7 +38,7 @@ for dir in tests/golden/*/; do
     echo "  golden/$name: exit status $rc, expected $want_rc"
     head -n 5 "$err" | sed 's/^/    /'
   fi
-  if [ -f "$dir/stderr" ] && ! grep -qF "$(cat "$dir/stderr")" "$err"; then
+  if [ -f "$dir/stderr" ] && ! grep -qF -- "$(cat "$dir/stderr")" "$err"; then
     ok=0
     echo "  golden/$name: stderr lacks: $(cat "$dir/stderr")"
     head -n 5 "$err" | sed 's/^/    /'

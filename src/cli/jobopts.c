@@ -17,6 +17,7 @@ static const jo_opt opts[] = {
     {"model", JO_STR, 0, "FILE", "the ONNX model (or give it as an argument)"},
     {"dim", JO_DIM, 0, "NAME=V", "bind a symbolic dim (repeatable)"},
     {"input", JO_INPUT, 0, "NAME=AxB", "bind an input's full shape (repeatable)"},
+    {"op-rules", JO_OPRULES, 0, "FILE", "YAML cost rules for custom ops (as in count)"},
     {"hwdb", JO_HWDB, 0, "DIR", "hardware-database override layer (repeatable)"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -118,6 +119,9 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
         c->n_inputs++;
         return 0;
     }
+    case JO_OPRULES:
+        c->op_rules = val;
+        return 0;
     case JO_HWDB:
         if (c->n_layers >= JO_MAX_LAYERS) return cli_usage(cmd, "too many --hwdb layers");
         c->layers[c->n_layers++] = val;
@@ -180,14 +184,18 @@ static int load_jobfile(jobopts *c, int argc, char **argv)
             int rc = apply(c, o, jf->values[k], where);
             if (rc) return rc;
         }
-        /* a relative model path in a job file is relative to the file */
-        if (c->model && c->model[0] != '/') {
-            const char *slash = strrchr(jf->path, '/');
-            if (slash) {
-                snprintf(c->modelbuf, sizeof c->modelbuf, "%.*s/%s", (int)(slash - jf->path),
-                         jf->path, c->model);
-                c->model = c->modelbuf;
-            }
+        /* relative model and op-rules paths in a job file are relative
+         * to the file */
+        const char *slash = strrchr(jf->path, '/');
+        if (slash && c->model && c->model[0] != '/') {
+            snprintf(c->modelbuf, sizeof c->modelbuf, "%.*s/%s", (int)(slash - jf->path),
+                     jf->path, c->model);
+            c->model = c->modelbuf;
+        }
+        if (slash && c->op_rules && c->op_rules[0] != '/') {
+            snprintf(c->rulesbuf, sizeof c->rulesbuf, "%.*s/%s", (int)(slash - jf->path),
+                     jf->path, c->op_rules);
+            c->op_rules = c->rulesbuf;
         }
     }
     return 0;
@@ -253,6 +261,7 @@ int jo_analyze(const jobopts *c, const jc_model *m, double batch, jc_analysis **
     ao.n_dims = c->n_dims;
     ao.inputs = c->inputs;
     ao.n_inputs = c->n_inputs;
+    ao.op_rules_path = c->op_rules;
     if (!isnan(batch)) ao.batch = (int64_t)batch;
     if (jc_analyze(m, &ao, an, &d)) return cli_fail(&d);
     return 0;

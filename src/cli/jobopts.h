@@ -21,7 +21,7 @@
 
 typedef enum jo_type {
     JO_JOB,  /* a key of jc_job (jc_job_keys), applied with jc_job_set */
-    JO_STR, JO_DIM, JO_INPUT, JO_HWDB,
+    JO_STR, JO_DIM, JO_INPUT, JO_OPRULES, JO_HWDB,
     JO_CMD, /* the command's own option; job files may give it too */
     JO_OUT  /* the command's own option; command line only (job files skip it) */
 } jo_type;
@@ -52,10 +52,12 @@ typedef struct jobopts {
     jc_input_binding inputs[JO_MAX_BIND];
     int64_t input_dims[JO_MAX_BIND][16];
     size_t n_inputs;
+    const char *op_rules;       /* --op-rules FILE, or NULL */
     const char *layers[JO_MAX_LAYERS];
     size_t n_layers;
     jc_jobfile *jf;             /* the job file, when one was given */
     char modelbuf[4096];        /* a job file's model, made relative to it */
+    char rulesbuf[4096];        /* a job file's op-rules, made relative to it */
     jo_opt jobrows[JO_MAX_JOBKEYS];  /* the jc_job keys, as rows */
     size_t n_jobrows;
     const jo_opt *extra;        /* the command's own rows */
