@@ -681,12 +681,32 @@ static jc_status resolve_work(est *s)
 
     /* passes / steps */
     if (s->have_nodes) {
-        double b = given(j->batch) ? j->batch : 1;
-        if (!(b >= 1)) return fail(s, JC_ERR_USAGE, "--batch must be >= 1");
-        if (!given(j->batch))
-            assume(s, "batch", "batch size", R1(1), "", JC_ORIGIN_DEFAULT, "1 (give --batch)");
-        else
+        /* the batch the model was counted at: its first input's first dim */
+        const jc_graph *g = an->model->graph;
+        const jc_value *in0 = g->n_inputs ? &g->values[g->inputs[0]] : NULL;
+        const jc_tshape *t0 = in0 && an->n_insts ? &an->insts[0].values[g->inputs[0]] : NULL;
+        double counted = t0 && t0->rank > 0 && t0->dims[0].v > 0 ? (double)t0->dims[0].v : NAN;
+        const char *bsym = in0 && in0->rank > 0 ? in0->dims[0].sym : NULL;
+        double b;
+        if (given(j->batch)) {
+            b = j->batch;
+            if (!(b >= 1)) return fail(s, JC_ERR_USAGE, "--batch must be >= 1");
+            if (given(counted) && counted != b)
+                return fail(s, JC_ERR_USAGE, "--batch %g, but the model was counted with its input '%s' at "
+                            "batch %g (a --dim or --input binding?): give one batch size", b, in0->name, counted);
             assume(s, "batch", "batch size", R1(b), "", JC_ORIGIN_USER, "--batch");
+        } else if (given(counted) && bsym) {
+            b = counted;
+            assume(s, "batch", astr(s, "batch size: input '%s' dim '%s' as counted", in0->name, bsym), R1(b), "",
+                   JC_ORIGIN_MODEL, "a --dim/--input binding, or 1 when neither --batch nor a binding gives it");
+        } else if (given(counted)) {
+            b = counted;
+            assume(s, "batch", astr(s, "batch size: input '%s' has a fixed batch dim", in0->name), R1(b), "",
+                   JC_ORIGIN_MODEL, "the model file");
+        } else {
+            b = 1;
+            assume(s, "batch", "batch size", R1(1), "", JC_ORIGIN_DEFAULT, "1 (give --batch)");
+        }
         if (train) {
             double S = j->samples;
             if (!given(S) && given(j->tokens)) {

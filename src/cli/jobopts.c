@@ -262,7 +262,20 @@ int jo_analyze(const jobopts *c, const jc_model *m, double batch, jc_analysis **
     ao.inputs = c->inputs;
     ao.n_inputs = c->n_inputs;
     ao.op_rules_path = c->op_rules;
-    if (!isnan(batch)) ao.batch = (int64_t)batch;
+    if (!isnan(batch)) {
+        ao.batch = (int64_t)batch;
+    } else {
+        /* no --batch: a symbolic batch dim that no --dim or --input binds
+         * is counted at 1; the estimate names that default (it reads the
+         * batch the model was counted at) */
+        const jc_graph *g = m->graph;
+        const jc_value *v = g->n_inputs ? &g->values[g->inputs[0]] : NULL;
+        const char *sym = v && v->rank > 0 && v->dims[0].v < 0 ? v->dims[0].sym : NULL;
+        int bound = 0;
+        for (size_t i = 0; sym && i < c->n_dims; i++) bound |= !strcmp(c->dims[i].name, sym);
+        for (size_t i = 0; v && i < c->n_inputs; i++) bound |= !strcmp(c->inputs[i].name, v->name);
+        if (sym && !bound) ao.batch = 1;
+    }
     if (jc_analyze(m, &ao, an, &d)) return cli_fail(&d);
     return 0;
 }
