@@ -127,6 +127,20 @@ static void esc(FILE *f, const char *s)
     escape_to(&k, s, (size_t)-1);
 }
 
+/* A warning box: a bold title (HTML given by the caller, not escaped),
+ * then each string escaped as a list item.  Nothing when n is 0. */
+static void warn_box(FILE *f, const char *title_html, const char *const *items, size_t n)
+{
+    if (!n) return;
+    fprintf(f, "<div class=\"warn\">%s<ul>\n", title_html);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "<li>");
+        esc(f, items[i]);
+        fprintf(f, "</li>\n");
+    }
+    fprintf(f, "</ul></div>\n");
+}
+
 /* ---- numbers ------------------------------------------------------------------- */
 
 /* data-key / data-value attributes (key may be NULL: none). */
@@ -507,15 +521,7 @@ jc_status jc_report_estimate_html(const jc_estimate *e, const char *model, size_
     card(f, "Device-hours", "results.device_hours", e->device_hours, U_H);
     fprintf(f, "</div>\n");
 
-    if (e->n_warnings) {
-        fprintf(f, "<div class=\"warn\"><b>Warnings</b><ul>\n");
-        for (size_t i = 0; i < e->n_warnings; i++) {
-            fprintf(f, "<li>");
-            esc(f, e->warnings[i]);
-            fprintf(f, "</li>\n");
-        }
-        fprintf(f, "</ul></div>\n");
-    }
+    warn_box(f, "<b>Warnings</b>", e->warnings, e->n_warnings);
 
     /* the energy split */
     double overhead = e->energy_facility_kwh.central - e->energy_it_kwh.central;
@@ -1149,15 +1155,7 @@ jc_status jc_report_sweep_html(const jc_sweep *s, size_t top, FILE *f)
         }
         fprintf(f, "</tbody></table></div></section>\n");
     }
-    if (s->n_notes) {
-        fprintf(f, "<div class=\"warn\"><b>Notes</b> (warnings of the estimates, each once)<ul>\n");
-        for (size_t i = 0; i < s->n_notes; i++) {
-            fprintf(f, "<li>");
-            esc(f, s->notes[i]);
-            fprintf(f, "</li>\n");
-        }
-        fprintf(f, "</ul></div>\n");
-    }
+    warn_box(f, "<b>Notes</b> (warnings of the estimates, each once)", s->notes, s->n_notes);
     page_end(f);
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }
