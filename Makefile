@@ -1,6 +1,7 @@
 # joulecast - top-level Makefile.
 #
-#   make            build build/joulecast, build/libjoulecast.{a,so}
+#   make            build build/joulecast, build/libjoulecast.{a,so} and
+#                   build/hwdb.snap (the bundled hwdb pre-loaded)
 #   make demo       install missing packages, build, run a real example
 #   make test       install missing packages, build (also with ASan+UBSan),
 #                   run every test layer; ends with "N passed, N failed"
@@ -8,8 +9,9 @@
 #                   or print the exact apt-get command
 #   make bench      run the benchmarks in bench/ (not part of make test)
 #   make install    PREFIX=/usr/local DESTDIR=: CLI, libjoulecast.{so,a},
-#                   joulecast.h, joulecast.pc, share/joulecast/hwdb, the
-#                   man page, bash and zsh completion; make uninstall
+#                   joulecast.h, joulecast.pc, share/joulecast/hwdb (+ its
+#                   snapshot hwdb.snap), the man page, bash and zsh
+#                   completion; make uninstall
 #   make fuzz       build the libFuzzer targets (clang) and run each for
 #                   FUZZ_SECONDS (default 60); tests/fuzz/README.md
 #   make valgrind   inspect + count of every backend-suite model under
@@ -66,7 +68,18 @@ ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 
 .PHONY: all deps demo test test-build clean bench lint check-deps golden-update fuzz fuzz-build valgrind
 
-all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so
+all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so $(BUILD)/hwdb.snap
+
+# ---- hwdb snapshot: the bundled YAML pre-loaded (src/hwdb_snap.c) -------------
+# Runs find it next to the program and use it while hwdb/ is unchanged;
+# it is rewritten whenever a YAML file or the program changes.
+HWDB_YAML := $(shell find hwdb -name '*.yaml' 2>/dev/null)
+
+$(BUILD)/hwdb.snap: $(BUILD)/joulecast $(HWDB_YAML)
+	$(BUILD)/joulecast hwdb snapshot hwdb -o $@
+
+$(BUILD)/asan/hwdb.snap: $(BUILD)/asan/joulecast $(HWDB_YAML)
+	$(BUILD)/asan/joulecast hwdb snapshot hwdb -o $@
 
 # ---- packages -------------------------------------------------------------
 deps:
@@ -132,7 +145,7 @@ $(BUILD)/asan/fuzz/libcli.a: $(ACLI_LIB_OBJ)
 $(BUILD)/asan/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/fuzz_common.h $(BUILD)/asan/fuzz/libcli.a $(BUILD)/asan/libjoulecast.a
 	$(CC) $(BASEFLAGS) $(SANFLAGS) -o $@ $< tests/fuzz/replay_main.c $(BUILD)/asan/fuzz/libcli.a $(BUILD)/asan/libjoulecast.a $(LDLIBS)
 
-test-build: all $(BUILD)/asan/joulecast $(UNIT_BIN) $(REPLAY_BIN)
+test-build: all $(BUILD)/asan/joulecast $(BUILD)/asan/hwdb.snap $(UNIT_BIN) $(REPLAY_BIN)
 
 # ---- man page (generated from the commands' help text: tools/gen_man.sh) ----
 .PHONY: man install uninstall
@@ -160,6 +173,8 @@ install: all man
 	cd hwdb && find . -type d | while read -r d; do install -d "$(DESTDIR)$(HWDBDIR)/$$d" || exit 1; done
 	cd hwdb && find . -type f \( -name '*.yaml' -o -name VERSION -o -name README.md \) | \
 	    while read -r f; do install -m 644 "$$f" "$(DESTDIR)$(HWDBDIR)/$$f" || exit 1; done
+	$(BUILD)/joulecast hwdb snapshot $(DESTDIR)$(HWDBDIR) -o $(DESTDIR)$(DATADIR)/joulecast/hwdb.snap
+	chmod 644 $(DESTDIR)$(DATADIR)/joulecast/hwdb.snap
 	install -m 644 $(BUILD)/man/joulecast.1 $(DESTDIR)$(MANDIR)/man1/joulecast.1
 	install -m 644 completion/joulecast.bash $(DESTDIR)$(BASHCOMPDIR)/joulecast
 	install -m 644 completion/_joulecast $(DESTDIR)$(ZSHCOMPDIR)/_joulecast
@@ -171,6 +186,7 @@ uninstall:
 	    $(DESTDIR)$(INCLUDEDIR)/joulecast.h $(DESTDIR)$(MANDIR)/man1/joulecast.1 \
 	    $(DESTDIR)$(BASHCOMPDIR)/joulecast $(DESTDIR)$(ZSHCOMPDIR)/_joulecast
 	rm -rf $(DESTDIR)$(HWDBDIR)
+	rm -f $(DESTDIR)$(DATADIR)/joulecast/hwdb.snap
 	-rmdir $(DESTDIR)$(DATADIR)/joulecast 2>/dev/null
 
 # ---- the two commands ---------------------------------------------------------

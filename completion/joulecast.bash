@@ -57,7 +57,7 @@ _joulecast() {
         hw|region)
             [[ $cword -eq 2 ]] && COMPREPLY=($(compgen -W "list show" -- "$cur")) ;;
         hwdb)
-            if [[ $cword -eq 2 ]]; then COMPREPLY=($(compgen -W "check" -- "$cur"))
+            if [[ $cword -eq 2 ]]; then COMPREPLY=($(compgen -W "check snapshot info" -- "$cur"))
             else COMPREPLY=($(compgen -d -- "$cur")); fi ;;
     esac
 }

@@ -775,6 +775,45 @@ jc_status jc_hwdb_load(const char *bundled_dir, const char *const *layers,
 /* Releases a database and everything borrowed from it.  NULL: no-op. */
 void jc_hwdb_free(jc_hwdb *db);
 
+/* Snapshots of the bundled layer.  Parsing the bundled YAML with libyaml
+ * takes about 20 ms, far more than an estimate itself; a snapshot is the
+ * loaded database written as one file that opens in tens of microseconds
+ * (mapped at a fixed address, else read and relocated).  `make` writes
+ * build/hwdb.snap, `make install` PREFIX/share/joulecast/hwdb.snap, and
+ * `joulecast hwdb snapshot` any other.  Only the bundled layer alone can
+ * be snapshotted: override layers are merged from YAML by jc_hwdb_load.
+ *
+ * jc_hwdb_snapshot_write loads every *.yaml under bundled_dir (as
+ * jc_hwdb_load(bundled_dir, NULL, 0, NULL, ...) does, same errors),
+ * records each file's name, size and modification time, and writes the
+ * snapshot to `path` (atomically: a temporary file renamed).  Errors:
+ * those of jc_hwdb_load, JC_ERR_IO (cannot write), JC_ERR_RANGE (over
+ * 1 GiB, more than 4096 files, a path of 512 bytes or more), JC_ERR_USAGE
+ * (a 32-bit build). */
+jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path,
+                                 jc_diag *diag);
+
+/* Flags of jc_hwdb_snapshot_open. */
+#define JC_SNAPSHOT_RELOCATE 1u   /* never map in place: read, check every
+                                     pointer and relocate (tests) */
+
+/* Opens the snapshot at `path` as the database of bundled_dir: the result
+ * is the same database jc_hwdb_load(bundled_dir, NULL, 0, NULL, ...) would
+ * give, file paths spelled from bundled_dir as that call would.  Errors
+ * (*out NULL; callers then load the YAML): JC_ERR_IO (cannot open or
+ * read), JC_ERR_NOTFOUND (stale: the folder's *.yaml names, sizes or
+ * modification times differ from those recorded; the message names the
+ * first file that differs), JC_ERR_HWDB (not a snapshot, written by a
+ * build with another record layout, truncated, or - when relocating -
+ * corrupt: checksum or a pointer outside the file), JC_ERR_NOMEM.
+ * *out is released with jc_hwdb_free like any database. */
+jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir,
+                                unsigned flags, jc_hwdb **out, jc_diag *diag);
+
+/* How db was loaded: 0 parsed from YAML, 1 a relocated snapshot copy,
+ * 2 a snapshot mapped in place. */
+int jc_hwdb_from_snapshot(const jc_hwdb *db);
+
 /* Lookups: case-insensitive over ids (codes) and aliases, O(1).  On a
  * miss they return JC_ERR_NOTFOUND, set *out to NULL and fill diag with
  * "no device named 'x'; did you mean a, b, c?" (the closest three names

@@ -12,6 +12,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ---- entry kinds ------------------------------------------------------------ */
 
@@ -1783,5 +1784,13 @@ void jc_hwdb_free(jc_hwdb *db)
 {
     if (!db) return;
     hw_internal *in = db->internal_;
+    if (in->snap_map) {
+        munmap(in->snap_map, in->snap_len);   /* the record lives inside */
+        return;
+    }
+    if (in->snap_buf) {
+        free(in->snap_buf);
+        return;
+    }
     jc_arena_free(in->arena);
 }

@@ -56,6 +56,19 @@ jc_status hw_parse_file(jc_arena *scratch, jc_arena *db, const hw_file *f,
 jc_status hw_list_files(jc_arena *scratch, const char *dir,
                         const char ***paths, size_t *n, jc_diag *d);
 
+/* The same listing with each file's size and modification time, and the
+ * folders walked (is_dir; the top folder included) with theirs: what a
+ * snapshot records to know it is fresh (a folder's modification time
+ * changes when an entry is added, removed or renamed in it).  Sorted by
+ * path. */
+typedef struct hw_file_meta {
+    const char *path;
+    int64_t size, mtime_s, mtime_ns;
+    int is_dir;
+} hw_file_meta;
+jc_status hw_list_files_meta(jc_arena *scratch, const char *dir, hw_file_meta **files,
+                             size_t *n, jc_diag *d);
+
 /* ---- name indexes (case-insensitive ids and aliases) ------------------- */
 
 /* What a name refers to. */
@@ -78,11 +91,17 @@ typedef struct hw_ns {
     size_t n, cap;
 } hw_ns;
 
-/* Everything behind jc_hwdb.internal_. */
+/* Everything behind jc_hwdb.internal_.  A database loaded from YAML owns
+ * `arena`; one opened from a snapshot (src/hwdb_snap.c) has arena NULL and
+ * owns either the mapping [snap_map, snap_map + snap_len) or the heap copy
+ * snap_buf. */
 typedef struct hw_internal {
     jc_arena *arena;
     hw_ns hw;                  /* devices + hosts */
     hw_ns regions, providers, constants, datasets, ga;
+    void *snap_map;
+    size_t snap_len;
+    void *snap_buf;
 } hw_internal;
 
 /* Adds a name; returns the existing entry (not added) when the lower-cased
@@ -104,5 +123,59 @@ char *hw_lower(jc_arena *a, const char *s);
  * the existing value (key kept) or -1.  false on out-of-memory. */
 bool hw_smap_put(jc_arena *a, jc_strmap *m, const char *key, int32_t val,
                  int32_t *prev);
+
+
+/* ---- snapshot layout (src/hwdb_snap.c) ---------------------------------- */
+
+/* The pointer fields of every record type reachable from a jc_hwdb, as
+ * data: what the snapshot writer copies, what the relocating reader
+ * rebases, and what tests/unit/test_snapshot.c compares.  A field not
+ * listed here is plain data (numbers, enums), copied byte for byte. */
+enum { HS_STR = 1,   /* const char *, NUL-terminated */
+       HS_STRS,      /* const char ** with a size_t count at count_off */
+       HS_ARR,       /* owned array of `type`, size_t count at count_off */
+       HS_ONE,       /* owned single record of `type` */
+       HS_REF,       /* borrowed pointer to a record of `type` owned
+                        elsewhere in the database (or a shared source) */
+       HS_EMB,       /* n embedded records of `type` at off */
+       HS_NULL };    /* a pointer-sized field a snapshot stores as 0 (set
+                        when the snapshot is opened) */
+
+typedef struct hs_field {
+    unsigned char kind, type;
+    unsigned short n;
+    unsigned off, count_off;
+} hs_field;
+
+typedef struct hs_type {
+    const char *name;
+    size_t size;
+    const hs_field *fields;   /* ends with kind 0 */
+} hs_type;
+
+/* Record types (indexes of hs_types()). */
+enum { HT_I32, HT_SOURCE, HT_SOURCED, HT_DEVICE_GA, HT_DEVICE, HT_HOST,
+       HT_DATASET, HT_INTENSITY, HT_REGION, HT_PUE_YEAR, HT_PROVIDER,
+       HT_CONSTANT, HT_GA_PUE, HT_GA_PROVIDER, HT_GA_DC, HT_GA_HW, HT_GA_LOC,
+       HT_GA_CONST, HT_GA_VERSION, HT_NAME, HT_STRMAP, HT_NS, HT_INTERNAL,
+       HT_HWDB, HT_COUNT };
+
+/* The table above (HT_COUNT entries). */
+const hs_type *hs_types(void);
+
+/* A snapshot file's header (its first 4096 bytes hold it). */
+typedef struct hs_header {
+    char magic[8];                    /* "JCHWSNAP" */
+    uint32_t format, abi;             /* layout version, abi_hash() */
+    uint64_t base, length, root;      /* image address, file size, jc_hwdb */
+    uint64_t slots, files, n_files;   /* path slots, snap_file table */
+    uint64_t roots, n_roots;          /* standalone records (shared sources) */
+    uint64_t dirs, n_dirs;            /* snap_file table of the folders */
+    uint64_t checksum;                /* hs_checksum of [4096, length) */
+    char version[32];                 /* JC_VERSION of the writer */
+} hs_header;
+
+/* The snapshot checksum of p[0..n). */
+uint64_t hs_checksum(const unsigned char *p, size_t n);
 
 #endif

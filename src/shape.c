@@ -505,11 +505,17 @@ static jc_status run_container(actx *ax, opctx *c, int inst, const fscope *scope
             int64_t cnt;
             if (op_in_ints(c, 0, &v, &cnt) && cnt == 1 && v[0] >= 0 && v[0] < INT64_MAX / 2)
                 trips = v[0];
-            nstate = c->nin - 2;
+            nstate = c->nin > 2 ? c->nin - 2 : 0;
         } else {
-            nsi = (int)op_attr_i(c, "num_scan_inputs", 1);
-            nstate = c->nin - nsi;
-            if (c->opset < 9) nstate--; /* opset 8: sequence_lens first */
+            int64_t nsi64 = op_attr_i(c, "num_scan_inputs", 1);
+            int lead = c->opset < 9 ? 1 : 0;   /* opset 8: sequence_lens first */
+            if (nsi64 < 1 || nsi64 > c->nin - lead)
+                return jc_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type,
+                                    "num_scan_inputs %lld: expected 1 to %d (the node has %d "
+                                    "input%s)", (long long)nsi64, c->nin - lead, c->nin,
+                                    c->nin == 1 ? "" : "s");
+            nsi = (int)nsi64;
+            nstate = c->nin - nsi - lead;
             const int64_t *ax_in;
             size_t nax = op_attr_ints(c, "scan_input_axes", &ax_in);
             int first = c->nin - nsi;

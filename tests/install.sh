@@ -1,7 +1,8 @@
 #!/bin/sh
 # install.sh - `make install` / `make uninstall` into a temporary DESTDIR:
 # the layout (CLI, libjoulecast.so with its soname links, .a, header,
-# joulecast.pc, share/joulecast/hwdb, man page, bash and zsh completion),
+# joulecast.pc, share/joulecast/hwdb and its snapshot, man page, bash and
+# zsh completion),
 # the installed CLI run from another working directory finding the
 # installed hwdb (not the source tree's: a marker written into the
 # installed hwdb/VERSION must show in --version), a C program built with
@@ -28,7 +29,7 @@ fi
 v=$(sed -n 's/^#define JC_VERSION "\(.*\)"/\1/p' include/joulecast.h)
 missing=""
 for f in bin/joulecast lib/libjoulecast.a lib/libjoulecast.so.$v include/joulecast.h \
-         lib/pkgconfig/joulecast.pc share/joulecast/hwdb/VERSION share/joulecast/hwdb/devices/nvidia.yaml \
+         lib/pkgconfig/joulecast.pc share/joulecast/hwdb/VERSION share/joulecast/hwdb/devices/nvidia.yaml share/joulecast/hwdb.snap \
          share/man/man1/joulecast.1 share/bash-completion/completions/joulecast \
          share/zsh/site-functions/_joulecast; do
   [ -f "$R/$f" ] || missing="$missing $f"
@@ -52,6 +53,12 @@ grep -qx "hwdb      install-test-marker $$" "$T/v" && grep -qx "hwdb-dir  $R/sha
 (cd "$T/elsewhere" && "$R/bin/joulecast" hw show a100) > "$T/hw" 2>&1
 grep -q "$R/share/joulecast/hwdb/devices/nvidia.yaml" "$T/hw" && ok installed-hwdb-cited ||
   ko installed-hwdb-cited "$(head -n 3 "$T/hw" | tr '\n' '|')"
+# the installed snapshot is found, used, and changes nothing in the output
+(cd "$T/elsewhere" && "$R/bin/joulecast" hwdb info) > "$T/info" 2>&1
+grep -qx "snapshot        $R/share/joulecast/hwdb.snap" "$T/info" && grep -q '^state           used' "$T/info" &&
+  ok installed-snapshot-used || ko installed-snapshot-used "$(tr '\n' '|' < "$T/info")"
+(cd "$T/elsewhere" && JOULECAST_HWDB_SNAPSHOT=off "$R/bin/joulecast" hw show a100) > "$T/hw-yaml" 2>&1
+cmp -s "$T/hw" "$T/hw-yaml" && ok installed-snapshot-same-output || ko installed-snapshot-same-output
 (cd "$T/elsewhere" && "$R/bin/joulecast" estimate tiny_cnn.onnx --batch 8 --requests 1000 \
    --device a100 --region FR) > "$T/est" 2>&1 && ok installed-estimate ||
   ko installed-estimate "$(head -n 3 "$T/est" | tr '\n' '|')"

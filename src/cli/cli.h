@@ -51,6 +51,12 @@ const char *cli_bundled_hwdb(char *buf, size_t cap);
 /* Loads bundled + --hwdb layers + $JOULECAST_HWDB; prints the error and
  * returns the exit code on failure, 0 on success. */
 int cli_hwdb_open(const char *const *layers, size_t n_layers, jc_hwdb **db);
+/* The same; snapshot 0 always parses the YAML (hwdb check). */
+int cli_hwdb_open_from(const char *const *layers, size_t n_layers, int snapshot,
+                       jc_hwdb **db);
+/* The snapshot file cli_hwdb_open tries (see src/cli/hwdb_open.c), or
+ * NULL when there is none or $JOULECAST_HWDB_SNAPSHOT is "off". */
+const char *cli_hwdb_snapshot_path(char *buf, size_t cap);
 
 /* Command entry points (one file each: src/cli/cmd_<name>.c). */
 int cmd_inspect(int argc, char **argv);

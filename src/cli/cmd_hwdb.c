@@ -1,12 +1,15 @@
 /*
  * cmd_hwdb.c - `joulecast hwdb check [DIR...]` (validate a database or an
- * override folder), and the --hwdb option parser the hwdb commands
- * share.  Finding the bundled folder is src/cli/hwdb_open.c's job.
+ * override folder), `hwdb snapshot` (write a snapshot of a folder: see
+ * src/hwdb_snap.c), `hwdb info` (which folder and snapshot a run uses,
+ * and why), and the --hwdb option parser the hwdb commands share.
+ * Finding the bundled folder is src/cli/hwdb_open.c's job.
  */
 #include "cli/cli.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int cli_hwdb_layer_opt(int argc, char **argv, int *i, const char **layers,
                        size_t *n_layers, int *err)
@@ -20,7 +23,9 @@ int cli_hwdb_layer_opt(int argc, char **argv, int *i, const char **layers,
 void help_hwdb(FILE *f)
 {
     fprintf(f,
-        "usage: joulecast hwdb check [DIR...] [--alone] [--hwdb DIR]...\n\n"
+        "usage: joulecast hwdb check [DIR...] [--alone] [--hwdb DIR]...\n"
+        "       joulecast hwdb snapshot [DIR] -o FILE\n"
+        "       joulecast hwdb info\n\n"
         "Validates a hardware database (schema: docs/hwdb-schema.md) and prints\n"
         "the number of entries of each kind.  Without DIR: the bundled database\n"
         "with the --hwdb and $JOULECAST_HWDB layers.  With DIR (a folder or a\n"
@@ -29,13 +34,103 @@ void help_hwdb(FILE *f)
         "Every error names file:line:column.  Exit status 5 on an invalid\n"
         "database, 3 when a folder or file cannot be read.\n\n"
         "  --alone      check DIR... without the bundled database\n"
-        "  --hwdb DIR   an override layer (repeatable)\n");
+        "  --hwdb DIR   an override layer (repeatable)\n\n"
+        "`hwdb snapshot` loads DIR (default: the bundled folder) and writes it\n"
+        "to FILE as a snapshot that opens in well under a millisecond instead\n"
+        "of the ~20 ms the YAML takes to parse.  `make` writes build/hwdb.snap\n"
+        "and `make install` share/joulecast/hwdb.snap; runs without --hwdb or\n"
+        "$JOULECAST_HWDB layers use the first of $JOULECAST_HWDB_SNAPSHOT\n"
+        "(\"off\": none), <exe dir>/hwdb.snap and\n"
+        "<exe dir>/../share/joulecast/hwdb.snap while it is fresh (the\n"
+        "folder's *.yaml names, sizes and modification times unchanged), else\n"
+        "they parse the YAML.  The numbers are the same either way.\n\n"
+        "`hwdb info` prints the bundled folder, the snapshot and whether it is\n"
+        "used (or why not), and the time each way of loading takes.\n");
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static int hwdb_snapshot(int argc, char **argv)
+{
+    const char *dir = NULL, *out = NULL;
+    int err = 0;
+    for (int i = 2; i < argc; i++) {
+        if (cli_opt(argc, argv, &i, "-o", &out, &err) ||
+            cli_opt(argc, argv, &i, "--output", &out, &err)) {
+            if (err) return JC_ERR_USAGE;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage("hwdb", "unknown option '%s'", argv[i]);
+        } else if (dir) {
+            return cli_usage("hwdb", "hwdb snapshot takes one folder");
+        } else {
+            dir = argv[i];
+        }
+    }
+    if (!out) return cli_usage("hwdb", "hwdb snapshot needs -o FILE");
+    char buf[4200];
+    if (!dir) dir = cli_bundled_hwdb(buf, sizeof buf);
+    if (!dir) {
+        fprintf(stderr, "joulecast: cannot find the bundled hardware database (hwdb/); "
+                        "name a folder: joulecast hwdb snapshot DIR -o FILE\n");
+        return JC_ERR_IO;
+    }
+    jc_diag d;
+    if (jc_hwdb_snapshot_write(dir, out, &d)) return cli_fail(&d);
+    printf("wrote %s (snapshot of %s)\n", out, dir);
+    return 0;
+}
+
+static int hwdb_info(int argc, char **argv)
+{
+    if (argc > 2) return cli_usage("hwdb", "hwdb info takes no argument");
+    char buf[4200], sbuf[4200];
+    const char *dir = cli_bundled_hwdb(buf, sizeof buf);
+    const char *snap = cli_hwdb_snapshot_path(sbuf, sizeof sbuf);
+    const char *env = getenv("JOULECAST_HWDB_SNAPSHOT");
+    printf("bundled folder  %s\n", dir ? dir : "(not found)");
+    if (!snap)
+        printf("snapshot        none (%s)\n", env && !strcmp(env, "off")
+               ? "JOULECAST_HWDB_SNAPSHOT=off" : "no hwdb.snap next to the program");
+    else
+        printf("snapshot        %s\n", snap);
+    if (!dir) return JC_ERR_IO;
+    jc_diag d;
+    jc_hwdb *db = NULL;
+    if (snap) {
+        double t0 = now_s();
+        jc_status st = jc_hwdb_snapshot_open(snap, dir, 0, &db, &d);
+        double t1 = now_s();
+        if (st)
+            printf("state           not used: %s\n", d.msg);
+        else
+            printf("state           used (%s): opened in %.3f ms\n",
+                   jc_hwdb_from_snapshot(db) == 2 ? "mapped in place" : "read and relocated",
+                   (t1 - t0) * 1e3);
+        jc_hwdb_free(db);
+        db = NULL;
+    }
+    double t0 = now_s();
+    if (jc_hwdb_load(dir, NULL, 0, NULL, &db, &d)) return cli_fail(&d);
+    double t1 = now_s();
+    printf("yaml            %zu files parsed in %.3f ms\n", db->n_files, (t1 - t0) * 1e3);
+    jc_hwdb_free(db);
+    const char *layers = getenv("JOULECAST_HWDB");
+    if (layers && *layers)
+        printf("note            JOULECAST_HWDB layers are set: runs parse the YAML\n");
+    return 0;
 }
 
 int cmd_hwdb(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "snapshot")) return hwdb_snapshot(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "info")) return hwdb_info(argc, argv);
     if (argc < 2 || strcmp(argv[1], "check"))
-        return cli_usage("hwdb", "expected 'hwdb check [DIR...]'");
+        return cli_usage("hwdb", "expected 'hwdb check [DIR...]', 'hwdb snapshot' or 'hwdb info'");
     const char **layers = calloc((size_t)argc, sizeof *layers);
     if (!layers) return JC_ERR_NOMEM;
     size_t n = 0;
@@ -59,7 +154,7 @@ int cmd_hwdb(int argc, char **argv)
             if (!n) rc = cli_usage("hwdb", "--alone needs a DIR");
             else if (jc_hwdb_load(NULL, layers, n, NULL, &db, &d)) rc = cli_fail(&d);
         } else {
-            rc = cli_hwdb_open(layers, n, &db);
+            rc = cli_hwdb_open_from(layers, n, 0, &db);
         }
     }
     if (!rc) {

@@ -7,6 +7,13 @@
  *   <exe dir>/../share/joulecast/hwdb         (installed: PREFIX/bin/joulecast)
  *   <exe dir>/../hwdb, <exe dir>/../../hwdb   (build tree: build/joulecast)
  *   JC_HWDB_DIR                               (source tree, set at build time)
+ *
+ * With no override layer, the bundled folder is opened from a snapshot
+ * (src/hwdb_snap.c) when one is found and fresh - the first that exists
+ * of $JOULECAST_HWDB_SNAPSHOT ("off": none), <exe dir>/hwdb.snap (build
+ * tree) and <exe dir>/../share/joulecast/hwdb.snap (installed) - else the
+ * YAML is parsed.  Both give the same database; only the time differs
+ * (`joulecast hwdb info` says which one a run uses and why).
  */
 #include "cli/cli.h"
 
@@ -65,7 +72,36 @@ const char *cli_bundled_hwdb(char *buf, size_t cap)
     return NULL;
 }
 
-int cli_hwdb_open(const char *const *layers, size_t n_layers, jc_hwdb **db)
+const char *cli_hwdb_snapshot_path(char *buf, size_t cap)
+{
+    const char *env = getenv("JOULECAST_HWDB_SNAPSHOT");
+    if (env && *env) return strcmp(env, "off") ? env : NULL;
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return NULL;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return NULL;
+    *slash = 0;
+    static const char *rel[] = {"/hwdb.snap", "/../share/joulecast/hwdb.snap"};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        struct stat sb;
+        snprintf(buf, cap, "%s%s", exe, rel[i]);
+        if (stat(buf, &sb) == 0 && S_ISREG(sb.st_mode)) return tidy(buf, cap);
+    }
+    return NULL;
+}
+
+static int env_has_layers(void)
+{
+    const char *env = getenv("JOULECAST_HWDB");
+    for (const char *p = env ? env : ""; *p; p++)
+        if (*p != ':') return 1;
+    return 0;
+}
+
+int cli_hwdb_open_from(const char *const *layers, size_t n_layers, int snapshot,
+                       jc_hwdb **db)
 {
     char buf[4200];
     const char *dir = cli_bundled_hwdb(buf, sizeof buf);
@@ -75,7 +111,23 @@ int cli_hwdb_open(const char *const *layers, size_t n_layers, jc_hwdb **db)
         return JC_ERR_IO;
     }
     jc_diag d;
+    if (snapshot && dir && !n_layers && !env_has_layers()) {
+        char sbuf[4200];
+        const char *snap = cli_hwdb_snapshot_path(sbuf, sizeof sbuf);
+        jc_status st = snap ? jc_hwdb_snapshot_open(snap, dir, 0, db, &d) : JC_ERR_IO;
+        if (st == JC_OK) return 0;
+        /* stale or absent: the normal state after editing hwdb/; a broken
+         * file is a broken build or install, worth a word */
+        if (st == JC_ERR_HWDB)
+            fprintf(stderr, "joulecast: note: not using the hwdb snapshot %s; parsing the YAML "
+                            "instead (same numbers, slower)\n", d.msg);
+    }
     if (jc_hwdb_load(dir, layers, n_layers, getenv("JOULECAST_HWDB"), db, &d))
         return cli_fail(&d);
     return 0;
+}
+
+int cli_hwdb_open(const char *const *layers, size_t n_layers, jc_hwdb **db)
+{
+    return cli_hwdb_open_from(layers, n_layers, 1, db);
 }

@@ -1,0 +1,445 @@
+/*
+ * test_snapshot.c - hwdb snapshots (src/hwdb_snap.c): a snapshot opened
+ * in place or relocated is the same database as the YAML parse (a deep
+ * comparison driven by the record table, which also catches a pointer
+ * field the table forgot, plus every text and JSON view); stale folders,
+ * corrupt files and bad arguments give their documented statuses.
+ */
+#include "check.h"
+#include "hwdb_int.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HWDB "hwdb"
+
+static char tmpdir[256];
+
+static const char *tmp(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+/* ---- deep comparison over hs_types() ------------------------------------ */
+
+static char where[512];
+static int n_compared;
+
+static bool same_str(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* Copies a record with its listed pointer fields (recursively through
+ * embedded records) zeroed: what is left must be byte-identical. */
+static void mask(int type, unsigned char *rec)
+{
+    const hs_type *T = hs_types();
+    for (const hs_field *f = T[type].fields; f->kind; f++) {
+        if (f->kind == HS_EMB) {
+            for (unsigned k = 0; k < f->n; k++) mask(f->type, rec + f->off + k * T[f->type].size);
+        } else {
+            memset(rec + f->off, 0, sizeof(void *));
+        }
+    }
+}
+
+static bool same_plain(int type, const unsigned char *a, const unsigned char *b)
+{
+    size_t sz = hs_types()[type].size;
+    unsigned char *x = malloc(sz), *y = malloc(sz);
+    memcpy(x, a, sz);
+    memcpy(y, b, sz);
+    mask(type, x);
+    mask(type, y);
+    bool same = !memcmp(x, y, sz);
+    free(x);
+    free(y);
+    return same;
+}
+
+static const void *ptr_at(const unsigned char *rec, unsigned off)
+{
+    const void *p;
+    memcpy(&p, rec + off, sizeof p);
+    return p;
+}
+
+static size_t count_at(const unsigned char *rec, unsigned off)
+{
+    size_t c;
+    memcpy(&c, rec + off, sizeof c);
+    return c;
+}
+
+/* deep: follow owned arrays; references compare their targets' plain
+ * bytes and strings only (they are compared in full where owned). */
+static bool same_rec(int type, const unsigned char *a, const unsigned char *b, bool deep)
+{
+    const hs_type *T = hs_types();
+    n_compared++;
+    if (!same_plain(type, a, b)) {
+        snprintf(where, sizeof where, "%s: plain fields differ", T[type].name);
+        return false;
+    }
+    for (const hs_field *f = T[type].fields; f->kind; f++) {
+        const void *pa = f->kind == HS_EMB ? NULL : ptr_at(a, f->off);
+        const void *pb = f->kind == HS_EMB ? NULL : ptr_at(b, f->off);
+        switch (f->kind) {
+        case HS_STR:
+            if (!same_str(pa, pb)) {
+                snprintf(where, sizeof where, "%s+%u: \"%s\" vs \"%s\"", T[type].name, f->off,
+                         pa ? (const char *)pa : "(null)", pb ? (const char *)pb : "(null)");
+                return false;
+            }
+            break;
+        case HS_STRS: {
+            size_t c = count_at(a, f->count_off);
+            if (!pa != !pb) return snprintf(where, sizeof where, "%s: list NULL", T[type].name), false;
+            for (size_t i = 0; pa && i < c; i++)
+                if (!same_str(((const char *const *)pa)[i], ((const char *const *)pb)[i])) {
+                    snprintf(where, sizeof where, "%s+%u[%zu]", T[type].name, f->off, i);
+                    return false;
+                }
+            break;
+        }
+        case HS_ARR:
+        case HS_ONE: {
+            if (!deep) break;
+            size_t c = f->kind == HS_ONE ? 1 : count_at(a, f->count_off);
+            if (!pa != !pb) return snprintf(where, sizeof where, "%s: array NULL", T[type].name), false;
+            for (size_t i = 0; pa && i < c; i++)
+                if (!same_rec(f->type, (const unsigned char *)pa + i * T[f->type].size,
+                              (const unsigned char *)pb + i * T[f->type].size, true))
+                    return false;
+            break;
+        }
+        case HS_REF:
+            if (!pa != !pb) return snprintf(where, sizeof where, "%s+%u: ref NULL", T[type].name, f->off), false;
+            if (pa && deep && !same_rec(f->type, pa, pb, false)) return false;
+            break;
+        case HS_EMB:
+            for (unsigned k = 0; k < f->n; k++)
+                if (!same_rec(f->type, a + f->off + k * T[f->type].size,
+                              b + f->off + k * T[f->type].size, deep))
+                    return false;
+            break;
+        case HS_NULL:
+            break;
+        }
+    }
+    return true;
+}
+
+/* ---- rendered views ------------------------------------------------------------- */
+
+static char *render(const jc_hwdb *db)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    jc_report_hw_list_text(db, NULL, f);
+    jc_report_hw_list_text(db, "host", f);
+    jc_report_region_list_text(db, NULL, NULL, f);
+    for (size_t i = 0; i < db->n_devices; i++) {
+        jc_report_device_text(&db->devices[i], f);
+        char *j = jc_report_device_json(&db->devices[i]);
+        fputs(j ? j : "(oom)", f);
+        free(j);
+    }
+    for (size_t i = 0; i < db->n_hosts; i++) jc_report_host_text(&db->hosts[i], f);
+    for (size_t i = 0; i < db->n_regions; i++) jc_report_region_text(&db->regions[i], f);
+    char *j = jc_report_hw_list_json(db, NULL);
+    fputs(j ? j : "(oom)", f);
+    free(j);
+    fclose(f);
+    return buf;
+}
+
+/* ---- tests -------------------------------------------------------------------------- */
+
+static jc_hwdb *yaml_db;
+static char *yaml_view;
+
+static void test_write(void)
+{
+    jc_diag d;
+    CHECK_I64(jc_hwdb_load(HWDB, NULL, 0, NULL, &yaml_db, &d), JC_OK);
+    yaml_view = yaml_db ? render(yaml_db) : NULL;
+    CHECK_I64(jc_hwdb_snapshot_write(HWDB, tmp("db.snap"), &d), JC_OK);
+    struct stat sb;
+    CHECK(stat(tmp("db.snap"), &sb) == 0 && sb.st_size > 4096);
+}
+
+static void check_same(unsigned flags, int expect_mode)
+{
+    jc_diag d;
+    jc_hwdb *db = NULL;
+    CHECK_I64(jc_hwdb_snapshot_open(tmp("db.snap"), HWDB, flags, &db, &d), JC_OK);
+    if (!db || !yaml_db) return;
+    int mode = jc_hwdb_from_snapshot(db);
+    if (expect_mode) CHECK_I64(mode, expect_mode);
+    else CHECK(mode == 1 || mode == 2);
+    CHECK_I64(jc_hwdb_from_snapshot(yaml_db), 0);
+    n_compared = 0;
+    where[0] = 0;
+    bool same = same_rec(HT_HWDB, (const unsigned char *)yaml_db, (const unsigned char *)db, true);
+    if (!same) printf("  first difference: %s\n", where);
+    CHECK(same);
+    if (n_compared < 30000) printf("  compared %d records\n", n_compared);
+    CHECK(n_compared > 30000);
+    char *view = render(db);
+    CHECK(view && yaml_view && !strcmp(view, yaml_view));
+    free(view);
+    /* lookups through the name indexes land on the same records */
+    for (size_t i = 0; i < yaml_db->n_devices; i++) {
+        const jc_device *x = NULL;
+        for (size_t k = 0; k <= yaml_db->devices[i].n_aliases; k++) {
+            const char *nm = k ? yaml_db->devices[i].aliases[k - 1] : yaml_db->devices[i].id;
+            CHECK(jc_hwdb_device(db, nm, &x, &d) == JC_OK && x == &db->devices[i]);
+        }
+    }
+    const jc_region *r = NULL;
+    CHECK(jc_hwdb_region(db, "us-ca", &r, &d) == JC_OK && r && !strcmp(r->code, "US-CA"));
+    CHECK(jc_hwdb_region(db, "frnace", &r, &d) == JC_ERR_NOTFOUND && strstr(d.msg, "did you mean France (FR)"));
+    jc_hwdb_free(db);
+}
+
+static void test_mapped(void)
+{
+    check_same(0, 0);
+}
+
+static void test_relocated(void)
+{
+    check_same(JC_SNAPSHOT_RELOCATE, 1);
+}
+
+/* a second database while the first is still mapped at the fixed address */
+static void test_two_at_once(void)
+{
+    jc_diag d;
+    jc_hwdb *a = NULL, *b = NULL;
+    CHECK_I64(jc_hwdb_snapshot_open(tmp("db.snap"), HWDB, 0, &a, &d), JC_OK);
+    CHECK_I64(jc_hwdb_snapshot_open(tmp("db.snap"), HWDB, 0, &b, &d), JC_OK);
+    if (a && b) {
+        CHECK(jc_hwdb_from_snapshot(b) == 1);
+        CHECK(a->n_devices == b->n_devices && !strcmp(a->devices[0].id, b->devices[0].id));
+    }
+    jc_hwdb_free(a);
+    jc_hwdb_free(b);
+}
+
+/* file paths are spelled from the folder argument, as jc_hwdb_load does */
+static void test_paths_follow_folder(void)
+{
+    jc_diag d;
+    jc_hwdb *a = NULL, *b = NULL;
+    CHECK_I64(jc_hwdb_load("./" HWDB "/", NULL, 0, NULL, &a, &d), JC_OK);
+    CHECK_I64(jc_hwdb_snapshot_open(tmp("db.snap"), "./" HWDB "/", 0, &b, &d), JC_OK);
+    if (a && b) {
+        CHECK_STR(b->files[0], a->files[0]);
+        CHECK(!strncmp(b->files[0], "./" HWDB "/", 7));
+        CHECK_STR(b->devices[0].file, a->devices[0].file);
+        CHECK_STR(b->devices[0].tdp_w.source ? b->devices[0].tdp_w.source->file : "",
+                  a->devices[0].tdp_w.source ? a->devices[0].tdp_w.source->file : "");
+    }
+    jc_hwdb_free(a);
+    jc_hwdb_free(b);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char *small_db =
+    "schema: joulecast-hwdb/1\n"
+    "sources:\n"
+    "  s: {citation: test, year: 2024}\n"
+    "constants:\n"
+    "  - {id: memory_w_per_gb, unit: W/GB, value: 0.3725, source: s}\n";
+
+static void test_stale(void)
+{
+    jc_diag d;
+    jc_hwdb *db = NULL;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", tmp("small"));
+    mkdir(dir, 0755);
+    write_text(tmp("small/a.yaml"), small_db);
+    CHECK_I64(jc_hwdb_snapshot_write(dir, tmp("small.snap"), &d), JC_OK);
+    CHECK_I64(jc_hwdb_snapshot_open(tmp("small.snap"), dir, 0, &db, &d), JC_OK);
+    CHECK(db && db->n_constants == 1);
+    jc_hwdb_free(db);
+    db = NULL;
+    /* the same size, another modification time */
+    struct timespec ts[2] = {{0, UTIME_OMIT}, {1000000000, 0}};
+    utimensat(AT_FDCWD, tmp("small/a.yaml"), ts, 0);
+    CHECK_I64(jc_hwdb_snapshot_open(tmp("small.snap"), dir, 0, &db, &d), JC_ERR_NOTFOUND);
+    if (!strstr(d.msg, "a.yaml changed since the snapshot was written")) printf("  %s\n", d.msg);
+    CHECK(db == NULL && strstr(d.msg, "a.yaml changed since the snapshot was written"));
+    /* rewritten, then a file added */
+    CHECK_I64(jc_hwdb_snapshot_write(dir, tmp("small.snap"), &d), JC_OK);
+    write_text(tmp("small/b.yaml"), "# nothing yet\n");
+    CHECK_I64(jc_hwdb_snapshot_open(tmp("small.snap"), dir, 0, &db, &d), JC_ERR_NOTFOUND);
+    if (!strstr(d.msg, "small: an entry was added, removed or renamed")) printf("  %s\n", d.msg);
+    CHECK(strstr(d.msg, "small: an entry was added, removed or renamed"));
+    remove(tmp("small/b.yaml"));
+    /* another folder with the same file names */
+    CHECK_I64(jc_hwdb_snapshot_open(tmp("small.snap"), HWDB, 0, &db, &d), JC_ERR_NOTFOUND);
+    /* an invalid folder is refused like jc_hwdb_load refuses it */
+    write_text(tmp("small/a.yaml"), "schema: joulecast-hwdb/1\nconstants: [\n");
+    CHECK_I64(jc_hwdb_snapshot_write(dir, tmp("small2.snap"), &d), JC_ERR_HWDB);
+    if (!strstr(d.msg, "a.yaml:")) printf("  %s\n", d.msg);
+    CHECK(strstr(d.msg, "a.yaml:"));
+    struct stat sb;
+    CHECK(stat(tmp("small2.snap"), &sb) != 0);
+    remove(tmp("small/a.yaml"));
+    rmdir(dir);
+    remove(tmp("small.snap"));
+}
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc((size_t)len);
+    *n = fread(b, 1, (size_t)len, f);
+    fclose(f);
+    return b;
+}
+
+static void spit(const char *path, const unsigned char *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    fwrite(b, 1, n, f);
+    fclose(f);
+}
+
+static void test_corrupt(void)
+{
+    jc_diag d;
+    jc_hwdb *db = NULL;
+    size_t n = 0;
+    unsigned char *img = slurp(tmp("db.snap"), &n);
+    CHECK(img && n > 8192);
+    if (!img) return;
+    const char *bad = tmp("bad.snap");
+    /* truncated: every mode refuses it from the header */
+    spit(bad, img, n - 100);
+    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, 0, &db, &d), JC_ERR_HWDB);
+    CHECK(strstr(d.msg, "truncated"));
+    spit(bad, img, 10);
+    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, 0, &db, &d), JC_ERR_HWDB);
+    /* not a snapshot */
+    spit(bad, (const unsigned char *)"devices: []\n", 12);
+    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, 0, &db, &d), JC_ERR_HWDB);
+    unsigned char *c = malloc(n);
+    memcpy(c, img, n);
+    memcpy(c, "XXXXXXXX", 8);
+    spit(bad, c, n);
+    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, 0, &db, &d), JC_ERR_HWDB);
+    CHECK(strstr(d.msg, "not a joulecast hwdb snapshot"));
+    /* another record layout */
+    memcpy(c, img, n);
+    c[12] ^= 1;
+    spit(bad, c, n);
+    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, 0, &db, &d), JC_ERR_HWDB);
+    CHECK(strstr(d.msg, "different build"));
+    /* bit flips in the body: the relocating reader catches each one */
+    srand(7);
+    int caught = 0;
+    for (int k = 0; k < 40; k++) {
+        memcpy(c, img, n);
+        size_t at = 4096 + (size_t)rand() % (n - 4096);
+        c[at] ^= (unsigned char)(1u << (rand() % 8));
+        spit(bad, c, n);
+        jc_status st = jc_hwdb_snapshot_open(bad, HWDB, JC_SNAPSHOT_RELOCATE, &db, &d);
+        caught += st == JC_ERR_HWDB;
+        jc_hwdb_free(db);
+        db = NULL;
+    }
+    CHECK_I64(caught, 40);
+    /* a pointer aimed outside the image with the checksum recomputed:
+     * the bounds check catches what the checksum cannot */
+    hs_header h;
+    memcpy(&h, img, sizeof h);
+    memcpy(c, img, n);
+    uint64_t wild = h.base + h.length + 64;
+    memcpy(c + h.root + offsetof(jc_hwdb, devices), &wild, sizeof wild);
+    h.checksum = hs_checksum(c + 4096, n - 4096);
+    memcpy(c, &h, sizeof h);
+    spit(bad, c, n);
+    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, JC_SNAPSHOT_RELOCATE, &db, &d), JC_ERR_HWDB);
+    CHECK(strstr(d.msg, "pointer outside"));
+    /* a string without its NUL at the very end of the image */
+    memcpy(c, img, n);
+    memset(c + n - 16, 'x', 16);
+    uint64_t tail = h.base + n - 16;
+    memcpy(c + h.root + offsetof(jc_hwdb, files), &tail, sizeof tail);
+    memcpy(&h, img, sizeof h);
+    h.checksum = hs_checksum(c + 4096, n - 4096);
+    memcpy(c, &h, sizeof h);
+    spit(bad, c, n);
+    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, JC_SNAPSHOT_RELOCATE, &db, &d), JC_ERR_HWDB);
+    free(c);
+    free(img);
+    remove(bad);
+    CHECK_I64(jc_hwdb_snapshot_open(tmp("missing.snap"), HWDB, 0, &db, &d), JC_ERR_IO);
+    CHECK(db == NULL);
+}
+
+static void test_bad_args(void)
+{
+    jc_diag d;
+    jc_hwdb *db = (jc_hwdb *)&d;
+    CHECK_I64(jc_hwdb_snapshot_open(NULL, HWDB, 0, &db, &d), JC_ERR_USAGE);
+    CHECK(db == NULL);
+    CHECK_I64(jc_hwdb_snapshot_open(tmp("db.snap"), NULL, 0, &db, &d), JC_ERR_USAGE);
+    CHECK_I64(jc_hwdb_snapshot_open(tmp("db.snap"), HWDB, 0, NULL, &d), JC_ERR_USAGE);
+    CHECK_I64(jc_hwdb_snapshot_write(NULL, tmp("x.snap"), &d), JC_ERR_USAGE);
+    CHECK_I64(jc_hwdb_snapshot_write(HWDB, "/nonexistent-dir/x.snap", &d), JC_ERR_IO);
+    CHECK(strstr(d.msg, "/nonexistent-dir/x.snap"));
+    CHECK_I64(jc_hwdb_snapshot_write("/nonexistent-hwdb", tmp("x.snap"), &d), JC_ERR_IO);
+    CHECK_I64(jc_hwdb_from_snapshot(NULL), 0);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "%s/jc-snap-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    RUN(test_write);
+    RUN(test_mapped);
+    RUN(test_relocated);
+    RUN(test_two_at_once);
+    RUN(test_paths_follow_folder);
+    RUN(test_stale);
+    RUN(test_corrupt);
+    RUN(test_bad_args);
+    jc_hwdb_free(yaml_db);
+    free(yaml_view);
+    remove(tmp("db.snap"));
+    remove(tmp("x.snap"));
+    rmdir(tmpdir);
+    return check_summary();
+}
