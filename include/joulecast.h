@@ -1474,7 +1474,9 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c,
  * --json prints (docs/json-schemas.md), malloc'ed by the library and
  * released with jc_free().  The library never reads the environment:
  * the hardware database folder is an argument (NULL with an "hwdb" key:
- * that layer alone).  Errors: JC_ERR_USAGE (unknown key, malformed
+ * that layer alone); the key "hwdb-snapshot" names a snapshot of that
+ * folder (jc_hwdb_snapshot_open), used when there is no "hwdb" layer and
+ * it is fresh, else the YAML is parsed.  Errors: JC_ERR_USAGE (unknown key, malformed
  * value, missing input; diag names the key), and every error of the
  * functions each one calls (jc_model_load, jc_analyze, jc_hwdb_load,
  * jc_estimate_run, jc_ga_compute).  On failure *json is NULL. */

@@ -249,6 +249,18 @@ jc_status jc_count_json(const char *model_path, const char *const *keys,
     return st;
 }
 
+/* The database: the snapshot of hwdb_dir when one is given, there are no
+ * layers and it is fresh (src/hwdb_snap.c), else the YAML. */
+static jc_status open_hwdb(const char *hwdb_dir, const char *snapshot,
+                           const char *const *layers, size_t n_layers, jc_hwdb **db,
+                           jc_diag *d)
+{
+    if (snapshot && hwdb_dir && !n_layers &&
+        jc_hwdb_snapshot_open(snapshot, hwdb_dir, 0, db, d) == JC_OK)
+        return JC_OK;
+    return jc_hwdb_load(hwdb_dir, layers, n_layers, NULL, db, d);
+}
+
 /* ---- estimate --------------------------------------------------------------- */
 
 /* The keys jc_bind_keys("estimate") lists: every key of a jc_job (the
@@ -256,7 +268,7 @@ jc_status jc_count_json(const char *model_path, const char *const *keys,
 #define JOB_KEY(name, kind, field, arg, help) name,
 static const char *const est_key_names[] = {
 #include "job_keys.def"
-    "model", "dim", "input", "op-rules", "hwdb", "strict", NULL
+    "model", "dim", "input", "op-rules", "hwdb", "hwdb-snapshot", "strict", NULL
 };
 #undef JOB_KEY
 
@@ -269,7 +281,7 @@ jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
     if (!a) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
     jc_job job;
     jc_job_init(&job);
-    const char *model = NULL;
+    const char *model = NULL, *snapshot = NULL;
     const char **layers = jc_arena_calloc(a, n + 1, sizeof *layers);
     size_t n_layers = 0;
     jc_model *m = NULL;
@@ -290,6 +302,9 @@ jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
         } else if (!strcmp(k, "hwdb")) {
             if (!v || !*v) st = bad(d, k, "a folder or .yaml file", v);
             else layers[n_layers++] = v;
+        } else if (!strcmp(k, "hwdb-snapshot")) {
+            if (!v || !*v) st = bad(d, k, "a snapshot file", v);
+            else snapshot = v;
         } else if (!strcmp(k, "strict")) {
             st = flag(k, v, &x.strict, d);
         } else if (!strcmp(k, "op-rules")) {
@@ -303,7 +318,7 @@ jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
     if (!st && !hwdb_dir && !n_layers)
         st = jc_diag_set(d, JC_ERR_USAGE, "estimate: no hardware database (give its folder, "
                          "or an hwdb layer)");
-    if (!st) st = jc_hwdb_load(hwdb_dir, layers, n_layers, NULL, &db, d);
+    if (!st) st = open_hwdb(hwdb_dir, snapshot, layers, n_layers, &db, d);
     if (!st && model) {
         st = jc_model_load(model, &m, d);
         if (!st && !isnan(job.batch)) {
@@ -339,7 +354,7 @@ jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
 static const char *const ga_keys[] = {
     "runtime", "cores", "cpu", "tdp-per-core", "cpu-usage", "gpus", "gpu", "gpu-tdp",
     "gpu-usage", "memory", "region", "ci", "pue", "platform", "provider", "datacenter",
-    "psf", "ga-version", "hwdb", NULL
+    "psf", "ga-version", "hwdb", "hwdb-snapshot", NULL
 };
 
 jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
@@ -349,6 +364,7 @@ jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys, const char *
     if (n && (!keys || !values)) return jc_diag_set(d, JC_ERR_USAGE, "ga: NULL keys or values");
     jc_arena *a = jc_arena_new();
     const char **layers = a ? jc_arena_calloc(a, n + 1, sizeof *layers) : NULL;
+    const char *snapshot = NULL;
     if (!layers) {
         jc_arena_free(a);
         return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
@@ -388,6 +404,9 @@ jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys, const char *
         else if (!strcmp(k, "hwdb")) {
             if (!v || !*v) st = bad(d, k, "a folder or .yaml file", v);
             else layers[n_layers++] = v;
+        } else if (!strcmp(k, "hwdb-snapshot")) {
+            if (!v || !*v) st = bad(d, k, "a snapshot file", v);
+            else snapshot = v;
         } else if (!strcmp(k, "platform")) {
             if (v && !strcmp(v, "personal")) in.platform = JC_GA_PERSONAL;
             else if (v && !strcmp(v, "local")) in.platform = JC_GA_LOCAL;
@@ -400,7 +419,7 @@ jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys, const char *
     jc_ga_result *r = NULL;
     if (!st && !hwdb_dir && !n_layers)
         st = jc_diag_set(d, JC_ERR_USAGE, "ga: no hardware database (give its folder, or an hwdb layer)");
-    if (!st) st = jc_hwdb_load(hwdb_dir, layers, n_layers, NULL, &db, d);
+    if (!st) st = open_hwdb(hwdb_dir, snapshot, layers, n_layers, &db, d);
     if (!st) st = jc_ga_compute(db, &in, &r, d);
     if (!st) {
         *json = jc_report_ga_json(r);

@@ -23,7 +23,8 @@ next to this package's folder (a source tree), else the installed soname
 libjoulecast.so.0.  The hardware database: the ``hwdb=`` argument, else
 $JOULECAST_HWDB_DIR, else ../hwdb (source tree), else
 <libdir>/../share/joulecast/hwdb (an installed prefix); $JOULECAST_HWDB
-adds override layers, as for the CLI.
+adds override layers, as for the CLI.  The default folder opens from its
+snapshot (hwdb_snapshot()) while that is fresh, as the CLI's does.
 """
 
 import ctypes
@@ -32,7 +33,7 @@ import json
 import os
 
 __all__ = ["Error", "count", "estimate", "ga", "keys", "library_path",
-           "hwdb_dir", "__version__"]
+           "hwdb_dir", "hwdb_snapshot", "__version__"]
 
 __version__ = "0.1.0"
 
@@ -215,6 +216,35 @@ def _call(fname, first, pairs):
     return json.loads(text)
 
 
+def hwdb_snapshot():
+    """The snapshot of the default hardware database (build/hwdb.snap in
+    a source tree, <prefix>/share/joulecast/hwdb.snap when installed, or
+    $JOULECAST_HWDB_SNAPSHOT; "off": none), or None.  The library uses it
+    only while it is fresh; the numbers are the same without it."""
+    env = os.environ.get("JOULECAST_HWDB_SNAPSHOT")
+    if env:
+        return None if env == "off" else env
+    cands = [os.path.join(_SRC_ROOT, "build", "hwdb.snap")]
+    _load()
+    if os.sep in _lib_path:
+        libdir = os.path.dirname(os.path.realpath(_lib_path))
+        cands.append(os.path.join(libdir, os.pardir, "share", "joulecast", "hwdb.snap"))
+    else:
+        cands += [os.path.join(p, "share", "joulecast", "hwdb.snap") for p in ("/usr/local", "/usr")]
+    for c in cands:
+        if os.path.isfile(c):
+            return os.path.normpath(c)
+    return None
+
+
+def _snapshot_pairs(hwdb, layers):
+    """[("hwdb-snapshot", path)] when the default folder is used alone."""
+    if hwdb is not None or layers:
+        return []
+    snap = hwdb_snapshot()
+    return [("hwdb-snapshot", snap)] if snap else []
+
+
 def _hwdb_layers(hwdb):
     """(bundled folder, extra layer list) from the hwdb= argument."""
     layers = []
@@ -275,7 +305,7 @@ def estimate(model=None, device=None, region=None, train=None, infer=None,
     pairs += _pairs(dict(device=device, region=region))
     pairs += _pairs(options)
     base, layers = _hwdb_layers(hwdb)
-    pairs += [("hwdb", l) for l in layers]
+    pairs += [("hwdb", l) for l in layers] + _snapshot_pairs(hwdb, layers)
     return _call("jc_estimate_json", base, pairs)
 
 
@@ -286,5 +316,5 @@ def ga(runtime, hwdb=None, **options):
     platform=, provider=, datacenter=, psf=, ga_version=, ..."""
     pairs = [("runtime", _value(runtime))] + _pairs(options)
     base, layers = _hwdb_layers(hwdb)
-    pairs += [("hwdb", l) for l in layers]
+    pairs += [("hwdb", l) for l in layers] + _snapshot_pairs(hwdb, layers)
     return _call("jc_ga_json", base, pairs)

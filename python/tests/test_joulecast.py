@@ -177,6 +177,41 @@ class Keys(unittest.TestCase):
             joulecast.keys("frobnicate")
 
 
+class Snapshot(unittest.TestCase):
+    """The default database opens from build/hwdb.snap (make writes it);
+    the result is the same as with the YAML parse."""
+
+    def setUp(self):
+        os.chdir(ROOT)
+
+    def test_snapshot_found(self):
+        snap = joulecast.hwdb_snapshot()
+        self.assertTrue(snap and snap.endswith(os.path.join("build", "hwdb.snap")), snap)
+
+    def test_same_with_and_without(self):
+        args = dict(model="models/resnet50.onnx", device="a100", region="US-CA",
+                    infer={"requests": 1000000, "batch": 1})
+        with_snap = joulecast.estimate(**args)
+        os.environ["JOULECAST_HWDB_SNAPSHOT"] = "off"
+        try:
+            self.assertIsNone(joulecast.hwdb_snapshot())
+            without = joulecast.estimate(**args)
+            ga_without = joulecast.ga("12h", cores=8, region="FR")
+        finally:
+            del os.environ["JOULECAST_HWDB_SNAPSHOT"]
+        self.assertEqual(with_snap, without)
+        self.assertEqual(joulecast.ga("12h", cores=8, region="FR"), ga_without)
+
+    def test_stale_or_bad_snapshot_falls_back(self):
+        os.environ["JOULECAST_HWDB_SNAPSHOT"] = os.path.join(ROOT, "README.md")
+        try:
+            r = joulecast.estimate(model="models/tiny_cnn.onnx", device="a100", region="FR",
+                                   infer={"requests": 1000, "batch": 8})
+        finally:
+            del os.environ["JOULECAST_HWDB_SNAPSHOT"]
+        self.assertGreater(r["results"]["energy_facility_kwh"]["central"], 0)
+
+
 class Memory(unittest.TestCase):
     def test_repeated_calls_do_not_grow(self):
         # 200 calls through jc_free: resident memory stays within 20 MB
