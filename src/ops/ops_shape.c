@@ -244,14 +244,16 @@ jc_status sh_reshape(opctx *c)
             int64_t pin = 1, pout = 1;
             bool anon = false;
             for (int i = 0; i < x->rank; i++) {
-                if (x->dims[i].v >= 0) pin *= x->dims[i].v;
-                else if (x->dims[i].sym) in_s[nis++] = x->dims[i].sym;
+                if (x->dims[i].v >= 0) {
+                    if (!jc_mul_ok(pin, x->dims[i].v, &pin)) anon = true;  /* absurd: leave -1 unknown */
+                } else if (x->dims[i].sym) in_s[nis++] = x->dims[i].sym;
                 else anon = true;
             }
             for (int64_t i = 0; i < n; i++) {
                 if (i == neg) continue;
-                if (d[i].v >= 0) pout *= d[i].v;
-                else if (d[i].sym) out_s[nos++] = d[i].sym;
+                if (d[i].v >= 0) {
+                    if (!jc_mul_ok(pout, d[i].v, &pout)) anon = true;
+                } else if (d[i].sym) out_s[nos++] = d[i].sym;
                 else anon = true;
             }
             for (int i = 0; i < nos; i++)
