@@ -45,24 +45,38 @@ static const char *tidy(char *buf, size_t cap)
     return buf;
 }
 
+/* The first of <exe dir><rel[i]> for which ok() holds, tidied into buf;
+ * NULL when none does. */
+static const char *next_to_exe(const char *const *rel, size_t n_rel,
+                               int (*ok)(const char *), char *buf, size_t cap)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return NULL;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return NULL;
+    *slash = 0;
+    for (size_t i = 0; i < n_rel; i++) {
+        snprintf(buf, cap, "%s%s", exe, rel[i]);
+        if (ok(buf)) return tidy(buf, cap);
+    }
+    return NULL;
+}
+
+static int is_file(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
 const char *cli_bundled_hwdb(char *buf, size_t cap)
 {
     const char *env = getenv("JOULECAST_HWDB_DIR");
     if (env && *env) return env;
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            static const char *rel[] = {"/../share/joulecast/hwdb", "/../hwdb", "/../../hwdb"};
-            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-                snprintf(buf, cap, "%s%s", exe, rel[i]);
-                if (is_dir(buf)) return tidy(buf, cap);
-            }
-        }
-    }
+    static const char *const rel[] = {"/../share/joulecast/hwdb", "/../hwdb", "/../../hwdb"};
+    const char *found = next_to_exe(rel, sizeof rel / sizeof rel[0], is_dir, buf, cap);
+    if (found) return found;
 #ifdef JC_HWDB_DIR
     if (is_dir(JC_HWDB_DIR)) {
         snprintf(buf, cap, "%s", JC_HWDB_DIR);
@@ -76,20 +90,8 @@ const char *cli_hwdb_snapshot_path(char *buf, size_t cap)
 {
     const char *env = getenv("JOULECAST_HWDB_SNAPSHOT");
     if (env && *env) return strcmp(env, "off") ? env : NULL;
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return NULL;
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (!slash) return NULL;
-    *slash = 0;
-    static const char *rel[] = {"/hwdb.snap", "/../share/joulecast/hwdb.snap"};
-    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        struct stat sb;
-        snprintf(buf, cap, "%s%s", exe, rel[i]);
-        if (stat(buf, &sb) == 0 && S_ISREG(sb.st_mode)) return tidy(buf, cap);
-    }
-    return NULL;
+    static const char *const rel[] = {"/hwdb.snap", "/../share/joulecast/hwdb.snap"};
+    return next_to_exe(rel, sizeof rel / sizeof rel[0], is_file, buf, cap);
 }
 
 static int env_has_layers(void)
