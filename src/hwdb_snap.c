@@ -454,6 +454,26 @@ static size_t rd_count(const void *rec, unsigned off)
 
 static bool w_fields(W *w, int type, uint64_t at, const void *old);
 
+/* Room for one more element in the growable array vec (len used of cap;
+ * first: the initial capacity); false (w failed, vec freed and NULL) on
+ * out-of-memory. */
+#define W_RESERVE(w, vec, len, cap, first)                                    \
+    ((len) < (cap) || ((vec) = w_grow((w), (vec), &(cap), sizeof *(vec), (first))) != NULL)
+
+static void *w_grow(W *w, void *vec, size_t *cap, size_t elem, size_t first)
+{
+    size_t nc = *cap ? *cap * 2 : first;
+    void *nv = realloc(vec, nc * elem);
+    if (!nv) {
+        free(vec);
+        *cap = 0;
+        w_fail(w, JC_ERR_NOMEM, "out of memory", NULL);
+        return NULL;
+    }
+    *cap = nc;
+    return nv;
+}
+
 /* Copies count records of `type` from old (at least one slot, zeroed, so
  * an empty array stays non-NULL as the YAML loader leaves it). */
 static bool w_array(W *w, int type, const void *old, size_t count, uint64_t *off)
@@ -508,13 +528,7 @@ static bool w_fields(W *w, int type, uint64_t at, const void *old)
         case HS_REF:
             w_put(w, at + f->off, 0);
             if (p) {
-                if (w->rlen == w->rcap) {
-                    size_t nc = w->rcap ? w->rcap * 2 : 4096;
-                    wref *nv = realloc(w->r, nc * sizeof *nv);
-                    if (!nv) return w_fail(w, JC_ERR_NOMEM, "out of memory", NULL);
-                    w->r = nv;
-                    w->rcap = nc;
-                }
+                if (!W_RESERVE(w, w->r, w->rlen, w->rcap, 4096)) return false;
                 w->r[w->rlen++] = (wref){at + f->off, p, f->type};
             }
             break;
@@ -544,13 +558,7 @@ static bool w_resolve(W *w)
                 return w_fail(w, JC_ERR_INTERNAL, "a reference to an unregistered record",
                               types[r.type].name);
             if (!w_array(w, r.type, r.old, 1, &off)) return false;
-            if (w->nroots == w->caproots) {
-                size_t nc = w->caproots ? w->caproots * 2 : 256;
-                snap_root *nv = realloc(w->roots, nc * sizeof *nv);
-                if (!nv) return w_fail(w, JC_ERR_NOMEM, "out of memory", NULL);
-                w->roots = nv;
-                w->caproots = nc;
-            }
+            if (!W_RESERVE(w, w->roots, w->nroots, w->caproots, 256)) return false;
             w->roots[w->nroots++] = (snap_root){(uint64_t)r.type, off};
         }
         w_put(w, r.at, off);
