@@ -66,7 +66,7 @@ static jc_status i64(const char *key, const char *val, int64_t lo, int64_t *out,
 static jc_status binding(jc_arena *a, const char *key, const char *val, int64_t lo,
                          jc_dim_binding *b, jc_diag *d)
 {
-    const char *eq = val ? strrchr(val, '=') : NULL;
+    const char *eq = val ? strchr(val, '=') : NULL;
     if (!eq || eq == val) return bad(d, key, "NAME=VALUE", val);
     if (i64(key, eq + 1, lo, &b->value, d)) return d ? d->status : JC_ERR_USAGE;
     b->name = jc_arena_strndup(a, val, (size_t)(eq - val));
@@ -77,7 +77,7 @@ static jc_status binding(jc_arena *a, const char *key, const char *val, int64_t 
 static jc_status input(jc_arena *a, const char *key, const char *val, jc_input_binding *b,
                        jc_diag *d)
 {
-    const char *eq = val ? strrchr(val, '=') : NULL;
+    const char *eq = val ? strchr(val, '=') : NULL;
     if (!eq || eq == val || !eq[1]) return bad(d, key, "NAME=AxBxC", val);
     int64_t *dims = jc_arena_calloc(a, 64, sizeof *dims);
     char *name = jc_arena_strndup(a, val, (size_t)(eq - val));

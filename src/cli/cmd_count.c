@@ -4,6 +4,7 @@
  * into jc_analyze_opts; all arithmetic lives in the library.
  */
 #include "cli/cli.h"
+#include "cli/jobopts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,59 +32,6 @@ void help_count(FILE *f)
         "  --convention C       joulecast|torchvision|flops2x|fvcore|onnx-tool\n"
         "  --op-rules FILE      YAML cost rules for custom ops\n"
         "  --strict             exit %d when the result is partial\n", JC_ERR_INCOMPLETE);
-}
-
-static bool parse_binding(const char *s, jc_dim_binding *b)
-{
-    const char *eq = strrchr(s, '=');
-    if (!eq || eq == s) return false;
-    char *name = malloc((size_t)(eq - s) + 1);
-    if (!name) return false;
-    memcpy(name, s, (size_t)(eq - s));
-    name[eq - s] = 0;
-    if (!cli_parse_i64(eq + 1, &b->value)) {
-        free(name);
-        return false;
-    }
-    b->name = name;
-    return true;
-}
-
-static bool parse_input(const char *s, jc_input_binding *b)
-{
-    const char *eq = strrchr(s, '=');
-    if (!eq || eq == s || !eq[1]) return false;
-    int64_t *d = calloc(64, sizeof *d);
-    char *name = malloc((size_t)(eq - s) + 1);
-    if (!d || !name) {
-        free(d);
-        free(name);
-        return false;
-    }
-    memcpy(name, s, (size_t)(eq - s));
-    name[eq - s] = 0;
-    int r = 0;
-    const char *p = eq + 1;
-    while (*p && r < 64) {
-        const char *x = strchr(p, 'x');
-        size_t len = x ? (size_t)(x - p) : strlen(p);
-        char tmp[32];
-        if (!len || len >= sizeof tmp) break;
-        memcpy(tmp, p, len);
-        tmp[len] = 0;
-        if (!cli_parse_i64(tmp, &d[r])) break;
-        r++;
-        p = x ? x + 1 : p + len;
-        if (!x) {
-            b->name = name;
-            b->dims = d;
-            b->rank = r;
-            return true;
-        }
-    }
-    free(d);
-    free(name);
-    return false;
 }
 
 /* NAME=v1,v2,...: numbers as doubles (integers as written when they are
@@ -158,12 +106,10 @@ int cmd_count(int argc, char **argv)
         else if (!strcmp(a, "--strict")) strict = 1;
         else if (cli_opt(argc, argv, &i, "--dim", &v, &err)) {
             if (err) rc = JC_ERR_USAGE;
-            else if (!parse_binding(v, &dims[nd])) rc = cli_usage("count", "--dim expects NAME=N, got '%s'", v);
-            else nd++;
+            else if (!(rc = jo_parse_dim("count", "command line", "dim", v, 1, &dims[nd]))) nd++;
         } else if (cli_opt(argc, argv, &i, "--assume", &v, &err)) {
             if (err) rc = JC_ERR_USAGE;
-            else if (!parse_binding(v, &assume[na])) rc = cli_usage("count", "--assume expects NAME=N, got '%s'", v);
-            else na++;
+            else if (!(rc = jo_parse_dim("count", "command line", "assume", v, 0, &assume[na]))) na++;
         } else if (cli_opt(argc, argv, &i, "--input-value", &v, &err)) {
             if (err) rc = JC_ERR_USAGE;
             else if (!parse_value(v, &values[nv]))
@@ -171,9 +117,13 @@ int cmd_count(int argc, char **argv)
             else nv++;
         } else if (cli_opt(argc, argv, &i, "--input", &v, &err)) {
             if (err) rc = JC_ERR_USAGE;
-            else if (!parse_input(v, &inputs[ni]))
-                rc = cli_usage("count", "--input expects NAME=AxBxC (e.g. input=1x3x224x224), got '%s'", v);
-            else ni++;
+            else {
+                int64_t *d = calloc(JO_MAX_RANK, sizeof *d);
+                if (!d) rc = JC_ERR_NOMEM;
+                else if ((rc = jo_parse_input("count", "command line", v, d, JO_MAX_RANK, &inputs[ni])))
+                    free(d);
+                else ni++;
+            }
         } else if (cli_opt(argc, argv, &i, "--batch", &v, &err)) {
             if (err) rc = JC_ERR_USAGE;
             else if (!cli_parse_i64(v, &o.batch) || o.batch < 1)

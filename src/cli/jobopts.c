@@ -62,20 +62,56 @@ void jo_help(FILE *f, const jo_opt *extra, size_t n_extra)
     if (n_extra) help_rows(f, extra, n_extra);
 }
 
-static int parse_dims(const char *s, int64_t *dims, int cap)
+int jo_parse_dim(const char *cmd, const char *where, const char *opt, const char *val,
+                 int64_t min, jc_dim_binding *b)
 {
-    int n = 0;
-    const char *p = s;
-    while (*p) {
-        char *end;
-        long long v = strtoll(p, &end, 10);
-        if (end == p || v < 0 || n >= cap) return -1;
-        dims[n++] = v;
-        if (*end == 'x' || *end == 'X' || *end == ',') p = end + 1;
-        else if (*end == 0) p = end;
-        else return -1;
+    const char *eq = val ? strchr(val, '=') : NULL;
+    int64_t v;
+    if (!eq || eq == val || !cli_parse_i64(eq + 1, &v) || v < min)
+        return cli_usage(cmd, "%s: --%s expects NAME=VALUE with VALUE >= %lld, got '%s'", where,
+                         opt, (long long)min, val ? val : "");
+    char *name = strndup(val, (size_t)(eq - val));
+    if (!name) return JC_ERR_NOMEM;
+    b->name = name;
+    b->value = v;
+    return 0;
+}
+
+int jo_parse_input(const char *cmd, const char *where, const char *val, int64_t *dims, int cap,
+                   jc_input_binding *b)
+{
+    const char *eq = val ? strchr(val, '=') : NULL;
+    int r = -1;
+    if (eq && eq != val && eq[1]) {
+        const char *p = eq + 1;
+        for (r = 0;;) {
+            char tmp[32];
+            size_t len = strcspn(p, "xX,");
+            if (!len || len >= sizeof tmp || r >= cap) {
+                r = -1;
+                break;
+            }
+            memcpy(tmp, p, len);
+            tmp[len] = 0;
+            if (!cli_parse_i64(tmp, &dims[r])) {
+                r = -1;
+                break;
+            }
+            r++;
+            p += len;
+            if (!*p) break;
+            p++;   /* the separator; one at the end leaves an empty dim */
+        }
     }
-    return n;
+    if (r <= 0)
+        return cli_usage(cmd, "%s: --input expects NAME=AxBxC (e.g. input=1x3x224x224; up to %d "
+                         "dims), got '%s'", where, cap, val ? val : "");
+    char *name = strndup(val, (size_t)(eq - val));
+    if (!name) return JC_ERR_NOMEM;
+    b->name = name;
+    b->dims = dims;
+    b->rank = r;
+    return 0;
 }
 
 /* Applies one option; `where` names its origin for errors. 0 ok, else exit code. */
@@ -94,30 +130,17 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
         c->model = val;
         return 0;
     case JO_DIM: {
-        const char *eq = strchr(val, '=');
-        int64_t v;
-        if (!eq || eq == val || !cli_parse_i64(eq + 1, &v) || v < 1)
-            return cli_usage(cmd, "%s: --dim expects NAME=VALUE with VALUE >= 1, got '%s'", where, val);
         if (c->n_dims >= JO_MAX_BIND) return cli_usage(cmd, "too many --dim bindings");
-        char *name = strndup(val, (size_t)(eq - val));
-        if (!name) return JC_ERR_NOMEM;
-        c->dims[c->n_dims].name = name;
-        c->dims[c->n_dims++].value = v;
-        return 0;
+        int rc = jo_parse_dim(cmd, where, "dim", val, 1, &c->dims[c->n_dims]);
+        if (!rc) c->n_dims++;
+        return rc;
     }
     case JO_INPUT: {
-        const char *eq = strchr(val, '=');
-        if (!eq || eq == val || c->n_inputs >= JO_MAX_BIND)
-            return cli_usage(cmd, "%s: --input expects NAME=1x3x224x224, got '%s'", where, val);
-        int r = parse_dims(eq + 1, c->input_dims[c->n_inputs], 16);
-        if (r <= 0) return cli_usage(cmd, "%s: --input expects NAME=1x3x224x224, got '%s'", where, val);
-        char *name = strndup(val, (size_t)(eq - val));
-        if (!name) return JC_ERR_NOMEM;
-        c->inputs[c->n_inputs].name = name;
-        c->inputs[c->n_inputs].rank = r;
-        c->inputs[c->n_inputs].dims = c->input_dims[c->n_inputs];
-        c->n_inputs++;
-        return 0;
+        if (c->n_inputs >= JO_MAX_BIND) return cli_usage(cmd, "too many --input bindings");
+        int rc = jo_parse_input(cmd, where, val, c->input_dims[c->n_inputs], JO_MAX_RANK,
+                                &c->inputs[c->n_inputs]);
+        if (!rc) c->n_inputs++;
+        return rc;
     }
     case JO_OPRULES:
         c->op_rules = val;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #define JO_MAX_BIND 64
+#define JO_MAX_RANK 64    /* dims of one --input */
 #define JO_MAX_LAYERS 16
 #define JO_MAX_JOBKEYS 64
 
@@ -50,7 +51,7 @@ typedef struct jobopts {
     jc_dim_binding dims[JO_MAX_BIND];
     size_t n_dims;
     jc_input_binding inputs[JO_MAX_BIND];
-    int64_t input_dims[JO_MAX_BIND][16];
+    int64_t input_dims[JO_MAX_BIND][JO_MAX_RANK];
     size_t n_inputs;
     const char *op_rules;       /* --op-rules FILE, or NULL */
     const char *layers[JO_MAX_LAYERS];
@@ -102,5 +103,16 @@ int jo_html_close(FILE *f, const char *path, jc_status st);
 
 /* Releases what parsing allocated (binding names, the job file). */
 void jo_free(jobopts *c);
+
+/* --dim / --assume NAME=VALUE (VALUE >= min) and --input NAME=AxBxC (x, X
+ * or commas between dims, each >= 0, at most cap), as every command that
+ * takes them parses them.  0, or the exit code after printing a usage
+ * error for `cmd` that names `where` ("command line" or file:line:col)
+ * and the option (`opt`: "dim", "assume").  b->name is malloc'ed (the
+ * caller frees it); b->dims points into dims. */
+int jo_parse_dim(const char *cmd, const char *where, const char *opt, const char *val,
+                 int64_t min, jc_dim_binding *b);
+int jo_parse_input(const char *cmd, const char *where, const char *val, int64_t *dims, int cap,
+                   jc_input_binding *b);
 
 #endif

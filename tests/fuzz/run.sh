@@ -53,7 +53,8 @@ for t in "$@"; do
       -timeout=20 -rss_limit_mb=2048 -artifact_prefix=$B/artifacts/$t/ $extra \
       "$corpus" > $B/log.$t 2>&1
   rc=$?
-  awk -v d="$(date -u +%Y-%m-%dT%H:%M)" -v t="$t" '{ printf "%s\t%s\t%.0f\n", d, t, $1 + $2 }' $B/time.$t >> $B/cputime.tsv
+  # /usr/bin/time adds a "Command exited with non-zero status" line on a crash
+  awk -v d="$(date -u +%Y-%m-%dT%H:%M)" -v t="$t" '$1 ~ /^[0-9.]+$/ { printf "%s\t%s\t%.0f\n", d, t, $1 + $2 }' $B/time.$t >> $B/cputime.tsv
   tail -n 3 $B/log.$t | sed 's/^/  /'
   if [ $rc -ne 0 ]; then
     echo "fuzz: $t FOUND A CRASH (exit $rc): see $B/log.$t and $B/artifacts/$t/"
