@@ -87,10 +87,14 @@ const char *hw_kind_name(int kind)
     return kind >= 1 && kind <= HW_NS_GA ? n[kind] : "?";
 }
 
-static bool has_sub(const char *hay, const char *needle)
+/* 0: needle is not in hay (case-insensitive); 1: it is, starting a word
+ * of hay (at its start or after '-', '_', ' ', '.', ':' or '/'); 2: it is,
+ * inside a word. */
+static int has_sub(const char *hay, const char *needle)
 {
     size_t n = strlen(needle), h = strlen(hay);
-    if (n == 0 || n > h) return false;
+    if (n == 0 || n > h) return 0;
+    int found = 0;
     for (size_t i = 0; i + n <= h; i++) {
         size_t j;
         for (j = 0; j < n; j++) {
@@ -99,9 +103,11 @@ static bool has_sub(const char *hay, const char *needle)
             if (b >= 'A' && b <= 'Z') b += 32;
             if (a != b) break;
         }
-        if (j == n) return true;
+        if (j < n) continue;
+        if (i == 0 || strchr("-_ .:/", hay[i - 1])) return 1;
+        found = 2;
     }
-    return false;
+    return found;
 }
 
 jc_status hw_not_found(const jc_hwdb *db, const hw_ns *ns, unsigned mask,
@@ -117,14 +123,19 @@ jc_status hw_not_found(const jc_hwdb *db, const hw_ns *ns, unsigned mask,
     for (size_t i = 0; i < ns->n; i++) {
         const hw_name *nm = &ns->names[i];
         if (mask && !(mask & (1u << nm->kind))) continue;
-        int dist = jc_edit_distance(name, nm->name, limit + 1);
-        if (dist > limit) {
-            if (ln >= 2 && (has_sub(nm->name, name) || (strlen(nm->name) >= 3 &&
-                                                         has_sub(name, nm->name))))
-                dist = limit;   /* substring: rank after close typos */
-            else
-                continue;
-        }
+        /* rank (lower first): 1 the query starts a word of the name and
+         * is a close typo of it too ("h10": h100); 2 it starts a word
+         * ("p100": nvidia-tesla-p100); 4 x edit distance for typos; any
+         * other substring after the close typos */
+        int ed = jc_edit_distance(name, nm->name, limit + 1);
+        int sub = ln >= 2 ? has_sub(nm->name, name) : 0;
+        int dist;
+        if (sub == 1 && ln >= 3) dist = ed == 0 ? 0 : ed <= limit ? 1 : 2;
+        else if (ed <= limit) dist = 4 * ed;
+        else if (sub || (ln >= 2 && strlen(nm->name) >= 3 && has_sub(name, nm->name)))
+            dist = 4 * limit;
+        else
+            continue;
         /* one suggestion per entity: keep its best name */
         size_t j;
         for (j = 0; j < nb; j++)

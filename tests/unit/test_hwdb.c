@@ -217,6 +217,11 @@ static void test_lookups(void)
     CHECK_I64(jc_hwdb_device(bundled, "nvidia-a100-sxm4-80g", &dv, &d), JC_ERR_NOTFOUND);
     CHECK(dv == NULL);
     CHECK(strstr(d.msg, "did you mean nvidia-a100-sxm4-80gb") != NULL);
+    /* a model number that is a word of the id comes before look-alike typos */
+    CHECK_I64(jc_hwdb_device(bundled, "p100", &dv, &d), JC_ERR_NOTFOUND);
+    CHECK(strstr(d.msg, "did you mean nvidia-tesla-p100, nvidia-tesla-p100-pcie") != NULL);
+    CHECK_I64(jc_hwdb_device(bundled, "h10", &dv, &d), JC_ERR_NOTFOUND);
+    CHECK(strstr(d.msg, "did you mean h100 (nvidia-h100-sxm5)") != NULL);
     CHECK_I64(jc_hwdb_device(bundled, "zzzzqqqq-nothing", &dv, &d), JC_ERR_NOTFOUND);
     CHECK(strstr(d.msg, "no device named 'zzzzqqqq-nothing'") != NULL);
     /* hosts share the namespace, but a device lookup does not return one */
