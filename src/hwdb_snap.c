@@ -3,14 +3,16 @@
  * jc_hwdb written as one file that opens in tens of microseconds instead
  * of the ~20 ms libyaml needs to parse the YAML (bench/RESULTS.md).
  *
- * Layout (format 1, 64-bit builds only):
- *   [0, 4096)            header (snap_hdr)
+ * Layout (format 2, 64-bit builds only):
+ *   [0, 4096)            header (hs_header, src/hwdb_int.h)
  *   [slots, +n*SLOT)     one SLOT-byte slot per YAML file for its path, as
  *                        the YAML loader would spell it; written at open
  *                        time, so records cite "hwdb/devices/nvidia.yaml"
  *                        relative to wherever the folder is found
  *   [files, +n)          snap_file: each YAML file's name relative to the
- *                        folder, size and modification time
+ *                        folder, size and modification time (load order)
+ *   [dirs, +n_dirs)      snap_file: each folder walked, with its
+ *                        modification time
  *   [roots, +n)          snap_root: standalone records (shared sources)
  *   ...                  the records, every pointer stored as
  *                        hdr.base + offset
@@ -21,9 +23,11 @@
  * address is taken it reads the file into the heap, checks the checksum
  * and every pointer's bounds, and rebases the pointers.
  *
- * A snapshot is used only for the folder whose files it recorded: the
- * same *.yaml names, sizes and modification times (JC_ERR_NOTFOUND when
- * stale, so callers parse the YAML instead).  Trust: the mapped path
+ * A snapshot is used only while the folder is as recorded: every
+ * recorded file with the same size and modification time, every recorded
+ * folder with the same modification time (so no entry was added, removed
+ * or renamed in it); only the recorded names are looked up, no folder is
+ * read.  Otherwise JC_ERR_NOTFOUND (stale), and callers parse the YAML.  Trust: the mapped path
  * checks the header, the length and the recorded files, not each
  * pointer; a snapshot is a cache written by `make` / `joulecast hwdb
  * snapshot` next to the binary, trusted like the binary itself.
