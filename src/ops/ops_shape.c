@@ -82,7 +82,8 @@ jc_status sh_shape(opctx *c)
     if (e < s) e = s;
     jc_dim n = {e - s, NULL};
     jc_status st = op_set_out(c, 0, JC_DT_INT64, 1, &n);
-    if (!st) st = set_dimvals(c, 0, x->dims + s, e - s);
+    /* a scalar has no dims array: no pointer arithmetic on NULL */
+    if (!st) st = set_dimvals(c, 0, e > s ? x->dims + s : NULL, e - s);
     return st;
 }
 
