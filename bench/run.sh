@@ -232,7 +232,9 @@ while [ $i -lt $REPS ]; do
   cold=$(echo "$cold + $t" | bc -l); i=$((i + 1))
 done
 cold=$(echo "$cold / $REPS / 1000" | bc -l)
-awk -v cs=$cli_snap -v cy=$cli_yaml -v cold=$cold -v reps=$N_CLI '
+set -- $(JOULECAST_LIB=$(dirname $LIB)/libjoulecast.so $PY bench/py_estimate_loop.py 50)
+py_snap=$1; py_yaml=$2
+awk -v cs=$cli_snap -v cy=$cli_yaml -v cold=$cold -v reps=$N_CLI -v pys=$py_snap -v pyy=$py_yaml '
   { w[$1] = $2; c[$1] = $3 }
   END {
     printf "### hwdb load as a share of an estimate run\n\n"
@@ -248,6 +250,7 @@ awk -v cs=$cli_snap -v cy=$cli_yaml -v cold=$cold -v reps=$N_CLI '
     printf "| hwdb load: snapshot read and relocated | %.3f ms | %.0fx faster |\n", c["reloc"] * 1e3, c["yaml"] / c["reloc"]
     printf "| estimate pipeline with the YAML parse | %.3f ms | hwdb %.0f%% of it |\n", c["est_yaml"] * 1e3, 100 * c["yaml"] / c["est_yaml"]
     printf "| estimate pipeline with the snapshot | %.3f ms | hwdb %.0f%% of it |\n\n", c["est_snap"] * 1e3, 100 * c["mapped"] / c["est_snap"]
+    printf "From Python (bench/py_estimate_loop.py: one `joulecast.estimate()` call, tiny_cnn inference, mean of 50): %.2f ms with the snapshot, %.2f ms parsing the YAML each call (%.0fx).\n\n", pys, pyy, pyy / pys
   }' $B/hwdb_share.txt >> $B/results.md
 fi
 
