@@ -73,7 +73,8 @@ all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so $(BUILD
 # ---- hwdb snapshot: the bundled YAML pre-loaded (src/hwdb_snap.c) -------------
 # Runs find it next to the program and use it while hwdb/ is unchanged;
 # it is rewritten whenever a YAML file or the program changes.
-HWDB_YAML := $(shell find hwdb -name '*.yaml' 2>/dev/null)
+# (the folders too: a snapshot records their modification times)
+HWDB_YAML := $(shell find hwdb -name '*.yaml' -o -type d 2>/dev/null)
 
 $(BUILD)/hwdb.snap: $(BUILD)/joulecast $(HWDB_YAML)
 	$(BUILD)/joulecast hwdb snapshot hwdb -o $@
