@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_passed_, check_failed_;
@@ -81,6 +82,27 @@ static inline void check_case(const char *name, int failed)
 static inline int check_summary(void)
 {
     return check_failed_ ? 1 : 0;
+}
+
+
+/* The whole file at path, malloc'ed (*len bytes); NULL if it cannot be
+ * read. */
+static unsigned char *check_slurp(const char *path, size_t *len) __attribute__((unused));
+static unsigned char *check_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = n >= 0 ? malloc(n > 0 ? (size_t)n : 1) : NULL;
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *len = n > 0 ? (size_t)n : 0;
+    return b;
 }
 
 #endif

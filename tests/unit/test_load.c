@@ -13,23 +13,6 @@
 
 #define BACKEND "/usr/share/libonnx-testdata/data"
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc(n > 0 ? (size_t)n : 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
-
 static void test_schema_field_numbers(void)
 {
     char why[256];
@@ -156,7 +139,7 @@ static void test_truncation_every_byte(void)
     };
     for (size_t k = 0; k < sizeof small / sizeof small[0]; k++) {
         size_t n;
-        unsigned char *b = slurp(small[k], &n);
+        unsigned char *b = check_slurp(small[k], &n);
         CHECK(b != NULL);
         if (!b) continue;
         int accepted_short = 0;
@@ -184,7 +167,7 @@ static void test_truncation_every_byte(void)
 static void test_corrupted_bytes(void)
 {
     size_t n;
-    unsigned char *b = slurp(BACKEND "/node/test_lstm_with_peepholes/model.onnx", &n);
+    unsigned char *b = check_slurp(BACKEND "/node/test_lstm_with_peepholes/model.onnx", &n);
     CHECK(b != NULL);
     if (!b) return;
     unsigned char *c = malloc(n);

@@ -312,19 +312,6 @@ static void test_stale(void)
     remove(tmp("small.snap"));
 }
 
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc((size_t)len);
-    *n = fread(b, 1, (size_t)len, f);
-    fclose(f);
-    return b;
-}
-
 static void spit(const char *path, const unsigned char *b, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -338,7 +325,7 @@ static void test_corrupt(void)
     jc_diag d;
     jc_hwdb *db = NULL;
     size_t n = 0;
-    unsigned char *img = slurp(tmp("db.snap"), &n);
+    unsigned char *img = check_slurp(tmp("db.snap"), &n);
     CHECK(img && n > 8192);
     if (!img) return;
     const char *bad = tmp("bad.snap");
