@@ -419,6 +419,13 @@ GA_GPU_SPEC_SOURCES = {
 }
 
 # device id -> (source id, {precision: (value, note)}, memory_gb, memory note, memory_bw_gbs, device note)
+# The P100 PCIe card's figures, shared by the calculator's two P100 rows:
+# (source, dense peaks, memory GB, memory note, bandwidth GB/s).
+P100_PCIE = ("nv-p100-pcie-ds",
+             {"fp64": (4.7, None), "fp32": (9.3, None),
+              "fp16": (18.7, "fast fp16 path: GP100 runs packed fp16 at twice the fp32 rate (no tensor cores)")},
+             16, "HBM2; the 12 GB variant has 549 GB/s", 732)
+
 # None for a figure means it could not be verified and is left out.
 GA_GPU_SPECS = {
     "nvidia-tesla-k80": ("nv-k80-ds",
@@ -426,16 +433,9 @@ GA_GPU_SPECS = {
                           "fp32": (8.73, "GPU Boost clock (875 MHz); base clock 5.6 TFLOPS; sum over the two GK210 GPUs on the board")},
                          24, "GDDR5, 2 x 12 GB (one 12 GB pool per GPU)", 480,
                          "Kepler dual-GPU board: peaks and bandwidth are board totals (two GK210 at 240 GB/s each); no fast fp16 path. Peaks are boost-clock figures."),
-    "nvidia-tesla-p100": ("nv-p100-pcie-ds",
-                          {"fp64": (4.7, None), "fp32": (9.3, None),
-                           "fp16": (18.7, "fast fp16 path: GP100 runs packed fp16 at twice the fp32 rate (no tensor cores)")},
-                          16, "HBM2; the 12 GB variant has 549 GB/s", 732,
-                          "the PCIe card: the calculator's row cites the P100 PCIe datasheet and its 250 W, so the peaks are that card's (16 GB variant, boost clock), the same as nvidia-tesla-p100-pcie. The SXM2 (NVLink) part (5.3/10.6/21.2 TFLOPS, 300 W) is not in this database: add it in an override layer"),
-    "nvidia-tesla-p100-pcie": ("nv-p100-pcie-ds",
-                               {"fp64": (4.7, None), "fp32": (9.3, None),
-                                "fp16": (18.7, "fast fp16 path: GP100 runs packed fp16 at twice the fp32 rate (no tensor cores)")},
-                               16, "HBM2; the 12 GB variant has 549 GB/s", 732,
-                               "16 GB variant; boost-clock peaks"),
+    "nvidia-tesla-p100": P100_PCIE + (
+                          "the PCIe card: the calculator's row cites the P100 PCIe datasheet and its 250 W, so the peaks are that card's (16 GB variant, boost clock), the same as nvidia-tesla-p100-pcie. The SXM2 (NVLink) part (5.3/10.6/21.2 TFLOPS, 300 W) is not in this database: add it in an override layer",),
+    "nvidia-tesla-p100-pcie": P100_PCIE + ("16 GB variant; boost-clock peaks",),
     "nvidia-tesla-p4": ("nv-p4-ds",
                         {"fp32": (5.5, "with boost clock"), "int8": (22, "INT8 dot-product (DP4A) TOPS with boost clock")},
                         8, "GDDR5", 192,
