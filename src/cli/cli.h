@@ -55,8 +55,10 @@ int cli_hwdb_open(const char *const *layers, size_t n_layers, jc_hwdb **db);
 int cli_hwdb_open_from(const char *const *layers, size_t n_layers, int snapshot,
                        jc_hwdb **db);
 /* The snapshot file cli_hwdb_open tries (see src/cli/hwdb_open.c), or
- * NULL when there is none or $JOULECAST_HWDB_SNAPSHOT is "off". */
-const char *cli_hwdb_snapshot_path(char *buf, size_t cap);
+ * NULL when there is none or $JOULECAST_HWDB_SNAPSHOT is "off";
+ * for_display: spelled relative to the working directory (costs a
+ * realpath, so runs skip it). */
+const char *cli_hwdb_snapshot_path(char *buf, size_t cap, int for_display);
 
 /* Command entry points (one file each: src/cli/cmd_<name>.c). */
 int cmd_inspect(int argc, char **argv);

@@ -41,9 +41,9 @@ void help_hwdb(FILE *f)
         "and `make install` share/joulecast/hwdb.snap; runs without --hwdb or\n"
         "$JOULECAST_HWDB layers use the first of $JOULECAST_HWDB_SNAPSHOT\n"
         "(\"off\": none), <exe dir>/hwdb.snap and\n"
-        "<exe dir>/../share/joulecast/hwdb.snap while it is fresh (the\n"
-        "folder's *.yaml names, sizes and modification times unchanged), else\n"
-        "they parse the YAML.  The numbers are the same either way.\n\n"
+        "<exe dir>/../share/joulecast/hwdb.snap while it is fresh (no *.yaml\n"
+        "file or folder of it changed: same sizes and modification times),\n"
+        "else they parse the YAML.  The numbers are the same either way.\n\n"
         "`hwdb info` prints the bundled folder, the snapshot and whether it is\n"
         "used (or why not), and the time each way of loading takes.\n");
 }
@@ -90,7 +90,7 @@ static int hwdb_info(int argc, char **argv)
     if (argc > 2) return cli_usage("hwdb", "hwdb info takes no argument");
     char buf[4200], sbuf[4200];
     const char *dir = cli_bundled_hwdb(buf, sizeof buf);
-    const char *snap = cli_hwdb_snapshot_path(sbuf, sizeof sbuf);
+    const char *snap = cli_hwdb_snapshot_path(sbuf, sizeof sbuf, 1);
     const char *env = getenv("JOULECAST_HWDB_SNAPSHOT");
     printf("bundled folder  %s\n", dir ? dir : "(not found)");
     if (!snap)

@@ -45,10 +45,10 @@ static const char *tidy(char *buf, size_t cap)
     return buf;
 }
 
-/* The first of <exe dir><rel[i]> for which ok() holds, tidied into buf;
- * NULL when none does. */
+/* The first of <exe dir><rel[i]> for which ok() holds, in buf (tidied
+ * when tidy_it); NULL when none does. */
 static const char *next_to_exe(const char *const *rel, size_t n_rel,
-                               int (*ok)(const char *), char *buf, size_t cap)
+                               int (*ok)(const char *), int tidy_it, char *buf, size_t cap)
 {
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -59,7 +59,7 @@ static const char *next_to_exe(const char *const *rel, size_t n_rel,
     *slash = 0;
     for (size_t i = 0; i < n_rel; i++) {
         snprintf(buf, cap, "%s%s", exe, rel[i]);
-        if (ok(buf)) return tidy(buf, cap);
+        if (ok(buf)) return tidy_it ? tidy(buf, cap) : buf;
     }
     return NULL;
 }
@@ -75,7 +75,7 @@ const char *cli_bundled_hwdb(char *buf, size_t cap)
     const char *env = getenv("JOULECAST_HWDB_DIR");
     if (env && *env) return env;
     static const char *const rel[] = {"/../share/joulecast/hwdb", "/../hwdb", "/../../hwdb"};
-    const char *found = next_to_exe(rel, sizeof rel / sizeof rel[0], is_dir, buf, cap);
+    const char *found = next_to_exe(rel, sizeof rel / sizeof rel[0], is_dir, 1, buf, cap);
     if (found) return found;
 #ifdef JC_HWDB_DIR
     if (is_dir(JC_HWDB_DIR)) {
@@ -86,12 +86,12 @@ const char *cli_bundled_hwdb(char *buf, size_t cap)
     return NULL;
 }
 
-const char *cli_hwdb_snapshot_path(char *buf, size_t cap)
+const char *cli_hwdb_snapshot_path(char *buf, size_t cap, int for_display)
 {
     const char *env = getenv("JOULECAST_HWDB_SNAPSHOT");
     if (env && *env) return strcmp(env, "off") ? env : NULL;
     static const char *const rel[] = {"/hwdb.snap", "/../share/joulecast/hwdb.snap"};
-    return next_to_exe(rel, sizeof rel / sizeof rel[0], is_file, buf, cap);
+    return next_to_exe(rel, sizeof rel / sizeof rel[0], is_file, for_display, buf, cap);
 }
 
 static int env_has_layers(void)
@@ -115,7 +115,7 @@ int cli_hwdb_open_from(const char *const *layers, size_t n_layers, int snapshot,
     jc_diag d;
     if (snapshot && dir && !n_layers && !env_has_layers()) {
         char sbuf[4200];
-        const char *snap = cli_hwdb_snapshot_path(sbuf, sizeof sbuf);
+        const char *snap = cli_hwdb_snapshot_path(sbuf, sizeof sbuf, 0);
         jc_status st = snap ? jc_hwdb_snapshot_open(snap, dir, 0, db, &d) : JC_ERR_IO;
         if (st == JC_OK) return 0;
         /* stale or absent: the normal state after editing hwdb/; a broken
