@@ -36,6 +36,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -231,9 +232,14 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h * 0xff51afd7ed558ccdull;
 }
 
-/* Fingerprint of the record layout this build writes and reads. */
+/* Fingerprint of the record layout this build writes and reads: computed
+ * once per process (every caller computes the same value, so a race only
+ * repeats the work). */
 static uint32_t abi_hash(void)
 {
+    static _Atomic uint32_t cached;
+    uint32_t v = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (v) return v;
     uint64_t h = mix(0, SNAP_FORMAT);
     h = mix(h, sizeof(void *));
     h = mix(h, sizeof(size_t));
@@ -242,7 +248,9 @@ static uint32_t abi_hash(void)
         for (const hs_field *f = types[t].fields; f->kind; f++)
             h = mix(mix(mix(mix(mix(h, f->kind), f->type), f->n), f->off), f->count_off);
     }
-    return (uint32_t)(h ^ (h >> 32));
+    v = (uint32_t)(h ^ (h >> 32)) | 1u;   /* never 0: 0 means "not yet" */
+    atomic_store_explicit(&cached, v, memory_order_relaxed);
+    return v;
 }
 
 uint64_t hs_checksum(const unsigned char *p, size_t n)
