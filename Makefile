@@ -70,7 +70,7 @@ ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 
 all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so $(BUILD)/hwdb.snap
 
-# ---- hwdb snapshot: the bundled YAML pre-loaded (src/hwdb_snap.c) -------------
+# ---- hwdb snapshot: the bundled YAML pre-loaded (src/hwdb/snapshot.c) -------------
 # Runs find it next to the program and use it while hwdb/ is unchanged;
 # it is rewritten whenever a YAML file or the program changes.
 # (the folders too: a snapshot records their modification times)

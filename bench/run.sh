@@ -238,7 +238,7 @@ awk -v cs=$cli_snap -v cy=$cli_yaml -v cold=$cold -v reps=$N_CLI -v pys=$py_snap
   { w[$1] = $2; c[$1] = $3 }
   END {
     printf "### hwdb load as a share of an estimate run\n\n"
-    printf "ResNet-50 (graph only), inference on an A100 in US-CA, text report.  The bundled hwdb is 42 YAML files (1.1 MB); `make` writes its snapshot build/hwdb.snap (src/hwdb_snap.c), which runs use while the YAML is unchanged.\n\n"
+    printf "ResNet-50 (graph only), inference on an A100 in US-CA, text report.  The bundled hwdb is 42 YAML files (1.1 MB); `make` writes its snapshot build/hwdb.snap (src/hwdb/snapshot.c), which runs use while the YAML is unchanged.\n\n"
     printf "Whole `joulecast estimate` processes (mean wall of %d back-to-back runs each way, fork and exec included, the snapshot runs before and after the YAML runs; the snapshot open is the mean first open in a fresh process, from `joulecast hwdb info`):\n\n", reps
     printf "| hwdb loaded by | hwdb load | whole run | share |\n|---|---|---|---|\n"
     printf "| snapshot, mapped in place | %.3f ms | %.2f ms | %.0f%% |\n", cold * 1e3, cs * 1e3, 100 * cold / cs

@@ -270,7 +270,7 @@ int32_t jc_graph_find(const jc_graph *g, const char *name);
 const jc_attr *jc_node_attr(const jc_node *n, const char *name);
 
 /* ------------------------------------------------------------------ */
-/* Shapes and cost (stage: shapes + cost; owner src/shape.c, src/ops/)  */
+/* Shapes and cost (stage: shapes + cost; owner src/analysis/analyze.c, src/analysis/ops/)  */
 /* ------------------------------------------------------------------ */
 /* The analysis contract below is what later stages (workload, energy,
  * reports) rely on; the counting work may add fields, not remove them. */
@@ -501,7 +501,7 @@ char *jc_report_count_json(const jc_analysis *a);
 jc_status jc_report_count_csv(const jc_analysis *a, FILE *f);
 
 /* ------------------------------------------------------------------ */
-/* Hardware database (stage: hwdb; owner src/hwdb.c)                    */
+/* Hardware database (stage: hwdb; owner src/hwdb/hwdb.c)                    */
 /* ------------------------------------------------------------------ */
 /* The database is a folder of YAML files (schema: docs/hwdb-schema.md)
  * loaded into one jc_hwdb that owns everything below.  Records are sorted
@@ -865,7 +865,7 @@ char *jc_report_region_list_json(const jc_hwdb *db, const char *provider,
 char *jc_report_region_json(const jc_region *r);
 
 /* ------------------------------------------------------------------ */
-/* Estimate (stages: workload + energy; owner src/estimate.c)           */
+/* Estimate (stages: workload + energy; owner src/estimate/estimate.c)           */
 /* ------------------------------------------------------------------ */
 /* The energy model is docs/energy-model.md; every number an estimate
  * uses is recorded as a jc_assumption with its origin. */
@@ -1064,7 +1064,7 @@ char *jc_report_estimate_json(const jc_estimate *e);
 jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header);
 
 /* ------------------------------------------------------------------ */
-/* Green-Algorithms mode (owner src/ga.c; docs/green-algorithms.md)     */
+/* Green-Algorithms mode (owner src/workflows/ga.c; docs/green-algorithms.md)     */
 /* ------------------------------------------------------------------ */
 /* `joulecast ga` reproduces the green-algorithms.org calculator
  * (Lannelongue, Grealey, Inouye 2021) for the same inputs, from the
@@ -1232,7 +1232,7 @@ char *jc_report_inspect_json(const jc_model *m);
 /* ------------------------------------------------------------------ */
 /* Workflows: paper statement, CodeCarbon row, budget gate, diff,      */
 /* calibration (owners src/report/statement.c, src/report/codecarbon.c, */
-/* src/budget.c, src/report/estimate_read.c, src/calibrate.c)           */
+/* src/workflows/budget.c, src/report/estimate_read.c, src/workflows/calibrate.c)           */
 /* ------------------------------------------------------------------ */
 
 /* Formats of `joulecast statement`. */
@@ -1461,7 +1461,7 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c,
                                     const char *date, FILE *f, jc_diag *diag);
 
 /* ------------------------------------------------------------------ */
-/* Bindings: options as strings in, JSON out (owner src/bind.c)         */
+/* Bindings: options as strings in, JSON out (owner src/bind/bind.c)         */
 /* ------------------------------------------------------------------ */
 /* For language bindings (python/joulecast calls these through ctypes)
  * and any caller that would rather not lay out the structs above.  Every
@@ -1509,7 +1509,7 @@ jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys,
 const char *const *jc_bind_keys(const char *command);
 
 /* ------------------------------------------------------------------ */
-/* Compare and sweep (owners src/sweep.c, src/report/compare.c,         */
+/* Compare and sweep (owners src/workflows/sweep.c, src/report/compare.c,         */
 /* src/report/sweep.c)                                                  */
 /* ------------------------------------------------------------------ */
 /* `joulecast compare A.onnx B.onnx ...` estimates one job per model and

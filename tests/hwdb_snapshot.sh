@@ -1,5 +1,5 @@
 #!/bin/sh
-# hwdb_snapshot.sh - the CLI's use of hwdb snapshots (src/hwdb_snap.c,
+# hwdb_snapshot.sh - the CLI's use of hwdb snapshots (src/hwdb/snapshot.c,
 # src/cli/hwdb_open.c), ASan build ($JC): the build's snapshot is found
 # and used; every command's output is byte-identical with the snapshot
 # and with JOULECAST_HWDB_SNAPSHOT=off (the YAML parse); a stale snapshot

@@ -150,7 +150,7 @@ class Keys(unittest.TestCase):
         accepted = set(joulecast.keys(cmd))
         missing = help_options(cmd) - OUTPUT_ONLY[cmd] - accepted
         self.assertFalse(missing, "option(s) %s of 'joulecast %s' are not accepted by "
-                         "jc_%s_json (src/bind.c): add them there so Python's "
+                         "jc_%s_json (src/bind/bind.c): add them there so Python's "
                          "joulecast.%s() takes them (or, for an output-format option, "
                          "to OUTPUT_ONLY in this file)" % (sorted(missing), cmd, cmd, cmd))
 

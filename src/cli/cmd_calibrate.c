@@ -5,7 +5,7 @@
  * measured run (CodeCarbon's emissions.csv or the simple CSV form),
  * writes them as an hwdb override layer, loads that layer back (so a file
  * that `estimate --hwdb` would refuse is never left unnoticed) and prints
- * the prediction error before and after.  The fit is src/calibrate.c.
+ * the prediction error before and after.  The fit is src/workflows/calibrate.c.
  */
 #include "cli/workflow.h"
 

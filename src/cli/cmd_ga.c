@@ -3,7 +3,7 @@
  * a job described by runtime, cores, GPUs, memory, place and platform,
  * exactly as green-algorithms.org computes it, then what it leaves out and
  * joulecast's own estimate beside it.  Parsing and validation of options
- * here; the arithmetic is src/ga.c, the report src/report/ga_report.c.
+ * here; the arithmetic is src/workflows/ga.c, the report src/report/ga_report.c.
  */
 #include "cli/cli.h"
 

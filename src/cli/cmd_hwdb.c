@@ -1,7 +1,7 @@
 /*
  * cmd_hwdb.c - `joulecast hwdb check [DIR...]` (validate a database or an
  * override folder), `hwdb snapshot` (write a snapshot of a folder: see
- * src/hwdb_snap.c), `hwdb info` (which folder and snapshot a run uses,
+ * src/hwdb/snapshot.c), `hwdb info` (which folder and snapshot a run uses,
  * and why), and the --hwdb option parser the hwdb commands share.
  * Finding the bundled folder is src/cli/hwdb_open.c's job.
  */

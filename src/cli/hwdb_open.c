@@ -9,7 +9,7 @@
  *   JC_HWDB_DIR                               (source tree, set at build time)
  *
  * With no override layer, the bundled folder is opened from a snapshot
- * (src/hwdb_snap.c) when one is found and fresh - the first that exists
+ * (src/hwdb/snapshot.c) when one is found and fresh - the first that exists
  * of $JOULECAST_HWDB_SNAPSHOT ("off": none), <exe dir>/hwdb.snap (build
  * tree) and <exe dir>/../share/joulecast/hwdb.snap (installed) - else the
  * YAML is parsed.  Both give the same database; only the time differs

@@ -17,7 +17,7 @@
  * untrusted: reads are bounds-checked, allocations are proportional to the
  * bytes actually present, and nesting depth is limited.
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 #include "onnx/wire.h"
 
 #include "onnx.pb-c.h"

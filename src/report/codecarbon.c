@@ -12,7 +12,7 @@
  * prediction, which is derived and which stays empty is documented in the
  * README ("CodeCarbon format") and in joulecast.h.
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 
 #include <ctype.h>
 #include <math.h>

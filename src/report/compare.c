@@ -4,7 +4,7 @@
  * against the first model.  Formatting only; the JSON keys are documented
  * in docs/json-schemas.md ("compare").
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 #include "report/sig.h"
 
 #include <cjson/cJSON.h>

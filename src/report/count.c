@@ -5,7 +5,7 @@
  * are the per-op-type groupings of already-counted nodes, done with
  * checked arithmetic.  Schema: docs/json-schemas.md, section "count".
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 #include "report/fmt.h"
 
 #include <cjson/cJSON.h>

@@ -3,7 +3,7 @@
  * Formatting only: every number comes from the estimate; the JSON keys
  * are documented in docs/json-schemas.md ("estimate").
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 #include "report/fmt.h"
 #include "report/rjson.h"
 

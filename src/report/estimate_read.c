@@ -5,7 +5,7 @@
  * energy gate of a CI pipeline.  Text and JSON renderings of the diff
  * live here too: cJSON stays inside src/report/.
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -1,9 +1,9 @@
 /*
  * ga_report.c - the `ga` (Green-Algorithms mode) report of a jc_ga_result,
  * as text and as JSON.  Formatting only: every number comes from the
- * result (src/ga.c).
+ * result (src/workflows/ga.c).
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -15,7 +15,7 @@
  *    against the JSON.  Figures that the JSON does not hold (the PUE part
  *    of the energy, the grouped "other nodes") carry no data-key.
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 #include "report/sig.h"
 
 #include <math.h>

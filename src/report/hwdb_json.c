@@ -5,7 +5,7 @@
  * the tree is deleted and NULL returned.  Numbers are finite (the loader
  * rejects anything else).
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

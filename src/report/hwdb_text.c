@@ -4,7 +4,7 @@
  * range, year, source and where it was written.  Formatting only; the
  * order is the database's (sorted by id), so output is deterministic.
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 
 #include <string.h>
 

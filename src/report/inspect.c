@@ -2,7 +2,7 @@
  * inspect.c - the `inspect` view of a loaded model, as text and as JSON.
  * Formatting only: every number comes from the jc_model.
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 #include "report/fmt.h"
 
 #include <cjson/cJSON.h>

@@ -9,7 +9,7 @@
  * count), so the statement can never cite something the estimate did not
  * use.  Formatting only: every number comes from the jc_estimate.
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 #include "report/fmt.h"
 
 #include <math.h>

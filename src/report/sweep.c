@@ -1,10 +1,10 @@
 /*
  * sweep.c (report) - renders a jc_sweep as text, JSON and CSV.  Formatting
  * only: the entries, their order and the Pareto marks come from
- * src/sweep.c; the JSON keys are documented in docs/json-schemas.md
+ * src/workflows/sweep.c; the JSON keys are documented in docs/json-schemas.md
  * ("sweep").
  */
-#include "jc_internal.h"
+#include "base/jc_internal.h"
 #include "report/sig.h"
 
 #include <cjson/cJSON.h>

@@ -1,5 +1,5 @@
 /*
- * test_hwdb.c - unit tests of the hardware-database loader (src/hwdb*.c):
+ * test_hwdb.c - unit tests of the hardware-database loader (src/hwdb/):
  * the broken-YAML corpus under tests/hwdb/bad/ (each case's error text,
  * with file:line:column, must contain its .expect line), the 100 MB file
  * cap, override layers (a field overridden, a device added, env layers),

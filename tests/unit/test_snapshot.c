@@ -1,12 +1,12 @@
 /*
- * test_snapshot.c - hwdb snapshots (src/hwdb_snap.c): a snapshot opened
+ * test_snapshot.c - hwdb snapshots (src/hwdb/snapshot.c): a snapshot opened
  * in place or relocated is the same database as the YAML parse (a deep
  * comparison driven by the record table, which also catches a pointer
  * field the table forgot, plus every text and JSON view); stale folders,
  * corrupt files and bad arguments give their documented statuses.
  */
 #include "check.h"
-#include "hwdb_int.h"
+#include "hwdb/hwdb_int.h"
 
 #include <stddef.h>
 #include <stdint.h>

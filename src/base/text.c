@@ -1,0 +1,46 @@
+/*
+ * text.c - small string helpers: case-insensitive compare and the capped edit distance behind every "did you mean".
+ */
+#include "base/jc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- strings ------------------------------------------------------------ */
+
+static int lower(int c)
+{
+    return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+}
+
+int jc_strcasecmp(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int x = lower((unsigned char)*a), y = lower((unsigned char)*b);
+        if (x != y || !x) return x - y;
+    }
+}
+
+int jc_edit_distance(const char *a, const char *b, int cap)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 128 || lb > 128) return cap;
+    int prev[129], cur[129];
+    for (size_t j = 0; j <= lb; j++) prev[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = (int)i;
+        int best = cur[0];
+        for (size_t j = 1; j <= lb; j++) {
+            int cost = lower((unsigned char)a[i - 1]) ==
+                       lower((unsigned char)b[j - 1]) ? 0 : 1;
+            int v = prev[j - 1] + cost;
+            if (prev[j] + 1 < v) v = prev[j] + 1;
+            if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
+            cur[j] = v;
+            if (v < best) best = v;
+        }
+        if (best >= cap) return cap;
+        memcpy(prev, cur, sizeof(int) * (lb + 1));
+    }
+    return prev[lb] < cap ? prev[lb] : cap;
+}

@@ -1,0 +1,1796 @@
+/*
+ * hwdb_build.c - jc_hwdb_load: walks the layers, registers every file's
+ * entries by id (merging later layers into earlier ones field by field),
+ * then validates the merged entries against docs/hwdb-schema.md and turns
+ * them into the typed records of joulecast.h.  Every error names the
+ * file:line:column of the offending key or value.  Nothing here knows
+ * about libyaml: files arrive as hwdb_int.h trees from src/hwdb/hwdb.c.
+ */
+#include "hwdb/hwdb_int.h"
+
+#include <float.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* ---- entry kinds ------------------------------------------------------------ */
+
+enum { K_DEVICES, K_HOSTS, K_REGIONS, K_INTENSITIES, K_PROVIDERS,
+       K_CONSTANTS, K_GA, K_COUNT };
+static const char *const kind_keys[K_COUNT] = {
+    "devices", "hosts", "regions", "intensities", "providers", "constants", "ga"};
+static const char *const kind_idkey[K_COUNT] = {
+    "id", "id", "code", "dataset", "id", "id", "version"};
+static const char *const kind_what[K_COUNT] = {
+    "device", "host", "region", "dataset", "provider", "constant", "ga version"};
+
+/* An entry registered by id: its (merged) mapping. */
+typedef struct kentry {
+    const char *id, *lower;
+    hnode *map;
+    const hnode *idnode;      /* where it was first defined */
+    int layer;
+} kentry;
+
+typedef struct ktable {
+    jc_strmap map;            /* lower id -> index */
+    kentry *v;
+    size_t n, cap;
+} ktable;
+
+typedef struct B {
+    jc_arena *a, *s;          /* db arena, scratch arena */
+    jc_hwdb *db;
+    hw_internal *in;
+    jc_diag *d;
+    ktable t[K_COUNT];
+    char ctx[300];            /* "device 'x'": prefix of messages */
+    size_t n_files, cap_files;
+} B;
+
+/* ---- errors --------------------------------------------------------------- */
+
+static jc_status oom(B *b)
+{
+    return jc_diag_set(b->d, JC_ERR_NOMEM, "out of memory loading the hardware database");
+}
+
+static jc_status err(B *b, const hnode *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static jc_status err(B *b, const hnode *n, const char *fmt, ...)
+{
+    char buf[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (b->ctx[0])
+        return jc_diag_yaml(b->d, JC_ERR_HWDB, n->file->path, n->line, n->col,
+                            "%s: %s", b->ctx, buf);
+    return jc_diag_yaml(b->d, JC_ERR_HWDB, n->file->path, n->line, n->col, "%s", buf);
+}
+
+static const char *what_is(const hnode *n);
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static const hnode *mget(const hnode *m, const char *key)
+{
+    if (!m || m->kind != HN_MAP) return NULL;
+    for (size_t i = 0; i < m->n; i++)
+        if (!strcmp(m->keys[i]->s, key)) return m->vals[i];
+    return NULL;
+}
+
+static const hnode *mkey(const hnode *m, const char *key)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (!strcmp(m->keys[i]->s, key)) return m->keys[i];
+    return m;
+}
+
+/* Closest of names[] to s for "did you mean", or NULL.  Ties go to a
+ * name that s is a prefix of (or that is a prefix of s). */
+static const char *closest(const char *const *names, const char *s)
+{
+    const char *best = NULL;
+    int bscore = 1 << 20, bd = 4;
+    size_t ls = strlen(s);
+    for (size_t i = 0; names[i]; i++) {
+        int dist = jc_edit_distance(s, names[i], 4);
+        size_t ln = strlen(names[i]);
+        bool prefix = !strncmp(names[i], s, ls < ln ? ls : ln);
+        if (dist >= 3 && ls >= 3 && (strstr(names[i], s) || (ln >= 3 && strstr(s, names[i]))))
+            dist = 2;
+        int score = dist * 2 - (prefix ? 1 : 0);
+        if (score < bscore) {
+            bscore = score;
+            bd = dist;
+            best = names[i];
+        }
+    }
+    if (bd > 2 && !(bd == 3 && ls >= 8)) return NULL;
+    return best;
+}
+
+static void join(char *buf, size_t cap, const char *const *names)
+{
+    size_t p = 0;
+    buf[0] = 0;
+    for (size_t i = 0; names[i] && p + 2 < cap; i++) {
+        int w = snprintf(buf + p, cap - p, "%s%s", i ? ", " : "", names[i]);
+        if (w < 0) break;
+        p += (size_t)w;
+    }
+}
+
+/* Every key of map m must be in allowed[]. */
+static jc_status check_keys(B *b, const hnode *m, const char *const *allowed,
+                            const char *where)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        const char *k = m->keys[i]->s;
+        size_t j;
+        for (j = 0; allowed[j]; j++)
+            if (!strcmp(allowed[j], k)) break;
+        if (allowed[j]) continue;
+        const char *sug = closest(allowed, k);
+        if (sug)
+            return err(b, m->keys[i], "unknown key '%s%s%s'; did you mean '%s'?",
+                       where ? where : "", where ? "." : "", k, sug);
+        char list[600];
+        join(list, sizeof list, allowed);
+        return err(b, m->keys[i], "unknown key '%s%s%s' (expected one of: %s)",
+                   where ? where : "", where ? "." : "", k, list);
+    }
+    return JC_OK;
+}
+
+/* Strict, locale-independent YAML number syntax: [-+]digits[.digits][e[-+]digits]
+ * (also ".5"); no hex, octal, underscores, inf or nan. */
+static bool parse_num(const char *s, double *out)
+{
+    const char *p = s;
+    char buf[80];
+    size_t len = strlen(s);
+    if (len == 0 || len >= sizeof buf) return false;
+    if (*p == '-' || *p == '+') p++;
+    int digits = 0;
+    while (*p >= '0' && *p <= '9') p++, digits++;
+    if (*p == '.') {
+        p++;
+        while (*p >= '0' && *p <= '9') p++, digits++;
+    }
+    if (!digits) return false;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '-' || *p == '+') p++;
+        if (!(*p >= '0' && *p <= '9')) return false;
+        while (*p >= '0' && *p <= '9') p++;
+    }
+    if (*p) return false;
+    /* strtod follows LC_NUMERIC: use the locale's decimal point */
+    memcpy(buf, s, len + 1);
+    const char *dp = localeconv()->decimal_point;
+    if (dp && dp[0] && dp[0] != '.' && !dp[1]) {
+        char *q = strchr(buf, '.');
+        if (q) *q = dp[0];
+    }
+    char *end;
+    double v = strtod(buf, &end);
+    if (*end || !(v == v) || v > DBL_MAX || v < -DBL_MAX) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_int(const char *s, long long *out)
+{
+    const char *p = s;
+    if (*p == '-' || *p == '+') p++;
+    if (!*p || strlen(p) > 15) return false;
+    for (const char *q = p; *q; q++)
+        if (*q < '0' || *q > '9') return false;
+    long long v = strtoll(s, NULL, 10);
+    *out = v;
+    return true;
+}
+
+static bool is_yaml_bool(const char *s)
+{
+    static const char *const b[] = {"yes", "Yes", "YES", "no", "No", "NO",
+        "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON",
+        "off", "Off", "OFF", NULL};
+    for (size_t i = 0; b[i]; i++)
+        if (!strcmp(s, b[i])) return true;
+    return false;
+}
+
+static bool is_null(const hnode *n)
+{
+    return n->kind == HN_SCALAR && n->plain &&
+           (!n->s[0] || !strcmp(n->s, "~") || !strcmp(n->s, "null") ||
+            !strcmp(n->s, "Null") || !strcmp(n->s, "NULL"));
+}
+
+static const char *what_is(const hnode *n)
+{
+    double v;
+    if (n->kind == HN_MAP) return "a mapping";
+    if (n->kind == HN_SEQ) return "a list";
+    if (is_null(n)) return "null";
+    if (n->plain && parse_num(n->s, &v)) return "a number";
+    if (n->plain && is_yaml_bool(n->s)) return "a boolean";
+    return "a string";
+}
+
+static char *afmt(jc_arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static char *afmt(jc_arena *a, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return jc_arena_strdup(a, buf);
+}
+
+/* ---- typed getters ---------------------------------------------------------- */
+
+static jc_status want_scalar_str(B *b, const hnode *n, const char *key,
+                                 bool allow_empty, const char **out)
+{
+    if (n->kind != HN_SCALAR || is_null(n))
+        return err(b, n, "%s: expected a string, got %s", key, what_is(n));
+    if (n->plain && is_yaml_bool(n->s))
+        return err(b, n, "%s: '%s' is a YAML boolean; quote it (\"%s\") if a string is meant",
+                   key, n->s, n->s);
+    if (!allow_empty && !n->s[0])
+        return err(b, n, "%s: must not be empty", key);
+    *out = n->s;
+    return JC_OK;
+}
+
+static jc_status get_str(B *b, const hnode *m, const char *key, bool req,
+                         const char **out)
+{
+    const hnode *n = mget(m, key);
+    *out = NULL;
+    if (!n) {
+        if (req) return err(b, m, "missing required key '%s'", key);
+        return JC_OK;
+    }
+    return want_scalar_str(b, n, key, false, out);
+}
+
+typedef struct range {
+    double lo, hi;
+    bool lo_open, hi_open;
+    const char *unit;
+} range;
+
+static bool in_range(const range *r, double v)
+{
+    if (r->lo_open ? !(v > r->lo) : !(v >= r->lo)) return false;
+    if (r->hi_open ? !(v < r->hi) : !(v <= r->hi)) return false;
+    return true;
+}
+
+static jc_status range_err(B *b, const hnode *n, const char *key, double v, const range *r)
+{
+    return err(b, n, "%s = %g%s%s is out of range (expected %g %s %s %s %g%s%s)",
+               key, v, r->unit[0] ? " " : "", r->unit, r->lo, r->lo_open ? "<" : "<=",
+               key, r->hi_open ? "<" : "<=", r->hi, r->unit[0] ? " " : "", r->unit);
+}
+
+static jc_status want_num(B *b, const hnode *n, const char *key, const range *r,
+                          double *out)
+{
+    double v;
+    if (n->kind != HN_SCALAR || !n->plain || !parse_num(n->s, &v)) {
+        if (n->kind == HN_SCALAR && !n->plain && parse_num(n->s, &v))
+            return err(b, n, "%s: expected a number, got the quoted string \"%s\"", key, n->s);
+        if (n->kind == HN_SCALAR && !is_null(n))
+            return err(b, n, "%s: expected a number, got %s '%s'", key, what_is(n), n->s);
+        return err(b, n, "%s: expected a number, got %s", key, what_is(n));
+    }
+    if (r && !in_range(r, v)) return range_err(b, n, key, v, r);
+    *out = v;
+    return JC_OK;
+}
+
+static jc_status want_int(B *b, const hnode *n, const char *key, long long lo,
+                          long long hi, int *out)
+{
+    long long v;
+    if (n->kind != HN_SCALAR || !n->plain || !parse_int(n->s, &v)) {
+        if (n->kind == HN_SCALAR && !is_null(n))
+            return err(b, n, "%s: expected an integer, got %s '%s'", key, what_is(n), n->s);
+        return err(b, n, "%s: expected an integer, got %s", key, what_is(n));
+    }
+    if (v < lo || v > hi)
+        return err(b, n, "%s = %lld is out of range (expected %lld <= %s <= %lld)",
+                   key, v, lo, key, hi);
+    *out = (int)v;
+    return JC_OK;
+}
+
+static jc_status get_int(B *b, const hnode *m, const char *key, bool req,
+                         long long lo, long long hi, int *out)
+{
+    const hnode *n = mget(m, key);
+    *out = 0;
+    if (!n) return req ? err(b, m, "missing required key '%s'", key) : JC_OK;
+    return want_int(b, n, key, lo, hi, out);
+}
+
+static jc_status get_num(B *b, const hnode *m, const char *key, bool req,
+                         const range *r, double *out)
+{
+    const hnode *n = mget(m, key);
+    *out = 0;
+    if (!n) return req ? err(b, m, "missing required key '%s'", key) : JC_OK;
+    return want_num(b, n, key, r, out);
+}
+
+static jc_status get_enum(B *b, const hnode *m, const char *key,
+                          const char *const *names, int *out)
+{
+    const char *s;
+    jc_status st = get_str(b, m, key, true, &s);
+    if (st) return st;
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(names[i], s)) {
+            *out = i;
+            return JC_OK;
+        }
+    const hnode *n = mget(m, key);
+    char list[300];
+    join(list, sizeof list, names);
+    const char *sug = closest(names, s);
+    if (sug)
+        return err(b, n, "%s: unknown value '%s'; did you mean '%s'? (one of: %s)",
+                   key, s, sug, list);
+    return err(b, n, "%s: unknown value '%s' (expected one of: %s)", key, s, list);
+}
+
+static jc_status get_map(B *b, const hnode *m, const char *key, bool req,
+                         const hnode **out)
+{
+    const hnode *n = mget(m, key);
+    *out = NULL;
+    if (!n) return req ? err(b, m, "missing required key '%s'", key) : JC_OK;
+    if (n->kind != HN_MAP)
+        return err(b, n, "%s: expected a mapping, got %s", key, what_is(n));
+    *out = n;
+    return JC_OK;
+}
+
+static jc_status get_seq(B *b, const hnode *m, const char *key, bool req,
+                         const hnode **out)
+{
+    const hnode *n = mget(m, key);
+    *out = NULL;
+    if (!n) return req ? err(b, m, "missing required key '%s'", key) : JC_OK;
+    if (n->kind != HN_SEQ)
+        return err(b, n, "%s: expected a list, got %s", key, what_is(n));
+    *out = n;
+    return JC_OK;
+}
+
+static jc_status get_aliases(B *b, const hnode *m, const char ***out, size_t *n_out)
+{
+    const hnode *l;
+    jc_status st = get_seq(b, m, "aliases", false, &l);
+    *out = NULL;
+    *n_out = 0;
+    if (st || !l) return st;
+    const char **v = jc_arena_calloc(b->a, l->n ? l->n : 1, sizeof *v);
+    if (!v) return oom(b);
+    for (size_t i = 0; i < l->n; i++)
+        if ((st = want_scalar_str(b, l->vals[i], "aliases", false, &v[i]))) return st;
+    *out = v;
+    *n_out = l->n;
+    return JC_OK;
+}
+
+/* ---- sources -------------------------------------------------------------------- */
+
+static jc_status resolve_source(B *b, const hnode *n, const jc_source **out)
+{
+    const char *id;
+    jc_status st = want_scalar_str(b, n, "source", false, &id);
+    if (st) return st;
+    const hw_file *f = n->file;
+    int32_t i = f->has_sources ? jc_strmap_get(&f->sources, id) : -1;
+    if (i >= 0) {
+        *out = f->srcs[i];
+        return JC_OK;
+    }
+    if (!f->has_sources)
+        return err(b, n, "source '%s' is not defined: this file has no 'sources' mapping", id);
+    const char *best = NULL;
+    int bd = 3;
+    for (size_t k = 0; k < f->n_srcs; k++) {
+        int dist = jc_edit_distance(id, f->srcs[k]->id, 3);
+        if (dist < bd) {
+            bd = dist;
+            best = f->srcs[k]->id;
+        }
+    }
+    if (best)
+        return err(b, n, "source '%s' is not defined in this file's 'sources'; did you mean '%s'?",
+                   id, best);
+    return err(b, n, "source '%s' is not defined in this file's 'sources'", id);
+}
+
+static bool valid_date(const char *s, int *year)
+{
+    size_t n = strlen(s);
+    if (n != 4 && n != 7 && n != 10) return false;
+    for (size_t i = 0; i < n; i++) {
+        bool dash = i == 4 || i == 7;
+        if (dash ? s[i] != '-' : (s[i] < '0' || s[i] > '9')) return false;
+    }
+    *year = atoi(s);
+    if (n >= 7) {
+        int m = atoi(s + 5);
+        if (m < 1 || m > 12) return false;
+    }
+    if (n == 10) {
+        int dd = atoi(s + 8);
+        if (dd < 1 || dd > 31) return false;
+    }
+    return true;
+}
+
+static jc_status parse_sources(B *b, hw_file *f, const hnode *m)
+{
+    static const char *const keys[] = {"citation", "url", "year", "date",
+                                       "licence", "note", NULL};
+    if (m->kind != HN_MAP)
+        return err(b, m, "sources: expected a mapping of source id -> source, got %s",
+                   what_is(m));
+    f->has_sources = 1;
+    f->srcs = jc_arena_calloc(b->a, m->n ? m->n : 1, sizeof *f->srcs);
+    if (!f->srcs || !jc_strmap_init(&f->sources, b->a, m->n)) return oom(b);
+    for (size_t i = 0; i < m->n; i++) {
+        const hnode *e = m->vals[i];
+        jc_source *src = jc_arena_alloc(b->a, sizeof *src);
+        if (!src) return oom(b);
+        src->id = m->keys[i]->s;
+        snprintf(b->ctx, sizeof b->ctx, "source '%s'", src->id);
+        if (e->kind != HN_MAP)
+            return err(b, e, "expected a mapping {citation, year, ...}, got %s", what_is(e));
+        jc_status st;
+        if ((st = check_keys(b, e, keys, NULL))) return st;
+        if ((st = get_str(b, e, "citation", true, &src->citation))) return st;
+        if ((st = get_str(b, e, "url", false, &src->url))) return st;
+        if ((st = get_str(b, e, "date", false, &src->date))) return st;
+        if ((st = get_str(b, e, "licence", false, &src->licence))) return st;
+        if ((st = get_str(b, e, "note", false, &src->note))) return st;
+        if ((st = get_int(b, e, "year", false, 1800, 2100, &src->year))) return st;
+        if (src->date) {
+            int y;
+            if (!valid_date(src->date, &y))
+                return err(b, mget(e, "date"), "date: '%s' is not YYYY, YYYY-MM or YYYY-MM-DD",
+                           src->date);
+            if (src->year && y != src->year)
+                return err(b, mget(e, "date"), "date %s disagrees with year %d",
+                           src->date, src->year);
+            src->year = y;
+        }
+        if (!src->year)
+            return err(b, e, "a source needs 'year' or 'date'");
+        src->file_licence = f->licence;
+        src->file = f->path;
+        src->line = e->line;
+        src->col = e->col;
+        f->srcs[f->n_srcs] = src;
+        jc_strmap_put(&f->sources, src->id, (int32_t)f->n_srcs);
+        f->n_srcs++;
+        b->db->n_sources++;
+    }
+    b->ctx[0] = 0;
+    return JC_OK;
+}
+
+/* ---- sourced values --------------------------------------------------------------- */
+
+enum { SV_RANGE = 1, SV_HOW = 2, SV_YEAR = 4 };
+
+static const char *const sv_keys[] = {"value", "source", "year", "low", "high",
+                                      "derived", "measured", "note", NULL};
+
+/* A sourced value at node n.  extra: further allowed keys (the caller
+ * reads them); dflt: the source when the mapping has none (NULL: required). */
+static jc_status sourced(B *b, const hnode *n, const char *key, const range *r,
+                         const char *const *extra, int flags,
+                         const jc_source *dflt, jc_sourced *out)
+{
+    jc_status st;
+    memset(out, 0, sizeof *out);
+    if (n->kind != HN_MAP)
+        return err(b, n, "%s: expected a sourced value {value: N, source: ID}, got %s%s%s",
+                   key, what_is(n), n->kind == HN_SCALAR ? " " : "",
+                   n->kind == HN_SCALAR ? n->s : "");
+    const char *allowed[24];
+    size_t na = 0;
+    for (size_t i = 0; sv_keys[i]; i++) allowed[na++] = sv_keys[i];
+    for (size_t i = 0; extra && extra[i] && na < 23; i++) allowed[na++] = extra[i];
+    allowed[na] = NULL;
+    if ((st = check_keys(b, n, allowed, key))) return st;
+    const hnode *v = mget(n, "value");
+    if (!v) return err(b, n, "%s: missing 'value'", key);
+    char kbuf[160];
+    if ((st = want_num(b, v, key, r, &out->value))) return st;
+    const hnode *s = mget(n, "source");
+    if (s) {
+        if ((st = resolve_source(b, s, &out->source))) return st;
+    } else if (dflt) {
+        out->source = dflt;
+    } else {
+        return err(b, n, "%s: missing 'source' (every value needs a source id of this file)", key);
+    }
+    const hnode *y = mget(n, "year");
+    snprintf(kbuf, sizeof kbuf, "%s.year", key);
+    if (y) {
+        if ((st = want_int(b, y, kbuf, 1900, 2100, &out->year))) return st;
+    } else if (flags & SV_YEAR) {
+        return err(b, n, "%s: missing 'year'", key);
+    } else {
+        out->year = out->source->year;
+    }
+    const hnode *lo = mget(n, "low"), *hi = mget(n, "high");
+    out->low = out->high = out->value;
+    if (lo) {
+        snprintf(kbuf, sizeof kbuf, "%s.low", key);
+        if ((st = want_num(b, lo, kbuf, r, &out->low))) return st;
+        if (out->low > out->value)
+            return err(b, lo, "%s.low (%g) is above value (%g)", key, out->low, out->value);
+    }
+    if (hi) {
+        snprintf(kbuf, sizeof kbuf, "%s.high", key);
+        if ((st = want_num(b, hi, kbuf, r, &out->high))) return st;
+        if (out->high < out->value)
+            return err(b, hi, "%s.high (%g) is below value (%g)", key, out->high, out->value);
+    }
+    out->has_range = lo || hi;
+    if ((flags & SV_RANGE) && !(lo && hi))
+        return err(b, n, "%s: needs 'low' and 'high' (a range around value)", key);
+    if ((st = get_str(b, n, "derived", false, &out->derived))) return st;
+    if ((st = get_str(b, n, "measured", false, &out->measured))) return st;
+    if ((st = get_str(b, n, "note", false, &out->note))) return st;
+    if (out->derived && out->measured)
+        return err(b, mkey(n, "measured"), "%s: 'derived' and 'measured' are exclusive", key);
+    if ((flags & SV_HOW) && !out->derived && !out->measured)
+        return err(b, n, "%s: needs 'measured' (method) or 'derived' (how)", key);
+    out->present = 1;
+    out->file = v->file->path;
+    out->line = v->line;
+    out->col = v->col;
+    return JC_OK;
+}
+
+static jc_status get_sourced(B *b, const hnode *m, const char *key, bool req,
+                             const range *r, int flags, jc_sourced *out)
+{
+    const hnode *n = mget(m, key);
+    memset(out, 0, sizeof *out);
+    if (!n) return req ? err(b, m, "missing required key '%s'", key) : JC_OK;
+    return sourced(b, n, key, r, NULL, flags, NULL, out);
+}
+
+/* A plain number of a Green-Algorithms row, sourced by the row's source. */
+static jc_status row_num(B *b, const hnode *row, const char *key, bool req,
+                         const range *r, const jc_source *src, jc_sourced *out)
+{
+    const hnode *n = mget(row, key);
+    memset(out, 0, sizeof *out);
+    if (!n) return req ? err(b, row, "missing required key '%s'", key) : JC_OK;
+    jc_status st = want_num(b, n, key, r, &out->value);
+    if (st) return st;
+    out->present = 1;
+    out->low = out->high = out->value;
+    out->source = src;
+    out->year = src ? src->year : 0;
+    out->file = n->file->path;
+    out->line = n->line;
+    out->col = n->col;
+    return JC_OK;
+}
+
+/* ---- ranges (docs/hwdb-schema.md) ------------------------------------------------ */
+
+static const range R_TDP = {0, 5000, true, false, "W"};
+static const range R_IDLE = {0, 5000, false, true, "W"};
+static const range R_TFLOPS = {0, 100000, true, false, "TFLOPS"};
+static const range R_MEM_GB = {0, 100000, true, false, "GB"};
+static const range R_BW = {0, 1000000, true, false, "GB/s"};
+static const range R_PJ = {0, 1000000, true, false, "pJ"};
+static const range R_UTIL = {0, 1, true, false, ""};
+static const range R_EMB = {0, 100000, false, false, "kgCO2e"};
+static const range R_GHZ = {0, 10, true, false, "GHz"};
+static const range R_PER_CORE = {0, 5000, true, false, "W"};
+static const range R_HOST_W = {0, 100000, false, false, "W"};
+static const range R_PUE = {1, 3, false, false, ""};
+static const range R_CI = {0, 2000, false, false, "gCO2e/kWh"};
+static const range R_ANY = {-DBL_MAX, DBL_MAX, false, false, ""};
+/* Green-Algorithms rows reproduce the calculator, which also lists whole
+ * systems (a "TPU v3 pod" of 288 kW): a sanity bound only. */
+static const range R_GA_W = {0, 1000000, true, false, "W"};
+
+/* ---- registration and merging ---------------------------------------------------- */
+
+static const char *const merge_maps[] = {"peak_tflops", "peak_tflops_sparse",
+    "energy", "pj_per_flop", "utilization", "ga", NULL};
+static const struct { const char *list, *k1, *k2; } keyed_lists[] = {
+    {"values", "region", "year"},
+    {"intensity", "dataset", "year"},
+    {"pue_by_year", "year", NULL},
+};
+
+static bool in_list(const char *const *l, const char *s)
+{
+    for (size_t i = 0; l[i]; i++)
+        if (!strcmp(l[i], s)) return true;
+    return false;
+}
+
+static hnode *merge_map(B *b, const hnode *dst, const hnode *src);
+
+/* identity of a keyed-list item, lower-cased "k1|k2", or NULL */
+static const char *item_key(B *b, const hnode *it, const char *k1, const char *k2)
+{
+    const hnode *a = mget(it, k1), *c = k2 ? mget(it, k2) : NULL;
+    if (!a || a->kind != HN_SCALAR || (k2 && (!c || c->kind != HN_SCALAR))) return NULL;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s|%s", a->s, c ? c->s : "");
+    return hw_lower(b->s, buf);
+}
+
+static hnode *merge_list(B *b, const hnode *dst, const hnode *src, const char *k1,
+                         const char *k2)
+{
+    hnode *l = jc_arena_alloc(b->s, sizeof *l);
+    if (!l) return NULL;
+    *l = *dst;
+    l->vals = jc_arena_calloc(b->s, dst->n + src->n + 1, sizeof *l->vals);
+    if (!l->vals) return NULL;
+    jc_strmap m = {0};
+    for (size_t i = 0; i < dst->n; i++) {
+        l->vals[i] = dst->vals[i];
+        const char *k = item_key(b, dst->vals[i], k1, k2);
+        int32_t prev;
+        if (k && !hw_smap_put(b->s, &m, k, (int32_t)i, &prev)) return NULL;
+    }
+    for (size_t i = 0; i < src->n; i++) {
+        const char *k = item_key(b, src->vals[i], k1, k2);
+        int32_t at = k ? jc_strmap_get(&m, k) : -1;
+        if (at >= 0) {
+            l->vals[at] = src->vals[i];
+        } else {
+            int32_t prev;
+            if (k && !hw_smap_put(b->s, &m, k, (int32_t)l->n, &prev)) return NULL;
+            l->vals[l->n++] = src->vals[i];
+        }
+    }
+    return l;
+}
+
+static hnode *merge_map(B *b, const hnode *dst, const hnode *src)
+{
+    hnode *m = jc_arena_alloc(b->s, sizeof *m);
+    if (!m) return NULL;
+    *m = *dst;
+    size_t cap = dst->n + src->n + 1;
+    m->keys = jc_arena_calloc(b->s, cap, sizeof *m->keys);
+    m->vals = jc_arena_calloc(b->s, cap, sizeof *m->vals);
+    if (!m->keys || !m->vals) return NULL;
+    memcpy(m->keys, dst->keys, dst->n * sizeof *m->keys);
+    memcpy(m->vals, dst->vals, dst->n * sizeof *m->vals);
+    for (size_t i = 0; i < src->n; i++) {
+        const char *k = src->keys[i]->s;
+        size_t j;
+        for (j = 0; j < m->n; j++)
+            if (!strcmp(m->keys[j]->s, k)) break;
+        hnode *v = src->vals[i];
+        if (j == m->n) {
+            m->keys[m->n] = src->keys[i];
+            m->vals[m->n++] = v;
+            continue;
+        }
+        hnode *old = m->vals[j];
+        m->keys[j] = src->keys[i];
+        if (in_list(merge_maps, k) && old->kind == HN_MAP && v->kind == HN_MAP &&
+            !mget(v, "value")) {
+            v = merge_map(b, old, v);
+            if (!v) return NULL;
+        } else if (old->kind == HN_SEQ && v->kind == HN_SEQ) {
+            for (size_t q = 0; q < sizeof keyed_lists / sizeof keyed_lists[0]; q++)
+                if (!strcmp(keyed_lists[q].list, k)) {
+                    v = merge_list(b, old, v, keyed_lists[q].k1, keyed_lists[q].k2);
+                    if (!v) return NULL;
+                    break;
+                }
+        }
+        m->vals[j] = v;
+    }
+    return m;
+}
+
+static jc_status register_entry(B *b, int kind, hnode *e, int layer)
+{
+    if (e->kind != HN_MAP)
+        return err(b, e, "%s: expected a mapping (one %s), got %s", kind_keys[kind],
+                   kind_what[kind], what_is(e));
+    const hnode *idn = mget(e, kind_idkey[kind]);
+    if (!idn)
+        return err(b, e, "%s without '%s'", kind_what[kind], kind_idkey[kind]);
+    const char *id;
+    jc_status st = want_scalar_str(b, idn, kind_idkey[kind], false, &id);
+    if (st) return st;
+    ktable *t = &b->t[kind];
+    char *lower = hw_lower(b->a, id);
+    if (!lower) return oom(b);
+    int32_t at = jc_strmap_get(&t->map, lower);
+    if (at >= 0) {
+        kentry *k = &t->v[at];
+        if (k->layer == layer)
+            return err(b, idn, "duplicate %s '%s' (also defined at %s:%d:%d)",
+                       kind_what[kind], id, k->idnode->file->path, k->idnode->line,
+                       k->idnode->col);
+        hnode *mm = merge_map(b, k->map, e);
+        if (!mm) return oom(b);
+        k->map = mm;
+        k->layer = layer;
+        return JC_OK;
+    }
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 64;
+        kentry *nv = jc_arena_calloc(b->s, nc, sizeof *nv);
+        if (!nv) return oom(b);
+        if (t->n) memcpy(nv, t->v, t->n * sizeof *nv);
+        t->v = nv;
+        t->cap = nc;
+    }
+    int32_t prev;
+    if (!hw_smap_put(b->s, &t->map, lower, (int32_t)t->n, &prev)) return oom(b);
+    kentry *k = &t->v[t->n++];
+    k->id = id;
+    k->lower = lower;
+    k->map = e;
+    k->idnode = idn;
+    k->layer = layer;
+    return JC_OK;
+}
+
+static jc_status register_file(B *b, hw_file *f, hnode *root)
+{
+    static const char *const top_keys[] = {"schema", "licence", "sources", "devices",
+        "hosts", "regions", "intensities", "providers", "constants", "ga", NULL};
+    b->ctx[0] = 0;
+    if (!root) {
+        hnode at = {HN_SCALAR, 1, 1, f, "", 1, 0, NULL, NULL};
+        return err(b, &at, "empty file: expected a mapping with 'schema: joulecast-hwdb/1'");
+    }
+    if (root->kind != HN_MAP)
+        return err(b, root, "the top level must be a mapping (schema, sources and one of "
+                   "devices, hosts, regions, intensities, providers, constants, ga), got %s",
+                   what_is(root));
+    jc_status st = check_keys(b, root, top_keys, NULL);
+    if (st) return st;
+    const char *schema;
+    if ((st = get_str(b, root, "schema", true, &schema))) return st;
+    if (strcmp(schema, "joulecast-hwdb/1"))
+        return err(b, mget(root, "schema"), "schema: '%s' is not supported (expected joulecast-hwdb/1)",
+                   schema);
+    if ((st = get_str(b, root, "licence", false, &f->licence))) return st;
+    const hnode *src = mget(root, "sources");
+    if (src && (st = parse_sources(b, f, src))) return st;
+    int kind = -1;
+    for (int k = 0; k < K_COUNT; k++) {
+        if (!mget(root, kind_keys[k])) continue;
+        if (kind >= 0)
+            return err(b, mkey(root, kind_keys[k]),
+                       "a file holds one kind of entry: both '%s' and '%s' here",
+                       kind_keys[kind], kind_keys[k]);
+        kind = k;
+    }
+    if (kind < 0)
+        return err(b, root, "no entries: expected one of devices, hosts, regions, "
+                   "intensities, providers, constants, ga");
+    hnode *body = (hnode *)mget(root, kind_keys[kind]);
+    if (kind == K_INTENSITIES || kind == K_GA)
+        return register_entry(b, kind, body, f->layer);
+    if (body->kind != HN_SEQ)
+        return err(b, body, "%s: expected a list of entries, got %s", kind_keys[kind],
+                   what_is(body));
+    for (size_t i = 0; i < body->n; i++)
+        if ((st = register_entry(b, kind, body->vals[i], f->layer))) return st;
+    return JC_OK;
+}
+
+/* ---- names --------------------------------------------------------------------- */
+
+static jc_status add_name(B *b, hw_ns *ns, int kind, int32_t idx, const char *name,
+                          int is_alias, const hnode *at, const char *what)
+{
+    hw_name nm = {name, hw_lower(b->a, name), kind, idx, is_alias, at->file->path,
+                  at->line, at->col};
+    if (!nm.lower) return oom(b);
+    bool o = false;
+    const hw_name *prev = hw_ns_add(b->a, ns, &nm, &o);
+    if (o) return oom(b);
+    if (prev)
+        return err(b, at, "%s '%s' is already used by %s '%s' (%s '%s' at %s:%d:%d); ids "
+                   "and aliases are case-insensitive and unique", is_alias ? "alias" : what,
+                   name, hw_kind_name(prev->kind), hw_entity_id(b->db, prev),
+                   prev->is_alias ? "alias" : "id", prev->name, prev->file, prev->line,
+                   prev->col);
+    return JC_OK;
+}
+
+static jc_status add_names(B *b, hw_ns *ns, int kind, int32_t idx, const char *id,
+                           const hnode *m, const char *idkey, const char **aliases,
+                           size_t n_aliases, const char *what)
+{
+    jc_status st = add_name(b, ns, kind, idx, id, 0, mget(m, idkey), what);
+    if (st) return st;
+    const hnode *al = mget(m, "aliases");
+    for (size_t i = 0; i < n_aliases; i++)
+        if ((st = add_name(b, ns, kind, idx, aliases[i], 1, al->vals[i], what))) return st;
+    return JC_OK;
+}
+
+static int cmp_kentry(const void *x, const void *y)
+{
+    return strcmp(((const kentry *)x)->lower, ((const kentry *)y)->lower);
+}
+
+static void sort_table(ktable *t)
+{
+    if (t->n > 1) qsort(t->v, t->n, sizeof *t->v, cmp_kentry);
+}
+
+/* ---- devices --------------------------------------------------------------------- */
+
+static const char *const device_kinds[] = {"gpu", "cpu", "tpu", "accelerator", "soc", NULL};
+static const char *const precisions[] = {"fp64", "fp32", "tf32", "fp16", "bf16",
+                                         "fp8", "int8", "int4", NULL};
+
+static jc_status prec_map(B *b, const hnode *m, const char *key, const range *r,
+                          int flags, jc_sourced *arr)
+{
+    const hnode *pm;
+    jc_status st = get_map(b, m, key, false, &pm);
+    if (st || !pm) return st;
+    if ((st = check_keys(b, pm, precisions, key))) return st;
+    for (int p = 0; precisions[p]; p++) {
+        const hnode *v = mget(pm, precisions[p]);
+        if (!v) continue;
+        char k[96];
+        snprintf(k, sizeof k, "%s.%s", key, precisions[p]);
+        if ((st = sourced(b, v, k, r, NULL, flags, NULL, &arr[p]))) return st;
+    }
+    return JC_OK;
+}
+
+static jc_status convert_device(B *b, const kentry *e, jc_device *dv, int32_t idx)
+{
+    static const char *const keys[] = {"id", "aliases", "kind", "vendor", "name",
+        "variant", "form_factor", "architecture", "process_node", "release_year",
+        "tdp_w", "idle_w", "peak_tflops", "peak_tflops_sparse", "memory_gb",
+        "memory_bw_gbs", "energy", "utilization", "embodied_kgco2e", "cores",
+        "threads", "base_ghz", "boost_ghz", "tdp_per_core_w", "ga", "note", NULL};
+    const hnode *m = e->map;
+    jc_status st;
+    int kind;
+    snprintf(b->ctx, sizeof b->ctx, "device '%s'", e->id);
+    if ((st = check_keys(b, m, keys, NULL))) return st;
+    dv->id = e->id;
+    dv->file = m->file->path;
+    dv->line = m->line;
+    dv->col = m->col;
+    if ((st = get_aliases(b, m, &dv->aliases, &dv->n_aliases))) return st;
+    if ((st = get_enum(b, m, "kind", device_kinds, &kind))) return st;
+    dv->kind = (jc_device_kind)kind;
+    if ((st = get_str(b, m, "vendor", true, &dv->vendor))) return st;
+    if ((st = get_str(b, m, "name", true, &dv->name))) return st;
+    if ((st = get_str(b, m, "variant", false, &dv->variant))) return st;
+    if ((st = get_str(b, m, "form_factor", false, &dv->form_factor))) return st;
+    if ((st = get_str(b, m, "architecture", false, &dv->architecture))) return st;
+    if ((st = get_str(b, m, "process_node", false, &dv->process_node))) return st;
+    if ((st = get_str(b, m, "note", false, &dv->note))) return st;
+    if ((st = get_int(b, m, "release_year", false, 1990, 2035, &dv->release_year))) return st;
+    if ((st = get_sourced(b, m, "tdp_w", false, &R_TDP, 0, &dv->tdp_w))) return st;
+    if ((st = get_sourced(b, m, "idle_w", false, &R_IDLE, 0, &dv->idle_w))) return st;
+    if (dv->idle_w.present && dv->tdp_w.present && !(dv->idle_w.value < dv->tdp_w.value))
+        return err(b, mget(mget(m, "idle_w"), "value"), "idle_w (%g W) must be below tdp_w (%g W)",
+                   dv->idle_w.value, dv->tdp_w.value);
+    if ((st = prec_map(b, m, "peak_tflops", &R_TFLOPS, 0, dv->peak_tflops))) return st;
+    if ((st = prec_map(b, m, "peak_tflops_sparse", &R_TFLOPS, 0, dv->peak_tflops_sparse)))
+        return st;
+    if ((st = get_sourced(b, m, "memory_gb", false, &R_MEM_GB, 0, &dv->memory_gb))) return st;
+    if ((st = get_sourced(b, m, "memory_bw_gbs", false, &R_BW, 0, &dv->memory_bw_gbs)))
+        return st;
+    const hnode *en;
+    if ((st = get_map(b, m, "energy", false, &en))) return st;
+    if (en) {
+        static const char *const ek[] = {"pj_per_flop", "pj_per_byte", NULL};
+        if ((st = check_keys(b, en, ek, "energy"))) return st;
+        const hnode *pf;
+        if ((st = get_map(b, en, "pj_per_flop", false, &pf))) return st;
+        if (pf) {
+            if ((st = check_keys(b, pf, precisions, "energy.pj_per_flop"))) return st;
+            for (int p = 0; precisions[p]; p++) {
+                const hnode *v = mget(pf, precisions[p]);
+                char k[96];
+                snprintf(k, sizeof k, "energy.pj_per_flop.%s", precisions[p]);
+                if (v && (st = sourced(b, v, k, &R_PJ, NULL, SV_HOW, NULL, &dv->pj_per_flop[p])))
+                    return st;
+            }
+        }
+        const hnode *pb = mget(en, "pj_per_byte");
+        if (pb && (st = sourced(b, pb, "energy.pj_per_byte", &R_PJ, NULL, SV_HOW, NULL,
+                                &dv->pj_per_byte)))
+            return st;
+    }
+    const hnode *ut;
+    if ((st = get_map(b, m, "utilization", false, &ut))) return st;
+    if (ut) {
+        static const char *const uk[] = {"training", "inference", NULL};
+        if ((st = check_keys(b, ut, uk, "utilization"))) return st;
+        const hnode *v = mget(ut, "training");
+        if (v && (st = sourced(b, v, "utilization.training", &R_UTIL, NULL, SV_RANGE, NULL,
+                               &dv->util_training)))
+            return st;
+        v = mget(ut, "inference");
+        if (v && (st = sourced(b, v, "utilization.inference", &R_UTIL, NULL, SV_RANGE, NULL,
+                               &dv->util_inference)))
+            return st;
+    }
+    const hnode *emb = mget(m, "embodied_kgco2e");
+    if (emb) {
+        static const char *const ex[] = {"scope", NULL};
+        if ((st = sourced(b, emb, "embodied_kgco2e", &R_EMB, ex, 0, NULL, &dv->embodied_kgco2e)))
+            return st;
+        if ((st = get_str(b, emb, "scope", true, &dv->embodied_scope))) return st;
+    }
+    if ((st = get_int(b, m, "cores", false, 1, 4096, &dv->cores))) return st;
+    if ((st = get_int(b, m, "threads", false, 1, 16384, &dv->threads))) return st;
+    if (dv->threads && dv->cores && dv->threads < dv->cores)
+        return err(b, mget(m, "threads"), "threads (%d) below cores (%d)", dv->threads, dv->cores);
+    if ((st = get_num(b, m, "base_ghz", false, &R_GHZ, &dv->base_ghz))) return st;
+    if ((st = get_num(b, m, "boost_ghz", false, &R_GHZ, &dv->boost_ghz))) return st;
+    if (dv->base_ghz && dv->boost_ghz && dv->boost_ghz < dv->base_ghz)
+        return err(b, mget(m, "boost_ghz"), "boost_ghz (%g) below base_ghz (%g)",
+                   dv->boost_ghz, dv->base_ghz);
+    if ((st = get_sourced(b, m, "tdp_per_core_w", false, &R_PER_CORE, 0, &dv->tdp_per_core_w)))
+        return st;
+    const hnode *ga;
+    if ((st = get_map(b, m, "ga", false, &ga))) return st;
+    if (ga) {
+        static const char *const gk[] = {"name", "tdp_per_core_w", "tdp_w", "cores", NULL};
+        if ((st = check_keys(b, ga, gk, "ga"))) return st;
+        const hnode *nm = mget(ga, "name");
+        if (!nm) return err(b, ga, "ga: missing required key 'name'");
+        if ((st = want_scalar_str(b, nm, "ga.name", false, &dv->ga.name))) return st;
+        const hnode *v = mget(ga, "tdp_per_core_w");
+        if (v && (st = sourced(b, v, "ga.tdp_per_core_w", &R_PER_CORE, NULL, 0, NULL,
+                               &dv->ga.tdp_per_core_w)))
+            return st;
+        v = mget(ga, "tdp_w");
+        if (v && (st = sourced(b, v, "ga.tdp_w", &R_TDP, NULL, 0, NULL, &dv->ga.tdp_w)))
+            return st;
+        if (!dv->ga.tdp_per_core_w.present && !dv->ga.tdp_w.present)
+            return err(b, ga, "ga: needs 'tdp_per_core_w' (CPU) or 'tdp_w' (GPU)");
+        v = mget(ga, "cores");
+        if (v && (st = want_int(b, v, "ga.cores", 1, 4096, &dv->ga.cores))) return st;
+    }
+    return add_names(b, &b->in->hw, HW_NS_DEVICE, idx, dv->id, m, "id", dv->aliases,
+                     dv->n_aliases, "device id");
+}
+
+/* ---- providers -------------------------------------------------------------------- */
+
+static jc_status convert_provider(B *b, const kentry *e, jc_provider *pv, int32_t idx)
+{
+    static const char *const keys[] = {"id", "name", "pue", "pue_by_year", "note", NULL};
+    const hnode *m = e->map;
+    jc_status st;
+    snprintf(b->ctx, sizeof b->ctx, "provider '%s'", e->id);
+    if ((st = check_keys(b, m, keys, NULL))) return st;
+    pv->id = e->id;
+    pv->file = m->file->path;
+    pv->line = m->line;
+    pv->col = m->col;
+    if ((st = get_str(b, m, "name", true, &pv->name))) return st;
+    if ((st = get_str(b, m, "note", false, &pv->note))) return st;
+    if ((st = get_sourced(b, m, "pue", true, &R_PUE, 0, &pv->pue))) return st;
+    const hnode *l;
+    if ((st = get_seq(b, m, "pue_by_year", false, &l))) return st;
+    if (l) {
+        pv->pue_by_year = jc_arena_calloc(b->a, l->n ? l->n : 1, sizeof *pv->pue_by_year);
+        if (!pv->pue_by_year) return oom(b);
+        for (size_t i = 0; i < l->n; i++) {
+            jc_pue_year *py = &pv->pue_by_year[i];
+            if ((st = sourced(b, l->vals[i], "pue_by_year", &R_PUE, NULL, SV_YEAR, NULL,
+                              &py->value)))
+                return st;
+            py->year = py->value.year;
+            for (size_t j = 0; j < i; j++)
+                if (pv->pue_by_year[j].year == py->year)
+                    return err(b, mget(l->vals[i], "year"), "pue_by_year: year %d given twice",
+                               py->year);
+        }
+        pv->n_pue_by_year = l->n;
+    }
+    return add_name(b, &b->in->providers, HW_NS_PROVIDER, idx, pv->id, 0, mget(m, "id"),
+                    "provider id");
+}
+
+static jc_status need_provider(B *b, const hnode *m, const char *id)
+{
+    if (hw_ns_get(&b->in->providers, id)) return JC_OK;
+    jc_diag tmp;
+    hw_not_found(b->db, &b->in->providers, 0, "provider", id, &tmp);
+    const char *p = strstr(tmp.msg, "; did you mean");
+    return err(b, mget(m, "provider"), "provider '%s' is not a 'providers' id%s", id,
+               p ? p : "");
+}
+
+/* ---- hosts ------------------------------------------------------------------------ */
+
+static jc_status resolve_device(B *b, const hnode *n, const char *key,
+                                const jc_device **out)
+{
+    const char *name;
+    jc_status st = want_scalar_str(b, n, key, false, &name);
+    if (st) return st;
+    const hw_name *nm = hw_ns_get(&b->in->hw, name);
+    if (nm && nm->kind == HW_NS_DEVICE) {
+        *out = &b->db->devices[nm->idx];
+        return JC_OK;
+    }
+    jc_diag tmp;
+    hw_not_found(b->db, &b->in->hw, 1u << HW_NS_DEVICE, "device", name, &tmp);
+    const char *p = strstr(tmp.msg, "; did you mean");
+    return err(b, n, "%s: no device '%s' in the database%s", key, name, p ? p : "");
+}
+
+static jc_status convert_host(B *b, const kentry *e, jc_host *h, int32_t idx)
+{
+    static const char *const keys[] = {"id", "aliases", "name", "vendor", "kind",
+        "provider", "accelerators", "cpu", "vcpus", "memory_gb", "host_power_w",
+        "host_idle_w", "max_power_w", "note", NULL};
+    static const char *const kinds[] = {"server", "cloud-instance", NULL};
+    const hnode *m = e->map;
+    jc_status st;
+    int kind;
+    snprintf(b->ctx, sizeof b->ctx, "host '%s'", e->id);
+    if ((st = check_keys(b, m, keys, NULL))) return st;
+    h->id = e->id;
+    h->file = m->file->path;
+    h->line = m->line;
+    h->col = m->col;
+    if ((st = get_aliases(b, m, &h->aliases, &h->n_aliases))) return st;
+    if ((st = get_str(b, m, "name", true, &h->name))) return st;
+    if ((st = get_str(b, m, "vendor", false, &h->vendor))) return st;
+    if ((st = get_str(b, m, "note", false, &h->note))) return st;
+    if ((st = get_enum(b, m, "kind", kinds, &kind))) return st;
+    h->kind = (jc_host_kind)kind;
+    if ((st = get_str(b, m, "provider", h->kind == JC_HOST_CLOUD_INSTANCE, &h->provider)))
+        return st;
+    if (h->provider && (st = need_provider(b, m, h->provider))) return st;
+    const hnode *ac;
+    if ((st = get_map(b, m, "accelerators", false, &ac))) return st;
+    if (ac) {
+        static const char *const ak[] = {"device", "count", NULL};
+        if ((st = check_keys(b, ac, ak, "accelerators"))) return st;
+        const hnode *dn = mget(ac, "device");
+        if (!dn) return err(b, ac, "accelerators: missing 'device'");
+        if ((st = resolve_device(b, dn, "accelerators.device", &h->accel))) return st;
+        if ((st = get_int(b, ac, "count", true, 1, 1024, &h->n_accel))) return st;
+    }
+    const hnode *cp;
+    if ((st = get_map(b, m, "cpu", false, &cp))) return st;
+    if (cp) {
+        static const char *const ck[] = {"device", "name", "count", NULL};
+        if ((st = check_keys(b, cp, ck, "cpu"))) return st;
+        const hnode *dn = mget(cp, "device");
+        if (dn && mget(cp, "name"))
+            return err(b, cp, "cpu: give 'device' or 'name', not both");
+        if (dn) {
+            if ((st = resolve_device(b, dn, "cpu.device", &h->cpu))) return st;
+            h->cpu_name = h->cpu->name;
+        } else if ((st = get_str(b, cp, "name", true, &h->cpu_name))) {
+            return st;
+        }
+        if ((st = get_int(b, cp, "count", true, 1, 64, &h->n_cpu))) return st;
+    }
+    if ((st = get_int(b, m, "vcpus", false, 1, 100000, &h->vcpus))) return st;
+    if ((st = get_sourced(b, m, "memory_gb", false, &R_MEM_GB, 0, &h->memory_gb))) return st;
+    if ((st = get_sourced(b, m, "host_power_w", true, &R_HOST_W, 0, &h->host_power_w)))
+        return st;
+    if ((st = get_sourced(b, m, "host_idle_w", false, &R_HOST_W, 0, &h->host_idle_w)))
+        return st;
+    if ((st = get_sourced(b, m, "max_power_w", false, &R_HOST_W, 0, &h->max_power_w)))
+        return st;
+    if (h->host_idle_w.present && h->host_idle_w.value > h->host_power_w.value)
+        return err(b, mget(mget(m, "host_idle_w"), "value"),
+                   "host_idle_w (%g W) above host_power_w (%g W)", h->host_idle_w.value,
+                   h->host_power_w.value);
+    if (h->max_power_w.present && h->max_power_w.value < h->host_power_w.value)
+        return err(b, mget(mget(m, "max_power_w"), "value"),
+                   "max_power_w (%g W) below host_power_w (%g W)", h->max_power_w.value,
+                   h->host_power_w.value);
+    return add_names(b, &b->in->hw, HW_NS_HOST, idx, h->id, m, "id", h->aliases,
+                     h->n_aliases, "host id");
+}
+
+/* ---- regions and intensities ------------------------------------------------------- */
+
+static const char *const region_types[] = {"world", "aggregate", "country",
+                                           "subnational", "grid", "cloud", NULL};
+
+static jc_status convert_region(B *b, const kentry *e, jc_region *r, int32_t idx)
+{
+    static const char *const keys[] = {"code", "aliases", "name", "type", "country",
+        "provider", "grid", "pue", "market_gco2e_per_kwh", "intensity",
+        "default_dataset", "why", "note", NULL};
+    const hnode *m = e->map;
+    jc_status st;
+    int type;
+    snprintf(b->ctx, sizeof b->ctx, "region '%s'", e->id);
+    if ((st = check_keys(b, m, keys, NULL))) return st;
+    r->code = e->id;
+    r->file = m->file->path;
+    r->line = m->line;
+    r->col = m->col;
+    if ((st = get_aliases(b, m, &r->aliases, &r->n_aliases))) return st;
+    if ((st = get_str(b, m, "name", true, &r->name))) return st;
+    if ((st = get_enum(b, m, "type", region_types, &type))) return st;
+    r->type = (jc_region_type)type;
+    bool cloud = r->type == JC_REGION_CLOUD;
+    if ((st = get_str(b, m, "country", false, &r->country))) return st;
+    if ((st = get_str(b, m, "provider", cloud, &r->provider))) return st;
+    if (r->provider && (st = need_provider(b, m, r->provider))) return st;
+    if ((st = get_str(b, m, "grid", cloud, &r->grid))) return st;
+    if ((st = get_str(b, m, "note", false, &r->note))) return st;
+    if ((st = get_sourced(b, m, "pue", false, &R_PUE, 0, &r->pue))) return st;
+    if ((st = get_sourced(b, m, "market_gco2e_per_kwh", false, &R_CI, 0,
+                          &r->market_gco2e_per_kwh)))
+        return st;
+    if ((st = get_str(b, m, "default_dataset", false, &r->default_dataset))) return st;
+    if ((st = get_str(b, m, "why", r->default_dataset != NULL, &r->why))) return st;
+    if (r->why && !r->default_dataset)
+        return err(b, mkey(m, "why"), "'why' explains a 'default_dataset', which is missing");
+    const hnode *l;
+    if ((st = get_seq(b, m, "intensity", false, &l))) return st;
+    return add_names(b, &b->in->regions, HW_NS_REGION, idx, r->code, m, "code",
+                     r->aliases, r->n_aliases, "region code");
+}
+
+/* One intensity value before it is filed under its region. */
+typedef struct ival {
+    int32_t region;
+    jc_intensity it;
+    int precedence;
+    const hnode *at;
+} ival;
+
+typedef struct ipool {
+    ival *v;
+    size_t n, cap;
+} ipool;
+
+static bool ipool_add(B *b, ipool *p, const ival *x)
+{
+    if (p->n == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 1024;
+        ival *nv = jc_arena_calloc(b->s, nc, sizeof *nv);
+        if (!nv) return false;
+        if (p->n) memcpy(nv, p->v, p->n * sizeof *nv);
+        p->v = nv;
+        p->cap = nc;
+    }
+    p->v[p->n++] = *x;
+    return true;
+}
+
+static jc_status resolve_region(B *b, const hnode *n, const char *key, int32_t *out)
+{
+    const char *code;
+    jc_status st = want_scalar_str(b, n, key, false, &code);
+    if (st) return st;
+    const hw_name *nm = hw_ns_get(&b->in->regions, code);
+    if (nm) {
+        *out = nm->idx;
+        return JC_OK;
+    }
+    jc_diag tmp;
+    hw_not_found(b->db, &b->in->regions, 0, "region", code, &tmp);
+    const char *p = strstr(tmp.msg, "; did you mean");
+    return err(b, n, "%s: no region '%s' is defined (codes or aliases of 'regions' entries)%s",
+               key, code, p ? p : "");
+}
+
+static jc_status convert_dataset(B *b, const kentry *e, jc_dataset *ds, int32_t idx,
+                                 ipool *pool)
+{
+    static const char *const keys[] = {"dataset", "name", "basis", "source",
+                                       "precedence", "values", "note", NULL};
+    static const char *const vkeys[] = {"region", NULL};
+    const hnode *m = e->map;
+    jc_status st;
+    snprintf(b->ctx, sizeof b->ctx, "dataset '%s'", e->id);
+    if ((st = check_keys(b, m, keys, NULL))) return st;
+    ds->id = e->id;
+    ds->file = m->file->path;
+    ds->line = m->line;
+    ds->col = m->col;
+    if ((st = get_str(b, m, "name", true, &ds->name))) return st;
+    if ((st = get_str(b, m, "basis", true, &ds->basis))) return st;
+    if ((st = get_str(b, m, "note", false, &ds->note))) return st;
+    const hnode *sn = mget(m, "source");
+    if (!sn) return err(b, m, "missing required key 'source'");
+    if ((st = resolve_source(b, sn, &ds->source))) return st;
+    if ((st = get_int(b, m, "precedence", true, 0, 1000, &ds->precedence))) return st;
+    const hnode *l;
+    if ((st = get_seq(b, m, "values", true, &l))) return st;
+    for (size_t i = 0; i < l->n; i++) {
+        const hnode *v = l->vals[i];
+        if (v->kind != HN_MAP)
+            return err(b, v, "values: expected {region, value, year}, got %s", what_is(v));
+        const hnode *rn = mget(v, "region");
+        if (!rn) return err(b, v, "values: missing 'region'");
+        ival x;
+        memset(&x, 0, sizeof x);
+        if ((st = resolve_region(b, rn, "region", &x.region))) return st;
+        char key[200];
+        snprintf(key, sizeof key, "values[%s]", rn->s);
+        if ((st = sourced(b, v, key, &R_CI, vkeys, SV_YEAR, ds->source, &x.it.value)))
+            return st;
+        x.it.dataset_id = ds->id;
+        x.it.dataset = ds;
+        x.it.basis = ds->basis;
+        x.precedence = ds->precedence;
+        x.at = rn;
+        if (!ipool_add(b, pool, &x)) return oom(b);
+    }
+    ds->n_values = l->n;
+    return add_name(b, &b->in->datasets, HW_NS_DATASET, idx, ds->id, 0, mget(m, "dataset"),
+                    "dataset id");
+}
+
+/* Inline `intensity` entries of a region. */
+static jc_status region_inline(B *b, const kentry *e, int32_t ri, ipool *pool)
+{
+    static const char *const ex[] = {"dataset", "basis", NULL};
+    const hnode *l = mget(e->map, "intensity");
+    if (!l) return JC_OK;
+    snprintf(b->ctx, sizeof b->ctx, "region '%s'", e->id);
+    for (size_t i = 0; i < l->n; i++) {
+        const hnode *v = l->vals[i];
+        ival x;
+        memset(&x, 0, sizeof x);
+        jc_status st = sourced(b, v, "intensity", &R_CI, ex, 0, NULL, &x.it.value);
+        if (st) return st;
+        if ((st = get_str(b, v, "dataset", true, &x.it.dataset_id))) return st;
+        const hw_name *nm = hw_ns_get(&b->in->datasets, x.it.dataset_id);
+        x.it.dataset = nm ? &b->db->datasets[nm->idx] : NULL;
+        if ((st = get_str(b, v, "basis", x.it.dataset == NULL, &x.it.basis))) return st;
+        if (!x.it.basis) x.it.basis = x.it.dataset->basis;
+        if (x.it.dataset) x.it.dataset_id = x.it.dataset->id;
+        x.precedence = x.it.dataset ? x.it.dataset->precedence : 1001;
+        x.region = ri;
+        x.at = mget(v, "dataset");
+        if (!ipool_add(b, pool, &x)) return oom(b);
+    }
+    return JC_OK;
+}
+
+static int cmp_ival(const void *x, const void *y)
+{
+    const ival *a = x, *c = y;
+    if (a->region != c->region) return a->region < c->region ? -1 : 1;
+    if (a->precedence != c->precedence) return a->precedence < c->precedence ? -1 : 1;
+    int s = jc_strcasecmp(a->it.dataset_id, c->it.dataset_id);
+    if (s) return s;
+    if (a->it.value.year != c->it.value.year) return a->it.value.year > c->it.value.year ? -1 : 1;
+    return 0;
+}
+
+static jc_status file_intensities(B *b, ipool *pool)
+{
+    if (pool->n > 1) qsort(pool->v, pool->n, sizeof *pool->v, cmp_ival);
+    jc_intensity *all = jc_arena_calloc(b->a, pool->n ? pool->n : 1, sizeof *all);
+    if (!all) return oom(b);
+    b->ctx[0] = 0;
+    for (size_t i = 0; i < pool->n; i++) {
+        ival *x = &pool->v[i];
+        jc_region *r = &b->db->regions[x->region];
+        if (i > 0) {
+            ival *p = &pool->v[i - 1];
+            if (p->region == x->region && !cmp_ival(p, x))
+                return err(b, x->at, "region '%s' has two values for dataset '%s' year %d "
+                           "(the other at %s:%d:%d)", r->code, x->it.dataset_id,
+                           x->it.value.year, p->at->file->path, p->at->line, p->at->col);
+        }
+        all[i] = x->it;
+        if (!r->intensity) r->intensity = &all[i];
+        r->n_intensity++;
+    }
+    return JC_OK;
+}
+
+static jc_status region_links(B *b, const kentry *e, jc_region *r)
+{
+    const hnode *m = e->map;
+    jc_status st;
+    int32_t gi;
+    snprintf(b->ctx, sizeof b->ctx, "region '%s'", e->id);
+    if (r->grid) {
+        if ((st = resolve_region(b, mget(m, "grid"), "grid", &gi))) return st;
+        r->grid_region = &b->db->regions[gi];
+        if (r->grid_region->type == JC_REGION_CLOUD)
+            return err(b, mget(m, "grid"), "grid: '%s' is a cloud region, not a grid zone",
+                       r->grid);
+        if (r->grid_region == r)
+            return err(b, mget(m, "grid"), "grid: a region cannot be its own grid zone");
+    }
+    if (r->country && (st = resolve_region(b, mget(m, "country"), "country", &gi))) return st;
+    return JC_OK;
+}
+
+static jc_status region_default(B *b, const kentry *e, jc_region *r, bool cloud_pass)
+{
+    if ((r->type == JC_REGION_CLOUD) != cloud_pass) return JC_OK;
+    snprintf(b->ctx, sizeof b->ctx, "region '%s'", e->id);
+    if (r->default_dataset) {
+        for (size_t i = 0; i < r->n_intensity; i++)
+            if (!jc_strcasecmp(r->intensity[i].dataset_id, r->default_dataset)) {
+                r->default_intensity = &r->intensity[i];
+                r->default_from = r;
+                r->default_reason = afmt(b->a, "the region's default_dataset: %s", r->why);
+                return r->default_reason ? JC_OK : oom(b);
+            }
+        return err(b, mget(e->map, "default_dataset"),
+                   "default_dataset '%s' has no value for this region", r->default_dataset);
+    }
+    /* A cloud region draws from its grid zone: its own values (provider-
+     * published factors) compete with the zone's default by precedence. */
+    if (r->n_intensity && r->type == JC_REGION_CLOUD && r->grid_region &&
+        r->grid_region->default_intensity && r->intensity[0].dataset &&
+        r->grid_region->default_intensity->dataset &&
+        r->grid_region->default_intensity->dataset->precedence < r->intensity[0].dataset->precedence) {
+        const jc_region *g = r->grid_region;
+        r->default_intensity = g->default_intensity;
+        r->default_from = g;
+        r->default_reason = afmt(b->a, "the grid zone %s's %s (precedence %d) ranks before this "
+                                 "region's own %s (precedence %d)", g->code,
+                                 g->default_intensity->dataset_id,
+                                 g->default_intensity->dataset->precedence,
+                                 r->intensity[0].dataset_id, r->intensity[0].dataset->precedence);
+        return r->default_reason ? JC_OK : oom(b);
+    }
+    if (r->n_intensity) {
+        size_t nd = 1;
+        for (size_t i = 1; i < r->n_intensity; i++)
+            if (jc_strcasecmp(r->intensity[i].dataset_id, r->intensity[i - 1].dataset_id)) nd++;
+        r->default_intensity = &r->intensity[0];
+        r->default_from = r;
+        const jc_dataset *ds = r->intensity[0].dataset;
+        if (ds)
+            r->default_reason = afmt(b->a, "lowest precedence (%d) of the %zu dataset%s with a "
+                                     "value for this region", ds->precedence, nd,
+                                     nd == 1 ? "" : "s");
+        else
+            r->default_reason = afmt(b->a, "the only dataset with a value for this region");
+        return r->default_reason ? JC_OK : oom(b);
+    }
+    if (r->type == JC_REGION_CLOUD && r->grid_region && r->grid_region->default_intensity) {
+        const jc_region *g = r->grid_region;
+        r->default_intensity = g->default_intensity;
+        r->default_from = g;
+        r->default_reason = afmt(b->a, "cloud region without its own value: the grid zone "
+                                 "%s's default (%s)", g->code, g->default_reason);
+        return r->default_reason ? JC_OK : oom(b);
+    }
+    r->default_reason = "no dataset has a value for this region";
+    return JC_OK;
+}
+
+/* ---- constants -------------------------------------------------------------------- */
+
+static jc_status convert_constant(B *b, const kentry *e, jc_constant *c, int32_t idx)
+{
+    static const char *const ex[] = {"id", "unit", NULL};
+    const hnode *m = e->map;
+    jc_status st;
+    snprintf(b->ctx, sizeof b->ctx, "constant '%s'", e->id);
+    c->id = e->id;
+    if ((st = sourced(b, m, "constant", &R_ANY, ex, 0, NULL, &c->value))) return st;
+    if ((st = get_str(b, m, "unit", true, &c->unit))) return st;
+    return add_name(b, &b->in->constants, HW_NS_CONSTANT, idx, c->id, 0, mget(m, "id"),
+                    "constant id");
+}
+
+/* ---- Green-Algorithms tables -------------------------------------------------------- */
+
+static jc_status ga_rows(B *b, const hnode *m, const char *key, const hnode **l, size_t sz,
+                         void **arr)
+{
+    jc_status st = get_seq(b, m, key, false, l);
+    if (st) return st;
+    size_t n = *l ? (*l)->n : 0;
+    *arr = jc_arena_calloc(b->a, n ? n : 1, sz);
+    if (!*arr) return oom(b);
+    for (size_t i = 0; i < n; i++)
+        if ((*l)->vals[i]->kind != HN_MAP)
+            return err(b, (*l)->vals[i], "%s: expected a row mapping, got %s", key,
+                       what_is((*l)->vals[i]));
+    return JC_OK;
+}
+
+static jc_status row_source(B *b, const hnode *row, bool req, const jc_source **out)
+{
+    const hnode *s = mget(row, "source");
+    *out = NULL;
+    if (!s) return req ? err(b, row, "missing required key 'source'") : JC_OK;
+    return resolve_source(b, s, out);
+}
+
+static jc_status ga_str(B *b, const hnode *row, const char *key, bool req,
+                        bool allow_empty, const char **out)
+{
+    const hnode *n = mget(row, key);
+    *out = NULL;
+    if (!n) return req ? err(b, row, "missing required key '%s'", key) : JC_OK;
+    return want_scalar_str(b, n, key, allow_empty, out);
+}
+
+static jc_status convert_ga(B *b, const kentry *e, jc_ga_version *g)
+{
+    static const char *const keys[] = {"version", "source", "pue_defaults", "providers",
+        "datacenters", "cpus", "gpus", "constants", "locations", NULL};
+    static const char *const k_pue[] = {"provider", "value", "source", NULL};
+    static const char *const k_prov[] = {"code", "name", "platform_type", "platform_name",
+                                         "source", NULL};
+    static const char *const k_dc[] = {"provider", "name", "location", "details", "place",
+                                       "pue", "source", NULL};
+    static const char *const k_cpu[] = {"name", "tdp_w", "cores", "tdp_per_core_w",
+                                        "release_year", "source", NULL};
+    static const char *const k_gpu[] = {"name", "tdp_w", "note", "source", NULL};
+    static const char *const k_const[] = {"id", "value", "source", NULL};
+    static const char *const k_loc[] = {"code", "continent", "country", "region", "value",
+                                        "type", "note", "source", NULL};
+    static const char *const loc_types[] = {"Country", "Region", "World", NULL};
+    const hnode *m = e->map, *l;
+    jc_status st;
+    snprintf(b->ctx, sizeof b->ctx, "ga version '%s'", e->id);
+    if ((st = check_keys(b, m, keys, NULL))) return st;
+    g->version = e->id;
+    g->file = m->file->path;
+    g->line = m->line;
+    g->col = m->col;
+    const hnode *sn = mget(m, "source");
+    if (!sn) return err(b, m, "missing required key 'source'");
+    if ((st = resolve_source(b, sn, &g->source))) return st;
+
+    if ((st = ga_rows(b, m, "pue_defaults", &l, sizeof *g->pue_defaults, (void **)&g->pue_defaults)))
+        return st;
+    for (size_t i = 0; l && i < l->n; i++) {
+        const hnode *r = l->vals[i];
+        jc_ga_pue_default *x = &g->pue_defaults[i];
+        const jc_source *src;
+        if ((st = check_keys(b, r, k_pue, "pue_defaults"))) return st;
+        if ((st = ga_str(b, r, "provider", true, false, &x->provider))) return st;
+        if ((st = row_source(b, r, true, &src))) return st;
+        if ((st = row_num(b, r, "value", true, &R_PUE, src, &x->value))) return st;
+        g->n_pue_defaults++;
+    }
+    if ((st = ga_rows(b, m, "providers", &l, sizeof *g->providers, (void **)&g->providers)))
+        return st;
+    for (size_t i = 0; l && i < l->n; i++) {
+        const hnode *r = l->vals[i];
+        jc_ga_provider *x = &g->providers[i];
+        const jc_source *src;
+        if ((st = check_keys(b, r, k_prov, "providers"))) return st;
+        if ((st = ga_str(b, r, "code", true, false, &x->code))) return st;
+        if ((st = ga_str(b, r, "name", true, false, &x->name))) return st;
+        if ((st = ga_str(b, r, "platform_type", false, false, &x->platform_type))) return st;
+        if ((st = ga_str(b, r, "platform_name", false, false, &x->platform_name))) return st;
+        if ((st = row_source(b, r, false, &src))) return st;
+        g->n_providers++;
+    }
+    const hnode *locs;
+    if ((st = ga_rows(b, m, "locations", &locs, sizeof *g->locations, (void **)&g->locations)))
+        return st;
+    jc_strmap loc_codes = {0};
+    for (size_t i = 0; locs && i < locs->n; i++) {
+        const hnode *r = locs->vals[i];
+        jc_ga_location *x = &g->locations[i];
+        const jc_source *src;
+        int t;
+        if ((st = check_keys(b, r, k_loc, "locations"))) return st;
+        if ((st = ga_str(b, r, "code", true, false, &x->code))) return st;
+        if ((st = ga_str(b, r, "continent", true, false, &x->continent))) return st;
+        if ((st = ga_str(b, r, "country", true, false, &x->country))) return st;
+        if ((st = ga_str(b, r, "region", true, false, &x->region))) return st;
+        if ((st = get_enum(b, r, "type", loc_types, &t))) return st;
+        x->type = loc_types[t];
+        if ((st = ga_str(b, r, "note", false, false, &x->note))) return st;
+        if ((st = row_source(b, r, true, &src))) return st;
+        if ((st = row_num(b, r, "value", true, &R_CI, src, &x->value))) return st;
+        int32_t ri;
+        if ((st = resolve_region(b, mget(r, "code"), "locations.code", &ri))) return st;
+        x->resolved = &b->db->regions[ri];
+        int32_t prev;
+        if (!hw_smap_put(b->s, &loc_codes, x->code, (int32_t)i, &prev)) return oom(b);
+        g->n_locations++;
+    }
+    if ((st = ga_rows(b, m, "datacenters", &l, sizeof *g->datacenters, (void **)&g->datacenters)))
+        return st;
+    for (size_t i = 0; l && i < l->n; i++) {
+        const hnode *r = l->vals[i];
+        jc_ga_datacenter *x = &g->datacenters[i];
+        if ((st = check_keys(b, r, k_dc, "datacenters"))) return st;
+        if ((st = ga_str(b, r, "provider", true, false, &x->provider))) return st;
+        if ((st = ga_str(b, r, "name", true, false, &x->name))) return st;
+        if ((st = ga_str(b, r, "location", true, true, &x->location))) return st;
+        if ((st = ga_str(b, r, "details", false, true, &x->details))) return st;
+        if ((st = ga_str(b, r, "place", false, true, &x->place))) return st;
+        if ((st = row_source(b, r, true, &x->source))) return st;
+        if ((st = row_num(b, r, "pue", false, &R_PUE, x->source, &x->pue))) return st;
+        /* The calculator's v1.0 tables name locations (SG, TW, IL) that its
+         * own CI table lacks, so a location must be a 'locations' code of
+         * this version or else a region of the database. */
+        int32_t ri;
+        if (x->location[0] && jc_strmap_get(&loc_codes, x->location) < 0 &&
+            (st = resolve_region(b, mget(r, "location"), "datacenters.location", &ri)))
+            return st;
+        g->n_datacenters++;
+    }
+    if ((st = ga_rows(b, m, "cpus", &l, sizeof *g->cpus, (void **)&g->cpus))) return st;
+    for (size_t i = 0; l && i < l->n; i++) {
+        const hnode *r = l->vals[i];
+        jc_ga_hw *x = &g->cpus[i];
+        const jc_source *src;
+        if ((st = check_keys(b, r, k_cpu, "cpus"))) return st;
+        if ((st = ga_str(b, r, "name", true, false, &x->name))) return st;
+        if ((st = row_source(b, r, true, &src))) return st;
+        if ((st = row_num(b, r, "tdp_w", false, &R_GA_W, src, &x->tdp_w))) return st;
+        if ((st = row_num(b, r, "tdp_per_core_w", true, &R_PER_CORE, src, &x->tdp_per_core_w)))
+            return st;
+        if ((st = get_int(b, r, "cores", false, 1, 4096, &x->cores))) return st;
+        if ((st = get_int(b, r, "release_year", false, 1970, 2035, &x->release_year))) return st;
+        g->n_cpus++;
+    }
+    if ((st = ga_rows(b, m, "gpus", &l, sizeof *g->gpus, (void **)&g->gpus))) return st;
+    for (size_t i = 0; l && i < l->n; i++) {
+        const hnode *r = l->vals[i];
+        jc_ga_hw *x = &g->gpus[i];
+        const jc_source *src;
+        if ((st = check_keys(b, r, k_gpu, "gpus"))) return st;
+        if ((st = ga_str(b, r, "name", true, false, &x->name))) return st;
+        if ((st = ga_str(b, r, "note", false, false, &x->note))) return st;
+        if ((st = row_source(b, r, true, &src))) return st;
+        if ((st = row_num(b, r, "tdp_w", true, &R_GA_W, src, &x->tdp_w))) return st;
+        g->n_gpus++;
+    }
+    if ((st = ga_rows(b, m, "constants", &l, sizeof *g->constants, (void **)&g->constants)))
+        return st;
+    for (size_t i = 0; l && i < l->n; i++) {
+        const hnode *r = l->vals[i];
+        jc_ga_constant *x = &g->constants[i];
+        const jc_source *src;
+        if ((st = check_keys(b, r, k_const, "constants"))) return st;
+        if ((st = ga_str(b, r, "id", true, false, &x->id))) return st;
+        if ((st = row_source(b, r, true, &src))) return st;
+        if ((st = row_num(b, r, "value", true, &R_ANY, src, &x->value))) return st;
+        g->n_constants++;
+    }
+    return JC_OK;
+}
+
+static int ga_vercmp(const char *a, const char *c)
+{
+    while (*a || *c) {
+        long x = strtol(a, (char **)&a, 10), y = strtol(c, (char **)&c, 10);
+        if (x != y) return x < y ? -1 : 1;
+        if (*a == '.') a++;
+        if (*c == '.') c++;
+        if (!*a || !*c) return (*a != 0) - (*c != 0);
+        if ((*a < '0' || *a > '9') || (*c < '0' || *c > '9')) return strcmp(a, c);
+    }
+    return 0;
+}
+
+static int cmp_ga_entry(const void *x, const void *y)
+{
+    return ga_vercmp(((const kentry *)x)->id, ((const kentry *)y)->id);
+}
+
+/* ---- the load ----------------------------------------------------------------------- */
+
+static jc_status add_file_path(B *b, const char *path)
+{
+    if (b->n_files == b->cap_files) {
+        size_t nc = b->cap_files ? b->cap_files * 2 : 64;
+        const char **nv = jc_arena_calloc(b->a, nc, sizeof *nv);
+        if (!nv) return oom(b);
+        if (b->n_files) memcpy(nv, b->db->files, b->n_files * sizeof *nv);
+        b->db->files = nv;
+        b->cap_files = nc;
+    }
+    b->db->files[b->n_files++] = path;
+    b->db->n_files = b->n_files;
+    return JC_OK;
+}
+
+static jc_status load_layer(B *b, const char *dir, int layer)
+{
+    const char **paths;
+    size_t n;
+    jc_status st = hw_list_files(b->s, dir, &paths, &n, b->d);
+    if (st) return st;
+    for (size_t i = 0; i < n; i++) {
+        hw_file *f = jc_arena_alloc(b->a, sizeof *f);
+        if (!f) return oom(b);
+        f->path = jc_arena_strdup(b->a, paths[i]);
+        if (!f->path) return oom(b);
+        f->layer = layer;
+        if ((st = add_file_path(b, f->path))) return st;
+        hnode *root;
+        if ((st = hw_parse_file(b->s, b->a, f, &root, b->d))) return st;
+        if ((st = register_file(b, f, root))) return st;
+    }
+    return JC_OK;
+}
+
+#define ALLOC_KIND(arr, cnt, kind)                                            \
+    do {                                                                      \
+        b->db->cnt = b->t[kind].n;                                            \
+        b->db->arr = jc_arena_calloc(b->a, b->t[kind].n ? b->t[kind].n : 1,   \
+                                     sizeof *b->db->arr);                     \
+        if (!b->db->arr) return oom(b);                                       \
+    } while (0)
+
+static jc_status build_all(B *b)
+{
+    jc_status st;
+    for (int k = 0; k < K_COUNT; k++)
+        if (k == K_GA) {
+            if (b->t[k].n > 1) qsort(b->t[k].v, b->t[k].n, sizeof *b->t[k].v, cmp_ga_entry);
+        } else {
+            sort_table(&b->t[k]);
+        }
+    ALLOC_KIND(devices, n_devices, K_DEVICES);
+    ALLOC_KIND(hosts, n_hosts, K_HOSTS);
+    ALLOC_KIND(regions, n_regions, K_REGIONS);
+    ALLOC_KIND(datasets, n_datasets, K_INTENSITIES);
+    ALLOC_KIND(providers, n_providers, K_PROVIDERS);
+    ALLOC_KIND(constants, n_constants, K_CONSTANTS);
+    ALLOC_KIND(ga, n_ga, K_GA);
+    for (size_t i = 0; i < b->t[K_DEVICES].n; i++)
+        if ((st = convert_device(b, &b->t[K_DEVICES].v[i], &b->db->devices[i], (int32_t)i)))
+            return st;
+    for (size_t i = 0; i < b->t[K_PROVIDERS].n; i++)
+        if ((st = convert_provider(b, &b->t[K_PROVIDERS].v[i], &b->db->providers[i], (int32_t)i)))
+            return st;
+    for (size_t i = 0; i < b->t[K_HOSTS].n; i++)
+        if ((st = convert_host(b, &b->t[K_HOSTS].v[i], &b->db->hosts[i], (int32_t)i)))
+            return st;
+    for (size_t i = 0; i < b->t[K_REGIONS].n; i++)
+        if ((st = convert_region(b, &b->t[K_REGIONS].v[i], &b->db->regions[i], (int32_t)i)))
+            return st;
+    for (size_t i = 0; i < b->t[K_REGIONS].n; i++)
+        if ((st = region_links(b, &b->t[K_REGIONS].v[i], &b->db->regions[i]))) return st;
+    ipool pool = {0};
+    for (size_t i = 0; i < b->t[K_INTENSITIES].n; i++)
+        if ((st = convert_dataset(b, &b->t[K_INTENSITIES].v[i], &b->db->datasets[i],
+                                  (int32_t)i, &pool)))
+            return st;
+    for (size_t i = 0; i < b->t[K_REGIONS].n; i++)
+        if ((st = region_inline(b, &b->t[K_REGIONS].v[i], (int32_t)i, &pool))) return st;
+    if ((st = file_intensities(b, &pool))) return st;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < b->t[K_REGIONS].n; i++)
+            if ((st = region_default(b, &b->t[K_REGIONS].v[i], &b->db->regions[i], pass)))
+                return st;
+    for (size_t i = 0; i < b->t[K_CONSTANTS].n; i++)
+        if ((st = convert_constant(b, &b->t[K_CONSTANTS].v[i], &b->db->constants[i], (int32_t)i)))
+            return st;
+    for (size_t i = 0; i < b->t[K_GA].n; i++) {
+        if ((st = convert_ga(b, &b->t[K_GA].v[i], &b->db->ga[i]))) return st;
+        if ((st = add_name(b, &b->in->ga, HW_NS_GA, (int32_t)i, b->db->ga[i].version, 0,
+                           mget(b->t[K_GA].v[i].map, "version"), "ga version")))
+            return st;
+    }
+    b->ctx[0] = 0;
+    return JC_OK;
+}
+
+jc_status jc_hwdb_load(const char *bundled_dir, const char *const *layers,
+                       size_t n_layers, const char *env_layers,
+                       jc_hwdb **out, jc_diag *diag)
+{
+    jc_diag local;
+    if (!diag) diag = &local;
+    jc_diag_clear(diag);
+    if (!out) return jc_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_load: out is NULL");
+    *out = NULL;
+    bool any = bundled_dir != NULL || n_layers > 0;
+    if (env_layers)
+        for (const char *p = env_layers; *p; p++)
+            if (*p != ':') any = true;
+    if (!any)
+        return jc_diag_set(diag, JC_ERR_USAGE, "no hardware database folder given");
+
+    B b;
+    memset(&b, 0, sizeof b);
+    b.d = diag;
+    b.a = jc_arena_new();
+    b.s = jc_arena_new();
+    jc_status st = JC_OK;
+    if (!b.a || !b.s) {
+        st = oom(&b);
+        goto done;
+    }
+    b.db = jc_arena_alloc(b.a, sizeof *b.db);
+    b.in = jc_arena_alloc(b.a, sizeof *b.in);
+    if (!b.db || !b.in) {
+        st = oom(&b);
+        goto done;
+    }
+    b.in->arena = b.a;
+    b.db->internal_ = b.in;
+    int layer = 0;
+    if (bundled_dir && (st = load_layer(&b, bundled_dir, layer++))) goto done;
+    for (size_t i = 0; i < n_layers; i++)
+        if ((st = load_layer(&b, layers[i], layer++))) goto done;
+    if (env_layers) {
+        const char *p = env_layers;
+        while (*p) {
+            const char *q = strchr(p, ':');
+            size_t len = q ? (size_t)(q - p) : strlen(p);
+            if (len) {
+                char *dir = jc_arena_strndup(b.s, p, len);
+                if (!dir) {
+                    st = oom(&b);
+                    goto done;
+                }
+                if ((st = load_layer(&b, dir, layer++))) goto done;
+            }
+            p += len;
+            if (*p == ':') p++;
+        }
+    }
+    st = build_all(&b);
+done:
+    jc_arena_free(b.s);
+    if (st) {
+        jc_arena_free(b.a);
+        return st;
+    }
+    *out = b.db;
+    return JC_OK;
+}
+
+void jc_hwdb_free(jc_hwdb *db)
+{
+    if (!db) return;
+    hw_internal *in = db->internal_;
+    if (in->snap_map) {
+        munmap(in->snap_map, in->snap_len);   /* the record lives inside */
+        return;
+    }
+    if (in->snap_buf) {
+        free(in->snap_buf);
+        return;
+    }
+    jc_arena_free(in->arena);
+}

@@ -1,0 +1,478 @@
+/*
+ * hwdb.c - the YAML boundary of the hardware database: the only file that
+ * includes <yaml.h>.  Reads one file (size-capped), runs libyaml's event
+ * parser over it once and builds a small located tree (hwdb_int.h) that
+ * src/hwdb/build.c validates.  Also lists the *.yaml files of a folder.
+ *
+ * Defences: a file over 64 MiB is refused before it is read; anchors,
+ * aliases and tags are refused (no alias bombs); nesting is capped at
+ * HW_MAX_DEPTH; duplicate mapping keys are errors.  Exactly one libyaml
+ * event is alive at a time and it is deleted before anything else can
+ * fail; the parser is deleted on every path.
+ */
+#include "hwdb/hwdb_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+typedef struct yp {
+    yaml_parser_t parser;
+    jc_arena *scratch, *db;
+    const hw_file *file;
+    const unsigned char *buf;
+    size_t len;
+    jc_diag *d;
+} yp;
+
+static jc_status oom(yp *p)
+{
+    return jc_diag_set(p->d, JC_ERR_NOMEM, "%s: out of memory", p->file->path);
+}
+
+/* 1-based line and column of byte offset off in the buffer. */
+static void offset_pos(const yp *p, size_t off, int *line, int *col)
+{
+    int l = 1, c = 1;
+    for (size_t i = 0; i < off && i < p->len; i++) {
+        if (p->buf[i] == '\n') {
+            l++;
+            c = 1;
+        } else if ((p->buf[i] & 0xC0) != 0x80) {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}
+
+/* libyaml's error, located. */
+static jc_status syntax_error(yp *p)
+{
+    yaml_parser_t *ps = &p->parser;
+    int line, col;
+    if (ps->error == YAML_MEMORY_ERROR) return oom(p);
+    if (ps->error == YAML_READER_ERROR) {
+        offset_pos(p, ps->problem_offset, &line, &col);
+        return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
+                            "YAML syntax error: %s (byte %zu)",
+                            ps->problem ? ps->problem : "unreadable input",
+                            ps->problem_offset);
+    }
+    line = (int)ps->problem_mark.line + 1;
+    col = (int)ps->problem_mark.column + 1;
+    if (ps->context)
+        return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
+                            "YAML syntax error: %s %s (line %d)",
+                            ps->problem ? ps->problem : "invalid YAML",
+                            ps->context, (int)ps->context_mark.line + 1);
+    return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
+                        "YAML syntax error: %s",
+                        ps->problem ? ps->problem : "invalid YAML");
+}
+
+static jc_status next_event(yp *p, yaml_event_t *ev)
+{
+    if (!yaml_parser_parse(&p->parser, ev)) return syntax_error(p);
+    return JC_OK;
+}
+
+/* Appends child (and key) to a map or seq node, doubling its arrays. */
+static bool append(yp *p, hnode *n, size_t *cap, hnode *key, hnode *val)
+{
+    if (n->n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 8;
+        hnode **nv = jc_arena_calloc(p->scratch, nc, sizeof *nv);
+        hnode **nk = key ? jc_arena_calloc(p->scratch, nc, sizeof *nk) : NULL;
+        if (!nv || (key && !nk)) return false;
+        if (n->n) {
+            memcpy(nv, n->vals, n->n * sizeof *nv);
+            if (key) memcpy(nk, n->keys, n->n * sizeof *nk);
+        }
+        n->vals = nv;
+        if (key) n->keys = nk;
+        *cap = nc;
+    }
+    if (key) n->keys[n->n] = key;
+    n->vals[n->n++] = val;
+    return true;
+}
+
+/* Duplicate keys of a finished mapping: quadratic for small maps, a hash
+ * map otherwise. */
+static jc_status check_dup_keys(yp *p, const hnode *m)
+{
+    if (m->n <= 16) {
+        for (size_t i = 1; i < m->n; i++)
+            for (size_t j = 0; j < i; j++)
+                if (!strcmp(m->keys[i]->s, m->keys[j]->s))
+                    return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path,
+                                        m->keys[i]->line, m->keys[i]->col,
+                                        "duplicate key '%s' (first at line %d)",
+                                        m->keys[i]->s, m->keys[j]->line);
+        return JC_OK;
+    }
+    jc_strmap sm;
+    if (!jc_strmap_init(&sm, p->scratch, m->n)) return oom(p);
+    for (size_t i = 0; i < m->n; i++) {
+        int32_t prev = jc_strmap_put(&sm, m->keys[i]->s, (int32_t)i);
+        if (prev >= 0)
+            return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path,
+                                m->keys[i]->line, m->keys[i]->col,
+                                "duplicate key '%s' (first at line %d)",
+                                m->keys[i]->s, m->keys[prev]->line);
+    }
+    return JC_OK;
+}
+
+/* Builds the node that starts with event *ev, which this function owns
+ * and deletes first thing (its data is copied out beforehand). */
+static jc_status build(yp *p, yaml_event_t *ev, int depth, hnode **out)
+{
+    int line = (int)ev->start_mark.line + 1, col = (int)ev->start_mark.column + 1;
+    yaml_event_type_t type = ev->type;
+    const char *why = NULL;
+    char name[64] = "";
+    hnode *n = NULL;
+
+    switch (type) {
+    case YAML_ALIAS_EVENT:
+        why = "alias";
+        snprintf(name, sizeof name, "%s", (const char *)ev->data.alias.anchor);
+        break;
+    case YAML_SCALAR_EVENT:
+        if (ev->data.scalar.anchor) {
+            why = "anchor";
+            snprintf(name, sizeof name, "%s", (const char *)ev->data.scalar.anchor);
+        } else if (ev->data.scalar.tag) {
+            why = "tag";
+            snprintf(name, sizeof name, "%s", (const char *)ev->data.scalar.tag);
+        } else if (memchr(ev->data.scalar.value, 0, ev->data.scalar.length)) {
+            why = "nul";
+        } else {
+            n = jc_arena_alloc(p->scratch, sizeof *n);
+            char *s = n ? jc_arena_strndup(p->db, (const char *)ev->data.scalar.value,
+                                           ev->data.scalar.length) : NULL;
+            if (!s) {
+                yaml_event_delete(ev);
+                return oom(p);
+            }
+            n->kind = HN_SCALAR;
+            n->s = s;
+            n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        }
+        break;
+    case YAML_MAPPING_START_EVENT:
+        if (ev->data.mapping_start.anchor) {
+            why = "anchor";
+            snprintf(name, sizeof name, "%s", (const char *)ev->data.mapping_start.anchor);
+        } else if (ev->data.mapping_start.tag) {
+            why = "tag";
+            snprintf(name, sizeof name, "%s", (const char *)ev->data.mapping_start.tag);
+        }
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+        if (ev->data.sequence_start.anchor) {
+            why = "anchor";
+            snprintf(name, sizeof name, "%s", (const char *)ev->data.sequence_start.anchor);
+        } else if (ev->data.sequence_start.tag) {
+            why = "tag";
+            snprintf(name, sizeof name, "%s", (const char *)ev->data.sequence_start.tag);
+        }
+        break;
+    default:
+        why = "event";
+        break;
+    }
+    yaml_event_delete(ev);
+
+    if (why) {
+        const char *msg =
+            !strcmp(why, "alias") ? "aliases (*%s) are not allowed in hwdb files" :
+            !strcmp(why, "anchor") ? "anchors (&%s) are not allowed in hwdb files" :
+            !strcmp(why, "tag") ? "tags (%s) are not allowed in hwdb files" :
+            !strcmp(why, "nul") ? "a string holds a NUL character%s" :
+                                  "unexpected YAML event%s";
+        return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col, msg, name);
+    }
+    if (depth > HW_MAX_DEPTH)
+        return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
+                            "nesting deeper than %d levels", HW_MAX_DEPTH);
+    if (type == YAML_SCALAR_EVENT) {
+        n->line = line;
+        n->col = col;
+        n->file = p->file;
+        *out = n;
+        return JC_OK;
+    }
+
+    n = jc_arena_alloc(p->scratch, sizeof *n);
+    if (!n) return oom(p);
+    n->kind = type == YAML_MAPPING_START_EVENT ? HN_MAP : HN_SEQ;
+    n->line = line;
+    n->col = col;
+    n->file = p->file;
+    size_t cap = 0;
+    for (;;) {
+        yaml_event_t e;
+        jc_status st = next_event(p, &e);
+        if (st) return st;
+        if (e.type == YAML_MAPPING_END_EVENT || e.type == YAML_SEQUENCE_END_EVENT) {
+            yaml_event_delete(&e);
+            break;
+        }
+        hnode *k = NULL, *v = NULL;
+        if (n->kind == HN_MAP) {
+            st = build(p, &e, depth + 1, &k);
+            if (st) return st;
+            if (k->kind != HN_SCALAR)
+                return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, k->line,
+                                    k->col, "a mapping key must be a plain string");
+            st = next_event(p, &e);
+            if (st) return st;
+        }
+        st = build(p, &e, depth + 1, &v);
+        if (st) return st;
+        if (!append(p, n, &cap, k, v)) return oom(p);
+    }
+    if (n->kind == HN_MAP) {
+        jc_status st = check_dup_keys(p, n);
+        if (st) return st;
+    }
+    *out = n;
+    return JC_OK;
+}
+
+/* Events of the whole stream: STREAM-START [DOCUMENT-START node
+ * DOCUMENT-END] STREAM-END. */
+static jc_status parse_stream(yp *p, hnode **root)
+{
+    yaml_event_t ev;
+    jc_status st = next_event(p, &ev);
+    if (st) return st;
+    yaml_event_delete(&ev);          /* STREAM-START */
+    if ((st = next_event(p, &ev))) return st;
+    if (ev.type == YAML_STREAM_END_EVENT) {
+        yaml_event_delete(&ev);
+        return JC_OK;                /* no document */
+    }
+    yaml_event_delete(&ev);          /* DOCUMENT-START */
+    if ((st = next_event(p, &ev))) return st;
+    if ((st = build(p, &ev, 1, root))) return st;
+    if ((st = next_event(p, &ev))) return st;
+    yaml_event_delete(&ev);          /* DOCUMENT-END */
+    if ((st = next_event(p, &ev))) return st;
+    if (ev.type != YAML_STREAM_END_EVENT) {
+        int line = (int)ev.start_mark.line + 1, col = (int)ev.start_mark.column + 1;
+        yaml_event_delete(&ev);
+        return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
+                            "more than one YAML document in the file");
+    }
+    yaml_event_delete(&ev);
+    return JC_OK;
+}
+
+jc_status hw_parse_file(jc_arena *scratch, jc_arena *db, const hw_file *f,
+                        hnode **root, jc_diag *d)
+{
+    *root = NULL;
+    struct stat sb;
+    if (stat(f->path, &sb) != 0)
+        return jc_diag_at(d, JC_ERR_IO, f->path, -1, "cannot open: %s", strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return jc_diag_at(d, JC_ERR_IO, f->path, -1, "not a regular file");
+    if ((uint64_t)sb.st_size > HW_MAX_FILE_BYTES)
+        return jc_diag_yaml(d, JC_ERR_HWDB, f->path, 1, 1,
+                            "file is %llu bytes; hwdb files are limited to %llu MiB "
+                            "(not read)",
+                            (unsigned long long)sb.st_size,
+                            (unsigned long long)(HW_MAX_FILE_BYTES >> 20));
+    FILE *fp = fopen(f->path, "rb");
+    if (!fp)
+        return jc_diag_at(d, JC_ERR_IO, f->path, -1, "cannot open: %s", strerror(errno));
+    size_t len = (size_t)sb.st_size;
+    unsigned char *buf = malloc(len ? len : 1);
+    if (!buf) {
+        fclose(fp);
+        return jc_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", f->path);
+    }
+    size_t got = len ? fread(buf, 1, len, fp) : 0;
+    int rerr = ferror(fp);
+    fclose(fp);
+    if (got != len || rerr) {
+        free(buf);
+        return jc_diag_at(d, JC_ERR_IO, f->path, -1, "read error");
+    }
+
+    yp p;
+    memset(&p, 0, sizeof p);
+    p.scratch = scratch;
+    p.db = db;
+    p.file = f;
+    p.buf = buf;
+    p.len = len;
+    p.d = d;
+    jc_status st;
+    if (!yaml_parser_initialize(&p.parser)) {
+        st = jc_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", f->path);
+    } else {
+        yaml_parser_set_input_string(&p.parser, buf, len);
+        st = parse_stream(&p, root);
+        yaml_parser_delete(&p.parser);
+    }
+    free(buf);
+    if (st) *root = NULL;
+    return st;
+}
+
+/* ---- folder listing ------------------------------------------------------- */
+
+typedef struct plist {
+    jc_arena *a;
+    hw_file_meta *v;
+    size_t n, cap;
+} plist;
+
+static bool plist_add(plist *l, const char *s, const struct stat *sb, int is_dir)
+{
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 64;
+        hw_file_meta *nv = jc_arena_calloc(l->a, nc, sizeof *nv);
+        if (!nv) return false;
+        if (l->n) memcpy(nv, l->v, l->n * sizeof *nv);
+        l->v = nv;
+        l->cap = nc;
+    }
+    char *c = jc_arena_strdup(l->a, s);
+    if (!c) return false;
+    l->v[l->n].path = c;
+    l->v[l->n].size = (int64_t)sb->st_size;
+    l->v[l->n].mtime_s = (int64_t)sb->st_mtim.tv_sec;
+    l->v[l->n].mtime_ns = (int64_t)sb->st_mtim.tv_nsec;
+    l->v[l->n].is_dir = is_dir;
+    l->n++;
+    return true;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(((const hw_file_meta *)a)->path, ((const hw_file_meta *)b)->path);
+}
+
+static bool is_yaml(const char *name)
+{
+    size_t nl = strlen(name);
+    return nl > 5 && !strcmp(name + nl - 5, ".yaml");
+}
+
+/* Lists dir (open as fd, which walk closes).  Entries are looked up
+ * relative to the folder (fstatat), and names that cannot be YAML files
+ * or folders are skipped unlooked-at when readdir gives their type. */
+static jc_status walk(plist *l, int fd, const char *dir, int depth, jc_diag *d)
+{
+    if (depth > HW_MAX_DIR_DEPTH) {
+        close(fd);
+        return jc_diag_at(d, JC_ERR_IO, dir, -1,
+                          "folders nested deeper than %d levels (a symlink loop?)",
+                          HW_MAX_DIR_DEPTH);
+    }
+    struct stat dsb;
+    if (fstat(fd, &dsb) != 0 || !plist_add(l, dir, &dsb, 1)) {
+        close(fd);
+        return jc_diag_at(d, JC_ERR_IO, dir, -1, "cannot open hwdb folder: %s",
+                          strerror(errno));
+    }
+    DIR *dp = fdopendir(fd);
+    if (!dp) {
+        close(fd);
+        return jc_diag_at(d, JC_ERR_IO, dir, -1, "cannot open hwdb folder: %s",
+                          strerror(errno));
+    }
+    jc_status st = JC_OK;
+    struct dirent *de;
+    char path[4096];
+    while ((de = readdir(dp))) {
+        if (de->d_name[0] == '.') continue;
+        if (de->d_type == DT_REG && !is_yaml(de->d_name)) continue;
+        int w = snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (w < 0 || (size_t)w >= sizeof path) {
+            st = jc_diag_at(d, JC_ERR_IO, dir, -1, "path too long under this folder");
+            break;
+        }
+        struct stat sb;
+        if (fstatat(dirfd(dp), de->d_name, &sb, 0) != 0) continue;   /* dangling symlink */
+        if (S_ISDIR(sb.st_mode)) {
+            int sub = openat(dirfd(dp), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (sub < 0) {
+                st = jc_diag_at(d, JC_ERR_IO, path, -1, "cannot open hwdb folder: %s",
+                                strerror(errno));
+                break;
+            }
+            st = walk(l, sub, path, depth + 1, d);
+            if (st) break;
+        } else if (S_ISREG(sb.st_mode) && is_yaml(de->d_name)) {
+            if (!plist_add(l, path, &sb, 0)) {
+                st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+                break;
+            }
+        }
+    }
+    closedir(dp);
+    return st;
+}
+
+jc_status hw_list_files_meta(jc_arena *scratch, const char *dir, hw_file_meta **files,
+                             size_t *n, jc_diag *d)
+{
+    plist l = {scratch, NULL, 0, 0};
+    struct stat sb;
+    if (stat(dir, &sb) != 0)
+        return jc_diag_at(d, JC_ERR_IO, dir, -1, "cannot open hwdb folder: %s",
+                          strerror(errno));
+    if (S_ISREG(sb.st_mode)) {
+        if (!plist_add(&l, dir, &sb, 0)) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    } else {
+        /* strip trailing slashes so paths read "dir/file.yaml" */
+        char clean[4096];
+        size_t len = strlen(dir);
+        if (len >= sizeof clean)
+            return jc_diag_at(d, JC_ERR_IO, dir, -1, "path too long");
+        memcpy(clean, dir, len + 1);
+        while (len > 1 && clean[len - 1] == '/') clean[--len] = 0;
+        int fd = open(clean, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+            return jc_diag_at(d, JC_ERR_IO, dir, -1, "cannot open hwdb folder: %s",
+                              strerror(errno));
+        jc_status st = walk(&l, fd, clean, 0, d);
+        if (st) return st;
+        size_t nf = 0;
+        for (size_t i = 0; i < l.n; i++) nf += !l.v[i].is_dir;
+        if (nf == 0)
+            return jc_diag_at(d, JC_ERR_IO, dir, -1, "no *.yaml file in this hwdb folder");
+    }
+    if (l.n > 1) qsort(l.v, l.n, sizeof *l.v, cmp_path);
+    *files = l.v;
+    *n = l.n;
+    return JC_OK;
+}
+
+jc_status hw_list_files(jc_arena *scratch, const char *dir,
+                        const char ***paths, size_t *n, jc_diag *d)
+{
+    hw_file_meta *m;
+    size_t nm;
+    jc_status st = hw_list_files_meta(scratch, dir, &m, &nm, d);
+    if (st) return st;
+    const char **v = jc_arena_calloc(scratch, nm ? nm : 1, sizeof *v);
+    if (!v) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    *n = 0;
+    for (size_t i = 0; i < nm; i++)
+        if (!m[i].is_dir) v[(*n)++] = m[i].path;
+    *paths = v;
+    return JC_OK;
+}

@@ -1,0 +1,181 @@
+/*
+ * hwdb_int.h - what the hwdb stage's files share: the located YAML tree
+ * that src/hwdb/hwdb.c (the only libyaml user) builds from a file, the per-file
+ * context (path, sources), and the name indexes used for lookups.
+ * Not installed; private to src/hwdb*.c.
+ */
+#ifndef JC_HWDB_INT_H
+#define JC_HWDB_INT_H
+
+#include "base/jc_internal.h"
+
+/* Limits of the YAML reader (documented in docs/hwdb-schema.md). */
+#define HW_MAX_FILE_BYTES ((uint64_t)64 << 20)  /* 64 MiB per file */
+#define HW_MAX_DEPTH 32                         /* nesting of maps/lists */
+#define HW_MAX_DIR_DEPTH 16                     /* folder recursion */
+
+/* One loaded file: its path and its `sources` (ids local to the file). */
+typedef struct hw_file {
+    const char *path;          /* db arena */
+    const char *licence;       /* top-level `licence` or NULL */
+    int layer;                 /* 0 = first layer loaded */
+    int has_sources;           /* the file has a `sources` mapping */
+    jc_strmap sources;         /* source id -> index in srcs */
+    jc_source **srcs;
+    size_t n_srcs;
+} hw_file;
+
+typedef enum hn_kind { HN_SCALAR, HN_MAP, HN_SEQ } hn_kind;
+
+/* A node of a file's YAML tree with its 1-based position.  Scalars keep
+ * their text (NUL-terminated, db arena) and whether they were plain
+ * (unquoted): only plain scalars can be numbers. */
+typedef struct hnode {
+    hn_kind kind;
+    int line, col;
+    const hw_file *file;
+    const char *s;             /* scalar text */
+    int plain;                 /* scalar written without quotes */
+    size_t n;                  /* map pairs / seq items */
+    struct hnode **keys;       /* map: keys[i] (scalars) */
+    struct hnode **vals;       /* map: vals[i]; seq: items */
+} hnode;
+
+/* Reads and parses one YAML file into a tree.  Tree nodes live in
+ * `scratch`, scalar text in `db`.  Rejects anchors, aliases, tags, more
+ * than one document, nesting deeper than HW_MAX_DEPTH, duplicate keys,
+ * non-scalar keys and files over HW_MAX_FILE_BYTES.  *root is NULL for a
+ * file without a document (empty or comments only).  Every libyaml
+ * object is released before returning, on every path. */
+jc_status hw_parse_file(jc_arena *scratch, jc_arena *db, const hw_file *f,
+                        hnode **root, jc_diag *d);
+
+/* Collects the *.yaml files under `dir` (recursively, hidden entries
+ * skipped), sorted by path, into *paths (scratch arena).  A path that is
+ * a regular file is returned as the only entry. */
+jc_status hw_list_files(jc_arena *scratch, const char *dir,
+                        const char ***paths, size_t *n, jc_diag *d);
+
+/* The same listing with each file's size and modification time, and the
+ * folders walked (is_dir; the top folder included) with theirs: what a
+ * snapshot records to know it is fresh (a folder's modification time
+ * changes when an entry is added, removed or renamed in it).  Sorted by
+ * path. */
+typedef struct hw_file_meta {
+    const char *path;
+    int64_t size, mtime_s, mtime_ns;
+    int is_dir;
+} hw_file_meta;
+jc_status hw_list_files_meta(jc_arena *scratch, const char *dir, hw_file_meta **files,
+                             size_t *n, jc_diag *d);
+
+/* ---- name indexes (case-insensitive ids and aliases) ------------------- */
+
+/* What a name refers to. */
+enum { HW_NS_DEVICE = 1, HW_NS_HOST, HW_NS_REGION, HW_NS_PROVIDER,
+       HW_NS_CONSTANT, HW_NS_DATASET, HW_NS_GA };
+
+typedef struct hw_name {
+    const char *name;          /* as written */
+    const char *lower;         /* lower-cased key */
+    int kind;                  /* HW_NS_* */
+    int32_t idx;               /* index in the db array of that kind */
+    int is_alias;
+    const char *file;
+    int line, col;
+} hw_name;
+
+typedef struct hw_ns {
+    jc_strmap map;             /* lower -> index in names */
+    hw_name *names;
+    size_t n, cap;
+} hw_ns;
+
+/* Everything behind jc_hwdb.internal_.  A database loaded from YAML owns
+ * `arena`; one opened from a snapshot (src/hwdb/snapshot.c) has arena NULL and
+ * owns either the mapping [snap_map, snap_map + snap_len) or the heap copy
+ * snap_buf. */
+typedef struct hw_internal {
+    jc_arena *arena;
+    hw_ns hw;                  /* devices + hosts */
+    hw_ns regions, providers, constants, datasets, ga;
+    void *snap_map;
+    size_t snap_len;
+    void *snap_buf;
+} hw_internal;
+
+/* Adds a name; returns the existing entry (not added) when the lower-cased
+ * name is taken, NULL when added; *oom set on out-of-memory. */
+const hw_name *hw_ns_add(jc_arena *a, hw_ns *ns, const hw_name *nm, bool *oom);
+/* Exact (case-insensitive) lookup, or NULL. */
+const hw_name *hw_ns_get(const hw_ns *ns, const char *name);
+/* Fills d with JC_ERR_NOTFOUND: "no <what> named 'name'; did you mean
+ * ...?" from the closest names of ns (kinds in mask: bit (1<<kind), 0 =
+ * any). `db` resolves an index to its id for alias suggestions. */
+jc_status hw_not_found(const jc_hwdb *db, const hw_ns *ns, unsigned mask,
+                       const char *what, const char *name, jc_diag *d);
+/* The id (code, version) of the entry a name refers to; "device", ... */
+const char *hw_entity_id(const jc_hwdb *db, const hw_name *nm);
+const char *hw_kind_name(int kind);
+/* Lower-cased arena copy. */
+char *hw_lower(jc_arena *a, const char *s);
+/* Inserts into a jc_strmap that grows (rehashing) as needed.  *prev gets
+ * the existing value (key kept) or -1.  false on out-of-memory. */
+bool hw_smap_put(jc_arena *a, jc_strmap *m, const char *key, int32_t val,
+                 int32_t *prev);
+
+
+/* ---- snapshot layout (src/hwdb/snapshot.c) ---------------------------------- */
+
+/* The pointer fields of every record type reachable from a jc_hwdb, as
+ * data: what the snapshot writer copies, what the relocating reader
+ * rebases, and what tests/unit/test_snapshot.c compares.  A field not
+ * listed here is plain data (numbers, enums), copied byte for byte. */
+enum { HS_STR = 1,   /* const char *, NUL-terminated */
+       HS_STRS,      /* const char ** with a size_t count at count_off */
+       HS_ARR,       /* owned array of `type`, size_t count at count_off */
+       HS_ONE,       /* owned single record of `type` */
+       HS_REF,       /* borrowed pointer to a record of `type` owned
+                        elsewhere in the database (or a shared source) */
+       HS_EMB,       /* n embedded records of `type` at off */
+       HS_NULL };    /* a pointer-sized field a snapshot stores as 0 (set
+                        when the snapshot is opened) */
+
+typedef struct hs_field {
+    unsigned char kind, type;
+    unsigned short n;
+    unsigned off, count_off;
+} hs_field;
+
+typedef struct hs_type {
+    const char *name;
+    size_t size;
+    const hs_field *fields;   /* ends with kind 0 */
+} hs_type;
+
+/* Record types (indexes of hs_types()). */
+enum { HT_I32, HT_SOURCE, HT_SOURCED, HT_DEVICE_GA, HT_DEVICE, HT_HOST,
+       HT_DATASET, HT_INTENSITY, HT_REGION, HT_PUE_YEAR, HT_PROVIDER,
+       HT_CONSTANT, HT_GA_PUE, HT_GA_PROVIDER, HT_GA_DC, HT_GA_HW, HT_GA_LOC,
+       HT_GA_CONST, HT_GA_VERSION, HT_NAME, HT_STRMAP, HT_NS, HT_INTERNAL,
+       HT_HWDB, HT_COUNT };
+
+/* The table above (HT_COUNT entries). */
+const hs_type *hs_types(void);
+
+/* A snapshot file's header (its first 4096 bytes hold it). */
+typedef struct hs_header {
+    char magic[8];                    /* "JCHWSNAP" */
+    uint32_t format, abi;             /* layout version, abi_hash() */
+    uint64_t base, length, root;      /* image address, file size, jc_hwdb */
+    uint64_t slots, files, n_files;   /* path slots, snap_file table */
+    uint64_t roots, n_roots;          /* standalone records (shared sources) */
+    uint64_t dirs, n_dirs;            /* snap_file table of the folders */
+    uint64_t checksum;                /* hs_checksum of [4096, length) */
+    char version[32];                 /* JC_VERSION of the writer */
+} hs_header;
+
+/* The snapshot checksum of p[0..n). */
+uint64_t hs_checksum(const unsigned char *p, size_t n);
+
+#endif

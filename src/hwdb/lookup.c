@@ -1,0 +1,325 @@
+/*
+ * hwdb_lookup.c - name indexes of a loaded hardware database and the
+ * public lookups: case-insensitive ids and aliases in O(1), and on a miss
+ * a "did you mean" list of the closest names (edit distance or
+ * substring).  Also the enum-to-name helpers.
+ */
+#include "hwdb/hwdb_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+char *hw_lower(jc_arena *a, const char *s)
+{
+    char *c = jc_arena_strdup(a, s);
+    if (!c) return NULL;
+    for (char *p = c; *p; p++)
+        if (*p >= 'A' && *p <= 'Z') *p = (char)(*p + 32);
+    return c;
+}
+
+bool hw_smap_put(jc_arena *a, jc_strmap *m, const char *key, int32_t val, int32_t *prev)
+{
+    if (m->cap == 0 || m->len + 1 > m->cap / 2) {
+        jc_strmap nm;
+        if (!jc_strmap_init(&nm, a, m->len * 2 + 16)) return false;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->keys[i]) jc_strmap_put(&nm, m->keys[i], m->vals[i]);
+        *m = nm;
+    }
+    *prev = jc_strmap_put(m, key, val);
+    return true;
+}
+
+const hw_name *hw_ns_add(jc_arena *a, hw_ns *ns, const hw_name *nm, bool *oom)
+{
+    int32_t at = jc_strmap_get(&ns->map, nm->lower);
+    if (at >= 0) return &ns->names[at];
+    if (ns->n == ns->cap) {
+        size_t nc = ns->cap ? ns->cap * 2 : 64;
+        hw_name *nv = jc_arena_calloc(a, nc, sizeof *nv);
+        if (!nv) {
+            *oom = true;
+            return NULL;
+        }
+        if (ns->n) memcpy(nv, ns->names, ns->n * sizeof *nv);
+        ns->names = nv;
+        ns->cap = nc;
+    }
+    int32_t prev;
+    if (!hw_smap_put(a, &ns->map, nm->lower, (int32_t)ns->n, &prev)) {
+        *oom = true;
+        return NULL;
+    }
+    ns->names[ns->n++] = *nm;
+    return NULL;
+}
+
+const hw_name *hw_ns_get(const hw_ns *ns, const char *name)
+{
+    char buf[512];
+    size_t n = strlen(name);
+    if (n >= sizeof buf) return NULL;
+    for (size_t i = 0; i <= n; i++)
+        buf[i] = (char)((name[i] >= 'A' && name[i] <= 'Z') ? name[i] + 32 : name[i]);
+    int32_t at = jc_strmap_get(&ns->map, buf);
+    return at >= 0 ? &ns->names[at] : NULL;
+}
+
+const char *hw_entity_id(const jc_hwdb *db, const hw_name *nm)
+{
+    switch (nm->kind) {
+    case HW_NS_DEVICE: return db->devices[nm->idx].id;
+    case HW_NS_HOST: return db->hosts[nm->idx].id;
+    case HW_NS_REGION: return db->regions[nm->idx].code;
+    case HW_NS_PROVIDER: return db->providers[nm->idx].id;
+    case HW_NS_CONSTANT: return db->constants[nm->idx].id;
+    case HW_NS_DATASET: return db->datasets[nm->idx].id;
+    case HW_NS_GA: return db->ga[nm->idx].version;
+    }
+    return nm->name;
+}
+
+const char *hw_kind_name(int kind)
+{
+    static const char *const n[] = {"?", "device", "host", "region", "provider",
+                                    "constant", "dataset", "ga version"};
+    return kind >= 1 && kind <= HW_NS_GA ? n[kind] : "?";
+}
+
+/* 0: needle is not in hay (case-insensitive); 1: it is, starting a word
+ * of hay (at its start or after '-', '_', ' ', '.', ':' or '/'); 2: it is,
+ * inside a word. */
+static int has_sub(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle), h = strlen(hay);
+    if (n == 0 || n > h) return 0;
+    int found = 0;
+    for (size_t i = 0; i + n <= h; i++) {
+        size_t j;
+        for (j = 0; j < n; j++) {
+            int a = (unsigned char)hay[i + j], b = (unsigned char)needle[j];
+            if (a >= 'A' && a <= 'Z') a += 32;
+            if (b >= 'A' && b <= 'Z') b += 32;
+            if (a != b) break;
+        }
+        if (j < n) continue;
+        if (i == 0 || strchr("-_ .:/", hay[i - 1])) return 1;
+        found = 2;
+    }
+    return found;
+}
+
+jc_status hw_not_found(const jc_hwdb *db, const hw_ns *ns, unsigned mask,
+                       const char *what, const char *name, jc_diag *d)
+{
+    enum { K = 3 };
+    const hw_name *best[K] = {0};
+    int bd[K] = {0};
+    size_t nb = 0;
+    size_t ln = strlen(name);
+    int limit = ln <= 3 ? 1 : ln <= 5 ? 2 : (int)(ln / 3) + 1;
+    if (limit > 4) limit = 4;
+    for (size_t i = 0; i < ns->n; i++) {
+        const hw_name *nm = &ns->names[i];
+        if (mask && !(mask & (1u << nm->kind))) continue;
+        /* rank (lower first): 1 the query starts a word of the name and
+         * is a close typo of it too ("h10": h100); 2 it starts a word
+         * ("p100": nvidia-tesla-p100); 4 x edit distance for typos; any
+         * other substring after the close typos */
+        int ed = jc_edit_distance(name, nm->name, limit + 1);
+        int sub = ln >= 2 ? has_sub(nm->name, name) : 0;
+        int dist;
+        if (sub == 1 && ln >= 3) dist = ed == 0 ? 0 : ed <= limit ? 1 : 2;
+        else if (ed <= limit) dist = 4 * ed;
+        else if (sub || (ln >= 2 && strlen(nm->name) >= 3 && has_sub(name, nm->name)))
+            dist = 4 * limit;
+        else
+            continue;
+        /* one suggestion per entity: keep its best name */
+        size_t j;
+        for (j = 0; j < nb; j++)
+            if (best[j]->kind == nm->kind && best[j]->idx == nm->idx) break;
+        if (j < nb) {
+            if (dist < bd[j]) {
+                best[j] = nm;
+                bd[j] = dist;
+            }
+            continue;
+        }
+        if (nb < K) {
+            best[nb] = nm;
+            bd[nb++] = dist;
+        } else {
+            size_t w = 0;
+            for (size_t q = 1; q < K; q++)
+                if (bd[q] > bd[w] || (bd[q] == bd[w] && strcmp(best[q]->lower, best[w]->lower) > 0))
+                    w = q;
+            if (dist < bd[w] || (dist == bd[w] && strcmp(nm->lower, best[w]->lower) < 0)) {
+                best[w] = nm;
+                bd[w] = dist;
+            }
+        }
+    }
+    /* sort suggestions: distance, then name */
+    for (size_t i = 1; i < nb; i++)
+        for (size_t j = i; j > 0 && (bd[j] < bd[j - 1] || (bd[j] == bd[j - 1] &&
+                                     strcmp(best[j]->lower, best[j - 1]->lower) < 0)); j--) {
+            const hw_name *t = best[j];
+            best[j] = best[j - 1];
+            best[j - 1] = t;
+            int td = bd[j];
+            bd[j] = bd[j - 1];
+            bd[j - 1] = td;
+        }
+    if (!nb)
+        return jc_diag_set(d, JC_ERR_NOTFOUND, "no %s named '%s'", what, name);
+    char sug[700];
+    size_t p = 0;
+    sug[0] = 0;
+    for (size_t i = 0; i < nb && p < sizeof sug; i++) {
+        const char *id = hw_entity_id(db, best[i]);
+        int w;
+        if (best[i]->is_alias && strcmp(id, best[i]->name))
+            w = snprintf(sug + p, sizeof sug - p, "%s%s (%s)", i ? ", " : "", best[i]->name, id);
+        else
+            w = snprintf(sug + p, sizeof sug - p, "%s%s", i ? ", " : "", id);
+        if (w < 0) break;
+        p += (size_t)w;
+    }
+    return jc_diag_set(d, JC_ERR_NOTFOUND, "no %s named '%s'; did you mean %s?", what, name, sug);
+}
+
+static const hw_internal *in_of(const jc_hwdb *db)
+{
+    return db->internal_;
+}
+
+static jc_status bad_args(const void *db, const char *name, jc_diag *d)
+{
+    (void)db;
+    (void)name;
+    return jc_diag_set(d, JC_ERR_USAGE, "hwdb lookup: NULL database or name");
+}
+
+jc_status jc_hwdb_device(const jc_hwdb *db, const char *name,
+                         const jc_device **out, jc_diag *diag)
+{
+    *out = NULL;
+    if (!db || !name) return bad_args(db, name, diag);
+    const hw_name *nm = hw_ns_get(&in_of(db)->hw, name);
+    if (nm && nm->kind == HW_NS_DEVICE) {
+        *out = &db->devices[nm->idx];
+        return JC_OK;
+    }
+    if (nm)
+        return jc_diag_set(diag, JC_ERR_NOTFOUND, "'%s' is a host (%s), not a device", name,
+                           db->hosts[nm->idx].id);
+    return hw_not_found(db, &in_of(db)->hw, 1u << HW_NS_DEVICE, "device", name, diag);
+}
+
+jc_status jc_hwdb_host(const jc_hwdb *db, const char *name,
+                       const jc_host **out, jc_diag *diag)
+{
+    *out = NULL;
+    if (!db || !name) return bad_args(db, name, diag);
+    const hw_name *nm = hw_ns_get(&in_of(db)->hw, name);
+    if (nm && nm->kind == HW_NS_HOST) {
+        *out = &db->hosts[nm->idx];
+        return JC_OK;
+    }
+    if (nm)
+        return jc_diag_set(diag, JC_ERR_NOTFOUND, "'%s' is a device (%s), not a host", name,
+                           db->devices[nm->idx].id);
+    return hw_not_found(db, &in_of(db)->hw, 1u << HW_NS_HOST, "host", name, diag);
+}
+
+jc_status jc_hwdb_hardware(const jc_hwdb *db, const char *name,
+                           const jc_device **dev, const jc_host **host,
+                           jc_diag *diag)
+{
+    *dev = NULL;
+    *host = NULL;
+    if (!db || !name) return bad_args(db, name, diag);
+    const hw_name *nm = hw_ns_get(&in_of(db)->hw, name);
+    if (!nm) return hw_not_found(db, &in_of(db)->hw, 0, "device or host", name, diag);
+    if (nm->kind == HW_NS_DEVICE) *dev = &db->devices[nm->idx];
+    else *host = &db->hosts[nm->idx];
+    return JC_OK;
+}
+
+#define SIMPLE_LOOKUP(fn, type, ns_field, arr, what)                            \
+    jc_status fn(const jc_hwdb *db, const char *name, const type **out,         \
+                 jc_diag *diag)                                                 \
+    {                                                                           \
+        *out = NULL;                                                            \
+        if (!db || !name) return bad_args(db, name, diag);                      \
+        const hw_name *nm = hw_ns_get(&in_of(db)->ns_field, name);              \
+        if (nm) {                                                               \
+            *out = &db->arr[nm->idx];                                           \
+            return JC_OK;                                                       \
+        }                                                                       \
+        return hw_not_found(db, &in_of(db)->ns_field, 0, what, name, diag);     \
+    }
+
+SIMPLE_LOOKUP(jc_hwdb_region, jc_region, regions, regions, "region")
+SIMPLE_LOOKUP(jc_hwdb_provider, jc_provider, providers, providers, "provider")
+SIMPLE_LOOKUP(jc_hwdb_constant, jc_constant, constants, constants, "constant")
+SIMPLE_LOOKUP(jc_hwdb_dataset, jc_dataset, datasets, datasets, "intensity dataset")
+
+jc_status jc_hwdb_ga(const jc_hwdb *db, const char *version,
+                     const jc_ga_version **out, jc_diag *diag)
+{
+    *out = NULL;
+    if (!db) return bad_args(db, version, diag);
+    if (!version || !strcmp(version, "latest")) {
+        if (!db->n_ga)
+            return jc_diag_set(diag, JC_ERR_NOTFOUND,
+                               "the database has no Green-Algorithms tables");
+        *out = &db->ga[db->n_ga - 1];   /* sorted by version */
+        return JC_OK;
+    }
+    const hw_name *nm = hw_ns_get(&in_of(db)->ga, version);
+    if (nm) {
+        *out = &db->ga[nm->idx];
+        return JC_OK;
+    }
+    return hw_not_found(db, &in_of(db)->ga, 0, "Green-Algorithms version", version, diag);
+}
+
+const jc_intensity *jc_region_intensity(const jc_region *region,
+                                        const char *dataset, int year)
+{
+    if (!region || !dataset) return NULL;
+    for (size_t i = 0; i < region->n_intensity; i++) {
+        const jc_intensity *it = &region->intensity[i];
+        if (jc_strcasecmp(it->dataset_id, dataset)) continue;
+        if (!year || it->value.year == year) return it;   /* newest first */
+    }
+    return NULL;
+}
+
+const char *jc_device_kind_name(jc_device_kind k)
+{
+    static const char *const n[] = {"gpu", "cpu", "tpu", "accelerator", "soc"};
+    return (unsigned)k < 5 ? n[k] : "?";
+}
+
+const char *jc_precision_name(jc_precision p)
+{
+    static const char *const n[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8",
+                                    "int8", "int4"};
+    return (unsigned)p < JC_PREC_COUNT ? n[p] : "?";
+}
+
+const char *jc_host_kind_name(jc_host_kind k)
+{
+    return k == JC_HOST_SERVER ? "server" : k == JC_HOST_CLOUD_INSTANCE ? "cloud-instance" : "?";
+}
+
+const char *jc_region_type_name(jc_region_type t)
+{
+    static const char *const n[] = {"world", "aggregate", "country", "subnational",
+                                    "grid", "cloud"};
+    return (unsigned)t < 6 ? n[t] : "?";
+}

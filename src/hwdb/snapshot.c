@@ -1,0 +1,972 @@
+/*
+ * hwdb_snap.c - snapshots of the bundled hardware database: a loaded
+ * jc_hwdb written as one file that opens in tens of microseconds instead
+ * of the ~20 ms libyaml needs to parse the YAML (bench/RESULTS.md).
+ *
+ * Layout (format 2, 64-bit builds only):
+ *   [0, 4096)            header (hs_header, src/hwdb/hwdb_int.h)
+ *   [slots, +n*SLOT)     one SLOT-byte slot per YAML file for its path, as
+ *                        the YAML loader would spell it; written at open
+ *                        time, so records cite "hwdb/devices/nvidia.yaml"
+ *                        relative to wherever the folder is found
+ *   [files, +n)          snap_file: each YAML file's name relative to the
+ *                        folder, size and modification time (load order)
+ *   [dirs, +n_dirs)      snap_file: each folder walked, with its
+ *                        modification time
+ *   [roots, +n)          snap_root: standalone records (shared sources)
+ *   ...                  the records, every pointer stored as
+ *                        hdr.base + offset
+ * The writer deep-copies the database by walking the record types of
+ * hs_types() (pointer fields as data: strings deduplicated, owned arrays
+ * copied, borrowed references resolved afterwards).  The reader maps the
+ * file at hdr.base, where every pointer is already right; when that
+ * address is taken it reads the file into the heap, checks the checksum
+ * and every pointer's bounds, and rebases the pointers.
+ *
+ * A snapshot is used only while the folder is as recorded: every
+ * recorded file with the same size and modification time, every recorded
+ * folder with the same modification time (so no entry was added, removed
+ * or renamed in it); only the recorded names are looked up, no folder is
+ * read.  Otherwise JC_ERR_NOTFOUND (stale), and callers parse the YAML.  Trust: the mapped path
+ * checks the header, the length and the recorded files, not each
+ * pointer; a snapshot is a cache written by `make` / `joulecast hwdb
+ * snapshot` next to the binary, trusted like the binary itself.
+ */
+#include "hwdb/hwdb_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- record types as data ---------------------------------------------------- */
+
+#define F(k, t, n, s, m) {k, t, n, (unsigned)offsetof(s, m), 0}
+#define FC(k, t, s, m, c) {k, t, 1, (unsigned)offsetof(s, m), (unsigned)offsetof(s, c)}
+#define STR(s, m) F(HS_STR, 0, 1, s, m)
+#define EMB(t, s, m) F(HS_EMB, t, 1, s, m)
+#define EMBN(t, n, s, m) F(HS_EMB, t, n, s, m)
+#define REF(t, s, m) F(HS_REF, t, 1, s, m)
+#define ARR(t, s, m, c) FC(HS_ARR, t, s, m, c)
+#define END {0, 0, 0, 0, 0}
+
+static const hs_field f_none[] = {END};
+static const hs_field f_source[] = {
+    STR(jc_source, id), STR(jc_source, citation), STR(jc_source, url),
+    STR(jc_source, date), STR(jc_source, licence), STR(jc_source, note),
+    STR(jc_source, file_licence), STR(jc_source, file), END};
+static const hs_field f_sourced[] = {
+    REF(HT_SOURCE, jc_sourced, source), STR(jc_sourced, derived),
+    STR(jc_sourced, measured), STR(jc_sourced, note), STR(jc_sourced, file), END};
+static const hs_field f_device_ga[] = {
+    STR(jc_device_ga, name), EMB(HT_SOURCED, jc_device_ga, tdp_per_core_w),
+    EMB(HT_SOURCED, jc_device_ga, tdp_w), END};
+static const hs_field f_device[] = {
+    STR(jc_device, id), FC(HS_STRS, 0, jc_device, aliases, n_aliases),
+    STR(jc_device, vendor), STR(jc_device, name), STR(jc_device, variant),
+    STR(jc_device, form_factor), STR(jc_device, architecture),
+    STR(jc_device, process_node), STR(jc_device, note),
+    EMB(HT_SOURCED, jc_device, tdp_w), EMB(HT_SOURCED, jc_device, idle_w),
+    EMBN(HT_SOURCED, JC_PREC_COUNT, jc_device, peak_tflops),
+    EMBN(HT_SOURCED, JC_PREC_COUNT, jc_device, peak_tflops_sparse),
+    EMB(HT_SOURCED, jc_device, memory_gb), EMB(HT_SOURCED, jc_device, memory_bw_gbs),
+    EMBN(HT_SOURCED, JC_PREC_COUNT, jc_device, pj_per_flop),
+    EMB(HT_SOURCED, jc_device, pj_per_byte), EMB(HT_SOURCED, jc_device, util_training),
+    EMB(HT_SOURCED, jc_device, util_inference),
+    EMB(HT_SOURCED, jc_device, embodied_kgco2e), STR(jc_device, embodied_scope),
+    EMB(HT_SOURCED, jc_device, tdp_per_core_w), EMB(HT_DEVICE_GA, jc_device, ga),
+    STR(jc_device, file), END};
+static const hs_field f_host[] = {
+    STR(jc_host, id), FC(HS_STRS, 0, jc_host, aliases, n_aliases),
+    STR(jc_host, name), STR(jc_host, vendor), STR(jc_host, provider), STR(jc_host, note),
+    REF(HT_DEVICE, jc_host, accel), REF(HT_DEVICE, jc_host, cpu), STR(jc_host, cpu_name),
+    EMB(HT_SOURCED, jc_host, memory_gb), EMB(HT_SOURCED, jc_host, host_power_w),
+    EMB(HT_SOURCED, jc_host, host_idle_w), EMB(HT_SOURCED, jc_host, max_power_w),
+    STR(jc_host, file), END};
+static const hs_field f_dataset[] = {
+    STR(jc_dataset, id), STR(jc_dataset, name), STR(jc_dataset, basis),
+    STR(jc_dataset, note), REF(HT_SOURCE, jc_dataset, source), STR(jc_dataset, file), END};
+static const hs_field f_intensity[] = {
+    STR(jc_intensity, dataset_id), REF(HT_DATASET, jc_intensity, dataset),
+    STR(jc_intensity, basis), EMB(HT_SOURCED, jc_intensity, value), END};
+static const hs_field f_region[] = {
+    STR(jc_region, code), FC(HS_STRS, 0, jc_region, aliases, n_aliases),
+    STR(jc_region, name), STR(jc_region, country), STR(jc_region, provider),
+    STR(jc_region, note), STR(jc_region, grid), REF(HT_REGION, jc_region, grid_region),
+    EMB(HT_SOURCED, jc_region, pue), EMB(HT_SOURCED, jc_region, market_gco2e_per_kwh),
+    ARR(HT_INTENSITY, jc_region, intensity, n_intensity),
+    STR(jc_region, default_dataset), STR(jc_region, why),
+    REF(HT_INTENSITY, jc_region, default_intensity),
+    REF(HT_REGION, jc_region, default_from), STR(jc_region, default_reason),
+    STR(jc_region, file), END};
+static const hs_field f_pue_year[] = {EMB(HT_SOURCED, jc_pue_year, value), END};
+static const hs_field f_provider[] = {
+    STR(jc_provider, id), STR(jc_provider, name), STR(jc_provider, note),
+    EMB(HT_SOURCED, jc_provider, pue),
+    ARR(HT_PUE_YEAR, jc_provider, pue_by_year, n_pue_by_year), STR(jc_provider, file), END};
+static const hs_field f_constant[] = {
+    STR(jc_constant, id), STR(jc_constant, unit), EMB(HT_SOURCED, jc_constant, value), END};
+static const hs_field f_ga_pue[] = {
+    STR(jc_ga_pue_default, provider), EMB(HT_SOURCED, jc_ga_pue_default, value), END};
+static const hs_field f_ga_provider[] = {
+    STR(jc_ga_provider, code), STR(jc_ga_provider, name),
+    STR(jc_ga_provider, platform_type), STR(jc_ga_provider, platform_name), END};
+static const hs_field f_ga_dc[] = {
+    STR(jc_ga_datacenter, provider), STR(jc_ga_datacenter, name),
+    STR(jc_ga_datacenter, location), STR(jc_ga_datacenter, details),
+    STR(jc_ga_datacenter, place), EMB(HT_SOURCED, jc_ga_datacenter, pue),
+    REF(HT_SOURCE, jc_ga_datacenter, source), END};
+static const hs_field f_ga_hw[] = {
+    STR(jc_ga_hw, name), STR(jc_ga_hw, note), EMB(HT_SOURCED, jc_ga_hw, tdp_w),
+    EMB(HT_SOURCED, jc_ga_hw, tdp_per_core_w), END};
+static const hs_field f_ga_loc[] = {
+    STR(jc_ga_location, code), STR(jc_ga_location, continent),
+    STR(jc_ga_location, country), STR(jc_ga_location, region), STR(jc_ga_location, type),
+    STR(jc_ga_location, note), EMB(HT_SOURCED, jc_ga_location, value),
+    REF(HT_REGION, jc_ga_location, resolved), END};
+static const hs_field f_ga_const[] = {
+    STR(jc_ga_constant, id), EMB(HT_SOURCED, jc_ga_constant, value), END};
+static const hs_field f_ga_version[] = {
+    STR(jc_ga_version, version), REF(HT_SOURCE, jc_ga_version, source),
+    ARR(HT_GA_PUE, jc_ga_version, pue_defaults, n_pue_defaults),
+    ARR(HT_GA_PROVIDER, jc_ga_version, providers, n_providers),
+    ARR(HT_GA_DC, jc_ga_version, datacenters, n_datacenters),
+    ARR(HT_GA_HW, jc_ga_version, cpus, n_cpus), ARR(HT_GA_HW, jc_ga_version, gpus, n_gpus),
+    ARR(HT_GA_CONST, jc_ga_version, constants, n_constants),
+    ARR(HT_GA_LOC, jc_ga_version, locations, n_locations), STR(jc_ga_version, file), END};
+static const hs_field f_name[] = {
+    STR(hw_name, name), STR(hw_name, lower), STR(hw_name, file), END};
+static const hs_field f_strmap[] = {
+    FC(HS_STRS, 0, jc_strmap, keys, cap), ARR(HT_I32, jc_strmap, vals, cap), END};
+static const hs_field f_ns[] = {
+    EMB(HT_STRMAP, hw_ns, map), ARR(HT_NAME, hw_ns, names, n), END};
+static const hs_field f_internal[] = {
+    F(HS_NULL, 0, 1, hw_internal, arena), EMB(HT_NS, hw_internal, hw),
+    EMB(HT_NS, hw_internal, regions), EMB(HT_NS, hw_internal, providers),
+    EMB(HT_NS, hw_internal, constants), EMB(HT_NS, hw_internal, datasets),
+    EMB(HT_NS, hw_internal, ga), F(HS_NULL, 0, 1, hw_internal, snap_map),
+    F(HS_NULL, 0, 1, hw_internal, snap_buf), F(HS_NULL, 0, 1, hw_internal, snap_len), END};
+static const hs_field f_hwdb[] = {
+    ARR(HT_DEVICE, jc_hwdb, devices, n_devices), ARR(HT_HOST, jc_hwdb, hosts, n_hosts),
+    ARR(HT_REGION, jc_hwdb, regions, n_regions),
+    ARR(HT_DATASET, jc_hwdb, datasets, n_datasets),
+    ARR(HT_PROVIDER, jc_hwdb, providers, n_providers),
+    ARR(HT_CONSTANT, jc_hwdb, constants, n_constants),
+    ARR(HT_GA_VERSION, jc_hwdb, ga, n_ga), FC(HS_STRS, 0, jc_hwdb, files, n_files),
+    F(HS_ONE, HT_INTERNAL, 1, jc_hwdb, internal_), END};
+
+static const hs_type types[HT_COUNT] = {
+    [HT_I32] = {"int32", sizeof(int32_t), f_none},
+    [HT_SOURCE] = {"jc_source", sizeof(jc_source), f_source},
+    [HT_SOURCED] = {"jc_sourced", sizeof(jc_sourced), f_sourced},
+    [HT_DEVICE_GA] = {"jc_device_ga", sizeof(jc_device_ga), f_device_ga},
+    [HT_DEVICE] = {"jc_device", sizeof(jc_device), f_device},
+    [HT_HOST] = {"jc_host", sizeof(jc_host), f_host},
+    [HT_DATASET] = {"jc_dataset", sizeof(jc_dataset), f_dataset},
+    [HT_INTENSITY] = {"jc_intensity", sizeof(jc_intensity), f_intensity},
+    [HT_REGION] = {"jc_region", sizeof(jc_region), f_region},
+    [HT_PUE_YEAR] = {"jc_pue_year", sizeof(jc_pue_year), f_pue_year},
+    [HT_PROVIDER] = {"jc_provider", sizeof(jc_provider), f_provider},
+    [HT_CONSTANT] = {"jc_constant", sizeof(jc_constant), f_constant},
+    [HT_GA_PUE] = {"jc_ga_pue_default", sizeof(jc_ga_pue_default), f_ga_pue},
+    [HT_GA_PROVIDER] = {"jc_ga_provider", sizeof(jc_ga_provider), f_ga_provider},
+    [HT_GA_DC] = {"jc_ga_datacenter", sizeof(jc_ga_datacenter), f_ga_dc},
+    [HT_GA_HW] = {"jc_ga_hw", sizeof(jc_ga_hw), f_ga_hw},
+    [HT_GA_LOC] = {"jc_ga_location", sizeof(jc_ga_location), f_ga_loc},
+    [HT_GA_CONST] = {"jc_ga_constant", sizeof(jc_ga_constant), f_ga_const},
+    [HT_GA_VERSION] = {"jc_ga_version", sizeof(jc_ga_version), f_ga_version},
+    [HT_NAME] = {"hw_name", sizeof(hw_name), f_name},
+    [HT_STRMAP] = {"jc_strmap", sizeof(jc_strmap), f_strmap},
+    [HT_NS] = {"hw_ns", sizeof(hw_ns), f_ns},
+    [HT_INTERNAL] = {"hw_internal", sizeof(hw_internal), f_internal},
+    [HT_HWDB] = {"jc_hwdb", sizeof(jc_hwdb), f_hwdb},
+};
+
+const hs_type *hs_types(void)
+{
+    return types;
+}
+
+/* Records that borrowed references may point at: their elements are
+ * registered by address while copying. */
+static bool ref_target(int t)
+{
+    return t == HT_SOURCE || t == HT_DEVICE || t == HT_DATASET || t == HT_INTENSITY ||
+           t == HT_REGION;
+}
+
+/* ---- file format --------------------------------------------------------------- */
+
+#define SNAP_MAGIC "JCHWSNAP"
+#define SNAP_FORMAT 2u
+#define SNAP_HDR_BYTES 4096u
+#define SNAP_SLOT 512u           /* bytes per path slot; a longer path: stale */
+#define SNAP_MAX_FILES 4096u
+#define SNAP_MAX_BYTES ((uint64_t)1 << 30)
+/* Where images are laid out: a 47-bit address that neither the kernel's
+ * mmap area, the heap, PIE binaries nor ASan's shadow and allocator use on
+ * x86-64 and 48-bit arm64.  Elsewhere the reader relocates. */
+#define SNAP_BASE ((uint64_t)0x7a6a00000000ull)
+
+typedef hs_header snap_hdr;
+
+typedef struct snap_file {
+    uint64_t rel;                     /* offset of the relative name */
+    int64_t size, mtime_s, mtime_ns;
+} snap_file;
+
+typedef struct snap_root {
+    uint64_t type, off;
+} snap_root;
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+/* Fingerprint of the record layout this build writes and reads: computed
+ * once per process (every caller computes the same value, so a race only
+ * repeats the work). */
+static uint32_t abi_hash(void)
+{
+    static _Atomic uint32_t cached;
+    uint32_t v = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (v) return v;
+    uint64_t h = mix(0, SNAP_FORMAT);
+    h = mix(h, sizeof(void *));
+    h = mix(h, sizeof(size_t));
+    for (int t = 0; t < HT_COUNT; t++) {
+        h = mix(h, types[t].size);
+        for (const hs_field *f = types[t].fields; f->kind; f++)
+            h = mix(mix(mix(mix(mix(h, f->kind), f->type), f->n), f->off), f->count_off);
+    }
+    v = (uint32_t)(h ^ (h >> 32)) | 1u;   /* never 0: 0 means "not yet" */
+    atomic_store_explicit(&cached, v, memory_order_relaxed);
+    return v;
+}
+
+uint64_t hs_checksum(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x6a6f756c65636173ull, a = 0, b = 0;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        uint64_t x, y;
+        memcpy(&x, p + i, 8);
+        memcpy(&y, p + i + 8, 8);
+        a = (a ^ x) * 0x9e3779b97f4a7c15ull;
+        b = (b ^ y) * 0xc2b2ae3d27d4eb4full;
+        a ^= a >> 29;
+        b ^= b >> 31;
+    }
+    for (; i < n; i++) a = (a ^ p[i]) * 0x100000001b3ull;
+    return mix(mix(h, a), b) ^ n;
+}
+
+/* ---- the folder's files ------------------------------------------------------------ */
+
+/* The *.yaml files of `dir` as the YAML loader lists them (files, in load
+ * order) and the folders walked (dirs), with the length of the folder
+ * prefix to strip for the relative names. */
+typedef struct listing {
+    hw_file_meta *files, *dirs;
+    size_t n_files, n_dirs, prefix;
+} listing;
+
+static jc_status list_dir(jc_arena *s, const char *dir, listing *l, jc_diag *d)
+{
+    hw_file_meta *m;
+    size_t n;
+    jc_status st = hw_list_files_meta(s, dir, &m, &n, d);
+    if (st) return st;
+    l->files = jc_arena_calloc(s, n ? n : 1, sizeof *m);
+    l->dirs = jc_arena_calloc(s, n ? n : 1, sizeof *m);
+    if (!l->files || !l->dirs) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    l->n_files = l->n_dirs = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m[i].is_dir) l->dirs[l->n_dirs++] = m[i];
+        else l->files[l->n_files++] = m[i];
+    }
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/') len--;
+    l->prefix = (l->n_dirs == 0) ? strlen(dir) : len + 1;
+    return JC_OK;
+}
+
+static const char *rel_of(const char *path, size_t prefix)
+{
+    return strlen(path) >= prefix ? path + prefix : "";
+}
+
+/* ---- writer -------------------------------------------------------------------------- */
+
+typedef struct pent { uintptr_t key; uint64_t off; } pent;
+typedef struct sent { uint64_t hash, off; } sent;
+typedef struct wref { uint64_t at; const void *old; int type; } wref;
+
+typedef struct W {
+    unsigned char *buf;
+    size_t len, cap;
+    jc_diag *d;
+    jc_status st;
+    pent *p; size_t pcap, plen;      /* old address -> offset */
+    sent *s; size_t scap, slen;      /* string -> offset (by content) */
+    wref *r; size_t rlen, rcap;      /* borrowed references to resolve */
+    snap_root *roots; size_t nroots, caproots;
+    const char *const *files; size_t n_files;
+    uint64_t slots;
+} W;
+
+static bool w_fail(W *w, jc_status st, const char *msg, const char *what)
+{
+    if (!w->st) {
+        w->st = st;
+        jc_diag_set(w->d, st, "hwdb snapshot: %s%s%s", msg, what ? ": " : "", what ? what : "");
+    }
+    return false;
+}
+
+/* Appends n zero bytes aligned to `align`; *off gets their offset. */
+static bool w_emit(W *w, size_t n, size_t align, uint64_t *off)
+{
+    size_t at = (w->len + align - 1) & ~(align - 1);
+    if (at < w->len || at + n < at || at + n > SNAP_MAX_BYTES)
+        return w_fail(w, JC_ERR_RANGE, "the database is too large for a snapshot", NULL);
+    if (at + n > w->cap) {
+        size_t nc = w->cap ? w->cap : (size_t)1 << 20;
+        while (nc < at + n) nc *= 2;
+        unsigned char *nb = realloc(w->buf, nc);
+        if (!nb) return w_fail(w, JC_ERR_NOMEM, "out of memory", NULL);
+        memset(nb + w->cap, 0, nc - w->cap);
+        w->buf = nb;
+        w->cap = nc;
+    }
+    w->len = at + n;
+    *off = at;
+    return true;
+}
+
+static void w_put(W *w, uint64_t at, uint64_t off)
+{
+    uint64_t v = off ? SNAP_BASE + off : 0;
+    memcpy(w->buf + at, &v, sizeof v);
+}
+
+static uint64_t hash_ptr(uintptr_t k)
+{
+    uint64_t h = (uint64_t)k * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 31);
+}
+
+static bool p_grow(W *w)
+{
+    size_t nc = w->pcap ? w->pcap * 2 : 4096;
+    pent *nv = calloc(nc, sizeof *nv);
+    if (!nv) return w_fail(w, JC_ERR_NOMEM, "out of memory", NULL);
+    for (size_t i = 0; i < w->pcap; i++)
+        if (w->p[i].key) {
+            size_t j = hash_ptr(w->p[i].key) & (nc - 1);
+            while (nv[j].key) j = (j + 1) & (nc - 1);
+            nv[j] = w->p[i];
+        }
+    free(w->p);
+    w->p = nv;
+    w->pcap = nc;
+    return true;
+}
+
+static uint64_t p_get(const W *w, const void *old)
+{
+    if (!w->pcap) return 0;
+    uintptr_t k = (uintptr_t)old;
+    for (size_t j = hash_ptr(k) & (w->pcap - 1); w->p[j].key; j = (j + 1) & (w->pcap - 1))
+        if (w->p[j].key == k) return w->p[j].off;
+    return 0;
+}
+
+static bool p_put(W *w, const void *old, uint64_t off, const char *what)
+{
+    if (2 * (w->plen + 1) > w->pcap && !p_grow(w)) return false;
+    uintptr_t k = (uintptr_t)old;
+    size_t j = hash_ptr(k) & (w->pcap - 1);
+    for (; w->p[j].key; j = (j + 1) & (w->pcap - 1))
+        if (w->p[j].key == k)
+            return w_fail(w, JC_ERR_INTERNAL, "a record is owned twice", what);
+    w->p[j].key = k;
+    w->p[j].off = off;
+    w->plen++;
+    return true;
+}
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h | 1;
+}
+
+/* Offset of a copy of s: a path slot when s names a loaded file, else one
+ * deduplicated copy per distinct string.  0 on failure. */
+static uint64_t w_str(W *w, const char *s)
+{
+    for (size_t i = 0; i < w->n_files; i++)
+        if (!strcmp(s, w->files[i])) return w->slots + i * SNAP_SLOT;
+    uint64_t h = hash_str(s);
+    if (w->scap) {
+        for (size_t j = h & (w->scap - 1); w->s[j].hash; j = (j + 1) & (w->scap - 1))
+            if (w->s[j].hash == h && !strcmp((const char *)w->buf + w->s[j].off, s))
+                return w->s[j].off;
+    }
+    if (2 * (w->slen + 1) > w->scap) {
+        size_t nc = w->scap ? w->scap * 2 : 16384;
+        sent *nv = calloc(nc, sizeof *nv);
+        if (!nv) return w_fail(w, JC_ERR_NOMEM, "out of memory", NULL), 0;
+        for (size_t i = 0; i < w->scap; i++)
+            if (w->s[i].hash) {
+                size_t j = w->s[i].hash & (nc - 1);
+                while (nv[j].hash) j = (j + 1) & (nc - 1);
+                nv[j] = w->s[i];
+            }
+        free(w->s);
+        w->s = nv;
+        w->scap = nc;
+    }
+    size_t n = strlen(s) + 1;
+    uint64_t off;
+    if (!w_emit(w, n, 1, &off)) return 0;
+    memcpy(w->buf + off, s, n);
+    size_t j = h & (w->scap - 1);
+    while (w->s[j].hash) j = (j + 1) & (w->scap - 1);
+    w->s[j].hash = h;
+    w->s[j].off = off;
+    w->slen++;
+    return off;
+}
+
+static const void *rd_ptr(const void *rec, unsigned off)
+{
+    const void *p;
+    memcpy(&p, (const char *)rec + off, sizeof p);
+    return p;
+}
+
+static size_t rd_count(const void *rec, unsigned off)
+{
+    size_t c;
+    memcpy(&c, (const char *)rec + off, sizeof c);
+    return c;
+}
+
+static bool w_fields(W *w, int type, uint64_t at, const void *old);
+
+/* Room for one more element in the growable array vec (len used of cap;
+ * first: the initial capacity); false (w failed, vec freed and NULL) on
+ * out-of-memory. */
+#define W_RESERVE(w, vec, len, cap, first)                                    \
+    ((len) < (cap) || ((vec) = w_grow((w), (vec), &(cap), sizeof *(vec), (first))) != NULL)
+
+static void *w_grow(W *w, void *vec, size_t *cap, size_t elem, size_t first)
+{
+    size_t nc = *cap ? *cap * 2 : first;
+    void *nv = realloc(vec, nc * elem);
+    if (!nv) {
+        free(vec);
+        *cap = 0;
+        w_fail(w, JC_ERR_NOMEM, "out of memory", NULL);
+        return NULL;
+    }
+    *cap = nc;
+    return nv;
+}
+
+/* Copies count records of `type` from old (at least one slot, zeroed, so
+ * an empty array stays non-NULL as the YAML loader leaves it). */
+static bool w_array(W *w, int type, const void *old, size_t count, uint64_t *off)
+{
+    size_t sz = types[type].size, n = count ? count : 1;
+    if (n > SNAP_MAX_BYTES / sz)
+        return w_fail(w, JC_ERR_RANGE, "an array is too large", types[type].name);
+    if (!w_emit(w, n * sz, 16, off)) return false;
+    if (count) memcpy(w->buf + *off, old, count * sz);
+    if (ref_target(type))
+        for (size_t i = 0; i < count; i++)
+            if (!p_put(w, (const char *)old + i * sz, *off + i * sz, types[type].name))
+                return false;
+    for (size_t i = 0; i < count; i++)
+        if (!w_fields(w, type, *off + i * sz, (const char *)old + i * sz)) return false;
+    return true;
+}
+
+static bool w_fields(W *w, int type, uint64_t at, const void *old)
+{
+    for (const hs_field *f = types[type].fields; f->kind; f++) {
+        const void *p = f->kind == HS_EMB ? NULL : rd_ptr(old, f->off);
+        uint64_t off = 0;
+        switch (f->kind) {
+        case HS_STR:
+            if (p && !(off = w_str(w, p))) return false;
+            w_put(w, at + f->off, off);
+            break;
+        case HS_STRS: {
+            size_t c = rd_count(old, f->count_off);
+            if (p) {
+                if (c > SNAP_MAX_BYTES / 8)
+                    return w_fail(w, JC_ERR_RANGE, "a list is too long", types[type].name);
+                if (!w_emit(w, (c ? c : 1) * 8, 8, &off)) return false;
+                for (size_t i = 0; i < c; i++) {
+                    const char *s = ((const char *const *)p)[i];
+                    uint64_t so = 0;
+                    if (s && !(so = w_str(w, s))) return false;
+                    w_put(w, off + 8 * i, so);
+                }
+            }
+            w_put(w, at + f->off, off);
+            break;
+        }
+        case HS_ARR:
+        case HS_ONE:
+            if (p && !w_array(w, f->type, p, f->kind == HS_ONE ? 1 : rd_count(old, f->count_off),
+                              &off))
+                return false;
+            w_put(w, at + f->off, off);
+            break;
+        case HS_REF:
+            w_put(w, at + f->off, 0);
+            if (p) {
+                if (!W_RESERVE(w, w->r, w->rlen, w->rcap, 4096)) return false;
+                w->r[w->rlen++] = (wref){at + f->off, p, f->type};
+            }
+            break;
+        case HS_EMB:
+            for (unsigned k = 0; k < f->n; k++)
+                if (!w_fields(w, f->type, at + f->off + k * types[f->type].size,
+                              (const char *)old + f->off + k * types[f->type].size))
+                    return false;
+            break;
+        case HS_NULL:
+            w_put(w, at + f->off, 0);
+            break;
+        }
+    }
+    return true;
+}
+
+/* Borrowed references: to a record copied above, else (a source shared
+ * by many values) a standalone copy listed as a root for relocation. */
+static bool w_resolve(W *w)
+{
+    for (size_t i = 0; i < w->rlen; i++) {
+        wref r = w->r[i];
+        uint64_t off = p_get(w, r.old);
+        if (!off) {
+            if (!ref_target(r.type))
+                return w_fail(w, JC_ERR_INTERNAL, "a reference to an unregistered record",
+                              types[r.type].name);
+            if (!w_array(w, r.type, r.old, 1, &off)) return false;
+            if (!W_RESERVE(w, w->roots, w->nroots, w->caproots, 256)) return false;
+            w->roots[w->nroots++] = (snap_root){(uint64_t)r.type, off};
+        }
+        w_put(w, r.at, off);
+    }
+    return true;
+}
+
+static jc_status write_file(W *w, const char *path, jc_diag *d)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 32);
+    if (!tmp) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        jc_status st = jc_diag_at(d, JC_ERR_IO, path, -1, "cannot write the snapshot: %s",
+                                  strerror(errno));
+        free(tmp);
+        return st;
+    }
+    bool ok = fwrite(w->buf, 1, w->len, f) == w->len;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        jc_status st = jc_diag_at(d, JC_ERR_IO, path, -1, "cannot write the snapshot: %s",
+                                  strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return st;
+    }
+    free(tmp);
+    return JC_OK;
+}
+
+jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path, jc_diag *diag)
+{
+    jc_diag local;
+    if (!diag) diag = &local;
+    jc_diag_clear(diag);
+    if (!bundled_dir || !path)
+        return jc_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_snapshot_write: a folder and a path are needed");
+    if (sizeof(void *) != 8 || sizeof(size_t) != 8)
+        return jc_diag_set(diag, JC_ERR_USAGE, "hwdb snapshots need a 64-bit build");
+    jc_arena *s = jc_arena_new();
+    if (!s) return jc_diag_set(diag, JC_ERR_NOMEM, "out of memory");
+    /* the files' state before parsing: a later change leaves the
+     * snapshot stale, never wrong */
+    listing L;
+    memset(&L, 0, sizeof L);
+    jc_status st = list_dir(s, bundled_dir, &L, diag);
+    size_t n = L.n_files;
+    hw_file_meta *fm = L.files;
+    if (!st && (n > SNAP_MAX_FILES || L.n_dirs > SNAP_MAX_FILES))
+        st = jc_diag_at(diag, JC_ERR_RANGE, bundled_dir, -1, "more than %u YAML files or folders",
+                        SNAP_MAX_FILES);
+    for (size_t i = 0; !st && i < n; i++)
+        if (strlen(fm[i].path) >= SNAP_SLOT)
+            st = jc_diag_at(diag, JC_ERR_RANGE, fm[i].path, -1,
+                            "path too long for a snapshot (%u bytes or more)", SNAP_SLOT);
+    jc_hwdb *db = NULL;
+    if (!st) st = jc_hwdb_load(bundled_dir, NULL, 0, NULL, &db, diag);
+    if (!st && db->n_files != n)
+        st = jc_diag_at(diag, JC_ERR_IO, bundled_dir, -1, "the folder changed while loading");
+    for (size_t i = 0; !st && i < n; i++)
+        if (strcmp(db->files[i], fm[i].path))
+            st = jc_diag_at(diag, JC_ERR_IO, bundled_dir, -1, "the folder changed while loading");
+
+    W w;
+    memset(&w, 0, sizeof w);
+    w.d = diag;
+    uint64_t hdr = 0, files = 0, dirs = 0, roots = 0, root = 0;
+    if (!st) {
+        w.files = db->files;
+        w.n_files = n;
+        bool ok = w_emit(&w, SNAP_HDR_BYTES, 4096, &hdr) &&
+                  w_emit(&w, (n ? n : 1) * SNAP_SLOT, 4096, &w.slots) &&
+                  w_emit(&w, (n ? n : 1) * sizeof(snap_file), 16, &files) &&
+                  w_emit(&w, (L.n_dirs ? L.n_dirs : 1) * sizeof(snap_file), 16, &dirs);
+        /* relative names are copied raw (not through w_str), so a name
+         * never turns into a path slot */
+        for (size_t i = 0; ok && i < n + L.n_dirs; i++) {
+            const hw_file_meta *e = i < n ? &fm[i] : &L.dirs[i - n];
+            snap_file sf = {0, e->size, e->mtime_s, e->mtime_ns};
+            const char *rel = rel_of(e->path, L.prefix);
+            size_t rl = strlen(rel) + 1;
+            ok = w_emit(&w, rl, 1, &sf.rel);
+            if (ok) {
+                memcpy(w.buf + sf.rel, rel, rl);
+                memcpy(w.buf + (i < n ? files + i * sizeof sf : dirs + (i - n) * sizeof sf), &sf,
+                       sizeof sf);
+            }
+        }
+        ok = ok && w_array(&w, HT_HWDB, db, 1, &root) && w_resolve(&w);
+        if (ok && w.nroots) {
+            ok = w_emit(&w, w.nroots * sizeof(snap_root), 16, &roots);
+            if (ok) memcpy(w.buf + roots, w.roots, w.nroots * sizeof(snap_root));
+        }
+        uint64_t end;
+        ok = ok && w_emit(&w, 0, 4096, &end);
+        if (!ok) st = w.st;
+    }
+    if (!st) {
+        snap_hdr h;
+        memset(&h, 0, sizeof h);
+        memcpy(h.magic, SNAP_MAGIC, 8);
+        h.format = SNAP_FORMAT;
+        h.abi = abi_hash();
+        h.base = SNAP_BASE;
+        h.length = w.len;
+        h.root = root;
+        h.slots = w.slots;
+        h.files = files;
+        h.n_files = n;
+        h.dirs = dirs;
+        h.n_dirs = L.n_dirs;
+        h.roots = roots;
+        h.n_roots = w.nroots;
+        snprintf(h.version, sizeof h.version, "%s", JC_VERSION);
+        h.checksum = hs_checksum(w.buf + SNAP_HDR_BYTES, w.len - SNAP_HDR_BYTES);
+        memcpy(w.buf + hdr, &h, sizeof h);
+        st = write_file(&w, path, diag);
+    }
+    free(w.buf);
+    free(w.p);
+    free(w.s);
+    free(w.r);
+    free(w.roots);
+    jc_hwdb_free(db);
+    jc_arena_free(s);
+    return st;
+}
+
+/* ---- reader -------------------------------------------------------------------------- */
+
+typedef struct R {
+    unsigned char *buf;
+    uint64_t len;
+} R;
+
+/* Checks that v (an image pointer) addresses n bytes inside the image and
+ * rebases it in place at rec+off. */
+static bool r_ptr(R *r, void *rec, unsigned off, uint64_t n, bool str)
+{
+    uint64_t v;
+    memcpy(&v, (char *)rec + off, sizeof v);
+    if (!v) return true;
+    if (v < SNAP_BASE || v - SNAP_BASE >= r->len || n > r->len - (v - SNAP_BASE)) return false;
+    uint64_t o = v - SNAP_BASE;
+    if (str && !memchr(r->buf + o, 0, r->len - o)) return false;
+    unsigned char *p = r->buf + o;
+    memcpy((char *)rec + off, &p, sizeof p);
+    return true;
+}
+
+static bool r_fields(R *r, int type, unsigned char *rec, int depth);
+
+static bool r_array(R *r, int type, void *rec, unsigned off, size_t count, int depth)
+{
+    size_t sz = types[type].size, n = count ? count : 1;
+    if (n > r->len / sz || !r_ptr(r, rec, off, n * sz, false)) return false;
+    unsigned char *a;
+    memcpy(&a, (char *)rec + off, sizeof a);
+    if (!a) return true;
+    for (size_t i = 0; i < count; i++)
+        if (!r_fields(r, type, a + i * sz, depth + 1)) return false;
+    return true;
+}
+
+static bool r_fields(R *r, int type, unsigned char *rec, int depth)
+{
+    if (depth > 16) return false;
+    for (const hs_field *f = types[type].fields; f->kind; f++) {
+        switch (f->kind) {
+        case HS_STR:
+            if (!r_ptr(r, rec, f->off, 1, true)) return false;
+            break;
+        case HS_STRS: {
+            size_t c = rd_count(rec, f->count_off);
+            if (c > r->len / 8 || !r_ptr(r, rec, f->off, (c ? c : 1) * 8, false)) return false;
+            unsigned char *a;
+            memcpy(&a, rec + f->off, sizeof a);
+            for (size_t i = 0; a && i < c; i++)
+                if (!r_ptr(r, a, (unsigned)(8 * i), 1, true)) return false;
+            break;
+        }
+        case HS_ARR:
+            if (!r_array(r, f->type, rec, f->off, rd_count(rec, f->count_off), depth)) return false;
+            break;
+        case HS_ONE:
+            if (!r_array(r, f->type, rec, f->off, 1, depth)) return false;
+            break;
+        case HS_REF:
+            if (!r_ptr(r, rec, f->off, types[f->type].size, false)) return false;
+            break;
+        case HS_EMB:
+            for (unsigned k = 0; k < f->n; k++)
+                if (!r_fields(r, f->type, rec + f->off + k * types[f->type].size, depth + 1))
+                    return false;
+            break;
+        case HS_NULL:
+            if (rd_ptr(rec, f->off)) return false;
+            break;
+        }
+    }
+    return true;
+}
+
+/* Validates a header against a file of `size` bytes. */
+static const char *hdr_problem(const snap_hdr *h, uint64_t size)
+{
+    if (memcmp(h->magic, SNAP_MAGIC, 8)) return "not a joulecast hwdb snapshot";
+    if (h->format != SNAP_FORMAT || h->abi != abi_hash())
+        return "written by a different build of joulecast (record layout differs)";
+    if (h->base != SNAP_BASE) return "laid out for another address";
+    if (h->length != size) return "truncated or padded (length differs from the header)";
+    if (h->length < SNAP_HDR_BYTES || h->length > SNAP_MAX_BYTES) return "absurd length";
+    if (h->n_files > SNAP_MAX_FILES || h->slots < SNAP_HDR_BYTES ||
+        h->slots > h->length || (h->n_files ? h->n_files : 1) * SNAP_SLOT > h->length - h->slots ||
+        h->files > h->length ||
+        (h->n_files ? h->n_files : 1) * sizeof(snap_file) > h->length - h->files ||
+        h->n_dirs > SNAP_MAX_FILES || h->dirs > h->length ||
+        (h->n_dirs ? h->n_dirs : 1) * sizeof(snap_file) > h->length - h->dirs ||
+        h->root < SNAP_HDR_BYTES || h->root > h->length - sizeof(jc_hwdb) ||
+        h->n_roots > h->length / sizeof(snap_root) ||
+        (h->n_roots && (h->roots > h->length ||
+                        h->n_roots * sizeof(snap_root) > h->length - h->roots)))
+        return "corrupt header";
+    return NULL;
+}
+
+/* Compares the recorded folders and files with the folder's: every
+ * recorded folder unchanged (no entry added, removed or renamed: its
+ * modification time), every recorded file of the same size and
+ * modification time.  Looks up only the recorded names, relative to the
+ * folder; no directory is read.  NULL when fresh, else what differs (in
+ * buf).  *clean_len: the folder's length without trailing slashes. */
+static const char *stale(const unsigned char *img, const snap_hdr *h, const char *dir,
+                         size_t *clean_len, char *buf, size_t cap)
+{
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/') len--;
+    *clean_len = len;
+    int dfd = -1;
+    if (h->n_dirs) {
+        char clean[4096];
+        if (len >= sizeof clean) return snprintf(buf, cap, "path too long"), buf;
+        memcpy(clean, dir, len);
+        clean[len] = 0;
+        dfd = open(clean, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0) return snprintf(buf, cap, "%s: %s", dir, strerror(errno)), buf;
+    } else if (h->n_files != 1) {
+        return snprintf(buf, cap, "corrupt file table"), buf;
+    }
+    const char *why = NULL;
+    for (uint64_t i = 0; !why && i < h->n_dirs + h->n_files; i++) {
+        bool is_dir = i < h->n_dirs;
+        snap_file sf;
+        memcpy(&sf, img + (is_dir ? h->dirs + i * sizeof sf : h->files + (i - h->n_dirs) * sizeof sf),
+               sizeof sf);
+        if (sf.rel >= h->length || !memchr(img + sf.rel, 0, h->length - sf.rel)) {
+            why = "corrupt file table";
+            break;
+        }
+        const char *rel = (const char *)img + sf.rel;
+        struct stat sb;
+        int r = dfd >= 0 ? fstatat(dfd, *rel ? rel : ".", &sb, 0) : stat(dir, &sb);
+        bool same = r == 0 && (is_dir ? S_ISDIR(sb.st_mode) : S_ISREG(sb.st_mode)) &&
+                    (is_dir || (int64_t)sb.st_size == sf.size) &&
+                    (int64_t)sb.st_mtim.tv_sec == sf.mtime_s &&
+                    (int64_t)sb.st_mtim.tv_nsec == sf.mtime_ns;
+        if (!same) {
+            snprintf(buf, cap, is_dir ? "%.*s%s%s: an entry was added, removed or renamed"
+                                      : "%.*s%s%s changed since the snapshot was written",
+                     (int)len, dir, *rel ? "/" : "", rel);
+            if (dfd < 0) snprintf(buf, cap, "%s changed since the snapshot was written", dir);
+            why = buf;
+        } else if (!is_dir && (dfd >= 0 ? len + 1 + strlen(rel) : strlen(dir)) >= SNAP_SLOT) {
+            snprintf(buf, cap, "%.*s/%s: path too long for a snapshot (%u bytes or more)",
+                     (int)len, dir, rel, SNAP_SLOT);
+            why = buf;
+        }
+    }
+    if (dfd >= 0) close(dfd);
+    return why;
+}
+
+jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsigned flags,
+                                jc_hwdb **out, jc_diag *diag)
+{
+    jc_diag local;
+    if (!diag) diag = &local;
+    jc_diag_clear(diag);
+    if (!out) return jc_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_snapshot_open: out is NULL");
+    *out = NULL;
+    if (!path || !bundled_dir)
+        return jc_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_snapshot_open: a path and a folder are needed");
+    if (sizeof(void *) != 8 || sizeof(size_t) != 8)
+        return jc_diag_at(diag, JC_ERR_NOTFOUND, path, -1, "hwdb snapshots need a 64-bit build");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return jc_diag_at(diag, JC_ERR_IO, path, -1, "cannot open the snapshot: %s", strerror(errno));
+    struct stat fsb;
+    snap_hdr h;
+    const char *why = NULL;
+    if (fstat(fd, &fsb) != 0 || !S_ISREG(fsb.st_mode)) why = "not a regular file";
+    else if (pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) why = "shorter than its header";
+    else why = hdr_problem(&h, (uint64_t)fsb.st_size);
+    if (why) {
+        close(fd);
+        return jc_diag_at(diag, JC_ERR_HWDB, path, -1, "%s", why);
+    }
+
+    /* map in place, else read and relocate */
+    unsigned char *img = NULL, *heap = NULL;
+    if (!(flags & JC_SNAPSHOT_RELOCATE)) {
+        int mflags = MAP_PRIVATE;
+#ifdef MAP_FIXED_NOREPLACE
+        mflags |= MAP_FIXED_NOREPLACE;
+#endif
+        void *want = (void *)(uintptr_t)SNAP_BASE;
+        void *m = mmap(want, (size_t)h.length, PROT_READ | PROT_WRITE, mflags, fd, 0);
+        if (m != MAP_FAILED && m != want) munmap(m, (size_t)h.length);
+        else if (m == want) img = m;
+    }
+    jc_status st = JC_OK;
+    if (!img) {
+        heap = malloc((size_t)h.length);
+        if (!heap) st = jc_diag_set(diag, JC_ERR_NOMEM, "out of memory");
+        size_t got = 0;
+        while (!st && got < h.length) {
+            ssize_t k = pread(fd, heap + got, (size_t)h.length - got, (off_t)got);
+            if (k <= 0) {
+                st = jc_diag_at(diag, JC_ERR_IO, path, -1, "cannot read the snapshot: %s",
+                                k < 0 ? strerror(errno) : "unexpected end of file");
+                break;
+            }
+            got += (size_t)k;
+        }
+        uintptr_t hb = (uintptr_t)heap;
+        if (!st && ((uint64_t)hb < SNAP_BASE + h.length && SNAP_BASE < (uint64_t)hb + h.length))
+            st = jc_diag_at(diag, JC_ERR_HWDB, path, -1, "cannot relocate the snapshot");
+        if (!st && hs_checksum(heap + SNAP_HDR_BYTES, (size_t)h.length - SNAP_HDR_BYTES) != h.checksum)
+            st = jc_diag_at(diag, JC_ERR_HWDB, path, -1, "corrupt (checksum mismatch)");
+        img = heap;
+    }
+    close(fd);
+
+    char why_buf[4200];
+    size_t clean_len = 0;
+    if (!st && stale(img, &h, bundled_dir, &clean_len, why_buf, sizeof why_buf))
+        st = jc_diag_at(diag, JC_ERR_NOTFOUND, path, -1, "stale for %s: %s", bundled_dir, why_buf);
+    if (!st && heap) {
+        R r = {heap, h.length};
+        bool ok = r_fields(&r, HT_HWDB, heap + h.root, 0);
+        for (uint64_t i = 0; ok && i < h.n_roots; i++) {
+            snap_root sr;
+            memcpy(&sr, heap + h.roots + i * sizeof sr, sizeof sr);
+            ok = sr.type < HT_COUNT && ref_target((int)sr.type) && sr.off >= SNAP_HDR_BYTES &&
+                 sr.off <= h.length - types[sr.type].size &&
+                 r_fields(&r, (int)sr.type, heap + sr.off, 0);
+        }
+        if (!ok) st = jc_diag_at(diag, JC_ERR_HWDB, path, -1, "corrupt (a pointer outside the image)");
+    }
+    if (!st) {
+        for (uint64_t i = 0; i < h.n_files; i++) {
+            char *slot = (char *)img + h.slots + i * SNAP_SLOT;
+            snap_file sf;
+            memcpy(&sf, img + h.files + i * sizeof sf, sizeof sf);
+            /* lengths checked by stale(): "<folder>/<rel>" fits the slot */
+            if (h.n_dirs) {
+                const char *rel = (const char *)img + sf.rel;
+                memcpy(slot, bundled_dir, clean_len);
+                slot[clean_len] = '/';
+                memmove(slot + clean_len + 1, rel, strlen(rel) + 1);
+            } else {
+                memcpy(slot, bundled_dir, strlen(bundled_dir) + 1);
+            }
+        }
+        jc_hwdb *db = (jc_hwdb *)(img + h.root);
+        hw_internal *in = db->internal_;
+        if (heap) in->snap_buf = heap;
+        else {
+            in->snap_map = img;
+            in->snap_len = (size_t)h.length;
+        }
+        *out = db;
+    } else if (heap) {
+        free(heap);
+    } else if (img) {
+        munmap(img, (size_t)h.length);
+    }
+    return st;
+}
+
+int jc_hwdb_from_snapshot(const jc_hwdb *db)
+{
+    if (!db) return 0;
+    const hw_internal *in = db->internal_;
+    return in->snap_map ? 2 : in->snap_buf ? 1 : 0;
+}

@@ -1,0 +1,141 @@
+/*
+ * job.c - a jc_job's keys as data: the option table (src/job/job_keys.def)
+ * that the command line, job files and the bindings share, and the one
+ * place that turns a key and its text into a field of the job.  Also the
+ * model check every estimate needs first: a batch size the model can take.
+ */
+#include "base/jc_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_NUM, K_NAME, K_FLAG, K_MODE, K_TRAIN, K_INFER, K_METHOD };
+
+typedef struct key_row {
+    jc_job_key pub;
+    int kind;
+    size_t off;
+} key_row;
+
+#define JOB_KEY(name, kind, field, arg, help) {{name, arg, help}, K_##kind, offsetof(jc_job, field)},
+static const key_row rows[] = {
+#include "job/job_keys.def"
+};
+#undef JOB_KEY
+#define N_ROWS (sizeof rows / sizeof rows[0])
+
+/* The public view: the jc_job_key parts of rows[], in order. */
+#define JOB_KEY(name, kind, field, arg, help) {name, arg, help},
+static const jc_job_key pub_keys[] = {
+#include "job/job_keys.def"
+};
+#undef JOB_KEY
+
+const jc_job_key *jc_job_keys(size_t *n)
+{
+    if (n) *n = N_ROWS;
+    return pub_keys;
+}
+
+const char *jc_job_key_closest(const char *name)
+{
+    const char *best = NULL;
+    int bd = 3;
+    for (size_t i = 0; name && i < N_ROWS; i++) {
+        int dist = jc_edit_distance(name, rows[i].pub.name, 3);
+        if (dist < bd) { bd = dist; best = rows[i].pub.name; }
+    }
+    return best;
+}
+
+static jc_status bad(jc_diag *d, const char *key, const char *want, const char *got)
+{
+    return jc_diag_set(d, JC_ERR_USAGE, "%s expects %s, got '%s'", key, want, got ? got : "(nothing)");
+}
+
+static int parse_num(const char *s, double *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_flag(const char *s, int *on)
+{
+    if (!s || !strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "1") || !strcmp(s, "on")) {
+        *on = 1;
+        return 0;
+    }
+    if (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "0") || !strcmp(s, "off")) {
+        *on = 0;
+        return 0;
+    }
+    return -1;
+}
+
+jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d)
+{
+    if (!job || !key) return jc_diag_set(d, JC_ERR_USAGE, "jc_job_set: NULL argument");
+    const key_row *r = NULL;
+    for (size_t i = 0; i < N_ROWS && !r; i++)
+        if (!strcmp(rows[i].pub.name, key)) r = &rows[i];
+    if (!r) {
+        const char *best = jc_job_key_closest(key);
+        if (best) return jc_diag_set(d, JC_ERR_NOTFOUND, "unknown key '%s'; did you mean '%s'?", key, best);
+        return jc_diag_set(d, JC_ERR_NOTFOUND, "unknown key '%s'", key);
+    }
+    char *base = (char *)job;
+    int on;
+    switch (r->kind) {
+    case K_NUM: {
+        double v;
+        if (parse_num(value, &v)) return bad(d, key, "a number", value);
+        *(double *)(base + r->off) = v;
+        return JC_OK;
+    }
+    case K_NAME:
+        if (!value || !*value) return bad(d, key, "a name", value);
+        *(const char **)(base + r->off) = value;
+        return JC_OK;
+    case K_FLAG:
+        if (parse_flag(value, &on)) return bad(d, key, "true or false", value);
+        *(int *)(base + r->off) = on;
+        return JC_OK;
+    case K_TRAIN: case K_INFER:
+        if (parse_flag(value, &on)) return bad(d, key, "true or false", value);
+        if (on) job->mode = r->kind == K_TRAIN ? JC_MODE_TRAINING : JC_MODE_INFERENCE;
+        return JC_OK;
+    case K_MODE:
+        if (value && (!strcmp(value, "training") || !strcmp(value, "train"))) job->mode = JC_MODE_TRAINING;
+        else if (value && (!strcmp(value, "inference") || !strcmp(value, "infer"))) job->mode = JC_MODE_INFERENCE;
+        else return bad(d, key, "training or inference", value);
+        return JC_OK;
+    case K_METHOD:
+        if (value && !strcmp(value, "roofline")) job->method = JC_METHOD_ROOFLINE;
+        else if (value && !strcmp(value, "joules-per-op")) job->method = JC_METHOD_JOULES_PER_OP;
+        else if (value && !strcmp(value, "tdp")) job->method = JC_METHOD_TDP;
+        else return bad(d, key, "roofline, joules-per-op or tdp", value);
+        return JC_OK;
+    }
+    return jc_diag_set(d, JC_ERR_INTERNAL, "jc_job_set: bad key table");
+}
+
+int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input)
+{
+    const jc_graph *g = m->graph;
+    for (size_t i = 0; i < g->n_inputs; i++) {
+        const jc_value *v = &g->values[g->inputs[i]];
+        if (v->rank > 0 && v->dims[0].v >= 0 && (double)v->dims[0].v != batch) {
+            if (input) *input = v->name;
+            return v->dims[0].v;
+        }
+    }
+    return 0;
+}

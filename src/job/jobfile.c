@@ -1,0 +1,120 @@
+/*
+ * jobfile.c - reads a job file (the YAML form of `joulecast estimate`'s
+ * options, docs/job-file.md) into located key/value pairs.  The YAML is
+ * parsed by the hwdb stage's reader (hw_parse_file in src/hwdb/hwdb.c, the one
+ * libyaml user), so job files get the same limits and the same
+ * file:line:column errors as the database.
+ */
+#include "hwdb/hwdb_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct jf_internal {
+    jc_arena *a;
+} jf_internal;
+
+typedef struct kvbuild {
+    jc_jobfile *jf;
+    size_t cap;
+    jc_arena *a;
+} kvbuild;
+
+static int push(kvbuild *b, const char *k, const char *v, int line, int col)
+{
+    jc_jobfile *jf = b->jf;
+    if (jf->n == b->cap) {
+        size_t nc = b->cap ? b->cap * 2 : 16;
+        const char **nk = jc_arena_calloc(b->a, nc, sizeof *nk);
+        const char **nv = jc_arena_calloc(b->a, nc, sizeof *nv);
+        int *nl = jc_arena_calloc(b->a, nc, sizeof *nl);
+        int *ncol = jc_arena_calloc(b->a, nc, sizeof *ncol);
+        if (!nk || !nv || !nl || !ncol) return -1;
+        if (jf->n) {
+            memcpy(nk, jf->keys, jf->n * sizeof *nk);
+            memcpy(nv, jf->values, jf->n * sizeof *nv);
+            memcpy(nl, jf->lines, jf->n * sizeof *nl);
+            memcpy(ncol, jf->cols, jf->n * sizeof *ncol);
+        }
+        jf->keys = nk; jf->values = nv; jf->lines = nl; jf->cols = ncol;
+        b->cap = nc;
+    }
+    jf->keys[jf->n] = k;
+    jf->values[jf->n] = v;
+    jf->lines[jf->n] = line;
+    jf->cols[jf->n] = col;
+    jf->n++;
+    return 0;
+}
+
+jc_status jc_jobfile_load(const char *path, jc_jobfile **out, jc_diag *d)
+{
+    if (!path || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_jobfile_load: NULL argument");
+    *out = NULL;
+    jc_diag_clear(d);
+    jc_arena *a = jc_arena_new(), *scratch = jc_arena_new();
+    jc_status st = JC_OK;
+    if (!a || !scratch) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
+    jc_jobfile *jf = jc_arena_alloc(a, sizeof *jf);
+    jf_internal *ji = jc_arena_alloc(a, sizeof *ji);
+    hw_file *hf = jc_arena_alloc(a, sizeof *hf);
+    if (!jf || !ji || !hf) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
+    ji->a = a;
+    jf->internal_ = ji;
+    jf->path = hf->path = jc_arena_strdup(a, path);
+    if (!jf->path) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
+    hnode *root = NULL;
+    if ((st = hw_parse_file(scratch, a, hf, &root, d))) goto out;
+    if (!root || root->kind != HN_MAP) {
+        st = jc_diag_yaml(d, JC_ERR_USAGE, path, root ? root->line : 1, root ? root->col : 1,
+                          "a job file is a mapping of option names to values (docs/job-file.md)");
+        goto out;
+    }
+    kvbuild b = {jf, 0, a};
+    for (size_t i = 0; i < root->n; i++) {
+        const hnode *k = root->keys[i], *v = root->vals[i];
+        if (v->kind == HN_SCALAR) {
+            if (push(&b, k->s, v->s, v->line, v->col)) goto oom;
+        } else if (v->kind == HN_SEQ) {
+            for (size_t j = 0; j < v->n; j++) {
+                const hnode *it = v->vals[j];
+                if (it->kind != HN_SCALAR) {
+                    st = jc_diag_yaml(d, JC_ERR_USAGE, path, it->line, it->col,
+                                      "'%s': expected a list of plain values", k->s);
+                    goto out;
+                }
+                if (push(&b, k->s, it->s, it->line, it->col)) goto oom;
+            }
+        } else {
+            for (size_t j = 0; j < v->n; j++) {
+                const hnode *mk = v->keys[j], *mv = v->vals[j];
+                if (mv->kind != HN_SCALAR) {
+                    st = jc_diag_yaml(d, JC_ERR_USAGE, path, mv->line, mv->col,
+                                      "'%s.%s': expected a plain value", k->s, mk->s);
+                    goto out;
+                }
+                size_t n = strlen(mk->s) + strlen(mv->s) + 2;
+                char *kv = jc_arena_alloc(a, n);
+                if (!kv) goto oom;
+                snprintf(kv, n, "%s=%s", mk->s, mv->s);
+                if (push(&b, k->s, kv, mv->line, mv->col)) goto oom;
+            }
+        }
+    }
+    *out = jf;
+    jc_arena_free(scratch);
+    return JC_OK;
+oom:
+    st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+out:
+    jc_arena_free(scratch);
+    jc_arena_free(a);
+    return st;
+}
+
+void jc_jobfile_free(jc_jobfile *jf)
+{
+    if (!jf) return;
+    jf_internal *ji = jf->internal_;
+    jc_arena_free(ji->a);
+}

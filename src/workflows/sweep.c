@@ -1,0 +1,669 @@
+/*
+ * sweep.c - `joulecast sweep`: one job estimated over a grid of devices x
+ * regions x batch sizes x precisions, sorted, with the Pareto front of
+ * wall time against location-based emissions marked.
+ *
+ * The model is analysed once per batch size (never per grid point) and
+ * the database is the caller's, loaded once.  Each point is one
+ * jc_estimate_run, so a sweep entry is exactly what `estimate` prints for
+ * the same options.  A point that cannot be estimated becomes a skipped
+ * entry with its reason; reasons that do not depend on the region (no
+ * peak at that precision, no TDP) are recorded once per device with
+ * region NULL, and regions without any intensity once with device NULL,
+ * so a sweep over every cloud region does not repeat them 131 times.
+ */
+#include "base/jc_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sweep_internal {
+    jc_arena *a;
+    jc_sweep_entry *entries, *skipped;  /* malloc'ed, freed with the sweep */
+    const char **notes;
+} sweep_internal;
+
+const char *jc_sweep_sort_name(jc_sweep_sort s)
+{
+    switch (s) {
+    case JC_SWEEP_BY_EMISSIONS: return "emissions";
+    case JC_SWEEP_BY_ENERGY: return "energy";
+    case JC_SWEEP_BY_TIME: return "time";
+    }
+    return "?";
+}
+
+jc_status jc_sweep_sort_parse(const char *s, jc_sweep_sort *out)
+{
+    if (!s) return JC_ERR_USAGE;
+    if (!jc_strcasecmp(s, "emissions") || !jc_strcasecmp(s, "co2")) *out = JC_SWEEP_BY_EMISSIONS;
+    else if (!jc_strcasecmp(s, "energy") || !jc_strcasecmp(s, "kwh")) *out = JC_SWEEP_BY_ENERGY;
+    else if (!jc_strcasecmp(s, "time")) *out = JC_SWEEP_BY_TIME;
+    else return JC_ERR_USAGE;
+    return JC_OK;
+}
+
+/* ---- the builder ------------------------------------------------------------ */
+
+typedef struct sw {
+    jc_arena *a;
+    jc_sweep *s;
+    sweep_internal *in;
+    const jc_job *job;
+    const jc_hwdb *db;
+    jc_diag *d;
+    size_t cap_e, cap_k, cap_n;
+    int oom;
+    /* expanded axes; a NULL slot keeps the job's own value */
+    const jc_device **devs;  size_t nd;
+    const jc_region **regs;  size_t nr;
+    int *reg_ok;             /* 1: the region has an intensity (or --ci) */
+    size_t nr_ok;
+    const char **precs;      size_t np;   /* canonical names, or NULL */
+    double *batches;         size_t nb;   /* NAN: the job's own */
+} sw;
+
+static int push(sw *w, jc_sweep_entry **arr, size_t *n, size_t *cap, const jc_sweep_entry *x)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 256;
+        jc_sweep_entry *q = realloc(*arr, nc * sizeof *q);
+        if (!q) { w->oom = 1; return 0; }
+        *arr = q;
+        *cap = nc;
+    }
+    (*arr)[(*n)++] = *x;
+    return 1;
+}
+
+static const char *adup(sw *w, const char *s)
+{
+    if (!s) return NULL;
+    const char *r = jc_arena_strdup(w->a, s);
+    if (!r) w->oom = 1;
+    return r;
+}
+
+/* Adds a note once (notes are few; a linear search is enough). */
+static void note(sw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(sw *w, const char *fmt, ...)
+{
+    char buf[1100];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    jc_sweep *s = w->s;
+    for (size_t i = 0; i < s->n_notes; i++)
+        if (!strcmp(s->notes[i], buf)) return;
+    if (s->n_notes >= 200) return;   /* bounded: the first 200 distinct notes */
+    if (s->n_notes == w->cap_n) {
+        size_t nc = w->cap_n ? w->cap_n * 2 : 16;
+        const char **q = realloc(w->in->notes, nc * sizeof *q);
+        if (!q) { w->oom = 1; return; }
+        w->in->notes = q;
+        s->notes = q;
+        w->cap_n = nc;
+    }
+    const char *c = adup(w, buf);
+    if (c) s->notes[s->n_notes++] = c;
+}
+
+static const char *device_label(sw *w, const jc_device *dev)
+{
+    char buf[400];
+    snprintf(buf, sizeof buf, "%s%s%s%s%s", dev->vendor ? dev->vendor : "", dev->vendor ? " " : "",
+             dev->name ? dev->name : dev->id, dev->variant ? " " : "", dev->variant ? dev->variant : "");
+    return adup(w, buf);
+}
+
+/* A skipped entry; NULL dev / reg / prec and a NAN batch stand for
+ * "every value of that axis"; covers = grid points it stands for. */
+static void skip(sw *w, const jc_device *dev, const jc_region *reg, const char *prec,
+                 double batch, size_t covers, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+static void skip(sw *w, const jc_device *dev, const jc_region *reg, const char *prec,
+                 double batch, size_t covers, const char *fmt, ...)
+{
+    char buf[1100];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    jc_sweep_entry x;
+    memset(&x, 0, sizeof x);
+    x.device_id = dev ? adup(w, dev->id) : NULL;
+    x.device_name = dev ? device_label(w, dev) : NULL;
+    x.region_code = reg ? adup(w, reg->code) : NULL;
+    x.precision = prec;
+    x.batch = isnan(batch) ? 0 : batch;
+    x.reason = adup(w, buf);
+    if (push(w, &w->in->skipped, &w->s->n_skipped, &w->cap_k, &x))
+        w->s->n_skipped_points += covers;
+}
+
+/* ---- axes ------------------------------------------------------------------- */
+
+static int kind_word(const char *s, int *mask)
+{
+    static const struct { const char *w; int m; } k[] = {
+        {"all", (1 << JC_DEVICE_GPU) | (1 << JC_DEVICE_TPU) | (1 << JC_DEVICE_ACCELERATOR)},
+        {"gpu", 1 << JC_DEVICE_GPU}, {"tpu", 1 << JC_DEVICE_TPU},
+        {"accelerator", 1 << JC_DEVICE_ACCELERATOR}, {"cpu", 1 << JC_DEVICE_CPU},
+        {"soc", 1 << JC_DEVICE_SOC},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (!jc_strcasecmp(s, k[i].w)) { *mask = k[i].m; return 1; }
+    return 0;
+}
+
+static jc_status expand_devices(sw *w, const jc_sweep_spec *sp)
+{
+    const jc_hwdb *db = w->db;
+    size_t cap = sp->n_devices ? db->n_devices : 1;
+    w->devs = jc_arena_calloc(w->a, cap ? cap : 1, sizeof *w->devs);
+    if (!w->devs) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    if (!sp->n_devices) {
+        const jc_device *dev = NULL;
+        const jc_host *host = NULL;
+        const char *name = w->job->device ? w->job->device : w->job->host;
+        if (!name)
+            return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: no devices: give --devices LIST (or --device ID)");
+        jc_status st = jc_hwdb_hardware(db, name, &dev, &host, w->d);
+        if (st) return st;
+        if (host && !host->accel && !w->job->device)
+            return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: host '%s' has no accelerators; give --devices", host->id);
+        w->devs[0] = NULL;   /* the job's own --device / --host */
+        w->nd = 1;
+        return JC_OK;
+    }
+    if (w->job->host)
+        return jc_diag_set(w->d, JC_ERR_USAGE,
+                           "sweep: --host fixes the hardware; drop it to sweep --devices (host power then "
+                           "comes from the per-accelerator share, or --host-power)");
+    /* mark chosen devices by index so duplicates collapse, then list them in
+       database order */
+    char *pick = jc_arena_calloc(w->a, db->n_devices ? db->n_devices : 1, 1);
+    if (!pick) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < sp->n_devices; i++) {
+        const char *nm = sp->devices[i];
+        int mask;
+        if (!nm || !*nm) return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: an empty device name in the list");
+        if (kind_word(nm, &mask)) {
+            for (size_t k = 0; k < db->n_devices; k++)
+                if (mask & (1 << db->devices[k].kind)) pick[k] = 1;
+            continue;
+        }
+        const jc_device *dev = NULL;
+        const jc_host *host = NULL;
+        jc_status st = jc_hwdb_hardware(db, nm, &dev, &host, w->d);
+        if (st) return st;
+        if (host)
+            return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: '%s' is a host, not a device: --devices takes "
+                               "device ids (joulecast hw list --kind gpu)", host->id);
+        pick[dev - db->devices] = 1;
+    }
+    for (size_t k = 0; k < db->n_devices; k++)
+        if (pick[k]) w->devs[w->nd++] = &db->devices[k];
+    if (!w->nd) return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: the device list selects no device");
+    return JC_OK;
+}
+
+static int type_word(const char *s, int *type)
+{
+    static const struct { const char *w; jc_region_type t; } k[] = {
+        {"cloud", JC_REGION_CLOUD}, {"country", JC_REGION_COUNTRY},
+        {"subnational", JC_REGION_SUBNATIONAL}, {"grid", JC_REGION_GRID},
+        {"aggregate", JC_REGION_AGGREGATE},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (!jc_strcasecmp(s, k[i].w)) { *type = (int)k[i].t; return 1; }
+    return 0;
+}
+
+static jc_status expand_regions(sw *w, const jc_sweep_spec *sp)
+{
+    const jc_hwdb *db = w->db;
+    size_t cap = sp->n_regions ? db->n_regions : 1;
+    w->regs = jc_arena_calloc(w->a, cap ? cap : 1, sizeof *w->regs);
+    w->reg_ok = jc_arena_calloc(w->a, cap ? cap : 1, sizeof *w->reg_ok);
+    if (!w->regs || !w->reg_ok) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    if (!sp->n_regions) {
+        w->regs[0] = NULL;   /* the job's own --region / --ci */
+        w->reg_ok[0] = 1;
+        w->nr = w->nr_ok = 1;
+        return JC_OK;
+    }
+    char *pick = jc_arena_calloc(w->a, db->n_regions ? db->n_regions : 1, 1);
+    if (!pick) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < sp->n_regions; i++) {
+        const char *nm = sp->regions[i];
+        int type;
+        if (!nm || !*nm) return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: an empty region name in the list");
+        if (!jc_strcasecmp(nm, "all")) {
+            memset(pick, 1, db->n_regions);
+            continue;
+        }
+        if (type_word(nm, &type)) {
+            for (size_t k = 0; k < db->n_regions; k++)
+                if ((int)db->regions[k].type == type) pick[k] = 1;
+            continue;
+        }
+        const char *colon = strchr(nm, ':');
+        if (colon && !jc_strcasecmp(colon + 1, "all")) {
+            size_t pl = (size_t)(colon - nm), hits = 0;
+            for (size_t k = 0; k < db->n_regions; k++) {
+                const jc_region *r = &db->regions[k];
+                if (r->type == JC_REGION_CLOUD && r->provider && strlen(r->provider) == pl &&
+                    !strncmp(r->provider, nm, pl)) {
+                    pick[k] = 1;
+                    hits++;
+                }
+            }
+            if (!hits)
+                return jc_diag_set(w->d, JC_ERR_NOTFOUND, "sweep: no cloud region of provider '%.*s' "
+                                   "(joulecast region list --type cloud)", (int)pl, nm);
+            continue;
+        }
+        const jc_region *r = NULL;
+        jc_status st = jc_hwdb_region(db, nm, &r, w->d);
+        if (st) return st;
+        pick[r - db->regions] = 1;
+    }
+    for (size_t k = 0; k < db->n_regions; k++) {
+        if (!pick[k]) continue;
+        const jc_region *r = &db->regions[k];
+        w->regs[w->nr] = r;
+        w->reg_ok[w->nr] = r->default_intensity != NULL || !isnan(w->job->ci);
+        w->nr_ok += (size_t)w->reg_ok[w->nr];
+        w->nr++;
+    }
+    if (!w->nr) return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: the region list selects no region");
+    return JC_OK;
+}
+
+static jc_precision prec_of(const char *p)
+{
+    for (int i = 0; i < JC_PREC_COUNT; i++)
+        if (!jc_strcasecmp(p, jc_precision_name((jc_precision)i))) return (jc_precision)i;
+    return JC_PREC_COUNT;
+}
+
+static jc_status expand_precisions(sw *w, const jc_sweep_spec *sp)
+{
+    static const jc_precision all[] = {JC_PREC_FP32, JC_PREC_TF32, JC_PREC_FP16, JC_PREC_BF16,
+                                       JC_PREC_FP8, JC_PREC_INT8};
+    const size_t n_all = sizeof all / sizeof all[0];
+    w->precs = jc_arena_calloc(w->a, n_all + sp->n_precisions + 1, sizeof *w->precs);
+    if (!w->precs) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    if (!sp->n_precisions) {
+        w->precs[0] = NULL;
+        w->np = 1;
+        return JC_OK;
+    }
+    int pick[JC_PREC_COUNT] = {0};
+    for (size_t i = 0; i < sp->n_precisions; i++) {
+        const char *nm = sp->precisions[i];
+        if (nm && !jc_strcasecmp(nm, "all")) {
+            for (size_t k = 0; k < n_all; k++) pick[all[k]] = 1;
+            continue;
+        }
+        jc_precision p = nm ? prec_of(nm) : JC_PREC_COUNT;
+        if (p == JC_PREC_COUNT || p == JC_PREC_FP64 || p == JC_PREC_INT4)
+            return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: precision '%s' is not one of fp32 tf32 fp16 "
+                               "bf16 fp8 int8 (or all)", nm ? nm : "");
+        pick[p] = 1;
+    }
+    for (size_t k = 0; k < n_all; k++)
+        if (pick[all[k]]) w->precs[w->np++] = jc_precision_name(all[k]);
+    return JC_OK;
+}
+
+static jc_status expand_batches(sw *w, const jc_sweep_spec *sp, const jc_model *m)
+{
+    size_t n = sp->n_batches ? sp->n_batches : 1;
+    w->batches = jc_arena_calloc(w->a, n, sizeof *w->batches);
+    if (!w->batches) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    if (!sp->n_batches) {
+        w->batches[0] = NAN;
+        w->nb = 1;
+        return JC_OK;
+    }
+    if (!m)
+        return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: batch sizes need a model (with --flops/--params the "
+                           "work does not depend on the batch)");
+    for (size_t i = 0; i < sp->n_batches; i++) {
+        double b = sp->batches[i];
+        if (!(b >= 1) || b != floor(b) || b > 1e9)
+            return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: batch sizes must be whole numbers in [1, 1e9] (got %g)", b);
+        int dup = 0;
+        for (size_t k = 0; k < w->nb; k++) dup |= w->batches[k] == b;
+        if (!dup) w->batches[w->nb++] = b;
+    }
+    return JC_OK;
+}
+
+/* ---- per-point work ------------------------------------------------------------ */
+
+static int given(double x) { return !isnan(x); }
+
+/* Why dev cannot be estimated at precision slot p (NULL: it can); *used
+ * receives the precision the estimate will run at. */
+static const char *device_reason(sw *w, const jc_device *dev, const char *p, const char **used,
+                                 char *buf, size_t cap)
+{
+    const jc_job *j = w->job;
+    jc_precision pr;
+    const char *name = p ? p : j->precision;
+    if (name) {
+        pr = prec_of(name);
+    } else {
+        pr = dev->peak_tflops[JC_PREC_BF16].present ? JC_PREC_BF16
+           : dev->peak_tflops[JC_PREC_FP16].present ? JC_PREC_FP16 : JC_PREC_FP32;
+    }
+    *used = pr < JC_PREC_COUNT ? jc_precision_name(pr) : name;
+    if (pr >= JC_PREC_COUNT) return NULL;   /* the estimate names the problem */
+    int known_time = given(j->hours) || given(j->device_hours);
+    if ((!known_time || j->method == JC_METHOD_JOULES_PER_OP) && !dev->peak_tflops[pr].present) {
+        snprintf(buf, cap, "no published dense peak at %s", jc_precision_name(pr));
+        return buf;
+    }
+    if (!dev->tdp_w.present && !given(j->avg_power_w)) {
+        snprintf(buf, cap, "no published TDP (give --avg-power W)");
+        return buf;
+    }
+    /* a device without a published utilisation is estimated with the
+     * database's named fallback; the estimate's warning becomes a note */
+    if (j->method == JC_METHOD_JOULES_PER_OP && !dev->pj_per_flop[pr].present) {
+        snprintf(buf, cap, "no energy per FLOP at %s (joules-per-op method)", jc_precision_name(pr));
+        return buf;
+    }
+    return NULL;
+}
+
+static double assumption_central(const jc_estimate *e, const char *key)
+{
+    for (size_t i = 0; i < e->n_assumptions; i++)
+        if (!strcmp(e->assumptions[i].key, key)) return e->assumptions[i].value.central;
+    return 0;
+}
+
+/* Strings of the current device / region slot, copied once per slot. */
+typedef struct slot_str { const char *id, *name; } slot_str;
+
+static void run_point(sw *w, jc_job *jj, const jc_analysis *an, const jc_device *dev,
+                      const jc_region *reg, const char *prec, double batch, slot_str *ds, slot_str *rs)
+{
+    jc_estimate *e = NULL;
+    jc_diag dd;
+    jc_status st = jc_estimate_run(jj, an, w->db, &e, &dd);
+    if (st == JC_ERR_NOMEM) { w->oom = 1; return; }
+    if (st) {
+        skip(w, dev, reg, prec, batch, 1, "%s", dd.msg);
+        return;
+    }
+    jc_sweep_entry x;
+    memset(&x, 0, sizeof x);
+    if (!ds->id) {
+        ds->id = adup(w, e->device_id);
+        ds->name = adup(w, e->device_name);
+    }
+    if (!rs->id && e->region_code) {
+        rs->id = adup(w, e->region_code);
+        rs->name = adup(w, e->region_name);
+    }
+    x.device_id = ds->id;
+    x.device_name = ds->name;
+    x.region_code = e->region_code ? rs->id : NULL;
+    x.precision = e->precision;   /* a static name */
+    x.batch = isnan(batch) ? (an && given(jj->batch) ? jj->batch : an ? 1 : 0) : batch;
+    x.wall_hours = e->wall_hours;
+    x.energy_kwh = e->energy_facility_kwh;
+    x.co2_kg = e->co2_kg;
+    x.ci = assumption_central(e, "grid.ci");
+    x.pue = assumption_central(e, "pue");
+    x.j_per_sample = e->j_per_sample.central;
+    for (size_t i = 0; i < e->n_warnings; i++) note(w, "%s", e->warnings[i]);
+    push(w, &w->in->entries, &w->s->n_entries, &w->cap_e, &x);
+    jc_estimate_free(e);
+}
+
+/* ---- ordering and the Pareto front ------------------------------------------------ */
+
+static double key_of(const jc_sweep_entry *x, jc_sweep_sort k)
+{
+    return k == JC_SWEEP_BY_ENERGY ? x->energy_kwh.central
+         : k == JC_SWEEP_BY_TIME ? x->wall_hours.central : x->co2_kg.central;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+    if (!a || !b) return (a != NULL) - (b != NULL);
+    return strcmp(a, b);
+}
+
+static int cmp_rest(const jc_sweep_entry *a, const jc_sweep_entry *b)
+{
+    int c;
+    if ((c = cmp_str(a->device_id, b->device_id))) return c;
+    if ((c = cmp_str(a->region_code, b->region_code))) return c;
+    if ((c = cmp_str(a->precision, b->precision))) return c;
+    return (a->batch > b->batch) - (a->batch < b->batch);
+}
+
+/* qsort has no context argument; the three orders get a comparator each. */
+#define CMP_BY(name, k)                                                         \
+    static int name(const void *pa, const void *pb)                             \
+    {                                                                           \
+        const jc_sweep_entry *a = pa, *b = pb;                                  \
+        double x = key_of(a, k), y = key_of(b, k);                              \
+        if (x != y) return x < y ? -1 : 1;                                      \
+        return cmp_rest(a, b);                                                  \
+    }
+CMP_BY(cmp_emissions, JC_SWEEP_BY_EMISSIONS)
+CMP_BY(cmp_energy, JC_SWEEP_BY_ENERGY)
+CMP_BY(cmp_time, JC_SWEEP_BY_TIME)
+
+/* time ascending, then emissions ascending (for the front) */
+static int cmp_front(const void *pa, const void *pb)
+{
+    const jc_sweep_entry *a = *(const jc_sweep_entry *const *)pa, *b = *(const jc_sweep_entry *const *)pb;
+    if (a->wall_hours.central != b->wall_hours.central)
+        return a->wall_hours.central < b->wall_hours.central ? -1 : 1;
+    if (a->co2_kg.central != b->co2_kg.central) return a->co2_kg.central < b->co2_kg.central ? -1 : 1;
+    return cmp_rest(a, b);
+}
+
+static jc_status mark_front(sw *w)
+{
+    jc_sweep *s = w->s;
+    if (!s->n_entries) return JC_OK;
+    jc_sweep_entry **p = malloc(s->n_entries * sizeof *p);
+    if (!p) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < s->n_entries; i++) p[i] = &s->entries[i];
+    qsort(p, s->n_entries, sizeof *p, cmp_front);
+    /* an entry is on the front when no other is at least as good on both
+       axes and better on one: walking by time, its emissions must be below
+       every faster entry's (or equal to the best one at the same time) */
+    double best = INFINITY, best_t = -1;
+    for (size_t i = 0; i < s->n_entries; i++) {
+        jc_sweep_entry *x = p[i];
+        double t = x->wall_hours.central, c = x->co2_kg.central;
+        if (c < best || (c == best && t == best_t)) {
+            x->pareto = 1;
+            s->n_pareto++;
+            best = c;
+            best_t = t;
+        }
+    }
+    free(p);
+    return JC_OK;
+}
+
+/* ---- entry point ------------------------------------------------------------------- */
+
+static int64_t fixed_batch(const jc_model *m, double b, const char **in)
+{
+    const jc_graph *g = m->graph;
+    for (size_t i = 0; i < g->n_inputs; i++) {
+        const jc_value *v = &g->values[g->inputs[i]];
+        if (v->rank > 0 && v->dims[0].v >= 0 && (double)v->dims[0].v != b) {
+            *in = v->name;
+            return v->dims[0].v;
+        }
+    }
+    return 0;
+}
+
+jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_job *job, const jc_model *m,
+                       const jc_analyze_opts *aopts, const jc_hwdb *db, jc_sweep **out, jc_diag *d)
+{
+    if (!sp || !job || !db || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_sweep_run: NULL argument");
+    *out = NULL;
+    jc_diag_clear(d);
+    jc_arena *a = jc_arena_new();
+    if (!a) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    sw W, *w = &W;
+    memset(w, 0, sizeof W);
+    w->a = a;
+    w->job = job;
+    w->db = db;
+    w->d = d;
+    w->s = jc_arena_alloc(a, sizeof *w->s);
+    w->in = jc_arena_alloc(a, sizeof *w->in);
+    jc_status st = JC_OK;
+    jc_analysis *an = NULL;
+    if (!w->s || !w->in) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    w->in->a = a;
+    jc_sweep *s = w->s;
+    s->internal_ = w->in;
+    s->mode = job->mode;
+    s->method = job->method;
+    s->sort = sp->sort;
+    s->model = m ? adup(w, m->path) : NULL;
+    if (sp->sort != JC_SWEEP_BY_EMISSIONS && sp->sort != JC_SWEEP_BY_ENERGY && sp->sort != JC_SWEEP_BY_TIME) {
+        st = jc_diag_set(d, JC_ERR_USAGE, "sweep: unknown sort key");
+        goto fail;
+    }
+    if ((st = expand_devices(w, sp)) || (st = expand_regions(w, sp)) ||
+        (st = expand_precisions(w, sp)) || (st = expand_batches(w, sp, m)))
+        goto fail;
+    s->n_devices = w->nd;
+    s->n_regions = w->nr;
+    s->n_precisions = w->np;
+    s->n_batches = w->nb;
+    s->n_points = w->nd * w->nr * w->np * w->nb;
+
+    /* regions that no estimate can use: once each, for every device */
+    for (size_t r = 0; r < w->nr; r++)
+        if (!w->reg_ok[r])
+            skip(w, NULL, w->regs[r], NULL, NAN, w->nd * w->np * w->nb,
+                 "region %s has no carbon-intensity value in any dataset (give --ci G)", w->regs[r]->code);
+
+    slot_str *dstr = jc_arena_calloc(a, w->nd, sizeof *dstr);
+    slot_str *rstr = jc_arena_calloc(a, w->nr, sizeof *rstr);
+    /* per precision x device: the device itself, why it cannot be
+       estimated (NULL: it can; the same for every batch and region) and
+       the precision it runs at */
+    const jc_device **rdevs = jc_arena_calloc(a, w->nd, sizeof *rdevs);
+    const char **why = jc_arena_calloc(a, w->np * w->nd, sizeof *why);
+    const char **used = jc_arena_calloc(a, w->np * w->nd, sizeof *used);
+    if (!dstr || !rstr || !rdevs || !why || !used) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    for (size_t di = 0; di < w->nd; di++) {
+        rdevs[di] = w->devs[di];
+        if (!rdevs[di]) {   /* the job's own hardware */
+            const jc_host *host = NULL;
+            jc_diag tmp;
+            jc_hwdb_hardware(db, job->device ? job->device : job->host, &rdevs[di], &host, &tmp);
+            if (!rdevs[di] && host) rdevs[di] = host->accel;
+        }
+        for (size_t pi = 0; pi < w->np; pi++) {
+            char buf[300];
+            const char *r = rdevs[di] ? device_reason(w, rdevs[di], w->precs[pi], &used[pi * w->nd + di], buf,
+                                                      sizeof buf) : NULL;
+            if (r) why[pi * w->nd + di] = adup(w, r);
+        }
+    }
+    size_t nb_ok = 0;   /* batches analysed (or no model) */
+
+    jc_job jj = *job;
+    jj.per_node = 0;
+    for (size_t bi = 0; bi < w->nb && !w->oom; bi++) {
+        double b = w->batches[bi];
+        double bb = isnan(b) ? job->batch : b;
+        if (m) {
+            const char *in = NULL;
+            int64_t fixed = given(bb) ? fixed_batch(m, bb, &in) : 0;
+            if (fixed) {
+                skip(w, NULL, NULL, NULL, bb, w->np * w->nd * w->nr_ok,
+                     "input '%s' has a fixed batch dim of %lld: batch %g cannot be bound",
+                     in, (long long)fixed, bb);
+                continue;
+            }
+            jc_analyze_opts ao;
+            if (aopts) ao = *aopts;
+            else memset(&ao, 0, sizeof ao);
+            ao.batch = given(bb) ? (int64_t)bb : 0;
+            jc_diag ad;
+            st = jc_analyze(m, &ao, &an, &ad);
+            if (st == JC_ERR_NOMEM) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+            if (st) {
+                skip(w, NULL, NULL, NULL, bb, w->np * w->nd * w->nr_ok, "%s", ad.msg);
+                st = JC_OK;
+                continue;
+            }
+            s->n_analyses++;
+        }
+        nb_ok++;
+        jj.batch = bb;
+        for (size_t pi = 0; pi < w->np && !w->oom; pi++) {
+            for (size_t di = 0; di < w->nd && !w->oom; di++) {
+                const jc_device *dev = w->devs[di];
+                if (why[pi * w->nd + di]) continue;   /* listed once, below */
+                if (dev) jj.device = dev->id;
+                jj.precision = w->precs[pi] ? w->precs[pi] : job->precision;
+                for (size_t ri = 0; ri < w->nr && !w->oom; ri++) {
+                    if (!w->reg_ok[ri]) continue;
+                    jj.region = w->regs[ri] ? w->regs[ri]->code : job->region;
+                    run_point(w, &jj, an, rdevs[di], w->regs[ri], used[pi * w->nd + di], bb, &dstr[di], &rstr[ri]);
+                }
+            }
+        }
+        jc_analysis_free(an);
+        an = NULL;
+    }
+    /* devices that cannot be estimated at a precision: once each, for every
+       batch that was analysed and every region with an intensity */
+    for (size_t pi = 0; pi < w->np && nb_ok; pi++)
+        for (size_t di = 0; di < w->nd; di++)
+            if (why[pi * w->nd + di])
+                skip(w, rdevs[di], NULL, used[pi * w->nd + di], NAN, nb_ok * w->nr_ok, "%s", why[pi * w->nd + di]);
+    if (w->oom) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    s->entries = w->in->entries;
+    s->skipped = w->in->skipped;
+    if ((st = mark_front(w))) goto fail;
+    if (s->n_entries) {
+        int (*cmp)(const void *, const void *) = sp->sort == JC_SWEEP_BY_ENERGY ? cmp_energy
+                                               : sp->sort == JC_SWEEP_BY_TIME ? cmp_time : cmp_emissions;
+        qsort(s->entries, s->n_entries, sizeof *s->entries, cmp);
+    }
+    *out = s;
+    return JC_OK;
+fail:
+    jc_analysis_free(an);
+    free(w->in ? w->in->entries : NULL);
+    free(w->in ? w->in->skipped : NULL);
+    free(w->in ? w->in->notes : NULL);
+    jc_arena_free(a);
+    return st ? st : JC_ERR_INTERNAL;
+}
+
+void jc_sweep_free(jc_sweep *s)
+{
+    if (!s) return;
+    sweep_internal *in = s->internal_;
+    free(in->entries);
+    free(in->skipped);
+    free(in->notes);
+    jc_arena_free(in->a);
+}
