@@ -936,6 +936,11 @@ typedef struct jc_job_key {
  * A static table: never freed. */
 const jc_job_key *jc_job_keys(size_t *n);
 
+/* The largest value a size key ("batch", "count", "requests", ...) may
+ * take, or NULL for a key without such a limit.  jc_job_set refuses a
+ * larger value with JC_ERR_RANGE.  Points into a static table. */
+const double *jc_job_key_max(const char *key);
+
 /* The job key closest to `name` (edit distance below 3), for "did you
  * mean" messages; NULL when none is close.  A static string. */
 const char *jc_job_key_closest(const char *name);
@@ -944,7 +949,8 @@ const char *jc_job_key_closest(const char *name);
  * format, names borrowed (they must outlive the job), flags as NULL (on)
  * or true/false/yes/no/1/0, mode and method by name.  Errors:
  * JC_ERR_NOTFOUND (no such key, with the closest one suggested),
- * JC_ERR_USAGE (a value of the wrong form). */
+ * JC_ERR_USAGE (a value of the wrong form), JC_ERR_RANGE (a size above
+ * its limit, jc_job_key_max; the message names the key and the limit). */
 jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *diag);
 
 /* A batch dim the model cannot take: the first graph input whose first

@@ -25,6 +25,11 @@ int cli_fail(const jc_diag *d);
 int cli_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Prints an out-of-range error ("joulecast CMD: ...") and returns
+ * JC_ERR_RANGE (exit 7). */
+int cli_range(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Prints a malloc'ed JSON document s to stdout with a final newline and
  * frees it; NULL (the renderer ran out of memory) prints an error.
  * Returns 0 or JC_ERR_NOMEM. */

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/jobopts.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,9 +126,13 @@ int cmd_count(int argc, char **argv)
                 else ni++;
             }
         } else if (cli_opt(argc, argv, &i, "--batch", &v, &err)) {
+            double bv;
             if (err) rc = JC_ERR_USAGE;
-            else if (!cli_parse_i64(v, &o.batch) || o.batch < 1)
+            else if (!cli_parse_f64(v, &bv) || bv < 1 || bv != floor(bv))
                 rc = cli_usage("count", "--batch expects a positive integer, got '%s'", v);
+            else if (bv > *jc_job_key_max("batch"))
+                rc = cli_range("count", "--batch %s is out of range: at most %g", v, *jc_job_key_max("batch"));
+            else o.batch = (int64_t)bv;
         } else if (cli_opt(argc, argv, &i, "--top", &v, &err)) {
             int64_t t;
             if (err) rc = JC_ERR_USAGE;

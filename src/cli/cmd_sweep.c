@@ -150,7 +150,12 @@ int cmd_sweep(int argc, char **argv)
     }
     for (size_t i = 0; i < sc.batches.n; i++) {
         double v;
-        if (!cli_parse_f64(sc.batches.items[i], &v) || v < 1 || v != floor(v) || v > 1e9) {
+        if (cli_parse_f64(sc.batches.items[i], &v) && v > *jc_job_key_max("batch")) {
+            rc = cli_range("sweep", "--batches: %s is out of range: at most %g", sc.batches.items[i],
+                           *jc_job_key_max("batch"));
+            goto out;
+        }
+        if (!cli_parse_f64(sc.batches.items[i], &v) || v < 1 || v != floor(v)) {
             rc = cli_usage("sweep", "--batches takes whole numbers >= 1, got '%s'", sc.batches.items[i]);
             goto out;
         }

@@ -49,7 +49,9 @@ static void help_rows(FILE *f, const jo_opt *o, size_t n)
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", o[i].name, o[i].arg ? " " : "",
                  o[i].arg ? o[i].arg : "");
-        fprintf(f, "  %-26s %s\n", left, o[i].help);
+        const double *max = o[i].type == JO_JOB ? jc_job_key_max(o[i].name) : NULL;
+        if (max) fprintf(f, "  %-26s %s (at most %g)\n", left, o[i].help, *max);
+        else fprintf(f, "  %-26s %s\n", left, o[i].help);
     }
 }
 
@@ -122,8 +124,9 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
     switch (o->type) {
     case JO_JOB: {
         jc_diag d;
-        if (jc_job_set(j, o->name, val, &d))
-            return cli_usage(cmd, "%s: --%s", where, d.msg);
+        jc_status st = jc_job_set(j, o->name, val, &d);
+        if (st == JC_ERR_RANGE) return cli_range(cmd, "%s: --%s", where, d.msg);
+        if (st) return cli_usage(cmd, "%s: --%s", where, d.msg);
         return 0;
     }
     case JO_STR:
@@ -270,7 +273,9 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
 int jo_check_batch(const jobopts *c, double batch)
 {
     if (isnan(batch)) return 0;
-    if (batch < 1 || batch != floor(batch) || batch > 1e9)
+    if (batch > *jc_job_key_max("batch"))
+        return cli_range(c->cmd, "--batch %g is out of range: at most %g", batch, *jc_job_key_max("batch"));
+    if (batch < 1 || batch != floor(batch))
         return cli_usage(c->cmd, "--batch must be a whole number >= 1");
     return 0;
 }

@@ -44,6 +44,17 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     return JC_ERR_USAGE;
 }
 
+int cli_range(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "joulecast %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return JC_ERR_RANGE;
+}
+
 int cli_emit_json(char *s)
 {
     if (!s) {

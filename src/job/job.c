@@ -62,9 +62,56 @@ static int parse_num(const char *s, double *out)
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v)) return -1;
+    if (*end) return -1;
+    if (errno == ERANGE && fabs(v) == HUGE_VAL) return -2;
+    if (errno || !isfinite(v)) return -1;
     *out = v;
     return 0;
+}
+
+/* The largest value a size option may take: beyond it the figures would be
+ * astronomical, not a job anyone runs (the largest published training runs
+ * use ~1e5 devices, ~4e13 tokens, ~5e25 FLOPs).  A value above its limit is
+ * refused with JC_ERR_RANGE naming the option and the limit. */
+static const struct size_limit {
+    const char *key;
+    double max;
+    const char *unit;
+} size_limits[] = {
+    {"batch", 1e9, "samples per batch"},
+    {"flops", 1e30, "FLOPs"},
+    {"params", 1e15, "parameters"},
+    {"active-params", 1e15, "parameters"},
+    {"tokens", 1e18, "tokens"},
+    {"seq", 1e9, "tokens per sample"},
+    {"requests", 1e18, "requests"},
+    {"tokens-per-request", 1e9, "tokens"},
+    {"samples", 1e15, "samples per epoch"},
+    {"epochs", 1e6, "epochs"},
+    {"backward-factor", 100, "x forward"},
+    {"hours", 1e6, "hours"},
+    {"device-hours", 1e12, "device-hours"},
+    {"avg-power", 1e5, "W per device"},
+    {"count", 1e8, "devices"},
+    {"hosts", 1e7, "hosts"},
+    {"host-power", 1e6, "W per host"},
+    {"lifetime", 100, "years"},
+};
+
+const double *jc_job_key_max(const char *key)
+{
+    for (size_t i = 0; key && i < sizeof size_limits / sizeof size_limits[0]; i++)
+        if (!strcmp(size_limits[i].key, key)) return &size_limits[i].max;
+    return NULL;
+}
+
+static jc_status check_limit(jc_diag *d, const char *key, double v)
+{
+    for (size_t i = 0; i < sizeof size_limits / sizeof size_limits[0]; i++)
+        if (!strcmp(size_limits[i].key, key) && fabs(v) > size_limits[i].max)
+            return jc_diag_set(d, JC_ERR_RANGE, "%s %g is out of range: at most %g %s", key, v,
+                               size_limits[i].max, size_limits[i].unit);
+    return JC_OK;
 }
 
 static int parse_flag(const char *s, int *on)
@@ -96,7 +143,13 @@ jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d
     switch (r->kind) {
     case K_NUM: {
         double v;
-        if (parse_num(value, &v)) return bad(d, key, "a number", value);
+        int pr = parse_num(value, &v);
+        if (pr == -2) /* too large for a double: out of range, not malformed */
+            return jc_diag_set(d, JC_ERR_RANGE, "%s %s is out of range%s", key, value,
+                               jc_job_key_max(key) ? " (too large)" : "");
+        if (pr) return bad(d, key, "a number", value);
+        jc_status lst = check_limit(d, key, v);
+        if (lst) return lst;
         *(double *)(base + r->off) = v;
         return JC_OK;
     }

@@ -180,14 +180,14 @@ done:
 static void csv_num(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, ",%.6g", v);
-    else fputc(',', f);
+    else fputs(",n/a", f);
 }
 
 /* A count, exact (doubles hold integers exactly up to 2^53). */
 static void csv_count(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, ",%.0f", v);
-    else fputc(',', f);
+    else fputs(",n/a", f);
 }
 
 /* The label in at most w columns: a long path keeps its end. */

@@ -245,11 +245,20 @@ static bool add_item(cJSON *parent, const char *key, cJSON *item)
     return true;
 }
 
+/* A figure of a node whose cost is not known (unsupported op, unknown
+ * dims): null, never 0. */
+static bool add_work(cJSON *o, const char *k, int64_t v, bool known)
+{
+    return known ? add_i(o, k, v) : cJSON_AddNullToObject(o, k) != NULL;
+}
+
 static bool cost_json(cJSON *o, const jc_node_cost *c)
 {
-    return add_i(o, "macs", c->macs) && add_i(o, "flops", c->flops) && add_i(o, "special_ops", c->special_ops) &&
-           add_i(o, "bytes_read", c->bytes_read) && add_i(o, "weight_bytes_read", c->weight_bytes_read) &&
-           add_i(o, "bytes_written", c->bytes_written) && add_i(o, "params", c->params) &&
+    bool ok = c->state == JC_COST_OK;
+    return add_work(o, "macs", c->macs, ok) && add_work(o, "flops", c->flops, ok) &&
+           add_work(o, "special_ops", c->special_ops, ok) && add_work(o, "bytes_read", c->bytes_read, ok) &&
+           add_i(o, "weight_bytes_read", c->weight_bytes_read) &&
+           add_work(o, "bytes_written", c->bytes_written, ok) && add_i(o, "params", c->params) &&
            add_i(o, "repeat", c->repeat) && cJSON_AddStringToObject(o, "class", class_name(c->cls)) &&
            cJSON_AddStringToObject(o, "arith_dtype", jc_dtype_name(c->arith_dtype)) &&
            cJSON_AddStringToObject(o, "state", state_name(c->state));
@@ -330,10 +339,15 @@ jc_status jc_report_count_csv(const jc_analysis *a, FILE *f)
         rcsv_str(f, cn->op, 1);
         fprintf(f, ",%d,%d,%s,", cn->depth, cn->counted, state_name(c->state));
         rcsv_str(f, shape_str(sh, sizeof sh, out_shape(a, cn)), 1);
-        fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s,%lld\n", (long long)c->macs, (long long)c->flops,
-                (long long)c->special_ops, (long long)c->bytes_read, (long long)c->weight_bytes_read,
-                (long long)c->bytes_written, (long long)c->params, class_name(c->cls),
-                jc_dtype_name(c->arith_dtype), (long long)c->repeat);
+        if (c->state == JC_COST_OK)
+            fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s,%lld\n", (long long)c->macs,
+                    (long long)c->flops, (long long)c->special_ops, (long long)c->bytes_read,
+                    (long long)c->weight_bytes_read, (long long)c->bytes_written, (long long)c->params,
+                    class_name(c->cls), jc_dtype_name(c->arith_dtype), (long long)c->repeat);
+        else /* the node's work is not known: n/a, never 0 */
+            fprintf(f, ",n/a,n/a,n/a,n/a,%lld,n/a,%lld,%s,%s,%lld\n", (long long)c->weight_bytes_read,
+                    (long long)c->params, class_name(c->cls), jc_dtype_name(c->arith_dtype),
+                    (long long)c->repeat);
     }
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }

@@ -13,10 +13,10 @@
 #include <string.h>
 
 /* A number with 4 significant digits, thousands separators from 10,000
- * on, no exponent below 1e15.  "-" for a NaN. */
+ * on, no exponent below 1e15.  "n/a" for a NaN (unknown). */
 static const char *num(char *buf, size_t cap, double v)
 {
-    if (isnan(v)) { snprintf(buf, cap, "-"); return buf; }
+    if (isnan(v)) { snprintf(buf, cap, "n/a"); return buf; }
     double a = fabs(v);
     if (a >= 1e15) snprintf(buf, cap, "%.3e", v);
     else if (a >= 10000) fmt_int(buf, cap, (int64_t)llround(v));
@@ -78,10 +78,16 @@ jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
     if (e->has_embodied) row(f, "emissions, embodied (amortised)", e->co2_embodied_kg, "kgCO2e");
     if (e->implied_utilization.central > 0)
         row(f, "implied utilisation of dense peak", e->implied_utilization, "");
+    else
+        row(f, "implied utilisation of dense peak", rj_known_range(e->implied_utilization),
+            "(the job's FLOPs are not known)");
     row(f, "average power per device", e->avg_power_w, "W");
     if (e->j_per_sample.central > 0) {
         row(f, "energy per sample (facility)", e->j_per_sample, "J");
         row(f, "samples per kWh", e->samples_per_kwh, "");
+    } else {
+        row(f, "energy per sample (facility)", rj_known_range(e->j_per_sample),
+            "(no sample count: give a model with --requests or --samples)");
     }
     if (e->j_per_token.central > 0) row(f, "energy per token (facility)", e->j_per_token, "J");
 
@@ -165,17 +171,18 @@ char *jc_report_estimate_json(const jc_estimate *e)
     REQ(rj_str(o, "device_name", e->device_name));
     REQ(rj_num(o, "devices", e->devices));
     REQ(rj_str(o, "host", e->host_id));
-    REQ(rj_num(o, "hosts", e->hosts));
+    REQ(rj_num(o, "hosts", e->host_id ? e->hosts : NAN));
     REQ(o = cJSON_AddObjectToObject(root, "region"));
     REQ(rj_str(o, "code", e->region_code));
     REQ(rj_str(o, "name", e->region_name));
     REQ(o = cJSON_AddObjectToObject(root, "work"));
-    REQ(rj_num(o, "flops_per_pass", e->flops_per_pass));
-    REQ(rj_num(o, "passes", e->passes));
-    REQ(rj_num(o, "samples", e->samples));
-    REQ(rj_num(o, "tokens", e->tokens));
-    REQ(rj_num(o, "flops_total", e->flops_total));
-    REQ(rj_num(o, "bytes_total", e->bytes_total));
+    /* 0 in the estimate means "not known" for these: null */
+    REQ(rj_num(o, "flops_per_pass", rj_known(e->flops_per_pass)));
+    REQ(rj_num(o, "passes", rj_known(e->passes)));
+    REQ(rj_num(o, "samples", rj_known(e->samples)));
+    REQ(rj_num(o, "tokens", rj_known(e->tokens)));
+    REQ(rj_num(o, "flops_total", rj_known(e->flops_total)));
+    REQ(rj_num(o, "bytes_total", rj_known(e->bytes_total)));
     REQ(o = cJSON_AddObjectToObject(root, "results"));
     REQ(rj_range(o, "wall_hours", e->wall_hours));
     REQ(rj_range(o, "device_hours", e->device_hours));
@@ -190,11 +197,11 @@ char *jc_report_estimate_json(const jc_estimate *e)
     else REQ(cJSON_AddNullToObject(o, "co2_market_kg"));
     if (e->has_embodied) REQ(rj_range(o, "co2_embodied_kg", e->co2_embodied_kg));
     else REQ(cJSON_AddNullToObject(o, "co2_embodied_kg"));
-    REQ(rj_range(o, "implied_utilization", e->implied_utilization));
+    REQ(rj_range(o, "implied_utilization", rj_known_range(e->implied_utilization)));
     REQ(rj_range(o, "avg_power_w_per_device", e->avg_power_w));
-    REQ(rj_range(o, "j_per_sample", e->j_per_sample));
-    REQ(rj_range(o, "samples_per_kwh", e->samples_per_kwh));
-    REQ(rj_range(o, "j_per_token", e->j_per_token));
+    REQ(rj_range(o, "j_per_sample", rj_known_range(e->j_per_sample)));
+    REQ(rj_range(o, "samples_per_kwh", rj_known_range(e->samples_per_kwh)));
+    REQ(rj_range(o, "j_per_token", rj_known_range(e->j_per_token)));
     REQ(arr = cJSON_AddArrayToObject(root, "warnings"));
     for (size_t i = 0; i < e->n_warnings; i++) {
         cJSON *s = cJSON_CreateString(e->warnings[i]);
@@ -249,18 +256,33 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
         for (size_t i = 0; i < n; i++) fprintf(f, ",%s_low,%s,%s_high", cols[i], cols[i], cols[i]);
         fprintf(f, "\n");
     }
+    /* unknown figures are "n/a"; an absent host or region is empty */
     fprintf(f, "%s,%s,%s,", jc_mode_name(e->mode), jc_method_name(e->method), e->precision);
     rcsv_str(f, e->device_id, 0);
     fprintf(f, ",%g,", e->devices);
     rcsv_str(f, e->host_id, 0);
-    fprintf(f, ",%g,", e->hosts);
+    fputc(',', f);
+    if (e->host_id) fprintf(f, "%g", e->hosts);
+    fputc(',', f);
     rcsv_str(f, e->region_code, 0);
-    fprintf(f, ",%.6g,%.6g,%.6g", e->flops_total, e->passes, e->samples);
+    fputc(',', f);
+    rcsv_num(f, rj_known(e->flops_total));
+    fputc(',', f);
+    rcsv_num(f, rj_known(e->passes));
+    fputc(',', f);
+    rcsv_num(f, rj_known(e->samples));
     for (size_t i = 0; i < n; i++) {
-        int na = (vals[i] == &e->co2_market_kg && !e->has_market) ||
-                 (vals[i] == &e->co2_embodied_kg && !e->has_embodied);
-        if (na) fprintf(f, ",,,");
-        else fprintf(f, ",%.6g,%.6g,%.6g", vals[i]->low, vals[i]->central, vals[i]->high);
+        jc_range r = *vals[i];
+        if ((vals[i] == &e->co2_market_kg && !e->has_market) ||
+            (vals[i] == &e->co2_embodied_kg && !e->has_embodied))
+            r.low = r.central = r.high = NAN;
+        if (vals[i] == &e->implied_utilization) r = rj_known_range(r);
+        fputc(',', f);
+        rcsv_num(f, r.low);
+        fputc(',', f);
+        rcsv_num(f, r.central);
+        fputc(',', f);
+        rcsv_num(f, r.high);
     }
     fprintf(f, "\n");
     return ferror(f) ? JC_ERR_IO : JC_OK;

@@ -13,16 +13,18 @@ int rj_str(cJSON *o, const char *k, const char *v)
 
 int rj_num(cJSON *o, const char *k, double v)
 {
-    return cJSON_AddNumberToObject(o, k, isfinite(v) ? v : 0) != NULL;
+    return isfinite(v) ? cJSON_AddNumberToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
 }
 
 int rj_num_or_null(cJSON *o, const char *k, double v)
 {
-    return isfinite(v) ? cJSON_AddNumberToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
+    return rj_num(o, k, v);
 }
 
 int rj_range(cJSON *o, const char *k, jc_range r)
 {
+    if (!isfinite(r.low) || !isfinite(r.central) || !isfinite(r.high))
+        return cJSON_AddNullToObject(o, k) != NULL;
     cJSON *x = cJSON_AddObjectToObject(o, k);
     return x && rj_num(x, "low", r.low) && rj_num(x, "central", r.central) && rj_num(x, "high", r.high);
 }
@@ -40,4 +42,22 @@ void rcsv_str(FILE *f, const char *s, int always)
         fputc(*s, f);
     }
     fputc('"', f);
+}
+
+void rcsv_num(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, "%.6g", v);
+    else fputs("n/a", f);
+}
+
+double rj_known(double v)
+{
+    return v > 0 ? v : NAN;
+}
+
+jc_range rj_known_range(jc_range r)
+{
+    if (r.central > 0) return r;
+    jc_range u = {NAN, NAN, NAN};
+    return u;
 }

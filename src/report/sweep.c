@@ -138,7 +138,7 @@ char *jc_report_sweep_json(const jc_sweep *s)
         REQ(rj_range(o, "co2_kg", x->co2_kg));
         REQ(rj_num(o, "ci_gco2e_per_kwh", x->ci));
         REQ(rj_num(o, "pue", x->pue));
-        REQ(rj_num(o, "j_per_sample", x->j_per_sample));
+        REQ(rj_num(o, "j_per_sample", rj_known(x->j_per_sample)));
     }
     REQ(arr = cJSON_AddArrayToObject(root, "skipped"));
     for (size_t i = 0; i < s->n_skipped; i++) {
@@ -182,9 +182,11 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
         rcsv_str(f, x->region_code, 0);
         fprintf(f, ",%s,", x->precision ? x->precision : "");
         if (x->batch > 0) fprintf(f, "%g", x->batch);
-        fprintf(f, ",%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,\n", x->pareto, x->wall_hours.low, x->wall_hours.central,
-                x->wall_hours.high, x->energy_kwh.low, x->energy_kwh.central, x->energy_kwh.high, x->co2_kg.low,
-                x->co2_kg.central, x->co2_kg.high, x->ci, x->pue, x->j_per_sample);
+        fprintf(f, ",%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", x->pareto, x->wall_hours.low,
+                x->wall_hours.central, x->wall_hours.high, x->energy_kwh.low, x->energy_kwh.central,
+                x->energy_kwh.high, x->co2_kg.low, x->co2_kg.central, x->co2_kg.high, x->ci, x->pue);
+        rcsv_num(f, rj_known(x->j_per_sample));
+        fputs(",\n", f);
     }
     for (size_t i = 0; i < s->n_skipped; i++) {
         const jc_sweep_entry *x = &s->skipped[i];
