@@ -1,0 +1,564 @@
+/*
+ * energy.c - time, power, energy and emissions of an estimate: the
+ * device's numbers (peaks, bandwidth, TDP, idle, utilisation, activity),
+ * host power, the place (carbon intensity and its spread, PUE), the
+ * per-scenario arithmetic (roofline time per node, device / host /
+ * facility energy, emissions), and the low-central-high ranges of the
+ * result.  Part of the estimate stage (estimate_int.h); the equations are
+ * docs/energy-model.md.
+ */
+#include "estimate/estimate_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- device, host, place ------------------------------------------------------ */
+
+jc_status jci_est_resolve_device_numbers(est *s)
+{
+    const jc_job *j = s->job;
+    const jc_device *dev = s->dev;
+    jc_status st;
+    int need_peak = !given(s->known_T) || s->job->method == JC_METHOD_JOULES_PER_OP;
+    const jc_sourced *pk = &dev->peak_tflops[s->prec];
+    if (pk->present) {
+        s->peak = jci_est_assume(s, "device.peak_flops", jci_est_astr(s, "dense peak, %s", jc_precision_name(s->prec)),
+                         R1(pk->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_est_src_of(s, pk)).central * 1e12;
+    } else if (need_peak) {
+        char have[200] = "";
+        size_t n = 0;
+        for (int i = 0; i < JC_PREC_COUNT; i++)
+            if (dev->peak_tflops[i].present)
+                n += (size_t)snprintf(have + n, sizeof have - n, "%s%s", n ? ", " : "",
+                                      jc_precision_name((jc_precision)i));
+        return jci_est_fail(s, JC_ERR_NOTFOUND, "device %s has no published dense peak at %s (it has: %s); "
+                    "choose --precision or give --hours", dev->id, jc_precision_name(s->prec),
+                    n ? have : "none");
+    }
+    const jc_sourced *vp = &dev->peak_tflops[JC_PREC_FP32];
+    if (vp->present && s->prec != JC_PREC_FP32 && s->prec != JC_PREC_TF32)
+        s->vpeak = jci_est_assume(s, "device.vector_flops", "vector (non-matrix) peak: fp32",
+                          R1(vp->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_est_src_of(s, vp)).central * 1e12;
+    else
+        s->vpeak = s->peak;
+    if (dev->memory_bw_gbs.present)
+        s->bw = jci_est_assume(s, "device.memory_bw", "memory bandwidth", R1(dev->memory_bw_gbs.value),
+                       "GB/s", JC_ORIGIN_HWDB, jci_est_src_of(s, &dev->memory_bw_gbs)).central * 1e9;
+
+    /* power */
+    if (dev->tdp_w.present)
+        s->tdp = jci_est_assume(s, "device.tdp_w", "device TDP", R1(dev->tdp_w.value), "W",
+                        JC_ORIGIN_HWDB, jci_est_src_of(s, &dev->tdp_w));
+    else if (!given(s->avg_power))
+        return jci_est_fail(s, JC_ERR_NOTFOUND, "device %s has no published TDP; give --avg-power W", dev->id);
+    if (dev->idle_w.present) {
+        s->idle = jci_est_assume(s, "device.idle_w", "device idle power", jci_est_sv_range(&dev->idle_w), "W",
+                         JC_ORIGIN_HWDB, jci_est_src_of(s, &dev->idle_w));
+    } else if (dev->tdp_w.present) {
+        const jc_constant *c;
+        if ((st = jci_est_need_const(s, "idle_fraction_of_tdp_gpu", &c))) return st;
+        jc_range f = jci_est_sv_range(&c->value);
+        s->idle = jci_est_assume(s, "device.idle_w", "device idle power (no published figure)",
+                         R3(f.low * s->tdp.central, f.central * s->tdp.central, f.high * s->tdp.central),
+                         "W", JC_ORIGIN_DERIVED,
+                         jci_est_astr(s, "TDP x idle_fraction_of_tdp_gpu (%s)", jci_est_src_of(s, &c->value)));
+    }
+    if (s->job->method == JC_METHOD_JOULES_PER_OP) {
+        const jc_sourced *ef = &dev->pj_per_flop[s->prec];
+        if (!ef->present)
+            return jci_est_fail(s, JC_ERR_NOTFOUND, "device %s has no energy per FLOP at %s: use --method roofline",
+                        dev->id, jc_precision_name(s->prec));
+        s->e_flop = jci_est_assume(s, "device.pj_per_flop", jci_est_astr(s, "energy per FLOP, %s", jc_precision_name(s->prec)),
+                           R1(ef->value), "pJ/FLOP", JC_ORIGIN_HWDB, jci_est_src_of(s, ef)).central * 1e-12;
+        if (!ef->measured)
+            jci_est_warn(s, "the energy per FLOP of %s is derived from TDP, idle power and peak, not measured: "
+                    "the joules-per-op method then charges power only for useful FLOPs and underestimates "
+                    "devices that run well below peak (use --method roofline, or calibrate)", dev->id);
+        if (dev->pj_per_byte.present)
+            s->e_byte = jci_est_assume(s, "device.pj_per_byte", "energy per byte of memory traffic",
+                               R1(dev->pj_per_byte.value), "pJ/B", JC_ORIGIN_HWDB,
+                               jci_est_src_of(s, &dev->pj_per_byte)).central * 1e-12;
+        else
+            jci_est_warn(s, "device %s has no energy per byte: memory traffic adds no energy above idle "
+                    "in the joules-per-op method", dev->id);
+    }
+
+    /* utilisation and activity (roofline time and power) */
+    if (!given(s->known_T)) {
+        if (given(j->utilization)) {
+            if (!(j->utilization > 0 && j->utilization <= 1))
+                return jci_est_fail(s, JC_ERR_USAGE, "--utilization must be in (0, 1] (got %g)", j->utilization);
+            s->util = jci_est_assume(s, "utilization", "achieved fraction of dense peak (MFU)",
+                             R1(j->utilization), "", JC_ORIGIN_USER, "--utilization");
+        } else {
+            const jc_sourced *u = j->mode == JC_MODE_TRAINING ? &dev->util_training : &dev->util_inference;
+            if (u->present) {
+                s->util = jci_est_assume(s, "utilization", jci_est_astr(s, "achieved fraction of dense peak, %s (MFU)", jc_mode_name(j->mode)),
+                                 jci_est_sv_range(u), "", JC_ORIGIN_HWDB, jci_est_src_of(s, u));
+            } else {
+                /* a named fallback: the class default with a wide range */
+                const char *id = j->mode == JC_MODE_TRAINING ? "utilization_training_default"
+                                                              : "utilization_inference_default";
+                const jc_constant *c;
+                if ((st = jci_est_need_const(s, id, &c))) return st;
+                s->util = jci_est_const_range(s, "utilization",
+                                      jci_est_astr(s, "achieved fraction of dense peak, %s: FALLBACK (%s has no published figure)",
+                                           jc_mode_name(j->mode), dev->id), c);
+                jci_est_warn(s, "device %s has no published %s utilisation: the database's fallback %.2f [%.2f-%.2f] is used "
+                        "(give --utilization, or calibrate)", dev->id, jc_mode_name(j->mode), s->util.central,
+                     s->util.low, s->util.high);
+            }
+        }
+        const jc_constant *c;
+        if ((st = jci_est_need_const(s, "memory_bw_efficiency", &c))) return st;
+        s->mem_eff = jci_est_const_range(s, "memory_bw_efficiency", "achieved fraction of peak memory bandwidth", c);
+        if (dev->kind == JC_DEVICE_GPU && s->an) {
+            if ((st = jci_est_need_const(s, "gpu_kernel_overhead_s", &c))) return st;
+            s->overhead = jci_est_const_range(s, "gpu_kernel_overhead_s",
+                                      "floor on one kernel's time (one per node; per time step for RNNs)", c);
+        }
+        if ((st = jci_est_need_const(s, "vector_efficiency", &c))) return st;
+        s->vec_eff = jci_est_const_range(s, "vector_efficiency", "achieved fraction of vector peak", c);
+        if (given(j->scaling)) {
+            if (!(j->scaling > 0 && j->scaling <= 1))
+                return jci_est_fail(s, JC_ERR_USAGE, "--scaling must be in (0, 1] (got %g)", j->scaling);
+            s->scaling = jci_est_assume(s, "scaling", "multi-device scaling efficiency", R1(j->scaling), "",
+                                JC_ORIGIN_USER, "--scaling").central;
+        } else {
+            s->scaling = jci_est_assume(s, "scaling", "multi-device scaling efficiency", R1(1), "",
+                                JC_ORIGIN_DEFAULT,
+                                "1: published utilisation figures are end to end, scaling losses included").central;
+        }
+    }
+    if (s->job->method == JC_METHOD_ROOFLINE && !given(s->avg_power)) {
+        const char *id = j->mode == JC_MODE_TRAINING
+            ? (dev->kind == JC_DEVICE_TPU ? "activity_training_tpu" : "activity_training_gpu")
+            : "activity_inference_gpu";
+        const jc_constant *c;
+        if ((st = jci_est_need_const(s, id, &c))) return st;
+        s->act = jci_est_const_range(s, id, "power activity: (P - idle) / (TDP - idle) on matrix work", c);
+        if ((st = jci_est_need_const(s, "activity_memory_bound", &c))) return st;
+        s->act_mem = jci_est_const_range(s, "activity_memory_bound", "power activity on memory-bound work", c);
+    }
+    return JC_OK;
+}
+
+jc_status jci_est_resolve_host(est *s)
+{
+    const jc_job *j = s->job;
+    jc_status st;
+    if (given(j->host_power_w)) {
+        if (j->host_power_w < 0) return jci_est_fail(s, JC_ERR_USAGE, "--host-power must be >= 0");
+        s->host_on = 1;
+        double per = j->host_power_w;
+        double n = s->host ? s->K : 1;
+        s->host_w = jci_est_assume(s, "host.power_w", jci_est_astr(s, "host power (%g host%s)", n, n == 1 ? "" : "s"),
+                           R1(per * n), "W", JC_ORIGIN_USER, "--host-power (per host)");
+        return JC_OK;
+    }
+    if (s->host) {
+        if (!s->host->host_power_w.present)
+            return jci_est_fail(s, JC_ERR_HWDB, "host %s has no host_power_w", s->host->id);
+        s->host_on = 1;
+        jc_range r = jci_est_sv_range(&s->host->host_power_w);
+        s->host_w = jci_est_assume(s, "host.power_w", jci_est_astr(s, "host power, %g x %s (CPUs, DRAM, fans, NICs)", s->K, s->host->id),
+                           R3(r.low * s->K, r.central * s->K, r.high * s->K), "W", JC_ORIGIN_HWDB,
+                           jci_est_src_of(s, &s->host->host_power_w));
+        return JC_OK;
+    }
+    if (j->method == JC_METHOD_TDP || given(s->avg_power)) {
+        s->host_on = 0;
+        jci_est_assume(s, "host.power_w", "host power", R1(0), "W", JC_ORIGIN_DEFAULT,
+               given(s->avg_power)
+                   ? "not added: the measured average power stands for what was measured (add --host-power or --host)"
+                   : "not added: the tdp method counts device power only, as model cards do (add --host-power or --host)");
+        return JC_OK;
+    }
+    const jc_constant *c;
+    if ((st = jci_est_need_const(s, "host_w_per_accelerator", &c))) return st;
+    s->host_on = 1;
+    jc_range r = jci_est_sv_range(&c->value);
+    s->host_w = jci_est_assume(s, "host.power_w", jci_est_astr(s, "host power: %g devices x host share per accelerator (no --host named)", s->G),
+                       R3(r.low * s->G, r.central * s->G, r.high * s->G), "W", JC_ORIGIN_HWDB,
+                       jci_est_src_of(s, &c->value));
+    return JC_OK;
+}
+
+jc_status jci_est_resolve_place(est *s)
+{
+    const jc_job *j = s->job;
+    jc_status st;
+    const char *code = j->region;
+    if (code) {
+        if ((st = jc_hwdb_region(s->db, code, &s->region, s->d))) return st;
+    } else if (!given(j->ci)) {
+        if ((st = jc_hwdb_region(s->db, "WORLD", &s->region, s->d))) return st;
+        jci_est_warn(s, "no --region: the world average grid intensity is used; name the region for a real figure");
+    }
+    const jc_region *r = s->region;
+    if (r) {
+        s->e->region_code = r->code;
+        s->e->region_name = r->name;
+    }
+    /* carbon intensity */
+    if (given(j->ci)) {
+        if (j->ci < 0 || j->ci > 2000) return jci_est_fail(s, JC_ERR_USAGE, "--ci must be in [0, 2000] gCO2e/kWh (got %g)", j->ci);
+        s->ci = jci_est_assume(s, "grid.ci", "grid carbon intensity", R1(j->ci), "gCO2e/kWh", JC_ORIGIN_USER, "--ci");
+    } else {
+        const jc_intensity *di = r->default_intensity;
+        if (!di)
+            return jci_est_fail(s, JC_ERR_NOTFOUND, "region %s has no carbon-intensity value in any dataset; give --ci G", r->code);
+        const jc_region *from = r->default_from ? r->default_from : r;
+        /* spread: the latest value of every dataset for the region and,
+         * for a cloud region, for its grid zone too */
+        double lo = di->value.value, hi = di->value.value;
+        const jc_region *pool[2] = {r, r->type == JC_REGION_CLOUD ? r->grid_region : NULL};
+        for (int q = 0; q < 2; q++) {
+            const jc_region *z = pool[q];
+            for (size_t i = 0; z && i < z->n_intensity; i++) {
+                const jc_intensity *x = &z->intensity[i];
+                if (x->dataset && x->dataset->precedence >= 90) continue; /* superseded */
+                if (jc_region_intensity(z, x->dataset_id, 0) != x) continue;
+                if (x->value.value < lo) lo = x->value.value;
+                if (x->value.value > hi) hi = x->value.value;
+            }
+        }
+        s->ci = jci_est_assume(s, "grid.ci",
+                       jci_est_astr(s, "grid carbon intensity, %s, dataset %s %d (%s); range: other datasets",
+                            from->code, di->dataset_id, di->value.year, di->basis ? di->basis : "basis n/a"),
+                       R3(lo, di->value.value, hi), "gCO2e/kWh", JC_ORIGIN_HWDB,
+                       jci_est_astr(s, "%s; default because: %s", jci_est_src_of(s, &di->value),
+                            r->default_reason ? r->default_reason : "n/a"));
+    }
+    if (r && r->market_gco2e_per_kwh.present) {
+        s->e->has_market = 1;
+        jci_est_assume(s, "grid.ci_market", "market-based intensity (provider-published)",
+               R1(r->market_gco2e_per_kwh.value), "gCO2e/kWh", JC_ORIGIN_HWDB,
+               jci_est_src_of(s, &r->market_gco2e_per_kwh));
+    }
+    /* PUE */
+    if (given(j->pue)) {
+        if (j->pue < 1 || j->pue > 3) return jci_est_fail(s, JC_ERR_USAGE, "--pue must be in [1, 3] (got %g)", j->pue);
+        s->pue = jci_est_assume(s, "pue", "power usage effectiveness", R1(j->pue), "", JC_ORIGIN_USER, "--pue");
+    } else if (r && r->pue.present) {
+        s->pue = jci_est_assume(s, "pue", jci_est_astr(s, "PUE of %s", r->code), jci_est_sv_range(&r->pue), "",
+                        JC_ORIGIN_HWDB, jci_est_src_of(s, &r->pue));
+    } else {
+        const char *prov = (r && r->provider) ? r->provider
+                         : (s->host && s->host->provider) ? s->host->provider : "local-unknown";
+        const jc_provider *p;
+        if ((st = jc_hwdb_provider(s->db, prov, &p, s->d))) return st;
+        if (!p->pue.present) return jci_est_fail(s, JC_ERR_HWDB, "provider %s has no PUE", p->id);
+        s->pue = jci_est_assume(s, "pue", jci_est_astr(s, "PUE: %s (%s)", p->id, p->name ? p->name : p->id),
+                        jci_est_sv_range(&p->pue), "", JC_ORIGIN_HWDB, jci_est_src_of(s, &p->pue));
+    }
+    return JC_OK;
+}
+
+
+static double pick(jc_range r, int sc, int raises_energy)
+{
+    if (sc == SC_CENTRAL) return r.central;
+    int want_high = (sc == SC_HIGH) == (raises_energy != 0);
+    return want_high ? r.high : r.low;
+}
+
+/* Time of one forward pass on one device, split by class; per-node
+ * shares go to e->nodes when nodes != NULL (central case). */
+/* Sequential steps of a recurrent node (its output's first dim), else 1. */
+static double rnn_steps(const jc_analysis *an, const jc_counted_node *n)
+{
+    const char *op = n->node->op_type;
+    if (*n->node->domain || (strcmp(op, "LSTM") && strcmp(op, "GRU") && strcmp(op, "RNN"))) return 1;
+    const jc_graph_inst *gi = &an->insts[n->inst];
+    int32_t x = n->node->n_inputs ? n->node->inputs[0] : -1;
+    if (x < 0) return 1;
+    const jc_tshape *sh = &gi->values[x];
+    /* X is [seq, batch, input] (layout 0) or [batch, seq, input] (layout 1) */
+    const jc_attr *lay = jc_node_attr(n->node, "layout");
+    int d = lay && lay->i == 1 ? 1 : 0;
+    if (sh->rank > d && sh->dims[d].v > 0) return (double)sh->dims[d].v;
+    return 1;
+}
+
+static void pass_time(est *s, double u, double me, double ve, double ov, double *t_mat,
+                      double *t_mem, jc_est_node *nodes)
+{
+    *t_mat = *t_mem = 0;
+    const jc_analysis *an = s->an;
+    size_t k = 0;
+    for (size_t i = 0; i < an->n_nodes; i++) {
+        const jc_counted_node *n = &an->nodes[i];
+        if (!n->counted) continue;
+        double rep = n->cost.repeat > 0 ? (double)n->cost.repeat : 1;
+        double f = rep * ((double)n->cost.flops + (double)n->cost.special_ops);
+        double b = rep * ((double)n->cost.bytes_read + (double)n->cost.weight_bytes_read +
+                          (double)n->cost.bytes_written) * s->byte_scale;
+        double tc = 0, tm = s->bw > 0 ? b / (s->bw * me) : 0;
+        if (n->cost.cls == JC_CLASS_MATRIX) tc = f / (s->peak * u);
+        else if (n->cost.cls == JC_CLASS_VECTOR) tc = f / (s->vpeak * ve);
+        double t = tc > tm ? tc : tm;
+        int mem_bound = tm > tc;
+        /* a kernel never takes less than its dispatch (GPUs):
+         * one kernel per node, one per time step for recurrent nodes */
+        if (ov > 0 && n->cost.cls != JC_CLASS_NONE) {
+            double floor_t = ov * rep * rnn_steps(an, n);
+            if (floor_t > t) {
+                t = floor_t;
+                mem_bound = 1;
+            }
+        }
+        if (mem_bound) *t_mem += t; else *t_mat += t;
+        if (nodes) {
+            jc_est_node *x = &nodes[k++];
+            x->name = n->name;
+            x->op = n->op;
+            x->flops = f;
+            x->bytes = b;
+            x->time_s = t;
+            x->memory_bound = mem_bound;
+        }
+    }
+}
+
+void jci_est_compute(est *s, int sc, outv *o)
+{
+    const jc_job *j = s->job;
+    int train = j->mode == JC_MODE_TRAINING;
+    double G = s->G;
+    double u = pick(s->util, sc, 0);         /* higher utilisation: less energy */
+    double me = pick(s->mem_eff, sc, 0), ve = pick(s->vec_eff, sc, 0);
+    double idle = pick(s->idle, sc, 1), tdp = s->tdp.central;
+    double a = pick(s->act, sc, 1), am = pick(s->act_mem, sc, 1);
+    double mult = train ? 1 + s->beta + s->rc : 1;
+    double t_mat = 0, t_mem = 0;   /* device-seconds of the whole job */
+    double flops = 0, bytes = 0;
+
+    if (s->have_nodes) {
+        double pm, pmm;
+        pass_time(s, u, me, ve, pick(s->overhead, sc, 1), &pm, &pmm,
+                  sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL);
+        t_mat = pm * mult * s->passes;
+        t_mem = pmm * mult * s->passes;
+        flops = s->fwd_flops * mult * s->passes;
+        bytes = s->fwd_bytes * (train ? 1 + s->beta : 1) * s->passes;
+    } else if (given(s->total_flops)) {
+        flops = s->total_flops;
+        if (!given(s->known_T)) t_mat = flops / (s->peak * u);
+    }
+    if (train && s->params > 0) {
+        double of = s->opt_flops_pp * s->params * s->passes;
+        double ob = s->opt_bytes_pp * s->params * s->passes;
+        flops += of;
+        bytes += ob;
+        if (s->bw > 0 && !given(s->known_T)) t_mem += ob / (s->bw * me);
+    }
+    if (!given(s->total_flops) || s->have_nodes) o->flops = flops;
+    else o->flops = flops;
+
+    double T;
+    if (given(s->known_T)) {
+        T = s->known_T;
+        /* spread the known time over classes in proportion to the model */
+        double tot = t_mat + t_mem;
+        double busy = T * G;
+        if (tot > 0) {
+            t_mat = busy * t_mat / tot;
+            t_mem = busy * t_mem / tot;
+        } else {
+            t_mat = busy;
+            t_mem = 0;
+        }
+    } else {
+        T = (t_mat + t_mem) / (G * s->scaling);
+        t_mat /= s->scaling;
+        t_mem /= s->scaling;
+    }
+    o->T = T;
+
+    /* device energy (J) */
+    double e_idle = G * T * (given(s->avg_power) ? 0 : idle);
+    double e_dev;
+    if (given(s->avg_power)) {
+        e_dev = s->avg_power * G * T;
+    } else if (j->method == JC_METHOD_TDP) {
+        e_dev = tdp * G * T;
+    } else if (j->method == JC_METHOD_JOULES_PER_OP) {
+        e_dev = e_idle + flops * s->e_flop + bytes * s->e_byte;
+    } else {
+        e_dev = e_idle + t_mat * (tdp - idle) * a + t_mem * (tdp - idle) * am;
+    }
+    o->e_idle = e_idle;
+    o->e_dev = e_dev;
+    o->e_host = s->host_on ? pick(s->host_w, sc, 1) * T : 0;
+    double pue = pick(s->pue, sc, 1);
+    o->e_fac = (e_dev + o->e_host) * pue;
+    double kwh = o->e_fac / 3.6e6;
+    o->co2 = kwh * pick(s->ci, sc, 1) / 1000.0;
+    o->co2_mkt = 0;
+    if (s->e->has_market) o->co2_mkt = kwh * s->region->market_gco2e_per_kwh.value / 1000.0;
+    o->emb = 0;
+}
+
+/* ---- ranges of the result ------------------------------------------------------- */
+
+static jc_range rng(double lo, double c, double hi)
+{
+    jc_range r = {lo, c, hi};
+    if (r.low > r.central) r.low = r.central;
+    if (r.high < r.central) r.high = r.central;
+    return r;
+}
+
+/* Time, energy and emissions as ranges; average power and the implied
+ * utilisation, with their warnings. */
+static void ranges(est *s, const outv o[3])
+{
+    jc_estimate *e = s->e;
+    double G = s->G;
+    e->passes = s->passes;
+    e->samples = s->samples;
+    e->tokens = s->tokens;
+    e->flops_total = o[SC_CENTRAL].flops;
+    e->bytes_total = s->have_nodes ? s->fwd_bytes * s->passes : 0;
+    /* time: the low corner is the fastest */
+    e->wall_hours = rng(o[SC_LOW].T / 3600, o[SC_CENTRAL].T / 3600, o[SC_HIGH].T / 3600);
+    e->device_hours = rng(G * o[SC_LOW].T / 3600, G * o[SC_CENTRAL].T / 3600, G * o[SC_HIGH].T / 3600);
+#define KWH(field) rng(o[SC_LOW].field / 3.6e6, o[SC_CENTRAL].field / 3.6e6, o[SC_HIGH].field / 3.6e6)
+    e->energy_device_kwh = KWH(e_dev);
+    e->energy_idle_kwh = KWH(e_idle);
+    e->energy_host_kwh = KWH(e_host);
+    e->energy_facility_kwh = KWH(e_fac);
+#undef KWH
+    e->energy_dynamic_kwh = rng((o[SC_LOW].e_dev - o[SC_LOW].e_idle) / 3.6e6,
+                                (o[SC_CENTRAL].e_dev - o[SC_CENTRAL].e_idle) / 3.6e6,
+                                (o[SC_HIGH].e_dev - o[SC_HIGH].e_idle) / 3.6e6);
+    e->energy_it_kwh = rng((o[SC_LOW].e_dev + o[SC_LOW].e_host) / 3.6e6,
+                           (o[SC_CENTRAL].e_dev + o[SC_CENTRAL].e_host) / 3.6e6,
+                           (o[SC_HIGH].e_dev + o[SC_HIGH].e_host) / 3.6e6);
+    e->co2_kg = rng(o[SC_LOW].co2, o[SC_CENTRAL].co2, o[SC_HIGH].co2);
+    if (e->has_market) e->co2_market_kg = rng(o[SC_LOW].co2_mkt, o[SC_CENTRAL].co2_mkt, o[SC_HIGH].co2_mkt);
+    /* per-device average power and implied utilisation */
+    for (int sc = 0; sc < 3; sc++) {
+        double p = o[sc].T > 0 ? o[sc].e_dev / (G * o[sc].T) : 0;
+        double *dst = sc == 0 ? &e->avg_power_w.low : sc == 1 ? &e->avg_power_w.central : &e->avg_power_w.high;
+        *dst = p;
+    }
+    e->avg_power_w = rng(e->avg_power_w.low, e->avg_power_w.central, e->avg_power_w.high);
+    if (s->peak > 0 && e->flops_total > 0) {
+        double ul = e->flops_total / (G * s->peak * o[SC_HIGH].T);
+        double uc = e->flops_total / (G * s->peak * o[SC_CENTRAL].T);
+        double uh = e->flops_total / (G * s->peak * o[SC_LOW].T);
+        e->implied_utilization = rng(ul, uc, uh);
+        if (given(s->known_T) && uc > 1)
+            jci_est_warn(s, "the given runtime implies a utilisation of %.2f of dense peak: more work than the devices can do "
+                    "in that time (check --hours, --count and the work)", uc);
+    }
+    if (s->dev->tdp_w.present && e->avg_power_w.central > s->dev->tdp_w.value * 1.0001)
+        jci_est_warn(s, "the implied average device power %.0f W exceeds the TDP %.0f W of %s",
+             e->avg_power_w.central, s->dev->tdp_w.value, s->dev->id);
+}
+
+/* Embodied emissions (--embodied): the device's share over its lifetime. */
+static jc_status embodied(est *s, const outv o[3])
+{
+    const jc_job *job = s->job;
+    jc_estimate *e = s->e;
+    double G = s->G;
+    jc_status st;
+    if (!s->dev->embodied_kgco2e.present) {
+        jci_est_warn(s, "--embodied: device %s has no embodied-emissions figure in the database", s->dev->id);
+        return JC_OK;
+    }
+    double life;
+    if (given(job->lifetime_years)) {
+        if (!(job->lifetime_years > 0)) return jci_est_fail(s, JC_ERR_USAGE, "--lifetime must be > 0 years");
+        life = jci_est_assume(s, "lifetime_years", "hardware lifetime", R1(job->lifetime_years), "years",
+                      JC_ORIGIN_USER, "--lifetime").central;
+    } else {
+        const jc_constant *c;
+        if ((st = jci_est_need_const(s, "default_lifetime_years", &c))) return st;
+        life = jci_est_const_range(s, "lifetime_years", "hardware lifetime", c).central;
+    }
+    double emb = s->dev->embodied_kgco2e.value;
+    jci_est_assume(s, "device.embodied_kgco2e",
+           jci_est_astr(s, "embodied emissions per device (scope: %s)",
+                s->dev->embodied_scope ? s->dev->embodied_scope : "n/a"),
+           R1(emb), "kgCO2e", JC_ORIGIN_HWDB, jci_est_src_of(s, &s->dev->embodied_kgco2e));
+    double yr = 365.25 * 24 * 3600;
+    e->has_embodied = 1;
+    e->co2_embodied_kg = rng(G * emb * o[SC_LOW].T / (life * yr), G * emb * o[SC_CENTRAL].T / (life * yr),
+                             G * emb * o[SC_HIGH].T / (life * yr));
+    return JC_OK;
+}
+
+/* Per-sample and per-token figures (facility energy) and per-node energy
+ * (central). */
+static void per_unit(est *s, const outv o[3])
+{
+    const jc_job *job = s->job;
+    jc_estimate *e = s->e;
+    if (s->samples > 0) {
+        e->j_per_sample = rng(o[SC_LOW].e_fac / s->samples, o[SC_CENTRAL].e_fac / s->samples,
+                              o[SC_HIGH].e_fac / s->samples);
+        e->samples_per_kwh = rng(s->samples * 3.6e6 / o[SC_HIGH].e_fac, s->samples * 3.6e6 / o[SC_CENTRAL].e_fac,
+                                 s->samples * 3.6e6 / o[SC_LOW].e_fac);
+    }
+    if (s->tokens > 0)
+        e->j_per_token = rng(o[SC_LOW].e_fac / s->tokens, o[SC_CENTRAL].e_fac / s->tokens,
+                             o[SC_HIGH].e_fac / s->tokens);
+    /* per-node energy (central) */
+    if (e->n_nodes) {
+        double idle = s->idle.central, tdp = s->tdp.central;
+        for (size_t i = 0; i < e->n_nodes; i++) {
+            jc_est_node *x = &e->nodes[i];
+            double act = x->memory_bound ? s->act_mem.central : s->act.central;
+            if (job->method == JC_METHOD_TDP) x->energy_j = x->time_s * tdp;
+            else if (job->method == JC_METHOD_JOULES_PER_OP)
+                x->energy_j = x->time_s * idle + x->flops * s->e_flop + x->bytes * s->e_byte;
+            else x->energy_j = x->time_s * (idle + (tdp - idle) * act);
+        }
+    }
+}
+
+jc_status jci_est_summarise(est *s, const outv o[3])
+{
+    jc_status st;
+    ranges(s, o);
+    if (s->job->embodied && (st = embodied(s, o))) return st;
+    per_unit(s, o);
+    return JC_OK;
+}
+
+/* ---- equivalences ----------------------------------------------------------------- */
+
+jc_status jci_est_equivalences(est *s)
+{
+    jc_estimate *e = s->e;
+    /* equivalences of the central location-based emissions */
+    static const struct { const char *id, *label, *unit; int per_km; } eq[] = {
+        {"car_gco2e_per_km_eu", "driving an average EU passenger car", "km", 1},
+        {"car_gco2e_per_km_us", "driving an average US passenger car", "km", 1},
+        {"tree_kgco2e_per_month", "sequestration by one tree", "tree-months", 0},
+        {"flight_par_lon_kgco2e", "Paris-London flights (one passenger)", "flights", 0},
+        {"flight_nyc_sf_kgco2e", "New York-San Francisco flights (one passenger)", "flights", 0},
+    };
+    size_t n = sizeof eq / sizeof eq[0];
+    e->equivalences = jc_arena_calloc(s->a, n, sizeof(jc_assumption));
+    if (!e->equivalences) return jc_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const jc_constant *c;
+        jc_diag tmp;
+        if (jc_hwdb_constant(s->db, eq[i].id, &c, &tmp) || !(c->value.value > 0)) continue;
+        jc_assumption *x = &e->equivalences[e->n_equivalences++];
+        double kg = e->co2_kg.central;
+        double v = eq[i].per_km ? kg * 1000 / c->value.value : kg / c->value.value;
+        x->key = eq[i].id;
+        x->label = eq[i].label;
+        x->value = R1(v);
+        x->unit = eq[i].unit;
+        x->origin = JC_ORIGIN_HWDB;
+        x->source = jci_est_astr(s, "%g %s; %s", c->value.value, c->unit ? c->unit : "", jci_est_src_of(s, &c->value));
+    }
+    return JC_OK;
+}

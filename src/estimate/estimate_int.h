@@ -1,0 +1,129 @@
+/*
+ * estimate_int.h - private to src/estimate/: the builder that the estimate's
+ * stages share while they turn a job, an analysis and the hardware database
+ * into a jc_estimate.
+ *
+ *   estimate.c   entry point jc_estimate_run, the builder's helpers
+ *                (assumptions, warnings, failures, citations), hardware
+ *                and precision, the known runtime;
+ *   workload.c   the work: counted nodes or a FLOP figure, batch, passes
+ *                and training steps, tokens, optimizer, memory capacity;
+ *   energy.c     time, power, energy, emissions and their low-central-high
+ *                ranges: device numbers, host power, region (carbon
+ *                intensity, PUE), the per-scenario arithmetic, equivalences.
+ *
+ * Symbols here use the internal prefix jci_est_; none is exported by the
+ * public header.
+ */
+#ifndef JC_ESTIMATE_INT_H
+#define JC_ESTIMATE_INT_H
+
+#include "base/jc_internal.h"
+
+#include <math.h>
+
+/* ---- the builder ----------------------------------------------------------- */
+
+typedef struct est {
+    jc_arena *a;
+    jc_estimate *e;
+    const jc_job *job;
+    const jc_analysis *an;
+    const jc_hwdb *db;
+    jc_diag *d;
+    jc_assumption *as;
+    size_t n_as, cap_as;
+    const char **warn;
+    size_t n_warn, cap_warn;
+    int oom;
+
+    /* resolved inputs */
+    const jc_device *dev;
+    const jc_host *host;
+    const jc_region *region;
+    jc_precision prec;
+    double G, K;                 /* devices, hosts */
+    double peak, vpeak, bw;      /* FLOP/s matrix, FLOP/s vector, B/s */
+    jc_range util, act, act_mem, idle, tdp, host_w, pue, ci, mem_eff, vec_eff;
+    jc_range overhead;           /* per-kernel time floor, s (GPUs) */
+    double scaling;
+    double e_flop, e_byte;       /* J per FLOP / per byte (joules-per-op) */
+    int host_on;
+    double avg_power;            /* measured W per device, or NAN */
+    double known_T;              /* s, NAN when modelled */
+    /* work */
+    int have_nodes;
+    double beta, rc;             /* backward factor, recompute forwards */
+    double opt_flops_pp, opt_bytes_pp, params;
+    double byte_scale;
+    double passes;               /* forward passes or training steps */
+    double fwd_flops, fwd_bytes; /* one forward pass */
+    double total_flops;          /* given directly (flops / params mode) */
+    double samples, tokens;
+} est;
+
+/* The three scenarios compute() runs: every ranged parameter at the end that
+ * lowers the energy, the central values, the end that raises it. */
+enum { SC_LOW = 0, SC_CENTRAL = 1, SC_HIGH = 2 };
+
+/* One scenario's results (compute()). */
+typedef struct outv {
+    double T;                 /* wall seconds */
+    double e_dev, e_idle, e_host, e_fac, co2, co2_mkt, emb;
+    double flops;
+} outv;
+
+static inline jc_range R1(double v) { jc_range r = {v, v, v}; return r; }
+static inline jc_range R3(double lo, double c, double hi) { jc_range r = {lo, c, hi}; return r; }
+static inline int given(double x) { return !isnan(x); }
+
+/* ---- builder helpers (estimate.c) ------------------------------------------ */
+
+/* printf into the estimate's arena; "" (and s->oom set) on out-of-memory. */
+const char *jci_est_astr(est *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends a warning to the result. */
+void jci_est_warn(est *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Records an input of the model with its origin and source; returns v. */
+jc_range jci_est_assume(est *s, const char *key, const char *label, jc_range v,
+                        const char *unit, jc_origin o, const char *source);
+/* "hwdb/devices/nvidia.yaml:966 (citation, year); derived: ..." */
+const char *jci_est_src_of(est *s, const jc_sourced *v);
+/* A sourced value as a range (its own low/high when it has them). */
+jc_range jci_est_sv_range(const jc_sourced *v);
+/* Fills the diagnostic with "estimate: <message>" and returns st. */
+jc_status jci_est_fail(est *s, jc_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A constant of the database, required: an error names the missing id. */
+jc_status jci_est_need_const(est *s, const char *id, const jc_constant **c);
+/* Records constant c as assumption key and returns its range. */
+jc_range jci_est_const_range(est *s, const char *key, const char *label,
+                             const jc_constant *c);
+/* Bits of a precision (32 for an unknown one). */
+double jci_est_prec_bits(jc_precision p);
+
+/* ---- stages ----------------------------------------------------------------- */
+
+/* workload.c: the work (counted nodes, a FLOP figure or parameters x
+ * tokens), batch, passes or steps, samples, tokens, optimizer. */
+jc_status jci_est_resolve_work(est *s);
+/* workload.c: warns when weights, optimizer state and activations do not
+ * fit the devices' memory. */
+void jci_est_check_memory(est *s);
+
+/* energy.c: peaks, bandwidth, TDP, idle, energy per op, utilisation,
+ * efficiencies, scaling and power activity of the device. */
+jc_status jci_est_resolve_device_numbers(est *s);
+/* energy.c: host power (named host, --host-power, per-accelerator share). */
+jc_status jci_est_resolve_host(est *s);
+/* energy.c: region, carbon intensity (with its spread) and PUE. */
+jc_status jci_est_resolve_place(est *s);
+/* energy.c: the arithmetic of scenario sc (SC_LOW, SC_CENTRAL, SC_HIGH). */
+void jci_est_compute(est *s, int sc, outv *o);
+/* energy.c: the result's ranges, average power, implied utilisation,
+ * embodied emissions and per-sample / per-token / per-node figures from
+ * the three scenarios. */
+jc_status jci_est_summarise(est *s, const outv o[3]);
+/* energy.c: everyday equivalences of the central emissions. */
+jc_status jci_est_equivalences(est *s);
+
+#endif /* JC_ESTIMATE_INT_H */

@@ -1,0 +1,291 @@
+/*
+ * workload.c - the work of an estimate: counted nodes of the model (or a
+ * FLOP figure, or parameters x tokens), the batch, forward passes or
+ * training steps, samples, tokens, the optimizer's extra work, and the
+ * memory-capacity check.  Part of the estimate stage (estimate_int.h);
+ * docs/energy-model.md section 1 is the arithmetic.
+ */
+#include "estimate/estimate_int.h"
+
+#include <stdio.h>
+
+/* Training: backward factor and activation recomputation. */
+static jc_status resolve_training(est *s)
+{
+    const jc_job *j = s->job;
+    jc_status st;
+    const jc_constant *c;
+    if (given(j->backward_factor)) {
+        if (j->backward_factor < 0 || j->backward_factor > 10)
+            return jci_est_fail(s, JC_ERR_USAGE, "--backward-factor must be in [0, 10]");
+        s->beta = jci_est_assume(s, "backward_factor", "backward FLOPs / forward FLOPs", R1(j->backward_factor),
+                         "", JC_ORIGIN_USER, "--backward-factor").central;
+    } else {
+        if ((st = jci_est_need_const(s, "backward_factor", &c))) return st;
+        s->beta = jci_est_const_range(s, "backward_factor", "backward FLOPs / forward FLOPs", c).central;
+    }
+    s->rc = j->recompute ? 1 : 0;
+    if (j->recompute)
+        jci_est_assume(s, "recompute", "activation recomputation: extra forward passes", R1(1), "",
+               JC_ORIGIN_USER, "--recompute");
+    return JC_OK;
+}
+
+/* The work of a counted model: one forward pass's FLOPs and bytes; a
+ * partial count warns, or fails when no work is known. */
+static jc_status resolve_counted(est *s)
+{
+    const jc_job *j = s->job;
+    const jc_analysis *an = s->an;
+    if (given(j->flops) || given(j->params))
+        return jci_est_fail(s, JC_ERR_USAGE, "a model and --flops/--params both give the work; choose one");
+    double f = 0, b = 0;
+    for (size_t i = 0; i < an->n_nodes; i++) {
+        const jc_counted_node *n = &an->nodes[i];
+        if (!n->counted) continue;
+        double rep = n->cost.repeat > 0 ? (double)n->cost.repeat : 1;
+        f += rep * ((double)n->cost.flops + (double)n->cost.special_ops);
+        b += rep * ((double)n->cost.bytes_read + (double)n->cost.weight_bytes_read +
+                    (double)n->cost.bytes_written);
+    }
+    if (an->partial) {
+        char ops[300] = "";
+        size_t k = 0;
+        for (size_t i = 0; i < an->n_unsupported && k < sizeof ops - 40; i++)
+            k += (size_t)snprintf(ops + k, sizeof ops - k, "%s%s x%lld", i ? ", " : "",
+                                  an->unsupported[i].op, (long long)an->unsupported[i].count);
+        for (size_t i = 0; i < an->n_unknown_syms && k < sizeof ops - 40; i++)
+            k += (size_t)snprintf(ops + k, sizeof ops - k, "%sunknown dim '%s'", k ? ", " : "",
+                                  an->unknown_syms[i].sym);
+        const char *hint = an->n_unsupported && an->n_unknown_syms
+                               ? "give cost rules with --op-rules FILE and bind dims with --dim/--batch"
+                           : an->n_unsupported ? "give cost rules with --op-rules FILE"
+                                               : "bind dims with --dim/--batch";
+        if (f <= 0)
+            return jc_diag_set(s->d, JC_ERR_INCOMPLETE,
+                               "estimate: the model's work is unknown (%s); %s", ops, hint);
+        jci_est_warn(s, "the count is partial (%s): the estimate is a lower bound of the work (%s)", ops, hint);
+    }
+    s->have_nodes = 1;
+    s->fwd_flops = f;
+    s->params = an->totals.params > 0 ? (double)an->totals.params : 0;
+    jci_est_assume(s, "work.forward_flops", "FLOPs of one forward pass (2 x MACs + other arithmetic + transcendentals)",
+           R1(f), "FLOP", JC_ORIGIN_MODEL, jci_est_astr(s, "%s, counted", an->model->path));
+    /* bytes: counted at the file's dtypes; scaled to the run precision
+     * when the model is stored in float32 */
+    double bits = jci_est_prec_bits(s->prec);
+    s->byte_scale = bits < 32 ? bits / 32 : 1;
+    s->fwd_bytes = b * s->byte_scale;
+    jci_est_assume(s, "work.forward_bytes",
+           s->byte_scale != 1 ? jci_est_astr(s, "bytes moved by one forward pass (counted at float32, x%.2g for %s)",
+                                     s->byte_scale, jc_precision_name(s->prec))
+                              : "bytes moved by one forward pass",
+           R1(s->fwd_bytes), "B", JC_ORIGIN_MODEL, "counted");
+    s->e->flops_per_pass = f;
+    return JC_OK;
+}
+
+/* The work given directly: --flops F, or --params N with tokens. */
+static jc_status resolve_given(est *s)
+{
+    const jc_job *j = s->job;
+    int train = j->mode == JC_MODE_TRAINING;
+    if (given(j->flops)) {
+        if (given(j->params)) return jci_est_fail(s, JC_ERR_USAGE, "--flops and --params both give the work; choose one");
+        if (!(j->flops > 0)) return jci_est_fail(s, JC_ERR_USAGE, "--flops must be > 0");
+        s->total_flops = jci_est_assume(s, "work.total_flops", "total FLOPs of the job (given)", R1(j->flops),
+                                "FLOP", JC_ORIGIN_USER, "--flops").central;
+    } else if (given(j->params)) {
+        if (!(j->params > 0)) return jci_est_fail(s, JC_ERR_USAGE, "--params must be > 0");
+        double N = given(j->active_params) ? j->active_params : j->params;
+        if (given(j->active_params) && (j->active_params <= 0 || j->active_params > j->params))
+            return jci_est_fail(s, JC_ERR_USAGE, "--active-params must be in (0, --params]");
+        double D = j->tokens;
+        if (!given(D) && !train && given(j->requests) && given(j->tokens_per_request))
+            D = j->requests * j->tokens_per_request;
+        if (!given(D) || !(D > 0))
+            return jci_est_fail(s, JC_ERR_USAGE, "--params needs --tokens D (tokens processed), or for inference "
+                        "--requests R --tokens-per-request T");
+        double per_tok = train ? 2 * (1 + s->beta) : 2;
+        s->params = j->params;
+        s->tokens = D;
+        jci_est_assume(s, "work.params", given(j->active_params) ? "active parameters (MoE)" : "parameters",
+               R1(N), "", JC_ORIGIN_USER, given(j->active_params) ? "--active-params" : "--params");
+        jci_est_assume(s, "work.tokens", "tokens", R1(D), "", given(j->tokens) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
+               given(j->tokens) ? "--tokens" : "--requests x --tokens-per-request");
+        s->total_flops = jci_est_assume(s, "work.total_flops",
+                                train ? jci_est_astr(s, "%g x N x D (2 forward + 2 x %g backward)", per_tok, s->beta)
+                                      : "2 x N x D (forward only)",
+                                R1(per_tok * N * D), "FLOP", JC_ORIGIN_DERIVED,
+                                "Kaplan et al. 2020 approximation, attention FLOPs excluded").central;
+    } else if (!given(s->known_T)) {
+        return jci_est_fail(s, JC_ERR_USAGE, "no work: give a MODEL.onnx, --flops F, or --params N --tokens D "
+                    "(or a known runtime with --hours / --device-hours)");
+    }
+    return JC_OK;
+}
+
+/* The batch: --batch, or the one the model was counted at (its first
+ * input's first dim), or 1. */
+static jc_status resolve_batch(est *s, double *out)
+{
+    const jc_job *j = s->job;
+    const jc_analysis *an = s->an;
+    /* the batch the model was counted at: its first input's first dim */
+    const jc_graph *g = an->model->graph;
+    const jc_value *in0 = g->n_inputs ? &g->values[g->inputs[0]] : NULL;
+    const jc_tshape *t0 = in0 && an->n_insts ? &an->insts[0].values[g->inputs[0]] : NULL;
+    double counted = t0 && t0->rank > 0 && t0->dims[0].v > 0 ? (double)t0->dims[0].v : NAN;
+    const char *bsym = in0 && in0->rank > 0 ? in0->dims[0].sym : NULL;
+    double b;
+    if (given(j->batch)) {
+        b = j->batch;
+        if (!(b >= 1)) return jci_est_fail(s, JC_ERR_USAGE, "--batch must be >= 1");
+        if (given(counted) && counted != b)
+            return jci_est_fail(s, JC_ERR_USAGE, "--batch %g, but the model was counted with its input '%s' at "
+                        "batch %g (a --dim or --input binding?): give one batch size", b, in0->name, counted);
+        jci_est_assume(s, "batch", "batch size", R1(b), "", JC_ORIGIN_USER, "--batch");
+    } else if (given(counted) && bsym) {
+        b = counted;
+        jci_est_assume(s, "batch", jci_est_astr(s, "batch size: input '%s' dim '%s' as counted", in0->name, bsym), R1(b), "",
+               JC_ORIGIN_MODEL, "a --dim/--input binding, or 1 when neither --batch nor a binding gives it");
+    } else if (given(counted)) {
+        b = counted;
+        jci_est_assume(s, "batch", jci_est_astr(s, "batch size: input '%s' has a fixed batch dim", in0->name), R1(b), "",
+               JC_ORIGIN_MODEL, "the model file");
+    } else {
+        b = 1;
+        jci_est_assume(s, "batch", "batch size", R1(1), "", JC_ORIGIN_DEFAULT, "1 (give --batch)");
+    }
+    *out = b;
+    return JC_OK;
+}
+
+/* Training steps of a counted model: samples (or tokens / seq) and epochs. */
+static jc_status resolve_steps(est *s, double b)
+{
+    const jc_job *j = s->job;
+    double S = j->samples;
+    if (!given(S) && given(j->tokens)) {
+        if (!given(j->seq) || j->seq < 1)
+            return jci_est_fail(s, JC_ERR_USAGE, "--tokens with a model needs --seq L (tokens per sample)");
+        S = j->tokens / j->seq;
+        s->tokens = j->tokens;
+        jci_est_assume(s, "samples", "samples = tokens / seq", R1(S), "", JC_ORIGIN_DERIVED, "--tokens / --seq");
+    } else if (given(S)) {
+        jci_est_assume(s, "samples", "training samples per epoch", R1(S), "", JC_ORIGIN_USER, "--samples");
+    }
+    if (!given(S)) {
+        if (!given(s->known_T))
+            return jci_est_fail(s, JC_ERR_USAGE, "training needs --samples S (or --tokens T --seq L)");
+        S = b;
+    }
+    if (S < b) jci_est_warn(s, "batch %g is larger than the %g samples of the data set", b, S);
+    double E = given(j->epochs) ? j->epochs : 1;
+    if (!(E > 0)) return jci_est_fail(s, JC_ERR_USAGE, "--epochs must be > 0");
+    jci_est_assume(s, "epochs", "epochs", R1(E), "", given(j->epochs) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
+           given(j->epochs) ? "--epochs" : "1 (give --epochs)");
+    s->passes = ceil(S / b) * E;
+    s->samples = S * E;
+    jci_est_assume(s, "steps", "optimizer steps = ceil(samples / batch) x epochs", R1(s->passes), "",
+           JC_ORIGIN_DERIVED, "");
+    return JC_OK;
+}
+
+/* Forward passes of a counted model: requests / batch. */
+static jc_status resolve_passes(est *s, double b)
+{
+    const jc_job *j = s->job;
+    double Rq = given(j->requests) ? j->requests : b;
+    if (!(Rq >= 1)) return jci_est_fail(s, JC_ERR_USAGE, "--requests must be >= 1");
+    jci_est_assume(s, "requests", "inference requests", R1(Rq), "",
+           given(j->requests) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
+           given(j->requests) ? "--requests" : "one batch (give --requests)");
+    s->passes = ceil(Rq / b);
+    s->samples = Rq;
+    if (given(j->tokens_per_request)) s->tokens = Rq * j->tokens_per_request;
+    jci_est_assume(s, "passes", "forward passes = ceil(requests / batch)", R1(s->passes), "",
+           JC_ORIGIN_DERIVED, "");
+    return JC_OK;
+}
+
+/* Training with a model or parameters: the optimizer's FLOPs and bytes per
+ * parameter per step. */
+static jc_status resolve_optimizer(est *s)
+{
+    const jc_job *j = s->job;
+    jc_status st;
+    const char *opt = j->optimizer ? j->optimizer : "adamw";
+    const char *fid, *bid;
+    if (!jc_strcasecmp(opt, "adamw") || !jc_strcasecmp(opt, "adam")) {
+        fid = "optimizer_adamw_flops_per_param";
+        bid = "optimizer_adamw_bytes_per_param";
+    } else if (!jc_strcasecmp(opt, "sgd")) {
+        fid = "optimizer_sgd_flops_per_param";
+        bid = "optimizer_sgd_bytes_per_param";
+    } else if (!jc_strcasecmp(opt, "none")) {
+        fid = bid = NULL;
+    } else {
+        return jci_est_fail(s, JC_ERR_USAGE, "--optimizer must be adamw, adam, sgd or none (got '%s')", opt);
+    }
+    if (fid) {
+        const jc_constant *c;
+        if ((st = jci_est_need_const(s, fid, &c))) return st;
+        s->opt_flops_pp = jci_est_const_range(s, fid, jci_est_astr(s, "%s FLOPs per parameter per step", opt), c).central;
+        if ((st = jci_est_need_const(s, bid, &c))) return st;
+        s->opt_bytes_pp = jci_est_const_range(s, bid, jci_est_astr(s, "%s bytes per parameter per step", opt), c).central;
+    }
+    return JC_OK;
+}
+
+/* The work: counted nodes, or a FLOP figure; then passes / steps and the
+ * optimizer. */
+jc_status jci_est_resolve_work(est *s)
+{
+    const jc_job *j = s->job;
+    jc_status st;
+    int train = j->mode == JC_MODE_TRAINING;
+
+    if (train && (st = resolve_training(s))) return st;
+    if (s->an) {
+        if ((st = resolve_counted(s))) return st;
+    } else if ((st = resolve_given(s))) {
+        return st;
+    }
+
+    /* passes / steps */
+    if (s->have_nodes) {
+        double b = 1;
+        if ((st = resolve_batch(s, &b))) return st;
+        if ((st = train ? resolve_steps(s, b) : resolve_passes(s, b))) return st;
+    } else if (given(s->total_flops)) {
+    if (train && given(j->samples)) s->samples = j->samples * (given(j->epochs) ? j->epochs : 1);
+    if (!train && given(j->requests)) s->samples = j->requests;
+    if (!train && given(j->requests) && given(j->tokens_per_request))
+        s->tokens = j->requests * j->tokens_per_request;
+    }
+
+    /* optimizer (training with a model or params) */
+    if (train && (s->have_nodes || given(j->params)) && (st = resolve_optimizer(s))) return st;
+    return JC_OK;
+}
+
+void jci_est_check_memory(est *s)
+{
+    const jc_job *job = s->job;
+    const jc_analysis *an = s->an;
+    double G = s->G;
+    if (s->have_nodes && s->dev->memory_gb.present) {
+        double wbytes = (double)an->totals.weight_bytes * s->byte_scale;
+        double need = wbytes;
+        if (job->mode == JC_MODE_TRAINING) need += s->params * (s->opt_bytes_pp > 0 ? 12 : 4);
+        if (an->totals.peak_activation_bytes > 0)
+            need += (double)an->totals.peak_activation_bytes * s->byte_scale * (job->mode == JC_MODE_TRAINING ? 2 : 1);
+        double cap = s->dev->memory_gb.value * 1e9 * G;
+        if (need > cap)
+            jci_est_warn(s, "memory: weights%s and activations need %.1f GB but %g x %s hold %.1f GB; "
+                    "at least %.0f devices (or a smaller batch) would be needed",
+                 job->mode == JC_MODE_TRAINING ? ", optimizer state" : "", need / 1e9, G, s->dev->id,
+                 cap / 1e9, ceil(need / (s->dev->memory_gb.value * 1e9)));
+    }
+}
