@@ -1,0 +1,310 @@
+/*
+ * estimate.c (report/html) - the HTML page of one estimate: headline
+ * cards, warnings, where the energy goes, the low-central-high ranges,
+ * emissions by component, energy per node, every figure, the
+ * equivalences and the assumptions with their sources.  The frame, the
+ * escaper and the charts are page.c (html_int.h).
+ */
+#include "report/html/html_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* ---- estimate ------------------------------------------------------------------------- */
+
+static const char *origin_class(jc_origin o)
+{
+    return jc_origin_name(o);
+}
+
+typedef struct node_ix { size_t i; double e; } node_ix;
+
+static int by_energy_desc(const void *a, const void *b)
+{
+    const node_ix *x = a, *y = b;
+    if (x->e != y->e) return x->e > y->e ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+static void assumptions_table(FILE *f, const jc_assumption *as, size_t n, const char *prefix)
+{
+    fprintf(f, "<div><table>\n<thead><tr><th>key</th><th>what</th><th class=\"n\">value</th>"
+               "<th>unit</th><th>origin</th><th>source</th></tr></thead>\n<tbody>\n");
+    for (size_t i = 0; i < n; i++) {
+        const jc_assumption *a = &as[i];
+        char k[160];
+        fprintf(f, "<tr><td>");
+        jci_html_esc(f, a->key);
+        fprintf(f, "</td><td>");
+        jci_html_esc(f, a->label);
+        fprintf(f, "</td><td class=\"n\">");
+        snprintf(k, sizeof k, "%s.%zu.value.central", prefix, i);
+        jci_html_num(f, k, a->value.central);
+        if (a->value.low != a->value.central || a->value.high != a->value.central) {
+            fprintf(f, " <span class=\"src\">[");
+            snprintf(k, sizeof k, "%s.%zu.value.low", prefix, i);
+            jci_html_num(f, k, a->value.low);
+            fprintf(f, "&#8211;");
+            snprintf(k, sizeof k, "%s.%zu.value.high", prefix, i);
+            jci_html_num(f, k, a->value.high);
+            fprintf(f, "]</span>");
+        }
+        fprintf(f, "</td><td>");
+        jci_html_esc(f, a->unit);
+        fprintf(f, "</td><td><span class=\"tag %s\">%s</span></td><td class=\"src\">", origin_class(a->origin),
+                jc_origin_name(a->origin));
+        jci_html_esc(f, a->source);
+        fprintf(f, "</td></tr>\n");
+    }
+    fprintf(f, "</tbody></table></div>\n");
+}
+
+/* The header (title, run line, work line), the headline cards and the
+ * warnings. */
+static void head_and_cards(FILE *f, const jc_estimate *e, const char *model)
+{
+    jci_html_page_begin(f, "joulecast estimate", model ? model : (e->flops_total > 0 ? "a job given by its FLOPs" : "a job"));
+    jci_html_hardware_line(f, e);
+    if (e->flops_per_pass > 0) {
+        char a[48], b[48], c[48];
+        fprintf(f, "<p class=\"sub\">work: %s FLOP per forward pass &#215; %s %s = %s FLOP</p>\n",
+                fmt_si(a, sizeof a, e->flops_per_pass), sig4(b, sizeof b, e->passes),
+                e->mode == JC_MODE_TRAINING ? "steps" : "passes", fmt_si(c, sizeof c, e->flops_total));
+    }
+    fprintf(f, "</header>\n<div class=\"cards\">\n");
+    jci_html_card(f, "Energy, facility", "results.energy_facility_kwh", e->energy_facility_kwh, jci_html_u_kwh);
+    jci_html_card(f, "Emissions, location-based", "results.co2_location_kg", e->co2_kg, jci_html_u_kg);
+    jci_html_card(f, "Wall time", "results.wall_hours", e->wall_hours, jci_html_u_h);
+    jci_html_card(f, "Device-hours", "results.device_hours", e->device_hours, jci_html_u_h);
+    fprintf(f, "</div>\n");
+
+    jci_html_warn_box(f, "<b>Warnings</b>", e->warnings, e->n_warnings);
+}
+
+/* The energy split: device dynamic, idle floor, host, facility overhead. */
+static void energy_split(FILE *f, const jc_estimate *e)
+{
+    double overhead = e->energy_facility_kwh.central - e->energy_it_kwh.central;
+    seg sg[] = {
+        {"device dynamic", e->energy_dynamic_kwh.central, "results.energy_dynamic_kwh.central", "var(--dyn)"},
+        {"device idle floor", e->energy_idle_kwh.central, "results.energy_idle_kwh.central", "var(--idle)"},
+        {"host", e->energy_host_kwh.central, "results.energy_host_kwh.central", "var(--host)"},
+        {"facility overhead (PUE)", overhead > 0 ? overhead : 0, NULL, "var(--pue)"},
+    };
+    fprintf(f, "<section id=\"split\"><h2>Where the energy goes</h2><p class=\"note\">Central case. Facility energy "
+               "= (devices + host) &#215; PUE; the PUE part is the data centre's cooling and power-delivery "
+               "overhead.</p>\n");
+    jci_html_stack(f, sg, sizeof sg / sizeof sg[0], jci_html_u_kwh);
+    fprintf(f, "</section>\n");
+}
+
+/* Low-central-high of energy, emissions, time and power. */
+static void ranges_section(FILE *f, const jc_estimate *e)
+{
+    fprintf(f, "<section id=\"ranges\"><h2>Low &#8211; central &#8211; high</h2><p class=\"note\">Each row on its "
+               "own scale, from 0 to its high end; the dot is the central estimate.</p>\n");
+    rrow rr[] = {
+        {"energy, facility", e->energy_facility_kwh, "results.energy_facility_kwh", jci_html_u_kwh},
+        {"energy, devices", e->energy_device_kwh, "results.energy_device_kwh", jci_html_u_kwh},
+        {"emissions, location-based", e->co2_kg, "results.co2_location_kg", jci_html_u_kg},
+        {"wall time", e->wall_hours, "results.wall_hours", jci_html_u_h},
+        {"average power per device", e->avg_power_w, "results.avg_power_w_per_device", NULL},
+    };
+    static const unit_step U_W[] = {{1e-3, "kW"}, {1, "W"}, {0, NULL}};
+    rr[4].us = U_W;
+    jci_html_ranges(f, rr, sizeof rr / sizeof rr[0]);
+    fprintf(f, "</section>\n");
+}
+
+/* Emissions by component: bars and a table. */
+static void emissions_section(FILE *f, const jc_estimate *e)
+{
+    fprintf(f, "<section id=\"emissions\"><h2>Emissions by component</h2><p class=\"note\">Bars: central; "
+               "whiskers: low to high. Operational emissions are the facility energy times the grid's intensity; "
+               "embodied emissions are the hardware's manufacturing share for the time used%s.</p>\n",
+            e->has_embodied ? "" : " (not in this estimate: --embodied adds them when the device has an "
+                                   "embodied-emissions figure in the database)");
+    bar eb[3];
+    size_t ne = 0;
+    const unit_step *ku = jci_html_pick_unit(jci_html_u_kg, e->co2_kg.central);
+    double kf = ku->factor;
+    eb[ne++] = (bar){"operational, location-based", NULL, e->co2_kg.central * kf, e->co2_kg.low * kf,
+                     e->co2_kg.high * kf, NULL, "var(--loc)"};
+    if (e->has_market)
+        eb[ne++] = (bar){"operational, market-based", NULL, e->co2_market_kg.central * kf,
+                         e->co2_market_kg.low * kf, e->co2_market_kg.high * kf, NULL, "var(--mkt)"};
+    if (e->has_embodied)
+        eb[ne++] = (bar){"embodied (amortised)", NULL, e->co2_embodied_kg.central * kf,
+                         e->co2_embodied_kg.low * kf, e->co2_embodied_kg.high * kf, NULL, "var(--emb)"};
+    jci_html_hbars(f, eb, ne, ku->unit, 1060, 230, 0, 0);
+    fprintf(f, "<table><thead><tr><th>component</th><th class=\"n\">low</th><th class=\"n\">central</th>"
+               "<th class=\"n\">high</th><th>unit</th></tr></thead><tbody>\n");
+    struct { const char *label, *key; const jc_range *r; int on; } er[] = {
+        {"operational, location-based", "results.co2_location_kg", &e->co2_kg, 1},
+        {"operational, market-based", "results.co2_market_kg", &e->co2_market_kg, e->has_market},
+        {"embodied (amortised)", "results.co2_embodied_kg", &e->co2_embodied_kg, e->has_embodied},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        fprintf(f, "<tr><td>%s</td>", er[i].label);
+        if (!er[i].on) {
+            fprintf(f, "<td class=\"n\" colspan=\"3\">n/a (%s)</td><td></td></tr>\n",
+                    i == 1 ? "no provider-published factor for this region"
+                           : "not in this estimate: see --embodied");
+            continue;
+        }
+        const char *ends[3] = {"low", "central", "high"};
+        double vals[3] = {er[i].r->low, er[i].r->central, er[i].r->high};
+        for (int k = 0; k < 3; k++) {
+            char key[160];
+            snprintf(key, sizeof key, "%s.%s", er[i].key, ends[k]);
+            fprintf(f, "<td class=\"n\">");
+            jci_html_num(f, key, vals[k]);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "<td>kgCO2e</td></tr>\n");
+    }
+    fprintf(f, "</tbody></table></section>\n");
+}
+
+/* Energy per node: the largest nodes as bars, then every node's figures. */
+static jc_status nodes_section(FILE *f, const jc_estimate *e, size_t top_nodes)
+{
+    if (!e->n_nodes) return JC_OK;
+    node_ix *ix = malloc(e->n_nodes * sizeof *ix);
+    bar *nb = malloc((e->n_nodes + 1) * sizeof *nb);
+    char (*keys)[48] = malloc((e->n_nodes + 1) * sizeof *keys);
+    if (!ix || !nb || !keys) {
+        free(ix);
+        free(nb);
+        free(keys);
+        return JC_ERR_NOMEM;
+    }
+    double tot = 0, tt = 0;
+    for (size_t i = 0; i < e->n_nodes; i++) {
+        ix[i].i = i;
+        ix[i].e = e->nodes[i].energy_j;
+        tot += e->nodes[i].energy_j;
+        tt += e->nodes[i].time_s;
+    }
+    qsort(ix, e->n_nodes, sizeof *ix, by_energy_desc);
+    size_t top = top_nodes ? top_nodes : 15;
+    if (top > e->n_nodes) top = e->n_nodes;
+    size_t nbars = 0;
+    for (size_t k = 0; k < top; k++) {
+        const jc_est_node *x = &e->nodes[ix[k].i];
+        snprintf(keys[nbars], sizeof keys[0], "nodes.%zu.energy_j", ix[k].i);
+        nb[nbars] = (bar){x->name && *x->name ? x->name : "(unnamed)", x->op, x->energy_j, NAN, NAN,
+                          keys[nbars], x->memory_bound ? "var(--idle)" : "var(--dyn)"};
+        nbars++;
+    }
+    char other[80];
+    if (top < e->n_nodes) {
+        double rest = 0;
+        for (size_t k = top; k < e->n_nodes; k++) rest += ix[k].e;
+        snprintf(other, sizeof other, "other %zu nodes", e->n_nodes - top);
+        nb[nbars++] = (bar){other, NULL, rest, NAN, NAN, NULL, "var(--pue)"};
+    }
+    fprintf(f, "<section id=\"nodes\"><h2>Energy per node</h2><p class=\"note\">Device energy of one forward "
+               "pass on one device (central), the %zu largest of %zu counted nodes; the rest grouped. Dark: "
+               "compute-bound, light: memory-bound.</p>\n", top, e->n_nodes);
+    jci_html_hbars(f, nb, nbars, "J", 1060, 330, top ? 1.15 * ix[0].e : 0, 0);
+    fprintf(f, "<div class=\"legend\"><span><i style=\"background:var(--dyn)\"></i>compute-bound</span>"
+               "<span><i style=\"background:var(--idle)\"></i>memory-bound</span>"
+               "<span><i style=\"background:var(--pue)\"></i>other nodes, grouped</span></div>\n</section>\n");
+
+    fprintf(f, "<section id=\"node-table\"><h2>Per-node figures</h2><p class=\"note\">One forward pass, one "
+               "device, central case, in graph order.</p>\n<div class=\"scroll\"><table>\n<thead><tr><th>#</th>"
+               "<th>node</th><th>op</th><th class=\"n\">FLOP</th><th class=\"n\">bytes</th><th class=\"n\">time s"
+               "</th><th class=\"n\">time %%</th><th class=\"n\">energy J</th><th class=\"n\">energy %%</th>"
+               "<th>bound</th></tr></thead>\n<tbody>\n");
+    for (size_t i = 0; i < e->n_nodes; i++) {
+        const jc_est_node *x = &e->nodes[i];
+        char k[64];
+        fprintf(f, "<tr><td class=\"n\">%zu</td><td class=\"name\">", i + 1);
+        jci_html_esc(f, x->name);
+        fprintf(f, "</td><td>");
+        jci_html_esc(f, x->op);
+        fprintf(f, "</td><td class=\"n\">");
+        snprintf(k, sizeof k, "nodes.%zu.flops", i);
+        jci_html_num(f, k, x->flops);
+        fprintf(f, "</td><td class=\"n\">");
+        snprintf(k, sizeof k, "nodes.%zu.bytes", i);
+        jci_html_num(f, k, x->bytes);
+        fprintf(f, "</td><td class=\"n\">");
+        snprintf(k, sizeof k, "nodes.%zu.time_s", i);
+        jci_html_num(f, k, x->time_s);
+        fprintf(f, "</td><td class=\"n\">%.2f</td><td class=\"n\">", tt > 0 ? 100 * x->time_s / tt : 0);
+        snprintf(k, sizeof k, "nodes.%zu.energy_j", i);
+        jci_html_num(f, k, x->energy_j);
+        fprintf(f, "</td><td class=\"n\">%.2f</td><td>%s</td></tr>\n", tot > 0 ? 100 * x->energy_j / tot : 0,
+                x->memory_bound ? "memory" : "compute");
+    }
+    fprintf(f, "</tbody></table></div></section>\n");
+    free(ix);
+    free(nb);
+    free(keys);
+    return JC_OK;
+}
+
+/* Every figure of the result with its range. */
+static void figures_section(FILE *f, const jc_estimate *e)
+{
+    fprintf(f, "<section id=\"figures\"><h2>All figures</h2>\n<table><thead><tr><th>figure</th><th class=\"n\">low"
+               "</th><th class=\"n\">central</th><th class=\"n\">high</th><th>unit</th></tr></thead><tbody>\n");
+    struct { const char *label, *key, *unit; const jc_range *r; int on; } fr[] = {
+        {"wall time", "results.wall_hours", "h", &e->wall_hours, 1},
+        {"device-hours", "results.device_hours", "h", &e->device_hours, 1},
+        {"energy, devices", "results.energy_device_kwh", "kWh", &e->energy_device_kwh, 1},
+        {"&#160;&#160;idle floor", "results.energy_idle_kwh", "kWh", &e->energy_idle_kwh, 1},
+        {"&#160;&#160;dynamic (above idle)", "results.energy_dynamic_kwh", "kWh", &e->energy_dynamic_kwh, 1},
+        {"energy, host", "results.energy_host_kwh", "kWh", &e->energy_host_kwh, 1},
+        {"energy, IT (devices + host)", "results.energy_it_kwh", "kWh", &e->energy_it_kwh, 1},
+        {"energy, facility (IT &#215; PUE)", "results.energy_facility_kwh", "kWh", &e->energy_facility_kwh, 1},
+        {"emissions, location-based", "results.co2_location_kg", "kgCO2e", &e->co2_kg, 1},
+        {"implied utilisation of dense peak", "results.implied_utilization", "", &e->implied_utilization,
+         e->implied_utilization.central > 0},
+        {"average power per device", "results.avg_power_w_per_device", "W", &e->avg_power_w, 1},
+        {"energy per sample (facility)", "results.j_per_sample", "J", &e->j_per_sample, e->j_per_sample.central > 0},
+        {"samples per kWh", "results.samples_per_kwh", "", &e->samples_per_kwh, e->samples_per_kwh.central > 0},
+        {"energy per token (facility)", "results.j_per_token", "J", &e->j_per_token, e->j_per_token.central > 0},
+    };
+    for (size_t i = 0; i < sizeof fr / sizeof fr[0]; i++) {
+        if (!fr[i].on) continue;
+        const char *ends[3] = {"low", "central", "high"};
+        double vals[3] = {fr[i].r->low, fr[i].r->central, fr[i].r->high};
+        fprintf(f, "<tr><td>%s</td>", fr[i].label);
+        for (int k = 0; k < 3; k++) {
+            char key[160];
+            snprintf(key, sizeof key, "%s.%s", fr[i].key, ends[k]);
+            fprintf(f, "<td class=\"n\">");
+            jci_html_num(f, key, vals[k]);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "<td>%s</td></tr>\n", fr[i].unit);
+    }
+    fprintf(f, "</tbody></table></section>\n");
+}
+
+jc_status jc_report_estimate_html(const jc_estimate *e, const char *model, size_t top_nodes, FILE *f)
+{
+    if (!e || !f) return JC_ERR_USAGE;
+    head_and_cards(f, e, model);
+    energy_split(f, e);
+    ranges_section(f, e);
+    emissions_section(f, e);
+    jc_status st = nodes_section(f, e, top_nodes);
+    if (st) return st;
+    figures_section(f, e);
+    if (e->n_equivalences) {
+        fprintf(f, "<section id=\"equivalences\"><h2>Equivalent to</h2><p class=\"note\">Of the central "
+                   "location-based emissions; each constant with its source.</p>\n");
+        assumptions_table(f, e->equivalences, e->n_equivalences, "equivalences");
+        fprintf(f, "</section>\n");
+    }
+    fprintf(f, "<section id=\"assumptions\"><h2>Assumptions</h2><p class=\"note\">Every number the estimate "
+               "used, with its origin: a user option, a hardware-database entry with its file, line and "
+               "publication, the model's count, a derived value or a documented default.</p>\n");
+    assumptions_table(f, e->assumptions, e->n_assumptions, "assumptions");
+    fprintf(f, "</section>\n");
+    jci_html_page_end(f);
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}
