@@ -8,6 +8,8 @@
 #   make deps       install the Debian packages joulecast needs (as root),
 #                   or print the exact apt-get command
 #   make bench      run the benchmarks in bench/ (not part of make test)
+#   make accuracy   predict the published measurements of tests/accuracy/ and
+#                   write docs/accuracy.md (tools/accuracy.sh; not part of make test)
 #   make install    PREFIX=/usr/local DESTDIR=: CLI, libjoulecast.{so,a},
 #                   joulecast.h, joulecast.pc, share/joulecast/hwdb (+ its
 #                   snapshot hwdb.snap), the man page, bash and zsh
@@ -66,7 +68,7 @@ HWDBDIR    := $(DATADIR)/joulecast/hwdb
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 
-.PHONY: all deps demo test test-build clean bench lint check-deps golden-update fuzz fuzz-build valgrind
+.PHONY: all deps demo test test-build clean bench accuracy lint check-deps golden-update fuzz fuzz-build valgrind
 
 all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so $(BUILD)/hwdb.snap
 
@@ -205,6 +207,9 @@ test:
 
 bench: all
 	@sh bench/run.sh
+
+accuracy: all
+	@sh tools/accuracy.sh
 
 # ---- fuzzing (clang libFuzzer + ASan + UBSan; tests/fuzz/README.md) ---------
 FUZZ_CC      ?= clang

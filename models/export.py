@@ -231,6 +231,14 @@ MODELS = {
         dynamic_axes={"input_ids": SEQ_AXES, "last_hidden_state": SEQ_AXES,
                       "pooler_output": {0: "batch"}},
         external=True),
+    # BERT-Large shape (24 x 1024, 16 heads, FFN 4096): the MLPerf Inference
+    # bert-99 network, for the accuracy harness (tools/accuracy_mlperf.py)
+    "bert_large": dict(
+        ctor=lambda: BertBase(d=1024, layers=24, heads=16, ff=4096), inputs=_ids(30522, 384),
+        input_names=["input_ids"], output_names=["last_hidden_state", "pooler_output"],
+        dynamic_axes={"input_ids": SEQ_AXES, "last_hidden_state": SEQ_AXES,
+                      "pooler_output": {0: "batch"}},
+        external=True),
     "gpt2_small": dict(
         ctor=GPT2Small, inputs=_ids(50257, 1024),
         input_names=["input_ids"], output_names=["logits"],

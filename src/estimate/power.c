@@ -1,0 +1,139 @@
+/*
+ * power.c - device power from compute and memory utilisation, launch-bound
+ * and idle power, and the host power of a system class.  Equations:
+ * power.h and docs/energy-model.md section 3; constants:
+ * hwdb/energy-model.yaml (`power_*`, `host_class_*`).
+ */
+#include "estimate/power.h"
+
+#include <math.h>
+#include <string.h>
+
+static jc_range range_of(const jc_constant *c)
+{
+    jc_range r = {c->value.value, c->value.value, c->value.value};
+    if (c->value.has_range) {
+        r.low = c->value.low;
+        r.high = c->value.high;
+    }
+    return r;
+}
+
+jc_status jc_power_model_resolve(const jc_hwdb *db, const jc_device *dev, jc_power_model *pm,
+                                 jc_diag *d)
+{
+    static const char *const gpu[JC_PW_N] = {"power_k_compute_gpu", "power_k_memory_gpu",
+                                             "activity_launch_bound"};
+    static const char *const tpu[JC_PW_N] = {"power_k_compute_tpu", "power_k_memory_tpu",
+                                             "activity_launch_bound"};
+    const char *const *ids = dev && dev->kind == JC_DEVICE_TPU ? tpu : gpu;
+    for (int i = 0; i < JC_PW_N; i++) {
+        const jc_constant *c;
+        jc_diag tmp;
+        if (jc_hwdb_constant(db, ids[i], &c, &tmp) != JC_OK)
+            return jc_diag_set(d, JC_ERR_HWDB,
+                               "estimate: the hardware database has no constant '%s' (device power "
+                               "model; hwdb/energy-model.yaml or an override layer must define it)", ids[i]);
+        pm->k[i] = range_of(c);
+        pm->src[i] = c;
+        pm->id[i] = ids[i];
+    }
+    return JC_OK;
+}
+
+static double pick(jc_range r, int sc)
+{
+    return sc == 0 ? r.low : sc == 2 ? r.high : r.central;
+}
+
+static double clamp01(double x)
+{
+    return !(x > 0) ? 0 : x > 1 ? 1 : x;
+}
+
+double jc_power_activity(const jc_power_model *pm, double u_compute, double u_memory, int sc)
+{
+    double z = pick(pm->k[JC_PW_K_COMPUTE], sc) * clamp01(u_compute) +
+               pick(pm->k[JC_PW_K_MEMORY], sc) * clamp01(u_memory);
+    return 1 - exp(-z);
+}
+
+double jc_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
+                         jc_power_phase phase, int sc)
+{
+    double idle = pick(pm->idle_w, sc), tdp = pick(pm->tdp_w, sc);
+    if (tdp < idle) tdp = idle;
+    switch (phase) {
+    case JC_POWER_IDLE: return idle;
+    case JC_POWER_LAUNCH: return idle + (tdp - idle) * clamp01(pick(pm->k[JC_PW_A_LAUNCH], sc));
+    case JC_POWER_BUSY: break;
+    }
+    return idle + (tdp - idle) * jc_power_activity(pm, u_compute, u_memory, sc);
+}
+
+/* ---- host classes --------------------------------------------------------- */
+
+static const char *const HC_NAMES[JC_HOSTCLASS_COUNT] = {
+    "none", "desktop-workstation", "server-2", "server-4", "server-8", "tpu-host"};
+static const char *const HC_IDS[JC_HOSTCLASS_COUNT][2] = {
+    {NULL, NULL},
+    {"host_class_workstation_w", "host_class_workstation_idle_w"},
+    {"host_class_server2_w", "host_class_server2_idle_w"},
+    {"host_class_server4_w", "host_class_server4_idle_w"},
+    {"host_class_server8_w", "host_class_server8_idle_w"},
+    {"host_class_tpu_w", "host_class_tpu_idle_w"},
+};
+
+const char *jc_host_class_name(jc_host_class c)
+{
+    return (unsigned)c < JC_HOSTCLASS_COUNT ? HC_NAMES[c] : "?";
+}
+
+jc_host_class jc_host_class_parse(const char *s)
+{
+    for (int i = 0; s && i < JC_HOSTCLASS_COUNT; i++)
+        if (!jc_strcasecmp(s, HC_NAMES[i])) return (jc_host_class)i;
+    return JC_HOSTCLASS_COUNT;
+}
+
+double jc_host_class_devices(jc_host_class c)
+{
+    switch (c) {
+    case JC_HOSTCLASS_WORKSTATION: return 2;
+    case JC_HOSTCLASS_SERVER2: return 2;
+    case JC_HOSTCLASS_SERVER4: return 4;
+    case JC_HOSTCLASS_SERVER8: return 8;
+    case JC_HOSTCLASS_TPU: return 1;
+    default: return 1;
+    }
+}
+
+jc_host_class jc_host_class_default(const jc_device *dev, double devices)
+{
+    if (!dev || dev->kind == JC_DEVICE_CPU) return JC_HOSTCLASS_NONE;
+    if (dev->kind == JC_DEVICE_TPU) return JC_HOSTCLASS_TPU;
+    const char *ff = dev->form_factor ? dev->form_factor : "";
+    if (strstr(ff, "consumer") || strstr(ff, "prosumer")) return JC_HOSTCLASS_WORKSTATION;
+    if (devices <= 2) return JC_HOSTCLASS_SERVER2;
+    if (devices <= 4) return JC_HOSTCLASS_SERVER4;
+    return JC_HOSTCLASS_SERVER8;
+}
+
+jc_status jc_host_class_resolve(const jc_hwdb *db, jc_host_class c, const jc_constant **busy,
+                                const jc_constant **idle, jc_diag *d)
+{
+    *busy = *idle = NULL;
+    if ((unsigned)c >= JC_HOSTCLASS_COUNT || !HC_IDS[c][0])
+        return jc_diag_set(d, JC_ERR_USAGE, "host class '%s' has no host power", jc_host_class_name(c));
+    for (int i = 0; i < 2; i++) {
+        const jc_constant *k;
+        jc_diag tmp;
+        if (jc_hwdb_constant(db, HC_IDS[c][i], &k, &tmp) != JC_OK)
+            return jc_diag_set(d, JC_ERR_HWDB,
+                               "estimate: the hardware database has no constant '%s' (host class %s; "
+                               "hwdb/energy-model.yaml or an override layer must define it)",
+                               HC_IDS[c][i], HC_NAMES[c]);
+        if (i == 0) *busy = k; else *idle = k;
+    }
+    return JC_OK;
+}

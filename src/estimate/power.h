@@ -1,0 +1,91 @@
+/*
+ * power.h - device power from what the device does, and host power by
+ * system class (issue #17 item 3, #18 items 4 and 12).  Internal to
+ * libjoulecast; used by the energy stage and by LLM serving (#15).
+ *
+ * Device power (W per device):
+ *   busy     P = idle + (TDP - idle) * (1 - exp(-(k_c * u_c + k_m * u_m)))
+ *            u_c = achieved FLOP/s / dense peak at the run's precision,
+ *            u_m = achieved bytes/s / peak memory bandwidth;
+ *   launch   P = idle + (TDP - idle) * a_launch   (waiting on kernel
+ *            launches: near idle, #18 item 12);
+ *   idle     P = idle   (a device that waits for the others).
+ * k_c, k_m and a_launch are hwdb constants per device kind (GPU, TPU),
+ * fitted to measured power (tools/fit_power.py names the rows).
+ *
+ * Host power by system class: a CPU device is its own host (no share);
+ * an accelerator without --host gets the host of its usual system:
+ * a consumer card a desktop workstation, a datacenter part a server
+ * sized by the device count (1-2, 4, 8 devices), a TPU its share of the
+ * pod's hosts.  Each class is a sourced hwdb constant.
+ */
+#ifndef JC_POWER_H
+#define JC_POWER_H
+
+#include "base/jc_internal.h"
+
+typedef enum jc_power_phase {
+    JC_POWER_BUSY = 0,    /* kernels running */
+    JC_POWER_LAUNCH = 1,  /* launch-bound: the device waits on the host */
+    JC_POWER_IDLE = 2     /* the device waits (other devices work) */
+} jc_power_phase;
+
+enum { JC_PW_K_COMPUTE = 0, JC_PW_K_MEMORY, JC_PW_A_LAUNCH, JC_PW_N };
+
+typedef struct jc_power_model {
+    jc_range idle_w, tdp_w;            /* device idle and TDP, W */
+    jc_range k[JC_PW_N];               /* k_compute, k_memory, a_launch */
+    const jc_constant *src[JC_PW_N];   /* their hwdb constants */
+    const char *id[JC_PW_N];
+} jc_power_model;
+
+/* Fills the coefficients of pm for device dev (GPU/SoC/accelerator
+ * constants `power_*_gpu`, TPU constants `power_*_tpu`); the caller sets
+ * pm->idle_w and pm->tdp_w (from the device entry, with their sources).
+ * Errors (JC_ERR_HWDB) name a missing constant.  pm points into db. */
+jc_status jc_power_model_resolve(const jc_hwdb *db, const jc_device *dev,
+                                 jc_power_model *pm, jc_diag *d);
+
+/* Power of one device, W.  sc: 0 the low corner (low coefficients, low
+ * idle), 1 central, 2 the high corner.  Utilisations are clamped to
+ * [0, 1]. */
+double jc_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
+                         jc_power_phase phase, int sc);
+
+/* Dynamic activity (P - idle) / (TDP - idle) at (u_c, u_m), central. */
+double jc_power_activity(const jc_power_model *pm, double u_compute, double u_memory, int sc);
+
+/* ---- host by system class ---------------------------------------------- */
+
+typedef enum jc_host_class {
+    JC_HOSTCLASS_NONE = 0,        /* CPU device: its own host */
+    JC_HOSTCLASS_WORKSTATION,     /* desktop workstation, 1-2 consumer cards */
+    JC_HOSTCLASS_SERVER2,         /* 1-2 accelerator server */
+    JC_HOSTCLASS_SERVER4,         /* 4-accelerator server */
+    JC_HOSTCLASS_SERVER8,         /* 8-accelerator HGX-class server */
+    JC_HOSTCLASS_TPU,             /* TPU pod host share per chip */
+    JC_HOSTCLASS_COUNT
+} jc_host_class;
+
+/* "none", "desktop-workstation", "server-2", "server-4", "server-8",
+ * "tpu-host": static strings. */
+const char *jc_host_class_name(jc_host_class c);
+/* A class name as above (case-insensitive); JC_HOSTCLASS_COUNT when
+ * unknown. */
+jc_host_class jc_host_class_parse(const char *s);
+
+/* The default class for `devices` x dev: CPU none, consumer form factor
+ * workstation, TPU tpu-host, else a server sized by the count. */
+jc_host_class jc_host_class_default(const jc_device *dev, double devices);
+
+/* Devices one host of class c holds (workstation 2, server-2 2, server-4 4,
+ * server-8 8, tpu-host 1: its constant is per chip). */
+double jc_host_class_devices(jc_host_class c);
+
+/* The class's host power per host (busy; constant host_class_<name>_w)
+ * and its idle power (host_class_<name>_idle_w).  *busy / *idle point
+ * into db. */
+jc_status jc_host_class_resolve(const jc_hwdb *db, jc_host_class c, const jc_constant **busy,
+                                const jc_constant **idle, jc_diag *d);
+
+#endif

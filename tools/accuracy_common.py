@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""accuracy_common.py - shared arithmetic and output of the accuracy harness.
+
+`make accuracy` (tools/accuracy.sh) runs every tools/accuracy_*.py set
+script.  Each one predicts the rows of its calibration set with the
+joulecast CLI (JSON output), then calls this module to
+
+  * score each row: signed error = predicted / measured - 1, and whether
+    the measured value lies inside the predicted low-high range;
+  * summarise the set: rows predicted, median |error|, range coverage
+    (share of predicted rows with low <= measured <= high) and the median
+    range width (high / low, a factor);
+  * write docs/accuracy/<set>.md (the per-row table) and
+    build/accuracy/<set>.json (the summary that `index` collects into
+    docs/accuracy.md with the date and the commit).
+
+Rows that cannot be predicted (a device without the figures the model
+needs) are listed with the reason and left out of the statistics: the
+summary says how many.  Standard library only (python3 without packages).
+
+  python3 tools/accuracy_common.py index     write docs/accuracy.md
+  python3 tools/accuracy_common.py selftest  check the arithmetic on two
+                                             hand-made rows (make test)
+"""
+import csv
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def jc_path():
+    """The joulecast binary: $JC_RELEASE, $JC, else build/joulecast."""
+    for k in ("JC_RELEASE", "JC"):
+        if os.environ.get(k):
+            return os.environ[k]
+    return os.path.join(ROOT, "build", "joulecast")
+
+
+def run_jc(args):
+    """Run `joulecast ARGS --json`; returns (dict, None) or (None, error
+    text).  The command is run from the repository root."""
+    cmd = [jc_path()] + list(args) + ["--json"]
+    p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True,
+                       env=dict(os.environ, LC_ALL="C"))
+    if p.returncode != 0:
+        msg = (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
+        return None, msg
+    try:
+        return json.loads(p.stdout), None
+    except ValueError as e:
+        return None, "JSON not readable: %s" % e
+
+
+def read_rows(path):
+    """Rows of a CSV file whose leading '#' lines are comments."""
+    with open(path) as f:
+        lines = [l for l in f if not l.startswith("#")]
+    return list(csv.DictReader(lines))
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    if n == 0:
+        return None
+    return xs[n // 2] if n % 2 else 0.5 * (xs[n // 2 - 1] + xs[n // 2])
+
+
+def score(measured, low, central, high):
+    """Per-row figures: signed error, inside-range flag, range width."""
+    err = central / measured - 1.0
+    inside = low <= measured <= high
+    width = high / low if low > 0 else float("inf")
+    return {"error": err, "inside": inside, "width": width}
+
+
+def summarise(scored):
+    """scored: list of score() dicts (predicted rows only)."""
+    n = len(scored)
+    if n == 0:
+        return {"rows": 0, "median_abs_error": None, "coverage": None,
+                "median_width": None, "max_abs_error": None}
+    return {
+        "rows": n,
+        "median_abs_error": median([abs(s["error"]) for s in scored]),
+        "max_abs_error": max(abs(s["error"]) for s in scored),
+        "median_signed_error": median([s["error"] for s in scored]),
+        "coverage": sum(1 for s in scored if s["inside"]) / float(n),
+        "median_width": median([s["width"] for s in scored]),
+    }
+
+
+def pct(x):
+    return "n/a" if x is None else "%+.1f%%" % (100 * x)
+
+
+def fmt(x, digits=4):
+    if x is None:
+        return "n/a"
+    return "%.*g" % (digits, x)
+
+
+def write_set(name, title, unit, how, scope, rows, out_dir=None, targets=""):
+    """rows: dicts with id, measured, and either low/central/high or
+    reason (not predicted), plus optional 'group' and 'note'.  Prints the
+    table, writes docs/accuracy/NAME.md and build/accuracy/NAME.json.
+    Returns the summary dict (per group and 'all')."""
+    docs = out_dir or os.path.join(ROOT, "docs", "accuracy")
+    build = os.path.join(out_dir or os.path.join(ROOT, "build"), "accuracy") if out_dir else \
+        os.path.join(ROOT, "build", "accuracy")
+    os.makedirs(docs, exist_ok=True)
+    os.makedirs(build, exist_ok=True)
+    groups = {}
+    for r in rows:
+        if r.get("central") is None:
+            continue
+        r.update(score(r["measured"], r["low"], r["central"], r["high"]))
+        groups.setdefault(r.get("group", "all"), []).append(r)
+    summ = {g: summarise(v) for g, v in groups.items()}
+    allp = [r for r in rows if r.get("central") is not None]
+    summ["all"] = summarise(allp)
+    summ["all"]["not_predicted"] = sum(1 for r in rows if r.get("central") is None)
+
+    lines = ["# Accuracy: %s" % title, "",
+             "Written by `make accuracy` (tools/accuracy_%s.py); do not edit." % name, "",
+             "**Scope.** " + scope, "", "**How each row is predicted.** " + how, ""]
+    if targets:
+        lines += ["**Target.** " + targets, ""]
+    lines += ["| group | rows | median abs error | max abs error | median signed | coverage | median width (high/low) |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
+    for g in sorted(summ):
+        s = summ[g]
+        lines.append("| %s | %d | %s | %s | %s | %s | %s |" % (
+            g, s["rows"], pct(s["median_abs_error"]).lstrip("+"), pct(s.get("max_abs_error")).lstrip("+"),
+            pct(s.get("median_signed_error")),
+            "n/a" if s["coverage"] is None else "%.0f%%" % (100 * s["coverage"]),
+            "n/a" if s["median_width"] is None else "x%.2f" % s["median_width"]))
+    lines += ["", "| row | group | measured %s | predicted [low-high] | error | in range | note |" % unit,
+              "|---|---|---:|---|---:|:-:|---|"]
+    for r in rows:
+        if r.get("central") is None:
+            lines.append("| %s | %s | %s | not predicted | n/a | n/a | %s |" % (
+                r["id"], r.get("group", ""), fmt(r["measured"]), r.get("reason", "")))
+        else:
+            lines.append("| %s | %s | %s | %s [%s-%s] | %s | %s | %s |" % (
+                r["id"], r.get("group", ""), fmt(r["measured"]), fmt(r["central"]), fmt(r["low"]),
+                fmt(r["high"]), pct(r["error"]), "yes" if r["inside"] else "no", r.get("note", "")))
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(docs, name + ".md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(build, name + ".json"), "w") as f:
+        json.dump({"set": name, "title": title, "unit": unit, "summary": summ,
+                   "targets": targets}, f, indent=1, sort_keys=True)
+    # the console table
+    print("== %s (%s)" % (title, unit))
+    for r in rows:
+        if r.get("central") is None:
+            print("  %-70s measured %-10s not predicted: %s" % (r["id"][:70], fmt(r["measured"]), r.get("reason", "")))
+        else:
+            print("  %-70s measured %-10s predicted %-10s [%s-%s] %8s %s" % (
+                r["id"][:70], fmt(r["measured"]), fmt(r["central"]), fmt(r["low"]), fmt(r["high"]),
+                pct(r["error"]), "in" if r["inside"] else "OUT"))
+    for g in sorted(summ):
+        s = summ[g]
+        print("  %-20s rows %2d  median |error| %s  coverage %s  median width %s" % (
+            g, s["rows"], pct(s["median_abs_error"]).lstrip("+"),
+            "n/a" if s["coverage"] is None else "%.0f%%" % (100 * s["coverage"]),
+            "n/a" if s["median_width"] is None else "x%.2f" % s["median_width"]))
+    return summ
+
+
+def git_commit():
+    try:
+        c = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           universal_newlines=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               universal_newlines=True).stdout.strip()
+        return c + (" (with uncommitted changes)" if dirty else "")
+    except OSError:
+        return "unknown"
+
+
+def index():
+    """docs/accuracy.md: date, commit, one summary line per set and group."""
+    build = os.path.join(ROOT, "build", "accuracy")
+    sets = []
+    for fn in sorted(os.listdir(build)) if os.path.isdir(build) else []:
+        if fn.endswith(".json"):
+            with open(os.path.join(build, fn)) as f:
+                sets.append(json.load(f))
+    today = datetime.datetime.utcnow().strftime("%Y-%m-%d")
+    lines = ["# joulecast accuracy against published measurements", "",
+             "Measured by `make accuracy` on %s at commit %s." % (today, git_commit()), "",
+             "Every row is a published measurement copied into tests/accuracy/ with its",
+             "source (from the calibration set in ../shared/data/calibration/); each is",
+             "predicted by running the joulecast CLI. Error = predicted / measured - 1;",
+             "coverage = share of rows whose measured value lies inside joulecast's",
+             "low-high range; width = high / low. Constants fitted to these rows say so",
+             "in hwdb (\"fitted to ... by tools/fit_*.py\"), so these errors are in-sample",
+             "for the fitted constants; docs/energy-model.md describes the model.", "",
+             "| set | group | unit | rows | median abs error | max abs error | coverage | median width | details |",
+             "|---|---|---|---:|---:|---:|---:|---:|---|"]
+    for s in sets:
+        for g in sorted(s["summary"]):
+            x = s["summary"][g]
+            lines.append("| %s | %s | %s | %d | %s | %s | %s | %s | [%s](accuracy/%s.md) |" % (
+                s["title"], g, s["unit"], x["rows"], pct(x["median_abs_error"]).lstrip("+"),
+                pct(x.get("max_abs_error")).lstrip("+"),
+                "n/a" if x["coverage"] is None else "%.0f%%" % (100 * x["coverage"]),
+                "n/a" if x["median_width"] is None else "x%.2f" % x["median_width"],
+                s["set"], s["set"]))
+    lines.append("")
+    for s in sets:
+        if s.get("targets"):
+            lines.append("- %s: %s" % (s["title"], s["targets"]))
+    with open(os.path.join(ROOT, "docs", "accuracy.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("wrote docs/accuracy.md (%d sets)" % len(sets))
+
+
+def selftest():
+    """The arithmetic on two hand-made rows (make test: tests/accuracy.sh)."""
+    import tempfile
+    rows = [
+        # predicted 1.2 [1.0-1.5] vs measured 1.0: +20%, inside, width 1.5
+        {"id": "hand-a", "measured": 1.0, "low": 1.0, "central": 1.2, "high": 1.5, "group": "g"},
+        # predicted 0.5 [0.4-0.8] vs measured 1.0: -50%, outside, width 2
+        {"id": "hand-b", "measured": 1.0, "low": 0.4, "central": 0.5, "high": 0.8, "group": "g"},
+        {"id": "hand-c", "measured": 3.0, "reason": "no peak in the hwdb", "group": "g"},
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        s = write_set("selftest", "self-test", "J", "hand-made", "none", rows, out_dir=tmp)
+        md = open(os.path.join(tmp, "selftest.md")).read()
+    ok = True
+
+    def check(name, got, want):
+        nonlocal ok
+        good = abs(got - want) < 1e-12 if isinstance(want, float) else got == want
+        print("%s accuracy selftest: %s = %r (want %r)" % ("PASS" if good else "FAIL", name, got, want))
+        ok = ok and good
+    a = s["all"]
+    check("rows", a["rows"], 2)
+    check("not_predicted", a["not_predicted"], 1)
+    check("error hand-a", round(rows[0]["error"], 12), 0.2)
+    check("error hand-b", rows[1]["error"], -0.5)
+    check("median |error|", a["median_abs_error"], 0.5 * ((1.2 - 1.0) + 0.5))
+    check("coverage", a["coverage"], 0.5)
+    check("median width", a["median_width"], 0.5 * (1.5 + 2.0))
+    check("table names the unpredicted row", "hand-c" in md and "not predicted" in md, True)
+    check("median of 3", median([3.0, 1.0, 2.0]), 2.0)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "index":
+        index()
+    elif len(sys.argv) > 1 and sys.argv[1] == "selftest":
+        sys.exit(selftest())
+    else:
+        sys.exit(__doc__)

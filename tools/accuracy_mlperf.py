@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""accuracy_mlperf.py - the MLPerf Inference v1.1 set of `make accuracy`.
+
+Predicts the energy per sample (J/sample, AC wall power of the whole
+system, PUE 1) of every row of tests/accuracy/mlperf-v1.1.csv (copied row
+by row from ../shared/data/calibration/mlperf-inference-v1.1.yaml) by
+running the joulecast CLI with JSON output, and scores it against the
+measured wall power / throughput (tools/accuracy_common.py).
+
+How a row is predicted (the RECIPE below, the same for every row):
+  joulecast estimate MODEL --device D --count G [--host H] --precision int8
+      --batch B --requests R --pue 1 --ci 400 [RECIPE extra flags]
+  MODEL: models/resnet50.onnx (ResNet-50 v1.5 at 224x224) or
+  models/bert_large.onnx bound at the benchmark's sequence length;
+  int8 is the precision of the closed-division submissions.
+  --host names the system when the hwdb has it (DGX A100, DGX Station A100);
+  otherwise joulecast's default host for the device count applies.
+
+  python3 tools/accuracy_mlperf.py [--rows FILE] [--out DIR]
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import accuracy_common as ac  # noqa: E402
+
+# The workload of each benchmark (what is fixed by the MLPerf rules).
+MODELS = {
+    "resnet50": ["models/resnet50.onnx"],
+    # BERT-Large SQuAD v1.1 at MLPerf's max_seq_len 384
+    "bert-99": ["models/bert_large.onnx", "--dim", "sequence=384"],
+}
+# batch of the prediction: Offline is throughput-bound (a large batch);
+# Server batches fewer queries under its latency bound.
+BATCH = {"Offline": 256, "Server": 64}
+# systems the hwdb names (exact match on the row's system text)
+HOSTS = {
+    "NVIDIA DGX A100 (8x A100-SXM-80GB, MaxQ, TensorRT)": "nvidia-dgx-a100",
+    "NVIDIA DGX Station A100 (4x A100-SXM-80GB, MaxQ, TensorRT)": "nvidia-dgx-station-a100",
+}
+EXTRA = []   # flags every row takes (runtime profile, ...)
+
+
+def recipe(row):
+    """The joulecast arguments for one row, or (None, reason)."""
+    if not row["device"]:
+        return None, "accelerator %s is not in the hwdb" % row["accelerator"]
+    b = BATCH[row["scenario"]]
+    args = ["estimate"] + MODELS[row["benchmark"]] + [
+        "--device", row["device"], "--count", row["devices"], "--precision", "int8",
+        "--batch", str(b), "--requests", str(b * 64), "--pue", "1", "--ci", "400"]
+    host = HOSTS.get(row["system"])
+    if host:
+        args += ["--host", host]
+    return args + EXTRA, None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rows", default=os.path.join(ac.ROOT, "tests", "accuracy", "mlperf-v1.1.csv"))
+    ap.add_argument("--out", default=None, help="write the table here instead of docs/accuracy/")
+    a = ap.parse_args()
+    out = []
+    for row in ac.read_rows(a.rows):
+        r = {"id": row["id"], "measured": float(row["j_per_sample"]),
+             "group": "%s %s" % (row["benchmark"], row["scenario"])}
+        args, why = recipe(row)
+        if args is None:
+            r["reason"] = why
+            out.append(r)
+            continue
+        js, err = ac.run_jc(args)
+        if js is None:
+            r["reason"] = "joulecast: " + (err[len("joulecast: "):] if err.startswith("joulecast: ") else err)
+            out.append(r)
+            continue
+        j = js["results"]["j_per_sample"]
+        if j is None or j.get("central") is None:
+            r["reason"] = "joulecast gives no J/sample"
+        else:
+            r.update(low=j["low"], central=j["central"], high=j["high"])
+            hw = js["results"].get("implied_utilization") or {}
+            if hw.get("central") is not None:
+                r["note"] = "implied utilisation %.2f" % hw["central"]
+        out.append(r)
+    ac.write_set(
+        "mlperf", "MLPerf Inference v1.1 (ResNet-50, BERT-99; Offline, Server)", "J/sample",
+        "`joulecast estimate` of the benchmark's network (models/resnet50.onnx; models/bert_large.onnx "
+        "at sequence 384) on the row's accelerator and count, int8, batch %d (Offline) / %d (Server), "
+        "PUE 1; J/sample = predicted facility (= wall at PUE 1) energy / samples. The systems the hwdb "
+        "names (DGX A100, DGX Station A100) are given with --host; extra flags: %s."
+        % (BATCH["Offline"], BATCH["Server"], " ".join(EXTRA) or "none"),
+        "AC wall power of the whole system under test (accelerators, host CPUs, memory, fans, PSU "
+        "losses), SPEC PTDaemon, as recomputed by the calibration file from the raw power logs; "
+        "J/sample = average wall power / samples per second.",
+        out, out_dir=a.out,
+        targets="median |error| of J/sample <= 20% over ResNet-50 + BERT, Offline + Server (issue #17)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
