@@ -23,6 +23,7 @@ static const cli_cmd commands[] = {
     {"ga", cmd_ga, "the Green Algorithms calculator's figure for a job, and what it leaves out", help_ga},
     {"statement", cmd_statement, "a paper's carbon statement (Markdown, LaTeX, HF model card)", help_statement},
     {"calibrate", cmd_calibrate, "fit utilisation and energy per FLOP to a measured run", help_calibrate},
+    {"trace", cmd_trace, "integrate a power trace (nvidia-smi, dcgmi, CodeCarbon, ...)", help_trace},
     {"diff", cmd_diff, "compare two estimate JSON files; an energy gate for CI", help_diff},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,141 @@
+#!/bin/sh
+# traces.sh - power-trace readers and integration (`joulecast trace`):
+# every format's sample in tests/data/traces (made for the tests, integrals
+# computed by hand in tests/data/traces/README.md) must integrate within
+# 0.1%; malformed traces (truncated lines, text in numeric columns,
+# non-monotonic time beyond the reorder window, unknown format, a plain CSV
+# without --scope) give located messages; calibrate TRACE and estimate
+# --measured are checked in tests/workflows.sh.  One PASS/FAIL line each.
+set -u
+cd "$(dirname "$0")/.."
+JC=${JC:-build/asan/joulecast}
+export LC_ALL=C
+unset JOULECAST_HWDB
+mkdir -p build
+out=$(mktemp -d build/test-traces.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+D=tests/data/traces
+
+ok() { echo "PASS traces/$1"; }
+ko() { echo "FAIL traces/$1 ($2)"; }
+
+# check NAME JSONFILE PYEXPR...: each python expression over j (the JSON)
+# must hold; near(a, b) is |a/b - 1| < 0.1%
+check() {
+  name=$1; f=$2; shift 2
+  if python3 - "$f" "$@" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+ch = {c["name"]: c for c in j["channels"]}
+def near(a, b): return a is not None and abs(a / b - 1) < 1e-3
+for e in sys.argv[2:]:
+    if not eval(e):
+        print("failed: " + e, file=sys.stderr); sys.exit(1)
+PY
+  then ok "$name"; else ko "$name" "see $f"; fi
+}
+
+run() {  # name, args...: the JSON into $out/name.json
+  n=$1; shift
+  if ! $JC trace "$@" --json > "$out/$n.json" 2> "$out/$n.err"; then
+    ko "$n" "exit $?: $(head -n 2 "$out/$n.err")"
+    return 1
+  fi
+}
+
+run smi2 $D/nvidia-smi-2gpu.csv && check nvidia_smi_units_two_gpus "$out/smi2.json" \
+  'j["format"] == "nvidia-smi"' \
+  'near(ch["GPU 0 NVIDIA A100-SXM4-40GB"]["energy_j"], 1070)' \
+  'near(ch["GPU 1 NVIDIA A100-SXM4-40GB"]["energy_j"], 1106)' \
+  'near(j["scopes"]["device"]["energy_j"], 2176)' \
+  'near(j["scopes"]["device"]["marginal_j"], 770 + 794)' \
+  'near(ch["GPU 0 NVIDIA A100-SXM4-40GB"]["idle"]["power_w"], 50)' \
+  'near(ch["GPU 0 NVIDIA A100-SXM4-40GB"]["idle"]["leading_s"], 1)' \
+  'near(ch["GPU 0 NVIDIA A100-SXM4-40GB"]["avg_util"], 2.8 / 6)' \
+  'near(j["device_peak_w"], 650)' 'near(j["duration_s"], 6)' \
+  'j["start"] == "2024-06-01T12:00:00Z"' 'j["devices"] == 2'
+
+run nounits $D/nvidia-smi-nounits.csv && check nvidia_smi_nounits_unsorted_gap "$out/nounits.json" \
+  'near(ch["GPU 0"]["energy_j"], 825)' 'near(ch["GPU 0"]["covered_s"], 5)' \
+  'ch["GPU 0"]["gaps"] == 1' 'j["gaps"][0]["line"] == 8' 'ch["GPU 0"]["repeated"] == 1' \
+  'any("out of order" in n for n in j["notes"])' 'ch["GPU 0"]["marginal_j"] is None'
+
+run dcgmi $D/dcgmi-dmon.txt && check dcgmi_dmon "$out/dcgmi.json" \
+  'j["format"] == "dcgmi"' 'near(ch["GPU 0"]["energy_j"], 560)' 'near(ch["GPU 1"]["energy_j"], 483)' \
+  'j["not_read"][0]["line"] == 6' '"N/A" in j["not_read"][0]["message"]'
+
+run pj $D/powerjoular.csv && check powerjoular "$out/pj.json" \
+  'near(ch["CPU (RAPL)"]["energy_j"], 140)' 'ch["CPU (RAPL)"]["scope"] == "host"' \
+  'near(ch["GPU (all)"]["energy_j"], 130)' 'j["not_read"][0]["line"] == 6' \
+  '"xx" in j["not_read"][0]["message"]'
+
+run scaph $D/scaphandre.json && check scaphandre_json "$out/scaph.json" \
+  'j["format"] == "scaphandre"' 'near(j["scopes"]["host"]["energy_j"], 70)' 'j["scopes"]["device"] is None'
+
+run ct $D/carbontracker.log && check carbontracker_log "$out/ct.json" \
+  'near(ch["GPU 0"]["energy_j"], 42000)' 'near(ch["GPU 1"]["energy_j"], 44000)' \
+  'near(j["scopes"]["host"]["energy_j"], 6500)' 'ch["GPU 0"]["gaps"] == 1' 'near(ch["GPU 0"]["gap_s"], 10)'
+
+run wall $D/wall-meter.csv --scope wall && check watts_csv_units_truncated "$out/wall.json" \
+  'near(j["scopes"]["wall"]["energy_j"], 15500)' \
+  '[b["line"] for b in j["not_read"]] == [5, 7]' '"truncated" in j["not_read"][1]["message"]'
+
+run cc tests/data/codecarbon/emissions-sample.csv && check codecarbon_totals "$out/cc.json" \
+  'j["format"] == "codecarbon"' 'near(j["scopes"]["device"]["energy_j"], 8.236909446627563e-05 * 3.6e6)' \
+  'near(j["scopes"]["host"]["energy_j"], 0.0003224201231711 * 3.6e6)' 'near(j["duration_s"], 355.46638011932373)'
+
+# --trace-format names the format (here the same file)
+run named $D/dcgmi-dmon.txt --trace-format dcgmi --interval 2 && check format_named_interval "$out/named.json" \
+  'near(ch["GPU 0"]["energy_j"], 1120)'
+
+# ---- malformed ----------------------------------------------------------------
+expect_fail() {  # name, expected-substring, args...
+  n=$1; want=$2; shift 2
+  if $JC trace "$@" > "$out/$n.out" 2> "$out/$n.err"; then
+    ko "$n" "exit 0; expected a failure naming '$want'"
+  elif grep -q -- "$want" "$out/$n.err"; then
+    ok "$n"
+  else
+    ko "$n" "message: $(head -n 2 "$out/$n.err"), expected '$want'"
+  fi
+}
+expect_fail watts_needs_scope "needs --scope device|host|wall" $D/wall-meter.csv
+printf 'hello\nworld\n' > "$out/junk.txt"
+expect_fail unknown_format "junk.txt:1: not a trace format" "$out/junk.txt"
+expect_fail bad_format_name "--trace-format must be one of" $D/wall-meter.csv --trace-format foo
+# more unreadable rows than readable ones: an error naming the first
+{ echo "timestamp, index, power.draw [W]"; echo "2024/06/01 12:00:00.000, 0, 100 W"
+  echo "2024/06/01 12:00:01.000, 0, abc"; echo "2024/06/01 12:00:02.000, 0, N/A"; } > "$out/mostly-bad.csv"
+expect_fail mostly_bad_rows "mostly-bad.csv:3: 2 of 3 rows cannot be read" "$out/mostly-bad.csv"
+# time going back further than the reorder window: the row is named, not used
+python3 - "$out/back.csv" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("timestamp,watts\n")
+    for i in range(100):
+        f.write("%d,100\n" % (1000 + i))
+    f.write("1010,900\n")      # line 102: 90 s back
+    f.write("1100,100\n")
+PY
+if $JC trace "$out/back.csv" --scope device --json > "$out/back.json" 2> "$out/back.err"; then
+  check non_monotonic_time_located "$out/back.json" \
+    'j["not_read"][0]["line"] == 102' '"before the sample of line" in j["not_read"][0]["message"]' \
+    'near(j["scopes"]["device"]["energy_j"], 100 * 100)'
+else
+  ko non_monotonic_time_located "exit $?: $(head -n 1 "$out/back.err")"
+fi
+# a truncated nvidia-smi line and text in a numeric column are named
+{ echo "timestamp, index, power.draw [W], utilization.gpu [%]"
+  echo "2024/06/01 12:00:00.000, 0, 100 W, 10 %"; echo "2024/06/01 12:00:01.000, 0, 1x0 W, 10 %"
+  echo "2024/06/01 12:00:02.000, 0, 100 W, 10 %"; printf "2024/06/01 12:00:03.000, 0, 10"; } > "$out/trunc.csv"
+if $JC trace "$out/trunc.csv" --json > "$out/trunc.json" 2> "$out/trunc.err"; then
+  check truncated_and_text_located "$out/trunc.json" \
+    '[b["line"] for b in j["not_read"]] == [3, 5]' '"1x0" in j["not_read"][0]["message"]' \
+    '"truncated" in j["not_read"][1]["message"]' 'near(j["scopes"]["device"]["energy_j"], 200)'
+else
+  ko truncated_and_text_located "exit $?: $(head -n 1 "$out/trunc.err")"
+fi
+# the text report names every row not read with file:line
+$JC trace "$out/trunc.csv" > "$out/trunc.txt" 2>&1
+grep -q "not read   $out/trunc.csv:3: power.draw '1x0 W'" "$out/trunc.txt" && ok text_names_rows_not_read \
+  || ko text_names_rows_not_read "no 'not read FILE:3' line in $out/trunc.txt"
