@@ -1582,8 +1582,18 @@ typedef struct jc_trace {
     double device_avg_w;             /* device energy / duration (all devices) */
     double device_peak_w;            /* peak of the sum of the devices' latest samples */
     double device_avg_util;          /* mean over devices; NAN when not logged */
+    /* the active window: the span without the idle phases every channel
+     * of the scope shares at the start and the end (= duration_s and
+     * energy_j when none is found) */
+    double active_s[JC_TRACE_SCOPE_COUNT];
+    double active_energy_j[JC_TRACE_SCOPE_COUNT];
     void *internal_;
 } jc_trace;
+
+/* The format of the file at `path` as detected from its first lines
+ * (JC_TRACE_AUTO when none matches, e.g. the simple measurement CSV).
+ * JC_ERR_IO when it cannot be read. */
+jc_status jc_trace_detect(const char *path, jc_trace_format *f, jc_diag *diag);
 
 /* Reads and integrates the trace at `path` (o NULL: defaults).  Rows that
  * cannot be read are skipped and listed by line (n_bad counts them all);
@@ -1595,9 +1605,10 @@ jc_status jc_trace_load(const char *path, const jc_trace_opts *o, jc_trace **out
                         jc_diag *diag);
 void jc_trace_free(jc_trace *t);
 
-/* The trace as one measured run for calibrate: duration, device energy
- * (IT side, no PUE), host (cpu) energy, device count, device name and
- * date; ms->detail names the format, window and samples.  ms borrows
+/* The trace as one measured run for calibrate: the device scope's active
+ * window (duration and energy without the shared idle ends; IT side, no
+ * PUE), host energy, device count, device name and date; ms->detail names
+ * the format, window and samples.  ms borrows
  * from t (keep t alive; do not call jc_measurements_free on ms). */
 void jc_trace_measurements(const jc_trace *t, jc_measurements *ms, jc_measurement *row);
 

@@ -13,7 +13,7 @@ export LC_ALL=C
 unset JOULECAST_HWDB
 mkdir -p build
 out=$(mktemp -d build/test-traces.XXXXXX)
-trap 'rm -rf "$out"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
 D=tests/data/traces
 
 ok() { echo "PASS traces/$1"; }
@@ -139,3 +139,46 @@ fi
 $JC trace "$out/trunc.csv" > "$out/trunc.txt" 2>&1
 grep -q "not read   $out/trunc.csv:3: power.draw '1x0 W'" "$out/trunc.txt" && ok text_names_rows_not_read \
   || ko text_names_rows_not_read "no 'not read FILE:3' line in $out/trunc.txt"
+
+# ---- calibrate TRACE -------------------------------------------------------------
+# An nvidia-smi trace MADE BY THE TEST from joulecast's own estimate at a
+# utilisation of 0.31 (8 x A100, ResNet-50, 2 epochs): constant power over
+# the predicted wall time, 60 s idle (0 %) before and after; calibrate must
+# find 0.31 again within 1% and name the trace, its format and window.
+JOB="models/resnet50.onnx --train --samples 1281167 --epochs 2 --batch 256 --device a100 --count 8 --region FR"
+if $JC estimate $JOB --utilization 0.31 --json > "$out/truth.json" 2> "$out/truth.err"; then
+  python3 - "$out/truth.json" "$out/run-smi.csv" <<'PY'
+import json, sys, time
+e = json.load(open(sys.argv[1]))["results"]
+T = e["wall_hours"]["central"] * 3600
+P = e["energy_device_kwh"]["central"] * 3.6e6 / (8 * T)
+t0 = 1717243200.0  # 2024-06-01T12:00:00Z
+def stamp(t): return time.strftime("%Y/%m/%d %H:%M:%S", time.gmtime(int(t))) + ".%03d" % round((t % 1) * 1000)
+rows = []
+def put(t, w, u):
+    for g in range(8): rows.append("%s, %d, NVIDIA A100-SXM4-80GB, %.6f W, %d %%" % (stamp(t), g, w, u))
+for k in range(7): put(t0 + 10 * k, 60.0, 0)          # idle 0..60 s
+n = int(T // 10)
+ts = [t0 + 60 + 10 * k for k in range(n + 1)]
+if ts[-1] < t0 + 60 + T: ts.append(t0 + 60 + T)
+for t in ts: put(t, P, 90)                              # active, 60 .. 60 + T
+end = t0 + 60 + T
+for k in range(7): put(end + 10 * k, 60.0, 0)          # idle after
+with open(sys.argv[2], "w") as f:
+    f.write("timestamp, index, name, power.draw [W], utilization.gpu [%]\n")
+    f.write("\n".join(rows) + "\n")
+PY
+  if $JC calibrate "$out/run-smi.csv" models/resnet50.onnx --train --samples 1281167 --epochs 2 --batch 256 \
+       --region FR --out "$out/calib.yaml" > "$out/calib.out" 2> "$out/calib.err"; then
+    u=$(sed -n 's/^ *training: {value: \([0-9.e+-]*\),.*/\1/p' "$out/calib.yaml")
+    python3 -c "import sys; sys.exit(0 if abs(float('$u') / 0.31 - 1) < 0.01 else 1)" 2>/dev/null \
+      && ok calibrate_trace_recovers_utilization || ko calibrate_trace_recovers_utilization "fitted '$u'"
+    grep -q 'measured: "fitted by joulecast calibrate .*run-smi.csv (nvidia-smi trace, 2024-06-01T12:00:00Z to .*active window' \
+      "$out/calib.yaml" && grep -q 'date: "2024-06-01"' "$out/calib.yaml" \
+      && ok calibrate_trace_names_file_format_window || ko calibrate_trace_names_file_format_window "see $out/calib.yaml"
+  else
+    ko calibrate_trace_recovers_utilization "exit $?: $(head -n 2 "$out/calib.err")"
+  fi
+else
+  ko calibrate_trace_recovers_utilization "estimate failed: $(head -n 2 "$out/truth.err")"
+fi

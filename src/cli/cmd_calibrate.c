@@ -18,21 +18,28 @@ typedef struct cal_cli {
     const char *csv, *out, *date;
     double row;              /* 1-based data row; NAN: the last */
     jobopts *c;
+    jc_trace_opts topts;     /* a power trace's reading options */
+    int trace_opt;           /* a trace option was given */
 } cal_cli;
 
-enum { CA_OUT = 1, CA_ROW, CA_DATE };
+enum { CA_OUT = 1, CA_ROW, CA_DATE, CA_TRACE };
 
 static const jo_opt opts[] = {
     {"out", JO_OUT, CA_OUT, "FILE", "the hwdb override YAML to write (required)"},
     {"row", JO_OUT, CA_ROW, "N", "the measurement's data row, 1 = first (default: the last)"},
     {"date", JO_OUT, CA_DATE, "YYYY-MM-DD", "date of the measurement when the file has none"},
+    {"trace-format", JO_OUT, CA_TRACE, "F", "the power trace's format (default: detected; joulecast help trace)"},
+    {"scope", JO_OUT, CA_TRACE, "S", "what a plain timestamp,watts trace measured: device, host or wall"},
+    {"gap", JO_OUT, CA_TRACE, "S", "trace: intervals longer than S seconds are gaps (default 5 x median)"},
+    {"idle-w", JO_OUT, CA_TRACE, "W", "trace: samples at or below W are idle"},
+    {"interval", JO_OUT, CA_TRACE, "S", "trace: seconds between samples when it has no timestamps"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
 void help_calibrate(FILE *f)
 {
-    fprintf(f, "usage: joulecast calibrate MEASUREMENTS.csv [JOB.yaml] [MODEL.onnx] [estimate options]\n"
-               "                           --out FILE.yaml [--row N] [--date YYYY-MM-DD]\n\n"
+    fprintf(f, "usage: joulecast calibrate MEASUREMENTS.csv|TRACE [JOB.yaml] [MODEL.onnx] [estimate options]\n"
+               "                           --out FILE.yaml [--row N] [--date YYYY-MM-DD] [trace options]\n\n"
                "Fits the effective utilisation (MFU) of the device and workload class to a\n"
                "measured run: the value whose roofline prediction gives the measured wall\n"
                "time (or, without a duration, the measured device energy); with both, also\n"
@@ -45,7 +52,12 @@ void help_calibrate(FILE *f)
                "multiplies in), or a CSV with columns among job, model, device, count,\n"
                "hours, device_kwh, avg_watts, date.  The job options describe the measured\n"
                "run (model, batch, samples, epochs, mode); the file's device and count are\n"
-               "used when the options give none.\n\n");
+               "used when the options give none.\n\n"
+               "A power trace (nvidia-smi, dcgmi, Carbontracker, PowerJoular, Scaphandre or a\n"
+               "plain timestamp,watts CSV; joulecast help trace) is integrated first: its\n"
+               "devices' active window (the idle ends every device shares removed) gives the\n"
+               "duration and the device energy; the layer names the trace, its format and\n"
+               "its time window.\n\n");
     jo_help(f, opts, N_OPTS);
     fprintf(f, "\nexample:\n"
                "  joulecast calibrate emissions.csv models/resnet50.onnx --train --batch 256 \\\n"
@@ -63,6 +75,7 @@ static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *wh
             return cli_usage("calibrate", "%s: --row expects a whole number >= 1, got '%s'", where, val);
         return 0;
     case CA_DATE: k->date = val; return 0;
+    case CA_TRACE: k->trace_opt = 1; return cli_trace_set(&k->topts, "calibrate", o->name, val);
     }
     return JC_ERR_INTERNAL;
 }
@@ -76,9 +89,8 @@ static int ends_with(const char *s, const char *suf)
 static int positional(void *ctx, const char *a)
 {
     cal_cli *k = ctx;
-    if (ends_with(a, ".csv") || ends_with(a, ".CSV")) {
-        if (k->csv && strcmp(k->csv, a)) return cli_usage("calibrate", "one measurement file at a time");
-        k->csv = a;
+    if (!ends_with(a, ".onnx") && strcmp(a, "-") && (!k->csv || !strcmp(k->csv, a))) {
+        k->csv = a;   /* the measurement: a CSV of totals or a power trace */
         return 0;
     }
     if (k->c->model && strcmp(k->c->model, a))
@@ -120,7 +132,10 @@ int cmd_calibrate(int argc, char **argv)
     k.row = NAN;
     k.c = &c;
     jo_init(&c, "calibrate", opts, N_OPTS, apply_own, &k);
-    jc_measurements *ms = NULL;
+    jc_trace_opts_init(&k.topts);
+    jc_measurements *ms = NULL, tms;
+    jc_measurement trow;
+    jc_trace *tr = NULL;
     jc_model *m = NULL;
     jc_analysis *an = NULL;
     jc_hwdb *db = NULL, *after = NULL;
@@ -132,7 +147,27 @@ int cmd_calibrate(int argc, char **argv)
     if ((rc = jo_parse(&c, argc, argv, positional, &k))) goto out;
     if (!k.csv) { rc = cli_usage("calibrate", "give the measurement file (MEASUREMENTS.csv)"); goto out; }
     if (!k.out) { rc = cli_usage("calibrate", "give --out FILE.yaml: the override layer to write"); goto out; }
-    if (jc_measurements_load(k.csv, &ms, &d)) { rc = cli_fail(&d); goto out; }
+    jc_trace_format tf = k.topts.format;
+    if (tf == JC_TRACE_AUTO && jc_trace_detect(k.csv, &tf, &d)) { rc = cli_fail(&d); goto out; }
+    if (tf != JC_TRACE_AUTO && tf != JC_TRACE_CODECARBON) {
+        k.topts.format = tf;
+        if (jc_trace_load(k.csv, &k.topts, &tr, &d)) { rc = cli_fail(&d); goto out; }
+        if (!tr->has_scope[JC_TRACE_DEVICE]) {
+            rc = cli_usage("calibrate", "%s measured no device (scope %s): calibrate fits the devices; use it "
+                           "with estimate --measured", k.csv, tr->has_scope[JC_TRACE_WALL] ? "wall" : "host");
+            goto out;
+        }
+        for (size_t i = 0; i < tr->n_bad && i < JC_TRACE_MAX_ISSUES; i++)
+            fprintf(stderr, "joulecast: warning: %s:%d: %s (row not used)\n", k.csv, tr->bad[i].line, tr->bad[i].msg);
+        for (size_t i = 0; i < tr->n_gaps && i < JC_TRACE_MAX_ISSUES; i++)
+            fprintf(stderr, "joulecast: warning: %s:%d: %s\n", k.csv, tr->gaps[i].line, tr->gaps[i].msg);
+        jc_trace_measurements(tr, &tms, &trow);
+        ms = &tms;
+    } else if (k.trace_opt && tf != JC_TRACE_CODECARBON) {
+        rc = cli_usage("calibrate", "%s is not a power trace: --trace-format, --scope, --gap, --idle-w and "
+                       "--interval have no effect", k.csv);
+        goto out;
+    } else if (jc_measurements_load(k.csv, &ms, &d)) { rc = cli_fail(&d); goto out; }
     if (!isnan(k.row) && k.row > (double)ms->n) {
         rc = cli_usage("calibrate", "--row %g: %s has %zu data row%s", k.row, k.csv, ms->n, ms->n == 1 ? "" : "s");
         goto out;
@@ -161,14 +196,15 @@ int cmd_calibrate(int argc, char **argv)
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
     if (!c.job.device && !c.job.host) {
         if (!mr->device[0]) {
-            rc = cli_usage("calibrate", "%s:%d names no device: give --device ID", k.csv, mr->line);
+            rc = cli_usage("calibrate", "%s%s%.0d names no device: give --device ID", k.csv, mr->line ? ":" : "",
+                           mr->line);
             goto out;
         }
         const jc_device *dv = NULL;
         const jc_host *hv = NULL;
         if (jc_hwdb_hardware(db, mr->device, &dv, &hv, &d)) {
-            fprintf(stderr, "joulecast: %s:%d: device '%s' of the measurement: %s; give --device ID\n",
-                    k.csv, mr->line, mr->device, d.msg);
+            fprintf(stderr, "joulecast: %s%s%.0d: device '%s' of the measurement: %s; give --device ID\n",
+                    k.csv, mr->line ? ":" : "", mr->line, mr->device, d.msg);
             rc = d.status;
             goto out;
         }
@@ -206,9 +242,12 @@ int cmd_calibrate(int argc, char **argv)
     jc_calib_check ac;
     if (jc_calibrate_check(&c.job, an, after, mr, &ac, &d)) { rc = cli_fail(&d); goto out; }
 
-    printf("joulecast calibrate: %s line %d (%s%s%s)\n", k.csv, mr->line,
-           !strcmp(ms->format, "codecarbon") ? "CodeCarbon emissions.csv" : "measurement CSV",
-           mr->date[0] ? ", run of " : "", mr->date);
+    if (ms->detail)
+        printf("joulecast calibrate: %s\n", ms->detail);
+    else
+        printf("joulecast calibrate: %s line %d (%s%s%s)\n", k.csv, mr->line,
+               !strcmp(ms->format, "codecarbon") ? "CodeCarbon emissions.csv" : "measurement CSV",
+               mr->date[0] ? ", run of " : "", mr->date);
     printf("run        %g x %s, %s, %s\n", cal.devices, cal.device_id, jc_mode_name(cal.mode),
            jc_precision_name(cal.precision));
     printf("measured   wall time %.4g h, device energy %.4g kWh (IT side%s)\n", cal.meas_hours,
@@ -235,7 +274,8 @@ out:
     jc_hwdb_free(db);
     jc_analysis_free(an);
     jc_model_free(m);
-    jc_measurements_free(ms);
+    if (ms != &tms) jc_measurements_free(ms);
+    jc_trace_free(tr);
     jo_free(&c);
     return rc;
 }

@@ -512,11 +512,15 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measuremen
     char chk[11];
     date_of(chk, when ? when : "");
     if (!chk[0])
-        return jc_diag_set(d, JC_ERR_USAGE, "calibrate: %s:%d has no date; give --date YYYY-MM-DD", ms->path, m->line);
+        return jc_diag_set(d, JC_ERR_USAGE, "calibrate: %s%s%.0d has no date; give --date YYYY-MM-DD", ms->path,
+                           m->line ? ":" : "", m->line);
     if (!c->fit_util && !c->fit_pj) return jc_diag_set(d, JC_ERR_USAGE, "calibrate: nothing was fitted");
     char buf[1500], meas[400];
-    snprintf(meas, sizeof meas, "%s, line %d (%s, run of %s)", ms->path, m->line,
-             !strcmp(ms->format, "codecarbon") ? "CodeCarbon emissions.csv" : "measurement CSV", chk);
+    if (ms->detail)
+        snprintf(meas, sizeof meas, "%s", ms->detail);
+    else
+        snprintf(meas, sizeof meas, "%s, line %d (%s, run of %s)", ms->path, m->line,
+                 !strcmp(ms->format, "codecarbon") ? "CodeCarbon emissions.csv" : "measurement CSV", chk);
     fprintf(f, "# joulecast %s calibration: an hwdb override layer (docs/hwdb-schema.md).\n"
                "# Use it with: joulecast estimate --hwdb THIS_FILE ...\n", JC_VERSION);
     fprintf(f, "schema: joulecast-hwdb/1\nsources:\n  calibration:\n    citation: ");

@@ -591,6 +591,30 @@ static int finish(tr_ctx *c)
                        "this the format named (%s)?", t->n_bad, t->rows, t->bad[0].msg,
                        jc_trace_format_name(t->format));
     t->duration_s = t1 - t0;
+    for (int sc = 0; sc < JC_TRACE_SCOPE_COUNT; sc++) {
+        /* the idle ends every channel of the scope shares */
+        double lead = INFINITY, trail = INFINITY, a0 = INFINITY, a1 = -INFINITY, e = 0, ie = 0;
+        int all = 1;
+        for (size_t i = 0; i < t->n_channels; i++) {
+            const jc_trace_channel *p = &t->channels[i];
+            if ((int)p->scope != sc) continue;
+            if (p->t_first < a0) a0 = p->t_first;
+            if (p->t_last > a1) a1 = p->t_last;
+            e += p->energy_j;
+            if (!p->idle_found) { all = 0; continue; }
+            ie += p->idle_energy_j;
+            if (p->lead_idle_s < lead) lead = p->lead_idle_s;
+            if (p->trail_idle_s < trail) trail = p->trail_idle_s;
+        }
+        if (!t->has_scope[sc]) continue;
+        if (all && isfinite(lead) && lead + trail < a1 - a0) {
+            t->active_s[sc] = a1 - a0 - lead - trail;
+            t->active_energy_j[sc] = e - ie;   /* each channel's own idle ends */
+        } else {
+            t->active_s[sc] = a1 - a0;
+            t->active_energy_j[sc] = e;
+        }
+    }
     if (c->devices >= 1) t->n_devices = (size_t)c->devices;
     t->device_avg_w = t->duration_s > 0 ? t->energy_j[JC_TRACE_DEVICE] / t->duration_s : NAN;
     t->device_avg_util = un > 0 ? usum / un : NAN;
@@ -619,6 +643,10 @@ static int finish(tr_ctx *c)
             snprintf(buf, sizeof buf, "%s (%s trace, relative times, %.6g s, %zu sample%s, %zu channel%s)", t->path,
                      jc_trace_format_name(t->format), t1 - t0, ns, ns == 1 ? "" : "s", t->n_channels,
                      t->n_channels == 1 ? "" : "s");
+        size_t bl = strlen(buf);
+        if (t->has_scope[JC_TRACE_DEVICE] && t->active_s[JC_TRACE_DEVICE] < t1 - t0 && bl > 1)
+            snprintf(buf + bl - 1, sizeof buf - bl + 1, "; devices' active window %.6g s, idle ends removed)",
+                     t->active_s[JC_TRACE_DEVICE]);
         tr_internal *ti = t->internal_;
         ti->detail = jc_arena_strdup(c->a, buf);
         if (!ti->detail) return tr_fail(c, JC_ERR_NOMEM, 0, "out of memory");
@@ -714,6 +742,20 @@ void jc_trace_free(jc_trace *t)
     jc_arena_free(ti->a);
 }
 
+jc_status jc_trace_detect(const char *path, jc_trace_format *f, jc_diag *d)
+{
+    jc_diag_clear(d);
+    *f = JC_TRACE_AUTO;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return jc_diag_set(d, JC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    char head[4097];
+    size_t n = fread(head, 1, sizeof head - 1, fp);
+    head[n] = 0;
+    fclose(fp);
+    *f = tr_detect(head);
+    return JC_OK;
+}
+
 /* ---- as a measured run ---------------------------------------------------------------------- */
 
 void jc_trace_measurements(const jc_trace *t, jc_measurements *ms, jc_measurement *m)
@@ -721,8 +763,10 @@ void jc_trace_measurements(const jc_trace *t, jc_measurements *ms, jc_measuremen
     memset(ms, 0, sizeof *ms);
     memset(m, 0, sizeof *m);
     m->line = 0;
-    m->duration_s = t->duration_s > 0 ? t->duration_s : NAN;
-    m->device_kwh = t->has_scope[JC_TRACE_DEVICE] ? t->energy_j[JC_TRACE_DEVICE] / 3.6e6 : NAN;
+    int dv = t->has_scope[JC_TRACE_DEVICE];
+    double dur = dv ? t->active_s[JC_TRACE_DEVICE] : t->duration_s;
+    m->duration_s = dur > 0 ? dur : NAN;
+    m->device_kwh = dv ? t->active_energy_j[JC_TRACE_DEVICE] / 3.6e6 : NAN;
     m->cpu_kwh = t->has_scope[JC_TRACE_HOST] ? t->energy_j[JC_TRACE_HOST] / 3.6e6 : NAN;
     m->ram_kwh = NAN;
     m->total_kwh = NAN;
