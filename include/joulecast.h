@@ -58,7 +58,9 @@ typedef enum jc_status {
     JC_ERR_NOTFOUND = 6,  /* unknown device, host, region, op, dim name */
     JC_ERR_RANGE = 7,     /* arithmetic overflow or absurd value */
     JC_ERR_NOMEM = 8,     /* out of memory */
-    JC_ERR_INCOMPLETE = 9,/* result partial (unknown dims/ops) and --strict */
+    JC_ERR_INCOMPLETE = 9,/* a partial count (unbound dim, unsupported op)
+                             refused: by every request (jc_request) unless
+                             allow_partial, by count only with --strict */
     JC_ERR_BUDGET = 10    /* an energy/emission budget was exceeded */
 } jc_status;
 
@@ -240,6 +242,9 @@ typedef struct jc_model {
     int64_t weight_bytes;      /* at each initializer's dtype */
     size_t n_ext_files;        /* distinct external data files referenced */
     const char **ext_files;
+    char sha256[65];           /* SHA-256 of the .onnx file's bytes (64 hex
+                                  digits) when loaded by jc_request_load,
+                                  else "" (external data not included) */
     void *internal_;           /* arena and file mapping; do not touch */
 } jc_model;
 
@@ -309,6 +314,10 @@ typedef struct jc_node_cost {
     int64_t other_flops_weighted; /* onnx-tool view: non-MAC work with its
                                    weights (transcendental 32, other 1) */
     int64_t fvcore_extra;       /* fvcore view: its norm/upsample/pool terms */
+    int64_t serial_steps;       /* steps one execution runs one after
+                                   another, each at least one kernel launch
+                                   (recurrent nodes: the sequence length;
+                                   else 1) */
 } jc_node_cost;
 
 /* Compatibility views: other aggregations of the same buckets
@@ -749,6 +758,9 @@ typedef struct jc_hwdb {
     jc_constant *constants;
     jc_ga_version *ga;
     const char **files;       /* every file loaded, in load order */
+    const char *data_version; /* the first line of the bundled folder's
+                                 VERSION file ("2026.11 (2026-11-30)"), or
+                                 NULL when there is none */
     void *internal_;          /* arena and name indexes; do not touch */
 } jc_hwdb;
 
@@ -957,6 +969,112 @@ jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d
  * dim is fixed at a value other than `batch`.  Returns that value and sets
  * *input to the input's name (borrowed from m), or returns 0. */
 int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input);
+
+/* ------------------------------------------------------------------ */
+/* Requests: job + bindings + model source -> model + analysis          */
+/* (owner src/job/request.c)                                            */
+/* ------------------------------------------------------------------ */
+/* The one path from what a user asks for to a counted model: every CLI
+ * command, the bindings and the workflows (compare, sweep, calibrate)
+ * build a jc_request and call jc_request_prepare (or, to count one model
+ * at several batch sizes, jc_request_load once and jc_request_analyze per
+ * size).  The rules live here once:
+ *  - model source: a path, or "-" for standard input; the file's SHA-256
+ *    is recorded in jc_model.sha256;
+ *  - batch: job->batch must be a whole number >= 1 (at most its limit,
+ *    jc_job_key_max); it binds the
+ *    first dim of every main-graph input whose first dim is symbolic; a
+ *    fixed first dim that differs is refused (JC_FIXED_BATCH_REFUSE) or
+ *    replaces the batch (JC_FIXED_BATCH_MODEL, said in the result);
+ *    without job->batch a symbolic batch dim that no --dim or --input
+ *    binds is counted at 1 (the estimate names that default);
+ *  - sequence: job->seq must agree with the sequence length the model's
+ *    token input was counted at (its second dim), else JC_ERR_USAGE;
+ *  - op rules, --assume bounds, --input-value values, the convention;
+ *  - partial counts: refused with JC_ERR_INCOMPLETE (exit 9), the message
+ *    naming each unbound dim and unsupported op, unless allow_partial;
+ *    then every report of the estimate says "lower bound". */
+
+typedef enum jc_fixed_batch_rule {
+    JC_FIXED_BATCH_REFUSE = 0,  /* JC_ERR_USAGE naming the input and its dim */
+    JC_FIXED_BATCH_MODEL = 1    /* count at the model's own batch (compare) */
+} jc_fixed_batch_rule;
+
+typedef struct jc_request {
+    const jc_job *job;          /* the workload (batch, seq); NULL: none */
+    const char *model;          /* a path, "-" (standard input), or NULL */
+    FILE *in;                   /* the stream "-" reads; NULL: stdin */
+    const jc_dim_binding *dims;      size_t n_dims;     /* --dim */
+    const jc_input_binding *inputs;  size_t n_inputs;   /* --input */
+    const jc_value_binding *values;  size_t n_values;   /* --input-value */
+    const jc_dim_binding *assume;    size_t n_assume;   /* --assume */
+    const char *op_rules;       /* --op-rules FILE, or NULL */
+    jc_convention convention;
+    int allow_partial;          /* 1: a partial count passes (lower bound) */
+    int bindings_if_present;    /* 1: a --dim/--input the model lacks is
+                                   skipped (compare: models differ) */
+    jc_fixed_batch_rule fixed_batch;
+} jc_request;
+
+/* Zeroes *rq: no model, no bindings, partial counts refused, a fixed
+ * batch dim that disagrees refused. */
+void jc_request_init(jc_request *rq);
+
+/* What jc_request_analyze decided besides the analysis. */
+typedef struct jc_request_info {
+    double batch;               /* the batch counted at (NAN: not bound) */
+    int64_t fixed_batch;        /* JC_FIXED_BATCH_MODEL: the model's fixed
+                                   batch that replaced job->batch, else 0 */
+    const char *fixed_input;    /* that input's name (borrowed from m) */
+    int partial;                /* the count is partial (allow_partial) */
+    unsigned char *dim_used, *input_used;  /* caller's arrays of n_dims /
+                                   n_inputs entries, or NULL: set to 1 for
+                                   each binding the model took */
+} jc_request_info;
+
+/* Loads the request's model: rq->model as a path, or "-" read from rq->in
+ * (else stdin; at most 2 GiB).  Sets m->sha256.  Errors: those of
+ * jc_model_load, JC_ERR_USAGE (no model in the request), JC_ERR_RANGE
+ * (standard input over the limit). */
+jc_status jc_request_load(const jc_request *rq, jc_model **out, jc_diag *diag);
+
+/* Counts m at `batch` (NAN: rq->job's batch, or the default above) with
+ * the request's bindings and policy.  info may be NULL.  Errors:
+ * JC_ERR_USAGE (a malformed batch, a fixed batch dim refused, --seq that
+ * disagrees with the count), JC_ERR_INCOMPLETE (a partial count refused:
+ * the message names what is missing), and every error of jc_analyze.  On
+ * success *out owns the analysis (jc_analysis_free). */
+jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double batch,
+                             jc_analysis **out, jc_request_info *info,
+                             jc_diag *diag);
+
+/* A prepared request: the model and its analysis (both NULL without a
+ * model), and what the analysis decided. */
+typedef struct jc_prepared {
+    jc_model *model;
+    jc_analysis *analysis;
+    jc_request_info info;
+    void *internal_;
+} jc_prepared;
+
+/* jc_request_load + jc_request_analyze at the job's batch.  A request
+ * without a model gives an empty jc_prepared (the work then comes from
+ * --flops or --params).  Errors: those of the two.  On success *out owns
+ * everything (jc_prepared_free). */
+jc_status jc_request_prepare(const jc_request *rq, jc_prepared **out, jc_diag *diag);
+/* Releases a prepared request (model and analysis).  NULL is a no-op. */
+void jc_prepared_free(jc_prepared *p);
+
+/* Checks a batch size: NAN (not given) or a whole number from 1 to
+ * jc_job_key_max("batch"); `what` names it in the message ("--batch").
+ * JC_ERR_RANGE above the limit (the message names it), JC_ERR_USAGE for
+ * any other value. */
+jc_status jc_batch_check(double batch, const char *what, jc_diag *diag);
+
+/* What a partial analysis lacks, in a few words ("unknown dim 'sequence'
+ * (bind it with --dim sequence=N), unsupported op Foo x2"), into buf
+ * (always NUL-terminated); "" when the analysis is complete. */
+void jc_analysis_partial_words(const jc_analysis *an, char *buf, size_t cap);
 
 /* low <= central <= high. */
 typedef struct jc_range { double low, central, high; } jc_range;
@@ -1650,8 +1768,10 @@ jc_status jc_count_json(const char *model_path, const char *const *keys,
                         jc_diag *diag);
 
 /* `joulecast estimate --json`: every option of `joulecast estimate`
- * except the output formats (json, csv) — model, dim, input, hwdb,
- * strict and the job's keys (train, device, count, region, ...). */
+ * except the output formats (json, csv) — model, dim, input, op-rules,
+ * hwdb, strict, allow-partial and the job's keys (train, device, count,
+ * region, ...).  The model goes through jc_request_prepare, the same
+ * request path as the CLI's (same batch default, same partial policy). */
 jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
                            const char *const *values, size_t n, char **json,
                            jc_diag *diag);
@@ -1767,20 +1887,22 @@ typedef struct jc_sweep {
     void *internal_;
 } jc_sweep;
 
-/* Estimates `job` at every point of the grid.  The model (NULL when the
- * job gives --flops or --params) is analysed once per batch size with
- * `aopts` (its batch replaced; may be NULL); the database is used as
- * given.  A point that cannot be estimated (no dense peak at the
+/* Estimates the request's job (rq->job) at every point of the grid.  The
+ * model (NULL when the job gives --flops or --params; loaded with
+ * jc_request_load) is counted once per batch size by jc_request_analyze
+ * with the request's bindings, op rules and partial policy; the database
+ * is used as given.  A point that cannot be estimated (no dense peak at the
  * precision, no TDP, no utilisation figure, a region without intensity,
  * a batch the model's fixed batch dim refuses, any estimate error) is a
  * skipped entry with the reason; it is never dropped.  Errors:
+ * JC_ERR_INCOMPLETE (the count is partial and rq->allow_partial is 0),
  * JC_ERR_USAGE (NULL argument, an empty grid, a malformed batch or
  * precision, --host with a device axis), JC_ERR_NOTFOUND (an unknown
  * device or region name, with suggestions), every error of jc_analyze,
  * JC_ERR_NOMEM.  On success *out owns the result (jc_sweep_free). */
-jc_status jc_sweep_run(const jc_sweep_spec *spec, const jc_job *job,
-                       const jc_model *model, const jc_analyze_opts *aopts,
-                       const jc_hwdb *db, jc_sweep **out, jc_diag *diag);
+jc_status jc_sweep_run(const jc_sweep_spec *spec, const jc_request *rq,
+                       const jc_model *model, const jc_hwdb *db,
+                       jc_sweep **out, jc_diag *diag);
 /* Releases a sweep.  NULL is a no-op. */
 void jc_sweep_free(jc_sweep *s);
 

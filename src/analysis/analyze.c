@@ -699,6 +699,7 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
     c.scope = (void *)scope;
     c.attr_lookup = ctx_attr;
     c.cost.repeat = ax->insts[inst].repeat;
+    c.cost.serial_steps = 1;
     for (size_t i = 0; i < n->n_inputs; i++) {
         int32_t k = n->inputs[i];
         in[i] = NULL;

@@ -268,7 +268,7 @@ static jc_status open_hwdb(const char *hwdb_dir, const char *snapshot,
 #define JOB_KEY(name, kind, field, arg, help) name,
 static const char *const est_key_names[] = {
 #include "job/job_keys.def"
-    "model", "dim", "input", "op-rules", "hwdb", "hwdb-snapshot", "strict", NULL
+    "model", "dim", "input", "op-rules", "hwdb", "hwdb-snapshot", "strict", "allow-partial", NULL
 };
 #undef JOB_KEY
 
@@ -284,10 +284,10 @@ jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
     const char *model = NULL, *snapshot = NULL;
     const char **layers = jc_arena_calloc(a, n + 1, sizeof *layers);
     size_t n_layers = 0;
-    jc_model *m = NULL;
-    jc_analysis *an = NULL;
+    jc_prepared *p = NULL;
     jc_hwdb *db = NULL;
     jc_estimate *e = NULL;
+    int allow_partial = 0;
     analyze_args x;
     jc_status st = layers ? analyze_args_init(a, &x, n, d) : jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n && !st; i++) {
@@ -307,6 +307,8 @@ jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
             else snapshot = v;
         } else if (!strcmp(k, "strict")) {
             st = flag(k, v, &x.strict, d);
+        } else if (!strcmp(k, "allow-partial")) {
+            st = flag(k, v, &allow_partial, d);
         } else if (!strcmp(k, "op-rules")) {
             if (!v || !*v) st = bad(d, k, "a file name", v);
             else x.o.op_rules_path = v;
@@ -319,31 +321,29 @@ jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
         st = jc_diag_set(d, JC_ERR_USAGE, "estimate: no hardware database (give its folder, "
                          "or an hwdb layer)");
     if (!st) st = open_hwdb(hwdb_dir, snapshot, layers, n_layers, &db, d);
-    if (!st && model) {
-        st = jc_model_load(model, &m, d);
-        if (!st && !isnan(job.batch)) {
-            const char *in = NULL;
-            int64_t fixed;
-            if (job.batch < 1 || job.batch != floor(job.batch) || job.batch > 1e9)
-                st = jc_diag_set(d, JC_ERR_USAGE, "batch must be a whole number >= 1");
-            else if ((fixed = jc_model_fixed_batch(m, job.batch, &in)))
-                st = jc_diag_set(d, JC_ERR_USAGE, "%s: input '%s' has a fixed batch dim of %lld, so "
-                                 "batch %g cannot be bound; export the model with a dynamic batch axis",
-                                 model, in, (long long)fixed, job.batch);
-            else
-                x.o.batch = (int64_t)job.batch;
-        }
-        if (!st) st = jc_analyze(m, &x.o, &an, d);
-        if (!st) st = strict_check(an, x.strict, model, d);
+    if (!st && x.strict && allow_partial)
+        st = jc_diag_set(d, JC_ERR_USAGE, "estimate: strict and allow-partial contradict each other; give one");
+    if (!st) {
+        /* the library's one request path, as the CLI takes it */
+        jc_request rq;
+        jc_request_init(&rq);
+        rq.job = &job;
+        rq.model = model;
+        rq.dims = x.o.dims;
+        rq.n_dims = x.o.n_dims;
+        rq.inputs = x.o.inputs;
+        rq.n_inputs = x.o.n_inputs;
+        rq.op_rules = x.o.op_rules_path;
+        rq.allow_partial = allow_partial;
+        st = jc_request_prepare(&rq, &p, d);
     }
-    if (!st) st = jc_estimate_run(&job, an, db, &e, d);
+    if (!st) st = jc_estimate_run(&job, p->analysis, db, &e, d);
     if (!st) {
         *json = jc_report_estimate_json(e);
         if (!*json) st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
     }
     jc_estimate_free(e);
-    jc_analysis_free(an);
-    jc_model_free(m);
+    jc_prepared_free(p);
     jc_hwdb_free(db);
     jc_arena_free(a);
     return st;

@@ -136,12 +136,11 @@ int cmd_calibrate(int argc, char **argv)
     jc_measurements *ms = NULL, tms;
     jc_measurement trow;
     jc_trace *tr = NULL;
-    jc_model *m = NULL;
-    jc_analysis *an = NULL;
+    jc_prepared *p = NULL;
+    const jc_analysis *an = NULL;
     jc_hwdb *db = NULL, *after = NULL;
     jc_diag d;
     int rc = 0;
-    char **argv2 = NULL;
     char jobbuf[1024], modelbuf[1024], datebuf[16];
 
     if ((rc = jo_parse(&c, argc, argv, positional, &k))) goto out;
@@ -174,20 +173,10 @@ int cmd_calibrate(int argc, char **argv)
     }
     const jc_measurement *mr = &ms->rows[isnan(k.row) ? ms->n - 1 : (size_t)k.row - 1];
 
-    /* the row's job file: parsed first, so the command line still wins */
+    /* the row's job file, beneath the command line (which still wins) */
     if (mr->job[0] && !c.jf) {
         beside(jobbuf, sizeof jobbuf, k.csv, mr->job);
-        argv2 = calloc((size_t)argc + 2, sizeof *argv2);
-        if (!argv2) { rc = JC_ERR_NOMEM; goto out; }
-        argv2[0] = argv[0];
-        argv2[1] = jobbuf;
-        for (int i = 1; i < argc; i++) argv2[i + 1] = argv[i];
-        const char *keep_csv = k.csv;
-        jo_free(&c);
-        jo_init(&c, "calibrate", opts, N_OPTS, apply_own, &k);
-        k.csv = NULL;
-        if ((rc = jo_parse(&c, argc + 1, argv2, positional, &k))) goto out;
-        k.csv = keep_csv;
+        if ((rc = jo_apply_jobfile(&c, jobbuf))) goto out;
     }
     if (mr->model[0] && !c.model) {
         beside(modelbuf, sizeof modelbuf, k.csv, mr->model);
@@ -210,7 +199,8 @@ int cmd_calibrate(int argc, char **argv)
         }
         c.job.device = mr->device;
     }
-    if ((rc = wf_model(&c, &m, &an))) goto out;
+    if ((rc = jo_prepare(&c, &p))) goto out;
+    an = p->analysis;
 
     jc_calibration cal;
     if (jc_calibrate(&c.job, an, db, mr, &cal, &d)) { rc = cli_fail(&d); goto out; }
@@ -269,11 +259,9 @@ int cmd_calibrate(int argc, char **argv)
     row("device energy, kWh (joules-per-op)", cal.meas_device_kwh, cal.before.device_kwh_jpo,
         cal.before.err_kwh_jpo, ac.device_kwh_jpo, ac.err_kwh_jpo);
 out:
-    free(argv2);
     jc_hwdb_free(after);
     jc_hwdb_free(db);
-    jc_analysis_free(an);
-    jc_model_free(m);
+    jc_prepared_free(p);
     if (ms != &tms) jc_measurements_free(ms);
     jc_trace_free(tr);
     jo_free(&c);

@@ -18,17 +18,16 @@
 typedef struct cmp_cli {
     const char *models[MAX_MODELS];
     size_t n;
-    int json, csv, strict;
+    int json, csv;
     const char *html;
 } cmp_cli;
 
-enum { C_JSON = 1, C_CSV, C_STRICT, C_HTML };
+enum { C_JSON = 1, C_CSV, C_HTML };
 
 static const jo_opt opts[] = {
     {"json", JO_OUT, C_JSON, NULL, "JSON output (docs/json-schemas.md \"compare\")"},
     {"csv", JO_OUT, C_CSV, NULL, "CSV: a header and one row per model"},
     {"html", JO_OUT, C_HTML, "FILE", "also write a self-contained HTML report with charts ('-': to stdout)"},
-    {"strict", JO_OUT, C_STRICT, NULL, "fail (exit 9) when a model's count is partial"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
@@ -52,7 +51,6 @@ static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *wh
     switch (o->off) {
     case C_JSON: c->json = 1; return 0;
     case C_CSV: c->csv = 1; return 0;
-    case C_STRICT: c->strict = 1; return 0;
     case C_HTML: c->html = val; return 0;
     }
     return JC_ERR_INTERNAL;
@@ -63,60 +61,6 @@ static int add_model(void *ctx, const char *arg)
     cmp_cli *c = ctx;
     if (c->n >= MAX_MODELS) return cli_usage("compare", "at most %d models", MAX_MODELS);
     c->models[c->n++] = arg;
-    return 0;
-}
-
-/* What a partial count lacks, in a few words. */
-static void partial_words(const jc_analysis *an, char *buf, size_t cap)
-{
-    size_t k = 0;
-    buf[0] = 0;
-    for (size_t i = 0; i < an->n_unsupported && k + 40 < cap; i++)
-        k += (size_t)snprintf(buf + k, cap - k, "%s%s x%lld", k ? ", " : "", an->unsupported[i].op,
-                              (long long)an->unsupported[i].count);
-    for (size_t i = 0; i < an->n_unknown_syms && k + 40 < cap; i++)
-        k += (size_t)snprintf(buf + k, cap - k, "%sunknown dim '%s'", k ? ", " : "", an->unknown_syms[i].sym);
-    if (!k) snprintf(buf, cap, "some nodes");
-}
-
-static int has_sym(const jc_graph *g, const char *s)
-{
-    for (size_t i = 0; i < g->n_values; i++)
-        for (int k = 0; k < g->values[i].rank; k++)
-            if (g->values[i].dims[k].sym && !strcmp(g->values[i].dims[k].sym, s)) return 1;
-    return 0;
-}
-
-/* Analyses m with the --dim / --input bindings that apply to it: models
- * differ, so a binding another model needs is not an error here (one that
- * no model uses is, in cmd_compare).  used[] marks the bindings taken. */
-static int analyze_model(const jobopts *c, const jc_model *m, double batch, jc_analysis **an,
-                         int *dim_used, int *input_used)
-{
-    jc_dim_binding dims[JO_MAX_BIND];
-    jc_input_binding inputs[JO_MAX_BIND];
-    size_t nd = 0, ni = 0;
-    for (size_t i = 0; i < c->n_dims; i++)
-        if (has_sym(m->graph, c->dims[i].name)) {
-            dims[nd++] = c->dims[i];
-            dim_used[i] = 1;
-        }
-    for (size_t i = 0; i < c->n_inputs; i++) {
-        int32_t k = jc_graph_find(m->graph, c->inputs[i].name);
-        if (k >= 0 && m->graph->values[k].kind == JC_V_INPUT) {
-            inputs[ni++] = c->inputs[i];
-            input_used[i] = 1;
-        }
-    }
-    jc_analyze_opts ao;
-    jc_diag d;
-    memset(&ao, 0, sizeof ao);
-    ao.dims = dims;
-    ao.n_dims = nd;
-    ao.inputs = inputs;
-    ao.n_inputs = ni;
-    if (!isnan(batch)) ao.batch = (int64_t)batch;
-    if (jc_analyze(m, &ao, an, &d)) return cli_fail(&d);
     return 0;
 }
 
@@ -134,7 +78,8 @@ int cmd_compare(int argc, char **argv)
     jc_compare_item items[MAX_MODELS + 1];
     const char *paths[MAX_MODELS + 1];
     size_t n = 0;
-    int dim_used[JO_MAX_BIND] = {0}, input_used[JO_MAX_BIND] = {0};
+    unsigned char dim_used[JO_MAX_BIND] = {0}, input_used[JO_MAX_BIND] = {0};
+    jc_request rq;
     jc_diag d;
     int rc = 0;
 
@@ -147,36 +92,39 @@ int cmd_compare(int argc, char **argv)
     if (c.model) paths[n++] = c.model;
     for (size_t i = 0; i < cc.n; i++) paths[n++] = cc.models[i];
     if (n < 2) { rc = cli_usage("compare", "give two or more models (A.onnx B.onnx ...)"); goto out; }
-    if ((rc = jo_check_batch(&c, c.job.batch))) goto out;
+    if (jc_batch_check(c.job.batch, "--batch", &d)) { rc = cli_fail(&d); goto out; }
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
+    /* models differ: a binding is applied to the models that have the dim
+     * or input (one that no model uses is refused below), and a model whose
+     * batch dim is fixed is counted at its own batch */
+    jo_request(&c, &rq);
+    rq.bindings_if_present = 1;
+    rq.fixed_batch = JC_FIXED_BATCH_MODEL;
 
     for (size_t i = 0; i < n; i++) {
-        if (cli_model_load(paths[i], &ms[i], &d)) { rc = cli_fail(&d); goto out; }
+        rq.model = paths[i];
+        if (jc_request_load(&rq, &ms[i], &d)) { rc = cli_fail(&d); goto out; }
+        jc_request_info info;
+        memset(&info, 0, sizeof info);
+        info.dim_used = dim_used;
+        info.input_used = input_used;
+        if (jc_request_analyze(&rq, ms[i], NAN, &ans[i], &info, &d)) { rc = cli_fail(&d); goto out; }
         jc_job job = c.job;
         char note[1200] = "";
         size_t k = 0;
-        const char *in = NULL;
-        int64_t fixed = isnan(job.batch) ? 0 : jc_model_fixed_batch(ms[i], job.batch, &in);
-        if (fixed) {
+        if (info.fixed_batch) {
             k += (size_t)snprintf(note + k, sizeof note - k,
                                   "input '%s' has a fixed batch dim of %lld, so it is counted at batch %lld, "
                                   "not %g: totals cover the same samples, per-pass figures do not compare",
-                                  in, (long long)fixed, (long long)fixed, job.batch);
-            job.batch = (double)fixed;
+                                  info.fixed_input, (long long)info.fixed_batch, (long long)info.fixed_batch,
+                                  job.batch);
+            job.batch = (double)info.fixed_batch;
         }
-        if ((rc = analyze_model(&c, ms[i], job.batch, &ans[i], dim_used, input_used))) goto out;
-        if (ans[i]->partial) {
-            if (cc.strict) {
-                fprintf(stderr, "joulecast: %s: the count is partial (see joulecast count) and --strict was given\n",
-                        paths[i]);
-                rc = JC_ERR_INCOMPLETE;
-                goto out;
-            }
-            char what[400];
-            partial_words(ans[i], what, sizeof what);
-            if (k < sizeof note)
-                k += (size_t)snprintf(note + k, sizeof note - k, "%spartial count (%s not counted): its figures "
-                                      "are lower bounds", k ? "; " : "", what);
+        if (info.partial && k < sizeof note) {
+            char what[700];
+            jc_analysis_partial_words(ans[i], what, sizeof what);
+            k += (size_t)snprintf(note + k, sizeof note - k, "%spartial count (%s): its figures are lower bounds",
+                                  k ? "; " : "", what);
         }
         if (jc_estimate_run(&job, ans[i], db, &es[i], &d)) {
             fprintf(stderr, "joulecast: %s: %s\n", paths[i], d.msg[0] ? d.msg : jc_status_name(d.status));
@@ -188,7 +136,7 @@ int cmd_compare(int argc, char **argv)
         items[i].est = es[i];
         items[i].macs = ans[i]->totals.macs;   /* a lower bound when partial */
         items[i].params = ans[i]->totals.params;
-        items[i].batch = isnan(job.batch) ? 1 : job.batch;
+        items[i].batch = isnan(info.batch) ? 1 : info.batch;
         items[i].partial = ans[i]->partial;
         items[i].note = notes[i];
     }

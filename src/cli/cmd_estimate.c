@@ -16,20 +16,19 @@
 #include <string.h>
 
 typedef struct est_out {
-    int json, csv, strict;
+    int json, csv;
     int codecarbon;          /* --format codecarbon */
     const char *project;     /* its project_name */
     jc_budget budget;        /* --max-kwh, --max-kgco2e, --on */
     const char *html;        /* --html FILE ('-': stdout) */
 } est_out;
 
-enum { OUT_JSON = 1, OUT_CSV, OUT_STRICT, OUT_FORMAT, OUT_PROJECT, OUT_MAXKWH, OUT_MAXKG, OUT_ON };
+enum { OUT_JSON = 1, OUT_CSV, OUT_FORMAT, OUT_PROJECT, OUT_MAXKWH, OUT_MAXKG, OUT_ON };
 enum { OUT_HTML = 100 };
 
 static const jo_opt opts[] = {
     {"json", JO_OUT, OUT_JSON, NULL, "JSON output (docs/json-schemas.md)"},
     {"csv", JO_OUT, OUT_CSV, NULL, "one CSV row with a header"},
-    {"strict", JO_OUT, OUT_STRICT, NULL, "fail (exit 9) when the model's count is partial"},
     {"format", JO_OUT, OUT_FORMAT, "F", "text (default), json, csv, or codecarbon: a row of CodeCarbon's emissions.csv"},
     {"project", JO_OUT, OUT_PROJECT, "NAME", "project_name of the codecarbon row (default joulecast-prediction)"},
     {"max-kwh", JO_CMD, OUT_MAXKWH, "X", "budget: exit 10 when the facility energy exceeds X kWh"},
@@ -60,7 +59,6 @@ static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *wh
     switch (o->off) {
     case OUT_JSON: out->json = 1; return 0;
     case OUT_CSV: out->csv = 1; return 0;
-    case OUT_STRICT: out->strict = 1; return 0;
     case OUT_HTML: out->html = val; return 0;
     case OUT_FORMAT:
         if (!strcmp(val, "json")) out->json = 1;
@@ -95,8 +93,7 @@ int cmd_estimate(int argc, char **argv)
     memset(&out, 0, sizeof out);
     out.budget.max_kwh = out.budget.max_kgco2e = NAN;
     jo_init(&c, "estimate", opts, N_OPTS, apply_out, &out);
-    jc_model *m = NULL;
-    jc_analysis *an = NULL;
+    jc_prepared *p = NULL;
     jc_hwdb *db = NULL;
     jc_estimate *e = NULL;
     jc_diag d;
@@ -116,30 +113,8 @@ int cmd_estimate(int argc, char **argv)
 
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
 
-    if (c.model) {
-        if (cli_model_load(c.model, &m, &d)) { rc = cli_fail(&d); goto out; }
-        if ((rc = jo_check_batch(&c, c.job.batch))) goto out;
-        if (!isnan(c.job.batch)) {
-            /* the batch must reach the model: refuse a fixed batch dim */
-            const char *in = NULL;
-            int64_t fixed = jc_model_fixed_batch(m, c.job.batch, &in);
-            if (fixed) {
-                fprintf(stderr, "joulecast: %s: input '%s' has a fixed batch dim of %lld, so --batch %g "
-                                "cannot be bound; export the model with a dynamic batch axis "
-                                "or use --batch %lld\n", c.model, in, (long long)fixed,
-                        c.job.batch, (long long)fixed);
-                rc = JC_ERR_USAGE;
-                goto out;
-            }
-        }
-        if ((rc = jo_analyze(&c, m, c.job.batch, &an))) goto out;
-        if (an->partial && out.strict) {
-            fprintf(stderr, "joulecast: %s: the count is partial (see joulecast count) and --strict was given\n", c.model);
-            rc = JC_ERR_INCOMPLETE;
-            goto out;
-        }
-    }
-    if (jc_estimate_run(&c.job, an, db, &e, &d)) { rc = cli_fail(&d); goto out; }
+    if ((rc = jo_prepare(&c, &p))) goto out;
+    if (jc_estimate_run(&c.job, p->analysis, db, &e, &d)) { rc = cli_fail(&d); goto out; }
     if (out.html) {
         FILE *hf = jo_html_open(out.html, &rc);
         if (!hf) goto out;
@@ -171,8 +146,7 @@ int cmd_estimate(int argc, char **argv)
     }
 out:
     jc_estimate_free(e);
-    jc_analysis_free(an);
-    jc_model_free(m);
+    jc_prepared_free(p);
     jc_hwdb_free(db);
     jo_free(&c);
     return rc;

@@ -67,8 +67,7 @@ int cmd_statement(int argc, char **argv)
     jobopts c;
     memset(&s, 0, sizeof s);
     jo_init(&c, "statement", opts, N_OPTS, apply_own, &s);
-    jc_model *m = NULL;
-    jc_analysis *an = NULL;
+    jc_prepared *p = NULL;
     jc_hwdb *db = NULL;
     jc_estimate *e = NULL;
     jc_diag d;
@@ -78,11 +77,11 @@ int cmd_statement(int argc, char **argv)
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
     if (!s.markdown && !s.latex && !s.hf) s.markdown = 1;
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
-    if ((rc = wf_model(&c, &m, &an))) goto out;
-    if (jc_estimate_run(&c.job, an, db, &e, &d)) { rc = cli_fail(&d); goto out; }
+    if ((rc = jo_prepare(&c, &p))) goto out;
+    if (jc_estimate_run(&c.job, p->analysis, db, &e, &d)) { rc = cli_fail(&d); goto out; }
 
     wf_reproduce(repro, sizeof repro, argc, argv, own, NULL);
-    jc_statement_opts so = {db, repro, c.model, s.training_type, s.location};
+    jc_statement_opts so = {db, repro, p->model ? p->model->path : NULL, s.training_type, s.location};
     int many = s.markdown + s.latex + s.hf > 1;
     struct { int on; jc_statement_format fmt; const char *title; } parts[] = {
         {s.markdown, JC_STMT_MARKDOWN, "Markdown"},
@@ -99,8 +98,7 @@ int cmd_statement(int argc, char **argv)
     for (size_t i = 0; i < e->n_warnings; i++) fprintf(stderr, "joulecast: warning: %s\n", e->warnings[i]);
 out:
     jc_estimate_free(e);
-    jc_analysis_free(an);
-    jc_model_free(m);
+    jc_prepared_free(p);
     jc_hwdb_free(db);
     jo_free(&c);
     return rc;

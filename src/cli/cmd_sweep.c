@@ -150,20 +150,23 @@ int cmd_sweep(int argc, char **argv)
     }
     for (size_t i = 0; i < sc.batches.n; i++) {
         double v;
-        if (cli_parse_f64(sc.batches.items[i], &v) && v > *jc_job_key_max("batch")) {
+        jc_status bst = cli_parse_f64(sc.batches.items[i], &v) ? jc_batch_check(v, "--batches", &d) : JC_ERR_USAGE;
+        if (bst == JC_ERR_RANGE) {
             rc = cli_range("sweep", "--batches: %s is out of range: at most %g", sc.batches.items[i],
                            *jc_job_key_max("batch"));
             goto out;
         }
-        if (!cli_parse_f64(sc.batches.items[i], &v) || v < 1 || v != floor(v)) {
+        if (bst) {
             rc = cli_usage("sweep", "--batches takes whole numbers >= 1, got '%s'", sc.batches.items[i]);
             goto out;
         }
         batches[i] = v;
     }
-    if ((rc = jo_check_batch(&c, c.job.batch))) goto out;
+    if (jc_batch_check(c.job.batch, "--batch", &d)) { rc = cli_fail(&d); goto out; }
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
-    if (c.model && cli_model_load(c.model, &m, &d)) { rc = cli_fail(&d); goto out; }
+    jc_request rq;
+    jo_request(&c, &rq);
+    if (c.model && jc_request_load(&rq, &m, &d)) { rc = cli_fail(&d); goto out; }
 
     jc_sweep_spec sp;
     memset(&sp, 0, sizeof sp);
@@ -184,13 +187,7 @@ int cmd_sweep(int argc, char **argv)
     sp.precisions = sc.precisions.items;
     sp.n_precisions = sc.precisions.n;
     sp.sort = sc.sort;
-    jc_analyze_opts ao;
-    memset(&ao, 0, sizeof ao);
-    ao.dims = c.dims;
-    ao.n_dims = c.n_dims;
-    ao.inputs = c.inputs;
-    ao.n_inputs = c.n_inputs;
-    if (jc_sweep_run(&sp, &c.job, m, &ao, db, &s, &d)) { rc = cli_fail(&d); goto out; }
+    if (jc_sweep_run(&sp, &rq, m, db, &s, &d)) { rc = cli_fail(&d); goto out; }
 
     if (sc.html) {
         FILE *hf = jo_html_open(sc.html, &rc);

@@ -1,6 +1,7 @@
 /*
  * io.c - the CLI's conventions shared by every command that are not
- * option parsing: a model given as "-" is read from standard input, and
+ * option parsing: a model loaded as the library's request loads it ("-"
+ * reads standard input: jc_request_load), and
  * `joulecast --version` reports the program's version together with the
  * hardware database it would use and that database's data version (the
  * first line of its VERSION file, see hwdb/README.md "Data version").
@@ -10,58 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Largest model accepted on standard input (a file has no such limit:
- * it is mapped, not read). */
-#define STDIN_MAX ((size_t)1 << 31)
-
 jc_status cli_model_load(const char *path, jc_model **out, jc_diag *d)
 {
-    if (!path || strcmp(path, "-")) return jc_model_load(path, out, d);
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    if (!buf) goto nomem;
-    for (;;) {
-        if (len == cap) {
-            if (cap >= STDIN_MAX) {
-                free(buf);
-                *out = NULL;
-                d->status = JC_ERR_RANGE;
-                snprintf(d->msg, sizeof d->msg,
-                         "<stdin>: model larger than %zu bytes; give it as a file instead", STDIN_MAX);
-                return JC_ERR_RANGE;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) goto nomem;
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, stdin);
-        len += got;
-        if (got == 0) break;
-    }
-    if (ferror(stdin)) {
-        free(buf);
-        *out = NULL;
-        d->status = JC_ERR_IO;
-        snprintf(d->msg, sizeof d->msg, "<stdin>: read error");
-        return JC_ERR_IO;
-    }
-    if (len == 0) {
-        free(buf);
-        *out = NULL;
-        d->status = JC_ERR_MODEL;
-        snprintf(d->msg, sizeof d->msg, "<stdin>: empty input: not an ONNX model");
-        return JC_ERR_MODEL;
-    }
-    jc_status st = jc_model_load_buffer(buf, len, "<stdin>", out, d);
-    free(buf);
-    return st;
-nomem:
-    free(buf);
-    *out = NULL;
-    d->status = JC_ERR_NOMEM;
-    snprintf(d->msg, sizeof d->msg, "<stdin>: out of memory reading the model");
-    return JC_ERR_NOMEM;
+    jc_request rq;
+    jc_request_init(&rq);
+    rq.model = path;
+    return jc_request_load(&rq, out, d);
 }
 
 int cli_version(FILE *f)

@@ -2,7 +2,8 @@
  * jobopts.c - the workload option table shared by `estimate`, `compare`
  * and `sweep`, and the parsing around it: job file first, then the
  * command line (which overrides it), --help text from the same rows, and
- * the model analysis at a batch size.  See jobopts.h.
+ * the request the commands hand to the library (jc_request_prepare).
+ * See jobopts.h.
  */
 #include "cli/jobopts.h"
 
@@ -19,6 +20,9 @@ static const jo_opt opts[] = {
     {"input", JO_INPUT, 0, "NAME=AxB", "bind an input's full shape (repeatable)"},
     {"op-rules", JO_OPRULES, 0, "FILE", "YAML cost rules for custom ops (as in count)"},
     {"hwdb", JO_HWDB, 0, "DIR", "hardware-database override layer (repeatable)"},
+    {"allow-partial", JO_ALLOW_PARTIAL, 0, NULL,
+     "report a partial count (unbound dim, unknown op) as a lower bound instead of refusing it (exit 9)"},
+    {"strict", JO_STRICT, 0, NULL, "refuse a partial count with exit 9 (the default; overrides a job file's allow-partial)"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
@@ -152,6 +156,20 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
         if (c->n_layers >= JO_MAX_LAYERS) return cli_usage(cmd, "too many --hwdb layers");
         c->layers[c->n_layers++] = val;
         return 0;
+    case JO_ALLOW_PARTIAL:
+    case JO_STRICT: {
+        int on = 1;
+        if (val && !strcmp(val, "false")) on = 0;
+        else if (val && strcmp(val, "true"))
+            return cli_usage(cmd, "%s: --%s expects true or false, got '%s'", where, o->name, val);
+        if (o->type == JO_STRICT) {
+            c->strict_given = on;
+            if (on) c->allow_partial = 0;
+        } else {
+            c->allow_partial = on;
+        }
+        return 0;
+    }
     case JO_CMD:
     case JO_OUT:
         return c->handler ? c->handler(c->ctx, o, val, where) : JC_ERR_INTERNAL;
@@ -181,10 +199,105 @@ static int is_jobfile(const char *s)
     return ends_with(s, ".yaml") || ends_with(s, ".yml");
 }
 
+/* A relative path of a job file's entry, taken from the file's folder;
+ * NULL (keep p) when p is absolute or the file has no folder part. */
+static const char *beside(const char *jf_path, const char *p, char *buf, size_t cap)
+{
+    const char *slash = strrchr(jf_path, '/');
+    if (!slash || !p || p[0] == '/') return NULL;
+    snprintf(buf, cap, "%.*s/%s", (int)(slash - jf_path), jf_path, p);
+    return buf;
+}
+
+static int was_given(const jobopts *c, const jo_opt *o)
+{
+    for (size_t i = 0; i < c->n_given; i++)
+        if (c->given[i] == o) return 1;
+    return 0;
+}
+
+static int repeatable(const jo_opt *o)
+{
+    return o->type == JO_DIM || o->type == JO_INPUT || o->type == JO_HWDB;
+}
+
+/* Moves the last of n entries of size sz in arr to index pos. */
+static void to_front(void *arr, size_t n, size_t pos, size_t sz)
+{
+    char *a = arr, tmp[sizeof(int64_t) * JO_MAX_RANK];
+    if (n < 1 || pos >= n - 1 || sz > sizeof tmp) return;
+    memcpy(tmp, a + (n - 1) * sz, sz);
+    memmove(a + (pos + 1) * sz, a + pos * sz, (n - 1 - pos) * sz);
+    memcpy(a + pos * sz, tmp, sz);
+}
+
+int jo_apply_jobfile(jobopts *c, const char *path)
+{
+    jc_diag d;
+    if (c->jf) return cli_usage(c->cmd, "one job file at a time");
+    if (jc_jobfile_load(path, &c->jf, &d)) return cli_fail(&d);
+    jc_jobfile *jf = c->jf;
+    const char *file_model = NULL, *file_rules = NULL;
+    size_t nd = 0, ni = 0, nl = 0;   /* the file's entries go first */
+    for (size_t k = 0; k < jf->n; k++) {
+        char where[600];
+        snprintf(where, sizeof where, "%s:%d:%d", jf->path, jf->lines[k], jf->cols[k]);
+        const jo_opt *o = find_opt(c, jf->keys[k]);
+        if (!o) {
+            const char *near = jc_job_key_closest(jf->keys[k]);
+            return cli_usage(c->cmd, "%s: unknown key '%s'%s%s%s (keys are the long option names)",
+                             where, jf->keys[k], near ? "; did you mean '" : "",
+                             near ? near : "", near ? "'?" : "");
+        }
+        if (o->type == JO_OUT) continue; /* output format stays on the command line */
+        if (!repeatable(o) && was_given(c, o)) continue;   /* the command line wins */
+        if (o->type == JO_STR && c->model) continue;        /* a model given as an argument */
+        size_t before = o->type == JO_DIM ? c->n_dims : o->type == JO_INPUT ? c->n_inputs : c->n_layers;
+        const char *val = jf->values[k];
+        if (o->type == JO_HWDB) {
+            char buf[4096];
+            const char *rel = beside(jf->path, val, buf, sizeof buf);
+            if (rel) {
+                if (c->n_owned >= JO_MAX_LAYERS || !(c->owned[c->n_owned] = strdup(rel))) return JC_ERR_NOMEM;
+                val = c->owned[c->n_owned++];
+            }
+        }
+        int rc = apply(c, o, val, where);
+        if (rc) return rc;
+        if (o->type == JO_STR) file_model = c->model;
+        if (o->type == JO_OPRULES) file_rules = c->op_rules;
+        /* a repeatable entry of the file goes before the command line's */
+        if (o->type == JO_DIM && c->n_dims > before) to_front(c->dims, c->n_dims, nd++, sizeof c->dims[0]);
+        if (o->type == JO_HWDB && c->n_layers > before)
+            to_front(c->layers, c->n_layers, nl++, sizeof c->layers[0]);
+        if (o->type == JO_INPUT && c->n_inputs > before) {
+            to_front(c->inputs, c->n_inputs, ni, sizeof c->inputs[0]);
+            to_front(c->input_dims, c->n_inputs, ni, sizeof c->input_dims[0]);
+            ni++;
+            for (size_t i = 0; i < c->n_inputs; i++) c->inputs[i].dims = c->input_dims[i];
+        }
+    }
+    /* the command line's job keys once more: aliases (train / mode, mfu /
+     * utilization) write the same field as a file key of another name */
+    for (size_t i = 0; i < c->n_given; i++)
+        if (c->given[i]->type == JO_JOB) {
+            int rc = apply(c, c->given[i], c->given_val[i], "command line");
+            if (rc) return rc;
+        }
+    /* relative model and op-rules paths in a job file are relative to the file */
+    const char *rel;
+    if (file_model && c->model == file_model &&
+        (rel = beside(jf->path, c->model, c->modelbuf, sizeof c->modelbuf)))
+        c->model = rel;
+    if (file_rules && c->op_rules == file_rules &&
+        (rel = beside(jf->path, c->op_rules, c->rulesbuf, sizeof c->rulesbuf)))
+        c->op_rules = rel;
+    return 0;
+}
+
 /* The job file named among argv, applied before the command line. */
 static int load_jobfile(jobopts *c, int argc, char **argv)
 {
-    jc_diag d;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-') {
             const jo_opt *o = argv[i][1] == '-' ? find_opt(c, argv[i] + 2) : NULL;
@@ -192,37 +305,8 @@ static int load_jobfile(jobopts *c, int argc, char **argv)
             continue;
         }
         if (!is_jobfile(argv[i])) continue;
-        if (c->jf) return cli_usage(c->cmd, "one job file at a time");
-        if (jc_jobfile_load(argv[i], &c->jf, &d)) return cli_fail(&d);
-        jc_jobfile *jf = c->jf;
-        for (size_t k = 0; k < jf->n; k++) {
-            char where[600];
-            snprintf(where, sizeof where, "%s:%d:%d", jf->path, jf->lines[k], jf->cols[k]);
-            const jo_opt *o = find_opt(c, jf->keys[k]);
-            if (!o)
-            {
-                const char *near = jc_job_key_closest(jf->keys[k]);
-                return cli_usage(c->cmd, "%s: unknown key '%s'%s%s%s (keys are the long option names)",
-                                 where, jf->keys[k], near ? "; did you mean '" : "",
-                                 near ? near : "", near ? "'?" : "");
-            }
-            if (o->type == JO_OUT) continue; /* output format stays on the command line */
-            int rc = apply(c, o, jf->values[k], where);
-            if (rc) return rc;
-        }
-        /* relative model and op-rules paths in a job file are relative
-         * to the file */
-        const char *slash = strrchr(jf->path, '/');
-        if (slash && c->model && c->model[0] != '/') {
-            snprintf(c->modelbuf, sizeof c->modelbuf, "%.*s/%s", (int)(slash - jf->path),
-                     jf->path, c->model);
-            c->model = c->modelbuf;
-        }
-        if (slash && c->op_rules && c->op_rules[0] != '/') {
-            snprintf(c->rulesbuf, sizeof c->rulesbuf, "%.*s/%s", (int)(slash - jf->path),
-                     jf->path, c->op_rules);
-            c->op_rules = c->rulesbuf;
-        }
+        int rc = jo_apply_jobfile(c, argv[i]);
+        if (rc) return rc;
     }
     return 0;
 }
@@ -266,45 +350,35 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
             return cli_usage(c->cmd, "option --%s takes no value", key);
         }
         if ((rc = apply(c, o, val, "command line"))) return rc;
+        if (c->n_given < sizeof c->given / sizeof c->given[0]) {
+            c->given_val[c->n_given] = val;
+            c->given[c->n_given++] = o;
+        }
     }
+    if (c->strict_given && c->allow_partial)
+        return cli_usage(c->cmd, "--strict and --allow-partial contradict each other; give one");
     return 0;
 }
 
-int jo_check_batch(const jobopts *c, double batch)
+void jo_request(const jobopts *c, jc_request *rq)
 {
-    if (isnan(batch)) return 0;
-    if (batch > *jc_job_key_max("batch"))
-        return cli_range(c->cmd, "--batch %g is out of range: at most %g", batch, *jc_job_key_max("batch"));
-    if (batch < 1 || batch != floor(batch))
-        return cli_usage(c->cmd, "--batch must be a whole number >= 1");
-    return 0;
+    jc_request_init(rq);
+    rq->job = &c->job;
+    rq->model = c->model;
+    rq->dims = c->dims;
+    rq->n_dims = c->n_dims;
+    rq->inputs = c->inputs;
+    rq->n_inputs = c->n_inputs;
+    rq->op_rules = c->op_rules;
+    rq->allow_partial = c->allow_partial;
 }
 
-int jo_analyze(const jobopts *c, const jc_model *m, double batch, jc_analysis **an)
+int jo_prepare(const jobopts *c, jc_prepared **p)
 {
-    jc_analyze_opts ao;
+    jc_request rq;
     jc_diag d;
-    memset(&ao, 0, sizeof ao);
-    ao.dims = c->dims;
-    ao.n_dims = c->n_dims;
-    ao.inputs = c->inputs;
-    ao.n_inputs = c->n_inputs;
-    ao.op_rules_path = c->op_rules;
-    if (!isnan(batch)) {
-        ao.batch = (int64_t)batch;
-    } else {
-        /* no --batch: a symbolic batch dim that no --dim or --input binds
-         * is counted at 1; the estimate names that default (it reads the
-         * batch the model was counted at) */
-        const jc_graph *g = m->graph;
-        const jc_value *v = g->n_inputs ? &g->values[g->inputs[0]] : NULL;
-        const char *sym = v && v->rank > 0 && v->dims[0].v < 0 ? v->dims[0].sym : NULL;
-        int bound = 0;
-        for (size_t i = 0; sym && i < c->n_dims; i++) bound |= !strcmp(c->dims[i].name, sym);
-        for (size_t i = 0; v && i < c->n_inputs; i++) bound |= !strcmp(c->inputs[i].name, v->name);
-        if (sym && !bound) ao.batch = 1;
-    }
-    if (jc_analyze(m, &ao, an, &d)) return cli_fail(&d);
+    jo_request(c, &rq);
+    if (jc_request_prepare(&rq, p, &d)) return cli_fail(&d);
     return 0;
 }
 
@@ -338,6 +412,8 @@ void jo_free(jobopts *c)
     for (size_t i = 0; i < c->n_dims; i++) free((char *)c->dims[i].name);
     for (size_t i = 0; i < c->n_inputs; i++) free((char *)c->inputs[i].name);
     c->n_dims = c->n_inputs = 0;
+    for (size_t i = 0; i < c->n_owned; i++) free(c->owned[i]);
+    c->n_owned = 0;
     jc_jobfile_free(c->jf);
     c->jf = NULL;
 }

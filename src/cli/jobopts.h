@@ -23,6 +23,7 @@
 typedef enum jo_type {
     JO_JOB,  /* a key of jc_job (jc_job_keys), applied with jc_job_set */
     JO_STR, JO_DIM, JO_INPUT, JO_OPRULES, JO_HWDB,
+    JO_ALLOW_PARTIAL, JO_STRICT,  /* the request's partial-count policy */
     JO_CMD, /* the command's own option; job files may give it too */
     JO_OUT  /* the command's own option; command line only (job files skip it) */
 } jo_type;
@@ -54,11 +55,18 @@ typedef struct jobopts {
     int64_t input_dims[JO_MAX_BIND][JO_MAX_RANK];
     size_t n_inputs;
     const char *op_rules;       /* --op-rules FILE, or NULL */
+    int allow_partial;          /* --allow-partial (0: refused, exit 9) */
+    int strict_given;           /* --strict (with --allow-partial: an error) */
     const char *layers[JO_MAX_LAYERS];
     size_t n_layers;
     jc_jobfile *jf;             /* the job file, when one was given */
     char modelbuf[4096];        /* a job file's model, made relative to it */
     char rulesbuf[4096];        /* a job file's op-rules, made relative to it */
+    char *owned[JO_MAX_LAYERS]; /* a job file's hwdb layers, made relative */
+    size_t n_owned;
+    const jo_opt *given[128];   /* options given on the command line */
+    const char *given_val[128]; /* their values */
+    size_t n_given;
     jo_opt jobrows[JO_MAX_JOBKEYS];  /* the jc_job keys, as rows */
     size_t n_jobrows;
     const jo_opt *extra;        /* the command's own rows */
@@ -81,16 +89,21 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx);
 /* Prints the shared options, then the command's own rows. */
 void jo_help(FILE *f, const jo_opt *extra, size_t n_extra);
 
+/* Applies the job file at `path` beneath what jo_parse already read from
+ * the command line: a key the command line gave is kept (repeatable keys
+ * - dim, input, hwdb - take the file's entries first, as when the file is
+ * named on the command line).  Relative model, op-rules and hwdb paths
+ * are taken from the file's folder.  One job file at a time.  Returns 0
+ * or an exit code, the error printed. */
+int jo_apply_jobfile(jobopts *c, const char *path);
 
-/* Checks that batch (NAN: not given) is a whole number in [1, 1e9];
- * prints a usage error for c->cmd and returns JC_ERR_USAGE otherwise. */
-int jo_check_batch(const jobopts *c, double batch);
+/* The library request of c (jc_request_prepare): the job, model source,
+ * bindings, op rules and partial-count policy.  rq borrows from c. */
+void jo_request(const jobopts *c, jc_request *rq);
 
-/* Analyses m with c's --dim/--input bindings and the batch (NAN: none).
- * On success *an owns the analysis (jc_analysis_free).  Returns 0 or an
- * exit code, the error printed. */
-int jo_analyze(const jobopts *c, const jc_model *m, double batch,
-               jc_analysis **an);
+/* Runs jc_request_prepare for c; prints the error and returns its exit
+ * code on failure, 0 on success (*p then owns model and analysis). */
+int jo_prepare(const jobopts *c, jc_prepared **p);
 
 /* Opens the --html destination: stdout for "-", else the file (created
  * or truncated).  NULL on failure, with the error printed and *rc set to

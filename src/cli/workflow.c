@@ -10,34 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-int wf_model(const jobopts *c, jc_model **m, jc_analysis **an)
-{
-    jc_diag d;
-    int rc;
-    *m = NULL;
-    *an = NULL;
-    if (!c->model) return 0;
-    if (jc_model_load(c->model, m, &d)) return cli_fail(&d);
-    if ((rc = jo_check_batch(c, c->job.batch))) goto fail;
-    if (!isnan(c->job.batch)) {
-        const char *in = NULL;
-        int64_t fixed = jc_model_fixed_batch(*m, c->job.batch, &in);
-        if (fixed) {
-            fprintf(stderr, "joulecast: %s: input '%s' has a fixed batch dim of %lld, so --batch %g "
-                            "cannot be bound; use --batch %lld\n", c->model, in, (long long)fixed,
-                    c->job.batch, (long long)fixed);
-            rc = JC_ERR_USAGE;
-            goto fail;
-        }
-    }
-    if ((rc = jo_analyze(c, *m, c->job.batch, an))) goto fail;
-    return 0;
-fail:
-    jc_model_free(*m);
-    *m = NULL;
-    return rc;
-}
-
 /* Appends s to buf, single-quoted when it holds anything but a safe set. */
 static void append_arg(char *buf, size_t cap, const char *s)
 {

@@ -1,19 +1,13 @@
 /*
  * workflow.h - what the workflow commands (`statement`, `calibrate`,
  * `diff`, and estimate's --format codecarbon / budget rows) share: the
- * model pipeline after jobopts parsing, the reproducing command line, a
+ * reproducing command line, a
  * reproducible timestamp and percentage parsing.  src/cli/workflow.c.
  */
 #ifndef JC_CLI_WORKFLOW_H
 #define JC_CLI_WORKFLOW_H
 
 #include "cli/jobopts.h"
-
-/* Loads c->model (when given), checks the batch against the model's
- * inputs and analyses it.  On success *m and *an own the model and the
- * analysis (both NULL without a model).  Returns 0 or an exit code, the
- * error already printed. */
-int wf_model(const jobopts *c, jc_model **m, jc_analysis **an);
 
 /* Writes "joulecast estimate ARG..." into buf: argv[1..argc) minus the
  * options named in skip (NULL-terminated long names without dashes, each

@@ -1714,6 +1714,22 @@ static jc_status build_all(B *b)
     return JC_OK;
 }
 
+/* The bundled folder's data version: the first line of its VERSION file
+ * (hwdb/README.md "Data version"); none when the file is absent. */
+static jc_status read_data_version(B *b, const char *dir)
+{
+    char path[4200], line[256] = "";
+    snprintf(path, sizeof path, "%s/VERSION", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return JC_OK;
+    if (!fgets(line, sizeof line, f)) line[0] = 0;
+    fclose(f);
+    line[strcspn(line, "\r\n")] = 0;
+    if (!line[0]) return JC_OK;
+    b->db->data_version = jc_arena_strdup(b->a, line);
+    return b->db->data_version ? JC_OK : oom(b);
+}
+
 jc_status jc_hwdb_load(const char *bundled_dir, const char *const *layers,
                        size_t n_layers, const char *env_layers,
                        jc_hwdb **out, jc_diag *diag)
@@ -1750,6 +1766,7 @@ jc_status jc_hwdb_load(const char *bundled_dir, const char *const *layers,
     b.db->internal_ = b.in;
     int layer = 0;
     if (bundled_dir && (st = load_layer(&b, bundled_dir, layer++))) goto done;
+    if (bundled_dir && (st = read_data_version(&b, bundled_dir))) goto done;
     for (size_t i = 0; i < n_layers; i++)
         if ((st = load_layer(&b, layers[i], layer++))) goto done;
     if (env_layers) {

@@ -160,7 +160,7 @@ static const hs_field f_hwdb[] = {
     ARR(HT_PROVIDER, jc_hwdb, providers, n_providers),
     ARR(HT_CONSTANT, jc_hwdb, constants, n_constants),
     ARR(HT_GA_VERSION, jc_hwdb, ga, n_ga), FC(HS_STRS, 0, jc_hwdb, files, n_files),
-    F(HS_ONE, HT_INTERNAL, 1, jc_hwdb, internal_), END};
+    STR(jc_hwdb, data_version), F(HS_ONE, HT_INTERNAL, 1, jc_hwdb, internal_), END};
 
 static const hs_type types[HT_COUNT] = {
     [HT_I32] = {"int32", sizeof(int32_t), f_none},

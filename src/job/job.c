@@ -1,8 +1,8 @@
 /*
  * job.c - a jc_job's keys as data: the option table (src/job/job_keys.def)
  * that the command line, job files and the bindings share, and the one
- * place that turns a key and its text into a field of the job.  Also the
- * model check every estimate needs first: a batch size the model can take.
+ * place that turns a key and its text into a field of the job.  (What a
+ * job does to a model - batch rules, bindings - is src/job/request.c.)
  */
 #include "base/jc_internal.h"
 
@@ -178,17 +178,4 @@ jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d
         return JC_OK;
     }
     return jc_diag_set(d, JC_ERR_INTERNAL, "jc_job_set: bad key table");
-}
-
-int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input)
-{
-    const jc_graph *g = m->graph;
-    for (size_t i = 0; i < g->n_inputs; i++) {
-        const jc_value *v = &g->values[g->inputs[i]];
-        if (v->rank > 0 && v->dims[0].v >= 0 && (double)v->dims[0].v != batch) {
-            if (input) *input = v->name;
-            return v->dims[0].v;
-        }
-    }
-    return 0;
 }

@@ -334,8 +334,8 @@ static jc_status expand_batches(sw *w, const jc_sweep_spec *sp, const jc_model *
                            "work does not depend on the batch)");
     for (size_t i = 0; i < sp->n_batches; i++) {
         double b = sp->batches[i];
-        if (!(b >= 1) || b != floor(b) || b > 1e9)
-            return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: batch sizes must be whole numbers in [1, 1e9] (got %g)", b);
+        if (isnan(b) || jc_batch_check(b, "sweep: a batch size", NULL))
+            return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: batch sizes must be whole numbers >= 1, at most the batch limit (got %g)", b);
         int dup = 0;
         for (size_t k = 0; k < w->nb; k++) dup |= w->batches[k] == b;
         if (!dup) w->batches[w->nb++] = b;
@@ -392,7 +392,8 @@ static double assumption_central(const jc_estimate *e, const char *key)
 typedef struct slot_str { const char *id, *name; } slot_str;
 
 static void run_point(sw *w, jc_job *jj, const jc_analysis *an, const jc_device *dev,
-                      const jc_region *reg, const char *prec, double batch, slot_str *ds, slot_str *rs)
+                      const jc_region *reg, const char *prec, double batch, double counted,
+                      slot_str *ds, slot_str *rs)
 {
     jc_estimate *e = NULL;
     jc_diag dd;
@@ -416,7 +417,7 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, const jc_device 
     x.device_name = ds->name;
     x.region_code = e->region_code ? rs->id : NULL;
     x.precision = e->precision;   /* a static name */
-    x.batch = isnan(batch) ? (an && given(jj->batch) ? jj->batch : an ? 1 : 0) : batch;
+    x.batch = an && !isnan(counted) ? counted : 0;   /* the batch the model was counted at */
     x.wall_hours = e->wall_hours;
     x.energy_kwh = e->energy_facility_kwh;
     x.co2_kg = e->co2_kg;
@@ -502,23 +503,11 @@ static jc_status mark_front(sw *w)
 
 /* ---- entry point ------------------------------------------------------------------- */
 
-static int64_t fixed_batch(const jc_model *m, double b, const char **in)
+jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_model *m,
+                       const jc_hwdb *db, jc_sweep **out, jc_diag *d)
 {
-    const jc_graph *g = m->graph;
-    for (size_t i = 0; i < g->n_inputs; i++) {
-        const jc_value *v = &g->values[g->inputs[i]];
-        if (v->rank > 0 && v->dims[0].v >= 0 && (double)v->dims[0].v != b) {
-            *in = v->name;
-            return v->dims[0].v;
-        }
-    }
-    return 0;
-}
-
-jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_job *job, const jc_model *m,
-                       const jc_analyze_opts *aopts, const jc_hwdb *db, jc_sweep **out, jc_diag *d)
-{
-    if (!sp || !job || !db || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_sweep_run: NULL argument");
+    if (!sp || !rq || !rq->job || !db || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_sweep_run: NULL argument");
+    const jc_job *job = rq->job;
     *out = NULL;
     jc_diag_clear(d);
     jc_arena *a = jc_arena_new();
@@ -589,25 +578,20 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_job *job, const jc_mode
     jc_job jj = *job;
     jj.per_node = 0;
     for (size_t bi = 0; bi < w->nb && !w->oom; bi++) {
-        double b = w->batches[bi];
+        double b = w->batches[bi], counted = NAN;
         double bb = isnan(b) ? job->batch : b;
         if (m) {
-            const char *in = NULL;
-            int64_t fixed = given(bb) ? fixed_batch(m, bb, &in) : 0;
-            if (fixed) {
-                skip(w, NULL, NULL, NULL, bb, w->np * w->nd * w->nr_ok,
-                     "input '%s' has a fixed batch dim of %lld: batch %g cannot be bound",
-                     in, (long long)fixed, bb);
-                continue;
-            }
-            jc_analyze_opts ao;
-            if (aopts) ao = *aopts;
-            else memset(&ao, 0, sizeof ao);
-            ao.batch = given(bb) ? (int64_t)bb : 0;
             jc_diag ad;
-            st = jc_analyze(m, &ao, &an, &ad);
+            jc_request_info info;
+            memset(&info, 0, sizeof info);
+            st = jc_request_analyze(rq, m, bb, &an, &info, &ad);
+            counted = info.batch;
             if (st == JC_ERR_NOMEM) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
-            if (st) {
+            if (st == JC_ERR_INCOMPLETE) {   /* a partial count is refused for the whole sweep */
+                *d = ad;
+                goto fail;
+            }
+            if (st) {   /* a batch the model refuses (a fixed batch dim): skipped */
                 skip(w, NULL, NULL, NULL, bb, w->np * w->nd * w->nr_ok, "%s", ad.msg);
                 st = JC_OK;
                 continue;
@@ -625,7 +609,8 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_job *job, const jc_mode
                 for (size_t ri = 0; ri < w->nr && !w->oom; ri++) {
                     if (!w->reg_ok[ri]) continue;
                     jj.region = w->regs[ri] ? w->regs[ri]->code : job->region;
-                    run_point(w, &jj, an, rdevs[di], w->regs[ri], used[pi * w->nd + di], bb, &dstr[di], &rstr[ri]);
+                    run_point(w, &jj, an, rdevs[di], w->regs[ri], used[pi * w->nd + di], bb, counted,
+                              &dstr[di], &rstr[ri]);
                 }
             }
         }

@@ -23,7 +23,10 @@ static jc_sweep *sweep(const jc_sweep_spec *sp, const jc_job *j, const jc_model 
 {
     jc_sweep *s = NULL;
     jc_diag d;
-    jc_status st = jc_sweep_run(sp, j, m, NULL, db, &s, &d);
+    jc_request rq;
+    jc_request_init(&rq);
+    rq.job = j;
+    jc_status st = jc_sweep_run(sp, &rq, m, db, &s, &d);
     if (st != want) printf("  sweep: status %d (%s), expected %d\n", st, d.msg, want);
     CHECK_I64(st, want);
     if (st) CHECK(d.msg[0] != 0);

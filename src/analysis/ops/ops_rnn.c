@@ -7,7 +7,8 @@
  * tanh; RNN 2 bias adds, 1 tanh.  The sum of the input and recurrent
  * products is part of the MAC accumulation (K = I+H), never counted
  * again.  A sigmoid here counts as 1 special + 3 FLOPs, as the Sigmoid op
- * does.
+ * does.  The S time steps run one after another: cost.serial_steps = S,
+ * which the time model reads for its per-kernel floor.
  */
 #include "analysis/ops/actx.h"
 
@@ -54,6 +55,7 @@ jc_status co_rnn(opctx *c)
     t.rank = 2;
     t.dims = sn;
     if (!op_numel(c, &t, &steps)) return JC_OK;   /* S*N */
+    c->cost.serial_steps = S.v > 0 ? S.v : 1;     /* the time steps run in order */
     /* W and R hold D*gH*(I+H) weights: MACs per step and batch row */
     if (!op_add(c, nw, nr, &mac) || !op_mul(c, mac, steps, &mac) || !op_macs(c, mac)) return op_overflow(c);
     int64_t g = c->param;

@@ -1,0 +1,321 @@
+/*
+ * request.c - the one request path: a job, its bindings and a model
+ * source (a path or "-" for standard input) become a loaded model and its
+ * analysis.  The rules every front end shares live here and nowhere else:
+ * batch validation, the fixed-batch rule, the default batch of 1 for an
+ * unbound symbolic batch, the --seq check, op rules and the partial-count
+ * policy (joulecast.h "Requests").
+ */
+#include "base/jc_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest model accepted on standard input (a file has no such limit:
+ * it is mapped, not read). */
+#define STDIN_MAX ((size_t)1 << 31)
+
+void jc_request_init(jc_request *rq)
+{
+    memset(rq, 0, sizeof *rq);
+}
+
+jc_status jc_batch_check(double batch, const char *what, jc_diag *d)
+{
+    if (isnan(batch)) return JC_OK;
+    const double *max = jc_job_key_max("batch");
+    if (max && batch > *max)
+        return jc_diag_set(d, JC_ERR_RANGE, "%s %g is out of range: at most %g", what ? what : "batch", batch, *max);
+    if (!(batch >= 1) || batch != floor(batch))
+        return jc_diag_set(d, JC_ERR_USAGE, "%s must be a whole number >= 1", what ? what : "batch");
+    return JC_OK;
+}
+
+int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input)
+{
+    const jc_graph *g = m->graph;
+    for (size_t i = 0; i < g->n_inputs; i++) {
+        const jc_value *v = &g->values[g->inputs[i]];
+        if (v->rank > 0 && v->dims[0].v >= 0 && (double)v->dims[0].v != batch) {
+            if (input) *input = v->name;
+            return v->dims[0].v;
+        }
+    }
+    return 0;
+}
+
+/* ---- the model source ------------------------------------------------------ */
+
+static jc_status load_stream(FILE *in, jc_model **out, jc_diag *d)
+{
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    if (!buf) return jc_diag_set(d, JC_ERR_NOMEM, "<stdin>: out of memory reading the model");
+    for (;;) {
+        if (len == cap) {
+            if (cap >= STDIN_MAX) {
+                free(buf);
+                return jc_diag_set(d, JC_ERR_RANGE, "<stdin>: model larger than %zu bytes; give it as a file "
+                                   "instead", STDIN_MAX);
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return jc_diag_set(d, JC_ERR_NOMEM, "<stdin>: out of memory reading the model");
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, in);
+        len += got;
+        if (got == 0) break;
+    }
+    if (ferror(in)) {
+        free(buf);
+        return jc_diag_set(d, JC_ERR_IO, "<stdin>: read error");
+    }
+    if (len == 0) {
+        free(buf);
+        return jc_diag_set(d, JC_ERR_MODEL, "<stdin>: empty input: not an ONNX model");
+    }
+    jc_status st = jc_model_load_buffer(buf, len, "<stdin>", out, d);
+    if (!st) {
+        jc_sha256 h;
+        jc_sha256_init(&h);
+        jc_sha256_update(&h, buf, len);
+        jc_sha256_hex(&h, (*out)->sha256);
+    }
+    free(buf);
+    return st;
+}
+
+jc_status jc_request_load(const jc_request *rq, jc_model **out, jc_diag *d)
+{
+    if (!out) return jc_diag_set(d, JC_ERR_USAGE, "jc_request_load: NULL argument");
+    *out = NULL;
+    if (!rq || !rq->model) return jc_diag_set(d, JC_ERR_USAGE, "the request names no model");
+    if (!strcmp(rq->model, "-")) return load_stream(rq->in ? rq->in : stdin, out, d);
+    jc_status st = jc_model_load(rq->model, out, d);
+    if (st) return st;
+    if ((st = jc_sha256_file(rq->model, (*out)->sha256, d))) {
+        jc_model_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+/* ---- counting ------------------------------------------------------------------- */
+
+static int graph_has_sym(const jc_graph *g, const char *s)
+{
+    for (size_t i = 0; i < g->n_values; i++)
+        for (int k = 0; k < g->values[i].rank; k++)
+            if (g->values[i].dims[k].sym && !strcmp(g->values[i].dims[k].sym, s)) return 1;
+    return 0;
+}
+
+static int is_main_input(const jc_graph *g, const char *name)
+{
+    int32_t k = jc_graph_find(g, name);
+    return k >= 0 && g->values[k].kind == JC_V_INPUT;
+}
+
+void jc_analysis_partial_words(const jc_analysis *an, char *buf, size_t cap)
+{
+    size_t k = 0;
+    if (!cap) return;
+    buf[0] = 0;
+    if (!an || !an->partial) return;
+#define ADD(...)                                                                        \
+    do {                                                                                \
+        if (k < cap) {                                                                  \
+            int w_ = snprintf(buf + k, cap - k, __VA_ARGS__);                           \
+            k = w_ < 0 ? cap : k + (size_t)w_ >= cap ? cap : k + (size_t)w_;            \
+        }                                                                               \
+    } while (0)
+    for (size_t i = 0; i < an->n_unknown_syms; i++)
+        ADD("%sunknown dim '%s' (bind it with --dim %s=N)", k ? ", " : "", an->unknown_syms[i].sym,
+            an->unknown_syms[i].sym);
+    for (size_t i = 0; i < an->n_unsupported; i++)
+        ADD("%sunsupported op %s x%lld (give a cost rule with --op-rules FILE)", k ? ", " : "",
+            an->unsupported[i].op, (long long)an->unsupported[i].count);
+    for (size_t i = 0; i < an->n_data_dependent; i++)
+        ADD("%sdata-dependent size %s (bound it with --assume)", k ? ", " : "", an->data_dependent[i]);
+    if (an->n_unknown_other)
+        ADD("%s%zu node%s with an unnamed unknown dim (bind the inputs with --input NAME=AxB)", k ? ", " : "",
+            an->n_unknown_other, an->n_unknown_other == 1 ? "" : "s");
+    if (!k) ADD("a node's cost is not known (see joulecast count)");
+#undef ADD
+    if (k >= cap && cap > 4) memcpy(buf + cap - 4, "...", 4);
+}
+
+/* The sequence length the model's token input was counted at: the second
+ * dim of the first main-graph input of an integer dtype and rank >= 2;
+ * *name receives the input.  NAN when there is none or it is unknown. */
+static double counted_seq(const jc_analysis *an, const char **name)
+{
+    const jc_graph *g = an->model->graph;
+    for (size_t i = 0; i < g->n_inputs && an->n_insts; i++) {
+        const jc_value *v = &g->values[g->inputs[i]];
+        int dt = v->dtype;
+        if (dt != JC_DT_INT64 && dt != JC_DT_INT32) continue;
+        const jc_tshape *t = &an->insts[0].values[g->inputs[i]];
+        if (t->rank < 2) continue;
+        *name = v->name;
+        return t->dims[1].v > 0 ? (double)t->dims[1].v : NAN;
+    }
+    return NAN;
+}
+
+jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double batch, jc_analysis **out,
+                             jc_request_info *info, jc_diag *d)
+{
+    if (!rq || !m || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_request_analyze: NULL argument");
+    *out = NULL;
+    jc_request_info tmp;
+    if (!info) {
+        memset(&tmp, 0, sizeof tmp);
+        info = &tmp;
+    }
+    info->batch = NAN;
+    info->fixed_batch = 0;
+    info->fixed_input = NULL;
+    info->partial = 0;
+    const char *path = m->path ? m->path : "model";
+    double b = isnan(batch) && rq->job ? rq->job->batch : batch;
+    jc_status st = jc_batch_check(b, "--batch", d);
+    if (st) return st;
+    if (!isnan(b)) {
+        const char *in = NULL;
+        int64_t fixed = jc_model_fixed_batch(m, b, &in);
+        if (fixed && rq->fixed_batch == JC_FIXED_BATCH_REFUSE)
+            return jc_diag_set(d, JC_ERR_USAGE, "%s: input '%s' has a fixed batch dim of %lld, so --batch %g "
+                               "cannot be bound; export the model with a dynamic batch axis or use --batch %lld",
+                               path, in, (long long)fixed, b, (long long)fixed);
+        if (fixed) {
+            info->fixed_batch = fixed;
+            info->fixed_input = in;
+            b = (double)fixed;
+        }
+    }
+
+    /* the bindings that apply to this model */
+    jc_dim_binding *dims = calloc(rq->n_dims + 1, sizeof *dims);
+    jc_input_binding *inputs = calloc(rq->n_inputs + 1, sizeof *inputs);
+    if (!dims || !inputs) {
+        free(dims);
+        free(inputs);
+        return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    size_t nd = 0, ni = 0;
+    for (size_t i = 0; i < rq->n_dims; i++)
+        if (!rq->bindings_if_present || graph_has_sym(m->graph, rq->dims[i].name)) {
+            dims[nd++] = rq->dims[i];
+            if (info->dim_used) info->dim_used[i] = 1;
+        }
+    for (size_t i = 0; i < rq->n_inputs; i++)
+        if (!rq->bindings_if_present || is_main_input(m->graph, rq->inputs[i].name)) {
+            inputs[ni++] = rq->inputs[i];
+            if (info->input_used) info->input_used[i] = 1;
+        }
+
+    jc_analyze_opts ao;
+    memset(&ao, 0, sizeof ao);
+    ao.dims = dims;
+    ao.n_dims = nd;
+    ao.inputs = inputs;
+    ao.n_inputs = ni;
+    ao.values = rq->values;
+    ao.n_values = rq->n_values;
+    ao.assume = rq->assume;
+    ao.n_assume = rq->n_assume;
+    ao.op_rules_path = rq->op_rules;
+    ao.convention = rq->convention;
+    if (!isnan(b)) {
+        ao.batch = (int64_t)b;
+    } else {
+        /* no batch: a symbolic batch dim that no --dim or --input binds is
+         * counted at 1; the estimate names that default (it reads the
+         * batch the model was counted at) */
+        const jc_graph *g = m->graph;
+        const jc_value *v = g->n_inputs ? &g->values[g->inputs[0]] : NULL;
+        const char *sym = v && v->rank > 0 && v->dims[0].v < 0 ? v->dims[0].sym : NULL;
+        int bound = 0;
+        for (size_t i = 0; sym && i < nd; i++) bound |= !strcmp(dims[i].name, sym);
+        for (size_t i = 0; v && i < ni; i++) bound |= !strcmp(inputs[i].name, v->name);
+        if (sym && !bound) ao.batch = 1;
+    }
+    st = jc_analyze(m, &ao, out, d);
+    free(dims);
+    free(inputs);
+    if (st) return st;
+    jc_analysis *an = *out;
+
+    /* the batch counted at: the first input's first dim */
+    const jc_graph *g = m->graph;
+    if (g->n_inputs && an->n_insts) {
+        const jc_tshape *t0 = &an->insts[0].values[g->inputs[0]];
+        if (t0->rank > 0 && t0->dims[0].v > 0) info->batch = (double)t0->dims[0].v;
+    }
+    /* --seq against the sequence length the model was counted at */
+    if (rq->job && !isnan(rq->job->seq)) {
+        const char *tok = NULL;
+        double L = counted_seq(an, &tok);
+        if (!isnan(L) && L != rq->job->seq) {
+            st = jc_diag_set(d, JC_ERR_USAGE, "%s: --seq %g, but the model was counted with input '%s' at "
+                             "sequence length %g (a --dim or --input binding): give one sequence length",
+                             path, rq->job->seq, tok, L);
+            goto fail;
+        }
+    }
+    if (an->partial) {
+        if (!rq->allow_partial) {
+            char what[700];
+            jc_analysis_partial_words(an, what, sizeof what);
+            st = jc_diag_set(d, JC_ERR_INCOMPLETE, "%s: the count is partial: %s; a partial count is only "
+                             "a lower bound, so it is refused (give --allow-partial to report the lower bound)",
+                             path, what);
+            goto fail;
+        }
+        info->partial = 1;
+    }
+    return JC_OK;
+fail:
+    jc_analysis_free(*out);
+    *out = NULL;
+    return st;
+}
+
+/* ---- both ------------------------------------------------------------------------- */
+
+jc_status jc_request_prepare(const jc_request *rq, jc_prepared **out, jc_diag *d)
+{
+    if (!rq || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_request_prepare: NULL argument");
+    *out = NULL;
+    jc_prepared *p = calloc(1, sizeof *p);
+    if (!p) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    p->info.batch = NAN;
+    jc_status st = JC_OK;
+    if (rq->model) {
+        /* a malformed batch is refused before the model is read */
+        if (rq->job && (st = jc_batch_check(rq->job->batch, "--batch", d))) goto fail;
+        if ((st = jc_request_load(rq, &p->model, d))) goto fail;
+        if ((st = jc_request_analyze(rq, p->model, NAN, &p->analysis, &p->info, d))) goto fail;
+    } else if (rq->job && (st = jc_batch_check(rq->job->batch, "--batch", d))) {
+        goto fail;
+    }
+    *out = p;
+    return JC_OK;
+fail:
+    jc_prepared_free(p);
+    return st;
+}
+
+void jc_prepared_free(jc_prepared *p)
+{
+    if (!p) return;
+    jc_analysis_free(p->analysis);
+    jc_model_free(p->model);
+    free(p);
+}

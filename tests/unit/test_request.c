@@ -1,0 +1,250 @@
+/*
+ * test_request.c - the one request path (src/job/request.c) against its
+ * contract: SHA-256 test vectors (FIPS 180-4 examples), the batch rules
+ * (validation, the fixed-batch rule both ways, the default batch of 1),
+ * the --seq check, the partial-count policy with the message naming what
+ * is missing, bindings that only some models have (compare), and a model
+ * read from a stream giving the same count and identity as from its path.
+ * A committed model that cannot be loaded is a failure, never a skip.
+ */
+#include "check.h"
+
+#include "base/jc_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *TESTDATA_CONV = "/usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d/model.onnx";
+
+static void hex_of(const char *s, size_t n, size_t repeat, char out[65])
+{
+    jc_sha256 h;
+    jc_sha256_init(&h);
+    for (size_t i = 0; i < repeat; i++) jc_sha256_update(&h, s, n);
+    jc_sha256_hex(&h, out);
+}
+
+static void test_sha256_vectors(void)
+{
+    char out[65];
+    hex_of("", 0, 1, out);
+    CHECK_STR(out, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    hex_of("abc", 3, 1, out);
+    CHECK_STR(out, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    hex_of(two, strlen(two), 1, out);
+    CHECK_STR(out, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    /* one million 'a', fed in pieces that straddle block boundaries */
+    hex_of("aaaaaaaaaaaaaaaaaaaaaaaaa", 25, 40000, out);
+    CHECK_STR(out, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+static void test_batch_check(void)
+{
+    jc_diag d;
+    CHECK_I64(jc_batch_check(NAN, "--batch", &d), JC_OK);
+    CHECK_I64(jc_batch_check(1, "--batch", &d), JC_OK);
+    CHECK_I64(jc_batch_check(1e9, "--batch", &d), JC_OK);
+    CHECK_I64(jc_batch_check(0, "--batch", &d), JC_ERR_USAGE);
+    CHECK(strstr(d.msg, "--batch") != NULL);
+    CHECK_I64(jc_batch_check(1.5, "--batch", &d), JC_ERR_USAGE);
+    CHECK_I64(jc_batch_check(2e9, "--batch", &d), JC_ERR_RANGE);
+    CHECK(strstr(d.msg, "at most") != NULL);
+}
+
+static jc_status prepare(const char *model, const jc_job *job, jc_request *rq, jc_prepared **p, jc_diag *d)
+{
+    rq->job = job;
+    rq->model = model;
+    return jc_request_prepare(rq, p, d);
+}
+
+/* An unbound symbolic batch is counted at 1; --batch binds it. */
+static void test_default_batch(void)
+{
+    jc_job j;
+    jc_job_init(&j);
+    jc_request rq;
+    jc_request_init(&rq);
+    jc_prepared *p = NULL;
+    jc_diag d;
+    CHECK_I64(prepare("models/resnet18.onnx", &j, &rq, &p, &d), JC_OK);
+    if (!p) return;
+    CHECK(p->info.batch == 1);
+    CHECK(!p->info.partial);
+    int64_t macs1 = p->analysis->totals.macs;
+    char want[65];
+    CHECK_I64(jc_sha256_file("models/resnet18.onnx", want, &d), JC_OK);
+    CHECK_STR(p->model->sha256, want);
+    jc_prepared_free(p);
+    j.batch = 4;
+    CHECK_I64(prepare("models/resnet18.onnx", &j, &rq, &p, &d), JC_OK);
+    if (!p) return;
+    CHECK(p->info.batch == 4);
+    CHECK_I64(p->analysis->totals.macs, 4 * macs1);
+    jc_prepared_free(p);
+}
+
+/* A fixed batch dim: refused by default, replacing the batch with
+ * JC_FIXED_BATCH_MODEL (compare). */
+static void test_fixed_batch(void)
+{
+    jc_job j;
+    jc_job_init(&j);
+    j.batch = 8;
+    jc_request rq;
+    jc_request_init(&rq);
+    jc_prepared *p = NULL;
+    jc_diag d;
+    CHECK_I64(prepare(TESTDATA_CONV, &j, &rq, &p, &d), JC_ERR_USAGE);
+    CHECK(strstr(d.msg, "fixed batch dim") != NULL && strstr(d.msg, "--batch 8") != NULL);
+    CHECK(p == NULL);
+    rq.fixed_batch = JC_FIXED_BATCH_MODEL;
+    CHECK_I64(prepare(TESTDATA_CONV, &j, &rq, &p, &d), JC_OK);
+    if (!p) return;
+    CHECK(p->info.fixed_batch > 0 && p->info.fixed_batch != 8);
+    CHECK(p->info.fixed_input != NULL);
+    CHECK(p->info.batch == (double)p->info.fixed_batch);
+    jc_prepared_free(p);
+}
+
+/* A partial count is refused with a message naming the unbound dim;
+ * allow_partial lets it through and says so. */
+static void test_partial_policy(void)
+{
+    jc_job j;
+    jc_job_init(&j);
+    j.batch = 8;
+    jc_request rq;
+    jc_request_init(&rq);
+    jc_prepared *p = NULL;
+    jc_diag d;
+    CHECK_I64(prepare("models/bert_base.onnx", &j, &rq, &p, &d), JC_ERR_INCOMPLETE);
+    CHECK(strstr(d.msg, "unknown dim 'sequence'") != NULL);
+    CHECK(strstr(d.msg, "--dim sequence=N") != NULL);
+    rq.allow_partial = 1;
+    CHECK_I64(prepare("models/bert_base.onnx", &j, &rq, &p, &d), JC_OK);
+    if (p) {
+        CHECK(p->info.partial);
+        char words[400];
+        jc_analysis_partial_words(p->analysis, words, sizeof words);
+        CHECK(strstr(words, "sequence") != NULL);
+        jc_prepared_free(p);
+    }
+    /* bound: complete, not partial */
+    jc_dim_binding seq = {"sequence", 128};
+    rq.allow_partial = 0;
+    rq.dims = &seq;
+    rq.n_dims = 1;
+    CHECK_I64(prepare("models/bert_base.onnx", &j, &rq, &p, &d), JC_OK);
+    if (p) {
+        CHECK(!p->info.partial);
+        char words[400];
+        jc_analysis_partial_words(p->analysis, words, sizeof words);
+        CHECK_STR(words, "");
+        jc_prepared_free(p);
+    }
+}
+
+/* --seq must agree with the sequence length the model was counted at. */
+static void test_seq_check(void)
+{
+    jc_job j;
+    jc_job_init(&j);
+    j.batch = 2;
+    j.seq = 1024;
+    jc_dim_binding seq = {"sequence", 512};
+    jc_request rq;
+    jc_request_init(&rq);
+    rq.dims = &seq;
+    rq.n_dims = 1;
+    jc_prepared *p = NULL;
+    jc_diag d;
+    CHECK_I64(prepare("models/gpt2_small.onnx", &j, &rq, &p, &d), JC_ERR_USAGE);
+    CHECK(strstr(d.msg, "--seq 1024") != NULL && strstr(d.msg, "512") != NULL);
+    j.seq = 512;
+    CHECK_I64(prepare("models/gpt2_small.onnx", &j, &rq, &p, &d), JC_OK);
+    jc_prepared_free(p);
+}
+
+/* Bindings the model lacks: an error by default (jc_analyze), skipped
+ * and marked unused with bindings_if_present. */
+static void test_bindings_if_present(void)
+{
+    jc_job j;
+    jc_job_init(&j);
+    jc_dim_binding dims[2] = {{"sequence", 128}, {"nosuchdim", 3}};
+    jc_request rq;
+    jc_request_init(&rq);
+    rq.job = &j;
+    rq.dims = dims;
+    rq.n_dims = 2;
+    rq.model = "models/bert_base.onnx";
+    jc_model *m = NULL;
+    jc_diag d;
+    CHECK_I64(jc_request_load(&rq, &m, &d), JC_OK);
+    if (!m) return;
+    jc_analysis *an = NULL;
+    CHECK(jc_request_analyze(&rq, m, NAN, &an, NULL, &d) != JC_OK);
+    CHECK(an == NULL);
+    rq.bindings_if_present = 1;
+    unsigned char used[2] = {0, 0};
+    jc_request_info info;
+    memset(&info, 0, sizeof info);
+    info.dim_used = used;
+    CHECK_I64(jc_request_analyze(&rq, m, NAN, &an, &info, &d), JC_OK);
+    CHECK_I64(used[0], 1);
+    CHECK_I64(used[1], 0);
+    jc_analysis_free(an);
+    jc_model_free(m);
+}
+
+/* "-" reads the stream: the same count and the same SHA-256 as the path. */
+static void test_stream_source(void)
+{
+    jc_job j;
+    jc_job_init(&j);
+    j.batch = 2;
+    jc_request rq;
+    jc_request_init(&rq);
+    jc_prepared *a = NULL, *b = NULL;
+    jc_diag d;
+    CHECK_I64(prepare("models/resnet50.onnx", &j, &rq, &a, &d), JC_OK);
+    rq.in = fopen("models/resnet50.onnx", "rb");
+    CHECK(rq.in != NULL);
+    if (!rq.in || !a) {
+        jc_prepared_free(a);
+        return;
+    }
+    CHECK_I64(prepare("-", &j, &rq, &b, &d), JC_OK);
+    fclose(rq.in);
+    if (b) {
+        CHECK_STR(b->model->sha256, a->model->sha256);
+        CHECK_I64(b->analysis->totals.macs, a->analysis->totals.macs);
+        CHECK_I64(b->analysis->totals.flops, a->analysis->totals.flops);
+        CHECK_STR(b->model->path, "<stdin>");
+    }
+    /* an empty stream is a model error, not a crash */
+    rq.in = tmpfile();
+    if (rq.in) {
+        jc_prepared *c = NULL;
+        CHECK_I64(prepare("-", &j, &rq, &c, &d), JC_ERR_MODEL);
+        fclose(rq.in);
+    }
+    jc_prepared_free(a);
+    jc_prepared_free(b);
+}
+
+int main(void)
+{
+    RUN(test_sha256_vectors);
+    RUN(test_batch_check);
+    RUN(test_default_batch);
+    RUN(test_fixed_batch);
+    RUN(test_partial_policy);
+    RUN(test_seq_check);
+    RUN(test_bindings_if_present);
+    RUN(test_stream_source);
+    return check_summary();
+}
