@@ -125,6 +125,21 @@ bool op_axis(int64_t a, int r, int *out);
 /* numpy broadcast of all present inputs into out[k] */
 jc_status op_broadcast_out(opctx *c, int k, int first, int last, int dtype);
 
+/* ---- folding of small N-D tensors through data movement (fold.c) --------------- */
+/* numel of t when every dim is known and all its values are folded. */
+bool fold_numel(const jc_tshape *t, int64_t *n);
+/* Each sets output 0 (Split: every output) values from the input's, once
+ * the output shape is set; a tensor not fully known is left unfolded.
+ * perm[i]: input axis of output axis i.  start/step: per input axis.
+ * Errors: JC_ERR_NOMEM only. */
+jc_status fold_transpose(opctx *c, const jc_tshape *x, const int *perm);
+jc_status fold_slice(opctx *c, const jc_tshape *x, const int64_t *start, const int64_t *step);
+jc_status fold_concat(opctx *c, int axis);
+jc_status fold_gather(opctx *c, const jc_tshape *x, const jc_tshape *ix, int axis);
+jc_status fold_split(opctx *c, const jc_tshape *x, int axis, const int64_t *sizes);
+jc_status fold_expand(opctx *c, const jc_tshape *x);
+jc_status fold_tile(opctx *c, const jc_tshape *x);
+
 /* ---- registry handlers (declared per family) ------------------------------------ */
 #define OP(dom, name, since, shp, cst, prm) \
     jc_status shp(opctx *); jc_status cst(opctx *);

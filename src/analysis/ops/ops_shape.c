@@ -366,13 +366,16 @@ jc_status sh_transpose(opctx *c)
     const int64_t *p;
     size_t np = op_attr_ints(c, "perm", &p);
     jc_dim d[MAXR];
+    int perm[MAXR];
     for (int i = 0; i < x->rank; i++) {
         int a = x->rank - 1 - i;
         if (np == (size_t)x->rank && !op_axis(p[i], x->rank, &a)) return op_set_out(c, 0, dt, -1, NULL);
         d[i] = x->dims[a];
+        perm[i] = a;
     }
     jc_status st = op_set_out(c, 0, dt, x->rank, d);
     if (!st && x->rank <= 1) st = copy_vals(c, 0, x);
+    else if (!st) st = fold_transpose(c, x, perm);
     return st;
 }
 
@@ -421,6 +424,7 @@ jc_status sh_concat(opctx *c)
     else if (nsym) sum = (jc_dim){-1, NULL};
     d[a] = sum;
     jc_status st = op_set_out(c, 0, dt, f->rank, d);
+    if (!st && allvals && f->rank > 1) return fold_concat(c, a);
     if (st || !allvals || f->rank != 1 || total > JC_SMALL_TENSOR) return st;
     int64_t v[JC_SMALL_TENSOR];
     const char *s[JC_SMALL_TENSOR];
@@ -485,6 +489,7 @@ jc_status sh_split(opctx *c)
         d[a] = known ? (jc_dim){sizes[k], NULL} : (jc_dim){-1, NULL};
         st = op_set_out(c, k, dt, x->rank, d);
     }
+    if (!st && known && x->rank > 1) return fold_split(c, x, a, sizes);
     if (!st && known && x->rank == 1 && x->n_vals >= 0) {
         int64_t off = 0;
         for (int k = 0; k < c->nout && !st; k++) {
@@ -556,6 +561,7 @@ jc_status sh_slice(opctx *c)
         fst[a] = step;
     }
     jc_status st = op_set_out(c, 0, dt, x->rank, d);
+    if (!st && x->rank > 1) return fold_slice(c, x, fs, fst);
     if (st || x->rank != 1 || x->n_vals < 0 || d[0].v < 0) return st;
     int64_t v[MAXR * 4];
     const char *sy[MAXR * 4];
@@ -586,6 +592,7 @@ jc_status sh_gather(opctx *c)
     for (int i = 0; i < ix->rank; i++) d[r++] = ix->dims[i];
     for (int i = a + 1; i < x->rank; i++) d[r++] = x->dims[i];
     jc_status st = op_set_out(c, 0, dt, r, d);
+    if (!st && x->rank > 1) return fold_gather(c, x, ix, a);
     if (st || x->rank != 1 || x->n_vals < 0 || ix->n_vals < 0 || ix->n_vals > MAXR * 4) return st;
     int64_t v[MAXR * 4];
     const char *sy[MAXR * 4];
@@ -682,10 +689,7 @@ jc_status sh_expand(opctx *c)
         d[i] = dim_broadcast(a, b);
     }
     jc_status st = op_set_out(c, 0, dt, r, d);
-    if (st || x->n_vals != 1 || r != 1 || d[0].v < 0 || d[0].v > JC_SMALL_TENSOR) return st;
-    int64_t v[JC_SMALL_TENSOR];
-    for (int64_t i = 0; i < d[0].v; i++) v[i] = x->ivals[0];
-    return x->isyms ? JC_OK : op_set_vals(c, 0, v, NULL, d[0].v);
+    return st ? st : fold_expand(c, x);
 }
 
 jc_status sh_tile(opctx *c)
@@ -698,7 +702,8 @@ jc_status sh_tile(opctx *c)
     if (c->opset < 6 || !op_in_ints(c, 1, &rp, &n) || n != x->rank) return op_set_out(c, 0, dt, x->rank, NULL);
     jc_dim d[MAXR];
     for (int i = 0; i < x->rank; i++) d[i] = dim_mul(x->dims[i], (jc_dim){rp[i], NULL});
-    return op_set_out(c, 0, dt, x->rank, d);
+    jc_status st = op_set_out(c, 0, dt, x->rank, d);
+    return st ? st : fold_tile(c, x);
 }
 
 jc_status sh_pad(opctx *c)
