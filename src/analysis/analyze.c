@@ -668,6 +668,29 @@ static jc_status run_container(actx *ax, opctx *c, int inst, const fscope *scope
     return JC_OK;
 }
 
+/* A node whose every output value the analysis folded to numbers (shape
+ * arithmetic: scalar Gather/Concat/Cast/Div... on Shape results) is
+ * constant-folded by any runtime: it costs nothing and has class none, as
+ * Shape and Constant do, so no kernel-launch floor applies to it.  Its
+ * parameters still count. */
+static void free_if_folded(opctx *c)
+{
+    int outs = 0;
+    for (int k = 0; k < c->nout; k++) {
+        const jc_tshape *o = c->out[k];
+        if (!o) continue;
+        if (o->non_tensor || o->n_vals < 0 || o->isyms) return;
+        outs++;
+    }
+    if (!outs || c->cost.state != JC_COST_OK || c->cost.cls == JC_CLASS_NONE) return;
+    c->cost.macs = c->cost.flops = c->cost.special_ops = 0;
+    c->cost.other_flops_weighted = c->cost.fvcore_extra = 0;
+    c->cost.bytes_read = c->cost.weight_bytes_read = c->cost.bytes_written = 0;
+    c->cost.cls = JC_CLASS_NONE;
+    c->bytes_set = 1;
+    if (!c->note) op_note(c, "constant-folded (values known)");
+}
+
 static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, size_t idx)
 {
     const jc_graph *g = ax->insts[inst].graph;
@@ -758,6 +781,7 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
                 return ax->err ? ax->err : st;
             }
             if (ax->err) return ax->err;
+            free_if_folded(&c);
         }
         /* fall back on the file's declared shapes where inference could not */
         for (int k = 0; k < c.nout; k++) {

@@ -13,7 +13,9 @@
 #include "check.h"
 #include "joulecast.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #define SUITE "/usr/share/libonnx-testdata/data/"
@@ -229,6 +231,54 @@ static void test_unbound_is_partial(void)
     CHECK(partial);          /* never a silent zero */
 }
 
+/* #18 item 6: ViT-B/16 at batch 1 computes its patch grid and reshape
+ * targets with 281 scalar Gather/Concat/Cast/Div/Mul/Add/Equal/Where/
+ * ConstantOfShape nodes whose values the analysis folds.  A runtime folds
+ * them too: they cost nothing and have class none (no launch floor),
+ * while a Gather on an activation (the class token) keeps its cost. */
+static void test_folded_shape_arith_free(void)
+{
+    static const char *ops[] = {"Gather", "Concat", "Cast", "Div", "Mul", "Add",
+                                "Equal", "Where", "ConstantOfShape"};
+    jc_model *m;
+    jc_analysis *a;
+    jc_diag d;
+    if (jc_model_load("models/vit_b_16.onnx", &m, &d)) {
+        CHECK(0);
+        return;
+    }
+    jc_dim_binding b[1] = {{"batch", 1}};
+    jc_analyze_opts o = {0};
+    o.dims = b;
+    o.n_dims = 1;
+    if (jc_analyze(m, &o, &a, &d)) {
+        CHECK(0);
+        jc_model_free(m);
+        return;
+    }
+    int folded = 0, costly = 0, moved_gathers = 0;
+    for (size_t i = 0; i < a->n_nodes; i++) {
+        const jc_counted_node *n = &a->nodes[i];
+        bool listed = false;
+        for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) listed |= !strcmp(n->op, ops[k]);
+        if (!listed) continue;
+        if (n->cost.cls == JC_CLASS_NONE) {
+            folded++;
+            if (n->cost.flops || n->cost.bytes_read || n->cost.bytes_written ||
+                n->cost.weight_bytes_read)
+                costly++;
+        } else if (!strcmp(n->op, "Gather")) {
+            moved_gathers++;
+            CHECK(n->cost.bytes_read > 0);
+        }
+    }
+    CHECK_I64(folded, 281);
+    CHECK_I64(costly, 0);
+    CHECK(moved_gathers >= 1);
+    jc_analysis_free(a);
+    jc_model_free(m);
+}
+
 int main(void)
 {
     RUN(test_conv);
@@ -241,5 +291,6 @@ int main(void)
     RUN(test_pool);
     RUN(test_reference_macs);
     RUN(test_unbound_is_partial);
+    RUN(test_folded_shape_arith_free);
     return check_summary();
 }
