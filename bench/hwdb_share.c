@@ -4,7 +4,7 @@
  * after the other:
  *   yaml      jc_hwdb_load of the bundled folder (libyaml parse)
  *   mapped    jc_hwdb_snapshot_open of SNAPSHOT, mapped in place
- *   reloc     jc_hwdb_snapshot_open with JC_SNAPSHOT_RELOCATE
+ *   reloc     jc_hwdb_snapshot_open with JCI_SNAPSHOT_RELOCATE
  *   est_snap  the whole estimate as the CLI runs it with a snapshot:
  *             snapshot open, model load, jc_analyze at batch 1,
  *             jc_estimate_run (inference, A100, US-CA), text report to
@@ -15,6 +15,7 @@
  * disturbed by other jobs on the machine).  Built and run by bench/run.sh.
  */
 #include "joulecast.h"
+#include "hwdb/hwdb_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static FILE *null;
 static int open_db(int how, jc_hwdb **db, jc_diag *d)
 {
     if (how == YAML) return jc_hwdb_load(dir, NULL, 0, NULL, db, d);
-    if (jc_hwdb_snapshot_open(snap, dir, how == RELOC ? JC_SNAPSHOT_RELOCATE : 0, db, d))
+    if (jc_hwdb_snapshot_open(snap, dir, how == RELOC ? JCI_SNAPSHOT_RELOCATE : 0, db, d))
         return 1;
     if (jc_hwdb_from_snapshot(*db) != (how == RELOC ? 1 : 2)) {
         fprintf(stderr, "hwdb_share: the snapshot did not open as asked\n");

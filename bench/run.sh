@@ -36,7 +36,7 @@ GEN=$(dirname "$LIB")/gen
 [ -f $GEN/onnx.pb-c.c ] || GEN=build/gen
 cc -O2 -std=c11 -I$GEN bench/naive_unpack.c $GEN/onnx.pb-c.c -o $B/naive_unpack -lprotobuf-c
 for p in batch hwdb_share; do
-  cc -O2 -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Iinclude bench/$p.c "$LIB" $LIBS -o $B/$p
+  cc -O2 -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Iinclude -Isrc bench/$p.c "$LIB" $LIBS -o $B/$p
 done
 
 want() { [ -z "${ONLY:-}" ] || [ "$ONLY" = "$1" ]; }

@@ -26,6 +26,9 @@
  *    get from an object (names, arrays, nested structs) are borrowed: valid
  *    until that object is freed, never to be freed by you.  Structs declared
  *    here are read-only for clients.
+ *  - Returned strings.  A `char *` that a function returns (every *_json
+ *    document, every rendered string) is the caller's: release it with
+ *    jc_free(), once.  Nothing else the library hands out is yours to free.
  *  - Units.  Counts are exact 64-bit integers (overflow is an error, never a
  *    wrap).  1 MAC = 2 FLOPs.  Energy in joules/kWh as named, power in W,
  *    carbon in gCO2e/kgCO2e as named.  No function depends on the locale.
@@ -141,16 +144,13 @@ typedef struct jc_value {
     const char *ext_location;           /* external: relative path */
     uint64_t ext_offset, ext_length;    /* external: as declared */
     /* Values kept for small tensors only (shape inference needs them):
-     * int64, int32 and bool tensors of <= JC_SMALL_TENSOR elements, other
-     * integer and floating tensors of <= JC_SMALL_VALUES elements (those
+     * int64, int32 and bool tensors of <= 4096 elements, other
+     * integer and floating tensors of <= 64 elements (those
      * are weights far more often than shape operands). */
     int64_t n_vals;     /* -1 when values were not kept */
     int64_t *ivals;     /* integer/bool values (floats truncated) */
     double *fvals;      /* the same values as doubles */
 } jc_value;
-
-#define JC_SMALL_TENSOR 4096
-#define JC_SMALL_VALUES 64
 
 typedef enum jc_attr_type {
     JC_ATTR_UNDEFINED = 0, JC_ATTR_FLOAT = 1, JC_ATTR_INT = 2,
@@ -355,7 +355,7 @@ typedef struct jc_input_binding {
  * (doubles truncated toward zero, as the loader does for kept tensors). */
 typedef struct jc_value_binding {
     const char *name;
-    int64_t n;                 /* 0 .. JC_SMALL_TENSOR */
+    int64_t n;                 /* 0 .. 4096 */
     const int64_t *ivals;      /* n integers, or NULL */
     const double *fvals;       /* n doubles, or NULL */
 } jc_value_binding;
@@ -483,28 +483,12 @@ int64_t jc_cost_view(const jc_node_cost *c, jc_convention conv,
 /* The same over the analysis totals. */
 int64_t jc_totals_view(const jc_totals *t, jc_convention conv);
 
-/* Reads a serialized TensorProto file (the backend suite's *.pb) and gives
- * its dtype and dims (up to cap of them; *rank is the true rank).  Errors:
- * JC_ERR_IO, JC_ERR_MODEL. */
-jc_status jc_tensor_file_dims(const char *path, int *dtype, int64_t *dims,
-                              int cap, int *rank, jc_diag *diag);
-
-/* The same, and the tensor's values when it has at most vcap elements of
- * an integer, bool or floating dtype: ivals/fvals (caller-owned arrays of
- * vcap entries each, either may be NULL) receive them and *n_vals their
- * count; *n_vals is -1 when the values were not kept (too many, another
- * dtype, external data).  Errors as jc_tensor_file_dims. */
-jc_status jc_tensor_file_values(const char *path, int *dtype, int64_t *dims,
-                                int cap, int *rank, int64_t *ivals,
-                                double *fvals, int64_t vcap, int64_t *n_vals,
-                                jc_diag *diag);
-
 /* Writes the `count` report of an analysis: text (per_node adds the
  * per-node table; top = number of top nodes by MACs, 0 for none). */
 jc_status jc_report_count_text(const jc_analysis *a, FILE *f, int per_node,
                                int top);
 /* The `count` report as JSON (schema: docs/json-schemas.md "count"),
- * malloc'ed (caller frees); NULL on out-of-memory. */
+ * released with jc_free(); NULL on out-of-memory. */
 char *jc_report_count_json(const jc_analysis *a);
 /* The per-node table as CSV (header line first). */
 jc_status jc_report_count_csv(const jc_analysis *a, FILE *f);
@@ -805,10 +789,6 @@ void jc_hwdb_free(jc_hwdb *db);
 jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path,
                                  jc_diag *diag);
 
-/* Flags of jc_hwdb_snapshot_open. */
-#define JC_SNAPSHOT_RELOCATE 1u   /* never map in place: read, check every
-                                     pointer and relocate (tests) */
-
 /* Opens the snapshot at `path` as the database of bundled_dir: the result
  * is the same database jc_hwdb_load(bundled_dir, NULL, 0, NULL, ...) would
  * give, file paths spelled from bundled_dir as that call would.  Errors
@@ -868,7 +848,7 @@ jc_status jc_report_region_list_text(const jc_hwdb *db, const char *provider,
                                      const char *type, FILE *f);
 jc_status jc_report_region_text(const jc_region *r, FILE *f);
 /* The same views as JSON documents (schemas: docs/json-schemas.md),
- * malloc'ed, freed by the caller with free(); NULL on out-of-memory. */
+ * released with jc_free(); NULL on out-of-memory. */
 char *jc_report_hw_list_json(const jc_hwdb *db, const char *kind);
 char *jc_report_device_json(const jc_device *d);
 char *jc_report_host_json(const jc_host *h);
@@ -1182,7 +1162,8 @@ void jc_estimate_free(jc_estimate *e);
 
 /* Writes the estimate as text (per_node: add the per-node table). */
 jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f);
-/* As JSON (schema: docs/json-schemas.md "estimate"), malloc'ed. */
+/* As JSON (schema: docs/json-schemas.md "estimate"), released with
+ * jc_free(); NULL on out-of-memory. */
 char *jc_report_estimate_json(const jc_estimate *e);
 /* As CSV: header line (when header) and one row. */
 jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header);
@@ -1336,8 +1317,8 @@ jc_status jc_ga_parse_runtime(const char *s, double *hours, jc_diag *diag);
  * constants with sources, equivalences, warnings, notes, comparison.
  * JC_ERR_IO if writing failed. */
 jc_status jc_report_ga_text(const jc_ga_result *r, FILE *f);
-/* The same as a JSON document (docs/green-algorithms.md), malloc'ed,
- * freed by the caller; NULL on out-of-memory. */
+/* The same as a JSON document (docs/green-algorithms.md), released with
+ * jc_free(); NULL on out-of-memory. */
 char *jc_report_ga_json(const jc_ga_result *r);
 
 /* ------------------------------------------------------------------ */
@@ -1349,7 +1330,7 @@ char *jc_report_ga_json(const jc_ga_result *r);
 jc_status jc_report_inspect_text(const jc_model *m, FILE *f);
 
 /* Returns the `inspect` view as a JSON document (schema in
- * docs/json-schemas.md), malloc'ed; the caller frees it with free().
+ * docs/json-schemas.md), released with jc_free().
  * NULL on out-of-memory. */
 char *jc_report_inspect_json(const jc_model *m);
 
@@ -1449,7 +1430,7 @@ const char *jc_summary_metric_unit(int i);
  * read), JC_ERR_USAGE (not JSON, not schema joulecast-estimate/1, a
  * required figure missing or not a {low, central, high} object: the
  * message names the file and the key), JC_ERR_NOMEM. */
-jc_status jc_estimate_read_json(const char *path, jc_estimate_summary *out,
+jc_status jc_read_estimate_json(const char *path, jc_estimate_summary *out,
                                 jc_diag *diag);
 
 /* One line of a diff. */
@@ -1484,7 +1465,7 @@ jc_status jc_estimate_diff(const jc_estimate_summary *old_e,
                            double max_increase, int on_high, jc_diff *out,
                            jc_diag *diag);
 /* Writes the diff as a text table / as JSON (docs/json-schemas.md "diff",
- * malloc'ed, NULL on out-of-memory).  JC_ERR_IO if writing failed. */
+ * released with jc_free(), NULL on out-of-memory).  JC_ERR_IO if writing failed. */
 jc_status jc_report_diff_text(const jc_diff *df, FILE *f);
 char *jc_report_diff_json(const jc_diff *df);
 
@@ -1746,8 +1727,7 @@ char *jc_report_trace_json(const jc_trace *t);
  * in order; repeatable keys (dim, input, assume, hwdb) may appear more
  * than once.  Flags take "true"/"false" (also 1/0, yes/no, on/off; an
  * empty value is "true").  The result is the JSON document the CLI's
- * --json prints (docs/json-schemas.md), malloc'ed by the library and
- * released with jc_free().  The library never reads the environment:
+ * --json prints (docs/json-schemas.md), released with jc_free().  The library never reads the environment:
  * the hardware database folder is an argument (NULL with an "hwdb" key:
  * that layer alone); the key "hwdb-snapshot" names a snapshot of that
  * folder (jc_hwdb_snapshot_open), used when there is no "hwdb" layer and
@@ -1756,14 +1736,15 @@ char *jc_report_trace_json(const jc_trace *t);
  * functions each one calls (jc_model_load, jc_analyze, jc_hwdb_load,
  * jc_estimate_run, jc_ga_compute).  On failure *json is NULL. */
 
-/* Releases memory the library allocated and handed over: every char *
- * that jc_report_*_json and jc_*_json return.  Bindings must use this
- * rather than their own free().  NULL is a no-op. */
+/* Releases a string the library returned (the rule of the header's top:
+ * every char * a function returns, every *_json document).  Bindings and
+ * programs use this rather than their own free(), which may belong to
+ * another C runtime.  NULL is a no-op. */
 void jc_free(void *p);
 
 /* `joulecast count MODEL --json`: keys dim, input, input-value, batch,
  * assume, convention, op-rules, strict. */
-jc_status jc_count_json(const char *model_path, const char *const *keys,
+jc_status jc_run_count_json(const char *model_path, const char *const *keys,
                         const char *const *values, size_t n, char **json,
                         jc_diag *diag);
 
@@ -1772,16 +1753,16 @@ jc_status jc_count_json(const char *model_path, const char *const *keys,
  * hwdb, strict, allow-partial and the job's keys (train, device, count,
  * region, ...).  The model goes through jc_request_prepare, the same
  * request path as the CLI's (same batch default, same partial policy). */
-jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
+jc_status jc_run_estimate_json(const char *hwdb_dir, const char *const *keys,
                            const char *const *values, size_t n, char **json,
                            jc_diag *diag);
 
 /* `joulecast ga --json`: every option of `joulecast ga` except json. */
-jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys,
+jc_status jc_run_ga_json(const char *hwdb_dir, const char *const *keys,
                      const char *const *values, size_t n, char **json,
                      jc_diag *diag);
 
-/* The keys jc_<command>_json accepts ("count", "estimate", "ga"), as a
+/* The keys jc_run_<command>_json accepts ("count", "estimate", "ga"), as a
  * static NULL-terminated list; NULL for another command. */
 const char *const *jc_bind_keys(const char *command);
 
@@ -1813,7 +1794,7 @@ typedef struct jc_compare_item {
 jc_status jc_report_compare_text(const jc_compare_item *items, size_t n,
                                  FILE *f);
 /* The same as JSON (schema joulecast-compare/1, docs/json-schemas.md),
- * malloc'ed, freed by the caller; NULL on out-of-memory or bad input. */
+ * released with jc_free(); NULL on out-of-memory or bad input. */
 char *jc_report_compare_json(const jc_compare_item *items, size_t n);
 /* The same as CSV: a header line and one row per model. */
 jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n,
@@ -1910,7 +1891,8 @@ void jc_sweep_free(jc_sweep *s);
  * N, 0 for all; Pareto entries are marked '*'), then the skipped entries
  * with their reasons.  JC_ERR_IO if writing failed. */
 jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f);
-/* As JSON (schema joulecast-sweep/1), malloc'ed; NULL on out-of-memory. */
+/* As JSON (schema joulecast-sweep/1), released with jc_free(); NULL on
+ * out-of-memory. */
 char *jc_report_sweep_json(const jc_sweep *s);
 /* As CSV: a header, one row per estimated entry (rank order), then one
  * per skipped entry (empty figures, the reason in the last column). */
@@ -1925,15 +1907,6 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f);
  * figure shown carries data-key (its path in the matching --json output,
  * e.g. "results.energy_facility_kwh.central") and data-value (the number,
  * %.17g) so a test can compare the two. */
-
-/* Writes s to f with & < > " ' escaped as entities, C0 controls other
- * than tab, newline and carriage return and DEL, and every byte that is
- * not part of well-formed UTF-8, written as U+FFFD.  NULL writes nothing.
- * JC_ERR_IO if writing failed. */
-jc_status jc_html_escape(FILE *f, const char *s);
-/* The same into buf (always NUL-terminated when cap > 0); returns the
- * length the full escaped text needs, excluding the NUL (as snprintf). */
-size_t jc_html_escape_buf(char *buf, size_t cap, const char *s);
 
 /* The estimate report: summary, energy split (device dynamic / device
  * idle / host / facility overhead), low-central-high ranges, emissions by

@@ -102,9 +102,9 @@ def _load():
         raise Error("cannot load libjoulecast (" + "; ".join(errors) +
                     "); build it with 'make' or set JOULECAST_LIB", 3, "I/O error")
     strs = ctypes.POINTER(ctypes.c_char_p)
-    for name, first in (("jc_count_json", ctypes.c_char_p),
-                        ("jc_estimate_json", ctypes.c_char_p),
-                        ("jc_ga_json", ctypes.c_char_p)):
+    for name, first in (("jc_run_count_json", ctypes.c_char_p),
+                        ("jc_run_estimate_json", ctypes.c_char_p),
+                        ("jc_run_ga_json", ctypes.c_char_p)):
         f = getattr(lib, name)
         f.argtypes = [first, strs, strs, ctypes.c_size_t,
                       ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(_Diag)]
@@ -277,7 +277,7 @@ def count(path, dims=None, batch=None, inputs=None, **options):
     strict=True."""
     opts = dict(dims=dims, batch=batch, inputs=inputs)
     opts.update(options)
-    return _call("jc_count_json", os.fspath(path), _pairs(opts))
+    return _call("jc_run_count_json", os.fspath(path), _pairs(opts))
 
 
 def estimate(model=None, device=None, region=None, train=None, infer=None,
@@ -306,7 +306,7 @@ def estimate(model=None, device=None, region=None, train=None, infer=None,
     pairs += _pairs(options)
     base, layers = _hwdb_layers(hwdb)
     pairs += [("hwdb", l) for l in layers] + _snapshot_pairs(hwdb, layers)
-    return _call("jc_estimate_json", base, pairs)
+    return _call("jc_run_estimate_json", base, pairs)
 
 
 def ga(runtime, hwdb=None, **options):
@@ -317,4 +317,4 @@ def ga(runtime, hwdb=None, **options):
     pairs = [("runtime", _value(runtime))] + _pairs(options)
     base, layers = _hwdb_layers(hwdb)
     pairs += [("hwdb", l) for l in layers] + _snapshot_pairs(hwdb, layers)
-    return _call("jc_ga_json", base, pairs)
+    return _call("jc_run_ga_json", base, pairs)

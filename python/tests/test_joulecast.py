@@ -168,7 +168,7 @@ class Keys(unittest.TestCase):
         # never as an unknown option
         for k in joulecast.keys("estimate"):
             try:
-                joulecast._call("jc_estimate_json", None, [(k, "\x01")])
+                joulecast._call("jc_run_estimate_json", None, [(k, "\x01")])
             except joulecast.Error as e:
                 self.assertNotIn("unknown option", e.message, k)
 

@@ -27,7 +27,7 @@ typedef struct symrec {
 } symrec;
 
 typedef struct actx {
-    jc_arena *ar;
+    jci_arena *ar;
     const jc_model *m;
     jc_analyze_opts o;
     jc_diag *d;
@@ -61,13 +61,13 @@ static bool grow(void **p, size_t *cap, size_t n, size_t sz)
 
 static jc_status nomem(actx *ax)
 {
-    if (!ax->err) ax->err = jc_diag_set(ax->d, JC_ERR_NOMEM, "out of memory during analysis");
+    if (!ax->err) ax->err = jci_diag_set(ax->d, JC_ERR_NOMEM, "out of memory during analysis");
     return ax->err;
 }
 
 /* ---- services for the rules (actx.h) -------------------------------------- */
 
-jc_arena *ax_arena(actx *ax) { return ax->ar; }
+jci_arena *ax_arena(actx *ax) { return ax->ar; }
 
 const oprules *ax_rules(actx *ax) { return ax->rules; }
 
@@ -76,7 +76,7 @@ jc_status ax_rule_error(opctx *c, const char *msg)
     actx *ax = c->ax;
     if (!msg) return nomem(ax);
     if (!ax->err)
-        ax->err = jc_diag_node(ax->d, JC_ERR_MODEL, ax->cur_name ? ax->cur_name : "", c->n->op_type, "%s", msg);
+        ax->err = jci_diag_node(ax->d, JC_ERR_MODEL, ax->cur_name ? ax->cur_name : "", c->n->op_type, "%s", msg);
     return ax->err;
 }
 
@@ -119,7 +119,7 @@ static void add_warning(actx *ax, const char *fmt, ...)
         nomem(ax);
         return;
     }
-    const char *s = jc_arena_strdup(ax->ar, buf);
+    const char *s = jci_arena_strdup(ax->ar, buf);
     if (!s) {
         nomem(ax);
         return;
@@ -139,7 +139,7 @@ void ax_data_dependent(opctx *c, const char *sym)
         nomem(ax);
         return;
     }
-    ax->dd[ax->n_dd] = jc_arena_strdup(ax->ar, buf);
+    ax->dd[ax->n_dd] = jci_arena_strdup(ax->ar, buf);
     if (!ax->dd[ax->n_dd]) nomem(ax);
     else ax->n_dd++;
 }
@@ -148,7 +148,7 @@ jc_status ax_overflow(opctx *c)
 {
     actx *ax = c->ax;
     if (!ax->err)
-        ax->err = jc_diag_node(ax->d, JC_ERR_RANGE, ax->cur_name ? ax->cur_name : "",
+        ax->err = jci_diag_node(ax->d, JC_ERR_RANGE, ax->cur_name ? ax->cur_name : "",
                                c->n->op_type, "a count overflows 64 bits");
     return ax->err;
 }
@@ -171,7 +171,7 @@ static jc_status declared(actx *ax, const jc_value *v, jc_tshape *t)
     t->non_tensor = v->non_tensor;
     t->n_vals = -1;
     if (t->rank > 0) {
-        t->dims = jc_arena_calloc(ax->ar, (size_t)t->rank, sizeof(jc_dim));
+        t->dims = jci_arena_calloc(ax->ar, (size_t)t->rank, sizeof(jc_dim));
         if (!t->dims) return nomem(ax);
         for (int i = 0; i < t->rank; i++) {
             t->dims[i] = v->dims[i];
@@ -200,7 +200,7 @@ static bool numel_of(const jc_tshape *t, int64_t *n)
     int64_t p = 1;
     if (!shape_known(t)) return false;
     for (int i = 0; i < t->rank; i++)
-        if (!jc_mul_ok(p, t->dims[i].v, &p)) return false;
+        if (!jci_mul_ok(p, t->dims[i].v, &p)) return false;
     *n = p;
     return true;
 }
@@ -212,7 +212,7 @@ static bool bytes_of(const jc_tshape *t, int64_t *b)
     int bits = jc_dtype_bits(t->dtype);
     if (bits == 0) bits = 8;
     int64_t x;
-    if (!jc_mul_ok(n, bits, &x)) return false;
+    if (!jci_mul_ok(n, bits, &x)) return false;
     *b = (x + 7) / 8;
     return true;
 }
@@ -225,10 +225,10 @@ static int new_inst(actx *ax, const jc_graph *g, const char *path, int parent, i
     }
     jc_graph_inst *gi = &ax->insts[ax->n_insts];
     gi->graph = g;
-    gi->path = jc_arena_strdup(ax->ar, path);
+    gi->path = jci_arena_strdup(ax->ar, path);
     gi->parent = parent;
     gi->repeat = repeat;
-    gi->values = jc_arena_calloc(ax->ar, g->n_values ? g->n_values : 1, sizeof(jc_tshape));
+    gi->values = jci_arena_calloc(ax->ar, g->n_values ? g->n_values : 1, sizeof(jc_tshape));
     if (!gi->values || !gi->path) {
         nomem(ax);
         return -1;
@@ -263,7 +263,7 @@ static jc_status count_param(actx *ax, const jc_graph *g, int32_t vi, jc_node_co
     if (s == ax->n_seen) {
         if (!grow((void **)&ax->seen, &ax->cap_seen, ax->n_seen, sizeof *ax->seen)) return nomem(ax);
         ax->seen[s].g = g;
-        ax->seen[s].used = jc_arena_calloc(ax->ar, g->n_values ? g->n_values : 1, 1);
+        ax->seen[s].used = jci_arena_calloc(ax->ar, g->n_values ? g->n_values : 1, 1);
         if (!ax->seen[s].used) return nomem(ax);
         ax->n_seen++;
     }
@@ -272,13 +272,13 @@ static jc_status count_param(actx *ax, const jc_graph *g, int32_t vi, jc_node_co
     const jc_value *v = &g->values[vi];
     int64_t n = 1;
     for (int i = 0; i < v->rank; i++)
-        if (v->dims[i].v < 0 || !jc_mul_ok(n, v->dims[i].v, &n)) return JC_OK;
+        if (v->dims[i].v < 0 || !jci_mul_ok(n, v->dims[i].v, &n)) return JC_OK;
     int bits = jc_dtype_bits(v->dtype);
     int64_t b;
-    if (!jc_mul_ok(n, bits, &b) || !jc_add_ok(cost->params, n, &cost->params) ||
-        !jc_add_ok(ax->params, n, &ax->params) ||
-        !jc_add_ok(ax->weight_bytes, (b + 7) / 8, &ax->weight_bytes))
-        return ax->err = jc_diag_set(ax->d, JC_ERR_RANGE, "parameter count overflows 64 bits");
+    if (!jci_mul_ok(n, bits, &b) || !jci_add_ok(cost->params, n, &cost->params) ||
+        !jci_add_ok(ax->params, n, &ax->params) ||
+        !jci_add_ok(ax->weight_bytes, (b + 7) / 8, &ax->weight_bytes))
+        return ax->err = jci_diag_set(ax->d, JC_ERR_RANGE, "parameter count overflows 64 bits");
     return JC_OK;
 }
 
@@ -306,7 +306,7 @@ static int push_node(actx *ax, const jc_node *n, int inst, int depth, const char
                      const jc_node_cost *cost)
 {
     if (ax->n_nodes >= ax->max_nodes) {
-        ax->err = jc_diag_node(ax->d, JC_ERR_RANGE, name, n->op_type,
+        ax->err = jci_diag_node(ax->d, JC_ERR_RANGE, name, n->op_type,
                                "the model expands to more than %zu nodes (model-local functions "
                                "or subgraphs instantiated too many times)", ax->max_nodes);
         return -1;
@@ -325,7 +325,7 @@ static int push_node(actx *ax, const jc_node *n, int inst, int depth, const char
         snprintf(buf, sizeof buf, "%s:%s", n->domain, n->op_type);
     else
         snprintf(buf, sizeof buf, "%s", n->op_type);
-    cn->op = jc_arena_strdup(ax->ar, buf);
+    cn->op = jci_arena_strdup(ax->ar, buf);
     cn->cost = *cost;
     cn->counted = 1;
     if (!cn->op) {
@@ -403,7 +403,7 @@ static const char *display_name(actx *ax, int inst, const jc_node *n, size_t idx
         snprintf(buf, sizeof buf, "%s%s%s", path, *path ? "/" : "", n->name);
     else
         snprintf(buf, sizeof buf, "%s%s%s#%zu", path, *path ? "/" : "", n->op_type, idx);
-    return jc_arena_strdup(ax->ar, buf);
+    return jci_arena_strdup(ax->ar, buf);
 }
 
 static const jc_function *find_function(actx *ax, const jc_node *n)
@@ -428,7 +428,7 @@ static int64_t branch_work(actx *ax, size_t from, size_t to)
     for (size_t i = from; i < to; i++) {
         const jc_node_cost *c = &ax->nodes[i].cost;
         w = c->flops + c->special_ops;
-        if (!jc_mul_ok(w, c->repeat, &w) || !jc_add_ok(s, w, &s)) return INT64_MAX;
+        if (!jci_mul_ok(w, c->repeat, &w) || !jci_add_ok(s, w, &s)) return INT64_MAX;
     }
     return s;
 }
@@ -446,7 +446,7 @@ static jc_status run_container(actx *ax, opctx *c, int inst, const fscope *scope
     bool is_def = !*n->domain || !strcmp(n->domain, "ai.onnx");
     if (is_def && !strcmp(n->op_type, "If")) {
         const jc_graph *tg = graph_attr(n, "then_branch"), *eg = graph_attr(n, "else_branch");
-        if (!tg || !eg) return jc_diag_node(ax->d, JC_ERR_MODEL, name, "If", "missing branch graph");
+        if (!tg || !eg) return jci_diag_node(ax->d, JC_ERR_MODEL, name, "If", "missing branch graph");
         int bi[2];
         size_t from[2], to[2];
         for (int b = 0; b < 2; b++) {
@@ -465,7 +465,7 @@ static jc_status run_container(actx *ax, opctx *c, int inst, const fscope *scope
         bool cond_known = op_in_ints(c, 0, &cv, &cn) && cn == 1;
         if (cond_known) take = cv[0] ? 0 : 1;
         for (size_t i = from[1 - take]; i < to[1 - take]; i++) ax->nodes[i].counted = 0;
-        ax->nodes[rec].note = jc_arena_strdup(
+        ax->nodes[rec].note = jci_arena_strdup(
             ax->ar, cond_known ? (take ? "condition constant false: else_branch counted"
                                        : "condition constant true: then_branch counted")
                                : (take ? "both branches reported; else_branch counted (larger)"
@@ -496,7 +496,7 @@ static jc_status run_container(actx *ax, opctx *c, int inst, const fscope *scope
     if (is_def && (!strcmp(n->op_type, "Loop") || !strcmp(n->op_type, "Scan"))) {
         bool loop = n->op_type[0] == 'L';
         const jc_graph *body = graph_attr(n, "body");
-        if (!body) return jc_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type, "missing body graph");
+        if (!body) return jci_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type, "missing body graph");
         int64_t trips = -1;
         const char *tsym = NULL;
         int nsi = 0, nstate = 0;
@@ -510,7 +510,7 @@ static jc_status run_container(actx *ax, opctx *c, int inst, const fscope *scope
             int64_t nsi64 = op_attr_i(c, "num_scan_inputs", 1);
             int lead = c->opset < 9 ? 1 : 0;   /* opset 8: sequence_lens first */
             if (nsi64 < 1 || nsi64 > c->nin - lead)
-                return jc_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type,
+                return jci_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type,
                                     "num_scan_inputs %lld: expected 1 to %d (the node has %d "
                                     "input%s)", (long long)nsi64, c->nin - lead, c->nin,
                                     c->nin == 1 ? "" : "s");
@@ -532,14 +532,14 @@ static jc_status run_container(actx *ax, opctx *c, int inst, const fscope *scope
             if (ax_assumed(ax, tname, &v)) trips = v;
         }
         if (trips < 0) {
-            tsym = jc_arena_strdup(ax->ar, tname);
+            tsym = jci_arena_strdup(ax->ar, tname);
             ax_data_dependent(c, tsym);
             ax->nodes[rec].cost.state = JC_COST_DATA_DEPENDENT;
-            ax->nodes[rec].note = jc_arena_strdup(ax->ar, "trip count unknown: body counted once");
+            ax->nodes[rec].note = jci_arena_strdup(ax->ar, "trip count unknown: body counted once");
         }
         int64_t brep;
-        if (!jc_mul_ok(rep, trips < 0 ? 1 : trips, &brep))
-            return jc_diag_node(ax->d, JC_ERR_RANGE, name, n->op_type, "repeat count overflows");
+        if (!jci_mul_ok(rep, trips < 0 ? 1 : trips, &brep))
+            return jci_diag_node(ax->d, JC_ERR_RANGE, name, n->op_type, "repeat count overflows");
         snprintf(path, sizeof path, "%s/body", name);
         int bi = new_inst(ax, body, path, inst, brep);
         if (bi < 0) return ax->err;
@@ -574,7 +574,7 @@ static jc_status run_container(actx *ax, opctx *c, int inst, const fscope *scope
                         bt->n_vals = -1;
                         bt->isyms = NULL;
                         bt->rank = s->rank - 1;
-                        bt->dims = jc_arena_calloc(ax->ar, (size_t)s->rank, sizeof(jc_dim));
+                        bt->dims = jci_arena_calloc(ax->ar, (size_t)s->rank, sizeof(jc_dim));
                         if (!bt->dims) return nomem(ax);
                         for (int q = 0, o = 0; q < s->rank; q++)
                             if (q != a && !(c->opset < 9 && q == 0)) bt->dims[o++] = s->dims[q];
@@ -634,14 +634,14 @@ static jc_status run_container(actx *ax, opctx *c, int inst, const fscope *scope
         }
         if (trips >= 0) {
             snprintf(tname, sizeof tname, "body repeated %lld times", (long long)trips);
-            ax->nodes[rec].note = jc_arena_strdup(ax->ar, tname);
+            ax->nodes[rec].note = jci_arena_strdup(ax->ar, tname);
         }
         return JC_OK;
     }
     const jc_function *fn = find_function(ax, n);
     if (fn && fn->body) {
         if (ax->fdepth > 32)
-            return jc_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type, "function nesting too deep");
+            return jci_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type, "function nesting too deep");
         snprintf(path, sizeof path, "%s", name);
         int bi = new_inst(ax, fn->body, path, inst, rep);
         if (bi < 0) return ax->err;
@@ -661,7 +661,7 @@ static jc_status run_container(actx *ax, opctx *c, int inst, const fscope *scope
             int32_t v = jc_graph_find(fn->body, fn->outputs[k]);
             if (v >= 0 && c->out[k]) *c->out[k] = gi->values[v];
         }
-        ax->nodes[rec].note = jc_arena_strdup(ax->ar, "model-local function: body expanded");
+        ax->nodes[rec].note = jci_arena_strdup(ax->ar, "model-local function: body expanded");
         return JC_OK;
     }
     *handled = false;
@@ -704,7 +704,7 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
      * lacks (a file may give none) read as omitted (fuzzing finding) */
     for (int i = 0; i < 8; i++) in[i] = out[i] = NULL, vin[i] = NULL;
     if (n->n_inputs > 256 || n->n_outputs > 256)
-        return jc_diag_node(ax->d, JC_ERR_MODEL, n->name, n->op_type, "too many inputs/outputs");
+        return jci_diag_node(ax->d, JC_ERR_MODEL, n->name, n->op_type, "too many inputs/outputs");
     const char *name = display_name(ax, inst, n, idx);
     if (!name) return nomem(ax);
     ax->cur_name = name;
@@ -766,7 +766,7 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
         } else if (!r) {
             char buf[512];
             snprintf(buf, sizeof buf, "%s:%s", *n->domain ? n->domain : "ai.onnx", n->op_type);
-            const char *op = jc_arena_strdup(ax->ar, buf);
+            const char *op = jci_arena_strdup(ax->ar, buf);
             if (!op) return nomem(ax);
             tally_unsupported(ax, op);
             c.cost.state = JC_COST_UNSUPPORTED;
@@ -856,7 +856,7 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
         if (c.note) cn->note = c.note;
         if (cn->cost.state == JC_COST_UNKNOWN_DIMS) {
             if (c.n_blocked) {
-                cn->blocked_by = jc_arena_calloc(ax->ar, (size_t)c.n_blocked, sizeof(char *));
+                cn->blocked_by = jci_arena_calloc(ax->ar, (size_t)c.n_blocked, sizeof(char *));
                 if (!cn->blocked_by) return nomem(ax);
                 for (int i = 0; i < c.n_blocked; i++) {
                     cn->blocked_by[i] = c.blocked[i];
@@ -874,7 +874,7 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
 
 static jc_status run_graph(actx *ax, int inst, const fscope *scope, int depth)
 {
-    if (depth > 64) return jc_diag_set(ax->d, JC_ERR_MODEL, "subgraphs nested too deep");
+    if (depth > 64) return jci_diag_set(ax->d, JC_ERR_MODEL, "subgraphs nested too deep");
     const jc_graph *g = ax->insts[inst].graph;
     jc_tshape *vals = ax->insts[inst].values;
     for (size_t i = 0; i < g->n_values; i++) {
@@ -958,19 +958,19 @@ static jc_status bind_value(actx *ax, const jc_graph *g, jc_tshape *vals, const 
     const char *nm = b->name ? b->name : "";
     int32_t k = *nm ? jc_graph_find(g, nm) : -1;
     if (k < 0 || g->values[k].kind != JC_V_INPUT)
-        return jc_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: the model has no input named '%s'", nm, nm);
-    if (b->n < 0 || b->n > JC_SMALL_TENSOR || (b->n > 0 && !b->ivals && !b->fvals))
-        return jc_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: %lld values (0 to %d expected)", nm,
-                           (long long)b->n, JC_SMALL_TENSOR);
+        return jci_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: the model has no input named '%s'", nm, nm);
+    if (b->n < 0 || b->n > JCI_SMALL_TENSOR || (b->n > 0 && !b->ivals && !b->fvals))
+        return jci_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: %lld values (0 to %d expected)", nm,
+                           (long long)b->n, JCI_SMALL_TENSOR);
     jc_tshape *t = &vals[k];
     if (t->non_tensor)
-        return jc_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: the input is not a tensor", nm);
+        return jci_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: the input is not a tensor", nm);
     int bits = jc_dtype_bits(t->dtype);
     if (t->dtype == JC_DT_STRING || (t->dtype && bits == 0))
-        return jc_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: a %s input cannot be bound to numbers", nm,
+        return jci_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: a %s input cannot be bound to numbers", nm,
                            jc_dtype_name(t->dtype));
     if (t->rank < 0 || (t->rank == 1 && t->dims[0].v < 0)) {
-        jc_dim *d = jc_arena_calloc(ax->ar, 1, sizeof *d);
+        jc_dim *d = jci_arena_calloc(ax->ar, 1, sizeof *d);
         if (!d) return nomem(ax);
         d[0].v = b->n;
         d[0].sym = t->rank == 1 ? t->dims[0].sym : NULL;
@@ -979,13 +979,13 @@ static jc_status bind_value(actx *ax, const jc_graph *g, jc_tshape *vals, const 
     }
     int64_t numel;
     if (!numel_of(t, &numel))
-        return jc_diag_set(ax->d, JC_ERR_USAGE,
+        return jci_diag_set(ax->d, JC_ERR_USAGE,
                            "--input-value %s: the input's shape is not fully known; give it with --input", nm);
     if (numel != b->n)
-        return jc_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: %lld values given, the input holds %lld", nm,
+        return jci_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: %lld values given, the input holds %lld", nm,
                            (long long)b->n, (long long)numel);
-    int64_t *iv = jc_arena_calloc(ax->ar, (size_t)(b->n ? b->n : 1), sizeof *iv);
-    double *fv = jc_arena_calloc(ax->ar, (size_t)(b->n ? b->n : 1), sizeof *fv);
+    int64_t *iv = jci_arena_calloc(ax->ar, (size_t)(b->n ? b->n : 1), sizeof *iv);
+    double *fv = jci_arena_calloc(ax->ar, (size_t)(b->n ? b->n : 1), sizeof *fv);
     if (!iv || !fv) return nomem(ax);
     for (int64_t i = 0; i < b->n; i++) {
         if (b->ivals) {
@@ -994,7 +994,7 @@ static jc_status bind_value(actx *ax, const jc_graph *g, jc_tshape *vals, const 
         } else {
             double x = b->fvals[i];
             if (!(x > -9.2e18 && x < 9.2e18))
-                return jc_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: value %lld is out of range", nm,
+                return jci_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s: value %lld is out of range", nm,
                                    (long long)i);
             fv[i] = x;
             iv[i] = (int64_t)x;
@@ -1013,9 +1013,9 @@ static jc_status bind_inputs(actx *ax, int inst)
     jc_tshape *vals = ax->insts[inst].values;
     for (size_t i = 0; i < ax->o.n_dims; i++) {
         const char *s = ax->o.dims[i].name;
-        if (!s || !*s) return jc_diag_set(ax->d, JC_ERR_USAGE, "--dim: empty name");
+        if (!s || !*s) return jci_diag_set(ax->d, JC_ERR_USAGE, "--dim: empty name");
         if (ax->o.dims[i].value < 0)
-            return jc_diag_set(ax->d, JC_ERR_USAGE, "--dim %s: negative value", s);
+            return jci_diag_set(ax->d, JC_ERR_USAGE, "--dim %s: negative value", s);
         if (!model_has_sym(g, s)) {
             const char *best = NULL;
             int bd = 4;
@@ -1023,16 +1023,16 @@ static jc_status bind_inputs(actx *ax, int inst)
                 for (int q = 0; q < g->values[k].rank; q++) {
                     const char *t = g->values[k].dims[q].sym;
                     if (!t) continue;
-                    int e = jc_edit_distance(s, t, 4);
+                    int e = jci_edit_distance(s, t, 4);
                     if (e < bd) {
                         bd = e;
                         best = t;
                     }
                 }
             if (best)
-                return jc_diag_set(ax->d, JC_ERR_NOTFOUND,
+                return jci_diag_set(ax->d, JC_ERR_NOTFOUND,
                                    "--dim %s: the model has no dim named '%s' (did you mean '%s'?)", s, s, best);
-            return jc_diag_set(ax->d, JC_ERR_NOTFOUND, "--dim %s: the model has no dim named '%s'", s, s);
+            return jci_diag_set(ax->d, JC_ERR_NOTFOUND, "--dim %s: the model has no dim named '%s'", s, s);
         }
     }
     for (size_t i = 0; i < g->n_inputs; i++) {
@@ -1047,19 +1047,19 @@ static jc_status bind_inputs(actx *ax, int inst)
         const jc_input_binding *b = &ax->o.inputs[j];
         int32_t k = b->name ? jc_graph_find(g, b->name) : -1;
         if (k < 0 || g->values[k].kind != JC_V_INPUT)
-            return jc_diag_set(ax->d, JC_ERR_USAGE, "--input %s: the model has no input named '%s'",
+            return jci_diag_set(ax->d, JC_ERR_USAGE, "--input %s: the model has no input named '%s'",
                                b->name ? b->name : "", b->name ? b->name : "");
         if (b->rank < 0 || b->rank > 64)
-            return jc_diag_set(ax->d, JC_ERR_USAGE, "--input %s: bad rank", b->name);
+            return jci_diag_set(ax->d, JC_ERR_USAGE, "--input %s: bad rank", b->name);
         jc_tshape *t = &vals[k];
         if (t->rank >= 0 && t->rank != b->rank)
-            return jc_diag_set(ax->d, JC_ERR_USAGE, "--input %s: rank %d given, the model declares rank %d",
+            return jci_diag_set(ax->d, JC_ERR_USAGE, "--input %s: rank %d given, the model declares rank %d",
                                b->name, b->rank, t->rank);
-        jc_dim *d = jc_arena_calloc(ax->ar, (size_t)(b->rank ? b->rank : 1), sizeof *d);
+        jc_dim *d = jci_arena_calloc(ax->ar, (size_t)(b->rank ? b->rank : 1), sizeof *d);
         if (!d) return nomem(ax);
         for (int q = 0; q < b->rank; q++) {
             if (t->rank > 0 && t->dims[q].v >= 0 && t->dims[q].v != b->dims[q])
-                return jc_diag_set(ax->d, JC_ERR_USAGE,
+                return jci_diag_set(ax->d, JC_ERR_USAGE,
                                    "--input %s: dim %d is %lld in the model, %lld given", b->name, q,
                                    (long long)t->dims[q].v, (long long)b->dims[q]);
             d[q].v = b->dims[q];
@@ -1089,7 +1089,7 @@ static jc_status totals(actx *ax, jc_analysis *a)
         const jc_node_cost *c = &cn->cost;
         int64_t r = c->repeat, x;
 #define ACC(field)                                                 \
-        ok = ok && jc_mul_ok(c->field, r, &x) && jc_add_ok(t->field, x, &t->field)
+        ok = ok && jci_mul_ok(c->field, r, &x) && jci_add_ok(t->field, x, &t->field)
         ACC(macs);
         ACC(flops);
         ACC(special_ops);
@@ -1104,11 +1104,11 @@ static jc_status totals(actx *ax, jc_analysis *a)
                 int32_t v = cn->node->outputs[k];
                 int64_t b;
                 if (v >= 0 && bytes_of(&ax->insts[cn->inst].values[v], &b))
-                    ok = ok && jc_mul_ok(b, r, &x) && jc_add_ok(t->activation_bytes, x, &t->activation_bytes);
+                    ok = ok && jci_mul_ok(b, r, &x) && jci_add_ok(t->activation_bytes, x, &t->activation_bytes);
             }
         }
         if (!ok)
-            return jc_diag_node(ax->d, JC_ERR_RANGE, cn->name, cn->node->op_type,
+            return jci_diag_node(ax->d, JC_ERR_RANGE, cn->name, cn->node->op_type,
                                 "the total overflows 64 bits");
     }
     t->params = ax->params;
@@ -1134,7 +1134,7 @@ static jc_status totals(actx *ax, jc_analysis *a)
     for (size_t i = 0; i < g->n_inputs; i++) {
         int32_t v = g->inputs[i];
         if (!bytes_of(&vals[v], &b)) known = false;
-        else if (!jc_add_ok(live, b, &live) || !jc_add_ok(t->activation_bytes, b, &t->activation_bytes))
+        else if (!jci_add_ok(live, b, &live) || !jci_add_ok(t->activation_bytes, b, &t->activation_bytes))
             known = false;
     }
     peak = live;
@@ -1150,7 +1150,7 @@ static jc_status totals(actx *ax, jc_analysis *a)
         for (size_t k = 0; k < n->n_outputs; k++) {
             int32_t v = n->outputs[k];
             if (v < 0) continue;
-            if (!bytes_of(&vals[v], &b) || !jc_add_ok(live, b, &live)) known = false;
+            if (!bytes_of(&vals[v], &b) || !jci_add_ok(live, b, &live)) known = false;
         }
         if (live > peak) peak = live;
         for (size_t k = 0; k < n->n_inputs; k++) {
@@ -1196,9 +1196,9 @@ static int cmp_tally(const void *x, const void *y)
 jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis **out,
                      jc_diag *d)
 {
-    if (!out || !m) return jc_diag_set(d, JC_ERR_USAGE, "jc_analyze: NULL argument");
+    if (!out || !m) return jci_diag_set(d, JC_ERR_USAGE, "jc_analyze: NULL argument");
     *out = NULL;
-    jc_diag_clear(d);
+    jci_diag_clear(d);
     actx ax;
     memset(&ax, 0, sizeof ax);
     ax.m = m;
@@ -1207,12 +1207,12 @@ jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis
         if (m->functions[i].body) ax.max_nodes += file_nodes(m->functions[i].body, 0);
     ax.d = d;
     if (opts) ax.o = *opts;
-    ax.ar = jc_arena_new();
-    if (!ax.ar) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    jc_analysis *a = jc_arena_alloc(ax.ar, sizeof *a);
+    ax.ar = jci_arena_new();
+    if (!ax.ar) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    jc_analysis *a = jci_arena_alloc(ax.ar, sizeof *a);
     jc_status st = a ? JC_OK : nomem(&ax);
     if (!st && ax.o.op_rules_path) st = oprules_load(ax.ar, ax.o.op_rules_path, &ax.rules, d);
-    if (!st && !m->graph) st = jc_diag_set(d, JC_ERR_MODEL, "%s: the model has no graph", m->path);
+    if (!st && !m->graph) st = jci_diag_set(d, JC_ERR_MODEL, "%s: the model has no graph", m->path);
     int root = -1;
     if (!st) {
         root = new_inst(&ax, m->graph, "", -1, 1);
@@ -1226,13 +1226,13 @@ jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis
         a->model = m;
         a->convention = ax.o.convention;
         a->n_insts = ax.n_insts;
-        a->insts = jc_arena_calloc(ax.ar, ax.n_insts ? ax.n_insts : 1, sizeof *a->insts);
+        a->insts = jci_arena_calloc(ax.ar, ax.n_insts ? ax.n_insts : 1, sizeof *a->insts);
         a->n_nodes = ax.n_nodes;
-        a->nodes = jc_arena_calloc(ax.ar, ax.n_nodes ? ax.n_nodes : 1, sizeof *a->nodes);
-        a->unsupported = jc_arena_calloc(ax.ar, ax.n_uns ? ax.n_uns : 1, sizeof *a->unsupported);
-        a->unknown_syms = jc_arena_calloc(ax.ar, ax.n_syms ? ax.n_syms : 1, sizeof *a->unknown_syms);
-        a->data_dependent = jc_arena_calloc(ax.ar, ax.n_dd ? ax.n_dd : 1, sizeof(char *));
-        a->warnings = jc_arena_calloc(ax.ar, ax.n_warn ? ax.n_warn : 1, sizeof(char *));
+        a->nodes = jci_arena_calloc(ax.ar, ax.n_nodes ? ax.n_nodes : 1, sizeof *a->nodes);
+        a->unsupported = jci_arena_calloc(ax.ar, ax.n_uns ? ax.n_uns : 1, sizeof *a->unsupported);
+        a->unknown_syms = jci_arena_calloc(ax.ar, ax.n_syms ? ax.n_syms : 1, sizeof *a->unknown_syms);
+        a->data_dependent = jci_arena_calloc(ax.ar, ax.n_dd ? ax.n_dd : 1, sizeof(char *));
+        a->warnings = jci_arena_calloc(ax.ar, ax.n_warn ? ax.n_warn : 1, sizeof(char *));
         if (!a->insts || !a->nodes || !a->unsupported || !a->unknown_syms || !a->data_dependent ||
             !a->warnings)
             st = nomem(&ax);
@@ -1247,7 +1247,7 @@ jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis
             jc_sym_report *r = &a->unknown_syms[i];
             r->sym = ax.syms[i].sym;
             r->n_nodes = ax.syms[i].n;
-            r->nodes = jc_arena_calloc(ax.ar, r->n_nodes ? r->n_nodes : 1, sizeof(char *));
+            r->nodes = jci_arena_calloc(ax.ar, r->n_nodes ? r->n_nodes : 1, sizeof(char *));
             if (!r->nodes) st = nomem(&ax);
             else if (r->n_nodes) memcpy(r->nodes, ax.syms[i].nodes, r->n_nodes * sizeof(char *));
         }
@@ -1262,7 +1262,7 @@ jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis
     }
     free_ctx(&ax);
     if (st) {
-        jc_arena_free(ax.ar);
+        jci_arena_free(ax.ar);
         return st;
     }
     *out = a;
@@ -1272,7 +1272,7 @@ jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis
 void jc_analysis_free(jc_analysis *a)
 {
     if (!a) return;
-    jc_arena_free((jc_arena *)a->internal_);
+    jci_arena_free((jci_arena *)a->internal_);
 }
 
 /* ---- conventions -------------------------------------------------------------------- */

@@ -12,11 +12,11 @@ static int64_t view(int64_t macs, int64_t flops, int64_t special, int64_t weight
     int64_t r;
     switch (conv) {
     case JC_CONV_TORCHVISION: return macs;
-    case JC_CONV_FLOPS2X: return jc_mul_ok(macs, 2, &r) ? r : -1;
-    case JC_CONV_FVCORE: return jc_add_ok(macs, fvx, &r) ? r : -1;
-    case JC_CONV_ONNX_TOOL: return jc_add_ok(macs, weighted, &r) ? r : -1;
+    case JC_CONV_FLOPS2X: return jci_mul_ok(macs, 2, &r) ? r : -1;
+    case JC_CONV_FVCORE: return jci_add_ok(macs, fvx, &r) ? r : -1;
+    case JC_CONV_ONNX_TOOL: return jci_add_ok(macs, weighted, &r) ? r : -1;
     case JC_CONV_JOULECAST:
-    default: return jc_add_ok(flops, special, &r) ? flops : -1;
+    default: return jci_add_ok(flops, special, &r) ? flops : -1;
     }
 }
 
@@ -24,7 +24,7 @@ int64_t jc_cost_view(const jc_node_cost *c, jc_convention conv, int with_repeat)
 {
     int64_t v = view(c->macs, c->flops, c->special_ops, c->other_flops_weighted, c->fvcore_extra, conv);
     if (v < 0 || !with_repeat) return v;
-    return jc_mul_ok(v, c->repeat, &v) ? v : -1;
+    return jci_mul_ok(v, c->repeat, &v) ? v : -1;
 }
 
 int64_t jc_totals_view(const jc_totals *t, jc_convention conv)

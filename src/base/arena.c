@@ -13,7 +13,7 @@ typedef struct jc_block {
     _Alignas(16) unsigned char data[];
 } jc_block;
 
-struct jc_arena {
+struct jci_arena {
     jc_block *head;
     size_t total;
 };
@@ -21,12 +21,12 @@ struct jc_arena {
 #define JC_BLOCK_MIN ((size_t)64 * 1024)
 #define JC_ALLOC_MAX ((size_t)1 << 30)
 
-jc_arena *jc_arena_new(void)
+jci_arena *jci_arena_new(void)
 {
-    return calloc(1, sizeof(jc_arena));
+    return calloc(1, sizeof(jci_arena));
 }
 
-void jc_arena_free(jc_arena *a)
+void jci_arena_free(jci_arena *a)
 {
     if (!a) return;
     jc_block *b = a->head;
@@ -38,7 +38,7 @@ void jc_arena_free(jc_arena *a)
     free(a);
 }
 
-void *jc_arena_alloc(jc_arena *a, size_t n)
+void *jci_arena_alloc(jci_arena *a, size_t n)
 {
     if (!a || n > JC_ALLOC_MAX) return NULL;
     if (n == 0) n = 1;
@@ -67,28 +67,28 @@ void *jc_arena_alloc(jc_arena *a, size_t n)
     return p;
 }
 
-void *jc_arena_calloc(jc_arena *a, size_t count, size_t size)
+void *jci_arena_calloc(jci_arena *a, size_t count, size_t size)
 {
     size_t n;
     if (__builtin_mul_overflow(count, size, &n)) return NULL;
-    return jc_arena_alloc(a, n);
+    return jci_arena_alloc(a, n);
 }
 
-char *jc_arena_strndup(jc_arena *a, const char *s, size_t len)
+char *jci_arena_strndup(jci_arena *a, const char *s, size_t len)
 {
-    char *p = jc_arena_alloc(a, len + 1);
+    char *p = jci_arena_alloc(a, len + 1);
     if (!p) return NULL;
     if (len) memcpy(p, s, len);
     p[len] = 0;
     return p;
 }
 
-char *jc_arena_strdup(jc_arena *a, const char *s)
+char *jci_arena_strdup(jci_arena *a, const char *s)
 {
-    return jc_arena_strndup(a, s, strlen(s));
+    return jci_arena_strndup(a, s, strlen(s));
 }
 
-size_t jc_arena_used(const jc_arena *a)
+size_t jci_arena_used(const jci_arena *a)
 {
     return a ? a->total : 0;
 }

@@ -29,7 +29,7 @@ const char *jc_status_name(jc_status st)
     return "unknown status";
 }
 
-void jc_diag_clear(jc_diag *d)
+void jci_diag_clear(jc_diag *d)
 {
     if (!d) return;
     memset(d, 0, sizeof *d);
@@ -58,10 +58,10 @@ static jc_status vset(jc_diag *d, jc_status st, const char *prefix,
     return st;
 }
 
-jc_status jc_diag_set(jc_diag *d, jc_status st, const char *fmt, ...)
+jc_status jci_diag_set(jc_diag *d, jc_status st, const char *fmt, ...)
 {
     if (!d) return st;
-    jc_diag_clear(d);
+    jci_diag_clear(d);
     va_list ap;
     va_start(ap, fmt);
     vset(d, st, NULL, fmt, ap);
@@ -69,11 +69,11 @@ jc_status jc_diag_set(jc_diag *d, jc_status st, const char *fmt, ...)
     return st;
 }
 
-jc_status jc_diag_at(jc_diag *d, jc_status st, const char *file, int64_t off,
+jc_status jci_diag_at(jc_diag *d, jc_status st, const char *file, int64_t off,
                      const char *fmt, ...)
 {
     if (!d) return st;
-    jc_diag_clear(d);
+    jci_diag_clear(d);
     char prefix[700];
     if (off >= 0)
         snprintf(prefix, sizeof prefix, "%s: byte %lld: ", file ? file : "?",
@@ -89,11 +89,11 @@ jc_status jc_diag_at(jc_diag *d, jc_status st, const char *file, int64_t off,
     return st;
 }
 
-jc_status jc_diag_yaml(jc_diag *d, jc_status st, const char *file, int line,
+jc_status jci_diag_yaml(jc_diag *d, jc_status st, const char *file, int line,
                        int col, const char *fmt, ...)
 {
     if (!d) return st;
-    jc_diag_clear(d);
+    jci_diag_clear(d);
     char prefix[700];
     snprintf(prefix, sizeof prefix, "%s:%d:%d: ", file ? file : "?", line, col);
     copy_field(d->file, sizeof d->file, file);
@@ -106,11 +106,11 @@ jc_status jc_diag_yaml(jc_diag *d, jc_status st, const char *file, int line,
     return st;
 }
 
-jc_status jc_diag_node(jc_diag *d, jc_status st, const char *node_name,
+jc_status jci_diag_node(jc_diag *d, jc_status st, const char *node_name,
                        const char *op_type, const char *fmt, ...)
 {
     if (!d) return st;
-    jc_diag_clear(d);
+    jci_diag_clear(d);
     char prefix[600];
     snprintf(prefix, sizeof prefix, "node '%s' (%s): ",
              node_name && *node_name ? node_name : "(unnamed)",

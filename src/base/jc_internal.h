@@ -11,59 +11,66 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
+/* Values the loader keeps for small tensors (jc_value.n_vals): int64,
+ * int32 and bool tensors of <= JCI_SMALL_TENSOR elements, other integer and
+ * floating tensors of <= JCI_SMALL_VALUES elements.  The public header
+ * states the same numbers; jc_value_binding.n is at most JCI_SMALL_TENSOR. */
+#define JCI_SMALL_TENSOR 4096
+#define JCI_SMALL_VALUES 64
+
 /* ---- arena: one per loaded object, freed with one call ---------------- */
 
-typedef struct jc_arena jc_arena;
+typedef struct jci_arena jci_arena;
 
 /* Creates an empty arena; NULL on out-of-memory. */
-jc_arena *jc_arena_new(void);
+jci_arena *jci_arena_new(void);
 /* Frees the arena and every allocation made from it.  NULL is a no-op. */
-void jc_arena_free(jc_arena *a);
+void jci_arena_free(jci_arena *a);
 /* Zeroed allocation of n bytes, 16-byte aligned; NULL on out-of-memory or
  * when n is absurd (> 1 GiB per call). */
-void *jc_arena_alloc(jc_arena *a, size_t n);
+void *jci_arena_alloc(jci_arena *a, size_t n);
 /* Zeroed array of count elements of size bytes with an overflow check. */
-void *jc_arena_calloc(jc_arena *a, size_t count, size_t size);
+void *jci_arena_calloc(jci_arena *a, size_t count, size_t size);
 /* NUL-terminated copy of s[0..len). */
-char *jc_arena_strndup(jc_arena *a, const char *s, size_t len);
-char *jc_arena_strdup(jc_arena *a, const char *s);
+char *jci_arena_strndup(jci_arena *a, const char *s, size_t len);
+char *jci_arena_strdup(jci_arena *a, const char *s);
 /* Bytes handed out so far (for tests and benchmarks). */
-size_t jc_arena_used(const jc_arena *a);
+size_t jci_arena_used(const jci_arena *a);
 
 /* ---- diagnostics -------------------------------------------------------- */
 
 /* Fills d (if non-NULL) with status st and a printf-style message, and
  * returns st.  The location fields are reset; set them with the helpers
- * below before or after (jc_diag_set keeps the message prefix logic in
+ * below before or after (jci_diag_set keeps the message prefix logic in
  * one place: msg is "<file>: <text>" when a file is known). */
-jc_status jc_diag_set(jc_diag *d, jc_status st, const char *fmt, ...)
+jc_status jci_diag_set(jc_diag *d, jc_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The same with an explicit file and byte offset: "<file>: byte <off>: …". */
-jc_status jc_diag_at(jc_diag *d, jc_status st, const char *file, int64_t off,
+jc_status jci_diag_at(jc_diag *d, jc_status st, const char *file, int64_t off,
                      const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* The same with a YAML position: "<file>:<line>:<col>: …". */
-jc_status jc_diag_yaml(jc_diag *d, jc_status st, const char *file, int line,
+jc_status jci_diag_yaml(jc_diag *d, jc_status st, const char *file, int line,
                        int col, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 /* The same naming a node: "node '<name>' (<op>): …". */
-jc_status jc_diag_node(jc_diag *d, jc_status st, const char *node_name,
+jc_status jci_diag_node(jc_diag *d, jc_status st, const char *node_name,
                        const char *op_type, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* Clears d to JC_OK and empty fields. */
-void jc_diag_clear(jc_diag *d);
+void jci_diag_clear(jc_diag *d);
 
 /* ---- checked arithmetic ------------------------------------------------- */
 
 /* r = a*b / a+b for non-negative operands; false on overflow (r untouched). */
-static inline bool jc_mul_ok(int64_t a, int64_t b, int64_t *r)
+static inline bool jci_mul_ok(int64_t a, int64_t b, int64_t *r)
 {
     int64_t t;
     if (__builtin_mul_overflow(a, b, &t)) return false;
     *r = t;
     return true;
 }
-static inline bool jc_add_ok(int64_t a, int64_t b, int64_t *r)
+static inline bool jci_add_ok(int64_t a, int64_t b, int64_t *r)
 {
     int64_t t;
     if (__builtin_add_overflow(a, b, &t)) return false;
@@ -73,31 +80,31 @@ static inline bool jc_add_ok(int64_t a, int64_t b, int64_t *r)
 
 /* ---- string -> int32 hash map (open addressing, arena-backed) ----------- */
 
-typedef struct jc_strmap {
+typedef struct jci_strmap {
     const char **keys;
     int32_t *vals;
     size_t cap;   /* power of two, 0 when empty */
     size_t len;
-} jc_strmap;
+} jci_strmap;
 
 /* Prepares a map for up to n keys (keeps load <= 1/2). false on OOM. */
-bool jc_strmap_init(jc_strmap *m, jc_arena *a, size_t n);
+bool jci_strmap_init(jci_strmap *m, jci_arena *a, size_t n);
 /* Returns the value of key, or -1.  Keys are compared with strcmp. */
-int32_t jc_strmap_get(const jc_strmap *m, const char *key);
+int32_t jci_strmap_get(const jci_strmap *m, const char *key);
 /* Inserts key (borrowed: must outlive the map) -> val; if the key is
  * present, leaves it and returns its value, else returns -1.  The map
- * must have room (jc_strmap_init with the final count). */
-int32_t jc_strmap_put(jc_strmap *m, const char *key, int32_t val);
+ * must have room (jci_strmap_init with the final count). */
+int32_t jci_strmap_put(jci_strmap *m, const char *key, int32_t val);
 
 /* FNV-1a, used by the map and by anyone who needs a stable string hash. */
-uint64_t jc_hash_str(const char *s);
+uint64_t jci_hash_str(const char *s);
 
 /* ASCII case-insensitive comparison, independent of the locale. */
-int jc_strcasecmp(const char *a, const char *b);
+int jci_strcasecmp(const char *a, const char *b);
 
 /* Levenshtein distance between a and b, case-insensitive, capped at cap
  * (returns cap when the distance is at least cap).  For "did you mean". */
-int jc_edit_distance(const char *a, const char *b, int cap);
+int jci_edit_distance(const char *a, const char *b, int cap);
 
 /* ---- SHA-256 (src/base/sha256.c): the model identity of a request ---- */
 

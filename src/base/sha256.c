@@ -91,7 +91,7 @@ void jc_sha256_hex(jc_sha256 *s, char out[65])
 jc_status jc_sha256_file(const char *path, char out[65], jc_diag *d)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return jc_diag_at(d, JC_ERR_IO, path, -1, "cannot open: %s", strerror(errno));
+    if (!f) return jci_diag_at(d, JC_ERR_IO, path, -1, "cannot open: %s", strerror(errno));
     jc_sha256 s;
     jc_sha256_init(&s);
     unsigned char buf[1 << 16];
@@ -99,7 +99,7 @@ jc_status jc_sha256_file(const char *path, char out[65], jc_diag *d)
     while ((got = fread(buf, 1, sizeof buf, f)) > 0) jc_sha256_update(&s, buf, got);
     int bad = ferror(f);
     fclose(f);
-    if (bad) return jc_diag_at(d, JC_ERR_IO, path, -1, "read error");
+    if (bad) return jci_diag_at(d, JC_ERR_IO, path, -1, "read error");
     jc_sha256_hex(&s, out);
     return JC_OK;
 }

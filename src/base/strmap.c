@@ -8,7 +8,7 @@
 
 /* ---- string map --------------------------------------------------------- */
 
-uint64_t jc_hash_str(const char *s)
+uint64_t jci_hash_str(const char *s)
 {
     uint64_t h = 1469598103934665603ull;
     for (; *s; s++) {
@@ -18,25 +18,25 @@ uint64_t jc_hash_str(const char *s)
     return h;
 }
 
-bool jc_strmap_init(jc_strmap *m, jc_arena *a, size_t n)
+bool jci_strmap_init(jci_strmap *m, jci_arena *a, size_t n)
 {
     size_t cap = 8;
     while (cap < 2 * n + 2) {
         if (cap > ((size_t)1 << 40)) return false;
         cap <<= 1;
     }
-    m->keys = jc_arena_calloc(a, cap, sizeof *m->keys);
-    m->vals = jc_arena_calloc(a, cap, sizeof *m->vals);
+    m->keys = jci_arena_calloc(a, cap, sizeof *m->keys);
+    m->vals = jci_arena_calloc(a, cap, sizeof *m->vals);
     if (!m->keys || !m->vals) return false;
     m->cap = cap;
     m->len = 0;
     return true;
 }
 
-int32_t jc_strmap_get(const jc_strmap *m, const char *key)
+int32_t jci_strmap_get(const jci_strmap *m, const char *key)
 {
     if (!m->cap) return -1;
-    size_t i = (size_t)jc_hash_str(key) & (m->cap - 1);
+    size_t i = (size_t)jci_hash_str(key) & (m->cap - 1);
     while (m->keys[i]) {
         if (strcmp(m->keys[i], key) == 0) return m->vals[i];
         i = (i + 1) & (m->cap - 1);
@@ -44,10 +44,10 @@ int32_t jc_strmap_get(const jc_strmap *m, const char *key)
     return -1;
 }
 
-int32_t jc_strmap_put(jc_strmap *m, const char *key, int32_t val)
+int32_t jci_strmap_put(jci_strmap *m, const char *key, int32_t val)
 {
     if (!m->cap || m->len + 1 > m->cap / 2) return -2;
-    size_t i = (size_t)jc_hash_str(key) & (m->cap - 1);
+    size_t i = (size_t)jci_hash_str(key) & (m->cap - 1);
     while (m->keys[i]) {
         if (strcmp(m->keys[i], key) == 0) return m->vals[i];
         i = (i + 1) & (m->cap - 1);

@@ -13,7 +13,7 @@ static int lower(int c)
     return (c >= 'A' && c <= 'Z') ? c + 32 : c;
 }
 
-int jc_strcasecmp(const char *a, const char *b)
+int jci_strcasecmp(const char *a, const char *b)
 {
     for (;; a++, b++) {
         int x = lower((unsigned char)*a), y = lower((unsigned char)*b);
@@ -21,7 +21,7 @@ int jc_strcasecmp(const char *a, const char *b)
     }
 }
 
-int jc_edit_distance(const char *a, const char *b, int cap)
+int jci_edit_distance(const char *a, const char *b, int cap)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 128 || lb > 128) return cap;

@@ -23,7 +23,7 @@ void jc_free(void *p)
 
 static jc_status bad(jc_diag *d, const char *key, const char *want, const char *val)
 {
-    return jc_diag_set(d, JC_ERR_USAGE, "option '%s' expects %s, got '%s'", key, want,
+    return jci_diag_set(d, JC_ERR_USAGE, "option '%s' expects %s, got '%s'", key, want,
                        val ? val : "(null)");
 }
 
@@ -63,25 +63,25 @@ static jc_status i64(const char *key, const char *val, int64_t lo, int64_t *out,
 }
 
 /* NAME=V with V >= lo. */
-static jc_status binding(jc_arena *a, const char *key, const char *val, int64_t lo,
+static jc_status binding(jci_arena *a, const char *key, const char *val, int64_t lo,
                          jc_dim_binding *b, jc_diag *d)
 {
     const char *eq = val ? strchr(val, '=') : NULL;
     if (!eq || eq == val) return bad(d, key, "NAME=VALUE", val);
     if (i64(key, eq + 1, lo, &b->value, d)) return d ? d->status : JC_ERR_USAGE;
-    b->name = jc_arena_strndup(a, val, (size_t)(eq - val));
-    return b->name ? JC_OK : jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    b->name = jci_arena_strndup(a, val, (size_t)(eq - val));
+    return b->name ? JC_OK : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
 }
 
 /* NAME=AxBxC (x or , between dims). */
-static jc_status input(jc_arena *a, const char *key, const char *val, jc_input_binding *b,
+static jc_status input(jci_arena *a, const char *key, const char *val, jc_input_binding *b,
                        jc_diag *d)
 {
     const char *eq = val ? strchr(val, '=') : NULL;
     if (!eq || eq == val || !eq[1]) return bad(d, key, "NAME=AxBxC", val);
-    int64_t *dims = jc_arena_calloc(a, 64, sizeof *dims);
-    char *name = jc_arena_strndup(a, val, (size_t)(eq - val));
-    if (!dims || !name) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    int64_t *dims = jci_arena_calloc(a, 64, sizeof *dims);
+    char *name = jci_arena_strndup(a, val, (size_t)(eq - val));
+    if (!dims || !name) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     int r = 0;
     const char *p = eq + 1;
     while (*p) {
@@ -106,7 +106,7 @@ static jc_status input(jc_arena *a, const char *key, const char *val, jc_input_b
 }
 
 /* NAME=v1,v2,... (numbers; "NAME=" binds an empty tensor). */
-static jc_status values(jc_arena *a, const char *key, const char *val, jc_value_binding *b,
+static jc_status values(jci_arena *a, const char *key, const char *val, jc_value_binding *b,
                         jc_diag *d)
 {
     const char *eq = val ? strchr(val, '=') : NULL;
@@ -114,11 +114,11 @@ static jc_status values(jc_arena *a, const char *key, const char *val, jc_value_
     size_t n = 0, len = strlen(eq + 1);
     for (size_t i = 0; i < len; i++) n += eq[1 + i] == ',';
     n = len ? n + 1 : 0;
-    if (n > JC_SMALL_TENSOR) return bad(d, key, "at most 4096 values", val);
-    int64_t *iv = jc_arena_calloc(a, n ? n : 1, sizeof *iv);
-    double *fv = jc_arena_calloc(a, n ? n : 1, sizeof *fv);
-    char *name = jc_arena_strndup(a, val, (size_t)(eq - val));
-    if (!iv || !fv || !name) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    if (n > JCI_SMALL_TENSOR) return bad(d, key, "at most 4096 values", val);
+    int64_t *iv = jci_arena_calloc(a, n ? n : 1, sizeof *iv);
+    double *fv = jci_arena_calloc(a, n ? n : 1, sizeof *fv);
+    char *name = jci_arena_strndup(a, val, (size_t)(eq - val));
+    if (!iv || !fv || !name) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     const char *p = eq + 1;
     for (size_t k = 0; k < n; k++) {
         char *end;
@@ -139,15 +139,15 @@ static jc_status values(jc_arena *a, const char *key, const char *val, jc_value_
 
 static jc_status unknown(jc_diag *d, const char *cmd, const char *key)
 {
-    return jc_diag_set(d, JC_ERR_USAGE, "%s: unknown option '%s' (keys are the long option "
+    return jci_diag_set(d, JC_ERR_USAGE, "%s: unknown option '%s' (keys are the long option "
                        "names of 'joulecast %s' without the dashes)", cmd, key ? key : "(null)", cmd);
 }
 
 static jc_status check_out(char **json, jc_diag *d)
 {
-    if (!json) return jc_diag_set(d, JC_ERR_USAGE, "json output pointer is NULL");
+    if (!json) return jci_diag_set(d, JC_ERR_USAGE, "json output pointer is NULL");
     *json = NULL;
-    jc_diag_clear(d);
+    jci_diag_clear(d);
     return JC_OK;
 }
 
@@ -167,7 +167,7 @@ typedef struct analyze_args {
 
 /* Applies one analysis key (count's keys; estimate shares dim and input).
  * Returns 1 when the key was one of them (status in *st), 0 otherwise. */
-static int analyze_key(jc_arena *a, analyze_args *x, const char *k, const char *v, jc_status *st,
+static int analyze_key(jci_arena *a, analyze_args *x, const char *k, const char *v, jc_status *st,
                        jc_diag *d)
 {
     *st = JC_OK;
@@ -189,14 +189,14 @@ static int analyze_key(jc_arena *a, analyze_args *x, const char *k, const char *
     return 1;
 }
 
-static jc_status analyze_args_init(jc_arena *a, analyze_args *x, size_t n, jc_diag *d)
+static jc_status analyze_args_init(jci_arena *a, analyze_args *x, size_t n, jc_diag *d)
 {
     memset(x, 0, sizeof *x);
-    x->dims = jc_arena_calloc(a, n + 1, sizeof *x->dims);
-    x->assume = jc_arena_calloc(a, n + 1, sizeof *x->assume);
-    x->inputs = jc_arena_calloc(a, n + 1, sizeof *x->inputs);
-    x->values = jc_arena_calloc(a, n + 1, sizeof *x->values);
-    if (!x->dims || !x->assume || !x->inputs || !x->values) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    x->dims = jci_arena_calloc(a, n + 1, sizeof *x->dims);
+    x->assume = jci_arena_calloc(a, n + 1, sizeof *x->assume);
+    x->inputs = jci_arena_calloc(a, n + 1, sizeof *x->inputs);
+    x->values = jci_arena_calloc(a, n + 1, sizeof *x->values);
+    if (!x->dims || !x->assume || !x->inputs || !x->values) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     x->o.dims = x->dims;
     x->o.assume = x->assume;
     x->o.inputs = x->inputs;
@@ -207,19 +207,19 @@ static jc_status analyze_args_init(jc_arena *a, analyze_args *x, size_t n, jc_di
 static jc_status strict_check(const jc_analysis *an, int strict, const char *path, jc_diag *d)
 {
     if (an->partial && strict)
-        return jc_diag_set(d, JC_ERR_INCOMPLETE, "%s: the count is partial (see joulecast count) "
+        return jci_diag_set(d, JC_ERR_INCOMPLETE, "%s: the count is partial (see joulecast count) "
                            "and strict was given", path);
     return JC_OK;
 }
 
-jc_status jc_count_json(const char *model_path, const char *const *keys,
+jc_status jc_run_count_json(const char *model_path, const char *const *keys,
                         const char *const *values, size_t n, char **json, jc_diag *d)
 {
     if (check_out(json, d)) return JC_ERR_USAGE;
-    if (!model_path) return jc_diag_set(d, JC_ERR_USAGE, "count: no model path");
-    if (n && (!keys || !values)) return jc_diag_set(d, JC_ERR_USAGE, "count: NULL keys or values");
-    jc_arena *a = jc_arena_new();
-    if (!a) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    if (!model_path) return jci_diag_set(d, JC_ERR_USAGE, "count: no model path");
+    if (n && (!keys || !values)) return jci_diag_set(d, JC_ERR_USAGE, "count: NULL keys or values");
+    jci_arena *a = jci_arena_new();
+    if (!a) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     jc_model *m = NULL;
     jc_analysis *an = NULL;
     analyze_args x;
@@ -241,11 +241,11 @@ jc_status jc_count_json(const char *model_path, const char *const *keys,
     if (!st) st = strict_check(an, x.strict, model_path, d);
     if (!st) {
         *json = jc_report_count_json(an);
-        if (!*json) st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     }
     jc_analysis_free(an);
     jc_model_free(m);
-    jc_arena_free(a);
+    jci_arena_free(a);
     return st;
 }
 
@@ -272,24 +272,24 @@ static const char *const est_key_names[] = {
 };
 #undef JOB_KEY
 
-jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
+jc_status jc_run_estimate_json(const char *hwdb_dir, const char *const *keys,
                            const char *const *values, size_t n, char **json, jc_diag *d)
 {
     if (check_out(json, d)) return JC_ERR_USAGE;
-    if (n && (!keys || !values)) return jc_diag_set(d, JC_ERR_USAGE, "estimate: NULL keys or values");
-    jc_arena *a = jc_arena_new();
-    if (!a) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    if (n && (!keys || !values)) return jci_diag_set(d, JC_ERR_USAGE, "estimate: NULL keys or values");
+    jci_arena *a = jci_arena_new();
+    if (!a) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     jc_job job;
     jc_job_init(&job);
     const char *model = NULL, *snapshot = NULL;
-    const char **layers = jc_arena_calloc(a, n + 1, sizeof *layers);
+    const char **layers = jci_arena_calloc(a, n + 1, sizeof *layers);
     size_t n_layers = 0;
     jc_prepared *p = NULL;
     jc_hwdb *db = NULL;
     jc_estimate *e = NULL;
     int allow_partial = 0;
     analyze_args x;
-    jc_status st = layers ? analyze_args_init(a, &x, n, d) : jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    jc_status st = layers ? analyze_args_init(a, &x, n, d) : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n && !st; i++) {
         const char *k = keys[i], *v = values[i];
         if (!k) {
@@ -318,11 +318,11 @@ jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
         }
     }
     if (!st && !hwdb_dir && !n_layers)
-        st = jc_diag_set(d, JC_ERR_USAGE, "estimate: no hardware database (give its folder, "
+        st = jci_diag_set(d, JC_ERR_USAGE, "estimate: no hardware database (give its folder, "
                          "or an hwdb layer)");
     if (!st) st = open_hwdb(hwdb_dir, snapshot, layers, n_layers, &db, d);
     if (!st && x.strict && allow_partial)
-        st = jc_diag_set(d, JC_ERR_USAGE, "estimate: strict and allow-partial contradict each other; give one");
+        st = jci_diag_set(d, JC_ERR_USAGE, "estimate: strict and allow-partial contradict each other; give one");
     if (!st) {
         /* the library's one request path, as the CLI takes it */
         jc_request rq;
@@ -340,12 +340,12 @@ jc_status jc_estimate_json(const char *hwdb_dir, const char *const *keys,
     if (!st) st = jc_estimate_run(&job, p->analysis, db, &e, d);
     if (!st) {
         *json = jc_report_estimate_json(e);
-        if (!*json) st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     }
     jc_estimate_free(e);
     jc_prepared_free(p);
     jc_hwdb_free(db);
-    jc_arena_free(a);
+    jci_arena_free(a);
     return st;
 }
 
@@ -357,17 +357,17 @@ static const char *const ga_keys[] = {
     "psf", "ga-version", "hwdb", "hwdb-snapshot", NULL
 };
 
-jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
+jc_status jc_run_ga_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
                      size_t n, char **json, jc_diag *d)
 {
     if (check_out(json, d)) return JC_ERR_USAGE;
-    if (n && (!keys || !values)) return jc_diag_set(d, JC_ERR_USAGE, "ga: NULL keys or values");
-    jc_arena *a = jc_arena_new();
-    const char **layers = a ? jc_arena_calloc(a, n + 1, sizeof *layers) : NULL;
+    if (n && (!keys || !values)) return jci_diag_set(d, JC_ERR_USAGE, "ga: NULL keys or values");
+    jci_arena *a = jci_arena_new();
+    const char **layers = a ? jci_arena_calloc(a, n + 1, sizeof *layers) : NULL;
     const char *snapshot = NULL;
     if (!layers) {
-        jc_arena_free(a);
-        return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        jci_arena_free(a);
+        return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     }
     size_t n_layers = 0;
     jc_ga_input in;
@@ -414,20 +414,20 @@ jc_status jc_ga_json(const char *hwdb_dir, const char *const *keys, const char *
             else st = bad(d, k, "personal, local or cloud", v);
         } else st = unknown(d, "ga", k);
     }
-    if (!st && !have_runtime) st = jc_diag_set(d, JC_ERR_USAGE, "ga: runtime is required (e.g. 12h30m)");
+    if (!st && !have_runtime) st = jci_diag_set(d, JC_ERR_USAGE, "ga: runtime is required (e.g. 12h30m)");
     jc_hwdb *db = NULL;
     jc_ga_result *r = NULL;
     if (!st && !hwdb_dir && !n_layers)
-        st = jc_diag_set(d, JC_ERR_USAGE, "ga: no hardware database (give its folder, or an hwdb layer)");
+        st = jci_diag_set(d, JC_ERR_USAGE, "ga: no hardware database (give its folder, or an hwdb layer)");
     if (!st) st = open_hwdb(hwdb_dir, snapshot, layers, n_layers, &db, d);
     if (!st) st = jc_ga_compute(db, &in, &r, d);
     if (!st) {
         *json = jc_report_ga_json(r);
-        if (!*json) st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     }
     jc_ga_result_free(r);
     jc_hwdb_free(db);
-    jc_arena_free(a);
+    jci_arena_free(a);
     return st;
 }
 

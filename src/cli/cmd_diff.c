@@ -60,7 +60,7 @@ int cmd_diff(int argc, char **argv)
     int rc = 0;
     if (!s || !df) { rc = JC_ERR_NOMEM; goto out; }
     for (int k = 0; k < 2; k++)
-        if (jc_estimate_read_json(files[k], &s[k], &d)) { rc = cli_fail(&d); goto out; }
+        if (jc_read_estimate_json(files[k], &s[k], &d)) { rc = cli_fail(&d); goto out; }
     jc_status st = jc_estimate_diff(&s[0], &s[1], maxinc, on_high, df, &d);
     if (st && st != JC_ERR_BUDGET) { rc = cli_fail(&d); goto out; }
     if (json) {

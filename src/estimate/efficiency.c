@@ -19,7 +19,7 @@ const char *jc_runtime_name(jc_runtime r)
 jc_runtime jc_runtime_parse(const char *s)
 {
     for (int i = 0; s && i < JC_RUNTIME_COUNT; i++)
-        if (!jc_strcasecmp(s, RT_NAMES[i])) return (jc_runtime)i;
+        if (!jci_strcasecmp(s, RT_NAMES[i])) return (jc_runtime)i;
     return JC_RUNTIME_COUNT;
 }
 
@@ -39,14 +39,14 @@ jc_status jc_eff_resolve(const jc_hwdb *db, jc_runtime r, jc_eff_model *m, jc_di
 {
     memset(m, 0, sizeof *m);
     if ((unsigned)r >= JC_RUNTIME_COUNT)
-        return jc_diag_set(d, JC_ERR_USAGE, "unknown runtime profile");
+        return jci_diag_set(d, JC_ERR_USAGE, "unknown runtime profile");
     m->runtime = r;
     for (int i = 0; i < JC_EFF_N; i++) {
         const char *id = i < 4 ? RT_IDS[r][i] : SHARED_IDS[i - 4];
         const jc_constant *c;
         jc_diag tmp;
         if (jc_hwdb_constant(db, id, &c, &tmp) != JC_OK)
-            return jc_diag_set(d, JC_ERR_HWDB,
+            return jci_diag_set(d, JC_ERR_HWDB,
                                "estimate: the hardware database has no constant '%s' (runtime "
                                "profile %s; hwdb/energy-model.yaml or an override layer must define it)",
                                id, RT_NAMES[r]);

@@ -544,8 +544,8 @@ jc_status jci_est_equivalences(est *s)
         {"flight_nyc_sf_kgco2e", "New York-San Francisco flights (one passenger)", "flights", 0},
     };
     size_t n = sizeof eq / sizeof eq[0];
-    e->equivalences = jc_arena_calloc(s->a, n, sizeof(jc_assumption));
-    if (!e->equivalences) return jc_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
+    e->equivalences = jci_arena_calloc(s->a, n, sizeof(jc_assumption));
+    if (!e->equivalences) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         const jc_constant *c;
         jc_diag tmp;

@@ -90,7 +90,7 @@ const char *jci_est_astr(est *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    const char *r = jc_arena_strdup(s->a, buf);
+    const char *r = jci_arena_strdup(s->a, buf);
     if (!r) s->oom = 1;
     return r ? r : "";
 }
@@ -105,7 +105,7 @@ void jci_est_warn(est *s, const char *fmt, ...)
     const char **w = grow(s, s->warn, &s->cap_warn, s->n_warn, sizeof *w);
     if (!w) return;
     s->warn = w;
-    const char *c = jc_arena_strdup(s->a, buf);
+    const char *c = jci_arena_strdup(s->a, buf);
     if (!c) { s->oom = 1; return; }
     s->warn[s->n_warn++] = c;
 }
@@ -151,7 +151,7 @@ jc_status jci_est_fail(est *s, jc_status st, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    return jc_diag_set(s->d, st, "estimate: %s", buf);
+    return jci_diag_set(s->d, st, "estimate: %s", buf);
 }
 
 jc_status jci_est_need_const(est *s, const char *id, const jc_constant **c)
@@ -176,7 +176,7 @@ static jc_precision prec_of(const char *p)
 {
     static const char *names[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"};
     for (int i = 0; i < JC_PREC_COUNT; i++)
-        if (!jc_strcasecmp(p, names[i])) return (jc_precision)i;
+        if (!jci_strcasecmp(p, names[i])) return (jc_precision)i;
     return JC_PREC_COUNT;
 }
 
@@ -289,7 +289,7 @@ static jc_status resolve_hardware(est *s)
 
 /* ---- entry point --------------------------------------------------------------- */
 
-typedef struct est_internal { jc_arena *a; } est_internal;
+typedef struct est_internal { jci_arena *a; } est_internal;
 
 /* A runtime given by the user (--hours, --device-hours) and a measured
  * average power (--avg-power). */
@@ -329,7 +329,7 @@ static jc_status resolve_all(est *s)
     if ((st = jci_est_resolve_work(s))) return st;
     if ((st = jci_est_resolve_host(s))) return st;
     if ((st = jci_est_resolve_place(s))) return st;
-    if (s->oom) return jc_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
+    if (s->oom) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
     return JC_OK;
 }
 
@@ -337,9 +337,9 @@ static jc_status resolve_all(est *s)
 static jc_status move_lists(est *s)
 {
     jc_estimate *e = s->e;
-    e->assumptions = jc_arena_calloc(s->a, s->n_as ? s->n_as : 1, sizeof(jc_assumption));
-    e->warnings = jc_arena_calloc(s->a, s->n_warn ? s->n_warn : 1, sizeof(char *));
-    if (!e->assumptions || !e->warnings) return jc_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
+    e->assumptions = jci_arena_calloc(s->a, s->n_as ? s->n_as : 1, sizeof(jc_assumption));
+    e->warnings = jci_arena_calloc(s->a, s->n_warn ? s->n_warn : 1, sizeof(char *));
+    if (!e->assumptions || !e->warnings) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
     if (s->n_as) memcpy(e->assumptions, s->as, s->n_as * sizeof(jc_assumption));
     if (s->n_warn) memcpy(e->warnings, s->warn, s->n_warn * sizeof(char *));
     e->n_assumptions = s->n_as;
@@ -350,21 +350,21 @@ static jc_status move_lists(est *s)
 jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
                           const jc_hwdb *db, jc_estimate **out, jc_diag *d)
 {
-    if (!job || !db || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_estimate_run: NULL argument");
+    if (!job || !db || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_estimate_run: NULL argument");
     *out = NULL;
-    jc_diag_clear(d);
-    jc_arena *a = jc_arena_new();
-    if (!a) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    jci_diag_clear(d);
+    jci_arena *a = jci_arena_new();
+    if (!a) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     est S = {0}, *s = &S;
     s->a = a;
     s->job = job;
     s->an = an;
     s->db = db;
     s->d = d;
-    s->e = jc_arena_alloc(a, sizeof *s->e);
-    est_internal *ei = jc_arena_alloc(a, sizeof *ei);
+    s->e = jci_arena_alloc(a, sizeof *s->e);
+    est_internal *ei = jci_arena_alloc(a, sizeof *ei);
     jc_status st = JC_OK;
-    if (!s->e || !ei) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    if (!s->e || !ei) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
     ei->a = a;
     s->e->internal_ = ei;
     s->e->mode = job->mode;
@@ -381,8 +381,8 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     if (job->per_node && s->have_nodes) {
         size_t n = 0;
         for (size_t i = 0; i < an->n_nodes; i++) n += an->nodes[i].counted ? 1 : 0;
-        s->e->nodes = jc_arena_calloc(a, n ? n : 1, sizeof(jc_est_node));
-        if (!s->e->nodes) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+        s->e->nodes = jci_arena_calloc(a, n ? n : 1, sizeof(jc_est_node));
+        if (!s->e->nodes) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
         s->e->n_nodes = n;
     }
 
@@ -391,7 +391,7 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     if ((st = jci_est_summarise(s, o))) goto fail;
     jci_est_check_memory(s);
     if ((st = jci_est_equivalences(s))) goto fail;
-    if (s->oom) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    if (s->oom) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
     if ((st = move_lists(s))) goto fail;
     free(s->as);
     free(s->warn);
@@ -400,7 +400,7 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
 fail:
     free(s->as);
     free(s->warn);
-    jc_arena_free(a);
+    jci_arena_free(a);
     return st ? st : JC_ERR_INTERNAL;
 }
 
@@ -408,5 +408,5 @@ void jc_estimate_free(jc_estimate *e)
 {
     if (!e) return;
     est_internal *ei = e->internal_;
-    jc_arena_free(ei->a);
+    jci_arena_free(ei->a);
 }

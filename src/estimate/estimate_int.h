@@ -25,7 +25,7 @@
 /* ---- the builder ----------------------------------------------------------- */
 
 typedef struct est {
-    jc_arena *a;
+    jci_arena *a;
     jc_estimate *e;
     const jc_job *job;
     const jc_analysis *an;

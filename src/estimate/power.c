@@ -31,7 +31,7 @@ jc_status jc_power_model_resolve(const jc_hwdb *db, const jc_device *dev, jc_pow
         const jc_constant *c;
         jc_diag tmp;
         if (jc_hwdb_constant(db, ids[i], &c, &tmp) != JC_OK)
-            return jc_diag_set(d, JC_ERR_HWDB,
+            return jci_diag_set(d, JC_ERR_HWDB,
                                "estimate: the hardware database has no constant '%s' (device power "
                                "model; hwdb/energy-model.yaml or an override layer must define it)", ids[i]);
         pm->k[i] = range_of(c);
@@ -92,7 +92,7 @@ const char *jc_host_class_name(jc_host_class c)
 jc_host_class jc_host_class_parse(const char *s)
 {
     for (int i = 0; s && i < JC_HOSTCLASS_COUNT; i++)
-        if (!jc_strcasecmp(s, HC_NAMES[i])) return (jc_host_class)i;
+        if (!jci_strcasecmp(s, HC_NAMES[i])) return (jc_host_class)i;
     return JC_HOSTCLASS_COUNT;
 }
 
@@ -124,12 +124,12 @@ jc_status jc_host_class_resolve(const jc_hwdb *db, jc_host_class c, const jc_con
 {
     *busy = *idle = NULL;
     if ((unsigned)c >= JC_HOSTCLASS_COUNT || !HC_IDS[c][0])
-        return jc_diag_set(d, JC_ERR_USAGE, "host class '%s' has no host power", jc_host_class_name(c));
+        return jci_diag_set(d, JC_ERR_USAGE, "host class '%s' has no host power", jc_host_class_name(c));
     for (int i = 0; i < 2; i++) {
         const jc_constant *k;
         jc_diag tmp;
         if (jc_hwdb_constant(db, HC_IDS[c][i], &k, &tmp) != JC_OK)
-            return jc_diag_set(d, JC_ERR_HWDB,
+            return jci_diag_set(d, JC_ERR_HWDB,
                                "estimate: the hardware database has no constant '%s' (host class %s; "
                                "hwdb/energy-model.yaml or an override layer must define it)",
                                HC_IDS[c][i], HC_NAMES[c]);

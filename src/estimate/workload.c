@@ -62,7 +62,7 @@ static jc_status resolve_counted(est *s)
                            : an->n_unsupported ? "give cost rules with --op-rules FILE"
                                                : "bind dims with --dim/--batch";
         if (f <= 0)
-            return jc_diag_set(s->d, JC_ERR_INCOMPLETE,
+            return jci_diag_set(s->d, JC_ERR_INCOMPLETE,
                                "estimate: the model's work is unknown (%s); %s", ops, hint);
         jci_est_warn(s, "the count is partial (%s): the estimate is a lower bound of the work (%s)", ops, hint);
     }
@@ -217,13 +217,13 @@ static jc_status resolve_optimizer(est *s)
     jc_status st;
     const char *opt = j->optimizer ? j->optimizer : "adamw";
     const char *fid, *bid;
-    if (!jc_strcasecmp(opt, "adamw") || !jc_strcasecmp(opt, "adam")) {
+    if (!jci_strcasecmp(opt, "adamw") || !jci_strcasecmp(opt, "adam")) {
         fid = "optimizer_adamw_flops_per_param";
         bid = "optimizer_adamw_bytes_per_param";
-    } else if (!jc_strcasecmp(opt, "sgd")) {
+    } else if (!jci_strcasecmp(opt, "sgd")) {
         fid = "optimizer_sgd_flops_per_param";
         bid = "optimizer_sgd_bytes_per_param";
-    } else if (!jc_strcasecmp(opt, "none")) {
+    } else if (!jci_strcasecmp(opt, "none")) {
         fid = bid = NULL;
     } else {
         return jci_est_fail(s, JC_ERR_USAGE, "--optimizer must be adamw, adam, sgd or none (got '%s')", opt);

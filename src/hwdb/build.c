@@ -34,13 +34,13 @@ typedef struct kentry {
 } kentry;
 
 typedef struct ktable {
-    jc_strmap map;            /* lower id -> index */
+    jci_strmap map;            /* lower id -> index */
     kentry *v;
     size_t n, cap;
 } ktable;
 
 typedef struct B {
-    jc_arena *a, *s;          /* db arena, scratch arena */
+    jci_arena *a, *s;          /* db arena, scratch arena */
     jc_hwdb *db;
     hw_internal *in;
     jc_diag *d;
@@ -53,7 +53,7 @@ typedef struct B {
 
 static jc_status oom(B *b)
 {
-    return jc_diag_set(b->d, JC_ERR_NOMEM, "out of memory loading the hardware database");
+    return jci_diag_set(b->d, JC_ERR_NOMEM, "out of memory loading the hardware database");
 }
 
 static jc_status err(B *b, const hnode *n, const char *fmt, ...)
@@ -66,9 +66,9 @@ static jc_status err(B *b, const hnode *n, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (b->ctx[0])
-        return jc_diag_yaml(b->d, JC_ERR_HWDB, n->file->path, n->line, n->col,
+        return jci_diag_yaml(b->d, JC_ERR_HWDB, n->file->path, n->line, n->col,
                             "%s: %s", b->ctx, buf);
-    return jc_diag_yaml(b->d, JC_ERR_HWDB, n->file->path, n->line, n->col, "%s", buf);
+    return jci_diag_yaml(b->d, JC_ERR_HWDB, n->file->path, n->line, n->col, "%s", buf);
 }
 
 static const char *what_is(const hnode *n);
@@ -98,7 +98,7 @@ static const char *closest(const char *const *names, const char *s)
     int bscore = 1 << 20, bd = 4;
     size_t ls = strlen(s);
     for (size_t i = 0; names[i]; i++) {
-        int dist = jc_edit_distance(s, names[i], 4);
+        int dist = jci_edit_distance(s, names[i], 4);
         size_t ln = strlen(names[i]);
         bool prefix = !strncmp(names[i], s, ls < ln ? ls : ln);
         if (dist >= 3 && ls >= 3 && (strstr(names[i], s) || (ln >= 3 && strstr(s, names[i]))))
@@ -224,16 +224,16 @@ static const char *what_is(const hnode *n)
     return "a string";
 }
 
-static char *afmt(jc_arena *a, const char *fmt, ...)
+static char *afmt(jci_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static char *afmt(jc_arena *a, const char *fmt, ...)
+static char *afmt(jci_arena *a, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    return jc_arena_strdup(a, buf);
+    return jci_arena_strdup(a, buf);
 }
 
 /* ---- typed getters ---------------------------------------------------------- */
@@ -386,7 +386,7 @@ static jc_status get_aliases(B *b, const hnode *m, const char ***out, size_t *n_
     *out = NULL;
     *n_out = 0;
     if (st || !l) return st;
-    const char **v = jc_arena_calloc(b->a, l->n ? l->n : 1, sizeof *v);
+    const char **v = jci_arena_calloc(b->a, l->n ? l->n : 1, sizeof *v);
     if (!v) return oom(b);
     for (size_t i = 0; i < l->n; i++)
         if ((st = want_scalar_str(b, l->vals[i], "aliases", false, &v[i]))) return st;
@@ -403,7 +403,7 @@ static jc_status resolve_source(B *b, const hnode *n, const jc_source **out)
     jc_status st = want_scalar_str(b, n, "source", false, &id);
     if (st) return st;
     const hw_file *f = n->file;
-    int32_t i = f->has_sources ? jc_strmap_get(&f->sources, id) : -1;
+    int32_t i = f->has_sources ? jci_strmap_get(&f->sources, id) : -1;
     if (i >= 0) {
         *out = f->srcs[i];
         return JC_OK;
@@ -413,7 +413,7 @@ static jc_status resolve_source(B *b, const hnode *n, const jc_source **out)
     const char *best = NULL;
     int bd = 3;
     for (size_t k = 0; k < f->n_srcs; k++) {
-        int dist = jc_edit_distance(id, f->srcs[k]->id, 3);
+        int dist = jci_edit_distance(id, f->srcs[k]->id, 3);
         if (dist < bd) {
             bd = dist;
             best = f->srcs[k]->id;
@@ -453,11 +453,11 @@ static jc_status parse_sources(B *b, hw_file *f, const hnode *m)
         return err(b, m, "sources: expected a mapping of source id -> source, got %s",
                    what_is(m));
     f->has_sources = 1;
-    f->srcs = jc_arena_calloc(b->a, m->n ? m->n : 1, sizeof *f->srcs);
-    if (!f->srcs || !jc_strmap_init(&f->sources, b->a, m->n)) return oom(b);
+    f->srcs = jci_arena_calloc(b->a, m->n ? m->n : 1, sizeof *f->srcs);
+    if (!f->srcs || !jci_strmap_init(&f->sources, b->a, m->n)) return oom(b);
     for (size_t i = 0; i < m->n; i++) {
         const hnode *e = m->vals[i];
-        jc_source *src = jc_arena_alloc(b->a, sizeof *src);
+        jc_source *src = jci_arena_alloc(b->a, sizeof *src);
         if (!src) return oom(b);
         src->id = m->keys[i]->s;
         snprintf(b->ctx, sizeof b->ctx, "source '%s'", src->id);
@@ -488,7 +488,7 @@ static jc_status parse_sources(B *b, hw_file *f, const hnode *m)
         src->line = e->line;
         src->col = e->col;
         f->srcs[f->n_srcs] = src;
-        jc_strmap_put(&f->sources, src->id, (int32_t)f->n_srcs);
+        jci_strmap_put(&f->sources, src->id, (int32_t)f->n_srcs);
         f->n_srcs++;
         b->db->n_sources++;
     }
@@ -653,12 +653,12 @@ static const char *item_key(B *b, const hnode *it, const char *k1, const char *k
 static hnode *merge_list(B *b, const hnode *dst, const hnode *src, const char *k1,
                          const char *k2)
 {
-    hnode *l = jc_arena_alloc(b->s, sizeof *l);
+    hnode *l = jci_arena_alloc(b->s, sizeof *l);
     if (!l) return NULL;
     *l = *dst;
-    l->vals = jc_arena_calloc(b->s, dst->n + src->n + 1, sizeof *l->vals);
+    l->vals = jci_arena_calloc(b->s, dst->n + src->n + 1, sizeof *l->vals);
     if (!l->vals) return NULL;
-    jc_strmap m = {0};
+    jci_strmap m = {0};
     for (size_t i = 0; i < dst->n; i++) {
         l->vals[i] = dst->vals[i];
         const char *k = item_key(b, dst->vals[i], k1, k2);
@@ -667,7 +667,7 @@ static hnode *merge_list(B *b, const hnode *dst, const hnode *src, const char *k
     }
     for (size_t i = 0; i < src->n; i++) {
         const char *k = item_key(b, src->vals[i], k1, k2);
-        int32_t at = k ? jc_strmap_get(&m, k) : -1;
+        int32_t at = k ? jci_strmap_get(&m, k) : -1;
         if (at >= 0) {
             l->vals[at] = src->vals[i];
         } else {
@@ -681,12 +681,12 @@ static hnode *merge_list(B *b, const hnode *dst, const hnode *src, const char *k
 
 static hnode *merge_map(B *b, const hnode *dst, const hnode *src)
 {
-    hnode *m = jc_arena_alloc(b->s, sizeof *m);
+    hnode *m = jci_arena_alloc(b->s, sizeof *m);
     if (!m) return NULL;
     *m = *dst;
     size_t cap = dst->n + src->n + 1;
-    m->keys = jc_arena_calloc(b->s, cap, sizeof *m->keys);
-    m->vals = jc_arena_calloc(b->s, cap, sizeof *m->vals);
+    m->keys = jci_arena_calloc(b->s, cap, sizeof *m->keys);
+    m->vals = jci_arena_calloc(b->s, cap, sizeof *m->vals);
     if (!m->keys || !m->vals) return NULL;
     memcpy(m->keys, dst->keys, dst->n * sizeof *m->keys);
     memcpy(m->vals, dst->vals, dst->n * sizeof *m->vals);
@@ -734,7 +734,7 @@ static jc_status register_entry(B *b, int kind, hnode *e, int layer)
     ktable *t = &b->t[kind];
     char *lower = hw_lower(b->a, id);
     if (!lower) return oom(b);
-    int32_t at = jc_strmap_get(&t->map, lower);
+    int32_t at = jci_strmap_get(&t->map, lower);
     if (at >= 0) {
         kentry *k = &t->v[at];
         if (k->layer == layer)
@@ -749,7 +749,7 @@ static jc_status register_entry(B *b, int kind, hnode *e, int layer)
     }
     if (t->n == t->cap) {
         size_t nc = t->cap ? t->cap * 2 : 64;
-        kentry *nv = jc_arena_calloc(b->s, nc, sizeof *nv);
+        kentry *nv = jci_arena_calloc(b->s, nc, sizeof *nv);
         if (!nv) return oom(b);
         if (t->n) memcpy(nv, t->v, t->n * sizeof *nv);
         t->v = nv;
@@ -1012,7 +1012,7 @@ static jc_status convert_provider(B *b, const kentry *e, jc_provider *pv, int32_
     const hnode *l;
     if ((st = get_seq(b, m, "pue_by_year", false, &l))) return st;
     if (l) {
-        pv->pue_by_year = jc_arena_calloc(b->a, l->n ? l->n : 1, sizeof *pv->pue_by_year);
+        pv->pue_by_year = jci_arena_calloc(b->a, l->n ? l->n : 1, sizeof *pv->pue_by_year);
         if (!pv->pue_by_year) return oom(b);
         for (size_t i = 0; i < l->n; i++) {
             jc_pue_year *py = &pv->pue_by_year[i];
@@ -1190,7 +1190,7 @@ static bool ipool_add(B *b, ipool *p, const ival *x)
 {
     if (p->n == p->cap) {
         size_t nc = p->cap ? p->cap * 2 : 1024;
-        ival *nv = jc_arena_calloc(b->s, nc, sizeof *nv);
+        ival *nv = jci_arena_calloc(b->s, nc, sizeof *nv);
         if (!nv) return false;
         if (p->n) memcpy(nv, p->v, p->n * sizeof *nv);
         p->v = nv;
@@ -1297,7 +1297,7 @@ static int cmp_ival(const void *x, const void *y)
     const ival *a = x, *c = y;
     if (a->region != c->region) return a->region < c->region ? -1 : 1;
     if (a->precedence != c->precedence) return a->precedence < c->precedence ? -1 : 1;
-    int s = jc_strcasecmp(a->it.dataset_id, c->it.dataset_id);
+    int s = jci_strcasecmp(a->it.dataset_id, c->it.dataset_id);
     if (s) return s;
     if (a->it.value.year != c->it.value.year) return a->it.value.year > c->it.value.year ? -1 : 1;
     return 0;
@@ -1306,7 +1306,7 @@ static int cmp_ival(const void *x, const void *y)
 static jc_status file_intensities(B *b, ipool *pool)
 {
     if (pool->n > 1) qsort(pool->v, pool->n, sizeof *pool->v, cmp_ival);
-    jc_intensity *all = jc_arena_calloc(b->a, pool->n ? pool->n : 1, sizeof *all);
+    jc_intensity *all = jci_arena_calloc(b->a, pool->n ? pool->n : 1, sizeof *all);
     if (!all) return oom(b);
     b->ctx[0] = 0;
     for (size_t i = 0; i < pool->n; i++) {
@@ -1351,7 +1351,7 @@ static jc_status region_default(B *b, const kentry *e, jc_region *r, bool cloud_
     snprintf(b->ctx, sizeof b->ctx, "region '%s'", e->id);
     if (r->default_dataset) {
         for (size_t i = 0; i < r->n_intensity; i++)
-            if (!jc_strcasecmp(r->intensity[i].dataset_id, r->default_dataset)) {
+            if (!jci_strcasecmp(r->intensity[i].dataset_id, r->default_dataset)) {
                 r->default_intensity = &r->intensity[i];
                 r->default_from = r;
                 r->default_reason = afmt(b->a, "the region's default_dataset: %s", r->why);
@@ -1379,7 +1379,7 @@ static jc_status region_default(B *b, const kentry *e, jc_region *r, bool cloud_
     if (r->n_intensity) {
         size_t nd = 1;
         for (size_t i = 1; i < r->n_intensity; i++)
-            if (jc_strcasecmp(r->intensity[i].dataset_id, r->intensity[i - 1].dataset_id)) nd++;
+            if (jci_strcasecmp(r->intensity[i].dataset_id, r->intensity[i - 1].dataset_id)) nd++;
         r->default_intensity = &r->intensity[0];
         r->default_from = r;
         const jc_dataset *ds = r->intensity[0].dataset;
@@ -1426,7 +1426,7 @@ static jc_status ga_rows(B *b, const hnode *m, const char *key, const hnode **l,
     jc_status st = get_seq(b, m, key, false, l);
     if (st) return st;
     size_t n = *l ? (*l)->n : 0;
-    *arr = jc_arena_calloc(b->a, n ? n : 1, sz);
+    *arr = jci_arena_calloc(b->a, n ? n : 1, sz);
     if (!*arr) return oom(b);
     for (size_t i = 0; i < n; i++)
         if ((*l)->vals[i]->kind != HN_MAP)
@@ -1509,7 +1509,7 @@ static jc_status convert_ga(B *b, const kentry *e, jc_ga_version *g)
     const hnode *locs;
     if ((st = ga_rows(b, m, "locations", &locs, sizeof *g->locations, (void **)&g->locations)))
         return st;
-    jc_strmap loc_codes = {0};
+    jci_strmap loc_codes = {0};
     for (size_t i = 0; locs && i < locs->n; i++) {
         const hnode *r = locs->vals[i];
         jc_ga_location *x = &g->locations[i];
@@ -1549,7 +1549,7 @@ static jc_status convert_ga(B *b, const kentry *e, jc_ga_version *g)
          * own CI table lacks, so a location must be a 'locations' code of
          * this version or else a region of the database. */
         int32_t ri;
-        if (x->location[0] && jc_strmap_get(&loc_codes, x->location) < 0 &&
+        if (x->location[0] && jci_strmap_get(&loc_codes, x->location) < 0 &&
             (st = resolve_region(b, mget(r, "location"), "datacenters.location", &ri)))
             return st;
         g->n_datacenters++;
@@ -1620,7 +1620,7 @@ static jc_status add_file_path(B *b, const char *path)
 {
     if (b->n_files == b->cap_files) {
         size_t nc = b->cap_files ? b->cap_files * 2 : 64;
-        const char **nv = jc_arena_calloc(b->a, nc, sizeof *nv);
+        const char **nv = jci_arena_calloc(b->a, nc, sizeof *nv);
         if (!nv) return oom(b);
         if (b->n_files) memcpy(nv, b->db->files, b->n_files * sizeof *nv);
         b->db->files = nv;
@@ -1638,9 +1638,9 @@ static jc_status load_layer(B *b, const char *dir, int layer)
     jc_status st = hw_list_files(b->s, dir, &paths, &n, b->d);
     if (st) return st;
     for (size_t i = 0; i < n; i++) {
-        hw_file *f = jc_arena_alloc(b->a, sizeof *f);
+        hw_file *f = jci_arena_alloc(b->a, sizeof *f);
         if (!f) return oom(b);
-        f->path = jc_arena_strdup(b->a, paths[i]);
+        f->path = jci_arena_strdup(b->a, paths[i]);
         if (!f->path) return oom(b);
         f->layer = layer;
         if ((st = add_file_path(b, f->path))) return st;
@@ -1654,7 +1654,7 @@ static jc_status load_layer(B *b, const char *dir, int layer)
 #define ALLOC_KIND(arr, cnt, kind)                                            \
     do {                                                                      \
         b->db->cnt = b->t[kind].n;                                            \
-        b->db->arr = jc_arena_calloc(b->a, b->t[kind].n ? b->t[kind].n : 1,   \
+        b->db->arr = jci_arena_calloc(b->a, b->t[kind].n ? b->t[kind].n : 1,   \
                                      sizeof *b->db->arr);                     \
         if (!b->db->arr) return oom(b);                                       \
     } while (0)
@@ -1726,7 +1726,7 @@ static jc_status read_data_version(B *b, const char *dir)
     fclose(f);
     line[strcspn(line, "\r\n")] = 0;
     if (!line[0]) return JC_OK;
-    b->db->data_version = jc_arena_strdup(b->a, line);
+    b->db->data_version = jci_arena_strdup(b->a, line);
     return b->db->data_version ? JC_OK : oom(b);
 }
 
@@ -1736,28 +1736,28 @@ jc_status jc_hwdb_load(const char *bundled_dir, const char *const *layers,
 {
     jc_diag local;
     if (!diag) diag = &local;
-    jc_diag_clear(diag);
-    if (!out) return jc_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_load: out is NULL");
+    jci_diag_clear(diag);
+    if (!out) return jci_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_load: out is NULL");
     *out = NULL;
     bool any = bundled_dir != NULL || n_layers > 0;
     if (env_layers)
         for (const char *p = env_layers; *p; p++)
             if (*p != ':') any = true;
     if (!any)
-        return jc_diag_set(diag, JC_ERR_USAGE, "no hardware database folder given");
+        return jci_diag_set(diag, JC_ERR_USAGE, "no hardware database folder given");
 
     B b;
     memset(&b, 0, sizeof b);
     b.d = diag;
-    b.a = jc_arena_new();
-    b.s = jc_arena_new();
+    b.a = jci_arena_new();
+    b.s = jci_arena_new();
     jc_status st = JC_OK;
     if (!b.a || !b.s) {
         st = oom(&b);
         goto done;
     }
-    b.db = jc_arena_alloc(b.a, sizeof *b.db);
-    b.in = jc_arena_alloc(b.a, sizeof *b.in);
+    b.db = jci_arena_alloc(b.a, sizeof *b.db);
+    b.in = jci_arena_alloc(b.a, sizeof *b.in);
     if (!b.db || !b.in) {
         st = oom(&b);
         goto done;
@@ -1775,7 +1775,7 @@ jc_status jc_hwdb_load(const char *bundled_dir, const char *const *layers,
             const char *q = strchr(p, ':');
             size_t len = q ? (size_t)(q - p) : strlen(p);
             if (len) {
-                char *dir = jc_arena_strndup(b.s, p, len);
+                char *dir = jci_arena_strndup(b.s, p, len);
                 if (!dir) {
                     st = oom(&b);
                     goto done;
@@ -1788,9 +1788,9 @@ jc_status jc_hwdb_load(const char *bundled_dir, const char *const *layers,
     }
     st = build_all(&b);
 done:
-    jc_arena_free(b.s);
+    jci_arena_free(b.s);
     if (st) {
-        jc_arena_free(b.a);
+        jci_arena_free(b.a);
         return st;
     }
     *out = b.db;
@@ -1809,5 +1809,5 @@ void jc_hwdb_free(jc_hwdb *db)
         free(in->snap_buf);
         return;
     }
-    jc_arena_free(in->arena);
+    jci_arena_free(in->arena);
 }

@@ -23,7 +23,7 @@
 
 typedef struct yp {
     yaml_parser_t parser;
-    jc_arena *scratch, *db;
+    jci_arena *scratch, *db;
     const hw_file *file;
     const unsigned char *buf;
     size_t len;
@@ -32,7 +32,7 @@ typedef struct yp {
 
 static jc_status oom(yp *p)
 {
-    return jc_diag_set(p->d, JC_ERR_NOMEM, "%s: out of memory", p->file->path);
+    return jci_diag_set(p->d, JC_ERR_NOMEM, "%s: out of memory", p->file->path);
 }
 
 /* 1-based line and column of byte offset off in the buffer. */
@@ -59,7 +59,7 @@ static jc_status syntax_error(yp *p)
     if (ps->error == YAML_MEMORY_ERROR) return oom(p);
     if (ps->error == YAML_READER_ERROR) {
         offset_pos(p, ps->problem_offset, &line, &col);
-        return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
+        return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
                             "YAML syntax error: %s (byte %zu)",
                             ps->problem ? ps->problem : "unreadable input",
                             ps->problem_offset);
@@ -67,11 +67,11 @@ static jc_status syntax_error(yp *p)
     line = (int)ps->problem_mark.line + 1;
     col = (int)ps->problem_mark.column + 1;
     if (ps->context)
-        return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
+        return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
                             "YAML syntax error: %s %s (line %d)",
                             ps->problem ? ps->problem : "invalid YAML",
                             ps->context, (int)ps->context_mark.line + 1);
-    return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
+    return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
                         "YAML syntax error: %s",
                         ps->problem ? ps->problem : "invalid YAML");
 }
@@ -87,8 +87,8 @@ static bool append(yp *p, hnode *n, size_t *cap, hnode *key, hnode *val)
 {
     if (n->n == *cap) {
         size_t nc = *cap ? *cap * 2 : 8;
-        hnode **nv = jc_arena_calloc(p->scratch, nc, sizeof *nv);
-        hnode **nk = key ? jc_arena_calloc(p->scratch, nc, sizeof *nk) : NULL;
+        hnode **nv = jci_arena_calloc(p->scratch, nc, sizeof *nv);
+        hnode **nk = key ? jci_arena_calloc(p->scratch, nc, sizeof *nk) : NULL;
         if (!nv || (key && !nk)) return false;
         if (n->n) {
             memcpy(nv, n->vals, n->n * sizeof *nv);
@@ -111,18 +111,18 @@ static jc_status check_dup_keys(yp *p, const hnode *m)
         for (size_t i = 1; i < m->n; i++)
             for (size_t j = 0; j < i; j++)
                 if (!strcmp(m->keys[i]->s, m->keys[j]->s))
-                    return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path,
+                    return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path,
                                         m->keys[i]->line, m->keys[i]->col,
                                         "duplicate key '%s' (first at line %d)",
                                         m->keys[i]->s, m->keys[j]->line);
         return JC_OK;
     }
-    jc_strmap sm;
-    if (!jc_strmap_init(&sm, p->scratch, m->n)) return oom(p);
+    jci_strmap sm;
+    if (!jci_strmap_init(&sm, p->scratch, m->n)) return oom(p);
     for (size_t i = 0; i < m->n; i++) {
-        int32_t prev = jc_strmap_put(&sm, m->keys[i]->s, (int32_t)i);
+        int32_t prev = jci_strmap_put(&sm, m->keys[i]->s, (int32_t)i);
         if (prev >= 0)
-            return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path,
+            return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path,
                                 m->keys[i]->line, m->keys[i]->col,
                                 "duplicate key '%s' (first at line %d)",
                                 m->keys[i]->s, m->keys[prev]->line);
@@ -155,8 +155,8 @@ static jc_status build(yp *p, yaml_event_t *ev, int depth, hnode **out)
         } else if (memchr(ev->data.scalar.value, 0, ev->data.scalar.length)) {
             why = "nul";
         } else {
-            n = jc_arena_alloc(p->scratch, sizeof *n);
-            char *s = n ? jc_arena_strndup(p->db, (const char *)ev->data.scalar.value,
+            n = jci_arena_alloc(p->scratch, sizeof *n);
+            char *s = n ? jci_arena_strndup(p->db, (const char *)ev->data.scalar.value,
                                            ev->data.scalar.length) : NULL;
             if (!s) {
                 yaml_event_delete(ev);
@@ -198,10 +198,10 @@ static jc_status build(yp *p, yaml_event_t *ev, int depth, hnode **out)
             !strcmp(why, "tag") ? "tags (%s) are not allowed in hwdb files" :
             !strcmp(why, "nul") ? "a string holds a NUL character%s" :
                                   "unexpected YAML event%s";
-        return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col, msg, name);
+        return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col, msg, name);
     }
     if (depth > HW_MAX_DEPTH)
-        return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
+        return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
                             "nesting deeper than %d levels", HW_MAX_DEPTH);
     if (type == YAML_SCALAR_EVENT) {
         n->line = line;
@@ -211,7 +211,7 @@ static jc_status build(yp *p, yaml_event_t *ev, int depth, hnode **out)
         return JC_OK;
     }
 
-    n = jc_arena_alloc(p->scratch, sizeof *n);
+    n = jci_arena_alloc(p->scratch, sizeof *n);
     if (!n) return oom(p);
     n->kind = type == YAML_MAPPING_START_EVENT ? HN_MAP : HN_SEQ;
     n->line = line;
@@ -231,7 +231,7 @@ static jc_status build(yp *p, yaml_event_t *ev, int depth, hnode **out)
             st = build(p, &e, depth + 1, &k);
             if (st) return st;
             if (k->kind != HN_SCALAR)
-                return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, k->line,
+                return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, k->line,
                                     k->col, "a mapping key must be a plain string");
             st = next_event(p, &e);
             if (st) return st;
@@ -270,43 +270,43 @@ static jc_status parse_stream(yp *p, hnode **root)
     if (ev.type != YAML_STREAM_END_EVENT) {
         int line = (int)ev.start_mark.line + 1, col = (int)ev.start_mark.column + 1;
         yaml_event_delete(&ev);
-        return jc_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
+        return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
                             "more than one YAML document in the file");
     }
     yaml_event_delete(&ev);
     return JC_OK;
 }
 
-jc_status hw_parse_file(jc_arena *scratch, jc_arena *db, const hw_file *f,
+jc_status hw_parse_file(jci_arena *scratch, jci_arena *db, const hw_file *f,
                         hnode **root, jc_diag *d)
 {
     *root = NULL;
     struct stat sb;
     if (stat(f->path, &sb) != 0)
-        return jc_diag_at(d, JC_ERR_IO, f->path, -1, "cannot open: %s", strerror(errno));
+        return jci_diag_at(d, JC_ERR_IO, f->path, -1, "cannot open: %s", strerror(errno));
     if (!S_ISREG(sb.st_mode))
-        return jc_diag_at(d, JC_ERR_IO, f->path, -1, "not a regular file");
+        return jci_diag_at(d, JC_ERR_IO, f->path, -1, "not a regular file");
     if ((uint64_t)sb.st_size > HW_MAX_FILE_BYTES)
-        return jc_diag_yaml(d, JC_ERR_HWDB, f->path, 1, 1,
+        return jci_diag_yaml(d, JC_ERR_HWDB, f->path, 1, 1,
                             "file is %llu bytes; hwdb files are limited to %llu MiB "
                             "(not read)",
                             (unsigned long long)sb.st_size,
                             (unsigned long long)(HW_MAX_FILE_BYTES >> 20));
     FILE *fp = fopen(f->path, "rb");
     if (!fp)
-        return jc_diag_at(d, JC_ERR_IO, f->path, -1, "cannot open: %s", strerror(errno));
+        return jci_diag_at(d, JC_ERR_IO, f->path, -1, "cannot open: %s", strerror(errno));
     size_t len = (size_t)sb.st_size;
     unsigned char *buf = malloc(len ? len : 1);
     if (!buf) {
         fclose(fp);
-        return jc_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", f->path);
+        return jci_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", f->path);
     }
     size_t got = len ? fread(buf, 1, len, fp) : 0;
     int rerr = ferror(fp);
     fclose(fp);
     if (got != len || rerr) {
         free(buf);
-        return jc_diag_at(d, JC_ERR_IO, f->path, -1, "read error");
+        return jci_diag_at(d, JC_ERR_IO, f->path, -1, "read error");
     }
 
     yp p;
@@ -319,7 +319,7 @@ jc_status hw_parse_file(jc_arena *scratch, jc_arena *db, const hw_file *f,
     p.d = d;
     jc_status st;
     if (!yaml_parser_initialize(&p.parser)) {
-        st = jc_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", f->path);
+        st = jci_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", f->path);
     } else {
         yaml_parser_set_input_string(&p.parser, buf, len);
         st = parse_stream(&p, root);
@@ -333,7 +333,7 @@ jc_status hw_parse_file(jc_arena *scratch, jc_arena *db, const hw_file *f,
 /* ---- folder listing ------------------------------------------------------- */
 
 typedef struct plist {
-    jc_arena *a;
+    jci_arena *a;
     hw_file_meta *v;
     size_t n, cap;
 } plist;
@@ -342,13 +342,13 @@ static bool plist_add(plist *l, const char *s, const struct stat *sb, int is_dir
 {
     if (l->n == l->cap) {
         size_t nc = l->cap ? l->cap * 2 : 64;
-        hw_file_meta *nv = jc_arena_calloc(l->a, nc, sizeof *nv);
+        hw_file_meta *nv = jci_arena_calloc(l->a, nc, sizeof *nv);
         if (!nv) return false;
         if (l->n) memcpy(nv, l->v, l->n * sizeof *nv);
         l->v = nv;
         l->cap = nc;
     }
-    char *c = jc_arena_strdup(l->a, s);
+    char *c = jci_arena_strdup(l->a, s);
     if (!c) return false;
     l->v[l->n].path = c;
     l->v[l->n].size = (int64_t)sb->st_size;
@@ -377,20 +377,20 @@ static jc_status walk(plist *l, int fd, const char *dir, int depth, jc_diag *d)
 {
     if (depth > HW_MAX_DIR_DEPTH) {
         close(fd);
-        return jc_diag_at(d, JC_ERR_IO, dir, -1,
+        return jci_diag_at(d, JC_ERR_IO, dir, -1,
                           "folders nested deeper than %d levels (a symlink loop?)",
                           HW_MAX_DIR_DEPTH);
     }
     struct stat dsb;
     if (fstat(fd, &dsb) != 0 || !plist_add(l, dir, &dsb, 1)) {
         close(fd);
-        return jc_diag_at(d, JC_ERR_IO, dir, -1, "cannot open hwdb folder: %s",
+        return jci_diag_at(d, JC_ERR_IO, dir, -1, "cannot open hwdb folder: %s",
                           strerror(errno));
     }
     DIR *dp = fdopendir(fd);
     if (!dp) {
         close(fd);
-        return jc_diag_at(d, JC_ERR_IO, dir, -1, "cannot open hwdb folder: %s",
+        return jci_diag_at(d, JC_ERR_IO, dir, -1, "cannot open hwdb folder: %s",
                           strerror(errno));
     }
     jc_status st = JC_OK;
@@ -401,7 +401,7 @@ static jc_status walk(plist *l, int fd, const char *dir, int depth, jc_diag *d)
         if (de->d_type == DT_REG && !is_yaml(de->d_name)) continue;
         int w = snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         if (w < 0 || (size_t)w >= sizeof path) {
-            st = jc_diag_at(d, JC_ERR_IO, dir, -1, "path too long under this folder");
+            st = jci_diag_at(d, JC_ERR_IO, dir, -1, "path too long under this folder");
             break;
         }
         struct stat sb;
@@ -409,7 +409,7 @@ static jc_status walk(plist *l, int fd, const char *dir, int depth, jc_diag *d)
         if (S_ISDIR(sb.st_mode)) {
             int sub = openat(dirfd(dp), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (sub < 0) {
-                st = jc_diag_at(d, JC_ERR_IO, path, -1, "cannot open hwdb folder: %s",
+                st = jci_diag_at(d, JC_ERR_IO, path, -1, "cannot open hwdb folder: %s",
                                 strerror(errno));
                 break;
             }
@@ -417,7 +417,7 @@ static jc_status walk(plist *l, int fd, const char *dir, int depth, jc_diag *d)
             if (st) break;
         } else if (S_ISREG(sb.st_mode) && is_yaml(de->d_name)) {
             if (!plist_add(l, path, &sb, 0)) {
-                st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+                st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
                 break;
             }
         }
@@ -426,34 +426,34 @@ static jc_status walk(plist *l, int fd, const char *dir, int depth, jc_diag *d)
     return st;
 }
 
-jc_status hw_list_files_meta(jc_arena *scratch, const char *dir, hw_file_meta **files,
+jc_status hw_list_files_meta(jci_arena *scratch, const char *dir, hw_file_meta **files,
                              size_t *n, jc_diag *d)
 {
     plist l = {scratch, NULL, 0, 0};
     struct stat sb;
     if (stat(dir, &sb) != 0)
-        return jc_diag_at(d, JC_ERR_IO, dir, -1, "cannot open hwdb folder: %s",
+        return jci_diag_at(d, JC_ERR_IO, dir, -1, "cannot open hwdb folder: %s",
                           strerror(errno));
     if (S_ISREG(sb.st_mode)) {
-        if (!plist_add(&l, dir, &sb, 0)) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        if (!plist_add(&l, dir, &sb, 0)) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     } else {
         /* strip trailing slashes so paths read "dir/file.yaml" */
         char clean[4096];
         size_t len = strlen(dir);
         if (len >= sizeof clean)
-            return jc_diag_at(d, JC_ERR_IO, dir, -1, "path too long");
+            return jci_diag_at(d, JC_ERR_IO, dir, -1, "path too long");
         memcpy(clean, dir, len + 1);
         while (len > 1 && clean[len - 1] == '/') clean[--len] = 0;
         int fd = open(clean, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
-            return jc_diag_at(d, JC_ERR_IO, dir, -1, "cannot open hwdb folder: %s",
+            return jci_diag_at(d, JC_ERR_IO, dir, -1, "cannot open hwdb folder: %s",
                               strerror(errno));
         jc_status st = walk(&l, fd, clean, 0, d);
         if (st) return st;
         size_t nf = 0;
         for (size_t i = 0; i < l.n; i++) nf += !l.v[i].is_dir;
         if (nf == 0)
-            return jc_diag_at(d, JC_ERR_IO, dir, -1, "no *.yaml file in this hwdb folder");
+            return jci_diag_at(d, JC_ERR_IO, dir, -1, "no *.yaml file in this hwdb folder");
     }
     if (l.n > 1) qsort(l.v, l.n, sizeof *l.v, cmp_path);
     *files = l.v;
@@ -461,15 +461,15 @@ jc_status hw_list_files_meta(jc_arena *scratch, const char *dir, hw_file_meta **
     return JC_OK;
 }
 
-jc_status hw_list_files(jc_arena *scratch, const char *dir,
+jc_status hw_list_files(jci_arena *scratch, const char *dir,
                         const char ***paths, size_t *n, jc_diag *d)
 {
     hw_file_meta *m;
     size_t nm;
     jc_status st = hw_list_files_meta(scratch, dir, &m, &nm, d);
     if (st) return st;
-    const char **v = jc_arena_calloc(scratch, nm ? nm : 1, sizeof *v);
-    if (!v) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    const char **v = jci_arena_calloc(scratch, nm ? nm : 1, sizeof *v);
+    if (!v) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     *n = 0;
     for (size_t i = 0; i < nm; i++)
         if (!m[i].is_dir) v[(*n)++] = m[i].path;

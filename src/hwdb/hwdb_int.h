@@ -20,7 +20,7 @@ typedef struct hw_file {
     const char *licence;       /* top-level `licence` or NULL */
     int layer;                 /* 0 = first layer loaded */
     int has_sources;           /* the file has a `sources` mapping */
-    jc_strmap sources;         /* source id -> index in srcs */
+    jci_strmap sources;         /* source id -> index in srcs */
     jc_source **srcs;
     size_t n_srcs;
 } hw_file;
@@ -47,13 +47,13 @@ typedef struct hnode {
  * non-scalar keys and files over HW_MAX_FILE_BYTES.  *root is NULL for a
  * file without a document (empty or comments only).  Every libyaml
  * object is released before returning, on every path. */
-jc_status hw_parse_file(jc_arena *scratch, jc_arena *db, const hw_file *f,
+jc_status hw_parse_file(jci_arena *scratch, jci_arena *db, const hw_file *f,
                         hnode **root, jc_diag *d);
 
 /* Collects the *.yaml files under `dir` (recursively, hidden entries
  * skipped), sorted by path, into *paths (scratch arena).  A path that is
  * a regular file is returned as the only entry. */
-jc_status hw_list_files(jc_arena *scratch, const char *dir,
+jc_status hw_list_files(jci_arena *scratch, const char *dir,
                         const char ***paths, size_t *n, jc_diag *d);
 
 /* The same listing with each file's size and modification time, and the
@@ -66,7 +66,7 @@ typedef struct hw_file_meta {
     int64_t size, mtime_s, mtime_ns;
     int is_dir;
 } hw_file_meta;
-jc_status hw_list_files_meta(jc_arena *scratch, const char *dir, hw_file_meta **files,
+jc_status hw_list_files_meta(jci_arena *scratch, const char *dir, hw_file_meta **files,
                              size_t *n, jc_diag *d);
 
 /* ---- name indexes (case-insensitive ids and aliases) ------------------- */
@@ -86,7 +86,7 @@ typedef struct hw_name {
 } hw_name;
 
 typedef struct hw_ns {
-    jc_strmap map;             /* lower -> index in names */
+    jci_strmap map;             /* lower -> index in names */
     hw_name *names;
     size_t n, cap;
 } hw_ns;
@@ -96,7 +96,7 @@ typedef struct hw_ns {
  * owns either the mapping [snap_map, snap_map + snap_len) or the heap copy
  * snap_buf. */
 typedef struct hw_internal {
-    jc_arena *arena;
+    jci_arena *arena;
     hw_ns hw;                  /* devices + hosts */
     hw_ns regions, providers, constants, datasets, ga;
     void *snap_map;
@@ -106,7 +106,7 @@ typedef struct hw_internal {
 
 /* Adds a name; returns the existing entry (not added) when the lower-cased
  * name is taken, NULL when added; *oom set on out-of-memory. */
-const hw_name *hw_ns_add(jc_arena *a, hw_ns *ns, const hw_name *nm, bool *oom);
+const hw_name *hw_ns_add(jci_arena *a, hw_ns *ns, const hw_name *nm, bool *oom);
 /* Exact (case-insensitive) lookup, or NULL. */
 const hw_name *hw_ns_get(const hw_ns *ns, const char *name);
 /* Fills d with JC_ERR_NOTFOUND: "no <what> named 'name'; did you mean
@@ -118,10 +118,10 @@ jc_status hw_not_found(const jc_hwdb *db, const hw_ns *ns, unsigned mask,
 const char *hw_entity_id(const jc_hwdb *db, const hw_name *nm);
 const char *hw_kind_name(int kind);
 /* Lower-cased arena copy. */
-char *hw_lower(jc_arena *a, const char *s);
-/* Inserts into a jc_strmap that grows (rehashing) as needed.  *prev gets
+char *hw_lower(jci_arena *a, const char *s);
+/* Inserts into a jci_strmap that grows (rehashing) as needed.  *prev gets
  * the existing value (key kept) or -1.  false on out-of-memory. */
-bool hw_smap_put(jc_arena *a, jc_strmap *m, const char *key, int32_t val,
+bool hw_smap_put(jci_arena *a, jci_strmap *m, const char *key, int32_t val,
                  int32_t *prev);
 
 
@@ -177,5 +177,9 @@ typedef struct hs_header {
 
 /* The snapshot checksum of p[0..n). */
 uint64_t hs_checksum(const unsigned char *p, size_t n);
+
+/* Flags of jc_hwdb_snapshot_open. */
+#define JCI_SNAPSHOT_RELOCATE 1u   /* never map in place: read, check every
+                                     pointer and relocate (tests) */
 
 #endif

@@ -9,35 +9,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *hw_lower(jc_arena *a, const char *s)
+char *hw_lower(jci_arena *a, const char *s)
 {
-    char *c = jc_arena_strdup(a, s);
+    char *c = jci_arena_strdup(a, s);
     if (!c) return NULL;
     for (char *p = c; *p; p++)
         if (*p >= 'A' && *p <= 'Z') *p = (char)(*p + 32);
     return c;
 }
 
-bool hw_smap_put(jc_arena *a, jc_strmap *m, const char *key, int32_t val, int32_t *prev)
+bool hw_smap_put(jci_arena *a, jci_strmap *m, const char *key, int32_t val, int32_t *prev)
 {
     if (m->cap == 0 || m->len + 1 > m->cap / 2) {
-        jc_strmap nm;
-        if (!jc_strmap_init(&nm, a, m->len * 2 + 16)) return false;
+        jci_strmap nm;
+        if (!jci_strmap_init(&nm, a, m->len * 2 + 16)) return false;
         for (size_t i = 0; i < m->cap; i++)
-            if (m->keys[i]) jc_strmap_put(&nm, m->keys[i], m->vals[i]);
+            if (m->keys[i]) jci_strmap_put(&nm, m->keys[i], m->vals[i]);
         *m = nm;
     }
-    *prev = jc_strmap_put(m, key, val);
+    *prev = jci_strmap_put(m, key, val);
     return true;
 }
 
-const hw_name *hw_ns_add(jc_arena *a, hw_ns *ns, const hw_name *nm, bool *oom)
+const hw_name *hw_ns_add(jci_arena *a, hw_ns *ns, const hw_name *nm, bool *oom)
 {
-    int32_t at = jc_strmap_get(&ns->map, nm->lower);
+    int32_t at = jci_strmap_get(&ns->map, nm->lower);
     if (at >= 0) return &ns->names[at];
     if (ns->n == ns->cap) {
         size_t nc = ns->cap ? ns->cap * 2 : 64;
-        hw_name *nv = jc_arena_calloc(a, nc, sizeof *nv);
+        hw_name *nv = jci_arena_calloc(a, nc, sizeof *nv);
         if (!nv) {
             *oom = true;
             return NULL;
@@ -62,7 +62,7 @@ const hw_name *hw_ns_get(const hw_ns *ns, const char *name)
     if (n >= sizeof buf) return NULL;
     for (size_t i = 0; i <= n; i++)
         buf[i] = (char)((name[i] >= 'A' && name[i] <= 'Z') ? name[i] + 32 : name[i]);
-    int32_t at = jc_strmap_get(&ns->map, buf);
+    int32_t at = jci_strmap_get(&ns->map, buf);
     return at >= 0 ? &ns->names[at] : NULL;
 }
 
@@ -127,7 +127,7 @@ jc_status hw_not_found(const jc_hwdb *db, const hw_ns *ns, unsigned mask,
          * is a close typo of it too ("h10": h100); 2 it starts a word
          * ("p100": nvidia-tesla-p100); 4 x edit distance for typos; any
          * other substring after the close typos */
-        int ed = jc_edit_distance(name, nm->name, limit + 1);
+        int ed = jci_edit_distance(name, nm->name, limit + 1);
         int sub = ln >= 2 ? has_sub(nm->name, name) : 0;
         int dist;
         if (sub == 1 && ln >= 3) dist = ed == 0 ? 0 : ed <= limit ? 1 : 2;
@@ -173,7 +173,7 @@ jc_status hw_not_found(const jc_hwdb *db, const hw_ns *ns, unsigned mask,
             bd[j - 1] = td;
         }
     if (!nb)
-        return jc_diag_set(d, JC_ERR_NOTFOUND, "no %s named '%s'", what, name);
+        return jci_diag_set(d, JC_ERR_NOTFOUND, "no %s named '%s'", what, name);
     char sug[700];
     size_t p = 0;
     sug[0] = 0;
@@ -187,7 +187,7 @@ jc_status hw_not_found(const jc_hwdb *db, const hw_ns *ns, unsigned mask,
         if (w < 0) break;
         p += (size_t)w;
     }
-    return jc_diag_set(d, JC_ERR_NOTFOUND, "no %s named '%s'; did you mean %s?", what, name, sug);
+    return jci_diag_set(d, JC_ERR_NOTFOUND, "no %s named '%s'; did you mean %s?", what, name, sug);
 }
 
 static const hw_internal *in_of(const jc_hwdb *db)
@@ -199,7 +199,7 @@ static jc_status bad_args(const void *db, const char *name, jc_diag *d)
 {
     (void)db;
     (void)name;
-    return jc_diag_set(d, JC_ERR_USAGE, "hwdb lookup: NULL database or name");
+    return jci_diag_set(d, JC_ERR_USAGE, "hwdb lookup: NULL database or name");
 }
 
 jc_status jc_hwdb_device(const jc_hwdb *db, const char *name,
@@ -213,7 +213,7 @@ jc_status jc_hwdb_device(const jc_hwdb *db, const char *name,
         return JC_OK;
     }
     if (nm)
-        return jc_diag_set(diag, JC_ERR_NOTFOUND, "'%s' is a host (%s), not a device", name,
+        return jci_diag_set(diag, JC_ERR_NOTFOUND, "'%s' is a host (%s), not a device", name,
                            db->hosts[nm->idx].id);
     return hw_not_found(db, &in_of(db)->hw, 1u << HW_NS_DEVICE, "device", name, diag);
 }
@@ -229,7 +229,7 @@ jc_status jc_hwdb_host(const jc_hwdb *db, const char *name,
         return JC_OK;
     }
     if (nm)
-        return jc_diag_set(diag, JC_ERR_NOTFOUND, "'%s' is a device (%s), not a host", name,
+        return jci_diag_set(diag, JC_ERR_NOTFOUND, "'%s' is a device (%s), not a host", name,
                            db->devices[nm->idx].id);
     return hw_not_found(db, &in_of(db)->hw, 1u << HW_NS_HOST, "host", name, diag);
 }
@@ -274,7 +274,7 @@ jc_status jc_hwdb_ga(const jc_hwdb *db, const char *version,
     if (!db) return bad_args(db, version, diag);
     if (!version || !strcmp(version, "latest")) {
         if (!db->n_ga)
-            return jc_diag_set(diag, JC_ERR_NOTFOUND,
+            return jci_diag_set(diag, JC_ERR_NOTFOUND,
                                "the database has no Green-Algorithms tables");
         *out = &db->ga[db->n_ga - 1];   /* sorted by version */
         return JC_OK;
@@ -293,7 +293,7 @@ const jc_intensity *jc_region_intensity(const jc_region *region,
     if (!region || !dataset) return NULL;
     for (size_t i = 0; i < region->n_intensity; i++) {
         const jc_intensity *it = &region->intensity[i];
-        if (jc_strcasecmp(it->dataset_id, dataset)) continue;
+        if (jci_strcasecmp(it->dataset_id, dataset)) continue;
         if (!year || it->value.year == year) return it;   /* newest first */
     }
     return NULL;

@@ -144,7 +144,7 @@ static const hs_field f_ga_version[] = {
 static const hs_field f_name[] = {
     STR(hw_name, name), STR(hw_name, lower), STR(hw_name, file), END};
 static const hs_field f_strmap[] = {
-    FC(HS_STRS, 0, jc_strmap, keys, cap), ARR(HT_I32, jc_strmap, vals, cap), END};
+    FC(HS_STRS, 0, jci_strmap, keys, cap), ARR(HT_I32, jci_strmap, vals, cap), END};
 static const hs_field f_ns[] = {
     EMB(HT_STRMAP, hw_ns, map), ARR(HT_NAME, hw_ns, names, n), END};
 static const hs_field f_internal[] = {
@@ -183,7 +183,7 @@ static const hs_type types[HT_COUNT] = {
     [HT_GA_CONST] = {"jc_ga_constant", sizeof(jc_ga_constant), f_ga_const},
     [HT_GA_VERSION] = {"jc_ga_version", sizeof(jc_ga_version), f_ga_version},
     [HT_NAME] = {"hw_name", sizeof(hw_name), f_name},
-    [HT_STRMAP] = {"jc_strmap", sizeof(jc_strmap), f_strmap},
+    [HT_STRMAP] = {"jci_strmap", sizeof(jci_strmap), f_strmap},
     [HT_NS] = {"hw_ns", sizeof(hw_ns), f_ns},
     [HT_INTERNAL] = {"hw_internal", sizeof(hw_internal), f_internal},
     [HT_HWDB] = {"jc_hwdb", sizeof(jc_hwdb), f_hwdb},
@@ -280,15 +280,15 @@ typedef struct listing {
     size_t n_files, n_dirs, prefix;
 } listing;
 
-static jc_status list_dir(jc_arena *s, const char *dir, listing *l, jc_diag *d)
+static jc_status list_dir(jci_arena *s, const char *dir, listing *l, jc_diag *d)
 {
     hw_file_meta *m;
     size_t n;
     jc_status st = hw_list_files_meta(s, dir, &m, &n, d);
     if (st) return st;
-    l->files = jc_arena_calloc(s, n ? n : 1, sizeof *m);
-    l->dirs = jc_arena_calloc(s, n ? n : 1, sizeof *m);
-    if (!l->files || !l->dirs) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    l->files = jci_arena_calloc(s, n ? n : 1, sizeof *m);
+    l->dirs = jci_arena_calloc(s, n ? n : 1, sizeof *m);
+    if (!l->files || !l->dirs) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     l->n_files = l->n_dirs = 0;
     for (size_t i = 0; i < n; i++) {
         if (m[i].is_dir) l->dirs[l->n_dirs++] = m[i];
@@ -328,7 +328,7 @@ static bool w_fail(W *w, jc_status st, const char *msg, const char *what)
 {
     if (!w->st) {
         w->st = st;
-        jc_diag_set(w->d, st, "hwdb snapshot: %s%s%s", msg, what ? ": " : "", what ? what : "");
+        jci_diag_set(w->d, st, "hwdb snapshot: %s%s%s", msg, what ? ": " : "", what ? what : "");
     }
     return false;
 }
@@ -582,11 +582,11 @@ static jc_status write_file(W *w, const char *path, jc_diag *d)
 {
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 32);
-    if (!tmp) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    if (!tmp) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
     if (!f) {
-        jc_status st = jc_diag_at(d, JC_ERR_IO, path, -1, "cannot write the snapshot: %s",
+        jc_status st = jci_diag_at(d, JC_ERR_IO, path, -1, "cannot write the snapshot: %s",
                                   strerror(errno));
         free(tmp);
         return st;
@@ -594,7 +594,7 @@ static jc_status write_file(W *w, const char *path, jc_diag *d)
     bool ok = fwrite(w->buf, 1, w->len, f) == w->len;
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {
-        jc_status st = jc_diag_at(d, JC_ERR_IO, path, -1, "cannot write the snapshot: %s",
+        jc_status st = jci_diag_at(d, JC_ERR_IO, path, -1, "cannot write the snapshot: %s",
                                   strerror(errno));
         remove(tmp);
         free(tmp);
@@ -608,13 +608,13 @@ jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path, jc_d
 {
     jc_diag local;
     if (!diag) diag = &local;
-    jc_diag_clear(diag);
+    jci_diag_clear(diag);
     if (!bundled_dir || !path)
-        return jc_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_snapshot_write: a folder and a path are needed");
+        return jci_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_snapshot_write: a folder and a path are needed");
     if (sizeof(void *) != 8 || sizeof(size_t) != 8)
-        return jc_diag_set(diag, JC_ERR_USAGE, "hwdb snapshots need a 64-bit build");
-    jc_arena *s = jc_arena_new();
-    if (!s) return jc_diag_set(diag, JC_ERR_NOMEM, "out of memory");
+        return jci_diag_set(diag, JC_ERR_USAGE, "hwdb snapshots need a 64-bit build");
+    jci_arena *s = jci_arena_new();
+    if (!s) return jci_diag_set(diag, JC_ERR_NOMEM, "out of memory");
     /* the files' state before parsing: a later change leaves the
      * snapshot stale, never wrong */
     listing L;
@@ -623,19 +623,19 @@ jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path, jc_d
     size_t n = L.n_files;
     hw_file_meta *fm = L.files;
     if (!st && (n > SNAP_MAX_FILES || L.n_dirs > SNAP_MAX_FILES))
-        st = jc_diag_at(diag, JC_ERR_RANGE, bundled_dir, -1, "more than %u YAML files or folders",
+        st = jci_diag_at(diag, JC_ERR_RANGE, bundled_dir, -1, "more than %u YAML files or folders",
                         SNAP_MAX_FILES);
     for (size_t i = 0; !st && i < n; i++)
         if (strlen(fm[i].path) >= SNAP_SLOT)
-            st = jc_diag_at(diag, JC_ERR_RANGE, fm[i].path, -1,
+            st = jci_diag_at(diag, JC_ERR_RANGE, fm[i].path, -1,
                             "path too long for a snapshot (%u bytes or more)", SNAP_SLOT);
     jc_hwdb *db = NULL;
     if (!st) st = jc_hwdb_load(bundled_dir, NULL, 0, NULL, &db, diag);
     if (!st && db->n_files != n)
-        st = jc_diag_at(diag, JC_ERR_IO, bundled_dir, -1, "the folder changed while loading");
+        st = jci_diag_at(diag, JC_ERR_IO, bundled_dir, -1, "the folder changed while loading");
     for (size_t i = 0; !st && i < n; i++)
         if (strcmp(db->files[i], fm[i].path))
-            st = jc_diag_at(diag, JC_ERR_IO, bundled_dir, -1, "the folder changed while loading");
+            st = jci_diag_at(diag, JC_ERR_IO, bundled_dir, -1, "the folder changed while loading");
 
     W w;
     memset(&w, 0, sizeof w);
@@ -698,7 +698,7 @@ jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path, jc_d
     free(w.r);
     free(w.roots);
     jc_hwdb_free(db);
-    jc_arena_free(s);
+    jci_arena_free(s);
     return st;
 }
 
@@ -861,16 +861,16 @@ jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsig
 {
     jc_diag local;
     if (!diag) diag = &local;
-    jc_diag_clear(diag);
-    if (!out) return jc_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_snapshot_open: out is NULL");
+    jci_diag_clear(diag);
+    if (!out) return jci_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_snapshot_open: out is NULL");
     *out = NULL;
     if (!path || !bundled_dir)
-        return jc_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_snapshot_open: a path and a folder are needed");
+        return jci_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_snapshot_open: a path and a folder are needed");
     if (sizeof(void *) != 8 || sizeof(size_t) != 8)
-        return jc_diag_at(diag, JC_ERR_NOTFOUND, path, -1, "hwdb snapshots need a 64-bit build");
+        return jci_diag_at(diag, JC_ERR_NOTFOUND, path, -1, "hwdb snapshots need a 64-bit build");
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return jc_diag_at(diag, JC_ERR_IO, path, -1, "cannot open the snapshot: %s", strerror(errno));
+        return jci_diag_at(diag, JC_ERR_IO, path, -1, "cannot open the snapshot: %s", strerror(errno));
     struct stat fsb;
     snap_hdr h;
     const char *why = NULL;
@@ -879,12 +879,12 @@ jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsig
     else why = hdr_problem(&h, (uint64_t)fsb.st_size);
     if (why) {
         close(fd);
-        return jc_diag_at(diag, JC_ERR_HWDB, path, -1, "%s", why);
+        return jci_diag_at(diag, JC_ERR_HWDB, path, -1, "%s", why);
     }
 
     /* map in place, else read and relocate */
     unsigned char *img = NULL, *heap = NULL;
-    if (!(flags & JC_SNAPSHOT_RELOCATE)) {
+    if (!(flags & JCI_SNAPSHOT_RELOCATE)) {
         int mflags = MAP_PRIVATE;
 #ifdef MAP_FIXED_NOREPLACE
         mflags |= MAP_FIXED_NOREPLACE;
@@ -897,12 +897,12 @@ jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsig
     jc_status st = JC_OK;
     if (!img) {
         heap = malloc((size_t)h.length);
-        if (!heap) st = jc_diag_set(diag, JC_ERR_NOMEM, "out of memory");
+        if (!heap) st = jci_diag_set(diag, JC_ERR_NOMEM, "out of memory");
         size_t got = 0;
         while (!st && got < h.length) {
             ssize_t k = pread(fd, heap + got, (size_t)h.length - got, (off_t)got);
             if (k <= 0) {
-                st = jc_diag_at(diag, JC_ERR_IO, path, -1, "cannot read the snapshot: %s",
+                st = jci_diag_at(diag, JC_ERR_IO, path, -1, "cannot read the snapshot: %s",
                                 k < 0 ? strerror(errno) : "unexpected end of file");
                 break;
             }
@@ -910,9 +910,9 @@ jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsig
         }
         uintptr_t hb = (uintptr_t)heap;
         if (!st && ((uint64_t)hb < SNAP_BASE + h.length && SNAP_BASE < (uint64_t)hb + h.length))
-            st = jc_diag_at(diag, JC_ERR_HWDB, path, -1, "cannot relocate the snapshot");
+            st = jci_diag_at(diag, JC_ERR_HWDB, path, -1, "cannot relocate the snapshot");
         if (!st && hs_checksum(heap + SNAP_HDR_BYTES, (size_t)h.length - SNAP_HDR_BYTES) != h.checksum)
-            st = jc_diag_at(diag, JC_ERR_HWDB, path, -1, "corrupt (checksum mismatch)");
+            st = jci_diag_at(diag, JC_ERR_HWDB, path, -1, "corrupt (checksum mismatch)");
         img = heap;
     }
     close(fd);
@@ -920,7 +920,7 @@ jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsig
     char why_buf[4200];
     size_t clean_len = 0;
     if (!st && stale(img, &h, bundled_dir, &clean_len, why_buf, sizeof why_buf))
-        st = jc_diag_at(diag, JC_ERR_NOTFOUND, path, -1, "stale for %s: %s", bundled_dir, why_buf);
+        st = jci_diag_at(diag, JC_ERR_NOTFOUND, path, -1, "stale for %s: %s", bundled_dir, why_buf);
     if (!st && heap) {
         R r = {heap, h.length};
         bool ok = r_fields(&r, HT_HWDB, heap + h.root, 0);
@@ -931,7 +931,7 @@ jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsig
                  sr.off <= h.length - types[sr.type].size &&
                  r_fields(&r, (int)sr.type, heap + sr.off, 0);
         }
-        if (!ok) st = jc_diag_at(diag, JC_ERR_HWDB, path, -1, "corrupt (a pointer outside the image)");
+        if (!ok) st = jci_diag_at(diag, JC_ERR_HWDB, path, -1, "corrupt (a pointer outside the image)");
     }
     if (!st) {
         for (uint64_t i = 0; i < h.n_files; i++) {

@@ -45,7 +45,7 @@ const char *jc_job_key_closest(const char *name)
     const char *best = NULL;
     int bd = 3;
     for (size_t i = 0; name && i < N_ROWS; i++) {
-        int dist = jc_edit_distance(name, rows[i].pub.name, 3);
+        int dist = jci_edit_distance(name, rows[i].pub.name, 3);
         if (dist < bd) { bd = dist; best = rows[i].pub.name; }
     }
     return best;
@@ -53,7 +53,7 @@ const char *jc_job_key_closest(const char *name)
 
 static jc_status bad(jc_diag *d, const char *key, const char *want, const char *got)
 {
-    return jc_diag_set(d, JC_ERR_USAGE, "%s expects %s, got '%s'", key, want, got ? got : "(nothing)");
+    return jci_diag_set(d, JC_ERR_USAGE, "%s expects %s, got '%s'", key, want, got ? got : "(nothing)");
 }
 
 static int parse_num(const char *s, double *out)
@@ -109,7 +109,7 @@ static jc_status check_limit(jc_diag *d, const char *key, double v)
 {
     for (size_t i = 0; i < sizeof size_limits / sizeof size_limits[0]; i++)
         if (!strcmp(size_limits[i].key, key) && fabs(v) > size_limits[i].max)
-            return jc_diag_set(d, JC_ERR_RANGE, "%s %g is out of range: at most %g %s", key, v,
+            return jci_diag_set(d, JC_ERR_RANGE, "%s %g is out of range: at most %g %s", key, v,
                                size_limits[i].max, size_limits[i].unit);
     return JC_OK;
 }
@@ -129,14 +129,14 @@ static int parse_flag(const char *s, int *on)
 
 jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d)
 {
-    if (!job || !key) return jc_diag_set(d, JC_ERR_USAGE, "jc_job_set: NULL argument");
+    if (!job || !key) return jci_diag_set(d, JC_ERR_USAGE, "jc_job_set: NULL argument");
     const key_row *r = NULL;
     for (size_t i = 0; i < N_ROWS && !r; i++)
         if (!strcmp(rows[i].pub.name, key)) r = &rows[i];
     if (!r) {
         const char *best = jc_job_key_closest(key);
-        if (best) return jc_diag_set(d, JC_ERR_NOTFOUND, "unknown key '%s'; did you mean '%s'?", key, best);
-        return jc_diag_set(d, JC_ERR_NOTFOUND, "unknown key '%s'", key);
+        if (best) return jci_diag_set(d, JC_ERR_NOTFOUND, "unknown key '%s'; did you mean '%s'?", key, best);
+        return jci_diag_set(d, JC_ERR_NOTFOUND, "unknown key '%s'", key);
     }
     char *base = (char *)job;
     int on;
@@ -145,7 +145,7 @@ jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d
         double v;
         int pr = parse_num(value, &v);
         if (pr == -2) /* too large for a double: out of range, not malformed */
-            return jc_diag_set(d, JC_ERR_RANGE, "%s %s is out of range%s", key, value,
+            return jci_diag_set(d, JC_ERR_RANGE, "%s %s is out of range%s", key, value,
                                jc_job_key_max(key) ? " (too large)" : "");
         if (pr) return bad(d, key, "a number", value);
         jc_status lst = check_limit(d, key, v);
@@ -177,5 +177,5 @@ jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d
         else return bad(d, key, "roofline, joules-per-op or tdp", value);
         return JC_OK;
     }
-    return jc_diag_set(d, JC_ERR_INTERNAL, "jc_job_set: bad key table");
+    return jci_diag_set(d, JC_ERR_INTERNAL, "jc_job_set: bad key table");
 }

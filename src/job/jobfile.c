@@ -11,13 +11,13 @@
 #include <string.h>
 
 typedef struct jf_internal {
-    jc_arena *a;
+    jci_arena *a;
 } jf_internal;
 
 typedef struct kvbuild {
     jc_jobfile *jf;
     size_t cap;
-    jc_arena *a;
+    jci_arena *a;
 } kvbuild;
 
 static int push(kvbuild *b, const char *k, const char *v, int line, int col)
@@ -25,10 +25,10 @@ static int push(kvbuild *b, const char *k, const char *v, int line, int col)
     jc_jobfile *jf = b->jf;
     if (jf->n == b->cap) {
         size_t nc = b->cap ? b->cap * 2 : 16;
-        const char **nk = jc_arena_calloc(b->a, nc, sizeof *nk);
-        const char **nv = jc_arena_calloc(b->a, nc, sizeof *nv);
-        int *nl = jc_arena_calloc(b->a, nc, sizeof *nl);
-        int *ncol = jc_arena_calloc(b->a, nc, sizeof *ncol);
+        const char **nk = jci_arena_calloc(b->a, nc, sizeof *nk);
+        const char **nv = jci_arena_calloc(b->a, nc, sizeof *nv);
+        int *nl = jci_arena_calloc(b->a, nc, sizeof *nl);
+        int *ncol = jci_arena_calloc(b->a, nc, sizeof *ncol);
         if (!nk || !nv || !nl || !ncol) return -1;
         if (jf->n) {
             memcpy(nk, jf->keys, jf->n * sizeof *nk);
@@ -49,24 +49,24 @@ static int push(kvbuild *b, const char *k, const char *v, int line, int col)
 
 jc_status jc_jobfile_load(const char *path, jc_jobfile **out, jc_diag *d)
 {
-    if (!path || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_jobfile_load: NULL argument");
+    if (!path || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_jobfile_load: NULL argument");
     *out = NULL;
-    jc_diag_clear(d);
-    jc_arena *a = jc_arena_new(), *scratch = jc_arena_new();
+    jci_diag_clear(d);
+    jci_arena *a = jci_arena_new(), *scratch = jci_arena_new();
     jc_status st = JC_OK;
-    if (!a || !scratch) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
-    jc_jobfile *jf = jc_arena_alloc(a, sizeof *jf);
-    jf_internal *ji = jc_arena_alloc(a, sizeof *ji);
-    hw_file *hf = jc_arena_alloc(a, sizeof *hf);
-    if (!jf || !ji || !hf) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
+    if (!a || !scratch) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
+    jc_jobfile *jf = jci_arena_alloc(a, sizeof *jf);
+    jf_internal *ji = jci_arena_alloc(a, sizeof *ji);
+    hw_file *hf = jci_arena_alloc(a, sizeof *hf);
+    if (!jf || !ji || !hf) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
     ji->a = a;
     jf->internal_ = ji;
-    jf->path = hf->path = jc_arena_strdup(a, path);
-    if (!jf->path) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
+    jf->path = hf->path = jci_arena_strdup(a, path);
+    if (!jf->path) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
     hnode *root = NULL;
     if ((st = hw_parse_file(scratch, a, hf, &root, d))) goto out;
     if (!root || root->kind != HN_MAP) {
-        st = jc_diag_yaml(d, JC_ERR_USAGE, path, root ? root->line : 1, root ? root->col : 1,
+        st = jci_diag_yaml(d, JC_ERR_USAGE, path, root ? root->line : 1, root ? root->col : 1,
                           "a job file is a mapping of option names to values (docs/job-file.md)");
         goto out;
     }
@@ -79,7 +79,7 @@ jc_status jc_jobfile_load(const char *path, jc_jobfile **out, jc_diag *d)
             for (size_t j = 0; j < v->n; j++) {
                 const hnode *it = v->vals[j];
                 if (it->kind != HN_SCALAR) {
-                    st = jc_diag_yaml(d, JC_ERR_USAGE, path, it->line, it->col,
+                    st = jci_diag_yaml(d, JC_ERR_USAGE, path, it->line, it->col,
                                       "'%s': expected a list of plain values", k->s);
                     goto out;
                 }
@@ -89,12 +89,12 @@ jc_status jc_jobfile_load(const char *path, jc_jobfile **out, jc_diag *d)
             for (size_t j = 0; j < v->n; j++) {
                 const hnode *mk = v->keys[j], *mv = v->vals[j];
                 if (mv->kind != HN_SCALAR) {
-                    st = jc_diag_yaml(d, JC_ERR_USAGE, path, mv->line, mv->col,
+                    st = jci_diag_yaml(d, JC_ERR_USAGE, path, mv->line, mv->col,
                                       "'%s.%s': expected a plain value", k->s, mk->s);
                     goto out;
                 }
                 size_t n = strlen(mk->s) + strlen(mv->s) + 2;
-                char *kv = jc_arena_alloc(a, n);
+                char *kv = jci_arena_alloc(a, n);
                 if (!kv) goto oom;
                 snprintf(kv, n, "%s=%s", mk->s, mv->s);
                 if (push(&b, k->s, kv, mv->line, mv->col)) goto oom;
@@ -102,13 +102,13 @@ jc_status jc_jobfile_load(const char *path, jc_jobfile **out, jc_diag *d)
         }
     }
     *out = jf;
-    jc_arena_free(scratch);
+    jci_arena_free(scratch);
     return JC_OK;
 oom:
-    st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
 out:
-    jc_arena_free(scratch);
-    jc_arena_free(a);
+    jci_arena_free(scratch);
+    jci_arena_free(a);
     return st;
 }
 
@@ -116,5 +116,5 @@ void jc_jobfile_free(jc_jobfile *jf)
 {
     if (!jf) return;
     jf_internal *ji = jf->internal_;
-    jc_arena_free(ji->a);
+    jci_arena_free(ji->a);
 }

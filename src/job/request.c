@@ -26,9 +26,9 @@ jc_status jc_batch_check(double batch, const char *what, jc_diag *d)
     if (isnan(batch)) return JC_OK;
     const double *max = jc_job_key_max("batch");
     if (max && batch > *max)
-        return jc_diag_set(d, JC_ERR_RANGE, "%s %g is out of range: at most %g", what ? what : "batch", batch, *max);
+        return jci_diag_set(d, JC_ERR_RANGE, "%s %g is out of range: at most %g", what ? what : "batch", batch, *max);
     if (!(batch >= 1) || batch != floor(batch))
-        return jc_diag_set(d, JC_ERR_USAGE, "%s must be a whole number >= 1", what ? what : "batch");
+        return jci_diag_set(d, JC_ERR_USAGE, "%s must be a whole number >= 1", what ? what : "batch");
     return JC_OK;
 }
 
@@ -51,18 +51,18 @@ static jc_status load_stream(FILE *in, jc_model **out, jc_diag *d)
 {
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
-    if (!buf) return jc_diag_set(d, JC_ERR_NOMEM, "<stdin>: out of memory reading the model");
+    if (!buf) return jci_diag_set(d, JC_ERR_NOMEM, "<stdin>: out of memory reading the model");
     for (;;) {
         if (len == cap) {
             if (cap >= STDIN_MAX) {
                 free(buf);
-                return jc_diag_set(d, JC_ERR_RANGE, "<stdin>: model larger than %zu bytes; give it as a file "
+                return jci_diag_set(d, JC_ERR_RANGE, "<stdin>: model larger than %zu bytes; give it as a file "
                                    "instead", STDIN_MAX);
             }
             char *nb = realloc(buf, cap * 2);
             if (!nb) {
                 free(buf);
-                return jc_diag_set(d, JC_ERR_NOMEM, "<stdin>: out of memory reading the model");
+                return jci_diag_set(d, JC_ERR_NOMEM, "<stdin>: out of memory reading the model");
             }
             buf = nb;
             cap *= 2;
@@ -73,11 +73,11 @@ static jc_status load_stream(FILE *in, jc_model **out, jc_diag *d)
     }
     if (ferror(in)) {
         free(buf);
-        return jc_diag_set(d, JC_ERR_IO, "<stdin>: read error");
+        return jci_diag_set(d, JC_ERR_IO, "<stdin>: read error");
     }
     if (len == 0) {
         free(buf);
-        return jc_diag_set(d, JC_ERR_MODEL, "<stdin>: empty input: not an ONNX model");
+        return jci_diag_set(d, JC_ERR_MODEL, "<stdin>: empty input: not an ONNX model");
     }
     jc_status st = jc_model_load_buffer(buf, len, "<stdin>", out, d);
     if (!st) {
@@ -92,9 +92,9 @@ static jc_status load_stream(FILE *in, jc_model **out, jc_diag *d)
 
 jc_status jc_request_load(const jc_request *rq, jc_model **out, jc_diag *d)
 {
-    if (!out) return jc_diag_set(d, JC_ERR_USAGE, "jc_request_load: NULL argument");
+    if (!out) return jci_diag_set(d, JC_ERR_USAGE, "jc_request_load: NULL argument");
     *out = NULL;
-    if (!rq || !rq->model) return jc_diag_set(d, JC_ERR_USAGE, "the request names no model");
+    if (!rq || !rq->model) return jci_diag_set(d, JC_ERR_USAGE, "the request names no model");
     if (!strcmp(rq->model, "-")) return load_stream(rq->in ? rq->in : stdin, out, d);
     jc_status st = jc_model_load(rq->model, out, d);
     if (st) return st;
@@ -171,7 +171,7 @@ static double counted_seq(const jc_analysis *an, const char **name)
 jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double batch, jc_analysis **out,
                              jc_request_info *info, jc_diag *d)
 {
-    if (!rq || !m || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_request_analyze: NULL argument");
+    if (!rq || !m || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_request_analyze: NULL argument");
     *out = NULL;
     jc_request_info tmp;
     if (!info) {
@@ -190,7 +190,7 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
         const char *in = NULL;
         int64_t fixed = jc_model_fixed_batch(m, b, &in);
         if (fixed && rq->fixed_batch == JC_FIXED_BATCH_REFUSE)
-            return jc_diag_set(d, JC_ERR_USAGE, "%s: input '%s' has a fixed batch dim of %lld, so --batch %g "
+            return jci_diag_set(d, JC_ERR_USAGE, "%s: input '%s' has a fixed batch dim of %lld, so --batch %g "
                                "cannot be bound; export the model with a dynamic batch axis or use --batch %lld",
                                path, in, (long long)fixed, b, (long long)fixed);
         if (fixed) {
@@ -206,7 +206,7 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
     if (!dims || !inputs) {
         free(dims);
         free(inputs);
-        return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     }
     size_t nd = 0, ni = 0;
     for (size_t i = 0; i < rq->n_dims; i++)
@@ -263,7 +263,7 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
         const char *tok = NULL;
         double L = counted_seq(an, &tok);
         if (!isnan(L) && L != rq->job->seq) {
-            st = jc_diag_set(d, JC_ERR_USAGE, "%s: --seq %g, but the model was counted with input '%s' at "
+            st = jci_diag_set(d, JC_ERR_USAGE, "%s: --seq %g, but the model was counted with input '%s' at "
                              "sequence length %g (a --dim or --input binding): give one sequence length",
                              path, rq->job->seq, tok, L);
             goto fail;
@@ -273,7 +273,7 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
         if (!rq->allow_partial) {
             char what[700];
             jc_analysis_partial_words(an, what, sizeof what);
-            st = jc_diag_set(d, JC_ERR_INCOMPLETE, "%s: the count is partial: %s; a partial count is only "
+            st = jci_diag_set(d, JC_ERR_INCOMPLETE, "%s: the count is partial: %s; a partial count is only "
                              "a lower bound, so it is refused (give --allow-partial to report the lower bound)",
                              path, what);
             goto fail;
@@ -291,10 +291,10 @@ fail:
 
 jc_status jc_request_prepare(const jc_request *rq, jc_prepared **out, jc_diag *d)
 {
-    if (!rq || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_request_prepare: NULL argument");
+    if (!rq || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_request_prepare: NULL argument");
     *out = NULL;
     jc_prepared *p = calloc(1, sizeof *p);
-    if (!p) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    if (!p) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     p->info.batch = NAN;
     jc_status st = JC_OK;
     if (rq->model) {

@@ -74,7 +74,7 @@ enum {
 
 typedef struct loader {
     jc_model *m;
-    jc_arena *a;
+    jci_arena *a;
     const uint8_t *base;
     size_t size;
     const char *path;
@@ -84,7 +84,7 @@ typedef struct loader {
     const jc_opset *opsets;
     size_t n_opsets;
     /* distinct external files */
-    jc_strmap ext_map;
+    jci_strmap ext_map;
     size_t n_ext, cap_ext;
     const char **ext;
     int failed;
@@ -99,11 +99,11 @@ typedef struct loader {
  * jc_graph_find can reach the map from the public struct. */
 typedef struct graph_ext {
     jc_graph g;
-    jc_strmap map;
+    jci_strmap map;
 } graph_ext;
 
 typedef struct model_internal {
-    jc_arena *arena;
+    jci_arena *arena;
     void *map;
     size_t map_len;
 } model_internal;
@@ -134,14 +134,14 @@ static jc_status fail_at(loader *L, const uint8_t *at, const char *what,
     if (L->failed) return L->d ? L->d->status : JC_ERR_MODEL;
     L->failed = 1;
     int64_t off = at ? (int64_t)(at - L->base) : -1;
-    return jc_diag_at(L->d, JC_ERR_MODEL, L->path, off, "%s: %s", what, why);
+    return jci_diag_at(L->d, JC_ERR_MODEL, L->path, off, "%s: %s", what, why);
 }
 
 static jc_status oom(loader *L)
 {
     if (L->failed) return L->d ? L->d->status : JC_ERR_NOMEM;
     L->failed = 1;
-    return jc_diag_set(L->d, JC_ERR_NOMEM, "%s: out of memory while loading",
+    return jci_diag_set(L->d, JC_ERR_NOMEM, "%s: out of memory while loading",
                        L->path);
 }
 
@@ -185,7 +185,7 @@ static int wt_ok(const ProtobufCMessageDescriptor *desc, const wfield *f)
 
 static const char *dup_str(loader *L, const wfield *f)
 {
-    return jc_arena_strndup(L->a, (const char *)f->data, f->len);
+    return jci_arena_strndup(L->a, (const char *)f->data, f->len);
 }
 
 /* Counts the varints in a packed span; -1 if malformed. */
@@ -232,7 +232,7 @@ static int read_ints(const wfield *f, i64vec *x)
 
 static int64_t *i64vec_to_arena(loader *L, i64vec *x)
 {
-    int64_t *p = jc_arena_calloc(L->a, x->n ? x->n : 1, sizeof *p);
+    int64_t *p = jci_arena_calloc(L->a, x->n ? x->n : 1, sizeof *p);
     if (p && x->n) memcpy(p, x->v, x->n * sizeof *p);
     return p;
 }
@@ -325,8 +325,8 @@ static int64_t raw_elem_i(const uint8_t *p, int dt, int64_t i)
 static int alloc_vals(loader *L, jc_value *v, int64_t n)
 {
     v->n_vals = n;
-    v->ivals = jc_arena_calloc(L->a, (size_t)(n ? n : 1), sizeof(int64_t));
-    v->fvals = jc_arena_calloc(L->a, (size_t)(n ? n : 1), sizeof(double));
+    v->ivals = jci_arena_calloc(L->a, (size_t)(n ? n : 1), sizeof(int64_t));
+    v->fvals = jci_arena_calloc(L->a, (size_t)(n ? n : 1), sizeof(double));
     return v->ivals && v->fvals ? 0 : -1;
 }
 
@@ -403,7 +403,7 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
             if (!e) { st = fail_at(L, f.start, what, "malformed external_data entry"); goto out; }
             const char *k = e->key ? e->key : "", *val = e->value ? e->value : "";
             if (strcmp(k, "location") == 0) {
-                v->ext_location = jc_arena_strdup(L->a, val);
+                v->ext_location = jci_arena_strdup(L->a, val);
                 if (!v->ext_location) { onnx__string_string_entry_proto__free_unpacked(e, NULL); st = oom(L); goto out; }
             } else if (strcmp(k, "offset") == 0 || strcmp(k, "length") == 0) {
                 char *end = NULL;
@@ -428,13 +428,13 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
     /* dims and element count */
     v->rank = (int)dims.n;
     if (dims.n > 1024) { st = fail_at(L, data, what, "tensor has more than 1024 dims"); goto out; }
-    v->dims = jc_arena_calloc(L->a, dims.n ? dims.n : 1, sizeof(jc_dim));
+    v->dims = jci_arena_calloc(L->a, dims.n ? dims.n : 1, sizeof(jc_dim));
     if (!v->dims) { st = oom(L); goto out; }
     int64_t numel = 1;
     for (size_t i = 0; i < dims.n; i++) {
         if (dims.v[i] < 0) { st = fail_at(L, data, what, "negative dimension in tensor dims"); goto out; }
         v->dims[i].v = dims.v[i];
-        if (!jc_mul_ok(numel, dims.v[i], &numel)) {
+        if (!jci_mul_ok(numel, dims.v[i], &numel)) {
             st = fail_at(L, data, what, "element count overflows 64 bits");
             goto out;
         }
@@ -454,7 +454,7 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
         v->data_length = raw_len;
         if (bits > 0 && v->dtype != JC_DT_STRING) {
             int64_t want;
-            if (!jc_mul_ok(numel, bits, &want)) { st = fail_at(L, data, what, "byte size overflows"); goto out; }
+            if (!jci_mul_ok(numel, bits, &want)) { st = fail_at(L, data, what, "byte size overflows"); goto out; }
             want = (want + 7) / 8;
             if ((uint64_t)want != raw_len) {
                 char msg[160];
@@ -471,7 +471,7 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
         /* complex types store two floats per element */
         int64_t per = (v->dtype == JC_DT_COMPLEX64 || v->dtype == JC_DT_COMPLEX128) ? 2 : 1;
         int64_t want;
-        if (typed_field != TP_STRING_DATA && jc_mul_ok(numel, per, &want) &&
+        if (typed_field != TP_STRING_DATA && jci_mul_ok(numel, per, &want) &&
             n_typed != want && !(typed_field == TP_INT32_DATA &&
             (v->dtype == JC_DT_FLOAT16 || v->dtype == JC_DT_BFLOAT16 ||
              jc_dtype_bits(v->dtype) <= 8) && n_typed * 2 >= want && n_typed <= want)) {
@@ -486,12 +486,12 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
     (void)ntyped_fields;
 
     /* keep values of small numeric tensors: shape-typed ones (int64,
-     * int32, bool) up to JC_SMALL_TENSOR elements, the others (floats,
+     * int32, bool) up to JCI_SMALL_TENSOR elements, the others (floats,
      * 8/16-bit integers: weights far more often than shape operands) up
-     * to JC_SMALL_VALUES, so memory follows the graph, not the weights */
+     * to JCI_SMALL_VALUES, so memory follows the graph, not the weights */
     if (is_numeric_small(v->dtype) &&
         numel <= (v->dtype == JC_DT_INT64 || v->dtype == JC_DT_INT32 ||
-                  v->dtype == JC_DT_BOOL ? JC_SMALL_TENSOR : JC_SMALL_VALUES) &&
+                  v->dtype == JC_DT_BOOL ? JCI_SMALL_TENSOR : JCI_SMALL_VALUES) &&
         v->data_loc != JC_DATA_EXTERNAL) {
         if (raw) {
             if (alloc_vals(L, v, numel)) { st = oom(L); goto out; }
@@ -591,7 +591,7 @@ static jc_status parse_sparse_tensor(loader *L, const uint8_t *data, size_t len,
     v->dtype = vals.dtype;
     v->is_sparse = 1;
     v->rank = (int)dims.n;
-    v->dims = jc_arena_calloc(L->a, dims.n ? dims.n : 1, sizeof(jc_dim));
+    v->dims = jci_arena_calloc(L->a, dims.n ? dims.n : 1, sizeof(jc_dim));
     if (!v->dims) { st = oom(L); goto out; }
     for (size_t i = 0; i < dims.n; i++) {
         if (dims.v[i] < 0) { st = fail_at(L, data, what, "negative dimension"); goto out; }
@@ -607,7 +607,7 @@ static jc_status parse_sparse_tensor(loader *L, const uint8_t *data, size_t len,
     {
         int64_t nnz = 1;
         for (int i = 0; i < vals.rank; i++)
-            if (!jc_mul_ok(nnz, vals.dims[i].v, &nnz)) { nnz = -1; break; }
+            if (!jci_mul_ok(nnz, vals.dims[i].v, &nnz)) { nnz = -1; break; }
         v->ext_offset = (uint64_t)(nnz < 0 ? 0 : nnz); /* nnz kept here */
     }
 out:
@@ -631,7 +631,7 @@ static jc_status parse_shape(loader *L, const uint8_t *data, size_t len,
     if (r < 0) return fail_at(L, f.start, what, why);
     if (n > 1024) return fail_at(L, data, what, "shape has more than 1024 dims");
     v->rank = (int)n;
-    v->dims = jc_arena_calloc(L->a, n ? n : 1, sizeof(jc_dim));
+    v->dims = jci_arena_calloc(L->a, n ? n : 1, sizeof(jc_dim));
     if (!v->dims) return oom(L);
     w.p = data;
     size_t i = 0;
@@ -724,16 +724,16 @@ typedef struct gbuild {
     jc_graph *g;
     jc_value *vals;
     size_t n, cap;
-    jc_strmap map;
+    jci_strmap map;
 } gbuild;
 
 static int gb_grow_map(loader *L, gbuild *b)
 {
     if (b->map.len + 1 <= b->map.cap / 2 && b->map.cap) return 0;
-    jc_strmap nm;
-    if (!jc_strmap_init(&nm, L->a, b->map.cap ? b->map.cap : 16)) return -1;
+    jci_strmap nm;
+    if (!jci_strmap_init(&nm, L->a, b->map.cap ? b->map.cap : 16)) return -1;
     for (size_t i = 0; i < b->map.cap; i++)
-        if (b->map.keys[i]) jc_strmap_put(&nm, b->map.keys[i], b->map.vals[i]);
+        if (b->map.keys[i]) jci_strmap_put(&nm, b->map.keys[i], b->map.vals[i]);
     b->map = nm;
     return 0;
 }
@@ -748,7 +748,7 @@ static int32_t gb_value(loader *L, gbuild *b, const char *name, size_t len,
     if (!key) return -1;
     memcpy(key, name, len);
     key[len] = 0;
-    int32_t idx = jc_strmap_get(&b->map, key);
+    int32_t idx = jci_strmap_get(&b->map, key);
     if (created) *created = 0;
     if (idx < 0) {
         if (b->n >= INT32_MAX - 1 || gb_grow_map(L, b)) goto fail;
@@ -759,7 +759,7 @@ static int32_t gb_value(loader *L, gbuild *b, const char *name, size_t len,
             b->vals = nv;
             b->cap = nc;
         }
-        const char *copy = jc_arena_strndup(L->a, name, len);
+        const char *copy = jci_arena_strndup(L->a, name, len);
         if (!copy) goto fail;
         idx = (int32_t)b->n++;
         jc_value *v = &b->vals[idx];
@@ -768,7 +768,7 @@ static int32_t gb_value(loader *L, gbuild *b, const char *name, size_t len,
         v->kind = k;
         v->rank = -1;
         v->n_vals = -1;
-        jc_strmap_put(&b->map, copy, idx);
+        jci_strmap_put(&b->map, copy, idx);
         if (created) *created = 1;
     }
     if (key != stackbuf) free(key);
@@ -893,21 +893,21 @@ static jc_status parse_attr(loader *L, const uint8_t *data, size_t len,
         if (at->type == JC_ATTR_INTS) at->n = ints.n;
     }
     if (nf) {
-        at->floats = jc_arena_calloc(L->a, nf, sizeof(double));
+        at->floats = jci_arena_calloc(L->a, nf, sizeof(double));
         if (!at->floats) { st = oom(L); goto out; }
     }
     if (ns) {
-        at->strings = jc_arena_calloc(L->a, ns, sizeof(char *));
+        at->strings = jci_arena_calloc(L->a, ns, sizeof(char *));
         if (!at->strings) { st = oom(L); goto out; }
     }
     size_t ntot = nt + (seen_t || seen_st ? 1 : 0);
     if (ntot) {
-        at->t = jc_arena_calloc(L->a, ntot, sizeof(jc_value));
+        at->t = jci_arena_calloc(L->a, ntot, sizeof(jc_value));
         if (!at->t) { st = oom(L); goto out; }
     }
     size_t gtot = ng + (seen_g ? 1 : 0);
     if (gtot) {
-        at->g = jc_arena_calloc(L->a, gtot, sizeof(jc_graph *));
+        at->g = jci_arena_calloc(L->a, gtot, sizeof(jc_graph *));
         if (!at->g) { st = oom(L); goto out; }
     }
 
@@ -1028,9 +1028,9 @@ static jc_status parse_node(loader *L, gbuild *b, const wfield *nf, jc_node *n)
     n->n_inputs = ni;
     n->n_outputs = no;
     n->n_attrs = na;
-    n->inputs = jc_arena_calloc(L->a, ni ? ni : 1, sizeof(int32_t));
-    n->outputs = jc_arena_calloc(L->a, no ? no : 1, sizeof(int32_t));
-    n->attrs = jc_arena_calloc(L->a, na ? na : 1, sizeof(jc_attr));
+    n->inputs = jci_arena_calloc(L->a, ni ? ni : 1, sizeof(int32_t));
+    n->outputs = jci_arena_calloc(L->a, no ? no : 1, sizeof(int32_t));
+    n->attrs = jci_arena_calloc(L->a, na ? na : 1, sizeof(jc_attr));
     if (!n->inputs || !n->outputs || !n->attrs) return oom(L);
     /* pass 2: inputs (outer references created on demand), attributes */
     w.p = nf->data;
@@ -1082,7 +1082,7 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     jc_status st = JC_OK;
     gbuild b = {0};
     wfield *fs = NULL;
-    graph_ext *ge = jc_arena_alloc(L->a, sizeof *ge);
+    graph_ext *ge = jci_arena_alloc(L->a, sizeof *ge);
     if (!ge) { st = oom(L); goto out; }
     jc_graph *g = &ge->g;
     g->parent = parent;
@@ -1123,10 +1123,10 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     }
     if (r < 0) { st = fail_at(L, f.start, "graph", why); goto out; }
     if (!g->name) g->name = "";
-    g->nodes = jc_arena_calloc(L->a, n_nodes ? n_nodes : 1, sizeof(jc_node));
-    g->inputs = jc_arena_calloc(L->a, n_in ? n_in : 1, sizeof(int32_t));
-    g->outputs = jc_arena_calloc(L->a, n_out ? n_out : 1, sizeof(int32_t));
-    g->initializers = jc_arena_calloc(L->a, n_init ? n_init : 1, sizeof(int32_t));
+    g->nodes = jci_arena_calloc(L->a, n_nodes ? n_nodes : 1, sizeof(jc_node));
+    g->inputs = jci_arena_calloc(L->a, n_in ? n_in : 1, sizeof(int32_t));
+    g->outputs = jci_arena_calloc(L->a, n_out ? n_out : 1, sizeof(int32_t));
+    g->initializers = jci_arena_calloc(L->a, n_init ? n_init : 1, sizeof(int32_t));
     if (!g->nodes || !g->inputs || !g->outputs || !g->initializers) { st = oom(L); goto out; }
 
     /* 1: initializers */
@@ -1185,7 +1185,7 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
         while ((rr = wire_next(&nw, &h, &why)) > 0)
             if (h.num == NP_OUTPUT) no++;
         if (rr < 0) { st = fail_at(L, h.start, "node", why); goto out; }
-        n->outputs = jc_arena_calloc(L->a, no ? no : 1, sizeof(int32_t));
+        n->outputs = jci_arena_calloc(L->a, no ? no : 1, sizeof(int32_t));
         if (!n->outputs) { st = oom(L); goto out; }
         if ((st = node_outputs(L, &b, &f, n))) goto out;
     }
@@ -1210,7 +1210,7 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
         }
     /* move values into the arena */
     g->n_values = b.n;
-    g->values = jc_arena_calloc(L->a, b.n ? b.n : 1, sizeof(jc_value));
+    g->values = jci_arena_calloc(L->a, b.n ? b.n : 1, sizeof(jc_value));
     if (!g->values) { st = oom(L); goto out; }
     if (b.n) memcpy(g->values, b.vals, b.n * sizeof(jc_value));
     ge->map = b.map; /* kept for jc_graph_find */
@@ -1219,20 +1219,20 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     for (size_t i = 0; i < g->n_values; i++) {
         const char *loc = g->values[i].ext_location;
         if (g->values[i].data_loc != JC_DATA_EXTERNAL || !loc) continue;
-        if (jc_strmap_get(&L->ext_map, loc) >= 0) continue;
+        if (jci_strmap_get(&L->ext_map, loc) >= 0) continue;
         if (L->n_ext == L->cap_ext) {
             size_t nc = L->cap_ext ? L->cap_ext * 2 : 4;
-            const char **ne = jc_arena_calloc(L->a, nc, sizeof *ne);
-            jc_strmap nm;
-            if (!ne || !jc_strmap_init(&nm, L->a, nc)) { st = oom(L); goto out; }
+            const char **ne = jci_arena_calloc(L->a, nc, sizeof *ne);
+            jci_strmap nm;
+            if (!ne || !jci_strmap_init(&nm, L->a, nc)) { st = oom(L); goto out; }
             if (L->n_ext) memcpy(ne, L->ext, L->n_ext * sizeof *ne);
-            for (size_t q = 0; q < L->n_ext; q++) jc_strmap_put(&nm, ne[q], (int32_t)q);
+            for (size_t q = 0; q < L->n_ext; q++) jci_strmap_put(&nm, ne[q], (int32_t)q);
             L->ext = ne;
             L->cap_ext = nc;
             L->ext_map = nm;
         }
         L->ext[L->n_ext] = loc;
-        jc_strmap_put(&L->ext_map, loc, (int32_t)L->n_ext);
+        jci_strmap_put(&L->ext_map, loc, (int32_t)L->n_ext);
         L->n_ext++;
     }
     *out = g;
@@ -1250,7 +1250,7 @@ static jc_status parse_opset(loader *L, const wfield *f, jc_opset *o)
     Onnx__OperatorSetIdProto *p =
         onnx__operator_set_id_proto__unpack(NULL, f->len, f->data);
     if (!p) return fail_at(L, f->start, "opset_import", "malformed OperatorSetIdProto");
-    o->domain = jc_arena_strdup(L->a, p->domain ? p->domain : "");
+    o->domain = jci_arena_strdup(L->a, p->domain ? p->domain : "");
     o->version = p->has_version ? p->version : 0;
     onnx__operator_set_id_proto__free_unpacked(p, NULL);
     if (!o->domain) return oom(L);
@@ -1280,10 +1280,10 @@ static jc_status parse_function(loader *L, const wfield *ff, jc_function *fn)
     if (r < 0) return fail_at(L, f.start, "function", why);
     if (!fn->name) fn->name = "";
     if (!fn->domain) fn->domain = "";
-    fn->inputs = jc_arena_calloc(L->a, ni ? ni : 1, sizeof(char *));
-    fn->outputs = jc_arena_calloc(L->a, no ? no : 1, sizeof(char *));
-    fn->attributes = jc_arena_calloc(L->a, na ? na : 1, sizeof(char *));
-    fn->opsets = jc_arena_calloc(L->a, nop ? nop : 1, sizeof(jc_opset));
+    fn->inputs = jci_arena_calloc(L->a, ni ? ni : 1, sizeof(char *));
+    fn->outputs = jci_arena_calloc(L->a, no ? no : 1, sizeof(char *));
+    fn->attributes = jci_arena_calloc(L->a, na ? na : 1, sizeof(char *));
+    fn->opsets = jci_arena_calloc(L->a, nop ? nop : 1, sizeof(jc_opset));
     if (!fn->inputs || !fn->outputs || !fn->attributes || !fn->opsets) return oom(L);
     w.p = ff->data;
     while ((r = wire_next(&w, &f, &why)) > 0) {
@@ -1354,7 +1354,7 @@ static jc_status parse_function(loader *L, const wfield *ff, jc_function *fn)
         const char *p = strstr(L->d->msg, ": byte ");
         p = p ? strchr(p + 7, ':') : NULL;
         snprintf(inner, sizeof inner, "%s", p ? p + 2 : L->d->msg);
-        jc_diag_at(L->d, st, L->path, (int64_t)(ff->start - L->base),
+        jci_diag_at(L->d, st, L->path, (int64_t)(ff->start - L->base),
                    "function '%.100s': %s", fn->name, inner);
     }
     return st;
@@ -1398,9 +1398,9 @@ static jc_status parse_model(loader *L, const uint8_t *data, size_t len)
     if (!m->producer_version) m->producer_version = "";
     if (!m->domain) m->domain = "";
     if (!m->doc_string) m->doc_string = "";
-    m->opsets = jc_arena_calloc(L->a, nop ? nop : 1, sizeof(jc_opset));
-    m->metadata = jc_arena_calloc(L->a, nmeta ? nmeta : 1, sizeof(jc_string_pair));
-    m->functions = jc_arena_calloc(L->a, nfun ? nfun : 1, sizeof(jc_function));
+    m->opsets = jci_arena_calloc(L->a, nop ? nop : 1, sizeof(jc_opset));
+    m->metadata = jci_arena_calloc(L->a, nmeta ? nmeta : 1, sizeof(jc_string_pair));
+    m->functions = jci_arena_calloc(L->a, nfun ? nfun : 1, sizeof(jc_function));
     if (!m->opsets || !m->metadata || !m->functions) return oom(L);
     w.p = data;
     while (wire_next(&w, &f, &why) > 0) {
@@ -1412,8 +1412,8 @@ static jc_status parse_model(loader *L, const uint8_t *data, size_t len)
                 onnx__string_string_entry_proto__unpack(NULL, f.len, f.data);
             if (!e) return fail_at(L, f.start, "metadata_props", "malformed entry");
             jc_string_pair *sp = &m->metadata[m->n_metadata++];
-            sp->key = jc_arena_strdup(L->a, e->key ? e->key : "");
-            sp->value = jc_arena_strdup(L->a, e->value ? e->value : "");
+            sp->key = jci_arena_strdup(L->a, e->key ? e->key : "");
+            sp->value = jci_arena_strdup(L->a, e->value ? e->value : "");
             onnx__string_string_entry_proto__free_unpacked(e, NULL);
             if (!sp->key || !sp->value) return oom(L);
         }
@@ -1436,11 +1436,11 @@ static jc_status parse_model(loader *L, const uint8_t *data, size_t len)
         if (v->is_sparse) n = (int64_t)v->ext_offset;
         else
             for (int d = 0; d < v->rank; d++)
-                if (!jc_mul_ok(n, v->dims[d].v, &n)) { n = -1; break; }
+                if (!jci_mul_ok(n, v->dims[d].v, &n)) { n = -1; break; }
         if (n < 0 || params < 0) { params = -1; continue; }
         int64_t b;
-        if (!jc_add_ok(params, n, &params)) { params = -1; continue; }
-        if (jc_mul_ok(n, jc_dtype_bits(v->dtype), &b)) jc_add_ok(bytes, (b + 7) / 8, &bytes);
+        if (!jci_add_ok(params, n, &params)) { params = -1; continue; }
+        if (jci_mul_ok(n, jc_dtype_bits(v->dtype), &b)) jci_add_ok(bytes, (b + 7) / 8, &bytes);
     }
     m->n_params = params;
     m->weight_bytes = bytes;
@@ -1455,7 +1455,7 @@ int32_t jc_graph_find(const jc_graph *g, const char *name)
 {
     if (!g || !name) return -1;
     const graph_ext *ge = (const graph_ext *)g;
-    return jc_strmap_get(&ge->map, name);
+    return jci_strmap_get(&ge->map, name);
 }
 
 const jc_attr *jc_node_attr(const jc_node *n, const char *name)
@@ -1481,19 +1481,19 @@ int64_t jc_model_opset(const jc_model *m, const char *domain)
 static jc_status load_bytes(const uint8_t *data, size_t len, const char *name,
                             jc_model **out, jc_diag *d, void *map, size_t map_len)
 {
-    jc_arena *a = jc_arena_new();
-    if (!a) return jc_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", name);
-    jc_model *m = jc_arena_alloc(a, sizeof *m);
-    model_internal *mi = jc_arena_alloc(a, sizeof *mi);
+    jci_arena *a = jci_arena_new();
+    if (!a) return jci_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", name);
+    jc_model *m = jci_arena_alloc(a, sizeof *m);
+    model_internal *mi = jci_arena_alloc(a, sizeof *mi);
     if (!m || !mi) {
-        jc_arena_free(a);
-        return jc_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", name);
+        jci_arena_free(a);
+        return jci_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", name);
     }
     mi->arena = a;
     mi->map = map;
     mi->map_len = map_len;
     m->internal_ = mi;
-    m->path = jc_arena_strdup(a, name);
+    m->path = jci_arena_strdup(a, name);
     m->file_size = len;
     loader L = {0};
     L.m = m;
@@ -1518,49 +1518,49 @@ static jc_status load_bytes(const uint8_t *data, size_t len, const char *name,
 jc_status jc_model_load_buffer(const void *buf, size_t len, const char *name,
                                jc_model **out, jc_diag *d)
 {
-    if (!out) return jc_diag_set(d, JC_ERR_USAGE, "jc_model_load_buffer: out is NULL");
+    if (!out) return jci_diag_set(d, JC_ERR_USAGE, "jc_model_load_buffer: out is NULL");
     *out = NULL;
-    if (!buf && len) return jc_diag_set(d, JC_ERR_USAGE, "jc_model_load_buffer: NULL buffer");
-    jc_diag_clear(d);
+    if (!buf && len) return jci_diag_set(d, JC_ERR_USAGE, "jc_model_load_buffer: NULL buffer");
+    jci_diag_clear(d);
     return load_bytes(buf, len, name ? name : "(buffer)", out, d, NULL, 0);
 }
 
 jc_status jc_model_load(const char *path, jc_model **out, jc_diag *d)
 {
-    if (!out || !path) return jc_diag_set(d, JC_ERR_USAGE, "jc_model_load: NULL argument");
+    if (!out || !path) return jci_diag_set(d, JC_ERR_USAGE, "jc_model_load: NULL argument");
     *out = NULL;
-    jc_diag_clear(d);
+    jci_diag_clear(d);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return jc_diag_at(d, JC_ERR_IO, path, -1, "cannot open: %s", strerror(errno));
+        return jci_diag_at(d, JC_ERR_IO, path, -1, "cannot open: %s", strerror(errno));
     struct stat sb;
     if (fstat(fd, &sb) < 0) {
         int e = errno;
         close(fd);
-        return jc_diag_at(d, JC_ERR_IO, path, -1, "cannot stat: %s", strerror(e));
+        return jci_diag_at(d, JC_ERR_IO, path, -1, "cannot stat: %s", strerror(e));
     }
     if (S_ISDIR(sb.st_mode)) {
         close(fd);
-        return jc_diag_at(d, JC_ERR_IO, path, -1, "is a directory, expected an .onnx file");
+        return jci_diag_at(d, JC_ERR_IO, path, -1, "is a directory, expected an .onnx file");
     }
     if (!S_ISREG(sb.st_mode)) {
         close(fd);
-        return jc_diag_at(d, JC_ERR_IO, path, -1, "not a regular file");
+        return jci_diag_at(d, JC_ERR_IO, path, -1, "not a regular file");
     }
     if (sb.st_size == 0) {
         close(fd);
-        return jc_diag_at(d, JC_ERR_MODEL, path, 0, "empty file: not an ONNX model");
+        return jci_diag_at(d, JC_ERR_MODEL, path, 0, "empty file: not an ONNX model");
     }
     if ((uint64_t)sb.st_size > ((uint64_t)1 << 40)) {
         close(fd);
-        return jc_diag_at(d, JC_ERR_MODEL, path, -1, "file larger than 1 TiB");
+        return jci_diag_at(d, JC_ERR_MODEL, path, -1, "file larger than 1 TiB");
     }
     size_t len = (size_t)sb.st_size;
     void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     int e = errno;
     close(fd);
     if (map == MAP_FAILED)
-        return jc_diag_at(d, JC_ERR_IO, path, -1, "cannot map: %s", strerror(e));
+        return jci_diag_at(d, JC_ERR_IO, path, -1, "cannot map: %s", strerror(e));
     /* Only the structure is read; payload pages are skipped, so avoid
      * read-ahead faulting them in. */
     madvise(map, len, MADV_RANDOM);
@@ -1578,14 +1578,14 @@ void jc_model_free(jc_model *m)
     if (!m) return;
     model_internal *mi = m->internal_;
     if (mi->map) munmap(mi->map, mi->map_len);
-    jc_arena_free(mi->arena);
+    jci_arena_free(mi->arena);
 }
 
 /* ---- schema self-check (tests) -------------------------------------------- */
 
 #include "onnx/onnx_internal.h"
 
-int jc__onnx_schema_selfcheck(char *buf, size_t cap)
+int jci_onnx_schema_selfcheck(char *buf, size_t cap)
 {
     static const struct {
         const ProtobufCMessageDescriptor *d;
@@ -1687,24 +1687,24 @@ int jc__onnx_schema_selfcheck(char *buf, size_t cap)
 
 /* ---- a lone TensorProto file (the backend suite's *.pb) ------------------ */
 
-jc_status jc_tensor_file_dims(const char *path, int *dtype, int64_t *dims, int cap,
+jc_status jci_tensor_file_dims(const char *path, int *dtype, int64_t *dims, int cap,
                               int *rank, jc_diag *d)
 {
-    return jc_tensor_file_values(path, dtype, dims, cap, rank, NULL, NULL, 0, NULL, d);
+    return jci_tensor_file_values(path, dtype, dims, cap, rank, NULL, NULL, 0, NULL, d);
 }
 
 /* Reads a lone TensorProto: dtype, dims and (when kept by parse_tensor and
  * at most vcap of them) the small values. */
-jc_status jc_tensor_file_values(const char *path, int *dtype, int64_t *dims, int cap,
+jc_status jci_tensor_file_values(const char *path, int *dtype, int64_t *dims, int cap,
                                 int *rank, int64_t *ivals, double *fvals, int64_t vcap,
                                 int64_t *n_vals, jc_diag *d)
 {
     if (!path || !dtype || !rank || (cap > 0 && !dims))
-        return jc_diag_set(d, JC_ERR_USAGE, "jc_tensor_file_values: NULL argument");
+        return jci_diag_set(d, JC_ERR_USAGE, "jci_tensor_file_values: NULL argument");
     if (n_vals) *n_vals = -1;
-    jc_diag_clear(d);
+    jci_diag_clear(d);
     FILE *f = fopen(path, "rb");
-    if (!f) return jc_diag_at(d, JC_ERR_IO, path, -1, "cannot open: %s", strerror(errno));
+    if (!f) return jci_diag_at(d, JC_ERR_IO, path, -1, "cannot open: %s", strerror(errno));
     uint8_t *buf = NULL;
     size_t len = 0, capb = 0;
     for (;;) {
@@ -1714,7 +1714,7 @@ jc_status jc_tensor_file_values(const char *path, int *dtype, int64_t *dims, int
             if (!nb) {
                 free(buf);
                 fclose(f);
-                return jc_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", path);
+                return jci_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", path);
             }
             buf = nb;
             capb = nc;
@@ -1727,12 +1727,12 @@ jc_status jc_tensor_file_values(const char *path, int *dtype, int64_t *dims, int
     fclose(f);
     if (err) {
         free(buf);
-        return jc_diag_at(d, JC_ERR_IO, path, -1, "read error");
+        return jci_diag_at(d, JC_ERR_IO, path, -1, "read error");
     }
-    jc_arena *a = jc_arena_new();
+    jci_arena *a = jci_arena_new();
     if (!a) {
         free(buf);
-        return jc_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", path);
+        return jci_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", path);
     }
     loader L = {0};
     L.a = a;
@@ -1759,7 +1759,7 @@ jc_status jc_tensor_file_values(const char *path, int *dtype, int64_t *dims, int
             if (numel == 0) *n_vals = 0;
         }
     }
-    jc_arena_free(a);
+    jci_arena_free(a);
     free(buf);
     return st;
 }

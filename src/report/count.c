@@ -37,7 +37,7 @@ static const char *state_name(jc_cost_state s)
 static int64_t rep(int64_t v, int64_t r)
 {
     int64_t x;
-    return jc_mul_ok(v, r, &x) ? x : INT64_MAX;
+    return jci_mul_ok(v, r, &x) ? x : INT64_MAX;
 }
 
 static const jc_tshape *out_shape(const jc_analysis *a, const jc_counted_node *n)

@@ -56,7 +56,7 @@ static void copy(char *dst, size_t cap, const cJSON *o, const char *key)
 static jc_status slurp(const char *path, char **out, jc_diag *d)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return jc_diag_set(d, JC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (!f) return jci_diag_set(d, JC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     char *buf = NULL;
     size_t n = 0, cap = 0;
     jc_status st = JC_OK;
@@ -64,18 +64,18 @@ static jc_status slurp(const char *path, char **out, jc_diag *d)
         if (n + 4096 + 1 > cap) {
             size_t nc = cap ? cap * 2 : 65536;
             if (nc > (size_t)MAX_JSON_BYTES + 8192) {
-                st = jc_diag_set(d, JC_ERR_USAGE, "%s: larger than 64 MiB: not an estimate", path);
+                st = jci_diag_set(d, JC_ERR_USAGE, "%s: larger than 64 MiB: not an estimate", path);
                 break;
             }
             char *nb = realloc(buf, nc);
-            if (!nb) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); break; }
+            if (!nb) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); break; }
             buf = nb;
             cap = nc;
         }
         size_t r = fread(buf + n, 1, 4096, f);
         n += r;
         if (r < 4096) {
-            if (ferror(f)) st = jc_diag_set(d, JC_ERR_IO, "%s: read error", path);
+            if (ferror(f)) st = jci_diag_set(d, JC_ERR_IO, "%s: read error", path);
             break;
         }
     }
@@ -86,10 +86,10 @@ static jc_status slurp(const char *path, char **out, jc_diag *d)
     return JC_OK;
 }
 
-jc_status jc_estimate_read_json(const char *path, jc_estimate_summary *out, jc_diag *d)
+jc_status jc_read_estimate_json(const char *path, jc_estimate_summary *out, jc_diag *d)
 {
-    jc_diag_clear(d);
-    if (!path || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_estimate_read_json: NULL argument");
+    jci_diag_clear(d);
+    if (!path || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_read_estimate_json: NULL argument");
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", path);
     char *text = NULL;
@@ -98,10 +98,10 @@ jc_status jc_estimate_read_json(const char *path, jc_estimate_summary *out, jc_d
     cJSON *root = cJSON_Parse(text);
     free(text);
     if (!root)
-        return jc_diag_set(d, JC_ERR_USAGE, "%s: not a JSON document (write it with joulecast estimate --json)", path);
+        return jci_diag_set(d, JC_ERR_USAGE, "%s: not a JSON document (write it with joulecast estimate --json)", path);
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
     if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "joulecast-estimate/1")) {
-        st = jc_diag_set(d, JC_ERR_USAGE, "%s: schema is not joulecast-estimate/1 (write it with joulecast estimate --json)", path);
+        st = jci_diag_set(d, JC_ERR_USAGE, "%s: schema is not joulecast-estimate/1 (write it with joulecast estimate --json)", path);
         goto out;
     }
     copy(out->mode, sizeof out->mode, root, "mode");
@@ -115,14 +115,14 @@ jc_status jc_estimate_read_json(const char *path, jc_estimate_summary *out, jc_d
     copy(out->region, sizeof out->region, cJSON_GetObjectItemCaseSensitive(root, "region"), "code");
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(root, "results");
     if (!cJSON_IsObject(res)) {
-        st = jc_diag_set(d, JC_ERR_USAGE, "%s: no \"results\" object", path);
+        st = jci_diag_set(d, JC_ERR_USAGE, "%s: no \"results\" object", path);
         goto out;
     }
     for (int i = 0; i < JC_SUMMARY_METRICS; i++) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(res, metrics[i].key);
         if (!m || cJSON_IsNull(m)) {
             if (metrics[i].required) {
-                st = jc_diag_set(d, JC_ERR_USAGE, "%s: results.%s is missing", path, metrics[i].key);
+                st = jci_diag_set(d, JC_ERR_USAGE, "%s: results.%s is missing", path, metrics[i].key);
                 goto out;
             }
             continue;
@@ -132,7 +132,7 @@ jc_status jc_estimate_read_json(const char *path, jc_estimate_summary *out, jc_d
                     *hi = cJSON_GetObjectItemCaseSensitive(m, "high");
         if (!cJSON_IsNumber(lo) || !cJSON_IsNumber(c) || !cJSON_IsNumber(hi) ||
             !isfinite(lo->valuedouble) || !isfinite(c->valuedouble) || !isfinite(hi->valuedouble)) {
-            st = jc_diag_set(d, JC_ERR_USAGE, "%s: results.%s is not a {low, central, high} object of numbers",
+            st = jci_diag_set(d, JC_ERR_USAGE, "%s: results.%s is not a {low, central, high} object of numbers",
                              path, metrics[i].key);
             goto out;
         }
@@ -160,10 +160,10 @@ static void change(jc_diff *df, const char *what, const char *a, const char *b)
 jc_status jc_estimate_diff(const jc_estimate_summary *a, const jc_estimate_summary *b,
                            double max_increase, int on_high, jc_diff *df, jc_diag *d)
 {
-    jc_diag_clear(d);
-    if (!a || !b || !df) return jc_diag_set(d, JC_ERR_USAGE, "jc_estimate_diff: NULL argument");
+    jci_diag_clear(d);
+    if (!a || !b || !df) return jci_diag_set(d, JC_ERR_USAGE, "jc_estimate_diff: NULL argument");
     if (!isnan(max_increase) && !(max_increase >= 0 && isfinite(max_increase)))
-        return jc_diag_set(d, JC_ERR_USAGE, "--max-increase must be >= 0 (got %g)", max_increase);
+        return jci_diag_set(d, JC_ERR_USAGE, "--max-increase must be >= 0 (got %g)", max_increase);
     memset(df, 0, sizeof *df);
     df->old_e = a;
     df->new_e = b;
@@ -213,7 +213,7 @@ jc_status jc_estimate_diff(const jc_estimate_summary *a, const jc_estimate_summa
             }
         }
     }
-    if (df->exceeded) return jc_diag_set(d, JC_ERR_BUDGET, "diff: %s", why);
+    if (df->exceeded) return jci_diag_set(d, JC_ERR_BUDGET, "diff: %s", why);
     return JC_OK;
 }
 

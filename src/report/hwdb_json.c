@@ -265,7 +265,7 @@ char *jc_report_region_list_json(const jc_hwdb *db, const char *provider, const 
     cJSON *ra = chk(&b, cJSON_CreateArray());
     for (size_t i = 0; ra && i < db->n_regions; i++) {
         const jc_region *r = &db->regions[i];
-        if (provider && (!r->provider || jc_strcasecmp(provider, r->provider))) continue;
+        if (provider && (!r->provider || jci_strcasecmp(provider, r->provider))) continue;
         if (type && strcmp(type, jc_region_type_name(r->type))) continue;
         cJSON *o = chk(&b, cJSON_CreateObject());
         add_str(&b, o, "code", r->code);

@@ -179,7 +179,7 @@ jc_status jc_report_hw_list_text(const jc_hwdb *db, const char *kind, FILE *f)
 
 static bool region_match(const jc_region *r, const char *provider, const char *type)
 {
-    if (provider && (!r->provider || jc_strcasecmp(provider, r->provider))) return false;
+    if (provider && (!r->provider || jci_strcasecmp(provider, r->provider))) return false;
     if (type && strcmp(type, jc_region_type_name(r->type))) return false;
     return true;
 }

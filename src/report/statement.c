@@ -293,17 +293,17 @@ static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts
 jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
                               jc_statement_format fmt, FILE *f, jc_diag *d)
 {
-    jc_diag_clear(d);
+    jci_diag_clear(d);
     jc_statement_opts none;
     memset(&none, 0, sizeof none);
     if (!o) o = &none;
-    if (!e || !f) return jc_diag_set(d, JC_ERR_USAGE, "jc_report_statement: NULL argument");
+    if (!e || !f) return jci_diag_set(d, JC_ERR_USAGE, "jc_report_statement: NULL argument");
     if (fmt == JC_STMT_HF) {
         if (e->mode != JC_MODE_TRAINING)
-            return jc_diag_set(d, JC_ERR_USAGE, "statement: the Hugging Face co2_eq_emissions block describes "
+            return jci_diag_set(d, JC_ERR_USAGE, "statement: the Hugging Face co2_eq_emissions block describes "
                                "training (pre-training or fine-tuning); this is an inference estimate");
         if (o->training_type && strcmp(o->training_type, "pre-training") && strcmp(o->training_type, "fine-tuning"))
-            return jc_diag_set(d, JC_ERR_USAGE, "statement: --training-type must be pre-training or fine-tuning "
+            return jci_diag_set(d, JC_ERR_USAGE, "statement: --training-type must be pre-training or fine-tuning "
                                "(got '%s')", o->training_type);
         hf_block(f, e, o);
     } else if (fmt == JC_STMT_MARKDOWN || fmt == JC_STMT_LATEX) {
@@ -313,8 +313,8 @@ jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
         s.f = f;
         paragraph(&s, e, o);
     } else {
-        return jc_diag_set(d, JC_ERR_USAGE, "statement: unknown format %d", (int)fmt);
+        return jci_diag_set(d, JC_ERR_USAGE, "statement: unknown format %d", (int)fmt);
     }
-    if (ferror(f)) return jc_diag_set(d, JC_ERR_IO, "statement: write failed");
+    if (ferror(f)) return jci_diag_set(d, JC_ERR_IO, "statement: write failed");
     return JC_OK;
 }

@@ -27,12 +27,12 @@ static int over(char *buf, size_t cap, const char *what, const char *opt,
 
 jc_status jc_budget_check(const jc_estimate *e, const jc_budget *b, jc_diag *d)
 {
-    jc_diag_clear(d);
-    if (!e || !b) return jc_diag_set(d, JC_ERR_USAGE, "jc_budget_check: NULL argument");
+    jci_diag_clear(d);
+    if (!e || !b) return jci_diag_set(d, JC_ERR_USAGE, "jc_budget_check: NULL argument");
     if (!isnan(b->max_kwh) && !(b->max_kwh >= 0 && isfinite(b->max_kwh)))
-        return jc_diag_set(d, JC_ERR_USAGE, "--max-kwh must be a number >= 0 (got %g)", b->max_kwh);
+        return jci_diag_set(d, JC_ERR_USAGE, "--max-kwh must be a number >= 0 (got %g)", b->max_kwh);
     if (!isnan(b->max_kgco2e) && !(b->max_kgco2e >= 0 && isfinite(b->max_kgco2e)))
-        return jc_diag_set(d, JC_ERR_USAGE, "--max-kgco2e must be a number >= 0 (got %g)", b->max_kgco2e);
+        return jci_diag_set(d, JC_ERR_USAGE, "--max-kgco2e must be a number >= 0 (got %g)", b->max_kgco2e);
     const char *end = b->on_high ? "high end of the range" : "central";
     double kwh = b->on_high ? e->energy_facility_kwh.high : e->energy_facility_kwh.central;
     double kg = b->on_high ? e->co2_kg.high : e->co2_kg.central;
@@ -44,5 +44,5 @@ jc_status jc_budget_check(const jc_estimate *e, const jc_budget *b, jc_diag *d)
         n += over(msg, sizeof msg, "location-based emissions", "--max-kgco2e", kg, b->max_kgco2e,
                   "kgCO2e", end);
     if (!n) return JC_OK;
-    return jc_diag_set(d, JC_ERR_BUDGET, "budget exceeded: %s", msg);
+    return jci_diag_set(d, JC_ERR_BUDGET, "budget exceeded: %s", msg);
 }

@@ -34,7 +34,7 @@
 
 /* ---- CSV --------------------------------------------------------------------- */
 
-typedef struct ms_internal { jc_arena *a; } ms_internal;
+typedef struct ms_internal { jci_arena *a; } ms_internal;
 
 /* Splits the next record of text at *pos into fields (RFC 4180: quoted
  * fields may hold commas, doubled quotes and line breaks).  Fields are
@@ -126,29 +126,29 @@ static const char *const simple_cols[] = {"job", "model", "device", "count", "ho
 
 jc_status jc_measurements_load(const char *path, jc_measurements **out, jc_diag *d)
 {
-    jc_diag_clear(d);
-    if (!path || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_measurements_load: NULL argument");
+    jci_diag_clear(d);
+    if (!path || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_measurements_load: NULL argument");
     *out = NULL;
     FILE *f = fopen(path, "rb");
-    if (!f) return jc_diag_set(d, JC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    jc_arena *a = jc_arena_new();
+    if (!f) return jci_diag_set(d, JC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    jci_arena *a = jci_arena_new();
     char *text = NULL;
     size_t len = 0, cap = 0;
     jc_status st = JC_OK;
-    if (!a) { fclose(f); return jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); }
+    if (!a) { fclose(f); return jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); }
     for (;;) {
         if (len + 65536 + 1 > cap) {
             size_t nc = cap ? cap * 2 : 131072;
-            if (nc > MAX_CSV_BYTES + 131072) { st = jc_diag_set(d, JC_ERR_USAGE, "%s: larger than 64 MiB", path); break; }
+            if (nc > MAX_CSV_BYTES + 131072) { st = jci_diag_set(d, JC_ERR_USAGE, "%s: larger than 64 MiB", path); break; }
             char *nt = realloc(text, nc);
-            if (!nt) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); break; }
+            if (!nt) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); break; }
             text = nt;
             cap = nc;
         }
         size_t r = fread(text + len, 1, 65536, f);
         len += r;
         if (r < 65536) {
-            if (ferror(f)) st = jc_diag_set(d, JC_ERR_IO, "%s: read error", path);
+            if (ferror(f)) st = jci_diag_set(d, JC_ERR_IO, "%s: read error", path);
             break;
         }
     }
@@ -161,11 +161,11 @@ jc_status jc_measurements_load(const char *path, jc_measurements **out, jc_diag 
     char *hdr[MAX_FIELDS], *fl[MAX_FIELDS];
     int line = 1, hline = line;
     int nh = record(text, len, &pos, hdr, &line);
-    if (nh <= 0) { st = jc_diag_set(d, JC_ERR_USAGE, "%s:1: no header line", path); goto fail; }
+    if (nh <= 0) { st = jci_diag_set(d, JC_ERR_USAGE, "%s:1: no header line", path); goto fail; }
     /* the header's names are kept: copy them, the text is reused below */
     for (int i = 0; i < nh; i++) {
-        char *c = jc_arena_strdup(a, hdr[i]);
-        if (!c) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+        char *c = jci_arena_strdup(a, hdr[i]);
+        if (!c) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
         for (char *p = c; *p; p++) *p = (char)tolower((unsigned char)*p);
         while (*c == ' ') c++;
         hdr[i] = c;
@@ -177,37 +177,37 @@ jc_status jc_measurements_load(const char *path, jc_measurements **out, jc_diag 
             for (size_t k = 0; k < sizeof simple_cols / sizeof simple_cols[0]; k++)
                 ok |= !strcmp(hdr[i], simple_cols[k]);
             if (!ok) {
-                st = jc_diag_set(d, JC_ERR_USAGE, "%s:%d: unknown column '%s': the file is neither CodeCarbon's "
+                st = jci_diag_set(d, JC_ERR_USAGE, "%s:%d: unknown column '%s': the file is neither CodeCarbon's "
                                  "emissions.csv (duration, energy_consumed, ...) nor the simple form (job, model, "
                                  "device, count, hours, device_kwh, avg_watts, date)", path, hline, hdr[i]);
                 goto fail;
             }
         }
         if (col_of(hdr, nh, "device_kwh") < 0 && col_of(hdr, nh, "avg_watts") < 0 && col_of(hdr, nh, "hours") < 0) {
-            st = jc_diag_set(d, JC_ERR_USAGE, "%s:%d: the simple form needs a device_kwh, avg_watts or hours column",
+            st = jci_diag_set(d, JC_ERR_USAGE, "%s:%d: the simple form needs a device_kwh, avg_watts or hours column",
                              path, hline);
             goto fail;
         }
     }
 
-    jc_measurements *ms = jc_arena_alloc(a, sizeof *ms);
-    ms_internal *mi = jc_arena_alloc(a, sizeof *mi);
-    if (!ms || !mi) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    jc_measurements *ms = jci_arena_alloc(a, sizeof *ms);
+    ms_internal *mi = jci_arena_alloc(a, sizeof *mi);
+    if (!ms || !mi) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
     mi->a = a;
     ms->internal_ = mi;
-    ms->path = jc_arena_strdup(a, path);
+    ms->path = jci_arena_strdup(a, path);
     ms->format = cc ? "codecarbon" : "simple";
     size_t rcap = 0;
     for (;;) {
         int at = line;
         int nf = record(text, len, &pos, fl, &line);
         if (nf == 0) break;
-        if (nf < 0) { st = jc_diag_set(d, JC_ERR_USAGE, "%s:%d: unterminated quote or too many fields", path, at); goto fail; }
+        if (nf < 0) { st = jci_diag_set(d, JC_ERR_USAGE, "%s:%d: unterminated quote or too many fields", path, at); goto fail; }
         if (nf == 1 && !fl[0][0]) continue;   /* blank line */
         if (ms->n == rcap) {
             size_t nc = rcap ? rcap * 2 : 16;
-            jc_measurement *nr = jc_arena_calloc(a, nc, sizeof *nr);
-            if (!nr) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+            jc_measurement *nr = jci_arena_calloc(a, nc, sizeof *nr);
+            if (!nr) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
             if (ms->n) memcpy(nr, ms->rows, ms->n * sizeof *nr);
             ms->rows = nr;
             rcap = nc;
@@ -265,26 +265,26 @@ jc_status jc_measurements_load(const char *path, jc_measurements **out, jc_diag 
         }
 #undef NUM
         if (bad) {
-            st = jc_diag_set(d, JC_ERR_USAGE, "%s:%d: column '%s': not a number%s", path, at, bad,
+            st = jci_diag_set(d, JC_ERR_USAGE, "%s:%d: column '%s': not a number%s", path, at, bad,
                              !strcmp(bad, "date") ? " (dates are YYYY-MM-DD)" : "");
             goto fail;
         }
         if ((!isnan(m->duration_s) && !(m->duration_s > 0)) || (!isnan(m->device_kwh) && m->device_kwh < 0) ||
             (!isnan(m->devices) && !(m->devices >= 1 && m->devices == floor(m->devices)))) {
-            st = jc_diag_set(d, JC_ERR_USAGE, "%s:%d: a duration must be > 0, an energy >= 0 and a device "
+            st = jci_diag_set(d, JC_ERR_USAGE, "%s:%d: a duration must be > 0, an energy >= 0 and a device "
                              "count a whole number >= 1", path, at);
             goto fail;
         }
         ms->n++;
     }
-    if (!ms->n) { st = jc_diag_set(d, JC_ERR_USAGE, "%s: no data row after the header", path); goto fail; }
-    if (!ms->path) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    if (!ms->n) { st = jci_diag_set(d, JC_ERR_USAGE, "%s: no data row after the header", path); goto fail; }
+    if (!ms->path) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
     free(text);
     *out = ms;
     return JC_OK;
 fail:
     free(text);
-    jc_arena_free(a);
+    jci_arena_free(a);
     return st;
 }
 
@@ -292,7 +292,7 @@ void jc_measurements_free(jc_measurements *m)
 {
     if (!m) return;
     ms_internal *mi = m->internal_;
-    jc_arena_free(mi->a);
+    jci_arena_free(mi->a);
 }
 
 /* ---- fit --------------------------------------------------------------------------- */
@@ -347,8 +347,8 @@ static double rel(double pred, double meas)
 jc_status jc_calibrate_check(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
                              const jc_measurement *m, jc_calib_check *out, jc_diag *d)
 {
-    jc_diag_clear(d);
-    if (!job || !db || !m || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_calibrate_check: NULL argument");
+    jci_diag_clear(d);
+    if (!job || !db || !m || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_calibrate_check: NULL argument");
     jc_job j = measured_job(job, m);
     out->hours = out->device_kwh = out->device_kwh_jpo = NAN;
     jc_status st = trial(&j, an, db, job->utilization, JC_METHOD_ROOFLINE, &out->hours, &out->device_kwh, NULL, d);
@@ -388,13 +388,13 @@ static jc_status g_of(const fitctx *c, double u, double *v, jc_diag *d)
 jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
                        const jc_measurement *m, jc_calibration *out, jc_diag *d)
 {
-    jc_diag_clear(d);
-    if (!job || !db || !m || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_calibrate: NULL argument");
+    jci_diag_clear(d);
+    if (!job || !db || !m || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_calibrate: NULL argument");
     memset(out, 0, sizeof *out);
     if (!isnan(job->utilization))
-        return jc_diag_set(d, JC_ERR_USAGE, "calibrate: --utilization is what calibrate fits; leave it out");
+        return jci_diag_set(d, JC_ERR_USAGE, "calibrate: --utilization is what calibrate fits; leave it out");
     if (!isnan(job->hours) || !isnan(job->device_hours) || !isnan(job->avg_power_w))
-        return jc_diag_set(d, JC_ERR_USAGE, "calibrate: --hours, --device-hours and --avg-power bypass the model "
+        return jci_diag_set(d, JC_ERR_USAGE, "calibrate: --hours, --device-hours and --avg-power bypass the model "
                            "being fitted; the measurement gives them");
     jc_job j = measured_job(job, m);
     j.method = JC_METHOD_ROOFLINE;
@@ -415,7 +415,7 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
     double rlo = ua && ua->value.central > 0 ? ua->value.low / ua->value.central : 1;
     double rhi = ua && ua->value.central > 0 ? ua->value.high / ua->value.central : 1;
     jc_estimate_free(e);
-    if (!dev) return jc_diag_set(d, JC_ERR_INTERNAL, "calibrate: device %s vanished", out->device_id);
+    if (!dev) return jci_diag_set(d, JC_ERR_INTERNAL, "calibrate: device %s vanished", out->device_id);
 
     out->meas_hours = m->duration_s / 3600;
     out->meas_device_kwh = meas_device_kwh(dev, m);
@@ -432,7 +432,7 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
         target = out->meas_device_kwh;
         snprintf(out->util_from, sizeof out->util_from, "energy");
     } else {
-        return jc_diag_set(d, JC_ERR_USAGE, "calibrate: line %d gives neither a duration nor a device energy",
+        return jci_diag_set(d, JC_ERR_USAGE, "calibrate: line %d gives neither a duration nor a device energy",
                            m->line);
     }
     const char *what = c.by_energy ? "device energy" : "wall time";
@@ -440,14 +440,14 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
     double lo = 1e-4, hi = 1, glo, ghi;
     if ((st = g_of(&c, lo, &glo, d)) || (st = g_of(&c, hi, &ghi, d))) return st;
     if (target < ghi * (1 - 1e-12))
-        return jc_diag_set(d, JC_ERR_RANGE, "calibrate: the measured %s %.6g %s is below the %.6g %s predicted at "
+        return jci_diag_set(d, JC_ERR_RANGE, "calibrate: the measured %s %.6g %s is below the %.6g %s predicted at "
                            "full utilisation (1.0) of %g x %s: check the job (work, batch, device count) against "
                            "the run", what, target, unit, ghi, unit, out->devices, out->device_id);
     if (target > glo * (1 + 1e-12))
-        return jc_diag_set(d, JC_ERR_RANGE, "calibrate: the measured %s %.6g %s is above the %.6g %s predicted at "
+        return jci_diag_set(d, JC_ERR_RANGE, "calibrate: the measured %s %.6g %s is above the %.6g %s predicted at "
                            "a utilisation of 0.0001: check the job against the run", what, target, unit, glo, unit);
     if (glo == ghi)
-        return jc_diag_set(d, JC_ERR_RANGE, "calibrate: the predicted %s does not depend on the utilisation "
+        return jci_diag_set(d, JC_ERR_RANGE, "calibrate: the predicted %s does not depend on the utilisation "
                            "(all work is memory-bound): nothing to fit", what);
     /* g falls with u; bisect in log space: u spans four decades */
     for (int it = 0; it < 80 && hi / lo > 1 + 1e-12; it++) {
@@ -506,15 +506,15 @@ static void yq(FILE *f, const char *t)
 jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measurements *ms,
                                     const jc_measurement *m, const char *date, FILE *f, jc_diag *d)
 {
-    jc_diag_clear(d);
-    if (!c || !ms || !m || !f) return jc_diag_set(d, JC_ERR_USAGE, "jc_calibration_write_yaml: NULL argument");
+    jci_diag_clear(d);
+    if (!c || !ms || !m || !f) return jci_diag_set(d, JC_ERR_USAGE, "jc_calibration_write_yaml: NULL argument");
     const char *when = m->date[0] ? m->date : date;
     char chk[11];
     date_of(chk, when ? when : "");
     if (!chk[0])
-        return jc_diag_set(d, JC_ERR_USAGE, "calibrate: %s%s%.0d has no date; give --date YYYY-MM-DD", ms->path,
+        return jci_diag_set(d, JC_ERR_USAGE, "calibrate: %s%s%.0d has no date; give --date YYYY-MM-DD", ms->path,
                            m->line ? ":" : "", m->line);
-    if (!c->fit_util && !c->fit_pj) return jc_diag_set(d, JC_ERR_USAGE, "calibrate: nothing was fitted");
+    if (!c->fit_util && !c->fit_pj) return jci_diag_set(d, JC_ERR_USAGE, "calibrate: nothing was fitted");
     char buf[1500], meas[400];
     if (ms->detail)
         snprintf(meas, sizeof meas, "%s", ms->detail);
@@ -551,6 +551,6 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measuremen
         yq(f, buf);
         fprintf(f, "}\n");
     }
-    if (ferror(f)) return jc_diag_set(d, JC_ERR_IO, "calibrate: write failed");
+    if (ferror(f)) return jci_diag_set(d, JC_ERR_IO, "calibrate: write failed");
     return JC_OK;
 }

@@ -32,7 +32,7 @@
 #define GA_MAX_LIST 24
 
 typedef struct ga_ctx {
-    jc_arena *a;
+    jci_arena *a;
     jc_ga_result *r;
     const char **warn, **note;
     jc_ga_used *used;
@@ -62,16 +62,16 @@ void jc_ga_input_init(jc_ga_input *in)
 
 /* ---- small helpers --------------------------------------------------- */
 
-static char *ga_printf(jc_arena *a, const char *fmt, ...)
+static char *ga_printf(jci_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static char *ga_printf(jc_arena *a, const char *fmt, ...)
+static char *ga_printf(jci_arena *a, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    return jc_arena_strdup(a, buf);
+    return jci_arena_strdup(a, buf);
 }
 
 static void add_warning(ga_ctx *c, const char *s)
@@ -85,7 +85,7 @@ static void add_note(ga_ctx *c, const char *s)
 }
 
 /* Citation and URL of a sourced value, "" when it has none. */
-static const char *source_text(jc_arena *a, const jc_sourced *v)
+static const char *source_text(jci_arena *a, const jc_sourced *v)
 {
     if (!v || !v->source) return NULL;
     const jc_source *s = v->source;
@@ -154,7 +154,7 @@ static void suggest(const char *want, const char *const *names, size_t n,
     int bd[3] = {1 << 30, 1 << 30, 1 << 30};
     for (size_t i = 0; i < n; i++) {
         if (!names[i]) continue;
-        int d = jc_edit_distance(want, names[i], 64);
+        int d = jci_edit_distance(want, names[i], 64);
         if (ci_contains(names[i], want) || ci_contains(want, names[i]))
             d = d / 4;
         for (int k = 0; k < 3; k++)
@@ -257,18 +257,18 @@ static jc_status resolve_hw(const jc_ga_version *v, const jc_hwdb *db,
                 return JC_OK;
             }
             if (is_cpu && d->tdp_w.present && d->cores > 0)
-                return jc_diag_set(diag, JC_ERR_NOTFOUND,
+                return jci_diag_set(diag, JC_ERR_NOTFOUND,
                     "the Green Algorithms calculator v%s has no CPU model for "
                     "hwdb device '%s'; pass its power per core with "
                     "--tdp-per-core (hwdb: %g W / %d cores = %.2f W)",
                     v->version, d->id, d->tdp_w.value, d->cores,
                     d->tdp_w.value / d->cores);
             if (!is_cpu && d->tdp_w.present)
-                return jc_diag_set(diag, JC_ERR_NOTFOUND,
+                return jci_diag_set(diag, JC_ERR_NOTFOUND,
                     "the Green Algorithms calculator v%s has no GPU model for "
                     "hwdb device '%s'; pass its power with --gpu-tdp "
                     "(hwdb: %g W)", v->version, d->id, d->tdp_w.value);
-            return jc_diag_set(diag, JC_ERR_NOTFOUND,
+            return jci_diag_set(diag, JC_ERR_NOTFOUND,
                 "the Green Algorithms calculator v%s has no %s model for hwdb "
                 "device '%s'; pass its power with %s", v->version, what, d->id,
                 is_cpu ? "--tdp-per-core" : "--gpu-tdp");
@@ -281,7 +281,7 @@ static jc_status resolve_hw(const jc_ga_version *v, const jc_hwdb *db,
         suggest(name, names, n, sug, sizeof sug);
         free(names);
     }
-    return jc_diag_set(diag, JC_ERR_NOTFOUND,
+    return jci_diag_set(diag, JC_ERR_NOTFOUND,
         "unknown %s model '%s' in the Green Algorithms calculator v%s; "
         "did you mean %s? (or give the power with %s)", what, name, v->version,
         sug[0] ? sug : "'Any'", is_cpu ? "--tdp-per-core" : "--gpu-tdp");
@@ -313,7 +313,7 @@ static jc_status unknown_location(const jc_ga_version *v, const char *code,
         suggest(code, names, v->n_locations, sug, sizeof sug);
         free(names);
     }
-    return jc_diag_set(diag, JC_ERR_NOTFOUND,
+    return jci_diag_set(diag, JC_ERR_NOTFOUND,
         "unknown region '%s' in the Green Algorithms calculator v%s "
         "carbon-intensity table; did you mean %s? (or give --ci G)",
         code, v->version, sug[0] ? sug : "'WORLD'");
@@ -324,52 +324,52 @@ static jc_status unknown_location(const jc_ga_version *v, const char *code,
 static jc_status validate(const jc_ga_input *in, jc_diag *diag)
 {
     if (!isfinite(in->runtime_h) || in->runtime_h <= 0)
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "runtime must be a positive duration (got %g h)", in->runtime_h);
     if (in->n_cores < 0)
-        return jc_diag_set(diag, JC_ERR_USAGE, "--cores must be >= 0 (got %d)", in->n_cores);
+        return jci_diag_set(diag, JC_ERR_USAGE, "--cores must be >= 0 (got %d)", in->n_cores);
     if (in->n_gpus < 0)
-        return jc_diag_set(diag, JC_ERR_USAGE, "--gpus must be >= 0 (got %d)", in->n_gpus);
+        return jci_diag_set(diag, JC_ERR_USAGE, "--gpus must be >= 0 (got %d)", in->n_gpus);
     if (in->n_cores == 0 && in->n_gpus == 0)
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "nothing to compute: give --cores N and/or --gpus N");
     if (!isfinite(in->cpu_usage) || in->cpu_usage < 0 || in->cpu_usage > 1)
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "--cpu-usage must be between 0 and 1 (got %g; 0.8 means 80%%)", in->cpu_usage);
     if (!isfinite(in->gpu_usage) || in->gpu_usage < 0 || in->gpu_usage > 1)
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "--gpu-usage must be between 0 and 1 (got %g; 0.9 means 90%%)", in->gpu_usage);
     if (!isfinite(in->memory_gb) || in->memory_gb < 0)
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "--memory must be >= 0 GB (got %g)", in->memory_gb);
     if (!isfinite(in->tdp_per_core_w) || in->tdp_per_core_w < 0 || in->tdp_per_core_w > 1000)
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "--tdp-per-core must be between 0 and 1000 W (got %g)", in->tdp_per_core_w);
     if (!isfinite(in->gpu_tdp_w) || in->gpu_tdp_w < 0 || in->gpu_tdp_w > 5000)
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "--gpu-tdp must be between 0 and 5000 W (got %g)", in->gpu_tdp_w);
     if (in->pue >= 0 && (!isfinite(in->pue) || in->pue < 1 || in->pue > 10))
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "--pue must be between 1 and 10 (got %g)", in->pue);
     if (!isfinite(in->psf) || in->psf < 1 || in->psf > 1e6)
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "--psf must be >= 1 (got %g)", in->psf);
     if (in->ci >= 0 && (!isfinite(in->ci) || in->ci > 5000))
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "--ci must be between 0 and 5000 gCO2e/kWh (got %g)", in->ci);
     if (in->datacenter && in->platform != JC_GA_CLOUD &&
         in->platform != JC_GA_PLATFORM_DEFAULT)
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "--datacenter applies to --platform cloud only");
     if (in->datacenter && !in->provider)
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "--datacenter needs --provider (gcp, aws, azure, ...)");
     if (in->provider && in->platform != JC_GA_CLOUD &&
         in->platform != JC_GA_PLATFORM_DEFAULT)
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "--provider applies to --platform cloud only");
     if (in->datacenter && in->region)
-        return jc_diag_set(diag, JC_ERR_USAGE,
+        return jci_diag_set(diag, JC_ERR_USAGE,
             "give --datacenter or --region, not both: the calculator takes "
             "a data centre's location from its own table");
     return JC_OK;
@@ -381,7 +381,7 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
                          const jc_ga_input *in, jc_diag *diag)
 {
     jc_ga_result *r = c->r;
-    jc_arena *a = c->a;
+    jci_arena *a = c->a;
     jc_status st;
     int vnum = version_num(v->version);
     const jc_device *cpu_dev = NULL, *gpu_dev = NULL;
@@ -420,7 +420,7 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
                             &row, &cpu_dev, diag);
             if (st) return st;
             if (!row->tdp_per_core_w.present)
-                return jc_diag_set(diag, JC_ERR_HWDB,
+                return jci_diag_set(diag, JC_ERR_HWDB,
                     "CPU '%s' of calculator v%s has no TDP_per_core", row->name, v->version);
             r->cpu_model = row->name;
             r->cpu_w_per_core = row->tdp_per_core_w.value;
@@ -462,7 +462,7 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
                             &row, &gpu_dev, diag);
             if (st) return st;
             if (!row->tdp_w.present)
-                return jc_diag_set(diag, JC_ERR_HWDB,
+                return jci_diag_set(diag, JC_ERR_HWDB,
                     "GPU '%s' of calculator v%s has no power figure", row->name, v->version);
             r->gpu_model = row->name;
             r->gpu_w = row->tdp_w.value;
@@ -476,7 +476,7 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
 
     /* memory power */
     const jc_ga_constant *mp = find_const(v, "memoryPower");
-    if (!mp) return jc_diag_set(diag, JC_ERR_HWDB,
+    if (!mp) return jci_diag_set(diag, JC_ERR_HWDB,
                                 "calculator v%s tables lack memoryPower", v->version);
     r->memory_w_per_gb = mp->value.value;
     add_used(c, "memoryPower", r->memory_w_per_gb, "W/GB",
@@ -487,7 +487,7 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
     const jc_ga_datacenter *dc = NULL;
     if (r->platform == JC_GA_CLOUD) {
         if (!in->provider)
-            return jc_diag_set(diag, JC_ERR_USAGE,
+            return jci_diag_set(diag, JC_ERR_USAGE,
                 "--platform cloud needs --provider (gcp, aws, azure, ... or other)");
         int known = 0;
         for (size_t i = 0; i < v->n_providers; i++)
@@ -505,14 +505,14 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
             for (size_t i = 0; i < v->n_providers && len < sizeof list - 40; i++)
                 len += (size_t)snprintf(list + len, sizeof list - len, "%s, ",
                                         v->providers[i].code);
-            return jc_diag_set(diag, JC_ERR_NOTFOUND,
+            return jci_diag_set(diag, JC_ERR_NOTFOUND,
                 "unknown cloud provider '%s' in calculator v%s; known: %sother",
                 in->provider, v->version, list);
         }
         if (!known) r->provider = "other";
         if (in->datacenter) {
             if (!strcmp(r->provider, "other"))
-                return jc_diag_set(diag, JC_ERR_USAGE,
+                return jci_diag_set(diag, JC_ERR_USAGE,
                     "--datacenter needs a known provider, not 'other'");
             const char **names = calloc(v->n_datacenters + 1, sizeof *names);
             size_t nn = 0;
@@ -526,7 +526,7 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
                 char sug[512] = "";
                 if (names) suggest(in->datacenter, names, nn, sug, sizeof sug);
                 free(names);
-                return jc_diag_set(diag, JC_ERR_NOTFOUND,
+                return jci_diag_set(diag, JC_ERR_NOTFOUND,
                     "unknown data centre '%s' of %s in calculator v%s; did you mean %s?",
                     in->datacenter, r->provider, v->version, sug[0] ? sug : "(none listed)");
             }
@@ -542,7 +542,7 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
         add_used(c, "PUE", 1.0, "", "personal computer (the calculator uses 1)", NULL);
     } else if (r->platform == JC_GA_LOCAL || !r->provider ||
                !strcmp(r->provider, "other")) {
-        if (!unk) return jc_diag_set(diag, JC_ERR_HWDB,
+        if (!unk) return jci_diag_set(diag, JC_ERR_HWDB,
                                      "calculator v%s tables lack the Unknown PUE default", v->version);
         r->pue = unk->value.value;
         add_used(c, "PUE", r->pue, "",
@@ -559,7 +559,7 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
     } else {
         const jc_ga_pue_default *pd = find_pue(v, r->provider);
         if (!pd) pd = unk;
-        if (!pd) return jc_diag_set(diag, JC_ERR_HWDB,
+        if (!pd) return jci_diag_set(diag, JC_ERR_HWDB,
                                     "calculator v%s tables lack a PUE default", v->version);
         r->pue = pd->value.value;
         add_used(c, "PUE", r->pue, "",
@@ -583,12 +583,12 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
         const char *why;
         if (dc) {
             if (!dc->location || !dc->location[0])
-                return jc_diag_set(diag, JC_ERR_NOTFOUND,
+                return jci_diag_set(diag, JC_ERR_NOTFOUND,
                     "data centre %s %s has no location in calculator v%s (the "
                     "calculator drops it); give --region or --ci instead",
                     r->provider, dc->name, v->version);
             l = find_location(v, db, dc->location);
-            if (!l) return jc_diag_set(diag, JC_ERR_HWDB,
+            if (!l) return jci_diag_set(diag, JC_ERR_HWDB,
                     "data centre %s %s: location '%s' is not in calculator v%s's "
                     "CI table", r->provider, dc->name, dc->location, v->version);
             why = ga_printf(a, "location %s of data centre %s %s (CI_aggregated.csv)",
@@ -602,7 +602,7 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
                             l->region && strcmp(l->region, "Any") ? l->region : "");
         } else {
             l = find_location(v, NULL, "WORLD");
-            if (!l) return jc_diag_set(diag, JC_ERR_HWDB,
+            if (!l) return jci_diag_set(diag, JC_ERR_HWDB,
                     "calculator v%s tables lack the WORLD intensity", v->version);
             why = "world average (no --region given; CI_aggregated.csv WORLD)";
             add_note(c, "no --region: the world-average carbon intensity was used");
@@ -755,8 +755,8 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
     if (ok && np > 0) {
         r->has_own = 1;
         r->n_own_parts = (size_t)np;
-        r->own_parts = jc_arena_calloc(a, (size_t)np, sizeof *r->own_parts);
-        if (!r->own_parts) return jc_diag_set(diag, JC_ERR_NOMEM, "out of memory");
+        r->own_parts = jci_arena_calloc(a, (size_t)np, sizeof *r->own_parts);
+        if (!r->own_parts) return jci_diag_set(diag, JC_ERR_NOMEM, "out of memory");
         double dev_w = 0;
         for (int i = 0; i < np; i++) {
             r->own_parts[i] = parts[i];
@@ -781,21 +781,21 @@ jc_status jc_ga_compute_tables(const jc_ga_version *tables, const jc_hwdb *db,
 {
     if (out) *out = NULL;
     if (!tables || !in || !out)
-        return jc_diag_set(diag, JC_ERR_USAGE, "jc_ga_compute: NULL argument");
+        return jci_diag_set(diag, JC_ERR_USAGE, "jc_ga_compute: NULL argument");
     jc_status st = validate(in, diag);
     if (st) return st;
-    jc_arena *a = jc_arena_new();
-    if (!a) return jc_diag_set(diag, JC_ERR_NOMEM, "out of memory");
-    jc_ga_result *r = jc_arena_alloc(a, sizeof *r);
+    jci_arena *a = jci_arena_new();
+    if (!a) return jci_diag_set(diag, JC_ERR_NOMEM, "out of memory");
+    jc_ga_result *r = jci_arena_alloc(a, sizeof *r);
     ga_ctx c = {a, r, NULL, NULL, NULL};
     if (r) {
-        c.warn = jc_arena_calloc(a, GA_MAX_LIST, sizeof *c.warn);
-        c.note = jc_arena_calloc(a, GA_MAX_LIST, sizeof *c.note);
-        c.used = jc_arena_calloc(a, 2 * GA_MAX_LIST, sizeof *c.used);
+        c.warn = jci_arena_calloc(a, GA_MAX_LIST, sizeof *c.warn);
+        c.note = jci_arena_calloc(a, GA_MAX_LIST, sizeof *c.note);
+        c.used = jci_arena_calloc(a, 2 * GA_MAX_LIST, sizeof *c.used);
     }
     if (!r || !c.warn || !c.note || !c.used) {
-        jc_arena_free(a);
-        return jc_diag_set(diag, JC_ERR_NOMEM, "out of memory");
+        jci_arena_free(a);
+        return jci_diag_set(diag, JC_ERR_NOMEM, "out of memory");
     }
     r->warnings = c.warn;
     r->notes = c.note;
@@ -803,7 +803,7 @@ jc_status jc_ga_compute_tables(const jc_ga_version *tables, const jc_hwdb *db,
     r->internal_ = a;
     st = compute(&c, tables, db, in, diag);
     if (st) {
-        jc_arena_free(a);
+        jci_arena_free(a);
         return st;
     }
     *out = r;
@@ -815,7 +815,7 @@ jc_status jc_ga_compute(const jc_hwdb *db, const jc_ga_input *in,
 {
     if (out) *out = NULL;
     if (!db || !in || !out)
-        return jc_diag_set(diag, JC_ERR_USAGE, "jc_ga_compute: NULL argument");
+        return jci_diag_set(diag, JC_ERR_USAGE, "jc_ga_compute: NULL argument");
     const jc_ga_version *v = NULL;
     const char *ver = in->version;
     if (ver && (*ver == 'v' || *ver == 'V')) ver++;
@@ -826,7 +826,7 @@ jc_status jc_ga_compute(const jc_hwdb *db, const jc_ga_input *in,
         for (size_t i = 0; i < db->n_ga && len < sizeof list - 16; i++)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
                                     i ? ", " : "", db->ga[i].version);
-        return jc_diag_set(diag, JC_ERR_NOTFOUND,
+        return jci_diag_set(diag, JC_ERR_NOTFOUND,
             "no Green Algorithms calculator version '%s' in the database "
             "(available: %s)", in->version ? in->version : "latest",
             list[0] ? list : "none");
@@ -836,7 +836,7 @@ jc_status jc_ga_compute(const jc_hwdb *db, const jc_ga_input *in,
 
 void jc_ga_result_free(jc_ga_result *r)
 {
-    if (r) jc_arena_free((jc_arena *)r->internal_);
+    if (r) jci_arena_free((jci_arena *)r->internal_);
 }
 
 /* ---- runtime parsing ---------------------------------------------------- */
@@ -844,7 +844,7 @@ void jc_ga_result_free(jc_ga_result *r)
 jc_status jc_ga_parse_runtime(const char *s, double *hours, jc_diag *diag)
 {
     if (!s || !*s)
-        return jc_diag_set(diag, JC_ERR_USAGE, "empty runtime");
+        return jci_diag_set(diag, JC_ERR_USAGE, "empty runtime");
     static const char units[] = "dhms";
     static const double per_h[] = {24.0, 1.0, 1.0 / 60.0, 1.0 / 3600.0};
     const char *p = s;
@@ -852,10 +852,10 @@ jc_status jc_ga_parse_runtime(const char *s, double *hours, jc_diag *diag)
     int next_unit = 0, parts = 0;
     while (*p) {
         if (*p == '-')
-            return jc_diag_set(diag, JC_ERR_USAGE,
+            return jci_diag_set(diag, JC_ERR_USAGE,
                 "runtime '%s' is negative; give a positive duration such as 90m, 1.5h, 12h30m, 2d", s);
         if (!((*p >= '0' && *p <= '9') || *p == '.'))
-            return jc_diag_set(diag, JC_ERR_USAGE,
+            return jci_diag_set(diag, JC_ERR_USAGE,
                 "runtime '%s' is not a duration (examples: 90m, 1.5h, 12h30m, 2d, 1d6h, or hours as a number)", s);
         char numbuf[64];
         size_t n = 0;
@@ -864,16 +864,16 @@ jc_status jc_ga_parse_runtime(const char *s, double *hours, jc_diag *diag)
             if (*p == '.') dots++;
             else digits++;
             if (n + 1 >= sizeof numbuf)
-                return jc_diag_set(diag, JC_ERR_USAGE, "runtime '%s' is too long", s);
+                return jci_diag_set(diag, JC_ERR_USAGE, "runtime '%s' is too long", s);
             numbuf[n++] = *p++;
         }
         numbuf[n] = 0;
         if (dots > 1 || !digits)
-            return jc_diag_set(diag, JC_ERR_USAGE, "runtime '%s': malformed number '%s'", s, numbuf);
+            return jci_diag_set(diag, JC_ERR_USAGE, "runtime '%s': malformed number '%s'", s, numbuf);
         double x = strtod(numbuf, NULL);
         if (!*p) {
             if (parts)
-                return jc_diag_set(diag, JC_ERR_USAGE,
+                return jci_diag_set(diag, JC_ERR_USAGE,
                     "runtime '%s': the number '%s' lacks a unit (d, h, m or s)", s, numbuf);
             total = x;  /* a plain number of hours */
             parts++;
@@ -881,11 +881,11 @@ jc_status jc_ga_parse_runtime(const char *s, double *hours, jc_diag *diag)
         }
         const char *u = strchr(units, *p);
         if (!u || !*p)
-            return jc_diag_set(diag, JC_ERR_USAGE,
+            return jci_diag_set(diag, JC_ERR_USAGE,
                 "runtime '%s': unknown unit '%c' (use d, h, m or s)", s, *p);
         int ui = (int)(u - units);
         if (ui < next_unit)
-            return jc_diag_set(diag, JC_ERR_USAGE,
+            return jci_diag_set(diag, JC_ERR_USAGE,
                 "runtime '%s': units must come once each, in the order d, h, m, s", s);
         next_unit = ui + 1;
         total += x * per_h[ui];
@@ -893,7 +893,7 @@ jc_status jc_ga_parse_runtime(const char *s, double *hours, jc_diag *diag)
         p++;
     }
     if (!isfinite(total) || total > 1e9)
-        return jc_diag_set(diag, JC_ERR_USAGE, "runtime '%s' is out of range", s);
+        return jci_diag_set(diag, JC_ERR_USAGE, "runtime '%s' is out of range", s);
     *hours = total;
     return JC_OK;
 }

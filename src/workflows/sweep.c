@@ -19,7 +19,7 @@
 #include <string.h>
 
 typedef struct sweep_internal {
-    jc_arena *a;
+    jci_arena *a;
     jc_sweep_entry *entries, *skipped;  /* malloc'ed, freed with the sweep */
     const char **notes;
 } sweep_internal;
@@ -37,9 +37,9 @@ const char *jc_sweep_sort_name(jc_sweep_sort s)
 jc_status jc_sweep_sort_parse(const char *s, jc_sweep_sort *out)
 {
     if (!s) return JC_ERR_USAGE;
-    if (!jc_strcasecmp(s, "emissions") || !jc_strcasecmp(s, "co2")) *out = JC_SWEEP_BY_EMISSIONS;
-    else if (!jc_strcasecmp(s, "energy") || !jc_strcasecmp(s, "kwh")) *out = JC_SWEEP_BY_ENERGY;
-    else if (!jc_strcasecmp(s, "time")) *out = JC_SWEEP_BY_TIME;
+    if (!jci_strcasecmp(s, "emissions") || !jci_strcasecmp(s, "co2")) *out = JC_SWEEP_BY_EMISSIONS;
+    else if (!jci_strcasecmp(s, "energy") || !jci_strcasecmp(s, "kwh")) *out = JC_SWEEP_BY_ENERGY;
+    else if (!jci_strcasecmp(s, "time")) *out = JC_SWEEP_BY_TIME;
     else return JC_ERR_USAGE;
     return JC_OK;
 }
@@ -47,7 +47,7 @@ jc_status jc_sweep_sort_parse(const char *s, jc_sweep_sort *out)
 /* ---- the builder ------------------------------------------------------------ */
 
 typedef struct sw {
-    jc_arena *a;
+    jci_arena *a;
     jc_sweep *s;
     sweep_internal *in;
     const jc_job *job;
@@ -80,7 +80,7 @@ static int push(sw *w, jc_sweep_entry **arr, size_t *n, size_t *cap, const jc_sw
 static const char *adup(sw *w, const char *s)
 {
     if (!s) return NULL;
-    const char *r = jc_arena_strdup(w->a, s);
+    const char *r = jci_arena_strdup(w->a, s);
     if (!r) w->oom = 1;
     return r;
 }
@@ -153,7 +153,7 @@ static int kind_word(const char *s, int *mask)
         {"soc", 1 << JC_DEVICE_SOC},
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-        if (!jc_strcasecmp(s, k[i].w)) { *mask = k[i].m; return 1; }
+        if (!jci_strcasecmp(s, k[i].w)) { *mask = k[i].m; return 1; }
     return 0;
 }
 
@@ -161,34 +161,34 @@ static jc_status expand_devices(sw *w, const jc_sweep_spec *sp)
 {
     const jc_hwdb *db = w->db;
     size_t cap = sp->n_devices ? db->n_devices : 1;
-    w->devs = jc_arena_calloc(w->a, cap ? cap : 1, sizeof *w->devs);
-    if (!w->devs) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    w->devs = jci_arena_calloc(w->a, cap ? cap : 1, sizeof *w->devs);
+    if (!w->devs) return jci_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
     if (!sp->n_devices) {
         const jc_device *dev = NULL;
         const jc_host *host = NULL;
         const char *name = w->job->device ? w->job->device : w->job->host;
         if (!name)
-            return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: no devices: give --devices LIST (or --device ID)");
+            return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: no devices: give --devices LIST (or --device ID)");
         jc_status st = jc_hwdb_hardware(db, name, &dev, &host, w->d);
         if (st) return st;
         if (host && !host->accel && !w->job->device)
-            return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: host '%s' has no accelerators; give --devices", host->id);
+            return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: host '%s' has no accelerators; give --devices", host->id);
         w->devs[0] = NULL;   /* the job's own --device / --host */
         w->nd = 1;
         return JC_OK;
     }
     if (w->job->host)
-        return jc_diag_set(w->d, JC_ERR_USAGE,
+        return jci_diag_set(w->d, JC_ERR_USAGE,
                            "sweep: --host fixes the hardware; drop it to sweep --devices (host power then "
                            "comes from the per-accelerator share, or --host-power)");
     /* mark chosen devices by index so duplicates collapse, then list them in
        database order */
-    char *pick = jc_arena_calloc(w->a, db->n_devices ? db->n_devices : 1, 1);
-    if (!pick) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    char *pick = jci_arena_calloc(w->a, db->n_devices ? db->n_devices : 1, 1);
+    if (!pick) return jci_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < sp->n_devices; i++) {
         const char *nm = sp->devices[i];
         int mask;
-        if (!nm || !*nm) return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: an empty device name in the list");
+        if (!nm || !*nm) return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: an empty device name in the list");
         if (kind_word(nm, &mask)) {
             for (size_t k = 0; k < db->n_devices; k++)
                 if (mask & (1 << db->devices[k].kind)) pick[k] = 1;
@@ -199,13 +199,13 @@ static jc_status expand_devices(sw *w, const jc_sweep_spec *sp)
         jc_status st = jc_hwdb_hardware(db, nm, &dev, &host, w->d);
         if (st) return st;
         if (host)
-            return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: '%s' is a host, not a device: --devices takes "
+            return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: '%s' is a host, not a device: --devices takes "
                                "device ids (joulecast hw list --kind gpu)", host->id);
         pick[dev - db->devices] = 1;
     }
     for (size_t k = 0; k < db->n_devices; k++)
         if (pick[k]) w->devs[w->nd++] = &db->devices[k];
-    if (!w->nd) return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: the device list selects no device");
+    if (!w->nd) return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: the device list selects no device");
     return JC_OK;
 }
 
@@ -217,7 +217,7 @@ static int type_word(const char *s, int *type)
         {"aggregate", JC_REGION_AGGREGATE},
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-        if (!jc_strcasecmp(s, k[i].w)) { *type = (int)k[i].t; return 1; }
+        if (!jci_strcasecmp(s, k[i].w)) { *type = (int)k[i].t; return 1; }
     return 0;
 }
 
@@ -225,22 +225,22 @@ static jc_status expand_regions(sw *w, const jc_sweep_spec *sp)
 {
     const jc_hwdb *db = w->db;
     size_t cap = sp->n_regions ? db->n_regions : 1;
-    w->regs = jc_arena_calloc(w->a, cap ? cap : 1, sizeof *w->regs);
-    w->reg_ok = jc_arena_calloc(w->a, cap ? cap : 1, sizeof *w->reg_ok);
-    if (!w->regs || !w->reg_ok) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    w->regs = jci_arena_calloc(w->a, cap ? cap : 1, sizeof *w->regs);
+    w->reg_ok = jci_arena_calloc(w->a, cap ? cap : 1, sizeof *w->reg_ok);
+    if (!w->regs || !w->reg_ok) return jci_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
     if (!sp->n_regions) {
         w->regs[0] = NULL;   /* the job's own --region / --ci */
         w->reg_ok[0] = 1;
         w->nr = w->nr_ok = 1;
         return JC_OK;
     }
-    char *pick = jc_arena_calloc(w->a, db->n_regions ? db->n_regions : 1, 1);
-    if (!pick) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    char *pick = jci_arena_calloc(w->a, db->n_regions ? db->n_regions : 1, 1);
+    if (!pick) return jci_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < sp->n_regions; i++) {
         const char *nm = sp->regions[i];
         int type;
-        if (!nm || !*nm) return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: an empty region name in the list");
-        if (!jc_strcasecmp(nm, "all")) {
+        if (!nm || !*nm) return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: an empty region name in the list");
+        if (!jci_strcasecmp(nm, "all")) {
             memset(pick, 1, db->n_regions);
             continue;
         }
@@ -250,7 +250,7 @@ static jc_status expand_regions(sw *w, const jc_sweep_spec *sp)
             continue;
         }
         const char *colon = strchr(nm, ':');
-        if (colon && !jc_strcasecmp(colon + 1, "all")) {
+        if (colon && !jci_strcasecmp(colon + 1, "all")) {
             size_t pl = (size_t)(colon - nm), hits = 0;
             for (size_t k = 0; k < db->n_regions; k++) {
                 const jc_region *r = &db->regions[k];
@@ -261,7 +261,7 @@ static jc_status expand_regions(sw *w, const jc_sweep_spec *sp)
                 }
             }
             if (!hits)
-                return jc_diag_set(w->d, JC_ERR_NOTFOUND, "sweep: no cloud region of provider '%.*s' "
+                return jci_diag_set(w->d, JC_ERR_NOTFOUND, "sweep: no cloud region of provider '%.*s' "
                                    "(joulecast region list --type cloud)", (int)pl, nm);
             continue;
         }
@@ -278,14 +278,14 @@ static jc_status expand_regions(sw *w, const jc_sweep_spec *sp)
         w->nr_ok += (size_t)w->reg_ok[w->nr];
         w->nr++;
     }
-    if (!w->nr) return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: the region list selects no region");
+    if (!w->nr) return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: the region list selects no region");
     return JC_OK;
 }
 
 static jc_precision prec_of(const char *p)
 {
     for (int i = 0; i < JC_PREC_COUNT; i++)
-        if (!jc_strcasecmp(p, jc_precision_name((jc_precision)i))) return (jc_precision)i;
+        if (!jci_strcasecmp(p, jc_precision_name((jc_precision)i))) return (jc_precision)i;
     return JC_PREC_COUNT;
 }
 
@@ -294,8 +294,8 @@ static jc_status expand_precisions(sw *w, const jc_sweep_spec *sp)
     static const jc_precision all[] = {JC_PREC_FP32, JC_PREC_TF32, JC_PREC_FP16, JC_PREC_BF16,
                                        JC_PREC_FP8, JC_PREC_INT8};
     const size_t n_all = sizeof all / sizeof all[0];
-    w->precs = jc_arena_calloc(w->a, n_all + sp->n_precisions + 1, sizeof *w->precs);
-    if (!w->precs) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    w->precs = jci_arena_calloc(w->a, n_all + sp->n_precisions + 1, sizeof *w->precs);
+    if (!w->precs) return jci_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
     if (!sp->n_precisions) {
         w->precs[0] = NULL;
         w->np = 1;
@@ -304,13 +304,13 @@ static jc_status expand_precisions(sw *w, const jc_sweep_spec *sp)
     int pick[JC_PREC_COUNT] = {0};
     for (size_t i = 0; i < sp->n_precisions; i++) {
         const char *nm = sp->precisions[i];
-        if (nm && !jc_strcasecmp(nm, "all")) {
+        if (nm && !jci_strcasecmp(nm, "all")) {
             for (size_t k = 0; k < n_all; k++) pick[all[k]] = 1;
             continue;
         }
         jc_precision p = nm ? prec_of(nm) : JC_PREC_COUNT;
         if (p == JC_PREC_COUNT || p == JC_PREC_FP64 || p == JC_PREC_INT4)
-            return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: precision '%s' is not one of fp32 tf32 fp16 "
+            return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: precision '%s' is not one of fp32 tf32 fp16 "
                                "bf16 fp8 int8 (or all)", nm ? nm : "");
         pick[p] = 1;
     }
@@ -322,20 +322,20 @@ static jc_status expand_precisions(sw *w, const jc_sweep_spec *sp)
 static jc_status expand_batches(sw *w, const jc_sweep_spec *sp, const jc_model *m)
 {
     size_t n = sp->n_batches ? sp->n_batches : 1;
-    w->batches = jc_arena_calloc(w->a, n, sizeof *w->batches);
-    if (!w->batches) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    w->batches = jci_arena_calloc(w->a, n, sizeof *w->batches);
+    if (!w->batches) return jci_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
     if (!sp->n_batches) {
         w->batches[0] = NAN;
         w->nb = 1;
         return JC_OK;
     }
     if (!m)
-        return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: batch sizes need a model (with --flops/--params the "
+        return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: batch sizes need a model (with --flops/--params the "
                            "work does not depend on the batch)");
     for (size_t i = 0; i < sp->n_batches; i++) {
         double b = sp->batches[i];
         if (isnan(b) || jc_batch_check(b, "sweep: a batch size", NULL))
-            return jc_diag_set(w->d, JC_ERR_USAGE, "sweep: batch sizes must be whole numbers >= 1, at most the batch limit (got %g)", b);
+            return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: batch sizes must be whole numbers >= 1, at most the batch limit (got %g)", b);
         int dup = 0;
         for (size_t k = 0; k < w->nb; k++) dup |= w->batches[k] == b;
         if (!dup) w->batches[w->nb++] = b;
@@ -480,7 +480,7 @@ static jc_status mark_front(sw *w)
     jc_sweep *s = w->s;
     if (!s->n_entries) return JC_OK;
     jc_sweep_entry **p = malloc(s->n_entries * sizeof *p);
-    if (!p) return jc_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
+    if (!p) return jci_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < s->n_entries; i++) p[i] = &s->entries[i];
     qsort(p, s->n_entries, sizeof *p, cmp_front);
     /* an entry is on the front when no other is at least as good on both
@@ -506,23 +506,23 @@ static jc_status mark_front(sw *w)
 jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_model *m,
                        const jc_hwdb *db, jc_sweep **out, jc_diag *d)
 {
-    if (!sp || !rq || !rq->job || !db || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_sweep_run: NULL argument");
+    if (!sp || !rq || !rq->job || !db || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_sweep_run: NULL argument");
     const jc_job *job = rq->job;
     *out = NULL;
-    jc_diag_clear(d);
-    jc_arena *a = jc_arena_new();
-    if (!a) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    jci_diag_clear(d);
+    jci_arena *a = jci_arena_new();
+    if (!a) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     sw W, *w = &W;
     memset(w, 0, sizeof W);
     w->a = a;
     w->job = job;
     w->db = db;
     w->d = d;
-    w->s = jc_arena_alloc(a, sizeof *w->s);
-    w->in = jc_arena_alloc(a, sizeof *w->in);
+    w->s = jci_arena_alloc(a, sizeof *w->s);
+    w->in = jci_arena_alloc(a, sizeof *w->in);
     jc_status st = JC_OK;
     jc_analysis *an = NULL;
-    if (!w->s || !w->in) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    if (!w->s || !w->in) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
     w->in->a = a;
     jc_sweep *s = w->s;
     s->internal_ = w->in;
@@ -531,7 +531,7 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
     s->sort = sp->sort;
     s->model = m ? adup(w, m->path) : NULL;
     if (sp->sort != JC_SWEEP_BY_EMISSIONS && sp->sort != JC_SWEEP_BY_ENERGY && sp->sort != JC_SWEEP_BY_TIME) {
-        st = jc_diag_set(d, JC_ERR_USAGE, "sweep: unknown sort key");
+        st = jci_diag_set(d, JC_ERR_USAGE, "sweep: unknown sort key");
         goto fail;
     }
     if ((st = expand_devices(w, sp)) || (st = expand_regions(w, sp)) ||
@@ -549,15 +549,15 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
             skip(w, NULL, w->regs[r], NULL, NAN, w->nd * w->np * w->nb,
                  "region %s has no carbon-intensity value in any dataset (give --ci G)", w->regs[r]->code);
 
-    slot_str *dstr = jc_arena_calloc(a, w->nd, sizeof *dstr);
-    slot_str *rstr = jc_arena_calloc(a, w->nr, sizeof *rstr);
+    slot_str *dstr = jci_arena_calloc(a, w->nd, sizeof *dstr);
+    slot_str *rstr = jci_arena_calloc(a, w->nr, sizeof *rstr);
     /* per precision x device: the device itself, why it cannot be
        estimated (NULL: it can; the same for every batch and region) and
        the precision it runs at */
-    const jc_device **rdevs = jc_arena_calloc(a, w->nd, sizeof *rdevs);
-    const char **why = jc_arena_calloc(a, w->np * w->nd, sizeof *why);
-    const char **used = jc_arena_calloc(a, w->np * w->nd, sizeof *used);
-    if (!dstr || !rstr || !rdevs || !why || !used) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    const jc_device **rdevs = jci_arena_calloc(a, w->nd, sizeof *rdevs);
+    const char **why = jci_arena_calloc(a, w->np * w->nd, sizeof *why);
+    const char **used = jci_arena_calloc(a, w->np * w->nd, sizeof *used);
+    if (!dstr || !rstr || !rdevs || !why || !used) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
     for (size_t di = 0; di < w->nd; di++) {
         rdevs[di] = w->devs[di];
         if (!rdevs[di]) {   /* the job's own hardware */
@@ -586,7 +586,7 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
             memset(&info, 0, sizeof info);
             st = jc_request_analyze(rq, m, bb, &an, &info, &ad);
             counted = info.batch;
-            if (st == JC_ERR_NOMEM) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+            if (st == JC_ERR_NOMEM) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
             if (st == JC_ERR_INCOMPLETE) {   /* a partial count is refused for the whole sweep */
                 *d = ad;
                 goto fail;
@@ -623,7 +623,7 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
         for (size_t di = 0; di < w->nd; di++)
             if (why[pi * w->nd + di])
                 skip(w, rdevs[di], NULL, used[pi * w->nd + di], NAN, nb_ok * w->nr_ok, "%s", why[pi * w->nd + di]);
-    if (w->oom) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    if (w->oom) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
     s->entries = w->in->entries;
     s->skipped = w->in->skipped;
     if ((st = mark_front(w))) goto fail;
@@ -639,7 +639,7 @@ fail:
     free(w->in ? w->in->entries : NULL);
     free(w->in ? w->in->skipped : NULL);
     free(w->in ? w->in->notes : NULL);
-    jc_arena_free(a);
+    jci_arena_free(a);
     return st ? st : JC_ERR_INTERNAL;
 }
 
@@ -650,5 +650,5 @@ void jc_sweep_free(jc_sweep *s)
     free(in->entries);
     free(in->skipped);
     free(in->notes);
-    jc_arena_free(in->a);
+    jci_arena_free(in->a);
 }

@@ -49,11 +49,11 @@ typedef struct tr_chan {
     double latest_w;          /* for the summed peak */
 } tr_chan;
 
-typedef struct tr_internal { jc_arena *a; const char *detail; } tr_internal;
+typedef struct tr_internal { jci_arena *a; const char *detail; } tr_internal;
 
 struct tr_ctx {
     jc_trace *t;
-    jc_arena *a;
+    jci_arena *a;
     const jc_trace_opts *o;
     jc_diag *d;
     tr_chan **ch;
@@ -86,16 +86,16 @@ const char *jc_trace_scope_name(jc_trace_scope s)
 jc_status jc_trace_format_parse(const char *name, jc_trace_format *f, jc_diag *d)
 {
     for (int i = 0; name && i < JC_TRACE_FORMAT_COUNT; i++)
-        if (!jc_strcasecmp(name, fmt_names[i])) { *f = (jc_trace_format)i; return JC_OK; }
-    return jc_diag_set(d, JC_ERR_USAGE, "--trace-format must be one of auto, nvidia-smi, dcgmi, codecarbon, "
+        if (!jci_strcasecmp(name, fmt_names[i])) { *f = (jc_trace_format)i; return JC_OK; }
+    return jci_diag_set(d, JC_ERR_USAGE, "--trace-format must be one of auto, nvidia-smi, dcgmi, codecarbon, "
                        "carbontracker, powerjoular, scaphandre, watts (got '%s')", name ? name : "");
 }
 
 jc_status jc_trace_scope_parse(const char *name, jc_trace_scope *s, jc_diag *d)
 {
     for (int i = 0; name && i < JC_TRACE_SCOPE_COUNT; i++)
-        if (!jc_strcasecmp(name, scope_names[i])) { *s = (jc_trace_scope)i; return JC_OK; }
-    return jc_diag_set(d, JC_ERR_USAGE, "--scope must be device, host or wall (got '%s')", name ? name : "");
+        if (!jci_strcasecmp(name, scope_names[i])) { *s = (jc_trace_scope)i; return JC_OK; }
+    return jci_diag_set(d, JC_ERR_USAGE, "--scope must be device, host or wall (got '%s')", name ? name : "");
 }
 
 void jc_trace_opts_init(jc_trace_opts *o)
@@ -144,7 +144,7 @@ void tr_note(tr_ctx *c, const char *fmt, ...)
     va_end(ap);
     for (size_t i = 0; i < t->n_notes; i++)
         if (!strcmp(t->notes[i], buf)) return;
-    const char *s = jc_arena_strdup(c->a, buf);
+    const char *s = jci_arena_strdup(c->a, buf);
     if (s) t->notes[t->n_notes++] = s;
 }
 
@@ -156,8 +156,8 @@ int tr_fail(tr_ctx *c, jc_status st, int line, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     c->failed = 1;
-    if (line > 0) return jc_diag_set(c->d, st, "%s:%d: %s", c->t->path, line, buf);
-    return jc_diag_set(c->d, st, "%s: %s", c->t->path, buf);
+    if (line > 0) return jci_diag_set(c->d, st, "%s:%d: %s", c->t->path, line, buf);
+    return jci_diag_set(c->d, st, "%s: %s", c->t->path, buf);
 }
 
 void tr_device_name(tr_ctx *c, const char *name)
@@ -544,7 +544,7 @@ static void iso(char *dst, size_t cap, double epoch)
 static int finish(tr_ctx *c)
 {
     jc_trace *t = c->t;
-    t->channels = jc_arena_calloc(c->a, c->n_ch ? c->n_ch : 1, sizeof *t->channels);
+    t->channels = jci_arena_calloc(c->a, c->n_ch ? c->n_ch : 1, sizeof *t->channels);
     if (!t->channels) return tr_fail(c, JC_ERR_NOMEM, 0, "out of memory");
     double t0 = INFINITY, t1 = -INFINITY, usum = 0, un = 0;
     for (size_t i = 0; i < c->n_ch; i++) {
@@ -559,7 +559,7 @@ static int finish(tr_ctx *c)
         if (isnan(p->gap_threshold_s) && h->kind == 0) p->gap_threshold_s = h->thr;
         find_idle(c, h);
         if (h->kind != 2 && h->nused) {
-            p->chart = jc_arena_calloc(c->a, h->nused, sizeof *p->chart);
+            p->chart = jci_arena_calloc(c->a, h->nused, sizeof *p->chart);
             if (!p->chart) return tr_fail(c, JC_ERR_NOMEM, 0, "out of memory");
             for (size_t k = 0; k < h->nused; k++) {
                 p->chart[k].t = h->ct0 + (k + 0.5) * h->bw;
@@ -648,7 +648,7 @@ static int finish(tr_ctx *c)
             snprintf(buf + bl - 1, sizeof buf - bl + 1, "; devices' active window %.6g s, idle ends removed)",
                      t->active_s[JC_TRACE_DEVICE]);
         tr_internal *ti = t->internal_;
-        ti->detail = jc_arena_strdup(c->a, buf);
+        ti->detail = jci_arena_strdup(c->a, buf);
         if (!ti->detail) return tr_fail(c, JC_ERR_NOMEM, 0, "out of memory");
     }
     /* channel times relative to the window start */
@@ -666,13 +666,13 @@ static int finish(tr_ctx *c)
 
 jc_status jc_trace_load(const char *path, const jc_trace_opts *o, jc_trace **out, jc_diag *d)
 {
-    jc_diag_clear(d);
-    if (!path || !out) return jc_diag_set(d, JC_ERR_USAGE, "jc_trace_load: NULL argument");
+    jci_diag_clear(d);
+    if (!path || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_trace_load: NULL argument");
     *out = NULL;
     jc_trace_opts defo;
     if (!o) { jc_trace_opts_init(&defo); o = &defo; }
-    jc_arena *a = jc_arena_new();
-    if (!a) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    jci_arena *a = jci_arena_new();
+    if (!a) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     tr_ctx C, *c = &C;
     memset(c, 0, sizeof *c);
     c->a = a;
@@ -681,20 +681,20 @@ jc_status jc_trace_load(const char *path, const jc_trace_opts *o, jc_trace **out
     c->devices = NAN;
     jc_status st = JC_OK;
     FILE *f = NULL;
-    c->t = jc_arena_alloc(a, sizeof *c->t);
-    tr_internal *ti = jc_arena_alloc(a, sizeof *ti);
-    if (!c->t || !ti) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto done; }
+    c->t = jci_arena_alloc(a, sizeof *c->t);
+    tr_internal *ti = jci_arena_alloc(a, sizeof *ti);
+    if (!c->t || !ti) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto done; }
     ti->a = a;
     c->t->internal_ = ti;
-    c->t->path = jc_arena_strdup(a, path);
-    if (!c->t->path) { st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto done; }
+    c->t->path = jci_arena_strdup(a, path);
+    if (!c->t->path) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto done; }
     if (!isnan(o->gap_s) && !(o->gap_s > 0)) { st = tr_fail(c, JC_ERR_USAGE, 0, "--gap must be > 0 s"); goto done; }
     if (!isnan(o->interval_s) && !(o->interval_s > 0)) {
         st = tr_fail(c, JC_ERR_USAGE, 0, "--interval must be > 0 s");
         goto done;
     }
     f = fopen(path, "rb");
-    if (!f) { st = jc_diag_set(d, JC_ERR_IO, "%s: cannot open: %s", path, strerror(errno)); goto done; }
+    if (!f) { st = jci_diag_set(d, JC_ERR_IO, "%s: cannot open: %s", path, strerror(errno)); goto done; }
     jc_trace_format fmt = o->format;
     if (fmt == JC_TRACE_AUTO) {
         char head[4097];
@@ -720,7 +720,7 @@ jc_status jc_trace_load(const char *path, const jc_trace_opts *o, jc_trace **out
     case JC_TRACE_CODECARBON: st = tr_read_codecarbon(c, path); break;
     default: st = tr_fail(c, JC_ERR_USAGE, 0, "unknown trace format"); break;
     }
-    if (!st && ferror(f)) st = jc_diag_set(d, JC_ERR_IO, "%s: read error", path);
+    if (!st && ferror(f)) st = jci_diag_set(d, JC_ERR_IO, "%s: read error", path);
     if (!st) st = finish(c);
 done:
     if (f) fclose(f);
@@ -730,7 +730,7 @@ done:
         free(c->ch[i]);
     }
     free(c->ch);
-    if (st) { jc_arena_free(a); return st; }
+    if (st) { jci_arena_free(a); return st; }
     *out = c->t;
     return JC_OK;
 }
@@ -739,15 +739,15 @@ void jc_trace_free(jc_trace *t)
 {
     if (!t) return;
     tr_internal *ti = t->internal_;
-    jc_arena_free(ti->a);
+    jci_arena_free(ti->a);
 }
 
 jc_status jc_trace_detect(const char *path, jc_trace_format *f, jc_diag *d)
 {
-    jc_diag_clear(d);
+    jci_diag_clear(d);
     *f = JC_TRACE_AUTO;
     FILE *fp = fopen(path, "rb");
-    if (!fp) return jc_diag_set(d, JC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (!fp) return jci_diag_set(d, JC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     char head[4097];
     size_t n = fread(head, 1, sizeof head - 1, fp);
     head[n] = 0;

@@ -201,7 +201,7 @@ static void col_name(char *s, char *unit, size_t ucap)
 /* A field that says "no value": "[N/A]", "N/A", "[Not Supported]", ... */
 static int is_na(const char *s)
 {
-    return !*s || s[0] == '[' || !jc_strcasecmp(s, "N/A") || !jc_strcasecmp(s, "nan") || !jc_strcasecmp(s, "-");
+    return !*s || s[0] == '[' || !jci_strcasecmp(s, "N/A") || !jci_strcasecmp(s, "nan") || !jci_strcasecmp(s, "-");
 }
 
 /* ---- detection ------------------------------------------------------------------ */
@@ -237,7 +237,7 @@ jc_trace_format tr_detect(const char *head)
         double t, w;
         char u[16];
         if ((has_ci(f[0], "time") || has_ci(f[0], "date")) &&
-            (has_ci(f[1], "watt") || has_ci(f[1], "power") || !jc_strcasecmp(f[1], "w") || !jc_strcasecmp(f[1], "kw")))
+            (has_ci(f[1], "watt") || has_ci(f[1], "power") || !jci_strcasecmp(f[1], "w") || !jci_strcasecmp(f[1], "kw")))
             return JC_TRACE_WATTS;
         if ((!tr_parse_time(f[0], &t) || !tr_parse_num(f[0], &t, u, sizeof u)) &&
             !tr_parse_num(f[1], &w, u, sizeof u))
@@ -374,13 +374,13 @@ int tr_read_dcgmi(tr_ctx *c, FILE *fp)
         if (s[0] == '#') {
             int n = split_ws(s + 1, f, MAX_COLS);
             int k = 0;
-            if (n && !jc_strcasecmp(f[0], "entity")) k = 1;
+            if (n && !jci_strcasecmp(f[0], "entity")) k = 1;
             int cols = 0;
             cp = cu = -1;
             for (int i = k; i < n && cols < MAX_COLS; i++, cols++) {
                 snprintf(names[cols], sizeof names[cols], "%s", f[i]);
-                if (!jc_strcasecmp(f[i], "POWER")) cp = cols;
-                else if (!jc_strcasecmp(f[i], "GPUTL")) cu = cols;
+                if (!jci_strcasecmp(f[i], "POWER")) cp = cols;
+                else if (!jci_strcasecmp(f[i], "GPUTL")) cu = cols;
             }
             nh = cols;
             if (cp < 0) { st = tr_fail(c, JC_ERR_USAGE, L.line, "no POWER field (dcgmi dmon -e 155)"); break; }

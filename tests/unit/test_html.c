@@ -12,6 +12,7 @@
  */
 #include "check.h"
 #include "joulecast.h"
+#include "report/html/html_int.h"
 
 #include <stdlib.h>
 
@@ -19,7 +20,7 @@ static char out[256];
 
 static const char *esc(const char *s)
 {
-    jc_html_escape_buf(out, sizeof out, s);
+    jci_html_escape_buf(out, sizeof out, s);
     return out;
 }
 
@@ -60,10 +61,10 @@ static void test_escape_utf8(void)
 static void test_escape_buffer(void)
 {
     char small[6];
-    size_t n = jc_html_escape_buf(small, sizeof small, "<<<");
+    size_t n = jci_html_escape_buf(small, sizeof small, "<<<");
     CHECK_I64(n, 12);                 /* what the whole text needs */
     CHECK_STR(small, "&lt;&");        /* cut to cap - 1 bytes, terminated */
-    n = jc_html_escape_buf(NULL, 0, "a&b");
+    n = jci_html_escape_buf(NULL, 0, "a&b");
     CHECK_I64(n, 7);
     /* the FILE form writes the same bytes */
     char *buf = NULL;
@@ -71,7 +72,7 @@ static void test_escape_buffer(void)
     FILE *f = open_memstream(&buf, &len);
     CHECK(f != NULL);
     if (!f) return;
-    CHECK_I64(jc_html_escape(f, "x<\xff\"y"), JC_OK);
+    CHECK_I64(jci_html_escape(f, "x<\xff\"y"), JC_OK);
     fclose(f);
     CHECK_STR(buf, esc("x<\xff\"y"));
     CHECK_STR(buf, "x&lt;&#xFFFD;&quot;y");

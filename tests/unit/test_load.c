@@ -16,7 +16,7 @@
 static void test_schema_field_numbers(void)
 {
     char why[256];
-    int bad = jc__onnx_schema_selfcheck(why, sizeof why);
+    int bad = jci_onnx_schema_selfcheck(why, sizeof why);
     if (bad) printf("  %s\n", why);
     CHECK_I64(bad, 0);
 }

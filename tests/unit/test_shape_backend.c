@@ -13,6 +13,7 @@
  */
 #include "check.h"
 #include "joulecast.h"
+#include "onnx/onnx_internal.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@
 #include <sys/stat.h>
 
 #define ROOT "/usr/share/libonnx-testdata/data"
-#define VALS_CAP 4096   /* values kept per input (JC_SMALL_TENSOR) */
+#define VALS_CAP 4096   /* values kept per input (JCI_SMALL_TENSOR) */
 
 typedef struct expect { char name[1024]; int seen; } expect;
 static expect *ex;
@@ -97,7 +98,7 @@ static int check_model(const char *dir, char *why, size_t cap, int *data_dep)
         int64_t dims[64], n;
         snprintf(path, sizeof path, "%.900s/test_data_set_0/input_%zu.pb", dir, k);
         if (in->non_tensor ||
-            jc_tensor_file_values(path, &dt, dims, 64, &rank, iv + k * VALS_CAP, fv + k * VALS_CAP, VALS_CAP, &n,
+            jci_tensor_file_values(path, &dt, dims, 64, &rank, iv + k * VALS_CAP, fv + k * VALS_CAP, VALS_CAP, &n,
                                   &d) ||
             n < 0)
             continue;
@@ -138,7 +139,7 @@ static int check_model(const char *dir, char *why, size_t cap, int *data_dep)
         if (stat(path, &sb) != 0) continue;
         int dt, rank;
         int64_t dims[64];
-        if (jc_tensor_file_dims(path, &dt, dims, 64, &rank, &d)) {
+        if (jci_tensor_file_dims(path, &dt, dims, 64, &rank, &d)) {
             /* a sequence or optional output: not a TensorProto */
             const jc_tshape *t = &a->insts[0].values[g->outputs[k]];
             if (!t->non_tensor && !g->values[g->outputs[k]].non_tensor) {

@@ -221,7 +221,7 @@ static void test_mapped(void)
 
 static void test_relocated(void)
 {
-    check_same(JC_SNAPSHOT_RELOCATE, 1);
+    check_same(JCI_SNAPSHOT_RELOCATE, 1);
 }
 
 /* a second database while the first is still mapped at the fixed address */
@@ -358,7 +358,7 @@ static void test_corrupt(void)
         size_t at = 4096 + (size_t)rand() % (n - 4096);
         c[at] ^= (unsigned char)(1u << (rand() % 8));
         spit(bad, c, n);
-        jc_status st = jc_hwdb_snapshot_open(bad, HWDB, JC_SNAPSHOT_RELOCATE, &db, &d);
+        jc_status st = jc_hwdb_snapshot_open(bad, HWDB, JCI_SNAPSHOT_RELOCATE, &db, &d);
         caught += st == JC_ERR_HWDB;
         jc_hwdb_free(db);
         db = NULL;
@@ -374,7 +374,7 @@ static void test_corrupt(void)
     h.checksum = hs_checksum(c + 4096, n - 4096);
     memcpy(c, &h, sizeof h);
     spit(bad, c, n);
-    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, JC_SNAPSHOT_RELOCATE, &db, &d), JC_ERR_HWDB);
+    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, JCI_SNAPSHOT_RELOCATE, &db, &d), JC_ERR_HWDB);
     CHECK(strstr(d.msg, "pointer outside"));
     /* a string without its NUL at the very end of the image */
     memcpy(c, img, n);
@@ -385,7 +385,7 @@ static void test_corrupt(void)
     h.checksum = hs_checksum(c + 4096, n - 4096);
     memcpy(c, &h, sizeof h);
     spit(bad, c, n);
-    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, JC_SNAPSHOT_RELOCATE, &db, &d), JC_ERR_HWDB);
+    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, JCI_SNAPSHOT_RELOCATE, &db, &d), JC_ERR_HWDB);
     free(c);
     free(img);
     remove(bad);

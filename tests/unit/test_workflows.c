@@ -246,8 +246,8 @@ static void test_json_roundtrip_and_diff(void)
     free(s1);
     free(s2);
     jc_estimate_summary a, b;
-    CHECK_I64(jc_estimate_read_json(p1, &a, &d), JC_OK);
-    CHECK_I64(jc_estimate_read_json(p2, &b, &d), JC_OK);
+    CHECK_I64(jc_read_estimate_json(p1, &a, &d), JC_OK);
+    CHECK_I64(jc_read_estimate_json(p2, &b, &d), JC_OK);
     CHECK_NEAR(a.metric[4].central, e1->energy_facility_kwh.central, 1e-9);
     CHECK_STR(jc_summary_metric_key(4), "energy_facility_kwh");
     CHECK_STR(a.device, "nvidia-a100-sxm4-80gb");
@@ -263,10 +263,10 @@ static void test_json_roundtrip_and_diff(void)
     /* not an estimate */
     char p3[128];
     write_tmp(p3, sizeof p3, ".json", "{\"schema\": \"joulecast-count/1\"}");
-    CHECK_I64(jc_estimate_read_json(p3, &a, &d), JC_ERR_USAGE);
+    CHECK_I64(jc_read_estimate_json(p3, &a, &d), JC_ERR_USAGE);
     CHECK(strstr(d.msg, "joulecast-estimate/1") != NULL);
     write_tmp(p3 + 0, sizeof p3, ".json", "{\"schema\": \"joulecast-estimate/1\", \"results\": {\"wall_hours\": 3}}");
-    CHECK_I64(jc_estimate_read_json(p3, &a, &d), JC_ERR_USAGE);
+    CHECK_I64(jc_read_estimate_json(p3, &a, &d), JC_ERR_USAGE);
     CHECK(strstr(d.msg, "results.wall_hours is not") != NULL);
     unlink(p1);
     unlink(p2);

@@ -9,7 +9,7 @@
 #include "analysis/ops/ops.h"
 
 /* The analysis arena (everything a rule allocates lives there). */
-jc_arena *ax_arena(struct actx *ax);
+jci_arena *ax_arena(struct actx *ax);
 /* Name of output k of the node being analysed ("" if omitted). */
 const char *ax_value_name(opctx *c, int k);
 /* true (and *v) when sym is bound by --assume or --dim. */
@@ -28,7 +28,7 @@ typedef struct oprules oprules;
  * arena a, owned by the analysis).  Errors: JC_ERR_IO (unreadable),
  * JC_ERR_USAGE with file:line:col (YAML, schema or expression errors),
  * JC_ERR_NOMEM. */
-jc_status oprules_load(jc_arena *a, const char *path, const oprules **out, jc_diag *d);
+jc_status oprules_load(jci_arena *a, const char *path, const oprules **out, jc_diag *d);
 /* The rules of the running analysis, or NULL. */
 const oprules *ax_rules(struct actx *ax);
 /* Applies the user's rule for the node's domain:op if there is one:

@@ -10,7 +10,7 @@
  * stay unknown and every node after the first window partition is blocked.
  *
  * Nothing here fails the analysis: a tensor that is not fully known (an
- * unknown dim, values not kept, more than JC_SMALL_TENSOR elements) is
+ * unknown dim, values not kept, more than JCI_SMALL_TENSOR elements) is
  * simply left unfolded.  Only JC_ERR_NOMEM is returned.
  */
 #include "analysis/ops/actx.h"
@@ -24,7 +24,7 @@ bool fold_numel(const jc_tshape *t, int64_t *n)
     if (!t || t->n_vals < 0 || t->rank < 0 || t->rank > FMAXR) return false;
     int64_t p = 1;
     for (int i = 0; i < t->rank; i++)
-        if (t->dims[i].v < 0 || !jc_mul_ok(p, t->dims[i].v, &p)) return false;
+        if (t->dims[i].v < 0 || !jci_mul_ok(p, t->dims[i].v, &p)) return false;
     if (p != t->n_vals) return false;
     *n = p;
     return true;
@@ -37,8 +37,8 @@ static bool out_numel(opctx *c, int k, int64_t *n)
     const jc_tshape *o = c->out[k];
     int64_t p = 1;
     for (int i = 0; i < o->rank; i++)
-        if (o->dims[i].v < 0 || !jc_mul_ok(p, o->dims[i].v, &p)) return false;
-    if (p > JC_SMALL_TENSOR) return false;
+        if (o->dims[i].v < 0 || !jci_mul_ok(p, o->dims[i].v, &p)) return false;
+    if (p > JCI_SMALL_TENSOR) return false;
     *n = p;
     return true;
 }
@@ -62,9 +62,9 @@ static int64_t ravel(const int64_t *coord, const jc_dim *d, int r)
 static jc_status copy_mapped(opctx *c, int k, const jc_tshape *const *src, const int *which,
                              const int64_t *idx, int64_t n)
 {
-    jc_arena *a = ax_arena(c->ax);
-    int64_t *v = jc_arena_calloc(a, (size_t)(n ? n : 1), sizeof(int64_t));
-    const char **s = jc_arena_calloc(a, (size_t)(n ? n : 1), sizeof(char *));
+    jci_arena *a = ax_arena(c->ax);
+    int64_t *v = jci_arena_calloc(a, (size_t)(n ? n : 1), sizeof(int64_t));
+    const char **s = jci_arena_calloc(a, (size_t)(n ? n : 1), sizeof(char *));
     if (!v || !s) return JC_ERR_NOMEM;
     bool any = false;
     for (int64_t e = 0; e < n; e++) {
@@ -86,7 +86,7 @@ static jc_status copy_mapped(opctx *c, int k, const jc_tshape *const *src, const
 /* scratch index array of n entries */
 static int64_t *scratch(opctx *c, int64_t n)
 {
-    return jc_arena_calloc(ax_arena(c->ax), (size_t)(n ? n : 1), sizeof(int64_t));
+    return jci_arena_calloc(ax_arena(c->ax), (size_t)(n ? n : 1), sizeof(int64_t));
 }
 
 jc_status fold_transpose(opctx *c, const jc_tshape *x, const int *perm)
@@ -141,7 +141,7 @@ jc_status fold_concat(opctx *c, int axis)
     }
     if (!ns || off[ns] != o->dims[axis].v) return JC_OK;
     int64_t *idx = scratch(c, n), oc[FMAXR];
-    int *which = jc_arena_calloc(ax_arena(c->ax), (size_t)(n ? n : 1), sizeof(int));
+    int *which = jci_arena_calloc(ax_arena(c->ax), (size_t)(n ? n : 1), sizeof(int));
     if (!idx || !which) return JC_ERR_NOMEM;
     for (int64_t e = 0; e < n; e++) {
         unravel(e, o->dims, o->rank, oc);

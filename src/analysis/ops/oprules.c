@@ -80,7 +80,7 @@ struct oprules {
 };
 
 typedef struct parser {
-    jc_arena *a;
+    jci_arena *a;
     const esrc *src;
     const char *p, *s;
     int allow_out;
@@ -101,7 +101,7 @@ static expr *perr(parser *P, const char *fmt, const char *arg)
     if (!P->st) {
         char msg[256];
         snprintf(msg, sizeof msg, fmt, arg);
-        P->st = jc_diag_yaml(P->d, JC_ERR_USAGE, P->src->file, P->src->line, pcol(P), "%s in \"%s\"", msg,
+        P->st = jci_diag_yaml(P->d, JC_ERR_USAGE, P->src->file, P->src->line, pcol(P), "%s in \"%s\"", msg,
                              P->s);
     }
     return NULL;
@@ -120,9 +120,9 @@ static bool is_id(char ch, bool first)
 
 static expr *mk(parser *P, ekind k, int col)
 {
-    expr *e = jc_arena_alloc(P->a, sizeof *e);
+    expr *e = jci_arena_alloc(P->a, sizeof *e);
     if (!e) {
-        if (!P->st) P->st = jc_diag_set(P->d, JC_ERR_NOMEM, "out of memory");
+        if (!P->st) P->st = jci_diag_set(P->d, JC_ERR_NOMEM, "out of memory");
         return NULL;
     }
     e->kind = k;
@@ -190,9 +190,9 @@ static expr *parse_call(parser *P, const char *id, size_t len, int col)
         const char *q = P->p;
         while (is_id(*q, q == P->p)) q++;
         if (q == P->p) return perr(P, "expected an attribute name%s", "");
-        e->name = jc_arena_strndup(P->a, P->p, (size_t)(q - P->p));
+        e->name = jci_arena_strndup(P->a, P->p, (size_t)(q - P->p));
         if (!e->name) {
-            if (!P->st) P->st = jc_diag_set(P->d, JC_ERR_NOMEM, "out of memory");
+            if (!P->st) P->st = jci_diag_set(P->d, JC_ERR_NOMEM, "out of memory");
             return NULL;
         }
         P->p = q;
@@ -241,7 +241,7 @@ static expr *parse_atom(parser *P)
     if (ch >= '0' && ch <= '9') {
         int64_t v = 0;
         while (*P->p >= '0' && *P->p <= '9') {
-            if (!jc_mul_ok(v, 10, &v) || !jc_add_ok(v, *P->p - '0', &v))
+            if (!jci_mul_ok(v, 10, &v) || !jci_add_ok(v, *P->p - '0', &v))
                 return perr(P, "number too large for 64 bits%s", "");
             P->p++;
         }
@@ -300,7 +300,7 @@ static expr *parse_sum(parser *P)
 }
 
 /* Compiles the scalar node sc into an expression tree (arena a). */
-static jc_status compile(jc_arena *a, const char *file, const hnode *sc, int allow_out, expr **out,
+static jc_status compile(jci_arena *a, const char *file, const hnode *sc, int allow_out, expr **out,
                          jc_diag *d)
 {
     esrc src = {sc->s, file, sc->line, sc->col + (sc->plain ? 0 : 1)};
@@ -310,7 +310,7 @@ static jc_status compile(jc_arena *a, const char *file, const hnode *sc, int all
         skip_ws(&P);
         if (*P.p) e = perr(&P, "unexpected text after the expression%s", "");
     }
-    if (!e) return P.st ? P.st : jc_diag_yaml(d, JC_ERR_USAGE, src.file, src.line, src.col, "bad expression");
+    if (!e) return P.st ? P.st : jci_diag_yaml(d, JC_ERR_USAGE, src.file, src.line, src.col, "bad expression");
     *out = e;
     return JC_OK;
 }
@@ -373,7 +373,7 @@ static evr eval_fn(evctx *E, const expr *e, int64_t *r)
                 if (t->dims[i].v < 0) {
                     unk = true;
                     E->sym = t->dims[i].sym;
-                } else if (!unk && !jc_mul_ok(p, t->dims[i].v, &p)) {
+                } else if (!unk && !jci_mul_ok(p, t->dims[i].v, &p)) {
                     op_overflow(c);
                     return EV_FAIL;
                 }
@@ -567,26 +567,26 @@ static jc_status bad(jc_diag *d, const char *file, const hnode *n, const char *f
 {
     char msg[400];
     snprintf(msg, sizeof msg, fmt, arg);
-    return jc_diag_yaml(d, JC_ERR_USAGE, file, n->line, n->col, "%s", msg);
+    return jci_diag_yaml(d, JC_ERR_USAGE, file, n->line, n->col, "%s", msg);
 }
 
-static jc_status load_rule(jc_arena *a, const char *file, const hnode *key, const hnode *v, oprule *r,
+static jc_status load_rule(jci_arena *a, const char *file, const hnode *key, const hnode *v, oprule *r,
                            jc_diag *d)
 {
     const char *k = key->s, *colon = strrchr(k, ':');
     if (!*k || (colon && !colon[1]))
         return bad(d, file, key, "'%s': a rule is named domain:op (e.g. com.example:MyOp)", k);
-    r->domain = colon ? jc_arena_strndup(a, k, (size_t)(colon - k)) : "";
-    r->op = jc_arena_strdup(a, colon ? colon + 1 : k);
-    if (!r->domain || !r->op) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    r->domain = colon ? jci_arena_strndup(a, k, (size_t)(colon - k)) : "";
+    r->op = jci_arena_strdup(a, colon ? colon + 1 : k);
+    if (!r->domain || !r->op) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     if (!strcmp(r->domain, "ai.onnx")) r->domain = "";
     r->file = file;
     r->line = key->line;
     r->col = key->col;
     char where[600];
     snprintf(where, sizeof where, "%.500s:%d", file, key->line);
-    r->where = jc_arena_strdup(a, where);
-    if (!r->where) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    r->where = jci_arena_strdup(a, where);
+    if (!r->where) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     r->cls = JC_CLASS_VECTOR;
     if (v->kind != HN_MAP) return bad(d, file, v, "rule '%s': expected a mapping (class, outputs, macs, ...)", k);
     for (size_t i = 0; i < v->n; i++) {
@@ -609,8 +609,8 @@ static jc_status load_rule(jc_arena *a, const char *file, const hnode *key, cons
         } else if (!strcmp(f, "outputs")) {
             if (fv->kind != HN_SEQ) return bad(d, file, fv, "outputs: expected a list (one entry per output)%s", "");
             r->n_outs = fv->n;
-            r->outs = jc_arena_calloc(a, fv->n ? fv->n : 1, sizeof *r->outs);
-            if (!r->outs) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+            r->outs = jci_arena_calloc(a, fv->n ? fv->n : 1, sizeof *r->outs);
+            if (!r->outs) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
             for (size_t j = 0; j < fv->n; j++) {
                 const hnode *it = fv->vals[j];
                 outspec *o = &r->outs[j];
@@ -627,8 +627,8 @@ static jc_status load_rule(jc_arena *a, const char *file, const hnode *key, cons
                 if (it->kind != HN_SEQ || it->n > 64)
                     return bad(d, file, it, "outputs: expected in<k> or a list of dim expressions%s", "");
                 o->rank = (int)it->n;
-                o->dims = jc_arena_calloc(a, it->n ? it->n : 1, sizeof *o->dims);
-                if (!o->dims) return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+                o->dims = jci_arena_calloc(a, it->n ? it->n : 1, sizeof *o->dims);
+                if (!o->dims) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
                 for (size_t q = 0; q < it->n; q++) {
                     if (it->vals[q]->kind != HN_SCALAR)
                         return bad(d, file, it->vals[q], "outputs: a dim is an expression%s", "");
@@ -643,26 +643,26 @@ static jc_status load_rule(jc_arena *a, const char *file, const hnode *key, cons
     return JC_OK;
 }
 
-jc_status oprules_load(jc_arena *a, const char *path, const oprules **out, jc_diag *d)
+jc_status oprules_load(jci_arena *a, const char *path, const oprules **out, jc_diag *d)
 {
     *out = NULL;
-    jc_arena *scratch = jc_arena_new();
-    hw_file *hf = jc_arena_alloc(a, sizeof *hf);
-    oprules *rs = jc_arena_alloc(a, sizeof *rs);
+    jci_arena *scratch = jci_arena_new();
+    hw_file *hf = jci_arena_alloc(a, sizeof *hf);
+    oprules *rs = jci_arena_alloc(a, sizeof *rs);
     jc_status st = JC_OK;
     if (!scratch || !hf || !rs) {
-        jc_arena_free(scratch);
-        return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        jci_arena_free(scratch);
+        return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     }
-    hf->path = jc_arena_strdup(a, path);
+    hf->path = jci_arena_strdup(a, path);
     if (!hf->path) {
-        jc_arena_free(scratch);
-        return jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        jci_arena_free(scratch);
+        return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     }
     hnode *root = NULL;
     if ((st = hw_parse_file(scratch, a, hf, &root, d))) goto done;
     if (!root || root->kind != HN_MAP) {
-        st = jc_diag_yaml(d, JC_ERR_USAGE, path, root ? root->line : 1, root ? root->col : 1,
+        st = jci_diag_yaml(d, JC_ERR_USAGE, path, root ? root->line : 1, root ? root->col : 1,
                           "an op-rules file is a mapping with a 'rules' key (docs/counting.md)");
         goto done;
     }
@@ -675,20 +675,20 @@ jc_status oprules_load(jc_arena *a, const char *path, const oprules **out, jc_di
         }
     }
     if (!rules || rules->kind != HN_MAP) {
-        st = jc_diag_yaml(d, JC_ERR_USAGE, path, rules ? rules->line : root->line, rules ? rules->col : root->col,
+        st = jci_diag_yaml(d, JC_ERR_USAGE, path, rules ? rules->line : root->line, rules ? rules->col : root->col,
                           "'rules' must map domain:op names to rules");
         goto done;
     }
     rs->n = rules->n;
-    rs->r = jc_arena_calloc(a, rules->n ? rules->n : 1, sizeof *rs->r);
+    rs->r = jci_arena_calloc(a, rules->n ? rules->n : 1, sizeof *rs->r);
     if (!rs->r) {
-        st = jc_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
         goto done;
     }
     for (size_t i = 0; i < rules->n && !st; i++)
         st = load_rule(a, hf->path, rules->keys[i], rules->vals[i], &rs->r[i], d);
     if (!st) *out = rs;
 done:
-    jc_arena_free(scratch);
+    jci_arena_free(scratch);
     return st;
 }

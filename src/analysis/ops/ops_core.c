@@ -130,7 +130,7 @@ jc_status op_set_out(opctx *c, int k, int dtype, int rank, const jc_dim *d)
     jc_tshape *t = c->out[k];
     jc_dim *nd = NULL;
     if (rank > 0) {
-        nd = jc_arena_calloc(ax_arena(c->ax), (size_t)rank, sizeof *nd);
+        nd = jci_arena_calloc(ax_arena(c->ax), (size_t)rank, sizeof *nd);
         if (!nd) return JC_ERR_NOMEM;
         for (int i = 0; i < rank; i++) {
             if (d) nd[i] = d[i];
@@ -157,11 +157,11 @@ jc_status op_copy_out(opctx *c, int k, const jc_tshape *t, int dtype)
 jc_status op_set_vals(opctx *c, int k, const int64_t *v, const char **syms,
                       int64_t n)
 {
-    if (k >= c->nout || !c->out[k] || n < 0 || n > JC_SMALL_TENSOR) return JC_OK;
+    if (k >= c->nout || !c->out[k] || n < 0 || n > JCI_SMALL_TENSOR) return JC_OK;
     jc_tshape *t = c->out[k];
-    jc_arena *a = ax_arena(c->ax);
-    t->ivals = jc_arena_calloc(a, (size_t)(n ? n : 1), sizeof(int64_t));
-    t->fvals = jc_arena_calloc(a, (size_t)(n ? n : 1), sizeof(double));
+    jci_arena *a = ax_arena(c->ax);
+    t->ivals = jci_arena_calloc(a, (size_t)(n ? n : 1), sizeof(int64_t));
+    t->fvals = jci_arena_calloc(a, (size_t)(n ? n : 1), sizeof(double));
     if (!t->ivals || !t->fvals) return JC_ERR_NOMEM;
     bool anysym = false;
     for (int64_t i = 0; i < n; i++) {
@@ -170,7 +170,7 @@ jc_status op_set_vals(opctx *c, int k, const int64_t *v, const char **syms,
         if (syms && syms[i]) anysym = true;
     }
     if (anysym) {
-        t->isyms = jc_arena_calloc(a, (size_t)n, sizeof(char *));
+        t->isyms = jci_arena_calloc(a, (size_t)n, sizeof(char *));
         if (!t->isyms) return JC_ERR_NOMEM;
         for (int64_t i = 0; i < n; i++) t->isyms[i] = syms[i];
     }
@@ -183,7 +183,7 @@ jc_dim op_data_dim(opctx *c, int k, int i)
     char buf[512];
     const char *oname = ax_value_name(c, k);
     snprintf(buf, sizeof buf, "%s:%d", oname, i);
-    jc_dim d = {-1, jc_arena_strdup(ax_arena(c->ax), buf)};
+    jc_dim d = {-1, jci_arena_strdup(ax_arena(c->ax), buf)};
     int64_t v;
     if (ax_assumed(c->ax, d.sym, &v)) d.v = v;
     else op_data_dependent(c, d.sym);
@@ -221,7 +221,7 @@ bool op_numel(opctx *c, const jc_tshape *t, int64_t *n)
         if (t->dims[i].v < 0) {
             ok = false;
             block(c, t->dims[i].sym);
-        } else if (ok && !jc_mul_ok(p, t->dims[i].v, &p)) {
+        } else if (ok && !jci_mul_ok(p, t->dims[i].v, &p)) {
             /* overflow of a numel: reported by the caller's arithmetic */
             p = INT64_MAX;
         }
@@ -245,14 +245,14 @@ jc_status op_overflow(opctx *c)
 
 bool op_mul(opctx *c, int64_t a, int64_t b, int64_t *r)
 {
-    if (jc_mul_ok(a, b, r)) return true;
+    if (jci_mul_ok(a, b, r)) return true;
     op_overflow(c);
     return false;
 }
 
 bool op_add(opctx *c, int64_t a, int64_t b, int64_t *r)
 {
-    if (jc_add_ok(a, b, r)) return true;
+    if (jci_add_ok(a, b, r)) return true;
     op_overflow(c);
     return false;
 }
@@ -292,7 +292,7 @@ void op_note(opctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    c->note = jc_arena_strdup(ax_arena(c->ax), buf);
+    c->note = jci_arena_strdup(ax_arena(c->ax), buf);
 }
 
 jc_status op_unknown(opctx *c)
@@ -319,7 +319,7 @@ jc_dim dim_mul(jc_dim a, jc_dim b)
     jc_dim u = {-1, NULL};
     if (a.v == 1) return b;
     if (b.v == 1) return a;
-    if (a.v >= 0 && b.v >= 0 && jc_mul_ok(a.v, b.v, &u.v)) return u;
+    if (a.v >= 0 && b.v >= 0 && jci_mul_ok(a.v, b.v, &u.v)) return u;
     if (a.v == 0 || b.v == 0) {
         u.v = 0;
         return u;

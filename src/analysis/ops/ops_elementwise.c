@@ -48,7 +48,7 @@ jc_status sh_unary(opctx *c)
     const char *op = c->n->op_type;
     int64_t n = t->n_vals;
     if (!is_float_dtype(t->dtype)) {
-        int64_t v[JC_SMALL_TENSOR];
+        int64_t v[JCI_SMALL_TENSOR];
         for (int64_t e = 0; e < n; e++) {
             int64_t x = t->ivals[e];
             if (x == INT64_MIN) return JC_OK;
@@ -62,7 +62,7 @@ jc_status sh_unary(opctx *c)
         return op_set_vals(c, 0, v, NULL, n);
     }
     if (!t->fvals) return JC_OK;
-    double f[JC_SMALL_TENSOR];
+    double f[JCI_SMALL_TENSOR];
     for (int64_t e = 0; e < n; e++) {
         double x = t->fvals[e];
         if (!strcmp(op, "Neg")) f[e] = -x;
@@ -141,11 +141,11 @@ static bool f_binop(opctx *c, int64_t *r, int64_t x, int64_t y, int64_t z)
     const char *op = c->n->op_type;
     (void)z;
     switch (op[0]) {
-    case 'A': if (op[1] == 'd') return jc_add_ok(x, y, r); *r = x && y; return true;
+    case 'A': if (op[1] == 'd') return jci_add_ok(x, y, r); *r = x && y; return true;
     case 'S': if (op[1] == 'u' && op[2] == 'b') return !__builtin_sub_overflow(x, y, r);
-              return jc_add_ok(x, y, r);  /* Sum */
+              return jci_add_ok(x, y, r);  /* Sum */
     case 'M':
-        if (!strcmp(op, "Mul")) return jc_mul_ok(x, y, r);
+        if (!strcmp(op, "Mul")) return jci_mul_ok(x, y, r);
         if (!strcmp(op, "Mod")) {
             if (y == 0) return false;
             *r = x % y;
@@ -197,7 +197,7 @@ static void bcast_idx(const jc_tshape *o, const jc_tshape *const *t, int nt, int
  * leaves the output unfolded when a value is not finite or too large. */
 static jc_status set_fvals(opctx *c, const double *f, int64_t n)
 {
-    int64_t iv[JC_SMALL_TENSOR];
+    int64_t iv[JCI_SMALL_TENSOR];
     for (int64_t e = 0; e < n; e++) {
         if (!(f[e] > -9.2e18 && f[e] < 9.2e18)) return JC_OK;
         iv[e] = (int64_t)f[e];
@@ -214,7 +214,7 @@ static jc_status fold_float(opctx *c, const jc_tshape *const *t, int nt, int64_t
 {
     const jc_tshape *o = c->out[0];
     const char *op = c->n->op_type;
-    double r[JC_SMALL_TENSOR];
+    double r[JCI_SMALL_TENSOR];
     for (int q = 0; q < nt; q++)
         if (!t[q]->fvals || t[q]->isyms) return JC_OK;
     for (int64_t e = 0; e < n; e++) {
@@ -246,8 +246,8 @@ static jc_status fold(opctx *c, int first, int last)
     if (!o || o->rank < 0) return JC_OK;
     int64_t n = 1;
     for (int i = 0; i < o->rank; i++)
-        if (o->dims[i].v < 0 || !jc_mul_ok(n, o->dims[i].v, &n)) return JC_OK;
-    if (n > JC_SMALL_TENSOR) return JC_OK;
+        if (o->dims[i].v < 0 || !jci_mul_ok(n, o->dims[i].v, &n)) return JC_OK;
+    if (n > JCI_SMALL_TENSOR) return JC_OK;
     const jc_tshape *t[3] = {0};
     for (int i = first; i <= last; i++) {
         if (i >= c->nin || !c->in[i] || c->in[i]->n_vals < 0 || c->in[i]->rank < 0) return JC_OK;
@@ -255,8 +255,8 @@ static jc_status fold(opctx *c, int first, int last)
     }
     if (is_float_dtype(o->dtype)) return fold_float(c, t, last - first + 1, n);
     bool is_div = !strcmp(c->n->op_type, "Div");
-    int64_t v[JC_SMALL_TENSOR];
-    const char *syms[JC_SMALL_TENSOR];
+    int64_t v[JCI_SMALL_TENSOR];
+    const char *syms[JCI_SMALL_TENSOR];
     bool anysym = false;
     for (int64_t e = 0; e < n; e++) {
         int64_t x[3] = {0, 0, 0};

@@ -20,7 +20,7 @@ static bool rows_of(opctx *c, const jc_tshape *x, int64_t axis, int64_t *n, int6
     if (!op_axis(axis, x->rank, &a) && !(axis == x->rank && (a = x->rank, true))) return op_unknown(c), false;
     int64_t r = 1;
     for (int i = 0; i < a; i++)
-        if (!jc_mul_ok(r, x->dims[i].v, &r)) return op_overflow(c), false;
+        if (!jci_mul_ok(r, x->dims[i].v, &r)) return op_overflow(c), false;
     *rows = r;
     return true;
 }
@@ -196,7 +196,7 @@ jc_status co_mvn(opctx *c)
     }
     for (size_t i = 0; i < na; i++) {
         int a;
-        if (op_axis(ax[i], x->rank, &a) && !jc_mul_ok(red, x->dims[a].v, &red)) return op_overflow(c);
+        if (op_axis(ax[i], x->rank, &a) && !jci_mul_ok(red, x->dims[a].v, &red)) return op_overflow(c);
     }
     int64_t rows = red > 0 ? n / red : 0;
     if (!op_flops(c, n, 6) || !op_specials(c, rows, 1)) return op_overflow(c);
@@ -220,10 +220,10 @@ jc_status co_softmax(opctx *c)
     rows = 1;
     if (c->opset >= 13) {
         for (int i = 0; i < x->rank; i++)
-            if (i != a && !jc_mul_ok(rows, x->dims[i].v, &rows)) return op_overflow(c);
+            if (i != a && !jci_mul_ok(rows, x->dims[i].v, &rows)) return op_overflow(c);
     } else {
         for (int i = 0; i < a; i++)
-            if (!jc_mul_ok(rows, x->dims[i].v, &rows)) return op_overflow(c);
+            if (!jci_mul_ok(rows, x->dims[i].v, &rows)) return op_overflow(c);
     }
     if (!op_flops(c, n, 4) || !op_specials(c, n, 1) || !op_specials(c, rows, 1)) return op_overflow(c);
     return JC_OK;

@@ -94,7 +94,7 @@ jc_status sh_size(opctx *c)
     if (st || !x) return st;
     int64_t n = 1;
     for (int i = 0; i < x->rank; i++)
-        if (x->dims[i].v < 0 || !jc_mul_ok(n, x->dims[i].v, &n)) return JC_OK;
+        if (x->dims[i].v < 0 || !jci_mul_ok(n, x->dims[i].v, &n)) return JC_OK;
     return op_set_vals(c, 0, &n, NULL, 1);
 }
 
@@ -155,11 +155,11 @@ jc_status sh_constofshape(opctx *c)
     if (st) return st;
     int64_t total = 1;
     for (int64_t i = 0; i < n; i++)
-        if (d[i].v < 0 || !jc_mul_ok(total, d[i].v, &total)) return JC_OK;
-    if (total > JC_SMALL_TENSOR) return JC_OK;
+        if (d[i].v < 0 || !jci_mul_ok(total, d[i].v, &total)) return JC_OK;
+    if (total > JCI_SMALL_TENSOR) return JC_OK;
     int64_t fill = a && a->t && a->t->n_vals > 0 ? a->t->ivals[0] : 0;
     double ffill = a && a->t && a->t->n_vals > 0 && a->t->fvals ? a->t->fvals[0] : 0;
-    int64_t v[JC_SMALL_TENSOR];
+    int64_t v[JCI_SMALL_TENSOR];
     for (int64_t i = 0; i < total; i++) v[i] = fill;
     st = op_set_vals(c, 0, v, NULL, total);
     if (!st && c->out[0]->fvals)
@@ -190,8 +190,8 @@ jc_status sh_range(opctx *c)
     if (cnt > 1e15) return op_set_out(c, 0, dt, 1, NULL);
     jc_dim d = {(int64_t)cnt, NULL};
     jc_status st = op_set_out(c, 0, dt, 1, &d);
-    if (st || d.v > JC_SMALL_TENSOR) return st;
-    int64_t v[JC_SMALL_TENSOR];
+    if (st || d.v > JCI_SMALL_TENSOR) return st;
+    int64_t v[JCI_SMALL_TENSOR];
     for (int64_t i = 0; i < d.v; i++) v[i] = (int64_t)(fs + fd * (double)i);
     st = op_set_vals(c, 0, v, NULL, d.v);
     if (!st && c->out[0] && c->out[0]->fvals)
@@ -246,14 +246,14 @@ jc_status sh_reshape(opctx *c)
             bool anon = false;
             for (int i = 0; i < x->rank; i++) {
                 if (x->dims[i].v >= 0) {
-                    if (!jc_mul_ok(pin, x->dims[i].v, &pin)) anon = true;  /* absurd: leave -1 unknown */
+                    if (!jci_mul_ok(pin, x->dims[i].v, &pin)) anon = true;  /* absurd: leave -1 unknown */
                 } else if (x->dims[i].sym) in_s[nis++] = x->dims[i].sym;
                 else anon = true;
             }
             for (int64_t i = 0; i < n; i++) {
                 if (i == neg) continue;
                 if (d[i].v >= 0) {
-                    if (!jc_mul_ok(pout, d[i].v, &pout)) anon = true;
+                    if (!jci_mul_ok(pout, d[i].v, &pout)) anon = true;
                 } else if (d[i].sym) out_s[nos++] = d[i].sym;
                 else anon = true;
             }
@@ -425,10 +425,10 @@ jc_status sh_concat(opctx *c)
     d[a] = sum;
     jc_status st = op_set_out(c, 0, dt, f->rank, d);
     if (!st && allvals && f->rank > 1) return fold_concat(c, a);
-    if (st || !allvals || f->rank != 1 || total > JC_SMALL_TENSOR) return st;
-    int64_t v[JC_SMALL_TENSOR];
-    const char *s[JC_SMALL_TENSOR];
-    double fv[JC_SMALL_TENSOR];
+    if (st || !allvals || f->rank != 1 || total > JCI_SMALL_TENSOR) return st;
+    int64_t v[JCI_SMALL_TENSOR];
+    const char *s[JCI_SMALL_TENSOR];
+    double fv[JCI_SMALL_TENSOR];
     bool any = false;
     int64_t k = 0;
     for (int i = 0; i < c->nin; i++) {

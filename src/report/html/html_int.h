@@ -17,6 +17,15 @@
 
 /* ---- escaping --------------------------------------------------------------- */
 
+/* Writes s to f with & < > " ' escaped as entities, C0 controls other
+ * than tab, newline and carriage return and DEL, and every byte that is
+ * not part of well-formed UTF-8, written as U+FFFD.  NULL writes nothing.
+ * JC_ERR_IO if writing failed. */
+jc_status jci_html_escape(FILE *f, const char *s);
+/* The same into buf (always NUL-terminated when cap > 0); returns the
+ * length the full escaped text needs, excluding the NUL (as snprintf). */
+size_t jci_html_escape_buf(char *buf, size_t cap, const char *s);
+
 /* Writes s escaped for HTML text and attributes (NULL: nothing). */
 void jci_html_esc(FILE *f, const char *s);
 /* The same, cut to about max bytes at a character boundary with an ellipsis. */

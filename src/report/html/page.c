@@ -98,7 +98,7 @@ static void escape_to(sink *k, const char *s, size_t max_bytes)
     }
 }
 
-size_t jc_html_escape_buf(char *buf, size_t cap, const char *s)
+size_t jci_html_escape_buf(char *buf, size_t cap, const char *s)
 {
     sink k = {NULL, buf, cap, 0};
     escape_to(&k, s, (size_t)-1);
@@ -106,7 +106,7 @@ size_t jc_html_escape_buf(char *buf, size_t cap, const char *s)
     return k.n;
 }
 
-jc_status jc_html_escape(FILE *f, const char *s)
+jc_status jci_html_escape(FILE *f, const char *s)
 {
     if (!f) return JC_ERR_USAGE;
     sink k = {f, NULL, 0, 0};

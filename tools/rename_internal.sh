@@ -1,0 +1,36 @@
+#!/bin/sh
+# rename_internal.sh - the renames of #14 item 5, as a script so that
+# every branch can apply them to its own files:
+#  - symbols that are not in the public header include/joulecast.h use the
+#    prefix jci_ (JCI_ for macros); the public API keeps jc_ / JC_;
+#  - the bindings' entry points say what they do: jc_run_count_json,
+#    jc_run_estimate_json, jc_run_ga_json (run a command, JSON out), and
+#    jc_read_estimate_json reads a saved estimate (jc_report_*_json render).
+#
+#   sh tools/rename_internal.sh            every C source, header and doc
+#                                          under src/ tests/ bench/ docs/
+#   sh tools/rename_internal.sh FILE...    only those files
+#
+# Idempotent (a second run changes nothing).  On a rebase conflict in a file
+# you changed: take your side of the file, re-run this script on it.
+set -eu
+cd "$(dirname "$0")/.."
+if [ $# -eq 0 ]; then
+  set -- $(git ls-files 'src/*' 'tests/*.c' 'tests/*.h' 'tests/unit/*' 'tests/fuzz/*.c' 'bench/*.c' \
+           'docs/*.md' 'README.md' 'bench/*.md' 'include/*' 'python/*.py' 'python/*.md' 'python/*.ipynb' |
+           grep -E '\.(c|h|def|md|py|ipynb)$')
+fi
+perl -pi -e '
+  s/\bjc_arena\b/jci_arena/g;
+  s/\bjc_arena_(new|free|alloc|calloc|strndup|strdup|used)\b/jci_arena_$1/g;
+  s/\bjc_diag_(set|at|yaml|node|clear)\b/jci_diag_$1/g;
+  s/\bjc_strmap(_get|_init|_put)?\b/jci_strmap$1/g;
+  s/\bjc_(hash_str|strcasecmp|edit_distance|mul_ok|add_ok)\b/jci_$1/g;
+  s/\bjc__onnx_schema_selfcheck\b/jci_onnx_schema_selfcheck/g;
+  s/\bjc_tensor_file_(dims|values)\b/jci_tensor_file_$1/g;
+  s/\bjc_html_escape(_buf)?\b/jci_html_escape$1/g;
+  s/\bJC_SNAPSHOT_RELOCATE\b/JCI_SNAPSHOT_RELOCATE/g;
+  s/\bJC_SMALL_(TENSOR|VALUES)\b/JCI_SMALL_$1/g;
+  s/\bjc_(count|estimate|ga)_json\b/jc_run_$1_json/g;
+  s/\bjc_estimate_read_json\b/jc_read_estimate_json/g;
+' "$@"
