@@ -1093,9 +1093,34 @@ typedef struct jc_est_node {
 typedef struct jc_estimate {
     jc_mode mode;
     jc_method method;
-    const char *precision;
+    const char *precision;   /* jc_precision_name(prec) */
     const char *device_id, *device_name, *host_id, *region_code, *region_name;
     double devices, hosts;
+    /* What the estimate is of and what it used, as typed fields: consumers
+     * (reports, sweep, statement, calibrate, diff) read these, never an
+     * assumption by its key, and never the hardware database again. */
+    jc_precision prec;
+    const char *model_path;       /* the counted model ("<stdin>"), or NULL */
+    uint64_t model_size_bytes;    /* its file size; 0 without a model */
+    const char *model_sha256;     /* 64 hex digits; NULL when not recorded */
+    const char *hwdb_version;     /* jc_hwdb.data_version, or NULL */
+    double batch;                 /* the batch counted at; NAN without a model */
+    int lower_bound;              /* 1: the count was partial (allowed):
+                                     every figure is a lower bound */
+    const jc_device *device;      /* the device record (borrowed from the
+                                     database, as every name here is) */
+    const char *device_file;      /* the device's hwdb entry */
+    int device_line;
+    jc_range utilization;         /* the MFU the time model used; 0 with a
+                                     known runtime */
+    jc_range pue;                 /* the PUE used */
+    const char *pue_source;       /* "--pue" or hwdb file:line (citation) */
+    jc_range ci;                  /* location-based gCO2e/kWh used */
+    const char *ci_source;
+    const char *ci_dataset_id;    /* the dataset the hwdb value is from;
+                                     NULL with --ci */
+    const char *ci_dataset_name, *ci_basis;
+    int ci_year;                  /* the year of that value; 0 with --ci */
     /* work */
     double flops_per_pass;   /* forward, at the bound batch; 0 without model */
     double passes;           /* forward passes (inference) or steps (training) */
@@ -1412,6 +1437,11 @@ jc_status jc_budget_check(const jc_estimate *e, const jc_budget *b, jc_diag *dia
 typedef struct jc_estimate_summary {
     char path[512];
     char mode[16], method[16], precision[16], device[128], host[128], region[128];
+    char model[512];          /* model.path; "" without a model */
+    char model_sha256[65];    /* model.sha256; "" when not recorded */
+    char hwdb_version[64];    /* hwdb_version; "" when not recorded */
+    char figures[16];         /* "estimate" or "lower bound" ("" in files
+                                 written before the key existed) */
     double devices;
     /* metrics in a fixed order: wall_hours, device_hours,
      * energy_device_kwh, energy_host_kwh, energy_facility_kwh,
@@ -1452,7 +1482,7 @@ typedef struct jc_diff {
     jc_diff_row rows[JC_SUMMARY_METRICS];
     int exceeded;              /* any gated row exceeded */
     size_t n_changes;          /* settings that differ (device, region, ...) */
-    char changes[8][300];
+    char changes[12][300];
 } jc_diff;
 
 /* Compares two estimates metric by metric.  The gate covers facility

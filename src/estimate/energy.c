@@ -204,6 +204,7 @@ jc_status jci_est_resolve_place(est *s)
     if (given(j->ci)) {
         if (j->ci < 0 || j->ci > 2000) return jci_est_fail(s, JC_ERR_USAGE, "--ci must be in [0, 2000] gCO2e/kWh (got %g)", j->ci);
         s->ci = jci_est_assume(s, "grid.ci", "grid carbon intensity", R1(j->ci), "gCO2e/kWh", JC_ORIGIN_USER, "--ci");
+        s->e->ci_source = "--ci";
     } else {
         const jc_intensity *di = r->default_intensity;
         if (!di)
@@ -223,13 +224,19 @@ jc_status jci_est_resolve_place(est *s)
                 if (x->value.value > hi) hi = x->value.value;
             }
         }
+        const char *src = jci_est_astr(s, "%s; default because: %s", jci_est_src_of(s, &di->value),
+                                       r->default_reason ? r->default_reason : "n/a");
         s->ci = jci_est_assume(s, "grid.ci",
                        jci_est_astr(s, "grid carbon intensity, %s, dataset %s %d (%s); range: other datasets",
                             from->code, di->dataset_id, di->value.year, di->basis ? di->basis : "basis n/a"),
-                       R3(lo, di->value.value, hi), "gCO2e/kWh", JC_ORIGIN_HWDB,
-                       jci_est_astr(s, "%s; default because: %s", jci_est_src_of(s, &di->value),
-                            r->default_reason ? r->default_reason : "n/a"));
+                       R3(lo, di->value.value, hi), "gCO2e/kWh", JC_ORIGIN_HWDB, src);
+        s->e->ci_source = src;
+        s->e->ci_dataset_id = di->dataset_id;
+        s->e->ci_dataset_name = di->dataset && di->dataset->name ? di->dataset->name : di->dataset_id;
+        s->e->ci_basis = di->basis;
+        s->e->ci_year = di->value.year;
     }
+    s->e->ci = s->ci;
     if (r && r->market_gco2e_per_kwh.present) {
         s->e->has_market = 1;
         jci_est_assume(s, "grid.ci_market", "market-based intensity (provider-published)",
@@ -240,18 +247,22 @@ jc_status jci_est_resolve_place(est *s)
     if (given(j->pue)) {
         if (j->pue < 1 || j->pue > 3) return jci_est_fail(s, JC_ERR_USAGE, "--pue must be in [1, 3] (got %g)", j->pue);
         s->pue = jci_est_assume(s, "pue", "power usage effectiveness", R1(j->pue), "", JC_ORIGIN_USER, "--pue");
+        s->e->pue_source = "--pue";
     } else if (r && r->pue.present) {
+        s->e->pue_source = jci_est_src_of(s, &r->pue);
         s->pue = jci_est_assume(s, "pue", jci_est_astr(s, "PUE of %s", r->code), jci_est_sv_range(&r->pue), "",
-                        JC_ORIGIN_HWDB, jci_est_src_of(s, &r->pue));
+                        JC_ORIGIN_HWDB, s->e->pue_source);
     } else {
         const char *prov = (r && r->provider) ? r->provider
                          : (s->host && s->host->provider) ? s->host->provider : "local-unknown";
         const jc_provider *p;
         if ((st = jc_hwdb_provider(s->db, prov, &p, s->d))) return st;
         if (!p->pue.present) return jci_est_fail(s, JC_ERR_HWDB, "provider %s has no PUE", p->id);
+        s->e->pue_source = jci_est_src_of(s, &p->pue);
         s->pue = jci_est_assume(s, "pue", jci_est_astr(s, "PUE: %s (%s)", p->id, p->name ? p->name : p->id),
-                        jci_est_sv_range(&p->pue), "", JC_ORIGIN_HWDB, jci_est_src_of(s, &p->pue));
+                        jci_est_sv_range(&p->pue), "", JC_ORIGIN_HWDB, s->e->pue_source);
     }
+    s->e->pue = s->pue;
     return JC_OK;
 }
 
@@ -265,22 +276,6 @@ static double pick(jc_range r, int sc, int raises_energy)
 
 /* Time of one forward pass on one device, split by class; per-node
  * shares go to e->nodes when nodes != NULL (central case). */
-/* Sequential steps of a recurrent node (its output's first dim), else 1. */
-static double rnn_steps(const jc_analysis *an, const jc_counted_node *n)
-{
-    const char *op = n->node->op_type;
-    if (*n->node->domain || (strcmp(op, "LSTM") && strcmp(op, "GRU") && strcmp(op, "RNN"))) return 1;
-    const jc_graph_inst *gi = &an->insts[n->inst];
-    int32_t x = n->node->n_inputs ? n->node->inputs[0] : -1;
-    if (x < 0) return 1;
-    const jc_tshape *sh = &gi->values[x];
-    /* X is [seq, batch, input] (layout 0) or [batch, seq, input] (layout 1) */
-    const jc_attr *lay = jc_node_attr(n->node, "layout");
-    int d = lay && lay->i == 1 ? 1 : 0;
-    if (sh->rank > d && sh->dims[d].v > 0) return (double)sh->dims[d].v;
-    return 1;
-}
-
 static void pass_time(est *s, double u, double me, double ve, double ov, double *t_mat,
                       double *t_mem, jc_est_node *nodes)
 {
@@ -293,16 +288,18 @@ static void pass_time(est *s, double u, double me, double ve, double ov, double 
         double rep = n->cost.repeat > 0 ? (double)n->cost.repeat : 1;
         double f = rep * ((double)n->cost.flops + (double)n->cost.special_ops);
         double b = rep * ((double)n->cost.bytes_read + (double)n->cost.weight_bytes_read +
-                          (double)n->cost.bytes_written) * s->byte_scale;
+                          (double)n->cost.bytes_written) * jci_est_node_byte_scale(s, n);
         double tc = 0, tm = s->bw > 0 ? b / (s->bw * me) : 0;
         if (n->cost.cls == JC_CLASS_MATRIX) tc = f / (s->peak * u);
         else if (n->cost.cls == JC_CLASS_VECTOR) tc = f / (s->vpeak * ve);
         double t = tc > tm ? tc : tm;
         int mem_bound = tm > tc;
-        /* a kernel never takes less than its dispatch (GPUs):
-         * one kernel per node, one per time step for recurrent nodes */
+        /* a kernel never takes less than its dispatch (GPUs): one kernel
+         * per node and serial step (the time steps of a recurrent node,
+         * from its cost: analysis/ops/ops_rnn.c) */
         if (ov > 0 && n->cost.cls != JC_CLASS_NONE) {
-            double floor_t = ov * rep * rnn_steps(an, n);
+            double steps = n->cost.serial_steps > 0 ? (double)n->cost.serial_steps : 1;
+            double floor_t = ov * rep * steps;
             if (floor_t > t) {
                 t = floor_t;
                 mem_bound = 1;

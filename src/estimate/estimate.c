@@ -232,6 +232,9 @@ static jc_status resolve_hardware(est *s)
                              dev->vendor ? " " : "", dev->name ? dev->name : dev->id,
                              dev->variant ? " " : "", dev->variant ? dev->variant : "");
     s->e->host_id = host ? host->id : NULL;
+    s->e->device = dev;
+    s->e->device_file = dev->file;
+    s->e->device_line = dev->line;
 
     /* counts */
     if (given(j->hosts) && (j->hosts < 1 || j->hosts != floor(j->hosts)))
@@ -278,6 +281,7 @@ static jc_status resolve_hardware(est *s)
           : dev->peak_tflops[JC_PREC_FP16].present ? JC_PREC_FP16 : JC_PREC_FP32;
     }
     s->prec = p;
+    s->e->prec = p;
     s->e->precision = jc_precision_name(p);
     jci_est_assume(s, "precision", "arithmetic precision", R1(jci_est_prec_bits(p)), "bits",
            j->precision ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
@@ -326,6 +330,7 @@ static jc_status resolve_all(est *s)
     if ((st = resolve_hardware(s))) return st;
     if ((st = resolve_runtime(s))) return st;
     if ((st = jci_est_resolve_device_numbers(s))) return st;
+    s->e->utilization = s->util;
     if ((st = jci_est_resolve_work(s))) return st;
     if ((st = jci_est_resolve_host(s))) return st;
     if ((st = jci_est_resolve_place(s))) return st;
@@ -369,6 +374,14 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     s->e->internal_ = ei;
     s->e->mode = job->mode;
     s->e->method = job->method;
+    s->e->batch = NAN;
+    s->e->hwdb_version = db->data_version;
+    if (an && an->model) {   /* the model's identity travels with the result */
+        s->e->model_path = an->model->path;
+        s->e->model_size_bytes = an->model->file_size;
+        s->e->model_sha256 = an->model->sha256[0] ? an->model->sha256 : NULL;
+        s->e->lower_bound = an->partial;
+    }
     s->avg_power = job->avg_power_w;
     s->known_T = NAN;
     s->total_flops = NAN;

@@ -55,7 +55,9 @@ typedef struct est {
     int have_nodes;
     double beta, rc;             /* backward factor, recompute forwards */
     double opt_flops_pp, opt_bytes_pp, params;
-    double byte_scale;
+    double byte_scale;           /* weights: the dominant stored dtype to the
+                                    run precision (jci_est_node_byte_scale
+                                    scales each node's traffic) */
     double passes;               /* forward passes or training steps */
     double fwd_flops, fwd_bytes; /* one forward pass */
     double total_flops;          /* given directly (flops / params mode) */
@@ -106,6 +108,10 @@ double jci_est_prec_bits(jc_precision p);
 /* workload.c: the work (counted nodes, a FLOP figure or parameters x
  * tokens), batch, passes or steps, samples, tokens, optimizer. */
 jc_status jci_est_resolve_work(est *s);
+/* workload.c: the factor that takes node n's counted bytes (at the dtype
+ * the file stores) to the run precision: run bits / stored bits when the
+ * run is narrower, else 1 (integer tensors stay as stored). */
+double jci_est_node_byte_scale(const est *s, const jc_counted_node *n);
 /* workload.c: warns when weights, optimizer state and activations do not
  * fit the devices' memory. */
 void jci_est_check_memory(est *s);

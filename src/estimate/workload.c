@@ -31,6 +31,27 @@ static jc_status resolve_training(est *s)
     return JC_OK;
 }
 
+static int is_float(int dt)
+{
+    return dt == JC_DT_FLOAT || dt == JC_DT_DOUBLE || dt == JC_DT_FLOAT16 || dt == JC_DT_BFLOAT16 ||
+           (dt >= JC_DT_FLOAT8E4M3FN && dt <= JC_DT_FLOAT8E5M2FNUZ) || dt == JC_DT_FLOAT4E2M1;
+}
+
+/* The factor that takes bytes stored at dtype dt to the run precision:
+ * run bits / stored bits when the run is narrower, else 1; integer and
+ * bool tensors (indices, shapes, masks) stay as stored. */
+static double dtype_scale(const est *s, int dt)
+{
+    if (!is_float(dt)) return 1;
+    double run = jci_est_prec_bits(s->prec), bits = jc_dtype_bits(dt);
+    return bits > 0 && run < bits ? run / bits : 1;
+}
+
+double jci_est_node_byte_scale(const est *s, const jc_counted_node *n)
+{
+    return dtype_scale(s, n->cost.arith_dtype);
+}
+
 /* The work of a counted model: one forward pass's FLOPs and bytes; a
  * partial count warns, or fails when no work is known. */
 static jc_status resolve_counted(est *s)
@@ -39,15 +60,23 @@ static jc_status resolve_counted(est *s)
     const jc_analysis *an = s->an;
     if (given(j->flops) || given(j->params))
         return jci_est_fail(s, JC_ERR_USAGE, "a model and --flops/--params both give the work; choose one");
-    double f = 0, b = 0;
+    double f = 0, b = 0, scaled = 0;
+    double by_dtype[JC_DT_COUNT_] = {0};   /* bytes per stored floating dtype */
     for (size_t i = 0; i < an->n_nodes; i++) {
         const jc_counted_node *n = &an->nodes[i];
         if (!n->counted) continue;
         double rep = n->cost.repeat > 0 ? (double)n->cost.repeat : 1;
         f += rep * ((double)n->cost.flops + (double)n->cost.special_ops);
-        b += rep * ((double)n->cost.bytes_read + (double)n->cost.weight_bytes_read +
-                    (double)n->cost.bytes_written);
+        double nb = rep * ((double)n->cost.bytes_read + (double)n->cost.weight_bytes_read +
+                           (double)n->cost.bytes_written);
+        b += nb;
+        scaled += nb * jci_est_node_byte_scale(s, n);
+        int dt = n->cost.arith_dtype;
+        if (dt > 0 && dt < JC_DT_COUNT_ && is_float(dt)) by_dtype[dt] += nb;
     }
+    int stored = 0;   /* the floating dtype most bytes are stored in */
+    for (int dt = 1; dt < JC_DT_COUNT_; dt++)
+        if (by_dtype[dt] > (stored ? by_dtype[stored] : 0)) stored = dt;
     if (an->partial) {
         char ops[300] = "";
         size_t k = 0;
@@ -71,16 +100,20 @@ static jc_status resolve_counted(est *s)
     s->params = an->totals.params > 0 ? (double)an->totals.params : 0;
     jci_est_assume(s, "work.forward_flops", "FLOPs of one forward pass (2 x MACs + other arithmetic + transcendentals)",
            R1(f), "FLOP", JC_ORIGIN_MODEL, jci_est_astr(s, "%s, counted", an->model->path));
-    /* bytes: counted at the file's dtypes; scaled to the run precision
-     * when the model is stored in float32 */
-    double bits = jci_est_prec_bits(s->prec);
-    s->byte_scale = bits < 32 ? bits / 32 : 1;
-    s->fwd_bytes = b * s->byte_scale;
-    jci_est_assume(s, "work.forward_bytes",
-           s->byte_scale != 1 ? jci_est_astr(s, "bytes moved by one forward pass (counted at float32, x%.2g for %s)",
-                                     s->byte_scale, jc_precision_name(s->prec))
-                              : "bytes moved by one forward pass",
-           R1(s->fwd_bytes), "B", JC_ORIGIN_MODEL, "counted");
+    /* bytes: counted at the dtypes the file stores; each node's scaled
+     * down to the run precision when it is stored wider (never up, never
+     * twice: an fp16 model run at fp16 moves its bytes as counted) */
+    s->byte_scale = stored ? dtype_scale(s, stored) : 1;   /* weights (memory check) */
+    s->fwd_bytes = scaled;
+    double ratio = b > 0 ? scaled / b : 1;
+    const char *label = "bytes moved by one forward pass";
+    if (ratio != 1)
+        label = jci_est_astr(s, "bytes moved by one forward pass (counted at %s, x%.2g for %s)",
+                             stored ? jc_dtype_name(stored) : "the stored dtypes", ratio, jc_precision_name(s->prec));
+    else if (stored && stored != JC_DT_FLOAT)
+        label = jci_est_astr(s, "bytes moved by one forward pass (counted at %s, as run at %s)",
+                             jc_dtype_name(stored), jc_precision_name(s->prec));
+    jci_est_assume(s, "work.forward_bytes", label, R1(s->fwd_bytes), "B", JC_ORIGIN_MODEL, "counted");
     s->e->flops_per_pass = f;
     return JC_OK;
 }
@@ -157,6 +190,7 @@ static jc_status resolve_batch(est *s, double *out)
         b = 1;
         jci_est_assume(s, "batch", "batch size", R1(1), "", JC_ORIGIN_DEFAULT, "1 (give --batch)");
     }
+    s->e->batch = b;
     *out = b;
     return JC_OK;
 }

@@ -93,7 +93,7 @@ jc_status jc_report_estimate_codecarbon(const jc_estimate *e, const jc_codecarbo
     }
 
     double T = e->wall_hours.central * 3600;
-    double pue = e->energy_it_kwh.central > 0 ? e->energy_facility_kwh.central / e->energy_it_kwh.central : NAN;
+    double pue = e->pue.central > 0 ? e->pue.central : NAN;   /* the PUE the estimate used */
     double gpu_kwh = e->energy_device_kwh.central * (isfinite(pue) ? pue : 1);
     double cpu_kwh = e->energy_host_kwh.central * (isfinite(pue) ? pue : 1);
     char gpu_model[300];

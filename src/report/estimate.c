@@ -56,6 +56,9 @@ jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
                 fmt_si(b3, sizeof b3, e->flops_total));
     else if (e->flops_total > 0)
         fprintf(f, "work       %s FLOP in all\n", fmt_si(b1, sizeof b1, e->flops_total));
+    if (e->lower_bound)
+        fprintf(f, "figures    LOWER BOUND: the model's count is partial (--allow-partial), so every figure "
+                   "below is a lower bound\n");
 
     if (e->n_warnings) {
         fprintf(f, "\nwarnings\n");
@@ -166,6 +169,17 @@ char *jc_report_estimate_json(const jc_estimate *e)
     REQ(rj_str(root, "mode", jc_mode_name(e->mode)));
     REQ(rj_str(root, "method", jc_method_name(e->method)));
     REQ(rj_str(root, "precision", e->precision));
+    /* a partial count that was let through: every figure is a lower bound */
+    REQ(rj_str(root, "figures", e->lower_bound ? "lower bound" : "estimate"));
+    if (e->model_path) {
+        REQ(o = cJSON_AddObjectToObject(root, "model"));
+        REQ(rj_str(o, "path", e->model_path));
+        REQ(rj_num(o, "size_bytes", (double)e->model_size_bytes));
+        REQ(rj_str(o, "sha256", e->model_sha256));
+    } else {
+        REQ(cJSON_AddNullToObject(root, "model"));
+    }
+    REQ(rj_str(root, "hwdb_version", e->hwdb_version));
     REQ(o = cJSON_AddObjectToObject(root, "hardware"));
     REQ(rj_str(o, "device", e->device_id));
     REQ(rj_str(o, "device_name", e->device_name));
@@ -175,7 +189,14 @@ char *jc_report_estimate_json(const jc_estimate *e)
     REQ(o = cJSON_AddObjectToObject(root, "region"));
     REQ(rj_str(o, "code", e->region_code));
     REQ(rj_str(o, "name", e->region_name));
+    REQ(rj_range(o, "ci_gco2e_per_kwh", e->ci));
+    REQ(rj_str(o, "ci_source", e->ci_source));
+    REQ(rj_str(o, "ci_dataset", e->ci_dataset_id));
+    REQ(rj_num(o, "ci_year", e->ci_year ? (double)e->ci_year : NAN));
+    REQ(rj_range(o, "pue", e->pue));
+    REQ(rj_str(o, "pue_source", e->pue_source));
     REQ(o = cJSON_AddObjectToObject(root, "work"));
+    REQ(rj_num(o, "batch", e->batch));
     /* 0 in the estimate means "not known" for these: null */
     REQ(rj_num(o, "flops_per_pass", rj_known(e->flops_per_pass)));
     REQ(rj_num(o, "passes", rj_known(e->passes)));
@@ -254,7 +275,7 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
     if (header) {
         fprintf(f, "mode,method,precision,device,devices,host,hosts,region,flops_total,passes,samples");
         for (size_t i = 0; i < n; i++) fprintf(f, ",%s_low,%s,%s_high", cols[i], cols[i], cols[i]);
-        fprintf(f, "\n");
+        fprintf(f, ",figures,model_sha256\n");
     }
     /* unknown figures are "n/a"; an absent host or region is empty */
     fprintf(f, "%s,%s,%s,", jc_mode_name(e->mode), jc_method_name(e->method), e->precision);
@@ -284,6 +305,8 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
         fputc(',', f);
         rcsv_num(f, r.high);
     }
+    fprintf(f, ",%s,", e->lower_bound ? "lower bound" : "estimate");
+    rcsv_str(f, e->model_sha256, 0);
     fprintf(f, "\n");
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }

@@ -113,6 +113,13 @@ jc_status jc_read_estimate_json(const char *path, jc_estimate_summary *out, jc_d
     const cJSON *nd = hw ? cJSON_GetObjectItemCaseSensitive(hw, "devices") : NULL;
     out->devices = cJSON_IsNumber(nd) ? nd->valuedouble : NAN;
     copy(out->region, sizeof out->region, cJSON_GetObjectItemCaseSensitive(root, "region"), "code");
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    if (cJSON_IsObject(model)) {
+        copy(out->model, sizeof out->model, model, "path");
+        copy(out->model_sha256, sizeof out->model_sha256, model, "sha256");
+    }
+    copy(out->hwdb_version, sizeof out->hwdb_version, root, "hwdb_version");
+    copy(out->figures, sizeof out->figures, root, "figures");
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(root, "results");
     if (!cJSON_IsObject(res)) {
         st = jci_diag_set(d, JC_ERR_USAGE, "%s: no \"results\" object", path);
@@ -169,6 +176,11 @@ jc_status jc_estimate_diff(const jc_estimate_summary *a, const jc_estimate_summa
     df->new_e = b;
     df->max_increase = max_increase;
     df->on_high = on_high;
+    change(df, "model", a->model, b->model);
+    if (!strcmp(a->model, b->model) && a->model_sha256[0] && b->model_sha256[0])
+        change(df, "model file (sha256)", a->model_sha256, b->model_sha256);
+    change(df, "hwdb data version", a->hwdb_version, b->hwdb_version);
+    if (a->figures[0] && b->figures[0]) change(df, "figures", a->figures, b->figures);
     change(df, "mode", a->mode, b->mode);
     change(df, "method", a->method, b->method);
     change(df, "precision", a->precision, b->precision);

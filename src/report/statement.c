@@ -129,11 +129,8 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
     fprintf(f, " on %g %s ", e->devices, times);
     put_esc(s, e->device_name);
     const jc_assumption *dv = find(e, "devices");
-    const jc_device *dev = NULL;
-    jc_diag tmp;
-    if (o->db) jc_hwdb_device(o->db, e->device_id, &dev, &tmp);
-    if (dev)
-        note(s, "Hardware: device %s, %s:%d; device count %s.", e->device_id, dev->file, dev->line,
+    if (e->device_file)
+        note(s, "Hardware: device %s, %s:%d; device count %s.", e->device_id, e->device_file, e->device_line,
              src_text(t1, sizeof t1, dv));
     else
         note(s, "Hardware: device %s of the joulecast hardware database; device count %s.", e->device_id,
@@ -184,12 +181,12 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
 
     /* PUE */
     const jc_assumption *pue = find(e, "pue");
-    fprintf(f, " at a PUE of %s", pue ? sig(a, sizeof a, pue->value.central) : "n/a");
+    fprintf(f, " at a PUE of %s", e->pue.central > 0 ? sig(a, sizeof a, e->pue.central) : "n/a");
     note(s, "PUE: %s.", src_text(t1, sizeof t1, pue));
 
     /* grid */
     const jc_assumption *ci = find(e, "grid.ci");
-    fprintf(f, ". With a grid carbon intensity of %s gCO%se/kWh", ci ? sig(a, sizeof a, ci->value.central) : "n/a",
+    fprintf(f, ". With a grid carbon intensity of %s gCO%se/kWh", sig(a, sizeof a, e->ci.central),
             s->fmt == JC_STMT_LATEX ? "$_2$" : "\xe2\x82\x82");
     if (e->region_code) {
         fputs(" for ", f);
@@ -198,18 +195,13 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
         put_esc(s, e->region_code);
         fputs(")", f);
     }
-    const jc_region *r = NULL;
-    const jc_intensity *di = NULL;
-    if (ci && ci->origin == JC_ORIGIN_HWDB && o->db && e->region_code &&
-        jc_hwdb_region(o->db, e->region_code, &r, &tmp) == JC_OK)
-        di = r->default_intensity;
-    if (di) {
-        const char *dname = di->dataset && di->dataset->name ? di->dataset->name : di->dataset_id;
+    if (e->ci_dataset_id) {
+        const char *dname = e->ci_dataset_name ? e->ci_dataset_name : e->ci_dataset_id;
         fputs(", dataset ", f);
         put_esc(s, dname);
-        fprintf(f, ", %d", di->value.year);
-        note(s, "Grid intensity: dataset %s (%s), year %d, %s; basis %s.", di->dataset_id, dname,
-             di->value.year, src_text(t1, sizeof t1, ci), di->basis ? di->basis : "not stated");
+        fprintf(f, ", %d", e->ci_year);
+        note(s, "Grid intensity: dataset %s (%s), year %d, %s; basis %s.", e->ci_dataset_id, dname,
+             e->ci_year, src_text(t1, sizeof t1, ci), e->ci_basis ? e->ci_basis : "not stated");
     } else {
         note(s, "Grid intensity: %s%s%s.", ci ? ci->label : "", ci ? "; " : "", src_text(t1, sizeof t1, ci));
     }
@@ -227,8 +219,14 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
          e->has_embodied ? "; the embodied share is reported apart by joulecast" : "; embodied emissions excluded");
 
     /* method and reproduction */
-    fprintf(f, ". These figures are %s with joulecast %s (%s method), not measured",
-            rh || rdh ? "computed" : "predicted", JC_VERSION, jc_method_name(e->method));
+    fprintf(f, ". These figures are %s%s with joulecast %s (%s method), not measured",
+            e->lower_bound ? "lower bounds, " : "", rh || rdh ? "computed" : "predicted", JC_VERSION,
+            jc_method_name(e->method));
+    if (e->lower_bound) {
+        fputs(" (the model's operation count is partial: the work not counted adds time, energy and emissions)", f);
+        note(s, "Lower bound: the model's count is partial (joulecast count names the unbound dims and ops "
+                "it could not count); the estimate was let through with --allow-partial.");
+    }
     if (o->reproduce) {
         fputs("; ", f);
         if (s->fmt == JC_STMT_LATEX) { fputs("\\texttt{", f); put_esc(s, o->reproduce); fputs("}", f); }
@@ -267,8 +265,11 @@ static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts
     /* grams, three significant digits (whole grams from 100 g on) */
     if (g >= 100) fprintf(f, "  emissions: %.0f\n", g);
     else fprintf(f, "  emissions: %s\n", sig(a, sizeof a, g));
-    snprintf(buf, sizeof buf, "joulecast %s estimate (%s method), predicted, not measured; "
-             "location-based, range %s-%s g%s%s", JC_VERSION, jc_method_name(e->method),
+    if (e->lower_bound)
+        fputs("  # lower bound: the model's operation count is partial (--allow-partial)\n", f);
+    snprintf(buf, sizeof buf, "joulecast %s %s (%s method), predicted, not measured; "
+             "location-based, range %s-%s g%s%s", JC_VERSION,
+             e->lower_bound ? "lower bound (partial count)" : "estimate", jc_method_name(e->method),
              sig(a, 32, e->co2_kg.low * 1000), sig(a + 32, 32, e->co2_kg.high * 1000),
              o->reproduce ? "; reproduce: " : "", o->reproduce ? o->reproduce : "");
     fputs("  source: ", f);

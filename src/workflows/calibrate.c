@@ -314,13 +314,6 @@ static double meas_device_kwh(const jc_device *dev, const jc_measurement *m)
     return m->device_kwh;
 }
 
-static const jc_assumption *find(const jc_estimate *e, const char *key)
-{
-    for (size_t i = 0; i < e->n_assumptions; i++)
-        if (!strcmp(e->assumptions[i].key, key)) return &e->assumptions[i];
-    return NULL;
-}
-
 /* One roofline (or joules-per-op) run at utilisation u (NAN: the hwdb's). */
 static jc_status trial(const jc_job *j0, const jc_analysis *an, const jc_hwdb *db, double u,
                        jc_method method, double *hours, double *kwh, double *flops, jc_diag *d)
@@ -359,7 +352,7 @@ jc_status jc_calibrate_check(const jc_job *job, const jc_analysis *an, const jc_
     const jc_device *dev = NULL;
     jc_estimate *e = NULL;
     if (jc_estimate_run(&j, an, db, &e, &tmp) == JC_OK) {
-        jc_hwdb_device(db, e->device_id, &dev, &tmp);
+        dev = e->device;
         jc_estimate_free(e);
     }
     double mk = meas_device_kwh(dev, m);
@@ -401,19 +394,15 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
     jc_estimate *e = NULL;
     jc_status st = jc_estimate_run(&j, an, db, &e, d);
     if (st) return st;
-    const jc_device *dev = NULL;
-    jc_diag tmp;
-    jc_hwdb_device(db, e->device_id, &dev, &tmp);
+    const jc_device *dev = e->device;
     snprintf(out->device_id, sizeof out->device_id, "%s", e->device_id);
     out->mode = e->mode;
     out->devices = e->devices;
-    out->precision = JC_PREC_FP32;
-    for (int p = 0; p < JC_PREC_COUNT; p++)
-        if (!strcmp(jc_precision_name((jc_precision)p), e->precision)) out->precision = (jc_precision)p;
-    const jc_assumption *ua = find(e, "utilization");
-    out->util_before = ua ? ua->value.central : NAN;
-    double rlo = ua && ua->value.central > 0 ? ua->value.low / ua->value.central : 1;
-    double rhi = ua && ua->value.central > 0 ? ua->value.high / ua->value.central : 1;
+    out->precision = e->prec;
+    jc_range ua = e->utilization;
+    out->util_before = ua.central > 0 ? ua.central : NAN;
+    double rlo = ua.central > 0 ? ua.low / ua.central : 1;
+    double rhi = ua.central > 0 ? ua.high / ua.central : 1;
     jc_estimate_free(e);
     if (!dev) return jci_diag_set(d, JC_ERR_INTERNAL, "calibrate: device %s vanished", out->device_id);
 

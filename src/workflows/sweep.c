@@ -381,13 +381,6 @@ static const char *device_reason(sw *w, const jc_device *dev, const char *p, con
     return NULL;
 }
 
-static double assumption_central(const jc_estimate *e, const char *key)
-{
-    for (size_t i = 0; i < e->n_assumptions; i++)
-        if (!strcmp(e->assumptions[i].key, key)) return e->assumptions[i].value.central;
-    return 0;
-}
-
 /* Strings of the current device / region slot, copied once per slot. */
 typedef struct slot_str { const char *id, *name; } slot_str;
 
@@ -421,8 +414,8 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, const jc_device 
     x.wall_hours = e->wall_hours;
     x.energy_kwh = e->energy_facility_kwh;
     x.co2_kg = e->co2_kg;
-    x.ci = assumption_central(e, "grid.ci");
-    x.pue = assumption_central(e, "pue");
+    x.ci = e->ci.central;
+    x.pue = e->pue.central;
     x.j_per_sample = e->j_per_sample.central;
     for (size_t i = 0; i < e->n_warnings; i++) note(w, "%s", e->warnings[i]);
     push(w, &w->in->entries, &w->s->n_entries, &w->cap_e, &x);

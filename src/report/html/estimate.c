@@ -70,6 +70,9 @@ static void head_and_cards(FILE *f, const jc_estimate *e, const char *model)
                 fmt_si(a, sizeof a, e->flops_per_pass), sig4(b, sizeof b, e->passes),
                 e->mode == JC_MODE_TRAINING ? "steps" : "passes", fmt_si(c, sizeof c, e->flops_total));
     }
+    if (e->lower_bound)
+        fprintf(f, "<p class=\"sub\"><b>Lower bound:</b> the model's count is partial "
+                   "(--allow-partial), so every figure on this page is a lower bound.</p>\n");
     fprintf(f, "</header>\n<div class=\"cards\">\n");
     jci_html_card(f, "Energy, facility", "results.energy_facility_kwh", e->energy_facility_kwh, jci_html_u_kwh);
     jci_html_card(f, "Emissions, location-based", "results.co2_location_kg", e->co2_kg, jci_html_u_kg);
