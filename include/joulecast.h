@@ -494,7 +494,7 @@ char *jc_report_count_json(const jc_analysis *a);
 jc_status jc_report_count_csv(const jc_analysis *a, FILE *f);
 
 /* ------------------------------------------------------------------ */
-/* Hardware database (stage: hwdb; owner src/hwdb/hwdb.c)                    */
+/* Hardware database (stage: hwdb; owner src/hwdb/)                    */
 /* ------------------------------------------------------------------ */
 /* The database is a folder of YAML files (schema: docs/hwdb-schema.md)
  * loaded into one jc_hwdb that owns everything below.  Records are sorted

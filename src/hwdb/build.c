@@ -4,7 +4,7 @@
  * then validates the merged entries against docs/hwdb-schema.md and turns
  * them into the typed records of joulecast.h.  Every error names the
  * file:line:column of the offending key or value.  Nothing here knows
- * about libyaml: files arrive as hwdb_int.h trees from src/hwdb/hwdb.c.
+ * about libyaml: files arrive as base/yaml_tree.h trees from src/base/yaml.c.
  */
 #include "hwdb/hwdb_int.h"
 

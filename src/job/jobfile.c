@@ -1,11 +1,11 @@
 /*
  * jobfile.c - reads a job file (the YAML form of `joulecast estimate`'s
  * options, docs/job-file.md) into located key/value pairs.  The YAML is
- * parsed by the hwdb stage's reader (hw_parse_file in src/hwdb/hwdb.c, the one
+ * parsed by the shared located reader (hw_parse_file in src/base/yaml.c, the one
  * libyaml user), so job files get the same limits and the same
  * file:line:column errors as the database.
  */
-#include "hwdb/hwdb_int.h"
+#include "base/yaml_tree.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /*
  * oprules.c - user cost rules for custom ops (`count --op-rules FILE`).
  *
- * A rules file is YAML (read by the hwdb stage's located reader,
- * hw_parse_file in src/hwdb/hwdb.c, the one libyaml user):
+ * A rules file is YAML (read by the shared located reader,
+ * hw_parse_file in src/base/yaml.c, the one libyaml user):
  *
  *   rules:
  *     "com.example:FusedDense":
@@ -29,7 +29,7 @@
  * analysis context (actx.h: ax_rules); there is no global state.
  */
 #include "analysis/ops/actx.h"
-#include "hwdb/hwdb_int.h"
+#include "base/yaml_tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,141 @@
+#!/bin/sh
+# lint.sh - the boundaries docs/ARCHITECTURE.md promises, checked: `make
+# lint`, and a layer of `make test` (tests/lint.sh).  One PASS/FAIL line per
+# check; each FAIL is followed by the offending places, indented.
+#
+#   third-party-headers  protobuf-c (onnx.pb-c.h) only in src/onnx/, yaml.h
+#                        only in src/base/yaml.c, cJSON.h only in src/report/
+#   hwdb-internals       src/hwdb/hwdb_int.h included only inside src/hwdb/
+#                        (tests and benchmarks may include it)
+#   no-printing          the library (src/ except src/cli/) never names
+#                        stdout or stderr, never calls printf, puts, putchar,
+#                        perror or vprintf: it writes to the FILE * it is given
+#   purpose-comment      every source file opens with a comment saying what
+#                        it holds (C: "/*" on line 1; shell and Python: a
+#                        comment or docstring in the first lines)
+#   no-loose-c           no .c file directly in src/ (folders by stage)
+#   function-length      no function in src/ longer than 150 lines
+#                        (tools/funclen.awk; LINT_MAX_LINES overrides)
+#   cjson-checked        no cJSON_Add* / cJSON_Create* call whose result is
+#                        dropped (a statement of its own)
+#   internal-prefix      libjoulecast.a defines jc_ symbols only for names in
+#                        include/joulecast.h; internal ones use jci_ (or a
+#                        stage's own prefix: op_/sh_/co_ ops, hw_/hs_ hwdb,
+#                        rj_/fmt_ reports), never jc_ (reads
+#                        build/libjoulecast.a; `make lint` builds it)
+#
+# Exit status 0 when every check passes, else 1.
+set -u
+cd "$(dirname "$0")/.."
+export LC_ALL=C
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# report NAME FILE: PASS when FILE is empty, else FAIL and its lines
+report() {
+  if [ -s "$2" ]; then
+    echo "FAIL lint/$1"
+    sed 's/^/    /' "$2" | head -40
+    fails=$((fails + 1))
+  else
+    echo "PASS lint/$1"
+  fi
+}
+
+csrc() { find src include -name '*.c' -o -name '*.h' -o -name '*.def' | sort; }
+
+# ---- third-party headers, each in its owner folder ------------------------
+: > "$tmp/tp"
+for f in $(csrc); do
+  case "$f" in src/onnx/*) ;; *)
+    grep -Hn '#[[:space:]]*include[[:space:]]*[<"]\(protobuf-c/\|onnx\.pb-c\.h\)' "$f" >> "$tmp/tp" ;;
+  esac
+  case "$f" in src/base/yaml.c) ;; *)
+    grep -Hn '#[[:space:]]*include[[:space:]]*[<"]yaml\.h' "$f" >> "$tmp/tp" ;;
+  esac
+  case "$f" in src/report/*) ;; *)
+    grep -Hn '#[[:space:]]*include[[:space:]]*[<"]\(cjson/\)\{0,1\}cJSON\.h' "$f" >> "$tmp/tp" ;;
+  esac
+done
+report third-party-headers "$tmp/tp"
+
+# ---- the hwdb's private header -------------------------------------------
+: > "$tmp/hi"
+for f in $(csrc); do
+  case "$f" in src/hwdb/*) continue ;; esac
+  grep -Hn '#[[:space:]]*include[[:space:]]*"\(hwdb/\)\{0,1\}hwdb_int\.h"' "$f" >> "$tmp/hi"
+done
+report hwdb-internals "$tmp/hi"
+
+# ---- no printing from the library ----------------------------------------
+: > "$tmp/pr"
+for f in $(csrc); do
+  case "$f" in src/cli/*|include/*) continue ;; esac
+  # comments and string literals are blanked first (a word in prose is fine)
+  sed -e 's://.*$::' -e 's:"\([^"\\]\|\\.\)*":"":g' "$f" |
+    awk -v F="$f" '
+      { line = $0
+        while (incomment) { e = index(line, "*/"); if (!e) { line = ""; break }
+                            line = substr(line, e + 2); incomment = 0 }
+        out = ""
+        while ((s = index(line, "/*"))) {
+          out = out substr(line, 1, s - 1); rest = substr(line, s + 2); e = index(rest, "*/")
+          if (!e) { incomment = 1; line = ""; break }
+          line = substr(rest, e + 2)
+        }
+        out = out line
+        if (out ~ /(^|[^A-Za-z0-9_])(stdout|stderr)([^A-Za-z0-9_]|$)/ ||
+            out ~ /(^|[^A-Za-z0-9_])(printf|puts|putchar|perror|vprintf)[ \t]*\(/)
+          print F ":" NR ": " $0 }' >> "$tmp/pr"
+done
+report no-printing "$tmp/pr"
+
+# ---- a purpose comment atop every source file ----------------------------
+: > "$tmp/pc"
+for f in $(git ls-files 'src/*' 'include/*' 'tests/*' 'tools/*' 'bench/*' 'python/*' 2>/dev/null); do
+  [ -f "$f" ] || continue
+  case "$f" in
+    tests/golden/*|tests/data/*|tests/models/*|tests/hwdb/*|tests/fuzz/seeds/*|tests/fuzz/regress/*) continue ;;
+    *.c|*.h|*.def)
+      head -n 1 "$f" | grep -q '^/\*' || echo "$f: no /* purpose */ comment on line 1" >> "$tmp/pc" ;;
+    *.sh|*.py|*.awk)
+      head -n 4 "$f" | grep -q '^#[^!]\|^"""\|^#$' || echo "$f: no purpose comment in its first lines" >> "$tmp/pc" ;;
+  esac
+done
+report purpose-comment "$tmp/pc"
+
+# ---- no .c loose in src/ ----------------------------------------------------
+find src -maxdepth 1 -name '*.c' | sort > "$tmp/lc"
+report no-loose-c "$tmp/lc"
+
+# ---- function length ---------------------------------------------------------
+max=${LINT_MAX_LINES:-150}
+find src -name '*.c' | sort | xargs awk -f tools/funclen.awk |
+  awk -v M="$max" '$3 + 0 > M { print $0 " lines (over " M ")" }' > "$tmp/fl"
+report function-length "$tmp/fl"
+
+# ---- every cJSON_Add* / cJSON_Create* result used ----------------------------
+# a call that starts a statement (the line before ends one: ; { } ) else :)
+# and ends it on the same line drops the result
+find src -name '*.c' | sort | xargs awk '
+  FNR == 1 { prev = ";" }
+  /^[ \t]*cJSON_(Add|Create)[A-Za-z]*\(.*\);[ \t]*$/ && prev ~ /([;{})]|else|:)[ \t]*$/ {
+    print FILENAME ":" FNR ": " $0 }
+  /[^ \t]/ && !/^[ \t]*(\/\*|\*|\/\/|#)/ { prev = $0 }' > "$tmp/cj"
+report cjson-checked "$tmp/cj"
+
+# ---- internal prefix -----------------------------------------------------------
+: > "$tmp/ip"
+lib=build/libjoulecast.a
+if [ ! -f "$lib" ]; then
+  echo "$lib missing: run make first" > "$tmp/ip"
+else
+  grep -o '\bjc_[A-Za-z0-9_]*' include/joulecast.h | sort -u > "$tmp/public"
+  nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/defined"
+  grep '^jc_' "$tmp/defined" | comm -23 - "$tmp/public" |
+    sed 's/^/not in include\/joulecast.h but named jc_ (use jci_): /' >> "$tmp/ip"
+fi
+report internal-prefix "$tmp/ip"
+
+[ "$fails" -eq 0 ]
