@@ -375,165 +375,179 @@ static jc_status validate(const jc_ga_input *in, jc_diag *diag)
     return JC_OK;
 }
 
-/* ---- the computation --------------------------------------------------- */
+/* ---- the steps of the computation --------------------------------------- */
 
-static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
-                         const jc_ga_input *in, jc_diag *diag)
+/* CPU power per core: --tdp-per-core, or the calculator's row for the
+ * model ("Any" when none is named); *cpu_dev is the matching hwdb device. */
+static jc_status ga_cpu(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
+                        const jc_ga_input *in, const jc_device **cpu_dev, jc_diag *diag)
 {
     jc_ga_result *r = c->r;
     jci_arena *a = c->a;
     jc_status st;
-    int vnum = version_num(v->version);
-    const jc_device *cpu_dev = NULL, *gpu_dev = NULL;
-
-    r->version = v->version;
-    r->runtime_h = in->runtime_h;
-    r->n_cores = in->n_cores;
-    r->n_gpus = in->n_gpus;
-    r->memory_gb = in->memory_gb;
-    r->psf = in->psf;
-    r->platform = in->platform == JC_GA_PLATFORM_DEFAULT && in->provider
-                ? JC_GA_CLOUD : in->platform;
-    if (r->platform == JC_GA_PLATFORM_DEFAULT) r->platform = JC_GA_LOCAL;
-
-    const char *src_tables = v->source ? (v->source->url ? v->source->url : v->source->citation) : NULL;
-
-    /* CPU power per core */
-    if (in->n_cores > 0) {
-        r->cpu_usage = in->cpu_usage;
-        if (in->tdp_per_core_w > 0) {
-            r->cpu_w_per_core = in->tdp_per_core_w;
-            add_used(c, "CPU power per core", r->cpu_w_per_core, "W",
-                     "given with --tdp-per-core", NULL);
-            if (in->cpu_model) {
-                const jc_ga_hw *row;
-                if (resolve_hw(v, db, in->cpu_model, 1, &row, &cpu_dev, NULL) == JC_OK) {
-                    r->cpu_model = row->name;
-                    add_warning(c, ga_printf(a, "--tdp-per-core %g W used instead of "
-                        "the calculator's %g W for '%s'", in->tdp_per_core_w,
-                        row->tdp_per_core_w.value, row->name));
-                }
-            }
-        } else {
+    if (in->n_cores <= 0) return JC_OK;
+    r->cpu_usage = in->cpu_usage;
+    if (in->tdp_per_core_w > 0) {
+        r->cpu_w_per_core = in->tdp_per_core_w;
+        add_used(c, "CPU power per core", r->cpu_w_per_core, "W",
+                 "given with --tdp-per-core", NULL);
+        if (in->cpu_model) {
             const jc_ga_hw *row;
-            st = resolve_hw(v, db, in->cpu_model ? in->cpu_model : "Any", 1,
-                            &row, &cpu_dev, diag);
-            if (st) return st;
-            if (!row->tdp_per_core_w.present)
-                return jci_diag_set(diag, JC_ERR_HWDB,
-                    "CPU '%s' of calculator v%s has no TDP_per_core", row->name, v->version);
-            r->cpu_model = row->name;
-            r->cpu_w_per_core = row->tdp_per_core_w.value;
-            add_used(c, "CPU power per core", r->cpu_w_per_core, "W",
-                     ga_printf(a, "TDP_per_core of '%s' (TDP_cpu.csv%s)", row->name,
-                               row->tdp_w.present
-                               ? ga_printf(a, ": %g W / %d cores, as rounded in the table",
-                                           row->tdp_w.value, row->cores)
-                               : ""),
-                     source_text(a, &row->tdp_per_core_w));
-            if (!in->cpu_model)
-                add_note(c, "CPU model unknown: the calculator's \"Any\" row (per-core power of an average CPU) was used");
-        }
-        /* threads given as cores */
-        int phys = cpu_dev && cpu_dev->cores > 0 ? cpu_dev->cores : 0;
-        int thr = cpu_dev && cpu_dev->threads > 0 ? cpu_dev->threads : 0;
-        if (phys && thr > phys && in->n_cores > phys && in->n_cores <= thr)
-            add_warning(c, ga_printf(a, "--cores %d is more than the %d physical "
-                "cores of %s and at most its %d threads: if these are hardware "
-                "threads, give the number of cores (the calculator's power is per "
-                "core; counting threads overstates CPU power up to 2x); ignore this "
-                "for several sockets", in->n_cores, phys, cpu_dev->name ? cpu_dev->name : cpu_dev->id, thr));
-    }
-
-    /* GPU power per device */
-    if (in->n_gpus > 0) {
-        r->gpu_usage = in->gpu_usage;
-        if (in->gpu_tdp_w > 0) {
-            r->gpu_w = in->gpu_tdp_w;
-            add_used(c, "GPU power", r->gpu_w, "W", "given with --gpu-tdp", NULL);
-            if (in->gpu_model) {
-                const jc_ga_hw *row;
-                if (resolve_hw(v, db, in->gpu_model, 0, &row, &gpu_dev, NULL) == JC_OK)
-                    r->gpu_model = row->name;
+            if (resolve_hw(v, db, in->cpu_model, 1, &row, cpu_dev, NULL) == JC_OK) {
+                r->cpu_model = row->name;
+                add_warning(c, ga_printf(a, "--tdp-per-core %g W used instead of "
+                    "the calculator's %g W for '%s'", in->tdp_per_core_w,
+                    row->tdp_per_core_w.value, row->name));
             }
-        } else {
-            const jc_ga_hw *row;
-            st = resolve_hw(v, db, in->gpu_model ? in->gpu_model : "Any", 0,
-                            &row, &gpu_dev, diag);
-            if (st) return st;
-            if (!row->tdp_w.present)
-                return jci_diag_set(diag, JC_ERR_HWDB,
-                    "GPU '%s' of calculator v%s has no power figure", row->name, v->version);
-            r->gpu_model = row->name;
-            r->gpu_w = row->tdp_w.value;
-            add_used(c, "GPU power", r->gpu_w, "W",
-                     ga_printf(a, "TDP of '%s' (TDP_gpu.csv, per GPU)", row->name),
-                     source_text(a, &row->tdp_w));
-            if (!in->gpu_model)
-                add_note(c, "GPU model unknown: the calculator's \"Any\" row (200 W per GPU) was used");
         }
+    } else {
+        const jc_ga_hw *row;
+        st = resolve_hw(v, db, in->cpu_model ? in->cpu_model : "Any", 1,
+                        &row, cpu_dev, diag);
+        if (st) return st;
+        if (!row->tdp_per_core_w.present)
+            return jci_diag_set(diag, JC_ERR_HWDB,
+                "CPU '%s' of calculator v%s has no TDP_per_core", row->name, v->version);
+        r->cpu_model = row->name;
+        r->cpu_w_per_core = row->tdp_per_core_w.value;
+        add_used(c, "CPU power per core", r->cpu_w_per_core, "W",
+                 ga_printf(a, "TDP_per_core of '%s' (TDP_cpu.csv%s)", row->name,
+                           row->tdp_w.present
+                           ? ga_printf(a, ": %g W / %d cores, as rounded in the table",
+                                       row->tdp_w.value, row->cores)
+                           : ""),
+                 source_text(a, &row->tdp_per_core_w));
+        if (!in->cpu_model)
+            add_note(c, "CPU model unknown: the calculator's \"Any\" row (per-core power of an average CPU) was used");
     }
+    /* threads given as cores */
+    int phys = *cpu_dev && (*cpu_dev)->cores > 0 ? (*cpu_dev)->cores : 0;
+    int thr = *cpu_dev && (*cpu_dev)->threads > 0 ? (*cpu_dev)->threads : 0;
+    if (phys && thr > phys && in->n_cores > phys && in->n_cores <= thr)
+        add_warning(c, ga_printf(a, "--cores %d is more than the %d physical "
+            "cores of %s and at most its %d threads: if these are hardware "
+            "threads, give the number of cores (the calculator's power is per "
+            "core; counting threads overstates CPU power up to 2x); ignore this "
+            "for several sockets", in->n_cores, phys, (*cpu_dev)->name ? (*cpu_dev)->name : (*cpu_dev)->id, thr));
+    return JC_OK;
+}
 
-    /* memory power */
+/* GPU power per device: --gpu-tdp, or the calculator's row for the model. */
+static jc_status ga_gpu(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
+                        const jc_ga_input *in, const jc_device **gpu_dev, jc_diag *diag)
+{
+    jc_ga_result *r = c->r;
+    jci_arena *a = c->a;
+    jc_status st;
+    if (in->n_gpus <= 0) return JC_OK;
+    r->gpu_usage = in->gpu_usage;
+    if (in->gpu_tdp_w > 0) {
+        r->gpu_w = in->gpu_tdp_w;
+        add_used(c, "GPU power", r->gpu_w, "W", "given with --gpu-tdp", NULL);
+        if (in->gpu_model) {
+            const jc_ga_hw *row;
+            if (resolve_hw(v, db, in->gpu_model, 0, &row, gpu_dev, NULL) == JC_OK)
+                r->gpu_model = row->name;
+        }
+    } else {
+        const jc_ga_hw *row;
+        st = resolve_hw(v, db, in->gpu_model ? in->gpu_model : "Any", 0,
+                        &row, gpu_dev, diag);
+        if (st) return st;
+        if (!row->tdp_w.present)
+            return jci_diag_set(diag, JC_ERR_HWDB,
+                "GPU '%s' of calculator v%s has no power figure", row->name, v->version);
+        r->gpu_model = row->name;
+        r->gpu_w = row->tdp_w.value;
+        add_used(c, "GPU power", r->gpu_w, "W",
+                 ga_printf(a, "TDP of '%s' (TDP_gpu.csv, per GPU)", row->name),
+                 source_text(a, &row->tdp_w));
+        if (!in->gpu_model)
+            add_note(c, "GPU model unknown: the calculator's \"Any\" row (200 W per GPU) was used");
+    }
+    return JC_OK;
+}
+
+/* Memory power per GB requested (referenceValues.csv memoryPower). */
+static jc_status ga_memory(ga_ctx *c, const jc_ga_version *v, jc_diag *diag)
+{
+    jc_ga_result *r = c->r;
+    jci_arena *a = c->a;
     const jc_ga_constant *mp = find_const(v, "memoryPower");
     if (!mp) return jci_diag_set(diag, JC_ERR_HWDB,
                                 "calculator v%s tables lack memoryPower", v->version);
     r->memory_w_per_gb = mp->value.value;
     add_used(c, "memoryPower", r->memory_w_per_gb, "W/GB",
              "referenceValues.csv, on memory requested", source_text(a, &mp->value));
+    return JC_OK;
+}
 
-    /* PUE */
-    const jc_ga_pue_default *unk = find_pue(v, "Unknown");
+/* The cloud provider and data centre (--platform cloud). */
+static jc_status ga_cloud(ga_ctx *c, const jc_ga_version *v, const jc_ga_input *in,
+                          const jc_ga_datacenter **dcp, jc_diag *diag)
+{
+    jc_ga_result *r = c->r;
     const jc_ga_datacenter *dc = NULL;
-    if (r->platform == JC_GA_CLOUD) {
-        if (!in->provider)
-            return jci_diag_set(diag, JC_ERR_USAGE,
-                "--platform cloud needs --provider (gcp, aws, azure, ... or other)");
-        int known = 0;
-        for (size_t i = 0; i < v->n_providers; i++)
-            if (name_eq(v->providers[i].code, in->provider)) {
-                known = 1;
-                r->provider = v->providers[i].code;
-            }
-        if (!known && find_pue(v, in->provider)) {
+    if (!in->provider)
+        return jci_diag_set(diag, JC_ERR_USAGE,
+            "--platform cloud needs --provider (gcp, aws, azure, ... or other)");
+    int known = 0;
+    for (size_t i = 0; i < v->n_providers; i++)
+        if (name_eq(v->providers[i].code, in->provider)) {
             known = 1;
-            r->provider = find_pue(v, in->provider)->provider;
+            r->provider = v->providers[i].code;
         }
-        if (!known && !name_eq(in->provider, "other")) {
-            char list[512] = "";
-            size_t len = 0;
-            for (size_t i = 0; i < v->n_providers && len < sizeof list - 40; i++)
-                len += (size_t)snprintf(list + len, sizeof list - len, "%s, ",
-                                        v->providers[i].code);
-            return jci_diag_set(diag, JC_ERR_NOTFOUND,
-                "unknown cloud provider '%s' in calculator v%s; known: %sother",
-                in->provider, v->version, list);
-        }
-        if (!known) r->provider = "other";
-        if (in->datacenter) {
-            if (!strcmp(r->provider, "other"))
-                return jci_diag_set(diag, JC_ERR_USAGE,
-                    "--datacenter needs a known provider, not 'other'");
-            const char **names = calloc(v->n_datacenters + 1, sizeof *names);
-            size_t nn = 0;
-            for (size_t i = 0; i < v->n_datacenters; i++) {
-                const jc_ga_datacenter *x = &v->datacenters[i];
-                if (!name_eq(x->provider, r->provider)) continue;
-                if (names) names[nn++] = x->name;
-                if (name_eq(x->name, in->datacenter)) dc = x;
-            }
-            if (!dc) {
-                char sug[512] = "";
-                if (names) suggest(in->datacenter, names, nn, sug, sizeof sug);
-                free(names);
-                return jci_diag_set(diag, JC_ERR_NOTFOUND,
-                    "unknown data centre '%s' of %s in calculator v%s; did you mean %s?",
-                    in->datacenter, r->provider, v->version, sug[0] ? sug : "(none listed)");
-            }
-            free(names);
-            r->datacenter = dc->name;
-        }
+    if (!known && find_pue(v, in->provider)) {
+        known = 1;
+        r->provider = find_pue(v, in->provider)->provider;
     }
+    if (!known && !name_eq(in->provider, "other")) {
+        char list[512] = "";
+        size_t len = 0;
+        for (size_t i = 0; i < v->n_providers && len < sizeof list - 40; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s, ",
+                                    v->providers[i].code);
+        return jci_diag_set(diag, JC_ERR_NOTFOUND,
+            "unknown cloud provider '%s' in calculator v%s; known: %sother",
+            in->provider, v->version, list);
+    }
+    if (!known) r->provider = "other";
+    if (in->datacenter) {
+        if (!strcmp(r->provider, "other"))
+            return jci_diag_set(diag, JC_ERR_USAGE,
+                "--datacenter needs a known provider, not 'other'");
+        const char **names = calloc(v->n_datacenters + 1, sizeof *names);
+        size_t nn = 0;
+        for (size_t i = 0; i < v->n_datacenters; i++) {
+            const jc_ga_datacenter *x = &v->datacenters[i];
+            if (!name_eq(x->provider, r->provider)) continue;
+            if (names) names[nn++] = x->name;
+            if (name_eq(x->name, in->datacenter)) dc = x;
+        }
+        if (!dc) {
+            char sug[512] = "";
+            if (names) suggest(in->datacenter, names, nn, sug, sizeof sug);
+            free(names);
+            return jci_diag_set(diag, JC_ERR_NOTFOUND,
+                "unknown data centre '%s' of %s in calculator v%s; did you mean %s?",
+                in->datacenter, r->provider, v->version, sug[0] ? sug : "(none listed)");
+        }
+        free(names);
+        r->datacenter = dc->name;
+    }
+    *dcp = dc;
+    return JC_OK;
+}
+
+/* The PUE rule of the calculator: --pue; 1 for a personal computer; the
+ * "Unknown" default (defaults_PUE.csv) for a local server or an unknown
+ * provider; the data centre's own PUE; else the provider's default. */
+static jc_status ga_pue(ga_ctx *c, const jc_ga_version *v, const jc_ga_input *in,
+                        const jc_ga_datacenter *dc, jc_diag *diag)
+{
+    jc_ga_result *r = c->r;
+    jci_arena *a = c->a;
+    const jc_ga_pue_default *unk = find_pue(v, "Unknown");
     if (in->pue >= 1) {
         r->pue = in->pue;
         add_used(c, "PUE", r->pue, "", "given with --pue", NULL);
@@ -568,8 +582,16 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
                     : ga_printf(a, "provider %s default (defaults_PUE.csv)", r->provider),
                  source_text(a, &pd->value));
     }
+    return JC_OK;
+}
 
-    /* carbon intensity */
+/* Carbon intensity: --ci, the data centre's location, --region, or the
+ * world average (CI_aggregated.csv); then the PSF. */
+static jc_status ga_ci(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
+                       const jc_ga_input *in, const jc_ga_datacenter *dc, jc_diag *diag)
+{
+    jc_ga_result *r = c->r;
+    jci_arena *a = c->a;
     if (in->ci >= 0) {
         r->ci = in->ci;
         add_used(c, "carbon intensity", r->ci, "gCO2e/kWh", "given with --ci", NULL);
@@ -616,8 +638,13 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
         if (in->psf != floor(in->psf))
             add_warning(c, "the calculator accepts whole PSF values only");
     }
+    return JC_OK;
+}
 
-    /* the calculator's arithmetic, its order of operations */
+/* The calculator's arithmetic, its order of operations. */
+static void ga_arithmetic(ga_ctx *c, const jc_ga_input *in)
+{
+    jc_ga_result *r = c->r;
     double t = in->runtime_h;
     double pcpu = 0, pgpu = 0;
     if (in->n_cores > 0)
@@ -643,8 +670,14 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
     r->carbon_gpu_g = e_gpu * r->ci;
     r->carbon_memory_g = e_mem * r->ci;
     r->carbon_g = e * r->ci;
+}
 
-    /* equivalences */
+/* Equivalences of the carbon (trees, car and train km, flights). */
+static void ga_equivalences(ga_ctx *c, const jc_ga_version *v)
+{
+    jc_ga_result *r = c->r;
+    jci_arena *a = c->a;
+    int vnum = version_num(v->version);
     double cg = r->carbon_g;
     const jc_ga_constant *k;
     if ((k = find_const(v, "treeYear")) && k->value.value > 0) {
@@ -691,9 +724,13 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
                            "below half of NYC-MEL NY-SF)", r->flight_label, f->id),
                  source_text(a, &f->value));
     }
-    (void)src_tables;
+}
 
-    /* what the calculator's figure leaves out */
+/* What the calculator's figure leaves out. */
+static void ga_notes(ga_ctx *c, const jc_ga_input *in)
+{
+    jc_ga_result *r = c->r;
+    jci_arena *a = c->a;
     add_note(c, "no idle floor: power is TDP x usage, so at low usage the "
                 "calculator reports near-zero power where a real machine still "
                 "draws tens of watts (idle CPU sockets, GPUs, fans, disks)");
@@ -706,8 +743,14 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
                 r->memory_w_per_gb));
     add_note(c, "TDP is a thermal design figure, not a measurement: real draw can be above it (boost) or well below");
     add_note(c, "operational emissions only: no embodied (manufacturing) carbon");
+}
 
-    /* joulecast's own estimate, for comparison */
+/* joulecast's own estimate of the same run, for comparison. */
+static jc_status ga_own(ga_ctx *c, const jc_ga_input *in, const jc_device *cpu_dev,
+                        const jc_device *gpu_dev, jc_diag *diag)
+{
+    jc_ga_result *r = c->r;
+    jci_arena *a = c->a;
     int ok = 1;
     const char *why_not = NULL;
     jc_ga_own_part parts[2];
@@ -773,6 +816,39 @@ static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
         r->own_reason = why_not ? why_not : "no device to compare";
     }
     return JC_OK;
+}
+
+/* ---- the computation --------------------------------------------------- */
+
+static jc_status compute(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
+                         const jc_ga_input *in, jc_diag *diag)
+{
+    jc_ga_result *r = c->r;
+    jc_status st;
+    const jc_device *cpu_dev = NULL, *gpu_dev = NULL;
+    const jc_ga_datacenter *dc = NULL;
+
+    r->version = v->version;
+    r->runtime_h = in->runtime_h;
+    r->n_cores = in->n_cores;
+    r->n_gpus = in->n_gpus;
+    r->memory_gb = in->memory_gb;
+    r->psf = in->psf;
+    r->platform = in->platform == JC_GA_PLATFORM_DEFAULT && in->provider
+                ? JC_GA_CLOUD : in->platform;
+    if (r->platform == JC_GA_PLATFORM_DEFAULT) r->platform = JC_GA_LOCAL;
+
+
+    if ((st = ga_cpu(c, v, db, in, &cpu_dev, diag))) return st;
+    if ((st = ga_gpu(c, v, db, in, &gpu_dev, diag))) return st;
+    if ((st = ga_memory(c, v, diag))) return st;
+    if (r->platform == JC_GA_CLOUD && (st = ga_cloud(c, v, in, &dc, diag))) return st;
+    if ((st = ga_pue(c, v, in, dc, diag))) return st;
+    if ((st = ga_ci(c, v, db, in, dc, diag))) return st;
+    ga_arithmetic(c, in);
+    ga_equivalences(c, v);
+    ga_notes(c, in);
+    return ga_own(c, in, cpu_dev, gpu_dev, diag);
 }
 
 jc_status jc_ga_compute_tables(const jc_ga_version *tables, const jc_hwdb *db,
