@@ -435,235 +435,295 @@ static int64_t branch_work(actx *ax, size_t from, size_t to)
 
 /* If / Loop / Scan / function call: a subgraph instance is analysed right
  * after the container node's record. */
-static jc_status run_container(actx *ax, opctx *c, int inst, const fscope *scope, int depth,
-                               int rec, const char *name, bool *handled)
+/* If: both branches are analysed; the one the constant condition picks, or
+ * the larger, is counted; outputs merge the two when the condition is not
+ * known. */
+static jc_status run_if(actx *ax, opctx *c, int inst, const fscope *scope, int depth,
+                        int rec, const char *name)
 {
     const jc_node *n = c->n;
     jc_graph_inst *gi;
     char path[600];
-    *handled = true;
     int64_t rep = ax->insts[inst].repeat;
-    bool is_def = !*n->domain || !strcmp(n->domain, "ai.onnx");
-    if (is_def && !strcmp(n->op_type, "If")) {
-        const jc_graph *tg = graph_attr(n, "then_branch"), *eg = graph_attr(n, "else_branch");
-        if (!tg || !eg) return jci_diag_node(ax->d, JC_ERR_MODEL, name, "If", "missing branch graph");
-        int bi[2];
-        size_t from[2], to[2];
-        for (int b = 0; b < 2; b++) {
-            snprintf(path, sizeof path, "%s/%s", name, b ? "else_branch" : "then_branch");
-            from[b] = ax->n_nodes;
-            bi[b] = new_inst(ax, b ? eg : tg, path, inst, rep);
-            if (bi[b] < 0) return ax->err;
-            jc_status st = run_graph(ax, bi[b], scope, depth + 1);
-            if (st) return st;
-            to[b] = ax->n_nodes;
-        }
-        int64_t w0 = branch_work(ax, from[0], to[0]), w1 = branch_work(ax, from[1], to[1]);
-        const int64_t *cv;
-        int64_t cn;
-        int take = w1 > w0 ? 1 : 0;
-        bool cond_known = op_in_ints(c, 0, &cv, &cn) && cn == 1;
-        if (cond_known) take = cv[0] ? 0 : 1;
-        for (size_t i = from[1 - take]; i < to[1 - take]; i++) ax->nodes[i].counted = 0;
-        ax->nodes[rec].note = jci_arena_strdup(
-            ax->ar, cond_known ? (take ? "condition constant false: else_branch counted"
-                                       : "condition constant true: then_branch counted")
-                               : (take ? "both branches reported; else_branch counted (larger)"
-                                       : "both branches reported; then_branch counted (larger)"));
-        /* outputs: the counted branch's outputs, merged with the other's */
-        gi = &ax->insts[bi[take]];
-        const jc_graph_inst *go = &ax->insts[bi[1 - take]];
-        for (int k = 0; k < c->nout && k < (int)gi->graph->n_outputs; k++) {
-            if (!c->out[k]) continue;
-            const jc_tshape *t = &gi->values[gi->graph->outputs[k]];
-            *c->out[k] = *t;
-            if (!cond_known && k < (int)go->graph->n_outputs) {
-                const jc_tshape *u = &go->values[go->graph->outputs[k]];
-                if (u->rank != t->rank) c->out[k]->rank = -1;
-                else {
-                    jc_status st = op_copy_out(c, k, t, 0);
-                    if (st) return nomem(ax);
-                    for (int i = 0; i < t->rank; i++)
-                        if (u->dims[i].v != t->dims[i].v ||
-                            (t->dims[i].v < 0 && (!u->dims[i].sym || !t->dims[i].sym ||
-                                                  strcmp(u->dims[i].sym, t->dims[i].sym))))
-                            c->out[k]->dims[i] = (jc_dim){-1, NULL};
-                }
+    const jc_graph *tg = graph_attr(n, "then_branch"), *eg = graph_attr(n, "else_branch");
+    if (!tg || !eg) return jci_diag_node(ax->d, JC_ERR_MODEL, name, "If", "missing branch graph");
+    int bi[2];
+    size_t from[2], to[2];
+    for (int b = 0; b < 2; b++) {
+        snprintf(path, sizeof path, "%s/%s", name, b ? "else_branch" : "then_branch");
+        from[b] = ax->n_nodes;
+        bi[b] = new_inst(ax, b ? eg : tg, path, inst, rep);
+        if (bi[b] < 0) return ax->err;
+        jc_status st = run_graph(ax, bi[b], scope, depth + 1);
+        if (st) return st;
+        to[b] = ax->n_nodes;
+    }
+    int64_t w0 = branch_work(ax, from[0], to[0]), w1 = branch_work(ax, from[1], to[1]);
+    const int64_t *cv;
+    int64_t cn;
+    int take = w1 > w0 ? 1 : 0;
+    bool cond_known = op_in_ints(c, 0, &cv, &cn) && cn == 1;
+    if (cond_known) take = cv[0] ? 0 : 1;
+    for (size_t i = from[1 - take]; i < to[1 - take]; i++) ax->nodes[i].counted = 0;
+    ax->nodes[rec].note = jci_arena_strdup(
+        ax->ar, cond_known ? (take ? "condition constant false: else_branch counted"
+                                   : "condition constant true: then_branch counted")
+                           : (take ? "both branches reported; else_branch counted (larger)"
+                                   : "both branches reported; then_branch counted (larger)"));
+    /* outputs: the counted branch's outputs, merged with the other's */
+    gi = &ax->insts[bi[take]];
+    const jc_graph_inst *go = &ax->insts[bi[1 - take]];
+    for (int k = 0; k < c->nout && k < (int)gi->graph->n_outputs; k++) {
+        if (!c->out[k]) continue;
+        const jc_tshape *t = &gi->values[gi->graph->outputs[k]];
+        *c->out[k] = *t;
+        if (!cond_known && k < (int)go->graph->n_outputs) {
+            const jc_tshape *u = &go->values[go->graph->outputs[k]];
+            if (u->rank != t->rank) c->out[k]->rank = -1;
+            else {
+                jc_status st = op_copy_out(c, k, t, 0);
+                if (st) return nomem(ax);
+                for (int i = 0; i < t->rank; i++)
+                    if (u->dims[i].v != t->dims[i].v ||
+                        (t->dims[i].v < 0 && (!u->dims[i].sym || !t->dims[i].sym ||
+                                              strcmp(u->dims[i].sym, t->dims[i].sym))))
+                        c->out[k]->dims[i] = (jc_dim){-1, NULL};
             }
         }
-        return JC_OK;
     }
-    if (is_def && (!strcmp(n->op_type, "Loop") || !strcmp(n->op_type, "Scan"))) {
-        bool loop = n->op_type[0] == 'L';
-        const jc_graph *body = graph_attr(n, "body");
-        if (!body) return jci_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type, "missing body graph");
-        int64_t trips = -1;
-        const char *tsym = NULL;
-        int nsi = 0, nstate = 0;
+    return JC_OK;
+}
+
+/* A Loop or Scan: its trip count (an input, the scanned axis, an
+ * assumption, or unknown: the body counted once). */
+typedef struct loop_info {
+    bool loop;
+    int64_t trips;
+    const char *tsym;
+    int nsi, nstate;
+} loop_info;
+
+/* Shapes of the body's inputs from the node's inputs. */
+static jc_status loop_body_inputs(actx *ax, opctx *c, const jc_graph *body, jc_graph_inst *gi,
+                                  const loop_info *li)
+{
+    bool loop = li->loop;
+    int nstate = li->nstate;
+    for (size_t i = 0; i < body->n_inputs; i++) {
+        jc_tshape *bt = &gi->values[body->inputs[i]];
+        const jc_value *bv = &body->values[body->inputs[i]];
+        jc_status st = declared(ax, bv, bt);
+        if (st) return st;
+        const jc_tshape *src = NULL;
         if (loop) {
-            const int64_t *v;
-            int64_t cnt;
-            if (op_in_ints(c, 0, &v, &cnt) && cnt == 1 && v[0] >= 0 && v[0] < INT64_MAX / 2)
-                trips = v[0];
-            nstate = c->nin > 2 ? c->nin - 2 : 0;
+            if (i == 0) {
+                bt->dtype = JC_DT_INT64;
+                bt->rank = 0;
+            } else if (i == 1) {
+                bt->dtype = JC_DT_BOOL;
+                bt->rank = 0;
+            } else src = (int)i < c->nin ? c->in[i] : NULL;
         } else {
-            int64_t nsi64 = op_attr_i(c, "num_scan_inputs", 1);
-            int lead = c->opset < 9 ? 1 : 0;   /* opset 8: sequence_lens first */
-            if (nsi64 < 1 || nsi64 > c->nin - lead)
-                return jci_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type,
-                                    "num_scan_inputs %lld: expected 1 to %d (the node has %d "
-                                    "input%s)", (long long)nsi64, c->nin - lead, c->nin,
-                                    c->nin == 1 ? "" : "s");
-            nsi = (int)nsi64;
-            nstate = c->nin - nsi - lead;
-            const int64_t *ax_in;
-            size_t nax = op_attr_ints(c, "scan_input_axes", &ax_in);
-            int first = c->nin - nsi;
-            const jc_tshape *t = op_in(c, first);
-            int a = 0;
-            if (c->opset < 9) a = 1;
-            else if (nax > 0 && t) op_axis(ax_in[0], t->rank, &a);
-            if (t && a < t->rank && t->dims[a].v >= 0) trips = t->dims[a].v;
-        }
-        char tname[600];
-        snprintf(tname, sizeof tname, "%s:trips", name);
-        if (trips < 0) {
-            int64_t v;
-            if (ax_assumed(ax, tname, &v)) trips = v;
-        }
-        if (trips < 0) {
-            tsym = jci_arena_strdup(ax->ar, tname);
-            ax_data_dependent(c, tsym);
-            ax->nodes[rec].cost.state = JC_COST_DATA_DEPENDENT;
-            ax->nodes[rec].note = jci_arena_strdup(ax->ar, "trip count unknown: body counted once");
-        }
-        int64_t brep;
-        if (!jci_mul_ok(rep, trips < 0 ? 1 : trips, &brep))
-            return jci_diag_node(ax->d, JC_ERR_RANGE, name, n->op_type, "repeat count overflows");
-        snprintf(path, sizeof path, "%s/body", name);
-        int bi = new_inst(ax, body, path, inst, brep);
-        if (bi < 0) return ax->err;
-        gi = &ax->insts[bi];
-        /* body inputs */
-        for (size_t i = 0; i < body->n_inputs; i++) {
-            jc_tshape *bt = &gi->values[body->inputs[i]];
-            const jc_value *bv = &body->values[body->inputs[i]];
-            jc_status st = declared(ax, bv, bt);
-            if (st) return st;
-            const jc_tshape *src = NULL;
-            if (loop) {
-                if (i == 0) {
-                    bt->dtype = JC_DT_INT64;
-                    bt->rank = 0;
-                } else if (i == 1) {
-                    bt->dtype = JC_DT_BOOL;
-                    bt->rank = 0;
-                } else src = (int)i < c->nin ? c->in[i] : NULL;
-            } else {
-                int base = c->opset < 9 ? 1 : 0;
-                if ((int)i < nstate) src = c->in[base + (int)i];
-                else if (base + (int)i < c->nin && c->in[base + (int)i]) {
-                    const jc_tshape *s = c->in[base + (int)i];
-                    const int64_t *ax_in;
-                    size_t nax = op_attr_ints(c, "scan_input_axes", &ax_in);
-                    int a = c->opset < 9 ? 1 : 0;
-                    size_t j = i - (size_t)nstate;
-                    if (j < nax && s->rank > 0) op_axis(ax_in[j], s->rank, &a);
-                    if (s->rank > 0) {
-                        *bt = *s;
-                        bt->n_vals = -1;
-                        bt->isyms = NULL;
+            int base = c->opset < 9 ? 1 : 0;
+            if ((int)i < nstate) src = c->in[base + (int)i];
+            else if (base + (int)i < c->nin && c->in[base + (int)i]) {
+                const jc_tshape *s = c->in[base + (int)i];
+                const int64_t *ax_in;
+                size_t nax = op_attr_ints(c, "scan_input_axes", &ax_in);
+                int a = c->opset < 9 ? 1 : 0;
+                size_t j = i - (size_t)nstate;
+                if (j < nax && s->rank > 0) op_axis(ax_in[j], s->rank, &a);
+                if (s->rank > 0) {
+                    *bt = *s;
+                    bt->n_vals = -1;
+                    bt->isyms = NULL;
+                    bt->rank = s->rank - 1;
+                    bt->dims = jci_arena_calloc(ax->ar, (size_t)s->rank, sizeof(jc_dim));
+                    if (!bt->dims) return nomem(ax);
+                    for (int q = 0, o = 0; q < s->rank; q++)
+                        if (q != a && !(c->opset < 9 && q == 0)) bt->dims[o++] = s->dims[q];
+                    if (c->opset < 9) {
                         bt->rank = s->rank - 1;
-                        bt->dims = jci_arena_calloc(ax->ar, (size_t)s->rank, sizeof(jc_dim));
-                        if (!bt->dims) return nomem(ax);
-                        for (int q = 0, o = 0; q < s->rank; q++)
-                            if (q != a && !(c->opset < 9 && q == 0)) bt->dims[o++] = s->dims[q];
-                        if (c->opset < 9) {
-                            bt->rank = s->rank - 1;
-                            bt->dims[0] = s->dims[0];
-                            for (int q = 2, o = 1; q < s->rank; q++) bt->dims[o++] = s->dims[q];
-                        }
+                        bt->dims[0] = s->dims[0];
+                        for (int q = 2, o = 1; q < s->rank; q++) bt->dims[o++] = s->dims[q];
                     }
                 }
             }
-            if (src && src->rank >= 0) {
-                *bt = *src;
-                if (loop) {   /* carried values change: keep shape only */
-                    bt->n_vals = -1;
-                    bt->isyms = NULL;
-                }
+        }
+        if (src && src->rank >= 0) {
+            *bt = *src;
+            if (loop) {   /* carried values change: keep shape only */
+                bt->n_vals = -1;
+                bt->isyms = NULL;
             }
         }
-        jc_status st = run_graph(ax, bi, scope, depth + 1);
-        if (st) return st;
-        gi = &ax->insts[bi];
-        /* outputs */
-        int body_first = loop ? 1 : 0;  /* Loop body output 0 is cond */
-        for (int k = 0; k < c->nout; k++) {
-            if (!c->out[k]) continue;
-            int bo = body_first + k;
-            if (bo >= (int)body->n_outputs) continue;
-            const jc_tshape *t = &gi->values[body->outputs[bo]];
-            if (k < nstate) {
-                if ((st = op_copy_out(c, k, t, 0))) return nomem(ax);
-                continue;
-            }
-            if (t->rank < 0) {
-                if ((st = op_set_out(c, k, t->dtype, -1, NULL))) return nomem(ax);
-                continue;
-            }
-            jc_dim d[65];
-            if (t->rank > 63) continue;
-            int oa = 0;
-            if (!loop) {
-                const int64_t *oax;
-                size_t no = op_attr_ints(c, "scan_output_axes", &oax);
-                size_t j = (size_t)(k - nstate);
-                if (j < no) op_axis(oax[j], t->rank + 1, &oa);
-                if (c->opset < 9) oa = 1;
-            }
-            jc_dim td = {trips, tsym};
-            for (int q = 0, o = 0; q <= t->rank; q++) {
-                if (q == oa) d[q] = td;
-                else d[q] = t->dims[o++];
-            }
-            if (c->opset < 9 && !loop) d[0] = c->in[nstate + 1] && c->in[nstate + 1]->rank > 0
-                                                  ? c->in[nstate + 1]->dims[0]
-                                                  : (jc_dim){-1, NULL};
-            if ((st = op_set_out(c, k, t->dtype, t->rank + 1, d))) return nomem(ax);
-        }
-        if (trips >= 0) {
-            snprintf(tname, sizeof tname, "body repeated %lld times", (long long)trips);
-            ax->nodes[rec].note = jci_arena_strdup(ax->ar, tname);
-        }
-        return JC_OK;
     }
+    return JC_OK;
+}
+
+/* The node's outputs from the body's: carried state as is, scan outputs
+ * with the trip count as a new axis. */
+static jc_status loop_outputs(actx *ax, opctx *c, const jc_graph *body, const jc_graph_inst *gi,
+                              const loop_info *li)
+{
+    bool loop = li->loop;
+    int nstate = li->nstate;
+    int64_t trips = li->trips;
+    const char *tsym = li->tsym;
+    jc_status st;
+    /* outputs */
+    int body_first = loop ? 1 : 0;  /* Loop body output 0 is cond */
+    for (int k = 0; k < c->nout; k++) {
+        if (!c->out[k]) continue;
+        int bo = body_first + k;
+        if (bo >= (int)body->n_outputs) continue;
+        const jc_tshape *t = &gi->values[body->outputs[bo]];
+        if (k < nstate) {
+            if ((st = op_copy_out(c, k, t, 0))) return nomem(ax);
+            continue;
+        }
+        if (t->rank < 0) {
+            if ((st = op_set_out(c, k, t->dtype, -1, NULL))) return nomem(ax);
+            continue;
+        }
+        jc_dim d[65];
+        if (t->rank > 63) continue;
+        int oa = 0;
+        if (!loop) {
+            const int64_t *oax;
+            size_t no = op_attr_ints(c, "scan_output_axes", &oax);
+            size_t j = (size_t)(k - nstate);
+            if (j < no) op_axis(oax[j], t->rank + 1, &oa);
+            if (c->opset < 9) oa = 1;
+        }
+        jc_dim td = {trips, tsym};
+        for (int q = 0, o = 0; q <= t->rank; q++) {
+            if (q == oa) d[q] = td;
+            else d[q] = t->dims[o++];
+        }
+        if (c->opset < 9 && !loop) d[0] = c->in[nstate + 1] && c->in[nstate + 1]->rank > 0
+                                              ? c->in[nstate + 1]->dims[0]
+                                              : (jc_dim){-1, NULL};
+        if ((st = op_set_out(c, k, t->dtype, t->rank + 1, d))) return nomem(ax);
+    }
+    return JC_OK;
+}
+
+static jc_status run_loop(actx *ax, opctx *c, int inst, const fscope *scope, int depth,
+                          int rec, const char *name)
+{
+    const jc_node *n = c->n;
+    jc_graph_inst *gi;
+    char path[600];
+    int64_t rep = ax->insts[inst].repeat;
+    bool loop = n->op_type[0] == 'L';
+    const jc_graph *body = graph_attr(n, "body");
+    if (!body) return jci_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type, "missing body graph");
+    int64_t trips = -1;
+    const char *tsym = NULL;
+    int nsi = 0, nstate = 0;
+    if (loop) {
+        const int64_t *v;
+        int64_t cnt;
+        if (op_in_ints(c, 0, &v, &cnt) && cnt == 1 && v[0] >= 0 && v[0] < INT64_MAX / 2)
+            trips = v[0];
+        nstate = c->nin > 2 ? c->nin - 2 : 0;
+    } else {
+        int64_t nsi64 = op_attr_i(c, "num_scan_inputs", 1);
+        int lead = c->opset < 9 ? 1 : 0;   /* opset 8: sequence_lens first */
+        if (nsi64 < 1 || nsi64 > c->nin - lead)
+            return jci_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type,
+                                "num_scan_inputs %lld: expected 1 to %d (the node has %d "
+                                "input%s)", (long long)nsi64, c->nin - lead, c->nin,
+                                c->nin == 1 ? "" : "s");
+        nsi = (int)nsi64;
+        nstate = c->nin - nsi - lead;
+        const int64_t *ax_in;
+        size_t nax = op_attr_ints(c, "scan_input_axes", &ax_in);
+        int first = c->nin - nsi;
+        const jc_tshape *t = op_in(c, first);
+        int a = 0;
+        if (c->opset < 9) a = 1;
+        else if (nax > 0 && t) op_axis(ax_in[0], t->rank, &a);
+        if (t && a < t->rank && t->dims[a].v >= 0) trips = t->dims[a].v;
+    }
+    char tname[600];
+    snprintf(tname, sizeof tname, "%s:trips", name);
+    if (trips < 0) {
+        int64_t v;
+        if (ax_assumed(ax, tname, &v)) trips = v;
+    }
+    if (trips < 0) {
+        tsym = jci_arena_strdup(ax->ar, tname);
+        ax_data_dependent(c, tsym);
+        ax->nodes[rec].cost.state = JC_COST_DATA_DEPENDENT;
+        ax->nodes[rec].note = jci_arena_strdup(ax->ar, "trip count unknown: body counted once");
+    }
+    int64_t brep;
+    if (!jci_mul_ok(rep, trips < 0 ? 1 : trips, &brep))
+        return jci_diag_node(ax->d, JC_ERR_RANGE, name, n->op_type, "repeat count overflows");
+    snprintf(path, sizeof path, "%s/body", name);
+    int bi = new_inst(ax, body, path, inst, brep);
+    if (bi < 0) return ax->err;
+    gi = &ax->insts[bi];
+    loop_info li = {loop, trips, tsym, nsi, nstate};
+    jc_status st = loop_body_inputs(ax, c, body, gi, &li);
+    if (st) return st;
+    st = run_graph(ax, bi, scope, depth + 1);
+    if (st) return st;
+    gi = &ax->insts[bi];
+    if ((st = loop_outputs(ax, c, body, gi, &li))) return st;
+    if (trips >= 0) {
+        snprintf(tname, sizeof tname, "body repeated %lld times", (long long)trips);
+        ax->nodes[rec].note = jci_arena_strdup(ax->ar, tname);
+    }
+    return JC_OK;
+}
+
+/* A call of a model-local function: its body expanded in place. */
+static jc_status run_function(actx *ax, opctx *c, int inst, const fscope *scope, int depth,
+                              int rec, const char *name, const jc_function *fn)
+{
+    const jc_node *n = c->n;
+    jc_graph_inst *gi;
+    char path[600];
+    int64_t rep = ax->insts[inst].repeat;
+    if (ax->fdepth > 32)
+        return jci_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type, "function nesting too deep");
+    snprintf(path, sizeof path, "%s", name);
+    int bi = new_inst(ax, fn->body, path, inst, rep);
+    if (bi < 0) return ax->err;
+    gi = &ax->insts[bi];
+    for (size_t i = 0; i < fn->n_inputs; i++) {
+        int32_t k = jc_graph_find(fn->body, fn->inputs[i]);
+        if (k < 0) continue;
+        if ((int)i < c->nin && c->in[i]) gi->values[k] = *c->in[i];
+    }
+    fscope fs = {n, scope};
+    ax->fdepth++;
+    jc_status st = run_graph(ax, bi, &fs, depth + 1);
+    ax->fdepth--;
+    if (st) return st;
+    gi = &ax->insts[bi];
+    for (size_t k = 0; k < fn->n_outputs && (int)k < c->nout; k++) {
+        int32_t v = jc_graph_find(fn->body, fn->outputs[k]);
+        if (v >= 0 && c->out[k]) *c->out[k] = gi->values[v];
+    }
+    ax->nodes[rec].note = jci_arena_strdup(ax->ar, "model-local function: body expanded");
+    return JC_OK;
+}
+
+static jc_status run_container(actx *ax, opctx *c, int inst, const fscope *scope, int depth,
+                               int rec, const char *name, bool *handled)
+{
+    const jc_node *n = c->n;
+    *handled = true;
+    bool is_def = !*n->domain || !strcmp(n->domain, "ai.onnx");
+    if (is_def && !strcmp(n->op_type, "If")) return run_if(ax, c, inst, scope, depth, rec, name);
+    if (is_def && (!strcmp(n->op_type, "Loop") || !strcmp(n->op_type, "Scan")))
+        return run_loop(ax, c, inst, scope, depth, rec, name);
     const jc_function *fn = find_function(ax, n);
-    if (fn && fn->body) {
-        if (ax->fdepth > 32)
-            return jci_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type, "function nesting too deep");
-        snprintf(path, sizeof path, "%s", name);
-        int bi = new_inst(ax, fn->body, path, inst, rep);
-        if (bi < 0) return ax->err;
-        gi = &ax->insts[bi];
-        for (size_t i = 0; i < fn->n_inputs; i++) {
-            int32_t k = jc_graph_find(fn->body, fn->inputs[i]);
-            if (k < 0) continue;
-            if ((int)i < c->nin && c->in[i]) gi->values[k] = *c->in[i];
-        }
-        fscope fs = {n, scope};
-        ax->fdepth++;
-        jc_status st = run_graph(ax, bi, &fs, depth + 1);
-        ax->fdepth--;
-        if (st) return st;
-        gi = &ax->insts[bi];
-        for (size_t k = 0; k < fn->n_outputs && (int)k < c->nout; k++) {
-            int32_t v = jc_graph_find(fn->body, fn->outputs[k]);
-            if (v >= 0 && c->out[k]) *c->out[k] = gi->values[v];
-        }
-        ax->nodes[rec].note = jci_arena_strdup(ax->ar, "model-local function: body expanded");
-        return JC_OK;
-    }
+    if (fn && fn->body) return run_function(ax, c, inst, scope, depth, rec, name, fn);
     *handled = false;
     return JC_OK;
 }
@@ -689,6 +749,76 @@ static void free_if_folded(opctx *c)
     c->cost.cls = JC_CLASS_NONE;
     c->bytes_set = 1;
     if (!c->note) op_note(c, "constant-folded (values known)");
+}
+
+/* Where inference left an output's shape unknown, the file's declared
+ * shape fills it (unless the options say to ignore declarations). */
+static jc_status declared_fallback(actx *ax, opctx *c, const jc_graph *g, const jc_node *n)
+{
+    jc_status st;
+    /* fall back on the file's declared shapes where inference could not */
+    for (int k = 0; k < c->nout; k++) {
+        if (!c->out[k]) continue;
+        const jc_value *v = &g->values[n->outputs[k]];
+        if (!ax->o.ignore_declared && v->rank >= 0 && !v->non_tensor &&
+            (c->out[k]->rank < 0 || (c->out[k]->rank == v->rank && !shape_known(c->out[k])))) {
+            jc_tshape dt;
+            if ((st = declared(ax, v, &dt))) return st;
+            if (c->out[k]->rank < 0) {
+                int64_t nv = c->out[k]->n_vals;
+                int64_t *iv = c->out[k]->ivals;
+                double *fv = c->out[k]->fvals;
+                *c->out[k] = dt;
+                if (nv >= 0) {
+                    c->out[k]->n_vals = nv;
+                    c->out[k]->ivals = iv;
+                    c->out[k]->fvals = fv;
+                }
+            } else {
+                for (int i = 0; i < v->rank; i++)
+                    if (c->out[k]->dims[i].v < 0 && dt.dims[i].v >= 0) c->out[k]->dims[i] = dt.dims[i];
+                    else if (c->out[k]->dims[i].v < 0 && !c->out[k]->dims[i].sym)
+                        c->out[k]->dims[i] = dt.dims[i];
+            }
+            if (!c->out[k]->dtype) c->out[k]->dtype = dt.dtype;
+        }
+        if (v->non_tensor) c->out[k]->non_tensor = 1;
+    }
+    return JC_OK;
+}
+
+/* Bytes read and written by a counted node, from its tensors' sizes
+ * (unless its rule set them). */
+static jc_status tally_bytes(actx *ax, opctx *c)
+{
+    if (c->cost.state == JC_COST_UNSUPPORTED) {
+        /* nothing more to count */
+    } else if (c->cost.cls != JC_CLASS_NONE && !c->bytes_set) {
+        for (int k = 0; k < c->nin; k++) {
+            if (!c->in[k] || c->in[k]->non_tensor) continue;
+            int64_t b;
+            if (!bytes_of(c->in[k], &b)) {
+                int64_t dummy;   /* elements known: the bytes overflow */
+                if (op_numel(c, c->in[k], &dummy)) return op_overflow(c);
+                if (ax->err) return ax->err;
+                continue;
+            }
+            int64_t *dst = op_in_is_weight(c, k) ? &c->cost.weight_bytes_read : &c->cost.bytes_read;
+            if (!op_add(c, *dst, b, dst)) return ax->err;
+        }
+        for (int k = 0; k < c->nout; k++) {
+            if (!c->out[k] || c->out[k]->non_tensor) continue;
+            int64_t b;
+            if (!bytes_of(c->out[k], &b)) {
+                int64_t dummy;   /* elements known: the bytes overflow */
+                if (op_numel(c, c->out[k], &dummy)) return op_overflow(c);
+                if (ax->err) return ax->err;
+                continue;
+            }
+            if (!op_add(c, c->cost.bytes_written, b, &c->cost.bytes_written)) return ax->err;
+        }
+    }
+    return JC_OK;
 }
 
 static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, size_t idx)
@@ -783,61 +913,8 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
             if (ax->err) return ax->err;
             free_if_folded(&c);
         }
-        /* fall back on the file's declared shapes where inference could not */
-        for (int k = 0; k < c.nout; k++) {
-            if (!out[k]) continue;
-            const jc_value *v = &g->values[n->outputs[k]];
-            if (!ax->o.ignore_declared && v->rank >= 0 && !v->non_tensor &&
-                (out[k]->rank < 0 || (out[k]->rank == v->rank && !shape_known(out[k])))) {
-                jc_tshape dt;
-                if ((st = declared(ax, v, &dt))) return st;
-                if (out[k]->rank < 0) {
-                    int64_t nv = out[k]->n_vals;
-                    int64_t *iv = out[k]->ivals;
-                    double *fv = out[k]->fvals;
-                    *out[k] = dt;
-                    if (nv >= 0) {
-                        out[k]->n_vals = nv;
-                        out[k]->ivals = iv;
-                        out[k]->fvals = fv;
-                    }
-                } else {
-                    for (int i = 0; i < v->rank; i++)
-                        if (out[k]->dims[i].v < 0 && dt.dims[i].v >= 0) out[k]->dims[i] = dt.dims[i];
-                        else if (out[k]->dims[i].v < 0 && !out[k]->dims[i].sym)
-                            out[k]->dims[i] = dt.dims[i];
-                }
-                if (!out[k]->dtype) out[k]->dtype = dt.dtype;
-            }
-            if (v->non_tensor) out[k]->non_tensor = 1;
-        }
-        if (c.cost.state == JC_COST_UNSUPPORTED) {
-            /* nothing more to count */
-        } else if (c.cost.cls != JC_CLASS_NONE && !c.bytes_set) {
-            for (int k = 0; k < c.nin; k++) {
-                if (!in[k] || in[k]->non_tensor) continue;
-                int64_t b;
-                if (!bytes_of(in[k], &b)) {
-                    int64_t dummy;   /* elements known: the bytes overflow */
-                    if (op_numel(&c, in[k], &dummy)) return op_overflow(&c);
-                    if (ax->err) return ax->err;
-                    continue;
-                }
-                int64_t *dst = op_in_is_weight(&c, k) ? &c.cost.weight_bytes_read : &c.cost.bytes_read;
-                if (!op_add(&c, *dst, b, dst)) return ax->err;
-            }
-            for (int k = 0; k < c.nout; k++) {
-                if (!out[k] || out[k]->non_tensor) continue;
-                int64_t b;
-                if (!bytes_of(out[k], &b)) {
-                    int64_t dummy;   /* elements known: the bytes overflow */
-                    if (op_numel(&c, out[k], &dummy)) return op_overflow(&c);
-                    if (ax->err) return ax->err;
-                    continue;
-                }
-                if (!op_add(&c, c.cost.bytes_written, b, &c.cost.bytes_written)) return ax->err;
-            }
-        }
+        if ((st = declared_fallback(ax, &c, g, n))) return st;
+        if ((st = tally_bytes(ax, &c))) return st;
         if (ax->err) return ax->err;
         for (int k = 0; k < c.nin; k++)
             if (op_in_is_weight(&c, k)) {
