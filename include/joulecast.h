@@ -911,6 +911,12 @@ typedef struct jc_job {
     int embodied;            /* add the embodied line */
     double lifetime_years;
     int per_node;            /* keep per-node time/energy shares */
+    /* measured runs (docs/traces.md) */
+    double gpu_usage;        /* with a known runtime: busy fraction of the devices, 0..1 */
+    double cpu_usage;        /* with a known runtime: busy fraction of the host CPUs, 0..1 */
+    const char *measured;    /* a power trace of the run (jc_trace_load) */
+    const char *trace_format;  /* its format name; NULL: detected */
+    const char *trace_scope;   /* device, host or wall: a plain timestamp,watts trace */
 } jc_job;
 
 /* Sets every field of *job to "not given" (NAN / NULL / 0) with mode
@@ -1090,6 +1096,8 @@ typedef struct jc_est_node {
 
 /* The result.  Ranges are low / central / high (see docs/energy-model.md
  * "Ranges": corner cases of every parameter that has a range). */
+typedef struct jc_trace jc_trace;   /* a power trace ("Power traces" below) */
+
 typedef struct jc_estimate {
     jc_mode mode;
     jc_method method;
@@ -1150,6 +1158,18 @@ typedef struct jc_estimate {
      * source (value = the equivalent amount; unit names it) */
     size_t n_equivalences; jc_assumption *equivalences;
     void *internal_;
+    const char *host_absent;     /* why no host term is added (tdp method,
+                                    --avg-power, a wall trace), else NULL */
+    /* a measured run (job.measured): the trace's figures replaced the
+     * model's for its scope; has_measured 0 otherwise */
+    int has_measured;
+    const jc_trace *trace;       /* the trace read; owned by the estimate */
+    const char *measured_scope;  /* "device", "host", "device+host", "wall" */
+    double measured_hours;       /* the duration used (the devices' active window) */
+    double measured_kwh;         /* the measured energy used, IT side */
+    /* the model's own prediction of the same job without the trace and
+     * without a given runtime; NAN: not predictable (no work given) */
+    double predicted_hours, predicted_device_kwh, predicted_it_kwh;
 } jc_estimate;
 
 /* A job file (YAML, docs/job-file.md): a mapping whose keys are the long
@@ -1685,7 +1705,7 @@ typedef struct jc_trace_channel {
 typedef struct jc_trace_issue { int line; char msg[200]; } jc_trace_issue;
 #define JC_TRACE_MAX_ISSUES 20
 
-typedef struct jc_trace {
+struct jc_trace {
     const char *path;
     jc_trace_format format;
     const char *format_label;        /* "nvidia-smi --query-gpu CSV", ... */
@@ -1717,7 +1737,7 @@ typedef struct jc_trace {
     double active_s[JC_TRACE_SCOPE_COUNT];
     double active_energy_j[JC_TRACE_SCOPE_COUNT];
     void *internal_;
-} jc_trace;
+};
 
 /* The format of the file at `path` as detected from its first lines
  * (JC_TRACE_AUTO when none matches, e.g. the simple measurement CSV).

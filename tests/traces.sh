@@ -26,7 +26,7 @@ check() {
   if python3 - "$f" "$@" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-ch = {c["name"]: c for c in j["channels"]}
+ch = {c["name"]: c for c in j.get("channels", [])}
 def near(a, b): return a is not None and abs(a / b - 1) < 1e-3
 for e in sys.argv[2:]:
     if not eval(e):
@@ -182,3 +182,47 @@ PY
 else
   ko calibrate_trace_recovers_utilization "estimate failed: $(head -n 2 "$out/truth.err")"
 fi
+
+# ---- estimate --measured ----------------------------------------------------------
+# the trace's active window (idle ends of 1 s removed from both GPUs of
+# nvidia-smi-2gpu.csv: 2176 - 50 - 50 - 52 - 52 = 1972 J over 4 s) replaces
+# the device energy and runtime; the host term is modelled over those 4 s
+MJOB="models/resnet50.onnx --train --samples 2000 --batch 32 --device a100-sxm4-40gb --count 2 --region FR"
+if $JC estimate $MJOB --measured $D/nvidia-smi-2gpu.csv --json > "$out/meas.json" 2> "$out/meas.err"; then
+  if python3 - "$out/meas.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); r = j["results"]; m = j["measured"]
+near = lambda a, b: abs(a / b - 1) < 1e-3
+host = [a for a in j["assumptions"] if a["key"] == "host.power_w"][0]["value"]["central"]
+ok = (near(r["energy_device_kwh"]["central"], 1972 / 3.6e6) and near(r["wall_hours"]["central"], 4 / 3600)
+      and near(r["energy_host_kwh"]["central"], host * 4 / 3.6e6) and m["scope"] == "device"
+      and r["energy_device_kwh"]["low"] == r["energy_device_kwh"]["high"]
+      and m["predicted_device_kwh"] > 0 and r["energy_facility_kwh"]["central"] > r["energy_it_kwh"]["central"])
+sys.exit(0 if ok else 1)
+PY
+  then ok estimate_measured_replaces_device_energy; else ko estimate_measured_replaces_device_energy "see $out/meas.json"; fi
+else
+  ko estimate_measured_replaces_device_energy "exit $?: $(head -n 2 "$out/meas.err")"
+fi
+$JC estimate $MJOB --measured $D/nvidia-smi-2gpu.csv > "$out/meas.txt" 2>&1
+grep -q "^prediction the model alone: .*error of the prediction: [-+][0-9.]*% energy" "$out/meas.txt" \
+  && ok estimate_measured_prints_prediction_error || ko estimate_measured_prints_prediction_error "see $out/meas.txt"
+$JC statement $MJOB --measured $D/nvidia-smi-2gpu.csv --format hf > "$out/meas.hf" 2>&1
+grep -q 'source: ".*device energy measured (trace), host modelled' "$out/meas.hf" \
+  && ok statement_hf_says_measured || ko statement_hf_says_measured "see $out/meas.hf"
+# a host-scope trace replaces the host term and keeps the device model
+if $JC estimate $MJOB --measured $D/scaphandre.json --json > "$out/meash.json" 2> "$out/meash.err"; then
+  check estimate_measured_host_scope "$out/meash.json" 'j["measured"]["scope"] == "host"' \
+    'near(j["results"]["energy_host_kwh"]["central"], 70 / 3.6e6)' 'j["results"]["energy_device_kwh"]["central"] > 0'
+else
+  ko estimate_measured_host_scope "exit $?: $(head -n 2 "$out/meash.err")"
+fi
+expect_fail_est() {  # name, substring, estimate args...
+  n=$1; want=$2; shift 2
+  if $JC estimate "$@" > "$out/$n.out" 2> "$out/$n.err"; then ko "$n" "exit 0"
+  elif grep -q -- "$want" "$out/$n.err"; then ok "$n"
+  else ko "$n" "message: $(head -n 1 "$out/$n.err")"; fi
+}
+expect_fail_est measured_and_hours "leave out --hours" $MJOB --measured $D/nvidia-smi-2gpu.csv --hours 2
+expect_fail_est scope_without_measured "give --measured TRACE" $MJOB --scope wall
+expect_fail_est gpu_usage_range "must be in \[0, 1\]" --hours 1 --gpu-usage 90 --device a100

@@ -83,8 +83,9 @@ jc_status jci_est_resolve_device_numbers(est *s)
                     "in the joules-per-op method", dev->id);
     }
 
-    /* utilisation and activity (roofline time and power) */
-    if (!given(s->known_T)) {
+    /* utilisation and activity (roofline time and power); with a known
+     * runtime and known work they give the busy fraction (#18 item 1) */
+    if (!given(s->known_T) || s->an || given(j->flops) || given(j->params)) {
         if (given(j->utilization)) {
             if (!(j->utilization > 0 && j->utilization <= 1))
                 return jci_est_fail(s, JC_ERR_USAGE, "--utilization must be in (0, 1] (got %g)", j->utilization);
@@ -168,6 +169,8 @@ jc_status jci_est_resolve_host(est *s)
     }
     if (j->method == JC_METHOD_TDP || given(s->avg_power)) {
         s->host_on = 0;
+        s->e->host_absent = given(s->avg_power) ? "--avg-power stands for what was measured; add --host-power or --host"
+                                                : "the tdp method counts device power only; add --host-power or --host";
         jci_est_assume(s, "host.power_w", "host power", R1(0), "W", JC_ORIGIN_DEFAULT,
                given(s->avg_power)
                    ? "not added: the measured average power stands for what was measured (add --host-power or --host)"
@@ -341,31 +344,39 @@ void jci_est_compute(est *s, int sc, outv *o)
         bytes = s->fwd_bytes * (train ? 1 + s->beta : 1) * s->passes;
     } else if (given(s->total_flops)) {
         flops = s->total_flops;
-        if (!given(s->known_T)) t_mat = flops / (s->peak * u);
+        if (s->peak > 0) t_mat = flops / (s->peak * u);
     }
     if (train && s->params > 0) {
         double of = s->opt_flops_pp * s->params * s->passes;
         double ob = s->opt_bytes_pp * s->params * s->passes;
         flops += of;
         bytes += ob;
-        if (s->bw > 0 && !given(s->known_T)) t_mem += ob / (s->bw * me);
+        if (s->bw > 0) t_mem += ob / (s->bw * me);
     }
     if (!given(s->total_flops) || s->have_nodes) o->flops = flops;
     else o->flops = flops;
 
     double T;
+    o->busy = NAN;
     if (given(s->known_T)) {
         T = s->known_T;
-        /* spread the known time over classes in proportion to the model */
-        double tot = t_mat + t_mem;
-        double busy = T * G;
-        if (tot > 0) {
+        /* a known runtime: the devices are busy for the model's time of the
+         * work (at most the whole runtime: the run was then faster than
+         * modelled), or for --gpu-usage of it; idle the rest.  The busy
+         * time keeps the model's split between matrix and memory-bound work. */
+        double tot = t_mat + t_mem, avail = T * G, busy;
+        int work = tot > 0 && isfinite(tot);
+        if (given(s->usage)) busy = s->usage * avail;
+        else if (work) busy = tot < avail ? tot : avail;
+        else busy = avail;
+        if (work) {
             t_mat = busy * t_mat / tot;
             t_mem = busy * t_mem / tot;
         } else {
             t_mat = busy;
             t_mem = 0;
         }
+        o->busy = avail > 0 ? busy / avail : NAN;
     } else {
         T = (t_mat + t_mem) / (G * s->scaling);
         t_mat /= s->scaling;
@@ -374,7 +385,9 @@ void jci_est_compute(est *s, int sc, outv *o)
     o->T = T;
 
     /* device energy (J) */
-    double e_idle = G * T * (given(s->avg_power) ? 0 : idle);
+    /* with a measured average power the idle floor is still told apart
+     * (at most that power), so the table keeps the idle/dynamic split */
+    double e_idle = G * T * (given(s->avg_power) ? fmin(idle, s->avg_power) : idle);
     double e_dev;
     if (given(s->avg_power)) {
         e_dev = s->avg_power * G * T;
@@ -387,9 +400,10 @@ void jci_est_compute(est *s, int sc, outv *o)
     }
     o->e_idle = e_idle;
     o->e_dev = e_dev;
-    o->e_host = s->host_on ? pick(s->host_w, sc, 1) * T : 0;
+    o->e_host = s->host_on ? pick(s->host_w, sc, 1) * s->host_factor * T : 0;
+    jci_est_apply_measured(s, o);
     double pue = pick(s->pue, sc, 1);
-    o->e_fac = (e_dev + o->e_host) * pue;
+    o->e_fac = (o->e_dev + o->e_host) * pue;
     double kwh = o->e_fac / 3.6e6;
     o->co2 = kwh * pick(s->ci, sc, 1) / 1000.0;
     o->co2_mkt = 0;

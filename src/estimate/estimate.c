@@ -64,6 +64,7 @@ void jc_job_init(jc_job *j)
     j->samples = j->epochs = j->seq = NAN;
     j->backward_factor = NAN;
     j->hours = j->device_hours = j->avg_power_w = NAN;
+    j->gpu_usage = j->cpu_usage = NAN;
     j->count = j->hosts = j->utilization = j->host_power_w = j->scaling = NAN;
     j->ci = j->pue = j->lifetime_years = NAN;
 }
@@ -293,7 +294,7 @@ static jc_status resolve_hardware(est *s)
 
 /* ---- entry point --------------------------------------------------------------- */
 
-typedef struct est_internal { jci_arena *a; } est_internal;
+typedef struct est_internal { jci_arena *a; jc_trace *trace; } est_internal;
 
 /* A runtime given by the user (--hours, --device-hours) and a measured
  * average power (--avg-power). */
@@ -329,10 +330,12 @@ static jc_status resolve_all(est *s)
         return jci_est_fail(s, JC_ERR_USAGE, "unknown mode");
     if ((st = resolve_hardware(s))) return st;
     if ((st = resolve_runtime(s))) return st;
+    if ((st = jci_est_resolve_measured(s))) return st;
     if ((st = jci_est_resolve_device_numbers(s))) return st;
     s->e->utilization = s->util;
     if ((st = jci_est_resolve_work(s))) return st;
     if ((st = jci_est_resolve_host(s))) return st;
+    if ((st = jci_est_resolve_cpu_usage(s))) return st;
     if ((st = jci_est_resolve_place(s))) return st;
     if (s->oom) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
     return JC_OK;
@@ -389,6 +392,8 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     s->util = s->act = s->act_mem = s->idle = s->tdp = s->host_w = s->overhead = R1(0);
     s->mem_eff = s->vec_eff = R1(1);
     s->scaling = 1;
+    s->usage = s->m_dev = s->m_host = s->m_wall = s->m_idle_w = NAN;
+    s->host_factor = 1;
     if ((st = resolve_all(s))) goto fail;
 
     if (job->per_node && s->have_nodes) {
@@ -402,17 +407,20 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     outv o[3];
     for (int sc = 0; sc < 3; sc++) jci_est_compute(s, sc, &o[sc]);
     if ((st = jci_est_summarise(s, o))) goto fail;
+    if ((st = jci_est_measured_summary(s, o))) goto fail;
     jci_est_check_memory(s);
     if ((st = jci_est_equivalences(s))) goto fail;
     if (s->oom) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
     if ((st = move_lists(s))) goto fail;
     free(s->as);
     free(s->warn);
+    ei->trace = s->trace;
     *out = s->e;
     return JC_OK;
 fail:
     free(s->as);
     free(s->warn);
+    jc_trace_free(s->trace);
     jci_arena_free(a);
     return st ? st : JC_ERR_INTERNAL;
 }
@@ -421,5 +429,6 @@ void jc_estimate_free(jc_estimate *e)
 {
     if (!e) return;
     est_internal *ei = e->internal_;
+    jc_trace_free(ei->trace);
     jci_arena_free(ei->a);
 }

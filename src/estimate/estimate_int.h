@@ -62,6 +62,12 @@ typedef struct est {
     double fwd_flops, fwd_bytes; /* one forward pass */
     double total_flops;          /* given directly (flops / params mode) */
     double samples, tokens;
+    /* measured runs (measured.c) */
+    jc_trace *trace;             /* job.measured, loaded; owned by the result */
+    double m_dev, m_host, m_wall;  /* measured J per scope; NAN: not measured */
+    double m_idle_w;             /* the devices' measured idle power in all; NAN: none */
+    double usage;                /* --gpu-usage, or NAN */
+    double host_factor;          /* --cpu-usage: host power scale; 1 without */
 } est;
 
 /* The three scenarios compute() runs: every ranged parameter at the end that
@@ -73,6 +79,7 @@ typedef struct outv {
     double T;                 /* wall seconds */
     double e_dev, e_idle, e_host, e_fac, co2, co2_mkt, emb;
     double flops;
+    double busy;              /* known runtime: fraction of device-time busy; NAN: modelled time */
 } outv;
 
 static inline jc_range R1(double v) { jc_range r = {v, v, v}; return r; }
@@ -129,6 +136,21 @@ void jci_est_compute(est *s, int sc, outv *o);
  * embodied emissions and per-sample / per-token / per-node figures from
  * the three scenarios. */
 jc_status jci_est_summarise(est *s, const outv o[3]);
+/* measured.c: --gpu-usage / --cpu-usage checks, and the trace of
+ * --measured read into s->trace with its figures per scope (the known
+ * runtime becomes its devices' active window). */
+jc_status jci_est_resolve_measured(est *s);
+/* measured.c: --cpu-usage: the host power's scale from the default host
+ * class's idle and busy power (after the host is resolved). */
+jc_status jci_est_resolve_cpu_usage(est *s);
+/* measured.c: scenario o with the trace's figures in place of the model's
+ * for its scope. */
+void jci_est_apply_measured(const est *s, outv *o);
+/* measured.c: the busy-fraction assumption of a known runtime, and for a
+ * measured run the model's own prediction of the job (run without the
+ * trace and without a runtime) beside the measurement. */
+jc_status jci_est_measured_summary(est *s, const outv o[3]);
+
 /* energy.c: everyday equivalences of the central emissions. */
 jc_status jci_est_equivalences(est *s);
 

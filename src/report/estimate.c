@@ -41,6 +41,32 @@ static int exact(jc_range r)
     return r.low == r.central && r.central == r.high;
 }
 
+static void pct_err(char *b, size_t cap, double pred, double meas)
+{
+    if (isfinite(pred) && isfinite(meas) && meas > 0) snprintf(b, cap, "%+.1f%%", 100 * (pred - meas) / meas);
+    else snprintf(b, cap, "n/a");
+}
+
+/* The measured run and the model's prediction of it, side by side. */
+static void measured_text(const jc_estimate *e, FILE *f)
+{
+    const jc_trace *t = e->trace;
+    char a[40], b[40], c[40], d[40], p1[32], p2[32];
+    fprintf(f, "\nmeasured   %s (%s%s%s%s%s): %s energy %s kWh over %s h replaces the model's; %s\n", t->path,
+            t->format_label, t->start[0] ? ", " : "", t->start, t->end[0] ? " to " : "", t->end, e->measured_scope,
+            num(a, sizeof a, e->measured_kwh), num(b, sizeof b, e->measured_hours),
+            !strcmp(e->measured_scope, "device") ? "the host term is modelled; PUE and grid intensity applied"
+            : !strcmp(e->measured_scope, "host") ? "the devices are modelled; PUE and grid intensity applied"
+                                                 : "PUE and grid intensity applied");
+    double meas_dev = !strcmp(e->measured_scope, "host") ? NAN : e->energy_device_kwh.central;
+    pct_err(p1, sizeof p1, e->predicted_device_kwh, meas_dev);
+    pct_err(p2, sizeof p2, e->predicted_hours, e->measured_hours);
+    fprintf(f, "prediction the model alone: device energy %s kWh (measured %s), wall time %s h (measured %s); "
+               "error of the prediction: %s energy, %s time\n",
+            num(a, sizeof a, e->predicted_device_kwh), num(b, sizeof b, meas_dev), num(c, sizeof c, e->predicted_hours),
+            num(d, sizeof d, e->measured_hours), p1, p2);
+}
+
 jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
 {
     char b1[64], b2[64], b3[64];
@@ -71,7 +97,13 @@ jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
     row(f, "energy, devices", e->energy_device_kwh, "kWh");
     row(f, "  idle floor", e->energy_idle_kwh, "kWh");
     row(f, "  dynamic (above idle)", e->energy_dynamic_kwh, "kWh");
-    row(f, "energy, host", e->energy_host_kwh, "kWh");
+    if (e->host_absent) {
+        char unit[200];
+        snprintf(unit, sizeof unit, "kWh (not added: %s)", e->host_absent);
+        row(f, "energy, host", e->energy_host_kwh, unit);
+    } else {
+        row(f, "energy, host", e->energy_host_kwh, "kWh");
+    }
     row(f, "energy, IT (devices + host)", e->energy_it_kwh, "kWh");
     row(f, "energy, facility (IT x PUE)", e->energy_facility_kwh, "kWh");
     row(f, "emissions, location-based", e->co2_kg, "kgCO2e");
@@ -94,6 +126,7 @@ jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
     }
     if (e->j_per_token.central > 0) row(f, "energy per token (facility)", e->j_per_token, "J");
 
+    if (e->has_measured) measured_text(e, f);
     if (e->n_equivalences) {
         fprintf(f, "\nequivalent to (central emissions)\n");
         for (size_t i = 0; i < e->n_equivalences; i++) {
@@ -223,6 +256,23 @@ char *jc_report_estimate_json(const jc_estimate *e)
     REQ(rj_range(o, "j_per_sample", rj_known_range(e->j_per_sample)));
     REQ(rj_range(o, "samples_per_kwh", rj_known_range(e->samples_per_kwh)));
     REQ(rj_range(o, "j_per_token", rj_known_range(e->j_per_token)));
+    REQ(rj_str(o, "host_absent", e->host_absent));
+    if (e->has_measured) {
+        const jc_trace *t = e->trace;
+        REQ(o = cJSON_AddObjectToObject(root, "measured"));
+        REQ(rj_str(o, "trace", t->path));
+        REQ(rj_str(o, "format", jc_trace_format_name(t->format)));
+        REQ(rj_str(o, "start", t->start[0] ? t->start : NULL));
+        REQ(rj_str(o, "end", t->end[0] ? t->end : NULL));
+        REQ(rj_str(o, "scope", e->measured_scope));
+        REQ(rj_num(o, "hours", e->measured_hours));
+        REQ(rj_num(o, "energy_kwh", e->measured_kwh));
+        REQ(rj_num(o, "predicted_hours", e->predicted_hours));
+        REQ(rj_num(o, "predicted_device_kwh", e->predicted_device_kwh));
+        REQ(rj_num(o, "predicted_it_kwh", e->predicted_it_kwh));
+    } else {
+        REQ(cJSON_AddNullToObject(root, "measured"));
+    }
     REQ(arr = cJSON_AddArrayToObject(root, "warnings"));
     for (size_t i = 0; i < e->n_warnings; i++) {
         cJSON *s = cJSON_CreateString(e->warnings[i]);

@@ -219,9 +219,14 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
          e->has_embodied ? "; the embodied share is reported apart by joulecast" : "; embodied emissions excluded");
 
     /* method and reproduction */
-    fprintf(f, ". These figures are %s%s with joulecast %s (%s method), not measured",
-            e->lower_bound ? "lower bounds, " : "", rh || rdh ? "computed" : "predicted", JC_VERSION,
-            jc_method_name(e->method));
+    if (e->has_measured)
+        fprintf(f, ". The %s energy was measured (%s, %s trace) and the rest %s with joulecast %s (%s method)",
+                e->measured_scope, e->trace->path, jc_trace_format_name(e->trace->format),
+                e->lower_bound ? "computed as lower bounds" : "computed", JC_VERSION, jc_method_name(e->method));
+    else
+        fprintf(f, ". These figures are %s%s with joulecast %s (%s method), not measured",
+                e->lower_bound ? "lower bounds, " : "", rh || rdh ? "computed" : "predicted", JC_VERSION,
+                jc_method_name(e->method));
     if (e->lower_bound) {
         fputs(" (the model's operation count is partial: the work not counted adds time, energy and emissions)", f);
         note(s, "Lower bound: the model's count is partial (joulecast count names the unbound dims and ops "
@@ -267,9 +272,13 @@ static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts
     else fprintf(f, "  emissions: %s\n", sig(a, sizeof a, g));
     if (e->lower_bound)
         fputs("  # lower bound: the model's operation count is partial (--allow-partial)\n", f);
-    snprintf(buf, sizeof buf, "joulecast %s %s (%s method), predicted, not measured; "
+    snprintf(buf, sizeof buf, "joulecast %s %s (%s method), %s; "
              "location-based, range %s-%s g%s%s", JC_VERSION,
              e->lower_bound ? "lower bound (partial count)" : "estimate", jc_method_name(e->method),
+             e->has_measured ? (!strcmp(e->measured_scope, "device") ? "device energy measured (trace), host modelled"
+                                : !strcmp(e->measured_scope, "host") ? "host energy measured (trace), devices modelled"
+                                : "energy measured (trace)")
+                             : "predicted, not measured",
              sig(a, 32, e->co2_kg.low * 1000), sig(a + 32, 32, e->co2_kg.high * 1000),
              o->reproduce ? "; reproduce: " : "", o->reproduce ? o->reproduce : "");
     fputs("  source: ", f);

@@ -1,0 +1,216 @@
+/*
+ * measured.c - the estimate of a run that was measured or whose usage is
+ * known (docs/traces.md):
+ *   --measured TRACE   the trace's energy per scope (device, host, wall)
+ *                      and its devices' active window replace the model's
+ *                      device energy, host energy and runtime; what the
+ *                      trace did not measure (the host of a GPU trace) is
+ *                      still modelled, and PUE and grid intensity apply as
+ *                      always; the model's own prediction of the job is
+ *                      kept beside it for the error line;
+ *   --gpu-usage U      with a known runtime: the devices are busy a
+ *                      fraction U of it (the power model at that usage);
+ *   --cpu-usage U      the host power between the default host class's
+ *                      idle and busy power at usage U.
+ * Part of the estimate stages (estimate_int.h); nothing here prints.
+ */
+#include "estimate/estimate_int.h"
+#include "estimate/power.h"
+
+#include <string.h>
+
+static jc_status usage_of(est *s, double u, const char *opt, double *out)
+{
+    *out = NAN;
+    if (!given(u)) return JC_OK;
+    if (!(u >= 0 && u <= 1))
+        return jci_est_fail(s, JC_ERR_USAGE, "--%s must be in [0, 1] (a fraction of the time; got %g)", opt, u);
+    if (!given(s->known_T))
+        return jci_est_fail(s, JC_ERR_USAGE, "--%s needs a known runtime (--hours or --device-hours): without one "
+                            "the model predicts the usage", opt);
+    *out = u;
+    return JC_OK;
+}
+
+/* The trace's figures: device, host and wall energy, duration. */
+static jc_status load_trace(est *s)
+{
+    const jc_job *j = s->job;
+    jc_trace_opts o;
+    jc_trace_opts_init(&o);
+    jc_diag tmp;
+    if (j->trace_format && jc_trace_format_parse(j->trace_format, &o.format, &tmp))
+        return jci_est_fail(s, JC_ERR_USAGE, "%s", tmp.msg);
+    if (j->trace_scope) {
+        jc_trace_scope sc;
+        if (jc_trace_scope_parse(j->trace_scope, &sc, &tmp)) return jci_est_fail(s, JC_ERR_USAGE, "%s", tmp.msg);
+        o.scope = (int)sc;
+    }
+    if (given(j->hours) || given(j->device_hours) || given(j->avg_power_w) || given(j->gpu_usage))
+        return jci_est_fail(s, JC_ERR_USAGE, "--measured gives the runtime and the device power: leave out --hours, "
+                            "--device-hours, --avg-power and --gpu-usage");
+    jc_status st = jc_trace_load(j->measured, &o, &s->trace, s->d);
+    if (st) return st;
+    const jc_trace *t = s->trace;
+    s->m_dev = t->has_scope[JC_TRACE_DEVICE] ? t->active_energy_j[JC_TRACE_DEVICE] : NAN;
+    s->m_host = t->has_scope[JC_TRACE_HOST] ? t->energy_j[JC_TRACE_HOST] : NAN;
+    s->m_wall = t->has_scope[JC_TRACE_WALL] ? t->energy_j[JC_TRACE_WALL] : NAN;
+    double T = t->has_scope[JC_TRACE_DEVICE] ? t->active_s[JC_TRACE_DEVICE] : t->duration_s;
+    if (!(T > 0)) return jci_est_fail(s, JC_ERR_USAGE, "%s: the trace spans no time", t->path);
+    /* the devices' idle level in all, when every device channel has one */
+    double iw = 0;
+    int all = t->n_devices > 0;
+    for (size_t i = 0; i < t->n_channels; i++)
+        if (t->channels[i].scope == JC_TRACE_DEVICE) {
+            if (t->channels[i].idle_found) iw += t->channels[i].idle_w;
+            else all = 0;
+        }
+    s->m_idle_w = all ? iw : NAN;
+    const char *src = jci_est_astr(s, "%s (%s, %s%s%s)", t->path, t->format_label, t->start[0] ? t->start : "relative times",
+                                   t->end[0] ? " to " : "", t->end);
+    s->known_T = jci_est_assume(s, "measured.hours",
+                                t->has_scope[JC_TRACE_DEVICE] && T < t->duration_s
+                                    ? "measured runtime: the devices' active window (idle ends removed)"
+                                    : "measured runtime: the trace's span",
+                                R1(T / 3600), "h", JC_ORIGIN_USER, src).central * 3600;
+    if (given(s->m_dev))
+        jci_est_assume(s, "measured.device_kwh",
+                       jci_est_astr(s, "measured device energy (%zu device channel%s, trapezoid over the samples)",
+                                    t->n_devices, t->n_devices == 1 ? "" : "s"),
+                       R1(s->m_dev / 3.6e6), "kWh", JC_ORIGIN_USER, src);
+    if (given(s->m_host))
+        jci_est_assume(s, "measured.host_kwh", "measured host energy (replaces the host term)", R1(s->m_host / 3.6e6),
+                       "kWh", JC_ORIGIN_USER, src);
+    if (given(s->m_wall))
+        jci_est_assume(s, "measured.wall_kwh", "measured energy at the wall (devices and host together)",
+                       R1(s->m_wall / 3.6e6), "kWh", JC_ORIGIN_USER, src);
+    if (given(s->m_dev) && t->n_devices != (size_t)s->G)
+        jci_est_warn(s, "the trace has %zu device channel%s but the job %g device%s: the measured energy is used as "
+                     "it is (give --count %zu)", t->n_devices, t->n_devices == 1 ? "" : "s", s->G, s->G == 1 ? "" : "s",
+                     t->n_devices);
+    for (size_t i = 0; i < t->n_bad && i < 3; i++)
+        jci_est_warn(s, "%s:%d: %s (row not used)", t->path, t->bad[i].line, t->bad[i].msg);
+    if (t->n_bad > 3) jci_est_warn(s, "%s: %zu more rows not used (joulecast trace lists them)", t->path, t->n_bad - 3);
+    if (t->n_gaps)
+        jci_est_warn(s, "%s: %zu gap%s in the trace not bridged (the first: line %d): the measured energy misses them",
+                     t->path, t->n_gaps, t->n_gaps == 1 ? "" : "s", t->gaps[0].line);
+    s->e->has_measured = 1;
+    s->e->trace = t;
+    s->e->measured_scope = given(s->m_wall) ? "wall" : given(s->m_dev) && given(s->m_host) ? "device+host"
+                         : given(s->m_dev) ? "device" : "host";
+    s->e->measured_hours = T / 3600;
+    if (given(s->m_wall))
+        s->e->host_absent = "in the wall measurement (the device row is the whole server at the plug)";
+    s->e->measured_kwh = ((given(s->m_dev) ? s->m_dev : 0) + (given(s->m_host) ? s->m_host : 0) +
+                          (given(s->m_wall) ? s->m_wall : 0)) / 3.6e6;
+    return JC_OK;
+}
+
+jc_status jci_est_resolve_measured(est *s)
+{
+    const jc_job *j = s->job;
+    jc_status st;
+    s->m_dev = s->m_host = s->m_wall = s->m_idle_w = NAN;
+    s->host_factor = 1;
+    if (j->measured && (st = load_trace(s))) return st;
+    if (!j->measured && (j->trace_format || j->trace_scope))
+        return jci_est_fail(s, JC_ERR_USAGE, "--trace-format and --scope describe the trace of --measured: give --measured TRACE");
+    if ((st = usage_of(s, j->gpu_usage, "gpu-usage", &s->usage))) return st;
+    if (given(s->usage)) {
+        if (given(j->avg_power_w))
+            return jci_est_fail(s, JC_ERR_USAGE, "--gpu-usage and --avg-power both give the device power; choose one");
+        jci_est_assume(s, "device.usage", "devices busy this fraction of the runtime (power model at that usage)",
+                       R1(s->usage), "", JC_ORIGIN_USER, "--gpu-usage");
+    }
+    double cu;
+    if ((st = usage_of(s, j->cpu_usage, "cpu-usage", &cu))) return st;
+    return JC_OK;
+}
+
+jc_status jci_est_resolve_cpu_usage(est *s)
+{
+    const jc_job *j = s->job;
+    if (!given(j->cpu_usage)) return JC_OK;
+    if (!s->host_on)
+        return jci_est_fail(s, JC_ERR_USAGE, "--cpu-usage scales the host term, and this estimate adds none (the tdp "
+                            "method, --avg-power or a measured host): leave it out or add --host-power");
+    if (given(s->m_host))
+        return jci_est_fail(s, JC_ERR_USAGE, "--cpu-usage and a trace that measured the host both give the host power");
+    jc_host_class hc = jc_host_class_default(s->dev, s->G);
+    const jc_constant *busy = NULL, *idle = NULL;
+    jc_diag tmp;
+    if (hc == JC_HOSTCLASS_NONE || jc_host_class_resolve(s->db, hc, &busy, &idle, &tmp) || !busy || !idle ||
+        !(busy->value.value > 0))
+        return jci_est_fail(s, JC_ERR_HWDB, "--cpu-usage needs the idle and busy power of host class %s in the "
+                            "database (hwdb/energy-model.yaml host_class_*)", jc_host_class_name(hc));
+    double f = idle->value.value / busy->value.value;
+    if (f > 1) f = 1;
+    s->host_factor = f + (1 - f) * j->cpu_usage;
+    jci_est_assume(s, "host.usage", "host CPUs busy this fraction of the runtime", R1(j->cpu_usage), "",
+                   JC_ORIGIN_USER, "--cpu-usage");
+    jci_est_assume(s, "host.usage_factor",
+                   jci_est_astr(s, "host power scale at that usage: idle/busy + (1 - idle/busy) x usage, class %s",
+                                jc_host_class_name(hc)),
+                   R1(s->host_factor), "", JC_ORIGIN_DERIVED,
+                   jci_est_astr(s, "idle %s over busy %s", jci_est_src_of(s, &idle->value),
+                                jci_est_src_of(s, &busy->value)));
+    return JC_OK;
+}
+
+void jci_est_apply_measured(const est *s, outv *o)
+{
+    if (!s->trace) return;
+    double T = o->T;
+    double idle_model = o->e_idle;
+    if (given(s->m_wall)) {
+        o->e_dev = s->m_wall;   /* the whole server: the host is in it */
+        o->e_host = 0;
+    } else {
+        if (given(s->m_dev)) {
+            o->e_dev = s->m_dev;
+            o->e_idle = given(s->m_idle_w) ? s->m_idle_w * T : idle_model;
+        }
+        if (given(s->m_host)) o->e_host = s->m_host;
+    }
+    if (o->e_idle > o->e_dev) o->e_idle = o->e_dev;
+}
+
+/* The model's own prediction of the job: no trace, no runtime. */
+static void predict(est *s)
+{
+    jc_estimate *e = s->e;
+    e->predicted_hours = e->predicted_device_kwh = e->predicted_it_kwh = NAN;
+    jc_job j = *s->job;
+    j.measured = j.trace_format = j.trace_scope = NULL;
+    j.hours = j.device_hours = j.gpu_usage = j.cpu_usage = NAN;
+    j.per_node = 0;
+    jc_estimate *p = NULL;
+    jc_diag tmp;
+    if (jc_estimate_run(&j, s->an, s->db, &p, &tmp)) {
+        jci_est_warn(s, "no prediction beside the measurement: %s", tmp.msg);
+        return;
+    }
+    e->predicted_hours = p->wall_hours.central;
+    e->predicted_device_kwh = p->energy_device_kwh.central;
+    e->predicted_it_kwh = p->energy_it_kwh.central;
+    jc_estimate_free(p);
+}
+
+jc_status jci_est_measured_summary(est *s, const outv o[3])
+{
+    if (given(s->known_T) && !s->trace && !given(s->usage) && given(o[SC_CENTRAL].busy) &&
+        s->job->method == JC_METHOD_ROOFLINE && !given(s->avg_power)) {
+        const char *why = given(s->usage) ? "--gpu-usage"
+                        : s->have_nodes || given(s->total_flops)
+                            ? "the work at the utilisation above over the device-time of the runtime (capped at 1): "
+                              "the devices idle the rest"
+                            : "1: no work given, the devices are taken busy for the whole runtime (give --gpu-usage U, "
+                              "a model or --flops)";
+        double lo = fmin(o[SC_LOW].busy, o[SC_HIGH].busy), hi = fmax(o[SC_LOW].busy, o[SC_HIGH].busy);
+        jci_est_assume(s, "device.busy_fraction", "known runtime: fraction of the device-time spent busy",
+                       R3(fmin(lo, o[SC_CENTRAL].busy), o[SC_CENTRAL].busy, fmax(hi, o[SC_CENTRAL].busy)), "",
+                       given(s->usage) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED, why);
+    }
+    if (s->trace) predict(s);
+    return s->oom ? jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory") : JC_OK;
+}
