@@ -292,6 +292,7 @@ jc_status jc_report_estimate_html(const jc_estimate *e, const char *model, size_
     if (!e || !f) return JC_ERR_USAGE;
     head_and_cards(f, e, model);
     energy_split(f, e);
+    jci_html_measured_section(f, e);
     ranges_section(f, e);
     emissions_section(f, e);
     jc_status st = nodes_section(f, e, top_nodes);

@@ -91,4 +91,8 @@ typedef struct rrow { const char *label; jc_range r; const char *key; const unit
 /* Low-central-high of each row, each on its own linear axis. */
 void jci_html_ranges(FILE *f, const rrow *r, size_t n);
 
+/* trace.c: the "Measured run" section (prediction beside measurement,
+ * the trace's power chart with idle phases shaded); nothing without one. */
+void jci_html_measured_section(FILE *f, const jc_estimate *e);
+
 #endif /* JC_REPORT_HTML_INT_H */
