@@ -10,7 +10,9 @@
 #   - the browser logged no console message and no uncaught error (a page
 #     made to log one is rendered first, so this check is shown to fail
 #     when it should);
-#   - screenshots are written: build/html/{estimate,compare,sweep}.png,
+#   - estimate --measured adds the trace chart and the prediction beside
+#     the measurement;
+#   - screenshots are written: build/html/{estimate,estimate-measured,compare,sweep}.png,
 #     kept for people to look at.
 # Without chromium every case FAILs with the command that installs it.
 set -u
@@ -20,7 +22,7 @@ JC=${JC:-$PWD/build/joulecast}
 OUT=build/html
 PY=/usr/bin/python3
 mkdir -p "$OUT"
-CASES="estimate compare sweep"
+CASES="estimate estimate-measured compare sweep"
 
 pass() { echo "PASS html/$1"; }
 fail() { echo "FAIL html/$1${2:+: $2}"; }
@@ -104,6 +106,8 @@ run_case() {  # name, joulecast arguments...
   fi
 }
 run_case estimate estimate $M $JOB --device a100 --region FR --embodied
+run_case estimate-measured estimate $M --train --samples 2000 --batch 32 --device a100-sxm4-40gb --count 2 --region FR \
+  --measured tests/data/traces/nvidia-smi-2gpu.csv
 run_case compare compare $M models/resnet18.onnx models/mobilenet_v2.onnx models/vgg16.onnx $JOB --device a100 --region FR
 run_case sweep sweep $M $JOB --utilization 0.4 --devices all --regions cloud
 exit 0

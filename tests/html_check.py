@@ -3,7 +3,7 @@
 joulecast HTML report against the JSON output of the same command (used by
 tests/html.sh; standard library only).
 
-    html_check.py estimate|compare|sweep DOM.html REPORT.json
+    html_check.py estimate|estimate-measured|compare|sweep DOM.html REPORT.json
 
 Every element with data-key / data-value must name a path of the JSON
 ("results.energy_facility_kwh.central", "nodes.3.energy_j") whose number
@@ -96,6 +96,10 @@ def main():
             if k not in keys:
                 problems.append(f"no figure with data-key {k}")
 
+    if kind == "estimate-measured":   # estimate --measured: the trace chart and the prediction beside it
+        need_chart("trace")
+        need_keys(["measured.predicted_device_kwh", "measured.predicted_hours", "measured.hours"])
+        kind = "estimate"
     if kind == "estimate":
         need_chart("stack")
         need_chart("ranges")
