@@ -332,6 +332,135 @@ static int alloc_vals(loader *L, jc_value *v, int64_t n)
 
 /* Decodes a TensorProto span into *v (name, dtype, dims, data location,
  * small values).  `what` prefixes error messages. */
+/* One external_data entry (location, offset, length) of a TensorProto. */
+static jc_status tensor_external_entry(loader *L, const wfield *f, jc_value *v, const char *what)
+{
+    Onnx__StringStringEntryProto *e =
+        onnx__string_string_entry_proto__unpack(NULL, f->len, f->data);
+    if (!e) return fail_at(L, f->start, what, "malformed external_data entry");
+    const char *k = e->key ? e->key : "", *val = e->value ? e->value : "";
+    if (strcmp(k, "location") == 0) {
+        v->ext_location = jci_arena_strdup(L->a, val);
+        if (!v->ext_location) { onnx__string_string_entry_proto__free_unpacked(e, NULL); return oom(L); }
+    } else if (strcmp(k, "offset") == 0 || strcmp(k, "length") == 0) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long x = strtoull(val, &end, 10);
+        if (errno || !end || *end || !*val) {
+            onnx__string_string_entry_proto__free_unpacked(e, NULL);
+            return fail_at(L, f->start, what, "external_data offset/length is not a number");
+        }
+        if (k[0] == 'o') v->ext_offset = x; else v->ext_length = x;
+    }
+    onnx__string_string_entry_proto__free_unpacked(e, NULL);
+    return JC_OK;
+}
+
+/* The values of a small tensor stored in a typed field (float_data,
+ * int32_data, ...): a second walk over the message, into v->fvals and
+ * v->ivals (allocated for numel values). */
+static void tensor_typed_values(jc_value *v, const uint8_t *data, size_t len, int typed_field,
+                                int64_t numel)
+{
+    wfield f;
+    const char *why = NULL;
+    wire w2 = {data, data + len};
+    int64_t k = 0;
+    while (wire_next(&w2, &f, &why) > 0 && k < numel) {
+        if ((int)f.num != typed_field) continue;
+        if (f.wt == WT_LEN) {
+            wire pw = {f.data, f.data + f.len};
+            while (pw.p < pw.end && k < numel) {
+                uint64_t u = 0;
+                if (typed_field == TP_FLOAT_DATA) {
+                    memcpy(&u, pw.p, 4); pw.p += 4;
+                    v->fvals[k] = f32_of((uint32_t)u);
+                } else if (typed_field == TP_DOUBLE_DATA) {
+                    memcpy(&u, pw.p, 8); pw.p += 8;
+                    v->fvals[k] = f64_of(u);
+                } else {
+                    if (wire_varint(&pw, &u) < 0) break;
+                    if (typed_field == TP_INT32_DATA) {
+                        int32_t s = (int32_t)(uint32_t)u;
+                        if (v->dtype == JC_DT_FLOAT16) v->fvals[k] = half_to_double((uint16_t)u);
+                        else if (v->dtype == JC_DT_BFLOAT16) v->fvals[k] = bf16_to_double((uint16_t)u);
+                        else v->fvals[k] = s;
+                    } else if (typed_field == TP_UINT64_DATA) {
+                        v->fvals[k] = (double)u;
+                    } else {
+                        v->fvals[k] = (double)(int64_t)u;
+                        v->ivals[k] = (int64_t)u;
+                        k++;
+                        continue;
+                    }
+                }
+                double d = v->fvals[k];
+                v->ivals[k] = (d != d) ? 0 : d >= 9.2e18 ? INT64_MAX
+                            : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
+                k++;
+            }
+        } else {
+            uint64_t u = f.u;
+            double d;
+            if (typed_field == TP_FLOAT_DATA) d = f32_of((uint32_t)u);
+            else if (typed_field == TP_DOUBLE_DATA) d = f64_of(u);
+            else if (typed_field == TP_INT64_DATA) { v->ivals[k] = (int64_t)u; v->fvals[k] = (double)(int64_t)u; k++; continue; }
+            else if (typed_field == TP_INT32_DATA) d = (int32_t)(uint32_t)u;
+            else d = (double)u;
+            v->fvals[k] = d;
+            v->ivals[k] = (d != d) ? 0 : d >= 9.2e18 ? INT64_MAX
+                        : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
+            k++;
+        }
+    }
+}
+
+/* Where a tensor's payload is (external, raw_data, typed fields) and
+ * whether its size agrees with dims x dtype. */
+static jc_status tensor_payload(loader *L, jc_value *v, const uint8_t *data, const char *what,
+                                int64_t numel, int bits, int loc, const uint8_t *raw,
+                                size_t raw_len, const uint8_t *typed, int typed_field,
+                                int64_t n_typed, const uint8_t *payload_start,
+                                const uint8_t *payload_end)
+{
+    if (loc == 1 /* EXTERNAL */) {
+        v->data_loc = JC_DATA_EXTERNAL;
+        if (!v->ext_location) return fail_at(L, data, what, "external data without a location");
+    } else if (raw) {
+        v->data_loc = JC_DATA_INLINE;
+        v->data_offset = (uint64_t)(raw - L->base);
+        v->data_length = raw_len;
+        if (bits > 0 && v->dtype != JC_DT_STRING) {
+            int64_t want;
+            if (!jci_mul_ok(numel, bits, &want)) return fail_at(L, data, what, "byte size overflows");
+            want = (want + 7) / 8;
+            if ((uint64_t)want != raw_len) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "raw_data holds %zu bytes but dims x dtype need %lld",
+                         raw_len, (long long)want);
+                return fail_at(L, raw, what, msg);
+            }
+        }
+    } else if (typed) {
+        v->data_loc = JC_DATA_INLINE;
+        v->data_offset = (uint64_t)(payload_start - L->base);
+        v->data_length = (uint64_t)(payload_end - payload_start);
+        /* complex types store two floats per element */
+        int64_t per = (v->dtype == JC_DT_COMPLEX64 || v->dtype == JC_DT_COMPLEX128) ? 2 : 1;
+        int64_t want;
+        if (typed_field != TP_STRING_DATA && jci_mul_ok(numel, per, &want) &&
+            n_typed != want && !(typed_field == TP_INT32_DATA &&
+            (v->dtype == JC_DT_FLOAT16 || v->dtype == JC_DT_BFLOAT16 ||
+             jc_dtype_bits(v->dtype) <= 8) && n_typed * 2 >= want && n_typed <= want)) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "typed data holds %lld elements but dims say %lld",
+                     (long long)n_typed, (long long)numel);
+            return fail_at(L, typed, what, msg);
+        }
+    }
+    return JC_OK;
+}
+
 static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
                               jc_value *v, const char *what)
 {
@@ -397,28 +526,9 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
             payload_end = w.p;
             break;
         }
-        case TP_EXTERNAL_DATA: {
-            Onnx__StringStringEntryProto *e =
-                onnx__string_string_entry_proto__unpack(NULL, f.len, f.data);
-            if (!e) { st = fail_at(L, f.start, what, "malformed external_data entry"); goto out; }
-            const char *k = e->key ? e->key : "", *val = e->value ? e->value : "";
-            if (strcmp(k, "location") == 0) {
-                v->ext_location = jci_arena_strdup(L->a, val);
-                if (!v->ext_location) { onnx__string_string_entry_proto__free_unpacked(e, NULL); st = oom(L); goto out; }
-            } else if (strcmp(k, "offset") == 0 || strcmp(k, "length") == 0) {
-                char *end = NULL;
-                errno = 0;
-                unsigned long long x = strtoull(val, &end, 10);
-                if (errno || !end || *end || !*val) {
-                    onnx__string_string_entry_proto__free_unpacked(e, NULL);
-                    st = fail_at(L, f.start, what, "external_data offset/length is not a number");
-                    goto out;
-                }
-                if (k[0] == 'o') v->ext_offset = x; else v->ext_length = x;
-            }
-            onnx__string_string_entry_proto__free_unpacked(e, NULL);
+        case TP_EXTERNAL_DATA:
+            if ((st = tensor_external_entry(L, &f, v, what))) goto out;
             break;
-        }
         case TP_DATA_LOCATION: loc = (int)f.u; break;
         default: break;
         }
@@ -445,45 +555,11 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
     }
     int bits = jc_dtype_bits(v->dtype);
 
-    if (loc == 1 /* EXTERNAL */) {
-        v->data_loc = JC_DATA_EXTERNAL;
-        if (!v->ext_location) { st = fail_at(L, data, what, "external data without a location"); goto out; }
-    } else if (raw) {
-        v->data_loc = JC_DATA_INLINE;
-        v->data_offset = (uint64_t)(raw - L->base);
-        v->data_length = raw_len;
-        if (bits > 0 && v->dtype != JC_DT_STRING) {
-            int64_t want;
-            if (!jci_mul_ok(numel, bits, &want)) { st = fail_at(L, data, what, "byte size overflows"); goto out; }
-            want = (want + 7) / 8;
-            if ((uint64_t)want != raw_len) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "raw_data holds %zu bytes but dims x dtype need %lld",
-                         raw_len, (long long)want);
-                st = fail_at(L, raw, what, msg);
-                goto out;
-            }
-        }
-    } else if (typed) {
-        v->data_loc = JC_DATA_INLINE;
-        v->data_offset = (uint64_t)(payload_start - L->base);
-        v->data_length = (uint64_t)(payload_end - payload_start);
-        /* complex types store two floats per element */
-        int64_t per = (v->dtype == JC_DT_COMPLEX64 || v->dtype == JC_DT_COMPLEX128) ? 2 : 1;
-        int64_t want;
-        if (typed_field != TP_STRING_DATA && jci_mul_ok(numel, per, &want) &&
-            n_typed != want && !(typed_field == TP_INT32_DATA &&
-            (v->dtype == JC_DT_FLOAT16 || v->dtype == JC_DT_BFLOAT16 ||
-             jc_dtype_bits(v->dtype) <= 8) && n_typed * 2 >= want && n_typed <= want)) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "typed data holds %lld elements but dims say %lld",
-                     (long long)n_typed, (long long)numel);
-            st = fail_at(L, typed, what, msg);
-            goto out;
-        }
-    }
     (void)typed_len;
     (void)ntyped_fields;
+    if ((st = tensor_payload(L, v, data, what, numel, bits, loc, raw, raw_len, typed, typed_field,
+                             n_typed, payload_start, payload_end)))
+        goto out;
 
     /* keep values of small numeric tensors: shape-typed ones (int64,
      * int32, bool) up to JCI_SMALL_TENSOR elements, the others (floats,
@@ -501,56 +577,7 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
             }
         } else if (typed && typed_field != TP_STRING_DATA && n_typed == numel) {
             if (alloc_vals(L, v, numel)) { st = oom(L); goto out; }
-            /* second walk over the typed fields */
-            wire w2 = {data, data + len};
-            int64_t k = 0;
-            while (wire_next(&w2, &f, &why) > 0 && k < numel) {
-                if ((int)f.num != typed_field) continue;
-                if (f.wt == WT_LEN) {
-                    wire pw = {f.data, f.data + f.len};
-                    while (pw.p < pw.end && k < numel) {
-                        uint64_t u = 0;
-                        if (typed_field == TP_FLOAT_DATA) {
-                            memcpy(&u, pw.p, 4); pw.p += 4;
-                            v->fvals[k] = f32_of((uint32_t)u);
-                        } else if (typed_field == TP_DOUBLE_DATA) {
-                            memcpy(&u, pw.p, 8); pw.p += 8;
-                            v->fvals[k] = f64_of(u);
-                        } else {
-                            if (wire_varint(&pw, &u) < 0) break;
-                            if (typed_field == TP_INT32_DATA) {
-                                int32_t s = (int32_t)(uint32_t)u;
-                                if (v->dtype == JC_DT_FLOAT16) v->fvals[k] = half_to_double((uint16_t)u);
-                                else if (v->dtype == JC_DT_BFLOAT16) v->fvals[k] = bf16_to_double((uint16_t)u);
-                                else v->fvals[k] = s;
-                            } else if (typed_field == TP_UINT64_DATA) {
-                                v->fvals[k] = (double)u;
-                            } else {
-                                v->fvals[k] = (double)(int64_t)u;
-                                v->ivals[k] = (int64_t)u;
-                                k++;
-                                continue;
-                            }
-                        }
-                        double d = v->fvals[k];
-                        v->ivals[k] = (d != d) ? 0 : d >= 9.2e18 ? INT64_MAX
-                                    : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
-                        k++;
-                    }
-                } else {
-                    uint64_t u = f.u;
-                    double d;
-                    if (typed_field == TP_FLOAT_DATA) d = f32_of((uint32_t)u);
-                    else if (typed_field == TP_DOUBLE_DATA) d = f64_of(u);
-                    else if (typed_field == TP_INT64_DATA) { v->ivals[k] = (int64_t)u; v->fvals[k] = (double)(int64_t)u; k++; continue; }
-                    else if (typed_field == TP_INT32_DATA) d = (int32_t)(uint32_t)u;
-                    else d = (double)u;
-                    v->fvals[k] = d;
-                    v->ivals[k] = (d != d) ? 0 : d >= 9.2e18 ? INT64_MAX
-                                : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
-                    k++;
-                }
-            }
+            tensor_typed_values(v, data, len, typed_field, numel);
         } else if (!raw && !typed && numel == 0) {
             if (alloc_vals(L, v, 0)) { st = oom(L); goto out; }
         }
@@ -820,6 +847,87 @@ static jc_status parse_value_info(loader *L, gbuild *b, const wfield *vf,
     return JC_OK;
 }
 
+/* Pass 2 of an attribute: the lists, tensors and graphs counted by pass 1
+ * (nf floats, ns strings, nt tensors, ng graphs; slot0 / gslot0: a single
+ * tensor / graph field came first), then the element count by type. */
+static jc_status attr_lists(loader *L, const uint8_t *data, size_t len, jc_graph *g, jc_attr *at,
+                            const char *node_what, size_t nf, size_t ns, size_t nt, size_t ng,
+                            size_t slot0, size_t gslot0)
+{
+    /* pass 2: lists, tensors, graphs */
+    wire w = {data, data + len};
+    wfield f;
+    const char *why = NULL;
+    int r;
+    jc_status st;
+    size_t kf = 0, ks = 0, kt = 0, kg = 0;
+    char what[700];
+    snprintf(what, sizeof what, "%.400s, attribute '%.100s'", node_what, at->name);
+    while ((r = wire_next(&w, &f, &why)) > 0) {
+        switch (f.num) {
+        case AP_FLOATS:
+            if (f.wt == WT_LEN) {
+                for (size_t i = 0; i + 4 <= f.len && kf < nf; i += 4) {
+                    uint32_t u;
+                    memcpy(&u, f.data + i, 4);
+                    at->floats[kf++] = f32_of(u);
+                }
+            } else if (kf < nf) {
+                at->floats[kf++] = f32_of((uint32_t)f.u);
+            }
+            break;
+        case AP_STRINGS:
+            if (!(at->strings[ks++] = dup_str(L, &f))) return oom(L);
+            break;
+        case AP_T: case AP_SPARSE_TENSOR: {
+            jc_value *tv = &at->t[0];
+            memset(tv, 0, sizeof *tv);
+            tv->rank = -1;
+            tv->kind = JC_V_INITIALIZER;
+            st = f.num == AP_T ? parse_tensor(L, f.data, f.len, tv, what)
+                               : parse_sparse_tensor(L, f.data, f.len, tv, what);
+            if (st) return st;
+            if (!tv->name) tv->name = "";
+            break;
+        }
+        case AP_TENSORS: case AP_SPARSE_TENSORS: {
+            jc_value *tv = &at->t[slot0 + kt++];
+            memset(tv, 0, sizeof *tv);
+            tv->rank = -1;
+            tv->kind = JC_V_INITIALIZER;
+            st = f.num == AP_TENSORS ? parse_tensor(L, f.data, f.len, tv, what)
+                                     : parse_sparse_tensor(L, f.data, f.len, tv, what);
+            if (st) return st;
+            if (!tv->name) tv->name = "";
+            break;
+        }
+        case AP_G:
+            if ((st = parse_graph(L, f.data, f.len, g, &at->g[0]))) return st;
+            break;
+        case AP_GRAPHS:
+            if ((st = parse_graph(L, f.data, f.len, g, &at->g[gslot0 + kg++]))) return st;
+            break;
+        default: break;
+        }
+    }
+    if (at->type == JC_ATTR_FLOATS) at->n = nf;
+    else if (at->type == JC_ATTR_STRINGS) at->n = ns;
+    else if (at->type == JC_ATTR_TENSORS || at->type == JC_ATTR_SPARSE_TENSORS) {
+        at->n = nt;
+        if (slot0) at->t++; /* a stray single tensor before the list */
+    } else if (at->type == JC_ATTR_GRAPHS) {
+        at->n = ng;
+        if (gslot0) at->g++;
+    } else if (at->type == JC_ATTR_TENSOR || at->type == JC_ATTR_SPARSE_TENSOR) {
+        if (!slot0) return fail_at(L, data, what, "tensor attribute without a tensor");
+        at->n = 1;
+    } else if (at->type == JC_ATTR_GRAPH) {
+        if (!gslot0) return fail_at(L, data, what, "graph attribute without a graph");
+        at->n = 1;
+    }    (void)r;
+    return JC_OK;
+}
+
 static jc_status parse_attr(loader *L, const uint8_t *data, size_t len,
                             jc_graph *g, jc_attr *at, const char *node_what)
 {
@@ -912,73 +1020,9 @@ static jc_status parse_attr(loader *L, const uint8_t *data, size_t len,
     }
 
     /* pass 2: lists, tensors, graphs */
-    w.p = data;
-    size_t kf = 0, ks = 0, kt = 0, kg = 0;
-    size_t slot0 = (seen_t || seen_st) ? 1 : 0, gslot0 = seen_g ? 1 : 0;
-    char what[700];
-    snprintf(what, sizeof what, "%.400s, attribute '%.100s'", node_what, at->name);
-    while ((r = wire_next(&w, &f, &why)) > 0) {
-        switch (f.num) {
-        case AP_FLOATS:
-            if (f.wt == WT_LEN) {
-                for (size_t i = 0; i + 4 <= f.len && kf < nf; i += 4) {
-                    uint32_t u;
-                    memcpy(&u, f.data + i, 4);
-                    at->floats[kf++] = f32_of(u);
-                }
-            } else if (kf < nf) {
-                at->floats[kf++] = f32_of((uint32_t)f.u);
-            }
-            break;
-        case AP_STRINGS:
-            if (!(at->strings[ks++] = dup_str(L, &f))) { st = oom(L); goto out; }
-            break;
-        case AP_T: case AP_SPARSE_TENSOR: {
-            jc_value *tv = &at->t[0];
-            memset(tv, 0, sizeof *tv);
-            tv->rank = -1;
-            tv->kind = JC_V_INITIALIZER;
-            st = f.num == AP_T ? parse_tensor(L, f.data, f.len, tv, what)
-                               : parse_sparse_tensor(L, f.data, f.len, tv, what);
-            if (st) goto out;
-            if (!tv->name) tv->name = "";
-            break;
-        }
-        case AP_TENSORS: case AP_SPARSE_TENSORS: {
-            jc_value *tv = &at->t[slot0 + kt++];
-            memset(tv, 0, sizeof *tv);
-            tv->rank = -1;
-            tv->kind = JC_V_INITIALIZER;
-            st = f.num == AP_TENSORS ? parse_tensor(L, f.data, f.len, tv, what)
-                                     : parse_sparse_tensor(L, f.data, f.len, tv, what);
-            if (st) goto out;
-            if (!tv->name) tv->name = "";
-            break;
-        }
-        case AP_G:
-            if ((st = parse_graph(L, f.data, f.len, g, &at->g[0]))) goto out;
-            break;
-        case AP_GRAPHS:
-            if ((st = parse_graph(L, f.data, f.len, g, &at->g[gslot0 + kg++]))) goto out;
-            break;
-        default: break;
-        }
-    }
-    if (at->type == JC_ATTR_FLOATS) at->n = nf;
-    else if (at->type == JC_ATTR_STRINGS) at->n = ns;
-    else if (at->type == JC_ATTR_TENSORS || at->type == JC_ATTR_SPARSE_TENSORS) {
-        at->n = nt;
-        if (slot0) at->t++; /* a stray single tensor before the list */
-    } else if (at->type == JC_ATTR_GRAPHS) {
-        at->n = ng;
-        if (gslot0) at->g++;
-    } else if (at->type == JC_ATTR_TENSOR || at->type == JC_ATTR_SPARSE_TENSOR) {
-        if (!slot0) { st = fail_at(L, data, what, "tensor attribute without a tensor"); goto out; }
-        at->n = 1;
-    } else if (at->type == JC_ATTR_GRAPH) {
-        if (!gslot0) { st = fail_at(L, data, what, "graph attribute without a graph"); goto out; }
-        at->n = 1;
-    }
+    st = attr_lists(L, data, len, g, at, node_what, nf, ns, nt, ng, (seen_t || seen_st) ? 1 : 0,
+                    seen_g ? 1 : 0);
+
 out:
     free(ints.v);
     return st;
@@ -1073,6 +1117,65 @@ static jc_status node_outputs(loader *L, gbuild *b, const wfield *nf, jc_node *n
     return JC_OK;
 }
 
+/* Pass 1 of a graph: its initializers (dense and sparse), each a named
+ * value of the graph; a duplicate name is an error. */
+static jc_status graph_initializers(loader *L, gbuild *b, jc_graph *g, const wfield *fs, size_t nfs)
+{
+    wfield f;
+    jc_status st;
+    for (size_t q = 0; q < nfs; q++) {
+        f = fs[q];
+        if (f.num != GP_INITIALIZER && f.num != GP_SPARSE_INITIALIZER) continue;
+        jc_value tmp = {0};
+        tmp.rank = -1;
+        tmp.kind = JC_V_INITIALIZER;
+        char what[64];
+        snprintf(what, sizeof what, "initializer #%zu", g->n_initializers + 1);
+        st = f.num == GP_INITIALIZER ? parse_tensor(L, f.data, f.len, &tmp, what)
+                                     : parse_sparse_tensor(L, f.data, f.len, &tmp, what);
+        if (st) return st;
+        if (!tmp.name || !*tmp.name) return fail_at(L, f.start, what, "initializer has no name");
+        int created;
+        int32_t idx = gb_value(L, b, tmp.name, strlen(tmp.name), JC_V_INITIALIZER, &created);
+        if (idx < 0) return oom(L);
+        if (!created) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "duplicate initializer '%.200s'", tmp.name);
+            return fail_at(L, f.start, what, msg);
+        }
+        tmp.name = b->vals[idx].name;
+        b->vals[idx] = tmp;
+        g->initializers[g->n_initializers++] = idx;
+        release_behind(L, f.data + f.len);
+    }
+    return JC_OK;
+}
+
+/* Records the external data files the graph's values name (once each). */
+static jc_status graph_external_files(loader *L, const jc_graph *g)
+{
+    for (size_t i = 0; i < g->n_values; i++) {
+        const char *loc = g->values[i].ext_location;
+        if (g->values[i].data_loc != JC_DATA_EXTERNAL || !loc) continue;
+        if (jci_strmap_get(&L->ext_map, loc) >= 0) continue;
+        if (L->n_ext == L->cap_ext) {
+            size_t nc = L->cap_ext ? L->cap_ext * 2 : 4;
+            const char **ne = jci_arena_calloc(L->a, nc, sizeof *ne);
+            jci_strmap nm;
+            if (!ne || !jci_strmap_init(&nm, L->a, nc)) return oom(L);
+            if (L->n_ext) memcpy(ne, L->ext, L->n_ext * sizeof *ne);
+            for (size_t q = 0; q < L->n_ext; q++) jci_strmap_put(&nm, ne[q], (int32_t)q);
+            L->ext = ne;
+            L->cap_ext = nc;
+            L->ext_map = nm;
+        }
+        L->ext[L->n_ext] = loc;
+        jci_strmap_put(&L->ext_map, loc, (int32_t)L->n_ext);
+        L->n_ext++;
+    }
+    return JC_OK;
+}
+
 static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
                              jc_graph *parent, jc_graph **out)
 {
@@ -1130,32 +1233,7 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     if (!g->nodes || !g->inputs || !g->outputs || !g->initializers) { st = oom(L); goto out; }
 
     /* 1: initializers */
-    for (size_t q = 0; q < nfs; q++) {
-        f = fs[q];
-        if (f.num != GP_INITIALIZER && f.num != GP_SPARSE_INITIALIZER) continue;
-        jc_value tmp = {0};
-        tmp.rank = -1;
-        tmp.kind = JC_V_INITIALIZER;
-        char what[64];
-        snprintf(what, sizeof what, "initializer #%zu", g->n_initializers + 1);
-        st = f.num == GP_INITIALIZER ? parse_tensor(L, f.data, f.len, &tmp, what)
-                                     : parse_sparse_tensor(L, f.data, f.len, &tmp, what);
-        if (st) goto out;
-        if (!tmp.name || !*tmp.name) { st = fail_at(L, f.start, what, "initializer has no name"); goto out; }
-        int created;
-        int32_t idx = gb_value(L, &b, tmp.name, strlen(tmp.name), JC_V_INITIALIZER, &created);
-        if (idx < 0) { st = oom(L); goto out; }
-        if (!created) {
-            char msg[300];
-            snprintf(msg, sizeof msg, "duplicate initializer '%.200s'", tmp.name);
-            st = fail_at(L, f.start, what, msg);
-            goto out;
-        }
-        tmp.name = b.vals[idx].name;
-        b.vals[idx] = tmp;
-        g->initializers[g->n_initializers++] = idx;
-        release_behind(L, f.data + f.len);
-    }
+    if ((st = graph_initializers(L, &b, g, fs, nfs))) goto out;
     /* 2: inputs, outputs, value_info */
     for (size_t q = 0; q < nfs; q++) {
         f = fs[q];
@@ -1216,25 +1294,7 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     ge->map = b.map; /* kept for jc_graph_find */
     if (!g->doc_string) g->doc_string = "";
     /* external files */
-    for (size_t i = 0; i < g->n_values; i++) {
-        const char *loc = g->values[i].ext_location;
-        if (g->values[i].data_loc != JC_DATA_EXTERNAL || !loc) continue;
-        if (jci_strmap_get(&L->ext_map, loc) >= 0) continue;
-        if (L->n_ext == L->cap_ext) {
-            size_t nc = L->cap_ext ? L->cap_ext * 2 : 4;
-            const char **ne = jci_arena_calloc(L->a, nc, sizeof *ne);
-            jci_strmap nm;
-            if (!ne || !jci_strmap_init(&nm, L->a, nc)) { st = oom(L); goto out; }
-            if (L->n_ext) memcpy(ne, L->ext, L->n_ext * sizeof *ne);
-            for (size_t q = 0; q < L->n_ext; q++) jci_strmap_put(&nm, ne[q], (int32_t)q);
-            L->ext = ne;
-            L->cap_ext = nc;
-            L->ext_map = nm;
-        }
-        L->ext[L->n_ext] = loc;
-        jci_strmap_put(&L->ext_map, loc, (int32_t)L->n_ext);
-        L->n_ext++;
-    }
+    if ((st = graph_external_files(L, g))) goto out;
     *out = g;
 out:
     free(b.vals);
