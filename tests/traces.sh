@@ -226,3 +226,22 @@ expect_fail_est() {  # name, substring, estimate args...
 expect_fail_est measured_and_hours "leave out --hours" $MJOB --measured $D/nvidia-smi-2gpu.csv --hours 2
 expect_fail_est scope_without_measured "give --measured TRACE" $MJOB --scope wall
 expect_fail_est gpu_usage_range "must be in \[0, 1\]" --hours 1 --gpu-usage 90 --device a100
+# calibrate takes --scope / --trace-format like estimate (job keys)
+if $JC calibrate $D/wall-meter.csv --scope device models/resnet50.onnx --train --samples 200 --batch 32 \
+     --device a100 --region FR --out "$out/cw.yaml" > "$out/cw.out" 2> "$out/cw.err"; then
+  grep -q 'wall-meter.csv (watts trace, 2024-06-01T12:00:00Z to 2024-06-01T12:00:30Z' "$out/cw.yaml" \
+    && grep -q "wall-meter.csv:5: power 'abc'" "$out/cw.err" && ok calibrate_watts_scope_option \
+    || ko calibrate_watts_scope_option "see $out/cw.yaml, $out/cw.err"
+else
+  ko calibrate_watts_scope_option "exit $?: $(head -n 1 "$out/cw.err")"
+fi
+# CodeCarbon's run totals as the measurement of estimate --measured
+if $JC estimate --flops 1e15 --device a100 --region FR --measured tests/data/codecarbon/emissions-sample.csv \
+     --json > "$out/mcc.json" 2> "$out/mcc.err"; then
+  check estimate_measured_codecarbon "$out/mcc.json" 'j["measured"]["scope"] == "device+host"' \
+    'near(j["results"]["energy_device_kwh"]["central"], 8.236909446627563e-05)' \
+    'near(j["results"]["energy_host_kwh"]["central"], 0.0003224201231711)' \
+    'near(j["results"]["wall_hours"]["central"], 355.46638011932373 / 3600)'
+else
+  ko estimate_measured_codecarbon "exit $?: $(head -n 1 "$out/mcc.err")"
+fi

@@ -28,8 +28,6 @@ static const jo_opt opts[] = {
     {"out", JO_OUT, CA_OUT, "FILE", "the hwdb override YAML to write (required)"},
     {"row", JO_OUT, CA_ROW, "N", "the measurement's data row, 1 = first (default: the last)"},
     {"date", JO_OUT, CA_DATE, "YYYY-MM-DD", "date of the measurement when the file has none"},
-    {"trace-format", JO_OUT, CA_TRACE, "F", "the power trace's format (default: detected; joulecast help trace)"},
-    {"scope", JO_OUT, CA_TRACE, "S", "what a plain timestamp,watts trace measured: device, host or wall"},
     {"gap", JO_OUT, CA_TRACE, "S", "trace: intervals longer than S seconds are gaps (default 5 x median)"},
     {"idle-w", JO_OUT, CA_TRACE, "W", "trace: samples at or below W are idle"},
     {"interval", JO_OUT, CA_TRACE, "S", "trace: seconds between samples when it has no timestamps"},
@@ -146,6 +144,17 @@ int cmd_calibrate(int argc, char **argv)
     if ((rc = jo_parse(&c, argc, argv, positional, &k))) goto out;
     if (!k.csv) { rc = cli_usage("calibrate", "give the measurement file (MEASUREMENTS.csv)"); goto out; }
     if (!k.out) { rc = cli_usage("calibrate", "give --out FILE.yaml: the override layer to write"); goto out; }
+    /* --trace-format and --scope are job keys (estimate --measured reads them too) */
+    if (c.job.measured) {
+        rc = cli_usage("calibrate", "--measured is for estimate: give the trace itself as calibrate's measurement file");
+        goto out;
+    }
+    if (c.job.trace_format && (rc = cli_trace_set(&k.topts, "calibrate", "trace-format", c.job.trace_format))) goto out;
+    if (c.job.trace_scope && (rc = cli_trace_set(&k.topts, "calibrate", "scope", c.job.trace_scope))) goto out;
+    if (c.job.trace_format || c.job.trace_scope) {
+        k.trace_opt = 1;
+        c.job.trace_format = c.job.trace_scope = NULL;   /* read here, not by the estimates of the fit */
+    }
     jc_trace_format tf = k.topts.format;
     if (tf == JC_TRACE_AUTO && jc_trace_detect(k.csv, &tf, &d)) { rc = cli_fail(&d); goto out; }
     if (tf != JC_TRACE_AUTO && tf != JC_TRACE_CODECARBON) {
