@@ -60,6 +60,20 @@ jc_status jci_diag_node(jc_diag *d, jc_status st, const char *node_name,
 /* Clears d to JC_OK and empty fields. */
 void jci_diag_clear(jc_diag *d);
 
+/* ---- reading a stream ---------------------------------------------------- */
+
+typedef enum jci_read_result {
+    JCI_READ_OK = 0,
+    JCI_READ_TOO_BIG,   /* more than max bytes */
+    JCI_READ_NOMEM,
+    JCI_READ_IO         /* ferror */
+} jci_read_result;
+
+/* Reads f to its end into *out (malloc'ed, NUL-terminated, *len bytes
+ * before the NUL; the caller frees it).  Refuses a stream of more than max
+ * bytes.  On failure *out is NULL; the caller words the message. */
+jci_read_result jci_read_stream(FILE *f, size_t max, char **out, size_t *len);
+
 /* ---- checked arithmetic ------------------------------------------------- */
 
 /* r = a*b / a+b for non-negative operands; false on overflow (r untouched). */

@@ -1765,30 +1765,13 @@ jc_status jci_tensor_file_values(const char *path, int *dtype, int64_t *dims, in
     jci_diag_clear(d);
     FILE *f = fopen(path, "rb");
     if (!f) return jci_diag_at(d, JC_ERR_IO, path, -1, "cannot open: %s", strerror(errno));
-    uint8_t *buf = NULL;
-    size_t len = 0, capb = 0;
-    for (;;) {
-        if (len == capb) {
-            size_t nc = capb ? capb * 2 : 65536;
-            uint8_t *nb = nc > ((size_t)1 << 31) ? NULL : realloc(buf, nc);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return jci_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", path);
-            }
-            buf = nb;
-            capb = nc;
-        }
-        size_t r = fread(buf + len, 1, capb - len, f);
-        len += r;
-        if (r == 0) break;
-    }
-    int err = ferror(f);
+    char *cbuf = NULL;
+    size_t len = 0;
+    jci_read_result rr = jci_read_stream(f, (size_t)1 << 31, &cbuf, &len);
     fclose(f);
-    if (err) {
-        free(buf);
-        return jci_diag_at(d, JC_ERR_IO, path, -1, "read error");
-    }
+    if (rr == JCI_READ_IO) return jci_diag_at(d, JC_ERR_IO, path, -1, "read error");
+    if (rr != JCI_READ_OK) return jci_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", path);
+    uint8_t *buf = (uint8_t *)cbuf;
     jci_arena *a = jci_arena_new();
     if (!a) {
         free(buf);

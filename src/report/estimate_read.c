@@ -58,30 +58,16 @@ static jc_status slurp(const char *path, char **out, jc_diag *d)
     FILE *f = fopen(path, "rb");
     if (!f) return jci_diag_set(d, JC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     char *buf = NULL;
-    size_t n = 0, cap = 0;
+    size_t n = 0;
     jc_status st = JC_OK;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            size_t nc = cap ? cap * 2 : 65536;
-            if (nc > (size_t)MAX_JSON_BYTES + 8192) {
-                st = jci_diag_set(d, JC_ERR_USAGE, "%s: larger than 64 MiB: not an estimate", path);
-                break;
-            }
-            char *nb = realloc(buf, nc);
-            if (!nb) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); break; }
-            buf = nb;
-            cap = nc;
-        }
-        size_t r = fread(buf + n, 1, 4096, f);
-        n += r;
-        if (r < 4096) {
-            if (ferror(f)) st = jci_diag_set(d, JC_ERR_IO, "%s: read error", path);
-            break;
-        }
+    switch (jci_read_stream(f, (size_t)MAX_JSON_BYTES, &buf, &n)) {
+    case JCI_READ_OK: break;
+    case JCI_READ_TOO_BIG: st = jci_diag_set(d, JC_ERR_USAGE, "%s: larger than 64 MiB: not an estimate", path); break;
+    case JCI_READ_NOMEM: st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); break;
+    case JCI_READ_IO: st = jci_diag_set(d, JC_ERR_IO, "%s: read error", path); break;
     }
     fclose(f);
-    if (st) { free(buf); return st; }
-    buf[n] = 0;
+    if (st) return st;
     *out = buf;
     return JC_OK;
 }

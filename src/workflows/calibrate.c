@@ -124,6 +124,74 @@ static void date_of(char *dst, const char *s)
 static const char *const simple_cols[] = {"job", "model", "device", "count", "hours", "device_kwh",
                                           "avg_watts", "date"};
 
+/* One data row (line `at`) of a measurements file into *m: CodeCarbon's
+ * columns (cc) or the simple form's. */
+static jc_status measurement_row(const char *path, int at, char **hdr, int nh, char **fl, int nf,
+                                 int cc, jc_measurement *m, jc_diag *d)
+{
+    memset(m, 0, sizeof *m);
+    m->line = at;
+    m->duration_s = m->device_kwh = m->cpu_kwh = m->ram_kwh = m->total_kwh = NAN;
+    m->pue = m->avg_power_w = m->devices = NAN;
+    const char *bad = NULL;
+#define NUM(col, dst) do { if (!bad && num_at(fl, nf, col_of(hdr, nh, col), dst)) bad = col; } while (0)
+    if (cc) {
+        char ts[64];
+        str_at(ts, sizeof ts, fl, nf, col_of(hdr, nh, "timestamp"));
+        date_of(m->date, ts);
+        double gpu = NAN, cpu = NAN, ram = NAN, tot = NAN;
+        NUM("duration", &m->duration_s);
+        NUM("gpu_energy", &gpu);
+        NUM("cpu_energy", &cpu);
+        NUM("ram_energy", &ram);
+        NUM("energy_consumed", &tot);
+        NUM("pue", &m->pue);
+        NUM("gpu_count", &m->devices);
+        if (!bad && !(m->pue > 0)) m->pue = NAN;
+        double p = isnan(m->pue) ? 1 : m->pue;   /* CodeCarbon multiplies energies by its pue */
+        m->device_kwh = gpu / p;
+        m->cpu_kwh = cpu / p;
+        m->ram_kwh = ram / p;
+        m->total_kwh = tot / p;
+        char g[sizeof m->device];
+        str_at(g, sizeof g, fl, nf, col_of(hdr, nh, "gpu_model"));
+        /* "4 x NVIDIA A100-SXM4-40GB" -> "NVIDIA A100-SXM4-40GB" */
+        const char *q = g;
+        while (isdigit((unsigned char)*q)) q++;
+        if (q != g && !strncmp(q, " x ", 3)) q += 3;
+        else q = g;
+        snprintf(m->device, sizeof m->device, "%s", q);
+    } else {
+        double hours = NAN, kwh = NAN;
+        NUM("hours", &hours);
+        NUM("device_kwh", &kwh);
+        NUM("avg_watts", &m->avg_power_w);
+        NUM("count", &m->devices);
+        str_at(m->job, sizeof m->job, fl, nf, col_of(hdr, nh, "job"));
+        str_at(m->model, sizeof m->model, fl, nf, col_of(hdr, nh, "model"));
+        str_at(m->device, sizeof m->device, fl, nf, col_of(hdr, nh, "device"));
+        char dt[64];
+        str_at(dt, sizeof dt, fl, nf, col_of(hdr, nh, "date"));
+        date_of(m->date, dt);
+        if (!bad && dt[0] && !m->date[0]) bad = "date";
+        m->duration_s = hours * 3600;
+        m->device_kwh = kwh;
+        if (isnan(kwh) && !isnan(m->avg_power_w) && !isnan(hours))
+            m->device_kwh = m->avg_power_w * (isnan(m->devices) ? 1 : m->devices) * hours / 1000;
+    }
+#undef NUM
+    if (bad) {
+        return jci_diag_set(d, JC_ERR_USAGE, "%s:%d: column '%s': not a number%s", path, at, bad,
+                            !strcmp(bad, "date") ? " (dates are YYYY-MM-DD)" : "");
+    }
+    if ((!isnan(m->duration_s) && !(m->duration_s > 0)) || (!isnan(m->device_kwh) && m->device_kwh < 0) ||
+        (!isnan(m->devices) && !(m->devices >= 1 && m->devices == floor(m->devices)))) {
+        return jci_diag_set(d, JC_ERR_USAGE, "%s:%d: a duration must be > 0, an energy >= 0 and a device "
+                            "count a whole number >= 1", path, at);
+    }
+    return JC_OK;
+}
+
 jc_status jc_measurements_load(const char *path, jc_measurements **out, jc_diag *d)
 {
     jci_diag_clear(d);
@@ -133,28 +201,17 @@ jc_status jc_measurements_load(const char *path, jc_measurements **out, jc_diag 
     if (!f) return jci_diag_set(d, JC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     jci_arena *a = jci_arena_new();
     char *text = NULL;
-    size_t len = 0, cap = 0;
+    size_t len = 0;
     jc_status st = JC_OK;
     if (!a) { fclose(f); return jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); }
-    for (;;) {
-        if (len + 65536 + 1 > cap) {
-            size_t nc = cap ? cap * 2 : 131072;
-            if (nc > MAX_CSV_BYTES + 131072) { st = jci_diag_set(d, JC_ERR_USAGE, "%s: larger than 64 MiB", path); break; }
-            char *nt = realloc(text, nc);
-            if (!nt) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); break; }
-            text = nt;
-            cap = nc;
-        }
-        size_t r = fread(text + len, 1, 65536, f);
-        len += r;
-        if (r < 65536) {
-            if (ferror(f)) st = jci_diag_set(d, JC_ERR_IO, "%s: read error", path);
-            break;
-        }
+    switch (jci_read_stream(f, MAX_CSV_BYTES, &text, &len)) {
+    case JCI_READ_OK: break;
+    case JCI_READ_TOO_BIG: st = jci_diag_set(d, JC_ERR_USAGE, "%s: larger than 64 MiB", path); break;
+    case JCI_READ_NOMEM: st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); break;
+    case JCI_READ_IO: st = jci_diag_set(d, JC_ERR_IO, "%s: read error", path); break;
     }
     fclose(f);
     if (st) goto fail;
-    text[len] = 0;
     size_t pos = 0;
     if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) pos = 3;   /* UTF-8 byte-order mark */
 
@@ -213,68 +270,7 @@ jc_status jc_measurements_load(const char *path, jc_measurements **out, jc_diag 
             rcap = nc;
         }
         jc_measurement *m = &ms->rows[ms->n];
-        memset(m, 0, sizeof *m);
-        m->line = at;
-        m->duration_s = m->device_kwh = m->cpu_kwh = m->ram_kwh = m->total_kwh = NAN;
-        m->pue = m->avg_power_w = m->devices = NAN;
-        const char *bad = NULL;
-#define NUM(col, dst) do { if (!bad && num_at(fl, nf, col_of(hdr, nh, col), dst)) bad = col; } while (0)
-        if (cc) {
-            char ts[64];
-            str_at(ts, sizeof ts, fl, nf, col_of(hdr, nh, "timestamp"));
-            date_of(m->date, ts);
-            double gpu = NAN, cpu = NAN, ram = NAN, tot = NAN;
-            NUM("duration", &m->duration_s);
-            NUM("gpu_energy", &gpu);
-            NUM("cpu_energy", &cpu);
-            NUM("ram_energy", &ram);
-            NUM("energy_consumed", &tot);
-            NUM("pue", &m->pue);
-            NUM("gpu_count", &m->devices);
-            if (!bad && !(m->pue > 0)) m->pue = NAN;
-            double p = isnan(m->pue) ? 1 : m->pue;   /* CodeCarbon multiplies energies by its pue */
-            m->device_kwh = gpu / p;
-            m->cpu_kwh = cpu / p;
-            m->ram_kwh = ram / p;
-            m->total_kwh = tot / p;
-            char g[sizeof m->device];
-            str_at(g, sizeof g, fl, nf, col_of(hdr, nh, "gpu_model"));
-            /* "4 x NVIDIA A100-SXM4-40GB" -> "NVIDIA A100-SXM4-40GB" */
-            const char *q = g;
-            while (isdigit((unsigned char)*q)) q++;
-            if (q != g && !strncmp(q, " x ", 3)) q += 3;
-            else q = g;
-            snprintf(m->device, sizeof m->device, "%s", q);
-        } else {
-            double hours = NAN, kwh = NAN;
-            NUM("hours", &hours);
-            NUM("device_kwh", &kwh);
-            NUM("avg_watts", &m->avg_power_w);
-            NUM("count", &m->devices);
-            str_at(m->job, sizeof m->job, fl, nf, col_of(hdr, nh, "job"));
-            str_at(m->model, sizeof m->model, fl, nf, col_of(hdr, nh, "model"));
-            str_at(m->device, sizeof m->device, fl, nf, col_of(hdr, nh, "device"));
-            char dt[64];
-            str_at(dt, sizeof dt, fl, nf, col_of(hdr, nh, "date"));
-            date_of(m->date, dt);
-            if (!bad && dt[0] && !m->date[0]) bad = "date";
-            m->duration_s = hours * 3600;
-            m->device_kwh = kwh;
-            if (isnan(kwh) && !isnan(m->avg_power_w) && !isnan(hours))
-                m->device_kwh = m->avg_power_w * (isnan(m->devices) ? 1 : m->devices) * hours / 1000;
-        }
-#undef NUM
-        if (bad) {
-            st = jci_diag_set(d, JC_ERR_USAGE, "%s:%d: column '%s': not a number%s", path, at, bad,
-                             !strcmp(bad, "date") ? " (dates are YYYY-MM-DD)" : "");
-            goto fail;
-        }
-        if ((!isnan(m->duration_s) && !(m->duration_s > 0)) || (!isnan(m->device_kwh) && m->device_kwh < 0) ||
-            (!isnan(m->devices) && !(m->devices >= 1 && m->devices == floor(m->devices)))) {
-            st = jci_diag_set(d, JC_ERR_USAGE, "%s:%d: a duration must be > 0, an energy >= 0 and a device "
-                             "count a whole number >= 1", path, at);
-            goto fail;
-        }
+        if ((st = measurement_row(path, at, hdr, nh, fl, nf, cc, m, d))) goto fail;
         ms->n++;
     }
     if (!ms->n) { st = jci_diag_set(d, JC_ERR_USAGE, "%s: no data row after the header", path); goto fail; }
