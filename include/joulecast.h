@@ -1812,8 +1812,47 @@ jc_status jc_run_ga_json(const char *hwdb_dir, const char *const *keys,
                      const char *const *values, size_t n, char **json,
                      jc_diag *diag);
 
-/* The keys jc_run_<command>_json accepts ("count", "estimate", "ga"), as a
- * static NULL-terminated list; NULL for another command. */
+/* `joulecast statement --format F`: the statement's text exactly as the
+ * CLI prints it for one format (key "format": markdown, the default,
+ * latex or hf), with the keys of estimate plus training-type and
+ * location; its "reproduce" command line is built from the pairs. */
+jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
+                            const char *const *values, size_t n, char **text,
+                            jc_diag *diag);
+
+/* `joulecast compare A B ... --json`: the keys of estimate, "model"
+ * repeated once per model (two or more, in order). */
+jc_status jc_run_compare_json(const char *hwdb_dir, const char *const *keys,
+                          const char *const *values, size_t n, char **json,
+                          jc_diag *diag);
+
+/* `joulecast sweep --json`: the keys of estimate plus devices, regions,
+ * batches, precisions (comma lists; repeating a key appends), sort and
+ * top (for the HTML's table). */
+jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
+                        const char *const *values, size_t n, char **json,
+                        jc_diag *diag);
+
+/* `joulecast hw list [--kind K] --json`, or with key "show" = ID `hw show
+ * ID --json`.  Keys: show, kind, hwdb, hwdb-snapshot. */
+jc_status jc_run_hw_json(const char *hwdb_dir, const char *const *keys,
+                     const char *const *values, size_t n, char **json,
+                     jc_diag *diag);
+
+/* `joulecast region list [--provider P] [--type T] --json`, or with key
+ * "show" = CODE `region show CODE --json`.  Keys: show, provider, type,
+ * hwdb, hwdb-snapshot. */
+jc_status jc_run_region_json(const char *hwdb_dir, const char *const *keys,
+                         const char *const *values, size_t n, char **json,
+                         jc_diag *diag);
+
+/* The key "html" ("true") of estimate, compare and sweep makes the result
+ * the HTML report the CLI's --html writes (src/report/html.c) instead of
+ * the JSON. */
+
+/* The keys each entry point accepts ("count", "estimate", "ga",
+ * "statement", "compare", "sweep", "hw", "region"), as a static
+ * NULL-terminated list; NULL for another command. */
 const char *const *jc_bind_keys(const char *command);
 
 /* ------------------------------------------------------------------ */
@@ -1849,6 +1888,34 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n);
 /* The same as CSV: a header line and one row per model. */
 jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n,
                                 FILE *f);
+
+/* A comparison: items[i] for paths[i], each with its estimate.  The
+ * underscored fields own what items point into. */
+typedef struct jc_compare {
+    size_t n;
+    jc_compare_item *items;
+    jc_model **models_;
+    jc_analysis **analyses_;
+    jc_estimate **estimates_;
+    char **notes_;
+} jc_compare;
+
+/* `joulecast compare`: counts each of the n >= 2 models with the request
+ * (its job, bindings, op rules and partial policy; rq->model is ignored)
+ * and estimates its job on db (src/workflows/compare.c).  Each --dim or
+ * --input applies to the models that have it; a model whose batch dim is
+ * fixed to another value than the job's batch is counted at its own
+ * batch, with a note; a partial count that the request allows gets a note
+ * saying what was not counted; a model counted at another batch than the
+ * first says so.  Errors: JC_ERR_USAGE (fewer than two models, a --dim or
+ * --input no model has), those of jc_batch_check, and every error of
+ * jc_request_load, jc_request_analyze and jc_estimate_run (an estimate's
+ * message starts with the model's path).  On success *out owns the result
+ * (jc_compare_free). */
+jc_status jc_compare_run(const jc_request *rq, const char *const *paths, size_t n,
+                         const jc_hwdb *db, jc_compare **out, jc_diag *diag);
+/* Releases a comparison.  NULL is a no-op. */
+void jc_compare_free(jc_compare *c);
 
 typedef enum jc_sweep_sort {
     JC_SWEEP_BY_EMISSIONS = 0,  /* location-based kgCO2e, central */
@@ -1936,6 +2003,20 @@ jc_status jc_sweep_run(const jc_sweep_spec *spec, const jc_request *rq,
                        jc_sweep **out, jc_diag *diag);
 /* Releases a sweep.  NULL is a no-op. */
 void jc_sweep_free(jc_sweep *s);
+
+/* The rules `joulecast sweep` applies before jc_sweep_run
+ * (src/workflows/sweep_grid.c): an axis and the job's own value of it
+ * (device, region, batch, precision) are exclusive; an empty device axis becomes "all" unless
+ * the job names a device or host, an empty region axis "cloud" unless it
+ * names a region or --ci (static lists).  JC_ERR_USAGE otherwise.  (The
+ * job's own batch is jc_batch_check's.) */
+jc_status jc_sweep_spec_resolve(jc_sweep_spec *spec, const jc_job *job,
+                                jc_diag *diag);
+/* Parses the batch axis: n strings, each a batch jc_batch_check accepts,
+ * into out[0..n).  JC_ERR_RANGE above jc_job_key_max("batch"),
+ * JC_ERR_USAGE otherwise, naming the first bad item. */
+jc_status jc_sweep_batches_parse(const char *const *items, size_t n,
+                                 double *out, jc_diag *diag);
 
 /* Writes the sweep as text: the grid, the ranked entries (top: the first
  * N, 0 for all; Pareto entries are marked '*'), then the skipped entries

@@ -1,28 +1,29 @@
 #!/bin/sh
-# python.sh - runs the Python package's unit tests (python/tests/) with the
-# machine's python3 against build/libjoulecast.so, one PASS/FAIL line per
-# test.  The package needs only ctypes and json from the standard library.
+# python.sh - runs the Python package's tests (python/tests/test_*.py)
+# with the package pip-installed into a venv (tests/python_env.inc: make
+# test's $JC_PYVENV), never from the source tree: the tests run from a
+# temporary working directory and check that joulecast comes from the
+# venv.  One PASS/FAIL line per test.  JC_RELEASE names the CLI they
+# compare with.
 set -u
 cd "$(dirname "$0")/.."
 export LC_ALL=C
-PY=$(command -v python3 || echo /usr/bin/python3)
-if ! "$PY" -c 'import ctypes' 2>/dev/null; then PY=/usr/bin/python3; fi
-export JOULECAST_LIB="$PWD/build/libjoulecast.so"
+SRC=$PWD
 export JC_RELEASE="${JC_RELEASE:-$PWD/build/joulecast}"
-unset JOULECAST_HWDB JOULECAST_HWDB_DIR
-out=$(mktemp)
-"$PY" -m unittest -v python/tests/test_joulecast.py > "$out" 2>&1
-rc=$?
-# "test_x (module.Class.test_x) ... ok" -> PASS/FAIL lines
-sed -n 's/^\(test_[a-z0-9_]*\) (\([^)]*\)) \.\.\. \(.*\)$/\1 \2 \3/p' "$out" | while read -r name where result; do
-  case "$result" in
-    ok) echo "PASS python/$name" ;;
-    *) echo "FAIL python/$name ($result)" ;;
-  esac
-done
-if [ $rc -ne 0 ]; then
-  echo "FAIL python/unittest (exit $rc)"
-  tail -n 40 "$out"
+export JC_SRC="$SRC"
+unset JOULECAST_HWDB JOULECAST_HWDB_DIR JOULECAST_HWDB_SNAPSHOT JOULECAST_LIB PYTHONPATH
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+. tests/python_env.inc
+if ! pyvenv "$T" > "$T/why"; then
+  echo "FAIL python/pip-install ($(tr '\n' ' ' < "$T/why"))"
+  exit 0
 fi
-rm -f "$out"
+(cd "$T" && "$PYV" "$SRC/python/tests/run_tests.py") > "$T/lines" 2> "$T/err"
+rc=$?
+cat "$T/lines"
+if [ $rc -ne 0 ]; then
+  grep -q '^FAIL ' "$T/lines" || echo "FAIL python/unittest (exit $rc without a failing test)"
+  grep -v 'Warning\|^  *warnings.warn\|^  *if \|^  *return \|^  *assert' "$T/err" | tail -n 40 | sed 's/^/    /'
+fi
 exit 0

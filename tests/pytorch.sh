@@ -1,7 +1,8 @@
 #!/bin/sh
 # pytorch.sh - the documented path from PyTorch to an estimate
-# (docs/pytorch.md): runs python/examples/torch_to_estimate.py with
-# Debian's python3-torch (/usr/bin/python3) and checks that the exported
+# (docs/pytorch.md): runs python/examples/torch_to_estimate.py with the
+# pip-installed package (the venv of tests/python_env.inc, which sees
+# Debian's python3-torch through its system site packages) and checks that the exported
 # model counts completely, that joulecast's MACs equal the hand count of
 # the model's layers and its parameters equal torch's, and that the
 # training estimate and the printed CLI command agree.  Fails, saying
@@ -10,16 +11,20 @@
 set -u
 cd "$(dirname "$0")/.."
 export LC_ALL=C
-PY=/usr/bin/python3
 JC=${JC:-$PWD/build/joulecast}
-export JOULECAST_LIB="$PWD/build/libjoulecast.so"
-unset JOULECAST_HWDB JOULECAST_HWDB_DIR
+unset JOULECAST_HWDB JOULECAST_HWDB_DIR JOULECAST_HWDB_SNAPSHOT JOULECAST_LIB PYTHONPATH
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+. tests/python_env.inc
+if ! pyvenv "$T" > "$T/why"; then
+  echo "FAIL pytorch/pip-install ($(tr '\n' ' ' < "$T/why"))"
+  exit 0
+fi
+PY=$PYV
 if ! "$PY" -c 'import torch, onnx' 2>/dev/null; then
   echo "FAIL pytorch/torch-available (no torch or onnx for $PY: apt-get install python3-torch python3-onnx)"
   exit 0
 fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 if ! "$PY" python/examples/torch_to_estimate.py "$T" > "$T/out.json" 2> "$T/err"; then
   echo "FAIL pytorch/example (exit $?)"
   tail -n 20 "$T/err"

@@ -4,7 +4,11 @@
 # the joulecast under test first on PATH, from the repository root; a
 # non-zero exit fails.  A command naming a file that is not in the
 # repository (a word ending in .onnx/.yaml/.yml/.json that does not exist)
-# is skipped, and the skip is reported.  So the README cannot go stale.
+# is skipped, and the skip is reported.  Every ```python block runs too,
+# with the pip-installed package (tests/python_env.inc), as a notebook cell
+# would: when its last line is an expression, the value is displayed the
+# way Jupyter does - through _repr_html_ when it has one, which must give
+# an HTML document.  So the README cannot go stale.
 set -u
 cd "$(dirname "$0")/.."
 export LC_ALL=C
@@ -49,4 +53,42 @@ while IFS= read -r cmd; do
     head -n 3 "$T/err" | sed 's/^/    /'
   fi
 done < "$T/cmds"
+
+# ```python blocks: one file each
+awk -v dir="$T" '
+  /^```python[[:space:]]*$/ { on = 1; n++; f = sprintf("%s/py%02d.py", dir, n); next }
+  /^```/ { on = 0; next }
+  on { print > f }' README.md
+npy=$(ls "$T"/py*.py 2>/dev/null | wc -l)
+[ "$npy" -gt 0 ] && echo "PASS readme/found-$npy-python-blocks" || echo "FAIL readme/no-python-blocks-found"
+[ "$npy" -gt 0 ] || exit 0
+. tests/python_env.inc
+if ! pyvenv "$T" > "$T/why"; then
+  echo "FAIL readme/python-pip-install ($(tr '\n' ' ' < "$T/why"))"
+  exit 0
+fi
+cat > "$T/cell.py" <<'EOF'
+import ast, sys
+src = open(sys.argv[1]).read()
+tree = ast.parse(src)
+last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+env = {"__name__": "__main__"}
+exec(compile(tree, sys.argv[1], "exec"), env)
+if last is not None:
+    value = eval(compile(ast.Expression(last.value), sys.argv[1], "eval"), env)
+    show = getattr(value, "_repr_html_", None)
+    html = show() if show else None
+    if show and not (html or "").startswith("<!DOCTYPE html>"):
+        sys.exit("the displayed value's _repr_html_ gave no HTML document")
+    print(html[:200] if html else repr(value)[:200])
+EOF
+for f in "$T"/py*.py; do
+  name=$(basename "$f" .py)
+  if (unset PYTHONPATH; "$PYV" "$T/cell.py" "$f") > "$T/out" 2> "$T/err" < /dev/null; then
+    echo "PASS readme/python-$name"
+  else
+    echo "FAIL readme/python-$name: exit $?"
+    tail -n 5 "$T/err" | sed 's/^/    /'
+  fi
+done
 exit 0

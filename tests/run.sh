@@ -2,7 +2,9 @@
 # run.sh - runs every test layer of `make test` and prints the closing line
 # "N passed, N failed".  Layers: C unit tests (ASan+UBSan build), golden
 # CLI outputs, the ONNX backend suite walk, bad-input cases, and every
-# tests/*.sh script.  Each layer prints PASS/FAIL lines; a binary or script
+# tests/*.sh script.  The Python package is pip-installed once, first
+# (tests/pip_install.sh), into a temporary venv ($JC_PYVENV) that the
+# Python layers run it from; the venv is removed at the end.  Each layer prints PASS/FAIL lines; a binary or script
 # that crashes or exits non-zero without reporting a FAIL counts as one
 # failure of its own.
 set -u
@@ -15,6 +17,9 @@ export JC_RELEASE="$PWD/build/joulecast"
 LOG=build/test.log
 : > "$LOG"
 pass=0; fail=0
+JC_PYVENV_TMP=$(mktemp -d)
+export JC_PYVENV="$JC_PYVENV_TMP/venv"
+trap 'rm -rf "$JC_PYVENV_TMP"' EXIT
 
 count() {  # count PASS/FAIL lines of one layer's output file
   p=$(grep -c '^PASS ' "$1"); f=$(grep -c '^FAIL ' "$1")
@@ -39,12 +44,13 @@ run_layer() {  # name, command...
   count "$out"
 }
 
+run_layer pip_install sh tests/pip_install.sh
 for t in build/asan/tests/test_*; do
   [ -x "$t" ] || continue
   run_layer "unit/$(basename "$t")" "$t"
 done
 for s in tests/*.sh; do
-  case "$s" in tests/run.sh) continue ;; esac
+  case "$s" in tests/run.sh|tests/pip_install.sh) continue ;; esac
   run_layer "$(basename "$s" .sh)" sh "$s"
 done
 echo "(full log: $LOG)"

@@ -4,7 +4,7 @@
 # Quiet and fast when everything is already installed (one dpkg-query).
 set -u
 BUILD_PKGS="gcc make pkg-config libprotobuf-c-dev protobuf-c-compiler libyaml-dev libcjson-dev libonnx-dev"
-TEST_PKGS="libonnx-testdata valgrind python3 python3-onnx python3-torch chromium groff-base"
+TEST_PKGS="libonnx-testdata valgrind python3 python3-onnx python3-torch python3-torchvision python3-pandas python3-pip python3-venv python3-setuptools python3-wheel chromium groff-base"
 case "${1:-all}" in
   build) want="$BUILD_PKGS" ;;
   test|all) want="$BUILD_PKGS $TEST_PKGS" ;;

@@ -11,7 +11,9 @@ estimate (docs/pytorch.md), run by tests/pytorch.sh:
 
 Prints one JSON object (the hand count, joulecast's count, the estimate's
 headline figures and the equivalent CLI command line).
-Usage: python3 torch_to_estimate.py [OUT_DIR]   (default: a temp folder)
+Usage: python3 torch_to_estimate.py [OUT_DIR]   (default: a temp folder),
+with the package installed (pip install --no-build-isolation --no-index
+./python); joulecast.from_torch() does steps 2-3 in one call.
 """
 
 import json
@@ -21,9 +23,7 @@ import tempfile
 
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))  # python/ -> import joulecast
-import joulecast  # noqa: E402
+import joulecast  # the installed package: pip install ./python
 
 VOCAB, D, HEADS, FF, LAYERS = 1000, 64, 4, 256, 2
 

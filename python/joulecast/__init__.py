@@ -1,312 +1,153 @@
 """joulecast - predict the time, energy and emissions of training or running
 a neural network from its ONNX file, from Python.
 
-A thin ctypes wrapper over libjoulecast (no compiled extension): each call
-passes its options as key/value strings to the library's binding entry
-points (joulecast.h "Bindings") and returns the same structure the CLI's
-``--json`` prints (docs/json-schemas.md), as a dict.
+Install: ``pip install --no-build-isolation --no-index ./python`` in a
+joulecast checkout (builds the C library; the package carries its own
+libjoulecast.so and hardware database).  A thin ctypes binding, no
+compiled extension: one function per CLI command, keyword arguments named
+as the command's long options / job-file keys (``_`` for ``-``), results
+as the document the CLI's ``--json`` prints (docs/json-schemas.md), as a
+dict, errors as joulecast.Error (status = the CLI's exit code, and the
+diagnostic's file, node and YAML line:col).
 
     import joulecast
     joulecast.count("resnet50.onnx", batch=1)["totals"]["macs"]
     joulecast.estimate(model="resnet50.onnx", device="a100", count=8,
                        region="US-CA", train={"samples": 1281167,
                        "epochs": 90, "batch": 256})
-    joulecast.ga(runtime="1h", cores=1, memory=7, pue=1.67)
+    joulecast.from_torch(torchvision.models.resnet18(), torch.randn(1, 3, 224, 224))
 
-Option names are the long options of the matching command with ``_`` for
-``-`` (``tokens_per_request=``, ``device_hours=``).  Errors raise
-joulecast.Error carrying the library's diagnostic and status (the CLI's
-exit code).
-
-Where the library is found: $JOULECAST_LIB, else ../build/libjoulecast.so
-next to this package's folder (a source tree), else the installed soname
-libjoulecast.so.0.  The hardware database: the ``hwdb=`` argument, else
-$JOULECAST_HWDB_DIR, else ../hwdb (source tree), else
-<libdir>/../share/joulecast/hwdb (an installed prefix); $JOULECAST_HWDB
-adds override layers, as for the CLI.  The default folder opens from its
-snapshot (hwdb_snapshot()) while that is fresh, as the CLI's does.
+In a notebook a result shows as the HTML report (estimate, compare,
+sweep) and ``.to_frame()`` gives its rows as a pandas DataFrame.
 """
 
-import ctypes
-import ctypes.util
-import json
 import os
 
-__all__ = ["Error", "count", "estimate", "ga", "keys", "library_path",
-           "hwdb_dir", "hwdb_snapshot", "__version__"]
+from ._native import (Error, hwdb_dir, hwdb_snapshot, keys, library_path,
+                      USAGE)
+from . import _native
+from ._result import Result
+from ._frontends import from_torch, from_hf_config
 
-__version__ = "0.1.0"
+try:
+    from ._version import __version__
+except ImportError:  # a source tree that setup.py has not built
+    __version__ = None
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_SRC_ROOT = os.path.dirname(os.path.dirname(_HERE))  # python/joulecast -> repo
-
-
-class Error(Exception):
-    """A joulecast call failed.  ``message`` is the library's diagnostic
-    (naming the file, byte offset, node or option at fault), ``status``
-    the jc_status code (also the CLI's exit code), ``status_name`` its
-    name ("usage error", "not found", ...)."""
-
-    def __init__(self, message, status, status_name=""):
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.status_name = status_name
-
-    def __str__(self):
-        return "%s (status %d: %s)" % (self.message, self.status, self.status_name)
+__all__ = ["Error", "Result", "count", "estimate", "statement", "compare", "sweep",
+           "ga", "hw", "region", "from_torch", "from_hf_config", "keys",
+           "library_path", "hwdb_dir", "hwdb_snapshot", "__version__"]
 
 
-class _Diag(ctypes.Structure):
-    # mirrors jc_diag in joulecast.h
-    _fields_ = [("status", ctypes.c_int),
-                ("msg", ctypes.c_char * 1024),
-                ("file", ctypes.c_char * 512),
-                ("offset", ctypes.c_int64),
-                ("line", ctypes.c_int),
-                ("col", ctypes.c_int),
-                ("node", ctypes.c_char * 256)]
+def _fs(p):
+    return None if p is None else os.fspath(p)
 
 
-_lib = None
-_lib_path = None
-
-
-def _candidates():
-    env = os.environ.get("JOULECAST_LIB")
-    if env:
-        return [env]
-    out = [os.path.join(_SRC_ROOT, "build", "libjoulecast.so")]
-    found = ctypes.util.find_library("joulecast")
-    out.append(found or "libjoulecast.so.0")
-    return out
-
-
-def _load():
-    global _lib, _lib_path
-    if _lib is not None:
-        return _lib
-    errors = []
-    for path in _candidates():
-        if os.sep in path and not os.path.exists(path):
-            errors.append("%s: no such file" % path)
+def _job(model, train, infer, options):
+    """The key/value pairs of a workload: model, the mode (train= / infer=:
+    True or a dict of that mode's options) and the other job keys."""
+    if train is not None and infer is not None and train is not False and infer is not False:
+        raise Error("give train or infer, not both", USAGE, "usage error")
+    kv = []
+    if model is not None:
+        kv.append(("model", os.fspath(model)))
+    for mode, spec in (("train", train), ("infer", infer)):
+        if spec is None or spec is False:
             continue
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError as e:
-            errors.append("%s: %s" % (path, e))
-            continue
-        _lib_path = path
-        break
-    else:
-        raise Error("cannot load libjoulecast (" + "; ".join(errors) +
-                    "); build it with 'make' or set JOULECAST_LIB", 3, "I/O error")
-    strs = ctypes.POINTER(ctypes.c_char_p)
-    for name, first in (("jc_run_count_json", ctypes.c_char_p),
-                        ("jc_run_estimate_json", ctypes.c_char_p),
-                        ("jc_run_ga_json", ctypes.c_char_p)):
-        f = getattr(lib, name)
-        f.argtypes = [first, strs, strs, ctypes.c_size_t,
-                      ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(_Diag)]
-        f.restype = ctypes.c_int
-    lib.jc_free.argtypes = [ctypes.c_void_p]
-    lib.jc_free.restype = None
-    lib.jc_status_name.argtypes = [ctypes.c_int]
-    lib.jc_status_name.restype = ctypes.c_char_p
-    lib.jc_bind_keys.argtypes = [ctypes.c_char_p]
-    lib.jc_bind_keys.restype = ctypes.POINTER(ctypes.c_char_p)
-    _lib = lib
-    return lib
+        kv.append((mode, "true"))
+        if isinstance(spec, dict):
+            kv += _native.pairs(spec)
+        elif spec is not True:
+            raise Error("%s= takes a dict of options or True" % mode, USAGE, "usage error")
+    return kv + _native.pairs(options)
 
 
-def library_path():
-    """The path (or soname) of the libjoulecast that was loaded."""
-    _load()
-    return _lib_path
+def _nodes(doc):
+    return doc.get("nodes") or []
 
 
-def hwdb_dir():
-    """The hardware database folder used when no ``hwdb=`` is given, or
-    None when none is found."""
-    env = os.environ.get("JOULECAST_HWDB_DIR")
-    if env:
-        return env
-    src = os.path.join(_SRC_ROOT, "hwdb")
-    if os.path.isdir(src):
-        return src
-    _load()
-    if os.sep in _lib_path:
-        libdir = os.path.dirname(os.path.realpath(_lib_path))
-        inst = os.path.join(libdir, os.pardir, "share", "joulecast", "hwdb")
-        if os.path.isdir(inst):
-            return os.path.normpath(inst)
-    else:
-        for prefix in ("/usr/local", "/usr"):
-            inst = os.path.join(prefix, "share", "joulecast", "hwdb")
-            if os.path.isdir(inst):
-                return inst
-    return None
+def _request(fname, first, kv, html=False, rows=None):
+    """Calls `fname`; the Result re-runs the same request with the
+    binding's "html" key for its HTML report."""
+    doc = _native.call(fname, first, kv)
+    h = (lambda: _native.call_text(fname, first, kv + [("html", "true")])) if html else None
+    return Result(doc, html=h, rows=rows(doc, kv) if rows else None)
 
 
-def keys(command):
-    """The option keys jc_<command>_json accepts ("count", "estimate",
-    "ga"), with dashes as on the command line."""
-    lib = _load()
-    p = lib.jc_bind_keys(command.encode())
-    if not p:
-        raise Error("no command '%s' (count, estimate, ga)" % command, 2, "usage error")
-    out, i = [], 0
-    while p[i] is not None:
-        out.append(p[i].decode())
-        i += 1
-    return out
-
-
-def _value(v):
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, float):
-        return repr(v)
-    return str(v)
-
-
-def _pairs(options):
-    """dict of options -> list of (key, value) strings; lists repeat a key;
-    dims/inputs dicts become dim NAME=V / input NAME=AxB."""
-    out = []
-    for k, v in options.items():
-        if v is None:
-            continue
-        key = k.replace("_", "-")
-        if key == "dims":
-            out += [("dim", "%s=%d" % (n, int(d))) for n, d in v.items()]
-        elif key == "inputs":
-            out += [("input", "%s=%s" % (n, "x".join(str(int(x)) for x in s)))
-                    for n, s in v.items()]
-        elif key == "assume" and isinstance(v, dict):
-            out += [("assume", "%s=%d" % (n, int(d))) for n, d in v.items()]
-        elif isinstance(v, (list, tuple)):
-            out += [(key, _value(x)) for x in v]
-        else:
-            out.append((key, _value(v)))
-    return out
-
-
-def _call(fname, first, pairs):
-    lib = _load()
-    n = len(pairs)
-    karr = (ctypes.c_char_p * (n + 1))(*[os.fsencode(k) for k, _ in pairs], None)
-    varr = (ctypes.c_char_p * (n + 1))(*[os.fsencode(v) for _, v in pairs], None)
-    out = ctypes.c_void_p()
-    diag = _Diag()
-    st = getattr(lib, fname)(None if first is None else os.fsencode(first),
-                             karr, varr, n, ctypes.byref(out), ctypes.byref(diag))
-    if st != 0:
-        if out.value:
-            lib.jc_free(out)
-        name = lib.jc_status_name(st).decode()
-        msg = diag.msg.decode("utf-8", "replace") or name
-        raise Error(msg, st, name)
-    try:
-        text = ctypes.string_at(out.value).decode("utf-8")
-    finally:
-        lib.jc_free(out)
-    return json.loads(text)
-
-
-def hwdb_snapshot():
-    """The snapshot of the default hardware database (build/hwdb.snap in
-    a source tree, <prefix>/share/joulecast/hwdb.snap when installed, or
-    $JOULECAST_HWDB_SNAPSHOT; "off": none), or None.  The library uses it
-    only while it is fresh; the numbers are the same without it."""
-    env = os.environ.get("JOULECAST_HWDB_SNAPSHOT")
-    if env:
-        return None if env == "off" else env
-    cands = [os.path.join(_SRC_ROOT, "build", "hwdb.snap")]
-    _load()
-    if os.sep in _lib_path:
-        libdir = os.path.dirname(os.path.realpath(_lib_path))
-        cands.append(os.path.join(libdir, os.pardir, "share", "joulecast", "hwdb.snap"))
-    else:
-        cands += [os.path.join(p, "share", "joulecast", "hwdb.snap") for p in ("/usr/local", "/usr")]
-    for c in cands:
-        if os.path.isfile(c):
-            return os.path.normpath(c)
-    return None
-
-
-def _snapshot_pairs(hwdb, layers):
-    """[("hwdb-snapshot", path)] when the default folder is used alone."""
-    if hwdb is not None or layers:
-        return []
-    snap = hwdb_snapshot()
-    return [("hwdb-snapshot", snap)] if snap else []
-
-
-def _hwdb_layers(hwdb):
-    """(bundled folder, extra layer list) from the hwdb= argument."""
-    layers = []
-    env = os.environ.get("JOULECAST_HWDB")
-    if env:
-        layers += [p for p in env.split(":") if p]
-    if hwdb is None:
-        base = hwdb_dir()
-        if base is not None:
-            # relative to the working directory when below it, as the CLI
-            # does, so assumption sources read "hwdb/devices/nvidia.yaml:966"
-            real, cwd = os.path.realpath(base), os.getcwd()
-            if real.startswith(cwd + os.sep):
-                base = os.path.relpath(real, cwd)
-        if base is None and not layers:
-            raise Error("cannot find the hardware database (hwdb/); pass hwdb=DIR "
-                        "or set JOULECAST_HWDB_DIR", 3, "I/O error")
-        return base, layers
-    if isinstance(hwdb, (list, tuple)):
-        return hwdb[0], list(hwdb[1:]) + layers
-    return hwdb, layers
-
-
-def count(path, dims=None, batch=None, inputs=None, **options):
-    """Shapes and cost of every node of the ONNX model at ``path``, as
-    ``joulecast count --json`` prints it (totals, per-node list, what is
+def count(model, dims=None, batch=None, inputs=None, **options):
+    """Shapes and cost of every node of the ONNX model, as ``joulecast
+    count MODEL --json`` prints it (totals, per-node list, what is
     unknown).  dims: {"sequence": 128}; batch: binds the first dim of
     every symbolic input; inputs: {"input": (1, 3, 224, 224)}; other
-    options: assume={...}, convention="fvcore", op_rules="rules.yaml",
-    strict=True."""
+    keys: assume={...}, convention="fvcore", op_rules="rules.yaml",
+    input_value="A=1,2", strict=True.  to_frame(): one row per node."""
     opts = dict(dims=dims, batch=batch, inputs=inputs)
     opts.update(options)
-    return _call("jc_run_count_json", os.fspath(path), _pairs(opts))
+    doc = _native.call("jc_run_count_json", os.fspath(model), _native.pairs(opts))
+    return Result(doc, rows=lambda: _nodes(doc))
 
 
 def estimate(model=None, device=None, region=None, train=None, infer=None,
              hwdb=None, **options):
     """Time, energy and emissions of a job, as ``joulecast estimate
-    --json`` prints it.  train / infer: a dict of that mode's options
-    (``train={"samples": 1281167, "epochs": 90, "batch": 256}``) or True;
-    without either the mode is inference (or the ``mode=`` option).
-    Every other option of ``joulecast estimate`` is a keyword (count=8,
-    pue=1.1, flops=3.14e23, params=7e9, tokens=2e12, dims={...}, ...).
-    hwdb: the database folder, or a list (folder, override layers...)."""
-    if train is not None and infer is not None:
-        raise Error("give train or infer, not both", 2, "usage error")
-    pairs = []
-    if model is not None:
-        pairs.append(("model", os.fspath(model)))
-    for mode, spec in (("train", train), ("infer", infer)):
-        if spec is None or spec is False:
-            continue
-        pairs.append((mode, "true"))
-        if isinstance(spec, dict):
-            pairs += _pairs(spec)
-        elif spec is not True:
-            raise Error("%s= takes a dict of options or True" % mode, 2, "usage error")
-    pairs += _pairs(dict(device=device, region=region))
-    pairs += _pairs(options)
-    base, layers = _hwdb_layers(hwdb)
-    pairs += [("hwdb", l) for l in layers] + _snapshot_pairs(hwdb, layers)
-    return _call("jc_run_estimate_json", base, pairs)
+    --json`` prints it.  train / infer: True, or a dict of that mode's
+    options (``train={"samples": 1281167, "epochs": 90, "batch": 256}``);
+    without either the mode is inference (or ``mode=``).  Every other
+    key of ``joulecast estimate`` is a keyword (count=8, pue=1.1,
+    flops=3.14e23, params=7e9, tokens=2e12, dims={...}, hf_config=...).
+    hwdb: the database folder, or a list (folder, override layers...).
+    to_frame(): one row per node (the request re-run with per_node)."""
+    base, hkv = _native.hwdb_args(hwdb)
+    kv = _job(model, train, infer, dict(device=device, region=region, **options)) + hkv
+
+    def rows(doc, kv):
+        if doc.get("nodes") or model is None:
+            return lambda: _nodes(doc)
+        return lambda: _nodes(_native.call("jc_run_estimate_json", base, kv + [("per-node", "true")]))
+    return _request("jc_run_estimate_json", base, kv, html=True, rows=rows)
+
+
+def statement(model=None, format="markdown", train=None, infer=None, hwdb=None,
+              **options):
+    """The carbon statement ``joulecast statement`` prints for a job (the
+    options of estimate, plus training_type= and location= for the hf
+    block): a str for format "markdown", "latex" or "hf" (exactly the
+    CLI's output), a dict of the three for "all"."""
+    if format == "all":
+        return {f: statement(model, f, train, infer, hwdb, **options)
+                for f in ("markdown", "latex", "hf")}
+    base, hkv = _native.hwdb_args(hwdb)
+    kv = _job(model, train, infer, dict(options, format=format)) + hkv
+    return _native.call_text("jc_run_statement_text", base, kv)
+
+
+def compare(*models, train=None, infer=None, hwdb=None, **options):
+    """The same job estimated for each model, side by side, as ``joulecast
+    compare A.onnx B.onnx ... --json`` prints it.  to_frame(): one row
+    per model."""
+    base, hkv = _native.hwdb_args(hwdb)
+    kv = [("model", _fs(m)) for m in models] + _job(None, train, infer, options) + hkv
+    return _request("jc_run_compare_json", base, kv, html=True,
+                    rows=lambda doc, kv: lambda: doc.get("models") or [])
+
+
+def _listed(v):
+    if v is None or isinstance(v, str):
+        return v
+    return ",".join(str(x) for x in v)
+
+
+def sweep(model=None, devices=None, regions=None, batches=None, precisions=None,
+          train=None, infer=None, hwdb=None, **options):
+    """One job over devices x regions x batches x precisions (each a list
+    or a comma string), as ``joulecast sweep --json`` prints it; sort=
+    "emissions", "energy" or "time".  to_frame(): one row per entry."""
+    base, hkv = _native.hwdb_args(hwdb)
+    grid = dict(devices=_listed(devices), regions=_listed(regions),
+                batches=_listed(batches), precisions=_listed(precisions))
+    kv = _job(model, train, infer, dict(grid, **options)) + hkv
+    return _request("jc_run_sweep_json", base, kv, html=True,
+                    rows=lambda doc, kv: lambda: doc.get("entries") or [])
 
 
 def ga(runtime, hwdb=None, **options):
@@ -314,7 +155,24 @@ def ga(runtime, hwdb=None, **options):
     ga --json`` prints it: runtime ("12h30m", or hours as a number),
     cores=, cpu=, gpus=, gpu=, gpu_usage=, memory= (GB), region=, pue=,
     platform=, provider=, datacenter=, psf=, ga_version=, ..."""
-    pairs = [("runtime", _value(runtime))] + _pairs(options)
-    base, layers = _hwdb_layers(hwdb)
-    pairs += [("hwdb", l) for l in layers] + _snapshot_pairs(hwdb, layers)
-    return _call("jc_run_ga_json", base, pairs)
+    base, hkv = _native.hwdb_args(hwdb)
+    kv = [("runtime", _native.value(runtime))] + _native.pairs(options) + hkv
+    return Result(_native.call("jc_run_ga_json", base, kv))
+
+
+def hw(id=None, kind=None, hwdb=None):
+    """The devices and hosts of the hardware database, as ``joulecast hw
+    list [--kind K] --json`` prints them, or one of them (``hw show ID
+    --json``) when id is given."""
+    base, hkv = _native.hwdb_args(hwdb)
+    kv = _native.pairs(dict(show=id, kind=kind)) + hkv
+    return Result(_native.call("jc_run_hw_json", base, kv))
+
+
+def region(code=None, provider=None, type=None, hwdb=None):
+    """The regions of the hardware database, as ``joulecast region list
+    [--provider P] [--type T] --json`` prints them, or one region
+    (``region show CODE --json``) when code is given."""
+    base, hkv = _native.hwdb_args(hwdb)
+    kv = _native.pairs(dict(show=code, provider=provider, type=type)) + hkv
+    return Result(_native.call("jc_run_region_json", base, kv))

@@ -135,4 +135,9 @@ void jc_sha256_hex(jc_sha256 *s, char out[65]);
 /* The digest of a file's bytes.  JC_ERR_IO (named) when it cannot be read. */
 jc_status jc_sha256_file(const char *path, char out[65], jc_diag *d);
 
+/* Appends " s" to the NUL-terminated buf (capacity cap), single-quoted
+ * for a POSIX shell when s holds anything but letters, digits and
+ * -_=./:,+%@ (the reproducing command lines of statement).  Truncates. */
+void jci_shell_arg_append(char *buf, size_t cap, const char *s);
+
 #endif /* JC_INTERNAL_H */

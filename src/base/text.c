@@ -1,8 +1,9 @@
 /*
- * text.c - small string helpers: case-insensitive compare and the capped edit distance behind every "did you mean".
+ * text.c - small string helpers: case-insensitive compare, the capped edit distance behind every "did you mean", and shell quoting of a reproducing command line.
  */
 #include "base/jc_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,4 +44,25 @@ int jci_edit_distance(const char *a, const char *b, int cap)
         memcpy(prev, cur, sizeof(int) * (lb + 1));
     }
     return prev[lb] < cap ? prev[lb] : cap;
+}
+
+/* ---- shell words ---------------------------------------------------------- */
+
+void jci_shell_arg_append(char *buf, size_t cap, const char *s)
+{
+    size_t n = strlen(buf);
+    int safe = *s != 0;
+    for (const char *p = s; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:,+%@", *p)) safe = 0;
+    if (safe) {
+        snprintf(buf + n, cap - n, " %s", s);
+        return;
+    }
+    if (n + 2 < cap) { buf[n++] = ' '; buf[n++] = '\''; buf[n] = 0; }
+    for (const char *p = s; *p && n + 5 < cap; p++) {
+        if (*p == '\'') { memcpy(buf + n, "'\\''", 4); n += 4; }
+        else buf[n++] = *p;
+        buf[n] = 0;
+    }
+    if (n + 1 < cap) { buf[n++] = '\''; buf[n] = 0; }
 }

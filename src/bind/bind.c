@@ -5,9 +5,12 @@
  * `estimate` and `ga` without the dashes, the same as job-file keys, so a
  * binding never lays out a C struct and stays correct when fields are
  * added.  tests/python.sh checks that every option the CLI's --help lists
- * (except output formats) is a key here.
+ * (except output formats) is a key here.  The request the estimate-like
+ * commands share (bind_req_*, src/bind/bind_int.h: their keys parsed into
+ * a jc_request, src/job/request.c) is built here; statement, compare,
+ * sweep, hw and region are in src/bind/bind_workflows.c.
  */
-#include "base/jc_internal.h"
+#include "bind/bind_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,7 +24,7 @@ void jc_free(void *p)
 
 /* ---- value parsing -------------------------------------------------------- */
 
-static jc_status bad(jc_diag *d, const char *key, const char *want, const char *val)
+jc_status bind_bad(jc_diag *d, const char *key, const char *want, const char *val)
 {
     return jci_diag_set(d, JC_ERR_USAGE, "option '%s' expects %s, got '%s'", key, want,
                        val ? val : "(null)");
@@ -29,17 +32,17 @@ static jc_status bad(jc_diag *d, const char *key, const char *want, const char *
 
 static jc_status num(const char *key, const char *val, double *out, jc_diag *d)
 {
-    if (!val || !*val) return bad(d, key, "a number", val);
+    if (!val || !*val) return bind_bad(d, key, "a number", val);
     char *end;
     errno = 0;
     double v = strtod(val, &end);
-    if (errno || *end || !isfinite(v)) return bad(d, key, "a number", val);
+    if (errno || *end || !isfinite(v)) return bind_bad(d, key, "a number", val);
     *out = v;
     return JC_OK;
 }
 
 /* A flag: absent value, "", 1/true/yes/on turn it on; 0/false/no/off off. */
-static jc_status flag(const char *key, const char *val, int *out, jc_diag *d)
+jc_status bind_flag(const char *key, const char *val, int *out, jc_diag *d)
 {
     if (!val || !*val || !strcmp(val, "1") || !strcmp(val, "true") || !strcmp(val, "yes") ||
         !strcmp(val, "on"))
@@ -47,17 +50,17 @@ static jc_status flag(const char *key, const char *val, int *out, jc_diag *d)
     else if (!strcmp(val, "0") || !strcmp(val, "false") || !strcmp(val, "no") || !strcmp(val, "off"))
         *out = 0;
     else
-        return bad(d, key, "true or false", val);
+        return bind_bad(d, key, "true or false", val);
     return JC_OK;
 }
 
-static jc_status i64(const char *key, const char *val, int64_t lo, int64_t *out, jc_diag *d)
+jc_status bind_i64(const char *key, const char *val, int64_t lo, int64_t *out, jc_diag *d)
 {
-    if (!val || !*val) return bad(d, key, "a whole number", val);
+    if (!val || !*val) return bind_bad(d, key, "a whole number", val);
     char *end;
     errno = 0;
     long long v = strtoll(val, &end, 10);
-    if (errno || *end || v < lo) return bad(d, key, "a whole number", val);
+    if (errno || *end || v < lo) return bind_bad(d, key, "a whole number", val);
     *out = v;
     return JC_OK;
 }
@@ -67,8 +70,8 @@ static jc_status binding(jci_arena *a, const char *key, const char *val, int64_t
                          jc_dim_binding *b, jc_diag *d)
 {
     const char *eq = val ? strchr(val, '=') : NULL;
-    if (!eq || eq == val) return bad(d, key, "NAME=VALUE", val);
-    if (i64(key, eq + 1, lo, &b->value, d)) return d ? d->status : JC_ERR_USAGE;
+    if (!eq || eq == val) return bind_bad(d, key, "NAME=VALUE", val);
+    if (bind_i64(key, eq + 1, lo, &b->value, d)) return d ? d->status : JC_ERR_USAGE;
     b->name = jci_arena_strndup(a, val, (size_t)(eq - val));
     return b->name ? JC_OK : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
 }
@@ -78,7 +81,7 @@ static jc_status input(jci_arena *a, const char *key, const char *val, jc_input_
                        jc_diag *d)
 {
     const char *eq = val ? strchr(val, '=') : NULL;
-    if (!eq || eq == val || !eq[1]) return bad(d, key, "NAME=AxBxC", val);
+    if (!eq || eq == val || !eq[1]) return bind_bad(d, key, "NAME=AxBxC", val);
     int64_t *dims = jci_arena_calloc(a, 64, sizeof *dims);
     char *name = jci_arena_strndup(a, val, (size_t)(eq - val));
     if (!dims || !name) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
@@ -88,13 +91,13 @@ static jc_status input(jci_arena *a, const char *key, const char *val, jc_input_
         char *end;
         errno = 0;
         long long v = strtoll(p, &end, 10);
-        if (end == p || errno || v < 0 || r >= 64) return bad(d, key, "NAME=AxBxC", val);
+        if (end == p || errno || v < 0 || r >= 64) return bind_bad(d, key, "NAME=AxBxC", val);
         dims[r++] = v;
         if (*end == 'x' || *end == 'X' || *end == ',') {
             p = end + 1;
-            if (!*p) return bad(d, key, "NAME=AxBxC", val);
+            if (!*p) return bind_bad(d, key, "NAME=AxBxC", val);
         } else if (*end) {
-            return bad(d, key, "NAME=AxBxC", val);
+            return bind_bad(d, key, "NAME=AxBxC", val);
         } else {
             p = end;
         }
@@ -110,11 +113,11 @@ static jc_status values(jci_arena *a, const char *key, const char *val, jc_value
                         jc_diag *d)
 {
     const char *eq = val ? strchr(val, '=') : NULL;
-    if (!eq || eq == val) return bad(d, key, "NAME=V,V,...", val);
+    if (!eq || eq == val) return bind_bad(d, key, "NAME=V,V,...", val);
     size_t n = 0, len = strlen(eq + 1);
     for (size_t i = 0; i < len; i++) n += eq[1 + i] == ',';
     n = len ? n + 1 : 0;
-    if (n > JCI_SMALL_TENSOR) return bad(d, key, "at most 4096 values", val);
+    if (n > JCI_SMALL_TENSOR) return bind_bad(d, key, "at most 4096 values", val);
     int64_t *iv = jci_arena_calloc(a, n ? n : 1, sizeof *iv);
     double *fv = jci_arena_calloc(a, n ? n : 1, sizeof *fv);
     char *name = jci_arena_strndup(a, val, (size_t)(eq - val));
@@ -125,7 +128,7 @@ static jc_status values(jci_arena *a, const char *key, const char *val, jc_value
         errno = 0;
         double x = strtod(p, &end);
         if (end == p || errno || !(x > -9.2e18 && x < 9.2e18) || (*end != ',' && *end))
-            return bad(d, key, "NAME=V,V,...", val);
+            return bind_bad(d, key, "NAME=V,V,...", val);
         fv[k] = x;
         iv[k] = (int64_t)x;
         p = *end ? end + 1 : end;
@@ -137,13 +140,13 @@ static jc_status values(jci_arena *a, const char *key, const char *val, jc_value
     return JC_OK;
 }
 
-static jc_status unknown(jc_diag *d, const char *cmd, const char *key)
+jc_status bind_unknown(jc_diag *d, const char *cmd, const char *key)
 {
     return jci_diag_set(d, JC_ERR_USAGE, "%s: unknown option '%s' (keys are the long option "
                        "names of 'joulecast %s' without the dashes)", cmd, key ? key : "(null)", cmd);
 }
 
-static jc_status check_out(char **json, jc_diag *d)
+jc_status bind_check_out(char **json, jc_diag *d)
 {
     if (!json) return jci_diag_set(d, JC_ERR_USAGE, "json output pointer is NULL");
     *json = NULL;
@@ -215,7 +218,7 @@ static jc_status strict_check(const jc_analysis *an, int strict, const char *pat
 jc_status jc_run_count_json(const char *model_path, const char *const *keys,
                         const char *const *values, size_t n, char **json, jc_diag *d)
 {
-    if (check_out(json, d)) return JC_ERR_USAGE;
+    if (bind_check_out(json, d)) return JC_ERR_USAGE;
     if (!model_path) return jci_diag_set(d, JC_ERR_USAGE, "count: no model path");
     if (n && (!keys || !values)) return jci_diag_set(d, JC_ERR_USAGE, "count: NULL keys or values");
     jci_arena *a = jci_arena_new();
@@ -227,14 +230,19 @@ jc_status jc_run_count_json(const char *model_path, const char *const *keys,
     for (size_t i = 0; i < n && !st; i++) {
         const char *k = keys[i], *v = values[i];
         if (k && analyze_key(a, &x, k, v, &st, d)) continue;
-        if (!k) st = unknown(d, "count", k);
-        else if (!strcmp(k, "batch")) st = i64(k, v, 1, &x.o.batch, d);
+        if (!k) st = bind_unknown(d, "count", k);
+        else if (!strcmp(k, "batch")) {
+            /* the job's limit, as `joulecast count --batch` applies it */
+            if (!(st = bind_i64(k, v, 1, &x.o.batch, d)) && x.o.batch > *jc_job_key_max("batch"))
+                st = jci_diag_set(d, JC_ERR_RANGE, "batch %s is out of range: at most %g", v,
+                                 *jc_job_key_max("batch"));
+        }
         else if (!strcmp(k, "convention")) {
             if (!v || jc_convention_parse(v, &x.o.convention))
-                st = bad(d, k, "joulecast, torchvision, flops2x, fvcore or onnx-tool", v);
+                st = bind_bad(d, k, "joulecast, torchvision, flops2x, fvcore or onnx-tool", v);
         } else if (!strcmp(k, "op-rules")) x.o.op_rules_path = v;
-        else if (!strcmp(k, "strict")) st = flag(k, v, &x.strict, d);
-        else st = unknown(d, "count", k);
+        else if (!strcmp(k, "strict")) st = bind_flag(k, v, &x.strict, d);
+        else st = bind_unknown(d, "count", k);
     }
     if (!st) st = jc_model_load(model_path, &m, d);
     if (!st) st = jc_analyze(m, &x.o, &an, d);
@@ -249,16 +257,112 @@ jc_status jc_run_count_json(const char *model_path, const char *const *keys,
     return st;
 }
 
-/* The database: the snapshot of hwdb_dir when one is given, there are no
- * layers and it is fresh (src/hwdb/snapshot.c), else the YAML. */
-static jc_status open_hwdb(const char *hwdb_dir, const char *snapshot,
-                           const char *const *layers, size_t n_layers, jc_hwdb **db,
-                           jc_diag *d)
+jc_status bind_open_hwdb(const char *hwdb_dir, const char *snapshot,
+                         const char *const *layers, size_t n_layers, jc_hwdb **db,
+                         jc_diag *d)
 {
     if (snapshot && hwdb_dir && !n_layers &&
         jc_hwdb_snapshot_open(snapshot, hwdb_dir, 0, db, d) == JC_OK)
         return JC_OK;
     return jc_hwdb_load(hwdb_dir, layers, n_layers, NULL, db, d);
+}
+
+/* ---- the request of estimate-like commands ---------------------------------- */
+
+jc_status bind_req_open(bind_req *r, const char *cmd, const char *hwdb_dir,
+                        const char *const *keys, const char *const *values, size_t n,
+                        bind_own_fn own, void *ctx, jc_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    jc_job_init(&r->job);
+    jc_request_init(&r->rq);
+    if (n && (!keys || !values)) return jci_diag_set(d, JC_ERR_USAGE, "%s: NULL keys or values", cmd);
+    r->arena = jci_arena_new();
+    r->layers = r->arena ? jci_arena_calloc(r->arena, n + 1, sizeof *r->layers) : NULL;
+    if (!r->layers) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    analyze_args x;
+    int strict = 0, allow_partial = 0;
+    jc_status st = analyze_args_init(r->arena, &x, n, d);
+    for (size_t i = 0; i < n && !st; i++) {
+        const char *k = keys[i], *v = values[i];
+        if (!k) {
+            st = bind_unknown(d, cmd, "(null)");
+        } else if (own && own(ctx, r->arena, k, v, &st, d)) {
+            /* the command's own key */
+        } else if (!strcmp(k, "model")) {
+            if (!v || !*v) st = bind_bad(d, k, "a file name", v);
+            else r->model = v;
+        } else if (!strcmp(k, "dim") || !strcmp(k, "input")) {
+            analyze_key(r->arena, &x, k, v, &st, d);
+        } else if (!strcmp(k, "hwdb")) {
+            if (!v || !*v) st = bind_bad(d, k, "a folder or .yaml file", v);
+            else r->layers[r->n_layers++] = v;
+        } else if (!strcmp(k, "hwdb-snapshot")) {
+            if (!v || !*v) st = bind_bad(d, k, "a snapshot file", v);
+            else r->snapshot = v;
+        } else if (!strcmp(k, "strict")) {
+            st = bind_flag(k, v, &strict, d);
+        } else if (!strcmp(k, "allow-partial")) {
+            st = bind_flag(k, v, &allow_partial, d);
+        } else if (!strcmp(k, "op-rules")) {
+            if (!v || !*v) st = bind_bad(d, k, "a file name", v);
+            else x.o.op_rules_path = v;
+        } else {
+            st = jc_job_set(&r->job, k, v, d);
+            if (st == JC_ERR_NOTFOUND) st = bind_unknown(d, cmd, k);
+        }
+    }
+    if (!st && !hwdb_dir && !r->n_layers)
+        st = jci_diag_set(d, JC_ERR_USAGE, "%s: no hardware database (give its folder, "
+                         "or an hwdb layer)", cmd);
+    if (!st) st = bind_open_hwdb(hwdb_dir, r->snapshot, r->layers, r->n_layers, &r->db, d);
+    if (!st && strict && allow_partial)
+        st = jci_diag_set(d, JC_ERR_USAGE, "%s: strict and allow-partial contradict each other; give one", cmd);
+    /* the library's one request path, as the CLI takes it */
+    r->rq.job = &r->job;
+    r->rq.model = r->model;
+    r->rq.dims = x.o.dims;
+    r->rq.n_dims = x.o.n_dims;
+    r->rq.inputs = x.o.inputs;
+    r->rq.n_inputs = x.o.n_inputs;
+    r->rq.op_rules = x.o.op_rules_path;
+    r->rq.allow_partial = allow_partial;
+    return st;
+}
+
+jc_status bind_req_model(bind_req *r, jc_diag *d)
+{
+    return jc_request_prepare(&r->rq, &r->p, d);
+}
+
+void bind_req_close(bind_req *r)
+{
+    jc_prepared_free(r->p);
+    jc_hwdb_free(r->db);
+    jci_arena_free(r->arena);
+    memset(r, 0, sizeof *r);
+}
+
+FILE *bind_stream(char **buf, size_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    return open_memstream(buf, len);
+}
+
+jc_status bind_stream_done(FILE *f, char **buf, jc_status st, char **out, jc_diag *d)
+{
+    if (!f) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    int bad = fclose(f) != 0;
+    if (!st && bad) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    if (st) {
+        free(*buf);
+        *buf = NULL;
+        if (!d || !d->status) jci_diag_set(d, st, "writing the report failed");
+        return st;
+    }
+    *out = *buf;
+    return JC_OK;
 }
 
 /* ---- estimate --------------------------------------------------------------- */
@@ -268,84 +372,42 @@ static jc_status open_hwdb(const char *hwdb_dir, const char *snapshot,
 #define JOB_KEY(name, kind, field, arg, help) name,
 static const char *const est_key_names[] = {
 #include "job/job_keys.def"
-    "model", "dim", "input", "op-rules", "hwdb", "hwdb-snapshot", "strict", "allow-partial", NULL
+    BIND_REQ_KEYS, "html", NULL
 };
 #undef JOB_KEY
+
+/* "html": the result is the HTML report (`estimate --html -`). */
+static int est_own(void *ctx, jci_arena *a, const char *k, const char *v, jc_status *st, jc_diag *d)
+{
+    (void)a;
+    if (strcmp(k, "html")) return 0;
+    *st = bind_flag(k, v, ctx, d);
+    return 1;
+}
 
 jc_status jc_run_estimate_json(const char *hwdb_dir, const char *const *keys,
                            const char *const *values, size_t n, char **json, jc_diag *d)
 {
-    if (check_out(json, d)) return JC_ERR_USAGE;
-    if (n && (!keys || !values)) return jci_diag_set(d, JC_ERR_USAGE, "estimate: NULL keys or values");
-    jci_arena *a = jci_arena_new();
-    if (!a) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    jc_job job;
-    jc_job_init(&job);
-    const char *model = NULL, *snapshot = NULL;
-    const char **layers = jci_arena_calloc(a, n + 1, sizeof *layers);
-    size_t n_layers = 0;
-    jc_prepared *p = NULL;
-    jc_hwdb *db = NULL;
+    if (bind_check_out(json, d)) return JC_ERR_USAGE;
+    int html = 0;
+    bind_req r;
     jc_estimate *e = NULL;
-    int allow_partial = 0;
-    analyze_args x;
-    jc_status st = layers ? analyze_args_init(a, &x, n, d) : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < n && !st; i++) {
-        const char *k = keys[i], *v = values[i];
-        if (!k) {
-            st = unknown(d, "estimate", "(null)");
-        } else if (!strcmp(k, "model")) {
-            if (!v || !*v) st = bad(d, k, "a file name", v);
-            else model = v;
-        } else if (!strcmp(k, "dim") || !strcmp(k, "input")) {
-            analyze_key(a, &x, k, v, &st, d);
-        } else if (!strcmp(k, "hwdb")) {
-            if (!v || !*v) st = bad(d, k, "a folder or .yaml file", v);
-            else layers[n_layers++] = v;
-        } else if (!strcmp(k, "hwdb-snapshot")) {
-            if (!v || !*v) st = bad(d, k, "a snapshot file", v);
-            else snapshot = v;
-        } else if (!strcmp(k, "strict")) {
-            st = flag(k, v, &x.strict, d);
-        } else if (!strcmp(k, "allow-partial")) {
-            st = flag(k, v, &allow_partial, d);
-        } else if (!strcmp(k, "op-rules")) {
-            if (!v || !*v) st = bad(d, k, "a file name", v);
-            else x.o.op_rules_path = v;
-        } else {
-            st = jc_job_set(&job, k, v, d);
-            if (st == JC_ERR_NOTFOUND) st = unknown(d, "estimate", k);
-        }
-    }
-    if (!st && !hwdb_dir && !n_layers)
-        st = jci_diag_set(d, JC_ERR_USAGE, "estimate: no hardware database (give its folder, "
-                         "or an hwdb layer)");
-    if (!st) st = open_hwdb(hwdb_dir, snapshot, layers, n_layers, &db, d);
-    if (!st && x.strict && allow_partial)
-        st = jci_diag_set(d, JC_ERR_USAGE, "estimate: strict and allow-partial contradict each other; give one");
-    if (!st) {
-        /* the library's one request path, as the CLI takes it */
-        jc_request rq;
-        jc_request_init(&rq);
-        rq.job = &job;
-        rq.model = model;
-        rq.dims = x.o.dims;
-        rq.n_dims = x.o.n_dims;
-        rq.inputs = x.o.inputs;
-        rq.n_inputs = x.o.n_inputs;
-        rq.op_rules = x.o.op_rules_path;
-        rq.allow_partial = allow_partial;
-        st = jc_request_prepare(&rq, &p, d);
-    }
-    if (!st) st = jc_estimate_run(&job, p->analysis, db, &e, d);
-    if (!st) {
+    jc_status st = bind_req_open(&r, "estimate", hwdb_dir, keys, values, n, est_own, &html, d);
+    if (!st && html) r.job.per_node = 1;   /* the HTML shows energy per node */
+    if (!st) st = bind_req_model(&r, d);
+    if (!st) st = jc_estimate_run(&r.job, r.p->analysis, r.db, &e, d);
+    if (!st && html) {
+        char *buf;
+        size_t len;
+        FILE *f = bind_stream(&buf, &len);
+        st = bind_stream_done(f, &buf, f ? jc_report_estimate_html(e, r.model, 0, f) : JC_OK,
+                              json, d);
+    } else if (!st) {
         *json = jc_report_estimate_json(e);
         if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     }
     jc_estimate_free(e);
-    jc_prepared_free(p);
-    jc_hwdb_free(db);
-    jci_arena_free(a);
+    bind_req_close(&r);
     return st;
 }
 
@@ -360,7 +422,7 @@ static const char *const ga_keys[] = {
 jc_status jc_run_ga_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
                      size_t n, char **json, jc_diag *d)
 {
-    if (check_out(json, d)) return JC_ERR_USAGE;
+    if (bind_check_out(json, d)) return JC_ERR_USAGE;
     if (n && (!keys || !values)) return jci_diag_set(d, JC_ERR_USAGE, "ga: NULL keys or values");
     jci_arena *a = jci_arena_new();
     const char **layers = a ? jci_arena_calloc(a, n + 1, sizeof *layers) : NULL;
@@ -377,13 +439,13 @@ jc_status jc_run_ga_json(const char *hwdb_dir, const char *const *keys, const ch
     for (size_t i = 0; i < n && !st; i++) {
         const char *k = keys[i], *v = values[i];
         int64_t c;
-        if (!k) st = unknown(d, "ga", k);
+        if (!k) st = bind_unknown(d, "ga", k);
         else if (!strcmp(k, "runtime")) {
-            if (!v || jc_ga_parse_runtime(v, &in.runtime_h, d)) st = bad(d, k, "a duration (12h30m)", v);
+            if (!v || jc_ga_parse_runtime(v, &in.runtime_h, d)) st = bind_bad(d, k, "a duration (12h30m)", v);
             else have_runtime = 1;
         } else if (!strcmp(k, "cores") || !strcmp(k, "gpus")) {
-            if (!(st = i64(k, v, 0, &c, d))) {
-                if (c > 1000000) st = bad(d, k, "a count up to 1000000", v);
+            if (!(st = bind_i64(k, v, 0, &c, d))) {
+                if (c > 1000000) st = bind_bad(d, k, "a count up to 1000000", v);
                 else if (k[0] == 'c') in.n_cores = (int)c;
                 else in.n_gpus = (int)c;
             }
@@ -402,24 +464,24 @@ jc_status jc_run_ga_json(const char *hwdb_dir, const char *const *keys, const ch
         else if (!strcmp(k, "datacenter")) in.datacenter = v;
         else if (!strcmp(k, "ga-version")) in.version = v;
         else if (!strcmp(k, "hwdb")) {
-            if (!v || !*v) st = bad(d, k, "a folder or .yaml file", v);
+            if (!v || !*v) st = bind_bad(d, k, "a folder or .yaml file", v);
             else layers[n_layers++] = v;
         } else if (!strcmp(k, "hwdb-snapshot")) {
-            if (!v || !*v) st = bad(d, k, "a snapshot file", v);
+            if (!v || !*v) st = bind_bad(d, k, "a snapshot file", v);
             else snapshot = v;
         } else if (!strcmp(k, "platform")) {
             if (v && !strcmp(v, "personal")) in.platform = JC_GA_PERSONAL;
             else if (v && !strcmp(v, "local")) in.platform = JC_GA_LOCAL;
             else if (v && !strcmp(v, "cloud")) in.platform = JC_GA_CLOUD;
-            else st = bad(d, k, "personal, local or cloud", v);
-        } else st = unknown(d, "ga", k);
+            else st = bind_bad(d, k, "personal, local or cloud", v);
+        } else st = bind_unknown(d, "ga", k);
     }
     if (!st && !have_runtime) st = jci_diag_set(d, JC_ERR_USAGE, "ga: runtime is required (e.g. 12h30m)");
     jc_hwdb *db = NULL;
     jc_ga_result *r = NULL;
     if (!st && !hwdb_dir && !n_layers)
         st = jci_diag_set(d, JC_ERR_USAGE, "ga: no hardware database (give its folder, or an hwdb layer)");
-    if (!st) st = open_hwdb(hwdb_dir, snapshot, layers, n_layers, &db, d);
+    if (!st) st = bind_open_hwdb(hwdb_dir, snapshot, layers, n_layers, &db, d);
     if (!st) st = jc_ga_compute(db, &in, &r, d);
     if (!st) {
         *json = jc_report_ga_json(r);
@@ -437,5 +499,5 @@ const char *const *jc_bind_keys(const char *command)
     if (!strcmp(command, "count")) return count_keys;
     if (!strcmp(command, "ga")) return ga_keys;
     if (!strcmp(command, "estimate")) return est_key_names;
-    return NULL;
+    return bind_workflow_keys(command);
 }

@@ -5,7 +5,8 @@
  * emissions, energy or time, with the Pareto front of time vs emissions.
  * Without --devices (and without --device/--host) the grid takes every
  * gpu, tpu and accelerator; without --regions (and without --region/--ci)
- * every cloud region.
+ * every cloud region (jc_sweep_spec_resolve, src/workflows/sweep_grid.c,
+ * which the binding calls too).
  */
 #include "cli/jobopts.h"
 
@@ -124,7 +125,6 @@ int cmd_sweep(int argc, char **argv)
     jc_diag d;
     int rc = 0;
     double batches[MAX_AXIS];
-    static const char *const all_devices[] = {"all"}, *const cloud[] = {"cloud"};
 
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
     if (sc.json + sc.csv > 1) { rc = cli_usage("sweep", "--json and --csv are exclusive"); goto out; }
@@ -132,35 +132,21 @@ int cmd_sweep(int argc, char **argv)
         rc = cli_usage("sweep", "--html - writes the HTML to stdout: it cannot be combined with another format");
         goto out;
     }
-    if (sc.devices.n && c.job.device) {
-        rc = cli_usage("sweep", "--device and --devices both name the hardware; give the list to --devices");
+    jc_sweep_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.devices = sc.devices.items;
+    sp.n_devices = sc.devices.n;
+    sp.regions = sc.regions.items;
+    sp.n_regions = sc.regions.n;
+    sp.batches = batches;
+    sp.n_batches = sc.batches.n;
+    sp.precisions = sc.precisions.items;
+    sp.n_precisions = sc.precisions.n;
+    sp.sort = sc.sort;
+    if (jc_sweep_spec_resolve(&sp, &c.job, &d)) { rc = cli_usage("sweep", "%s", d.msg); goto out; }
+    if (jc_sweep_batches_parse(sc.batches.items, sc.batches.n, batches, &d)) {
+        rc = d.status == JC_ERR_RANGE ? cli_range("sweep", "%s", d.msg) : cli_usage("sweep", "%s", d.msg);
         goto out;
-    }
-    if (sc.regions.n && c.job.region) {
-        rc = cli_usage("sweep", "--region and --regions both name the place; give the list to --regions");
-        goto out;
-    }
-    if (sc.batches.n && !isnan(c.job.batch)) {
-        rc = cli_usage("sweep", "--batch and --batches both set the batch; give the list to --batches");
-        goto out;
-    }
-    if (sc.precisions.n && c.job.precision) {
-        rc = cli_usage("sweep", "--precision and --precisions both set it; give the list to --precisions");
-        goto out;
-    }
-    for (size_t i = 0; i < sc.batches.n; i++) {
-        double v;
-        jc_status bst = cli_parse_f64(sc.batches.items[i], &v) ? jc_batch_check(v, "--batches", &d) : JC_ERR_USAGE;
-        if (bst == JC_ERR_RANGE) {
-            rc = cli_range("sweep", "--batches: %s is out of range: at most %g", sc.batches.items[i],
-                           *jc_job_key_max("batch"));
-            goto out;
-        }
-        if (bst) {
-            rc = cli_usage("sweep", "--batches takes whole numbers >= 1, got '%s'", sc.batches.items[i]);
-            goto out;
-        }
-        batches[i] = v;
     }
     if (jc_batch_check(c.job.batch, "--batch", &d)) { rc = cli_fail(&d); goto out; }
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
@@ -168,25 +154,6 @@ int cmd_sweep(int argc, char **argv)
     jo_request(&c, &rq);
     if (c.model && jc_request_load(&rq, &m, &d)) { rc = cli_fail(&d); goto out; }
 
-    jc_sweep_spec sp;
-    memset(&sp, 0, sizeof sp);
-    sp.devices = sc.devices.items;
-    sp.n_devices = sc.devices.n;
-    if (!sp.n_devices && !c.job.device && !c.job.host) {
-        sp.devices = all_devices;
-        sp.n_devices = 1;
-    }
-    sp.regions = sc.regions.items;
-    sp.n_regions = sc.regions.n;
-    if (!sp.n_regions && !c.job.region && isnan(c.job.ci)) {
-        sp.regions = cloud;
-        sp.n_regions = 1;
-    }
-    sp.batches = batches;
-    sp.n_batches = sc.batches.n;
-    sp.precisions = sc.precisions.items;
-    sp.n_precisions = sc.precisions.n;
-    sp.sort = sc.sort;
     if (jc_sweep_run(&sp, &rq, m, db, &s, &d)) { rc = cli_fail(&d); goto out; }
 
     if (sc.html) {

@@ -1,0 +1,382 @@
+/*
+ * bind_workflows.c - the binding entry points of `joulecast statement`,
+ * `compare`, `sweep`, `hw` and `region` (joulecast.h "Bindings"): key/value
+ * strings in, the document the CLI prints out (JSON, or the statement's
+ * text, or with the key "html" the HTML report).  Each calls the library
+ * functions its CLI command calls (jc_compare_run, jc_sweep_spec_resolve +
+ * jc_sweep_run, jc_report_statement, jc_report_hw_* / region_*), with the
+ * request of src/bind/bind.c (bind_req_*: a jc_request, src/job/request.c)
+ * for the workload keys, so the keys are the CLI's long options and a job
+ * file's keys.
+ */
+#include "bind/bind_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The keys of every estimate-like command: the job's, then the request's. */
+#define JOB_KEY(name, kind, field, arg, help) name,
+static const char *const statement_keys[] = {
+#include "job/job_keys.def"
+    BIND_REQ_KEYS, "format", "training-type", "location", NULL
+};
+static const char *const compare_keys[] = {
+#include "job/job_keys.def"
+    BIND_REQ_KEYS, "html", NULL
+};
+static const char *const sweep_keys[] = {
+#include "job/job_keys.def"
+    BIND_REQ_KEYS, "devices", "regions", "batches", "precisions", "sort", "top", "html", NULL
+};
+#undef JOB_KEY
+static const char *const hw_keys[] = {"show", "kind", "hwdb", "hwdb-snapshot", NULL};
+static const char *const region_keys[] = {"show", "provider", "type", "hwdb", "hwdb-snapshot", NULL};
+
+const char *const *bind_workflow_keys(const char *command)
+{
+    static const struct { const char *cmd; const char *const *keys; } t[] = {
+        {"statement", statement_keys}, {"compare", compare_keys}, {"sweep", sweep_keys},
+        {"hw", hw_keys}, {"region", region_keys},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(command, t[i].cmd)) return t[i].keys;
+    return NULL;
+}
+
+/* ---- statement ------------------------------------------------------------- */
+
+typedef struct stmt_own {
+    const char *format, *training_type, *location;
+} stmt_own;
+
+static int stmt_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_status *st, jc_diag *d)
+{
+    stmt_own *s = ctx;
+    (void)a;
+    *st = JC_OK;
+    if (!strcmp(k, "format")) s->format = v;
+    else if (!strcmp(k, "training-type")) s->training_type = v;
+    else if (!strcmp(k, "location")) s->location = v;
+    else return 0;
+    if (!v || !*v) *st = bind_bad(d, k, "a value", v);
+    return 1;
+}
+
+static int is_flag(const char *k)
+{
+    size_t n;
+    const jc_job_key *t = jc_job_keys(&n);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(t[i].name, k)) return t[i].arg == NULL;
+    return !strcmp(k, "strict") || !strcmp(k, "allow-partial");
+}
+
+/* "joulecast estimate MODEL --key value ...": the pairs as the command
+ * line that gives the same estimate (the statement's own keys and the
+ * binding's snapshot left out; a flag given false is left out). */
+static void reproduce(char *buf, size_t cap, const char *const *keys, const char *const *values,
+                      size_t n)
+{
+    snprintf(buf, cap, "joulecast estimate");
+    for (size_t i = 0; i < n; i++) {
+        const char *k = keys[i], *v = values[i] ? values[i] : "";
+        if (!strcmp(k, "format") || !strcmp(k, "training-type") || !strcmp(k, "location") ||
+            !strcmp(k, "hwdb-snapshot"))
+            continue;
+        if (!strcmp(k, "model")) {
+            jci_shell_arg_append(buf, cap, v);
+            continue;
+        }
+        char opt[80];
+        snprintf(opt, sizeof opt, "--%s", k);
+        if (is_flag(k)) {
+            int on = 1;
+            if (bind_flag(k, v, &on, NULL) == JC_OK && on) jci_shell_arg_append(buf, cap, opt);
+            continue;
+        }
+        jci_shell_arg_append(buf, cap, opt);
+        jci_shell_arg_append(buf, cap, v);
+    }
+}
+
+jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
+                            const char *const *values, size_t n, char **text, jc_diag *d)
+{
+    if (bind_check_out(text, d)) return JC_ERR_USAGE;
+    stmt_own own = {NULL, NULL, NULL};
+    bind_req r;
+    jc_estimate *e = NULL;
+    jc_statement_format fmt = JC_STMT_MARKDOWN;
+    jc_status st = bind_req_open(&r, "statement", hwdb_dir, keys, values, n, stmt_key, &own, d);
+    if (!st && own.format) {
+        const char *f = own.format;
+        if (!strcmp(f, "markdown") || !strcmp(f, "md")) fmt = JC_STMT_MARKDOWN;
+        else if (!strcmp(f, "latex") || !strcmp(f, "tex")) fmt = JC_STMT_LATEX;
+        else if (!strcmp(f, "hf")) fmt = JC_STMT_HF;
+        else st = bind_bad(d, "format", "markdown, latex or hf (one per call)", f);
+    }
+    if (!st) st = bind_req_model(&r, d);
+    if (!st) st = jc_estimate_run(&r.job, r.p->analysis, r.db, &e, d);
+    if (!st) {
+        char repro[2048], *buf;
+        size_t len;
+        reproduce(repro, sizeof repro, keys, values, n);
+        jc_statement_opts so = {r.db, repro, r.model, own.training_type, own.location};
+        FILE *f = bind_stream(&buf, &len);
+        st = bind_stream_done(f, &buf, f ? jc_report_statement(e, &so, fmt, f, d) : JC_OK, text, d);
+    }
+    jc_estimate_free(e);
+    bind_req_close(&r);
+    return st;
+}
+
+/* ---- compare ---------------------------------------------------------------- */
+
+typedef struct cmp_own {
+    const char **models;
+    size_t n;
+    int html;
+} cmp_own;
+
+static int cmp_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_status *st, jc_diag *d)
+{
+    cmp_own *c = ctx;
+    (void)a;
+    *st = JC_OK;
+    if (!strcmp(k, "html")) *st = bind_flag(k, v, &c->html, d);
+    else if (!strcmp(k, "model")) {
+        if (!v || !*v) *st = bind_bad(d, k, "a file name", v);
+        else c->models[c->n++] = v;
+    } else return 0;
+    return 1;
+}
+
+jc_status jc_run_compare_json(const char *hwdb_dir, const char *const *keys,
+                          const char *const *values, size_t n, char **json, jc_diag *d)
+{
+    if (bind_check_out(json, d)) return JC_ERR_USAGE;
+    cmp_own own = {calloc(n + 1, sizeof(char *)), 0, 0};
+    if (!own.models) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    bind_req r;
+    jc_compare *c = NULL;
+    jc_status st = bind_req_open(&r, "compare", hwdb_dir, keys, values, n, cmp_key, &own, d);
+    if (!st) st = jc_compare_run(&r.rq, own.models, own.n, r.db, &c, d);
+    if (!st && own.html) {
+        char *buf;
+        size_t len;
+        FILE *f = bind_stream(&buf, &len);
+        st = bind_stream_done(f, &buf, f ? jc_report_compare_html(c->items, c->n, f) : JC_OK, json, d);
+    } else if (!st) {
+        *json = jc_report_compare_json(c->items, c->n);
+        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    jc_compare_free(c);
+    bind_req_close(&r);
+    free(own.models);
+    return st;
+}
+
+/* ---- sweep ------------------------------------------------------------------ */
+
+typedef struct axis {
+    const char **items;
+    size_t n;
+} axis;
+
+typedef struct sweep_own {
+    axis devices, regions, batches, precisions;
+    jc_sweep_sort sort;
+    int64_t top;
+    int top_given, html;
+} sweep_own;
+
+/* Appends the comma list v (items trimmed of spaces; an empty item is an
+ * error) to the axis; items point into an arena copy. */
+static jc_status split(jci_arena *a, axis *x, const char *k, const char *v, jc_diag *d)
+{
+    char *b = v ? jci_arena_strdup(a, v) : NULL;
+    if (!b) return v ? jci_diag_set(d, JC_ERR_NOMEM, "out of memory") : bind_bad(d, k, "a comma list", v);
+    size_t cap = 1;
+    for (const char *p = b; *p; p++) cap += *p == ',';
+    const char **items = jci_arena_calloc(a, x->n + cap, sizeof *items);
+    if (!items) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    if (x->n) memcpy(items, x->items, x->n * sizeof *items);
+    x->items = items;
+    for (char *p = b;;) {
+        char *comma = strchr(p, ',');
+        if (comma) *comma = 0;
+        while (*p == ' ') p++;
+        size_t len = strlen(p);
+        while (len && p[len - 1] == ' ') p[--len] = 0;
+        if (!*p) return jci_diag_set(d, JC_ERR_USAGE, "option '%s' has an empty item in '%s'", k, v);
+        x->items[x->n++] = p;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return JC_OK;
+}
+
+static int sweep_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_status *st, jc_diag *d)
+{
+    sweep_own *s = ctx;
+    *st = JC_OK;
+    if (!strcmp(k, "devices")) *st = split(a, &s->devices, k, v, d);
+    else if (!strcmp(k, "regions")) *st = split(a, &s->regions, k, v, d);
+    else if (!strcmp(k, "batches")) *st = split(a, &s->batches, k, v, d);
+    else if (!strcmp(k, "precisions")) *st = split(a, &s->precisions, k, v, d);
+    else if (!strcmp(k, "sort")) {
+        if (!v || jc_sweep_sort_parse(v, &s->sort)) *st = bind_bad(d, k, "emissions, energy or time", v);
+    } else if (!strcmp(k, "top")) {
+        *st = bind_i64(k, v, 0, &s->top, d);
+        s->top_given = 1;
+    } else if (!strcmp(k, "html")) *st = bind_flag(k, v, &s->html, d);
+    else return 0;
+    return 1;
+}
+
+jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
+                        const char *const *values, size_t n, char **json, jc_diag *d)
+{
+    if (bind_check_out(json, d)) return JC_ERR_USAGE;
+    sweep_own own;
+    memset(&own, 0, sizeof own);
+    bind_req r;
+    jc_sweep *s = NULL;
+    double *batches = NULL;
+    jc_status st = bind_req_open(&r, "sweep", hwdb_dir, keys, values, n, sweep_key, &own, d);
+    jc_sweep_spec sp;
+    memset(&sp, 0, sizeof sp);
+    if (!st) {
+        sp.devices = own.devices.items;
+        sp.n_devices = own.devices.n;
+        sp.regions = own.regions.items;
+        sp.n_regions = own.regions.n;
+        sp.n_batches = own.batches.n;
+        sp.precisions = own.precisions.items;
+        sp.n_precisions = own.precisions.n;
+        sp.sort = own.sort;
+        batches = jci_arena_calloc(r.arena, own.batches.n + 1, sizeof *batches);
+        sp.batches = batches;
+        st = batches ? jc_sweep_spec_resolve(&sp, &r.job, d) : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    if (!st) st = jc_sweep_batches_parse(own.batches.items, own.batches.n, batches, d);
+    if (!st) st = jc_batch_check(r.job.batch, "--batch", d);
+    jc_model *m = NULL;
+    if (!st && r.model) st = jc_request_load(&r.rq, &m, d);
+    if (!st) st = jc_sweep_run(&sp, &r.rq, m, r.db, &s, d);
+    if (!st && own.html) {
+        char *buf;
+        size_t len;
+        FILE *f = bind_stream(&buf, &len);
+        size_t top = own.top_given ? (size_t)own.top : 100;
+        st = bind_stream_done(f, &buf, f ? jc_report_sweep_html(s, top, f) : JC_OK, json, d);
+    } else if (!st) {
+        *json = jc_report_sweep_json(s);
+        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    jc_sweep_free(s);
+    jc_model_free(m);
+    bind_req_close(&r);
+    return st;
+}
+
+/* ---- hw and region ---------------------------------------------------------- */
+
+typedef struct lookup_args {
+    const char *show, *a, *b;     /* hw: kind; region: provider, type */
+    const char *snapshot;
+    const char **layers;
+    size_t n_layers;
+} lookup_args;
+
+/* Parses the keys of hw (names: "kind", NULL) or region ("provider",
+ * "type") and opens the database. */
+static jc_status lookup_open(const char *cmd, const char *ka, const char *kb, const char *hwdb_dir,
+                             const char *const *keys, const char *const *values, size_t n,
+                             lookup_args *x, jc_hwdb **db, jc_diag *d)
+{
+    memset(x, 0, sizeof *x);
+    *db = NULL;
+    if (n && (!keys || !values)) return jci_diag_set(d, JC_ERR_USAGE, "%s: NULL keys or values", cmd);
+    x->layers = calloc(n + 1, sizeof *x->layers);
+    if (!x->layers) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const char *k = keys[i], *v = values[i];
+        const char **slot = NULL;
+        if (!k) return bind_unknown(d, cmd, "(null)");
+        if (!strcmp(k, "show")) slot = &x->show;
+        else if (!strcmp(k, ka)) slot = &x->a;
+        else if (kb && !strcmp(k, kb)) slot = &x->b;
+        else if (!strcmp(k, "hwdb-snapshot")) slot = &x->snapshot;
+        else if (!strcmp(k, "hwdb")) slot = &x->layers[x->n_layers++];
+        else return bind_unknown(d, cmd, k);
+        if (!v || !*v) return bind_bad(d, k, "a value", v);
+        *slot = v;
+    }
+    if (!hwdb_dir && !x->n_layers)
+        return jci_diag_set(d, JC_ERR_USAGE, "%s: no hardware database (give its folder, or an hwdb layer)", cmd);
+    return bind_open_hwdb(hwdb_dir, x->snapshot, x->layers, x->n_layers, db, d);
+}
+
+static jc_status emit(char *s, char **json, jc_diag *d)
+{
+    *json = s;
+    return s ? JC_OK : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+}
+
+jc_status jc_run_hw_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
+                     size_t n, char **json, jc_diag *d)
+{
+    if (bind_check_out(json, d)) return JC_ERR_USAGE;
+    lookup_args x;
+    jc_hwdb *db = NULL;
+    jc_status st = lookup_open("hw", "kind", NULL, hwdb_dir, keys, values, n, &x, &db, d);
+    if (!st && x.a && x.show) st = jci_diag_set(d, JC_ERR_USAGE, "hw: kind lists, show names one: not both");
+    if (!st && x.a && strcmp(x.a, "host")) {
+        int ok = 0;
+        for (int k = JC_DEVICE_GPU; k <= JC_DEVICE_SOC; k++) ok |= !strcmp(x.a, jc_device_kind_name(k));
+        if (!ok) st = bind_bad(d, "kind", "gpu, cpu, tpu, accelerator, soc or host", x.a);
+    }
+    if (!st && x.show) {
+        const jc_device *dev;
+        const jc_host *host;
+        st = jc_hwdb_hardware(db, x.show, &dev, &host, d);
+        if (!st) st = emit(dev ? jc_report_device_json(dev) : jc_report_host_json(host), json, d);
+    } else if (!st) {
+        st = emit(jc_report_hw_list_json(db, x.a), json, d);
+    }
+    jc_hwdb_free(db);
+    free(x.layers);
+    return st;
+}
+
+jc_status jc_run_region_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
+                         size_t n, char **json, jc_diag *d)
+{
+    if (bind_check_out(json, d)) return JC_ERR_USAGE;
+    lookup_args x;
+    jc_hwdb *db = NULL;
+    jc_status st = lookup_open("region", "provider", "type", hwdb_dir, keys, values, n, &x, &db, d);
+    if (!st && x.show && (x.a || x.b))
+        st = jci_diag_set(d, JC_ERR_USAGE, "region: provider and type filter the list; show names one: not both");
+    if (!st && x.b) {
+        int ok = 0;
+        for (int k = JC_REGION_WORLD; k <= JC_REGION_CLOUD; k++) ok |= !strcmp(x.b, jc_region_type_name(k));
+        if (!ok) st = bind_bad(d, "type", "world, aggregate, country, subnational, grid or cloud", x.b);
+    }
+    if (!st && x.a) {
+        const jc_provider *p;
+        st = jc_hwdb_provider(db, x.a, &p, d);
+    }
+    if (!st && x.show) {
+        const jc_region *reg;
+        st = jc_hwdb_region(db, x.show, &reg, d);
+        if (!st) st = emit(jc_report_region_json(reg), json, d);
+    } else if (!st) {
+        st = emit(jc_report_region_list_json(db, x.a, x.b), json, d);
+    }
+    jc_hwdb_free(db);
+    free(x.layers);
+    return st;
+}

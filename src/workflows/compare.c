@@ -1,0 +1,157 @@
+/*
+ * compare.c (workflows) - `joulecast compare A.onnx B.onnx ...` as a
+ * library call, shared by the CLI (src/cli/cmd_compare.c) and the binding
+ * (jc_run_compare_json, src/bind/bind_workflows.c): the same request (job and
+ * bindings, src/job/request.c) counted and estimated for each model on the
+ * same database.  A model whose batch dim is fixed to another value than
+ * the job's batch is counted at its own batch and says so; a partial count
+ * is refused unless the request allows it, then said plainly; --dim and
+ * --input bindings apply to the models that have the dim or input, and one
+ * that no model uses is an error.  The rendering is src/report/compare.c.
+ */
+#include "base/jc_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Counts and estimates model i of c (c->items[i].label): fills items[i]. */
+static jc_status one_model(jc_compare *c, size_t i, const jc_request *rq0, const jc_hwdb *db,
+                           unsigned char *dim_used, unsigned char *input_used, jc_diag *d)
+{
+    jc_request rq = *rq0;
+    const char *path = c->items[i].label;
+    rq.model = path;
+    jc_status st = jc_request_load(&rq, &c->models_[i], d);
+    if (st) return st;
+    jc_request_info info;
+    memset(&info, 0, sizeof info);
+    info.dim_used = dim_used;
+    info.input_used = input_used;
+    jc_analysis *an = NULL;
+    if ((st = jc_request_analyze(&rq, c->models_[i], NAN, &an, &info, d))) return st;
+    c->analyses_[i] = an;
+    jc_job job = *rq.job;
+    char note[1200] = "";
+    size_t k = 0;
+    if (info.fixed_batch) {
+        k += (size_t)snprintf(note + k, sizeof note - k,
+                              "input '%s' has a fixed batch dim of %lld, so it is counted at batch %lld, "
+                              "not %g: totals cover the same samples, per-pass figures do not compare",
+                              info.fixed_input, (long long)info.fixed_batch, (long long)info.fixed_batch,
+                              job.batch);
+        job.batch = (double)info.fixed_batch;
+    }
+    if (info.partial && k < sizeof note) {
+        char what[700];
+        jc_analysis_partial_words(an, what, sizeof what);
+        k += (size_t)snprintf(note + k, sizeof note - k, "%spartial count (%s): its figures are lower bounds",
+                              k ? "; " : "", what);
+    }
+    jc_estimate *e = NULL;
+    if ((st = jc_estimate_run(&job, an, db, &e, d))) {
+        /* the model named first; the diagnostic's location fields kept */
+        char msg[2 * sizeof d->msg];
+        snprintf(msg, sizeof msg, "%s: %s", path, d->msg[0] ? d->msg : jc_status_name(st));
+        size_t len = strlen(msg);
+        if (len >= sizeof d->msg) len = sizeof d->msg - 1;
+        memcpy(d->msg, msg, len);
+        d->msg[len] = 0;
+        return st;
+    }
+    c->estimates_[i] = e;
+    if (note[0] && !(c->notes_[i] = strdup(note))) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    jc_compare_item *it = &c->items[i];
+    it->est = e;
+    it->macs = an->totals.macs;   /* a lower bound when partial */
+    it->params = an->totals.params;
+    it->batch = isnan(info.batch) ? 1 : info.batch;
+    it->partial = an->partial;
+    it->note = c->notes_[i];
+    return JC_OK;
+}
+
+static jc_compare *compare_new(size_t n)
+{
+    jc_compare *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->n = n;
+    c->items = calloc(n, sizeof *c->items);
+    c->models_ = calloc(n, sizeof *c->models_);
+    c->analyses_ = calloc(n, sizeof *c->analyses_);
+    c->estimates_ = calloc(n, sizeof *c->estimates_);
+    c->notes_ = calloc(n, sizeof *c->notes_);
+    if (!c->items || !c->models_ || !c->analyses_ || !c->estimates_ || !c->notes_) {
+        jc_compare_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+jc_status jc_compare_run(const jc_request *request, const char *const *paths, size_t n,
+                         const jc_hwdb *db, jc_compare **out, jc_diag *d)
+{
+    if (!out) return jci_diag_set(d, JC_ERR_USAGE, "jc_compare_run: out is NULL");
+    *out = NULL;
+    if (!request || !request->job || !db || (n && !paths))
+        return jci_diag_set(d, JC_ERR_USAGE, "jc_compare_run: NULL argument");
+    if (n < 2) return jci_diag_set(d, JC_ERR_USAGE, "give two or more models (A.onnx B.onnx ...)");
+    jc_status st = jc_batch_check(request->job->batch, "--batch", d);
+    if (st) return st;
+    /* models differ: a binding is applied to the models that have the dim
+     * or input (one that no model uses is refused below), and a model whose
+     * batch dim is fixed is counted at its own batch */
+    jc_request rq = *request;
+    rq.bindings_if_present = 1;
+    rq.fixed_batch = JC_FIXED_BATCH_MODEL;
+    jc_compare *c = compare_new(n);
+    unsigned char *dim_used = calloc(rq.n_dims + 1, 1), *input_used = calloc(rq.n_inputs + 1, 1);
+    if (!c || !dim_used || !input_used) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; !st && i < n; i++) {
+        c->items[i].label = paths[i];
+        st = one_model(c, i, &rq, db, dim_used, input_used, d);
+    }
+    for (size_t i = 0; !st && i < rq.n_dims; i++)
+        if (!dim_used[i])
+            st = jci_diag_set(d, JC_ERR_USAGE, "--dim %s: no model has a dim named '%s'", rq.dims[i].name,
+                             rq.dims[i].name);
+    for (size_t i = 0; !st && i < rq.n_inputs; i++)
+        if (!input_used[i])
+            st = jci_diag_set(d, JC_ERR_USAGE, "--input %s: no model has an input named '%s'",
+                             rq.inputs[i].name, rq.inputs[i].name);
+    /* different batch sizes, said once more where the table is read */
+    for (size_t i = 1; !st && i < n; i++)
+        if (c->items[i].batch != c->items[0].batch && !c->notes_[i]) {
+            char note[300];
+            snprintf(note, sizeof note, "counted at batch %g, the first model at batch %g",
+                     c->items[i].batch, c->items[0].batch);
+            if (!(c->notes_[i] = strdup(note))) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+            c->items[i].note = c->notes_[i];
+        }
+    free(dim_used);
+    free(input_used);
+    if (st) {
+        jc_compare_free(c);
+        return st;
+    }
+    *out = c;
+    return JC_OK;
+}
+
+void jc_compare_free(jc_compare *c)
+{
+    if (!c) return;
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->estimates_) jc_estimate_free(c->estimates_[i]);
+        if (c->analyses_) jc_analysis_free(c->analyses_[i]);
+        if (c->models_) jc_model_free(c->models_[i]);
+        if (c->notes_) free(c->notes_[i]);
+    }
+    free(c->estimates_);
+    free(c->analyses_);
+    free(c->models_);
+    free(c->notes_);
+    free(c->items);
+    free(c);
+}
