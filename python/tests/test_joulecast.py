@@ -287,10 +287,19 @@ class Errors(InWork):
         self.assertEqual((e.status, e.file, e.line, e.col), (5, bad, 6, 11))
 
     def test_node_named(self):
-        e = self.check_like_cli(lambda: joulecast.count("models/resnet50.onnx", batch=10 ** 15),
-                                "count", "models/resnet50.onnx", "--batch", str(10 ** 15))
+        e = self.check_like_cli(lambda: joulecast.count("models/resnet50.onnx",
+                                                        dims={"batch": 10 ** 15}),
+                                "count", "models/resnet50.onnx", "--dim", "batch=%d" % 10 ** 15)
         self.assertEqual(e.status, 7)
         self.assertEqual(e.node, "/conv1/Conv")
+
+    def test_batch_limit_like_cli(self):
+        with self.assertRaises(joulecast.Error) as cm:
+            joulecast.count("models/resnet50.onnx", batch=10 ** 15)
+        out = cli_run("count", "models/resnet50.onnx", "--batch", str(10 ** 15))
+        self.assertEqual(cm.exception.status, out.returncode)
+        self.assertEqual(cm.exception.status, 7)
+        self.assertIn("at most", cm.exception.message)
 
     def test_op_rules_position(self):
         rules = "tests/models/rules/bad_function.yaml"
