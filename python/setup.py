@@ -89,8 +89,10 @@ class BuildWithLibrary(build_py):
 
     def run(self):
         run_make()
-        super().run()
         pkg = os.path.join(self.build_lib, "joulecast")
+        # a fresh copy: setuptools leaves files of earlier builds in build/
+        shutil.rmtree(pkg, ignore_errors=True)
+        super().run()
         os.makedirs(pkg, exist_ok=True)
         shutil.copyfile(os.path.join(ROOT, "build", "libjoulecast.so"),
                         os.path.join(pkg, "libjoulecast.so"))
