@@ -881,6 +881,7 @@ typedef struct jc_job {
     jc_mode mode;
     jc_method method;
     const char *precision;   /* fp32 tf32 bf16 fp16 fp8 int8; NULL: default */
+    const char *runtime;     /* eager compiled engine; NULL: eager */
     /* the work, when no model is given */
     double flops;            /* total job FLOPs */
     double params, active_params;  /* N (MoE: active) with tokens: 6ND/2ND */
@@ -1091,7 +1092,9 @@ typedef struct jc_est_node {
     double flops, bytes;     /* one forward pass */
     double time_s;           /* one forward pass, one device, central */
     double energy_j;         /* one forward pass, device energy, central */
-    int memory_bound;        /* 1: bandwidth-bound on this device */
+    int memory_bound;        /* 1: bandwidth- or launch-bound on this device
+                                (a node the runtime profile fuses has
+                                time_s 0) */
 } jc_est_node;
 
 /* The result.  Ranges are low / central / high (see docs/energy-model.md
@@ -1103,6 +1106,10 @@ typedef struct jc_estimate {
     jc_method method;
     const char *precision;   /* jc_precision_name(prec) */
     const char *device_id, *device_name, *host_id, *region_code, *region_name;
+    const char *host_class;  /* system class assumed without --host
+                                ("desktop-workstation", "server-4", ...,
+                                "none" for a CPU); NULL when a host, a
+                                host power or no host term applies */
     double devices, hosts;
     /* What the estimate is of and what it used, as typed fields: consumers
      * (reports, sweep, statement, calibrate, diff) read these, never an

@@ -503,24 +503,32 @@ def util_block(dev_id):
         fam = "h100"
     elif dev_id == "google-tpu-v3":
         fam = "tpu-v3"
+    elif dev_id == "google-tpu-v2":
+        fam = "tpu-v2"
+
     elif dev_id == "google-tpu-v4":
         fam = "tpu-v4"
     if fam is None:
         return None, []
-    same = "" if dev_id in ("nvidia-v100-sxm2-32gb", "nvidia-a100-sxm4-80gb", "nvidia-h100-sxm5", "google-tpu-v3", "google-tpu-v4") else \
+    same = "" if dev_id in ("nvidia-v100-sxm2-32gb", "nvidia-a100-sxm4-80gb", "nvidia-h100-sxm5", "google-tpu-v3", "google-tpu-v4",
+                            "google-tpu-v2") else \
         " Figures published for the %s family; applied to this variant because it has the same dense peaks per chip (different TDP, memory or packaging not reflected)." % fam.upper()
     if fam == "v100":
         tr = {"value": 0.2, "low": 0.15, "high": 0.3, "source": "patterson2021",
               "derived": "central: GPT-3 175B on 10,000 V100, 24.6 achieved / 125 peak TFLOP/s = 0.197 (Patterson 2021 Table 4; PaLM 2022 Table 3 gives 21.3%), rounded; high: Megatron-LM single-V100 baseline 30% of peak (Shoeybi 2019); low: 0.15, a judgement floor for smaller or less-tuned V100 jobs (no published run below it found)" + same}
         srcs = ["patterson2021", "palm2022", "megatron2019"]
     elif fam == "a100":
-        tr = {"value": 0.4, "low": 0.3, "high": 0.47, "source": "opt2022",
-              "derived": "low: Megatron-Turing NLG 530B on 2240 A100, about 30% MFU (PaLM 2022 Table 3); high: OPT-175B at 147 of 312 TFLOP/s = 0.47 (Zhang 2022 section 2.4); central: midpoint 0.385 rounded to 0.40" + same}
+        tr = {"value": 0.4, "low": 0.3, "high": 0.52, "source": "opt2022",
+              "derived": "low: Megatron-Turing NLG 530B on 2240 A100, about 30% MFU (PaLM 2022 Table 3); OPT-175B at 147 of 312 TFLOP/s = 0.47 (Zhang 2022 section 2.4); central: midpoint 0.385 rounded to 0.40; high 0.52: LLaMA-13B's 6ND / (135,168 GPU-hours x 312 TFLOP/s) = 0.514 (Touvron et al. 2023 Table 15, a row of ../shared/data/calibration/training-runs.yaml; the range is set to contain the calibration runs, docs/energy-model.md 'Ranges')" + same}
         srcs = ["opt2022", "palm2022"]
     elif fam == "h100":
         tr = {"value": 0.35, "low": 0.14, "high": 0.43, "source": "llama3-2024",
               "derived": "central: Llama 3 405B end to end, 3.8e25 FLOPs / (30.84M H100-hours x 3600 s x 989 TFLOP/s dense BF16) = 0.346; low: Llama 3 8B, 6 x 8e9 x 15e12 FLOPs / (1.46M H100-hours x 3600 x 989e12) = 0.139 (70B gives 0.253); high: Table 4 BF16 MFU 43% (405B, 8,192 GPUs)" + same}
         srcs = ["llama3-2024"]
+    elif fam == "tpu-v2":
+        tr = {"value": 0.539, "low": 0.522, "high": 0.626, "source": "patterson2021",
+              "derived": "runs on TPU v2: Transformer (Big) 28.8/46 = 0.626, Evolved Transformer (Medium) 24.0/46 = 0.522 (Patterson 2021 Table 1), Evolved Transformer NAS 24.8/46 = 0.539 (Table 4); central = median, low/high = min/max (46 TFLOP/s: the paper's peak, footnote 4)"}
+        srcs = ["patterson2021"]
     elif fam == "tpu-v3":
         tr = {"value": 0.35, "low": 0.28, "high": 0.39, "source": "patterson2021",
               "derived": "runs on TPU v3: T5 45.6/123 = 0.37, GShard-600B 48/123 = 0.39, Switch 34.4/123 = 0.28 (Patterson 2021 Table 4), Gopher 32.5% (PaLM 2022 Table 3); central = median 0.35, low/high = min/max"}
@@ -540,6 +548,15 @@ def util_block(dev_id):
         srcs.append("pope2022")
     return {"training": tr, "inference": inf}, srcs
 
+
+# measured joules per op written by tools/fit_jop.py (absent: none)
+_JOP_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jop_measured.json")
+JOP_MEASURED = json.load(open(_JOP_PATH))["devices"] if os.path.exists(_JOP_PATH) else {}
+SRC_JOP = {"citation": "joulecast fit (tools/fit_jop.py) to the MLPerf Inference v1.1 power rows of "
+                       "../shared/data/calibration/mlperf-inference-v1.1.yaml (tests/accuracy/mlperf-v1.1.csv; "
+                       "mlcommons/inference_results_v1.1 @ 7fc43356): AC wall power and samples/s",
+           "year": 2021,
+           "note": "in-sample for these rows; the values themselves are in tools/jop_measured.json"}
 
 UTIL_SOURCES = {
     "patterson2021": SRC_PATTERSON, "palm2022": SRC_PALM, "megatron2019": SRC_MEGATRON,
@@ -689,6 +706,17 @@ def build_accelerators(data, epo, ga_gpu_rows, ga_src):
         if pb:
             en["pj_per_byte"] = pb
             S[pbs] = SRC_OCONNOR if pbs == "oconnor2017" else SRC_HOROWITZ
+        jm = JOP_MEASURED.get(did)
+        if jm and jm.get("pj_per_op_int8"):
+            # measured joules per op (tools/fit_jop.py -> tools/jop_measured.json)
+            en.setdefault("pj_per_flop", {})["int8"] = {
+                "value": jm["pj_per_op_int8"], "source": "jc-fit-jop",
+                "measured": "fitted to ../shared/data/calibration/mlperf-inference-v1.1.yaml rows %s by tools/fit_jop.py: "
+                            "dynamic energy per int8 operation above idle, from AC wall power minus the host, at the "
+                            "counted operations and the measured samples/s; the rows do not separate a per-byte term "
+                            "(fitted %s pJ/B), so the memory traffic's energy is inside this figure" % (
+                                ", ".join(jm["rows"]), num(jm["pj_per_byte"]))}
+            S["jc-fit-jop"] = SRC_JOP
         if en:
             d["energy"] = en
         ub, us = util_block(did)

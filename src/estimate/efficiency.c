@@ -80,17 +80,10 @@ static int elementwise(const char *op)
 
 double jc_eff_kernels(const jc_analysis *an, const jc_counted_node *n)
 {
-    const char *op = n->node->op_type;
-    if (*n->node->domain || (strcmp(op, "LSTM") && strcmp(op, "GRU") && strcmp(op, "RNN"))) return 1;
-    const jc_graph_inst *gi = &an->insts[n->inst];
-    int32_t x = n->node->n_inputs ? n->node->inputs[0] : -1;
-    if (x < 0) return 1;
-    const jc_tshape *sh = &gi->values[x];
-    /* X is [seq, batch, input] (layout 0) or [batch, seq, input] (layout 1) */
-    const jc_attr *lay = jc_node_attr(n->node, "layout");
-    int dd = lay && lay->i == 1 ? 1 : 0;
-    if (sh->rank > dd && sh->dims[dd].v > 0) return (double)sh->dims[dd].v;
-    return 1;
+    (void)an;
+    /* serial steps from the node's cost (the time steps of a recurrent
+     * node: analysis/ops/ops_rnn.c) */
+    return n->cost.serial_steps > 0 ? (double)n->cost.serial_steps : 1;
 }
 
 /* GEMM view of a Conv / MatMul / Gemm from its output shape and MACs:

@@ -14,9 +14,160 @@
 
 /* ---- device, host, place ------------------------------------------------------ */
 
-jc_status jci_est_resolve_device_numbers(est *s)
+/* The end-to-end utilisation (MFU) of a job without a graph, or the
+ * user's override; in params mode scaled by the model size. */
+static jc_status resolve_util(est *s)
 {
     const jc_job *j = s->job;
+    const jc_device *dev = s->dev;
+    jc_status st;
+    /* a known runtime without any work figure: nothing to model */
+    if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) return JC_OK;
+    if (given(j->utilization)) {
+        if (!(j->utilization > 0 && j->utilization <= 1))
+            return jci_est_fail(s, JC_ERR_USAGE, "--utilization must be in (0, 1] (got %g)", j->utilization);
+        s->util = jci_est_assume(s, "utilization",
+                                 s->an ? "achieved fraction of dense peak on matrix nodes (MFU; replaces the runtime profile's)"
+                                       : "achieved fraction of dense peak (MFU)",
+                                 R1(j->utilization), "", JC_ORIGIN_USER, "--utilization");
+        s->util_user = 1;
+        return JC_OK;
+    }
+    const jc_sourced *u = j->mode == JC_MODE_TRAINING ? &dev->util_training : &dev->util_inference;
+    if (s->an) {
+        /* the graph and the runtime profile give the time; a calibrated
+         * (measured) device utilisation replaces the matrix efficiency,
+         * as --utilization does */
+        if (u->present && u->measured) {
+            s->util = jci_est_assume(s, "utilization",
+                                     jci_est_astr(s, "achieved fraction of dense peak on matrix nodes, %s, calibrated "
+                                                  "(replaces the runtime profile's)", jc_mode_name(j->mode)),
+                                     jci_est_sv_range(u), "", JC_ORIGIN_HWDB, jci_est_src_of(s, u));
+            s->util_user = 1;
+        }
+        return JC_OK;
+    }
+    jc_range r;
+    if (u->present) {
+        r = jci_est_assume(s, "utilization", jci_est_astr(s, "achieved fraction of dense peak, %s, large models (MFU)", jc_mode_name(j->mode)),
+                           jci_est_sv_range(u), "", JC_ORIGIN_HWDB, jci_est_src_of(s, u));
+    } else {
+        /* a named fallback: the class default with a wide range */
+        const char *id = j->mode == JC_MODE_TRAINING ? "utilization_training_default"
+                                                      : "utilization_inference_default";
+        const jc_constant *c;
+        if ((st = jci_est_need_const(s, id, &c))) return st;
+        r = jci_est_const_range(s, "utilization",
+                                jci_est_astr(s, "achieved fraction of dense peak, %s: FALLBACK (%s has no published figure)",
+                                             jc_mode_name(j->mode), dev->id), c);
+        jci_est_warn(s, "device %s has no published %s utilisation: the database's fallback %.2f [%.2f-%.2f] is used "
+                     "(give --utilization, or calibrate)", dev->id, jc_mode_name(j->mode), r.central, r.low, r.high);
+    }
+    s->size_factor = 1;
+    if (given(j->params) && j->params > 0) {
+        /* smaller models run further below peak: u x 1 / (1 + N_half / N) */
+        const jc_constant *c;
+        if ((st = jci_est_need_const(s, "utilization_size_half_params", &c))) return st;
+        double nh = jci_est_const_range(s, "utilization_size_half_params",
+                                        "model size at which the utilisation is half its large-model value", c).central;
+        double N = given(j->active_params) ? j->active_params : j->params;
+        s->size_factor = 1 / (1 + nh / N);
+        jci_est_assume(s, "utilization.size_factor",
+                       jci_est_astr(s, "utilisation size factor 1 / (1 + N_half / N) at N = %.3g", N),
+                       R1(s->size_factor), "", JC_ORIGIN_DERIVED, "utilization_size_half_params and --params");
+        r.low *= s->size_factor;
+        r.central *= s->size_factor;
+        r.high *= s->size_factor;
+    }
+    s->util = r;
+    return JC_OK;
+}
+
+/* The runtime profile (--runtime): which nodes cost a kernel, the launch
+ * cost and the achievable efficiencies. */
+static jc_status resolve_runtime(est *s)
+{
+    const jc_job *j = s->job;
+    jc_status st;
+    jc_runtime r = JC_RUNTIME_EAGER;
+    if (j->runtime) {
+        r = jc_runtime_parse(j->runtime);
+        if (r == JC_RUNTIME_COUNT)
+            return jci_est_fail(s, JC_ERR_USAGE, "--runtime must be eager, compiled or engine (got '%s')", j->runtime);
+    }
+    if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) {
+        if (j->runtime)
+            jci_est_warn(s, "--runtime %s has no effect with a known runtime and no work (--hours / --device-hours "
+                         "without a model, --flops or --params)", j->runtime);
+        return JC_OK;
+    }
+    if ((st = jc_eff_resolve(s->db, r, &s->eff, s->d))) return st;
+    s->eff_on = 1;
+    jci_est_assume(s, "runtime", jci_est_astr(s, "runtime profile: %s (0 eager, 1 compiled, 2 engine)", jc_runtime_name(r)),
+                   R1((double)r), "", j->runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
+                   j->runtime ? "--runtime"
+                              : "eager by default: op-by-op framework execution (give --runtime compiled or engine)");
+    static const char *const labels[JC_EFF_N] = {
+        "achievable fraction of dense peak, large matrix kernels", "achievable fraction of vector peak",
+        "achievable fraction of memory bandwidth, large transfers", "floor on one kernel's time (launch)",
+        "work (as time at peak) a matrix kernel needs to fill the device",
+        "memory latency per kernel (achieved bandwidth vs transfer size)", "tile of the output's M dim",
+        "tile of the output's N dim", "efficiency factor for K or N off the Tensor Core granule"};
+    for (int i = 0; i < JC_EFF_N; i++) {
+        /* without a graph: the optimizer's traffic and the memory-bound share */
+        if (!s->an && i != JC_EFF_ETA_BW && i != JC_EFF_ETA_MATRIX) continue;
+        if (i == JC_EFF_LAUNCH_S && s->dev->kind != JC_DEVICE_GPU) continue;
+        if (s->util_user && (i == JC_EFF_ETA_MATRIX || i == JC_EFF_FILL_S || i == JC_EFF_TILE_M ||
+                             i == JC_EFF_TILE_N || i == JC_EFF_UNALIGNED)) continue;
+        jci_est_const_range(s, s->eff.id[i], labels[i], s->eff.src[i]);
+    }
+    if (given(j->scaling)) {
+        if (!(j->scaling > 0 && j->scaling <= 1))
+            return jci_est_fail(s, JC_ERR_USAGE, "--scaling must be in (0, 1] (got %g)", j->scaling);
+        s->scaling = jci_est_assume(s, "scaling", "multi-device scaling efficiency", R1(j->scaling), "",
+                                    JC_ORIGIN_USER, "--scaling").central;
+    } else {
+        s->scaling = jci_est_assume(s, "scaling", "multi-device scaling efficiency", R1(1), "",
+                                    JC_ORIGIN_DEFAULT,
+                                    "1: published utilisation figures are end to end, scaling losses included").central;
+    }
+    return JC_OK;
+}
+
+/* The power model of the roofline method: power from utilisation, with
+ * the activity fallback for a known runtime without any work figure. */
+static jc_status resolve_power(est *s)
+{
+    const jc_job *j = s->job;
+    const jc_device *dev = s->dev;
+    jc_status st;
+    if (j->method != JC_METHOD_ROOFLINE || given(s->avg_power)) return JC_OK;
+    if ((st = jc_power_model_resolve(s->db, dev, &s->pw, s->d))) return st;
+    s->pw.idle_w = s->idle;
+    s->pw.tdp_w = s->tdp;
+    s->pw_on = 1;
+    static const char *const labels[JC_PW_N] = {
+        "power: compute coefficient k_c in activity = 1 - exp(-(k_c u_c + k_m u_m))",
+        "power: memory coefficient k_m", "power activity while launch-bound (near idle)"};
+    for (int i = 0; i < JC_PW_N; i++) {
+        if (i == JC_PW_A_LAUNCH && !(s->an && dev->kind == JC_DEVICE_GPU)) continue;
+        jci_est_const_range(s, s->pw.id[i], labels[i], s->pw.src[i]);
+    }
+    if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) {
+        /* nothing says how busy the device is: the published activity */
+        const char *id = j->mode == JC_MODE_TRAINING
+            ? (dev->kind == JC_DEVICE_TPU ? "activity_training_tpu" : "activity_training_gpu")
+            : "activity_inference_gpu";
+        const jc_constant *c;
+        if ((st = jci_est_need_const(s, id, &c))) return st;
+        s->act = jci_est_const_range(s, id, "power activity: (P - idle) / (TDP - idle) (no work figure: "
+                                     "published average for the workload class)", c);
+    }
+    return JC_OK;
+}
+
+jc_status jci_est_resolve_device_numbers(est *s)
+{
     const jc_device *dev = s->dev;
     jc_status st;
     int need_peak = !given(s->known_T) || s->job->method == JC_METHOD_JOULES_PER_OP;
@@ -83,65 +234,9 @@ jc_status jci_est_resolve_device_numbers(est *s)
                     "in the joules-per-op method", dev->id);
     }
 
-    /* utilisation and activity (roofline time and power); with a known
-     * runtime and known work they give the busy fraction (#18 item 1) */
-    if (!given(s->known_T) || s->an || given(j->flops) || given(j->params)) {
-        if (given(j->utilization)) {
-            if (!(j->utilization > 0 && j->utilization <= 1))
-                return jci_est_fail(s, JC_ERR_USAGE, "--utilization must be in (0, 1] (got %g)", j->utilization);
-            s->util = jci_est_assume(s, "utilization", "achieved fraction of dense peak (MFU)",
-                             R1(j->utilization), "", JC_ORIGIN_USER, "--utilization");
-        } else {
-            const jc_sourced *u = j->mode == JC_MODE_TRAINING ? &dev->util_training : &dev->util_inference;
-            if (u->present) {
-                s->util = jci_est_assume(s, "utilization", jci_est_astr(s, "achieved fraction of dense peak, %s (MFU)", jc_mode_name(j->mode)),
-                                 jci_est_sv_range(u), "", JC_ORIGIN_HWDB, jci_est_src_of(s, u));
-            } else {
-                /* a named fallback: the class default with a wide range */
-                const char *id = j->mode == JC_MODE_TRAINING ? "utilization_training_default"
-                                                              : "utilization_inference_default";
-                const jc_constant *c;
-                if ((st = jci_est_need_const(s, id, &c))) return st;
-                s->util = jci_est_const_range(s, "utilization",
-                                      jci_est_astr(s, "achieved fraction of dense peak, %s: FALLBACK (%s has no published figure)",
-                                           jc_mode_name(j->mode), dev->id), c);
-                jci_est_warn(s, "device %s has no published %s utilisation: the database's fallback %.2f [%.2f-%.2f] is used "
-                        "(give --utilization, or calibrate)", dev->id, jc_mode_name(j->mode), s->util.central,
-                     s->util.low, s->util.high);
-            }
-        }
-        const jc_constant *c;
-        if ((st = jci_est_need_const(s, "memory_bw_efficiency", &c))) return st;
-        s->mem_eff = jci_est_const_range(s, "memory_bw_efficiency", "achieved fraction of peak memory bandwidth", c);
-        if (dev->kind == JC_DEVICE_GPU && s->an) {
-            if ((st = jci_est_need_const(s, "gpu_kernel_overhead_s", &c))) return st;
-            s->overhead = jci_est_const_range(s, "gpu_kernel_overhead_s",
-                                      "floor on one kernel's time (one per node; per time step for RNNs)", c);
-        }
-        if ((st = jci_est_need_const(s, "vector_efficiency", &c))) return st;
-        s->vec_eff = jci_est_const_range(s, "vector_efficiency", "achieved fraction of vector peak", c);
-        if (given(j->scaling)) {
-            if (!(j->scaling > 0 && j->scaling <= 1))
-                return jci_est_fail(s, JC_ERR_USAGE, "--scaling must be in (0, 1] (got %g)", j->scaling);
-            s->scaling = jci_est_assume(s, "scaling", "multi-device scaling efficiency", R1(j->scaling), "",
-                                JC_ORIGIN_USER, "--scaling").central;
-        } else {
-            s->scaling = jci_est_assume(s, "scaling", "multi-device scaling efficiency", R1(1), "",
-                                JC_ORIGIN_DEFAULT,
-                                "1: published utilisation figures are end to end, scaling losses included").central;
-        }
-    }
-    if (s->job->method == JC_METHOD_ROOFLINE && !given(s->avg_power)) {
-        const char *id = j->mode == JC_MODE_TRAINING
-            ? (dev->kind == JC_DEVICE_TPU ? "activity_training_tpu" : "activity_training_gpu")
-            : "activity_inference_gpu";
-        const jc_constant *c;
-        if ((st = jci_est_need_const(s, id, &c))) return st;
-        s->act = jci_est_const_range(s, id, "power activity: (P - idle) / (TDP - idle) on matrix work", c);
-        if ((st = jci_est_need_const(s, "activity_memory_bound", &c))) return st;
-        s->act_mem = jci_est_const_range(s, "activity_memory_bound", "power activity on memory-bound work", c);
-    }
-    return JC_OK;
+    if ((st = resolve_util(s))) return st;
+    if ((st = resolve_runtime(s))) return st;
+    return resolve_power(s);
 }
 
 jc_status jci_est_resolve_host(est *s)
@@ -177,13 +272,30 @@ jc_status jci_est_resolve_host(est *s)
                    : "not added: the tdp method counts device power only, as model cards do (add --host-power or --host)");
         return JC_OK;
     }
-    const jc_constant *c;
-    if ((st = jci_est_need_const(s, "host_w_per_accelerator", &c))) return st;
+    /* no host named: the system class of the device (#18 item 4) */
+    jc_host_class hc = jc_host_class_default(s->dev, s->G);
+    if (hc == JC_HOSTCLASS_NONE) {
+        s->host_on = 0;
+        jci_est_assume(s, "host.power_w", "host power: none (system class 'none')", R1(0), "W", JC_ORIGIN_DEFAULT,
+                       "a CPU device is its own host: its TDP covers the package; DRAM and platform power are "
+                       "not added (give --host-power W to add them)");
+        return JC_OK;
+    }
+    const jc_constant *busy, *hidle;
+    if ((st = jc_host_class_resolve(s->db, hc, &busy, &hidle, s->d))) return st;
     s->host_on = 1;
-    jc_range r = jci_est_sv_range(&c->value);
-    s->host_w = jci_est_assume(s, "host.power_w", jci_est_astr(s, "host power: %g devices x host share per accelerator (no --host named)", s->G),
-                       R3(r.low * s->G, r.central * s->G, r.high * s->G), "W", JC_ORIGIN_HWDB,
-                       jci_est_src_of(s, &c->value));
+    double per = jc_host_class_devices(hc);
+    double nh = hc == JC_HOSTCLASS_TPU ? s->G : ceil(s->G / per);
+    jc_range r = jci_est_sv_range(&busy->value);
+    const char *why = hc == JC_HOSTCLASS_WORKSTATION ? "a consumer card's usual system"
+                    : hc == JC_HOSTCLASS_TPU ? "TPU chips share their pod's hosts"
+                    : "a datacenter part's usual server for this device count";
+    s->host_w = jci_est_assume(s, "host.power_w",
+                               jci_est_astr(s, "host power: system class '%s' x %g (%s; no --host named)",
+                                            jc_host_class_name(hc), nh, why),
+                               R3(r.low * nh, r.central * nh, r.high * nh), "W", JC_ORIGIN_HWDB,
+                               jci_est_src_of(s, &busy->value));
+    s->e->host_class = jc_host_class_name(hc);
     return JC_OK;
 }
 
@@ -277,48 +389,71 @@ static double pick(jc_range r, int sc, int raises_energy)
     return want_high ? r.high : r.low;
 }
 
-/* Time of one forward pass on one device, split by class; per-node
- * shares go to e->nodes when nodes != NULL (central case). */
-static void pass_time(est *s, double u, double me, double ve, double ov, double *t_mat,
-                      double *t_mem, jc_est_node *nodes)
+/* Busy time and dynamic energy of one forward pass on one device
+ * (scenario sc); per-node shares go to nodes when non-NULL (central). */
+static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, jc_est_node *nodes)
 {
-    *t_mat = *t_mem = 0;
     const jc_analysis *an = s->an;
+    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0};
+    int bits = (int)jci_est_prec_bits(s->prec);
+    dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
+    jc_eff_model m = s->eff;
+    if (s->util_user) {
+        /* the user's (or a calibration's) MFU is the achieved fraction of
+         * matrix nodes */
+        m.v[JC_EFF_ETA_MATRIX] = s->util;
+        m.v[JC_EFF_FILL_S] = R1(0);
+        m.v[JC_EFF_TILE_M] = m.v[JC_EFF_TILE_N] = R1(0);
+        m.v[JC_EFF_UNALIGNED] = R1(1);
+    }
+    double idle = pick(s->idle, sc, 1);
+    *t_busy = *e_dyn = 0;
     size_t k = 0;
     for (size_t i = 0; i < an->n_nodes; i++) {
         const jc_counted_node *n = &an->nodes[i];
         if (!n->counted) continue;
-        double rep = n->cost.repeat > 0 ? (double)n->cost.repeat : 1;
-        double f = rep * ((double)n->cost.flops + (double)n->cost.special_ops);
-        double b = rep * ((double)n->cost.bytes_read + (double)n->cost.weight_bytes_read +
-                          (double)n->cost.bytes_written) * jci_est_node_byte_scale(s, n);
-        double tc = 0, tm = s->bw > 0 ? b / (s->bw * me) : 0;
-        if (n->cost.cls == JC_CLASS_MATRIX) tc = f / (s->peak * u);
-        else if (n->cost.cls == JC_CLASS_VECTOR) tc = f / (s->vpeak * ve);
-        double t = tc > tm ? tc : tm;
-        int mem_bound = tm > tc;
-        /* a kernel never takes less than its dispatch (GPUs): one kernel
-         * per node and serial step (the time steps of a recurrent node,
-         * from its cost: analysis/ops/ops_rnn.c) */
-        if (ov > 0 && n->cost.cls != JC_CLASS_NONE) {
-            double steps = n->cost.serial_steps > 0 ? (double)n->cost.serial_steps : 1;
-            double floor_t = ov * rep * steps;
-            if (floor_t > t) {
-                t = floor_t;
-                mem_bound = 1;
-            }
+        jc_node_time nt;
+        jc_eff_node_time(&m, &dv, an, n, jci_est_node_byte_scale(s, n), sc, &nt);
+        double p = idle;
+        if (nt.t > 0 && s->pw_on) {
+            double pc = n->cost.cls == JC_CLASS_MATRIX ? s->peak : s->vpeak;
+            double uc = pc > 0 ? nt.flops / (nt.t * pc) : 0;
+            double um = s->bw > 0 ? nt.bytes / (nt.t * s->bw) : 0;
+            p = jc_power_device_w(&s->pw, uc, um,
+                                  nt.bound == JC_BOUND_LAUNCH ? JC_POWER_LAUNCH : JC_POWER_BUSY, sc);
         }
-        if (mem_bound) *t_mem += t; else *t_mat += t;
+        *t_busy += nt.t;
+        *e_dyn += nt.t * (p - idle);
         if (nodes) {
             jc_est_node *x = &nodes[k++];
             x->name = n->name;
             x->op = n->op;
-            x->flops = f;
-            x->bytes = b;
-            x->time_s = t;
-            x->memory_bound = mem_bound;
+            x->flops = nt.flops;
+            x->bytes = nt.bytes;
+            x->time_s = nt.t;
+            x->memory_bound = nt.bound == JC_BOUND_MEMORY || nt.bound == JC_BOUND_LAUNCH;
+            x->energy_j = nt.t * p;   /* roofline power; the other methods redo it in per_unit() */
         }
     }
+}
+
+/* Dynamic power above idle of a device at compute utilisation uc and
+ * memory utilisation um (roofline method), scenario sc. */
+static double dyn_w(est *s, double uc, double um, int sc)
+{
+    return jc_power_device_w(&s->pw, uc, um, JC_POWER_BUSY, sc) - pick(s->idle, sc, 1);
+}
+
+/* Without a graph, an end-to-end utilisation u below the profile's
+ * matrix efficiency means the rest of the time goes to memory-bound work
+ * (elementwise, normalisation, optimizer, communication kernels): its
+ * memory utilisation, eta_bw x (1 - u / eta_matrix). */
+static double rest_um(est *s, double u, int sc)
+{
+    if (!s->eff_on) return 0;
+    double em = pick(s->eff.v[JC_EFF_ETA_MATRIX], sc, 0), eb = pick(s->eff.v[JC_EFF_ETA_BW], sc, 0);
+    double f = em > 0 ? 1 - u / em : 0;
+    return f > 0 ? eb * f : 0;
 }
 
 void jci_est_compute(est *s, int sc, outv *o)
@@ -327,34 +462,39 @@ void jci_est_compute(est *s, int sc, outv *o)
     int train = j->mode == JC_MODE_TRAINING;
     double G = s->G;
     double u = pick(s->util, sc, 0);         /* higher utilisation: less energy */
-    double me = pick(s->mem_eff, sc, 0), ve = pick(s->vec_eff, sc, 0);
+    double eb = s->eff_on ? pick(s->eff.v[JC_EFF_ETA_BW], sc, 0) : 1;
     double idle = pick(s->idle, sc, 1), tdp = s->tdp.central;
-    double a = pick(s->act, sc, 1), am = pick(s->act_mem, sc, 1);
     double mult = train ? 1 + s->beta + s->rc : 1;
-    double t_mat = 0, t_mem = 0;   /* device-seconds of the whole job */
+    double t_busy = 0, e_dyn = 0;  /* device-seconds and dynamic J of the whole job */
     double flops = 0, bytes = 0;
 
     if (s->have_nodes) {
-        double pm, pmm;
-        pass_time(s, u, me, ve, pick(s->overhead, sc, 1), &pm, &pmm,
-                  sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL);
-        t_mat = pm * mult * s->passes;
-        t_mem = pmm * mult * s->passes;
+        double tp = 0, ep = 0;
+        if (s->eff_on || s->pw_on)
+            pass_nodes(s, sc, &tp, &ep, sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL);
+        t_busy = tp * mult * s->passes;
+        e_dyn = ep * mult * s->passes;
         flops = s->fwd_flops * mult * s->passes;
         bytes = s->fwd_bytes * (train ? 1 + s->beta : 1) * s->passes;
     } else if (given(s->total_flops)) {
         flops = s->total_flops;
-        if (s->peak > 0) t_mat = flops / (s->peak * u);
+        if (s->peak > 0 && u > 0) {
+            t_busy = flops / (s->peak * u);
+            if (s->pw_on) e_dyn = t_busy * dyn_w(s, u, rest_um(s, u, sc), sc);
+        }
     }
     if (train && s->params > 0) {
         double of = s->opt_flops_pp * s->params * s->passes;
         double ob = s->opt_bytes_pp * s->params * s->passes;
         flops += of;
         bytes += ob;
-        if (s->bw > 0) t_mem += ob / (s->bw * me);
+        if (s->bw > 0) {
+            double t_opt = ob / (s->bw * eb);
+            t_busy += t_opt;
+            if (s->pw_on) e_dyn += t_opt * dyn_w(s, 0, eb, sc);
+        }
     }
-    if (!given(s->total_flops) || s->have_nodes) o->flops = flops;
-    else o->flops = flops;
+    o->flops = flops;
 
     double T;
     o->busy = NAN;
@@ -363,24 +503,19 @@ void jci_est_compute(est *s, int sc, outv *o)
         /* a known runtime: the devices are busy for the model's time of the
          * work (at most the whole runtime: the run was then faster than
          * modelled), or for --gpu-usage of it; idle the rest.  The busy
-         * time keeps the model's split between matrix and memory-bound work. */
-        double tot = t_mat + t_mem, avail = T * G, busy;
-        int work = tot > 0 && isfinite(tot);
+         * time keeps the modelled work's power profile. */
+        double avail = T * G, busy;
+        int work = t_busy > 0 && isfinite(t_busy);
         if (given(s->usage)) busy = s->usage * avail;
-        else if (work) busy = tot < avail ? tot : avail;
+        else if (work) busy = t_busy < avail ? t_busy : avail;
         else busy = avail;
-        if (work) {
-            t_mat = busy * t_mat / tot;
-            t_mem = busy * t_mem / tot;
-        } else {
-            t_mat = busy;
-            t_mem = 0;
+        if (s->pw_on) {
+            if (work) e_dyn *= busy / t_busy;
+            else e_dyn = busy * (tdp - idle) * pick(s->act, sc, 1);
         }
         o->busy = avail > 0 ? busy / avail : NAN;
     } else {
-        T = (t_mat + t_mem) / (G * s->scaling);
-        t_mat /= s->scaling;
-        t_mem /= s->scaling;
+        T = t_busy / (G * s->scaling);
     }
     o->T = T;
 
@@ -396,7 +531,7 @@ void jci_est_compute(est *s, int sc, outv *o)
     } else if (j->method == JC_METHOD_JOULES_PER_OP) {
         e_dev = e_idle + flops * s->e_flop + bytes * s->e_byte;
     } else {
-        e_dev = e_idle + t_mat * (tdp - idle) * a + t_mem * (tdp - idle) * am;
+        e_dev = e_idle + e_dyn;
     }
     o->e_idle = e_idle;
     o->e_dev = e_dev;
@@ -523,11 +658,11 @@ static void per_unit(est *s, const outv o[3])
         double idle = s->idle.central, tdp = s->tdp.central;
         for (size_t i = 0; i < e->n_nodes; i++) {
             jc_est_node *x = &e->nodes[i];
-            double act = x->memory_bound ? s->act_mem.central : s->act.central;
-            if (job->method == JC_METHOD_TDP) x->energy_j = x->time_s * tdp;
+            if (given(s->avg_power)) x->energy_j = x->time_s * s->avg_power;
+            else if (job->method == JC_METHOD_TDP) x->energy_j = x->time_s * tdp;
             else if (job->method == JC_METHOD_JOULES_PER_OP)
                 x->energy_j = x->time_s * idle + x->flops * s->e_flop + x->bytes * s->e_byte;
-            else x->energy_j = x->time_s * (idle + (tdp - idle) * act);
+            /* roofline: pass_nodes() set it from the node's power */
         }
     }
 }

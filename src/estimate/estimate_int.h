@@ -19,6 +19,8 @@
 #define JC_ESTIMATE_INT_H
 
 #include "base/jc_internal.h"
+#include "estimate/efficiency.h"
+#include "estimate/power.h"
 
 #include <math.h>
 
@@ -68,6 +70,13 @@ typedef struct est {
     double m_idle_w;             /* the devices' measured idle power in all; NAN: none */
     double usage;                /* --gpu-usage, or NAN */
     double host_factor;          /* --cpu-usage: host power scale; 1 without */
+    /* runtime profile and power model (efficiency.h, power.h) */
+    jc_eff_model eff;            /* resolved when the time is modelled */
+    int eff_on;
+    int util_user;               /* --utilization replaces the matrix efficiency */
+    jc_power_model pw;           /* roofline power from utilisation */
+    int pw_on;
+    double size_factor;          /* params mode: u x 1 / (1 + N_half / N) */
 } est;
 
 /* The three scenarios compute() runs: every ranged parameter at the end that

@@ -130,9 +130,9 @@ jc_status jc_host_class_resolve(const jc_hwdb *db, jc_host_class c, const jc_con
         jc_diag tmp;
         if (jc_hwdb_constant(db, HC_IDS[c][i], &k, &tmp) != JC_OK)
             return jci_diag_set(d, JC_ERR_HWDB,
-                               "estimate: the hardware database has no constant '%s' (host class %s; "
-                               "hwdb/energy-model.yaml or an override layer must define it)",
-                               HC_IDS[c][i], HC_NAMES[c]);
+                                "estimate: the hardware database has no constant '%s' (host class %s; "
+                                "hwdb/energy-model.yaml or an override layer must define it)",
+                                HC_IDS[c][i], HC_NAMES[c]);
         if (i == 0) *busy = k; else *idle = k;
     }
     return JC_OK;

@@ -82,9 +82,11 @@ jc_host_class jc_host_class_default(const jc_device *dev, double devices);
  * server-8 8, tpu-host 1: its constant is per chip). */
 double jc_host_class_devices(jc_host_class c);
 
-/* The class's host power per host (busy; constant host_class_<name>_w)
- * and its idle power (host_class_<name>_idle_w).  *busy / *idle point
- * into db. */
+/* The class's host power per host while the job runs (constant
+ * host_class_<name>_w, per chip for tpu-host) and while it idles
+ * (host_class_<name>_idle_w).  *busy / *idle point into db.  Errors:
+ * JC_ERR_USAGE for the class none, JC_ERR_HWDB for a missing constant
+ * (named). */
 jc_status jc_host_class_resolve(const jc_hwdb *db, jc_host_class c, const jc_constant **busy,
                                 const jc_constant **idle, jc_diag *d);
 

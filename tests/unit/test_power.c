@@ -66,11 +66,14 @@ static void test_host_class_defaults(void)
     CHECK_STR(jc_host_class_name(jc_host_class_default(dev("google-tpu-v3"), 8)), "tpu-host");
     CHECK(jc_host_class_parse("SERVER-4") == JC_HOSTCLASS_SERVER4);
     CHECK(jc_host_class_parse("rack") == JC_HOSTCLASS_COUNT);
+    const jc_constant *none, *none_idle;
+    jc_diag dn;
+    CHECK(jc_host_class_resolve(db, JC_HOSTCLASS_NONE, &none, &none_idle, &dn) == JC_ERR_USAGE);
     for (int c = JC_HOSTCLASS_WORKSTATION; c < JC_HOSTCLASS_COUNT; c++) {
         const jc_constant *busy, *idle;
         jc_diag d;
         CHECK(jc_host_class_resolve(db, (jc_host_class)c, &busy, &idle, &d) == JC_OK);
-        CHECK(busy && busy->value.source && idle && idle->value.source);
+        CHECK(busy && busy->value.source && busy->value.value > 0 && idle && idle->value.source);
         CHECK(busy && idle && idle->value.value < busy->value.value);
     }
 }

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""fit_common.py - shared helpers of the tools/fit_*.py scripts.
+
+A fit predicts calibration rows through the joulecast CLI exactly as the
+accuracy harness does (the same recipe functions), with trial values of
+hwdb constants given as an override layer (--hwdb DIR), and writes the
+fitted values back into hwdb/energy-model.yaml (value, low, high of the
+named constants; the source text already says which rows and which
+script).  Standard library only.
+"""
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import accuracy_common as ac  # noqa: E402
+
+EM = os.path.join(ac.ROOT, "hwdb", "energy-model.yaml")
+
+
+class Overlay:
+    """A temporary hwdb override layer holding trial constants."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="jc-fit-")
+
+    def set(self, consts):
+        """consts: {id: value or (low, value, high)}."""
+        lines = ["schema: joulecast-hwdb/1", "sources:", "  fit-trial:",
+                 '    citation: "trial value of a tools/fit_*.py script"', "    year: 2026",
+                 "constants:"]
+        for k, v in sorted(consts.items()):
+            lo, c, hi = v if isinstance(v, tuple) else (v, v, v)
+            lines += ["  - id: %s" % k, "    value: %r" % c, "    low: %r" % lo,
+                      "    high: %r" % hi, '    unit: "1"', "    source: fit-trial"]
+        with open(os.path.join(self.dir, "fit.yaml"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return ["--hwdb", self.dir]
+
+    def close(self):
+        for fn in os.listdir(self.dir):
+            os.remove(os.path.join(self.dir, fn))
+        os.rmdir(self.dir)
+
+
+def percentile(xs, q):
+    xs = sorted(xs)
+    if not xs:
+        return None
+    i = (len(xs) - 1) * q
+    lo = int(i)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (i - lo)
+
+
+def write_constant(cid, value, low=None, high=None, path=EM):
+    """Rewrites value/low/high of constant `cid` in place (the entry must
+    exist with those keys; its other fields are kept)."""
+    text = open(path).read()
+    m = re.search(r"(  - id: %s\n)((?:    .*\n)+?)(?=  - id:|  #|\Z)" % re.escape(cid), text)
+    if not m:
+        raise SystemExit("fit: constant %s not found in %s" % (cid, path))
+    body = m.group(2)
+
+    def put(body, key, v):
+        if v is None:
+            return body
+        s = "%.4g" % v
+        if re.search(r"^    %s: " % key, body, re.M):
+            return re.sub(r"^    %s: .*$" % key, "    %s: %s" % (key, s), body, count=1, flags=re.M)
+        return re.sub(r"^(    value: .*\n)", r"\g<1>    %s: %s\n" % (key, s), body, count=1, flags=re.M) \
+            if key != "value" else body
+    body = put(body, "value", value)
+    body = put(body, "low", low)
+    body = put(body, "high", high)
+    with open(path, "w") as f:
+        f.write(text[:m.start(2)] + body + text[m.end(2):])
+
+
+def bisect(f, lo, hi, steps=14, increasing=True):
+    """The x in [lo, hi] where f(x) crosses 0 (f monotone)."""
+    for _ in range(steps):
+        mid = 0.5 * (lo + hi)
+        v = f(mid)
+        if (v > 0) == increasing:
+            hi = mid
+        else:
+            lo = mid
+    return 0.5 * (lo + hi)
