@@ -131,7 +131,6 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
     cJSON *root = cJSON_CreateObject(), *o, *arr, *r, *w;
     char *out = NULL;
     if (!root) return NULL;
-#define REQ(x) do { if (!(x)) goto done; } while (0)
     const jc_estimate *e0 = items[0].est;
     REQ(rj_str(root, "schema", "joulecast-compare/1"));
     REQ(rj_str(root, "mode", jc_mode_name(e0->mode)));
@@ -142,7 +141,7 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
         const jc_compare_item *x = &items[i];
         const jc_estimate *e = x->est;
         REQ(o = cJSON_CreateObject());
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
         REQ(rj_str(o, "model", x->label));
         REQ(rj_num_or_null(o, "batch", x->batch > 0 ? x->batch : NAN));
         REQ(cJSON_AddBoolToObject(o, "partial", x->partial));
@@ -165,11 +164,10 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
         for (size_t k = 0; k < e->n_warnings; k++) {
             cJSON *s = cJSON_CreateString(e->warnings[k]);
             REQ(s);
-            cJSON_AddItemToArray(w, s);
+            REQ(rj_push(w, s));
         }
     }
     out = cJSON_Print(root);
-#undef REQ
 done:
     cJSON_Delete(root);
     return out;

@@ -197,7 +197,6 @@ char *jc_report_estimate_json(const jc_estimate *e)
     cJSON *root = cJSON_CreateObject(), *o, *arr;
     char *out = NULL;
     if (!root) return NULL;
-#define REQ(x) do { if (!(x)) goto done; } while (0)
     REQ(rj_str(root, "schema", "joulecast-estimate/1"));
     REQ(rj_str(root, "mode", jc_mode_name(e->mode)));
     REQ(rj_str(root, "method", jc_method_name(e->method)));
@@ -277,23 +276,23 @@ char *jc_report_estimate_json(const jc_estimate *e)
     for (size_t i = 0; i < e->n_warnings; i++) {
         cJSON *s = cJSON_CreateString(e->warnings[i]);
         REQ(s);
-        cJSON_AddItemToArray(arr, s);
+        REQ(rj_push(arr, s));
     }
     REQ(arr = cJSON_AddArrayToObject(root, "assumptions"));
     for (size_t i = 0; i < e->n_assumptions; i++) {
         REQ(o = assumption_json(&e->assumptions[i]));
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
     }
     REQ(arr = cJSON_AddArrayToObject(root, "equivalences"));
     for (size_t i = 0; i < e->n_equivalences; i++) {
         REQ(o = assumption_json(&e->equivalences[i]));
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
     }
     REQ(arr = cJSON_AddArrayToObject(root, "nodes"));
     for (size_t i = 0; i < e->n_nodes; i++) {
         const jc_est_node *n = &e->nodes[i];
         REQ(o = cJSON_CreateObject());
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
         REQ(rj_str(o, "name", n->name));
         REQ(rj_str(o, "op", n->op));
         REQ(rj_num(o, "flops", n->flops));
@@ -303,7 +302,6 @@ char *jc_report_estimate_json(const jc_estimate *e)
         REQ(rj_str(o, "bound", n->memory_bound ? "memory" : "compute"));
     }
     out = cJSON_Print(root);
-#undef REQ
 done:
     cJSON_Delete(root);
     return out;

@@ -7,6 +7,8 @@
  */
 #include "base/jc_internal.h"
 
+#include "report/rjson.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -257,7 +259,6 @@ char *jc_report_diff_json(const jc_diff *df)
     cJSON *root = cJSON_CreateObject(), *arr, *o;
     char *out = NULL;
     if (!root) return NULL;
-#define REQ(x) do { if (!(x)) goto done; } while (0)
     REQ(cJSON_AddStringToObject(root, "schema", "joulecast-diff/1"));
     REQ(cJSON_AddStringToObject(root, "old", df->old_e->path));
     REQ(cJSON_AddStringToObject(root, "new", df->new_e->path));
@@ -268,13 +269,13 @@ char *jc_report_diff_json(const jc_diff *df)
     for (size_t i = 0; i < df->n_changes; i++) {
         cJSON *s = cJSON_CreateString(df->changes[i]);
         REQ(s);
-        cJSON_AddItemToArray(arr, s);
+        REQ(rj_push(arr, s));
     }
     REQ(arr = cJSON_AddArrayToObject(root, "metrics"));
     for (size_t i = 0; i < df->n; i++) {
         const jc_diff_row *r = &df->rows[i];
         REQ(o = cJSON_CreateObject());
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
         REQ(cJSON_AddStringToObject(o, "key", r->key));
         REQ(cJSON_AddStringToObject(o, "unit", r->unit));
         REQ(addnum(o, "old", r->old_v));
@@ -284,7 +285,6 @@ char *jc_report_diff_json(const jc_diff *df)
         REQ(cJSON_AddBoolToObject(o, "exceeded", r->exceeded));
     }
     out = cJSON_Print(root);
-#undef REQ
 done:
     cJSON_Delete(root);
     return out;

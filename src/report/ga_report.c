@@ -5,6 +5,8 @@
  */
 #include "base/jc_internal.h"
 
+#include "report/rjson.h"
+
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
@@ -128,110 +130,106 @@ jc_status jc_report_ga_text(const jc_ga_result *r, FILE *f)
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }
 
-static cJSON *str_or_null(const char *s)
+/* The "inputs" object: what the calculator was given or looked up. */
+static int ga_inputs(cJSON *o, const jc_ga_result *r)
 {
-    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+    cJSON *in = cJSON_AddObjectToObject(o, "inputs");
+    return in && rj_num(in, "runtime_h", r->runtime_h) && rj_num(in, "cores", r->n_cores) &&
+           rj_str(in, "cpu_model", r->cpu_model) && rj_num(in, "cpu_w_per_core", r->cpu_w_per_core) &&
+           rj_num(in, "cpu_usage", r->cpu_usage) && rj_num(in, "gpus", r->n_gpus) &&
+           rj_str(in, "gpu_model", r->gpu_model) && rj_num(in, "gpu_w", r->gpu_w) &&
+           rj_num(in, "gpu_usage", r->gpu_usage) && rj_num(in, "memory_gb", r->memory_gb) &&
+           rj_num(in, "memory_w_per_gb", r->memory_w_per_gb) &&
+           rj_str(in, "platform", jc_ga_platform_name(r->platform)) &&
+           rj_str(in, "provider", r->provider) && rj_str(in, "datacenter", r->datacenter) &&
+           rj_str(in, "location", r->location) && rj_num(in, "pue", r->pue) &&
+           rj_num(in, "psf", r->psf) && rj_num(in, "carbon_intensity_g_per_kwh", r->ci);
+}
+
+/* The split by component and the equivalences. */
+static int ga_split(cJSON *o, const jc_ga_result *r)
+{
+    cJSON *sp = cJSON_AddObjectToObject(o, "split");
+    if (!sp) return 0;
+    const char *names[3] = {"cpu", "gpu", "memory"};
+    double w[3] = {r->power_cpu_w, r->power_gpu_w, r->power_memory_w};
+    double e[3] = {r->energy_cpu_wh, r->energy_gpu_wh, r->energy_memory_wh};
+    double c[3] = {r->carbon_cpu_g, r->carbon_gpu_g, r->carbon_memory_g};
+    for (int i = 0; i < 3; i++) {
+        cJSON *x = cJSON_AddObjectToObject(sp, names[i]);
+        if (!x || !rj_num(x, "power_w", w[i]) || !rj_num(x, "energy_wh", e[i]) ||
+            !rj_num(x, "carbon_g", c[i]))
+            return 0;
+    }
+    cJSON *eq = cJSON_AddObjectToObject(o, "equivalences");
+    return eq && rj_num(eq, "tree_months", r->tree_months) && rj_num(eq, "car_km_eu", r->car_km_eu) &&
+           rj_num(eq, "car_km_us", r->car_km_us) && rj_num(eq, "train_km", r->train_km) &&
+           rj_str(eq, "flight", r->flight_label) && rj_num(eq, "flight_fraction", r->flight_fraction);
+}
+
+/* The "used" list, warnings and what the figure leaves out. */
+static int ga_lists(cJSON *o, const jc_ga_result *r)
+{
+    cJSON *used = cJSON_AddArrayToObject(o, "used");
+    if (!used) return 0;
+    for (size_t i = 0; i < r->n_used; i++) {
+        cJSON *x = rj_push_object(used);
+        if (!x || !rj_str(x, "what", r->used[i].what) || !rj_num(x, "value", r->used[i].value) ||
+            !rj_str(x, "unit", r->used[i].unit) || !rj_str(x, "from", r->used[i].from) ||
+            !rj_str(x, "source", r->used[i].source))
+            return 0;
+    }
+    cJSON *w = cJSON_AddArrayToObject(o, "warnings");
+    for (size_t i = 0; w && i < r->n_warnings; i++)
+        if (!rj_push_str(w, r->warnings[i])) return 0;
+    cJSON *n = cJSON_AddArrayToObject(o, "leaves_out");
+    for (size_t i = 0; n && i < r->n_notes; i++)
+        if (!rj_push_str(n, r->notes[i])) return 0;
+    return w && n;
+}
+
+/* joulecast's own figure for the same run. */
+static int ga_own(cJSON *o, const jc_ga_result *r)
+{
+    cJSON *own = cJSON_AddObjectToObject(o, "joulecast_comparison");
+    if (!own || !cJSON_AddBoolToObject(own, "available", r->has_own) ||
+        !rj_str(own, "note", r->own_reason))
+        return 0;
+    if (!r->has_own) return 1;
+    if (!rj_num(own, "power_w", r->own_power_w) || !rj_num(own, "energy_wh", r->own_energy_wh) ||
+        !rj_num(own, "carbon_g", r->own_carbon_g))
+        return 0;
+    cJSON *parts = cJSON_AddArrayToObject(own, "devices");
+    if (!parts) return 0;
+    for (size_t i = 0; i < r->n_own_parts; i++) {
+        const jc_ga_own_part *p = &r->own_parts[i];
+        cJSON *x = rj_push_object(parts);
+        if (!x || !rj_str(x, "device", p->device_id) || !rj_str(x, "role", p->role) ||
+            !rj_num(x, "count", p->count) || !rj_num(x, "idle_w", p->idle_w) ||
+            !rj_num(x, "tdp_w", p->tdp_w) || !rj_num(x, "usage", p->usage) ||
+            !rj_num(x, "power_w", p->power_w) || !rj_str(x, "tdp_source", p->tdp_source) ||
+            !rj_str(x, "idle_source", p->idle_source))
+            return 0;
+    }
+    return 1;
 }
 
 char *jc_report_ga_json(const jc_ga_result *r)
 {
     cJSON *o = cJSON_CreateObject();
+    char *s = NULL;
     if (!o) return NULL;
-    cJSON_AddStringToObject(o, "mode", "green-algorithms");
-    cJSON_AddStringToObject(o, "calculator_version", r->version);
-    cJSON *in = cJSON_AddObjectToObject(o, "inputs");
-    if (in) {
-        cJSON_AddNumberToObject(in, "runtime_h", r->runtime_h);
-        cJSON_AddNumberToObject(in, "cores", r->n_cores);
-        cJSON_AddItemToObject(in, "cpu_model", str_or_null(r->cpu_model));
-        cJSON_AddNumberToObject(in, "cpu_w_per_core", r->cpu_w_per_core);
-        cJSON_AddNumberToObject(in, "cpu_usage", r->cpu_usage);
-        cJSON_AddNumberToObject(in, "gpus", r->n_gpus);
-        cJSON_AddItemToObject(in, "gpu_model", str_or_null(r->gpu_model));
-        cJSON_AddNumberToObject(in, "gpu_w", r->gpu_w);
-        cJSON_AddNumberToObject(in, "gpu_usage", r->gpu_usage);
-        cJSON_AddNumberToObject(in, "memory_gb", r->memory_gb);
-        cJSON_AddNumberToObject(in, "memory_w_per_gb", r->memory_w_per_gb);
-        cJSON_AddStringToObject(in, "platform", jc_ga_platform_name(r->platform));
-        cJSON_AddItemToObject(in, "provider", str_or_null(r->provider));
-        cJSON_AddItemToObject(in, "datacenter", str_or_null(r->datacenter));
-        cJSON_AddItemToObject(in, "location", str_or_null(r->location));
-        cJSON_AddNumberToObject(in, "pue", r->pue);
-        cJSON_AddNumberToObject(in, "psf", r->psf);
-        cJSON_AddNumberToObject(in, "carbon_intensity_g_per_kwh", r->ci);
-    }
-    cJSON_AddNumberToObject(o, "power_w", r->power_w);
-    cJSON_AddNumberToObject(o, "energy_wh", r->energy_wh);
-    cJSON_AddNumberToObject(o, "energy_kwh", r->energy_wh / 1000);
-    cJSON_AddNumberToObject(o, "carbon_g", r->carbon_g);
-    cJSON_AddNumberToObject(o, "carbon_kg", r->carbon_g / 1000);
-    cJSON *sp = cJSON_AddObjectToObject(o, "split");
-    if (sp) {
-        const char *names[3] = {"cpu", "gpu", "memory"};
-        double w[3] = {r->power_cpu_w, r->power_gpu_w, r->power_memory_w};
-        double e[3] = {r->energy_cpu_wh, r->energy_gpu_wh, r->energy_memory_wh};
-        double c[3] = {r->carbon_cpu_g, r->carbon_gpu_g, r->carbon_memory_g};
-        for (int i = 0; i < 3; i++) {
-            cJSON *x = cJSON_AddObjectToObject(sp, names[i]);
-            if (!x) continue;
-            cJSON_AddNumberToObject(x, "power_w", w[i]);
-            cJSON_AddNumberToObject(x, "energy_wh", e[i]);
-            cJSON_AddNumberToObject(x, "carbon_g", c[i]);
-        }
-    }
-    cJSON *eq = cJSON_AddObjectToObject(o, "equivalences");
-    if (eq) {
-        cJSON_AddNumberToObject(eq, "tree_months", r->tree_months);
-        cJSON_AddNumberToObject(eq, "car_km_eu", r->car_km_eu);
-        cJSON_AddNumberToObject(eq, "car_km_us", r->car_km_us);
-        cJSON_AddNumberToObject(eq, "train_km", r->train_km);
-        cJSON_AddItemToObject(eq, "flight", str_or_null(r->flight_label));
-        cJSON_AddNumberToObject(eq, "flight_fraction", r->flight_fraction);
-    }
-    cJSON *used = cJSON_AddArrayToObject(o, "used");
-    for (size_t i = 0; used && i < r->n_used; i++) {
-        cJSON *x = cJSON_CreateObject();
-        if (!x) continue;
-        cJSON_AddStringToObject(x, "what", r->used[i].what);
-        cJSON_AddNumberToObject(x, "value", r->used[i].value);
-        cJSON_AddStringToObject(x, "unit", r->used[i].unit);
-        cJSON_AddItemToObject(x, "from", str_or_null(r->used[i].from));
-        cJSON_AddItemToObject(x, "source", str_or_null(r->used[i].source));
-        cJSON_AddItemToArray(used, x);
-    }
-    cJSON *w = cJSON_AddArrayToObject(o, "warnings");
-    for (size_t i = 0; w && i < r->n_warnings; i++)
-        cJSON_AddItemToArray(w, cJSON_CreateString(r->warnings[i]));
-    cJSON *n = cJSON_AddArrayToObject(o, "leaves_out");
-    for (size_t i = 0; n && i < r->n_notes; i++)
-        cJSON_AddItemToArray(n, cJSON_CreateString(r->notes[i]));
-    cJSON *own = cJSON_AddObjectToObject(o, "joulecast_comparison");
-    if (own) {
-        cJSON_AddBoolToObject(own, "available", r->has_own);
-        cJSON_AddItemToObject(own, "note", str_or_null(r->own_reason));
-        if (r->has_own) {
-            cJSON_AddNumberToObject(own, "power_w", r->own_power_w);
-            cJSON_AddNumberToObject(own, "energy_wh", r->own_energy_wh);
-            cJSON_AddNumberToObject(own, "carbon_g", r->own_carbon_g);
-            cJSON *parts = cJSON_AddArrayToObject(own, "devices");
-            for (size_t i = 0; parts && i < r->n_own_parts; i++) {
-                const jc_ga_own_part *p = &r->own_parts[i];
-                cJSON *x = cJSON_CreateObject();
-                if (!x) continue;
-                cJSON_AddStringToObject(x, "device", p->device_id);
-                cJSON_AddStringToObject(x, "role", p->role);
-                cJSON_AddNumberToObject(x, "count", p->count);
-                cJSON_AddNumberToObject(x, "idle_w", p->idle_w);
-                cJSON_AddNumberToObject(x, "tdp_w", p->tdp_w);
-                cJSON_AddNumberToObject(x, "usage", p->usage);
-                cJSON_AddNumberToObject(x, "power_w", p->power_w);
-                cJSON_AddItemToObject(x, "tdp_source", str_or_null(p->tdp_source));
-                cJSON_AddItemToObject(x, "idle_source", str_or_null(p->idle_source));
-                cJSON_AddItemToArray(parts, x);
-            }
-        }
-    }
-    char *s = cJSON_Print(o);
+    REQ(rj_str(o, "mode", "green-algorithms"));
+    REQ(rj_str(o, "calculator_version", r->version));
+    REQ(ga_inputs(o, r));
+    REQ(rj_num(o, "power_w", r->power_w) && rj_num(o, "energy_wh", r->energy_wh) &&
+        rj_num(o, "energy_kwh", r->energy_wh / 1000) && rj_num(o, "carbon_g", r->carbon_g) &&
+        rj_num(o, "carbon_kg", r->carbon_g / 1000));
+    REQ(ga_split(o, r));
+    REQ(ga_lists(o, r));
+    REQ(ga_own(o, r));
+    s = cJSON_Print(o);
+done:
     cJSON_Delete(o);
     return s;
 }

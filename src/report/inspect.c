@@ -5,6 +5,8 @@
 #include "base/jc_internal.h"
 #include "report/fmt.h"
 
+#include "report/rjson.h"
+
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,8 +184,7 @@ static cJSON *value_json(const jc_value *v)
         cJSON *d = v->dims[i].v >= 0 ? cJSON_CreateNumber((double)v->dims[i].v)
                  : v->dims[i].sym ? cJSON_CreateString(v->dims[i].sym)
                  : cJSON_CreateNull();
-        if (!d) goto fail;
-        cJSON_AddItemToArray(dims, d);
+        if (!rj_push(dims, d)) goto fail;
     }
     return o;
 fail:
@@ -198,7 +199,6 @@ char *jc_report_inspect_json(const jc_model *m)
     char *out = NULL, *keys = NULL;
     opcount *oc = NULL;
     if (!root) return NULL;
-#define REQ(x) do { if (!(x)) goto done; } while (0)
     REQ(cJSON_AddStringToObject(root, "schema", "joulecast-inspect/1"));
     REQ(cJSON_AddStringToObject(root, "path", m->path));
     REQ(cJSON_AddNumberToObject(root, "file_bytes", (double)m->file_size));
@@ -210,7 +210,7 @@ char *jc_report_inspect_json(const jc_model *m)
     REQ(arr = cJSON_AddArrayToObject(root, "opsets"));
     for (size_t i = 0; i < m->n_opsets; i++) {
         REQ(o = cJSON_CreateObject());
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
         REQ(cJSON_AddStringToObject(o, "domain", opset_domain(m->opsets[i].domain)));
         REQ(cJSON_AddNumberToObject(o, "version", (double)m->opsets[i].version));
     }
@@ -223,19 +223,19 @@ char *jc_report_inspect_json(const jc_model *m)
     REQ(arr = cJSON_AddArrayToObject(root, "inputs"));
     for (size_t i = 0; i < g->n_inputs; i++) {
         REQ(o = value_json(&g->values[g->inputs[i]]));
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
     }
     REQ(arr = cJSON_AddArrayToObject(root, "outputs"));
     for (size_t i = 0; i < g->n_outputs; i++) {
         REQ(o = value_json(&g->values[g->outputs[i]]));
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
     }
     size_t nops = 0;
     REQ(oc = count_ops(g, &nops, &keys));
     REQ(arr = cJSON_AddArrayToObject(root, "op_types"));
     for (size_t i = 0; i < nops; i++) {
         REQ(o = cJSON_CreateObject());
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
         REQ(cJSON_AddStringToObject(o, "op", oc[i].key));
         REQ(cJSON_AddNumberToObject(o, "count", (double)oc[i].n));
     }
@@ -246,12 +246,12 @@ char *jc_report_inspect_json(const jc_model *m)
     for (size_t i = 0; i < m->n_ext_files; i++) {
         cJSON *s = cJSON_CreateString(m->ext_files[i]);
         REQ(s);
-        cJSON_AddItemToArray(arr, s);
+        REQ(rj_push(arr, s));
     }
     REQ(arr = cJSON_AddArrayToObject(root, "functions"));
     for (size_t i = 0; i < m->n_functions; i++) {
         REQ(o = cJSON_CreateObject());
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
         REQ(cJSON_AddStringToObject(o, "domain", m->functions[i].domain));
         REQ(cJSON_AddStringToObject(o, "name", m->functions[i].name));
         REQ(cJSON_AddNumberToObject(o, "nodes", m->functions[i].body ? (double)m->functions[i].body->n_nodes : 0));
@@ -260,7 +260,6 @@ char *jc_report_inspect_json(const jc_model *m)
     for (size_t i = 0; i < m->n_metadata; i++)
         REQ(cJSON_AddStringToObject(o, m->metadata[i].key, m->metadata[i].value));
     out = cJSON_Print(root);
-#undef REQ
 done:
     free(oc);
     free(keys);

@@ -29,6 +29,27 @@ int rj_range(cJSON *o, const char *k, jc_range r)
     return x && rj_num(x, "low", r.low) && rj_num(x, "central", r.central) && rj_num(x, "high", r.high);
 }
 
+int rj_push(cJSON *arr, cJSON *item)
+{
+    if (!item) return 0;
+    if (!cJSON_AddItemToArray(arr, item)) {
+        cJSON_Delete(item);
+        return 0;
+    }
+    return 1;
+}
+
+cJSON *rj_push_object(cJSON *arr)
+{
+    cJSON *x = cJSON_CreateObject();
+    return rj_push(arr, x) ? x : NULL;
+}
+
+int rj_push_str(cJSON *arr, const char *s)
+{
+    return rj_push(arr, s ? cJSON_CreateString(s) : cJSON_CreateNull());
+}
+
 void rcsv_str(FILE *f, const char *s, int always)
 {
     if (!s) return;

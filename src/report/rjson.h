@@ -17,6 +17,19 @@ int rj_num(cJSON *o, const char *k, double v);           /* non-finite -> null *
 int rj_num_or_null(cJSON *o, const char *k, double v);   /* the same as rj_num */
 int rj_range(cJSON *o, const char *k, jc_range r);       /* {low, central, high}; null if unknown */
 
+/* Every cJSON_Add* / cJSON_Create* result is checked: REQ(x) jumps to the
+ * enclosing function's `done:` label (which frees the tree and returns
+ * NULL or the error) when x is 0 / NULL. */
+#define REQ(x) do { if (!(x)) goto done; } while (0)
+
+/* Appends a new object to array arr and returns it; NULL on out-of-memory. */
+cJSON *rj_push_object(cJSON *arr);
+/* Appends string s (NULL: null) to array arr; 0 on out-of-memory. */
+int rj_push_str(cJSON *arr, const char *s);
+/* Appends item to array arr, taking it over (deleted on failure); 0 when
+ * item is NULL or the append failed. */
+int rj_push(cJSON *arr, cJSON *item);
+
 /* Writes s as one CSV field (RFC 4180: quoted when it holds a comma,
  * quote, CR or LF; always quoted when `always`).  NULL writes nothing. */
 void rcsv_str(FILE *f, const char *s, int always);

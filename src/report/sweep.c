@@ -105,7 +105,6 @@ char *jc_report_sweep_json(const jc_sweep *s)
     cJSON *root = cJSON_CreateObject(), *o, *arr;
     char *out = NULL;
     if (!root) return NULL;
-#define REQ(x) do { if (!(x)) goto done; } while (0)
     REQ(rj_str(root, "schema", "joulecast-sweep/1"));
     REQ(rj_str(root, "model", s->model));
     REQ(rj_str(root, "mode", jc_mode_name(s->mode)));
@@ -125,7 +124,7 @@ char *jc_report_sweep_json(const jc_sweep *s)
     for (size_t i = 0; i < s->n_entries; i++) {
         const jc_sweep_entry *x = &s->entries[i];
         REQ(o = cJSON_CreateObject());
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
         REQ(rj_num(o, "rank", (double)(i + 1)));
         REQ(rj_str(o, "device", x->device_id));
         REQ(rj_str(o, "device_name", x->device_name));
@@ -144,7 +143,7 @@ char *jc_report_sweep_json(const jc_sweep *s)
     for (size_t i = 0; i < s->n_skipped; i++) {
         const jc_sweep_entry *x = &s->skipped[i];
         REQ(o = cJSON_CreateObject());
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
         REQ(rj_str(o, "device", x->device_id));
         REQ(rj_str(o, "region", x->region_code));
         REQ(rj_str(o, "precision", x->precision));
@@ -156,10 +155,9 @@ char *jc_report_sweep_json(const jc_sweep *s)
     for (size_t i = 0; i < s->n_notes; i++) {
         cJSON *n = cJSON_CreateString(s->notes[i]);
         REQ(n);
-        cJSON_AddItemToArray(arr, n);
+        REQ(rj_push(arr, n));
     }
     out = cJSON_Print(root);
-#undef REQ
 done:
     cJSON_Delete(root);
     return out;
