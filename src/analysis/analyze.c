@@ -105,28 +105,6 @@ bool ax_assumed(actx *ax, const char *sym, int64_t *v)
            find_binding(ax->o.dims, ax->o.n_dims, sym, v);
 }
 
-static void add_warning(actx *ax, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_warning(actx *ax, const char *fmt, ...)
-{
-    char buf[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    for (size_t i = 0; i < ax->n_warn; i++)
-        if (!strcmp(ax->warn[i], buf)) return;
-    if (!grow((void **)&ax->warn, &ax->cap_warn, ax->n_warn, sizeof(char *))) {
-        nomem(ax);
-        return;
-    }
-    const char *s = jci_arena_strdup(ax->ar, buf);
-    if (!s) {
-        nomem(ax);
-        return;
-    }
-    ax->warn[ax->n_warn++] = s;
-}
-
 void ax_data_dependent(opctx *c, const char *sym)
 {
     actx *ax = c->ax;
@@ -241,16 +219,29 @@ static int new_inst(actx *ax, const jc_graph *g, const char *path, int parent, i
 }
 
 /* Resolves an outer-scope value of instance `inst` through its parents. */
-static jc_tshape *outer_value(actx *ax, int inst, const char *name)
+/* The value an outer-scope reference of instance inst names: its inferred
+ * shape, and (when og/oi are given) the enclosing graph that defines it
+ * and its index there (a Loop body's use of a main-graph initializer is
+ * that initializer: a weight, counted once). */
+static jc_tshape *outer_def(actx *ax, int inst, const char *name, const jc_graph **og, int32_t *oi)
 {
     int p = ax->insts[inst].parent;
     while (p >= 0) {
         const jc_graph *g = ax->insts[p].graph;
         int32_t k = jc_graph_find(g, name);
-        if (k >= 0 && g->values[k].kind != JC_V_OUTER) return &ax->insts[p].values[k];
+        if (k >= 0 && g->values[k].kind != JC_V_OUTER) {
+            if (og) *og = g;
+            if (oi) *oi = k;
+            return &ax->insts[p].values[k];
+        }
         p = ax->insts[p].parent;
     }
     return NULL;
+}
+
+static jc_tshape *outer_value(actx *ax, int inst, const char *name)
+{
+    return outer_def(ax, inst, name, NULL, NULL);
 }
 
 /* ---- params ----------------------------------------------------------------- */
@@ -609,6 +600,33 @@ static jc_status loop_outputs(actx *ax, opctx *c, const jc_graph *body, const jc
     return JC_OK;
 }
 
+/* A Loop's trip count: M when it is a folded constant and the loop runs
+ * exactly M times (no condition, or a constant-true condition the body
+ * passes through unchanged), or M as the count when M is an ordinary
+ * number; a huge M (>= 2^62) with a live condition is PyTorch's while-loop
+ * bound: -1 (data-dependent), *bound = M.  -1 when M is not known. */
+static int64_t loop_trips(opctx *c, const jc_graph *body, int64_t *bound)
+{
+    const int64_t *v, *cv;
+    int64_t cnt, ccnt;
+    if (!op_in_ints(c, 0, &v, &cnt) || cnt != 1 || v[0] < 0) return -1;
+    bool cond_given = c->nin > 1 && c->in[1];
+    bool cond_fixed = !cond_given;
+    if (cond_given && op_in_ints(c, 1, &cv, &ccnt) && ccnt == 1 && cv[0] && body->n_inputs > 1 &&
+        body->n_outputs > 0) {
+        int32_t co = body->outputs[0], ci = body->inputs[1];
+        cond_fixed = co == ci;
+        for (size_t i = 0; i < body->n_nodes && !cond_fixed; i++) {
+            const jc_node *bn = &body->nodes[i];
+            cond_fixed = !strcmp(bn->op_type, "Identity") && bn->n_outputs == 1 &&
+                         bn->outputs[0] == co && bn->n_inputs == 1 && bn->inputs[0] == ci;
+        }
+    }
+    if (cond_fixed || v[0] < ((int64_t)1 << 62)) return v[0];
+    *bound = v[0];
+    return -1;
+}
+
 static jc_status run_loop(actx *ax, opctx *c, int inst, const fscope *scope, int depth,
                           int rec, const char *name)
 {
@@ -619,14 +637,11 @@ static jc_status run_loop(actx *ax, opctx *c, int inst, const fscope *scope, int
     bool loop = n->op_type[0] == 'L';
     const jc_graph *body = graph_attr(n, "body");
     if (!body) return jci_diag_node(ax->d, JC_ERR_MODEL, name, n->op_type, "missing body graph");
-    int64_t trips = -1;
+    int64_t trips = -1, bound = -1;
     const char *tsym = NULL;
     int nsi = 0, nstate = 0;
     if (loop) {
-        const int64_t *v;
-        int64_t cnt;
-        if (op_in_ints(c, 0, &v, &cnt) && cnt == 1 && v[0] >= 0 && v[0] < INT64_MAX / 2)
-            trips = v[0];
+        trips = loop_trips(c, body, &bound);
         nstate = c->nin > 2 ? c->nin - 2 : 0;
     } else {
         int64_t nsi64 = op_attr_i(c, "num_scan_inputs", 1);
@@ -657,7 +672,13 @@ static jc_status run_loop(actx *ax, opctx *c, int inst, const fscope *scope, int
         tsym = jci_arena_strdup(ax->ar, tname);
         ax_data_dependent(c, tsym);
         ax->nodes[rec].cost.state = JC_COST_DATA_DEPENDENT;
-        ax->nodes[rec].note = jci_arena_strdup(ax->ar, "trip count unknown: body counted once");
+        char why[200];
+        if (bound >= 0)
+            snprintf(why, sizeof why, "the loop condition decides the trip count (M = %lld is only "
+                     "a bound): body counted once", (long long)bound);
+        else
+            snprintf(why, sizeof why, "trip count unknown: body counted once");
+        ax->nodes[rec].note = jci_arena_strdup(ax->ar, why);
     }
     int64_t brep;
     if (!jci_mul_ok(rep, trips < 0 ? 1 : trips, &brep))
@@ -828,6 +849,8 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
     jc_tshape *vals = ax->insts[inst].values;
     jc_tshape *in[256], *out[256];
     const jc_value *vin[256];
+    const jc_graph *ving[256];   /* graph defining input i (outer scope resolved) */
+    int32_t vini[256];
     jc_tshape none[1];
     memset(none, 0, sizeof none);
     /* rules read in[0..]/out[0] without checking nin/nout: slots a node
@@ -860,9 +883,18 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
         if (k < 0) continue;
         vin[i] = &g->values[k];
         in[i] = &vals[k];
+        ving[i] = g;
+        vini[i] = k;
         if (g->values[k].kind == JC_V_OUTER) {
-            jc_tshape *o = outer_value(ax, inst, g->values[k].name);
-            if (o) in[i] = o;
+            const jc_graph *og = NULL;
+            int32_t oi = -1;
+            jc_tshape *o = outer_def(ax, inst, g->values[k].name, &og, &oi);
+            if (o) {
+                in[i] = o;
+                vin[i] = &og->values[oi];
+                ving[i] = og;
+                vini[i] = oi;
+            }
         }
     }
     for (size_t i = 0; i < n->n_outputs; i++) {
@@ -882,6 +914,11 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
     ax->cur_name = name;
     jc_counted_node *cn;
     if (handled) {
+        /* the container's own initializer inputs (a Loop's trip count M)
+         * are parameters like any other initializer */
+        for (int k = 0; k < c.nin; k++)
+            if (op_in_is_weight(&c, k) && (st = count_param(ax, ving[k], vini[k], &ax->nodes[rec].cost)))
+                return st;
         cn = &ax->nodes[rec];
         cn->cost.cls = JC_CLASS_NONE;
         cn->counted = 0;
@@ -917,11 +954,8 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
         if ((st = tally_bytes(ax, &c))) return st;
         if (ax->err) return ax->err;
         for (int k = 0; k < c.nin; k++)
-            if (op_in_is_weight(&c, k)) {
-                const jc_graph *og = g;
-                int32_t vi = n->inputs[k];
-                if ((st = count_param(ax, og, vi, &c.cost))) return st;
-            }
+            if (op_in_is_weight(&c, k) && (st = count_param(ax, ving[k], vini[k], &c.cost)))
+                return st;
         if (!c.cost.arith_dtype) {
             for (int k = 0; k < c.nin && !c.cost.arith_dtype; k++)
                 if (in[k]) c.cost.arith_dtype = in[k]->dtype;
@@ -1001,14 +1035,15 @@ static jc_status run_graph(actx *ax, int inst, const fscope *scope, int depth)
             progressed++;
         }
         if (!progressed && left && !st) {
-            /* a cycle: analyse the rest in file order */
-            for (size_t i = 0; i < nn && !st; i++)
-                if (!done[i]) {
-                    st = run_node(ax, inst, scope, depth, i);
-                    done[i] = 1;
-                    left--;
-                }
-            add_warning(ax, "graph '%s' is not acyclic; nodes analysed in file order", g->name ? g->name : "");
+            /* a cycle: ONNX graphs are acyclic; name a node on it */
+            size_t i = 0;
+            while (done[i]) i++;
+            const jc_node *n = &g->nodes[i];
+            const char *nm = display_name(ax, inst, n, i);
+            st = jci_diag_node(ax->d, JC_ERR_MODEL, nm ? nm : "", n->op_type,
+                               "graph '%s' has a cycle: %zu node%s, this one among them, wait on "
+                               "each other's outputs (ONNX graphs are acyclic)",
+                               g->name ? g->name : "", left, left == 1 ? "" : "s");
         }
     }
     free(done);
@@ -1184,6 +1219,10 @@ static jc_status totals(actx *ax, jc_analysis *a)
                     ok = ok && jci_mul_ok(b, r, &x) && jci_add_ok(t->activation_bytes, x, &t->activation_bytes);
             }
         }
+        if (!ok && r > 1)
+            return jci_diag_node(ax->d, JC_ERR_RANGE, cn->name, cn->node->op_type,
+                                 "the total overflows 64 bits (the node runs %lld times: loop trip "
+                                 "counts multiplied)", (long long)r);
         if (!ok)
             return jci_diag_node(ax->d, JC_ERR_RANGE, cn->name, cn->node->op_type,
                                 "the total overflows 64 bits");

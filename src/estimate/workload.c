@@ -78,22 +78,12 @@ static jc_status resolve_counted(est *s)
     for (int dt = 1; dt < JC_DT_COUNT_; dt++)
         if (by_dtype[dt] > (stored ? by_dtype[stored] : 0)) stored = dt;
     if (an->partial) {
-        char ops[300] = "";
-        size_t k = 0;
-        for (size_t i = 0; i < an->n_unsupported && k < sizeof ops - 40; i++)
-            k += (size_t)snprintf(ops + k, sizeof ops - k, "%s%s x%lld", i ? ", " : "",
-                                  an->unsupported[i].op, (long long)an->unsupported[i].count);
-        for (size_t i = 0; i < an->n_unknown_syms && k < sizeof ops - 40; i++)
-            k += (size_t)snprintf(ops + k, sizeof ops - k, "%sunknown dim '%s'", k ? ", " : "",
-                                  an->unknown_syms[i].sym);
-        const char *hint = an->n_unsupported && an->n_unknown_syms
-                               ? "give cost rules with --op-rules FILE and bind dims with --dim/--batch"
-                           : an->n_unsupported ? "give cost rules with --op-rules FILE"
-                                               : "bind dims with --dim/--batch";
+        /* every reason named, each with its remedy (never "partial ()") */
+        char why[600];
+        jc_analysis_partial_words(an, why, sizeof why);
         if (f <= 0)
-            return jci_diag_set(s->d, JC_ERR_INCOMPLETE,
-                               "estimate: the model's work is unknown (%s); %s", ops, hint);
-        jci_est_warn(s, "the count is partial (%s): the estimate is a lower bound of the work (%s)", ops, hint);
+            return jci_diag_set(s->d, JC_ERR_INCOMPLETE, "estimate: the model's work is unknown (%s)", why);
+        jci_est_warn(s, "the count is partial (%s): the estimate is a lower bound of the work", why);
     }
     s->have_nodes = 1;
     s->fwd_flops = f;

@@ -141,7 +141,7 @@ void jc_analysis_partial_words(const jc_analysis *an, char *buf, size_t cap)
         ADD("%sunsupported op %s x%lld (give a cost rule with --op-rules FILE)", k ? ", " : "",
             an->unsupported[i].op, (long long)an->unsupported[i].count);
     for (size_t i = 0; i < an->n_data_dependent; i++)
-        ADD("%sdata-dependent size %s (bound it with --assume)", k ? ", " : "", an->data_dependent[i]);
+        ADD("%s%s", k ? ", " : "", an->data_dependent[i]);   /* names the size and its --assume */
     if (an->n_unknown_other)
         ADD("%s%zu node%s with an unnamed unknown dim (bind the inputs with --input NAME=AxB)", k ? ", " : "",
             an->n_unknown_other, an->n_unknown_other == 1 ? "" : "s");

@@ -110,6 +110,62 @@ def build():
         [f32("X", [2, 8, 16])], [f32("Y", [2, 8, 32])],
         [const("W", np.zeros((16, 32), dtype=np.float32))],
         extra_opsets=[("com.example", 1)])
+    out.update(control_flow_models())
+    return out
+
+
+def loop_body(name, nodes, x_shape):
+    """A Loop body (iteration, cond, x) -> (cond, y)."""
+    return helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"])] + nodes, name,
+        [helper.make_tensor_value_info("iter", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []), f32("x", x_shape)],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []), f32("y", x_shape)])
+
+
+def control_flow_models():
+    """Models of #18 items 9 and 19 (test_cost.c, golden cases)."""
+    out = {}
+    # Loop of 3 trips whose body multiplies by the main graph's W[4,4]
+    # twice: W is an outer-scope initializer (16 params, 64 bytes, counted
+    # once); 3 x 2 x 16 = 96 MACs.
+    body = loop_body("body", [helper.make_node("MatMul", ["x", "W"], ["h"]),
+                              helper.make_node("MatMul", ["h", "W"], ["y"])], [1, 4])
+    out["loop_outer_weight"] = model(
+        "loop_outer_weight",
+        [helper.make_node("Loop", ["M", "", "X"], ["Y"], body=body)],
+        [f32("X", [1, 4])], [f32("Y", [1, 4])],
+        [const("M", np.array(3, dtype=np.int64)),
+         const("W", (np.arange(16, dtype=np.float32) / 16).reshape(4, 4))])
+    # Loop with the constant trip count 2^62 and no condition: the body's
+    # one Add runs 2^62 times (4,611,686,018,427,387,904 FLOPs, fits int64).
+    body = loop_body("body", [helper.make_node("Add", ["x", "x"], ["y"])], [1])
+    out["loop_trips_2p62"] = model(
+        "loop_trips_2p62",
+        [helper.make_node("Loop", ["M", "", "X"], ["Y"], body=body)],
+        [f32("X", [1])], [f32("Y", [1])],
+        [const("M", np.array(2 ** 62, dtype=np.int64))])
+    # A while loop as PyTorch writes it: M = INT64_MAX and a condition the
+    # body recomputes (sum(y) < 100): the trip count depends on data.
+    body = helper.make_graph(
+        [helper.make_node("Add", ["x", "x"], ["y"]),
+         helper.make_node("ReduceSum", ["y"], ["s"], keepdims=0),
+         helper.make_node("Less", ["s", "limit"], ["cond_out"])], "body",
+        [helper.make_tensor_value_info("iter", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []), f32("x", [4])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []), f32("y", [4])])
+    out["loop_while"] = model(
+        "loop_while",
+        [helper.make_node("Loop", ["M", "C", "X"], ["Y"], body=body)],
+        [f32("X", [4])], [f32("Y", [4])],
+        [const("M", np.array(2 ** 63 - 1, dtype=np.int64)), const("C", np.array(True)),
+         const("limit", np.array(100, dtype=np.float32))])
+    # A cycle: A = Add(X, B), B = Relu(A) (not a valid ONNX graph).
+    out["cyclic"] = model(
+        "cyclic",
+        [helper.make_node("Add", ["X", "B"], ["A"], name="add"),
+         helper.make_node("Relu", ["A"], ["B"], name="relu")],
+        [f32("X", [2])], [f32("A", [2])])
     return out
 
 
@@ -117,7 +173,7 @@ def main():
     dest = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "cost")
     os.makedirs(dest, exist_ok=True)
     for name, m in sorted(build().items()):
-        if name != "custom_fused_dense":
+        if name not in ("custom_fused_dense", "cyclic"):
             onnx.checker.check_model(m, full_check=True)
         path = os.path.join(dest, name + ".onnx")
         with open(path, "wb") as f:

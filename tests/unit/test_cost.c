@@ -279,6 +279,41 @@ static void test_folded_shape_arith_free(void)
     jc_model_free(m);
 }
 
+/* #18 item 9: a Loop body that multiplies by the main graph's W[4,4]
+ * (an outer-scope initializer) twice per trip: W's 16 params (+ the trip
+ * count M, 1 int64) count once, as inspect lists them; the body's
+ * MatMuls read W as weight bytes; 3 trips x 2 x 16 MACs. */
+static void test_subgraph_outer_weights(void)
+{
+    jc_model *m;
+    jc_analysis *a;
+    jc_diag d;
+    if (jc_model_load("tests/models/cost/loop_outer_weight.onnx", &m, &d)) {
+        CHECK(0);
+        return;
+    }
+    jc_analyze_opts o = {0};
+    if (jc_analyze(m, &o, &a, &d)) {
+        CHECK(0);
+        jc_model_free(m);
+        return;
+    }
+    CHECK(!a->partial);
+    CHECK_I64(a->totals.macs, 96);
+    CHECK_I64(a->totals.params, 17);
+    CHECK_I64(a->totals.weight_bytes, 72);
+    int matmuls = 0;
+    for (size_t i = 0; i < a->n_nodes; i++)
+        if (!strcmp(a->nodes[i].op, "MatMul")) {
+            matmuls++;
+            CHECK_I64(a->nodes[i].cost.weight_bytes_read, 64);
+            CHECK_I64(a->nodes[i].cost.repeat, 3);
+        }
+    CHECK_I64(matmuls, 2);
+    jc_analysis_free(a);
+    jc_model_free(m);
+}
+
 int main(void)
 {
     RUN(test_conv);
@@ -292,5 +327,6 @@ int main(void)
     RUN(test_reference_macs);
     RUN(test_unbound_is_partial);
     RUN(test_folded_shape_arith_free);
+    RUN(test_subgraph_outer_weights);
     return check_summary();
 }
