@@ -862,7 +862,8 @@ char *jc_report_region_json(const jc_region *r);
 /* The energy model is docs/energy-model.md; every number an estimate
  * uses is recorded as a jc_assumption with its origin. */
 
-typedef enum jc_mode { JC_MODE_INFERENCE = 0, JC_MODE_TRAINING = 1 } jc_mode;
+typedef enum jc_mode { JC_MODE_INFERENCE = 0, JC_MODE_TRAINING = 1,
+                       JC_MODE_GENERATION = 2 /* LLM serving: jc_serving_run */ } jc_mode;
 
 typedef enum jc_method {
     JC_METHOD_ROOFLINE = 0,      /* per-node roofline time, activity power */
@@ -918,6 +919,14 @@ typedef struct jc_job {
     const char *measured;    /* a power trace of the run (jc_trace_load) */
     const char *trace_format;  /* its format name; NULL: detected */
     const char *trace_scope;   /* device, host or wall: a plain timestamp,watts trace */
+    /* generation (LLM serving, mode JC_MODE_GENERATION) */
+    const char *hf_config;   /* Hugging Face config.json */
+    double prompt_tokens, output_tokens; /* mean per request */
+    double concurrency;      /* running sequences per replica */
+    double tp, pp, ep;       /* tensor / pipeline / expert parallel sizes */
+    const char *weights;     /* stored weight format; NULL: the config's */
+    const char *kv_format;   /* KV-cache format; NULL: bf16 */
+    const char *serving_runtime; /* vllm-0.11 (default) or vllm-0.5 */
 } jc_job;
 
 /* Sets every field of *job to "not given" (NAN / NULL / 0) with mode
@@ -2063,6 +2072,165 @@ jc_status jc_report_compare_html(const jc_compare_item *items, size_t n,
  * for all; Pareto entries are always listed) and the skipped entries.
  * JC_ERR_IO if writing failed. */
 jc_status jc_report_sweep_html(const jc_sweep *s, size_t top, FILE *f);
+
+/* ------------------------------------------------------------------ */
+/* LLM serving (owner src/analysis/hfconfig.c, src/estimate/serving.c)  */
+/* ------------------------------------------------------------------ */
+/* A decoder-only transformer as its Hugging Face config.json describes
+ * it, and the serving model of docs/workflow-serving.md: prefill over the
+ * prompt, decode with a KV cache over the growing context, continuous
+ * batching, tensor/pipeline/expert parallelism, mixture of experts and
+ * stored weight formats.  The energy of the whole workload goes through
+ * the same energy stage as every estimate (jc_estimate_run). */
+
+/* One decoder layer. */
+typedef struct jc_arch_layer {
+    int64_t window;   /* sliding or chunked local attention span, tokens;
+                         0: global attention over the whole context */
+    int moe;          /* 1: routed experts replace the dense MLP */
+} jc_arch_layer;
+
+typedef struct jc_arch {
+    const char *path, *model_type;
+    int64_t n_layers, hidden, heads, kv_heads, head_dim, vocab;
+    int64_t ffn;          /* dense MLP intermediate size (0: none) */
+    int64_t max_ctx;      /* max_position_embeddings (0: not given) */
+    int gated;            /* 1: gate + up + down projections; 0: up + down */
+    int tied;             /* LM head shares the embedding matrix */
+    int64_t learned_pos;  /* learned position rows (gpt2), else 0 */
+    int mla;              /* multi-head latent attention (DeepSeek-V3) */
+    int64_t q_lora, kv_lora, qk_nope, qk_rope, v_head;
+    int64_t n_experts, top_k, expert_ffn;
+    int64_t shared_ffn;   /* always-active shared expert(s) of MoE layers,
+                             intermediate size summed; 0: none */
+    const char *weight_format;  /* "bf16", "fp8", ... the config declares;
+                                   NULL: not said */
+    const char *expert_format;  /* experts only (gpt-oss mxfp4); NULL */
+    const char *format_note;    /* how the format was read, or NULL */
+    jc_arch_layer *layer;       /* n_layers entries */
+    void *internal_;
+} jc_arch;
+
+/* Reads a config.json.  On success *out owns the architecture
+ * (jc_arch_free).  Errors: JC_ERR_IO (cannot read), JC_ERR_MODEL (not
+ * JSON, or a key the family needs is missing or malformed: the message
+ * names the key), JC_ERR_NOTFOUND (model_type not supported: the message
+ * lists the supported ones), JC_ERR_NOMEM. */
+jc_status jc_arch_load_hf(const char *path, jc_arch **out, jc_diag *diag);
+void jc_arch_free(jc_arch *a);
+
+/* Parameter counts of an architecture: every weight (total) and the
+ * weights one token uses (active: top-k routed + shared experts). */
+void jc_arch_params(const jc_arch *a, double *total, double *active);
+
+/* KV-cache bytes per token of context, summed over layers, at `kv_bytes`
+ * per element (MLA: the latent kv_lora + qk_rope per layer).  Counts every
+ * layer at full context; serving caps sliding layers at their window. */
+double jc_arch_kv_bytes_per_token(const jc_arch *a, double kv_bytes);
+
+/* Serving figures (per request; ranges low / central / high). */
+typedef struct jc_serving {
+    jc_estimate *estimate;         /* energy of the workload (owned) */
+    const char *model;             /* config path, or "--params" */
+    const char *model_type;
+    double params_total, params_active;
+    double prompt_tokens, output_tokens, requests;
+    double concurrency_asked;      /* --concurrency */
+    double concurrency;            /* running sequences per replica used */
+    int memory_limited;            /* 1: the KV memory, not --concurrency,
+                                      bounds the running sequences */
+    double tp, pp, ep, replicas, devices;
+    const char *weights, *kv_format, *compute_precision;
+    double weight_bytes;           /* stored weights, whole model */
+    double kv_bytes_per_token;     /* all layers, at the KV format */
+    double kv_bytes;               /* KV cache of the running sequences at
+                                      the mean context P + O/2 (per replica) */
+    double memory_per_device, memory_capacity; /* bytes used / held */
+    double prefill_flops;          /* one request's prefill */
+    double decode_flops_per_token; /* mean over the request's steps */
+    double decode_bytes_per_step;  /* mean, per replica */
+    double experts_touched;        /* mean distinct experts per MoE layer
+                                      per decode step (0: dense) */
+    double collective_s_per_step;  /* tensor-parallel all-reduces */
+    double decode_flop_util, decode_bw_util; /* achieved / peak, per device,
+                                      central (what decode power follows) */
+    double prefill_flop_util;      /* central */
+    double prefill_time_share;     /* of a replica's busy time, central */
+    jc_range ttft_s, itl_s;
+    jc_range tokens_per_s;             /* output tokens/s, all devices */
+    jc_range tokens_per_s_per_device, tokens_per_s_per_seq;
+    jc_range j_per_output_token;       /* facility energy */
+    jc_range j_per_output_token_device;/* device (GPU) energy only */
+    jc_range j_per_request;            /* facility energy */
+    double prefill_energy_share;       /* of device energy, central */
+    jc_range power_prefill_w, power_decode_w; /* per device */
+    size_t n_nodes; jc_est_node *nodes; /* one decode step (per_node) */
+    void *internal_;
+} jc_serving;
+
+/* Runs the serving model for `job` (mode generation) on the architecture
+ * `arch` (NULL: the coarse path of job.params / job.active_params).  The
+ * energy of job.requests requests goes through jc_estimate_run.
+ * Errors: JC_ERR_USAGE (a missing or bad option: prompt/output tokens,
+ * concurrency, parallelism that does not divide the devices, a weight or
+ * KV format not known), JC_ERR_RANGE (the weights do not fit the devices
+ * at any count given: the message says how many are needed), every error
+ * of jc_estimate_run.  On success *out owns the result
+ * (jc_serving_free). */
+jc_status jc_serving_run(const jc_job *job, const jc_arch *arch,
+                         const jc_hwdb *db, jc_serving **out, jc_diag *diag);
+void jc_serving_free(jc_serving *s);
+
+/* sweep --generate: axes of the grid (an empty axis: the job's own value;
+ * tps entries NAN: the smallest group that fits) and the latency targets
+ * (NAN: none).  Pointers borrowed for the call. */
+typedef struct jc_serving_sweep_spec {
+    const char *const *devices;  size_t n_devices;
+    const double *counts;        size_t n_counts;
+    const double *tps;           size_t n_tps;
+    const double *concurrencies; size_t n_concurrencies;
+    const char *const *weights;  size_t n_weights;
+    double max_itl_s, max_ttft_s;
+} jc_serving_sweep_spec;
+
+/* One grid point: estimated (figures, central) or not (reason). */
+typedef struct jc_serving_sweep_entry {
+    const char *device_id, *weights;
+    double count, tp, concurrency_asked, concurrency;
+    int memory_limited, estimated, meets, pareto;
+    double ttft_s, itl_s, tokens_per_s;
+    double j_per_output_token;          /* device (GPU) energy */
+    double j_per_output_token_facility, co2_kg;
+    const char *reason;                 /* not estimated, or a missed target */
+} jc_serving_sweep_entry;
+
+typedef struct jc_serving_sweep {
+    size_t n_entries; jc_serving_sweep_entry *entries; /* estimated first:
+                                          meeting the targets by J/token,
+                                          then the rest; then unestimated */
+    size_t n_estimated, n_meeting, n_pareto;
+    double max_itl_s, max_ttft_s;
+    void *internal_;
+} jc_serving_sweep;
+
+/* Runs jc_serving_run at every grid point of `spec` (at most 100000).
+ * Errors: JC_ERR_USAGE (NULL argument, no device, a grid too large),
+ * JC_ERR_NOMEM; a point that fails is an entry with its reason.  On
+ * success *out owns the result (jc_serving_sweep_free). */
+jc_status jc_serving_sweep_run(const jc_serving_sweep_spec *spec, const jc_job *job,
+                               const jc_arch *arch, const jc_hwdb *db,
+                               jc_serving_sweep **out, jc_diag *diag);
+void jc_serving_sweep_free(jc_serving_sweep *s);
+/* Text (top: rows of the ranked table, 0 for all), JSON (malloc'ed; NULL on
+ * out-of-memory) and CSV of a serving sweep. */
+jc_status jc_report_serving_sweep_text(const jc_serving_sweep *s, size_t top, FILE *f);
+char *jc_report_serving_sweep_json(const jc_serving_sweep *s);
+jc_status jc_report_serving_sweep_csv(const jc_serving_sweep *s, FILE *f);
+
+/* Reports: the estimate's figures plus the serving section. */
+jc_status jc_report_serving_text(const jc_serving *s, FILE *f);
+char *jc_report_serving_json(const jc_serving *s);
+jc_status jc_report_serving_csv(const jc_serving *s, FILE *f, int header);
 
 #ifdef __cplusplus
 }

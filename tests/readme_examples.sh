@@ -1,5 +1,6 @@
 #!/bin/sh
-# readme_examples.sh - runs every command of README.md's ```sh blocks that
+# readme_examples.sh - runs every command of the ```sh blocks of README.md
+# and docs/workflow-serving.md that
 # starts with "joulecast " (continuation lines ending in "\" joined), with
 # the joulecast under test first on PATH, from the repository root; a
 # non-zero exit fails.  A command naming a file that is not in the
@@ -28,7 +29,7 @@ awk '
     else next
     if (buf ~ /\\$/) { sub(/\\$/, "", buf); cont = 1; next }
     cont = 0; gsub(/[[:space:]]+/, " ", buf); print buf
-  }' README.md > "$T/cmds"
+  }' README.md docs/workflow-serving.md > "$T/cmds"
 n=$(wc -l < "$T/cmds")
 [ "$n" -gt 0 ] && echo "PASS readme/found-$n-examples" || echo "FAIL readme/no-examples-found"
 i=0

@@ -49,7 +49,9 @@ void help_estimate(FILE *f)
     fprintf(f, "\nexamples:\n"
                "  joulecast estimate models/resnet50.onnx --train --samples 1281167 --epochs 90 \\\n"
                "      --batch 256 --device a100 --count 8 --region US-CA\n"
-               "  joulecast estimate --flops 3.14e23 --train --device v100 --count 10000 --region US\n");
+               "  joulecast estimate --flops 3.14e23 --train --device v100 --count 10000 --region US\n"
+               "  joulecast estimate --generate --hf-config llama-3.1-8b.json --prompt-tokens 500 \\\n"
+               "      --output-tokens 300 --concurrency 64 --requests 1e7 --device h100 --region US\n");
 }
 
 /* This command's own rows. */
@@ -86,6 +88,52 @@ static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *wh
     return JC_ERR_INTERNAL;
 }
 
+/* --generate: the serving model (src/estimate/serving.c). */
+static int run_generation(jobopts *c, const est_out *out, const jc_hwdb *db)
+{
+    jc_diag d;
+    jc_arch *arch = NULL;
+    jc_serving *s = NULL;
+    int rc = 0;
+    if (c->model) {
+        rc = cli_usage("estimate", "--generate with an ONNX model is not supported yet: give --hf-config FILE "
+                       "(or --params N for the coarse path)");
+        goto done;
+    }
+    if (out->codecarbon) {
+        rc = cli_usage("estimate", "--format codecarbon is not available with --generate");
+        goto done;
+    }
+    if (c->job.hf_config && jc_arch_load_hf(c->job.hf_config, &arch, &d)) { rc = cli_fail(&d); goto done; }
+    if (jc_serving_run(&c->job, arch, db, &s, &d)) { rc = cli_fail(&d); goto done; }
+    if (out->html) {
+        FILE *hf = jo_html_open(out->html, &rc);
+        if (!hf) goto done;
+        jc_status hs = jc_report_estimate_html(s->estimate, c->job.hf_config, 0, hf);
+        if ((rc = jo_html_close(hf, out->html, hs))) goto done;
+    }
+    if (out->html && !strcmp(out->html, "-")) {
+        /* the HTML was the output */
+    } else if (out->json) {
+        char *j = jc_report_serving_json(s);
+        if (!j) { rc = JC_ERR_NOMEM; goto done; }
+        puts(j);
+        free(j);
+    } else if (out->csv) {
+        if (jc_report_serving_csv(s, stdout, 1)) rc = JC_ERR_IO;
+    } else if (jc_report_serving_text(s, stdout)) {
+        rc = JC_ERR_IO;
+    }
+    if (!rc && jc_budget_check(s->estimate, &out->budget, &d)) {
+        fflush(stdout);
+        rc = cli_fail(&d);
+    }
+done:
+    jc_serving_free(s);
+    jc_arch_free(arch);
+    return rc;
+}
+
 int cmd_estimate(int argc, char **argv)
 {
     est_out out;
@@ -113,6 +161,14 @@ int cmd_estimate(int argc, char **argv)
 
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
 
+    if (c.job.mode == JC_MODE_GENERATION) {
+        rc = run_generation(&c, &out, db);
+        goto out;
+    }
+    if (c.job.hf_config) {
+        rc = cli_usage("estimate", "--hf-config is read by the serving model: add --generate (--mode generation)");
+        goto out;
+    }
     if ((rc = jo_prepare(&c, &p))) goto out;
     if (jc_estimate_run(&c.job, p->analysis, db, &e, &d)) { rc = cli_fail(&d); goto out; }
     if (out.html) {

@@ -25,6 +25,8 @@ typedef struct axis_list {
 
 typedef struct sweep_cli {
     axis_list devices, regions, batches, precisions;
+    axis_list counts, tps, concurrencies, weights;   /* --generate */
+    double max_itl_s, max_ttft_s;
     jc_sweep_sort sort;
     int64_t top;
     int top_given;
@@ -32,7 +34,8 @@ typedef struct sweep_cli {
     const char *html;
 } sweep_cli;
 
-enum { S_DEVICES = 1, S_REGIONS, S_BATCHES, S_PRECISIONS, S_SORT, S_TOP, S_JSON, S_CSV, S_HTML };
+enum { S_DEVICES = 1, S_REGIONS, S_BATCHES, S_PRECISIONS, S_SORT, S_TOP, S_JSON, S_CSV, S_HTML,
+       S_COUNTS, S_TPS, S_CONCS, S_WEIGHTS, S_MAXITL, S_MAXTTFT };
 
 static const jo_opt opts[] = {
     {"devices", JO_CMD, S_DEVICES, "LIST", "devices to sweep: ids, or all (gpu+tpu+accelerator), gpu, tpu, ..."},
@@ -44,6 +47,12 @@ static const jo_opt opts[] = {
     {"json", JO_OUT, S_JSON, NULL, "JSON output (docs/json-schemas.md \"sweep\")"},
     {"csv", JO_OUT, S_CSV, NULL, "CSV: one row per entry, skipped entries last with their reason"},
     {"html", JO_OUT, S_HTML, "FILE", "also write a self-contained HTML report with the scatter ('-': to stdout)"},
+    {"counts", JO_CMD, S_COUNTS, "LIST", "--generate: device counts to sweep"},
+    {"tps", JO_CMD, S_TPS, "LIST", "--generate: tensor-parallel sizes to sweep (default: the smallest that fits)"},
+    {"concurrencies", JO_CMD, S_CONCS, "LIST", "--generate: running sequences per replica to sweep"},
+    {"weights-list", JO_CMD, S_WEIGHTS, "LIST", "--generate: weight formats to sweep (bf16 fp8 int4 mxfp4 ...)"},
+    {"max-itl", JO_CMD, S_MAXITL, "T", "--generate: keep configurations whose inter-token latency <= T (50ms, 0.05s)"},
+    {"max-ttft", JO_CMD, S_MAXTTFT, "T", "--generate: keep configurations whose time to first token <= T"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
@@ -60,7 +69,9 @@ void help_sweep(FILE *f)
     fprintf(f, "\nexamples:\n"
                "  joulecast sweep models/resnet50.onnx --batch 64 --requests 1000000\n"
                "  joulecast sweep models/bert_base.onnx --dim sequence=128 --batches 8,32,128 \\\n"
-               "      --devices a100,h100,l4 --regions aws:all --precisions bf16,fp8 --sort energy\n");
+               "      --devices a100,h100,l4 --regions aws:all --precisions bf16,fp8 --sort energy\n"
+               "  joulecast sweep --generate --hf-config llama-3.1-8b.json --prompt-tokens 500 --output-tokens 300 \\\n"
+               "      --devices h100,l40s --counts 1,2 --concurrencies 8,64,256 --weights-list bf16,fp8 --max-itl 50ms\n");
 }
 
 static int split(axis_list *l, const char *val, const char *name, const char *where)
@@ -104,6 +115,26 @@ static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *wh
     case S_JSON: c->json = 1; return 0;
     case S_CSV: c->csv = 1; return 0;
     case S_HTML: c->html = val; return 0;
+    case S_COUNTS: return split(&c->counts, val, o->name, where);
+    case S_TPS: return split(&c->tps, val, o->name, where);
+    case S_CONCS: return split(&c->concurrencies, val, o->name, where);
+    case S_WEIGHTS: return split(&c->weights, val, o->name, where);
+    case S_MAXITL:
+    case S_MAXTTFT: {
+        /* a duration: 50ms, 0.05s or 0.05 (seconds) */
+        char *end = NULL;
+        double v = strtod(val, &end);
+        double scale = 1;
+        if (end && !strcmp(end, "ms")) scale = 1e-3;
+        else if (end && !strcmp(end, "us")) scale = 1e-6;
+        else if (end && (!strcmp(end, "s") || !*end)) scale = 1;
+        else end = NULL;
+        if (!end || end == val || !(v > 0) || !isfinite(v))
+            return cli_usage("sweep", "%s: --%s expects a duration > 0 such as 50ms or 0.05s, got '%s'", where, o->name, val);
+        if (o->off == S_MAXITL) c->max_itl_s = v * scale;
+        else c->max_ttft_s = v * scale;
+        return 0;
+    }
     }
     return JC_ERR_INTERNAL;
 }
@@ -113,11 +144,62 @@ static void free_axis(axis_list *l)
     for (size_t i = 0; i < l->n_bufs; i++) free(l->bufs[i]);
 }
 
+static int numbers(const axis_list *l, const char *name, double *out)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        double v;
+        if (!cli_parse_f64(l->items[i], &v) || v < 1 || v != floor(v) || v > 1e6)
+            return cli_usage("sweep", "--%s takes whole numbers >= 1, got '%s'", name, l->items[i]);
+        out[i] = v;
+    }
+    return 0;
+}
+
+/* sweep --generate: devices x counts x tp x concurrency x weights
+ * (jc_serving_sweep_run). */
+static int sweep_generation(sweep_cli *sc, jobopts *c, jc_hwdb *db)
+{
+    static double counts[MAX_AXIS], tps[MAX_AXIS], concs[MAX_AXIS];
+    jc_arch *arch = NULL;
+    jc_serving_sweep *s = NULL;
+    jc_diag d;
+    int rc = 0;
+    if (c->model) return cli_usage("sweep", "--generate takes --hf-config FILE, not an ONNX model");
+    if (sc->regions.n || sc->batches.n || sc->precisions.n || sc->html)
+        return cli_usage("sweep", "--regions, --batches, --precisions and --html do not apply to --generate "
+                         "(give --region; sweep --concurrencies and --weights-list)");
+    if (sc->devices.n && c->job.device)
+        return cli_usage("sweep", "--device and --devices both name the hardware; give the list to --devices");
+    if ((rc = numbers(&sc->counts, "counts", counts)) || (rc = numbers(&sc->tps, "tps", tps)) ||
+        (rc = numbers(&sc->concurrencies, "concurrencies", concs)))
+        return rc;
+    if (c->job.hf_config && jc_arch_load_hf(c->job.hf_config, &arch, &d)) return cli_fail(&d);
+    jc_serving_sweep_spec sp = {sc->devices.items, sc->devices.n, counts, sc->counts.n, tps, sc->tps.n,
+                                concs, sc->concurrencies.n, sc->weights.items, sc->weights.n,
+                                sc->max_itl_s, sc->max_ttft_s};
+    if (jc_serving_sweep_run(&sp, &c->job, arch, db, &s, &d)) { rc = cli_fail(&d); goto out; }
+    if (sc->json) {
+        char *js = jc_report_serving_sweep_json(s);
+        if (!js) { rc = JC_ERR_NOMEM; goto out; }
+        puts(js);
+        free(js);
+    } else if (sc->csv) {
+        if (jc_report_serving_sweep_csv(s, stdout)) rc = JC_ERR_IO;
+    } else if (jc_report_serving_sweep_text(s, (size_t)sc->top, stdout)) {
+        rc = JC_ERR_IO;
+    }
+out:
+    jc_serving_sweep_free(s);
+    jc_arch_free(arch);
+    return rc;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     sweep_cli sc;
     jobopts c;
     memset(&sc, 0, sizeof sc);
+    sc.max_itl_s = sc.max_ttft_s = NAN;
     jo_init(&c, "sweep", opts, N_OPTS, apply_out, &sc);
     jc_hwdb *db = NULL;
     jc_model *m = NULL;
@@ -130,6 +212,17 @@ int cmd_sweep(int argc, char **argv)
     if (sc.json + sc.csv > 1) { rc = cli_usage("sweep", "--json and --csv are exclusive"); goto out; }
     if (sc.html && !strcmp(sc.html, "-") && sc.json + sc.csv) {
         rc = cli_usage("sweep", "--html - writes the HTML to stdout: it cannot be combined with another format");
+        goto out;
+    }
+    if (c.job.mode == JC_MODE_GENERATION) {
+        if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
+        rc = sweep_generation(&sc, &c, db);
+        goto out;
+    }
+    if (sc.counts.n || sc.tps.n || sc.concurrencies.n || sc.weights.n || !isnan(sc.max_itl_s) ||
+        !isnan(sc.max_ttft_s)) {
+        rc = cli_usage("sweep", "--counts, --tps, --concurrencies, --weights-list, --max-itl and --max-ttft "
+                       "need --generate");
         goto out;
     }
     jc_sweep_spec sp;
@@ -183,5 +276,9 @@ out:
     free_axis(&sc.regions);
     free_axis(&sc.batches);
     free_axis(&sc.precisions);
+    free_axis(&sc.counts);
+    free_axis(&sc.tps);
+    free_axis(&sc.concurrencies);
+    free_axis(&sc.weights);
     return rc;
 }

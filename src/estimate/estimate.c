@@ -67,6 +67,8 @@ void jc_job_init(jc_job *j)
     j->gpu_usage = j->cpu_usage = NAN;
     j->count = j->hosts = j->utilization = j->host_power_w = j->scaling = NAN;
     j->ci = j->pue = j->lifetime_years = NAN;
+    j->prompt_tokens = j->output_tokens = j->concurrency = NAN;
+    j->tp = j->pp = j->ep = NAN;
 }
 
 /* ---- the builder's helpers --------------------------------------------------- */

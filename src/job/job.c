@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_NUM, K_NAME, K_FLAG, K_MODE, K_TRAIN, K_INFER, K_METHOD };
+enum { K_NUM, K_NAME, K_FLAG, K_MODE, K_TRAIN, K_INFER, K_GEN, K_METHOD };
 
 typedef struct key_row {
     jc_job_key pub;
@@ -96,6 +96,12 @@ static const struct size_limit {
     {"hosts", 1e7, "hosts"},
     {"host-power", 1e6, "W per host"},
     {"lifetime", 100, "years"},
+    {"prompt-tokens", 1e7, "tokens per request"},
+    {"output-tokens", 1e6, "tokens per request"},
+    {"concurrency", 1e6, "running sequences"},
+    {"tp", 1e5, "devices"},
+    {"pp", 1e4, "stages"},
+    {"ep", 1e5, "devices"},
 };
 
 const double *jc_job_key_max(const char *key)
@@ -161,14 +167,16 @@ jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d
         if (parse_flag(value, &on)) return bad(d, key, "true or false", value);
         *(int *)(base + r->off) = on;
         return JC_OK;
-    case K_TRAIN: case K_INFER:
+    case K_TRAIN: case K_INFER: case K_GEN:
         if (parse_flag(value, &on)) return bad(d, key, "true or false", value);
-        if (on) job->mode = r->kind == K_TRAIN ? JC_MODE_TRAINING : JC_MODE_INFERENCE;
+        if (on) job->mode = r->kind == K_TRAIN ? JC_MODE_TRAINING
+                          : r->kind == K_GEN ? JC_MODE_GENERATION : JC_MODE_INFERENCE;
         return JC_OK;
     case K_MODE:
         if (value && (!strcmp(value, "training") || !strcmp(value, "train"))) job->mode = JC_MODE_TRAINING;
         else if (value && (!strcmp(value, "inference") || !strcmp(value, "infer"))) job->mode = JC_MODE_INFERENCE;
-        else return bad(d, key, "training or inference", value);
+        else if (value && (!strcmp(value, "generation") || !strcmp(value, "generate"))) job->mode = JC_MODE_GENERATION;
+        else return bad(d, key, "training, inference or generation", value);
         return JC_OK;
     case K_METHOD:
         if (value && !strcmp(value, "roofline")) job->method = JC_METHOD_ROOFLINE;

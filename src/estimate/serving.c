@@ -1,0 +1,1031 @@
+/*
+ * serving.c - the serving model of an autoregressive decoder (LLM
+ * generation; docs/workflow-serving.md, ../shared/design/SERVING.md):
+ *
+ *   workload   per request, a prefill over the prompt (compute-bound) and
+ *              one decode step per output token with the context growing
+ *              from P to P+O; continuous batching keeps B sequences
+ *              running per replica (bounded by the KV memory left after
+ *              the weights);
+ *   devices    tensor / pipeline / expert parallelism, collective time per
+ *              layer from the interconnect, memory fit with the stored
+ *              weight format;
+ *   power      per device and phase from the achieved FLOP and byte rates
+ *              (constants fitted by tools/fit_serving.py, hwdb/serving.yaml);
+ *   energy     the whole workload's device, host and facility energy and
+ *              emissions come from the one energy stage (jc_estimate_run,
+ *              given the modelled time and power), three times: the
+ *              central case and the two corners of the ranged constants.
+ *
+ * Nothing here prints; warnings travel in the estimate.
+ */
+#include "base/jc_internal.h"
+#include "estimate/serving_int.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- architecture arithmetic ------------------------------------------------ */
+
+static double attn_params(const jc_arch *a)
+{
+    double d = (double)a->hidden, h = (double)a->heads;
+    if (a->mla) {
+        double qk = (double)(a->qk_nope + a->qk_rope);
+        double q = a->q_lora > 0 ? d * (double)a->q_lora + (double)a->q_lora * h * qk : d * h * qk;
+        return q + d * (double)(a->kv_lora + a->qk_rope) +
+               (double)a->kv_lora * h * (double)(a->qk_nope + a->v_head) + h * (double)a->v_head * d;
+    }
+    double dh = (double)a->head_dim, hk = (double)a->kv_heads;
+    return d * h * dh + 2 * d * hk * dh + h * dh * d;
+}
+
+static double mlp_params(const jc_arch *a, int64_t ffn)
+{
+    return (a->gated ? 3.0 : 2.0) * (double)a->hidden * (double)ffn;
+}
+
+/* Per MoE layer: one routed expert, the shared part, the router. */
+static double expert_params(const jc_arch *a) { return mlp_params(a, a->expert_ffn); }
+static double shared_params(const jc_arch *a)
+{
+    return (a->shared_ffn > 0 ? 3.0 * (double)a->hidden * (double)a->shared_ffn : 0) +
+           (double)a->hidden * (double)a->n_experts;
+}
+
+static double embed_params(const jc_arch *a)
+{
+    return (double)a->vocab * (double)a->hidden + (double)a->learned_pos * (double)a->hidden;
+}
+
+static double head_params(const jc_arch *a)
+{
+    return a->tied ? 0 : (double)a->vocab * (double)a->hidden;
+}
+
+void jc_arch_params(const jc_arch *a, double *total, double *active)
+{
+    double t = embed_params(a) + head_params(a), act = t;
+    for (int64_t i = 0; i < a->n_layers; i++) {
+        double at = attn_params(a);
+        t += at;
+        act += at;
+        if (a->layer[i].moe) {
+            t += (double)a->n_experts * expert_params(a) + shared_params(a);
+            act += (double)a->top_k * expert_params(a) + shared_params(a);
+        } else {
+            t += mlp_params(a, a->ffn);
+            act += mlp_params(a, a->ffn);
+        }
+    }
+    if (total) *total = t;
+    if (active) *active = act;
+}
+
+/* KV elements per token per layer. */
+static double kv_elems_layer(const jc_arch *a)
+{
+    if (a->mla) return (double)(a->kv_lora + a->qk_rope);
+    return 2.0 * (double)a->kv_heads * (double)a->head_dim;
+}
+
+double jc_arch_kv_bytes_per_token(const jc_arch *a, double kv_bytes)
+{
+    return (double)a->n_layers * kv_elems_layer(a) * kv_bytes;
+}
+
+/* Attention FLOPs of one query token against one cached token, per layer
+ * (QK^T and PV; MLA decode in the absorbed form over the latent). */
+static double attn_flops_pair(const jc_arch *a)
+{
+    double h = (double)a->heads;
+    if (a->mla) return 2 * h * (double)(a->kv_lora + a->qk_rope) + 2 * h * (double)a->kv_lora;
+    return 4 * h * (double)a->head_dim;
+}
+
+/* ---- formats ---------------------------------------------------------------- */
+
+typedef struct wfmt {
+    const char *name;
+    double bytes;          /* per weight, scales included */
+    const char *compute;   /* precision the matrix units run at */
+    const char *how;
+} wfmt;
+
+static const wfmt formats[] = {
+    {"fp32", 4, "fp32", "4 bytes"},
+    {"bf16", 2, "bf16", "2 bytes"},
+    {"fp16", 2, "fp16", "2 bytes"},
+    {"fp8", 1, "fp8", "1 byte (per-tensor or 128x128-block scales: under 0.1%)"},
+    {"int8", 1, "int8", "1 byte (per-channel scales: under 0.1%)"},
+    {"int4", 0.515625, "bf16", "4 bits + an fp16 scale per group of 128 (GPTQ/AWQ layout); weight-only, bf16 arithmetic"},
+    {"mxfp4", 0.53125, "bf16", "4 bits + an 8-bit E8M0 scale per block of 32 (OCP MX v1.0); bf16 arithmetic where the device has no fp4 units"},
+    {"nvfp4", 0.5625, "bf16", "4 bits + an FP8 E4M3 scale per block of 16 (NVIDIA NVFP4); bf16 arithmetic where the device has no fp4 units"},
+};
+
+static const wfmt *find_fmt(const char *n)
+{
+    for (size_t i = 0; n && i < sizeof formats / sizeof formats[0]; i++)
+        if (!jci_strcasecmp(n, formats[i].name)) return &formats[i];
+    return NULL;
+}
+
+static jc_precision prec_named(const char *p)
+{
+    static const char *names[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"};
+    for (int i = 0; i < JC_PREC_COUNT; i++)
+        if (!strcmp(p, names[i])) return (jc_precision)i;
+    return JC_PREC_BF16;
+}
+
+/* ---- the builder ---------------------------------------------------------------- */
+
+typedef struct sv {
+    jci_arena *ar;
+    jc_serving *r;
+    const jc_job *job;
+    const jc_arch *a;
+    const jc_hwdb *db;
+    jc_diag *d;
+    jc_assumption *as; size_t n_as, cap_as;
+    const char **warn; size_t n_warn, cap_warn;
+    int oom;
+    const jc_device *dev;
+    /* resolved */
+    double G, tp, pp, ep, reps, B, P, O, R;
+    double wb, wb_exp, kvb;              /* bytes per weight (dense, experts), per KV element */
+    const wfmt *wf, *wf_exp;
+    double peak, bw, mem, tdp, idle;
+    double n_total, n_active;
+    /* coarse path (no architecture) */
+    int coarse;
+    /* ranged constants (low / central / high) */
+    const char *runtime;                 /* serving runtime profile */
+    jc_range u_pre, mbu, u_dec, t0, tseq, a0, af, ab, link_bw, link_lat, memfrac;
+} sv;
+
+static int set(double x) { return !isnan(x); }   /* NAN: not given (jc_job_init) */
+
+static void *grow(sv *s, void *p, size_t *cap, size_t n, size_t sz)
+{
+    if (n < *cap) return p;
+    size_t nc = *cap ? *cap * 2 : 32;
+    void *q = realloc(p, nc * sz);
+    if (!q) { s->oom = 1; return NULL; }
+    *cap = nc;
+    return q;
+}
+
+static const char *astr(sv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *astr(sv *s, const char *fmt, ...)
+{
+    char buf[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    const char *r = jci_arena_strdup(s->ar, buf);
+    if (!r) s->oom = 1;
+    return r ? r : "";
+}
+
+static void warn(sv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(sv *s, const char *fmt, ...)
+{
+    char buf[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    const char **w = grow(s, s->warn, &s->cap_warn, s->n_warn, sizeof *w);
+    if (!w) return;
+    s->warn = w;
+    const char *c = jci_arena_strdup(s->ar, buf);
+    if (!c) { s->oom = 1; return; }
+    s->warn[s->n_warn++] = c;
+}
+
+static jc_range R1(double v) { jc_range r = {v, v, v}; return r; }
+
+static jc_range assume(sv *s, const char *key, const char *label, jc_range v, const char *unit,
+                       jc_origin o, const char *source)
+{
+    jc_assumption *x = grow(s, s->as, &s->cap_as, s->n_as, sizeof *x);
+    if (!x) return v;
+    s->as = x;
+    jc_assumption *y = &s->as[s->n_as++];
+    y->key = key;
+    y->label = label;
+    y->value = v;
+    y->unit = unit;
+    y->origin = o;
+    y->source = source;
+    return v;
+}
+
+static jc_status fail(sv *s, jc_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static jc_status fail(sv *s, jc_status st, const char *fmt, ...)
+{
+    char buf[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return jci_diag_set(s->d, st, "estimate --generate: %s", buf);
+}
+
+static const char *src_of(sv *s, const jc_sourced *v)
+{
+    char cite[400] = "";
+    if (v->source && v->source->citation)
+        snprintf(cite, sizeof cite, "%.300s, %d", v->source->citation, v->year ? v->year : v->source->year);
+    const char *how = v->derived ? "; derived: " : v->measured ? "; measured: " : "";
+    const char *txt = v->derived ? v->derived : v->measured ? v->measured : "";
+    return astr(s, "%s:%d (%s)%s%.400s", v->file ? v->file : "hwdb", v->line, cite, how, txt);
+}
+
+/* A serving constant: "<id>.<device id>" when the database has one for
+ * this device, else "<id>" (the named fallback, with a warning). */
+static jc_status sconst_x(sv *s, const char *id, const char *label, jc_range *out, int generic_ok)
+{
+    /* most specific first: runtime + device, device, runtime, generic */
+    char keys[4][200];
+    snprintf(keys[0], sizeof keys[0], "%s.%s.%s", id, s->runtime, s->dev->id);
+    snprintf(keys[1], sizeof keys[1], "%s.%s", id, s->dev->id);
+    snprintf(keys[2], sizeof keys[2], "%s.%s", id, s->runtime);
+    snprintf(keys[3], sizeof keys[3], "%s", id);
+    const jc_constant *c = NULL;
+    jc_diag tmp;
+    int k = 0;
+    while (k < 4 && jc_hwdb_constant(s->db, keys[k], &c, &tmp) != JC_OK) k++;
+    if (k == 4) return fail(s, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/serving.yaml)", id);
+    int dev_specific = k < 2;
+    const jc_sourced *v = &c->value;
+    jc_range r = {v->has_range ? v->low : v->value, v->value, v->has_range ? v->high : v->value};
+    *out = assume(s, jci_arena_strdup(s->ar, keys[k]),
+                  dev_specific || generic_ok ? label : astr(s, "%s: FALLBACK (no figure for %s)", label, s->dev->id), r,
+                  c->unit ? c->unit : "", JC_ORIGIN_HWDB, src_of(s, v));
+    if (!dev_specific && !generic_ok)
+        warn(s, "serving: no '%s' fitted for %s: the value %g of '%s' is used", id, s->dev->id, r.central, keys[k]);
+    return JC_OK;
+}
+
+static jc_status sconst(sv *s, const char *id, const char *label, jc_range *out)
+{
+    return sconst_x(s, id, label, out, 0);
+}
+
+/* ---- per-step work --------------------------------------------------------------- */
+
+typedef jci_sv_work work;
+
+double jci_sv_touched_experts(double E, double k, double n)
+{
+    if (E <= 0) return 0;
+    double t = E * (1 - pow(1 - k / E, n));
+    return t > E ? E : t;
+}
+
+static double touched(double E, double k, double n) { return jci_sv_touched_experts(E, k, n); }
+
+static double ctx_eff(int64_t window, double c) { return window > 0 && c > (double)window ? (double)window : c; }
+
+void jci_sv_step_work(const jc_arch *a, double wb, double wb_exp, double kvb, double n_tok, double n_seq,
+                     double c, double n_logit, jci_sv_work *w)
+{
+    memset(w, 0, sizeof *w);
+    double d = (double)a->hidden;
+    double ex = touched((double)a->n_experts, (double)a->top_k, n_tok);
+    w->experts = a->n_experts > 0 ? ex : 0;
+    double pair = attn_flops_pair(a), kve = kv_elems_layer(a) * kvb;
+    for (int64_t i = 0; i < a->n_layers; i++) {
+        const jc_arch_layer *L = &a->layer[i];
+        double at = attn_params(a);
+        w->lin_flops += 2 * n_tok * at;
+        w->w_bytes += at * wb;
+        if (L->moe) {
+            double sh = shared_params(a);
+            w->lin_flops += 2 * n_tok * ((double)a->top_k * expert_params(a) + sh);
+            w->w_bytes += sh * wb + ex * expert_params(a) * wb_exp;
+        } else {
+            double m = mlp_params(a, a->ffn);
+            w->lin_flops += 2 * n_tok * m;
+            w->w_bytes += m * wb;
+        }
+        double ce = ctx_eff(L->window, c);
+        w->att_flops += n_tok * pair * ce;
+        w->kv_bytes += n_seq * ce * kve + n_tok * kve;
+    }
+    /* embeddings (a gather of n_tok rows) and the LM head (bf16) */
+    w->w_bytes += n_tok * d * 2 + (double)a->vocab * d * 2;
+    w->lin_flops += 2 * n_logit * (double)a->vocab * d;
+}
+
+double jci_sv_allreduce_s(double tp, double bytes, double bw, double latency)
+{
+    if (tp <= 1) return 0;
+    return 2 * (tp - 1) / tp * bytes / bw + latency;
+}
+
+/* Work of one step of a replica (the coarse path: 2 N FLOPs per token and
+ * every active weight read once). */
+static void step_work(const sv *s, double n_tok, double n_seq, double c, double n_logit, work *w)
+{
+    if (s->coarse) {
+        memset(w, 0, sizeof *w);
+        w->lin_flops = 2 * s->n_active * n_tok;
+        w->w_bytes = s->n_active * s->wb;
+        return;
+    }
+    jci_sv_step_work(s->a, s->wb, s->wb_exp, s->kvb, n_tok, n_seq, c, n_logit, w);
+}
+
+/* Per-device time of one step of a pipeline stage and its achieved rates. */
+typedef struct stept {
+    double t, t_lin, t_att, t_coll, flops, bytes;
+} stept;
+
+static double pickr(jc_range r, int sc, int raises_energy)
+{
+    if (sc == 1) return r.central;
+    int hi = (sc == 2) == (raises_energy != 0);
+    return hi ? r.high : r.low;
+}
+
+/* KV and attention split: heads across TP ranks, replicated where the
+ * TP group exceeds the KV heads (and for MLA's shared latent). */
+static double kv_split(const sv *s)
+{
+    if (s->coarse) return s->tp;
+    if (s->a->mla) return 1;
+    return s->tp < (double)s->a->kv_heads ? s->tp : (double)s->a->kv_heads;
+}
+
+static double collective_s(const sv *s, double n_tok, int sc)
+{
+    if (s->tp <= 1 || s->coarse) return 0;
+    double bytes = n_tok * (double)s->a->hidden * 2;   /* bf16 activations */
+    double one = jci_sv_allreduce_s(s->tp, bytes, pickr(s->link_bw, sc, 0) * 1e9, pickr(s->link_lat, sc, 1));
+    return (double)s->a->n_layers / s->pp * 2 * one;   /* two all-reduces per layer (attention, MLP) */
+}
+
+static void step_time(const sv *s, double n_tok, double n_seq, double c, int sc, stept *o)
+{
+    work w;
+    step_work(s, n_tok, n_seq, c, n_tok, &w);
+    double g = s->tp * s->pp;           /* devices of a replica; each stage has L/pp layers */
+    double mbu = pickr(s->mbu, sc, 0), ud = pickr(s->u_dec, sc, 0);
+    double fl = w.lin_flops / g, fa = w.att_flops / g;
+    double bl = w.w_bytes / g, bk = w.kv_bytes / (kv_split(s) * s->pp);
+    o->t_lin = fmax(fl / (s->peak * ud), bl / (s->bw * mbu));
+    o->t_att = fmax(fa / (s->peak * ud), bk / (s->bw * mbu));
+    o->t_coll = collective_s(s, n_tok, sc);
+    o->t = o->t_lin + o->t_att + o->t_coll + pickr(s->t0, sc, 1) + n_seq * pickr(s->tseq, sc, 1); /* per stage step */
+    o->flops = fl + fa;
+    o->bytes = bl + bk;
+}
+
+/* Activity (fraction of TDP - idle above idle) at achieved rates. */
+static double activity(const sv *s, double uf, double ub, int sc)
+{
+    double x = pickr(s->a0, sc, 1) + pickr(s->af, sc, 1) * uf + pickr(s->ab, sc, 1) * ub;
+    return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/* One corner of the model: times and powers. */
+typedef struct corner {
+    double t_pre, t_step, ttft, itl, tps_rep, T;     /* s; tokens/s per replica; workload s */
+    double p_pre, p_dec, p_avg;                      /* W per device */
+    double e_dev_share_pre, t_share_pre, uf, ub, upre;
+    double pre_flops, dec_flops_tok, dec_bytes_step, coll;
+} corner;
+
+static void run_corner(const sv *s, int sc, corner *k)
+{
+    memset(k, 0, sizeof *k);
+    double P = s->P, O = s->O, B = s->B, pp = s->pp;
+    double g = s->tp * pp;
+    /* prefill of one request: compute-bound, the causal attention summed */
+    work wp;
+    step_work(s, P, 0, 0, 1, &wp);
+    double att = 0;
+    if (!s->coarse) {
+        double pair = attn_flops_pair(s->a);
+        for (int64_t i = 0; i < s->a->n_layers; i++) {
+            int64_t w = s->a->layer[i].window;
+            double full = P * (P + 1) / 2;
+            if (w > 0 && P > (double)w) full = (double)w * ((double)w + 1) / 2 + (P - (double)w) * (double)w;
+            att += pair * full;
+        }
+    }
+    k->pre_flops = wp.lin_flops + att;
+    double upre = pickr(s->u_pre, sc, 0);
+    k->t_pre = k->pre_flops / (g * s->peak * upre) + collective_s(s, P, sc);
+    /* decode: B sequences split into pp micro-batches; a token passes all
+     * pp stages; the context grows from P to P+O-1 */
+    double mb = B / pp;
+    double steps = O < 1 ? 1 : O, stride = steps > 4096 ? steps / 4096 : 1;
+    double sum_t = 0, sum_f = 0, sum_b = 0, n = 0, sum_coll = 0;
+    for (double i = 0; i < steps; i += stride) {
+        stept st;
+        step_time(s, mb, mb, P + i, sc, &st);
+        sum_t += st.t;
+        sum_f += st.flops;
+        sum_b += st.bytes;
+        sum_coll += st.t_coll;
+        n++;
+    }
+    double t_stage = sum_t / n;
+    k->t_step = t_stage * pp;                     /* one token of a sequence */
+    k->coll = sum_coll / n * pp;
+    double uf = (sum_f / n) / (t_stage * s->peak), ub = (sum_b / n) / (t_stage * s->bw);
+    work wd;
+    step_work(s, B, B, P + O / 2, B, &wd);
+    k->dec_flops_tok = (wd.lin_flops + wd.att_flops) / B;
+    k->dec_bytes_step = wd.w_bytes + wd.kv_bytes;
+    /* steady state of a replica: per O steps, B requests finish and B
+     * prefills run interleaved */
+    double round = O * k->t_step + B * k->t_pre;
+    k->itl = round / O;
+    k->ttft = k->t_pre + k->t_step;
+    k->tps_rep = B * O / round;
+    k->T = s->R / s->reps * round / B;
+    /* power per device by phase */
+    double range = s->tdp - s->idle;
+    k->p_dec = s->idle + range * activity(s, uf, ub, sc);
+    k->p_pre = s->idle + range * activity(s, upre, 0, sc);
+    double e_pre = B * k->t_pre * k->p_pre, e_dec = O * k->t_step * k->p_dec;
+    k->p_avg = (e_pre + e_dec) / round;
+    k->e_dev_share_pre = e_pre / (e_pre + e_dec);
+    k->t_share_pre = B * k->t_pre / round;
+    k->uf = uf;
+    k->ub = ub;
+    k->upre = upre;
+}
+
+/* ---- resolve ---------------------------------------------------------------------- */
+
+static jc_status resolve_formats(sv *s)
+{
+    const jc_job *j = s->job;
+    const jc_arch *a = s->a;
+    const char *wname = j->weights ? j->weights : a && a->weight_format ? a->weight_format : "bf16";
+    s->wf = find_fmt(wname);
+    if (!s->wf)
+        return fail(s, JC_ERR_USAGE, "--weights must be one of bf16 fp16 fp8 int8 int4 mxfp4 nvfp4 (got '%s')", wname);
+    s->wf_exp = s->wf;
+    if (!j->weights && a && a->expert_format) s->wf_exp = find_fmt(a->expert_format);
+    if (!s->wf_exp) s->wf_exp = s->wf;
+    s->wb = s->wf->bytes;
+    s->wb_exp = s->wf_exp->bytes;
+    const char *src = j->weights ? "--weights"
+                    : a && (a->weight_format || a->expert_format)
+                        ? astr(s, "%s (%s)", a->path, a->format_note ? a->format_note : "torch_dtype")
+                        : "bf16: the config names no format (give --weights)";
+    assume(s, "serving.weights", astr(s, "stored weights: %s, %s", s->wf->name, s->wf->how), R1(s->wb),
+           "B/param", j->weights ? JC_ORIGIN_USER : a && a->weight_format ? JC_ORIGIN_MODEL : JC_ORIGIN_DEFAULT, src);
+    if (s->wf_exp != s->wf)
+        assume(s, "serving.expert_weights", astr(s, "stored expert weights: %s, %s", s->wf_exp->name, s->wf_exp->how),
+               R1(s->wb_exp), "B/param", JC_ORIGIN_MODEL, src);
+    const char *kv = j->kv_format ? j->kv_format : "bf16";
+    if (!jci_strcasecmp(kv, "bf16") || !jci_strcasecmp(kv, "fp16")) s->kvb = 2;
+    else if (!jci_strcasecmp(kv, "fp8")) s->kvb = 1;
+    else return fail(s, JC_ERR_USAGE, "--kv-format must be bf16, fp16 or fp8 (got '%s')", kv);
+    s->r->kv_format = jci_arena_strdup(s->ar, kv);
+    assume(s, "serving.kv_format", astr(s, "KV-cache element: %s", kv), R1(s->kvb), "B",
+           j->kv_format ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT, j->kv_format ? "--kv-format" : "bf16 unless --kv-format");
+    s->r->weights = s->wf->name;
+    /* compute precision: the format's, at the device's peak */
+    const wfmt *cf = s->wf_exp != s->wf && s->wf->bytes >= 2 ? s->wf : s->wf;
+    jc_precision p = prec_named(cf->compute);
+    if (!s->dev->peak_tflops[p].present) {
+        jc_precision q = s->dev->peak_tflops[JC_PREC_BF16].present ? JC_PREC_BF16 : JC_PREC_FP16;
+        warn(s, "serving: %s has no published %s peak: the matrix work runs at %s", s->dev->id,
+             jc_precision_name(p), jc_precision_name(q));
+        p = q;
+    }
+    if (!s->dev->peak_tflops[p].present)
+        return fail(s, JC_ERR_NOTFOUND, "device %s has no published bf16 or fp16 peak", s->dev->id);
+    s->peak = assume(s, "device.peak_flops", astr(s, "dense peak, %s (implied by the %s weights)",
+                     jc_precision_name(p), s->wf->name), R1(s->dev->peak_tflops[p].value), "TFLOP/s",
+                     JC_ORIGIN_HWDB, src_of(s, &s->dev->peak_tflops[p])).central * 1e12;
+    s->r->compute_precision = jc_precision_name(p);
+    return JC_OK;
+}
+
+static jc_status resolve_device(sv *s)
+{
+    const jc_job *j = s->job;
+    const jc_device *dev = NULL;
+    const jc_host *host = NULL;
+    jc_status st;
+    const char *name = j->device ? j->device : j->host;
+    if (!name) return fail(s, JC_ERR_USAGE, "no hardware: give --device ID (joulecast hw list shows them)");
+    if ((st = jc_hwdb_hardware(s->db, name, &dev, &host, s->d))) return st;
+    if (!dev && host) dev = host->accel;
+    if (!dev) return fail(s, JC_ERR_USAGE, "'%s' names no accelerator: give --device", name);
+    s->dev = dev;
+    if (!dev->memory_bw_gbs.present || !dev->memory_gb.present || !dev->tdp_w.present)
+        return fail(s, JC_ERR_NOTFOUND, "device %s lacks a published memory size, bandwidth or TDP", dev->id);
+    s->bw = assume(s, "device.memory_bw", "memory bandwidth", R1(dev->memory_bw_gbs.value), "GB/s",
+                   JC_ORIGIN_HWDB, src_of(s, &dev->memory_bw_gbs)).central * 1e9;
+    s->mem = assume(s, "device.memory_gb", "device memory", R1(dev->memory_gb.value), "GB",
+                    JC_ORIGIN_HWDB, src_of(s, &dev->memory_gb)).central * 1e9;
+    s->tdp = dev->tdp_w.value;
+    s->idle = dev->idle_w.present ? dev->idle_w.value : 0.114 * s->tdp;
+    assume(s, "device.tdp_w", "device TDP", R1(s->tdp), "W", JC_ORIGIN_HWDB, src_of(s, &dev->tdp_w));
+    assume(s, "device.idle_w", "device idle power", R1(s->idle), "W", dev->idle_w.present ? JC_ORIGIN_HWDB : JC_ORIGIN_DERIVED,
+           dev->idle_w.present ? src_of(s, &dev->idle_w) : "0.114 x TDP (the CCF median idle/max ratio)");
+    static const char *runtimes[] = {"vllm-0.11", "vllm-0.5"};
+    s->runtime = j->serving_runtime ? j->serving_runtime : "vllm-0.11";
+    int known = 0;
+    for (size_t i = 0; i < sizeof runtimes / sizeof runtimes[0]; i++) known |= !strcmp(s->runtime, runtimes[i]);
+    if (!known)
+        return fail(s, JC_ERR_USAGE, "--serving-runtime must be vllm-0.11 (default) or vllm-0.5 (got '%s')", s->runtime);
+    assume(s, "serving.runtime", astr(s, "serving runtime profile: %s (continuous batching%s)", s->runtime,
+           !strcmp(s->runtime, "vllm-0.5") ? ", prefill not chunked" : ", chunked prefill"), R1(0), "",
+           j->serving_runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
+           j->serving_runtime ? "--serving-runtime" : "vllm-0.11 unless --serving-runtime");
+    if ((st = sconst(s, "serving_prefill_mfu", "prefill: achieved fraction of dense peak", &s->u_pre))) return st;
+    if ((st = sconst(s, "serving_decode_mbu", "decode: achieved fraction of memory bandwidth", &s->mbu))) return st;
+    if ((st = sconst(s, "serving_decode_mfu", "decode: achieved fraction of dense peak", &s->u_dec))) return st;
+    if ((st = sconst(s, "serving_step_overhead_s", "decode: runtime time per step (scheduler, sampling, launches)", &s->t0))) return st;
+    if ((st = sconst(s, "serving_seq_overhead_s", "decode: runtime time per running sequence per step", &s->tseq))) return st;
+    if ((st = sconst(s, "serving_power_base", "serving power: activity floor when busy", &s->a0))) return st;
+    if ((st = sconst(s, "serving_power_per_flop_util", "serving power: activity per unit of FLOP utilisation", &s->af))) return st;
+    if ((st = sconst(s, "serving_power_per_bw_util", "serving power: activity per unit of bandwidth utilisation", &s->ab))) return st;
+    if ((st = sconst_x(s, "serving_memory_fraction", "fraction of device memory the runtime may use", &s->memfrac, 1)))
+        return st;
+    return JC_OK;
+}
+
+/* Memory per device of a replica with tp x pp devices and b sequences. */
+static double mem_need(const sv *s, double tp, double b, double *w_dev, double *kv_dev)
+{
+    double wtot = s->r->weight_bytes;
+    double kvsplit = s->coarse ? tp : s->a->mla ? 1 : (tp < (double)s->a->kv_heads ? tp : (double)s->a->kv_heads);
+    double per_seq = 0;
+    if (!s->coarse)
+        for (int64_t i = 0; i < s->a->n_layers; i++)
+            per_seq += ctx_eff(s->a->layer[i].window, s->P + s->O / 2) * kv_elems_layer(s->a) * s->kvb;
+    *w_dev = wtot / (tp * s->pp);
+    *kv_dev = b * per_seq / (kvsplit * s->pp);
+    return *w_dev + *kv_dev;
+}
+
+static jc_status resolve_parallel(sv *s)
+{
+    const jc_job *j = s->job;
+    jc_status st;
+    if (set(j->pp) && (j->pp < 1 || j->pp != floor(j->pp))) return fail(s, JC_ERR_USAGE, "--pp must be a whole number >= 1");
+    if (set(j->tp) && (j->tp < 1 || j->tp != floor(j->tp))) return fail(s, JC_ERR_USAGE, "--tp must be a whole number >= 1");
+    if (set(j->ep) && (j->ep < 1 || j->ep != floor(j->ep))) return fail(s, JC_ERR_USAGE, "--ep must be a whole number >= 1");
+    if (!isnan(j->count) && (j->count < 1 || j->count != floor(j->count)))
+        return fail(s, JC_ERR_USAGE, "--count must be a whole number of devices >= 1 (got %g)", j->count);
+    s->pp = set(j->pp) ? j->pp : 1;
+    double cap = s->mem * s->memfrac.central;
+    double wdev, kvdev;
+    if (set(j->tp)) {
+        s->tp = j->tp;
+    } else {
+        /* the smallest power-of-two TP group whose weights and one
+         * sequence's KV fit (within --count when given) */
+        double maxg = !isnan(j->count) ? j->count / s->pp : 1024;
+        s->tp = 0;
+        for (double t = 1; t <= maxg && t <= 1024; t *= 2)
+            if (mem_need(s, t, 1, &wdev, &kvdev) <= cap) { s->tp = t; break; }
+        if (!s->tp) {
+            double need = ceil(s->r->weight_bytes / (cap * s->pp));
+            return fail(s, JC_ERR_RANGE, "the %s weights (%.1f GB) do not fit %s%g x %s (%.0f GB usable each at "
+                        "memory fraction %.2f): at least %.0f devices are needed (give --count, --tp or a smaller "
+                        "--weights format)", s->wf->name, s->r->weight_bytes / 1e9,
+                        !isnan(j->count) ? "" : "up to ", !isnan(j->count) ? j->count : 1024 * s->pp,
+                        s->dev->id, cap / 1e9, s->memfrac.central, need < 1 ? 1 : need);
+        }
+    }
+    double grp = s->tp * s->pp;
+    if (!isnan(j->count)) {
+        s->G = j->count;
+        if (fmod(s->G, grp) != 0)
+            return fail(s, JC_ERR_USAGE, "--count %g is not a multiple of tp x pp = %g", s->G, grp);
+    } else {
+        s->G = grp;
+    }
+    s->reps = s->G / grp;
+    if (mem_need(s, s->tp, 1, &wdev, &kvdev) > cap) {
+        if (!isnan(j->count) || set(j->tp))
+            return fail(s, JC_ERR_RANGE, "the %s weights need %.1f GB per device at tp %g x pp %g, more than the "
+                        "%.0f GB usable of %s: raise --tp/--pp/--count or use a smaller --weights format",
+                        s->wf->name, wdev / 1e9, s->tp, s->pp, cap / 1e9, s->dev->id);
+    }
+    if (set(j->ep)) {
+        if (s->a && !s->a->n_experts) return fail(s, JC_ERR_USAGE, "--ep given but the model has no experts");
+        if (j->ep > grp || fmod(grp, j->ep) != 0)
+            return fail(s, JC_ERR_USAGE, "--ep %g must divide the %g devices of a replica", j->ep, grp);
+        s->ep = j->ep;
+    } else {
+        s->ep = s->a && s->a->n_experts ? s->tp : 0;
+    }
+    assume(s, "serving.tp", "tensor-parallel size", R1(s->tp), "", set(j->tp) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
+           set(j->tp) ? "--tp" : astr(s, "the smallest power-of-two group whose weights (%.1f GB) fit %s at memory "
+                                   "fraction %.2f", s->r->weight_bytes / 1e9, s->dev->id, s->memfrac.central));
+    assume(s, "serving.pp", "pipeline stages", R1(s->pp), "", set(j->pp) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
+           set(j->pp) ? "--pp" : "1 unless --pp");
+    if (s->ep > 0)
+        assume(s, "serving.ep", "expert-parallel size (experts spread evenly)", R1(s->ep), "",
+               set(j->ep) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
+               set(j->ep) ? "--ep" : "the experts are spread over the tensor-parallel group");
+    assume(s, "devices", "devices", R1(s->G), "", !isnan(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
+           !isnan(j->count) ? "--count" : "one replica of tp x pp devices unless --count");
+    if (s->reps > 1)
+        assume(s, "serving.replicas", "replicas (data parallel)", R1(s->reps), "", JC_ORIGIN_DERIVED, "--count / (tp x pp)");
+    if (isnan(j->count) && !set(j->tp) && s->tp > 1)
+        warn(s, "memory: the %s weights (%.1f GB) do not fit one %s: %g devices are used (tensor parallel)",
+             s->wf->name, s->r->weight_bytes / 1e9, s->dev->id, s->tp);
+    /* interconnect */
+    if (s->tp > 1) {
+        if ((st = sconst(s, "serving_link_bw_gbs", "interconnect bandwidth per device, one direction", &s->link_bw))) return st;
+        if ((st = sconst(s, "serving_link_latency_s", "latency of one all-reduce", &s->link_lat))) return st;
+    }
+    /* concurrency bounded by the KV memory left after the weights */
+    double b = s->B;
+    double room = cap - wdev;
+    double one_kv;
+    mem_need(s, s->tp, 1, &wdev, &one_kv);
+    double bmax = one_kv > 0 ? floor(room / one_kv) : b;
+    if (bmax < 1) bmax = 1;
+    if (b > bmax) {
+        s->r->memory_limited = 1;
+        warn(s, "memory: the KV cache of %g sequences at a mean context of %g tokens does not fit after the weights; "
+                "%g sequences run per replica (memory, not --concurrency, limits the batch)", b, s->P + s->O / 2, bmax);
+        s->B = bmax;
+    }
+    assume(s, "serving.concurrency", s->r->memory_limited ? "running sequences per replica (KV-memory bound)"
+                                                          : "running sequences per replica",
+           R1(s->B), "", s->r->memory_limited ? JC_ORIGIN_DERIVED : JC_ORIGIN_USER,
+           s->r->memory_limited ? astr(s, "--concurrency %g, capped by the KV memory: (%.1f GB usable - %.1f GB "
+                                      "weights) / %.3f GB per sequence", j->concurrency, cap / 1e9, wdev / 1e9,
+                                      one_kv / 1e9) : "--concurrency");
+    s->r->memory_capacity = s->mem;
+    s->r->memory_per_device = mem_need(s, s->tp, s->B, &wdev, &kvdev);
+    s->r->kv_bytes = kvdev * kv_split(s) * s->pp;
+    return JC_OK;
+}
+
+/* ---- the energy stage ---------------------------------------------------------- */
+
+static void merge(jc_range *c, const jc_range *lo, const jc_range *hi)
+{
+    c->low = lo->low < c->central ? lo->low : c->central;
+    c->high = hi->high > c->central ? hi->high : c->central;
+}
+
+static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
+{
+    jc_job jj = *s->job;
+    jc_estimate *e[3] = {NULL, NULL, NULL};
+    jc_status st = JC_OK;
+    jj.mode = JC_MODE_INFERENCE;
+    jj.per_node = 0;
+    jj.tokens_per_request = s->O;
+    jj.requests = s->R;
+    jj.count = s->G;
+    jj.device = s->dev->id;
+    jj.host = s->job->host;
+    jj.device_hours = NAN;
+    jj.utilization = NAN;
+    jj.hf_config = NULL;
+    jj.precision = s->r->compute_precision;
+    const jc_constant *hc = NULL;
+    jc_diag tmp;
+    int host_share = !s->job->host && isnan(s->job->host_power_w) &&
+                     jc_hwdb_constant(s->db, "host_w_per_accelerator", &hc, &tmp) == JC_OK;
+    for (int sc = 0; sc < 3 && !st; sc++) {
+        jj.hours = k[sc].T / 3600;
+        jj.avg_power_w = k[sc].p_avg;
+        if (host_share) {
+            const jc_sourced *v = &hc->value;
+            jj.host_power_w = s->G * (sc == 1 ? v->value : sc == 0 ? (v->has_range ? v->low : v->value)
+                                                                   : (v->has_range ? v->high : v->value));
+        }
+        st = jc_estimate_run(&jj, NULL, s->db, &e[sc], s->d);
+    }
+    if (st) goto done;
+    jc_estimate *c = e[1];
+#define M(f) merge(&c->f, &e[0]->f, &e[2]->f)
+    M(wall_hours); M(device_hours); M(energy_device_kwh); M(energy_idle_kwh); M(energy_dynamic_kwh);
+    M(energy_host_kwh); M(energy_it_kwh); M(energy_facility_kwh); M(co2_kg); M(avg_power_w);
+    M(j_per_sample); M(j_per_token);
+    if (c->has_market) M(co2_market_kg);
+    if (c->has_embodied) M(co2_embodied_kg);
+#undef M
+    c->mode = JC_MODE_GENERATION;
+    /* relabel the energy stage's inputs: time and power are modelled */
+    for (size_t i = 0; i < c->n_assumptions; i++) {
+        jc_assumption *x = &c->assumptions[i];
+        if (!strcmp(x->key, "runtime.hours")) {
+            x->label = "serving time of the workload (modelled: requests x (prefill + output x step) / concurrency / replicas)";
+            x->value.low = k[0].T / 3600;
+            x->value.high = k[2].T / 3600;
+            x->origin = JC_ORIGIN_DERIVED;
+            x->source = "the serving model (docs/workflow-serving.md)";
+        } else if (!strcmp(x->key, "device.avg_power_w")) {
+            x->label = "device power while serving (prefill and decode phases, time-weighted)";
+            x->value.low = k[0].p_avg;
+            x->value.high = k[2].p_avg;
+            x->origin = JC_ORIGIN_DERIVED;
+            x->source = "idle + (TDP - idle) x activity(FLOP and bandwidth utilisation of each phase); "
+                        "serving_power_* constants of hwdb/serving.yaml";
+        } else if (!strcmp(x->key, "host.power_w") && host_share) {
+            x->label = astr(s, "host power: %g devices x host share per accelerator (no --host named)", s->G);
+            x->value.low = e[0]->assumptions[i].value.central;
+            x->value.high = e[2]->assumptions[i].value.central;
+            x->origin = JC_ORIGIN_HWDB;
+            x->source = src_of(s, &hc->value);
+        }
+    }
+    /* the serving model's assumptions and warnings first, then the stage's */
+    size_t na = s->n_as + c->n_assumptions, nw = s->n_warn + c->n_warnings;
+    jc_assumption *as = jci_arena_calloc(s->ar, na ? na : 1, sizeof *as);
+    const char **ws = jci_arena_calloc(s->ar, nw ? nw : 1, sizeof *ws);
+    if (!as || !ws) { st = jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory"); goto done; }
+    if (s->n_as) memcpy(as, s->as, s->n_as * sizeof *as);
+    if (s->n_warn) memcpy(ws, s->warn, s->n_warn * sizeof *ws);
+    if (c->n_warnings) memcpy(ws + s->n_warn, c->warnings, c->n_warnings * sizeof *ws);
+    /* the energy stage's own "devices" and "requests" are ours, restated */
+    size_t m = s->n_as;
+    for (size_t i = 0; i < c->n_assumptions; i++) {
+        const char *key = c->assumptions[i].key;
+        int mine = !strcmp(key, "precision") || !strcmp(key, "device.vector_flops");
+        for (size_t q = 0; q < s->n_as && !mine; q++) mine = !strcmp(key, s->as[q].key);
+        if (mine) continue;
+        as[m++] = c->assumptions[i];
+    }
+    na = m;
+    c->tokens = s->R * s->O;
+    c->samples = s->R;
+    {
+        double tok = s->R * s->O;
+        c->j_per_token.low = c->energy_facility_kwh.low * 3.6e6 / tok;
+        c->j_per_token.central = c->energy_facility_kwh.central * 3.6e6 / tok;
+        c->j_per_token.high = c->energy_facility_kwh.high * 3.6e6 / tok;
+        c->j_per_sample.low = c->j_per_token.low * s->O;
+        c->j_per_sample.central = c->j_per_token.central * s->O;
+        c->j_per_sample.high = c->j_per_token.high * s->O;
+        c->samples_per_kwh.low = s->R / c->energy_facility_kwh.high;
+        c->samples_per_kwh.central = s->R / c->energy_facility_kwh.central;
+        c->samples_per_kwh.high = s->R / c->energy_facility_kwh.low;
+    }
+    c->assumptions = as;
+    c->n_assumptions = na;
+    c->warnings = ws;
+    c->n_warnings = nw;
+    *out = c;
+    e[1] = NULL;
+done:
+    jc_estimate_free(e[0]);
+    jc_estimate_free(e[1]);
+    jc_estimate_free(e[2]);
+    return st;
+}
+
+/* ---- per-node view of one decode step ------------------------------------------- */
+
+static jc_status decode_nodes(sv *s, const corner *k)
+{
+    const jc_arch *a = s->a;
+    if (!a) return JC_OK;
+    size_t n = (size_t)a->n_layers * 4 + 2;
+    jc_est_node *v = jci_arena_calloc(s->ar, n, sizeof *v);
+    if (!v) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
+    double B = s->B / s->pp, c = s->P + s->O / 2, g = s->tp * s->pp;
+    double mbu = s->mbu.central, ud = s->u_dec.central;
+    double ex = touched((double)a->n_experts, (double)a->top_k, B);
+    size_t m = 0;
+#define NODE(NAME, OP, F, BY, KVSPLIT) do { \
+        jc_est_node *x = &v[m++]; x->name = (NAME); x->op = (OP); \
+        x->flops = (F) / g; x->bytes = (BY) / (KVSPLIT); \
+        double tc = x->flops / (s->peak * ud), tm = x->bytes / (s->bw * mbu); \
+        x->time_s = tc > tm ? tc : tm; x->memory_bound = tm > tc; \
+        x->energy_j = x->time_s * k->p_dec; } while (0)
+    double d = (double)a->hidden;
+    NODE("embed_tokens", "Gather", 0, B * d * 2, g);
+    for (int64_t i = 0; i < a->n_layers; i++) {
+        double at = attn_params(a);
+        NODE(astr(s, "layers.%lld.self_attn.proj", (long long)i), "MatMul", 2 * B * at, at * s->wb, g);
+        double ce = ctx_eff(a->layer[i].window, c), kve = kv_elems_layer(a) * s->kvb;
+        NODE(astr(s, "layers.%lld.self_attn.%s", (long long)i, a->layer[i].window ? "sliding_attention" : "attention"),
+             a->mla ? "MLAttention" : "Attention", B * attn_flops_pair(a) * ce, B * ce * kve + B * kve,
+             kv_split(s) * s->pp);
+        if (a->layer[i].moe) {
+            double sh = shared_params(a);
+            NODE(astr(s, "layers.%lld.mlp.experts", (long long)i), "MoE",
+                 2 * B * ((double)a->top_k * expert_params(a) + sh), sh * s->wb + ex * expert_params(a) * s->wb_exp, g);
+        } else {
+            double mp = mlp_params(a, a->ffn);
+            NODE(astr(s, "layers.%lld.mlp", (long long)i), "MatMul", 2 * B * mp, mp * s->wb, g);
+        }
+        NODE(astr(s, "layers.%lld.norms", (long long)i), "RMSNormalization", 8 * B * d, 4 * B * d * 2, g);
+    }
+    NODE("lm_head", "MatMul", 2 * B * (double)a->vocab * d, (double)a->vocab * d * 2, g);
+#undef NODE
+    s->r->nodes = v;
+    s->r->n_nodes = m;
+    return JC_OK;
+}
+
+/* ---- entry point ------------------------------------------------------------------- */
+
+typedef struct serving_internal { jci_arena *ar; } serving_internal;
+
+static jc_status resolve_work(sv *s)
+{
+    const jc_job *j = s->job;
+    if (!set(j->prompt_tokens) || j->prompt_tokens < 1)
+        return fail(s, JC_ERR_USAGE, "needs --prompt-tokens P (mean prompt tokens per request, >= 1)");
+    if (!set(j->output_tokens) || j->output_tokens < 1)
+        return fail(s, JC_ERR_USAGE, "needs --output-tokens O (mean output tokens per request, >= 1)");
+    if (j->output_tokens > 1e6 || j->prompt_tokens > 1e7)
+        return fail(s, JC_ERR_USAGE, "--prompt-tokens / --output-tokens out of range");
+    if (!set(j->concurrency) || j->concurrency < 1 || j->concurrency != floor(j->concurrency))
+        return fail(s, JC_ERR_USAGE, "needs --concurrency B (running sequences per replica, a whole number >= 1)");
+    s->P = assume(s, "serving.prompt_tokens", "prompt tokens per request (mean)", R1(j->prompt_tokens), "",
+                  JC_ORIGIN_USER, "--prompt-tokens").central;
+    s->O = assume(s, "serving.output_tokens", "output tokens per request (mean; reasoning tokens included)",
+                  R1(j->output_tokens), "", JC_ORIGIN_USER, "--output-tokens").central;
+    s->B = j->concurrency;
+    s->R = isnan(j->requests) ? 1 : j->requests;
+    if (!(s->R >= 1)) return fail(s, JC_ERR_USAGE, "--requests must be >= 1");
+    assume(s, "requests", "requests", R1(s->R), "", isnan(j->requests) ? JC_ORIGIN_DEFAULT : JC_ORIGIN_USER,
+           isnan(j->requests) ? "1 (give --requests)" : "--requests");
+    if (s->a) {
+        jc_arch_params(s->a, &s->n_total, &s->n_active);
+        if (s->a->max_ctx > 0 && s->P + s->O > (double)s->a->max_ctx)
+            warn(s, "serving: prompt + output (%g tokens) exceed the model's max_position_embeddings %lld",
+                 s->P + s->O, (long long)s->a->max_ctx);
+        assume(s, "work.params", "parameters (from the config)", R1(s->n_total), "", JC_ORIGIN_MODEL, s->a->path);
+        if (s->a->n_experts)
+            assume(s, "work.active_params", astr(s, "active parameters per token (%lld of %lld experts + shared)",
+                   (long long)s->a->top_k, (long long)s->a->n_experts), R1(s->n_active), "", JC_ORIGIN_MODEL, s->a->path);
+    } else {
+        if (isnan(j->params) || !(j->params > 0))
+            return fail(s, JC_ERR_USAGE, "needs --hf-config FILE (or --params N for the coarse path)");
+        if (!isnan(j->active_params) && (j->active_params <= 0 || j->active_params > j->params))
+            return fail(s, JC_ERR_USAGE, "--active-params must be in (0, --params]");
+        s->coarse = 1;
+        s->n_total = j->params;
+        s->n_active = isnan(j->active_params) ? j->params : j->active_params;
+        assume(s, "work.params", "parameters (coarse path: no architecture)", R1(s->n_total), "", JC_ORIGIN_USER, "--params");
+        if (!isnan(j->active_params))
+            assume(s, "work.active_params", "active parameters per token", R1(s->n_active), "", JC_ORIGIN_USER, "--active-params");
+        warn(s, "serving: --params without --hf-config: no KV cache, attention or collectives are modelled (the "
+                "context-dependent decode traffic is missing) and all weights are read each step; give --hf-config "
+                "for the per-layer model");
+    }
+    return JC_OK;
+}
+
+static void fill_result(sv *s, const corner k[3])
+{
+    jc_serving *r = s->r;
+    const corner *c = &k[1];
+    r->params_total = s->n_total;
+    r->params_active = s->n_active;
+    r->prompt_tokens = s->P;
+    r->output_tokens = s->O;
+    r->requests = s->R;
+    r->concurrency_asked = s->job->concurrency;
+    r->concurrency = s->B;
+    r->tp = s->tp;
+    r->pp = s->pp;
+    r->ep = s->ep;
+    r->replicas = s->reps;
+    r->devices = s->G;
+    r->kv_bytes_per_token = s->a ? jc_arch_kv_bytes_per_token(s->a, s->kvb) : 0;
+    r->prefill_flops = c->pre_flops;
+    r->decode_flops_per_token = c->dec_flops_tok;
+    r->decode_bytes_per_step = c->dec_bytes_step;
+    r->collective_s_per_step = c->coll;
+    if (s->a && s->a->n_experts) {
+        work w;
+        step_work(s, s->B / s->pp, s->B / s->pp, s->P, s->B / s->pp, &w);
+        r->experts_touched = w.experts;
+    }
+    /* ranges: the low-energy corner is the fastest */
+#define RG(f, expr) do { r->f.low = k[0].expr; r->f.central = k[1].expr; r->f.high = k[2].expr; } while (0)
+    RG(ttft_s, ttft); RG(itl_s, itl); RG(power_prefill_w, p_pre); RG(power_decode_w, p_dec);
+#undef RG
+    double G = s->G;
+    r->tokens_per_s.low = k[2].tps_rep * s->reps;
+    r->tokens_per_s.central = k[1].tps_rep * s->reps;
+    r->tokens_per_s.high = k[0].tps_rep * s->reps;
+    r->tokens_per_s_per_device.low = r->tokens_per_s.low / G;
+    r->tokens_per_s_per_device.central = r->tokens_per_s.central / G;
+    r->tokens_per_s_per_device.high = r->tokens_per_s.high / G;
+    r->tokens_per_s_per_seq.low = 1 / k[2].itl;
+    r->tokens_per_s_per_seq.central = 1 / k[1].itl;
+    r->tokens_per_s_per_seq.high = 1 / k[0].itl;
+    r->prefill_energy_share = c->e_dev_share_pre;
+    r->prefill_time_share = c->t_share_pre;
+    r->decode_flop_util = c->uf;
+    r->decode_bw_util = c->ub;
+    r->prefill_flop_util = c->upre;
+}
+
+jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *db, jc_serving **out, jc_diag *d)
+{
+    if (!job || !db || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_serving_run: NULL argument");
+    *out = NULL;
+    jci_diag_clear(d);
+    jci_arena *ar = jci_arena_new();
+    if (!ar) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    sv S = {0}, *s = &S;
+    s->ar = ar;
+    s->job = job;
+    s->a = arch;
+    s->db = db;
+    s->d = d;
+    jc_status st = JC_OK;
+    s->r = jci_arena_alloc(ar, sizeof *s->r);
+    serving_internal *si = jci_arena_alloc(ar, sizeof *si);
+    if (!s->r || !si) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    si->ar = ar;
+    s->r->internal_ = si;
+    s->r->model = arch ? arch->path : "--params";
+    s->r->model_type = arch ? arch->model_type : NULL;
+    if (job->mode != JC_MODE_GENERATION) { st = fail(s, JC_ERR_USAGE, "the job's mode is not generation"); goto fail; }
+    if (!isnan(job->batch)) { st = fail(s, JC_ERR_USAGE, "--batch does not apply to generation: give --concurrency B"); goto fail; }
+    if (!isnan(job->tokens) || !isnan(job->tokens_per_request)) {
+        st = fail(s, JC_ERR_USAGE, "--tokens / --tokens-per-request do not apply to generation: give --prompt-tokens "
+                  "and --output-tokens");
+        goto fail;
+    }
+    if (!isnan(job->hours) || !isnan(job->device_hours) || !isnan(job->avg_power_w) || !isnan(job->utilization) ||
+        !isnan(job->flops) || job->method != JC_METHOD_ROOFLINE) {
+        st = fail(s, JC_ERR_USAGE, "--hours, --device-hours, --avg-power, --utilization, --flops and --method are not "
+                  "used by the serving model (its time and power are modelled per phase)");
+        goto fail;
+    }
+    if ((st = resolve_work(s))) goto fail;
+    if ((st = resolve_device(s))) goto fail;
+    if ((st = resolve_formats(s))) goto fail;
+    if (arch) {
+        double tot = 0;
+        for (int64_t i = 0; i < arch->n_layers; i++) {
+            double lp = attn_params(arch);
+            if (arch->layer[i].moe) tot += lp * s->wb + shared_params(arch) * s->wb +
+                                          (double)arch->n_experts * expert_params(arch) * s->wb_exp;
+            else tot += (lp + mlp_params(arch, arch->ffn)) * s->wb;
+        }
+        tot += (embed_params(arch) + head_params(arch)) * 2;   /* embeddings and LM head kept at 16 bits */
+        s->r->weight_bytes = tot;
+    } else {
+        s->r->weight_bytes = s->n_total * s->wb;
+    }
+    assume(s, "serving.weight_bytes", "stored weights (embeddings and LM head at 16 bits)", R1(s->r->weight_bytes), "B",
+           JC_ORIGIN_DERIVED, "parameters x bytes per weight of their format");
+    if ((st = resolve_parallel(s))) goto fail;
+    if (s->oom) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    if (arch && arch->n_experts)
+        warn(s, "serving: experts touched per decode step assume uniform routing: E x (1 - (1 - k/E)^B)");
+    corner k[3];
+    for (int sc = 0; sc < 3; sc++) run_corner(s, sc, &k[sc]);
+    fill_result(s, k);
+    if (job->per_node && (st = decode_nodes(s, &k[1]))) goto fail;
+    if ((st = energy_stage(s, k, &s->r->estimate))) goto fail;
+    {
+        jc_estimate *e = s->r->estimate;
+        double tok = s->R * s->O, dev = e->energy_device_kwh.central * 3.6e6;
+        jc_serving *r = s->r;
+        r->j_per_output_token.low = e->energy_facility_kwh.low * 3.6e6 / tok;
+        r->j_per_output_token.central = e->energy_facility_kwh.central * 3.6e6 / tok;
+        r->j_per_output_token.high = e->energy_facility_kwh.high * 3.6e6 / tok;
+        r->j_per_output_token_device.low = e->energy_device_kwh.low * 3.6e6 / tok;
+        r->j_per_output_token_device.central = dev / tok;
+        r->j_per_output_token_device.high = e->energy_device_kwh.high * 3.6e6 / tok;
+        r->j_per_request.low = r->j_per_output_token.low * s->O;
+        r->j_per_request.central = r->j_per_output_token.central * s->O;
+        r->j_per_request.high = r->j_per_output_token.high * s->O;
+    }
+    free(s->as);
+    free(s->warn);
+    *out = s->r;
+    return JC_OK;
+fail:
+    free(s->as);
+    free(s->warn);
+    if (s->r) jc_estimate_free(s->r->estimate);
+    jci_arena_free(ar);
+    return st ? st : JC_ERR_INTERNAL;
+}
+
+void jc_serving_free(jc_serving *s)
+{
+    if (!s) return;
+    jc_estimate_free(s->estimate);
+    serving_internal *si = s->internal_;
+    jci_arena_free(si->ar);
+}

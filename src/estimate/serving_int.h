@@ -1,0 +1,31 @@
+/*
+ * serving_int.h - the serving model's arithmetic, exposed for the unit tests
+ * (tests/unit/test_serving.c) and nothing else: pure functions of their
+ * arguments, no allocation, no errors.
+ */
+#ifndef JC_SERVING_INT_H
+#define JC_SERVING_INT_H
+
+#include "joulecast.h"
+
+/* Work of one step of the whole model (one replica): n_tok tokens
+ * computed, n_seq sequences attending to c cached tokens each, n_logit
+ * LM-head rows; weights at wb bytes (experts wb_exp), KV elements at kvb
+ * bytes.  FLOPs of the projections/MLPs/LM head and of attention, bytes of
+ * weights read and of KV read + written; experts: distinct experts touched
+ * per MoE layer (0 for a dense model). */
+typedef struct jci_sv_work {
+    double lin_flops, att_flops, w_bytes, kv_bytes, experts;
+} jci_sv_work;
+void jci_sv_step_work(const jc_arch *a, double wb, double wb_exp, double kvb, double n_tok,
+                     double n_seq, double c, double n_logit, jci_sv_work *w);
+
+/* Expected distinct experts of E touched by n tokens routed top-k under
+ * uniform routing: E (1 - (1 - k/E)^n). */
+double jci_sv_touched_experts(double E, double k, double n);
+
+/* Ring all-reduce of `bytes` over tp devices: 2 (tp-1)/tp x bytes / bw +
+ * latency (bw in B/s, latency in s); 0 when tp <= 1. */
+double jci_sv_allreduce_s(double tp, double bytes, double bw, double latency);
+
+#endif

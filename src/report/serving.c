@@ -1,0 +1,318 @@
+/*
+ * serving.c (report) - renders a jc_serving (LLM generation) as text, JSON
+ * and CSV: the serving figures (TTFT, inter-token latency, tokens/s, J per
+ * output token and per request, power by phase, memory) followed by the
+ * workload's energy and emissions exactly as the estimate report renders
+ * them (jc_report_estimate_*), so the energy keys stay one schema.
+ * Formatting only.  JSON keys: docs/json-schemas.md ("generation").
+ */
+#include "base/jc_internal.h"
+#include "report/fmt.h"
+#include "report/rjson.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *num(char *buf, size_t cap, double v)
+{
+    double a = fabs(v);
+    if (!isfinite(v)) snprintf(buf, cap, "n/a");
+    else if (a >= 10000) fmt_int(buf, cap, (int64_t)llround(v));
+    else if (a >= 100) snprintf(buf, cap, "%.1f", v);
+    else if (a >= 1) snprintf(buf, cap, "%.3f", v);
+    else if (a == 0) snprintf(buf, cap, "0");
+    else snprintf(buf, cap, "%.3g", v);
+    return buf;
+}
+
+static void row(FILE *f, const char *label, jc_range r, double scale, const char *unit)
+{
+    char a[40], b[40], c[40];
+    fprintf(f, "  %-34s %14s %14s %14s  %s\n", label, num(a, sizeof a, r.low * scale),
+            num(b, sizeof b, r.central * scale), num(c, sizeof c, r.high * scale), unit);
+}
+
+/* The estimate's text with its first line (mode, method) replaced. */
+static jc_status estimate_body(const jc_estimate *e, FILE *f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return JC_ERR_NOMEM;
+    jc_status st = jc_report_estimate_text(e, m);
+    if (fclose(m) || st) { free(buf); return st ? st : JC_ERR_IO; }
+    const char *nl = buf ? strchr(buf, '\n') : NULL;
+    fputs(nl ? nl + 1 : "", f);
+    free(buf);
+    return JC_OK;
+}
+
+jc_status jc_report_serving_text(const jc_serving *s, FILE *f)
+{
+    char b1[64], b2[64], b3[64];
+    const jc_estimate *e = s->estimate;
+    fprintf(f, "joulecast estimate: generation (LLM serving)\n");
+    fprintf(f, "model      %s%s%s%s, %s parameters", s->model, s->model_type ? " (" : "",
+            s->model_type ? s->model_type : "", s->model_type ? ")" : "", fmt_si(b1, sizeof b1, s->params_total));
+    if (s->params_active < s->params_total) fprintf(f, ", %s active", fmt_si(b2, sizeof b2, s->params_active));
+    fprintf(f, "\nworkload   %s requests x (%g prompt + %g output tokens), %g running sequences per replica%s\n",
+            num(b1, sizeof b1, s->requests), s->prompt_tokens, s->output_tokens, s->concurrency,
+            s->memory_limited ? " (KV-memory bound)" : "");
+    fprintf(f, "parallel   tp %g x pp %g", s->tp, s->pp);
+    if (s->ep > 0) fprintf(f, ", ep %g", s->ep);
+    fprintf(f, ", %g replica%s, %g devices; weights %s, KV %s, arithmetic %s\n", s->replicas,
+            s->replicas == 1 ? "" : "s", s->devices, s->weights, s->kv_format, s->compute_precision);
+    char b4[64], b5[64];
+    fprintf(f, "memory     weights %s, KV cache %s (%s per token), %s used of %s per device\n",
+            fmt_bytes(b1, sizeof b1, s->weight_bytes), fmt_bytes(b2, sizeof b2, s->kv_bytes),
+            s->kv_bytes_per_token > 0 ? fmt_bytes(b3, sizeof b3, s->kv_bytes_per_token) : "n/a",
+            fmt_bytes(b4, sizeof b4, s->memory_per_device), fmt_bytes(b5, sizeof b5, s->memory_capacity));
+    fprintf(f, "work       prefill %s FLOP per request; decode %s FLOP per token, %s read per step (mean)",
+            fmt_si(b1, sizeof b1, s->prefill_flops), fmt_si(b2, sizeof b2, s->decode_flops_per_token),
+            fmt_bytes(b3, sizeof b3, s->decode_bytes_per_step));
+    if (s->experts_touched > 0) fprintf(f, "; %.1f experts touched per MoE layer per step", s->experts_touched);
+    fprintf(f, "\n\n  %-34s %14s %14s %14s\n", "serving", "low", "central", "high");
+    row(f, "time to first token (TTFT)", s->ttft_s, 1e3, "ms (queueing excluded)");
+    row(f, "inter-token latency (mean)", s->itl_s, 1e3, "ms");
+    row(f, "output tokens/s, all devices", s->tokens_per_s, 1, "tok/s");
+    row(f, "output tokens/s per device", s->tokens_per_s_per_device, 1, "tok/s");
+    row(f, "output tokens/s per sequence", s->tokens_per_s_per_seq, 1, "tok/s");
+    row(f, "energy per output token, devices", s->j_per_output_token_device, 1, "J");
+    row(f, "energy per output token, facility", s->j_per_output_token, 1, "J");
+    row(f, "energy per request, facility", s->j_per_request, 1, "J");
+    fprintf(f, "  %-34s %14s %14.1f%% %14s\n", "  prefill share (device energy)", "", 100 * s->prefill_energy_share, "");
+    row(f, "power per device, prefill", s->power_prefill_w, 1, "W");
+    row(f, "power per device, decode", s->power_decode_w, 1, "W");
+    if (s->n_nodes) {
+        fprintf(f, "\none decode step, per device (central; %zu nodes)\n", s->n_nodes);
+        fprintf(f, "  %-36s %-18s %12s %12s %10s %10s\n", "node", "op", "FLOP", "bytes", "time us", "bound");
+        for (size_t i = 0; i < s->n_nodes; i++) {
+            const jc_est_node *n = &s->nodes[i];
+            fprintf(f, "  %-36s %-18s %12s %12s %10.2f %10s\n", n->name, n->op, fmt_si(b1, sizeof b1, n->flops),
+                    fmt_si(b2, sizeof b2, n->bytes), n->time_s * 1e6, n->memory_bound ? "memory" : "compute");
+        }
+    }
+    fprintf(f, "\n");
+    return estimate_body(e, f);
+}
+
+char *jc_report_serving_json(const jc_serving *s)
+{
+    char *base = jc_report_estimate_json(s->estimate);
+    if (!base) return NULL;
+    cJSON *root = cJSON_Parse(base);
+    free(base);
+    char *out = NULL;
+    if (!root) return NULL;
+    cJSON *o, *arr;
+#define REQ(x) do { if (!(x)) goto done; } while (0)
+    cJSON_ReplaceItemInObjectCaseSensitive(root, "mode", cJSON_CreateString("generation"));
+    cJSON_ReplaceItemInObjectCaseSensitive(root, "schema", cJSON_CreateString("joulecast-estimate/1"));
+    REQ(o = cJSON_GetObjectItemCaseSensitive(root, "results"));
+    REQ(rj_range(o, "ttft_s", s->ttft_s));
+    REQ(rj_range(o, "itl_s", s->itl_s));
+    REQ(rj_range(o, "tokens_per_s", s->tokens_per_s));
+    REQ(rj_range(o, "tokens_per_s_per_device", s->tokens_per_s_per_device));
+    REQ(rj_range(o, "tokens_per_s_per_sequence", s->tokens_per_s_per_seq));
+    REQ(rj_range(o, "j_per_output_token", s->j_per_output_token));
+    REQ(rj_range(o, "j_per_output_token_device", s->j_per_output_token_device));
+    REQ(rj_range(o, "j_per_request", s->j_per_request));
+    REQ(rj_num(o, "prefill_energy_share", s->prefill_energy_share));
+    REQ(rj_range(o, "power_prefill_w_per_device", s->power_prefill_w));
+    REQ(rj_range(o, "power_decode_w_per_device", s->power_decode_w));
+    REQ(o = cJSON_AddObjectToObject(root, "serving"));
+    REQ(rj_str(o, "model", s->model));
+    REQ(rj_str(o, "model_type", s->model_type));
+    REQ(rj_num(o, "params_total", s->params_total));
+    REQ(rj_num(o, "params_active", s->params_active));
+    REQ(rj_num(o, "prompt_tokens", s->prompt_tokens));
+    REQ(rj_num(o, "output_tokens", s->output_tokens));
+    REQ(rj_num(o, "requests", s->requests));
+    REQ(rj_num(o, "concurrency_asked", s->concurrency_asked));
+    REQ(rj_num(o, "concurrency", s->concurrency));
+    REQ(cJSON_AddBoolToObject(o, "memory_limited", s->memory_limited));
+    REQ(rj_num(o, "tp", s->tp));
+    REQ(rj_num(o, "pp", s->pp));
+    REQ(rj_num_or_null(o, "ep", s->ep > 0 ? s->ep : NAN));
+    REQ(rj_num(o, "replicas", s->replicas));
+    REQ(rj_str(o, "weights", s->weights));
+    REQ(rj_str(o, "kv_format", s->kv_format));
+    REQ(rj_str(o, "compute_precision", s->compute_precision));
+    REQ(rj_num(o, "weight_bytes", s->weight_bytes));
+    REQ(rj_num_or_null(o, "kv_bytes_per_token", s->kv_bytes_per_token > 0 ? s->kv_bytes_per_token : NAN));
+    REQ(rj_num(o, "kv_bytes", s->kv_bytes));
+    REQ(rj_num(o, "memory_per_device_bytes", s->memory_per_device));
+    REQ(rj_num(o, "memory_capacity_bytes", s->memory_capacity));
+    REQ(rj_num(o, "prefill_flops_per_request", s->prefill_flops));
+    REQ(rj_num(o, "decode_flops_per_token", s->decode_flops_per_token));
+    REQ(rj_num(o, "decode_bytes_per_step", s->decode_bytes_per_step));
+    REQ(rj_num_or_null(o, "experts_touched_per_step", s->experts_touched > 0 ? s->experts_touched : NAN));
+    REQ(rj_num(o, "collective_s_per_step", s->collective_s_per_step));
+    REQ(rj_num(o, "decode_flop_util", s->decode_flop_util));
+    REQ(rj_num(o, "decode_bw_util", s->decode_bw_util));
+    REQ(rj_num(o, "prefill_flop_util", s->prefill_flop_util));
+    REQ(rj_num(o, "prefill_time_share", s->prefill_time_share));
+    REQ(arr = cJSON_AddArrayToObject(o, "decode_step_nodes"));
+    for (size_t i = 0; i < s->n_nodes; i++) {
+        const jc_est_node *n = &s->nodes[i];
+        cJSON *x;
+        REQ(x = cJSON_CreateObject());
+        cJSON_AddItemToArray(arr, x);
+        REQ(rj_str(x, "name", n->name));
+        REQ(rj_str(x, "op", n->op));
+        REQ(rj_num(x, "flops", n->flops));
+        REQ(rj_num(x, "bytes", n->bytes));
+        REQ(rj_num(x, "time_s", n->time_s));
+        REQ(rj_num(x, "energy_j", n->energy_j));
+        REQ(rj_str(x, "bound", n->memory_bound ? "memory" : "compute"));
+    }
+    out = cJSON_Print(root);
+#undef REQ
+done:
+    cJSON_Delete(root);
+    return out;
+}
+
+jc_status jc_report_serving_csv(const jc_serving *s, FILE *f, int header)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return JC_ERR_NOMEM;
+    jc_status st = jc_report_estimate_csv(s->estimate, m, header);
+    if (fclose(m) || st) { free(buf); return st ? st : JC_ERR_IO; }
+    static const char *cols[] = {"ttft_s", "itl_s", "tokens_per_s", "tokens_per_s_per_device",
+                                 "j_per_output_token", "j_per_output_token_device", "j_per_request",
+                                 "power_prefill_w", "power_decode_w"};
+    const jc_range *v[] = {&s->ttft_s, &s->itl_s, &s->tokens_per_s, &s->tokens_per_s_per_device,
+                           &s->j_per_output_token, &s->j_per_output_token_device, &s->j_per_request,
+                           &s->power_prefill_w, &s->power_decode_w};
+    size_t n = sizeof cols / sizeof cols[0];
+    char *line = buf, *nl;
+    if (header && (nl = strchr(line, '\n'))) {
+        fwrite(line, 1, (size_t)(nl - line), f);
+        fprintf(f, ",prompt_tokens,output_tokens,concurrency,tp,pp,weights,kv_format");
+        for (size_t i = 0; i < n; i++) fprintf(f, ",%s_low,%s,%s_high", cols[i], cols[i], cols[i]);
+        fprintf(f, "\n");
+        line = nl + 1;
+    }
+    nl = strchr(line, '\n');
+    if (!strncmp(line, "inference,", 10)) {   /* the estimate's mode column: this is generation */
+        fputs("generation", f);
+        line += 9;
+    }
+    fwrite(line, 1, nl ? (size_t)(nl - line) : strlen(line), f);
+    fprintf(f, ",%g,%g,%g,%g,%g,%s,%s", s->prompt_tokens, s->output_tokens, s->concurrency, s->tp, s->pp,
+            s->weights, s->kv_format);
+    for (size_t i = 0; i < n; i++) fprintf(f, ",%.6g,%.6g,%.6g", v[i]->low, v[i]->central, v[i]->high);
+    fprintf(f, "\n");
+    free(buf);
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}
+
+/* ---- sweep --generate ----------------------------------------------------------- */
+
+static const char *ms(char *buf, size_t cap, double s)
+{
+    if (isnan(s)) snprintf(buf, cap, "none");
+    else snprintf(buf, cap, "%.1f ms", s * 1e3);
+    return buf;
+}
+
+jc_status jc_report_serving_sweep_text(const jc_serving_sweep *s, size_t top, FILE *f)
+{
+    char b1[32], b2[32];
+    fprintf(f, "joulecast sweep --generate: %zu points, %zu estimated, %zu meet the targets (ITL <= %s, TTFT <= %s), "
+               "%zu on the Pareto front (*: GPU J/token vs ITL)\n\n", s->n_entries, s->n_estimated, s->n_meeting,
+            ms(b1, sizeof b1, s->max_itl_s), ms(b2, sizeof b2, s->max_ttft_s), s->n_pareto);
+    fprintf(f, "  %-4s %-26s %6s %4s %-6s %6s %6s %10s %10s %10s %12s %12s  %s\n", "rank", "device", "count", "tp",
+            "weights", "conc", "used", "TTFT ms", "ITL ms", "tok/s", "J/tok GPU", "J/tok fac.", "");
+    size_t shown = 0;
+    for (size_t i = 0; i < s->n_estimated; i++) {
+        const jc_serving_sweep_entry *e = &s->entries[i];
+        if (top && shown >= top && !e->pareto) continue;
+        shown++;
+        fprintf(f, "  %-4zu %-26s %6g %4g %-6s %6g %6g%s %9.1f %10.2f %10.0f %12.4g %12.4g  %s%s\n", i + 1,
+                e->device_id, e->count, e->tp, e->weights, e->concurrency_asked, e->concurrency,
+                e->memory_limited ? "m" : " ", e->ttft_s * 1e3, e->itl_s * 1e3, e->tokens_per_s,
+                e->j_per_output_token, e->j_per_output_token_facility, e->pareto ? "*" : "",
+                e->meets ? "" : e->reason);
+    }
+    if (s->n_estimated < s->n_entries) {
+        fprintf(f, "\nnot estimated\n");
+        for (size_t i = s->n_estimated; i < s->n_entries; i++) {
+            const jc_serving_sweep_entry *e = &s->entries[i];
+            fprintf(f, "  %-26s count %g tp %g conc %g %s: %s\n", e->device_id, e->count, e->tp,
+                    e->concurrency_asked, e->weights, e->reason ? e->reason : "");
+        }
+    }
+    fprintf(f, "\n(m: the KV memory, not the asked concurrency, bounds the running sequences)\n");
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}
+
+char *jc_report_serving_sweep_json(const jc_serving_sweep *s)
+{
+    cJSON *root = cJSON_CreateObject(), *arr, *o;
+    char *out = NULL;
+    if (!root) return NULL;
+#define REQ(x) do { if (!(x)) goto done; } while (0)
+    REQ(rj_str(root, "schema", "joulecast-serving-sweep/1"));
+    REQ(rj_num_or_null(root, "max_itl_s", s->max_itl_s));
+    REQ(rj_num_or_null(root, "max_ttft_s", s->max_ttft_s));
+    REQ(rj_num(root, "points", (double)s->n_entries));
+    REQ(rj_num(root, "estimated", (double)s->n_estimated));
+    REQ(rj_num(root, "meeting_targets", (double)s->n_meeting));
+    REQ(arr = cJSON_AddArrayToObject(root, "entries"));
+    for (size_t i = 0; i < s->n_entries; i++) {
+        const jc_serving_sweep_entry *e = &s->entries[i];
+        REQ(o = cJSON_CreateObject());
+        cJSON_AddItemToArray(arr, o);
+        REQ(rj_str(o, "device", e->device_id));
+        REQ(rj_num_or_null(o, "count", e->count));
+        REQ(rj_num_or_null(o, "tp", e->tp));
+        REQ(rj_str(o, "weights", e->weights));
+        REQ(rj_num_or_null(o, "concurrency_asked", e->concurrency_asked));
+        REQ(cJSON_AddBoolToObject(o, "estimated", e->estimated));
+        if (e->estimated) {
+            REQ(rj_num(o, "concurrency", e->concurrency));
+            REQ(cJSON_AddBoolToObject(o, "memory_limited", e->memory_limited));
+            REQ(rj_num(o, "ttft_s", e->ttft_s));
+            REQ(rj_num(o, "itl_s", e->itl_s));
+            REQ(rj_num(o, "tokens_per_s", e->tokens_per_s));
+            REQ(rj_num(o, "j_per_output_token_device", e->j_per_output_token));
+            REQ(rj_num(o, "j_per_output_token", e->j_per_output_token_facility));
+            REQ(rj_num(o, "co2_location_kg", e->co2_kg));
+            REQ(cJSON_AddBoolToObject(o, "meets_targets", e->meets));
+            REQ(cJSON_AddBoolToObject(o, "pareto", e->pareto));
+        }
+        REQ(rj_str(o, "reason", e->reason));
+    }
+    out = cJSON_Print(root);
+#undef REQ
+done:
+    cJSON_Delete(root);
+    return out;
+}
+
+jc_status jc_report_serving_sweep_csv(const jc_serving_sweep *s, FILE *f)
+{
+    fprintf(f, "device,count,tp,weights,concurrency_asked,concurrency,memory_limited,ttft_s,itl_s,tokens_per_s,"
+               "j_per_output_token_device,j_per_output_token,meets_targets,pareto,reason\n");
+    for (size_t i = 0; i < s->n_entries; i++) {
+        const jc_serving_sweep_entry *e = &s->entries[i];
+        rcsv_str(f, e->device_id, 0);
+        fprintf(f, ",%g,%g,", e->count, e->tp);
+        rcsv_str(f, e->weights, 0);
+        if (e->estimated)
+            fprintf(f, ",%g,%g,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,", e->concurrency_asked, e->concurrency,
+                    e->memory_limited, e->ttft_s, e->itl_s, e->tokens_per_s, e->j_per_output_token,
+                    e->j_per_output_token_facility, e->meets, e->pareto);
+        else
+            fprintf(f, ",%g,n/a,n/a,n/a,n/a,n/a,n/a,n/a,0,0,", e->concurrency_asked);
+        rcsv_str(f, e->reason, 0);
+        fprintf(f, "\n");
+    }
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}

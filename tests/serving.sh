@@ -1,0 +1,92 @@
+#!/bin/sh
+# serving.sh - end-to-end CLI tests of `estimate --generate` and `sweep
+# --generate` ($JC, the ASan build): the JSON keys the issue names are
+# present and consistent (J/request = J/token x output tokens), exit codes
+# of bad configs (3 unreadable, 4 missing key, 6 unknown model_type) and of
+# a 70B bf16 model on one 80 GB device (7), the CSV row, every entry of a
+# sweep that "meets" --max-itl has ITL <= the target, and the arithmetic of
+# the accuracy harness on two hand-made rows.  One PASS/FAIL line per case.
+set -u
+cd "$(dirname "$0")/.."
+JC=${JC:-build/asan/joulecast}
+export LC_ALL=C
+unset JOULECAST_HWDB
+mkdir -p build
+out=$(mktemp -d build/test-serving.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+CFG=tests/serving/configs
+W="--prompt-tokens 500 --output-tokens 300 --concurrency 64 --requests 1000 --device h100 --ci 400 --pue 1.2"
+ok() { echo "PASS serving/$1"; }
+ko() { echo "FAIL serving/$1 ($2)"; }
+
+for m in llama-3.1-8b mixtral-8x7b qwen3-30b-a3b gpt-oss-120b deepseek-v3 llama-4-scout gemma-2-9b gemma-3-27b \
+         gpt2 phi-3-mini-4k qwen2.5-7b mistral-7b-v0.3 llama-3.1-70b; do
+  count=""
+  case $m in deepseek-v3) count="--count 16" ;; llama-3.1-70b) count="--count 4" ;; esac
+  if $JC estimate --generate --hf-config $CFG/$m.json $W $count --json > "$out/$m.json" 2> "$out/$m.err"; then
+    if python3 - "$out/$m.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+r, s = j["results"], j["serving"]
+for k in ("ttft_s", "itl_s", "tokens_per_s", "j_per_output_token", "j_per_request", "energy_facility_kwh",
+          "co2_location_kg", "power_prefill_w_per_device", "power_decode_w_per_device"):
+    v = r[k]
+    assert v["low"] <= v["central"] <= v["high"], k
+    assert v["central"] > 0, k
+assert j["mode"] == "generation"
+assert abs(r["j_per_request"]["central"] - r["j_per_output_token"]["central"] * 300) < 1e-9 * r["j_per_request"]["central"]
+# facility J/token x tokens = facility energy
+tok = 1000 * 300
+assert abs(r["j_per_output_token"]["central"] * tok / 3.6e6 - r["energy_facility_kwh"]["central"]) < 1e-9 * r["energy_facility_kwh"]["central"]
+assert s["weight_bytes"] > 0 and s["memory_per_device_bytes"] <= s["memory_capacity_bytes"]
+PY
+    then ok "json-$m"; else ko "json-$m" "figures inconsistent"; fi
+  else ko "json-$m" "exit $?: $(head -c 200 "$out/$m.err")"; fi
+done
+
+# exit codes
+echo '{"model_type": "llama", "num_hidden_layers": 2}' > "$out/missing.json"
+echo '{"model_type": "falcon"}' > "$out/unknown.json"
+$JC estimate --generate --hf-config "$out/nofile.json" $W > /dev/null 2>&1; [ $? -eq 3 ] && ok exit-io || ko exit-io "not 3"
+$JC estimate --generate --hf-config "$out/missing.json" $W > /dev/null 2> "$out/e"; rc=$?
+[ $rc -eq 4 ] && grep -q "'hidden_size'" "$out/e" && ok exit-missing-key || ko exit-missing-key "rc $rc: $(cat "$out/e")"
+$JC estimate --generate --hf-config "$out/unknown.json" $W > /dev/null 2>&1; [ $? -eq 6 ] && ok exit-unknown-type || ko exit-unknown-type "not 6"
+$JC estimate --generate --hf-config $CFG/llama-3.1-70b.json $W --count 1 > /dev/null 2> "$out/e"; rc=$?
+[ $rc -eq 7 ] && grep -q "at least 2 devices" "$out/e" && ok 70b-on-one-refused || ko 70b-on-one-refused "rc $rc"
+$JC estimate --generate --hf-config $CFG/llama-3.1-70b.json $W > "$out/t" 2>&1 && grep -q "do not fit one" "$out/t" \
+  && ok 70b-raised-with-note || ko 70b-raised-with-note "no note"
+$JC estimate --hf-config $CFG/llama-3.1-8b.json $W > /dev/null 2>&1; [ $? -eq 2 ] && ok hf-config-needs-generate || ko hf-config-needs-generate "not 2"
+$JC estimate --generate --hf-config $CFG/llama-3.1-8b.json $W --weights fp5 > /dev/null 2>&1; [ $? -eq 2 ] && ok bad-weights || ko bad-weights "not 2"
+# CSV: a header and one row of as many fields
+if $JC estimate --generate --hf-config $CFG/llama-3.1-8b.json $W --csv > "$out/c.csv" 2>/dev/null &&
+   [ "$(wc -l < "$out/c.csv")" -eq 2 ] && [ "$(head -1 "$out/c.csv" | tr ',' '\n' | wc -l)" -eq "$(tail -1 "$out/c.csv" | tr ',' '\n' | wc -l)" ] &&
+   tail -1 "$out/c.csv" | grep -q '^generation,'; then ok csv; else ko csv "header/row mismatch"; fi
+# sweep: the targets hold for every entry said to meet them
+if $JC sweep --generate --hf-config $CFG/llama-3.1-8b.json --prompt-tokens 500 --output-tokens 300 --devices h100,l40s \
+     --concurrencies 8,64,256 --weights-list bf16,fp8 --max-itl 20ms --ci 400 --json > "$out/s.json" 2> "$out/s.err" &&
+   python3 - "$out/s.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+e = j["entries"]
+assert len(e) == 12 and j["max_itl_s"] == 0.02
+meet = [x for x in e if x["estimated"] and x["meets_targets"]]
+assert meet and all(x["itl_s"] <= 0.02 for x in meet)
+assert any(x["estimated"] and not x["meets_targets"] for x in e)
+js = [x["j_per_output_token_device"] for x in meet]
+assert js == sorted(js)
+assert any(x["pareto"] for x in meet)
+PY
+then ok sweep-max-itl; else ko sweep-max-itl "$(head -c 200 "$out/s.err")"; fi
+# the accuracy harness's arithmetic on two hand-made rows
+if python3 - <<'PY'
+import sys
+sys.path.insert(0, "tools")
+import accuracy_serving as A
+rows = [{"j_per_output_token": 1.0}, {"j_per_output_token": 2.0}]
+preds = [{"j_tok": {"low": 0.9, "central": 1.2, "high": 1.5}}, {"j_tok": {"low": 1.0, "central": 1.5, "high": 1.8}}]
+s = A.summarise(rows, preds)
+assert abs(s["median_abs"] - 0.225) < 1e-12, s      # |+20%| and |-25%|
+assert abs(s["median"] - (-0.025)) < 1e-12, s
+assert s["coverage"] == 0.5 and s["predicted"] == 2
+PY
+then ok accuracy-arithmetic; else ko accuracy-arithmetic "summary wrong"; fi

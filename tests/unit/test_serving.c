@@ -1,0 +1,299 @@
+/*
+ * test_serving.c - the serving model's arithmetic against hand-computed
+ * values (KV-cache bytes, one decode step's bytes and FLOPs at a given
+ * context and batch, the touched-experts occupancy, the all-reduce time),
+ * the Hugging Face config reader (layer patterns, parameter counts, errors
+ * naming the key) and the memory-fit refusal of jc_serving_run.
+ */
+#include "check.h"
+#include "estimate/serving_int.h"
+
+static jc_hwdb *db;
+
+/* A 2-layer toy decoder: d 64, 4 heads of 16 (2 KV heads), gated MLP 128,
+ * vocabulary 100, untied. */
+static jc_arch_layer toy_layers[2];
+static jc_arch toy(void)
+{
+    jc_arch a;
+    memset(&a, 0, sizeof a);
+    a.model_type = "llama";
+    a.n_layers = 2;
+    a.hidden = 64;
+    a.heads = 4;
+    a.kv_heads = 2;
+    a.head_dim = 16;
+    a.vocab = 100;
+    a.ffn = 128;
+    a.gated = 1;
+    memset(toy_layers, 0, sizeof toy_layers);
+    a.layer = toy_layers;
+    return a;
+}
+
+static void test_params_and_kv(void)
+{
+    jc_arch a = toy();
+    double tot, act;
+    jc_arch_params(&a, &tot, &act);
+    /* per layer: attention 64*64 + 2*64*32 + 64*64 = 12288, MLP 3*64*128 =
+     * 24576; two layers 73728; embeddings and LM head 2 * 6400 */
+    CHECK_NEAR(tot, 86528, 1e-12);
+    CHECK_NEAR(act, 86528, 1e-12);
+    /* KV per token: 2 layers x 2 (K, V) x 2 heads x 16 x 2 bytes = 256 */
+    CHECK_NEAR(jc_arch_kv_bytes_per_token(&a, 2), 256, 1e-12);
+    CHECK_NEAR(jc_arch_kv_bytes_per_token(&a, 1), 128, 1e-12);
+}
+
+static void test_decode_step(void)
+{
+    jc_arch a = toy();
+    jci_sv_work w;
+    /* batch 4 at context 10, bf16 weights and KV */
+    jci_sv_step_work(&a, 2, 2, 2, 4, 4, 10, 4, &w);
+    /* 2 x 4 tokens x 73728 + 2 x 4 x 100 x 64 (LM head) */
+    CHECK_NEAR(w.lin_flops, 641024, 1e-12);
+    /* 4 tokens x 4 x 4 heads x 16 x 10 positions x 2 layers */
+    CHECK_NEAR(w.att_flops, 20480, 1e-12);
+    /* 73728 x 2 + embedding rows 4 x 64 x 2 + LM head 100 x 64 x 2 */
+    CHECK_NEAR(w.w_bytes, 160768, 1e-12);
+    /* per layer 4 seqs x 10 x 128 B read + 4 x 128 B written; 2 layers */
+    CHECK_NEAR(w.kv_bytes, 11264, 1e-12);
+    CHECK_NEAR(w.experts, 0, 0);
+    /* a sliding window of 8 on layer 0 caps its context */
+    toy_layers[0].window = 8;
+    jci_sv_step_work(&a, 2, 2, 2, 4, 4, 10, 4, &w);
+    CHECK_NEAR(w.att_flops, 4.0 * 256 * (8 + 10), 1e-12);
+    CHECK_NEAR(w.kv_bytes, (4 * 8 * 128 + 512) + (4 * 10 * 128 + 512), 1e-12);
+    /* 4-bit weights: the weight bytes follow the format */
+    toy_layers[0].window = 0;
+    jci_sv_step_work(&a, 0.53125, 0.53125, 1, 4, 4, 10, 4, &w);
+    CHECK_NEAR(w.w_bytes, 73728 * 0.53125 + 512 + 12800, 1e-12);
+    CHECK_NEAR(w.kv_bytes, 11264 / 2.0, 1e-12);
+}
+
+static void test_moe_step(void)
+{
+    jc_arch a = toy();
+    a.n_experts = 8;
+    a.top_k = 2;
+    a.expert_ffn = 32;
+    toy_layers[0].moe = toy_layers[1].moe = 1;
+    jci_sv_work w;
+    /* one token touches k = 2 experts: 2 x 3 x 64 x 32 = 12288 expert
+     * weights per layer, plus the router 64 x 8 */
+    jci_sv_step_work(&a, 2, 2, 2, 1, 1, 10, 1, &w);
+    CHECK_NEAR(w.experts, 2, 1e-12);
+    CHECK_NEAR(w.w_bytes, 2 * (12288 + 12288 + 512) * 2.0 + 64 * 2 + 12800, 1e-12);
+    /* two tokens touch 8 (1 - (6/8)^2) = 3.5 experts in expectation */
+    jci_sv_step_work(&a, 2, 2, 2, 2, 2, 10, 2, &w);
+    CHECK_NEAR(w.experts, 3.5, 1e-12);
+    CHECK_NEAR(w.lin_flops, 2 * 2 * 2 * (12288 + 2 * 6144 + 512) + 2 * 2 * 6400, 1e-12);
+    toy_layers[0].moe = toy_layers[1].moe = 0;
+}
+
+static void test_occupancy(void)
+{
+    CHECK_NEAR(jci_sv_touched_experts(8, 2, 1), 2, 1e-12);
+    CHECK_NEAR(jci_sv_touched_experts(8, 2, 2), 3.5, 1e-12);
+    CHECK_NEAR(jci_sv_touched_experts(8, 2, 3), 4.625, 1e-12);       /* 8 (1 - 0.421875) */
+    CHECK_NEAR(jci_sv_touched_experts(128, 8, 1), 8, 1e-12);
+    CHECK_NEAR(jci_sv_touched_experts(128, 8, 1e6), 128, 1e-12);     /* every expert */
+    CHECK_NEAR(jci_sv_touched_experts(0, 0, 5), 0, 0);
+}
+
+static void test_allreduce(void)
+{
+    /* 4 devices, 8 tokens x 4096 x 2 bytes, 450 GB/s, 10 us:
+     * 2 x 3/4 x 65536 / 450e9 + 1e-5 = 1.02184533e-5 s */
+    CHECK_NEAR(jci_sv_allreduce_s(4, 65536, 450e9, 1e-5), 1.0218453333e-5, 1e-9);
+    CHECK_NEAR(jci_sv_allreduce_s(2, 1e9, 1e9, 0), 1.0, 1e-12);
+    CHECK_NEAR(jci_sv_allreduce_s(1, 1e9, 1e9, 1e-5), 0, 0);
+}
+
+static jc_arch *load(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/serving/configs/%s", name);
+    jc_arch *a = NULL;
+    jc_diag d;
+    if (jc_arch_load_hf(path, &a, &d)) {
+        printf("  %s: %s\n", path, d.msg);
+        check_cur_fail_ = 1;
+    }
+    return a;
+}
+
+static void test_configs(void)
+{
+    double tot, act;
+    jc_arch *a = load("llama-3.1-8b.json");
+    if (a) {
+        jc_arch_params(a, &tot, &act);
+        /* 32 x (41,943,040 + 176,160,768) + 2 x 128256 x 4096 (norm weights not counted) */
+        CHECK_NEAR(tot, 8029995008.0, 1e-12);
+        CHECK_NEAR(jc_arch_kv_bytes_per_token(a, 2), 131072, 1e-12);   /* 32 x 2 x 8 x 128 x 2 */
+        CHECK_STR(a->weight_format, "bf16");
+    }
+    jc_arch_free(a);
+    a = load("deepseek-v3.json");
+    if (a) {
+        CHECK(a->mla);
+        CHECK_NEAR(jc_arch_kv_bytes_per_token(a, 2), 61.0 * (512 + 64) * 2, 1e-12);   /* latent + rope key */
+        CHECK(!a->layer[0].moe && !a->layer[2].moe && a->layer[3].moe && a->layer[60].moe);
+        CHECK_STR(a->weight_format, "fp8");
+        jc_arch_params(a, &tot, &act);
+        CHECK(tot > 670e9 && tot < 672e9);   /* 671 B published (MTP module excluded) */
+        CHECK(act > 37e9 && act < 38e9);     /* 37 B active published */
+    }
+    jc_arch_free(a);
+    a = load("gpt-oss-120b.json");
+    if (a) {
+        CHECK(a->layer[0].window == 128 && a->layer[1].window == 0 && a->layer[34].window == 128);
+        CHECK_STR(a->expert_format, "mxfp4");
+        CHECK(a->weight_format == NULL || !strcmp(a->weight_format, "bf16"));
+    }
+    jc_arch_free(a);
+    a = load("gemma-2-9b.json");
+    if (a) CHECK(a->layer[0].window == 4096 && a->layer[1].window == 0 && a->tied);
+    jc_arch_free(a);
+    a = load("gemma-3-27b.json");
+    if (a) CHECK(a->n_layers == 62 && a->layer[4].window == 1024 && a->layer[5].window == 0);
+    jc_arch_free(a);
+    a = load("llama-4-scout.json");
+    if (a) {
+        CHECK(a->n_layers == 48 && a->layer[0].moe && a->n_experts == 16 && a->top_k == 1);
+        CHECK(a->layer[0].window == 8192 && a->layer[3].window == 0);
+        jc_arch_params(a, &tot, &act);
+        CHECK(tot > 107e9 && tot < 110e9 && act > 16.5e9 && act < 17.5e9);   /* 109 B / 17 B published */
+    }
+    jc_arch_free(a);
+    a = load("gpt2.json");
+    if (a) {
+        jc_arch_params(a, &tot, &act);
+        /* 12 x (4 x 768^2 + 2 x 768 x 3072) + 50257 x 768 + 1024 x 768 (biases, norms not counted) */
+        CHECK_NEAR(tot, 12.0 * (4 * 768 * 768 + 2 * 768 * 3072) + 50257.0 * 768 + 1024.0 * 768, 1e-12);
+        CHECK(!a->gated && a->tied);
+    }
+    jc_arch_free(a);
+    a = load("qwen3-30b-a3b.json");
+    if (a) {
+        jc_arch_params(a, &tot, &act);
+        CHECK(tot > 30e9 && tot < 31e9 && act > 3.0e9 && act < 3.5e9);   /* 30.5 B / 3.3 B published */
+    }
+    jc_arch_free(a);
+}
+
+static void test_config_errors(void)
+{
+    const char *p = "build/test_serving_bad.json";
+    struct { const char *json; jc_status st; const char *needle; } c[] = {
+        {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2}", JC_ERR_MODEL, "'hidden_size'"},
+        {"{\"model_type\": \"falcon\"}", JC_ERR_NOTFOUND, "'falcon' is not supported"},
+        {"{\"hidden_size\": 4}", JC_ERR_MODEL, "'model_type'"},
+        {"{\"model_type\": \"mixtral\", \"num_hidden_layers\": 2, \"hidden_size\": 8, \"num_attention_heads\": 2,"
+         " \"vocab_size\": 10, \"intermediate_size\": 4}", JC_ERR_MODEL, "'num_local_experts'"},
+        {"{\"model_type\": \"llama\", \"num_hidden_layers\": -3}", JC_ERR_MODEL, "'num_hidden_layers'"},
+        {"[1, 2", JC_ERR_MODEL, "not valid JSON"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        FILE *f = fopen(p, "w");
+        if (!f) { CHECK(0); return; }
+        fputs(c[i].json, f);
+        fclose(f);
+        jc_arch *a = NULL;
+        jc_diag d;
+        jc_status st = jc_arch_load_hf(p, &a, &d);
+        CHECK_I64(st, c[i].st);
+        CHECK(a == NULL);
+        if (!strstr(d.msg, c[i].needle)) {
+            printf("  message '%s' lacks '%s'\n", d.msg, c[i].needle);
+            check_cur_fail_ = 1;
+        }
+    }
+    remove(p);
+    jc_arch *a = NULL;
+    jc_diag d;
+    CHECK_I64(jc_arch_load_hf("tests/serving/configs/no-such-file.json", &a, &d), JC_ERR_IO);
+}
+
+static void job_for(jc_job *j, double count)
+{
+    jc_job_init(j);
+    j->mode = JC_MODE_GENERATION;
+    j->device = "h100";
+    j->prompt_tokens = 500;
+    j->output_tokens = 300;
+    j->concurrency = 64;
+    j->requests = 1000;
+    j->ci = 400;
+    j->pue = 1.2;
+    j->count = count;
+}
+
+static void test_memory_fit(void)
+{
+    jc_arch *a = load("llama-3.1-70b.json");
+    if (!a) return;
+    jc_job j;
+    jc_serving *s = NULL;
+    jc_diag d;
+    /* 70B bf16 (141 GB) on one 80 GB device: refused, naming the count */
+    job_for(&j, 1);
+    CHECK_I64(jc_serving_run(&j, a, db, &s, &d), JC_ERR_RANGE);
+    CHECK(strstr(d.msg, "at least 2 devices") != NULL);
+    /* no --count: the smallest tensor-parallel group that fits (2), said */
+    job_for(&j, NAN);
+    CHECK_I64(jc_serving_run(&j, a, db, &s, &d), JC_OK);
+    if (s) {
+        CHECK_NEAR(s->tp, 2, 0);
+        CHECK_NEAR(s->devices, 2, 0);
+        int said = 0;
+        for (size_t i = 0; i < s->estimate->n_warnings; i++)
+            said |= strstr(s->estimate->warnings[i], "do not fit one") != NULL;
+        CHECK(said);
+        CHECK(s->memory_limited);   /* 64 sequences' KV does not fit beside 70 GB of weights per device */
+        CHECK(s->concurrency < 64);
+        /* the figures hold together: J/token x output tokens = J/request */
+        CHECK_NEAR(s->j_per_request.central, s->j_per_output_token.central * 300, 1e-9);
+        CHECK(s->j_per_output_token_device.central < s->j_per_output_token.central);
+        CHECK(s->ttft_s.low <= s->ttft_s.central && s->ttft_s.central <= s->ttft_s.high);
+    }
+    jc_serving_free(s);
+    s = NULL;
+    /* four devices: tp 4 (given), no memory limit at 64 */
+    job_for(&j, 4);
+    j.tp = 4;
+    CHECK_I64(jc_serving_run(&j, a, db, &s, &d), JC_OK);
+    if (s) {
+        CHECK(!s->memory_limited);
+        CHECK(s->collective_s_per_step > 0);
+    }
+    jc_serving_free(s);
+    s = NULL;
+    /* --tp that does not divide --count */
+    job_for(&j, 6);
+    j.tp = 4;
+    CHECK_I64(jc_serving_run(&j, a, db, &s, &d), JC_ERR_USAGE);
+    jc_arch_free(a);
+}
+
+int main(void)
+{
+    jc_diag d;
+    if (jc_hwdb_load("hwdb", NULL, 0, NULL, &db, &d)) {
+        printf("  cannot load hwdb/: %s\n", d.msg);
+        check_case("load bundled hwdb", 1);
+        return 1;
+    }
+    RUN(test_params_and_kv);
+    RUN(test_decode_step);
+    RUN(test_moe_step);
+    RUN(test_occupancy);
+    RUN(test_allreduce);
+    RUN(test_configs);
+    RUN(test_config_errors);
+    RUN(test_memory_fit);
+    jc_hwdb_free(db);
+    return check_summary();
+}

@@ -1,0 +1,164 @@
+"""serving_rows.py - the calibration rows of LLM serving (tests/accuracy/
+serving-rows.yaml) turned into joulecast runs: one Hugging Face style
+config.json per model written from the row's architecture facts, one
+`joulecast estimate --generate ... --json` per row, the prediction read
+back.  Shared by tools/fit_serving.py and tools/accuracy_serving.py
+(standard library + PyYAML).
+
+Facts the rows do not carry (model family, gated MLP, tied embeddings,
+experts, sliding windows) come from FAMILIES below; each says where it is
+from.  Assumptions for figures a row lacks are in ASSUMPTIONS and are
+printed by the harness.
+"""
+import json
+import os
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROWS = os.path.join(ROOT, "tests", "accuracy", "serving-rows.yaml")
+
+# model-name prefix -> config facts beyond the row's arch block
+# (experts/top-k and sliding windows: the calibration file's models.*.extra;
+# MLP form and tied embeddings: the families' published configs)
+FAMILIES = [
+    ("meta-llama/", {"model_type": "llama"}),
+    ("codellama/", {"model_type": "llama"}),
+    ("mistralai/Mixtral", {"model_type": "mixtral", "num_local_experts": 8, "num_experts_per_tok": 2}),
+    ("mistralai/", {"model_type": "mistral"}),
+    ("google/gemma-2", {"model_type": "gemma2", "sliding_window": 4096, "tie_word_embeddings": True}),
+    ("google/codegemma", {"model_type": "gemma", "tie_word_embeddings": True}),
+    ("microsoft/Phi-3", {"model_type": "phi3"}),
+    ("bigcode/starcoder2", {"model_type": "starcoder2", "tie_word_embeddings": True}),
+]
+
+ASSUMPTIONS = {
+    "v3_prompt_tokens": 1000,
+    "v3_prompt_note": "ML.ENERGY v3 publishes no mean prompt length (lm-arena-chat prompts are the concatenated "
+                      "conversation history): 1000 tokens is assumed for every v3 row",
+    "phi3_small": "Phi-3-small's alternating block-sparse attention is modelled as dense attention",
+}
+
+DEVICES = {"NVIDIA H100 80GB HBM3": "nvidia-h100-sxm5", "NVIDIA A100-SXM4-40GB": "nvidia-a100-sxm4-40gb"}
+
+
+def load_rows():
+    with open(ROWS) as f:
+        return yaml.safe_load(f)["rows"]
+
+
+def config_for(row):
+    """The config.json (a dict) of the row's model, from its arch facts."""
+    a = row["arch"]
+    fam = None
+    for prefix, facts in FAMILIES:
+        if row["model"].startswith(prefix):
+            fam = facts
+            break
+    if fam is None:
+        return None
+    c = {
+        "_comment": "written by tools/serving_rows.py from the architecture facts of tests/accuracy/serving-rows.yaml",
+        "num_hidden_layers": a["layers"], "hidden_size": a["hidden"], "num_attention_heads": a["heads"],
+        "num_key_value_heads": a["kv_heads"], "head_dim": a["head_dim"], "intermediate_size": a["ffn"],
+        "vocab_size": a["vocab"], "max_position_embeddings": a["ctx"], "torch_dtype": "bfloat16",
+        "tie_word_embeddings": False,
+    }
+    c.update(fam)
+    return c
+
+
+def prompt_tokens(row):
+    if row.get("input_tokens") is not None:
+        return float(row["input_tokens"])
+    return float(ASSUMPTIONS["v3_prompt_tokens"])
+
+
+def measured_power_per_gpu(row):
+    if row.get("power_w_all_gpus") is not None:
+        return row["power_w_all_gpus"] / row["num_gpus"]
+    return row["j_per_output_token"] * row["tokens_per_s"] / row["num_gpus"]
+
+
+class Runner:
+    """Runs joulecast on rows.  set_constants() replaces the fitted block of
+    hwdb/serving.yaml in a private copy of the database (symlinks to every
+    other file) and snapshots it, so each run loads the snapshot."""
+
+    def __init__(self, joulecast=None, jobs=2):
+        self.jc = joulecast or os.environ.get("JC_RELEASE") or os.path.join(ROOT, "build", "joulecast")
+        self.tmp = tempfile.mkdtemp(prefix="jc-serving-")
+        self.jobs = jobs
+        self.configs = {}
+        self.env = dict(os.environ, LC_ALL="C")
+
+    def set_constants(self, block_lines):
+        """block_lines: YAML lines of the constants in place of the fitted block."""
+        hw = os.path.join(self.tmp, "hwdb")
+        if not os.path.isdir(hw):
+            os.makedirs(hw)
+            for name in os.listdir(os.path.join(ROOT, "hwdb")):
+                if name != "serving.yaml":
+                    os.symlink(os.path.join(ROOT, "hwdb", name), os.path.join(hw, name))
+        text = open(os.path.join(ROOT, "hwdb", "serving.yaml")).read()
+        b = text.index("  # ---- BEGIN fitted")
+        e = text.index("  # ---- END fitted ----")
+        with open(os.path.join(hw, "serving.yaml"), "w") as f:
+            f.write(text[:b] + "\n".join(block_lines) + "\n" + text[e:])
+        snap = os.path.join(self.tmp, "hwdb.snap")
+        subprocess.run([self.jc, "hwdb", "snapshot", hw, "-o", snap], check=True, capture_output=True,
+                       env=dict(os.environ, LC_ALL="C"))
+        self.env = dict(os.environ, LC_ALL="C", JOULECAST_HWDB_DIR=hw, JOULECAST_HWDB_SNAPSHOT=snap)
+
+    def config_path(self, row):
+        name = row["model"].replace("/", "--")
+        if name not in self.configs:
+            c = config_for(row)
+            if c is None:
+                return None
+            p = os.path.join(self.tmp, name + ".json")
+            with open(p, "w") as f:
+                json.dump(c, f, indent=1)
+            self.configs[name] = p
+        return self.configs[name]
+
+    def args(self, row):
+        cfg = self.config_path(row)
+        dev = DEVICES.get(row["gpu"])
+        if cfg is None or dev is None:
+            return None
+        b = max(1, round(row["running_batch"]))
+        a = [self.jc, "estimate", "--generate", "--hf-config", cfg,
+             "--prompt-tokens", "%g" % prompt_tokens(row), "--output-tokens", "%g" % row["output_tokens"],
+             "--concurrency", "%d" % b, "--device", dev, "--count", "%d" % row["num_gpus"],
+             "--tp", "%d" % row["tp"], "--pp", "%d" % (row.get("pp") or 1), "--requests", "1000",
+             "--ci", "400", "--pue", "1", "--json"]
+        if row["software"].startswith("vLLM v0.5"):
+            a += ["--serving-runtime", "vllm-0.5"]
+        return a
+
+    def run_one(self, row):
+        a = self.args(row)
+        if a is None:
+            return {"error": "architecture or device not known to the harness"}
+        p = subprocess.run(a, capture_output=True, text=True, env=self.env)
+        if p.returncode != 0:
+            return {"error": p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "exit %d" % p.returncode}
+        j = json.loads(p.stdout)
+        r, s = j["results"], j["serving"]
+        av = {x["key"]: x["value"]["central"] for x in j["assumptions"]}
+        return {
+            "idle_w": av.get("device.idle_w"), "tdp_w": av.get("device.tdp_w"),
+            "j_tok": r["j_per_output_token_device"], "tps": r["tokens_per_s"]["central"],
+            "power": r["avg_power_w_per_device"]["central"], "itl": r["itl_s"]["central"],
+            "uf": s["decode_flop_util"], "ub": s["decode_bw_util"], "upre": s["prefill_flop_util"],
+            "tshare": s["prefill_time_share"], "memory_limited": s["memory_limited"],
+            "concurrency": s["concurrency"], "warnings": j["warnings"],
+        }
+
+    def run(self, rows):
+        with ThreadPoolExecutor(self.jobs) as ex:
+            return list(ex.map(self.run_one, rows))
