@@ -710,12 +710,16 @@ def build_accelerators(data, epo, ga_gpu_rows, ga_src):
         if jm and jm.get("pj_per_op_int8"):
             # measured joules per op (tools/fit_jop.py -> tools/jop_measured.json)
             en.setdefault("pj_per_flop", {})["int8"] = {
-                "value": jm["pj_per_op_int8"], "source": "jc-fit-jop",
+                "value": jm["pj_per_op_int8"], "low": jm["pj_per_op_int8_p10_p90"][0],
+                "high": jm["pj_per_op_int8_p10_p90"][1], "source": "jc-fit-jop",
                 "measured": "fitted to ../shared/data/calibration/mlperf-inference-v1.1.yaml rows %s by tools/fit_jop.py: "
                             "dynamic energy per int8 operation above idle, from AC wall power minus the host, at the "
-                            "counted operations and the measured samples/s; the rows do not separate a per-byte term "
-                            "(fitted %s pJ/B), so the memory traffic's energy is inside this figure" % (
-                                ", ".join(jm["rows"]), num(jm["pj_per_byte"]))}
+                            "counted operations and the measured samples/s; low/high = the p10/p90 of the per-row values; %s" % (
+                                ", ".join(jm["rows"]),
+                                "the per-byte term kept at this entry's %s pJ/B" % num(jm["pj_per_byte_kept"])
+                                if jm.get("pj_per_byte_kept") else
+                                "the rows do not separate a per-byte term (fitted %s pJ/B), so the memory "
+                                "traffic's energy is inside this figure" % num(jm["pj_per_byte"]))}
             S["jc-fit-jop"] = SRC_JOP
         if en:
             d["energy"] = en

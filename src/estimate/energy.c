@@ -219,8 +219,9 @@ jc_status jci_est_resolve_device_numbers(est *s)
         if (!ef->present)
             return jci_est_fail(s, JC_ERR_NOTFOUND, "device %s has no energy per FLOP at %s: use --method roofline",
                         dev->id, jc_precision_name(s->prec));
-        s->e_flop = jci_est_assume(s, "device.pj_per_flop", jci_est_astr(s, "energy per FLOP, %s", jc_precision_name(s->prec)),
-                           R1(ef->value), "pJ/FLOP", JC_ORIGIN_HWDB, jci_est_src_of(s, ef)).central * 1e-12;
+        s->e_flop_r = jci_est_assume(s, "device.pj_per_flop", jci_est_astr(s, "energy per FLOP, %s", jc_precision_name(s->prec)),
+                                     jci_est_sv_range(ef), "pJ/FLOP", JC_ORIGIN_HWDB, jci_est_src_of(s, ef));
+        s->e_flop = s->e_flop_r.central * 1e-12;
         if (!ef->measured)
             jci_est_warn(s, "the energy per FLOP of %s is derived from TDP, idle power and peak, not measured: "
                     "the joules-per-op method then charges power only for useful FLOPs and underestimates "
@@ -529,7 +530,7 @@ void jci_est_compute(est *s, int sc, outv *o)
     } else if (j->method == JC_METHOD_TDP) {
         e_dev = tdp * G * T;
     } else if (j->method == JC_METHOD_JOULES_PER_OP) {
-        e_dev = e_idle + flops * s->e_flop + bytes * s->e_byte;
+        e_dev = e_idle + flops * pick(s->e_flop_r, sc, 1) * 1e-12 + bytes * s->e_byte;
     } else {
         e_dev = e_idle + e_dyn;
     }

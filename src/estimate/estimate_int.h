@@ -50,6 +50,7 @@ typedef struct est {
     jc_range overhead;           /* per-kernel time floor, s (GPUs) */
     double scaling;
     double e_flop, e_byte;       /* J per FLOP / per byte (joules-per-op) */
+    jc_range e_flop_r;           /* pJ per FLOP with its range (measured values carry one) */
     int host_on;
     double avg_power;            /* measured W per device, or NAN */
     double known_T;              /* s, NAN when modelled */
