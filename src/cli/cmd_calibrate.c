@@ -122,6 +122,49 @@ static void row(const char *label, double meas, double b, double eb, double a, d
     printf("  %-36s %10s %10s %8s %10s %8s\n", label, m, x, p1, y, p2);
 }
 
+/* The measurement: a power trace (integrated; its warnings printed) or a
+ * CSV of totals.  *ms is tms for a trace (not freed), else owned. */
+static int load_measurement(cal_cli *kp, jobopts *cp, jc_measurements **msp, jc_measurements *tms,
+                            jc_measurement *trow, jc_trace **trp)
+{
+    cal_cli *k = kp;
+    jobopts *c = cp;
+    jc_diag d;
+    int rc;
+    /* --trace-format and --scope are job keys (estimate --measured reads them too) */
+    if (c->job.measured)
+        return cli_usage("calibrate", "--measured is for estimate: give the trace itself as calibrate's measurement file");
+    if (c->job.trace_format && (rc = cli_trace_set(&k->topts, "calibrate", "trace-format", c->job.trace_format)))
+        return rc;
+    if (c->job.trace_scope && (rc = cli_trace_set(&k->topts, "calibrate", "scope", c->job.trace_scope))) return rc;
+    if (c->job.trace_format || c->job.trace_scope) {
+        k->trace_opt = 1;
+        c->job.trace_format = c->job.trace_scope = NULL;   /* read here, not by the estimates of the fit */
+    }
+    jc_trace_format tf = k->topts.format;
+    if (tf == JC_TRACE_AUTO && jc_trace_detect(k->csv, &tf, &d)) return cli_fail(&d);
+    if (tf != JC_TRACE_AUTO && tf != JC_TRACE_CODECARBON) {
+        k->topts.format = tf;
+        if (jc_trace_load(k->csv, &k->topts, trp, &d)) return cli_fail(&d);
+        const jc_trace *tr = *trp;
+        if (!tr->has_scope[JC_TRACE_DEVICE])
+            return cli_usage("calibrate", "%s measured no device (scope %s): calibrate fits the devices; use it "
+                             "with estimate --measured", k->csv, tr->has_scope[JC_TRACE_WALL] ? "wall" : "host");
+        for (size_t i = 0; i < tr->n_bad && i < JC_TRACE_MAX_ISSUES; i++)
+            fprintf(stderr, "joulecast: warning: %s:%d: %s (row not used)\n", k->csv, tr->bad[i].line, tr->bad[i].msg);
+        for (size_t i = 0; i < tr->n_gaps && i < JC_TRACE_MAX_ISSUES; i++)
+            fprintf(stderr, "joulecast: warning: %s:%d: %s\n", k->csv, tr->gaps[i].line, tr->gaps[i].msg);
+        jc_trace_measurements(tr, tms, trow);
+        *msp = tms;
+        return 0;
+    }
+    if (k->trace_opt && tf != JC_TRACE_CODECARBON)
+        return cli_usage("calibrate", "%s is not a power trace: --trace-format, --scope, --gap, --idle-w and "
+                         "--interval have no effect", k->csv);
+    if (jc_measurements_load(k->csv, msp, &d)) return cli_fail(&d);
+    return 0;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
     cal_cli k;
@@ -144,38 +187,7 @@ int cmd_calibrate(int argc, char **argv)
     if ((rc = jo_parse(&c, argc, argv, positional, &k))) goto out;
     if (!k.csv) { rc = cli_usage("calibrate", "give the measurement file (MEASUREMENTS.csv)"); goto out; }
     if (!k.out) { rc = cli_usage("calibrate", "give --out FILE.yaml: the override layer to write"); goto out; }
-    /* --trace-format and --scope are job keys (estimate --measured reads them too) */
-    if (c.job.measured) {
-        rc = cli_usage("calibrate", "--measured is for estimate: give the trace itself as calibrate's measurement file");
-        goto out;
-    }
-    if (c.job.trace_format && (rc = cli_trace_set(&k.topts, "calibrate", "trace-format", c.job.trace_format))) goto out;
-    if (c.job.trace_scope && (rc = cli_trace_set(&k.topts, "calibrate", "scope", c.job.trace_scope))) goto out;
-    if (c.job.trace_format || c.job.trace_scope) {
-        k.trace_opt = 1;
-        c.job.trace_format = c.job.trace_scope = NULL;   /* read here, not by the estimates of the fit */
-    }
-    jc_trace_format tf = k.topts.format;
-    if (tf == JC_TRACE_AUTO && jc_trace_detect(k.csv, &tf, &d)) { rc = cli_fail(&d); goto out; }
-    if (tf != JC_TRACE_AUTO && tf != JC_TRACE_CODECARBON) {
-        k.topts.format = tf;
-        if (jc_trace_load(k.csv, &k.topts, &tr, &d)) { rc = cli_fail(&d); goto out; }
-        if (!tr->has_scope[JC_TRACE_DEVICE]) {
-            rc = cli_usage("calibrate", "%s measured no device (scope %s): calibrate fits the devices; use it "
-                           "with estimate --measured", k.csv, tr->has_scope[JC_TRACE_WALL] ? "wall" : "host");
-            goto out;
-        }
-        for (size_t i = 0; i < tr->n_bad && i < JC_TRACE_MAX_ISSUES; i++)
-            fprintf(stderr, "joulecast: warning: %s:%d: %s (row not used)\n", k.csv, tr->bad[i].line, tr->bad[i].msg);
-        for (size_t i = 0; i < tr->n_gaps && i < JC_TRACE_MAX_ISSUES; i++)
-            fprintf(stderr, "joulecast: warning: %s:%d: %s\n", k.csv, tr->gaps[i].line, tr->gaps[i].msg);
-        jc_trace_measurements(tr, &tms, &trow);
-        ms = &tms;
-    } else if (k.trace_opt && tf != JC_TRACE_CODECARBON) {
-        rc = cli_usage("calibrate", "%s is not a power trace: --trace-format, --scope, --gap, --idle-w and "
-                       "--interval have no effect", k.csv);
-        goto out;
-    } else if (jc_measurements_load(k.csv, &ms, &d)) { rc = cli_fail(&d); goto out; }
+    if ((rc = load_measurement(&k, &c, &ms, &tms, &trow, &tr))) goto out;
     if (!isnan(k.row) && k.row > (double)ms->n) {
         rc = cli_usage("calibrate", "--row %g: %s has %zu data row%s", k.row, k.csv, ms->n, ms->n == 1 ? "" : "s");
         goto out;

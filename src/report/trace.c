@@ -3,9 +3,12 @@
  * a text summary (one line per channel, then the totals per scope, gaps,
  * unreadable rows and the reader's assumptions) and as JSON (schema
  * joulecast-trace/1, docs/json-schemas.md).  Unknown values are "n/a" in
- * text and null in JSON, never 0.
+ * text and null in JSON, never 0.  Also the JSON parse of one Scaphandre
+ * report for the trace reader (cJSON stays in src/report/).
  */
 #include "base/jc_internal.h"
+
+#include "report/rjson.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -78,87 +81,101 @@ jc_status jc_report_trace_text(const jc_trace *t, FILE *f)
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }
 
-static cJSON *jnum(double v)
+static int rj_bool(cJSON *o, const char *k, int v)
 {
-    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+    return cJSON_AddBoolToObject(o, k, v) != NULL;
+}
+
+static int scope_json(cJSON *tot, const jc_trace *t, int s)
+{
+    const char *name = jc_trace_scope_name((jc_trace_scope)s);
+    if (!t->has_scope[s]) return cJSON_AddNullToObject(tot, name) != NULL;
+    cJSON *o = cJSON_AddObjectToObject(tot, name);
+    return o && rj_num(o, "energy_j", t->energy_j[s]) && rj_num(o, "energy_kwh", t->energy_j[s] / 3.6e6) &&
+           rj_num(o, "marginal_j", t->marginal_j[s]);
+}
+
+static int channel_json(cJSON *chs, const jc_trace_channel *c)
+{
+    cJSON *o = rj_push_object(chs), *id;
+    return o && rj_str(o, "name", c->name) && rj_num(o, "index", c->index >= 0 ? c->index : NAN) &&
+           rj_str(o, "scope", jc_trace_scope_name(c->scope)) && rj_num(o, "samples", (double)c->samples) &&
+           rj_num(o, "repeated", (double)c->repeated) && rj_num(o, "t_first_s", c->t_first) &&
+           rj_num(o, "t_last_s", c->t_last) && rj_num(o, "covered_s", c->covered_s) &&
+           rj_num(o, "energy_j", c->energy_j) && rj_num(o, "avg_w", c->avg_w) && rj_num(o, "peak_w", c->peak_w) &&
+           rj_num(o, "min_w", c->min_w) && rj_num(o, "avg_util", c->avg_util) &&
+           rj_num(o, "gaps", (double)c->n_gaps) && rj_num(o, "gap_s", c->gap_s) &&
+           rj_num(o, "gap_threshold_s", c->gap_threshold_s) && (id = cJSON_AddObjectToObject(o, "idle")) &&
+           rj_bool(id, "found", c->idle_found) && rj_str(id, "rule", c->idle_rule ? c->idle_rule : "") &&
+           rj_num(id, "power_w", c->idle_w) && rj_num(id, "leading_s", c->idle_found ? c->lead_idle_s : NAN) &&
+           rj_num(id, "trailing_s", c->idle_found ? c->trail_idle_s : NAN) &&
+           rj_num(id, "energy_j", c->idle_found ? c->idle_energy_j : NAN) && rj_bool(id, "lower_bound", c->idle_capped) &&
+           rj_num(o, "marginal_j", c->marginal_j);
+}
+
+static int issues_json(cJSON *r, const char *key, const jc_trace_issue *v, size_t n)
+{
+    cJSON *a = cJSON_AddArrayToObject(r, key);
+    if (!a) return 0;
+    for (size_t i = 0; i < n && i < JC_TRACE_MAX_ISSUES; i++) {
+        cJSON *o = rj_push_object(a);
+        if (!o || !rj_num(o, "line", v[i].line) || !rj_str(o, "message", v[i].msg)) return 0;
+    }
+    return 1;
 }
 
 char *jc_report_trace_json(const jc_trace *t)
 {
     if (!t) return NULL;
-    cJSON *r = cJSON_CreateObject();
-    if (!r) return NULL;
-    cJSON_AddStringToObject(r, "schema", "joulecast-trace/1");
-    cJSON_AddStringToObject(r, "path", t->path);
-    cJSON_AddStringToObject(r, "format", jc_trace_format_name(t->format));
-    cJSON_AddStringToObject(r, "format_label", t->format_label ? t->format_label : "");
-    cJSON_AddItemToObject(r, "start", t->start[0] ? cJSON_CreateString(t->start) : cJSON_CreateNull());
-    cJSON_AddItemToObject(r, "end", t->end[0] ? cJSON_CreateString(t->end) : cJSON_CreateNull());
-    cJSON_AddItemToObject(r, "duration_s", jnum(t->duration_s));
-    cJSON_AddNumberToObject(r, "rows", (double)t->rows);
-    cJSON_AddNumberToObject(r, "rows_not_read", (double)t->n_bad);
-    cJSON_AddNumberToObject(r, "devices", (double)t->n_devices);
-    cJSON_AddItemToObject(r, "device_name", t->device_name[0] ? cJSON_CreateString(t->device_name) : cJSON_CreateNull());
+    char *out = NULL;
+    cJSON *r = cJSON_CreateObject(), *a;
+    REQ(r);
+    REQ(rj_str(r, "schema", "joulecast-trace/1"));
+    REQ(rj_str(r, "path", t->path));
+    REQ(rj_str(r, "format", jc_trace_format_name(t->format)));
+    REQ(rj_str(r, "format_label", t->format_label ? t->format_label : ""));
+    REQ(rj_str(r, "start", t->start[0] ? t->start : NULL));
+    REQ(rj_str(r, "end", t->end[0] ? t->end : NULL));
+    REQ(rj_num(r, "duration_s", t->duration_s));
+    REQ(rj_num(r, "rows", (double)t->rows));
+    REQ(rj_num(r, "rows_not_read", (double)t->n_bad));
+    REQ(rj_num(r, "devices", (double)t->n_devices));
+    REQ(rj_str(r, "device_name", t->device_name[0] ? t->device_name : NULL));
     cJSON *tot = cJSON_AddObjectToObject(r, "scopes");
-    for (int s = 0; s < JC_TRACE_SCOPE_COUNT; s++) {
-        if (!t->has_scope[s]) { cJSON_AddNullToObject(tot, jc_trace_scope_name((jc_trace_scope)s)); continue; }
-        cJSON *o = cJSON_AddObjectToObject(tot, jc_trace_scope_name((jc_trace_scope)s));
-        cJSON_AddItemToObject(o, "energy_j", jnum(t->energy_j[s]));
-        cJSON_AddItemToObject(o, "energy_kwh", jnum(t->energy_j[s] / 3.6e6));
-        cJSON_AddItemToObject(o, "marginal_j", jnum(t->marginal_j[s]));
-    }
-    cJSON_AddItemToObject(r, "device_avg_w", jnum(t->device_avg_w));
-    cJSON_AddItemToObject(r, "device_peak_w", jnum(t->device_peak_w));
-    cJSON_AddItemToObject(r, "device_avg_util", jnum(t->device_avg_util));
-    cJSON *chs = cJSON_AddArrayToObject(r, "channels");
-    for (size_t i = 0; i < t->n_channels; i++) {
-        const jc_trace_channel *c = &t->channels[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddItemToArray(chs, o);
-        cJSON_AddStringToObject(o, "name", c->name);
-        cJSON_AddItemToObject(o, "index", c->index >= 0 ? cJSON_CreateNumber(c->index) : cJSON_CreateNull());
-        cJSON_AddStringToObject(o, "scope", jc_trace_scope_name(c->scope));
-        cJSON_AddNumberToObject(o, "samples", (double)c->samples);
-        cJSON_AddNumberToObject(o, "repeated", (double)c->repeated);
-        cJSON_AddItemToObject(o, "t_first_s", jnum(c->t_first));
-        cJSON_AddItemToObject(o, "t_last_s", jnum(c->t_last));
-        cJSON_AddItemToObject(o, "covered_s", jnum(c->covered_s));
-        cJSON_AddItemToObject(o, "energy_j", jnum(c->energy_j));
-        cJSON_AddItemToObject(o, "avg_w", jnum(c->avg_w));
-        cJSON_AddItemToObject(o, "peak_w", jnum(c->peak_w));
-        cJSON_AddItemToObject(o, "min_w", jnum(c->min_w));
-        cJSON_AddItemToObject(o, "avg_util", jnum(c->avg_util));
-        cJSON_AddNumberToObject(o, "gaps", (double)c->n_gaps);
-        cJSON_AddItemToObject(o, "gap_s", jnum(c->gap_s));
-        cJSON_AddItemToObject(o, "gap_threshold_s", jnum(c->gap_threshold_s));
-        cJSON *id = cJSON_AddObjectToObject(o, "idle");
-        cJSON_AddBoolToObject(id, "found", c->idle_found);
-        cJSON_AddStringToObject(id, "rule", c->idle_rule ? c->idle_rule : "");
-        cJSON_AddItemToObject(id, "power_w", jnum(c->idle_w));
-        cJSON_AddItemToObject(id, "leading_s", jnum(c->idle_found ? c->lead_idle_s : NAN));
-        cJSON_AddItemToObject(id, "trailing_s", jnum(c->idle_found ? c->trail_idle_s : NAN));
-        cJSON_AddItemToObject(id, "energy_j", jnum(c->idle_found ? c->idle_energy_j : NAN));
-        cJSON_AddBoolToObject(id, "lower_bound", c->idle_capped);
-        cJSON_AddItemToObject(o, "marginal_j", jnum(c->marginal_j));
-    }
-    cJSON *g = cJSON_AddArrayToObject(r, "gaps");
-    for (size_t i = 0; i < t->n_gaps && i < JC_TRACE_MAX_ISSUES; i++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddItemToArray(g, o);
-        cJSON_AddNumberToObject(o, "line", t->gaps[i].line);
-        cJSON_AddStringToObject(o, "message", t->gaps[i].msg);
-    }
-    cJSON_AddNumberToObject(r, "gaps_total", (double)t->n_gaps);
-    cJSON *b = cJSON_AddArrayToObject(r, "not_read");
-    for (size_t i = 0; i < t->n_bad && i < JC_TRACE_MAX_ISSUES; i++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddItemToArray(b, o);
-        cJSON_AddNumberToObject(o, "line", t->bad[i].line);
-        cJSON_AddStringToObject(o, "message", t->bad[i].msg);
-    }
-    cJSON *n = cJSON_AddArrayToObject(r, "notes");
-    for (size_t i = 0; i < t->n_notes; i++) cJSON_AddItemToArray(n, cJSON_CreateString(t->notes[i]));
-    char *s = cJSON_Print(r);
+    REQ(tot);
+    for (int s = 0; s < JC_TRACE_SCOPE_COUNT; s++) REQ(scope_json(tot, t, s));
+    REQ(rj_num(r, "device_avg_w", t->device_avg_w));
+    REQ(rj_num(r, "device_peak_w", t->device_peak_w));
+    REQ(rj_num(r, "device_avg_util", t->device_avg_util));
+    REQ(a = cJSON_AddArrayToObject(r, "channels"));
+    for (size_t i = 0; i < t->n_channels; i++) REQ(channel_json(a, &t->channels[i]));
+    REQ(issues_json(r, "gaps", t->gaps, t->n_gaps));
+    REQ(rj_num(r, "gaps_total", (double)t->n_gaps));
+    REQ(issues_json(r, "not_read", t->bad, t->n_bad));
+    REQ(a = cJSON_AddArrayToObject(r, "notes"));
+    for (size_t i = 0; i < t->n_notes; i++) REQ(rj_push_str(a, t->notes[i]));
+    out = cJSON_Print(r);
+done:
     cJSON_Delete(r);
-    return s;
+    return out;
+}
+
+/* One report of Scaphandre's JSON exporter (src/workflows/trace_formats.c
+ * reads the stream): host.timestamp (s) and host.consumption (W, converted
+ * from microwatts).  0, -1 when not JSON, -2 when the fields are missing. */
+int jci_trace_scaphandre_report(const char *text, double *t, double *w)
+{
+    cJSON *j = cJSON_Parse(text);
+    if (!j) return -1;
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(j, "host");
+    const cJSON *c = h ? cJSON_GetObjectItemCaseSensitive(h, "consumption") : NULL;
+    const cJSON *ts = h ? cJSON_GetObjectItemCaseSensitive(h, "timestamp") : NULL;
+    int rc = -2;
+    if (cJSON_IsNumber(c) && cJSON_IsNumber(ts)) {
+        *t = ts->valuedouble;
+        *w = c->valuedouble * 1e-6;
+        rc = 0;
+    }
+    cJSON_Delete(j);
+    return rc;
 }

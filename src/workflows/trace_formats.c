@@ -11,7 +11,6 @@
  */
 #include "workflows/trace_int.h"
 
-#include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -584,18 +583,11 @@ int tr_read_powerjoular(tr_ctx *c, FILE *fp)
 static int scaph_object(tr_ctx *c, const char *text, int line)
 {
     tr_row(c);
-    cJSON *j = cJSON_Parse(text);
-    if (!j) { tr_bad(c, line, "not a JSON object"); return 0; }
-    const cJSON *h = cJSON_GetObjectItemCaseSensitive(j, "host");
-    const cJSON *w = h ? cJSON_GetObjectItemCaseSensitive(h, "consumption") : NULL;
-    const cJSON *t = h ? cJSON_GetObjectItemCaseSensitive(h, "timestamp") : NULL;
-    int st = 0;
-    if (!cJSON_IsNumber(w) || !cJSON_IsNumber(t))
-        tr_bad(c, line, "no numeric host.consumption and host.timestamp");
-    else
-        st = tr_sample(c, "host", "host (RAPL)", JC_TRACE_HOST, -1, t->valuedouble, w->valuedouble * 1e-6, NAN, line);
-    cJSON_Delete(j);
-    return st;
+    double t, w;
+    int rc = jci_trace_scaphandre_report(text, &t, &w);
+    if (rc == -1) { tr_bad(c, line, "not a JSON object"); return 0; }
+    if (rc) { tr_bad(c, line, "no numeric host.consumption and host.timestamp"); return 0; }
+    return tr_sample(c, "host", "host (RAPL)", JC_TRACE_HOST, -1, t, w, NAN, line);
 }
 
 int tr_read_scaphandre(tr_ctx *c, FILE *fp)

@@ -73,6 +73,11 @@ int tr_read_scaphandre(tr_ctx *c, FILE *f);
 int tr_read_watts(tr_ctx *c, FILE *f);
 int tr_read_codecarbon(tr_ctx *c, const char *path);
 
+/* One Scaphandre JSON report -> host.timestamp, host.consumption in W
+ * (src/report/trace.c: cJSON stays in src/report/); 0, -1 not JSON,
+ * -2 fields missing. */
+int jci_trace_scaphandre_report(const char *text, double *t, double *w);
+
 /* Detects the format from the first bytes of the file (head, NUL
  * terminated); JC_TRACE_AUTO when none matches. */
 jc_trace_format tr_detect(const char *head);
