@@ -149,6 +149,37 @@ def report(rows, preds, path):
     return s, tr
 
 
+def publish(rows, preds, s, tr, path):
+    """The set of `make accuracy`: accuracy_common.write_set's page and
+    build/accuracy/serving.json (docs/accuracy.md's index reads it), with
+    this harness's assumptions and batch-trend table appended."""
+    import accuracy_common as AC
+    detail = open(path).read()
+    items = []
+    for r, p in zip(rows, preds):
+        it = {"id": r["id"], "measured": r["j_per_output_token"],
+              "group": "%s, %s" % (S.DEVICES.get(r["gpu"], r["gpu"]), " ".join(r["software"].split()[:2]))}
+        if "error" in p:
+            it["reason"] = p["error"]
+        else:
+            it.update(low=p["j_tok"]["low"], central=p["j_tok"]["central"], high=p["j_tok"]["high"])
+            if r.get("input_tokens") is None:
+                it["note"] = "prompt assumed %g tokens" % S.prompt_tokens(r)
+        items.append(it)
+    ok = sum(1 for t in tr if t[4])
+    AC.write_set("serving", "LLM serving, GPU J per output token (ML.ENERGY v2/v3)", "J/token",
+                 "`joulecast estimate --generate` with a config written from the row's architecture, the row's "
+                 "device, GPU count, tp/pp, steady-state running batch, prompt/output tokens and runtime profile; "
+                 "compared: results.j_per_output_token_device.",
+                 "GPU energy only (Zeus/NVML), steady state; constants fitted to these rows (in-sample).", items,
+                 targets="median |error| <= 25%%, coverage >= 80%%, batch trend of the measured shape for every "
+                         "model (here %d of %d groups)" % (ok, len(tr)))
+    head, _, rest = detail.partition("## Summary")
+    trend = rest[rest.index("## Batch trend"):rest.index("## Every row")] if "## Batch trend" in rest else ""
+    with open(path, "a") as f:
+        f.write("\n## Assumptions and method\n\n" + head.split("\n", 2)[2] + "\n" + trend)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(S.ROOT, "docs", "accuracy", "serving.md"))
@@ -160,6 +191,8 @@ def main():
     rows = S.load_rows()
     preds = S.Runner(jobs=args.jobs).run(rows)
     s, tr = report(rows, preds, args.out)
+    if args.out and not args.rows:
+        publish(rows, preds, s, tr, args.out)
     print("%-60s %10s %10s %8s %7s" % ("row", "measured", "predicted", "error", "inside"))
     for r, p in zip(rows, preds):
         if "error" in p:
