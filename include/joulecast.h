@@ -1221,6 +1221,34 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
 /* Releases an estimate.  NULL is a no-op. */
 void jc_estimate_free(jc_estimate *e);
 
+/* Parses a precision name ("bf16", case-insensitive) into *out; the one
+ * name -> enum conversion (jc_precision_name is the other way).
+ * JC_ERR_USAGE (and *out untouched) for an unknown name. */
+jc_status jc_precision_parse(const char *s, jc_precision *out);
+/* The precision a device runs at when none is given: the lowest of bf16,
+ * fp16, fp32 with a published dense peak (fp32 when none has one). */
+jc_precision jc_device_default_precision(const jc_device *dev);
+
+/* Why a device cannot be estimated for a job (src/estimate/checks.c):
+ * jc_estimate_run refuses exactly these cases, and sweep lists them. */
+typedef enum jc_refusal {
+    JC_REFUSAL_NONE = 0,          /* it can be estimated */
+    JC_REFUSAL_PRECISION,         /* not one of fp32 tf32 bf16 fp16 fp8 int8 */
+    JC_REFUSAL_NO_PEAK,           /* no published dense peak at the precision
+                                     (and the time is modelled, or the
+                                     joules-per-op method needs it) */
+    JC_REFUSAL_NO_TDP,            /* no published TDP and no --avg-power */
+    JC_REFUSAL_NO_PJ_PER_FLOP     /* joules-per-op without an energy per FLOP */
+} jc_refusal;
+/* "none", "no-peak", ...: static strings. */
+const char *jc_refusal_name(jc_refusal r);
+/* The refusal of `dev` for `job` at `precision` (NULL: job->precision,
+ * else jc_device_default_precision); *used (may be NULL) receives the
+ * precision the estimate runs at; buf (may be NULL) a short reason
+ * ("no published dense peak at fp8"). */
+jc_refusal jc_estimate_refusal(const jc_job *job, const jc_device *dev, const char *precision,
+                               jc_precision *used, char *buf, size_t cap);
+
 /* Writes the estimate as text (per_node: add the per-node table). */
 jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f);
 /* As JSON (schema: docs/json-schemas.md "estimate"), released with
@@ -1976,6 +2004,9 @@ typedef struct jc_sweep_entry {
     double batch;               /* 0 without a model (skipped entries: 0
                                    stands for every batch size) */
     const char *reason;         /* skipped entries: why; else NULL */
+    jc_refusal refusal;         /* skipped for what the device lacks (the
+                                   estimator's own rule, jc_estimate_refusal);
+                                   JC_REFUSAL_NONE for other reasons */
     int pareto;                 /* on the time-vs-emissions Pareto front */
     jc_range wall_hours, energy_kwh, co2_kg;  /* facility kWh, location kg */
     double ci, pue;             /* central values the estimate used */

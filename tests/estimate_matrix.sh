@@ -1,11 +1,11 @@
 #!/bin/sh
 # estimate_matrix.sh - every model in models/ on a spread of devices, and
 # every device and host of the bundled hwdb on one small model, through
-# the sanitizer build.  Each run must either succeed or fail with a
-# documented status and a message that names the missing figure (exit 6:
-# e.g. no published peak at the default precision; exit 2 for a device
-# that is only a CPU in Green-Algorithms tables is not expected).  A
-# crash, a sanitizer report or another exit code is a failure.
+# the sanitizer build.  Each run must either succeed or fail with exit 6
+# and a message that names the device and the figure it lacks (its dense
+# peak at the precision, its TDP, its energy per FLOP: the refusals of
+# jc_estimate_refusal); any other exit-6 message, a crash, a sanitizer
+# report or another exit code is a failure.
 set -u
 cd "$(dirname "$0")/.."
 JC=${JC:-build/joulecast}
@@ -22,8 +22,11 @@ check() {  # name, command...
   fi
   case $rc in
     0) echo "PASS $name" ;;
-    6) if grep -q 'joulecast: ' "$tmp"; then echo "PASS $name (exit 6: $(head -c 120 "$tmp"))"
-       else echo "  $name: exit 6 without a message"; echo "FAIL $name"; fi ;;
+    6) # the message must name the device and the figure it lacks
+       if grep -Eq "joulecast: estimate: device [a-z0-9._-]+ has no (published dense peak at [a-z0-9]+|published TDP|energy per FLOP at [a-z0-9]+)" "$tmp"
+       then echo "PASS $name (exit 6: $(head -c 120 "$tmp"))"
+       else echo "  $name: exit 6 without a message naming the device and the missing figure:"
+            head -n 2 "$tmp" | sed 's/^/    /'; echo "FAIL $name"; fi ;;
     *) echo "  $name: exit $rc"; head -n 3 "$tmp" | sed 's/^/    /'; echo "FAIL $name" ;;
   esac
 }

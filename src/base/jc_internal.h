@@ -122,18 +122,18 @@ int jci_edit_distance(const char *a, const char *b, int cap);
 
 /* ---- SHA-256 (src/base/sha256.c): the model identity of a request ---- */
 
-typedef struct jc_sha256 {
+typedef struct jci_sha256 {
     uint32_t h[8];
     uint64_t len;
     unsigned char buf[64];
     size_t n;
-} jc_sha256;
-void jc_sha256_init(jc_sha256 *s);
-void jc_sha256_update(jc_sha256 *s, const void *data, size_t len);
+} jci_sha256;
+void jci_sha256_init(jci_sha256 *s);
+void jci_sha256_update(jci_sha256 *s, const void *data, size_t len);
 /* Finishes the digest into 64 lower-case hex digits + NUL. */
-void jc_sha256_hex(jc_sha256 *s, char out[65]);
+void jci_sha256_hex(jci_sha256 *s, char out[65]);
 /* The digest of a file's bytes.  JC_ERR_IO (named) when it cannot be read. */
-jc_status jc_sha256_file(const char *path, char out[65], jc_diag *d);
+jc_status jci_sha256_file(const char *path, char out[65], jc_diag *d);
 
 /* Appends " s" to the NUL-terminated buf (capacity cap), single-quoted
  * for a POSIX shell when s holds anything but letters, digits and

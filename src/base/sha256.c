@@ -44,7 +44,7 @@ static void block(uint32_t h[8], const unsigned char *p)
     h[4] += e; h[5] += f; h[6] += g; h[7] += k;
 }
 
-void jc_sha256_init(jc_sha256 *s)
+void jci_sha256_init(jci_sha256 *s)
 {
     static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -53,7 +53,7 @@ void jc_sha256_init(jc_sha256 *s)
     s->n = 0;
 }
 
-void jc_sha256_update(jc_sha256 *s, const void *data, size_t len)
+void jci_sha256_update(jci_sha256 *s, const void *data, size_t len)
 {
     const unsigned char *p = data;
     s->len += len;
@@ -76,30 +76,30 @@ void jc_sha256_update(jc_sha256 *s, const void *data, size_t len)
     }
 }
 
-void jc_sha256_hex(jc_sha256 *s, char out[65])
+void jci_sha256_hex(jci_sha256 *s, char out[65])
 {
     uint64_t bits = s->len * 8;
     unsigned char pad[72] = {0x80};
     size_t padlen = s->n < 56 ? 56 - s->n : 120 - s->n;
-    jc_sha256_update(s, pad, padlen);
+    jci_sha256_update(s, pad, padlen);
     unsigned char lenb[8];
     for (int i = 0; i < 8; i++) lenb[i] = (unsigned char)(bits >> (56 - 8 * i));
-    jc_sha256_update(s, lenb, 8);
+    jci_sha256_update(s, lenb, 8);
     for (int i = 0; i < 8; i++) snprintf(out + 8 * i, 9, "%08x", (unsigned)s->h[i]);
 }
 
-jc_status jc_sha256_file(const char *path, char out[65], jc_diag *d)
+jc_status jci_sha256_file(const char *path, char out[65], jc_diag *d)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return jci_diag_at(d, JC_ERR_IO, path, -1, "cannot open: %s", strerror(errno));
-    jc_sha256 s;
-    jc_sha256_init(&s);
+    jci_sha256 s;
+    jci_sha256_init(&s);
     unsigned char buf[1 << 16];
     size_t got;
-    while ((got = fread(buf, 1, sizeof buf, f)) > 0) jc_sha256_update(&s, buf, got);
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) jci_sha256_update(&s, buf, got);
     int bad = ferror(f);
     fclose(f);
     if (bad) return jci_diag_at(d, JC_ERR_IO, path, -1, "read error");
-    jc_sha256_hex(&s, out);
+    jci_sha256_hex(&s, out);
     return JC_OK;
 }

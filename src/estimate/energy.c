@@ -170,12 +170,13 @@ jc_status jci_est_resolve_device_numbers(est *s)
 {
     const jc_device *dev = s->dev;
     jc_status st;
-    int need_peak = !given(s->known_T) || s->job->method == JC_METHOD_JOULES_PER_OP;
+    /* what the device must publish: the one rule (checks.c) that sweep lists */
+    jc_refusal why = jc_estimate_refusal(s->job, dev, jc_precision_name(s->prec), NULL, NULL, 0);
     const jc_sourced *pk = &dev->peak_tflops[s->prec];
     if (pk->present) {
         s->peak = jci_est_assume(s, "device.peak_flops", jci_est_astr(s, "dense peak, %s", jc_precision_name(s->prec)),
                          R1(pk->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_est_src_of(s, pk)).central * 1e12;
-    } else if (need_peak) {
+    } else if (why == JC_REFUSAL_NO_PEAK) {
         char have[200] = "";
         size_t n = 0;
         for (int i = 0; i < JC_PREC_COUNT; i++)
@@ -200,7 +201,7 @@ jc_status jci_est_resolve_device_numbers(est *s)
     if (dev->tdp_w.present)
         s->tdp = jci_est_assume(s, "device.tdp_w", "device TDP", R1(dev->tdp_w.value), "W",
                         JC_ORIGIN_HWDB, jci_est_src_of(s, &dev->tdp_w));
-    else if (!given(s->avg_power))
+    else if (why == JC_REFUSAL_NO_TDP)
         return jci_est_fail(s, JC_ERR_NOTFOUND, "device %s has no published TDP; give --avg-power W", dev->id);
     if (dev->idle_w.present) {
         s->idle = jci_est_assume(s, "device.idle_w", "device idle power", jci_est_sv_range(&dev->idle_w), "W",
@@ -216,7 +217,7 @@ jc_status jci_est_resolve_device_numbers(est *s)
     }
     if (s->job->method == JC_METHOD_JOULES_PER_OP) {
         const jc_sourced *ef = &dev->pj_per_flop[s->prec];
-        if (!ef->present)
+        if (why == JC_REFUSAL_NO_PJ_PER_FLOP)
             return jci_est_fail(s, JC_ERR_NOTFOUND, "device %s has no energy per FLOP at %s: use --method roofline",
                         dev->id, jc_precision_name(s->prec));
         s->e_flop_r = jci_est_assume(s, "device.pj_per_flop", jci_est_astr(s, "energy per FLOP, %s", jc_precision_name(s->prec)),

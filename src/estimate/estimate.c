@@ -20,6 +20,7 @@
  * here prints; warnings travel in the result.
  */
 #include "estimate/estimate_int.h"
+#include "estimate/akeys.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -119,7 +120,11 @@ jc_range jci_est_assume(est *s, const char *key, const char *label, jc_range v,
     if (!a) return v;
     s->as = a;
     jc_assumption *x = &s->as[s->n_as++];
-    x->key = key;
+    /* the one table of keys (assumption_keys.def): its own pointer, so
+     * consumers find an assumption by id; a key missing there fails the run */
+    const char *canon = jci_akey_canonical(key);
+    if (!canon && !s->bad_key) s->bad_key = key;
+    x->key = canon ? canon : key;
     x->label = label;
     x->value = v;
     x->unit = unit;
@@ -174,14 +179,6 @@ jc_range jci_est_const_range(est *s, const char *key, const char *label,
 }
 
 /* ---- hardware and precision -------------------------------------------------- */
-
-static jc_precision prec_of(const char *p)
-{
-    static const char *names[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"};
-    for (int i = 0; i < JC_PREC_COUNT; i++)
-        if (!jci_strcasecmp(p, names[i])) return (jc_precision)i;
-    return JC_PREC_COUNT;
-}
 
 double jci_est_prec_bits(jc_precision p)
 {
@@ -276,12 +273,10 @@ static jc_status resolve_hardware(est *s)
     /* precision */
     jc_precision p;
     if (j->precision) {
-        p = prec_of(j->precision);
-        if (p == JC_PREC_COUNT || p == JC_PREC_FP64 || p == JC_PREC_INT4)
+        if (jc_precision_parse(j->precision, &p) || p == JC_PREC_FP64 || p == JC_PREC_INT4)
             return jci_est_fail(s, JC_ERR_USAGE, "--precision must be one of fp32 tf32 bf16 fp16 fp8 int8 (got '%s')", j->precision);
     } else {
-        p = dev->peak_tflops[JC_PREC_BF16].present ? JC_PREC_BF16
-          : dev->peak_tflops[JC_PREC_FP16].present ? JC_PREC_FP16 : JC_PREC_FP32;
+        p = jc_device_default_precision(dev);
     }
     s->prec = p;
     s->e->prec = p;
@@ -397,6 +392,11 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     s->usage = s->m_dev = s->m_host = s->m_wall = s->m_idle_w = NAN;
     s->host_factor = 1;
     if ((st = resolve_all(s))) goto fail;
+    if (s->bad_key) {
+        st = jci_diag_set(d, JC_ERR_INTERNAL, "estimate: assumption key '%s' is not in "
+                          "src/estimate/assumption_keys.def (add it there)", s->bad_key);
+        goto fail;
+    }
 
     if (job->per_node && s->have_nodes) {
         size_t n = 0;

@@ -38,6 +38,7 @@ typedef struct est {
     const char **warn;
     size_t n_warn, cap_warn;
     int oom;
+    const char *bad_key;         /* an assumption key not in assumption_keys.def */
 
     /* resolved inputs */
     const jc_device *dev;

@@ -81,10 +81,10 @@ static jc_status load_stream(FILE *in, jc_model **out, jc_diag *d)
     }
     jc_status st = jc_model_load_buffer(buf, len, "<stdin>", out, d);
     if (!st) {
-        jc_sha256 h;
-        jc_sha256_init(&h);
-        jc_sha256_update(&h, buf, len);
-        jc_sha256_hex(&h, (*out)->sha256);
+        jci_sha256 h;
+        jci_sha256_init(&h);
+        jci_sha256_update(&h, buf, len);
+        jci_sha256_hex(&h, (*out)->sha256);
     }
     free(buf);
     return st;
@@ -98,7 +98,7 @@ jc_status jc_request_load(const jc_request *rq, jc_model **out, jc_diag *d)
     if (!strcmp(rq->model, "-")) return load_stream(rq->in ? rq->in : stdin, out, d);
     jc_status st = jc_model_load(rq->model, out, d);
     if (st) return st;
-    if ((st = jc_sha256_file(rq->model, (*out)->sha256, d))) {
+    if ((st = jci_sha256_file(rq->model, (*out)->sha256, d))) {
         jc_model_free(*out);
         *out = NULL;
     }

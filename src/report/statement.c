@@ -10,18 +10,11 @@
  * use.  Formatting only: every number comes from the jc_estimate.
  */
 #include "base/jc_internal.h"
+#include "estimate/akeys.h"
 #include "report/fmt.h"
 
 #include <math.h>
 #include <string.h>
-
-/* The assumption with `key`, or NULL. */
-static const jc_assumption *find(const jc_estimate *e, const char *key)
-{
-    for (size_t i = 0; i < e->n_assumptions; i++)
-        if (!strcmp(e->assumptions[i].key, key)) return &e->assumptions[i];
-    return NULL;
-}
 
 /* Three significant digits; thousands separators from 1,000 on. */
 static const char *sig(char *buf, size_t cap, double v)
@@ -128,7 +121,7 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
     }
     fprintf(f, " on %g %s ", e->devices, times);
     put_esc(s, e->device_name);
-    const jc_assumption *dv = find(e, "devices");
+    const jc_assumption *dv = jci_estimate_assumption(e, JCI_AK_DEVICES);
     if (e->device_file)
         note(s, "Hardware: device %s, %s:%d; device count %s.", e->device_id, e->device_file, e->device_line,
              src_text(t1, sizeof t1, dv));
@@ -142,13 +135,13 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
     }
 
     /* time */
-    const jc_assumption *rh = find(e, "runtime.hours"), *rdh = find(e, "runtime.device_hours");
+    const jc_assumption *rh = jci_estimate_assumption(e, JCI_AK_RUNTIME_HOURS), *rdh = jci_estimate_assumption(e, JCI_AK_RUNTIME_DEVICE_HOURS);
     fprintf(f, " takes %s%s h of wall-clock time (%s device-hours)", rh || rdh ? "" : "an estimated ",
             sig(a, sizeof a, e->wall_hours.central), sig(b, sizeof b, e->device_hours.central));
     if (rh || rdh) {
         note(s, "Runtime %s.", src_text(t1, sizeof t1, rh ? rh : rdh));
     } else {
-        const jc_assumption *u = find(e, "utilization");
+        const jc_assumption *u = jci_estimate_assumption(e, JCI_AK_UTILIZATION);
         char ur[160] = "";
         if (u && u->value.low != u->value.high)
             snprintf(ur, sizeof ur, ", range %s%s%s", sig(b, sizeof b, u->value.low), dash,
@@ -164,8 +157,8 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
             sig(a, sizeof a, e->energy_facility_kwh.central), sig(b, sizeof b, e->energy_facility_kwh.low), dash,
             sig(c, sizeof c, e->energy_facility_kwh.high));
     {
-        const jc_assumption *tdp = find(e, "device.tdp_w"), *ap = find(e, "device.avg_power_w"),
-                            *hp = find(e, "host.power_w");
+        const jc_assumption *tdp = jci_estimate_assumption(e, JCI_AK_TDP), *ap = jci_estimate_assumption(e, JCI_AK_AVG_POWER),
+                            *hp = jci_estimate_assumption(e, JCI_AK_HOST_POWER);
         char dp[1100];
         if (ap) snprintf(dp, sizeof dp, "measured average power %s W per device, %s",
                          sig(a, sizeof a, ap->value.central), src_text(t2, sizeof t2, ap));
@@ -180,12 +173,12 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
     }
 
     /* PUE */
-    const jc_assumption *pue = find(e, "pue");
+    const jc_assumption *pue = jci_estimate_assumption(e, JCI_AK_PUE);
     fprintf(f, " at a PUE of %s", e->pue.central > 0 ? sig(a, sizeof a, e->pue.central) : "n/a");
     note(s, "PUE: %s.", src_text(t1, sizeof t1, pue));
 
     /* grid */
-    const jc_assumption *ci = find(e, "grid.ci");
+    const jc_assumption *ci = jci_estimate_assumption(e, JCI_AK_CI);
     fprintf(f, ". With a grid carbon intensity of %s gCO%se/kWh", sig(a, sizeof a, e->ci.central),
             s->fmt == JC_STMT_LATEX ? "$_2$" : "\xe2\x82\x82");
     if (e->region_code) {

@@ -282,13 +282,6 @@ static jc_status expand_regions(sw *w, const jc_sweep_spec *sp)
     return JC_OK;
 }
 
-static jc_precision prec_of(const char *p)
-{
-    for (int i = 0; i < JC_PREC_COUNT; i++)
-        if (!jci_strcasecmp(p, jc_precision_name((jc_precision)i))) return (jc_precision)i;
-    return JC_PREC_COUNT;
-}
-
 static jc_status expand_precisions(sw *w, const jc_sweep_spec *sp)
 {
     static const jc_precision all[] = {JC_PREC_FP32, JC_PREC_TF32, JC_PREC_FP16, JC_PREC_BF16,
@@ -308,8 +301,8 @@ static jc_status expand_precisions(sw *w, const jc_sweep_spec *sp)
             for (size_t k = 0; k < n_all; k++) pick[all[k]] = 1;
             continue;
         }
-        jc_precision p = nm ? prec_of(nm) : JC_PREC_COUNT;
-        if (p == JC_PREC_COUNT || p == JC_PREC_FP64 || p == JC_PREC_INT4)
+        jc_precision p = JC_PREC_COUNT;
+        if (!nm || jc_precision_parse(nm, &p) || p == JC_PREC_FP64 || p == JC_PREC_INT4)
             return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: precision '%s' is not one of fp32 tf32 fp16 "
                                "bf16 fp8 int8 (or all)", nm ? nm : "");
         pick[p] = 1;
@@ -345,40 +338,22 @@ static jc_status expand_batches(sw *w, const jc_sweep_spec *sp, const jc_model *
 
 /* ---- per-point work ------------------------------------------------------------ */
 
-static int given(double x) { return !isnan(x); }
 
-/* Why dev cannot be estimated at precision slot p (NULL: it can); *used
- * receives the precision the estimate will run at. */
+/* Why dev cannot be estimated at precision slot p (NULL: it can): the
+ * estimator's own rule (jc_estimate_refusal); *used receives the
+ * precision the estimate will run at, *kind the typed reason. */
 static const char *device_reason(sw *w, const jc_device *dev, const char *p, const char **used,
-                                 char *buf, size_t cap)
+                                 jc_refusal *kind, char *buf, size_t cap)
 {
-    const jc_job *j = w->job;
-    jc_precision pr;
-    const char *name = p ? p : j->precision;
-    if (name) {
-        pr = prec_of(name);
-    } else {
-        pr = dev->peak_tflops[JC_PREC_BF16].present ? JC_PREC_BF16
-           : dev->peak_tflops[JC_PREC_FP16].present ? JC_PREC_FP16 : JC_PREC_FP32;
+    jc_precision pr = JC_PREC_COUNT;
+    *kind = jc_estimate_refusal(w->job, dev, p, &pr, buf, cap);
+    *used = pr < JC_PREC_COUNT ? jc_precision_name(pr) : p ? p : w->job->precision;
+    /* an unknown precision name: the estimate of each point names it */
+    if (*kind == JC_REFUSAL_NONE || *kind == JC_REFUSAL_PRECISION) {
+        *kind = JC_REFUSAL_NONE;
+        return NULL;
     }
-    *used = pr < JC_PREC_COUNT ? jc_precision_name(pr) : name;
-    if (pr >= JC_PREC_COUNT) return NULL;   /* the estimate names the problem */
-    int known_time = given(j->hours) || given(j->device_hours);
-    if ((!known_time || j->method == JC_METHOD_JOULES_PER_OP) && !dev->peak_tflops[pr].present) {
-        snprintf(buf, cap, "no published dense peak at %s", jc_precision_name(pr));
-        return buf;
-    }
-    if (!dev->tdp_w.present && !given(j->avg_power_w)) {
-        snprintf(buf, cap, "no published TDP (give --avg-power W)");
-        return buf;
-    }
-    /* a device without a published utilisation is estimated with the
-     * database's named fallback; the estimate's warning becomes a note */
-    if (j->method == JC_METHOD_JOULES_PER_OP && !dev->pj_per_flop[pr].present) {
-        snprintf(buf, cap, "no energy per FLOP at %s (joules-per-op method)", jc_precision_name(pr));
-        return buf;
-    }
-    return NULL;
+    return buf;
 }
 
 /* Strings of the current device / region slot, copied once per slot. */
@@ -550,7 +525,8 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
     const jc_device **rdevs = jci_arena_calloc(a, w->nd, sizeof *rdevs);
     const char **why = jci_arena_calloc(a, w->np * w->nd, sizeof *why);
     const char **used = jci_arena_calloc(a, w->np * w->nd, sizeof *used);
-    if (!dstr || !rstr || !rdevs || !why || !used) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    jc_refusal *kinds = jci_arena_calloc(a, w->np * w->nd, sizeof *kinds);
+    if (!dstr || !rstr || !rdevs || !why || !used || !kinds) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
     for (size_t di = 0; di < w->nd; di++) {
         rdevs[di] = w->devs[di];
         if (!rdevs[di]) {   /* the job's own hardware */
@@ -561,8 +537,8 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
         }
         for (size_t pi = 0; pi < w->np; pi++) {
             char buf[300];
-            const char *r = rdevs[di] ? device_reason(w, rdevs[di], w->precs[pi], &used[pi * w->nd + di], buf,
-                                                      sizeof buf) : NULL;
+            const char *r = rdevs[di] ? device_reason(w, rdevs[di], w->precs[pi], &used[pi * w->nd + di],
+                                                      &kinds[pi * w->nd + di], buf, sizeof buf) : NULL;
             if (r) why[pi * w->nd + di] = adup(w, r);
         }
     }
@@ -614,8 +590,11 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
        batch that was analysed and every region with an intensity */
     for (size_t pi = 0; pi < w->np && nb_ok; pi++)
         for (size_t di = 0; di < w->nd; di++)
-            if (why[pi * w->nd + di])
+            if (why[pi * w->nd + di]) {
+                size_t before = w->s->n_skipped;
                 skip(w, rdevs[di], NULL, used[pi * w->nd + di], NAN, nb_ok * w->nr_ok, "%s", why[pi * w->nd + di]);
+                if (w->s->n_skipped > before) w->in->skipped[before].refusal = kinds[pi * w->nd + di];
+            }
     if (w->oom) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
     s->entries = w->in->entries;
     s->skipped = w->in->skipped;

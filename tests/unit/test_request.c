@@ -10,6 +10,7 @@
 #include "check.h"
 
 #include "base/jc_internal.h"
+#include "estimate/akeys.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,10 +20,10 @@ static const char *TESTDATA_CONV = "/usr/share/libonnx-testdata/data/pytorch-con
 
 static void hex_of(const char *s, size_t n, size_t repeat, char out[65])
 {
-    jc_sha256 h;
-    jc_sha256_init(&h);
-    for (size_t i = 0; i < repeat; i++) jc_sha256_update(&h, s, n);
-    jc_sha256_hex(&h, out);
+    jci_sha256 h;
+    jci_sha256_init(&h);
+    for (size_t i = 0; i < repeat; i++) jci_sha256_update(&h, s, n);
+    jci_sha256_hex(&h, out);
 }
 
 static void test_sha256_vectors(void)
@@ -75,7 +76,7 @@ static void test_default_batch(void)
     CHECK(!p->info.partial);
     int64_t macs1 = p->analysis->totals.macs;
     char want[65];
-    CHECK_I64(jc_sha256_file("models/resnet18.onnx", want, &d), JC_OK);
+    CHECK_I64(jci_sha256_file("models/resnet18.onnx", want, &d), JC_OK);
     CHECK_STR(p->model->sha256, want);
     jc_prepared_free(p);
     j.batch = 4;
@@ -236,6 +237,49 @@ static void test_stream_source(void)
     jc_prepared_free(b);
 }
 
+/* The typed result: the estimate of a prepared request carries the
+ * model's identity, the batch, the precision enum, PUE and intensity, and
+ * every assumption key comes from the one table (assumption_keys.def). */
+static void test_typed_result(void)
+{
+    jc_hwdb *db = NULL;
+    jc_diag d;
+    CHECK_I64(jc_hwdb_load("hwdb", NULL, 0, NULL, &db, &d), JC_OK);
+    if (!db) return;
+    jc_job j;
+    jc_job_init(&j);
+    j.device = "a100";
+    j.region = "FR";
+    j.requests = 100;
+    jc_request rq;
+    jc_request_init(&rq);
+    jc_prepared *p = NULL;
+    CHECK_I64(prepare("models/resnet18.onnx", &j, &rq, &p, &d), JC_OK);
+    jc_estimate *e = NULL;
+    if (p) CHECK_I64(jc_estimate_run(&j, p->analysis, db, &e, &d), JC_OK);
+    if (e) {
+        CHECK_STR(e->model_path, "models/resnet18.onnx");
+        CHECK_STR(e->model_sha256, p->model->sha256);
+        CHECK_I64(e->model_size_bytes, p->model->file_size);
+        CHECK(e->hwdb_version != NULL && db->data_version && !strcmp(e->hwdb_version, db->data_version));
+        CHECK(e->batch == 1);
+        CHECK_I64(e->prec, JC_PREC_BF16);
+        CHECK_STR(e->precision, jc_precision_name(e->prec));
+        CHECK(!e->lower_bound);
+        const jc_assumption *pue = jci_estimate_assumption(e, JCI_AK_PUE);
+        const jc_assumption *ci = jci_estimate_assumption(e, JCI_AK_CI);
+        CHECK(pue && pue->value.central == e->pue.central && pue->source == e->pue_source);
+        CHECK(ci && ci->value.central == e->ci.central && e->ci_dataset_id && e->ci_year > 2000);
+        for (size_t i = 0; i < e->n_assumptions; i++)
+            CHECK(jci_akey_canonical(e->assumptions[i].key) == e->assumptions[i].key);
+        CHECK(e->device && !strcmp(e->device->id, e->device_id));
+        CHECK(e->utilization.central > 0 && e->utilization.central <= 1);
+    }
+    jc_estimate_free(e);
+    jc_prepared_free(p);
+    jc_hwdb_free(db);
+}
+
 int main(void)
 {
     RUN(test_sha256_vectors);
@@ -246,5 +290,6 @@ int main(void)
     RUN(test_seq_check);
     RUN(test_bindings_if_present);
     RUN(test_stream_source);
+    RUN(test_typed_result);
     return check_summary();
 }

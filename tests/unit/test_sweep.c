@@ -196,6 +196,58 @@ static void test_errors_and_skips(void)
     jc_sweep_free(s);
 }
 
+/* A device that lacks a figure is skipped with the estimator's own typed
+ * reason (jc_estimate_refusal), and jc_estimate_run refuses the same
+ * point with exit 6 naming that figure. */
+static void test_refusals_are_the_estimators(void)
+{
+    const char *devs[] = {"a100", "v100"}, *regs[] = {"FR"}, *precs[] = {"fp8"};
+    jc_sweep_spec sp = {devs, 2, regs, 1, NULL, 0, precs, 1, JC_SWEEP_BY_EMISSIONS};
+    jc_job j;
+    flops_job(&j);
+    jc_sweep *s = sweep(&sp, &j, NULL, JC_OK);
+    if (!s) return;
+    size_t no_peak = 0;
+    for (size_t i = 0; i < s->n_skipped; i++) {
+        const jc_sweep_entry *x = &s->skipped[i];
+        if (x->refusal != JC_REFUSAL_NO_PEAK) continue;
+        no_peak++;
+        CHECK(strstr(x->reason, "dense peak at fp8") != NULL);
+        /* the estimate itself refuses the same device and names the figure */
+        jc_job jj = j;
+        jj.device = x->device_id;
+        jj.precision = "fp8";
+        jj.region = "FR";
+        jc_estimate *e = NULL;
+        jc_diag d;
+        CHECK_I64(jc_estimate_run(&jj, NULL, db, &e, &d), JC_ERR_NOTFOUND);
+        CHECK(strstr(d.msg, "dense peak at fp8") != NULL);
+        jc_estimate_free(e);
+    }
+    CHECK(no_peak >= 1);   /* the A100 and V100 publish no dense fp8 peak */
+    jc_sweep_free(s);
+    /* the rule by itself */
+    const jc_device *v100 = NULL;
+    jc_diag d;
+    CHECK_I64(jc_hwdb_device(db, "v100", &v100, &d), JC_OK);
+    if (!v100) return;
+    char why[200];
+    jc_precision used;
+    CHECK_I64(jc_estimate_refusal(&j, v100, "fp8", &used, why, sizeof why), JC_REFUSAL_NO_PEAK);
+    CHECK_I64(used, JC_PREC_FP8);
+    CHECK_I64(jc_estimate_refusal(&j, v100, NULL, &used, why, sizeof why), JC_REFUSAL_NONE);
+    CHECK_I64(used, jc_device_default_precision(v100));
+    CHECK_I64(jc_estimate_refusal(&j, v100, "fp7", &used, why, sizeof why), JC_REFUSAL_PRECISION);
+    jc_job jpo = j;
+    jpo.method = JC_METHOD_JOULES_PER_OP;
+    jc_refusal r = jc_estimate_refusal(&jpo, v100, "fp64", &used, why, sizeof why);
+    CHECK_I64(r, JC_REFUSAL_PRECISION);   /* fp64 is not a run precision */
+    jc_precision p;
+    CHECK_I64(jc_precision_parse("BF16", &p), JC_OK);
+    CHECK_I64(p, JC_PREC_BF16);
+    CHECK_I64(jc_precision_parse("bf17", &p), JC_ERR_USAGE);
+}
+
 static void test_sweep_reports(void)
 {
     const char *devs[] = {"a100", "h100", "v100"}, *regs[] = {"FR", "PL"}, *precs[] = {"bf16", "fp8"};
@@ -258,6 +310,7 @@ int main(void)
     RUN(test_pareto_brute_force);
     RUN(test_model_analysed_once_per_batch);
     RUN(test_errors_and_skips);
+    RUN(test_refusals_are_the_estimators);
     RUN(test_sweep_reports);
     jc_model_free(tiny);
     jc_hwdb_free(db);

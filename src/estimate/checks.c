@@ -1,0 +1,102 @@
+/*
+ * checks.c - what the estimate needs of a device before it can run, as
+ * one typed rule (jc_estimate_refusal) that jc_estimate_run enforces and
+ * sweep lists for the grid points it skips, and the one conversion of a
+ * precision name to its enum (jc_precision_parse) with the device's
+ * default precision.
+ */
+#include "base/jc_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+jc_status jc_precision_parse(const char *s, jc_precision *out)
+{
+    for (int i = 0; s && i < JC_PREC_COUNT; i++)
+        if (!jci_strcasecmp(s, jc_precision_name((jc_precision)i))) {
+            *out = (jc_precision)i;
+            return JC_OK;
+        }
+    return JC_ERR_USAGE;
+}
+
+jc_precision jc_device_default_precision(const jc_device *dev)
+{
+    return dev->peak_tflops[JC_PREC_BF16].present ? JC_PREC_BF16
+         : dev->peak_tflops[JC_PREC_FP16].present ? JC_PREC_FP16 : JC_PREC_FP32;
+}
+
+const char *jc_refusal_name(jc_refusal r)
+{
+    switch (r) {
+    case JC_REFUSAL_NONE: return "none";
+    case JC_REFUSAL_PRECISION: return "precision";
+    case JC_REFUSAL_NO_PEAK: return "no-peak";
+    case JC_REFUSAL_NO_TDP: return "no-tdp";
+    case JC_REFUSAL_NO_PJ_PER_FLOP: return "no-pj-per-flop";
+    }
+    return "?";
+}
+
+jc_refusal jc_estimate_refusal(const jc_job *job, const jc_device *dev, const char *precision,
+                               jc_precision *used, char *buf, size_t cap)
+{
+    jc_precision p = JC_PREC_COUNT;
+    const char *name = precision ? precision : job->precision;
+    if (buf && cap) buf[0] = 0;
+    if (name) {
+        if (jc_precision_parse(name, &p) || p == JC_PREC_FP64 || p == JC_PREC_INT4) {
+            if (buf) snprintf(buf, cap, "precision '%s' is not one of fp32 tf32 bf16 fp16 fp8 int8", name);
+            return JC_REFUSAL_PRECISION;
+        }
+    } else {
+        p = jc_device_default_precision(dev);
+    }
+    if (used) *used = p;
+    int known_time = !isnan(job->hours) || !isnan(job->device_hours) || job->measured;
+    if ((!known_time || job->method == JC_METHOD_JOULES_PER_OP) && !dev->peak_tflops[p].present) {
+        if (buf) snprintf(buf, cap, "no published dense peak at %s", jc_precision_name(p));
+        return JC_REFUSAL_NO_PEAK;
+    }
+    if (!dev->tdp_w.present && isnan(job->avg_power_w)) {
+        if (buf) snprintf(buf, cap, "no published TDP (give --avg-power W)");
+        return JC_REFUSAL_NO_TDP;
+    }
+    if (job->method == JC_METHOD_JOULES_PER_OP && !dev->pj_per_flop[p].present) {
+        if (buf) snprintf(buf, cap, "no energy per FLOP at %s (joules-per-op method)", jc_precision_name(p));
+        return JC_REFUSAL_NO_PJ_PER_FLOP;
+    }
+    return JC_REFUSAL_NONE;
+}
+
+/* ---- assumption keys (assumption_keys.def) ---------------------------------- */
+
+#include "estimate/akeys.h"
+
+#include <string.h>
+
+static const char *const akey_names[JCI_AK_COUNT_] = {
+#define AKEY(id, key, what) key,
+#include "estimate/assumption_keys.def"
+#undef AKEY
+};
+
+const char *jci_akey_name(jci_akey id)
+{
+    return (int)id >= 0 && id < JCI_AK_COUNT_ ? akey_names[id] : NULL;
+}
+
+const char *jci_akey_canonical(const char *key)
+{
+    for (int i = 0; key && i < JCI_AK_COUNT_; i++)
+        if (!strcmp(akey_names[i], key)) return akey_names[i];
+    return NULL;
+}
+
+const jc_assumption *jci_estimate_assumption(const jc_estimate *e, jci_akey id)
+{
+    const char *k = jci_akey_name(id);
+    for (size_t i = 0; e && k && i < e->n_assumptions; i++)
+        if (e->assumptions[i].key == k) return &e->assumptions[i];   /* the table's pointer */
+    return NULL;
+}
