@@ -1135,8 +1135,10 @@ typedef struct jc_estimate {
                                      database, as every name here is) */
     const char *device_file;      /* the device's hwdb entry */
     int device_line;
-    jc_range utilization;         /* the MFU the time model used; 0 with a
-                                     known runtime */
+    jc_range utilization;         /* the MFU the time model used (--utilization,
+                                     a calibrated or published figure); 0 when
+                                     the runtime profile or a known runtime
+                                     gives the time */
     jc_range pue;                 /* the PUE used */
     const char *pue_source;       /* "--pue" or hwdb file:line (citation) */
     jc_range ci;                  /* location-based gCO2e/kWh used */

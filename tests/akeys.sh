@@ -1,6 +1,7 @@
 #!/bin/sh
 # akeys.sh - every assumption key the estimate code names literally
-# (jci_est_assume / jci_est_const_range "key") is a line of the one table,
+# (jci_est_assume "key"; constants recorded under their own hwdb id by
+# jci_est_const_range are the database's) is a line of the one table,
 # src/estimate/assumption_keys.def, and every line of the table is used
 # (a run with an unlisted key fails with an internal error; this finds it
 # without needing a run that reaches it).  Prints PASS/FAIL lines.
@@ -8,7 +9,7 @@ set -u
 cd "$(dirname "$0")/.."
 used=$(mktemp) def=$(mktemp)
 trap 'rm -f "$used" "$def"' EXIT
-grep -rhoE 'jci_est_(assume|const_range)\(s, "[a-zA-Z_.0-9]*"' src | sed 's/.*"\(.*\)"/\1/' | sort -u > "$used"
+grep -rhoE 'jci_est_assume\(s, "[a-zA-Z_.0-9]*"' src | sed 's/.*"\(.*\)"/\1/' | sort -u > "$used"
 grep -oE '^AKEY\([A-Z_0-9]+, "[^"]+"' src/estimate/assumption_keys.def | sed 's/.*"\(.*\)"/\1/' | sort -u > "$def"
 missing=$(comm -23 "$used" "$def" | tr '\n' ' ')
 if [ -n "$missing" ]; then
@@ -17,7 +18,7 @@ if [ -n "$missing" ]; then
 else
   echo "PASS akeys/listed ($(wc -l < "$used") literal keys)"
 fi
-# keys that reach jci_est_assume through a variable (hwdb constant ids)
+# every line of the table is named somewhere in src/
 for k in $(comm -13 "$used" "$def"); do
   if grep -rq "\"$k\"" src --include=*.c; then echo "PASS akeys/used/$k"
   else echo "  $k is in the table but no source names it"; echo "FAIL akeys/used/$k"; fi

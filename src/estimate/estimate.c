@@ -174,8 +174,13 @@ jc_status jci_est_need_const(est *s, const char *id, const jc_constant **c)
 jc_range jci_est_const_range(est *s, const char *key, const char *label,
                             const jc_constant *c)
 {
-    return jci_est_assume(s, key, label, jci_est_sv_range(&c->value), c->unit ? c->unit : "",
-                  JC_ORIGIN_HWDB, jci_est_src_of(s, &c->value));
+    /* a constant recorded under its own hwdb id: that id's table is the
+     * database (hwdb/energy-model.yaml), not assumption_keys.def */
+    const char *bad = s->bad_key;
+    jc_range r = jci_est_assume(s, key, label, jci_est_sv_range(&c->value), c->unit ? c->unit : "",
+                                JC_ORIGIN_HWDB, jci_est_src_of(s, &c->value));
+    if (!bad && s->bad_key == key && c->id && !strcmp(key, c->id)) s->bad_key = NULL;
+    return r;
 }
 
 /* ---- hardware and precision -------------------------------------------------- */
