@@ -247,7 +247,7 @@ fuzz: fuzz-build
 valgrind: all
 	@FULL=1 sh tests/valgrind.sh
 
-lint:
+lint: $(BUILD)/libjoulecast.a
 	@sh tools/lint.sh
 
 clean:

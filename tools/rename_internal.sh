@@ -33,4 +33,9 @@ perl -pi -e '
   s/\bJC_SMALL_(TENSOR|VALUES)\b/JCI_SMALL_$1/g;
   s/\bjc_(count|estimate|ga)_json\b/jc_run_$1_json/g;
   s/\bjc_estimate_read_json\b/jc_read_estimate_json/g;
+  s/\bjc_eff_(kernels|node_time|resolve)\b/jci_eff_$1/g;
+  s/\bjc_host_class_(default|devices|name|parse|resolve)\b/jci_host_class_$1/g;
+  s/\bjc_power_(activity|device_w|model_resolve)\b/jci_power_$1/g;
+  s/\bjc_runtime_(name|parse)\b/jci_runtime_$1/g;
+  s/\bjc_sha256(_file|_hex|_init|_update)?\b/jci_sha256$1/g;
 ' "$@"

@@ -11,12 +11,12 @@
 
 static const char *const RT_NAMES[JC_RUNTIME_COUNT] = {"eager", "compiled", "engine"};
 
-const char *jc_runtime_name(jc_runtime r)
+const char *jci_runtime_name(jc_runtime r)
 {
     return (unsigned)r < JC_RUNTIME_COUNT ? RT_NAMES[r] : NULL;
 }
 
-jc_runtime jc_runtime_parse(const char *s)
+jc_runtime jci_runtime_parse(const char *s)
 {
     for (int i = 0; s && i < JC_RUNTIME_COUNT; i++)
         if (!jci_strcasecmp(s, RT_NAMES[i])) return (jc_runtime)i;
@@ -35,7 +35,7 @@ static const char *const RT_IDS[JC_RUNTIME_COUNT][4] = {
 static const char *const SHARED_IDS[] = {"eff_fill_s", "eff_memory_latency_s", "eff_tile_m",
                                          "eff_tile_n", "eff_unaligned_factor"};
 
-jc_status jc_eff_resolve(const jc_hwdb *db, jc_runtime r, jc_eff_model *m, jc_diag *d)
+jc_status jci_eff_resolve(const jc_hwdb *db, jc_runtime r, jc_eff_model *m, jc_diag *d)
 {
     memset(m, 0, sizeof *m);
     if ((unsigned)r >= JC_RUNTIME_COUNT)
@@ -78,7 +78,7 @@ static int elementwise(const char *op)
     return 0;
 }
 
-double jc_eff_kernels(const jc_analysis *an, const jc_counted_node *n)
+double jci_eff_kernels(const jc_analysis *an, const jc_counted_node *n)
 {
     (void)an;
     /* serial steps from the node's cost (the time steps of a recurrent
@@ -117,7 +117,7 @@ static double pick(jc_range r, int sc, int slow_is_high)
     return want_high ? r.high : r.low;
 }
 
-void jc_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
+void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
                       const jc_counted_node *n, double byte_scale, int sc, jc_node_time *out)
 {
     memset(out, 0, sizeof *out);
@@ -165,7 +165,7 @@ void jc_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_a
     if (dv->bw > 0 && b > 0) tm = (b + dv->bw * lat * rep) / (dv->bw * eta_b);
     double t = tc > tm ? tc : tm;
     out->bound = tm > tc ? JC_BOUND_MEMORY : JC_BOUND_COMPUTE;
-    double floor_t = launch * rep * jc_eff_kernels(an, n);
+    double floor_t = launch * rep * jci_eff_kernels(an, n);
     if (floor_t > t) {
         t = floor_t;
         out->bound = JC_BOUND_LAUNCH;

@@ -34,9 +34,9 @@ typedef enum jc_runtime {
 } jc_runtime;
 
 /* "eager", "compiled", "engine"; NULL for an unknown value. */
-const char *jc_runtime_name(jc_runtime r);
+const char *jci_runtime_name(jc_runtime r);
 /* Parses a runtime name (case-insensitive); JC_RUNTIME_COUNT when unknown. */
-jc_runtime jc_runtime_parse(const char *s);
+jc_runtime jci_runtime_parse(const char *s);
 
 /* Ids of the profile's constants (index with JC_EFF_*). */
 enum {
@@ -67,7 +67,7 @@ typedef struct jc_eff_model {
  * (JC_ERR_HWDB) name the missing constant id.  m holds pointers into db:
  * valid while db is.  The id strings of the per-runtime constants are
  * static. */
-jc_status jc_eff_resolve(const jc_hwdb *db, jc_runtime r, jc_eff_model *m,
+jc_status jci_eff_resolve(const jc_hwdb *db, jc_runtime r, jc_eff_model *m,
                          jc_diag *d);
 
 /* The device figures one node's time needs. */
@@ -94,12 +94,12 @@ typedef struct jc_node_time {
 } jc_node_time;
 
 /* Sequential kernels of a node: time steps for LSTM/GRU/RNN, else 1. */
-double jc_eff_kernels(const jc_analysis *an, const jc_counted_node *n);
+double jci_eff_kernels(const jc_analysis *an, const jc_counted_node *n);
 
 /* One node's time.  sc: 0 the fast corner (high efficiencies, low
  * overheads), 1 central, 2 the slow corner.  byte_scale multiplies the
  * counted bytes (run precision narrower than the file's). */
-void jc_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv,
+void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv,
                       const jc_analysis *an, const jc_counted_node *n,
                       double byte_scale, int sc, jc_node_time *out);
 

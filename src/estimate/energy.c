@@ -91,7 +91,7 @@ static jc_status resolve_runtime(est *s)
     jc_status st;
     jc_runtime r = JC_RUNTIME_EAGER;
     if (j->runtime) {
-        r = jc_runtime_parse(j->runtime);
+        r = jci_runtime_parse(j->runtime);
         if (r == JC_RUNTIME_COUNT)
             return jci_est_fail(s, JC_ERR_USAGE, "--runtime must be eager, compiled or engine (got '%s')", j->runtime);
     }
@@ -101,9 +101,9 @@ static jc_status resolve_runtime(est *s)
                          "without a model, --flops or --params)", j->runtime);
         return JC_OK;
     }
-    if ((st = jc_eff_resolve(s->db, r, &s->eff, s->d))) return st;
+    if ((st = jci_eff_resolve(s->db, r, &s->eff, s->d))) return st;
     s->eff_on = 1;
-    jci_est_assume(s, "runtime", jci_est_astr(s, "runtime profile: %s (0 eager, 1 compiled, 2 engine)", jc_runtime_name(r)),
+    jci_est_assume(s, "runtime", jci_est_astr(s, "runtime profile: %s (0 eager, 1 compiled, 2 engine)", jci_runtime_name(r)),
                    R1((double)r), "", j->runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
                    j->runtime ? "--runtime"
                               : "eager by default: op-by-op framework execution (give --runtime compiled or engine)");
@@ -142,7 +142,7 @@ static jc_status resolve_power(est *s)
     const jc_device *dev = s->dev;
     jc_status st;
     if (j->method != JC_METHOD_ROOFLINE || given(s->avg_power)) return JC_OK;
-    if ((st = jc_power_model_resolve(s->db, dev, &s->pw, s->d))) return st;
+    if ((st = jci_power_model_resolve(s->db, dev, &s->pw, s->d))) return st;
     s->pw.idle_w = s->idle;
     s->pw.tdp_w = s->tdp;
     s->pw_on = 1;
@@ -275,7 +275,7 @@ jc_status jci_est_resolve_host(est *s)
         return JC_OK;
     }
     /* no host named: the system class of the device (#18 item 4) */
-    jc_host_class hc = jc_host_class_default(s->dev, s->G);
+    jc_host_class hc = jci_host_class_default(s->dev, s->G);
     if (hc == JC_HOSTCLASS_NONE) {
         s->host_on = 0;
         jci_est_assume(s, "host.power_w", "host power: none (system class 'none')", R1(0), "W", JC_ORIGIN_DEFAULT,
@@ -284,9 +284,9 @@ jc_status jci_est_resolve_host(est *s)
         return JC_OK;
     }
     const jc_constant *busy, *hidle;
-    if ((st = jc_host_class_resolve(s->db, hc, &busy, &hidle, s->d))) return st;
+    if ((st = jci_host_class_resolve(s->db, hc, &busy, &hidle, s->d))) return st;
     s->host_on = 1;
-    double per = jc_host_class_devices(hc);
+    double per = jci_host_class_devices(hc);
     double nh = hc == JC_HOSTCLASS_TPU ? s->G : ceil(s->G / per);
     jc_range r = jci_est_sv_range(&busy->value);
     const char *why = hc == JC_HOSTCLASS_WORKSTATION ? "a consumer card's usual system"
@@ -294,10 +294,10 @@ jc_status jci_est_resolve_host(est *s)
                     : "a datacenter part's usual server for this device count";
     s->host_w = jci_est_assume(s, "host.power_w",
                                jci_est_astr(s, "host power: system class '%s' x %g (%s; no --host named)",
-                                            jc_host_class_name(hc), nh, why),
+                                            jci_host_class_name(hc), nh, why),
                                R3(r.low * nh, r.central * nh, r.high * nh), "W", JC_ORIGIN_HWDB,
                                jci_est_src_of(s, &busy->value));
-    s->e->host_class = jc_host_class_name(hc);
+    s->e->host_class = jci_host_class_name(hc);
     return JC_OK;
 }
 
@@ -415,13 +415,13 @@ static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, jc_est_nod
         const jc_counted_node *n = &an->nodes[i];
         if (!n->counted) continue;
         jc_node_time nt;
-        jc_eff_node_time(&m, &dv, an, n, jci_est_node_byte_scale(s, n), sc, &nt);
+        jci_eff_node_time(&m, &dv, an, n, jci_est_node_byte_scale(s, n), sc, &nt);
         double p = idle;
         if (nt.t > 0 && s->pw_on) {
             double pc = n->cost.cls == JC_CLASS_MATRIX ? s->peak : s->vpeak;
             double uc = pc > 0 ? nt.flops / (nt.t * pc) : 0;
             double um = s->bw > 0 ? nt.bytes / (nt.t * s->bw) : 0;
-            p = jc_power_device_w(&s->pw, uc, um,
+            p = jci_power_device_w(&s->pw, uc, um,
                                   nt.bound == JC_BOUND_LAUNCH ? JC_POWER_LAUNCH : JC_POWER_BUSY, sc);
         }
         *t_busy += nt.t;
@@ -443,7 +443,7 @@ static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, jc_est_nod
  * memory utilisation um (roofline method), scenario sc. */
 static double dyn_w(est *s, double uc, double um, int sc)
 {
-    return jc_power_device_w(&s->pw, uc, um, JC_POWER_BUSY, sc) - pick(s->idle, sc, 1);
+    return jci_power_device_w(&s->pw, uc, um, JC_POWER_BUSY, sc) - pick(s->idle, sc, 1);
 }
 
 /* Without a graph, an end-to-end utilisation u below the profile's

@@ -136,13 +136,13 @@ jc_status jci_est_resolve_cpu_usage(est *s)
                             "method, --avg-power or a measured host): leave it out or add --host-power");
     if (given(s->m_host))
         return jci_est_fail(s, JC_ERR_USAGE, "--cpu-usage and a trace that measured the host both give the host power");
-    jc_host_class hc = jc_host_class_default(s->dev, s->G);
+    jc_host_class hc = jci_host_class_default(s->dev, s->G);
     const jc_constant *busy = NULL, *idle = NULL;
     jc_diag tmp;
-    if (hc == JC_HOSTCLASS_NONE || jc_host_class_resolve(s->db, hc, &busy, &idle, &tmp) || !busy || !idle ||
+    if (hc == JC_HOSTCLASS_NONE || jci_host_class_resolve(s->db, hc, &busy, &idle, &tmp) || !busy || !idle ||
         !(busy->value.value > 0))
         return jci_est_fail(s, JC_ERR_HWDB, "--cpu-usage needs the idle and busy power of host class %s in the "
-                            "database (hwdb/energy-model.yaml host_class_*)", jc_host_class_name(hc));
+                            "database (hwdb/energy-model.yaml host_class_*)", jci_host_class_name(hc));
     double f = idle->value.value / busy->value.value;
     if (f > 1) f = 1;
     s->host_factor = f + (1 - f) * j->cpu_usage;
@@ -150,7 +150,7 @@ jc_status jci_est_resolve_cpu_usage(est *s)
                    JC_ORIGIN_USER, "--cpu-usage");
     jci_est_assume(s, "host.usage_factor",
                    jci_est_astr(s, "host power scale at that usage: idle/busy + (1 - idle/busy) x usage, class %s",
-                                jc_host_class_name(hc)),
+                                jci_host_class_name(hc)),
                    R1(s->host_factor), "", JC_ORIGIN_DERIVED,
                    jci_est_astr(s, "idle %s over busy %s", jci_est_src_of(s, &idle->value),
                                 jci_est_src_of(s, &busy->value)));

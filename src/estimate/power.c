@@ -19,7 +19,7 @@ static jc_range range_of(const jc_constant *c)
     return r;
 }
 
-jc_status jc_power_model_resolve(const jc_hwdb *db, const jc_device *dev, jc_power_model *pm,
+jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev, jc_power_model *pm,
                                  jc_diag *d)
 {
     static const char *const gpu[JC_PW_N] = {"power_k_compute_gpu", "power_k_memory_gpu",
@@ -51,14 +51,14 @@ static double clamp01(double x)
     return !(x > 0) ? 0 : x > 1 ? 1 : x;
 }
 
-double jc_power_activity(const jc_power_model *pm, double u_compute, double u_memory, int sc)
+double jci_power_activity(const jc_power_model *pm, double u_compute, double u_memory, int sc)
 {
     double z = pick(pm->k[JC_PW_K_COMPUTE], sc) * clamp01(u_compute) +
                pick(pm->k[JC_PW_K_MEMORY], sc) * clamp01(u_memory);
     return 1 - exp(-z);
 }
 
-double jc_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
+double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
                          jc_power_phase phase, int sc)
 {
     double idle = pick(pm->idle_w, sc), tdp = pick(pm->tdp_w, sc);
@@ -68,7 +68,7 @@ double jc_power_device_w(const jc_power_model *pm, double u_compute, double u_me
     case JC_POWER_LAUNCH: return idle + (tdp - idle) * clamp01(pick(pm->k[JC_PW_A_LAUNCH], sc));
     case JC_POWER_BUSY: break;
     }
-    return idle + (tdp - idle) * jc_power_activity(pm, u_compute, u_memory, sc);
+    return idle + (tdp - idle) * jci_power_activity(pm, u_compute, u_memory, sc);
 }
 
 /* ---- host classes --------------------------------------------------------- */
@@ -84,19 +84,19 @@ static const char *const HC_IDS[JC_HOSTCLASS_COUNT][2] = {
     {"host_class_tpu_w", "host_class_tpu_idle_w"},
 };
 
-const char *jc_host_class_name(jc_host_class c)
+const char *jci_host_class_name(jc_host_class c)
 {
     return (unsigned)c < JC_HOSTCLASS_COUNT ? HC_NAMES[c] : "?";
 }
 
-jc_host_class jc_host_class_parse(const char *s)
+jc_host_class jci_host_class_parse(const char *s)
 {
     for (int i = 0; s && i < JC_HOSTCLASS_COUNT; i++)
         if (!jci_strcasecmp(s, HC_NAMES[i])) return (jc_host_class)i;
     return JC_HOSTCLASS_COUNT;
 }
 
-double jc_host_class_devices(jc_host_class c)
+double jci_host_class_devices(jc_host_class c)
 {
     switch (c) {
     case JC_HOSTCLASS_WORKSTATION: return 2;
@@ -108,7 +108,7 @@ double jc_host_class_devices(jc_host_class c)
     }
 }
 
-jc_host_class jc_host_class_default(const jc_device *dev, double devices)
+jc_host_class jci_host_class_default(const jc_device *dev, double devices)
 {
     if (!dev || dev->kind == JC_DEVICE_CPU) return JC_HOSTCLASS_NONE;
     if (dev->kind == JC_DEVICE_TPU) return JC_HOSTCLASS_TPU;
@@ -119,12 +119,12 @@ jc_host_class jc_host_class_default(const jc_device *dev, double devices)
     return JC_HOSTCLASS_SERVER8;
 }
 
-jc_status jc_host_class_resolve(const jc_hwdb *db, jc_host_class c, const jc_constant **busy,
+jc_status jci_host_class_resolve(const jc_hwdb *db, jc_host_class c, const jc_constant **busy,
                                 const jc_constant **idle, jc_diag *d)
 {
     *busy = *idle = NULL;
     if ((unsigned)c >= JC_HOSTCLASS_COUNT || !HC_IDS[c][0])
-        return jci_diag_set(d, JC_ERR_USAGE, "host class '%s' has no host power", jc_host_class_name(c));
+        return jci_diag_set(d, JC_ERR_USAGE, "host class '%s' has no host power", jci_host_class_name(c));
     for (int i = 0; i < 2; i++) {
         const jc_constant *k;
         jc_diag tmp;

@@ -43,17 +43,17 @@ typedef struct jc_power_model {
  * constants `power_*_gpu`, TPU constants `power_*_tpu`); the caller sets
  * pm->idle_w and pm->tdp_w (from the device entry, with their sources).
  * Errors (JC_ERR_HWDB) name a missing constant.  pm points into db. */
-jc_status jc_power_model_resolve(const jc_hwdb *db, const jc_device *dev,
+jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev,
                                  jc_power_model *pm, jc_diag *d);
 
 /* Power of one device, W.  sc: 0 the low corner (low coefficients, low
  * idle), 1 central, 2 the high corner.  Utilisations are clamped to
  * [0, 1]. */
-double jc_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
+double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
                          jc_power_phase phase, int sc);
 
 /* Dynamic activity (P - idle) / (TDP - idle) at (u_c, u_m), central. */
-double jc_power_activity(const jc_power_model *pm, double u_compute, double u_memory, int sc);
+double jci_power_activity(const jc_power_model *pm, double u_compute, double u_memory, int sc);
 
 /* ---- host by system class ---------------------------------------------- */
 
@@ -69,25 +69,25 @@ typedef enum jc_host_class {
 
 /* "none", "desktop-workstation", "server-2", "server-4", "server-8",
  * "tpu-host": static strings. */
-const char *jc_host_class_name(jc_host_class c);
+const char *jci_host_class_name(jc_host_class c);
 /* A class name as above (case-insensitive); JC_HOSTCLASS_COUNT when
  * unknown. */
-jc_host_class jc_host_class_parse(const char *s);
+jc_host_class jci_host_class_parse(const char *s);
 
 /* The default class for `devices` x dev: CPU none, consumer form factor
  * workstation, TPU tpu-host, else a server sized by the count. */
-jc_host_class jc_host_class_default(const jc_device *dev, double devices);
+jc_host_class jci_host_class_default(const jc_device *dev, double devices);
 
 /* Devices one host of class c holds (workstation 2, server-2 2, server-4 4,
  * server-8 8, tpu-host 1: its constant is per chip). */
-double jc_host_class_devices(jc_host_class c);
+double jci_host_class_devices(jc_host_class c);
 
 /* The class's host power per host while the job runs (constant
  * host_class_<name>_w, per chip for tpu-host) and while it idles
  * (host_class_<name>_idle_w).  *busy / *idle point into db.  Errors:
  * JC_ERR_USAGE for the class none, JC_ERR_HWDB for a missing constant
  * (named). */
-jc_status jc_host_class_resolve(const jc_hwdb *db, jc_host_class c, const jc_constant **busy,
+jc_status jci_host_class_resolve(const jc_hwdb *db, jc_host_class c, const jc_constant **busy,
                                 const jc_constant **idle, jc_diag *d);
 
 #endif

@@ -107,7 +107,6 @@ char *jc_report_serving_json(const jc_serving *s)
     char *out = NULL;
     if (!root) return NULL;
     cJSON *o, *arr;
-#define REQ(x) do { if (!(x)) goto done; } while (0)
     cJSON_ReplaceItemInObjectCaseSensitive(root, "mode", cJSON_CreateString("generation"));
     cJSON_ReplaceItemInObjectCaseSensitive(root, "schema", cJSON_CreateString("joulecast-estimate/1"));
     REQ(o = cJSON_GetObjectItemCaseSensitive(root, "results"));
@@ -159,7 +158,7 @@ char *jc_report_serving_json(const jc_serving *s)
         const jc_est_node *n = &s->nodes[i];
         cJSON *x;
         REQ(x = cJSON_CreateObject());
-        cJSON_AddItemToArray(arr, x);
+        REQ(rj_push(arr, x));
         REQ(rj_str(x, "name", n->name));
         REQ(rj_str(x, "op", n->op));
         REQ(rj_num(x, "flops", n->flops));
@@ -169,7 +168,6 @@ char *jc_report_serving_json(const jc_serving *s)
         REQ(rj_str(x, "bound", n->memory_bound ? "memory" : "compute"));
     }
     out = cJSON_Print(root);
-#undef REQ
 done:
     cJSON_Delete(root);
     return out;
@@ -257,7 +255,6 @@ char *jc_report_serving_sweep_json(const jc_serving_sweep *s)
     cJSON *root = cJSON_CreateObject(), *arr, *o;
     char *out = NULL;
     if (!root) return NULL;
-#define REQ(x) do { if (!(x)) goto done; } while (0)
     REQ(rj_str(root, "schema", "joulecast-serving-sweep/1"));
     REQ(rj_num_or_null(root, "max_itl_s", s->max_itl_s));
     REQ(rj_num_or_null(root, "max_ttft_s", s->max_ttft_s));
@@ -268,7 +265,7 @@ char *jc_report_serving_sweep_json(const jc_serving_sweep *s)
     for (size_t i = 0; i < s->n_entries; i++) {
         const jc_serving_sweep_entry *e = &s->entries[i];
         REQ(o = cJSON_CreateObject());
-        cJSON_AddItemToArray(arr, o);
+        REQ(rj_push(arr, o));
         REQ(rj_str(o, "device", e->device_id));
         REQ(rj_num_or_null(o, "count", e->count));
         REQ(rj_num_or_null(o, "tp", e->tp));
@@ -290,7 +287,6 @@ char *jc_report_serving_sweep_json(const jc_serving_sweep *s)
         REQ(rj_str(o, "reason", e->reason));
     }
     out = cJSON_Print(root);
-#undef REQ
 done:
     cJSON_Delete(root);
     return out;

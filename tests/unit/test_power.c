@@ -28,29 +28,29 @@ static void test_power_equation(void)
     if (!a100) return;
     jc_power_model pm;
     jc_diag d;
-    CHECK(jc_power_model_resolve(db, a100, &pm, &d) == JC_OK);
+    CHECK(jci_power_model_resolve(db, a100, &pm, &d) == JC_OK);
     pm.idle_w = (jc_range){40, 50, 60};
     pm.tdp_w = (jc_range){400, 400, 400};
     double kc = pm.k[JC_PW_K_COMPUTE].central, km = pm.k[JC_PW_K_MEMORY].central;
     /* hand-computed: idle + (tdp - idle) (1 - exp(-(kc*0.3 + km*0.5))) */
     double want = 50 + 350 * (1 - exp(-(kc * 0.3 + km * 0.5)));
-    CHECK_NEAR(jc_power_device_w(&pm, 0.3, 0.5, JC_POWER_BUSY, 1), want, 1e-12);
+    CHECK_NEAR(jci_power_device_w(&pm, 0.3, 0.5, JC_POWER_BUSY, 1), want, 1e-12);
     /* nothing running: idle; utilisation clamps at 1; never above TDP */
-    CHECK_NEAR(jc_power_device_w(&pm, 0, 0, JC_POWER_BUSY, 1), 50, 1e-12);
-    CHECK(jc_power_device_w(&pm, 5, 5, JC_POWER_BUSY, 2) <= 400);
-    CHECK_NEAR(jc_power_device_w(&pm, 5, 5, JC_POWER_BUSY, 1),
-               jc_power_device_w(&pm, 1, 1, JC_POWER_BUSY, 1), 1e-12);
+    CHECK_NEAR(jci_power_device_w(&pm, 0, 0, JC_POWER_BUSY, 1), 50, 1e-12);
+    CHECK(jci_power_device_w(&pm, 5, 5, JC_POWER_BUSY, 2) <= 400);
+    CHECK_NEAR(jci_power_device_w(&pm, 5, 5, JC_POWER_BUSY, 1),
+               jci_power_device_w(&pm, 1, 1, JC_POWER_BUSY, 1), 1e-12);
     /* a waiting device draws idle; launch-bound near idle, below busy work */
-    CHECK_NEAR(jc_power_device_w(&pm, 0.9, 0.9, JC_POWER_IDLE, 1), 50, 1e-12);
-    double pl = jc_power_device_w(&pm, 0, 0, JC_POWER_LAUNCH, 1);
+    CHECK_NEAR(jci_power_device_w(&pm, 0.9, 0.9, JC_POWER_IDLE, 1), 50, 1e-12);
+    double pl = jci_power_device_w(&pm, 0, 0, JC_POWER_LAUNCH, 1);
     CHECK(pl > 50 && pl < 50 + 0.3 * 350);
-    CHECK(pl < jc_power_device_w(&pm, 0.3, 0.3, JC_POWER_BUSY, 1));
+    CHECK(pl < jci_power_device_w(&pm, 0.3, 0.3, JC_POWER_BUSY, 1));
     /* corners bracket the central figure */
-    CHECK(jc_power_device_w(&pm, 0.2, 0.2, JC_POWER_BUSY, 0) <= jc_power_device_w(&pm, 0.2, 0.2, JC_POWER_BUSY, 1));
-    CHECK(jc_power_device_w(&pm, 0.2, 0.2, JC_POWER_BUSY, 2) >= jc_power_device_w(&pm, 0.2, 0.2, JC_POWER_BUSY, 1));
+    CHECK(jci_power_device_w(&pm, 0.2, 0.2, JC_POWER_BUSY, 0) <= jci_power_device_w(&pm, 0.2, 0.2, JC_POWER_BUSY, 1));
+    CHECK(jci_power_device_w(&pm, 0.2, 0.2, JC_POWER_BUSY, 2) >= jci_power_device_w(&pm, 0.2, 0.2, JC_POWER_BUSY, 1));
     /* TPUs take their own constants */
     const jc_device *tpu = dev("google-tpu-v2");
-    CHECK(tpu && jc_power_model_resolve(db, tpu, &pm, &d) == JC_OK);
+    CHECK(tpu && jci_power_model_resolve(db, tpu, &pm, &d) == JC_OK);
     CHECK(tpu && !strcmp(pm.id[JC_PW_K_COMPUTE], "power_k_compute_tpu"));
 }
 
@@ -58,21 +58,21 @@ static void test_host_class_defaults(void)
 {
     /* #18 item 4: CPU its own host; consumer card a desktop; datacenter
      * part a server of its usual size; TPU its pod-host share */
-    CHECK_STR(jc_host_class_name(jc_host_class_default(dev("intel-xeon-gold-6148"), 1)), "none");
-    CHECK_STR(jc_host_class_name(jc_host_class_default(dev("nvidia-rtx-2080-super"), 1)), "desktop-workstation");
-    CHECK_STR(jc_host_class_name(jc_host_class_default(dev("nvidia-l4"), 1)), "server-2");
-    CHECK_STR(jc_host_class_name(jc_host_class_default(dev("nvidia-a100-pcie-40gb"), 4)), "server-4");
-    CHECK_STR(jc_host_class_name(jc_host_class_default(dev("nvidia-a100-sxm4-80gb"), 64)), "server-8");
-    CHECK_STR(jc_host_class_name(jc_host_class_default(dev("google-tpu-v3"), 8)), "tpu-host");
-    CHECK(jc_host_class_parse("SERVER-4") == JC_HOSTCLASS_SERVER4);
-    CHECK(jc_host_class_parse("rack") == JC_HOSTCLASS_COUNT);
+    CHECK_STR(jci_host_class_name(jci_host_class_default(dev("intel-xeon-gold-6148"), 1)), "none");
+    CHECK_STR(jci_host_class_name(jci_host_class_default(dev("nvidia-rtx-2080-super"), 1)), "desktop-workstation");
+    CHECK_STR(jci_host_class_name(jci_host_class_default(dev("nvidia-l4"), 1)), "server-2");
+    CHECK_STR(jci_host_class_name(jci_host_class_default(dev("nvidia-a100-pcie-40gb"), 4)), "server-4");
+    CHECK_STR(jci_host_class_name(jci_host_class_default(dev("nvidia-a100-sxm4-80gb"), 64)), "server-8");
+    CHECK_STR(jci_host_class_name(jci_host_class_default(dev("google-tpu-v3"), 8)), "tpu-host");
+    CHECK(jci_host_class_parse("SERVER-4") == JC_HOSTCLASS_SERVER4);
+    CHECK(jci_host_class_parse("rack") == JC_HOSTCLASS_COUNT);
     const jc_constant *none, *none_idle;
     jc_diag dn;
-    CHECK(jc_host_class_resolve(db, JC_HOSTCLASS_NONE, &none, &none_idle, &dn) == JC_ERR_USAGE);
+    CHECK(jci_host_class_resolve(db, JC_HOSTCLASS_NONE, &none, &none_idle, &dn) == JC_ERR_USAGE);
     for (int c = JC_HOSTCLASS_WORKSTATION; c < JC_HOSTCLASS_COUNT; c++) {
         const jc_constant *busy, *idle;
         jc_diag d;
-        CHECK(jc_host_class_resolve(db, (jc_host_class)c, &busy, &idle, &d) == JC_OK);
+        CHECK(jci_host_class_resolve(db, (jc_host_class)c, &busy, &idle, &d) == JC_OK);
         CHECK(busy && busy->value.source && busy->value.value > 0 && idle && idle->value.source);
         CHECK(busy && idle && idle->value.value < busy->value.value);
     }
@@ -80,20 +80,20 @@ static void test_host_class_defaults(void)
 
 static void test_runtime_profiles(void)
 {
-    CHECK(jc_runtime_parse("Engine") == JC_RUNTIME_ENGINE);
-    CHECK(jc_runtime_parse("fast") == JC_RUNTIME_COUNT);
+    CHECK(jci_runtime_parse("Engine") == JC_RUNTIME_ENGINE);
+    CHECK(jci_runtime_parse("fast") == JC_RUNTIME_COUNT);
     for (int r = 0; r < JC_RUNTIME_COUNT; r++) {
         jc_eff_model m;
         jc_diag d;
-        CHECK(jc_eff_resolve(db, (jc_runtime)r, &m, &d) == JC_OK);
+        CHECK(jci_eff_resolve(db, (jc_runtime)r, &m, &d) == JC_OK);
         for (int i = 0; i < JC_EFF_N; i++)
             CHECK(m.src[i] && m.src[i]->value.source && m.v[i].low <= m.v[i].central &&
                   m.v[i].central <= m.v[i].high);
     }
     jc_eff_model e, g;
     jc_diag d;
-    jc_eff_resolve(db, JC_RUNTIME_EAGER, &e, &d);
-    jc_eff_resolve(db, JC_RUNTIME_ENGINE, &g, &d);
+    jci_eff_resolve(db, JC_RUNTIME_EAGER, &e, &d);
+    jci_eff_resolve(db, JC_RUNTIME_ENGINE, &g, &d);
     CHECK(!e.fuse_elementwise && g.fuse_elementwise && g.fuse_vector_memory);
     CHECK(g.v[JC_EFF_LAUNCH_S].central < e.v[JC_EFF_LAUNCH_S].central);
 }
