@@ -1813,6 +1813,76 @@ jc_status jc_report_trace_text(const jc_trace *t, FILE *f);
 char *jc_report_trace_json(const jc_trace *t);
 
 /* ------------------------------------------------------------------ */
+/* The calibrate flow (owner src/workflows/calibrate_run.c)            */
+/* ------------------------------------------------------------------ */
+/* What `joulecast calibrate` and jc_run_calibrate_json share: the
+ * measurement source and its row, the row's device, then the fit, the
+ * override layer written, loaded back and checked.  Front ends parse
+ * options (and apply the row's job file, job_path, beneath their own)
+ * and render a jc_calib_result (jc_report_calibrate_json). */
+
+/* A calibration's measurement: the file read and the row chosen. */
+typedef struct jc_calib_source {
+    const char *path;               /* the measurement file (borrowed) */
+    const jc_measurements *ms;      /* its rows */
+    const jc_measurement *row;      /* the row chosen */
+    const jc_trace *trace;          /* the power trace, or NULL for a CSV */
+    char job_path[1024];            /* the row's job file beside the file; "" */
+    char model_path[1024];          /* the row's model beside the file; "" */
+    void *internal_;
+} jc_calib_source;
+
+/* Reads `path`: a power trace (format detected unless topts names one;
+ * integrated with topts, NULL: defaults), which must measure the devices,
+ * or a measurement CSV (jc_measurements_load); trace_opt says a trace
+ * option was given (an error for a CSV: it would have no effect).  row is
+ * the 1-based data row, NAN: the last.  *usage is set to 1 when the
+ * failure is a misuse of the options (the CLI adds its usage hint), else
+ * 0.  Errors: JC_ERR_USAGE, and those of jc_trace_detect/jc_trace_load/
+ * jc_measurements_load.  On success *out owns everything
+ * (jc_calib_source_free); path must outlive it. */
+jc_status jc_calib_source_open(const char *path, const jc_trace_opts *topts, int trace_opt,
+                               double row, jc_calib_source **out, int *usage, jc_diag *diag);
+void jc_calib_source_free(jc_calib_source *s);
+
+/* The device the row names (for a job that names no device or host),
+ * checked against db; *device borrows from s.  Errors: JC_ERR_USAGE with
+ * *usage = 1 (the row names none), the status of jc_hwdb_hardware (not
+ * in db; the message names file:line). */
+jc_status jc_calib_source_device(const jc_calib_source *s, const jc_hwdb *db, const char **device,
+                                 int *usage, jc_diag *diag);
+
+/* Opens the database with the written layer `layer` on top of the
+ * caller's layers (the CLI's cli_hwdb_open, the binding's hwdb keys). */
+typedef jc_status (*jc_calib_reopen_fn)(void *ctx, const char *layer, jc_hwdb **db,
+                                        jc_diag *diag);
+
+/* The result of jc_calibrate_run. */
+typedef struct jc_calib_result {
+    const jc_calib_source *src;     /* borrowed */
+    jc_calibration cal;             /* the fit, and the check before */
+    jc_calib_check after;           /* the check with the written layer */
+    char out_path[1024];            /* the layer written */
+    char date[16];                  /* the date given, else today (UTC;
+                                       SOURCE_DATE_EPOCH when set) */
+} jc_calib_result;
+
+/* jc_calibrate of src's row for `job` (model analysis an, database db),
+ * the layer written to out_path (jc_calibration_write_yaml, date NULL:
+ * today), reopened through reopen(ctx, out_path, ...) and the measured
+ * run predicted with it (jc_calibrate_check).  Errors: those of
+ * jc_calibrate, JC_ERR_IO (out_path cannot be written; message names
+ * it), those of reopen and jc_calibrate_check. */
+jc_status jc_calibrate_run(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
+                           const jc_calib_source *src, const char *out_path, const char *date,
+                           jc_calib_reopen_fn reopen, void *ctx, jc_calib_result *res,
+                           jc_diag *diag);
+
+/* The result as JSON (schema joulecast-calibrate/1, docs/json-schemas.md;
+ * unknown figures null), malloc'ed (jc_free), NULL on out-of-memory. */
+char *jc_report_calibrate_json(const jc_calib_result *r);
+
+/* ------------------------------------------------------------------ */
 /* Bindings: options as strings in, JSON out (owner src/bind/bind.c)         */
 /* ------------------------------------------------------------------ */
 /* For language bindings (python/joulecast calls these through ctypes)
@@ -1879,6 +1949,20 @@ jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
                         const char *const *values, size_t n, char **json,
                         jc_diag *diag);
 
+/* `joulecast calibrate MEASUREMENTS [JOB] [MODEL] ... --out FILE --json`:
+ * the keys of estimate plus "measurements" (the measurement CSV or power
+ * trace; required), "out" (the override layer to write; required), "row"
+ * (1-based data row; default the last), "date" (YYYY-MM-DD when the file
+ * has none), and the trace options "gap", "idle-w", "interval" (job keys
+ * trace-format and scope select the trace's format and scope).  The row's
+ * job file (simple CSV column job) goes beneath the keys, which win, as
+ * on the command line; the row's device when the keys name none.  Runs
+ * jc_calib_source_open + jc_calibrate_run, the layer loaded back on top
+ * of the "hwdb" layers; the result is jc_report_calibrate_json. */
+jc_status jc_run_calibrate_json(const char *hwdb_dir, const char *const *keys,
+                            const char *const *values, size_t n, char **json,
+                            jc_diag *diag);
+
 /* `joulecast hw list [--kind K] --json`, or with key "show" = ID `hw show
  * ID --json`.  Keys: show, kind, hwdb, hwdb-snapshot. */
 jc_status jc_run_hw_json(const char *hwdb_dir, const char *const *keys,
@@ -1897,7 +1981,7 @@ jc_status jc_run_region_json(const char *hwdb_dir, const char *const *keys,
  * the JSON. */
 
 /* The keys each entry point accepts ("count", "estimate", "ga",
- * "statement", "compare", "sweep", "hw", "region"), as a static
+ * "statement", "compare", "sweep", "calibrate", "hw", "region"), as a static
  * NULL-terminated list; NULL for another command. */
 const char *const *jc_bind_keys(const char *command);
 

@@ -4,7 +4,8 @@ a neural network from its ONNX file, from Python.
 Install: ``pip install --no-build-isolation --no-index ./python`` in a
 joulecast checkout (builds the C library; the package carries its own
 libjoulecast.so and hardware database).  A thin ctypes binding, no
-compiled extension: one function per CLI command, keyword arguments named
+compiled extension: one function per CLI command (count, estimate, statement,
+compare, sweep, calibrate, ga, hw, region), keyword arguments named
 as the command's long options / job-file keys (``_`` for ``-``), results
 as the document the CLI's ``--json`` prints (docs/json-schemas.md), as a
 dict, errors as joulecast.Error (status = the CLI's exit code, and the
@@ -35,7 +36,7 @@ except ImportError:  # a source tree that setup.py has not built
     __version__ = None
 
 __all__ = ["Error", "Result", "count", "estimate", "statement", "compare", "sweep",
-           "ga", "hw", "region", "from_torch", "from_hf_config", "keys",
+           "calibrate", "ga", "hw", "region", "from_torch", "from_hf_config", "keys",
            "library_path", "hwdb_dir", "hwdb_snapshot", "__version__"]
 
 
@@ -148,6 +149,25 @@ def sweep(model=None, devices=None, regions=None, batches=None, precisions=None,
     kv = _job(model, train, infer, dict(grid, **options)) + hkv
     return _request("jc_run_sweep_json", base, kv, html=True,
                     rows=lambda doc, kv: lambda: doc.get("entries") or [])
+
+
+def calibrate(measurements, model=None, out=None, train=None, infer=None, hwdb=None,
+              **options):
+    """Fits the device's utilisation (and energy per FLOP) to a measured
+    run and writes them as an hwdb override layer, as ``joulecast
+    calibrate MEASUREMENTS [MODEL] ... --out OUT --json`` does and prints:
+    measurements: CodeCarbon's emissions.csv, the simple measurement CSV
+    or a power trace; out: the layer to write (required); the job keys of
+    estimate describe the measured run (device=, count=, batch=, ...),
+    plus row= (1-based data row), date= (YYYY-MM-DD), and the trace
+    options trace_format=, scope=, gap=, idle_w=, interval=.  The row's
+    job file and model (simple CSV) go beneath these keys, as on the
+    command line; then ``estimate(..., hwdb=[folder, out])`` uses the
+    fit."""
+    base, hkv = _native.hwdb_args(hwdb)
+    kv = ([("measurements", _fs(measurements))] +
+          _job(model, train, infer, dict(out=_fs(out), **options)) + hkv)
+    return Result(_native.call("jc_run_calibrate_json", base, kv))
 
 
 def ga(runtime, hwdb=None, **options):

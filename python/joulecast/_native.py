@@ -71,7 +71,7 @@ class _Diag(ctypes.Structure):
 # the binding entry points: (first argument, keys, values, n, &text, &diag)
 ENTRY_POINTS = ("jc_run_count_json", "jc_run_estimate_json", "jc_run_ga_json",
                 "jc_run_statement_text", "jc_run_compare_json", "jc_run_sweep_json",
-                "jc_run_hw_json", "jc_run_region_json")
+                "jc_run_hw_json", "jc_run_region_json", "jc_run_calibrate_json")
 
 _lib = None
 _lib_path = None

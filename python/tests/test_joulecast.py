@@ -45,6 +45,7 @@ OUTPUT_ONLY = {
     "sweep": {"json", "csv"},
     "hw": {"json"},
     "region": {"json"},
+    "calibrate": {"json"},
 }
 
 
@@ -228,6 +229,104 @@ class SameAsCli(InWork):
         self.assertEqual(joulecast.region("FR"), cli_json("region", "show", "FR", "--json"))
 
 
+class Calibrate(InWork):
+    """joulecast.calibrate() is `joulecast calibrate ... --json`: the same
+    document, the same override layer written (byte for byte), and the
+    layer, given back to estimate, gives the measured wall time."""
+
+    def run_both(self, measurements, cli_args, **kw):
+        d = tempfile.mkdtemp(dir=WORK)
+        got = joulecast.calibrate(measurements, out=os.path.join(d, "py.yaml"), **kw)
+        want = cli_json("calibrate", measurements, *cli_args, "--out", os.path.join(d, "cli.yaml"),
+                        "--json")
+        self.assertEqual(got["written"], os.path.join(d, "py.yaml"))
+        got["written"] = want["written"]
+        self.assertEqual(got, want)
+        with open(os.path.join(d, "py.yaml")) as a, open(os.path.join(d, "cli.yaml")) as b:
+            self.assertEqual(a.read(), b.read())
+        return got, os.path.join(d, "py.yaml")
+
+    def test_codecarbon_equals_cli(self):
+        got, layer = self.run_both(
+            "tests/data/codecarbon/a100-u031.csv",
+            ["models/resnet50.onnx", "--train", "--samples", "1281167", "--epochs", "2",
+             "--batch", "256", "--region", "FR"],
+            model="models/resnet50.onnx", train={"samples": 1281167, "epochs": 2, "batch": 256},
+            region="FR")
+        self.assertEqual(got["schema"], "joulecast-calibrate/1")
+        self.assertEqual(got["run"]["devices"], 8)   # the file's gpu_count
+        self.assertAlmostEqual(got["fitted"]["utilization"]["after"], 0.3114, places=3)
+        self.assertLess(abs(got["prediction"]["after"]["error_hours"]), 1e-3)
+        est = joulecast.estimate(model="models/resnet50.onnx", device=got["run"]["device"],
+                                 count=8, region="FR", train={"samples": 1281167, "epochs": 2,
+                                                              "batch": 256},
+                                 hwdb=[joulecast.hwdb_dir(), layer])
+        self.assertAlmostEqual(est["results"]["wall_hours"]["central"] / got["measured"]["hours"],
+                               1.0, places=3)
+
+    def test_row_job_file_and_device_equal_cli(self):
+        # the simple CSV's row names the model (beside the file) and device
+        self.run_both("tests/data/calibrate/power-meter.csv",
+                      ["--train", "--samples", "1281167", "--epochs", "2", "--batch", "256"],
+                      train={"samples": 1281167, "epochs": 2, "batch": 256})
+
+    def test_row_job_file_beneath_the_keys_equals_cli(self):
+        # the row names a job file (and it a model), both relative to the
+        # file's folder; a key given (epochs) wins over the file's
+        d = tempfile.mkdtemp(dir=WORK)
+        with open(os.path.join(d, "job.yaml"), "w") as f:
+            f.write("model: ../models/resnet50.onnx\ntrain: true\nsamples: 1281167\n"
+                    "epochs: 3\nbatch: 256\n")
+        with open(os.path.join(d, "runs.csv"), "w") as f:
+            f.write("job,device,count,hours,avg_watts,date\njob.yaml,a100,8,0.04,310,2024-03-15\n")
+        rel = os.path.relpath(os.path.join(d, "runs.csv"), WORK)
+        got, _ = self.run_both(rel, ["--epochs", "2"], epochs=2)
+        self.assertEqual(got["run"]["mode"], "training")
+        without, _ = self.run_both(rel, [])
+        self.assertNotEqual(got["fitted"]["utilization"]["after"],
+                            without["fitted"]["utilization"]["after"])
+
+    def test_trace_equals_cli(self):
+        self.run_both("tests/data/traces/nvidia-smi-2gpu.csv",
+                      ["models/resnet50.onnx", "--train", "--samples", "5000", "--batch", "256",
+                       "--device", "a100"],
+                      model="models/resnet50.onnx", train={"samples": 5000, "batch": 256},
+                      device="a100")
+
+    def test_unknown_device_of_the_measurement_as_cli(self):
+        # the trace names 'NVIDIA A100-SXM4-40GB': not an hwdb name
+        out = os.path.join(WORK, "y.yaml")
+        with self.assertRaises(joulecast.Error) as cm:
+            joulecast.calibrate("tests/data/traces/nvidia-smi-2gpu.csv", model="models/resnet50.onnx",
+                                out=out, train={"samples": 100000, "batch": 256})
+        cli = cli_run("calibrate", "tests/data/traces/nvidia-smi-2gpu.csv", "models/resnet50.onnx",
+                      "--train", "--samples", "100000", "--batch", "256", "--out", out)
+        self.assertEqual(cm.exception.exit_code, cli.returncode)
+        self.assertNotEqual(cli.returncode, 0)
+        self.assertIn("joulecast: " + cm.exception.message + "\n", cli.stderr.decode())
+
+    def test_errors_carry_status_and_file(self):
+        with self.assertRaises(joulecast.Error) as cm:
+            joulecast.calibrate("tests/data/codecarbon/a100-u031.csv", model="models/resnet50.onnx",
+                                out=os.path.join(WORK, "x.yaml"), row=9, train=True)
+        self.assertEqual(cm.exception.status, 2)
+        self.assertEqual(cm.exception.exit_code, cli_run(
+            "calibrate", "tests/data/codecarbon/a100-u031.csv", "models/resnet50.onnx", "--train",
+            "--row", "9", "--out", os.path.join(WORK, "x.yaml")).returncode)
+        self.assertIn("has 1 data row", cm.exception.message)
+        with self.assertRaises(joulecast.Error) as cm:
+            joulecast.calibrate("tests/data/codecarbon/a100-u031.csv", model="models/resnet50.onnx",
+                                train=True)
+        self.assertIn("out", cm.exception.message)
+        with self.assertRaises(joulecast.Error) as cm:
+            joulecast.calibrate("no-such.csv", out=os.path.join(WORK, "x.yaml"), device="a100")
+        self.assertEqual(cm.exception.exit_code, cli_run(
+            "calibrate", "no-such.csv", "--device", "a100", "--out",
+            os.path.join(WORK, "x.yaml")).returncode)
+        self.assertIn("no-such.csv", cm.exception.message)
+        self.assertFalse(os.path.exists(os.path.join(WORK, "x.yaml")))
+
+
 class Results(InWork):
     def test_result_is_a_dict(self):
         r = joulecast.count("models/tiny_cnn.onnx", batch=1)
@@ -400,6 +499,9 @@ class Keys(unittest.TestCase):
 
     def test_region_keys(self):
         self.check("region")
+
+    def test_calibrate_keys(self):
+        self.check("calibrate")
 
     def test_every_estimate_key_is_recognised(self):
         # a listed key given a malformed value fails on that value or later,

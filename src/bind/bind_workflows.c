@@ -1,6 +1,6 @@
 /*
  * bind_workflows.c - the binding entry points of `joulecast statement`,
- * `compare`, `sweep`, `hw` and `region` (joulecast.h "Bindings"): key/value
+ * `compare`, `sweep`, `calibrate`, `hw` and `region` (joulecast.h "Bindings"): key/value
  * strings in, the document the CLI prints out (JSON, or the statement's
  * text, or with the key "html" the HTML report).  Each calls the library
  * functions its CLI command calls (jc_compare_run, jc_sweep_spec_resolve +
@@ -29,6 +29,10 @@ static const char *const sweep_keys[] = {
 #include "job/job_keys.def"
     BIND_REQ_KEYS, "devices", "regions", "batches", "precisions", "sort", "top", "html", NULL
 };
+static const char *const calibrate_keys[] = {
+#include "job/job_keys.def"
+    BIND_REQ_KEYS, "measurements", "out", "row", "date", "gap", "idle-w", "interval", NULL
+};
 #undef JOB_KEY
 static const char *const hw_keys[] = {"show", "kind", "hwdb", "hwdb-snapshot", NULL};
 static const char *const region_keys[] = {"show", "provider", "type", "hwdb", "hwdb-snapshot", NULL};
@@ -37,7 +41,7 @@ const char *const *bind_workflow_keys(const char *command)
 {
     static const struct { const char *cmd; const char *const *keys; } t[] = {
         {"statement", statement_keys}, {"compare", compare_keys}, {"sweep", sweep_keys},
-        {"hw", hw_keys}, {"region", region_keys},
+        {"hw", hw_keys}, {"region", region_keys}, {"calibrate", calibrate_keys},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!strcmp(command, t[i].cmd)) return t[i].keys;
@@ -378,5 +382,172 @@ jc_status jc_run_region_json(const char *hwdb_dir, const char *const *keys, cons
     }
     jc_hwdb_free(db);
     free(x.layers);
+    return st;
+}
+
+/* ---- calibrate --------------------------------------------------------------- */
+
+typedef struct cal_own {
+    const char *measurements, *out, *date;
+    double row;                 /* NAN: the last */
+    jc_trace_opts topts;
+    int trace_opt;              /* gap / idle-w / interval given */
+    int skip_out_keys;          /* a job file's pass: its output keys are skipped */
+} cal_own;
+
+static int cal_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_status *st, jc_diag *d)
+{
+    cal_own *c = ctx;
+    (void)a;
+    *st = JC_OK;
+    int is_own = !strcmp(k, "measurements") || !strcmp(k, "out") || !strcmp(k, "row") || !strcmp(k, "date") ||
+                 !strcmp(k, "gap") || !strcmp(k, "idle-w") || !strcmp(k, "interval");
+    if (!is_own && strcmp(k, "json") && strcmp(k, "html")) return 0;
+    if (c->skip_out_keys < 0) return 1;                 /* a job file's output option: the CLI skips it */
+    if (!is_own) { *st = bind_unknown(d, "calibrate", k); return 1; }
+    if (!v || !*v) { *st = bind_bad(d, k, "a value", v); return 1; }
+    if (!strcmp(k, "measurements")) c->measurements = v;
+    else if (!strcmp(k, "out")) c->out = v;
+    else if (!strcmp(k, "date")) c->date = v;
+    else if (!strcmp(k, "row")) {
+        int64_t r;
+        if (!(*st = bind_i64(k, v, 1, &r, d))) c->row = (double)r;
+    } else {
+        char *end;
+        double x = strtod(v, &end);
+        if (*end || !(x > 0)) { *st = bind_bad(d, k, "a number > 0", v); return 1; }
+        if (!strcmp(k, "gap")) c->topts.gap_s = x;
+        else if (!strcmp(k, "idle-w")) c->topts.idle_w = x;
+        else c->topts.interval_s = x;
+        c->trace_opt = 1;
+    }
+    return 1;
+}
+
+/* The job keys trace-format and scope read as trace options (as the CLI). */
+static jc_status cal_trace_keys(cal_own *c, jc_job *job, jc_diag *d)
+{
+    if (job->measured)
+        return jci_diag_set(d, JC_ERR_USAGE, "calibrate: measured is for estimate: give the trace itself "
+                            "as calibrate's measurements");
+    if (job->trace_format && jc_trace_format_parse(job->trace_format, &c->topts.format, d)) return d->status;
+    if (job->trace_scope) {
+        jc_trace_scope s;
+        if (jc_trace_scope_parse(job->trace_scope, &s, d)) return d->status;
+        c->topts.scope = (int)s;
+    }
+    if (job->trace_format || job->trace_scope) c->trace_opt = 1;
+    return JC_OK;
+}
+
+/* The pairs of the row's job file (relative hwdb / model / op-rules paths
+ * made relative to the file) in front of the caller's, which win as on
+ * the command line.  Arrays in arena a. */
+static jc_status cal_with_jobfile(jci_arena *a, const jc_jobfile *jf, const char *const *keys,
+                                  const char *const *values, size_t n, const char ***ok,
+                                  const char ***ov, size_t *on, jc_diag *d)
+{
+    const char **k2 = jci_arena_calloc(a, jf->n + n + 1, sizeof *k2);
+    const char **v2 = jci_arena_calloc(a, jf->n + n + 1, sizeof *v2);
+    if (!k2 || !v2) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    const char *slash = strrchr(jf->path, '/');
+    for (size_t i = 0; i < jf->n; i++) {
+        const char *k = jf->keys[i], *v = jf->values[i];
+        k2[i] = k;
+        v2[i] = v;
+        int is_path = !strcmp(k, "hwdb") || !strcmp(k, "model") || !strcmp(k, "op-rules");
+        if (is_path && v && *v && v[0] != '/' && slash) {
+            size_t len = (size_t)(slash - jf->path) + 1 + strlen(v) + 1;
+            char *p = jci_arena_alloc(a, len);
+            if (!p) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+            snprintf(p, len, "%.*s/%s", (int)(slash - jf->path), jf->path, v);
+            v2[i] = p;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        k2[jf->n + i] = keys[i];
+        v2[jf->n + i] = values[i];
+    }
+    *ok = k2;
+    *ov = v2;
+    *on = jf->n + n;
+    return JC_OK;
+}
+
+typedef struct cal_reopen {
+    const char *hwdb_dir;
+    const bind_req *r;
+} cal_reopen;
+
+/* The written layer on top of the request's hwdb layers (never the
+ * snapshot: the layer changes the database). */
+static jc_status cal_reopen_db(void *ctx, const char *layer, jc_hwdb **db, jc_diag *d)
+{
+    const cal_reopen *x = ctx;
+    const char **layers = calloc(x->r->n_layers + 1, sizeof *layers);
+    if (!layers) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < x->r->n_layers; i++) layers[i] = x->r->layers[i];
+    layers[x->r->n_layers] = layer;
+    jc_status st = bind_open_hwdb(x->hwdb_dir, NULL, layers, x->r->n_layers + 1, db, d);
+    free(layers);
+    return st;
+}
+
+/* Opens the request: the caller's keys, then (when the row names a job
+ * file and the keys name none) once more with the file's keys beneath. */
+static jc_status cal_open(bind_req *r, cal_own *own, const char *hwdb_dir, const char *const *keys,
+                          const char *const *values, size_t n, jc_calib_source **src, jci_arena *a,
+                          jc_jobfile **jf, jc_diag *d)
+{
+    jc_status st = bind_req_open(r, "calibrate", hwdb_dir, keys, values, n, cal_key, own, d);
+    if (!st && !own->measurements) st = jci_diag_set(d, JC_ERR_USAGE, "calibrate: give measurements (the file)");
+    if (!st && !own->out) st = jci_diag_set(d, JC_ERR_USAGE, "calibrate: give out (the override layer to write)");
+    const char *tf = r->job.trace_format, *ts = r->job.trace_scope;
+    if (!st) st = cal_trace_keys(own, &r->job, d);
+    if (!st) st = jc_calib_source_open(own->measurements, &own->topts, own->trace_opt, own->row, src, NULL, d);
+    if (!st && (*src)->job_path[0]) {
+        const char **k2 = NULL, **v2 = NULL;
+        size_t n2 = 0;
+        st = jc_jobfile_load((*src)->job_path, jf, d);
+        if (!st) st = cal_with_jobfile(a, *jf, keys, values, n, &k2, &v2, &n2, d);
+        if (!st) {
+            bind_req_close(r);
+            own->skip_out_keys = -1;   /* the file's: skipped; the caller's were read above */
+            st = bind_req_open(r, "calibrate", hwdb_dir, k2, v2, n2, cal_key, own, d);
+        }
+    }
+    if (!st && (tf || ts)) r->job.trace_format = r->job.trace_scope = NULL;   /* read above */
+    if (!st && !r->model && (*src)->model_path[0]) r->model = r->rq.model = (*src)->model_path;
+    if (!st && !r->job.device && !r->job.host) st = jc_calib_source_device(*src, r->db, &r->job.device, NULL, d);
+    return st;
+}
+
+jc_status jc_run_calibrate_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
+                                size_t n, char **json, jc_diag *d)
+{
+    if (bind_check_out(json, d)) return JC_ERR_USAGE;
+    cal_own own;
+    memset(&own, 0, sizeof own);
+    own.row = NAN;
+    jc_trace_opts_init(&own.topts);
+    bind_req r;
+    jc_calib_source *src = NULL;
+    jc_jobfile *jf = NULL;
+    jci_arena *a = jci_arena_new();
+    jc_status st = a ? cal_open(&r, &own, hwdb_dir, keys, values, n, &src, a, &jf, d)
+                     : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    if (!a) memset(&r, 0, sizeof r);
+    if (!st) st = bind_req_model(&r, d);
+    jc_calib_result res;
+    cal_reopen rx = {hwdb_dir, &r};
+    if (!st) st = jc_calibrate_run(&r.job, r.p->analysis, r.db, src, own.out, own.date, cal_reopen_db, &rx, &res, d);
+    if (!st) {
+        *json = jc_report_calibrate_json(&res);
+        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    bind_req_close(&r);
+    jc_calib_source_free(src);
+    jc_jobfile_free(jf);
+    jci_arena_free(a);
     return st;
 }

@@ -9,20 +9,20 @@
  */
 #include "cli/workflow.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct cal_cli {
     const char *csv, *out, *date;
+    int json;                /* --json */
     double row;              /* 1-based data row; NAN: the last */
     jobopts *c;
     jc_trace_opts topts;     /* a power trace's reading options */
     int trace_opt;           /* a trace option was given */
 } cal_cli;
 
-enum { CA_OUT = 1, CA_ROW, CA_DATE, CA_TRACE };
+enum { CA_OUT = 1, CA_ROW, CA_DATE, CA_TRACE, CA_JSON };
 
 static const jo_opt opts[] = {
     {"out", JO_OUT, CA_OUT, "FILE", "the hwdb override YAML to write (required)"},
@@ -31,6 +31,7 @@ static const jo_opt opts[] = {
     {"gap", JO_OUT, CA_TRACE, "S", "trace: intervals longer than S seconds are gaps (default 5 x median)"},
     {"idle-w", JO_OUT, CA_TRACE, "W", "trace: samples at or below W are idle"},
     {"interval", JO_OUT, CA_TRACE, "S", "trace: seconds between samples when it has no timestamps"},
+    {"json", JO_OUT, CA_JSON, NULL, "print the result as JSON (schema joulecast-calibrate/1)"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
@@ -73,6 +74,7 @@ static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *wh
             return cli_usage("calibrate", "%s: --row expects a whole number >= 1, got '%s'", where, val);
         return 0;
     case CA_DATE: k->date = val; return 0;
+    case CA_JSON: k->json = 1; return 0;
     case CA_TRACE: k->trace_opt = 1; return cli_trace_set(&k->topts, "calibrate", o->name, val);
     }
     return JC_ERR_INTERNAL;
@@ -97,14 +99,6 @@ static int positional(void *ctx, const char *a)
     return 0;
 }
 
-/* A path of the measurement file made relative to the file's folder. */
-static void beside(char *dst, size_t cap, const char *csv, const char *p)
-{
-    const char *slash = strrchr(csv, '/');
-    if (p[0] == '/' || !slash) snprintf(dst, cap, "%s", p);
-    else snprintf(dst, cap, "%.*s/%s", (int)(slash - csv), csv, p);
-}
-
 static void pct(char *buf, size_t cap, double e)
 {
     if (isnan(e)) snprintf(buf, cap, "n/a");
@@ -122,16 +116,71 @@ static void row(const char *label, double meas, double b, double eb, double a, d
     printf("  %-36s %10s %10s %8s %10s %8s\n", label, m, x, p1, y, p2);
 }
 
-/* The measurement: a power trace (integrated; its warnings printed) or a
- * CSV of totals.  *ms is tms for a trace (not freed), else owned. */
-static int load_measurement(cal_cli *kp, jobopts *cp, jc_measurements **msp, jc_measurements *tms,
-                            jc_measurement *trow, jc_trace **trp)
+/* The written layer on top of the command line's --hwdb layers. */
+typedef struct reopen_ctx {
+    jobopts *c;
+    int reported;               /* cli_hwdb_open printed the error */
+} reopen_ctx;
+
+static jc_status reopen(void *ctx, const char *layer, jc_hwdb **db, jc_diag *d)
 {
-    cal_cli *k = kp;
-    jobopts *c = cp;
-    jc_diag d;
+    reopen_ctx *x = ctx;
+    const char *layers[JO_MAX_LAYERS + 1];
+    for (size_t i = 0; i < x->c->n_layers; i++) layers[i] = x->c->layers[i];
+    layers[x->c->n_layers] = layer;
+    int rc = cli_hwdb_open(layers, x->c->n_layers + 1, db);
+    if (!rc) return JC_OK;
+    x->reported = 1;
+    d->status = (jc_status)rc;
+    return (jc_status)rc;
+}
+
+/* A library failure printed the CLI's way: with the usage hint when it is
+ * a misuse of the options. */
+static int fail(const jc_diag *d, int usage)
+{
+    return usage ? cli_usage("calibrate", "%s", d->msg) : cli_fail(d);
+}
+
+static void print_text(const jc_calib_result *r)
+{
+    const jc_calibration *cal = &r->cal;
+    const jc_calib_check *ac = &r->after;
+    const jc_measurements *ms = r->src->ms;
+    const jc_measurement *mr = r->src->row;
+    if (ms->detail)
+        printf("joulecast calibrate: %s\n", ms->detail);
+    else
+        printf("joulecast calibrate: %s line %d (%s%s%s)\n", r->src->path, mr->line,
+               !strcmp(ms->format, "codecarbon") ? "CodeCarbon emissions.csv" : "measurement CSV",
+               mr->date[0] ? ", run of " : "", mr->date);
+    printf("run        %g x %s, %s, %s\n", cal->devices, cal->device_id, jc_mode_name(cal->mode),
+           jc_precision_name(cal->precision));
+    printf("measured   wall time %.4g h, device energy %.4g kWh (IT side%s)\n", cal->meas_hours,
+           cal->meas_device_kwh, isnan(mr->pue) ? "" : ", the tool's PUE removed");
+    printf("fitted     utilization.%s %.4g -> %.4g (to the measured %s, roofline method)\n",
+           jc_mode_name(cal->mode), cal->util_before, cal->util_after,
+           !strcmp(cal->util_from, "duration") ? "wall time" : "device energy");
+    if (cal->fit_pj)
+        printf("           energy.pj_per_flop.%s %.4g -> %.4g (to the measured device energy, joules-per-op method)\n",
+               jc_precision_name(cal->precision), cal->pj_before, cal->pj_after);
+    else
+        printf("           energy per FLOP not fitted: %s\n", cal->pj_note);
+    printf("written    %s (use it with: joulecast estimate --hwdb %s ...)\n\n", r->out_path, r->out_path);
+    printf("  %-36s %10s %10s %8s %10s %8s\n", "prediction of the measured run", "measured", "before",
+           "error", "after", "error");
+    row("wall time, h", cal->meas_hours, cal->before.hours, cal->before.err_hours, ac->hours, ac->err_hours);
+    row("device energy, kWh (roofline)", cal->meas_device_kwh, cal->before.device_kwh, cal->before.err_kwh,
+        ac->device_kwh, ac->err_kwh);
+    row("device energy, kWh (joules-per-op)", cal->meas_device_kwh, cal->before.device_kwh_jpo,
+        cal->before.err_kwh_jpo, ac->device_kwh_jpo, ac->err_kwh_jpo);
+}
+
+/* Options that point the trace reading: the job keys --trace-format and
+ * --scope (estimate --measured reads them too) go to the trace options. */
+static int trace_keys(cal_cli *k, jobopts *c)
+{
     int rc;
-    /* --trace-format and --scope are job keys (estimate --measured reads them too) */
     if (c->job.measured)
         return cli_usage("calibrate", "--measured is for estimate: give the trace itself as calibrate's measurement file");
     if (c->job.trace_format && (rc = cli_trace_set(&k->topts, "calibrate", "trace-format", c->job.trace_format)))
@@ -141,27 +190,6 @@ static int load_measurement(cal_cli *kp, jobopts *cp, jc_measurements **msp, jc_
         k->trace_opt = 1;
         c->job.trace_format = c->job.trace_scope = NULL;   /* read here, not by the estimates of the fit */
     }
-    jc_trace_format tf = k->topts.format;
-    if (tf == JC_TRACE_AUTO && jc_trace_detect(k->csv, &tf, &d)) return cli_fail(&d);
-    if (tf != JC_TRACE_AUTO && tf != JC_TRACE_CODECARBON) {
-        k->topts.format = tf;
-        if (jc_trace_load(k->csv, &k->topts, trp, &d)) return cli_fail(&d);
-        const jc_trace *tr = *trp;
-        if (!tr->has_scope[JC_TRACE_DEVICE])
-            return cli_usage("calibrate", "%s measured no device (scope %s): calibrate fits the devices; use it "
-                             "with estimate --measured", k->csv, tr->has_scope[JC_TRACE_WALL] ? "wall" : "host");
-        for (size_t i = 0; i < tr->n_bad && i < JC_TRACE_MAX_ISSUES; i++)
-            fprintf(stderr, "joulecast: warning: %s:%d: %s (row not used)\n", k->csv, tr->bad[i].line, tr->bad[i].msg);
-        for (size_t i = 0; i < tr->n_gaps && i < JC_TRACE_MAX_ISSUES; i++)
-            fprintf(stderr, "joulecast: warning: %s:%d: %s\n", k->csv, tr->gaps[i].line, tr->gaps[i].msg);
-        jc_trace_measurements(tr, tms, trow);
-        *msp = tms;
-        return 0;
-    }
-    if (k->trace_opt && tf != JC_TRACE_CODECARBON)
-        return cli_usage("calibrate", "%s is not a power trace: --trace-format, --scope, --gap, --idle-w and "
-                         "--interval have no effect", k->csv);
-    if (jc_measurements_load(k->csv, msp, &d)) return cli_fail(&d);
     return 0;
 }
 
@@ -174,117 +202,56 @@ int cmd_calibrate(int argc, char **argv)
     k.c = &c;
     jo_init(&c, "calibrate", opts, N_OPTS, apply_own, &k);
     jc_trace_opts_init(&k.topts);
-    jc_measurements *ms = NULL, tms;
-    jc_measurement trow;
-    jc_trace *tr = NULL;
+    jc_calib_source *src = NULL;
     jc_prepared *p = NULL;
-    const jc_analysis *an = NULL;
-    jc_hwdb *db = NULL, *after = NULL;
+    jc_hwdb *db = NULL;
     jc_diag d;
-    int rc = 0;
-    char jobbuf[1024], modelbuf[1024], datebuf[16];
+    int rc = 0, usage = 0;
 
     if ((rc = jo_parse(&c, argc, argv, positional, &k))) goto out;
     if (!k.csv) { rc = cli_usage("calibrate", "give the measurement file (MEASUREMENTS.csv)"); goto out; }
     if (!k.out) { rc = cli_usage("calibrate", "give --out FILE.yaml: the override layer to write"); goto out; }
-    if ((rc = load_measurement(&k, &c, &ms, &tms, &trow, &tr))) goto out;
-    if (!isnan(k.row) && k.row > (double)ms->n) {
-        rc = cli_usage("calibrate", "--row %g: %s has %zu data row%s", k.row, k.csv, ms->n, ms->n == 1 ? "" : "s");
+    if ((rc = trace_keys(&k, &c))) goto out;
+    if (jc_calib_source_open(k.csv, &k.topts, k.trace_opt, k.row, &src, &usage, &d)) {
+        rc = fail(&d, usage);
         goto out;
     }
-    const jc_measurement *mr = &ms->rows[isnan(k.row) ? ms->n - 1 : (size_t)k.row - 1];
-
+    if (src->trace) {
+        const jc_trace *tr = src->trace;
+        for (size_t i = 0; i < tr->n_bad && i < JC_TRACE_MAX_ISSUES; i++)
+            fprintf(stderr, "joulecast: warning: %s:%d: %s (row not used)\n", k.csv, tr->bad[i].line, tr->bad[i].msg);
+        for (size_t i = 0; i < tr->n_gaps && i < JC_TRACE_MAX_ISSUES; i++)
+            fprintf(stderr, "joulecast: warning: %s:%d: %s\n", k.csv, tr->gaps[i].line, tr->gaps[i].msg);
+    }
     /* the row's job file, beneath the command line (which still wins) */
-    if (mr->job[0] && !c.jf) {
-        beside(jobbuf, sizeof jobbuf, k.csv, mr->job);
-        if ((rc = jo_apply_jobfile(&c, jobbuf))) goto out;
-    }
-    if (mr->model[0] && !c.model) {
-        beside(modelbuf, sizeof modelbuf, k.csv, mr->model);
-        c.model = modelbuf;
-    }
+    if (src->job_path[0] && !c.jf && (rc = jo_apply_jobfile(&c, src->job_path))) goto out;
+    if (src->model_path[0] && !c.model) c.model = src->model_path;
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
-    if (!c.job.device && !c.job.host) {
-        if (!mr->device[0]) {
-            rc = cli_usage("calibrate", "%s%s%.0d names no device: give --device ID", k.csv, mr->line ? ":" : "",
-                           mr->line);
-            goto out;
-        }
-        const jc_device *dv = NULL;
-        const jc_host *hv = NULL;
-        if (jc_hwdb_hardware(db, mr->device, &dv, &hv, &d)) {
-            fprintf(stderr, "joulecast: %s%s%.0d: device '%s' of the measurement: %s; give --device ID\n",
-                    k.csv, mr->line ? ":" : "", mr->line, mr->device, d.msg);
-            rc = d.status;
-            goto out;
-        }
-        c.job.device = mr->device;
+    if (!c.job.device && !c.job.host && jc_calib_source_device(src, db, &c.job.device, &usage, &d)) {
+        rc = fail(&d, usage);
+        goto out;
     }
     if ((rc = jo_prepare(&c, &p))) goto out;
-    an = p->analysis;
 
-    jc_calibration cal;
-    if (jc_calibrate(&c.job, an, db, mr, &cal, &d)) { rc = cli_fail(&d); goto out; }
-
-    /* write the layer, then load it back the way estimate --hwdb will */
-    if (!k.date) {
-        wf_timestamp(datebuf, sizeof datebuf, 1);
-        k.date = datebuf;
-    }
-    FILE *f = fopen(k.out, "w");
-    if (!f) {
-        fprintf(stderr, "joulecast: %s: cannot write: %s\n", k.out, strerror(errno));
-        rc = JC_ERR_IO;
+    jc_calib_result res;
+    reopen_ctx rx = {&c, 0};
+    if (jc_calibrate_run(&c.job, p->analysis, db, src, k.out, k.date, reopen, &rx, &res, &d)) {
+        rc = rx.reported ? (int)d.status : cli_fail(&d);
         goto out;
     }
-    jc_status st = jc_calibration_write_yaml(&cal, ms, mr, k.date, f, &d);
-    if (st) { fclose(f); rc = cli_fail(&d); goto out; }
-    if (fclose(f)) {
-        fprintf(stderr, "joulecast: %s: write failed: %s\n", k.out, strerror(errno));
-        rc = JC_ERR_IO;
-        goto out;
+    if (k.json) {
+        char *js = jc_report_calibrate_json(&res);
+        if (!js) { fprintf(stderr, "joulecast: out of memory\n"); rc = JC_ERR_NOMEM; goto out; }
+        fputs(js, stdout);
+        fputc('\n', stdout);
+        jc_free(js);
+    } else {
+        print_text(&res);
     }
-    {
-        const char *layers[JO_MAX_LAYERS + 1];
-        for (size_t i = 0; i < c.n_layers; i++) layers[i] = c.layers[i];
-        layers[c.n_layers] = k.out;
-        if ((rc = cli_hwdb_open(layers, c.n_layers + 1, &after))) goto out;
-    }
-    jc_calib_check ac;
-    if (jc_calibrate_check(&c.job, an, after, mr, &ac, &d)) { rc = cli_fail(&d); goto out; }
-
-    if (ms->detail)
-        printf("joulecast calibrate: %s\n", ms->detail);
-    else
-        printf("joulecast calibrate: %s line %d (%s%s%s)\n", k.csv, mr->line,
-               !strcmp(ms->format, "codecarbon") ? "CodeCarbon emissions.csv" : "measurement CSV",
-               mr->date[0] ? ", run of " : "", mr->date);
-    printf("run        %g x %s, %s, %s\n", cal.devices, cal.device_id, jc_mode_name(cal.mode),
-           jc_precision_name(cal.precision));
-    printf("measured   wall time %.4g h, device energy %.4g kWh (IT side%s)\n", cal.meas_hours,
-           cal.meas_device_kwh, isnan(mr->pue) ? "" : ", the tool's PUE removed");
-    printf("fitted     utilization.%s %.4g -> %.4g (to the measured %s, roofline method)\n",
-           jc_mode_name(cal.mode), cal.util_before, cal.util_after,
-           !strcmp(cal.util_from, "duration") ? "wall time" : "device energy");
-    if (cal.fit_pj)
-        printf("           energy.pj_per_flop.%s %.4g -> %.4g (to the measured device energy, joules-per-op method)\n",
-               jc_precision_name(cal.precision), cal.pj_before, cal.pj_after);
-    else
-        printf("           energy per FLOP not fitted: %s\n", cal.pj_note);
-    printf("written    %s (use it with: joulecast estimate --hwdb %s ...)\n\n", k.out, k.out);
-    printf("  %-36s %10s %10s %8s %10s %8s\n", "prediction of the measured run", "measured", "before",
-           "error", "after", "error");
-    row("wall time, h", cal.meas_hours, cal.before.hours, cal.before.err_hours, ac.hours, ac.err_hours);
-    row("device energy, kWh (roofline)", cal.meas_device_kwh, cal.before.device_kwh, cal.before.err_kwh,
-        ac.device_kwh, ac.err_kwh);
-    row("device energy, kWh (joules-per-op)", cal.meas_device_kwh, cal.before.device_kwh_jpo,
-        cal.before.err_kwh_jpo, ac.device_kwh_jpo, ac.err_kwh_jpo);
 out:
-    jc_hwdb_free(after);
     jc_hwdb_free(db);
     jc_prepared_free(p);
-    if (ms != &tms) jc_measurements_free(ms);
-    jc_trace_free(tr);
+    jc_calib_source_free(src);
     jo_free(&c);
     return rc;
 }

@@ -1,0 +1,180 @@
+/*
+ * calibrate_run.c - the whole calibrate flow that `joulecast calibrate`
+ * and the binding jc_run_calibrate_json share: the measurement source (a
+ * measurement CSV or a power trace, integrated first) and its row
+ * (jc_calib_source_open), the device the row names (jc_calib_source_device),
+ * then the fit, the override layer written, loaded back the caller's way
+ * and the prediction checked with it (jc_calibrate_run).  The fit itself is
+ * calibrate.c; front ends only parse options and render jc_calib_result.
+ */
+#include "base/jc_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct src_int {
+    jc_measurements tms;       /* a trace's rows (borrowed from the trace) */
+    jc_measurement trow;
+    jc_measurements *loaded;   /* a measurement CSV's rows (owned) */
+    jc_trace *tr;              /* the trace (owned) */
+} src_int;
+
+/* A path of the measurement file made relative to the file's folder. */
+static void beside(char *dst, size_t cap, const char *file, const char *p)
+{
+    const char *slash = strrchr(file, '/');
+    if (p[0] == '/' || !slash) snprintf(dst, cap, "%s", p);
+    else snprintf(dst, cap, "%.*s/%s", (int)(slash - file), file, p);
+}
+
+static jc_status misuse(int *usage, jc_diag *d)
+{
+    if (usage) *usage = 1;
+    return d->status;
+}
+
+/* Reads the trace at s->path into s (a trace must measure the devices). */
+static jc_status open_trace(jc_calib_source *s, src_int *in, const jc_trace_opts *o, int *usage,
+                            jc_diag *d)
+{
+    jc_status st = jc_trace_load(s->path, o, &in->tr, d);
+    if (st) return st;
+    if (!in->tr->has_scope[JC_TRACE_DEVICE]) {
+        jci_diag_set(d, JC_ERR_USAGE, "%s measured no device (scope %s): calibrate fits the devices; use it "
+                     "with estimate --measured", s->path, in->tr->has_scope[JC_TRACE_WALL] ? "wall" : "host");
+        return misuse(usage, d);
+    }
+    jc_trace_measurements(in->tr, &in->tms, &in->trow);
+    s->trace = in->tr;
+    s->ms = &in->tms;
+    return JC_OK;
+}
+
+jc_status jc_calib_source_open(const char *path, const jc_trace_opts *topts, int trace_opt,
+                               double row, jc_calib_source **out, int *usage, jc_diag *d)
+{
+    if (usage) *usage = 0;
+    if (!out || !path) return jci_diag_set(d, JC_ERR_USAGE, "calibrate: no measurement file");
+    *out = NULL;
+    jc_calib_source *s = calloc(1, sizeof *s);
+    src_int *in = calloc(1, sizeof *in);
+    if (!s || !in) {
+        free(s);
+        free(in);
+        return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    s->internal_ = in;
+    s->path = path;
+    jc_trace_opts o;
+    if (topts) o = *topts;
+    else jc_trace_opts_init(&o);
+    jc_trace_format tf = o.format;
+    jc_status st = JC_OK;
+    if (tf == JC_TRACE_AUTO) st = jc_trace_detect(path, &tf, d);
+    if (!st && tf != JC_TRACE_AUTO && tf != JC_TRACE_CODECARBON) {
+        o.format = tf;
+        st = open_trace(s, in, &o, usage, d);
+    } else if (!st && trace_opt && tf != JC_TRACE_CODECARBON) {
+        jci_diag_set(d, JC_ERR_USAGE, "%s is not a power trace: --trace-format, --scope, --gap, --idle-w and "
+                     "--interval have no effect", path);
+        st = misuse(usage, d);
+    } else if (!st) {
+        st = jc_measurements_load(path, &in->loaded, d);
+        s->ms = in->loaded;
+    }
+    if (!st && !isnan(row) && row > (double)s->ms->n) {
+        jci_diag_set(d, JC_ERR_USAGE, "--row %g: %s has %zu data row%s", row, path, s->ms->n,
+                     s->ms->n == 1 ? "" : "s");
+        st = misuse(usage, d);
+    }
+    if (st) {
+        jc_calib_source_free(s);
+        return st;
+    }
+    s->row = &s->ms->rows[isnan(row) ? s->ms->n - 1 : (size_t)row - 1];
+    if (s->row->job[0]) beside(s->job_path, sizeof s->job_path, path, s->row->job);
+    if (s->row->model[0]) beside(s->model_path, sizeof s->model_path, path, s->row->model);
+    *out = s;
+    return JC_OK;
+}
+
+void jc_calib_source_free(jc_calib_source *s)
+{
+    if (!s) return;
+    src_int *in = s->internal_;
+    if (in) {
+        jc_measurements_free(in->loaded);
+        jc_trace_free(in->tr);
+        free(in);
+    }
+    free(s);
+}
+
+jc_status jc_calib_source_device(const jc_calib_source *s, const jc_hwdb *db, const char **device,
+                                 int *usage, jc_diag *d)
+{
+    if (usage) *usage = 0;
+    const jc_measurement *m = s->row;
+    if (!m->device[0]) {
+        jci_diag_set(d, JC_ERR_USAGE, "%s%s%.0d names no device: give --device ID", s->path,
+                     m->line ? ":" : "", m->line);
+        return misuse(usage, d);
+    }
+    const jc_device *dv = NULL;
+    const jc_host *hv = NULL;
+    jc_diag hd;
+    if (jc_hwdb_hardware(db, m->device, &dv, &hv, &hd))
+        return jci_diag_set(d, hd.status, "%s%s%.0d: device '%s' of the measurement: %s; give --device ID",
+                            s->path, m->line ? ":" : "", m->line, m->device, hd.msg);
+    *device = m->device;
+    return JC_OK;
+}
+
+/* Today's UTC date (SOURCE_DATE_EPOCH when set, for reproducible builds
+ * and tests), YYYY-MM-DD. */
+static void today(char *buf, size_t cap)
+{
+    time_t t = time(NULL);
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    if (sde && *sde) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(sde, &end, 10);
+        if (!errno && !*end && v >= 0) t = (time_t)v;
+    }
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, cap, "%Y-%m-%d", &tm);
+}
+
+jc_status jc_calibrate_run(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
+                           const jc_calib_source *src, const char *out_path, const char *date,
+                           jc_calib_reopen_fn reopen, void *ctx, jc_calib_result *res, jc_diag *d)
+{
+    if (!res || !src || !out_path || !*out_path || !reopen)
+        return jci_diag_set(d, JC_ERR_USAGE, "calibrate: give the override layer to write (out)");
+    memset(res, 0, sizeof *res);
+    res->src = src;
+    snprintf(res->out_path, sizeof res->out_path, "%s", out_path);
+    jc_status st = jc_calibrate(job, an, db, src->row, &res->cal, d);
+    if (st) return st;
+    if (date) snprintf(res->date, sizeof res->date, "%s", date);
+    else today(res->date, sizeof res->date);
+    FILE *f = fopen(out_path, "w");
+    if (!f) return jci_diag_set(d, JC_ERR_IO, "%s: cannot write: %s", out_path, strerror(errno));
+    st = jc_calibration_write_yaml(&res->cal, src->ms, src->row, res->date, f, d);
+    if (st) {
+        fclose(f);
+        return st;
+    }
+    if (fclose(f)) return jci_diag_set(d, JC_ERR_IO, "%s: write failed: %s", out_path, strerror(errno));
+    /* loaded back the way estimate --hwdb will */
+    jc_hwdb *after = NULL;
+    st = reopen(ctx, out_path, &after, d);
+    if (!st) st = jc_calibrate_check(job, an, after, src->row, &res->after, d);
+    jc_hwdb_free(after);
+    return st;
+}
