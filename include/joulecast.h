@@ -2298,6 +2298,24 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch,
                          const jc_hwdb *db, jc_serving **out, jc_diag *diag);
 void jc_serving_free(jc_serving *s);
 
+/* A serving request run (owner src/workflows/generation.c): the
+ * architecture read and the serving figures computed from it. */
+typedef struct jc_generation {
+    jc_arch *arch;                 /* job.hf_config read, or NULL (owned) */
+    jc_serving *serving;           /* the result (owned) */
+} jc_generation;
+
+/* The serving request as `joulecast estimate --generate` (and the
+ * binding jc_run_estimate_json) runs it: job mode generation, model NULL
+ * (an ONNX model is refused: not supported yet), job.hf_config read by
+ * jc_arch_load_hf when given, then jc_serving_run.  Errors: JC_ERR_USAGE
+ * (a model given; hf_config without mode generation; not a generation
+ * job), those of jc_arch_load_hf and jc_serving_run.  On success *out
+ * owns both (jc_generation_release); on failure it is empty. */
+jc_status jc_generation_run(const jc_job *job, const char *model, const jc_hwdb *db,
+                            jc_generation *out, jc_diag *diag);
+void jc_generation_release(jc_generation *g);
+
 /* sweep --generate: axes of the grid (an empty axis: the job's own value;
  * tps entries NAN: the smallest group that fits) and the latency targets
  * (NAN: none).  Pointers borrowed for the call. */

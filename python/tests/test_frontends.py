@@ -200,6 +200,40 @@ class FromHfConfig(TempDir):
         self.assertEqual(json.dumps(got, sort_keys=True).count("config.json") > 0,
                          json.dumps(want, sort_keys=True).count("config.json") > 0)
         self.assertEqual(got["results"], want["results"])
+        # real serving figures, not only the same document: Llama 3.1 8B
+        # has 8.03e9 parameters (Meta's model card), all active (dense)
+        sv = want["serving"]
+        self.assertEqual(want["mode"], "generation")
+        self.assertTrue(8.0e9 < sv["params_total"] < 8.1e9, sv["params_total"])
+        self.assertEqual(sv["params_active"], sv["params_total"])
+        self.assertEqual((sv["prompt_tokens"], sv["output_tokens"]), (500, 300))
+        for k in ("ttft_s", "itl_s", "tokens_per_s", "j_per_output_token", "j_per_request"):
+            r = want["results"][k]
+            self.assertTrue(0 < r["low"] <= r["central"] <= r["high"], (k, r))
+        # the time to first token exceeds one decode step (it is a prefill of 500)
+        self.assertGreater(want["results"]["ttft_s"]["central"], want["results"]["itl_s"]["central"])
+
+    def test_html_same_as_cli(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "config.json")
+            with open(path, "w") as f:
+                json.dump(LLAMA_8B, f)
+            rc, html, err = cli_json("estimate", "--hf-config", path, *SERVING_CLI, "--html", "-")
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(joulecast.from_hf_config(path, **SERVING)._repr_html_(), html)
+
+    def test_without_generate_refused_as_cli(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "config.json")
+            with open(path, "w") as f:
+                json.dump(LLAMA_8B, f)
+            rc, out, err = cli_json("estimate", "--hf-config", path, "--device", "h100", "--json")
+            with self.assertRaises(joulecast.Error) as cm:
+                joulecast.from_hf_config(path, device="h100")
+        self.assertEqual(cm.exception.exit_code, rc)
+        self.assertEqual(rc, 2)
+        self.assertIn(cm.exception.message, err)
+        self.assertIn("add --generate", cm.exception.message)
 
 
 if __name__ == "__main__":

@@ -385,6 +385,26 @@ static int est_own(void *ctx, jci_arena *a, const char *k, const char *v, jc_sta
     return 1;
 }
 
+/* estimate --generate --json (or --html -): jc_generation_run, then the
+ * serving JSON or the HTML of its estimate. */
+static jc_status gen_json(bind_req *r, int html, char **json, jc_diag *d)
+{
+    jc_generation g;
+    jc_status st = jc_generation_run(&r->job, r->model, r->db, &g, d);
+    if (!st && html) {
+        char *buf;
+        size_t len;
+        FILE *f = bind_stream(&buf, &len);
+        st = bind_stream_done(f, &buf, f ? jc_report_estimate_html(g.serving->estimate, r->job.hf_config, 0, f)
+                                         : JC_OK, json, d);
+    } else if (!st) {
+        *json = jc_report_serving_json(g.serving);
+        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    jc_generation_release(&g);
+    return st;
+}
+
 jc_status jc_run_estimate_json(const char *hwdb_dir, const char *const *keys,
                            const char *const *values, size_t n, char **json, jc_diag *d)
 {
@@ -394,6 +414,12 @@ jc_status jc_run_estimate_json(const char *hwdb_dir, const char *const *keys,
     jc_estimate *e = NULL;
     jc_status st = bind_req_open(&r, "estimate", hwdb_dir, keys, values, n, est_own, &html, d);
     if (!st && html) r.job.per_node = 1;   /* the HTML shows energy per node */
+    if (!st && (r.job.mode == JC_MODE_GENERATION || r.job.hf_config)) {
+        /* the serving request, as estimate --generate runs it */
+        st = gen_json(&r, html, json, d);
+        bind_req_close(&r);
+        return st;
+    }
     if (!st) st = bind_req_model(&r, d);
     if (!st) st = jc_estimate_run(&r.job, r.p->analysis, r.db, &e, d);
     if (!st && html) {

@@ -88,24 +88,17 @@ static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *wh
     return JC_ERR_INTERNAL;
 }
 
-/* --generate: the serving model (src/estimate/serving.c). */
+/* --generate (or --hf-config): the serving request (src/workflows/generation.c). */
 static int run_generation(jobopts *c, const est_out *out, const jc_hwdb *db)
 {
     jc_diag d;
-    jc_arch *arch = NULL;
-    jc_serving *s = NULL;
+    jc_generation g;
     int rc = 0;
-    if (c->model) {
-        rc = cli_usage("estimate", "--generate with an ONNX model is not supported yet: give --hf-config FILE "
-                       "(or --params N for the coarse path)");
-        goto done;
-    }
-    if (out->codecarbon) {
-        rc = cli_usage("estimate", "--format codecarbon is not available with --generate");
-        goto done;
-    }
-    if (c->job.hf_config && jc_arch_load_hf(c->job.hf_config, &arch, &d)) { rc = cli_fail(&d); goto done; }
-    if (jc_serving_run(&c->job, arch, db, &s, &d)) { rc = cli_fail(&d); goto done; }
+    if (c->job.mode == JC_MODE_GENERATION && !c->model && out->codecarbon)
+        return cli_usage("estimate", "--format codecarbon is not available with --generate");
+    if (jc_generation_run(&c->job, c->model, db, &g, &d))
+        return d.status == JC_ERR_USAGE ? cli_usage("estimate", "%s", d.msg) : cli_fail(&d);
+    const jc_serving *s = g.serving;
     if (out->html) {
         FILE *hf = jo_html_open(out->html, &rc);
         if (!hf) goto done;
@@ -129,8 +122,7 @@ static int run_generation(jobopts *c, const est_out *out, const jc_hwdb *db)
         rc = cli_fail(&d);
     }
 done:
-    jc_serving_free(s);
-    jc_arch_free(arch);
+    jc_generation_release(&g);
     return rc;
 }
 
@@ -161,12 +153,8 @@ int cmd_estimate(int argc, char **argv)
 
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
 
-    if (c.job.mode == JC_MODE_GENERATION) {
+    if (c.job.mode == JC_MODE_GENERATION || c.job.hf_config) {
         rc = run_generation(&c, &out, db);
-        goto out;
-    }
-    if (c.job.hf_config) {
-        rc = cli_usage("estimate", "--hf-config is read by the serving model: add --generate (--mode generation)");
         goto out;
     }
     if ((rc = jo_prepare(&c, &p))) goto out;
