@@ -2269,10 +2269,13 @@ typedef struct jc_serving {
     double experts_touched;        /* mean distinct experts per MoE layer
                                       per decode step (0: dense) */
     double collective_s_per_step;  /* tensor-parallel all-reduces */
-    double decode_flop_util, decode_bw_util; /* achieved / peak, per device,
-                                      central (what decode power follows) */
+    double decode_flop_util, decode_bw_util; /* achieved / peak while the
+                                      device computes, central (what decode
+                                      power follows) */
     double prefill_flop_util;      /* central */
     double prefill_time_share;     /* of a replica's busy time, central */
+    double decode_busy_share;      /* of a decode step the device computes
+                                      (the rest: the runtime's overhead) */
     jc_range ttft_s, itl_s;
     jc_range tokens_per_s;             /* output tokens/s, all devices */
     jc_range tokens_per_s_per_device, tokens_per_s_per_seq;

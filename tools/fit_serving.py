@@ -14,9 +14,11 @@ implementation.
      MFU, per-step and per-sequence runtime overheads and the all-reduce
      latency, by Nelder-Mead on the squared log error of the output
      throughput (tokens/s);
-  2. power, per device: activity = base + per_flop x u_flop + per_bw x
-     u_bw in each phase (time-weighted), by linear least squares on the
-     measured GPU power per device at the fitted times;
+  2. power, per device: the coefficients k_c, k_m and a_launch of the
+     device power model of src/estimate/power.h (busy: 1 - exp(-(k_c u_c +
+     k_m u_m)); launch-bound while the runtime runs), by Nelder-Mead on the
+     squared log error of the measured GPU power per device at the fitted
+     times;
   3. ranges: one relative spread per device applied to every fitted
      constant (efficiencies up, overheads and power down for the low
      corner), the smallest that puts 80% of the group's measured J/token
@@ -47,7 +49,7 @@ GROUPS = [("vllm-0.11", "nvidia-h100-sxm5", lambda r: r["software"].startswith("
 TIME = [("serving_prefill_mfu", 0.45, 0.15, 0.75, "1"), ("serving_decode_mbu", 0.7, 0.3, 0.92, "1"),
         ("serving_decode_mfu", 0.5, 0.15, 0.8, "1"), ("serving_step_overhead_s", 0.002, 1e-5, 0.05, "s"),
         ("serving_seq_overhead_s", 2e-5, 1e-7, 1e-3, "s"), ("serving_link_latency_s", 1e-5, 1e-7, 2e-4, "s")]
-POWER = ["serving_power_base", "serving_power_per_flop_util", "serving_power_per_bw_util"]
+POWER = ["serving_power_k_compute", "serving_power_k_memory", "serving_power_a_launch"]
 EFFICIENCY = {"serving_prefill_mfu", "serving_decode_mbu", "serving_decode_mfu"}
 
 
@@ -62,8 +64,8 @@ def block_lines(entries):
 PRIORS = {"serving_prefill_mfu": (0.45, 0.3, 0.6, "1"), "serving_decode_mbu": (0.7, 0.5, 0.85, "1"),
           "serving_decode_mfu": (0.5, 0.35, 0.65, "1"), "serving_step_overhead_s": (0.002, 0.001, 0.004, "s"),
           "serving_seq_overhead_s": (2e-5, 1e-5, 4e-5, "s"), "serving_link_latency_s": (1e-5, 5e-6, 2e-5, "s"),
-          "serving_power_base": (0.3, 0.2, 0.4, "1"), "serving_power_per_flop_util": (0.6, 0.4, 0.8, "1"),
-          "serving_power_per_bw_util": (0.3, 0.2, 0.4, "1")}
+          "serving_power_k_compute": (2.0, 1.5, 2.5, "1"), "serving_power_k_memory": (1.0, 0.7, 1.3, "1"),
+          "serving_power_a_launch": (0.2, 0.1, 0.3, "1")}
 
 
 class Fitter:
@@ -136,19 +138,29 @@ def nelder_mead(f, x0, max_evals, step=0.4):
     return pts[int(np.argmin(vals))]
 
 
-def device_power_fit(rows, res):
-    """Least squares of measured W per GPU on the phase-weighted utilisations."""
-    A, y = [], []
-    for r, p in zip(rows, res):
-        if "error" in p:
-            continue
-        idle, tdp = p["idle_w"], p["tdp_w"]
-        ts = p["tshare"]
-        # activity = ts (a0 + af upre) + (1 - ts)(a0 + af uf + ab ub)
-        A.append([1.0, ts * p["upre"] + (1 - ts) * p["uf"], (1 - ts) * p["ub"]])
-        y.append((S.measured_power_per_gpu(r) - idle) / (tdp - idle))
-    coef, *_ = np.linalg.lstsq(np.array(A), np.array(y), rcond=None)
-    return coef
+def activity(kc, km, uc, um):
+    """The busy activity of src/estimate/power.h (jc_power_activity), mirrored
+    here only to fit its coefficients; the harness runs joulecast itself."""
+    return 1 - math.exp(-(kc * min(1, max(0, uc)) + km * min(1, max(0, um))))
+
+
+def device_power_fit(rows, res, evals=300):
+    """k_c, k_m, a_launch of one device: Nelder-Mead on the squared log error
+    of the measured W per GPU, prefill busy at (u_pre, 0), decode busy at
+    (u_c, u_m) for its busy share and launch-bound for the rest."""
+    data = [(r, p) for r, p in zip(rows, res) if "error" not in p]
+
+    def model(x, p):
+        kc, km, al = math.exp(x[0]), math.exp(x[1]), 1 / (1 + math.exp(-x[2]))
+        a_pre = activity(kc, km, p["upre"], 0)
+        a_dec = p["gshare"] * activity(kc, km, p["uf"], p["ub"]) + (1 - p["gshare"]) * al
+        a = p["tshare"] * a_pre + (1 - p["tshare"]) * a_dec
+        return p["idle_w"] + (p["tdp_w"] - p["idle_w"]) * a
+
+    def f(x):
+        return sum(math.log(model(x, p) / S.measured_power_per_gpu(r)) ** 2 for r, p in data) / len(data)
+    x = nelder_mead(f, np.array([math.log(2.0), math.log(1.0), -1.0]), evals, step=0.5)
+    return [math.exp(x[0]), math.exp(x[1]), 1 / (1 + math.exp(-x[2]))]
 
 
 def write_block(entries, notes):
@@ -171,16 +183,26 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--evals", type=int, default=120)
     ap.add_argument("--coverage", type=float, default=0.85)
+    ap.add_argument("--power-only", action="store_true",
+                    help="keep the time constants of hwdb/serving.yaml (central values); refit power and ranges")
     args = ap.parse_args()
     rows = S.load_rows()
     F = Fitter(args.jobs, args.evals)
     out = {}
     notes = []
     fitted_time = {}
+    have = {}
+    if args.power_only:
+        import yaml
+        for c in yaml.safe_load(open(HWDB))["constants"]:
+            have[c["id"]] = c["value"]
     for rt, dev, sel in GROUPS:
         g = [r for r in rows if sel(r) and S.config_for(r) is not None]
-        print("time fit %s %s: %d rows" % (rt, dev, len(g)), file=sys.stderr)
-        x = F.fit_time(rt, dev, g)
+        if args.power_only:
+            x = np.array([float(have["%s.%s.%s" % (t[0], rt, dev)]) for t in TIME])
+        else:
+            print("time fit %s %s: %d rows" % (rt, dev, len(g)), file=sys.stderr)
+            x = F.fit_time(rt, dev, g)
         fitted_time[(rt, dev)] = x
         F.fixed.update(F.time_entries(rt, dev, x))
     # power per device over all its rows, at the fitted times
@@ -217,7 +239,7 @@ def main():
         dev = key.split(".")[-1]
         grp = [g for g in GROUPS if key.endswith("%s.%s" % (g[0], g[1]))]
         what = ("output tokens/s of the %s rows on %s (Nelder-Mead on squared log error)" % grp[0][:2]
-                if grp else "measured GPU power of the %d %s rows (least squares at the fitted times)" % (n_rows[dev], dev))
+                if grp else "measured GPU power of the %d %s rows (Nelder-Mead on squared log error at the fitted times)" % (n_rows[dev], dev))
         out[key] = (v, lo, hi, unit, "fitted to ../shared/data/calibration/llm-serving.yaml rows (copied in "
                     "tests/accuracy/serving-rows.yaml) by tools/fit_serving.py: %s; low-high: relative spread %.3f, "
                     "the smallest covering %d%% of the device's rows in J/token" % (what, spread[dev], 100 * args.coverage))
@@ -248,7 +270,10 @@ def ranged(F, dev, f, fitted_time, power):
                 lo, hi = v / (1 + f), v * (1 + f)
             ents["%s.%s.%s" % (n, rt, dev)] = (v, lo, hi, u)
     for n, v in zip(POWER, power[dev]):
-        ents["%s.%s" % (n, dev)] = (v, v - abs(v) * f, v + abs(v) * f, "1")
+        hi = v * (1 + f)
+        if n == "serving_power_a_launch":
+            hi = min(1.0, hi)
+        ents["%s.%s" % (n, dev)] = (v, v / (1 + f), hi, "1")
     return ents
 
 

@@ -155,7 +155,7 @@ class Runner:
             "j_tok": r["j_per_output_token_device"], "tps": r["tokens_per_s"]["central"],
             "power": r["avg_power_w_per_device"]["central"], "itl": r["itl_s"]["central"],
             "uf": s["decode_flop_util"], "ub": s["decode_bw_util"], "upre": s["prefill_flop_util"],
-            "tshare": s["prefill_time_share"], "memory_limited": s["memory_limited"],
+            "tshare": s["prefill_time_share"], "gshare": s["decode_busy_share"], "memory_limited": s["memory_limited"],
             "concurrency": s["concurrency"], "warnings": j["warnings"],
         }
 

@@ -20,6 +20,7 @@
  * Nothing here prints; warnings travel in the estimate.
  */
 #include "base/jc_internal.h"
+#include "estimate/power.h"
 #include "estimate/serving_int.h"
 
 #include <math.h>
@@ -164,7 +165,8 @@ typedef struct sv {
     int coarse;
     /* ranged constants (low / central / high) */
     const char *runtime;                 /* serving runtime profile */
-    jc_range u_pre, mbu, u_dec, t0, tseq, a0, af, ab, link_bw, link_lat, memfrac;
+    jc_range u_pre, mbu, u_dec, t0, tseq, link_bw, link_lat, memfrac;
+    jc_power_model pm;                   /* the device power model (power.h) with the serving coefficients */
 } sv;
 
 static int set(double x) { return !isnan(x); }   /* NAN: not given (jc_job_init) */
@@ -345,7 +347,7 @@ static void step_work(const sv *s, double n_tok, double n_seq, double c, double 
 
 /* Per-device time of one step of a pipeline stage and its achieved rates. */
 typedef struct stept {
-    double t, t_lin, t_att, t_coll, flops, bytes;
+    double t, t_lin, t_att, t_coll, t_ovh, flops, bytes;
 } stept;
 
 static double pickr(jc_range r, int sc, int raises_energy)
@@ -383,23 +385,17 @@ static void step_time(const sv *s, double n_tok, double n_seq, double c, int sc,
     o->t_lin = fmax(fl / (s->peak * ud), bl / (s->bw * mbu));
     o->t_att = fmax(fa / (s->peak * ud), bk / (s->bw * mbu));
     o->t_coll = collective_s(s, n_tok, sc);
-    o->t = o->t_lin + o->t_att + o->t_coll + pickr(s->t0, sc, 1) + n_seq * pickr(s->tseq, sc, 1); /* per stage step */
+    o->t_ovh = pickr(s->t0, sc, 1) + n_seq * pickr(s->tseq, sc, 1);   /* the device waits on the runtime */
+    o->t = o->t_lin + o->t_att + o->t_coll + o->t_ovh;                /* per stage step */
     o->flops = fl + fa;
     o->bytes = bl + bk;
-}
-
-/* Activity (fraction of TDP - idle above idle) at achieved rates. */
-static double activity(const sv *s, double uf, double ub, int sc)
-{
-    double x = pickr(s->a0, sc, 1) + pickr(s->af, sc, 1) * uf + pickr(s->ab, sc, 1) * ub;
-    return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
 /* One corner of the model: times and powers. */
 typedef struct corner {
     double t_pre, t_step, ttft, itl, tps_rep, T;     /* s; tokens/s per replica; workload s */
     double p_pre, p_dec, p_avg;                      /* W per device */
-    double e_dev_share_pre, t_share_pre, uf, ub, upre;
+    double e_dev_share_pre, t_share_pre, uf, ub, upre, gpu_share;
     double pre_flops, dec_flops_tok, dec_bytes_step, coll;
 } corner;
 
@@ -428,7 +424,7 @@ static void run_corner(const sv *s, int sc, corner *k)
      * pp stages; the context grows from P to P+O-1 */
     double mb = B / pp;
     double steps = O < 1 ? 1 : O, stride = steps > 4096 ? steps / 4096 : 1;
-    double sum_t = 0, sum_f = 0, sum_b = 0, n = 0, sum_coll = 0;
+    double sum_t = 0, sum_f = 0, sum_b = 0, n = 0, sum_coll = 0, sum_ovh = 0;
     for (double i = 0; i < steps; i += stride) {
         stept st;
         step_time(s, mb, mb, P + i, sc, &st);
@@ -436,12 +432,16 @@ static void run_corner(const sv *s, int sc, corner *k)
         sum_f += st.flops;
         sum_b += st.bytes;
         sum_coll += st.t_coll;
+        sum_ovh += st.t_ovh;
         n++;
     }
-    double t_stage = sum_t / n;
+    double t_stage = sum_t / n, t_busy = (sum_t - sum_ovh) / n;
     k->t_step = t_stage * pp;                     /* one token of a sequence */
     k->coll = sum_coll / n * pp;
-    double uf = (sum_f / n) / (t_stage * s->peak), ub = (sum_b / n) / (t_stage * s->bw);
+    /* achieved rates while the device computes (the runtime's share of
+     * the step is launch-bound waiting) */
+    double uf = (sum_f / n) / (t_busy * s->peak), ub = (sum_b / n) / (t_busy * s->bw);
+    k->gpu_share = t_busy / t_stage;
     work wd;
     step_work(s, B, B, P + O / 2, B, &wd);
     k->dec_flops_tok = (wd.lin_flops + wd.att_flops) / B;
@@ -454,9 +454,9 @@ static void run_corner(const sv *s, int sc, corner *k)
     k->tps_rep = B * O / round;
     k->T = s->R / s->reps * round / B;
     /* power per device by phase */
-    double range = s->tdp - s->idle;
-    k->p_dec = s->idle + range * activity(s, uf, ub, sc);
-    k->p_pre = s->idle + range * activity(s, upre, 0, sc);
+    k->p_dec = k->gpu_share * jc_power_device_w(&s->pm, uf, ub, JC_POWER_BUSY, sc) +
+               (1 - k->gpu_share) * jc_power_device_w(&s->pm, 0, 0, JC_POWER_LAUNCH, sc);
+    k->p_pre = jc_power_device_w(&s->pm, upre, 0, JC_POWER_BUSY, sc);   /* compute-bound; weight reads shared by the chunk */
     double e_pre = B * k->t_pre * k->p_pre, e_dec = O * k->t_step * k->p_dec;
     k->p_avg = (e_pre + e_dec) / round;
     k->e_dev_share_pre = e_pre / (e_pre + e_dec);
@@ -554,9 +554,18 @@ static jc_status resolve_device(sv *s)
     if ((st = sconst(s, "serving_decode_mfu", "decode: achieved fraction of dense peak", &s->u_dec))) return st;
     if ((st = sconst(s, "serving_step_overhead_s", "decode: runtime time per step (scheduler, sampling, launches)", &s->t0))) return st;
     if ((st = sconst(s, "serving_seq_overhead_s", "decode: runtime time per running sequence per step", &s->tseq))) return st;
-    if ((st = sconst(s, "serving_power_base", "serving power: activity floor when busy", &s->a0))) return st;
-    if ((st = sconst(s, "serving_power_per_flop_util", "serving power: activity per unit of FLOP utilisation", &s->af))) return st;
-    if ((st = sconst(s, "serving_power_per_bw_util", "serving power: activity per unit of bandwidth utilisation", &s->ab))) return st;
+    /* device power: the model of power.h, P = idle + (TDP - idle) (1 - exp(-(k_c u_c + k_m u_m)))
+     * while computing and idle + (TDP - idle) a_launch while the runtime
+     * runs, with serving coefficients fitted per device */
+    memset(&s->pm, 0, sizeof s->pm);
+    s->pm.idle_w = R1(s->idle);
+    s->pm.tdp_w = R1(s->tdp);
+    if ((st = sconst(s, "serving_power_k_compute", "serving power: k_c (FLOP utilisation) of power.h's model",
+                     &s->pm.k[JC_PW_K_COMPUTE]))) return st;
+    if ((st = sconst(s, "serving_power_k_memory", "serving power: k_m (bandwidth utilisation) of power.h's model",
+                     &s->pm.k[JC_PW_K_MEMORY]))) return st;
+    if ((st = sconst(s, "serving_power_a_launch", "serving power: activity while the runtime runs (launch-bound)",
+                     &s->pm.k[JC_PW_A_LAUNCH]))) return st;
     if ((st = sconst_x(s, "serving_memory_fraction", "fraction of device memory the runtime may use", &s->memfrac, 1)))
         return st;
     return JC_OK;
@@ -737,8 +746,8 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
             x->value.low = k[0].p_avg;
             x->value.high = k[2].p_avg;
             x->origin = JC_ORIGIN_DERIVED;
-            x->source = "idle + (TDP - idle) x activity(FLOP and bandwidth utilisation of each phase); "
-                        "serving_power_* constants of hwdb/serving.yaml";
+            x->source = "src/estimate/power.h: idle + (TDP - idle) (1 - exp(-(k_c u_c + k_m u_m))) while computing, "
+                        "a_launch while the runtime runs; serving_power_* constants of hwdb/serving.yaml";
         } else if (!strcmp(x->key, "host.power_w") && host_share) {
             x->label = astr(s, "host power: %g devices x host share per accelerator (no --host named)", s->G);
             x->value.low = e[0]->assumptions[i].value.central;
@@ -915,7 +924,10 @@ static void fill_result(sv *s, const corner k[3])
         r->experts_touched = w.experts;
     }
     /* ranges: the low-energy corner is the fastest */
-#define RG(f, expr) do { r->f.low = k[0].expr; r->f.central = k[1].expr; r->f.high = k[2].expr; } while (0)
+    /* a figure's range: the extremes over the corners (a corner that lowers
+     * the energy may raise a phase's power: faster and busier) */
+#define RG(f, expr) do { double a_ = k[0].expr, b_ = k[1].expr, c_ = k[2].expr; \
+        r->f.central = b_; r->f.low = fmin(b_, fmin(a_, c_)); r->f.high = fmax(b_, fmax(a_, c_)); } while (0)
     RG(ttft_s, ttft); RG(itl_s, itl); RG(power_prefill_w, p_pre); RG(power_decode_w, p_dec);
 #undef RG
     double G = s->G;
@@ -933,6 +945,7 @@ static void fill_result(sv *s, const corner k[3])
     r->decode_flop_util = c->uf;
     r->decode_bw_util = c->ub;
     r->prefill_flop_util = c->upre;
+    r->decode_busy_share = c->gpu_share;
 }
 
 jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *db, jc_serving **out, jc_diag *d)

@@ -153,6 +153,7 @@ char *jc_report_serving_json(const jc_serving *s)
     REQ(rj_num(o, "decode_bw_util", s->decode_bw_util));
     REQ(rj_num(o, "prefill_flop_util", s->prefill_flop_util));
     REQ(rj_num(o, "prefill_time_share", s->prefill_time_share));
+    REQ(rj_num(o, "decode_busy_share", s->decode_busy_share));
     REQ(arr = cJSON_AddArrayToObject(o, "decode_step_nodes"));
     for (size_t i = 0; i < s->n_nodes; i++) {
         const jc_est_node *n = &s->nodes[i];
