@@ -454,9 +454,9 @@ static void run_corner(const sv *s, int sc, corner *k)
     k->tps_rep = B * O / round;
     k->T = s->R / s->reps * round / B;
     /* power per device by phase */
-    k->p_dec = k->gpu_share * jc_power_device_w(&s->pm, uf, ub, JC_POWER_BUSY, sc) +
-               (1 - k->gpu_share) * jc_power_device_w(&s->pm, 0, 0, JC_POWER_LAUNCH, sc);
-    k->p_pre = jc_power_device_w(&s->pm, upre, 0, JC_POWER_BUSY, sc);   /* compute-bound; weight reads shared by the chunk */
+    k->p_dec = k->gpu_share * jci_power_device_w(&s->pm, uf, ub, JC_POWER_BUSY, sc) +
+               (1 - k->gpu_share) * jci_power_device_w(&s->pm, 0, 0, JC_POWER_LAUNCH, sc);
+    k->p_pre = jci_power_device_w(&s->pm, upre, 0, JC_POWER_BUSY, sc);   /* compute-bound; weight reads shared by the chunk */
     double e_pre = B * k->t_pre * k->p_pre, e_dec = O * k->t_step * k->p_dec;
     k->p_avg = (e_pre + e_dec) / round;
     k->e_dev_share_pre = e_pre / (e_pre + e_dec);
