@@ -2359,6 +2359,14 @@ jc_status jc_serving_sweep_run(const jc_serving_sweep_spec *spec, const jc_job *
                                const jc_arch *arch, const jc_hwdb *db,
                                jc_serving_sweep **out, jc_diag *diag);
 void jc_serving_sweep_free(jc_serving_sweep *s);
+/* Parses a latency target of `sweep --generate --max-itl/--max-ttft`:
+ * "50ms", "20us", "0.05s" or "0.05" (seconds).  Returns 1 and sets
+ * *seconds (> 0, finite) on success, 0 on anything else.  Shared by the
+ * CLI and the binding so both accept the same spellings. */
+int jc_serving_latency_parse(const char *s, double *seconds);
+/* Parses one item of a --counts / --tps / --concurrencies axis: a whole
+ * number from 1 to 1e6.  Returns 1 and sets *v on success, else 0. */
+int jc_serving_axis_parse(const char *s, double *v);
 /* Text (top: rows of the ranked table, 0 for all), JSON (malloc'ed; NULL on
  * out-of-memory) and CSV of a serving sweep. */
 jc_status jc_report_serving_sweep_text(const jc_serving_sweep *s, size_t top, FILE *f);

@@ -27,7 +27,8 @@ static const char *const compare_keys[] = {
 };
 static const char *const sweep_keys[] = {
 #include "job/job_keys.def"
-    BIND_REQ_KEYS, "devices", "regions", "batches", "precisions", "sort", "top", "html", NULL
+    BIND_REQ_KEYS, "devices", "regions", "batches", "precisions", "sort", "top", "html",
+    "counts", "tps", "concurrencies", "weights-list", "max-itl", "max-ttft", NULL
 };
 static const char *const calibrate_keys[] = {
 #include "job/job_keys.def"
@@ -190,6 +191,8 @@ typedef struct axis {
 
 typedef struct sweep_own {
     axis devices, regions, batches, precisions;
+    axis counts, tps, concurrencies, weights;   /* generate=True */
+    double max_itl_s, max_ttft_s;               /* NAN: no target */
     jc_sweep_sort sort;
     int64_t top;
     int top_given, html;
@@ -229,7 +232,15 @@ static int sweep_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_s
     else if (!strcmp(k, "regions")) *st = split(a, &s->regions, k, v, d);
     else if (!strcmp(k, "batches")) *st = split(a, &s->batches, k, v, d);
     else if (!strcmp(k, "precisions")) *st = split(a, &s->precisions, k, v, d);
-    else if (!strcmp(k, "sort")) {
+    else if (!strcmp(k, "counts")) *st = split(a, &s->counts, k, v, d);
+    else if (!strcmp(k, "tps")) *st = split(a, &s->tps, k, v, d);
+    else if (!strcmp(k, "concurrencies")) *st = split(a, &s->concurrencies, k, v, d);
+    else if (!strcmp(k, "weights-list")) *st = split(a, &s->weights, k, v, d);
+    else if (!strcmp(k, "max-itl") || !strcmp(k, "max-ttft")) {
+        double *t = !strcmp(k, "max-itl") ? &s->max_itl_s : &s->max_ttft_s;
+        if (!jc_serving_latency_parse(v, t))
+            *st = bind_bad(d, k, "a duration > 0 such as 50ms or 0.05s", v);
+    } else if (!strcmp(k, "sort")) {
         if (!v || jc_sweep_sort_parse(v, &s->sort)) *st = bind_bad(d, k, "emissions, energy or time", v);
     } else if (!strcmp(k, "top")) {
         *st = bind_i64(k, v, 0, &s->top, d);
@@ -239,16 +250,69 @@ static int sweep_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_s
     return 1;
 }
 
+/* Numbers of one --counts / --tps / --concurrencies axis into an arena
+ * array (jc_serving_axis_parse: whole numbers from 1 to 1e6). */
+static jc_status axis_numbers(jci_arena *a, const axis *x, const char *k, double **out, jc_diag *d)
+{
+    *out = jci_arena_calloc(a, x->n + 1, sizeof **out);
+    if (!*out) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < x->n; i++)
+        if (!jc_serving_axis_parse(x->items[i], &(*out)[i]))
+            return jci_diag_set(d, JC_ERR_USAGE, "option '%s' takes whole numbers >= 1, got '%s'", k, x->items[i]);
+    return JC_OK;
+}
+
+/* sweep with generate=True: the serving grid of `joulecast sweep
+ * --generate` (jc_serving_sweep_run), the same refusals as the CLI. */
+static jc_status sweep_generation(bind_req *r, const sweep_own *own, char **json, jc_diag *d)
+{
+    if (r->model) return jci_diag_set(d, JC_ERR_USAGE, "sweep: --generate takes --hf-config FILE, not an ONNX model");
+    if (own->regions.n || own->batches.n || own->precisions.n || own->html)
+        return jci_diag_set(d, JC_ERR_USAGE, "sweep: --regions, --batches, --precisions and --html do not apply to "
+                            "--generate (give --region; sweep --concurrencies and --weights-list)");
+    if (own->devices.n && r->job.device)
+        return jci_diag_set(d, JC_ERR_USAGE, "sweep: --device and --devices both name the hardware; give the list to --devices");
+    double *counts, *tps, *concs;
+    jc_status st = axis_numbers(r->arena, &own->counts, "counts", &counts, d);
+    if (!st) st = axis_numbers(r->arena, &own->tps, "tps", &tps, d);
+    if (!st) st = axis_numbers(r->arena, &own->concurrencies, "concurrencies", &concs, d);
+    if (st) return st;
+    jc_arch *arch = NULL;
+    jc_serving_sweep *s = NULL;
+    if (r->job.hf_config) st = jc_arch_load_hf(r->job.hf_config, &arch, d);
+    jc_serving_sweep_spec sp = {own->devices.items, own->devices.n, counts, own->counts.n, tps, own->tps.n,
+                                concs, own->concurrencies.n, own->weights.items, own->weights.n,
+                                own->max_itl_s, own->max_ttft_s};
+    if (!st) st = jc_serving_sweep_run(&sp, &r->job, arch, r->db, &s, d);
+    if (!st) {
+        *json = jc_report_serving_sweep_json(s);
+        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    jc_serving_sweep_free(s);
+    jc_arch_free(arch);
+    return st;
+}
+
 jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
                         const char *const *values, size_t n, char **json, jc_diag *d)
 {
     if (bind_check_out(json, d)) return JC_ERR_USAGE;
     sweep_own own;
     memset(&own, 0, sizeof own);
+    own.max_itl_s = own.max_ttft_s = NAN;
     bind_req r;
     jc_sweep *s = NULL;
     double *batches = NULL;
     jc_status st = bind_req_open(&r, "sweep", hwdb_dir, keys, values, n, sweep_key, &own, d);
+    if (!st && r.job.mode == JC_MODE_GENERATION) {
+        st = sweep_generation(&r, &own, json, d);
+        bind_req_close(&r);
+        return st;
+    }
+    if (!st && (own.counts.n || own.tps.n || own.concurrencies.n || own.weights.n ||
+                !isnan(own.max_itl_s) || !isnan(own.max_ttft_s)))
+        st = jci_diag_set(d, JC_ERR_USAGE, "sweep: --counts, --tps, --concurrencies, --weights-list, --max-itl "
+                          "and --max-ttft need --generate");
     jc_sweep_spec sp;
     memset(&sp, 0, sizeof sp);
     if (!st) {

@@ -122,17 +122,11 @@ static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *wh
     case S_MAXITL:
     case S_MAXTTFT: {
         /* a duration: 50ms, 0.05s or 0.05 (seconds) */
-        char *end = NULL;
-        double v = strtod(val, &end);
-        double scale = 1;
-        if (end && !strcmp(end, "ms")) scale = 1e-3;
-        else if (end && !strcmp(end, "us")) scale = 1e-6;
-        else if (end && (!strcmp(end, "s") || !*end)) scale = 1;
-        else end = NULL;
-        if (!end || end == val || !(v > 0) || !isfinite(v))
+        double v;
+        if (!jc_serving_latency_parse(val, &v))
             return cli_usage("sweep", "%s: --%s expects a duration > 0 such as 50ms or 0.05s, got '%s'", where, o->name, val);
-        if (o->off == S_MAXITL) c->max_itl_s = v * scale;
-        else c->max_ttft_s = v * scale;
+        if (o->off == S_MAXITL) c->max_itl_s = v;
+        else c->max_ttft_s = v;
         return 0;
     }
     }
@@ -148,7 +142,7 @@ static int numbers(const axis_list *l, const char *name, double *out)
 {
     for (size_t i = 0; i < l->n; i++) {
         double v;
-        if (!cli_parse_f64(l->items[i], &v) || v < 1 || v != floor(v) || v > 1e6)
+        if (!jc_serving_axis_parse(l->items[i], &v))
             return cli_usage("sweep", "--%s takes whole numbers >= 1, got '%s'", name, l->items[i]);
         out[i] = v;
     }

@@ -141,3 +141,29 @@ void jc_serving_sweep_free(jc_serving_sweep *s)
     ssw_internal *si = s->internal_;
     jci_arena_free(si->ar);
 }
+
+int jc_serving_latency_parse(const char *s, double *seconds)
+{
+    if (!s || !seconds) return 0;
+    char *end = NULL;
+    double v = strtod(s, &end);
+    double scale;
+    if (end == s) return 0;
+    if (!strcmp(end, "ms")) scale = 1e-3;
+    else if (!strcmp(end, "us")) scale = 1e-6;
+    else if (!strcmp(end, "s") || !*end) scale = 1;
+    else return 0;
+    if (!(v > 0) || !isfinite(v)) return 0;
+    *seconds = v * scale;
+    return 1;
+}
+
+int jc_serving_axis_parse(const char *s, double *v)
+{
+    if (!s || !v) return 0;
+    char *end = NULL;
+    double x = strtod(s, &end);
+    if (end == s || *end || !(x >= 1) || x != floor(x) || x > 1e6) return 0;
+    *v = x;
+    return 1;
+}
