@@ -4,7 +4,8 @@
 # and used; every command's output is byte-identical with the snapshot
 # and with JOULECAST_HWDB_SNAPSHOT=off (the YAML parse); a stale snapshot
 # (a YAML file touched), a truncated one and one of another folder are
-# not used and change nothing; `hwdb snapshot` errors and exit codes.
+# not used and change nothing, nor does one with a flipped bit (checksum
+# over the whole file); `hwdb snapshot` errors and exit codes.
 # Prints one PASS/FAIL line per case.
 set -u
 cd "$(dirname "$0")/.."
@@ -65,6 +66,22 @@ head -c 10000 "$T/s.snap" > "$T/t.snap"
 JOULECAST_HWDB_SNAPSHOT="$T/t.snap" "$JC" hw show a100 > "$T/trunc" 2> "$T/trunc.err"
 cmp -s "$T/fresh" "$T/trunc" && grep -q "note: not using the hwdb snapshot .*t.snap: truncated" "$T/trunc.err" &&
   ok truncated-named-and-ignored || ko truncated-named-and-ignored "$(head -n 2 "$T/trunc.err" | tr '\n' '|')"
+# one flipped bit in the string area (a device name): the checksum over
+# the whole file refuses it on the mapped path too; the YAML is parsed,
+# a note names the file, the output is the YAML's (#18 item 13)
+python3 - "$T/s.snap" "$T/f.snap" <<'EOF'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+i = b.index(b"A100 SXM4", 4096)
+b[i + 2] ^= 0x04
+open(sys.argv[2], "wb").write(b)
+EOF
+JOULECAST_HWDB_SNAPSHOT="$T/f.snap" "$JC" hw show a100 > "$T/flip" 2> "$T/flip.err"
+cmp -s "$T/fresh" "$T/flip" && grep -q "note: not using the hwdb snapshot .*f.snap: corrupt (checksum mismatch" "$T/flip.err" &&
+  ok bitflip-refused-same-output || ko bitflip-refused-same-output "$(head -n 2 "$T/flip.err" | tr '\n' '|')"
+JOULECAST_HWDB_SNAPSHOT="$T/f.snap" "$JC" hwdb info > "$T/info" 2>&1
+grep -q '^state           not used: .*checksum mismatch' "$T/info" && ok bitflip-info-not-used ||
+  ko bitflip-info-not-used "$(tr '\n' '|' < "$T/info")"
 # --hwdb layers are merged from YAML: the snapshot is not consulted
 "$JC" hw show a100 --hwdb tests/hwdb/override > "$T/layer" 2>&1
 grep -q 'tdp_w                  450 W' "$T/layer" && ok layers-merge || ko layers-merge "$(head -n 3 "$T/layer" | tr '\n' '|')"

@@ -28,6 +28,9 @@ typedef struct yp {
     const unsigned char *buf;
     size_t len;
     jc_diag *d;
+    jc_status err;       /* JC_ERR_HWDB, or JC_ERR_USAGE for a job file */
+    const char *what;    /* "hwdb files" or "job files" */
+    const char *syn;     /* "YAML syntax error" or "job file: YAML syntax error" */
 } yp;
 
 static jc_status oom(yp *p)
@@ -59,20 +62,20 @@ static jc_status syntax_error(yp *p)
     if (ps->error == YAML_MEMORY_ERROR) return oom(p);
     if (ps->error == YAML_READER_ERROR) {
         offset_pos(p, ps->problem_offset, &line, &col);
-        return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
-                            "YAML syntax error: %s (byte %zu)",
+        return jci_diag_yaml(p->d, p->err, p->file->path, line, col,
+                            "%s: %s (byte %zu)", p->syn,
                             ps->problem ? ps->problem : "unreadable input",
                             ps->problem_offset);
     }
     line = (int)ps->problem_mark.line + 1;
     col = (int)ps->problem_mark.column + 1;
     if (ps->context)
-        return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
-                            "YAML syntax error: %s %s (line %d)",
+        return jci_diag_yaml(p->d, p->err, p->file->path, line, col,
+                            "%s: %s %s (line %d)", p->syn,
                             ps->problem ? ps->problem : "invalid YAML",
                             ps->context, (int)ps->context_mark.line + 1);
-    return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
-                        "YAML syntax error: %s",
+    return jci_diag_yaml(p->d, p->err, p->file->path, line, col,
+                        "%s: %s", p->syn,
                         ps->problem ? ps->problem : "invalid YAML");
 }
 
@@ -111,7 +114,7 @@ static jc_status check_dup_keys(yp *p, const hnode *m)
         for (size_t i = 1; i < m->n; i++)
             for (size_t j = 0; j < i; j++)
                 if (!strcmp(m->keys[i]->s, m->keys[j]->s))
-                    return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path,
+                    return jci_diag_yaml(p->d, p->err, p->file->path,
                                         m->keys[i]->line, m->keys[i]->col,
                                         "duplicate key '%s' (first at line %d)",
                                         m->keys[i]->s, m->keys[j]->line);
@@ -122,7 +125,7 @@ static jc_status check_dup_keys(yp *p, const hnode *m)
     for (size_t i = 0; i < m->n; i++) {
         int32_t prev = jci_strmap_put(&sm, m->keys[i]->s, (int32_t)i);
         if (prev >= 0)
-            return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path,
+            return jci_diag_yaml(p->d, p->err, p->file->path,
                                 m->keys[i]->line, m->keys[i]->col,
                                 "duplicate key '%s' (first at line %d)",
                                 m->keys[i]->s, m->keys[prev]->line);
@@ -193,15 +196,16 @@ static jc_status build(yp *p, yaml_event_t *ev, int depth, hnode **out)
 
     if (why) {
         const char *msg =
-            !strcmp(why, "alias") ? "aliases (*%s) are not allowed in hwdb files" :
-            !strcmp(why, "anchor") ? "anchors (&%s) are not allowed in hwdb files" :
-            !strcmp(why, "tag") ? "tags (%s) are not allowed in hwdb files" :
-            !strcmp(why, "nul") ? "a string holds a NUL character%s" :
-                                  "unexpected YAML event%s";
-        return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col, msg, name);
+            !strcmp(why, "alias") ? "aliases (*%s) are not allowed in %s" :
+            !strcmp(why, "anchor") ? "anchors (&%s) are not allowed in %s" :
+            !strcmp(why, "tag") ? "tags (%s) are not allowed in %s" :
+            !strcmp(why, "nul") ? "a string holds a NUL character%s%s" :
+                                  "unexpected YAML event%s%s";
+        return jci_diag_yaml(p->d, p->err, p->file->path, line, col, msg, name,
+                            strcmp(why, "nul") && strcmp(why, "event") ? p->what : "");
     }
     if (depth > HW_MAX_DEPTH)
-        return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
+        return jci_diag_yaml(p->d, p->err, p->file->path, line, col,
                             "nesting deeper than %d levels", HW_MAX_DEPTH);
     if (type == YAML_SCALAR_EVENT) {
         n->line = line;
@@ -231,7 +235,7 @@ static jc_status build(yp *p, yaml_event_t *ev, int depth, hnode **out)
             st = build(p, &e, depth + 1, &k);
             if (st) return st;
             if (k->kind != HN_SCALAR)
-                return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, k->line,
+                return jci_diag_yaml(p->d, p->err, p->file->path, k->line,
                                     k->col, "a mapping key must be a plain string");
             st = next_event(p, &e);
             if (st) return st;
@@ -270,7 +274,7 @@ static jc_status parse_stream(yp *p, hnode **root)
     if (ev.type != YAML_STREAM_END_EVENT) {
         int line = (int)ev.start_mark.line + 1, col = (int)ev.start_mark.column + 1;
         yaml_event_delete(&ev);
-        return jci_diag_yaml(p->d, JC_ERR_HWDB, p->file->path, line, col,
+        return jci_diag_yaml(p->d, p->err, p->file->path, line, col,
                             "more than one YAML document in the file");
     }
     yaml_event_delete(&ev);
@@ -287,10 +291,10 @@ jc_status hw_parse_file(jci_arena *scratch, jci_arena *db, const hw_file *f,
     if (!S_ISREG(sb.st_mode))
         return jci_diag_at(d, JC_ERR_IO, f->path, -1, "not a regular file");
     if ((uint64_t)sb.st_size > HW_MAX_FILE_BYTES)
-        return jci_diag_yaml(d, JC_ERR_HWDB, f->path, 1, 1,
-                            "file is %llu bytes; hwdb files are limited to %llu MiB "
+        return jci_diag_yaml(d, f->job ? JC_ERR_USAGE : JC_ERR_HWDB, f->path, 1, 1,
+                            "file is %llu bytes; %s are limited to %llu MiB "
                             "(not read)",
-                            (unsigned long long)sb.st_size,
+                            (unsigned long long)sb.st_size, f->job ? "job files" : "hwdb files",
                             (unsigned long long)(HW_MAX_FILE_BYTES >> 20));
     FILE *fp = fopen(f->path, "rb");
     if (!fp)
@@ -317,6 +321,9 @@ jc_status hw_parse_file(jci_arena *scratch, jci_arena *db, const hw_file *f,
     p.buf = buf;
     p.len = len;
     p.d = d;
+    p.err = f->job ? JC_ERR_USAGE : JC_ERR_HWDB;
+    p.what = f->job ? "job files" : "hwdb files";
+    p.syn = f->job ? "job file: YAML syntax error" : "YAML syntax error";
     jc_status st;
     if (!yaml_parser_initialize(&p.parser)) {
         st = jci_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", f->path);

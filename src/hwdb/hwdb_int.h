@@ -134,12 +134,15 @@ typedef struct hs_header {
     uint64_t slots, files, n_files;   /* path slots, snap_file table */
     uint64_t roots, n_roots;          /* standalone records (shared sources) */
     uint64_t dirs, n_dirs;            /* snap_file table of the folders */
-    uint64_t checksum;                /* hs_checksum of [4096, length) */
+    uint64_t checksum;                /* of the whole file, this field as 0 */
     char version[32];                 /* JC_VERSION of the writer */
 } hs_header;
 
 /* The snapshot checksum of p[0..n). */
 uint64_t hs_checksum(const unsigned char *p, size_t n);
+/* The checksum a snapshot image of len bytes (len >= 4096) records in its
+ * header: over every byte, the header's checksum field read as 0. */
+uint64_t hs_image_checksum(const unsigned char *img, uint64_t len);
 
 /* Flags of jc_hwdb_snapshot_open. */
 #define JCI_SNAPSHOT_RELOCATE 1u   /* never map in place: read, check every

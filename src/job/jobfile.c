@@ -61,6 +61,7 @@ jc_status jc_jobfile_load(const char *path, jc_jobfile **out, jc_diag *d)
     if (!jf || !ji || !hf) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
     ji->a = a;
     jf->internal_ = ji;
+    hf->job = 1;   /* errors: JC_ERR_USAGE (exit 2), job-file wording */
     jf->path = hf->path = jci_arena_strdup(a, path);
     if (!jf->path) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
     hnode *root = NULL;
