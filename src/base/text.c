@@ -1,5 +1,7 @@
 /*
- * text.c - small string helpers: case-insensitive compare, the capped edit distance behind every "did you mean", and shell quoting of a reproducing command line.
+ * text.c - small string helpers: case-insensitive compare, the capped edit
+ * distance behind every "did you mean", shell quoting of a reproducing
+ * command line, and UTF-8 validation.
  */
 #include "base/jc_internal.h"
 
@@ -65,4 +67,20 @@ void jci_shell_arg_append(char *buf, size_t cap, const char *s)
         buf[n] = 0;
     }
     if (n + 1 < cap) { buf[n++] = '\''; buf[n] = 0; }
+}
+
+size_t jc_utf8_len(const unsigned char *p)
+{
+    unsigned c = p[0];
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) return (p[1] & 0xC0) == 0x80 ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+        return p[1] >= lo && p[1] <= hi && (p[2] & 0xC0) == 0x80 ? 3 : 0;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+        return p[1] >= lo && p[1] <= hi && (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80 ? 4 : 0;
+    }
+    return 0;
 }

@@ -167,7 +167,7 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
             REQ(rj_push(w, s));
         }
     }
-    out = cJSON_Print(root);
+    out = rj_print(root);
 done:
     cJSON_Delete(root);
     return out;

@@ -319,7 +319,7 @@ char *jc_report_count_json(const jc_analysis *a)
                  (cn->note ? cJSON_AddStringToObject(o, "note", cn->note) != NULL
                            : cJSON_AddNullToObject(o, "note") != NULL);
         }
-    if (ok) out = cJSON_PrintUnformatted(root);
+    if (ok) out = rj_print_unformatted(root);
     cJSON_Delete(root);
     return out;
 }

@@ -301,7 +301,7 @@ char *jc_report_estimate_json(const jc_estimate *e)
         REQ(rj_num(o, "energy_j", n->energy_j));
         REQ(rj_str(o, "bound", n->memory_bound ? "memory" : "compute"));
     }
-    out = cJSON_Print(root);
+    out = rj_print(root);
 done:
     cJSON_Delete(root);
     return out;

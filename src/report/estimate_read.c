@@ -6,6 +6,7 @@
  * live here too: cJSON stays inside src/report/.
  */
 #include "base/jc_internal.h"
+#include "report/rjson.h"
 
 #include "report/rjson.h"
 
@@ -284,7 +285,7 @@ char *jc_report_diff_json(const jc_diff *df)
         REQ(cJSON_AddBoolToObject(o, "gated", r->gated));
         REQ(cJSON_AddBoolToObject(o, "exceeded", r->exceeded));
     }
-    out = cJSON_Print(root);
+    out = rj_print(root);
 done:
     cJSON_Delete(root);
     return out;

@@ -4,6 +4,7 @@
  * result (src/workflows/ga.c).
  */
 #include "base/jc_internal.h"
+#include "report/rjson.h"
 
 #include "report/rjson.h"
 
@@ -228,7 +229,7 @@ char *jc_report_ga_json(const jc_ga_result *r)
     REQ(ga_split(o, r));
     REQ(ga_lists(o, r));
     REQ(ga_own(o, r));
-    s = cJSON_Print(o);
+    s = rj_print(o);
 done:
     cJSON_Delete(o);
     return s;

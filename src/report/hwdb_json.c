@@ -6,6 +6,7 @@
  * rejects anything else).
  */
 #include "base/jc_internal.h"
+#include "report/rjson.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -114,7 +115,7 @@ static cJSON *prec_obj(jb *b, const jc_sourced *arr)
 static char *finish(jb *b, cJSON *root)
 {
     char *s = NULL;
-    if (root && !b->bad) s = cJSON_Print(root);
+    if (root && !b->bad) s = rj_print(root);
     cJSON_Delete(root);
     return s;
 }

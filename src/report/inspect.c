@@ -3,6 +3,7 @@
  * Formatting only: every number comes from the jc_model.
  */
 #include "base/jc_internal.h"
+#include "report/rjson.h"
 #include "report/fmt.h"
 
 #include "report/rjson.h"
@@ -259,7 +260,7 @@ char *jc_report_inspect_json(const jc_model *m)
     REQ(o = cJSON_AddObjectToObject(root, "metadata"));
     for (size_t i = 0; i < m->n_metadata; i++)
         REQ(cJSON_AddStringToObject(o, m->metadata[i].key, m->metadata[i].value));
-    out = cJSON_Print(root);
+    out = rj_print(root);
 done:
     free(oc);
     free(keys);

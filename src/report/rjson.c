@@ -3,7 +3,10 @@
  */
 #include "report/rjson.h"
 
+#include "base/jc_internal.h"
+
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 int rj_str(cJSON *o, const char *k, const char *v)
@@ -81,4 +84,50 @@ jc_range rj_known_range(jc_range r)
     if (r.central > 0) return r;
     jc_range u = {NAN, NAN, NAN};
     return u;
+}
+
+/* Replaces each invalid UTF-8 byte of s (malloc'ed, from cJSON) with the
+ * six ASCII characters \ufffd.  Outside strings JSON text is ASCII, so
+ * such bytes are always inside a string, where the escape is valid. */
+static char *valid_utf8(char *s)
+{
+    if (!s) return NULL;
+    size_t bad = 0, n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t k = jc_utf8_len(p);
+        if (!k) { bad++; k = 1; }
+        p += k;
+        n += k;
+    }
+    if (!bad) return s;
+    char *out = malloc(n + bad * 5 + 1), *o = out;
+    if (!out) {
+        free(s);
+        return NULL;
+    }
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t k = jc_utf8_len(p);
+        if (!k) {
+            memcpy(o, "\\ufffd", 6);
+            o += 6;
+            p++;
+            continue;
+        }
+        memcpy(o, p, k);
+        o += k;
+        p += k;
+    }
+    *o = 0;
+    free(s);
+    return out;
+}
+
+char *rj_print(const cJSON *root)
+{
+    return valid_utf8(cJSON_Print(root));
+}
+
+char *rj_print_unformatted(const cJSON *root)
+{
+    return valid_utf8(cJSON_PrintUnformatted(root));
 }

@@ -30,6 +30,14 @@ int rj_push_str(cJSON *arr, const char *s);
  * item is NULL or the append failed. */
 int rj_push(cJSON *arr, cJSON *item);
 
+/* cJSON_Print / cJSON_PrintUnformatted of root, made valid UTF-8: every
+ * byte that does not start a well-formed UTF-8 sequence (a Latin-1 file
+ * name, a node name with raw bytes) is written as the escape \ufffd
+ * (U+FFFD, as the HTML report writes it).  Malloc'ed; NULL on
+ * out-of-memory. */
+char *rj_print(const cJSON *root);
+char *rj_print_unformatted(const cJSON *root);
+
 /* Writes s as one CSV field (RFC 4180: quoted when it holds a comma,
  * quote, CR or LF; always quoted when `always`).  NULL writes nothing. */
 void rcsv_str(FILE *f, const char *s, int always);

@@ -168,7 +168,7 @@ char *jc_report_serving_json(const jc_serving *s)
         REQ(rj_num(x, "energy_j", n->energy_j));
         REQ(rj_str(x, "bound", n->memory_bound ? "memory" : "compute"));
     }
-    out = cJSON_Print(root);
+    out = rj_print(root);
 done:
     cJSON_Delete(root);
     return out;
@@ -287,7 +287,7 @@ char *jc_report_serving_sweep_json(const jc_serving_sweep *s)
         }
         REQ(rj_str(o, "reason", e->reason));
     }
-    out = cJSON_Print(root);
+    out = rj_print(root);
 done:
     cJSON_Delete(root);
     return out;

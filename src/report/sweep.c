@@ -157,7 +157,7 @@ char *jc_report_sweep_json(const jc_sweep *s)
         REQ(n);
         REQ(rj_push(arr, n));
     }
-    out = cJSON_Print(root);
+    out = rj_print(root);
 done:
     cJSON_Delete(root);
     return out;

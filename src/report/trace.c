@@ -154,7 +154,7 @@ char *jc_report_trace_json(const jc_trace *t)
     REQ(issues_json(r, "not_read", t->bad, t->n_bad));
     REQ(a = cJSON_AddArrayToObject(r, "notes"));
     for (size_t i = 0; i < t->n_notes; i++) REQ(rj_push_str(a, t->notes[i]));
-    out = cJSON_Print(r);
+    out = rj_print(r);
 done:
     cJSON_Delete(r);
     return out;
