@@ -1251,8 +1251,15 @@ const char *jc_refusal_name(jc_refusal r);
 jc_refusal jc_estimate_refusal(const jc_job *job, const jc_device *dev, const char *precision,
                                jc_precision *used, char *buf, size_t cap);
 
-/* Writes the estimate as text (per_node: add the per-node table). */
+/* Writes the estimate as text; with per-node figures (job.per_node) the
+ * table lists the JC_PER_NODE_TOP_DEFAULT nodes of most energy, then one
+ * line for the rest.  Errors: JC_ERR_IO, JC_ERR_NOMEM. */
+#define JC_PER_NODE_TOP_DEFAULT 10
 jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f);
+/* The same with the per-node table cut at the `top` nodes of most
+ * energy (0: every node), most energy first, ties in graph order; names
+ * longer than 60 characters keep their start and end around "...". */
+jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top);
 /* As JSON (schema: docs/json-schemas.md "estimate"), released with
  * jc_free(); NULL on out-of-memory. */
 char *jc_report_estimate_json(const jc_estimate *e);

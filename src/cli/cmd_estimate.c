@@ -21,9 +21,11 @@ typedef struct est_out {
     const char *project;     /* its project_name */
     jc_budget budget;        /* --max-kwh, --max-kgco2e, --on */
     const char *html;        /* --html FILE ('-': stdout) */
+    int top;                 /* --top N; -1: not given */
+    int text;                /* --format text given */
 } est_out;
 
-enum { OUT_JSON = 1, OUT_CSV, OUT_FORMAT, OUT_PROJECT, OUT_MAXKWH, OUT_MAXKG, OUT_ON };
+enum { OUT_JSON = 1, OUT_CSV, OUT_FORMAT, OUT_PROJECT, OUT_MAXKWH, OUT_MAXKG, OUT_ON, OUT_TOP };
 enum { OUT_HTML = 100 };
 
 static const jo_opt opts[] = {
@@ -35,6 +37,7 @@ static const jo_opt opts[] = {
     {"max-kgco2e", JO_CMD, OUT_MAXKG, "Y", "budget: exit 10 when location-based emissions exceed Y kgCO2e"},
     {"on", JO_CMD, OUT_ON, "WHICH", "the figure budgets test: central (default) or high"},
     {"html", JO_OUT, OUT_HTML, "FILE", "also write a self-contained HTML report with charts ('-': to stdout, instead of the text)"},
+    {"top", JO_OUT, OUT_TOP, "N", "with --per-node, text: the N nodes of most energy (default 10; 0: all)"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
@@ -66,10 +69,18 @@ static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *wh
         if (!strcmp(val, "json")) out->json = 1;
         else if (!strcmp(val, "csv")) out->csv = 1;
         else if (!strcmp(val, "codecarbon")) out->codecarbon = 1;
-        else if (strcmp(val, "text"))
+        else if (!strcmp(val, "text")) out->text = 1;
+        else
             return cli_usage("estimate", "%s: --format must be text, json, csv or codecarbon, got '%s'", where, val);
         return 0;
     case OUT_PROJECT: out->project = val; return 0;
+    case OUT_TOP: {
+        int64_t t;
+        if (!cli_parse_i64(val, &t) || t > 1000000)
+            return cli_usage("estimate", "%s: --top expects a count of nodes (0: all), got '%s'", where, val);
+        out->top = (int)t;
+        return 0;
+    }
     case OUT_MAXKWH:
     case OUT_MAXKG: {
         double v;
@@ -132,6 +143,7 @@ int cmd_estimate(int argc, char **argv)
     jobopts c;
     memset(&out, 0, sizeof out);
     out.budget.max_kwh = out.budget.max_kgco2e = NAN;
+    out.top = -1;
     jo_init(&c, "estimate", opts, N_OPTS, apply_out, &out);
     jc_prepared *p = NULL;
     jc_hwdb *db = NULL;
@@ -140,8 +152,19 @@ int cmd_estimate(int argc, char **argv)
     int rc = 0;
 
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
-    if (out.json + out.csv + out.codecarbon > 1) {
-        rc = cli_usage("estimate", "--json, --csv and --format codecarbon are exclusive");
+    if (out.json + out.csv + out.codecarbon + out.text > 1) {
+        rc = cli_usage("estimate", "--json, --csv, --format text and --format codecarbon are exclusive: "
+                       "choose one output format");
+        goto out;
+    }
+    /* an option that would have no effect is refused, never ignored */
+    if (out.project && !out.codecarbon) {
+        rc = cli_usage("estimate", "--project names the codecarbon row: it needs --format codecarbon");
+        goto out;
+    }
+    if (out.top >= 0 && (!c.job.per_node || out.json + out.csv + out.codecarbon)) {
+        rc = cli_usage("estimate", "--top cuts the text report's per-node table: it needs --per-node "
+                       "(--json and --csv always list every node)");
         goto out;
     }
 
@@ -181,7 +204,8 @@ int cmd_estimate(int argc, char **argv)
         if (jc_report_estimate_codecarbon(e, &co, stdout, 1)) rc = JC_ERR_IO;
     } else {
         if (c.model) printf("model      %s\n", c.model);
-        if (jc_report_estimate_text(e, stdout)) rc = JC_ERR_IO;
+        if (jc_report_estimate_text_top(e, stdout, out.top >= 0 ? out.top : JC_PER_NODE_TOP_DEFAULT))
+            rc = JC_ERR_IO;
     }
     /* the budget gate: after the report, so CI logs show the figures */
     if (!rc && jc_budget_check(e, &out.budget, &d)) {

@@ -67,7 +67,114 @@ static void measured_text(const jc_estimate *e, FILE *f)
             num(d, sizeof d, e->measured_hours), p1, p2);
 }
 
+/* Widest node name shown in full; longer ones keep their start and end
+ * around "...". */
+#define NODE_NAME_MAX 60
+
+/* Bytes of s that fit in at most `chars` characters, cut at a character
+ * boundary (from the start when from_end is 0, else of the tail). */
+static size_t utf8_prefix(const char *s, size_t chars)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t used = 0;
+    while (p[used] && chars--) {
+        size_t k = jc_utf8_len(p + used);
+        used += k ? k : 1;
+    }
+    return used;
+}
+
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; n++) {
+        size_t k = jc_utf8_len(p);
+        p += k ? k : 1;
+    }
+    return n;
+}
+
+/* The node name in at most NODE_NAME_MAX characters: whole, or its first
+ * and last characters around "..." (never a silent cut). */
+static const char *node_name(char *buf, size_t cap, const char *name)
+{
+    size_t n = utf8_chars(name);
+    if (n <= NODE_NAME_MAX) {
+        snprintf(buf, cap, "%s", name);
+        return buf;
+    }
+    size_t head = (NODE_NAME_MAX - 3) / 2, tail = NODE_NAME_MAX - 3 - head;
+    size_t hb = utf8_prefix(name, head), skip = utf8_prefix(name, n - tail);
+    snprintf(buf, cap, "%.*s...%s", (int)hb, name, name + skip);
+    return buf;
+}
+
+static const jc_est_node *sort_base;
+static int cmp_energy(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    double x = sort_base[i].energy_j, y = sort_base[j].energy_j;
+    if (x != y) return x < y ? 1 : -1;
+    return i < j ? -1 : i > j;   /* ties in graph order */
+}
+
+/* The per-node table: the `top` nodes of most energy (0: every node),
+ * most first, then one line for the rest. */
+static jc_status nodes_text(const jc_estimate *e, FILE *f, int top)
+{
+    size_t n = e->n_nodes, *idx = malloc(n * sizeof *idx);
+    if (!idx) return JC_ERR_NOMEM;
+    double tt = 0, te = 0;
+    for (size_t i = 0; i < n; i++) {
+        idx[i] = i;
+        tt += e->nodes[i].time_s;
+        te += e->nodes[i].energy_j;
+    }
+    sort_base = e->nodes;
+    qsort(idx, n, sizeof *idx, cmp_energy);
+    size_t shown = top > 0 && (size_t)top < n ? (size_t)top : n;
+    int w = 4;
+    char nm[4 * NODE_NAME_MAX + 8];
+    for (size_t k = 0; k < shown; k++) {
+        int c = (int)utf8_chars(node_name(nm, sizeof nm, e->nodes[idx[k]].name));
+        if (c > w) w = c;
+    }
+    if (shown < n)
+        fprintf(f, "\nper node: the %zu of %zu nodes with the most energy (one forward pass, one device, central)\n",
+                shown, n);
+    else
+        fprintf(f, "\nper node: all %zu nodes, most energy first (one forward pass, one device, central)\n", n);
+    fprintf(f, "  %-*s %-18s %12s %7s %12s %7s  %s\n", w, "node", "op", "time s", "time%", "energy J",
+            "energy%", "bound");
+    for (size_t k = 0; k < shown; k++) {
+        const jc_est_node *x = &e->nodes[idx[k]];
+        node_name(nm, sizeof nm, x->name);
+        /* pad by characters, not bytes */
+        int pad = w - (int)utf8_chars(nm);
+        fprintf(f, "  %s%*s %-18.18s %12.4g %6.2f%% %12.4g %6.2f%%  %s\n", nm, pad, "", x->op, x->time_s,
+                tt > 0 ? 100 * x->time_s / tt : 0, x->energy_j, te > 0 ? 100 * x->energy_j / te : 0,
+                x->memory_bound ? "memory" : "compute");
+    }
+    if (shown < n) {
+        double rt = 0, re = 0;
+        for (size_t k = shown; k < n; k++) {
+            rt += e->nodes[idx[k]].time_s;
+            re += e->nodes[idx[k]].energy_j;
+        }
+        fprintf(f, "  ... %zu more nodes: %.4g s (%.2f%% of the time), %.4g J (%.2f%% of the energy); "
+                   "--top 0 lists all, --json always does\n", n - shown, rt, tt > 0 ? 100 * rt / tt : 0, re,
+                te > 0 ? 100 * re / te : 0);
+    }
+    free(idx);
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}
+
 jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
+{
+    return jc_report_estimate_text_top(e, f, JC_PER_NODE_TOP_DEFAULT);
+}
+
+jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
 {
     char b1[64], b2[64], b3[64];
     fprintf(f, "joulecast estimate: %s, %s method\n", jc_mode_name(e->mode), jc_method_name(e->method));
@@ -136,22 +243,7 @@ jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
                     q->label, "", "", n > 160 ? 157 : (int)n, q->source, n > 160 ? "..." : "");
         }
     }
-    if (e->n_nodes) {
-        double tt = 0, te = 0;
-        for (size_t i = 0; i < e->n_nodes; i++) {
-            tt += e->nodes[i].time_s;
-            te += e->nodes[i].energy_j;
-        }
-        fprintf(f, "\nper node (one forward pass, one device, central)\n");
-        fprintf(f, "  %-40s %-18s %12s %7s %12s %7s  %s\n", "node", "op", "time s", "time%", "energy J",
-                "energy%", "bound");
-        for (size_t i = 0; i < e->n_nodes; i++) {
-            const jc_est_node *n = &e->nodes[i];
-            fprintf(f, "  %-40.40s %-18.18s %12.4g %6.2f%% %12.4g %6.2f%%  %s\n", n->name, n->op, n->time_s,
-                    tt > 0 ? 100 * n->time_s / tt : 0, n->energy_j, te > 0 ? 100 * n->energy_j / te : 0,
-                    n->memory_bound ? "memory" : "compute");
-        }
-    }
+    if (e->n_nodes && nodes_text(e, f, top) != JC_OK) return JC_ERR_NOMEM;
 
     fprintf(f, "\nassumptions (origin: user option, hwdb entry with its source, model count, derived, default)\n");
     for (size_t i = 0; i < e->n_assumptions; i++) {
