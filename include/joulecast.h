@@ -611,6 +611,10 @@ typedef struct jc_dataset {
     const char *id, *name, *basis, *note;
     const jc_source *source;
     int precedence;           /* lower wins when choosing a default */
+    const char *superseded_by; /* the dataset that replaces this one (a
+                                  later calculator table, a later year of
+                                  a yearly series), or NULL: a superseded
+                                  dataset is shown, never widens a range */
     size_t n_values;
     const char *file;
     int line, col;

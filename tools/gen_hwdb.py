@@ -972,9 +972,10 @@ def ga_source_def(version):
 class RowSources:
     """One source per distinct 'source' string of the calculator's tables."""
 
-    def __init__(self, version, prefix):
+    def __init__(self, version, prefix, undated_year=None):
         self.version = version
         self.prefix = prefix
+        self.undated_year = undated_year
         self.map = {}
         self.defs = {}
 
@@ -997,6 +998,13 @@ class RowSources:
         if y:
             dd["year"] = y
             dd["note"] = "cited by the Green Algorithms calculator v%s; year as stated in the citation" % self.version
+        elif self.undated_year:
+            # a location-table row: its data cannot be newer than the
+            # latest year any row of the same table cites
+            dd["year"] = self.undated_year
+            dd["note"] = ("cited by the Green Algorithms calculator v%s; the citation carries no date, so the year is "
+                          "the latest year cited by any row of the v%s location table (%d): the table holds no later data"
+                          % (self.version, self.version, self.undated_year))
         else:
             dd["year"] = 2025
             dd["date"] = "2025-02-05"
@@ -1271,7 +1279,8 @@ def build_intensities(data, iso, gci, cloud_rows, google_years, ga_locs):
                                   "url": "https://github.com/thegreenwebfoundation/co2.js/blob/27cbe832/data/output/electricity-maps/yearly_%d.json" % y,
                                   "year": y, "licence": "ODbL-1.0", "note": "Electricity Maps data, ODbL (share-alike); " + FACTS_NOTE}},
                        {"dataset": "electricitymaps-%d" % y, "name": "Electricity Maps yearly %d" % y, "basis": "lifecycle, consumption-based",
-                        "source": "emaps", "precedence": prec}, vals)
+                        "source": "emaps", "precedence": prec,
+                        **({"superseded_by": "electricitymaps-%d" % (y + 1)} if y < 2025 else {})}, vals)
     # OWID via CodeCarbon
     rows = by["Our World in Data energy dataset (as extracted by CodeCarbon)"]
     vals = [{"region": a3code(r["region_code"]), "value": fnum(r["gco2e_per_kwh"]), "year": int(r["year"])} for r in rows]
@@ -1310,7 +1319,7 @@ def build_intensities(data, iso, gci, cloud_rows, google_years, ga_locs):
                                 "year": 2021, "licence": "Apache-2.0",
                                 "note": "kept because the values still circulate in copies; year = last year in force (superseded 2022-06), data year not stated; " + FACTS_NOTE}},
                    {"dataset": "ccf-superseded", "name": "Cloud Carbon Footprint NERC factors (superseded 2022-06)", "basis": "direct (operational), generation-based",
-                    "source": "ccf-old", "precedence": 95}, vals)
+                    "source": "ccf-old", "precedence": 95, "superseded_by": "ccf"}, vals)
     # Google per-region grid CI, one dataset per year
     for y, rows in sorted(google_years.items()):
         col = [c for c in rows[0].keys() if "carbon intensity" in c.lower()][0]
@@ -1327,12 +1336,14 @@ def build_intensities(data, iso, gci, cloud_rows, google_years, ga_locs):
                                    "url": "https://github.com/GoogleCloudPlatform/region-carbon-info/blob/49f3f26bfd682305e8d9b572fea1f811900421a9/data/yearly/%d.csv" % y,
                                    "year": y, "licence": "Apache-2.0", "note": "copy in ../shared/data/facts/raw/google-region-carbon-info"}},
                        {"dataset": "google-%d" % y, "name": "Google Cloud grid carbon intensity per region, %d" % y, "basis": basis,
-                        "source": "google", "precedence": 10 + (2024 - y)}, vals)
+                        "source": "google", "precedence": 10 + (2024 - y),
+                        **({"superseded_by": "google-%d" % (y + 1)} if y < max(google_years) else {})}, vals)
     # Green Algorithms location tables, one dataset per calculator version
     for i, v in enumerate(GA_VERSIONS):
         locs = ga_locs[v]
         gsid, gdef = ga_source_def(v)
-        rs = RowSources(v, "s")
+        cited = [int(m) for t in l_src[v].values() for m in re.findall(r"\b(19\d\d|20[0-3]\d)\b", t or "")]
+        rs = RowSources(v, "s", max(cited) if cited else None)
         S = {gsid: gdef}
         vals = []
         for l in locs:
@@ -1346,7 +1357,8 @@ def build_intensities(data, iso, gci, cloud_rows, google_years, ga_locs):
         intensity_file("intensity-ga-v%s.yaml" % v, ["green-algorithms/v%s/CI_aggregated.csv" % v], "CC-BY-4.0", S,
                        {"dataset": "ga-v%s" % v, "name": "Green Algorithms calculator v%s location table (CI_aggregated.csv)" % v,
                         "basis": "direct/operational (generation or generation + T&D; varies by row)", "source": gsid,
-                        "precedence": 60 + (len(GA_VERSIONS) - 1 - i)}, vals)
+                        "precedence": 60 + (len(GA_VERSIONS) - 1 - i),
+                        **({"superseded_by": "ga-v" + GA_VERSIONS[i + 1]} if i + 1 < len(GA_VERSIONS) else {})}, vals)
 
 
 l_src = {}

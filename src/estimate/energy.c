@@ -328,14 +328,17 @@ jc_status jci_est_resolve_place(est *s)
             return jci_est_fail(s, JC_ERR_NOTFOUND, "region %s has no carbon-intensity value in any dataset; give --ci G", r->code);
         const jc_region *from = r->default_from ? r->default_from : r;
         /* spread: the latest value of every dataset for the region and,
-         * for a cloud region, for its grid zone too */
+         * for a cloud region, for its grid zone too; a superseded dataset
+         * (an older calculator table, an older year of a yearly series)
+         * is shown by `region show` but never widens the range
+         * (docs/energy-model.md section 5) */
         double lo = di->value.value, hi = di->value.value;
         const jc_region *pool[2] = {r, r->type == JC_REGION_CLOUD ? r->grid_region : NULL};
         for (int q = 0; q < 2; q++) {
             const jc_region *z = pool[q];
             for (size_t i = 0; z && i < z->n_intensity; i++) {
                 const jc_intensity *x = &z->intensity[i];
-                if (x->dataset && x->dataset->precedence >= 90) continue; /* superseded */
+                if (x->dataset && x->dataset->superseded_by) continue;
                 if (jc_region_intensity(z, x->dataset_id, 0) != x) continue;
                 if (x->value.value < lo) lo = x->value.value;
                 if (x->value.value > hi) hi = x->value.value;

@@ -1221,7 +1221,7 @@ static jc_status convert_dataset(B *b, const kentry *e, jc_dataset *ds, int32_t 
                                  ipool *pool)
 {
     static const char *const keys[] = {"dataset", "name", "basis", "source",
-                                       "precedence", "values", "note", NULL};
+                                       "precedence", "superseded_by", "values", "note", NULL};
     static const char *const vkeys[] = {"region", NULL};
     const hnode *m = e->map;
     jc_status st;
@@ -1234,6 +1234,9 @@ static jc_status convert_dataset(B *b, const kentry *e, jc_dataset *ds, int32_t 
     if ((st = get_str(b, m, "name", true, &ds->name))) return st;
     if ((st = get_str(b, m, "basis", true, &ds->basis))) return st;
     if ((st = get_str(b, m, "note", false, &ds->note))) return st;
+    if ((st = get_str(b, m, "superseded_by", false, &ds->superseded_by))) return st;
+    if (ds->superseded_by && !strcmp(ds->superseded_by, ds->id))
+        return err(b, mget(m, "superseded_by"), "superseded_by: a dataset cannot supersede itself");
     const hnode *sn = mget(m, "source");
     if (!sn) return err(b, m, "missing required key 'source'");
     if ((st = resolve_source(b, sn, &ds->source))) return st;

@@ -96,7 +96,8 @@ static const hs_field f_host[] = {
     STR(jc_host, file), END};
 static const hs_field f_dataset[] = {
     STR(jc_dataset, id), STR(jc_dataset, name), STR(jc_dataset, basis),
-    STR(jc_dataset, note), REF(HT_SOURCE, jc_dataset, source), STR(jc_dataset, file), END};
+    STR(jc_dataset, note), REF(HT_SOURCE, jc_dataset, source), STR(jc_dataset, superseded_by),
+    STR(jc_dataset, file), END};
 static const hs_field f_intensity[] = {
     STR(jc_intensity, dataset_id), REF(HT_DATASET, jc_intensity, dataset),
     STR(jc_intensity, basis), EMB(HT_SOURCED, jc_intensity, value), END};

@@ -324,6 +324,7 @@ char *jc_report_region_json(const jc_region *r)
         add_str(&b, x, "basis", it->basis);
         if (it->dataset) add_num(&b, x, "precedence", it->dataset->precedence);
         else add_str(&b, x, "precedence", NULL);
+        add_str(&b, x, "superseded_by", it->dataset ? it->dataset->superseded_by : NULL);
         add_item(&b, x, "value", sourced(&b, &it->value));
         push(&b, ia, x);
     }

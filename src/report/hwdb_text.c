@@ -237,6 +237,9 @@ jc_status jc_report_region_text(const jc_region *r, FILE *f)
         sv(&o, k, &it->value, "gCO2e/kWh");
         if (it->basis) pr(&o, "  %-22s   basis: %s\n", "", it->basis);
         if (it->dataset) pr(&o, "  %-22s   precedence: %d\n", "", it->dataset->precedence);
+        if (it->dataset && it->dataset->superseded_by)
+            pr(&o, "  %-22s   superseded by %s: not part of an estimate's range\n", "",
+               it->dataset->superseded_by);
     }
     str_field(&o, "note", r->note);
     pr(&o, "  %-22s %s:%d:%d\n", "defined at", r->file, r->line, r->col);
