@@ -166,6 +166,25 @@ int cmd_count(int argc, char **argv)
         rc = cli_fail(&d);
         goto out;
     }
+    /* --batch binds the first dim of every symbolic input: a --dim or
+     * --input that binds one of those to another value would lose */
+    const jc_graph *g = m->graph;
+    for (size_t i = 0; o.batch > 0 && !rc && i < g->n_inputs; i++) {
+        const jc_value *gv = &g->values[g->inputs[i]];
+        if (gv->rank < 1 || gv->dims[0].v >= 0) continue;
+        for (size_t k = 0; !rc && gv->dims[0].sym && k < nd; k++)
+            if (!strcmp(dims[k].name, gv->dims[0].sym) && dims[k].value != o.batch)
+                rc = cli_usage("count", "--batch %lld and --dim %s=%lld disagree on input '%s''s first dim; "
+                               "give one", (long long)o.batch, dims[k].name, (long long)dims[k].value, gv->name);
+        for (size_t k = 0; !rc && k < ni; k++)
+            if (!strcmp(inputs[k].name, gv->name) && inputs[k].rank > 0 && inputs[k].dims[0] != o.batch)
+                rc = cli_usage("count", "--batch %lld and --input %s disagree on its first dim (%lld); give one",
+                               (long long)o.batch, gv->name, (long long)inputs[k].dims[0]);
+    }
+    if (rc) {
+        jc_model_free(m);
+        goto out;
+    }
     jc_analysis *an;
     if (jc_analyze(m, &o, &an, &d)) {
         rc = cli_fail(&d);

@@ -315,6 +315,8 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
 {
     int rc = load_jobfile(c, argc, argv);
     if (rc) return rc;
+    const char *mode_by = NULL;   /* the command-line option that set the mode */
+    int mode_was = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] != '-' || !a[2]) {
@@ -350,6 +352,16 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
             return cli_usage(c->cmd, "option --%s takes no value", key);
         }
         if ((rc = apply(c, o, val, "command line"))) return rc;
+        if (o->type == JO_JOB && (!strcmp(o->name, "train") || !strcmp(o->name, "infer") ||
+                                  !strcmp(o->name, "mode"))) {
+            /* two options that set different modes: one of them would be
+             * silently ignored */
+            if (mode_by && (int)c->job.mode != mode_was)
+                return cli_usage(c->cmd, "--%s and --%s ask for different modes (training and inference); "
+                                 "give one", mode_by, o->name);
+            mode_by = o->name;
+            mode_was = (int)c->job.mode;
+        }
         if (c->n_given < sizeof c->given / sizeof c->given[0]) {
             c->given_val[c->n_given] = val;
             c->given[c->n_given++] = o;

@@ -461,6 +461,14 @@ static double rest_um(est *s, double u, int sc)
     return f > 0 ? eb * f : 0;
 }
 
+double jci_est_parallel_devices(const est *s)
+{
+    double G = s->G;
+    if (!s->have_nodes || !(s->passes >= 1) || !given(s->batch)) return G;
+    if (s->job->mode == JC_MODE_TRAINING) return s->batch < G ? s->batch : G;
+    return s->passes / ceil(s->passes / G);   /* passes per wave */
+}
+
 void jci_est_compute(est *s, int sc, outv *o)
 {
     const jc_job *j = s->job;
@@ -520,7 +528,11 @@ void jci_est_compute(est *s, int sc, outv *o)
         }
         o->busy = avail > 0 ? busy / avail : NAN;
     } else {
-        T = t_busy / (G * s->scaling);
+        /* devices that can work at once: a forward pass is never split
+         * across devices (inference: whole passes per device, in waves),
+         * a training step's batch at most one sample per device; the
+         * others wait at idle power for the whole wall time */
+        T = t_busy / (jci_est_parallel_devices(s) * s->scaling);
     }
     o->T = T;
 

@@ -330,12 +330,24 @@ static jc_status resolve_all(est *s)
     jc_status st;
     if (s->job->mode != JC_MODE_INFERENCE && s->job->mode != JC_MODE_TRAINING)
         return jci_est_fail(s, JC_ERR_USAGE, "unknown mode");
+    if ((st = jci_est_check_options(s))) return st;
     if ((st = resolve_hardware(s))) return st;
     if ((st = resolve_runtime(s))) return st;
     if ((st = jci_est_resolve_measured(s))) return st;
     if ((st = jci_est_resolve_device_numbers(s))) return st;
     s->e->utilization = s->util;
     if ((st = jci_est_resolve_work(s))) return st;
+    double par = jci_est_parallel_devices(s);
+    if (!given(s->known_T) && par < s->G)
+        jci_est_warn(s, s->job->mode == JC_MODE_TRAINING
+                            ? "a step's batch of %g samples keeps at most %g of the %g devices busy (one sample per "
+                              "device at least): the wall time is that of %g devices, and every device draws at "
+                              "least idle power for all of it"
+                            : "%g forward passes keep on average %.4g of the %g devices busy (a pass is never split "
+                              "across devices; passes run in waves): the wall time is at least one pass's, and "
+                              "every device draws at least idle power for all of it",
+                     s->job->mode == JC_MODE_TRAINING ? s->batch : s->passes,
+                     s->job->mode == JC_MODE_TRAINING ? par : par, s->G, par);
     if ((st = jci_est_resolve_host(s))) return st;
     if ((st = jci_est_resolve_cpu_usage(s))) return st;
     if ((st = jci_est_resolve_place(s))) return st;
@@ -390,6 +402,7 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     s->avg_power = job->avg_power_w;
     s->known_T = NAN;
     s->total_flops = NAN;
+    s->batch = NAN;
     s->byte_scale = 1;
     s->util = s->act = s->act_mem = s->idle = s->tdp = s->host_w = s->overhead = R1(0);
     s->mem_eff = s->vec_eff = R1(1);

@@ -63,6 +63,7 @@ typedef struct est {
                                     run precision (jci_est_node_byte_scale
                                     scales each node's traffic) */
     double passes;               /* forward passes or training steps */
+    double batch;                /* the batch of one pass / step (model), else NAN */
     double fwd_flops, fwd_bytes; /* one forward pass */
     double total_flops;          /* given directly (flops / params mode) */
     double samples, tokens;
@@ -133,6 +134,14 @@ double jci_est_node_byte_scale(const est *s, const jc_counted_node *n);
 /* workload.c: warns when weights, optimizer state and activations do not
  * fit the devices' memory. */
 void jci_est_check_memory(est *s);
+/* workload.c: refuses (JC_ERR_USAGE) an option the job would ignore: an
+ * option that has no effect is an error, never silent. */
+jc_status jci_est_check_options(est *s);
+
+/* energy.c: how many of the G devices can work at once (G, or fewer when
+ * the passes or a step's samples are fewer than the devices, or passes
+ * come in waves); the wall time divides the device-seconds by it. */
+double jci_est_parallel_devices(const est *s);
 
 /* energy.c: peaks, bandwidth, TDP, idle, energy per op, utilisation,
  * efficiencies, scaling and power activity of the device. */

@@ -281,6 +281,7 @@ jc_status jci_est_resolve_work(est *s)
     if (s->have_nodes) {
         double b = 1;
         if ((st = resolve_batch(s, &b))) return st;
+        s->batch = b;
         if ((st = train ? resolve_steps(s, b) : resolve_passes(s, b))) return st;
     } else if (given(s->total_flops)) {
     if (train && given(j->samples)) s->samples = j->samples * (given(j->epochs) ? j->epochs : 1);
@@ -294,22 +295,87 @@ jc_status jci_est_resolve_work(est *s)
     return JC_OK;
 }
 
+/* Device memory the job needs, in every mode that knows the parameter
+ * count (a model, or --params): weights at the run's precision; for
+ * training also gradients (same size) and the optimizer state: an fp32
+ * master copy below fp32 plus Adam's two moments or SGD's momentum, in
+ * fp32 (for mixed-precision Adam 2 + 2 + 12 = 16 bytes per parameter:
+ * Rajbhandari et al., "ZeRO", SC'20, arXiv:1910.02054, section 3.1); with
+ * a model, the peak activations too (twice for training: kept for the
+ * backward pass).  A warning when it exceeds the devices' memory. */
 void jci_est_check_memory(est *s)
 {
     const jc_job *job = s->job;
     const jc_analysis *an = s->an;
     double G = s->G;
-    if (s->have_nodes && s->dev->memory_gb.present) {
-        double wbytes = (double)an->totals.weight_bytes * s->byte_scale;
-        double need = wbytes;
-        if (job->mode == JC_MODE_TRAINING) need += s->params * (s->opt_bytes_pp > 0 ? 12 : 4);
-        if (an->totals.peak_activation_bytes > 0)
-            need += (double)an->totals.peak_activation_bytes * s->byte_scale * (job->mode == JC_MODE_TRAINING ? 2 : 1);
-        double cap = s->dev->memory_gb.value * 1e9 * G;
-        if (need > cap)
-            jci_est_warn(s, "memory: weights%s and activations need %.1f GB but %g x %s hold %.1f GB; "
-                    "at least %.0f devices (or a smaller batch) would be needed",
-                 job->mode == JC_MODE_TRAINING ? ", optimizer state" : "", need / 1e9, G, s->dev->id,
-                 cap / 1e9, ceil(need / (s->dev->memory_gb.value * 1e9)));
+    if (!s->dev->memory_gb.present || !(s->params > 0)) return;
+    int train = job->mode == JC_MODE_TRAINING;
+    double bits = jci_est_prec_bits(s->prec), wpp = bits / 8;
+    double P = s->params;
+    double weights = s->have_nodes ? (double)an->totals.weight_bytes * s->byte_scale : P * wpp;
+    double grads = 0, opt = 0, act = 0;
+    const char *opt_name = job->optimizer ? job->optimizer : "adamw";
+    if (train) {
+        grads = weights;
+        double master = bits < 32 ? 4 : 0, moments = 0;
+        if (!jc_strcasecmp(opt_name, "adamw") || !jc_strcasecmp(opt_name, "adam")) moments = 8;
+        else if (!jc_strcasecmp(opt_name, "sgd")) moments = 4;
+        else master = 0;   /* none: no optimizer state */
+        opt = P * (master + moments);
     }
+    if (s->have_nodes && an->totals.peak_activation_bytes > 0)
+        act = (double)an->totals.peak_activation_bytes * s->byte_scale * (train ? 2 : 1);
+    double need = weights + grads + opt + act;
+    double cap = s->dev->memory_gb.value * 1e9 * G;
+    if (need > cap) {
+        char parts[256];
+        int k = snprintf(parts, sizeof parts, "weights %.1f GB (%s)", weights / 1e9, jc_precision_name(s->prec));
+        if (train)
+            k += snprintf(parts + k, sizeof parts - (size_t)k, " + gradients %.1f GB + %s state %.1f GB",
+                          grads / 1e9, opt_name, opt / 1e9);
+        if (act > 0) snprintf(parts + k, sizeof parts - (size_t)k, " + activations %.1f GB", act / 1e9);
+        jci_est_warn(s, "memory: %s = %.1f GB, but %g x %s hold %.1f GB: at least %.0f devices%s would be "
+                        "needed%s",
+                     parts, need / 1e9, G, s->dev->id, cap / 1e9, ceil(need / (s->dev->memory_gb.value * 1e9)),
+                     s->have_nodes ? " (or a smaller batch)" : "",
+                     train ? " (training state per ZeRO, Rajbhandari et al. 2020, section 3.1)" : "");
+    }
+}
+
+/* The options that do nothing in this job, refused by name. */
+jc_status jci_est_check_options(est *s)
+{
+    const jc_job *j = s->job;
+    int train = j->mode == JC_MODE_TRAINING;
+    int known_T = given(j->hours) || given(j->device_hours);
+    if (!s->an && given(j->batch) && (given(j->flops) || given(j->params)))
+        return jci_est_fail(s, JC_ERR_USAGE, "--batch has no effect with --%s: the work given does not depend on "
+                            "the batch size (give a MODEL.onnx to use one)", given(j->flops) ? "flops" : "params");
+    if (known_T && given(j->utilization))
+        return jci_est_fail(s, JC_ERR_USAGE, "--utilization has no effect with --%s: the runtime is given, so the "
+                            "utilisation follows from the work and the time (the report's implied utilisation)",
+                            given(j->hours) ? "hours" : "device-hours");
+    if (known_T && given(j->scaling))
+        return jci_est_fail(s, JC_ERR_USAGE, "--scaling has no effect with --%s: the runtime is given",
+                            given(j->hours) ? "hours" : "device-hours");
+    if (!train) {
+        static const char *const only_train[] = {"samples", "epochs", "optimizer", "backward-factor", "recompute"};
+        int set[] = {given(j->samples), given(j->epochs), j->optimizer != NULL, given(j->backward_factor),
+                     j->recompute};
+        for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
+            if (set[i])
+                return jci_est_fail(s, JC_ERR_USAGE, "--%s is a training option and has no effect on an inference "
+                                    "estimate (the default mode): add --train, or drop it", only_train[i]);
+    } else if (given(j->requests) || given(j->tokens_per_request)) {
+        return jci_est_fail(s, JC_ERR_USAGE, "--%s is an inference option and has no effect on a training "
+                            "estimate: drop it, or estimate inference without --train",
+                            given(j->requests) ? "requests" : "tokens-per-request");
+    }
+    if (j->per_node && !s->an)
+        return jci_est_fail(s, JC_ERR_USAGE, "--per-node needs a MODEL.onnx: without one there are no nodes");
+    if (given(j->lifetime_years) && !j->embodied)
+        return jci_est_fail(s, JC_ERR_USAGE, "--lifetime only amortises embodied emissions: add --embodied, or drop it");
+    if (given(j->seq) && !given(j->tokens))
+        return jci_est_fail(s, JC_ERR_USAGE, "--seq only turns --tokens into samples: give --tokens T too, or drop it");
+    return JC_OK;
 }
