@@ -38,7 +38,7 @@ for _d in ("models", "tests", "README.md"):
 # table size or CSV), and a budget gate is a comparison on the dict
 OUTPUT_ONLY = {
     "count": {"json", "csv", "per-node", "top"},
-    "estimate": {"json", "csv", "format", "project", "max-kwh", "max-kgco2e", "on"},
+    "estimate": {"json", "csv", "format", "project", "max-kwh", "max-kgco2e", "on", "top"},
     "ga": {"json"},
     "statement": set(),
     "compare": {"json", "csv"},
