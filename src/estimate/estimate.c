@@ -87,30 +87,41 @@ static void *grow(est *s, void *p, size_t *cap, size_t n, size_t sz)
     return q;
 }
 
+/* The formatted text in the arena, whole (never cut). */
+static const char *vastr(est *s, const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    char *r = n >= 0 ? jci_arena_alloc(s->a, (size_t)n + 1) : NULL;
+    if (!r) {
+        s->oom = 1;
+        return NULL;
+    }
+    vsnprintf(r, (size_t)n + 1, fmt, ap);
+    return r;
+}
+
 const char *jci_est_astr(est *s, const char *fmt, ...)
 {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    const char *r = vastr(s, fmt, ap);
     va_end(ap);
-    const char *r = jci_arena_strdup(s->a, buf);
-    if (!r) s->oom = 1;
     return r ? r : "";
 }
 
 void jci_est_warn(est *s, const char *fmt, ...)
 {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    const char *c = vastr(s, fmt, ap);
     va_end(ap);
+    if (!c) return;
     const char **w = grow(s, s->warn, &s->cap_warn, s->n_warn, sizeof *w);
     if (!w) return;
     s->warn = w;
-    const char *c = jci_arena_strdup(s->a, buf);
-    if (!c) { s->oom = 1; return; }
     s->warn[s->n_warn++] = c;
 }
 jc_range jci_est_assume(est *s, const char *key, const char *label, jc_range v,
@@ -136,13 +147,12 @@ jc_range jci_est_assume(est *s, const char *key, const char *label, jc_range v,
 /* "hwdb/devices/nvidia.yaml:966 (NVIDIA A100 datasheet ..., 2020); derived: ..." */
 const char *jci_est_src_of(est *s, const jc_sourced *v)
 {
-    char cite[400] = "";
-    if (v->source && v->source->citation)
-        snprintf(cite, sizeof cite, "%.300s, %d", v->source->citation,
-                 v->year ? v->year : v->source->year);
+    /* whole texts: reports that show less cut them with an ellipsis */
+    const char *cite = v->source && v->source->citation
+        ? jci_est_astr(s, "%s, %d", v->source->citation, v->year ? v->year : v->source->year) : "";
     const char *how = v->derived ? "; derived: " : v->measured ? "; measured: " : "";
     const char *txt = v->derived ? v->derived : v->measured ? v->measured : "";
-    return jci_est_astr(s, "%s:%d (%s)%s%.300s", v->file ? v->file : "hwdb", v->line,
+    return jci_est_astr(s, "%s:%d (%s)%s%s", v->file ? v->file : "hwdb", v->line,
                 cite, how, txt);
 }
 

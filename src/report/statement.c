@@ -63,6 +63,21 @@ static void put_esc(stmt *s, const char *t)
     }
 }
 
+/* After a vsnprintf into b[cap] that wanted n bytes: when the text was
+ * cut, ends it at a word boundary with "..." (never mid-word, never
+ * inside a UTF-8 character). */
+static void ellipsize(char *b, size_t cap, int n)
+{
+    if (n < 0 || (size_t)n < cap || cap < 8) return;
+    size_t end = cap - 4;
+    size_t sp = end;
+    while (sp > cap / 2 && b[sp] != ' ') sp--;
+    if (b[sp] == ' ') end = sp;
+    while (end > 0 && ((unsigned char)b[end] & 0xC0) == 0x80) end--;
+    while (end > 0 && strchr(" ,;(", b[end - 1])) end--;
+    memcpy(b + end, "...", 4);
+}
+
 /* Adds a footnote (printf-style text) and writes its marker. */
 static void note(stmt *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(stmt *s, const char *fmt, ...)
@@ -71,8 +86,9 @@ static void note(stmt *s, const char *fmt, ...)
     char *b = s->notebuf[s->n_notes];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(b, sizeof s->notebuf[0], fmt, ap);
+    int n = vsnprintf(b, sizeof s->notebuf[0], fmt, ap);
     va_end(ap);
+    ellipsize(b, sizeof s->notebuf[0], n);
     s->notes[s->n_notes++] = b;
     if (s->fmt == JC_STMT_LATEX) {
         fputs("\\footnote{", s->f);
@@ -87,12 +103,17 @@ static void note(stmt *s, const char *fmt, ...)
 static const char *src_text(char *buf, size_t cap, const jc_assumption *a)
 {
     if (!a) { snprintf(buf, cap, "not recorded"); return buf; }
+    int n;
     switch (a->origin) {
-    case JC_ORIGIN_USER: snprintf(buf, cap, "given by the user (%s)", a->source ? a->source : "option"); break;
-    case JC_ORIGIN_MODEL: snprintf(buf, cap, "counted from the model (%s)", a->source ? a->source : ""); break;
-    case JC_ORIGIN_DEFAULT: snprintf(buf, cap, "joulecast default: %s", a->source ? a->source : ""); break;
-    default: snprintf(buf, cap, "%s", a->source && *a->source ? a->source : "joulecast hardware database"); break;
+    case JC_ORIGIN_USER: n = snprintf(buf, cap, "given by the user (%s)", a->source ? a->source : "option"); break;
+    case JC_ORIGIN_MODEL: n = snprintf(buf, cap, "counted from the model (%s)", a->source ? a->source : ""); break;
+    case JC_ORIGIN_DEFAULT: n = snprintf(buf, cap, "joulecast default: %s", a->source ? a->source : ""); break;
+    default: n = snprintf(buf, cap, "%s", a->source && *a->source ? a->source : "joulecast hardware database"); break;
     }
+    ellipsize(buf, cap, n);
+    /* the footnote adds its own full stop */
+    size_t len = strlen(buf);
+    if (len > 1 && buf[len - 1] == '.' && buf[len - 2] != '.') buf[len - 1] = 0;
     return buf;
 }
 
@@ -230,6 +251,12 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
         if (s->fmt == JC_STMT_LATEX) { fputs("\\texttt{", f); put_esc(s, o->reproduce); fputs("}", f); }
         else fprintf(f, "`%s`", o->reproduce);
         fputs(" reproduces them", f);
+        if (o->db && o->db->data_version) {
+            fputs(" with joulecast ", f);
+            fputs(JC_VERSION, f);
+            fputs(" and hwdb data ", f);
+            put_esc(s, o->db->data_version);
+        }
     }
     fputs(".\n", f);
 
@@ -265,15 +292,18 @@ static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts
     else fprintf(f, "  emissions: %s\n", sig(a, sizeof a, g));
     if (e->lower_bound)
         fputs("  # lower bound: the model's operation count is partial (--allow-partial)\n", f);
-    snprintf(buf, sizeof buf, "joulecast %s %s (%s method), %s; "
-             "location-based, range %s-%s g%s%s", JC_VERSION,
+    int n = snprintf(buf, sizeof buf, "joulecast %s %s (%s method), %s; "
+             "location-based, range %s-%s g%s%s%s%s", JC_VERSION,
              e->lower_bound ? "lower bound (partial count)" : "estimate", jc_method_name(e->method),
              e->has_measured ? (!strcmp(e->measured_scope, "device") ? "device energy measured (trace), host modelled"
                                 : !strcmp(e->measured_scope, "host") ? "host energy measured (trace), devices modelled"
                                 : "energy measured (trace)")
                              : "predicted, not measured",
              sig(a, 32, e->co2_kg.low * 1000), sig(a + 32, 32, e->co2_kg.high * 1000),
-             o->reproduce ? "; reproduce: " : "", o->reproduce ? o->reproduce : "");
+             o->reproduce ? "; reproduce: " : "", o->reproduce ? o->reproduce : "",
+             o->reproduce && o->db && o->db->data_version ? " with hwdb data " : "",
+             o->reproduce && o->db && o->db->data_version ? o->db->data_version : "");
+    ellipsize(buf, sizeof buf, n);
     fputs("  source: ", f);
     yq(f, buf);
     fputs("\n  training_type: ", f);
