@@ -306,6 +306,33 @@ static const jc_ga_location *find_location(const jc_ga_version *v,
 static jc_status unknown_location(const jc_ga_version *v, const char *code,
                                   jc_diag *diag)
 {
+    /* "provider:region" is joulecast's spelling of a cloud region: the
+     * calculator takes those as a platform, not a location */
+    const char *colon = strchr(code, ':');
+    if (colon && colon > code && colon[1]) {
+        char prov[32];
+        snprintf(prov, sizeof prov, "%.*s", (int)(colon - code) < 31 ? (int)(colon - code) : 31, code);
+        const jc_ga_datacenter *dc = NULL;
+        int known = 0;
+        for (size_t i = 0; i < v->n_providers; i++) known |= name_eq(v->providers[i].code, prov);
+        for (size_t i = 0; known && !dc && i < v->n_datacenters; i++)
+            if (name_eq(v->datacenters[i].provider, prov) && name_eq(v->datacenters[i].name, colon + 1))
+                dc = &v->datacenters[i];
+        if (dc)
+            return jc_diag_set(diag, JC_ERR_NOTFOUND,
+                "'%s' is a cloud region: the Green Algorithms calculator v%s takes it as "
+                "--platform cloud --provider %s --datacenter %s (location %s, with its PUE), not as --region",
+                code, v->version, dc->provider, dc->name, dc->location ? dc->location : "n/a");
+        if (known)
+            return jc_diag_set(diag, JC_ERR_NOTFOUND,
+                "'%s' is a cloud region that the Green Algorithms calculator v%s does not list; give "
+                "--platform cloud --provider %s --datacenter NAME (joulecast ga --help; the calculator's "
+                "cloudProviders_datacenters table), or --region with the country of the data centre",
+                code, v->version, prov);
+        return jc_diag_set(diag, JC_ERR_NOTFOUND,
+            "'%s' names a cloud region of a provider the Green Algorithms calculator v%s does not list; "
+            "give --platform cloud --provider other --region COUNTRY, or --ci G", code, v->version);
+    }
     const char **names = malloc((v->n_locations ? v->n_locations : 1) * sizeof *names);
     char sug[512] = "";
     if (names) {
