@@ -912,6 +912,10 @@ typedef struct jc_job {
     double scaling;          /* scaling efficiency override (0, 1] */
     /* place */
     const char *region;
+    const char *ci_dataset;  /* intensity dataset for the region (its grid
+                                zone's value for a cloud region without
+                                one); NULL or "default": the region's own
+                                default dataset */
     double ci;               /* gCO2e/kWh override */
     double pue;
     int embodied;            /* add the embodied line */
@@ -1151,6 +1155,9 @@ typedef struct jc_estimate {
                                      NULL with --ci */
     const char *ci_dataset_name, *ci_basis;
     int ci_year;                  /* the year of that value; 0 with --ci */
+    double ci_region_default;     /* with --ci-dataset: the region's own
+                                     default intensity when it differs from
+                                     the value used (not used); else NAN */
     /* work */
     double flops_per_pass;   /* forward, at the bound batch; 0 without model */
     double passes;           /* forward passes (inference) or steps (training) */
@@ -2107,6 +2114,10 @@ typedef struct jc_sweep_entry {
     int pareto;                 /* on the time-vs-emissions Pareto front */
     jc_range wall_hours, energy_kwh, co2_kg;  /* facility kWh, location kg */
     double ci, pue;             /* central values the estimate used */
+    double ci_region_default;   /* the region's own default intensity (e.g.
+                                   the provider's figure for a GCP region)
+                                   when the sweep's common basis differs
+                                   from it; NAN otherwise */
     double j_per_sample;        /* facility J per sample, central; 0: n/a */
 } jc_sweep_entry;
 
@@ -2126,8 +2137,17 @@ typedef struct jc_sweep {
     size_t n_analyses;          /* model analyses run (one per batch) */
     size_t n_notes;    const char **notes;  /* partial counts, fixed batch
                                    dims, the job's own warnings (once) */
+    const char *ci_basis;       /* the intensity dataset every region is
+                                   compared on (JC_SWEEP_CI_BASIS unless the
+                                   job names one), or NULL: each region's
+                                   own default ("default", or --ci) */
     void *internal_;
 } jc_sweep;
+
+/* The dataset a sweep compares regions on unless the job's ci-dataset
+ * says otherwise: one basis (lifecycle, consumption-based) for every
+ * provider, so a provider's own accounting does not rank its regions. */
+#define JC_SWEEP_CI_BASIS "electricitymaps-2025"
 
 /* Estimates the request's job (rq->job) at every point of the grid.  The
  * model (NULL when the job gives --flops or --params; loaded with

@@ -327,6 +327,31 @@ jc_status jci_est_resolve_place(est *s)
         if (!di)
             return jci_est_fail(s, JC_ERR_NOTFOUND, "region %s has no carbon-intensity value in any dataset; give --ci G", r->code);
         const jc_region *from = r->default_from ? r->default_from : r;
+        const char *why = r->default_reason ? r->default_reason : "n/a";
+        if (j->ci_dataset && strcmp(j->ci_dataset, "default")) {
+            /* one named basis: the region's value in that dataset, else its
+             * grid zone's; the region's own default is kept beside it */
+            const jc_intensity *x = jc_region_intensity(r, j->ci_dataset, 0);
+            const jc_region *xf = r;
+            if (!x && r->grid_region) {
+                x = jc_region_intensity(r->grid_region, j->ci_dataset, 0);
+                xf = r->grid_region;
+            }
+            if (!x)
+                return jci_est_fail(s, JC_ERR_NOTFOUND, "region %s has no value in dataset %s%s%s (the intensity "
+                                    "basis asked for); give another --ci-dataset, 'default' for the region's own, "
+                                    "or --ci G", r->code, j->ci_dataset, r->grid_region ? " nor its grid zone " : "",
+                                    r->grid_region ? r->grid_region->code : "");
+            if (x != di) s->e->ci_region_default = di->value.value;
+            if (x != di)
+                jci_est_assume(s, "grid.ci_region_default",
+                               jci_est_astr(s, "the region's own default intensity: %s, dataset %s %d (%s); not used",
+                                            from->code, di->dataset_id, di->value.year, di->basis ? di->basis : "basis n/a"),
+                               R1(di->value.value), "gCO2e/kWh", JC_ORIGIN_HWDB, jci_est_src_of(s, &di->value));
+            di = x;
+            from = xf;
+            why = jci_est_astr(s, "--ci-dataset %s (one basis for every region)", j->ci_dataset);
+        }
         /* spread: the latest value of every dataset for the region and,
          * for a cloud region, for its grid zone too; a superseded dataset
          * (an older calculator table, an older year of a yearly series)
@@ -344,8 +369,9 @@ jc_status jci_est_resolve_place(est *s)
                 if (x->value.value > hi) hi = x->value.value;
             }
         }
-        const char *src = jci_est_astr(s, "%s; default because: %s", jci_est_src_of(s, &di->value),
-                                       r->default_reason ? r->default_reason : "n/a");
+        const char *src = jci_est_astr(s, "%s; %s: %s", jci_est_src_of(s, &di->value),
+                                       j->ci_dataset && strcmp(j->ci_dataset, "default") ? "chosen by"
+                                                                                          : "default because", why);
         s->ci = jci_est_assume(s, "grid.ci",
                        jci_est_astr(s, "grid carbon intensity, %s, dataset %s %d (%s); range: other datasets",
                             from->code, di->dataset_id, di->value.year, di->basis ? di->basis : "basis n/a"),

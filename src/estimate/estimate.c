@@ -413,6 +413,7 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     s->known_T = NAN;
     s->total_flops = NAN;
     s->batch = NAN;
+    s->e->ci_region_default = NAN;
     s->byte_scale = 1;
     s->util = s->act = s->act_mem = s->idle = s->tdp = s->host_w = s->overhead = R1(0);
     s->mem_eff = s->vec_eff = R1(1);

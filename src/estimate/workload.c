@@ -371,6 +371,8 @@ jc_status jci_est_check_options(est *s)
                             "estimate: drop it, or estimate inference without --train",
                             given(j->requests) ? "requests" : "tokens-per-request");
     }
+    if (given(j->ci) && j->ci_dataset)
+        return jci_est_fail(s, JC_ERR_USAGE, "--ci-dataset has no effect with --ci: the intensity is given");
     if (j->per_node && !s->an)
         return jci_est_fail(s, JC_ERR_USAGE, "--per-node needs a MODEL.onnx: without one there are no nodes");
     if (given(j->lifetime_years) && !j->embodied)

@@ -20,20 +20,22 @@ static const char *plural(size_t n, const char *one, const char *many)
 
 static void entry_row(FILE *f, size_t rank, const jc_sweep_entry *x)
 {
-    char t[40], en[40], co[40], ci[40], b[40];
+    char t[40], en[40], co[40], ci[40], b[40], own[40];
     if (x->batch > 0) snprintf(b, sizeof b, "%g", x->batch);
     else snprintf(b, sizeof b, "-");
-    fprintf(f, "  %5zu %c %-24.24s %-27.27s %-5s %6s %11s %13s %11s %9s %5.2f\n", rank,
+    if (isnan(x->ci_region_default)) snprintf(own, sizeof own, "-");
+    else sig4(own, sizeof own, x->ci_region_default);
+    fprintf(f, "  %5zu %c %-24.24s %-27.27s %-5s %6s %11s %13s %11s %9s %5.2f %9s\n", rank,
             x->pareto ? '*' : ' ', x->device_id ? x->device_id : "-",
             x->region_code ? x->region_code : "(--ci)", x->precision ? x->precision : "-", b,
             sig4(t, sizeof t, x->wall_hours.central), sig4(en, sizeof en, x->energy_kwh.central),
-            sig4(co, sizeof co, x->co2_kg.central), sig4(ci, sizeof ci, x->ci), x->pue);
+            sig4(co, sizeof co, x->co2_kg.central), sig4(ci, sizeof ci, x->ci), x->pue, own);
 }
 
 static void table_head(FILE *f)
 {
-    fprintf(f, "  %5s %c %-24s %-27s %-5s %6s %11s %13s %11s %9s %5s\n", "rank", ' ', "device", "region",
-            "prec", "batch", "wall h", "facility kWh", "kgCO2e", "gCO2e/kWh", "PUE");
+    fprintf(f, "  %5s %c %-24s %-27s %-5s %6s %11s %13s %11s %9s %5s %9s\n", "rank", ' ', "device", "region",
+            "prec", "batch", "wall h", "facility kWh", "kgCO2e", "gCO2e/kWh", "PUE", "own CI");
 }
 
 jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
@@ -51,6 +53,12 @@ jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
             fmt_int(n3, sizeof n3, (int64_t)s->n_skipped_points), s->n_skipped,
             plural(s->n_skipped, "entry", "entries"), s->n_pareto);
     if (s->model) fprintf(f, "analyses   %zu (the model is counted once per batch size)\n", s->n_analyses);
+    if (s->ci_basis)
+        fprintf(f, "intensity  every region on one basis: dataset %s (its grid zone's value for a cloud region "
+                   "without one; --ci-dataset default uses each region's own); 'own CI': the region's own default "
+                   "figure where it differs (e.g. Google's for a GCP region), not used\n", s->ci_basis);
+    else
+        fprintf(f, "intensity  each region's own default dataset (bases may differ between providers)\n");
 
     if (s->n_entries) {
         size_t shown = top && top < s->n_entries ? top : s->n_entries;
@@ -107,6 +115,7 @@ char *jc_report_sweep_json(const jc_sweep *s)
     if (!root) return NULL;
     REQ(rj_str(root, "schema", "joulecast-sweep/1"));
     REQ(rj_str(root, "model", s->model));
+    REQ(rj_str(root, "ci_basis", s->ci_basis));
     REQ(rj_str(root, "mode", jc_mode_name(s->mode)));
     REQ(rj_str(root, "method", jc_method_name(s->method)));
     REQ(rj_str(root, "sort", jc_sweep_sort_name(s->sort)));
@@ -137,6 +146,7 @@ char *jc_report_sweep_json(const jc_sweep *s)
         REQ(rj_range(o, "co2_kg", x->co2_kg));
         REQ(rj_num(o, "ci_gco2e_per_kwh", x->ci));
         REQ(rj_num(o, "pue", x->pue));
+        REQ(rj_num(o, "ci_region_default", x->ci_region_default));
         REQ(rj_num(o, "j_per_sample", rj_known(x->j_per_sample)));
     }
     REQ(arr = cJSON_AddArrayToObject(root, "skipped"));
@@ -169,7 +179,7 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
 {
     fprintf(f, "rank,device,device_name,region,precision,batch,pareto,wall_hours_low,wall_hours,wall_hours_high,"
                "energy_kwh_low,energy_kwh,energy_kwh_high,co2_kg_low,co2_kg,co2_kg_high,ci_gco2e_per_kwh,pue,"
-               "j_per_sample,skipped_reason\n");
+               "j_per_sample,ci_region_default,skipped_reason\n");
     for (size_t i = 0; i < s->n_entries; i++) {
         const jc_sweep_entry *x = &s->entries[i];
         fprintf(f, "%zu,", i + 1);
@@ -184,6 +194,8 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
                 x->wall_hours.central, x->wall_hours.high, x->energy_kwh.low, x->energy_kwh.central,
                 x->energy_kwh.high, x->co2_kg.low, x->co2_kg.central, x->co2_kg.high, x->ci, x->pue);
         rcsv_num(f, rj_known(x->j_per_sample));
+        fputc(',', f);
+        rcsv_num(f, x->ci_region_default);
         fputs(",\n", f);
     }
     for (size_t i = 0; i < s->n_skipped; i++) {
@@ -196,7 +208,7 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
         rcsv_str(f, x->region_code, 0);
         fprintf(f, ",%s,", x->precision ? x->precision : "");
         if (x->batch > 0) fprintf(f, "%g", x->batch);
-        fprintf(f, ",,,,,,,,,,,,,,");
+        fprintf(f, ",,,,,,,,,,,,,,,");
         rcsv_str(f, x->reason, 0);
         fputc('\n', f);
     }

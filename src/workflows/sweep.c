@@ -132,6 +132,7 @@ static void skip(sw *w, const jc_device *dev, const jc_region *reg, const char *
     va_end(ap);
     jc_sweep_entry x;
     memset(&x, 0, sizeof x);
+    x.ci_region_default = NAN;
     x.device_id = dev ? adup(w, dev->id) : NULL;
     x.device_name = dev ? device_label(w, dev) : NULL;
     x.region_code = reg ? adup(w, reg->code) : NULL;
@@ -373,6 +374,7 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, const jc_device 
     }
     jc_sweep_entry x;
     memset(&x, 0, sizeof x);
+    x.ci_region_default = NAN;
     if (!ds->id) {
         ds->id = adup(w, e->device_id);
         ds->name = adup(w, e->device_name);
@@ -390,6 +392,7 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, const jc_device 
     x.energy_kwh = e->energy_facility_kwh;
     x.co2_kg = e->co2_kg;
     x.ci = e->ci.central;
+    x.ci_region_default = e->ci_region_default;
     x.pue = e->pue.central;
     x.j_per_sample = e->j_per_sample.central;
     for (size_t i = 0; i < e->n_warnings; i++) note(w, "%s", e->warnings[i]);
@@ -545,6 +548,10 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
     size_t nb_ok = 0;   /* batches analysed (or no model) */
 
     jc_job jj = *job;
+    /* regions are compared on one intensity basis unless the job says
+     * otherwise (--ci-dataset default: each region's own; --ci: given) */
+    if (isnan(job->ci) && !job->ci_dataset) jj.ci_dataset = JC_SWEEP_CI_BASIS;
+    s->ci_basis = isnan(job->ci) && jj.ci_dataset && strcmp(jj.ci_dataset, "default") ? jj.ci_dataset : NULL;
     jj.per_node = 0;
     for (size_t bi = 0; bi < w->nb && !w->oom; bi++) {
         double b = w->batches[bi], counted = NAN;
