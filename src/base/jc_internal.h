@@ -143,6 +143,6 @@ void jci_shell_arg_append(char *buf, size_t cap, const char *s);
 /* Length of the well-formed UTF-8 sequence at p (1..4), or 0 when the
  * bytes there are not one (overlong, surrogate, above U+10FFFF, cut short
  * by a NUL).  p[0] must be readable; reads at most up to the first NUL. */
-size_t jc_utf8_len(const unsigned char *p);
+size_t jci_utf8_len(const unsigned char *p);
 
 #endif /* JC_INTERNAL_H */

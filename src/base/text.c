@@ -69,7 +69,7 @@ void jci_shell_arg_append(char *buf, size_t cap, const char *s)
     if (n + 1 < cap) { buf[n++] = '\''; buf[n] = 0; }
 }
 
-size_t jc_utf8_len(const unsigned char *p)
+size_t jci_utf8_len(const unsigned char *p)
 {
     unsigned c = p[0];
     if (c < 0x80) return 1;

@@ -318,8 +318,8 @@ void jci_est_check_memory(est *s)
     if (train) {
         grads = weights;
         double master = bits < 32 ? 4 : 0, moments = 0;
-        if (!jc_strcasecmp(opt_name, "adamw") || !jc_strcasecmp(opt_name, "adam")) moments = 8;
-        else if (!jc_strcasecmp(opt_name, "sgd")) moments = 4;
+        if (!jci_strcasecmp(opt_name, "adamw") || !jci_strcasecmp(opt_name, "adam")) moments = 8;
+        else if (!jci_strcasecmp(opt_name, "sgd")) moments = 4;
         else master = 0;   /* none: no optimizer state */
         opt = P * (master + moments);
     }
@@ -351,13 +351,17 @@ jc_status jci_est_check_options(est *s)
     if (!s->an && given(j->batch) && (given(j->flops) || given(j->params)))
         return jci_est_fail(s, JC_ERR_USAGE, "--batch has no effect with --%s: the work given does not depend on "
                             "the batch size (give a MODEL.onnx to use one)", given(j->flops) ? "flops" : "params");
-    if (known_T && given(j->utilization))
-        return jci_est_fail(s, JC_ERR_USAGE, "--utilization has no effect with --%s: the runtime is given, so the "
-                            "utilisation follows from the work and the time (the report's implied utilisation)",
+    /* with a known runtime, the utilisation and scaling only shape the
+     * busy fraction of known work (#18 item 1); without work they do
+     * nothing */
+    int work = s->an || given(j->flops) || given(j->params);
+    if (known_T && !work && given(j->utilization))
+        return jci_est_fail(s, JC_ERR_USAGE, "--utilization has no effect with --%s and no work (model, --flops "
+                            "or --params): nothing for the devices to be busy with",
                             given(j->hours) ? "hours" : "device-hours");
-    if (known_T && given(j->scaling))
-        return jci_est_fail(s, JC_ERR_USAGE, "--scaling has no effect with --%s: the runtime is given",
-                            given(j->hours) ? "hours" : "device-hours");
+    if (known_T && !work && given(j->scaling))
+        return jci_est_fail(s, JC_ERR_USAGE, "--scaling has no effect with --%s and no work (model, --flops "
+                            "or --params)", given(j->hours) ? "hours" : "device-hours");
     if (!train) {
         static const char *const only_train[] = {"samples", "epochs", "optimizer", "backward-factor", "recompute"};
         int set[] = {given(j->samples), given(j->epochs), j->optimizer != NULL, given(j->backward_factor),

@@ -78,7 +78,7 @@ static size_t utf8_prefix(const char *s, size_t chars)
     const unsigned char *p = (const unsigned char *)s;
     size_t used = 0;
     while (p[used] && chars--) {
-        size_t k = jc_utf8_len(p + used);
+        size_t k = jci_utf8_len(p + used);
         used += k ? k : 1;
     }
     return used;
@@ -88,7 +88,7 @@ static size_t utf8_chars(const char *s)
 {
     size_t n = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p; n++) {
-        size_t k = jc_utf8_len(p);
+        size_t k = jci_utf8_len(p);
         p += k ? k : 1;
     }
     return n;

@@ -94,7 +94,7 @@ static char *valid_utf8(char *s)
     if (!s) return NULL;
     size_t bad = 0, n = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        size_t k = jc_utf8_len(p);
+        size_t k = jci_utf8_len(p);
         if (!k) { bad++; k = 1; }
         p += k;
         n += k;
@@ -106,7 +106,7 @@ static char *valid_utf8(char *s)
         return NULL;
     }
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        size_t k = jc_utf8_len(p);
+        size_t k = jci_utf8_len(p);
         if (!k) {
             memcpy(o, "\\ufffd", 6);
             o += 6;

@@ -319,17 +319,17 @@ static jc_status unknown_location(const jc_ga_version *v, const char *code,
             if (name_eq(v->datacenters[i].provider, prov) && name_eq(v->datacenters[i].name, colon + 1))
                 dc = &v->datacenters[i];
         if (dc)
-            return jc_diag_set(diag, JC_ERR_NOTFOUND,
+            return jci_diag_set(diag, JC_ERR_NOTFOUND,
                 "'%s' is a cloud region: the Green Algorithms calculator v%s takes it as "
                 "--platform cloud --provider %s --datacenter %s (location %s, with its PUE), not as --region",
                 code, v->version, dc->provider, dc->name, dc->location ? dc->location : "n/a");
         if (known)
-            return jc_diag_set(diag, JC_ERR_NOTFOUND,
+            return jci_diag_set(diag, JC_ERR_NOTFOUND,
                 "'%s' is a cloud region that the Green Algorithms calculator v%s does not list; give "
                 "--platform cloud --provider %s --datacenter NAME (joulecast ga --help; the calculator's "
                 "cloudProviders_datacenters table), or --region with the country of the data centre",
                 code, v->version, prov);
-        return jc_diag_set(diag, JC_ERR_NOTFOUND,
+        return jci_diag_set(diag, JC_ERR_NOTFOUND,
             "'%s' names a cloud region of a provider the Green Algorithms calculator v%s does not list; "
             "give --platform cloud --provider other --region COUNTRY, or --ci G", code, v->version);
     }
