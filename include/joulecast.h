@@ -810,6 +810,12 @@ jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir,
  * 2 a snapshot mapped in place. */
 int jc_hwdb_from_snapshot(const jc_hwdb *db);
 
+/* The display name of a device: vendor, name and variant, the vendor left
+ * out when the name already starts with it ("Intel Xeon Gold 6148", never
+ * "Intel Intel Xeon ...").  Writes at most cap bytes (NUL included) to
+ * buf and returns buf. */
+char *jc_device_label(const jc_device *d, char *buf, size_t cap);
+
 /* Lookups: case-insensitive over ids (codes) and aliases, O(1).  On a
  * miss they return JC_ERR_NOTFOUND, set *out to NULL and fill diag with
  * "no device named 'x'; did you mean a, b, c?" (the closest three names

@@ -163,7 +163,7 @@ int cmd_ga(int argc, char **argv)
         return cli_usage("ga", "give --cores N and/or --gpus N");
     }
     if (in.cpu_model && in.tdp_per_core_w > 0)
-        fprintf(stderr, "joulecast ga: note: --tdp-per-core overrides --cpu's power\n");
+        fprintf(stderr, "joulecast: ga: note: --tdp-per-core overrides --cpu's power\n");
 
     jc_diag d;
     jc_hwdb *db;

@@ -38,7 +38,7 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "joulecast %s: ", cmd);
+    fprintf(stderr, "joulecast: %s: ", cmd);   /* one prefix style: "joulecast: WHAT: message" */
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n(see 'joulecast help %s')\n", cmd);
     va_end(ap);
@@ -49,7 +49,7 @@ int cli_range(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "joulecast %s: ", cmd);
+    fprintf(stderr, "joulecast: %s: ", cmd);   /* one prefix style: "joulecast: WHAT: message" */
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);

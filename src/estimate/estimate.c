@@ -243,9 +243,8 @@ static jc_status resolve_hardware(est *s)
     s->dev = dev;
     s->host = host;
     s->e->device_id = dev->id;
-    s->e->device_name = jci_est_astr(s, "%s%s%s%s%s", dev->vendor ? dev->vendor : "",
-                             dev->vendor ? " " : "", dev->name ? dev->name : dev->id,
-                             dev->variant ? " " : "", dev->variant ? dev->variant : "");
+    char label[400];
+    s->e->device_name = jci_est_astr(s, "%s", jc_device_label(dev, label, sizeof label));
     s->e->host_id = host ? host->id : NULL;
     s->e->device = dev;
     s->e->device_file = dev->file;

@@ -323,3 +323,22 @@ const char *jc_region_type_name(jc_region_type t)
                                     "grid", "cloud"};
     return (unsigned)t < 6 ? n[t] : "?";
 }
+
+char *jc_device_label(const jc_device *d, char *buf, size_t cap)
+{
+    if (!buf || !cap) return buf;
+    const char *name = d->name ? d->name : d->id;
+    size_t vl = d->vendor ? strlen(d->vendor) : 0;
+    /* the vendor once: not when the name starts with it as a word */
+    int dup = vl > 0;
+    for (size_t i = 0; dup && i < vl; i++) {
+        int a = (unsigned char)name[i], b = (unsigned char)d->vendor[i];
+        if (a >= 'A' && a <= 'Z') a += 32;
+        if (b >= 'A' && b <= 'Z') b += 32;
+        dup = a == b;
+    }
+    dup = dup && (name[vl] == ' ' || name[vl] == 0);
+    snprintf(buf, cap, "%s%s%s%s%s", vl && !dup ? d->vendor : "", vl && !dup ? " " : "", name,
+             d->variant ? " " : "", d->variant ? d->variant : "");
+    return buf;
+}

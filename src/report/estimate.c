@@ -29,6 +29,18 @@ static const char *num(char *buf, size_t cap, double v)
     return buf;
 }
 
+/* A count (passes, steps, devices, batch): a whole number as one, with
+ * thousands separators ("1", "938", "31,250"), never "1.000" or "938.0";
+ * anything else as num(). */
+static const char *count_num(char *buf, size_t cap, double v)
+{
+    if (isfinite(v) && v == floor(v) && fabs(v) < 1e15) {
+        fmt_int(buf, cap, (int64_t)v);
+        return buf;
+    }
+    return num(buf, cap, v);
+}
+
 static void row(FILE *f, const char *label, jc_range r, const char *unit)
 {
     char a[40], b[40], c[40];
@@ -184,7 +196,7 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
     if (e->region_code) fprintf(f, "region     %s (%s)\n", e->region_code, e->region_name ? e->region_name : "");
     if (e->flops_per_pass > 0)
         fprintf(f, "work       %s FLOP per forward pass x %s %s = %s FLOP in all\n",
-                fmt_si(b1, sizeof b1, e->flops_per_pass), num(b2, sizeof b2, e->passes),
+                fmt_si(b1, sizeof b1, e->flops_per_pass), count_num(b2, sizeof b2, e->passes),
                 e->mode == JC_MODE_TRAINING ? "steps (forward + backward + optimizer)" : "passes",
                 fmt_si(b3, sizeof b3, e->flops_total));
     else if (e->flops_total > 0)
@@ -249,7 +261,9 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
     for (size_t i = 0; i < e->n_assumptions; i++) {
         const jc_assumption *a = &e->assumptions[i];
         char v[120];
-        if (exact(a->value)) snprintf(v, sizeof v, "%s", num(b1, sizeof b1, a->value.central));
+        if (exact(a->value))   /* a dimensionless whole number is a count */
+            snprintf(v, sizeof v, "%s", (!a->unit || !*a->unit || !strcmp(a->unit, "bits")) ? count_num(b1, sizeof b1, a->value.central)
+                                                                  : num(b1, sizeof b1, a->value.central));
         else {
             char lo[40], hi[40];
             snprintf(v, sizeof v, "%s [%s-%s]", num(b1, sizeof b1, a->value.central),

@@ -213,7 +213,10 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
         const char *dname = e->ci_dataset_name ? e->ci_dataset_name : e->ci_dataset_id;
         fputs(", dataset ", f);
         put_esc(s, dname);
-        fprintf(f, ", %d", e->ci_year);
+        /* the year once: not when the dataset's name already says it */
+        char yr[16];
+        snprintf(yr, sizeof yr, "%d", e->ci_year);
+        if (!strstr(dname, yr)) fprintf(f, ", %s", yr);
         note(s, "Grid intensity: dataset %s (%s), year %d, %s; basis %s.", e->ci_dataset_id, dname,
              e->ci_year, src_text(t1, sizeof t1, ci), e->ci_basis ? e->ci_basis : "not stated");
     } else {

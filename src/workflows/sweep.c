@@ -113,9 +113,7 @@ static void note(sw *w, const char *fmt, ...)
 static const char *device_label(sw *w, const jc_device *dev)
 {
     char buf[400];
-    snprintf(buf, sizeof buf, "%s%s%s%s%s", dev->vendor ? dev->vendor : "", dev->vendor ? " " : "",
-             dev->name ? dev->name : dev->id, dev->variant ? " " : "", dev->variant ? dev->variant : "");
-    return adup(w, buf);
+    return adup(w, jc_device_label(dev, buf, sizeof buf));
 }
 
 /* A skipped entry; NULL dev / reg / prec and a NAN batch stand for
