@@ -43,24 +43,6 @@ static void put(sink *k, const char *s, size_t len)
     if (k->f) k->n += len;
 }
 
-/* Length of the well-formed UTF-8 sequence at p (1..4), or 0 when the
- * bytes there are not one (overlong, surrogate, out of range, cut). */
-static size_t utf8_len(const unsigned char *p)
-{
-    unsigned c = p[0];
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) return (p[1] & 0xC0) == 0x80 ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-        return p[1] >= lo && p[1] <= hi && (p[2] & 0xC0) == 0x80 ? 3 : 0;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-        return p[1] >= lo && p[1] <= hi && (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80 ? 4 : 0;
-    }
-    return 0;
-}
-
 static void escape_to(sink *k, const char *s, size_t max_bytes)
 {
     static const char repl[] = "&#xFFFD;";
@@ -84,7 +66,7 @@ static void escape_to(sink *k, const char *s, size_t max_bytes)
             used++;
             continue;
         }
-        size_t n = utf8_len(p);
+        size_t n = jci_utf8_len(p);   /* base/text.c */
         if (n == 0 || (c == 0xC2 && p[1] < 0xA0)) {   /* invalid, or a C1 control */
             put(k, repl, sizeof repl - 1);
             p += n ? n : 1;
