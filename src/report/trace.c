@@ -6,6 +6,7 @@
  * text and null in JSON, never 0.  Also the JSON parse of one Scaphandre
  * report for the trace reader (cJSON stays in src/report/).
  */
+#include "report/rjson.h"
 #include "base/jc_internal.h"
 
 #include "report/rjson.h"
