@@ -1269,6 +1269,37 @@ static jc_status convert_dataset(B *b, const kentry *e, jc_dataset *ds, int32_t 
 }
 
 /* Inline `intensity` entries of a region. */
+/* Every superseded_by names a dataset that exists, and following the chain
+ * from any dataset ends at a current one (no cycle): the estimate's range
+ * drops superseded datasets, so a dangling or circular name would silently
+ * drop or keep the wrong values (docs/energy-model.md section 5). */
+static jc_status dataset_links(B *b)
+{
+    size_t n = b->t[K_INTENSITIES].n;
+    for (size_t i = 0; i < n; i++) {
+        const jc_dataset *ds = &b->db->datasets[i];
+        if (!ds->superseded_by) continue;
+        const hnode *at = mget(b->t[K_INTENSITIES].v[i].map, "superseded_by");
+        snprintf(b->ctx, sizeof b->ctx, "dataset '%s'", ds->id);
+        if (!hw_ns_get(&b->in->datasets, ds->superseded_by)) {
+            jc_diag tmp;
+            hw_not_found(b->db, &b->in->datasets, 0, "dataset", ds->superseded_by, &tmp);
+            const char *p = strstr(tmp.msg, "; did you mean");
+            return err(b, at, "superseded_by: '%s' is not a dataset id%s", ds->superseded_by,
+                       p ? p : "");
+        }
+        const jc_dataset *x = ds;
+        for (size_t steps = 0; x && x->superseded_by; steps++) {
+            if (steps >= n)
+                return err(b, at, "superseded_by: the chain from '%s' is a cycle and never "
+                           "reaches a current dataset", ds->id);
+            const hw_name *nm = hw_ns_get(&b->in->datasets, x->superseded_by);
+            x = nm ? &b->db->datasets[nm->idx] : NULL;
+        }
+    }
+    return JC_OK;
+}
+
 static jc_status region_inline(B *b, const kentry *e, int32_t ri, ipool *pool)
 {
     static const char *const ex[] = {"dataset", "basis", NULL};
@@ -1697,6 +1728,7 @@ static jc_status build_all(B *b)
         if ((st = convert_dataset(b, &b->t[K_INTENSITIES].v[i], &b->db->datasets[i],
                                   (int32_t)i, &pool)))
             return st;
+    if ((st = dataset_links(b))) return st;
     for (size_t i = 0; i < b->t[K_REGIONS].n; i++)
         if ((st = region_inline(b, &b->t[K_REGIONS].v[i], (int32_t)i, &pool))) return st;
     if ((st = file_intensities(b, &pool))) return st;
