@@ -39,6 +39,13 @@ assert abs(r["j_per_request"]["central"] - r["j_per_output_token"]["central"] * 
 tok = 1000 * 300
 assert abs(r["j_per_output_token"]["central"] * tok / 3.6e6 - r["energy_facility_kwh"]["central"]) < 1e-9 * r["energy_facility_kwh"]["central"]
 assert s["weight_bytes"] > 0 and s["memory_per_device_bytes"] <= s["memory_capacity_bytes"]
+# the work is known from the architecture: implied utilisation = FLOPs / (G x peak x T), never n/a
+a = {x["key"]: x["value"]["central"] for x in j["assumptions"]}
+fl = 1000 * (s["prefill_flops_per_request"] + 300 * s["decode_flops_per_token"])
+u = fl / (a["devices"] * a["device.peak_flops"] * 1e12 * r["wall_hours"]["central"] * 3600)
+iu = r["implied_utilization"]
+assert iu is not None and abs(iu["central"] - u) < 1e-9 * u, (iu, u)
+assert iu["low"] <= iu["central"] <= iu["high"]
 PY
     then ok "json-$m"; else ko "json-$m" "figures inconsistent"; fi
   else ko "json-$m" "exit $?: $(head -c 200 "$out/$m.err")"; fi

@@ -541,12 +541,13 @@ static jc_status resolve_device(sv *s)
            dev->idle_w.present ? src_of(s, &dev->idle_w) : "0.114 x TDP (the CCF median idle/max ratio)");
     static const char *runtimes[] = {"vllm-0.11", "vllm-0.5"};
     s->runtime = j->serving_runtime ? j->serving_runtime : "vllm-0.11";
-    int known = 0;
-    for (size_t i = 0; i < sizeof runtimes / sizeof runtimes[0]; i++) known |= !strcmp(s->runtime, runtimes[i]);
-    if (!known)
+    int known = -1;
+    for (size_t i = 0; i < sizeof runtimes / sizeof runtimes[0]; i++)
+        if (!strcmp(s->runtime, runtimes[i])) known = (int)i;
+    if (known < 0)
         return fail(s, JC_ERR_USAGE, "--serving-runtime must be vllm-0.11 (default) or vllm-0.5 (got '%s')", s->runtime);
-    assume(s, "serving.runtime", astr(s, "serving runtime profile: %s (continuous batching%s)", s->runtime,
-           !strcmp(s->runtime, "vllm-0.5") ? ", prefill not chunked" : ", chunked prefill"), R1(0), "",
+    assume(s, "serving.runtime", astr(s, "serving runtime profile: %s (continuous batching%s; 0 vllm-0.11, 1 vllm-0.5)",
+           s->runtime, !strcmp(s->runtime, "vllm-0.5") ? ", prefill not chunked" : ", chunked prefill"), R1(known), "",
            j->serving_runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
            j->serving_runtime ? "--serving-runtime" : "vllm-0.11 unless --serving-runtime");
     if ((st = sconst(s, "serving_prefill_mfu", "prefill: achieved fraction of dense peak", &s->u_pre))) return st;
@@ -732,6 +733,18 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     if (c->has_embodied) M(co2_embodied_kg);
 #undef M
     c->mode = JC_MODE_GENERATION;
+    /* the work is known from the architecture: the energy stage saw only
+     * hours and power, so the FLOPs and the implied utilisation are set here */
+    for (int sc = 0; sc < 3; sc++) {
+        double fl = s->R * (k[sc].pre_flops + s->O * k[sc].dec_flops_tok);
+        double u = k[sc].T > 0 && s->peak > 0 ? fl / (s->G * s->peak * k[sc].T) : 0;
+        if (sc == 1) {
+            c->flops_total = fl;
+            c->implied_utilization.central = u;
+        }
+        c->implied_utilization.low = sc ? fmin(c->implied_utilization.low, u) : u;
+        c->implied_utilization.high = sc ? fmax(c->implied_utilization.high, u) : u;
+    }
     /* relabel the energy stage's inputs: time and power are modelled */
     for (size_t i = 0; i < c->n_assumptions; i++) {
         jc_assumption *x = &c->assumptions[i];
