@@ -1648,7 +1648,9 @@ typedef struct jc_calibration {
     double devices;
     double meas_hours, meas_device_kwh;   /* NAN when not measured */
     int fit_util;                         /* utilisation fitted */
-    double util_before, util_after;       /* util_before: hwdb central */
+    double util_before, util_after;       /* util_before: hwdb central; NAN when
+                                             the hwdb has none (a graph: the runtime
+                                             profile sets it; n/a, null in JSON) */
     double util_low, util_high;           /* the range written: the hwdb's
                                              relative spread around util_after,
                                              capped at 1 */

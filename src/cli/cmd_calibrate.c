@@ -158,8 +158,10 @@ static void print_text(const jc_calib_result *r)
            jc_precision_name(cal->precision));
     printf("measured   wall time %.4g h, device energy %.4g kWh (IT side%s)\n", cal->meas_hours,
            cal->meas_device_kwh, isnan(mr->pue) ? "" : ", the tool's PUE removed");
-    printf("fitted     utilization.%s %.4g -> %.4g (to the measured %s, roofline method)\n",
-           jc_mode_name(cal->mode), cal->util_before, cal->util_after,
+    char ub[32];
+    snprintf(ub, sizeof ub, isnan(cal->util_before) ? "n/a" : "%.4g", cal->util_before);
+    printf("fitted     utilization.%s %s -> %.4g (to the measured %s, roofline method)\n",
+           jc_mode_name(cal->mode), ub, cal->util_after,
            !strcmp(cal->util_from, "duration") ? "wall time" : "device energy");
     if (cal->fit_pj)
         printf("           energy.pj_per_flop.%s %.4g -> %.4g (to the measured device energy, joules-per-op method)\n",

@@ -518,11 +518,14 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measuremen
     yq(f, buf);
     fprintf(f, "\ndevices:\n  - id: %s\n", c->device_id);
     if (c->fit_util) {
-        snprintf(buf, sizeof buf, "fitted by joulecast calibrate to the measured %s (%s) of %s; hwdb value before: %.4g; "
-                 "low/high: the hwdb's relative range around the fitted value",
+        char ub[32];
+        snprintf(ub, sizeof ub, isnan(c->util_before) ? "n/a" : "%.4g", c->util_before);
+        snprintf(buf, sizeof buf, "fitted by joulecast calibrate to the measured %s (%s) of %s; hwdb value before: %s; "
+                 "low/high: %s",
                  !strcmp(c->util_from, "duration") ? "wall time" : "device energy",
-                 !strcmp(c->util_from, "duration") ? "roofline time" : "roofline device energy", meas,
-                 c->util_before);
+                 !strcmp(c->util_from, "duration") ? "roofline time" : "roofline device energy", meas, ub,
+                 isnan(c->util_before) ? "the fitted value (the hwdb has no utilisation figure to take a range from)"
+                                       : "the hwdb's relative range around the fitted value");
         fprintf(f, "    utilization:\n      %s: {value: %.6g, low: %.6g, high: %.6g, source: calibration, measured: ",
                 jc_mode_name(c->mode), c->util_after, c->util_low, c->util_high);
         yq(f, buf);
