@@ -64,6 +64,14 @@ run dcgmi $D/dcgmi-dmon.txt && check dcgmi_dmon "$out/dcgmi.json" \
   'j["format"] == "dcgmi"' 'near(ch["GPU 0"]["energy_j"], 560)' 'near(ch["GPU 1"]["energy_j"], 483)' \
   'j["not_read"][0]["line"] == 6' '"N/A" in j["not_read"][0]["message"]'
 
+# dcgmi lines with times (a TIMESTAMP field in us; a `ts "%.s"` prefix): read, not --interval
+# spacing (samples at 0, 0.5, 2, 2.5 s: 75 + 300 + 75 = 450 J; 1 s spacing would give 500 J)
+run dcts $D/dcgmi-timestamp.txt --interval 1 && check dcgmi_timestamp_field "$out/dcts.json" \
+  'near(ch["GPU 0"]["energy_j"], 450)' 'near(j["duration_s"], 2.5)' 'j["start"] == "2024-06-01T12:00:00Z"' \
+  'any("--interval 1 is not used" in n for n in j["notes"])'
+run dcpre $D/dcgmi-ts-prefix.txt && check dcgmi_time_prefix "$out/dcpre.json" \
+  'near(ch["GPU 0"]["energy_j"], 450)' 'near(ch["GPU 1"]["energy_j"], 125)' 'near(j["duration_s"], 2.5)'
+
 run pj $D/powerjoular.csv && check powerjoular "$out/pj.json" \
   'near(ch["CPU (RAPL)"]["energy_j"], 140)' 'ch["CPU (RAPL)"]["scope"] == "host"' \
   'near(ch["GPU (all)"]["energy_j"], 130)' 'j["not_read"][0]["line"] == 6' \

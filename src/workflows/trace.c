@@ -24,7 +24,7 @@
 #define TR_MAX_CHANNELS 256
 #define TR_CHART_DEFAULT 512
 
-typedef struct tr_s { double t, w, u; int line; } tr_s;
+typedef struct tr_s { double t, w, u, um; int line; } tr_s;
 
 typedef struct tr_chan {
     char key[96];
@@ -348,7 +348,7 @@ static void emit_one(tr_ctx *c, tr_chan *h)
 }
 
 int tr_sample(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope, int index, double t,
-              double w, double u, int line)
+              double w, double u, double um, int line)
 {
     tr_chan *h = chan(c, key, name, scope, index);
     if (!h) return c->d->status ? c->d->status : JC_ERR_NOMEM;
@@ -372,7 +372,7 @@ int tr_sample(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope
     if (i < h->nb && !h->reordered++)
         tr_note(c, "%s: timestamps out of order (first at line %d): put in order within a %d-sample window",
                 name, line, TR_REORDER);
-    tr_s s = {t, w, u, line};
+    tr_s s = {t, w, u, um, line};
     AT(h, i) = s;
     h->nb++;
     return 0;

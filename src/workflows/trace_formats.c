@@ -223,7 +223,7 @@ jc_trace_format tr_detect(const char *head)
     while (p[n] && p[n] != '\n' && n + 1 < sizeof first) { first[n] = p[n]; n++; }
     first[n] = 0;
     if (strstr(first, "power.draw")) return JC_TRACE_NVIDIA_SMI;
-    if (first[0] == '#' && has_ci(first, "entity")) return JC_TRACE_DCGMI;
+    if ((first[0] == '#' && has_ci(first, "entity")) || strstr(first, " #Entity")) return JC_TRACE_DCGMI;
     if (strstr(first, "duration") && strstr(first, "energy_consumed")) return JC_TRACE_CODECARBON;
     if (!strncmp(first, "Date,CPU Utilization", 20)) return JC_TRACE_POWERJOULAR;
     if ((first[0] == '[' || first[0] == '{') && strstr(head, "\"consumption\"")) return JC_TRACE_SCAPHANDRE;
@@ -251,7 +251,7 @@ int tr_read_nvidia_smi(tr_ctx *c, FILE *fp)
 {
     lines L = {fp, NULL, 0, 0};
     char *s, *f[MAX_COLS], hdrcopy[2048] = "";
-    int nl, nh = 0, ct = -1, ci = -1, cn = -1, cp = -1, cu = -1, cid = -1, st = 0;
+    int nl, nh = 0, ct = -1, ci = -1, cn = -1, cp = -1, cu = -1, cm = -1, cid = -1, st = 0;
     double interval = tr_opts(c)->interval_s;
     size_t count[256] = {0};
     char keys[256][96], names[256][160];   /* per GPU index, built once */
@@ -272,6 +272,7 @@ int tr_read_nvidia_smi(tr_ctx *c, FILE *fp)
                 else if (!strcmp(f[i], "power.draw") || !strcmp(f[i], "power.draw.average") ||
                          !strcmp(f[i], "power.draw.instant")) { if (cp < 0) cp = i; }
                 else if (!strcmp(f[i], "utilization.gpu")) cu = i;
+                else if (!strcmp(f[i], "utilization.memory")) cm = i;
             }
             if (cp < 0) { st = tr_fail(c, JC_ERR_USAGE, L.line, "no power.draw column in the header"); break; }
             if (ct < 0 && isnan(interval)) {
@@ -292,7 +293,7 @@ int tr_read_nvidia_smi(tr_ctx *c, FILE *fp)
                    nl ? "" : " (truncated last line)");
             continue;
         }
-        double t = 0, w, u = NAN;
+        double t = 0, w, u = NAN, um = NAN;
         char unit[16];
         if (ct >= 0 && tr_parse_time(f[ct], &t)) {
             tr_bad(c, L.line, "timestamp '%.40s' is not YYYY/MM/DD HH:MM:SS.fff", f[ct]);
@@ -309,6 +310,13 @@ int tr_read_nvidia_smi(tr_ctx *c, FILE *fp)
                 continue;
             }
             if (strcmp(unit, "%")) u /= 100;   /* nounits: a bare percentage */
+        }
+        if (cm >= 0 && !is_na(f[cm])) {
+            if (tr_parse_num(f[cm], &um, unit, sizeof unit)) {
+                tr_bad(c, L.line, "utilization.memory '%.40s' is not a number of %%", f[cm]);
+                continue;
+            }
+            if (strcmp(unit, "%")) um /= 100;
         }
         char keybuf[96], namebuf[160];
         const char *key = keybuf, *name = namebuf;
@@ -343,85 +351,182 @@ int tr_read_nvidia_smi(tr_ctx *c, FILE *fp)
             unsigned k = idx >= 0 ? (unsigned)idx % 256 : 0;
             t = (double)count[k]++ * interval;
         }
-        if ((st = tr_sample(c, key, name, JC_TRACE_DEVICE, idx, t, w, u, L.line))) break;
+        if ((st = tr_sample(c, key, name, JC_TRACE_DEVICE, idx, t, w, u, um, L.line))) break;
     }
     free(L.buf);
     if (!st && !nh) st = tr_fail(c, JC_ERR_USAGE, 0, "empty file");
     return st;
 }
 
+/* ---- times as text ------------------------------------------------------------------------------ */
+
+/* A time field: ISO 8601 (tr_parse_time), else a plain number of seconds
+ * since 1970 -- or of ms, us, ns when *scale says so, NAN: told by the
+ * magnitude of the first one (the choice is noted once).  0, or -1 when
+ * the field is neither. */
+static int time_field(tr_ctx *c, const char *s, double *scale, double *t)
+{
+    char unit[16];
+    if (!tr_parse_time(s, t)) return 0;
+    if (tr_parse_num(s, t, unit, sizeof unit) || unit[0]) return -1;
+    if (isnan(*scale)) {
+        double a = fabs(*t);
+        *scale = a > 1e17 ? 1e-9 : a > 1e14 ? 1e-6 : a > 1e11 ? 1e-3 : 1;
+        tr_note(c, "numeric times read as %s (from their magnitude; name the unit in the header, e.g. "
+                   "timestamp_ms)", *scale == 1 ? "seconds" : *scale == 1e-3 ? "milliseconds"
+                   : *scale == 1e-6 ? "microseconds" : "nanoseconds");
+    }
+    *t *= *scale;
+    return 0;
+}
+
 /* ---- dcgmi dmon ---------------------------------------------------------------------------- */
+
+/* dcgmi's state while reading: the columns the '#Entity' header names. */
+typedef struct dc_cols {
+    int n;                   /* value columns after the entity */
+    int cp, cu, cm, ct;      /* POWER, GPUTL, memory activity (DRAMA, else MCPY), timestamp */
+    int cm_drama;            /* cm is DRAMA (a fraction) */
+} dc_cols;
+
+/* A timestamp prefixed to the line (moreutils `ts -s %.s`, or a loop that
+ * prints `date +%s.%N` / ISO 8601 before each line): the tokens it takes
+ * (0: none, 1, or 2 for "YYYY-MM-DD HH:MM:SS"), its time in *t. */
+static int dc_prefix(tr_ctx *c, char **f, int n, double *scale, double *t)
+{
+    if (n < 2 || f[0][0] == '#' || !isdigit((unsigned char)f[0][0])) return 0;
+    if (n >= 3 && strlen(f[0]) == 10 && f[0][4] == '-' && isdigit((unsigned char)f[1][0]) && strchr(f[1], ':')) {
+        char both[96];
+        snprintf(both, sizeof both, "%s %s", f[0], f[1]);
+        return tr_parse_time(both, t) ? 0 : 2;
+    }
+    return time_field(c, f[0], scale, t) ? 0 : 1;
+}
+
+/* The header's field names from token f[0] on ("#Entity", "# Entity",
+ * "#", field names ...). */
+static int dc_header(tr_ctx *c, char **f, int n, dc_cols *h, int line)
+{
+    int k = 0;
+    const char *first = f[0] + 1;   /* after '#' */
+    if (!*first) first = k + 1 < n ? f[++k] : "";
+    if (!jci_strcasecmp(first, "entity")) k++;
+    else f[k] = (char *)first;
+    memset(h, 0, sizeof *h);
+    h->cp = h->cu = h->cm = h->ct = -1;
+    int mcpy = -1;
+    for (int i = k; i < n && h->n < MAX_COLS; i++, h->n++) {
+        const char *x = f[i];
+        if (!jci_strcasecmp(x, "POWER")) h->cp = h->n;
+        else if (!jci_strcasecmp(x, "GPUTL")) h->cu = h->n;
+        else if (!jci_strcasecmp(x, "DRAMA")) h->cm = h->n;
+        else if (!jci_strcasecmp(x, "MCPY")) mcpy = h->n;
+        else if (!jci_strcasecmp(x, "TIMESTAMP") || !jci_strcasecmp(x, "TIME") || !jci_strcasecmp(x, "TS"))
+            h->ct = h->n;
+    }
+    h->cm_drama = h->cm >= 0;
+    if (h->cm < 0) h->cm = mcpy;
+    if (h->cp < 0) return tr_fail(c, JC_ERR_USAGE, line, "no POWER field (dcgmi dmon -e 155)");
+    return 0;
+}
+
+/* A utilisation value: a fraction (DRAMA, profiling fields) or a
+ * percentage (GPUTL, MCPY; "%" suffix or bare), to 0..1. */
+static int dc_util(const char *v, int fraction, double *u)
+{
+    char unit[16];
+    *u = NAN;
+    if (is_na(v)) return 0;
+    if (tr_parse_num(v, u, unit, sizeof unit)) return -1;
+    if (!fraction && strcmp(unit, "%")) *u /= 100;
+    return 0;
+}
 
 int tr_read_dcgmi(tr_ctx *c, FILE *fp)
 {
     lines L = {fp, NULL, 0, 0};
-    char *s, *f[MAX_COLS], names[MAX_COLS][24];
-    int nl, nh = 0, cp = -1, cu = -1, st = 0;
-    double interval = tr_opts(c)->interval_s;
-    if (isnan(interval)) {
-        interval = 1;
-        tr_note(c, "dcgmi dmon prints no timestamps: samples of each GPU taken 1 s apart (its default -d 1000; "
-                   "give --interval S otherwise)");
-    } else {
-        tr_note(c, "dcgmi dmon prints no timestamps: samples of each GPU taken %g s apart (--interval)", interval);
-    }
+    char *s, *f[MAX_COLS + 4];
+    int nl, have = 0, st = 0, timed = -1;   /* timed: 1 times read from the lines, 0 from --interval */
+    dc_cols h;
+    double interval = tr_opts(c)->interval_s, tscale = NAN;
     size_t count[4096] = {0};
     tr_set_label(c, "dcgmi dmon");
     while ((s = next_line(&L, &nl))) {
-        while (*s == ' ' || *s == '\t') s++;
-        if (!*s) continue;
-        if (s[0] == '#') {
-            int n = split_ws(s + 1, f, MAX_COLS);
-            int k = 0;
-            if (n && !jci_strcasecmp(f[0], "entity")) k = 1;
-            int cols = 0;
-            cp = cu = -1;
-            for (int i = k; i < n && cols < MAX_COLS; i++, cols++) {
-                snprintf(names[cols], sizeof names[cols], "%s", f[i]);
-                if (!jci_strcasecmp(f[i], "POWER")) cp = cols;
-                else if (!jci_strcasecmp(f[i], "GPUTL")) cu = cols;
-            }
-            nh = cols;
-            if (cp < 0) { st = tr_fail(c, JC_ERR_USAGE, L.line, "no POWER field (dcgmi dmon -e 155)"); break; }
+        int n = split_ws(s, f, MAX_COLS + 4), k;
+        if (!n) continue;
+        double tp = NAN;
+        k = dc_prefix(c, f, n, &tscale, &tp);
+        if (f[k][0] == '#') {
+            if ((st = dc_header(c, f + k, n - k, &h, L.line))) break;
+            have = 1;
             continue;
         }
-        if (!nh) { st = tr_fail(c, JC_ERR_USAGE, L.line, "data before the '#Entity' header line"); break; }
-        if (!strncasecmp(s, "ID", 2) && (s[2] == ' ' || s[2] == '\t' || !s[2])) continue;   /* the units line */
+        if (!have) { st = tr_fail(c, JC_ERR_USAGE, L.line, "data before the '#Entity' header line"); break; }
+        if (!jci_strcasecmp(f[k], "ID")) continue;   /* the units line */
         tr_row(c);
-        int n = split_ws(s, f, MAX_COLS);
         /* "GPU 0 v1 v2 ..." */
-        if (n < 2) { tr_bad(c, L.line, "no entity id"); continue; }
+        if (n - k < 2) { tr_bad(c, L.line, "no entity id"); continue; }
         char *e;
-        long id = strtol(f[1], &e, 10);
-        if (e == f[1] || *e || id < 0 || id > 4095) { tr_bad(c, L.line, "entity '%.20s %.20s' is not 'GPU N'", f[0], f[1]); continue; }
-        double t = (double)count[id]++ * interval;   /* a row not read still took its period */
-        if (n - 2 != nh) {
-            tr_bad(c, L.line, "%d value%s, the header has %d%s", n - 2, n - 2 == 1 ? "" : "s", nh,
+        long id = strtol(f[k + 1], &e, 10);
+        if (e == f[k + 1] || *e || id < 0 || id > 4095) {
+            tr_bad(c, L.line, "entity '%.20s %.20s' is not 'GPU N'", f[k], f[k + 1]);
+            continue;
+        }
+        double t = (double)count[id]++ * (isnan(interval) ? 1 : interval);   /* a row not read still took its period */
+        char **v = f + k + 2;
+        int nv = n - k - 2;
+        if (nv != h.n) {
+            tr_bad(c, L.line, "%d value%s, the header has %d%s", nv, nv == 1 ? "" : "s", h.n,
                    nl ? "" : " (truncated last line)");
             continue;
         }
-        double w, u = NAN;
+        int from_line = k > 0 || h.ct >= 0;
+        if (timed < 0) {
+            timed = from_line;
+            if (timed && !isnan(interval))
+                tr_note(c, "dcgmi dmon: the lines carry times (%s): --interval %g is not used",
+                        h.ct >= 0 ? "a TIMESTAMP field" : "a time before each line", interval);
+            else if (timed)
+                tr_note(c, "dcgmi dmon: times read from %s", h.ct >= 0 ? "the TIMESTAMP field" : "the time before each line");
+            else if (isnan(interval))
+                tr_note(c, "dcgmi dmon prints no timestamps: samples of each GPU taken 1 s apart (its default -d 1000; "
+                           "give --interval S otherwise)");
+            else
+                tr_note(c, "dcgmi dmon prints no timestamps: samples of each GPU taken %g s apart (--interval)", interval);
+        }
+        if (from_line != timed) {
+            tr_bad(c, L.line, "%s a time where the lines before %s", from_line ? "has" : "has no",
+                   from_line ? "had none" : "had one");
+            continue;
+        }
+        if (h.ct >= 0 && time_field(c, v[h.ct], &tscale, &t)) {
+            tr_bad(c, L.line, "TIMESTAMP '%.40s' is neither ISO 8601 nor a number", v[h.ct]);
+            continue;
+        }
+        if (h.ct < 0 && k > 0) t = tp;
+        double w, u, um;
         char unit[16];
-        const char *pv = f[2 + cp];
+        const char *pv = v[h.cp];
         if (is_na(pv)) { tr_bad(c, L.line, "POWER is '%.20s'", pv); continue; }
         if (tr_parse_num(pv, &w, unit, sizeof unit) || !strcmp(unit, "%")) {
             tr_bad(c, L.line, "POWER '%.40s' is not a number of W", pv);
             continue;
         }
-        if (cu >= 0 && !is_na(f[2 + cu])) {
-            if (tr_parse_num(f[2 + cu], &u, unit, sizeof unit)) {
-                tr_bad(c, L.line, "GPUTL '%.40s' is not a number", f[2 + cu]);
-                continue;
-            }
-            if (strcmp(unit, "%")) u /= 100;
+        if (h.cu >= 0 ? dc_util(v[h.cu], 0, &u) : (u = NAN, 0)) {
+            tr_bad(c, L.line, "GPUTL '%.40s' is not a number", v[h.cu]);
+            continue;
+        }
+        if (h.cm >= 0 ? dc_util(v[h.cm], h.cm_drama, &um) : (um = NAN, 0)) {
+            tr_bad(c, L.line, "%s '%.40s' is not a number", h.cm_drama ? "DRAMA" : "MCPY", v[h.cm]);
+            continue;
         }
         char key[32], name[64];
-        snprintf(key, sizeof key, "%.8s%ld", f[0], id);
-        snprintf(name, sizeof name, "%.8s %ld", f[0], id);
-        if ((st = tr_sample(c, key, name, JC_TRACE_DEVICE, (int)id, t, w, u, L.line))) break;
+        snprintf(key, sizeof key, "%.8s%ld", f[k], id);
+        snprintf(name, sizeof name, "%.8s %ld", f[k], id);
+        if ((st = tr_sample(c, key, name, JC_TRACE_DEVICE, (int)id, t, w, u, um, L.line))) break;
     }
     free(L.buf);
-    if (!st && !nh) st = tr_fail(c, JC_ERR_USAGE, 0, "no '#Entity' header line");
+    if (!st && !have) st = tr_fail(c, JC_ERR_USAGE, 0, "no '#Entity' header line");
     return st;
 }
 
@@ -570,8 +675,8 @@ int tr_read_powerjoular(tr_ctx *c, FILE *fp)
         if (cu >= 0 && tr_parse_num(f[cu], &u, unit, sizeof unit)) { tr_bad(c, L.line, "CPU Utilization '%.40s' is not a number", f[cu]); continue; }
         if (ccpu >= 0 && tr_parse_num(f[ccpu], &wc, unit, sizeof unit)) { tr_bad(c, L.line, "CPU Power '%.40s' is not a number", f[ccpu]); continue; }
         if (cgpu >= 0 && tr_parse_num(f[cgpu], &wg, unit, sizeof unit)) { tr_bad(c, L.line, "GPU Power '%.40s' is not a number", f[cgpu]); continue; }
-        if (ccpu >= 0 && (st = tr_sample(c, "cpu", "CPU (RAPL)", JC_TRACE_HOST, -1, t, wc, u, L.line))) break;
-        if (cgpu >= 0 && (st = tr_sample(c, "gpu", "GPU (all)", JC_TRACE_DEVICE, -1, t, wg, NAN, L.line))) break;
+        if (ccpu >= 0 && (st = tr_sample(c, "cpu", "CPU (RAPL)", JC_TRACE_HOST, -1, t, wc, u, NAN, L.line))) break;
+        if (cgpu >= 0 && (st = tr_sample(c, "gpu", "GPU (all)", JC_TRACE_DEVICE, -1, t, wg, NAN, NAN, L.line))) break;
     }
     free(L.buf);
     if (!st && !nh) st = tr_fail(c, JC_ERR_USAGE, 0, "empty file");
@@ -587,7 +692,7 @@ static int scaph_object(tr_ctx *c, const char *text, int line)
     int rc = jci_trace_scaphandre_report(text, &t, &w);
     if (rc == -1) { tr_bad(c, line, "not a JSON object"); return 0; }
     if (rc) { tr_bad(c, line, "no numeric host.consumption and host.timestamp"); return 0; }
-    return tr_sample(c, "host", "host (RAPL)", JC_TRACE_HOST, -1, t, w, NAN, line);
+    return tr_sample(c, "host", "host (RAPL)", JC_TRACE_HOST, -1, t, w, NAN, NAN, line);
 }
 
 int tr_read_scaphandre(tr_ctx *c, FILE *fp)
@@ -702,19 +807,9 @@ int tr_read_watts(tr_ctx *c, FILE *fp)
         }
         double t, w;
         char unit[16];
-        if (tr_parse_time(f[ct], &t)) {
-            if (tr_parse_num(f[ct], &t, unit, sizeof unit) || unit[0]) {
-                tr_bad(c, L.line, "time '%.40s' is neither ISO 8601 nor a number", f[ct]);
-                continue;
-            }
-            if (isnan(tscale)) {
-                double a = fabs(t);
-                tscale = a > 1e17 ? 1e-9 : a > 1e14 ? 1e-6 : a > 1e11 ? 1e-3 : 1;
-                tr_note(c, "numeric times read as %s (from their magnitude; name the unit in the header, e.g. "
-                           "timestamp_ms)", tscale == 1 ? "seconds" : tscale == 1e-3 ? "milliseconds"
-                           : tscale == 1e-6 ? "microseconds" : "nanoseconds");
-            }
-            t *= tscale;
+        if (time_field(c, f[ct], &tscale, &t)) {
+            tr_bad(c, L.line, "time '%.40s' is neither ISO 8601 nor a number", f[ct]);
+            continue;
         }
         if (is_na(f[cw])) { tr_bad(c, L.line, "power is '%.40s'", f[cw]); continue; }
         if (tr_parse_num(f[cw], &w, unit, sizeof unit) || !strcmp(unit, "%")) {
@@ -722,7 +817,7 @@ int tr_read_watts(tr_ctx *c, FILE *fp)
             continue;
         }
         if (!unit[0]) w *= wscale;
-        if ((st = tr_sample(c, "meter", name, scope, -1, t, w, NAN, L.line))) break;
+        if ((st = tr_sample(c, "meter", name, scope, -1, t, w, NAN, NAN, L.line))) break;
     }
     free(L.buf);
     return st;

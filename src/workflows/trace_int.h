@@ -17,11 +17,13 @@ typedef struct tr_ctx tr_ctx;
 
 /* One sample of channel `key` (created on first use with name, scope and
  * device index): time t in s (any origin, the same for the whole file),
- * power w in W, utilisation u in 0..1 (NAN: not logged), from `line`.
+ * power w in W, utilisation u in 0..1 (utilization.gpu, GPUTL; NAN: not
+ * logged) and memory utilisation um in 0..1 (utilization.memory, DRAMA or
+ * MCPY; NAN: not logged), from `line`.
  * Returns 0, or a status when out of memory / too many channels (the
  * diagnostic is set). */
 int tr_sample(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope,
-              int index, double t, double w, double u, int line);
+              int index, double t, double w, double u, double um, int line);
 
 /* A block of known average power over [t0, t1] (Carbontracker epochs):
  * integrated exactly (w x (t1 - t0)), charted as a step. */
