@@ -7,6 +7,7 @@
  * about libyaml: files arrive as base/yaml_tree.h trees from src/base/yaml.c.
  */
 #include "hwdb/hwdb_int.h"
+#include "hwdb/hwdb_fields.h"
 
 #include <float.h>
 #include <locale.h>
@@ -325,15 +326,6 @@ static jc_status get_int(B *b, const hnode *m, const char *key, bool req,
     return want_int(b, n, key, lo, hi, out);
 }
 
-static jc_status get_num(B *b, const hnode *m, const char *key, bool req,
-                         const range *r, double *out)
-{
-    const hnode *n = mget(m, key);
-    *out = 0;
-    if (!n) return req ? err(b, m, "missing required key '%s'", key) : JC_OK;
-    return want_num(b, n, key, r, out);
-}
-
 static jc_status get_enum(B *b, const hnode *m, const char *key,
                           const char *const *names, int *out)
 {
@@ -603,15 +595,7 @@ static jc_status row_num(B *b, const hnode *row, const char *key, bool req,
 
 /* ---- ranges (docs/hwdb-schema.md) ------------------------------------------------ */
 
-static const range R_TDP = {0, 5000, true, false, "W"};
-static const range R_IDLE = {0, 5000, false, true, "W"};
-static const range R_TFLOPS = {0, 100000, true, false, "TFLOPS"};
 static const range R_MEM_GB = {0, 100000, true, false, "GB"};
-static const range R_BW = {0, 1000000, true, false, "GB/s"};
-static const range R_PJ = {0, 1000000, true, false, "pJ"};
-static const range R_UTIL = {0, 1, true, false, ""};
-static const range R_EMB = {0, 100000, false, false, "kgCO2e"};
-static const range R_GHZ = {0, 10, true, false, "GHz"};
 static const range R_PER_CORE = {0, 5000, true, false, "W"};
 static const range R_HOST_W = {0, 100000, false, false, "W"};
 static const range R_PUE = {1, 3, false, false, ""};
@@ -854,141 +838,174 @@ static void sort_table(ktable *t)
     if (t->n > 1) qsort(t->v, t->n, sizeof *t->v, cmp_kentry);
 }
 
-/* ---- devices --------------------------------------------------------------------- */
+/* ---- table-driven fields (src/hwdb/fields_<kind>.def) ----------------------------- */
 
-static const char *const device_kinds[] = {"gpu", "cpu", "tpu", "accelerator", "soc", NULL};
-static const char *const precisions[] = {"fp64", "fp32", "tf32", "fp16", "bf16",
-                                         "fp8", "int8", "int4", NULL};
+static jc_status resolve_device(B *b, const hnode *n, const char *key,
+                                const jc_device **out);
 
-static jc_status prec_map(B *b, const hnode *m, const char *key, const range *r,
-                          int flags, jc_sourced *arr)
+/* The first segment of a row's key ("energy" of "energy.pj_per_flop") in
+ * top[cap]; the rest (NULL for a plain key). */
+static const char *key_top(const char *key, char *top, size_t cap)
 {
-    const hnode *pm;
-    jc_status st = get_map(b, m, key, false, &pm);
-    if (st || !pm) return st;
-    if ((st = check_keys(b, pm, precisions, key))) return st;
-    for (int p = 0; precisions[p]; p++) {
-        const hnode *v = mget(pm, precisions[p]);
-        if (!v) continue;
-        char k[96];
-        snprintf(k, sizeof k, "%s.%s", key, precisions[p]);
-        if ((st = sourced(b, v, k, r, NULL, flags, NULL, &arr[p]))) return st;
+    const char *dot = strchr(key, '.');
+    size_t n = dot ? (size_t)(dot - key) : strlen(key);
+    if (n >= cap) n = cap - 1;
+    memcpy(top, key, n);
+    top[n] = 0;
+    return dot ? dot + 1 : NULL;
+}
+
+static range field_range(const jci_hwfield *f)
+{
+    range r = {-DBL_MAX, DBL_MAX, false, false, f->unit};
+    if (f->has_range) {
+        r.lo = f->lo;
+        r.hi = f->hi;
+        r.lo_open = f->lo_open;
+        r.hi_open = f->hi_open;
+    }
+    return r;
+}
+
+/* Row f read from key `look` of mapping c (absent: NULL or 0, an error
+ * when required); messages name the row's whole key.  extra: keys of a
+ * sourced value's mapping that its following rows read. */
+static jc_status read_field(B *b, const hnode *c, const jci_hwfield *f, const char *look,
+                            const char *const *extra, void *rec)
+{
+    unsigned char *p = (unsigned char *)rec + f->off;
+    const hnode *n = mget(c, look);
+    range r = field_range(f);
+    if (f->type == HF_T_ID || f->type == HF_T_OWN) return JC_OK;
+    if (!n) {
+        if (!(f->flags & HF_REQ)) return JC_OK;
+        if (look != f->key)
+            return err(b, c, "%.*s: missing required key '%s'", (int)(look - f->key - 1), f->key,
+                       look);
+        return err(b, c, "missing required key '%s'", look);
+    }
+    int sv = (f->flags & HF_RANGE ? SV_RANGE : 0) | (f->flags & HF_HOW ? SV_HOW : 0) |
+             (f->flags & HF_YEAR ? SV_YEAR : 0);
+    jc_status st;
+    switch (f->type) {
+    case HF_T_STR:
+        return want_scalar_str(b, n, f->key, false, (const char **)p);
+    case HF_T_STRS: {
+        if (n->kind != HN_SEQ) return err(b, n, "%s: expected a list, got %s", f->key, what_is(n));
+        const char **v = jci_arena_calloc(b->a, n->n ? n->n : 1, sizeof *v);
+        if (!v) return oom(b);
+        for (size_t i = 0; i < n->n; i++)
+            if ((st = want_scalar_str(b, n->vals[i], f->key, false, &v[i]))) return st;
+        memcpy(p, &v, sizeof v);
+        memcpy((unsigned char *)rec + f->count_off, &n->n, sizeof n->n);
+        return JC_OK;
+    }
+    case HF_T_ENUM:
+        return get_enum(b, c, look, f->names, (int *)p);
+    case HF_T_INT:
+        return want_int(b, n, f->key, (long long)r.lo, (long long)r.hi, (int *)p);
+    case HF_T_NUM:
+        return want_num(b, n, f->key, &r, (double *)p);
+    case HF_T_SV:
+        return sourced(b, n, f->key, &r, extra, sv, NULL, (jc_sourced *)p);
+    case HF_T_PREC: {
+        if (n->kind != HN_MAP)
+            return err(b, n, "%s: expected a mapping, got %s", f->key, what_is(n));
+        if ((st = check_keys(b, n, jci_precision_names, f->key))) return st;
+        for (int q = 0; jci_precision_names[q]; q++) {
+            const hnode *v = mget(n, jci_precision_names[q]);
+            char k[96];
+            snprintf(k, sizeof k, "%s.%s", f->key, jci_precision_names[q]);
+            if (v && (st = sourced(b, v, k, &r, NULL, sv, NULL, (jc_sourced *)p + q))) return st;
+        }
+        return JC_OK;
+    }
+    case HF_T_DEVREF:
+        return resolve_device(b, n, f->key, (const jc_device **)p);
+    }
+    return err(b, n, "%s: internal error: field type %u", f->key, f->type);
+}
+
+/* Rows [i, *end) share the first key segment of row i: their keys (the
+ * segment after it) into sub[cap] (NULL-terminated). */
+static size_t group_of(const jci_hwfield *f, size_t n, size_t i, const char **sub, size_t cap)
+{
+    char top[64], t2[64];
+    key_top(f[i].key, top, sizeof top);
+    size_t j = i, ns = 0;
+    for (; j < n; j++) {
+        const char *rest = key_top(f[j].key, t2, sizeof t2);
+        if (strcmp(top, t2)) break;
+        if (rest && ns + 1 < cap) sub[ns++] = rest;
+    }
+    sub[ns] = NULL;
+    return j;
+}
+
+/* Converts mapping m into rec by the kind's table: the keys of m must be
+ * rows' (first segments), every row is read; cross-field rules are the
+ * caller's. */
+static jc_status read_fields(B *b, const hnode *m, const jci_hwkind *k, void *rec)
+{
+    const jci_hwfield *f = k->fields;
+    const char *tops[64];
+    char topbuf[64][64];
+    size_t nt = 0;
+    jc_status st;
+    for (size_t i = 0; i < k->n && nt + 1 < 64; i++) {
+        key_top(f[i].key, topbuf[nt], sizeof topbuf[nt]);
+        if (!nt || strcmp(topbuf[nt], tops[nt - 1])) tops[nt] = topbuf[nt], nt++;
+    }
+    tops[nt] = NULL;
+    if ((st = check_keys(b, m, tops, NULL))) return st;
+    for (size_t i = 0; i < k->n;) {
+        const char *sub[32];
+        size_t end = group_of(f, k->n, i, sub, 32);
+        char top[64];
+        if (!key_top(f[i].key, top, sizeof top)) {
+            /* a plain key; following rows are extra keys of its mapping */
+            if ((st = read_field(b, m, &f[i], f[i].key, end > i + 1 ? sub : NULL, rec)))
+                return st;
+            const hnode *own = mget(m, f[i].key);
+            for (size_t j = i + 1; own && j < end; j++)
+                if ((st = read_field(b, own, &f[j], strchr(f[j].key, '.') + 1, NULL, rec)))
+                    return st;
+        } else {
+            const hnode *g;
+            if ((st = get_map(b, m, top, false, &g))) return st;
+            if (g && (st = check_keys(b, g, sub, top))) return st;
+            for (size_t j = i; g && j < end; j++)
+                if ((st = read_field(b, g, &f[j], strchr(f[j].key, '.') + 1, NULL, rec)))
+                    return st;
+        }
+        i = end;
     }
     return JC_OK;
 }
 
+/* ---- devices --------------------------------------------------------------------- */
+
 static jc_status convert_device(B *b, const kentry *e, jc_device *dv, int32_t idx)
 {
-    static const char *const keys[] = {"id", "aliases", "kind", "vendor", "name",
-        "variant", "form_factor", "architecture", "process_node", "release_year",
-        "tdp_w", "idle_w", "peak_tflops", "peak_tflops_sparse", "memory_gb",
-        "memory_bw_gbs", "energy", "utilization", "embodied_kgco2e", "cores",
-        "threads", "base_ghz", "boost_ghz", "tdp_per_core_w", "ga", "note", NULL};
     const hnode *m = e->map;
     jc_status st;
-    int kind;
     snprintf(b->ctx, sizeof b->ctx, "device '%s'", e->id);
-    if ((st = check_keys(b, m, keys, NULL))) return st;
     dv->id = e->id;
     dv->file = m->file->path;
     dv->line = m->line;
     dv->col = m->col;
-    if ((st = get_aliases(b, m, &dv->aliases, &dv->n_aliases))) return st;
-    if ((st = get_enum(b, m, "kind", device_kinds, &kind))) return st;
-    dv->kind = (jc_device_kind)kind;
-    if ((st = get_str(b, m, "vendor", true, &dv->vendor))) return st;
-    if ((st = get_str(b, m, "name", true, &dv->name))) return st;
-    if ((st = get_str(b, m, "variant", false, &dv->variant))) return st;
-    if ((st = get_str(b, m, "form_factor", false, &dv->form_factor))) return st;
-    if ((st = get_str(b, m, "architecture", false, &dv->architecture))) return st;
-    if ((st = get_str(b, m, "process_node", false, &dv->process_node))) return st;
-    if ((st = get_str(b, m, "note", false, &dv->note))) return st;
-    if ((st = get_int(b, m, "release_year", false, 1990, 2035, &dv->release_year))) return st;
-    if ((st = get_sourced(b, m, "tdp_w", false, &R_TDP, 0, &dv->tdp_w))) return st;
-    if ((st = get_sourced(b, m, "idle_w", false, &R_IDLE, 0, &dv->idle_w))) return st;
+    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_DEVICE), dv))) return st;
+    /* rules between fields */
     if (dv->idle_w.present && dv->tdp_w.present && !(dv->idle_w.value < dv->tdp_w.value))
         return err(b, mget(mget(m, "idle_w"), "value"), "idle_w (%g W) must be below tdp_w (%g W)",
                    dv->idle_w.value, dv->tdp_w.value);
-    if ((st = prec_map(b, m, "peak_tflops", &R_TFLOPS, 0, dv->peak_tflops))) return st;
-    if ((st = prec_map(b, m, "peak_tflops_sparse", &R_TFLOPS, 0, dv->peak_tflops_sparse)))
-        return st;
-    if ((st = get_sourced(b, m, "memory_gb", false, &R_MEM_GB, 0, &dv->memory_gb))) return st;
-    if ((st = get_sourced(b, m, "memory_bw_gbs", false, &R_BW, 0, &dv->memory_bw_gbs)))
-        return st;
-    const hnode *en;
-    if ((st = get_map(b, m, "energy", false, &en))) return st;
-    if (en) {
-        static const char *const ek[] = {"pj_per_flop", "pj_per_byte", NULL};
-        if ((st = check_keys(b, en, ek, "energy"))) return st;
-        const hnode *pf;
-        if ((st = get_map(b, en, "pj_per_flop", false, &pf))) return st;
-        if (pf) {
-            if ((st = check_keys(b, pf, precisions, "energy.pj_per_flop"))) return st;
-            for (int p = 0; precisions[p]; p++) {
-                const hnode *v = mget(pf, precisions[p]);
-                char k[96];
-                snprintf(k, sizeof k, "energy.pj_per_flop.%s", precisions[p]);
-                if (v && (st = sourced(b, v, k, &R_PJ, NULL, SV_HOW, NULL, &dv->pj_per_flop[p])))
-                    return st;
-            }
-        }
-        const hnode *pb = mget(en, "pj_per_byte");
-        if (pb && (st = sourced(b, pb, "energy.pj_per_byte", &R_PJ, NULL, SV_HOW, NULL,
-                                &dv->pj_per_byte)))
-            return st;
-    }
-    const hnode *ut;
-    if ((st = get_map(b, m, "utilization", false, &ut))) return st;
-    if (ut) {
-        static const char *const uk[] = {"training", "inference", NULL};
-        if ((st = check_keys(b, ut, uk, "utilization"))) return st;
-        const hnode *v = mget(ut, "training");
-        if (v && (st = sourced(b, v, "utilization.training", &R_UTIL, NULL, SV_RANGE, NULL,
-                               &dv->util_training)))
-            return st;
-        v = mget(ut, "inference");
-        if (v && (st = sourced(b, v, "utilization.inference", &R_UTIL, NULL, SV_RANGE, NULL,
-                               &dv->util_inference)))
-            return st;
-    }
-    const hnode *emb = mget(m, "embodied_kgco2e");
-    if (emb) {
-        static const char *const ex[] = {"scope", NULL};
-        if ((st = sourced(b, emb, "embodied_kgco2e", &R_EMB, ex, 0, NULL, &dv->embodied_kgco2e)))
-            return st;
-        if ((st = get_str(b, emb, "scope", true, &dv->embodied_scope))) return st;
-    }
-    if ((st = get_int(b, m, "cores", false, 1, 4096, &dv->cores))) return st;
-    if ((st = get_int(b, m, "threads", false, 1, 16384, &dv->threads))) return st;
     if (dv->threads && dv->cores && dv->threads < dv->cores)
         return err(b, mget(m, "threads"), "threads (%d) below cores (%d)", dv->threads, dv->cores);
-    if ((st = get_num(b, m, "base_ghz", false, &R_GHZ, &dv->base_ghz))) return st;
-    if ((st = get_num(b, m, "boost_ghz", false, &R_GHZ, &dv->boost_ghz))) return st;
     if (dv->base_ghz && dv->boost_ghz && dv->boost_ghz < dv->base_ghz)
         return err(b, mget(m, "boost_ghz"), "boost_ghz (%g) below base_ghz (%g)",
                    dv->boost_ghz, dv->base_ghz);
-    if ((st = get_sourced(b, m, "tdp_per_core_w", false, &R_PER_CORE, 0, &dv->tdp_per_core_w)))
-        return st;
-    const hnode *ga;
-    if ((st = get_map(b, m, "ga", false, &ga))) return st;
-    if (ga) {
-        static const char *const gk[] = {"name", "tdp_per_core_w", "tdp_w", "cores", NULL};
-        if ((st = check_keys(b, ga, gk, "ga"))) return st;
-        const hnode *nm = mget(ga, "name");
-        if (!nm) return err(b, ga, "ga: missing required key 'name'");
-        if ((st = want_scalar_str(b, nm, "ga.name", false, &dv->ga.name))) return st;
-        const hnode *v = mget(ga, "tdp_per_core_w");
-        if (v && (st = sourced(b, v, "ga.tdp_per_core_w", &R_PER_CORE, NULL, 0, NULL,
-                               &dv->ga.tdp_per_core_w)))
-            return st;
-        v = mget(ga, "tdp_w");
-        if (v && (st = sourced(b, v, "ga.tdp_w", &R_TDP, NULL, 0, NULL, &dv->ga.tdp_w)))
-            return st;
-        if (!dv->ga.tdp_per_core_w.present && !dv->ga.tdp_w.present)
-            return err(b, ga, "ga: needs 'tdp_per_core_w' (CPU) or 'tdp_w' (GPU)");
-        v = mget(ga, "cores");
-        if (v && (st = want_int(b, v, "ga.cores", 1, 4096, &dv->ga.cores))) return st;
-    }
+    if (dv->ga.name && !dv->ga.tdp_per_core_w.present && !dv->ga.tdp_w.present)
+        return err(b, mget(m, "ga"), "ga: needs 'tdp_per_core_w' (CPU) or 'tdp_w' (GPU)");
     return add_names(b, &b->in->hw, HW_NS_DEVICE, idx, dv->id, m, "id", dv->aliases,
                      dv->n_aliases, "device id");
 }

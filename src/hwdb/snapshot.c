@@ -3,7 +3,7 @@
  * jc_hwdb written as one file that opens in well under a millisecond instead
  * of the ~20 ms libyaml needs to parse the YAML (bench/RESULTS.md).
  *
- * Layout (format 3, 64-bit builds only):
+ * Layout (format 4, 64-bit builds only):
  *   [0, 4096)            header (hs_header, src/hwdb/hwdb_int.h)
  *   [slots, +n*SLOT)     one SLOT-byte slot per YAML file for its path, as
  *                        the YAML loader would spell it; written at open
@@ -37,6 +37,7 @@
  * next to the binary, trusted like the binary itself.
  */
 #include "hwdb/hwdb_int.h"
+#include "hwdb/hwdb_fields.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,24 +70,29 @@ static const hs_field f_source[] = {
 static const hs_field f_sourced[] = {
     REF(HT_SOURCE, jc_sourced, source), STR(jc_sourced, derived),
     STR(jc_sourced, measured), STR(jc_sourced, note), STR(jc_sourced, file), END};
-static const hs_field f_device_ga[] = {
-    STR(jc_device_ga, name), EMB(HT_SOURCED, jc_device_ga, tdp_per_core_w),
-    EMB(HT_SOURCED, jc_device_ga, tdp_w), END};
+/* A record kind with a field table (src/hwdb/fields_<kind>.def): its
+ * pointer fields come from the rows; numbers and enums are plain data. */
+#define HF_NONE
+#define HF_R(a, l, b, h)
+#define HF_NAMES(v)
+#define HF_COUNT(c) c
+#define JCF(m, k, t, fl, arg, u, d) HS_ROW_##t(m, arg)
+#define HS_ROW_ID(m, a) STR(HF_REC, m),
+#define HS_ROW_STR(m, a) STR(HF_REC, m),
+#define HS_ROW_STRS(m, a) FC(HS_STRS, 0, HF_REC, m, a),
+#define HS_ROW_ENUM(m, a)
+#define HS_ROW_INT(m, a)
+#define HS_ROW_NUM(m, a)
+#define HS_ROW_OWN(m, a)
+#define HS_ROW_SV(m, a) EMB(HT_SOURCED, HF_REC, m),
+#define HS_ROW_PREC(m, a) EMBN(HT_SOURCED, JC_PREC_COUNT, HF_REC, m),
+#define HS_ROW_DEVREF(m, a) REF(HT_DEVICE, HF_REC, m),
+
+#define HF_REC jc_device
 static const hs_field f_device[] = {
-    STR(jc_device, id), FC(HS_STRS, 0, jc_device, aliases, n_aliases),
-    STR(jc_device, vendor), STR(jc_device, name), STR(jc_device, variant),
-    STR(jc_device, form_factor), STR(jc_device, architecture),
-    STR(jc_device, process_node), STR(jc_device, note),
-    EMB(HT_SOURCED, jc_device, tdp_w), EMB(HT_SOURCED, jc_device, idle_w),
-    EMBN(HT_SOURCED, JC_PREC_COUNT, jc_device, peak_tflops),
-    EMBN(HT_SOURCED, JC_PREC_COUNT, jc_device, peak_tflops_sparse),
-    EMB(HT_SOURCED, jc_device, memory_gb), EMB(HT_SOURCED, jc_device, memory_bw_gbs),
-    EMBN(HT_SOURCED, JC_PREC_COUNT, jc_device, pj_per_flop),
-    EMB(HT_SOURCED, jc_device, pj_per_byte), EMB(HT_SOURCED, jc_device, util_training),
-    EMB(HT_SOURCED, jc_device, util_inference),
-    EMB(HT_SOURCED, jc_device, embodied_kgco2e), STR(jc_device, embodied_scope),
-    EMB(HT_SOURCED, jc_device, tdp_per_core_w), EMB(HT_DEVICE_GA, jc_device, ga),
+#include "hwdb/fields_device.def"
     STR(jc_device, file), END};
+#undef HF_REC
 static const hs_field f_host[] = {
     STR(jc_host, id), FC(HS_STRS, 0, jc_host, aliases, n_aliases),
     STR(jc_host, name), STR(jc_host, vendor), STR(jc_host, provider), STR(jc_host, note),
@@ -171,7 +177,6 @@ static const hs_type types[HT_COUNT] = {
     [HT_I32] = {"int32", sizeof(int32_t), f_none},
     [HT_SOURCE] = {"jc_source", sizeof(jc_source), f_source},
     [HT_SOURCED] = {"jc_sourced", sizeof(jc_sourced), f_sourced},
-    [HT_DEVICE_GA] = {"jc_device_ga", sizeof(jc_device_ga), f_device_ga},
     [HT_DEVICE] = {"jc_device", sizeof(jc_device), f_device},
     [HT_HOST] = {"jc_host", sizeof(jc_host), f_host},
     [HT_DATASET] = {"jc_dataset", sizeof(jc_dataset), f_dataset},
@@ -210,7 +215,7 @@ static bool ref_target(int t)
 /* ---- file format --------------------------------------------------------------- */
 
 #define SNAP_MAGIC "JCHWSNAP"
-#define SNAP_FORMAT 3u
+#define SNAP_FORMAT 4u
 #define SNAP_HDR_BYTES 4096u
 #define SNAP_SLOT 512u           /* bytes per path slot; a longer path: stale */
 #define SNAP_MAX_FILES 4096u

@@ -1,0 +1,93 @@
+/*
+ * hwdb_fields.h - the hwdb schema as data: one field-descriptor table per
+ * record kind (src/hwdb/fields_<kind>.def, one row per YAML key).  The
+ * same rows drive the YAML -> record converter (src/hwdb/build.c), the
+ * snapshot's pointer table (src/hwdb/snapshot.c), the JSON and text views
+ * (src/report/hwdb_json.c, hwdb_text.c) and the generated schema
+ * (`joulecast hwdb schema`: the tables of docs/hwdb-schema.md and
+ * tools/hwdb_fields.json, which tools/check_hwdb.py reads).  Adding a
+ * field is one row in its .def plus its member in include/joulecast.h.
+ *
+ * A row: JCF(member, "yaml.key", TYPE, FLAGS, ARG, "unit", "doc").
+ *   member  the C member of the record (`ga.name` reaches into an
+ *           embedded struct)
+ *   key     the YAML key; "a.b" is key b of the mapping a (a group; or,
+ *           when row "a" is a sourced value, an extra key of its mapping)
+ *   TYPE    ID STR STRS ENUM INT NUM SV PREC DEVREF OWN (HF_T_* below)
+ *   FLAGS   HF_* below, or 0
+ *   ARG     HF_NONE, HF_R(op, lo, op, hi) (a range, op GT GE LT LE),
+ *           HF_NAMES(array) (an enum's values), HF_COUNT(member) (a list's
+ *           count)
+ *   unit    of the number ("" for none)
+ *   doc     one line for docs/hwdb-schema.md
+ * Includers define JCF (and HF_REC, the record type) before including a
+ * .def, which defines nothing itself.
+ */
+#ifndef JC_HWDB_FIELDS_H
+#define JC_HWDB_FIELDS_H
+
+#include <stddef.h>
+
+/* Field types. */
+enum {
+    HF_T_ID = 1,  /* const char *: the entry's id (set by registration) */
+    HF_T_STR,     /* const char *, NULL when absent */
+    HF_T_STRS,    /* const char ** + size_t count (HF_COUNT) */
+    HF_T_ENUM,    /* an enum (int-sized), one of HF_NAMES */
+    HF_T_INT,     /* int, 0 when absent */
+    HF_T_NUM,     /* double, 0 when absent */
+    HF_T_SV,      /* jc_sourced: {value, source, year, low, high, ...} */
+    HF_T_PREC,    /* jc_sourced[JC_PREC_COUNT]: mapping precision -> sourced */
+    HF_T_DEVREF,  /* const jc_device *: a device id or alias */
+    HF_T_OWN      /* a key read by the kind's own code (documented here) */
+};
+
+/* Flags. */
+#define HF_REQ    0x001u  /* required (a dotted key: when its mapping is given) */
+#define HF_TITLE  0x002u  /* text view: shown in the title line */
+#define HF_RANGE  0x004u  /* sourced value: needs low and high */
+#define HF_HOW    0x008u  /* sourced value: needs measured or derived */
+#define HF_YEAR   0x010u  /* sourced value: needs its own year */
+#define HF_TOPS   0x020u  /* precision map: int8/int4 in TOPS */
+#define HF_QUOTE  0x040u  /* text view: the string in quotes (spaces matter) */
+#define HF_WANTED 0x080u  /* optional, but estimates need it: the text view
+                             says so when it is absent */
+#define HF_FLAT   0x100u  /* JSON: beside its mapping, named by the member */
+#define HF_HIDE   0x200u  /* views: not shown (read by the kind's own code) */
+
+typedef struct jci_hwfield {
+    const char *key;          /* YAML key ("energy.pj_per_byte") */
+    const char *member;       /* C member ("pj_per_byte") */
+    unsigned type, flags;
+    size_t off, count_off;    /* offsetof the member (and its count) */
+    double lo, hi;            /* range (has_range) */
+    unsigned char lo_open, hi_open, has_range;
+    const char *const *names; /* enum values, NULL-terminated */
+    const char *unit, *doc;
+} jci_hwfield;
+
+/* Record kinds with a table. */
+enum { HF_K_DEVICE, HF_K_COUNT };
+
+typedef struct jci_hwkind {
+    const char *name;         /* "device" */
+    const char *section;      /* YAML top-level key: "devices" */
+    const char *record;       /* C type: "jc_device" */
+    const jci_hwfield *fields;
+    size_t n;
+} jci_hwkind;
+
+/* The table of kind k (HF_K_*), or NULL out of range.  Static. */
+const jci_hwkind *jci_hwdb_kind(int k);
+
+/* Enum values (NULL-terminated), in enum order. */
+extern const char *const jci_device_kind_names[];
+extern const char *const jci_precision_names[];
+
+/* Range and name helpers of the .def rows. */
+#define HF_OPEN_GT 1
+#define HF_OPEN_GE 0
+#define HF_OPEN_LT 1
+#define HF_OPEN_LE 0
+
+#endif
