@@ -1149,6 +1149,11 @@ typedef struct jc_estimate {
                                      database, as every name here is) */
     const char *device_file;      /* the device's hwdb entry */
     int device_line;
+    const jc_region *region;      /* the region record (borrowed from the
+                                     database); NULL with --ci and no --region */
+    const jc_region *region_country; /* the country the region lies in (the
+                                     region itself for a country; its
+                                     `country` entry otherwise), or NULL */
     jc_range utilization;         /* the MFU the time model used (--utilization,
                                      a calibrated or published figure); 0 when
                                      the runtime profile or a known runtime
@@ -1488,8 +1493,6 @@ jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
 
 /* Extra columns of a CodeCarbon row (borrowed; NULL: empty/default). */
 typedef struct jc_codecarbon_opts {
-    const jc_hwdb *db;          /* resolves the region's country, ISO alpha-3
-                                   code and cloud provider (NULL: left empty) */
     const char *timestamp;      /* "YYYY-MM-DDTHH:MM:SS" (CodeCarbon's format) */
     const char *project_name;   /* NULL: "joulecast-prediction" */
     const char *run_id;
@@ -1503,6 +1506,8 @@ typedef struct jc_codecarbon_opts {
  * pue.  The host term of joulecast (CPUs, DRAM, fans, NICs) goes into the
  * cpu_* columns; ram_*, os, python_version, codecarbon_version, longitude,
  * latitude, ram_total_size stay empty (README "CodeCarbon format").
+ * The country, its ISO alpha-3 code, the sub-national region and the
+ * cloud provider come from e->region and e->region_country.
  * JC_ERR_IO if writing failed. */
 jc_status jc_report_estimate_codecarbon(const jc_estimate *e,
                                         const jc_codecarbon_opts *o,
@@ -1933,6 +1938,14 @@ char *jc_report_calibrate_json(const jc_calib_result *r);
  * programs use this rather than their own free(), which may belong to
  * another C runtime.  NULL is a no-op. */
 void jc_free(void *p);
+
+/* Appends " s" to the NUL-terminated command line in buf (capacity cap
+ * bytes), single-quoted for a POSIX shell when s is empty or holds
+ * anything but letters, digits and -_=./:,+%@.  What does not fit is cut
+ * (buf stays NUL-terminated).  The reproducing command lines of
+ * `statement` (the CLI's and jc_run_statement_text's) are built with it.
+ * Never fails; buf is the caller's. */
+void jc_shell_arg_append(char *buf, size_t cap, const char *s);
 
 /* `joulecast count MODEL --json`: keys dim, input, input-value, batch,
  * assume, convention, op-rules, strict. */

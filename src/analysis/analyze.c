@@ -1129,18 +1129,12 @@ static jc_status bind_inputs(actx *ax, int inst)
         if (ax->o.dims[i].value < 0)
             return jci_diag_set(ax->d, JC_ERR_USAGE, "--dim %s: negative value", s);
         if (!model_has_sym(g, s)) {
-            const char *best = NULL;
-            int bd = 4;
+            jci_suggest sg;
+            jci_suggest_init(&sg, s, 1);
             for (size_t k = 0; k < g->n_values; k++)
-                for (int q = 0; q < g->values[k].rank; q++) {
-                    const char *t = g->values[k].dims[q].sym;
-                    if (!t) continue;
-                    int e = jci_edit_distance(s, t, 4);
-                    if (e < bd) {
-                        bd = e;
-                        best = t;
-                    }
-                }
+                for (int q = 0; q < g->values[k].rank; q++)
+                    if (g->values[k].dims[q].sym) jci_suggest_add(&sg, g->values[k].dims[q].sym, NULL);
+            const char *best = jci_suggest_best(&sg);
             if (best)
                 return jci_diag_set(ax->d, JC_ERR_NOTFOUND,
                                    "--dim %s: the model has no dim named '%s' (did you mean '%s'?)", s, s, best);

@@ -1,8 +1,10 @@
 /*
- * arena.c - the arena allocator: a chain of blocks freed by one call (one arena per loaded object). Knows nothing about ONNX or YAML.
+ * arena.c - the arena allocator: a chain of blocks freed by one call (one arena per loaded object), printf into an arena, and the doubling growth of malloc'ed arrays. Knows nothing about ONNX or YAML.
  */
 #include "base/jc_internal.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +88,37 @@ char *jci_arena_strndup(jci_arena *a, const char *s, size_t len)
 char *jci_arena_strdup(jci_arena *a, const char *s)
 {
     return jci_arena_strndup(a, s, strlen(s));
+}
+
+char *jci_arena_vprintf(jci_arena *a, const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    char *r = n >= 0 ? jci_arena_alloc(a, (size_t)n + 1) : NULL;
+    if (r) vsnprintf(r, (size_t)n + 1, fmt, ap);
+    return r;
+}
+
+char *jci_arena_printf(jci_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *r = jci_arena_vprintf(a, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+void *jci_grow(void *p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap) return p;
+    size_t nc = *cap ? *cap * 2 : 32, bytes;
+    if (nc <= n) nc = n + 1;
+    if (__builtin_mul_overflow(nc, size, &bytes)) return NULL;
+    void *q = realloc(p, bytes);
+    if (q) *cap = nc;
+    return q;
 }
 
 size_t jci_arena_used(const jci_arena *a)

@@ -34,6 +34,17 @@ void *jci_arena_calloc(jci_arena *a, size_t count, size_t size);
 /* NUL-terminated copy of s[0..len). */
 char *jci_arena_strndup(jci_arena *a, const char *s, size_t len);
 char *jci_arena_strdup(jci_arena *a, const char *s);
+/* printf into the arena: the whole text, never cut.  NULL on
+ * out-of-memory (or an encoding error of fmt). */
+char *jci_arena_printf(jci_arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+char *jci_arena_vprintf(jci_arena *a, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+/* Room for element n of a malloc'ed array p of *cap elements of size
+ * bytes: p itself while n < *cap, else p realloc'ed to twice the capacity
+ * (at least 32) with *cap updated.  NULL on out-of-memory (p is then
+ * unchanged and still owned by the caller). */
+void *jci_grow(void *p, size_t *cap, size_t n, size_t size);
 /* Bytes handed out so far (for tests and benchmarks). */
 size_t jci_arena_used(const jci_arena *a);
 
@@ -117,8 +128,41 @@ uint64_t jci_hash_str(const char *s);
 int jci_strcasecmp(const char *a, const char *b);
 
 /* Levenshtein distance between a and b, case-insensitive, capped at cap
- * (returns cap when the distance is at least cap).  For "did you mean". */
+ * (returns cap when the distance is at least cap).  "did you mean" goes
+ * through jci_suggest_* below, which holds the one cap rule. */
 int jci_edit_distance(const char *a, const char *b, int cap);
+
+/* ---- "did you mean" (src/base/suggest.c): one rule for every lookup ---- */
+
+/* How close name is to what was typed (want), lower = closer, or -1 when
+ * it is not worth suggesting.  The rule: an edit distance (ASCII case
+ * folded) of at most 1 for up to 3 typed characters, 2 for up to 5, then
+ * a third of the length plus one, at most 4; a name that the typed text
+ * starts a word of, or that holds it (or is held in it), also counts. */
+int jci_suggest_rank(const char *want, const char *name);
+
+#define JCI_SUGGEST_MAX 3
+/* The closest names seen so far, best first (equal ranks: the smaller
+ * edit distance, then the name, case folded). */
+typedef struct jci_suggest {
+    const char *want;
+    size_t max, n;                       /* at most max (1..JCI_SUGGEST_MAX) */
+    const char *name[JCI_SUGGEST_MAX];   /* borrowed from the caller */
+    const void *key[JCI_SUGGEST_MAX];
+    int rank[JCI_SUGGEST_MAX], dist[JCI_SUGGEST_MAX];
+} jci_suggest;
+/* Starts a list of at most max suggestions for want (borrowed). */
+void jci_suggest_init(jci_suggest *s, const char *want, size_t max);
+/* Offers a known name (borrowed: it must outlive s).  key names the
+ * entity it belongs to (NULL: the name itself): of several names of one
+ * entity (an id and its aliases) only the closest is kept. */
+void jci_suggest_add(jci_suggest *s, const char *name, const void *key);
+/* The closest name, or NULL when none is close. */
+const char *jci_suggest_best(const jci_suggest *s);
+/* Writes the names as "a, b, c", each between quote and quote ("" or
+ * "'"), into buf (capacity cap; "" when none; a name that does not fit
+ * is left out). */
+void jci_suggest_list(const jci_suggest *s, const char *quote, char *buf, size_t cap);
 
 /* ---- SHA-256 (src/base/sha256.c): the model identity of a request ---- */
 
@@ -135,10 +179,13 @@ void jci_sha256_hex(jci_sha256 *s, char out[65]);
 /* The digest of a file's bytes.  JC_ERR_IO (named) when it cannot be read. */
 jc_status jci_sha256_file(const char *path, char out[65], jc_diag *d);
 
-/* Appends " s" to the NUL-terminated buf (capacity cap), single-quoted
- * for a POSIX shell when s holds anything but letters, digits and
- * -_=./:,+%@ (the reproducing command lines of statement).  Truncates. */
-void jci_shell_arg_append(char *buf, size_t cap, const char *s);
+/* Writes s (NULL: "") as a YAML double-quoted scalar: " and \ escaped
+ * with a backslash, control bytes as \xHH. */
+void jci_yaml_quote(FILE *f, const char *s);
+/* Writes s as one CSV field (RFC 4180): quoted, with quotes doubled, when
+ * it holds a comma, a quote, CR or LF, or always when `always`.  NULL
+ * writes nothing (an empty field). */
+void jci_csv_field(FILE *f, const char *s, bool always);
 
 /* Length of the well-formed UTF-8 sequence at p (1..4), or 0 when the
  * bytes there are not one (overlong, surrogate, above U+10FFFF, cut short

@@ -1,7 +1,7 @@
 /*
  * text.c - small string helpers: case-insensitive compare, the capped edit
  * distance behind every "did you mean", shell quoting of a reproducing
- * command line, and UTF-8 validation.
+ * command line, YAML and CSV quoting, and UTF-8 validation.
  */
 #include "base/jc_internal.h"
 
@@ -50,7 +50,7 @@ int jci_edit_distance(const char *a, const char *b, int cap)
 
 /* ---- shell words ---------------------------------------------------------- */
 
-void jci_shell_arg_append(char *buf, size_t cap, const char *s)
+void jc_shell_arg_append(char *buf, size_t cap, const char *s)
 {
     size_t n = strlen(buf);
     int safe = *s != 0;
@@ -67,6 +67,34 @@ void jci_shell_arg_append(char *buf, size_t cap, const char *s)
         buf[n] = 0;
     }
     if (n + 1 < cap) { buf[n++] = '\''; buf[n] = 0; }
+}
+
+/* ---- quoting for YAML and CSV ---------------------------------------------- */
+
+void jci_yaml_quote(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\') fputc('\\', f);
+        if ((unsigned char)*s < 0x20) { fprintf(f, "\\x%02x", (unsigned char)*s); continue; }
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+void jci_csv_field(FILE *f, const char *s, bool always)
+{
+    if (!s) return;
+    if (!always && !strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
 }
 
 size_t jci_utf8_len(const unsigned char *p)

@@ -90,18 +90,18 @@ static void reproduce(char *buf, size_t cap, const char *const *keys, const char
             !strcmp(k, "hwdb-snapshot"))
             continue;
         if (!strcmp(k, "model")) {
-            jci_shell_arg_append(buf, cap, v);
+            jc_shell_arg_append(buf, cap, v);
             continue;
         }
         char opt[80];
         snprintf(opt, sizeof opt, "--%s", k);
         if (is_flag(k)) {
             int on = 1;
-            if (bind_flag(k, v, &on, NULL) == JC_OK && on) jci_shell_arg_append(buf, cap, opt);
+            if (bind_flag(k, v, &on, NULL) == JC_OK && on) jc_shell_arg_append(buf, cap, opt);
             continue;
         }
-        jci_shell_arg_append(buf, cap, opt);
-        jci_shell_arg_append(buf, cap, v);
+        jc_shell_arg_append(buf, cap, opt);
+        jc_shell_arg_append(buf, cap, v);
     }
 }
 

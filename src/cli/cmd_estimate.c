@@ -200,7 +200,7 @@ int cmd_estimate(int argc, char **argv)
     } else if (out.codecarbon) {
         char ts[32];
         wf_timestamp(ts, sizeof ts, 0);
-        jc_codecarbon_opts co = {db, ts, out.project, NULL};
+        jc_codecarbon_opts co = {ts, out.project, NULL};
         if (jc_report_estimate_codecarbon(e, &co, stdout, 1)) rc = JC_ERR_IO;
     } else {
         if (c.model) printf("model      %s\n", c.model);

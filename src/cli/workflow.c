@@ -10,26 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-/* Appends s to buf, single-quoted when it holds anything but a safe set. */
-static void append_arg(char *buf, size_t cap, const char *s)
-{
-    size_t n = strlen(buf);
-    int safe = *s != 0;
-    for (const char *p = s; *p; p++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:,+%@", *p)) safe = 0;
-    if (safe) {
-        snprintf(buf + n, cap - n, " %s", s);
-        return;
-    }
-    if (n + 2 < cap) { buf[n++] = ' '; buf[n++] = '\''; buf[n] = 0; }
-    for (const char *p = s; *p && n + 5 < cap; p++) {
-        if (*p == '\'') { memcpy(buf + n, "'\\''", 4); n += 4; }
-        else buf[n++] = *p;
-        buf[n] = 0;
-    }
-    if (n + 1 < cap) { buf[n++] = '\''; buf[n] = 0; }
-}
-
 void wf_reproduce(char *buf, size_t cap, int argc, char **argv,
                   const char *const *skip, const char *skip_pos)
 {
@@ -46,7 +26,7 @@ void wf_reproduce(char *buf, size_t cap, int argc, char **argv,
                 break;
             }
         }
-        if (!drop) append_arg(buf, cap, a);
+        if (!drop) jc_shell_arg_append(buf, cap, a);
     }
 }
 

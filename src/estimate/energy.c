@@ -316,6 +316,11 @@ jc_status jci_est_resolve_place(est *s)
     if (r) {
         s->e->region_code = r->code;
         s->e->region_name = r->name;
+        s->e->region = r;
+        jc_diag tmp;
+        if (r->type == JC_REGION_COUNTRY) s->e->region_country = r;
+        else if (r->country && jc_hwdb_region(s->db, r->country, &s->e->region_country, &tmp))
+            s->e->region_country = NULL;   /* a country the database lacks: left empty */
     }
     /* carbon intensity */
     if (given(j->ci)) {

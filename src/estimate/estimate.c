@@ -76,30 +76,16 @@ void jc_job_init(jc_job *j)
 
 static void *grow(est *s, void *p, size_t *cap, size_t n, size_t sz)
 {
-    if (n < *cap) return p;
-    size_t nc = *cap ? *cap * 2 : 32;
-    void *q = realloc(p, nc * sz);
-    if (!q) {
-        s->oom = 1;
-        return NULL;
-    }
-    *cap = nc;
+    void *q = jci_grow(p, cap, n, sz);
+    if (!q) s->oom = 1;
     return q;
 }
 
 /* The formatted text in the arena, whole (never cut). */
 static const char *vastr(est *s, const char *fmt, va_list ap)
 {
-    va_list aq;
-    va_copy(aq, ap);
-    int n = vsnprintf(NULL, 0, fmt, aq);
-    va_end(aq);
-    char *r = n >= 0 ? jci_arena_alloc(s->a, (size_t)n + 1) : NULL;
-    if (!r) {
-        s->oom = 1;
-        return NULL;
-    }
-    vsnprintf(r, (size_t)n + 1, fmt, ap);
+    const char *r = jci_arena_vprintf(s->a, fmt, ap);
+    if (!r) s->oom = 1;
     return r;
 }
 

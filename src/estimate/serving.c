@@ -173,23 +173,18 @@ static int set(double x) { return !isnan(x); }   /* NAN: not given (jc_job_init)
 
 static void *grow(sv *s, void *p, size_t *cap, size_t n, size_t sz)
 {
-    if (n < *cap) return p;
-    size_t nc = *cap ? *cap * 2 : 32;
-    void *q = realloc(p, nc * sz);
-    if (!q) { s->oom = 1; return NULL; }
-    *cap = nc;
+    void *q = jci_grow(p, cap, n, sz);
+    if (!q) s->oom = 1;
     return q;
 }
 
 static const char *astr(sv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static const char *astr(sv *s, const char *fmt, ...)
 {
-    char buf[1200];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    const char *r = jci_arena_vprintf(s->ar, fmt, ap);
     va_end(ap);
-    const char *r = jci_arena_strdup(s->ar, buf);
     if (!r) s->oom = 1;
     return r ? r : "";
 }
@@ -197,15 +192,13 @@ static const char *astr(sv *s, const char *fmt, ...)
 static void warn(sv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(sv *s, const char *fmt, ...)
 {
-    char buf[1200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
     const char **w = grow(s, s->warn, &s->cap_warn, s->n_warn, sizeof *w);
     if (!w) return;
     s->warn = w;
-    const char *c = jci_arena_strdup(s->ar, buf);
+    va_list ap;
+    va_start(ap, fmt);
+    const char *c = jci_arena_vprintf(s->ar, fmt, ap);
+    va_end(ap);
     if (!c) { s->oom = 1; return; }
     s->warn[s->n_warn++] = c;
 }

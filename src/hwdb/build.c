@@ -91,28 +91,13 @@ static const hnode *mkey(const hnode *m, const char *key)
     return m;
 }
 
-/* Closest of names[] to s for "did you mean", or NULL.  Ties go to a
- * name that s is a prefix of (or that is a prefix of s). */
+/* Closest of names[] (NULL-terminated) to s for "did you mean", or NULL. */
 static const char *closest(const char *const *names, const char *s)
 {
-    const char *best = NULL;
-    int bscore = 1 << 20, bd = 4;
-    size_t ls = strlen(s);
-    for (size_t i = 0; names[i]; i++) {
-        int dist = jci_edit_distance(s, names[i], 4);
-        size_t ln = strlen(names[i]);
-        bool prefix = !strncmp(names[i], s, ls < ln ? ls : ln);
-        if (dist >= 3 && ls >= 3 && (strstr(names[i], s) || (ln >= 3 && strstr(s, names[i]))))
-            dist = 2;
-        int score = dist * 2 - (prefix ? 1 : 0);
-        if (score < bscore) {
-            bscore = score;
-            bd = dist;
-            best = names[i];
-        }
-    }
-    if (bd > 2 && !(bd == 3 && ls >= 8)) return NULL;
-    return best;
+    jci_suggest sg;
+    jci_suggest_init(&sg, s, 1);
+    for (size_t i = 0; names[i]; i++) jci_suggest_add(&sg, names[i], NULL);
+    return jci_suggest_best(&sg);
 }
 
 static void join(char *buf, size_t cap, const char *const *names)
@@ -223,18 +208,6 @@ static const char *what_is(const hnode *n)
     if (n->plain && parse_num(n->s, &v)) return "a number";
     if (n->plain && is_yaml_bool(n->s)) return "a boolean";
     return "a string";
-}
-
-static char *afmt(jci_arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static char *afmt(jci_arena *a, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return jci_arena_strdup(a, buf);
 }
 
 /* ---- typed getters ---------------------------------------------------------- */
@@ -402,15 +375,10 @@ static jc_status resolve_source(B *b, const hnode *n, const jc_source **out)
     }
     if (!f->has_sources)
         return err(b, n, "source '%s' is not defined: this file has no 'sources' mapping", id);
-    const char *best = NULL;
-    int bd = 3;
-    for (size_t k = 0; k < f->n_srcs; k++) {
-        int dist = jci_edit_distance(id, f->srcs[k]->id, 3);
-        if (dist < bd) {
-            bd = dist;
-            best = f->srcs[k]->id;
-        }
-    }
+    jci_suggest sg;
+    jci_suggest_init(&sg, id, 1);
+    for (size_t k = 0; k < f->n_srcs; k++) jci_suggest_add(&sg, f->srcs[k]->id, NULL);
+    const char *best = jci_suggest_best(&sg);
     if (best)
         return err(b, n, "source '%s' is not defined in this file's 'sources'; did you mean '%s'?",
                    id, best);
@@ -1405,7 +1373,7 @@ static jc_status region_default(B *b, const kentry *e, jc_region *r, bool cloud_
             if (!jci_strcasecmp(r->intensity[i].dataset_id, r->default_dataset)) {
                 r->default_intensity = &r->intensity[i];
                 r->default_from = r;
-                r->default_reason = afmt(b->a, "the region's default_dataset: %s", r->why);
+                r->default_reason = jci_arena_printf(b->a, "the region's default_dataset: %s", r->why);
                 return r->default_reason ? JC_OK : oom(b);
             }
         return err(b, mget(e->map, "default_dataset"),
@@ -1420,7 +1388,7 @@ static jc_status region_default(B *b, const kentry *e, jc_region *r, bool cloud_
         const jc_region *g = r->grid_region;
         r->default_intensity = g->default_intensity;
         r->default_from = g;
-        r->default_reason = afmt(b->a, "the grid zone %s's %s (precedence %d) ranks before this "
+        r->default_reason = jci_arena_printf(b->a, "the grid zone %s's %s (precedence %d) ranks before this "
                                  "region's own %s (precedence %d)", g->code,
                                  g->default_intensity->dataset_id,
                                  g->default_intensity->dataset->precedence,
@@ -1435,18 +1403,18 @@ static jc_status region_default(B *b, const kentry *e, jc_region *r, bool cloud_
         r->default_from = r;
         const jc_dataset *ds = r->intensity[0].dataset;
         if (ds)
-            r->default_reason = afmt(b->a, "lowest precedence (%d) of the %zu dataset%s with a "
+            r->default_reason = jci_arena_printf(b->a, "lowest precedence (%d) of the %zu dataset%s with a "
                                      "value for this region", ds->precedence, nd,
                                      nd == 1 ? "" : "s");
         else
-            r->default_reason = afmt(b->a, "the only dataset with a value for this region");
+            r->default_reason = jci_arena_printf(b->a, "the only dataset with a value for this region");
         return r->default_reason ? JC_OK : oom(b);
     }
     if (r->type == JC_REGION_CLOUD && r->grid_region && r->grid_region->default_intensity) {
         const jc_region *g = r->grid_region;
         r->default_intensity = g->default_intensity;
         r->default_from = g;
-        r->default_reason = afmt(b->a, "cloud region without its own value: the grid zone "
+        r->default_reason = jci_arena_printf(b->a, "cloud region without its own value: the grid zone "
                                  "%s's default (%s)", g->code, g->default_reason);
         return r->default_reason ? JC_OK : oom(b);
     }

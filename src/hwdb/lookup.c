@@ -87,101 +87,27 @@ const char *hw_kind_name(int kind)
     return kind >= 1 && kind <= HW_NS_GA ? n[kind] : "?";
 }
 
-/* 0: needle is not in hay (case-insensitive); 1: it is, starting a word
- * of hay (at its start or after '-', '_', ' ', '.', ':' or '/'); 2: it is,
- * inside a word. */
-static int has_sub(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle), h = strlen(hay);
-    if (n == 0 || n > h) return 0;
-    int found = 0;
-    for (size_t i = 0; i + n <= h; i++) {
-        size_t j;
-        for (j = 0; j < n; j++) {
-            int a = (unsigned char)hay[i + j], b = (unsigned char)needle[j];
-            if (a >= 'A' && a <= 'Z') a += 32;
-            if (b >= 'A' && b <= 'Z') b += 32;
-            if (a != b) break;
-        }
-        if (j < n) continue;
-        if (i == 0 || strchr("-_ .:/", hay[i - 1])) return 1;
-        found = 2;
-    }
-    return found;
-}
-
 jc_status hw_not_found(const jc_hwdb *db, const hw_ns *ns, unsigned mask,
                        const char *what, const char *name, jc_diag *d)
 {
-    enum { K = 3 };
-    const hw_name *best[K] = {0};
-    int bd[K] = {0};
-    size_t nb = 0;
-    size_t ln = strlen(name);
-    int limit = ln <= 3 ? 1 : ln <= 5 ? 2 : (int)(ln / 3) + 1;
-    if (limit > 4) limit = 4;
+    jci_suggest sg;
+    jci_suggest_init(&sg, name, 3);
+    /* one suggestion per entity (its id is the key): its closest name */
     for (size_t i = 0; i < ns->n; i++) {
         const hw_name *nm = &ns->names[i];
         if (mask && !(mask & (1u << nm->kind))) continue;
-        /* rank (lower first): 1 the query starts a word of the name and
-         * is a close typo of it too ("h10": h100); 2 it starts a word
-         * ("p100": nvidia-tesla-p100); 4 x edit distance for typos; any
-         * other substring after the close typos */
-        int ed = jci_edit_distance(name, nm->name, limit + 1);
-        int sub = ln >= 2 ? has_sub(nm->name, name) : 0;
-        int dist;
-        if (sub == 1 && ln >= 3) dist = ed == 0 ? 0 : ed <= limit ? 1 : 2;
-        else if (ed <= limit) dist = 4 * ed;
-        else if (sub || (ln >= 2 && strlen(nm->name) >= 3 && has_sub(name, nm->name)))
-            dist = 4 * limit;
-        else
-            continue;
-        /* one suggestion per entity: keep its best name */
-        size_t j;
-        for (j = 0; j < nb; j++)
-            if (best[j]->kind == nm->kind && best[j]->idx == nm->idx) break;
-        if (j < nb) {
-            if (dist < bd[j]) {
-                best[j] = nm;
-                bd[j] = dist;
-            }
-            continue;
-        }
-        if (nb < K) {
-            best[nb] = nm;
-            bd[nb++] = dist;
-        } else {
-            size_t w = 0;
-            for (size_t q = 1; q < K; q++)
-                if (bd[q] > bd[w] || (bd[q] == bd[w] && strcmp(best[q]->lower, best[w]->lower) > 0))
-                    w = q;
-            if (dist < bd[w] || (dist == bd[w] && strcmp(nm->lower, best[w]->lower) < 0)) {
-                best[w] = nm;
-                bd[w] = dist;
-            }
-        }
+        jci_suggest_add(&sg, nm->name, hw_entity_id(db, nm));
     }
-    /* sort suggestions: distance, then name */
-    for (size_t i = 1; i < nb; i++)
-        for (size_t j = i; j > 0 && (bd[j] < bd[j - 1] || (bd[j] == bd[j - 1] &&
-                                     strcmp(best[j]->lower, best[j - 1]->lower) < 0)); j--) {
-            const hw_name *t = best[j];
-            best[j] = best[j - 1];
-            best[j - 1] = t;
-            int td = bd[j];
-            bd[j] = bd[j - 1];
-            bd[j - 1] = td;
-        }
-    if (!nb)
+    if (!sg.n)
         return jci_diag_set(d, JC_ERR_NOTFOUND, "no %s named '%s'", what, name);
     char sug[700];
     size_t p = 0;
     sug[0] = 0;
-    for (size_t i = 0; i < nb && p < sizeof sug; i++) {
-        const char *id = hw_entity_id(db, best[i]);
+    for (size_t i = 0; i < sg.n && p < sizeof sug; i++) {
+        const char *id = sg.key[i];
         int w;
-        if (best[i]->is_alias && strcmp(id, best[i]->name))
-            w = snprintf(sug + p, sizeof sug - p, "%s%s (%s)", i ? ", " : "", best[i]->name, id);
+        if (strcmp(id, sg.name[i]))   /* an alias: "h100 (nvidia-h100-sxm5)" */
+            w = snprintf(sug + p, sizeof sug - p, "%s%s (%s)", i ? ", " : "", sg.name[i], id);
         else
             w = snprintf(sug + p, sizeof sug - p, "%s%s", i ? ", " : "", id);
         if (w < 0) break;

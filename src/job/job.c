@@ -42,13 +42,10 @@ const jc_job_key *jc_job_keys(size_t *n)
 
 const char *jc_job_key_closest(const char *name)
 {
-    const char *best = NULL;
-    int bd = 3;
-    for (size_t i = 0; name && i < N_ROWS; i++) {
-        int dist = jci_edit_distance(name, rows[i].pub.name, 3);
-        if (dist < bd) { bd = dist; best = rows[i].pub.name; }
-    }
-    return best;
+    jci_suggest sg;
+    jci_suggest_init(&sg, name, 1);
+    for (size_t i = 0; name && i < N_ROWS; i++) jci_suggest_add(&sg, rows[i].pub.name, NULL);
+    return jci_suggest_best(&sg);
 }
 
 static jc_status bad(jc_diag *d, const char *key, const char *want, const char *got)

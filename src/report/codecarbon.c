@@ -27,18 +27,11 @@ static const char *const cols[] = {
     "on_cloud", "pue",
 };
 
-/* A CSV field, quoted when it holds a comma, a quote or a line break. */
+/* A CSV field after its separator (none before the first). */
 static void field(FILE *f, const char *s, int first)
 {
     if (!first) fputc(',', f);
-    if (!s) return;
-    if (!strpbrk(s, ",\"\r\n")) { fputs(s, f); return; }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    jci_csv_field(f, s, false);
 }
 
 static void numf(FILE *f, double v)
@@ -71,14 +64,8 @@ jc_status jc_report_estimate_codecarbon(const jc_estimate *e, const jc_codecarbo
         for (size_t i = 0; i < n; i++) field(f, cols[i], i == 0);
         fputc('\n', f);
     }
-    /* place: country, sub-national region, cloud */
-    const jc_region *r = NULL, *country = NULL;
-    jc_diag tmp;
-    if (o->db && e->region_code) jc_hwdb_region(o->db, e->region_code, &r, &tmp);
-    if (r) {
-        if (r->type == JC_REGION_COUNTRY) country = r;
-        else if (r->country) jc_hwdb_region(o->db, r->country, &country, &tmp);
-    }
+    /* place: country, sub-national region, cloud (the estimate's typed fields) */
+    const jc_region *r = e->region, *country = e->region_country;
     char sub[200] = "", cloud_region[200] = "";
     if (r && r->type == JC_REGION_SUBNATIONAL && r->name) {
         /* CodeCarbon writes sub-national names in lower case */

@@ -208,12 +208,12 @@ jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
     for (size_t i = 0; i < n; i++) {
         const jc_compare_item *x = &items[i];
         const jc_estimate *e = x->est;
-        rcsv_str(f, x->label, 0);
+        jci_csv_field(f, x->label, 0);
         csv_num(f, x->batch > 0 ? x->batch : NAN);
         fprintf(f, ",%d,", x->partial);
-        rcsv_str(f, e->device_id, 0);
+        jci_csv_field(f, e->device_id, 0);
         fprintf(f, ",%g,%s,", e->devices, e->precision);
-        rcsv_str(f, e->region_code, 0);
+        jci_csv_field(f, e->region_code, 0);
         csv_count(f, fig(x, F_MACS));
         csv_count(f, fig(x, F_PARAMS));
         const jc_range *rs[] = {&e->wall_hours, &e->energy_facility_kwh, &e->co2_kg};
@@ -225,7 +225,7 @@ jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
         csv_num(f, fig(x, F_JPS));
         for (int k = 0; k < F_COUNT; k++) csv_num(f, ratio(items, i, k));
         fputc(',', f);
-        rcsv_str(f, x->note, 0);
+        jci_csv_field(f, x->note, 0);
         fputc('\n', f);
     }
     return ferror(f) ? JC_ERR_IO : JC_OK;

@@ -334,11 +334,11 @@ jc_status jc_report_count_csv(const jc_analysis *a, FILE *f)
     for (size_t i = 0; i < a->n_nodes; i++) {
         const jc_counted_node *cn = &a->nodes[i];
         const jc_node_cost *c = &cn->cost;
-        rcsv_str(f, cn->name, 1);
+        jci_csv_field(f, cn->name, 1);
         fputc(',', f);
-        rcsv_str(f, cn->op, 1);
+        jci_csv_field(f, cn->op, 1);
         fprintf(f, ",%d,%d,%s,", cn->depth, cn->counted, state_name(c->state));
-        rcsv_str(f, shape_str(sh, sizeof sh, out_shape(a, cn)), 1);
+        jci_csv_field(f, shape_str(sh, sizeof sh, out_shape(a, cn)), 1);
         if (c->state == JC_COST_OK)
             fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%s,%lld\n", (long long)c->macs,
                     (long long)c->flops, (long long)c->special_ops, (long long)c->bytes_read,

@@ -433,13 +433,13 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
     }
     /* unknown figures are "n/a"; an absent host or region is empty */
     fprintf(f, "%s,%s,%s,", jc_mode_name(e->mode), jc_method_name(e->method), e->precision);
-    rcsv_str(f, e->device_id, 0);
+    jci_csv_field(f, e->device_id, 0);
     fprintf(f, ",%g,", e->devices);
-    rcsv_str(f, e->host_id, 0);
+    jci_csv_field(f, e->host_id, 0);
     fputc(',', f);
     if (e->host_id) fprintf(f, "%g", e->hosts);
     fputc(',', f);
-    rcsv_str(f, e->region_code, 0);
+    jci_csv_field(f, e->region_code, 0);
     fputc(',', f);
     rcsv_num(f, rj_known(e->flops_total));
     fputc(',', f);
@@ -460,7 +460,7 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
         rcsv_num(f, r.high);
     }
     fprintf(f, ",%s,", e->lower_bound ? "lower bound" : "estimate");
-    rcsv_str(f, e->model_sha256, 0);
+    jci_csv_field(f, e->model_sha256, 0);
     fprintf(f, "\n");
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }

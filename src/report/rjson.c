@@ -53,21 +53,6 @@ int rj_push_str(cJSON *arr, const char *s)
     return rj_push(arr, s ? cJSON_CreateString(s) : cJSON_CreateNull());
 }
 
-void rcsv_str(FILE *f, const char *s, int always)
-{
-    if (!s) return;
-    if (!always && !strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 void rcsv_num(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, "%.6g", v);

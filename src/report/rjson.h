@@ -38,10 +38,6 @@ int rj_push(cJSON *arr, cJSON *item);
 char *rj_print(const cJSON *root);
 char *rj_print_unformatted(const cJSON *root);
 
-/* Writes s as one CSV field (RFC 4180: quoted when it holds a comma,
- * quote, CR or LF; always quoted when `always`).  NULL writes nothing. */
-void rcsv_str(FILE *f, const char *s, int always);
-
 /* Writes v as a CSV field with %.6g, or "n/a" when it is not finite
  * (unknown). */
 void rcsv_num(FILE *f, double v);

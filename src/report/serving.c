@@ -299,16 +299,16 @@ jc_status jc_report_serving_sweep_csv(const jc_serving_sweep *s, FILE *f)
                "j_per_output_token_device,j_per_output_token,meets_targets,pareto,reason\n");
     for (size_t i = 0; i < s->n_entries; i++) {
         const jc_serving_sweep_entry *e = &s->entries[i];
-        rcsv_str(f, e->device_id, 0);
+        jci_csv_field(f, e->device_id, 0);
         fprintf(f, ",%g,%g,", e->count, e->tp);
-        rcsv_str(f, e->weights, 0);
+        jci_csv_field(f, e->weights, 0);
         if (e->estimated)
             fprintf(f, ",%g,%g,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,", e->concurrency_asked, e->concurrency,
                     e->memory_limited, e->ttft_s, e->itl_s, e->tokens_per_s, e->j_per_output_token,
                     e->j_per_output_token_facility, e->meets, e->pareto);
         else
             fprintf(f, ",%g,n/a,n/a,n/a,n/a,n/a,n/a,n/a,0,0,", e->concurrency_asked);
-        rcsv_str(f, e->reason, 0);
+        jci_csv_field(f, e->reason, 0);
         fprintf(f, "\n");
     }
     return ferror(f) ? JC_ERR_IO : JC_OK;

@@ -273,18 +273,6 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
     }
 }
 
-/* A YAML double-quoted scalar. */
-static void yq(FILE *f, const char *t)
-{
-    fputc('"', f);
-    for (; t && *t; t++) {
-        if (*t == '"' || *t == '\\') fputc('\\', f);
-        if ((unsigned char)*t < 0x20) { fprintf(f, "\\x%02x", (unsigned char)*t); continue; }
-        fputc(*t, f);
-    }
-    fputc('"', f);
-}
-
 static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts *o)
 {
     char a[64], buf[1400];
@@ -308,20 +296,20 @@ static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts
              o->reproduce && o->db && o->db->data_version ? o->db->data_version : "");
     ellipsize(buf, sizeof buf, n);
     fputs("  source: ", f);
-    yq(f, buf);
+    jci_yaml_quote(f, buf);
     fputs("\n  training_type: ", f);
-    yq(f, o->training_type ? o->training_type : "pre-training");
+    jci_yaml_quote(f, o->training_type ? o->training_type : "pre-training");
     fputs("\n  geographical_location: ", f);
-    if (o->location) yq(f, o->location);
+    if (o->location) jci_yaml_quote(f, o->location);
     else if (e->region_code) {
         snprintf(buf, sizeof buf, "%s (%s)", e->region_name ? e->region_name : e->region_code, e->region_code);
-        yq(f, buf);
+        jci_yaml_quote(f, buf);
     } else {
-        yq(f, "not stated (grid intensity given directly)");
+        jci_yaml_quote(f, "not stated (grid intensity given directly)");
     }
     snprintf(buf, sizeof buf, "%g x %s", e->devices, e->device_name);
     fputs("\n  hardware_used: ", f);
-    yq(f, buf);
+    jci_yaml_quote(f, buf);
     fputs("\n", f);
     return JC_OK;
 }

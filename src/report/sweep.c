@@ -183,11 +183,11 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
     for (size_t i = 0; i < s->n_entries; i++) {
         const jc_sweep_entry *x = &s->entries[i];
         fprintf(f, "%zu,", i + 1);
-        rcsv_str(f, x->device_id, 0);
+        jci_csv_field(f, x->device_id, 0);
         fputc(',', f);
-        rcsv_str(f, x->device_name, 0);
+        jci_csv_field(f, x->device_name, 0);
         fputc(',', f);
-        rcsv_str(f, x->region_code, 0);
+        jci_csv_field(f, x->region_code, 0);
         fprintf(f, ",%s,", x->precision ? x->precision : "");
         if (x->batch > 0) fprintf(f, "%g", x->batch);
         fprintf(f, ",%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", x->pareto, x->wall_hours.low,
@@ -201,15 +201,15 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
     for (size_t i = 0; i < s->n_skipped; i++) {
         const jc_sweep_entry *x = &s->skipped[i];
         fprintf(f, ",");
-        rcsv_str(f, x->device_id, 0);
+        jci_csv_field(f, x->device_id, 0);
         fputc(',', f);
-        rcsv_str(f, x->device_name, 0);
+        jci_csv_field(f, x->device_name, 0);
         fputc(',', f);
-        rcsv_str(f, x->region_code, 0);
+        jci_csv_field(f, x->region_code, 0);
         fprintf(f, ",%s,", x->precision ? x->precision : "");
         if (x->batch > 0) fprintf(f, "%g", x->batch);
         fprintf(f, ",,,,,,,,,,,,,,,");
-        rcsv_str(f, x->reason, 0);
+        jci_csv_field(f, x->reason, 0);
         fputc('\n', f);
     }
     return ferror(f) ? JC_ERR_IO : JC_OK;

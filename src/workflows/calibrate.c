@@ -477,17 +477,6 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
 
 /* ---- override file ---------------------------------------------------------------- */
 
-static void yq(FILE *f, const char *t)
-{
-    fputc('"', f);
-    for (; t && *t; t++) {
-        if (*t == '"' || *t == '\\') fputc('\\', f);
-        if ((unsigned char)*t < 0x20) { fprintf(f, "\\x%02x", (unsigned char)*t); continue; }
-        fputc(*t, f);
-    }
-    fputc('"', f);
-}
-
 jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measurements *ms,
                                     const jc_measurement *m, const char *date, FILE *f, jc_diag *d)
 {
@@ -510,12 +499,12 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measuremen
                "# Use it with: joulecast estimate --hwdb THIS_FILE ...\n", JC_VERSION);
     fprintf(f, "schema: joulecast-hwdb/1\nsources:\n  calibration:\n    citation: ");
     snprintf(buf, sizeof buf, "joulecast calibrate: measured run in %s", meas);
-    yq(f, buf);
+    jci_yaml_quote(f, buf);
     fprintf(f, "\n    date: \"%s\"\n    note: ", chk);
     snprintf(buf, sizeof buf, "%g x %s, %s, %s; measured %.6g h, device energy %.6g kWh",
              c->devices, c->device_id, jc_mode_name(c->mode), jc_precision_name(c->precision),
              c->meas_hours, c->meas_device_kwh);
-    yq(f, buf);
+    jci_yaml_quote(f, buf);
     fprintf(f, "\ndevices:\n  - id: %s\n", c->device_id);
     if (c->fit_util) {
         char ub[32];
@@ -528,7 +517,7 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measuremen
                                        : "the hwdb's relative range around the fitted value");
         fprintf(f, "    utilization:\n      %s: {value: %.6g, low: %.6g, high: %.6g, source: calibration, measured: ",
                 jc_mode_name(c->mode), c->util_after, c->util_low, c->util_high);
-        yq(f, buf);
+        jci_yaml_quote(f, buf);
         fprintf(f, "}\n");
     }
     if (c->fit_pj) {
@@ -536,7 +525,7 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measuremen
                  "(joules-per-op method at the fitted utilisation); hwdb value before: %.4g", meas, c->pj_before);
         fprintf(f, "    energy:\n      pj_per_flop:\n        %s: {value: %.6g, source: calibration, measured: ",
                 jc_precision_name(c->precision), c->pj_after);
-        yq(f, buf);
+        jci_yaml_quote(f, buf);
         fprintf(f, "}\n");
     }
     if (ferror(f)) return jci_diag_set(d, JC_ERR_IO, "calibrate: write failed");

@@ -62,18 +62,6 @@ void jc_ga_input_init(jc_ga_input *in)
 
 /* ---- small helpers --------------------------------------------------- */
 
-static char *ga_printf(jci_arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static char *ga_printf(jci_arena *a, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return jci_arena_strdup(a, buf);
-}
-
 static void add_warning(ga_ctx *c, const char *s)
 {
     if (s && c->r->n_warnings < GA_MAX_LIST) c->warn[c->r->n_warnings++] = s;
@@ -91,7 +79,7 @@ static const char *source_text(jci_arena *a, const jc_sourced *v)
     const jc_source *s = v->source;
     const char *cit = s->citation ? s->citation : s->id;
     if (s->url && (!cit || !strstr(cit, s->url)))
-        return ga_printf(a, "%s <%s>", cit ? cit : "", s->url);
+        return jci_arena_printf(a, "%s <%s>", cit ? cit : "", s->url);
     return cit;
 }
 
@@ -127,54 +115,16 @@ static int name_eq(const char *a, const char *b)
     return 1;
 }
 
-static int ci_contains(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle), h = strlen(hay);
-    if (!n || n > h) return 0;
-    for (size_t i = 0; i + n <= h; i++) {
-        size_t k = 0;
-        while (k < n) {
-            int x = (unsigned char)hay[i + k], y = (unsigned char)needle[k];
-            if (x >= 'A' && x <= 'Z') x += 32;
-            if (y >= 'A' && y <= 'Z') y += 32;
-            if (x != y) break;
-            k++;
-        }
-        if (k == n) return 1;
-    }
-    return 0;
-}
-
-/* Writes "a, b, c" (the three closest names to `want`: substring matches
- * first, then by edit distance) into buf. */
+/* Writes "'a', 'b', 'c'" (the three closest names to `want`, the one
+ * "did you mean" rule of jci_suggest) into buf; "" when none is close. */
 static void suggest(const char *want, const char *const *names, size_t n,
                     char *buf, size_t cap)
 {
-    const char *best[3] = {0};
-    int bd[3] = {1 << 30, 1 << 30, 1 << 30};
-    for (size_t i = 0; i < n; i++) {
-        if (!names[i]) continue;
-        int d = jci_edit_distance(want, names[i], 64);
-        if (ci_contains(names[i], want) || ci_contains(want, names[i]))
-            d = d / 4;
-        for (int k = 0; k < 3; k++)
-            if (d < bd[k]) {
-                for (int m = 2; m > k; m--) {
-                    bd[m] = bd[m - 1];
-                    best[m] = best[m - 1];
-                }
-                bd[k] = d;
-                best[k] = names[i];
-                break;
-            }
-    }
-    buf[0] = 0;
-    size_t len = 0;
-    for (int k = 0; k < 3 && best[k]; k++) {
-        int w = snprintf(buf + len, cap - len, "%s'%s'", k ? ", " : "", best[k]);
-        if (w < 0 || (size_t)w >= cap - len) break;
-        len += (size_t)w;
-    }
+    jci_suggest sg;
+    jci_suggest_init(&sg, want, 3);
+    for (size_t i = 0; i < n; i++)
+        if (names[i]) jci_suggest_add(&sg, names[i], NULL);
+    jci_suggest_list(&sg, "'", buf, cap);
 }
 
 static const jc_ga_constant *find_const(const jc_ga_version *v, const char *id)
@@ -422,7 +372,7 @@ static jc_status ga_cpu(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
             const jc_ga_hw *row;
             if (resolve_hw(v, db, in->cpu_model, 1, &row, cpu_dev, NULL) == JC_OK) {
                 r->cpu_model = row->name;
-                add_warning(c, ga_printf(a, "--tdp-per-core %g W used instead of "
+                add_warning(c, jci_arena_printf(a, "--tdp-per-core %g W used instead of "
                     "the calculator's %g W for '%s'", in->tdp_per_core_w,
                     row->tdp_per_core_w.value, row->name));
             }
@@ -438,9 +388,9 @@ static jc_status ga_cpu(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
         r->cpu_model = row->name;
         r->cpu_w_per_core = row->tdp_per_core_w.value;
         add_used(c, "CPU power per core", r->cpu_w_per_core, "W",
-                 ga_printf(a, "TDP_per_core of '%s' (TDP_cpu.csv%s)", row->name,
+                 jci_arena_printf(a, "TDP_per_core of '%s' (TDP_cpu.csv%s)", row->name,
                            row->tdp_w.present
-                           ? ga_printf(a, ": %g W / %d cores, as rounded in the table",
+                           ? jci_arena_printf(a, ": %g W / %d cores, as rounded in the table",
                                        row->tdp_w.value, row->cores)
                            : ""),
                  source_text(a, &row->tdp_per_core_w));
@@ -451,7 +401,7 @@ static jc_status ga_cpu(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
     int phys = *cpu_dev && (*cpu_dev)->cores > 0 ? (*cpu_dev)->cores : 0;
     int thr = *cpu_dev && (*cpu_dev)->threads > 0 ? (*cpu_dev)->threads : 0;
     if (phys && thr > phys && in->n_cores > phys && in->n_cores <= thr)
-        add_warning(c, ga_printf(a, "--cores %d is more than the %d physical "
+        add_warning(c, jci_arena_printf(a, "--cores %d is more than the %d physical "
             "cores of %s and at most its %d threads: if these are hardware "
             "threads, give the number of cores (the calculator's power is per "
             "core; counting threads overstates CPU power up to 2x); ignore this "
@@ -487,7 +437,7 @@ static jc_status ga_gpu(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
         r->gpu_model = row->name;
         r->gpu_w = row->tdp_w.value;
         add_used(c, "GPU power", r->gpu_w, "W",
-                 ga_printf(a, "TDP of '%s' (TDP_gpu.csv, per GPU)", row->name),
+                 jci_arena_printf(a, "TDP of '%s' (TDP_gpu.csv, per GPU)", row->name),
                  source_text(a, &row->tdp_w));
         if (!in->gpu_model)
             add_note(c, "GPU model unknown: the calculator's \"Any\" row (200 W per GPU) was used");
@@ -556,8 +506,9 @@ static jc_status ga_cloud(ga_ctx *c, const jc_ga_version *v, const jc_ga_input *
             if (names) suggest(in->datacenter, names, nn, sug, sizeof sug);
             free(names);
             return jci_diag_set(diag, JC_ERR_NOTFOUND,
-                "unknown data centre '%s' of %s in calculator v%s; did you mean %s?",
-                in->datacenter, r->provider, v->version, sug[0] ? sug : "(none listed)");
+                "unknown data centre '%s' of %s in calculator v%s%s%s%s",
+                in->datacenter, r->provider, v->version, sug[0] ? "; did you mean " : "",
+                sug, sug[0] ? "?" : "");
         }
         free(names);
         r->datacenter = dc->name;
@@ -594,7 +545,7 @@ static jc_status ga_pue(ga_ctx *c, const jc_ga_version *v, const jc_ga_input *in
     } else if (dc && dc->pue.present) {
         r->pue = dc->pue.value;
         add_used(c, "PUE", r->pue, "",
-                 ga_printf(a, "data centre %s %s (cloudProviders_datacenters.csv)",
+                 jci_arena_printf(a, "data centre %s %s (cloudProviders_datacenters.csv)",
                            r->provider, dc->name),
                  source_text(a, &dc->pue));
     } else {
@@ -604,9 +555,9 @@ static jc_status ga_pue(ga_ctx *c, const jc_ga_version *v, const jc_ga_input *in
                                     "calculator v%s tables lack a PUE default", v->version);
         r->pue = pd->value.value;
         add_used(c, "PUE", r->pue, "",
-                 dc ? ga_printf(a, "provider %s default (data centre %s has no PUE of its own)",
+                 dc ? jci_arena_printf(a, "provider %s default (data centre %s has no PUE of its own)",
                                 r->provider, dc->name)
-                    : ga_printf(a, "provider %s default (defaults_PUE.csv)", r->provider),
+                    : jci_arena_printf(a, "provider %s default (defaults_PUE.csv)", r->provider),
                  source_text(a, &pd->value));
     }
     return JC_OK;
@@ -640,12 +591,12 @@ static jc_status ga_ci(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
             if (!l) return jci_diag_set(diag, JC_ERR_HWDB,
                     "data centre %s %s: location '%s' is not in calculator v%s's "
                     "CI table", r->provider, dc->name, dc->location, v->version);
-            why = ga_printf(a, "location %s of data centre %s %s (CI_aggregated.csv)",
+            why = jci_arena_printf(a, "location %s of data centre %s %s (CI_aggregated.csv)",
                             l->code, r->provider, dc->name);
         } else if (in->region) {
             l = find_location(v, db, in->region);
             if (!l) return unknown_location(v, in->region, diag);
-            why = ga_printf(a, "location %s (%s%s%s) in CI_aggregated.csv", l->code,
+            why = jci_arena_printf(a, "location %s (%s%s%s) in CI_aggregated.csv", l->code,
                             l->country ? l->country : "",
                             l->region && strcmp(l->region, "Any") ? ", " : "",
                             l->region && strcmp(l->region, "Any") ? l->region : "");
@@ -746,7 +697,7 @@ static void ga_equivalences(ga_ctx *c, const jc_ga_version *v)
         }
         r->flight_fraction = cg / f->value.value;
         add_used(c, f->id, f->value.value, "gCO2e",
-                 ga_printf(a, "flights %s = carbon / %s (the calculator picks the "
+                 jci_arena_printf(a, "flights %s = carbon / %s (the calculator picks the "
                            "flight by size: below half of NY-SF the short one, "
                            "below half of NYC-MEL NY-SF)", r->flight_label, f->id),
                  source_text(a, &f->value));
@@ -765,7 +716,7 @@ static void ga_notes(ga_ctx *c, const jc_ga_input *in)
         add_note(c, "CPU usage 1 (the calculator's default): every core at TDP for the whole runtime");
     if (in->n_gpus > 0 && in->gpu_usage == 1.0)
         add_note(c, "GPU usage 1 (the calculator's default): every GPU at TDP for the whole runtime");
-    add_note(c, ga_printf(a, "memory power is per GB requested (%g W/GB), not per "
+    add_note(c, jci_arena_printf(a, "memory power is per GB requested (%g W/GB), not per "
                 "GB installed; no power for storage, network, or the rest of the server",
                 r->memory_w_per_gb));
     add_note(c, "TDP is a thermal design figure, not a measurement: real draw can be above it (boost) or well below");
@@ -785,7 +736,7 @@ static jc_status ga_own(ga_ctx *c, const jc_ga_input *in, const jc_device *cpu_d
     if (in->n_cores > 0) {
         if (!cpu_dev || !cpu_dev->tdp_w.present || !cpu_dev->idle_w.present || cpu_dev->cores <= 0) {
             ok = 0;
-            why_not = cpu_dev ? ga_printf(a, "hwdb device '%s' lacks TDP, idle power or core count", cpu_dev->id)
+            why_not = cpu_dev ? jci_arena_printf(a, "hwdb device '%s' lacks TDP, idle power or core count", cpu_dev->id)
                               : "the CPU is not a hwdb device with TDP and idle power";
         } else {
             jc_ga_own_part *pp = &parts[np++];
@@ -806,7 +757,7 @@ static jc_status ga_own(ga_ctx *c, const jc_ga_input *in, const jc_device *cpu_d
     if (ok && in->n_gpus > 0) {
         if (!gpu_dev || !gpu_dev->tdp_w.present || !gpu_dev->idle_w.present) {
             ok = 0;
-            why_not = gpu_dev ? ga_printf(a, "hwdb device '%s' lacks TDP or idle power", gpu_dev->id)
+            why_not = gpu_dev ? jci_arena_printf(a, "hwdb device '%s' lacks TDP or idle power", gpu_dev->id)
                               : "the GPU is not a hwdb device with TDP and idle power";
         } else {
             jc_ga_own_part *pp = &parts[np++];

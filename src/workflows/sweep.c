@@ -123,11 +123,11 @@ static void skip(sw *w, const jc_device *dev, const jc_region *reg, const char *
 static void skip(sw *w, const jc_device *dev, const jc_region *reg, const char *prec,
                  double batch, size_t covers, const char *fmt, ...)
 {
-    char buf[1100];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    const char *reason = jci_arena_vprintf(w->a, fmt, ap);
     va_end(ap);
+    if (!reason) w->oom = 1;
     jc_sweep_entry x;
     memset(&x, 0, sizeof x);
     x.ci_region_default = NAN;
@@ -136,7 +136,7 @@ static void skip(sw *w, const jc_device *dev, const jc_region *reg, const char *
     x.region_code = reg ? adup(w, reg->code) : NULL;
     x.precision = prec;
     x.batch = isnan(batch) ? 0 : batch;
-    x.reason = adup(w, buf);
+    x.reason = reason;
     if (push(w, &w->in->skipped, &w->s->n_skipped, &w->cap_k, &x))
         w->s->n_skipped_points += covers;
 }

@@ -334,7 +334,7 @@ static void test_statement_and_codecarbon(void)
 
     /* CodeCarbon row: 31 columns, facility energy in energy_consumed */
     f = fopen(p, "w");
-    jc_codecarbon_opts co = {db, "2024-01-01T00:00:00", NULL, NULL};
+    jc_codecarbon_opts co = {"2024-01-01T00:00:00", NULL, NULL};
     CHECK_I64(jc_report_estimate_codecarbon(e, &co, f, 1), JC_OK);
     fclose(f);
     slurp(p, buf, sizeof buf);

@@ -287,12 +287,10 @@ bool op_weighted(opctx *c, int64_t n, int64_t per)
 
 void op_note(opctx *c, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    c->note = jci_arena_vprintf(ax_arena(c->ax), fmt, ap);
     va_end(ap);
-    c->note = jci_arena_strdup(ax_arena(c->ax), buf);
 }
 
 jc_status op_unknown(opctx *c)
