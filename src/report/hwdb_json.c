@@ -6,6 +6,7 @@
  * rejects anything else).
  */
 #include "base/jc_internal.h"
+#include "hwdb/hwdb_fields.h"
 #include "report/rjson.h"
 
 #include <cjson/cJSON.h>
@@ -120,56 +121,139 @@ static char *finish(jb *b, cJSON *root)
     return s;
 }
 
+/* ---- records by their field table (src/hwdb/fields_<kind>.def) ---------- */
+
+static const void *ptr_at(const void *rec, size_t off)
+{
+    const void *p;
+    memcpy(&p, (const unsigned char *)rec + off, sizeof p);
+    return p;
+}
+
+/* Whether row f of rec holds a value (a group's required row decides
+ * whether the group is there). */
+static bool field_present(const jci_hwfield *f, const void *rec)
+{
+    const unsigned char *p = (const unsigned char *)rec + f->off;
+    int i;
+    double v;
+    switch (f->type) {
+    case HF_T_INT:
+    case HF_T_ENUM:
+        memcpy(&i, p, sizeof i);
+        return i != 0 || f->type == HF_T_ENUM;
+    case HF_T_NUM:
+        memcpy(&v, p, sizeof v);
+        return v != 0;
+    case HF_T_SV:
+        return ((const jc_sourced *)p)->present;
+    case HF_T_PREC:
+        for (int q = 0; q < JC_PREC_COUNT; q++)
+            if (((const jc_sourced *)p)[q].present) return true;
+        return false;
+    default:
+        return ptr_at(rec, f->off) != NULL;
+    }
+}
+
+/* Row f of rec as key `name` of o: absent is null (a precision map and a
+ * list are there, empty). */
+static void add_field(jb *b, cJSON *o, const jci_hwfield *f, const void *rec, const char *name)
+{
+    const unsigned char *p = (const unsigned char *)rec + f->off;
+    switch (f->type) {
+    case HF_T_ID:
+    case HF_T_STR:
+        add_str(b, o, name, ptr_at(rec, f->off));
+        break;
+    case HF_T_STRS: {
+        size_t n;
+        memcpy(&n, (const unsigned char *)rec + f->count_off, sizeof n);
+        add_item(b, o, name, str_array(b, (const char **)ptr_at(rec, f->off), n));
+        break;
+    }
+    case HF_T_ENUM: {
+        int e, n = 0;
+        memcpy(&e, p, sizeof e);
+        while (f->names[n]) n++;
+        add_str(b, o, name, e >= 0 && e < n ? f->names[e] : NULL);
+        break;
+    }
+    case HF_T_INT:
+    case HF_T_NUM:
+        if (!field_present(f, rec)) {
+            add_str(b, o, name, NULL);
+        } else if (f->type == HF_T_INT) {
+            int i;
+            memcpy(&i, p, sizeof i);
+            add_num(b, o, name, i);
+        } else {
+            double v;
+            memcpy(&v, p, sizeof v);
+            add_num(b, o, name, v);
+        }
+        break;
+    case HF_T_SV:
+        add_item(b, o, name, sourced(b, (const jc_sourced *)p));
+        break;
+    case HF_T_PREC:
+        add_item(b, o, name, prec_obj(b, (const jc_sourced *)p));
+        break;
+    case HF_T_DEVREF: {
+        const jc_device *d = ptr_at(rec, f->off);
+        add_str(b, o, name, d ? d->id : NULL);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Every row of kind k into o, in table order: "a.b" rows nest in object
+ * "a" (null when the group's required row is absent); a flat row sits
+ * beside its mapping under its member's name. */
+static void fields_json(jb *b, cJSON *o, const void *rec, const jci_hwkind *k)
+{
+    for (size_t i = 0; i < k->n;) {
+        const jci_hwfield *f = &k->fields[i];
+        const char *dot = strchr(f->key, '.');
+        if (!dot || (f->flags & HF_FLAT)) {
+            if (!(f->flags & HF_HIDE)) add_field(b, o, f, rec, dot ? f->member : f->key);
+            i++;
+            continue;
+        }
+        size_t len = (size_t)(dot - f->key) + 1, j = i;
+        const jci_hwfield *req = NULL;
+        for (; j < k->n && !strncmp(k->fields[j].key, f->key, len); j++)
+            if (!req && (k->fields[j].flags & HF_REQ)) req = &k->fields[j];
+        char top[64];
+        snprintf(top, sizeof top, "%.*s", (int)(len - 1), f->key);
+        if (req && !field_present(req, rec)) {
+            add_str(b, o, top, NULL);
+        } else {
+            cJSON *g = chk(b, cJSON_CreateObject());
+            for (size_t q = i; g && q < j; q++)
+                if (!(k->fields[q].flags & HF_HIDE))
+                    add_field(b, g, &k->fields[q], rec, k->fields[q].key + len);
+            add_item(b, o, top, g);
+        }
+        i = j;
+    }
+}
+
+static void defined_at(jb *b, cJSON *o, const char *file, int line, int col)
+{
+    char at[700];
+    snprintf(at, sizeof at, "%s:%d:%d", file, line, col);
+    add_str(b, o, "defined_at", at);
+}
+
 static cJSON *device_obj(jb *b, const jc_device *d)
 {
     cJSON *o = chk(b, cJSON_CreateObject());
     if (!o) return NULL;
-    add_str(b, o, "id", d->id);
-    add_str(b, o, "kind", jc_device_kind_name(d->kind));
-    add_item(b, o, "aliases", str_array(b, d->aliases, d->n_aliases));
-    add_str(b, o, "vendor", d->vendor);
-    add_str(b, o, "name", d->name);
-    add_str(b, o, "variant", d->variant);
-    add_str(b, o, "form_factor", d->form_factor);
-    add_str(b, o, "architecture", d->architecture);
-    add_str(b, o, "process_node", d->process_node);
-    if (d->release_year) add_num(b, o, "release_year", d->release_year);
-    else add_str(b, o, "release_year", NULL);
-    add_item(b, o, "tdp_w", sourced(b, &d->tdp_w));
-    add_item(b, o, "idle_w", sourced(b, &d->idle_w));
-    add_item(b, o, "peak_tflops", prec_obj(b, d->peak_tflops));
-    add_item(b, o, "peak_tflops_sparse", prec_obj(b, d->peak_tflops_sparse));
-    add_item(b, o, "memory_gb", sourced(b, &d->memory_gb));
-    add_item(b, o, "memory_bw_gbs", sourced(b, &d->memory_bw_gbs));
-    cJSON *en = chk(b, cJSON_CreateObject());
-    add_item(b, en, "pj_per_flop", prec_obj(b, d->pj_per_flop));
-    add_item(b, en, "pj_per_byte", sourced(b, &d->pj_per_byte));
-    add_item(b, o, "energy", en);
-    cJSON *ut = chk(b, cJSON_CreateObject());
-    add_item(b, ut, "training", sourced(b, &d->util_training));
-    add_item(b, ut, "inference", sourced(b, &d->util_inference));
-    add_item(b, o, "utilization", ut);
-    add_item(b, o, "embodied_kgco2e", sourced(b, &d->embodied_kgco2e));
-    add_str(b, o, "embodied_scope", d->embodied_scope);
-    if (d->cores) add_num(b, o, "cores", d->cores);
-    if (d->threads) add_num(b, o, "threads", d->threads);
-    if (d->base_ghz) add_num(b, o, "base_ghz", d->base_ghz);
-    if (d->boost_ghz) add_num(b, o, "boost_ghz", d->boost_ghz);
-    add_item(b, o, "tdp_per_core_w", sourced(b, &d->tdp_per_core_w));
-    if (d->ga.name) {
-        cJSON *ga = chk(b, cJSON_CreateObject());
-        add_str(b, ga, "name", d->ga.name);
-        add_item(b, ga, "tdp_per_core_w", sourced(b, &d->ga.tdp_per_core_w));
-        add_item(b, ga, "tdp_w", sourced(b, &d->ga.tdp_w));
-        if (d->ga.cores) add_num(b, ga, "cores", d->ga.cores);
-        add_item(b, o, "ga", ga);
-    } else {
-        add_str(b, o, "ga", NULL);
-    }
-    add_str(b, o, "note", d->note);
-    char at[700];
-    snprintf(at, sizeof at, "%s:%d:%d", d->file, d->line, d->col);
-    add_str(b, o, "defined_at", at);
+    fields_json(b, o, d, jci_hwdb_kind(HF_K_DEVICE));
+    defined_at(b, o, d->file, d->line, d->col);
     return o;
 }
 

@@ -5,6 +5,7 @@
  * order is the database's (sorted by id), so output is deterministic.
  */
 #include "base/jc_internal.h"
+#include "hwdb/hwdb_fields.h"
 
 #include <string.h>
 
@@ -66,53 +67,85 @@ static void sv(out *o, const char *key, const jc_sourced *s, const char *unit)
     pr(o, "  %-22s   at %s:%d:%d\n", "", s->file, s->line, s->col);
 }
 
+/* ---- records by their field table (src/hwdb/fields_<kind>.def) ---------- */
+
+static const void *ptr_at(const void *rec, size_t off)
+{
+    const void *p;
+    memcpy(&p, (const unsigned char *)rec + off, sizeof p);
+    return p;
+}
+
+/* Row f of rec, labelled by its YAML key; nothing when absent. */
+static void text_field(out *o, const jci_hwfield *f, const void *rec)
+{
+    const unsigned char *p = (const unsigned char *)rec + f->off;
+    int i;
+    double v;
+    switch (f->type) {
+    case HF_T_ID:
+    case HF_T_STR: {
+        const char *s = ptr_at(rec, f->off);
+        if (s && (f->flags & HF_QUOTE)) pr(o, "  %-22s \"%s\"\n", f->key, s);
+        else str_field(o, f->key, s);
+        break;
+    }
+    case HF_T_STRS: {
+        size_t n;
+        memcpy(&n, (const unsigned char *)rec + f->count_off, sizeof n);
+        list_field(o, f->key, (const char **)ptr_at(rec, f->off), n);
+        break;
+    }
+    case HF_T_ENUM: {
+        int n = 0;
+        memcpy(&i, p, sizeof i);
+        while (f->names[n]) n++;
+        str_field(o, f->key, i >= 0 && i < n ? f->names[i] : "?");
+        break;
+    }
+    case HF_T_INT:
+        memcpy(&i, p, sizeof i);
+        int_field(o, f->key, i);
+        break;
+    case HF_T_NUM:
+        memcpy(&v, p, sizeof v);
+        if (v) pr(o, "  %-22s %g%s%s\n", f->key, v, f->unit[0] ? " " : "", f->unit);
+        break;
+    case HF_T_SV:
+        if ((f->flags & HF_WANTED) && !((const jc_sourced *)p)->present)
+            pr(o, "  %-22s (none published: give a power for estimates)\n", f->key);
+        sv(o, f->key, (const jc_sourced *)p, f->unit);
+        break;
+    case HF_T_PREC:
+        for (int q = 0; q < JC_PREC_COUNT; q++) {
+            char k[96];
+            snprintf(k, sizeof k, "%s.%s", f->key, jc_precision_name((jc_precision)q));
+            sv(o, k, (const jc_sourced *)p + q,
+               (f->flags & HF_TOPS) && q >= JC_PREC_INT8 ? "TOPS" : f->unit);
+        }
+        break;
+    case HF_T_DEVREF: {
+        const jc_device *d = ptr_at(rec, f->off);
+        str_field(o, f->key, d ? d->id : NULL);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Every row of kind k but the title's, in table order. */
+static void fields_text(out *o, const void *rec, const jci_hwkind *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (!(k->fields[i].flags & (HF_TITLE | HF_HIDE))) text_field(o, &k->fields[i], rec);
+}
+
 jc_status jc_report_device_text(const jc_device *d, FILE *f)
 {
     out o = {f, 0};
-    char k[64];
     pr(&o, "%s  (%s)\n", d->id, jc_device_kind_name(d->kind));
-    list_field(&o, "aliases", d->aliases, d->n_aliases);
-    str_field(&o, "vendor", d->vendor);
-    str_field(&o, "name", d->name);
-    str_field(&o, "variant", d->variant);
-    str_field(&o, "form_factor", d->form_factor);
-    str_field(&o, "architecture", d->architecture);
-    str_field(&o, "process_node", d->process_node);
-    int_field(&o, "release_year", d->release_year);
-    if (!d->tdp_w.present) pr(&o, "  %-22s (none published: give a power for estimates)\n", "tdp_w");
-    sv(&o, "tdp_w", &d->tdp_w, "W");
-    sv(&o, "idle_w", &d->idle_w, "W");
-    for (int p = 0; p < JC_PREC_COUNT; p++) {
-        snprintf(k, sizeof k, "peak_tflops.%s", jc_precision_name((jc_precision)p));
-        sv(&o, k, &d->peak_tflops[p], p >= JC_PREC_INT8 ? "TOPS" : "TFLOPS");
-    }
-    for (int p = 0; p < JC_PREC_COUNT; p++) {
-        snprintf(k, sizeof k, "peak_tflops_sparse.%s", jc_precision_name((jc_precision)p));
-        sv(&o, k, &d->peak_tflops_sparse[p], p >= JC_PREC_INT8 ? "TOPS" : "TFLOPS");
-    }
-    sv(&o, "memory_gb", &d->memory_gb, "GB");
-    sv(&o, "memory_bw_gbs", &d->memory_bw_gbs, "GB/s");
-    for (int p = 0; p < JC_PREC_COUNT; p++) {
-        snprintf(k, sizeof k, "pj_per_flop.%s", jc_precision_name((jc_precision)p));
-        sv(&o, k, &d->pj_per_flop[p], "pJ");
-    }
-    sv(&o, "pj_per_byte", &d->pj_per_byte, "pJ");
-    sv(&o, "utilization.training", &d->util_training, "");
-    sv(&o, "utilization.inference", &d->util_inference, "");
-    sv(&o, "embodied_kgco2e", &d->embodied_kgco2e, "kgCO2e");
-    str_field(&o, "embodied scope", d->embodied_scope);
-    int_field(&o, "cores", d->cores);
-    int_field(&o, "threads", d->threads);
-    if (d->base_ghz) pr(&o, "  %-22s %g GHz\n", "base_ghz", d->base_ghz);
-    if (d->boost_ghz) pr(&o, "  %-22s %g GHz\n", "boost_ghz", d->boost_ghz);
-    sv(&o, "tdp_per_core_w", &d->tdp_per_core_w, "W");
-    if (d->ga.name) {
-        pr(&o, "  %-22s \"%s\"\n", "ga.name", d->ga.name);
-        sv(&o, "ga.tdp_per_core_w", &d->ga.tdp_per_core_w, "W");
-        sv(&o, "ga.tdp_w", &d->ga.tdp_w, "W");
-        int_field(&o, "ga.cores", d->ga.cores);
-    }
-    str_field(&o, "note", d->note);
+    fields_text(&o, d, jci_hwdb_kind(HF_K_DEVICE));
     pr(&o, "  %-22s %s:%d:%d\n", "defined at", d->file, d->line, d->col);
     return done(&o);
 }
