@@ -68,7 +68,7 @@ HWDBDIR    := $(DATADIR)/joulecast/hwdb
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 
-.PHONY: all deps demo test test-build clean bench accuracy lint check-deps golden-update fuzz fuzz-build valgrind
+.PHONY: all deps demo test test-build clean bench accuracy lint check-deps golden-update fuzz fuzz-build valgrind hwdb-schema
 
 all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so $(BUILD)/hwdb.snap
 
@@ -252,6 +252,11 @@ lint: $(BUILD)/libjoulecast.a
 
 clean:
 	rm -rf $(BUILD)
+
+# the generated copies of the hwdb field tables (src/hwdb/fields_*.def):
+# docs/hwdb-schema.md's tables and tools/hwdb_fields.json (tests/hwdb_schema.sh)
+hwdb-schema: $(BUILD)/joulecast
+	python3 tools/hwdb_schema.py --update $(BUILD)/joulecast
 
 golden-update: all
 	UPDATE=1 JC=$(CURDIR)/build/joulecast sh tests/golden.sh

@@ -865,6 +865,15 @@ char *jc_report_host_json(const jc_host *h);
 char *jc_report_region_list_json(const jc_hwdb *db, const char *provider,
                                  const char *type);
 char *jc_report_region_json(const jc_region *r);
+/* The hwdb schema the loader enforces (the field tables of
+ * src/hwdb/fields_<kind>.def): the table of record kind `kind` ("device";
+ * NULL: every kind with a table) as Markdown to f (docs/hwdb-schema.md
+ * embeds it), or every table as one JSON document (tools/hwdb_fields.json,
+ * read by tools/check_hwdb.py) released with jc_free(), NULL on
+ * out-of-memory.  JC_ERR_NOTFOUND for an unknown kind, JC_ERR_IO when
+ * writing failed. */
+jc_status jc_report_hwdb_schema_md(const char *kind, FILE *f, jc_diag *d);
+char *jc_report_hwdb_schema_json(void);
 
 /* ------------------------------------------------------------------ */
 /* Estimate (stages: workload + energy; owner src/estimate/estimate.c)           */

@@ -5,15 +5,24 @@
 # every source id exists in its file and has a year or date, ids/aliases are
 # unique case-insensitively across the database, ranges are sane
 # (0 < utilisation <= 1, idle < tdp, low <= value <= high), referenced
-# devices/regions/providers exist.  Needs PyYAML (python3 -c 'import yaml').
+# devices/regions/providers exist.  The entry kinds with a field table in
+# the loader (src/hwdb/fields_<kind>.def) are checked by that table, read from
+# tools/hwdb_fields.json (`joulecast hwdb schema --json`; tests/hwdb_schema.sh
+# keeps it current): keys, types, required keys, ranges, enum values.
+# Needs PyYAML (python3 -c 'import yaml').
 #
 #     python3 tools/check_hwdb.py [hwdb]
 
+import json
 import os
 import re
 import sys
 
 import yaml
+
+FIELDS = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "hwdb_fields.json")))
+KINDS = {k["section"]: k for k in FIELDS["kinds"]}
+PRECS = FIELDS["precisions"]
 
 
 class NoAliasLoader(yaml.SafeLoader):
@@ -33,17 +42,38 @@ def err(f, msg):
     ERR.append("%s: %s" % (f, msg))
 
 
-SOURCED_KEYS = {"value", "source", "year", "low", "high", "derived", "measured", "note", "scope"}
-PRECISIONS = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"}
+SOURCED_KEYS = {"value", "source", "year", "low", "high", "derived", "measured", "note"}
 
 
-def check_sourced(f, where, v, sources, kind=None):
+def in_range(fd, x):
+    if "min" not in fd:
+        return True
+    lo = x > fd["min"] if fd["min_open"] else x >= fd["min"]
+    hi = x < fd["max"] if fd["max_open"] else x <= fd["max"]
+    return lo and hi
+
+
+def is_num(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def check_sourced(f, where, v, sources, kind=None, fd=None, extra_keys=()):
     if not isinstance(v, dict):
         err(f, "%s: sourced value must be a mapping" % where)
         return
-    extra = set(v) - SOURCED_KEYS
+    extra = set(v) - SOURCED_KEYS - set(extra_keys)
     if extra:
         err(f, "%s: unknown keys %s" % (where, sorted(extra)))
+    if fd is not None:
+        for x in ("value", "low", "high"):
+            if x in v and is_num(v[x]) and not in_range(fd, v[x]):
+                err(f, "%s.%s = %r out of range" % (where, x, v[x]))
+        if fd["needs_range"] and not ("low" in v and "high" in v):
+            err(f, "%s: needs low and high" % where)
+        if fd["needs_how"] and "derived" not in v and "measured" not in v:
+            err(f, "%s: needs derived or measured" % where)
+        if fd["needs_year"] and "year" not in v:
+            err(f, "%s: needs year" % where)
     if "value" not in v or "source" not in v:
         err(f, "%s: needs value and source" % where)
         return
@@ -62,6 +92,79 @@ def check_sourced(f, where, v, sources, kind=None):
         for x in (v["value"], lo, hi):
             if x is not None and not (0 < x <= 1):
                 err(f, "%s: utilisation out of (0,1]" % where)
+
+
+def check_value(f, where, fd, v, sources, extra_keys=()):
+    t = fd["type"]
+    if t in ("id", "string", "device"):
+        if not isinstance(v, str) or not v:
+            err(f, "%s: expected a non-empty string" % where)
+    elif t == "strings":
+        if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
+            err(f, "%s: expected a list of strings" % where)
+    elif t == "enum":
+        if v not in fd["values"]:
+            err(f, "%s: %r is not one of %s" % (where, v, fd["values"]))
+    elif t in ("int", "number"):
+        if not is_num(v) or (t == "int" and not isinstance(v, int)):
+            err(f, "%s: expected %s" % (where, "an integer" if t == "int" else "a number"))
+        elif not in_range(fd, v):
+            err(f, "%s = %r out of range" % (where, v))
+    elif t == "sourced":
+        check_sourced(f, where, v, sources, fd=fd, extra_keys=extra_keys)
+    elif t == "precisions":
+        if not isinstance(v, dict):
+            err(f, "%s: expected a mapping precision -> sourced value" % where)
+            return
+        for p, x in v.items():
+            if p not in PRECS:
+                err(f, "%s: bad precision %s" % (where, p))
+            check_sourced(f, "%s.%s" % (where, p), x, sources, fd=fd)
+
+
+def check_fields(f, w, entry, kind, sources):
+    """An entry checked against its kind's field table (tools/hwdb_fields.json)."""
+    if not isinstance(entry, dict):
+        err(f, "%s: expected a mapping" % w)
+        return
+    rows = kind["fields"]
+    tops = []
+    for fd in rows:
+        t = fd["key"].split(".")[0]
+        if t not in tops:
+            tops.append(t)
+    extra = set(entry) - set(tops)
+    if extra:
+        err(f, "%s: unknown keys %s" % (w, sorted(extra)))
+    seen = set()
+    for fd in rows:
+        key = fd["key"]
+        if fd["type"] == "own":
+            continue
+        if "." in key:
+            top, sub = key.split(".", 1)
+            parent = entry.get(top)
+            if parent is None:
+                continue
+            if not isinstance(parent, dict):
+                err(f, "%s.%s: expected a mapping" % (w, top))
+                continue
+            if not any(r["key"] == top for r in rows) and top not in seen:
+                seen.add(top)
+                subs = {r["key"].split(".", 1)[1] for r in rows if r["key"].startswith(top + ".")}
+                if set(parent) - subs:
+                    err(f, "%s.%s: unknown keys %s" % (w, top, sorted(set(parent) - subs)))
+            if sub not in parent:
+                if fd["required"]:
+                    err(f, "%s.%s: missing %s" % (w, top, sub))
+                continue
+            check_value(f, "%s.%s" % (w, key), fd, parent[sub], sources)
+        elif key not in entry:
+            if fd["required"] and fd["type"] != "id":
+                err(f, "%s: missing %s" % (w, key))
+        else:
+            subs = [r["key"].split(".", 1)[1] for r in rows if r["key"].startswith(key + ".")]
+            check_value(f, "%s.%s" % (w, key), fd, entry[key], sources, subs)
 
 
 def walk_sources(f, sources):
@@ -134,49 +237,13 @@ def main():
                 reg(d["id"], w)
                 for a in d.get("aliases", []) or []:
                     reg(a, w)
-                for req in ("id", "kind", "vendor", "name"):
-                    if req not in d:
-                        err(f, "%s: missing %s" % (w, req))
                 devices[d["id"]] = d
-                for key in ("tdp_w", "idle_w", "memory_gb", "memory_bw_gbs", "tdp_per_core_w"):
-                    if key in d:
-                        check_sourced(f, w + "." + key, d[key], sources)
+                check_fields(f, w, d, KINDS["devices"], sources)
+                # rules between fields (src/hwdb/build.c convert_device)
                 if "tdp_w" in d and "idle_w" in d and not d["idle_w"]["value"] < d["tdp_w"]["value"]:
                     err(f, "%s: idle >= tdp" % w)
-                if "tdp_w" in d and not (0 < d["tdp_w"]["value"] <= 5000):
-                    err(f, "%s: tdp out of range" % w)
-                for pk in ("peak_tflops", "peak_tflops_sparse"):
-                    for p, v in (d.get(pk) or {}).items():
-                        if p not in PRECISIONS:
-                            err(f, "%s: bad precision %s" % (w, p))
-                        check_sourced(f, "%s.%s.%s" % (w, pk, p), v, sources)
-                en = d.get("energy") or {}
-                for p, v in (en.get("pj_per_flop") or {}).items():
-                    if p not in PRECISIONS:
-                        err(f, "%s: bad precision %s" % (w, p))
-                    check_sourced(f, "%s.pj_per_flop.%s" % (w, p), v, sources)
-                    if "derived" not in v and "measured" not in v:
-                        err(f, "%s.pj_per_flop.%s needs derived or measured" % (w, p))
-                if "pj_per_byte" in en:
-                    check_sourced(f, w + ".pj_per_byte", en["pj_per_byte"], sources)
-                for t, v in (d.get("utilization") or {}).items():
-                    if t not in ("training", "inference"):
-                        err(f, "%s: bad utilization key %s" % (w, t))
-                    check_sourced(f, "%s.utilization.%s" % (w, t), v, sources, "util")
-                if "embodied_kgco2e" in d:
-                    check_sourced(f, w + ".embodied", d["embodied_kgco2e"], sources)
-                    if "scope" not in d["embodied_kgco2e"]:
-                        err(f, w + ": embodied needs scope")
-                if "ga" in d:
-                    g = d["ga"]
-                    if "name" not in g:
-                        err(f, w + ": ga needs name")
-                    for key in ("tdp_w", "tdp_per_core_w"):
-                        if key in g:
-                            check_sourced(f, w + ".ga." + key, g[key], sources)
-                ry = d.get("release_year")
-                if ry is not None and not (1990 <= ry <= 2035):
-                    err(f, w + ": release_year out of range")
+                if "ga" in d and "tdp_w" not in d["ga"] and "tdp_per_core_w" not in d["ga"]:
+                    err(f, w + ": ga needs tdp_w or tdp_per_core_w")
         elif k == "hosts":
             counts[f] = len(body)
             for h in body:

@@ -2,7 +2,8 @@
  * cmd_hwdb.c - `joulecast hwdb check [DIR...]` (validate a database or an
  * override folder), `hwdb snapshot` (write a snapshot of a folder: see
  * src/hwdb/snapshot.c), `hwdb info` (which folder and snapshot a run uses,
- * and why), and the --hwdb option parser the hwdb commands share.
+ * and why), `hwdb schema` (the field tables the loader enforces), and the
+ * --hwdb option parser the hwdb commands share.
  * Finding the bundled folder is src/cli/hwdb_open.c's job.
  */
 #include "cli/cli.h"
@@ -25,7 +26,8 @@ void help_hwdb(FILE *f)
     fprintf(f,
         "usage: joulecast hwdb check [DIR...] [--alone] [--hwdb DIR]...\n"
         "       joulecast hwdb snapshot [DIR] -o FILE\n"
-        "       joulecast hwdb info\n\n"
+        "       joulecast hwdb info\n"
+        "       joulecast hwdb schema [KIND] [--json]\n\n"
         "Validates a hardware database (schema: docs/hwdb-schema.md) and prints\n"
         "the number of entries of each kind.  Without DIR: the bundled database\n"
         "with the --hwdb and $JOULECAST_HWDB layers.  With DIR (a folder or a\n"
@@ -45,7 +47,12 @@ void help_hwdb(FILE *f)
         "file or folder of it changed: same sizes and modification times),\n"
         "else they parse the YAML.  The numbers are the same either way.\n\n"
         "`hwdb info` prints the bundled folder, the snapshot and whether it is\n"
-        "used (or why not), and the time each way of loading takes.\n");
+        "used (or why not), and the time each way of loading takes.\n\n"
+        "`hwdb schema` prints the fields of a record kind (\"device\"; default:\n"
+        "every kind with a field table) as the loader checks them: key, type,\n"
+        "required, range, C member and notes, as Markdown (the tables of\n"
+        "docs/hwdb-schema.md) or, with --json, as the document\n"
+        "tools/hwdb_fields.json that tools/check_hwdb.py reads.\n");
 }
 
 static double now_s(void)
@@ -125,12 +132,34 @@ static int hwdb_info(int argc, char **argv)
     return 0;
 }
 
+static int hwdb_schema(int argc, char **argv)
+{
+    const char *kind = NULL;
+    int json = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) json = 1;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage("hwdb", "unknown option '%s'", argv[i]);
+        else if (kind) return cli_usage("hwdb", "hwdb schema takes one KIND");
+        else kind = argv[i];
+    }
+    if (json) {
+        if (kind) return cli_usage("hwdb", "hwdb schema --json prints every kind: no KIND");
+        return cli_emit_json(jc_report_hwdb_schema_json());
+    }
+    jc_diag d;
+    if (jc_report_hwdb_schema_md(kind, stdout, &d)) return cli_fail(&d);
+    return 0;
+}
+
 int cmd_hwdb(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "schema")) return hwdb_schema(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "snapshot")) return hwdb_snapshot(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "info")) return hwdb_info(argc, argv);
     if (argc < 2 || strcmp(argv[1], "check"))
-        return cli_usage("hwdb", "expected 'hwdb check [DIR...]', 'hwdb snapshot' or 'hwdb info'");
+        return cli_usage("hwdb", "expected 'hwdb check [DIR...]', 'hwdb snapshot', 'hwdb info' or "
+                         "'hwdb schema'");
     const char **layers = calloc((size_t)argc, sizeof *layers);
     if (!layers) return JC_ERR_NOMEM;
     size_t n = 0;
