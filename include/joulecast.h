@@ -950,6 +950,9 @@ typedef struct jc_job {
     const char *weights;     /* stored weight format; NULL: the config's */
     const char *kv_format;   /* KV-cache format; NULL: bf16 */
     const char *serving_runtime; /* vllm-0.11 (default) or vllm-0.5 */
+    const char *prompt_dim;  /* generation, ONNX decoder: the symbolic dim
+                                of the new tokens (NULL: found) */
+    const char *past_dim;    /* ... and of the cached context (NULL: found) */
 } jc_job;
 
 /* Sets every field of *job to "not given" (NAN / NULL / 0) with mode
@@ -2286,8 +2289,43 @@ typedef struct jc_arch {
     const char *expert_format;  /* experts only (gpt-oss mxfp4); NULL */
     const char *format_note;    /* how the format was read, or NULL */
     jc_arch_layer *layer;       /* n_layers entries */
+    const struct jc_arch_counted *counted; /* an ONNX decoder's counted work
+                                   (jc_arch_load_onnx); NULL: a config */
     void *internal_;
 } jc_arch;
+
+/* The work of an ONNX decoder export as the request path counted it
+ * (jc_arch_load_onnx): per sequence, at the dims bound for a prefill
+ * (prompt dim = P, past dim = 0) and for one decode step (prompt dim = 1,
+ * past dim = c).  A decode step's figures are linear in the context c:
+ * counted at ctx[0] and ctx[1], the serving model takes the line through
+ * them (x0 + x1 c) at every step. */
+typedef struct jc_arch_counted {
+    const char *model;                 /* the ONNX path */
+    const char *sha256;                /* of its bytes (64 hex digits) */
+    double file_size;                  /* bytes */
+    const char *prompt_dim, *past_dim; /* the symbolic dims bound */
+    const char *prompt_how, *past_how; /* how each was found, or the option */
+    const char *total_dim;             /* attention_mask's dim bound to
+                                          past + prompt, or NULL */
+    double prompt_tokens;              /* P the prefill was counted at */
+    double prefill_flops, prefill_macs;        /* one sequence */
+    double ctx[2];                             /* decode contexts counted */
+    double decode_flops[2], decode_macs[2];    /* one token at ctx[i] */
+    double decode_flops0, decode_flops_per_ctx;/* the line through them */
+    double decode_macs0, decode_macs_per_ctx;
+    double mid_ctx, mid_error;         /* a third count at mid_ctx and the
+                                          line's relative error there */
+    double params;                     /* floating-point initializer elements */
+    const char *weight_dtype;          /* their (most common) dtype */
+    double weight_dtype_bytes;
+    double weight_elems_step;          /* weight elements a decode step
+                                          reads (Gather tables: the rows) */
+    size_t n_past;                     /* past key/value inputs */
+    double kv_elems_per_token;         /* summed over them */
+    const char *kv_dtype;              /* their dtype */
+    double kv_dtype_bytes;
+} jc_arch_counted;
 
 /* Reads a config.json.  On success *out owns the architecture
  * (jc_arch_free).  Errors: JC_ERR_IO (cannot read), JC_ERR_MODEL (not
@@ -2296,6 +2334,27 @@ typedef struct jc_arch {
  * lists the supported ones), JC_ERR_NOMEM. */
 jc_status jc_arch_load_hf(const char *path, jc_arch **out, jc_diag *diag);
 void jc_arch_free(jc_arch *a);
+
+/* Reads an ONNX decoder export (rq->model; the bindings, op rules and
+ * partial-count policy of rq apply) as an architecture for the serving
+ * model, counting it through jc_request_analyze at batch 1: a prefill of
+ * rq->job->prompt_tokens tokens with an empty cache and a decode step of
+ * one token at the first and last context of the request (P and
+ * P + O - 1; a third count at the midpoint checks the line).  The dims:
+ * rq->job->prompt_dim / past_dim, else the sequence dim of the input
+ * input_ids (or inputs_embeds) and the one symbolic non-batch dim of the
+ * inputs named past_key_values* / past_*; an attention_mask dim that is
+ * neither is bound to past + prompt.  The KV cache per token is the past
+ * inputs' elements (all dims but batch and past) at their dtype; the
+ * layers are the past inputs / 2, the KV heads and head size their dims 1
+ * and 3.  Errors: JC_ERR_USAGE (the dims cannot be found: the message
+ * names the inputs and asks for --prompt-dim / --past-dim; a --dim that
+ * binds one of them), JC_ERR_NOTFOUND (a --prompt-dim / --past-dim the
+ * model lacks, named), JC_ERR_MODEL (past inputs whose per-token shape is
+ * not known or differs), those of jc_request_load and jc_request_analyze
+ * (JC_ERR_INCOMPLETE: another dim unbound).  On success *out owns the
+ * architecture (jc_arch_free). */
+jc_status jc_arch_load_onnx(const jc_request *rq, jc_arch **out, jc_diag *diag);
 
 /* Parameter counts of an architecture: every weight (total) and the
  * weights one token uses (active: top-k routed + shared experts). */
@@ -2365,18 +2424,22 @@ void jc_serving_free(jc_serving *s);
 /* A serving request run (owner src/workflows/generation.c): the
  * architecture read and the serving figures computed from it. */
 typedef struct jc_generation {
-    jc_arch *arch;                 /* job.hf_config read, or NULL (owned) */
+    jc_arch *arch;                 /* job.hf_config or the ONNX decoder
+                                      read, or NULL (owned) */
     jc_serving *serving;           /* the result (owned) */
 } jc_generation;
 
 /* The serving request as `joulecast estimate --generate` (and the
- * binding jc_run_estimate_json) runs it: job mode generation, model NULL
- * (an ONNX model is refused: not supported yet), job.hf_config read by
- * jc_arch_load_hf when given, then jc_serving_run.  Errors: JC_ERR_USAGE
- * (a model given; hf_config without mode generation; not a generation
- * job), those of jc_arch_load_hf and jc_serving_run.  On success *out
- * owns both (jc_generation_release); on failure it is empty. */
-jc_status jc_generation_run(const jc_job *job, const char *model, const jc_hwdb *db,
+ * binding jc_run_estimate_json) runs it: rq->job in mode generation; the
+ * architecture from rq->job->hf_config (jc_arch_load_hf), or from the
+ * ONNX decoder rq->model (jc_arch_load_onnx, with rq's bindings), or
+ * neither (the coarse --params path); then jc_serving_run.  Errors:
+ * JC_ERR_USAGE (both a model and hf_config; hf_config, prompt_dim or
+ * past_dim without mode generation; prompt_dim / past_dim without a
+ * model; not a generation job), those of jc_arch_load_hf,
+ * jc_arch_load_onnx and jc_serving_run.  On success *out owns both
+ * (jc_generation_release); on failure it is empty. */
+jc_status jc_generation_run(const jc_request *rq, const jc_hwdb *db,
                             jc_generation *out, jc_diag *diag);
 void jc_generation_release(jc_generation *g);
 

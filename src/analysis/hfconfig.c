@@ -31,6 +31,22 @@ typedef struct hfc {
 
 typedef struct arch_internal { jci_arena *ar; } arch_internal;
 
+jc_arch *jci_arch_new(jci_arena **ar_out)
+{
+    *ar_out = NULL;
+    jci_arena *ar = jci_arena_new();
+    jc_arch *a = ar ? jci_arena_calloc(ar, 1, sizeof *a) : NULL;
+    arch_internal *ai = a ? jci_arena_alloc(ar, sizeof *ai) : NULL;
+    if (!ai) {
+        jci_arena_free(ar);
+        return NULL;
+    }
+    ai->ar = ar;
+    a->internal_ = ai;
+    *ar_out = ar;
+    return a;
+}
+
 /* An integer key; required keys fail with the key named. */
 static jc_status get_int(hfc *h, const char *key, int required, int64_t dflt, int64_t *out)
 {
@@ -343,12 +359,9 @@ jc_status jc_arch_load_hf(const char *path, jc_arch **out, jc_diag *d)
     }
     free(buf);
     jc_status st = JC_OK;
-    jci_arena *ar = jci_arena_new();
-    jc_arch *a = ar ? jci_arena_alloc(ar, sizeof *a) : NULL;
-    arch_internal *ai = a ? jci_arena_alloc(ar, sizeof *ai) : NULL;
-    if (!ai) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto done; }
-    ai->ar = ar;
-    a->internal_ = ai;
+    jci_arena *ar;
+    jc_arch *a = jci_arch_new(&ar);
+    if (!a) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto done; }
     hfc H = {path, a, ar, d, top}, *h = &H;
     a->path = dup(h, path);
     if (!cJSON_IsObject(top)) { st = jci_diag_set(d, JC_ERR_MODEL, "%s: not a JSON object", path); goto done; }

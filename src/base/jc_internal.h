@@ -48,6 +48,10 @@ void *jci_grow(void *p, size_t *cap, size_t n, size_t size);
 /* Bytes handed out so far (for tests and benchmarks). */
 size_t jci_arena_used(const jci_arena *a);
 
+/* An empty architecture (jc_arch, zeroed) in a new arena *ar_out that
+ * jc_arch_free releases (src/analysis/hfconfig.c); NULL on out-of-memory. */
+jc_arch *jci_arch_new(jci_arena **ar_out);
+
 /* ---- diagnostics -------------------------------------------------------- */
 
 /* Fills d (if non-NULL) with status st and a printf-style message, and

@@ -390,12 +390,12 @@ static int est_own(void *ctx, jci_arena *a, const char *k, const char *v, jc_sta
 static jc_status gen_json(bind_req *r, int html, char **json, jc_diag *d)
 {
     jc_generation g;
-    jc_status st = jc_generation_run(&r->job, r->model, r->db, &g, d);
+    jc_status st = jc_generation_run(&r->rq, r->db, &g, d);
     if (!st && html) {
         char *buf;
         size_t len;
         FILE *f = bind_stream(&buf, &len);
-        st = bind_stream_done(f, &buf, f ? jc_report_estimate_html(g.serving->estimate, r->job.hf_config, 0, f)
+        st = bind_stream_done(f, &buf, f ? jc_report_estimate_html(g.serving->estimate, r->job.hf_config ? r->job.hf_config : r->model, 0, f)
                                          : JC_OK, json, d);
     } else if (!st) {
         *json = jc_report_serving_json(g.serving);
@@ -414,7 +414,7 @@ jc_status jc_run_estimate_json(const char *hwdb_dir, const char *const *keys,
     jc_estimate *e = NULL;
     jc_status st = bind_req_open(&r, "estimate", hwdb_dir, keys, values, n, est_own, &html, d);
     if (!st && html) r.job.per_node = 1;   /* the HTML shows energy per node */
-    if (!st && (r.job.mode == JC_MODE_GENERATION || r.job.hf_config)) {
+    if (!st && (r.job.mode == JC_MODE_GENERATION || r.job.hf_config || r.job.prompt_dim || r.job.past_dim)) {
         /* the serving request, as estimate --generate runs it */
         st = gen_json(&r, html, json, d);
         bind_req_close(&r);

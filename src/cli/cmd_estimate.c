@@ -104,16 +104,18 @@ static int run_generation(jobopts *c, const est_out *out, const jc_hwdb *db)
 {
     jc_diag d;
     jc_generation g;
+    jc_request rq;
     int rc = 0;
-    if (c->job.mode == JC_MODE_GENERATION && !c->model && out->codecarbon)
+    if (c->job.mode == JC_MODE_GENERATION && out->codecarbon)
         return cli_usage("estimate", "--format codecarbon is not available with --generate");
-    if (jc_generation_run(&c->job, c->model, db, &g, &d))
+    jo_request(c, &rq);
+    if (jc_generation_run(&rq, db, &g, &d))
         return d.status == JC_ERR_USAGE ? cli_usage("estimate", "%s", d.msg) : cli_fail(&d);
     const jc_serving *s = g.serving;
     if (out->html) {
         FILE *hf = jo_html_open(out->html, &rc);
         if (!hf) goto done;
-        jc_status hs = jc_report_estimate_html(s->estimate, c->job.hf_config, 0, hf);
+        jc_status hs = jc_report_estimate_html(s->estimate, c->job.hf_config ? c->job.hf_config : c->model, 0, hf);
         if ((rc = jo_html_close(hf, out->html, hs))) goto done;
     }
     if (out->html && !strcmp(out->html, "-")) {
@@ -176,7 +178,7 @@ int cmd_estimate(int argc, char **argv)
 
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
 
-    if (c.job.mode == JC_MODE_GENERATION || c.job.hf_config) {
+    if (c.job.mode == JC_MODE_GENERATION || c.job.hf_config || c.job.prompt_dim || c.job.past_dim) {
         rc = run_generation(&c, &out, db);
         goto out;
     }

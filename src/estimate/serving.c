@@ -69,6 +69,11 @@ static double head_params(const jc_arch *a)
 
 void jc_arch_params(const jc_arch *a, double *total, double *active)
 {
+    if (a->counted) {   /* an ONNX decoder: its initializers */
+        if (total) *total = a->counted->params;
+        if (active) *active = a->counted->params;
+        return;
+    }
     double t = embed_params(a) + head_params(a), act = t;
     for (int64_t i = 0; i < a->n_layers; i++) {
         double at = attn_params(a);
@@ -325,10 +330,28 @@ double jci_sv_allreduce_s(double tp, double bytes, double bw, double latency)
     return 2 * (tp - 1) / tp * bytes / bw + latency;
 }
 
+/* Work of one step of an ONNX decoder from its counts: per token the
+ * counted FLOPs at context c (the line through the two counted contexts),
+ * the weights a step reads once, and the cache (read at c, one token
+ * written) from the past inputs' shapes. */
+static void counted_work(const sv *s, double n_tok, double n_seq, double c, work *w)
+{
+    const jc_arch_counted *k = s->a->counted;
+    memset(w, 0, sizeof *w);
+    w->lin_flops = n_tok * k->decode_flops0;
+    w->att_flops = n_tok * k->decode_flops_per_ctx * c;
+    w->w_bytes = k->weight_elems_step * s->wb;
+    w->kv_bytes = (n_seq * c + n_tok) * k->kv_elems_per_token * s->kvb;
+}
+
 /* Work of one step of a replica (the coarse path: 2 N FLOPs per token and
  * every active weight read once). */
 static void step_work(const sv *s, double n_tok, double n_seq, double c, double n_logit, work *w)
 {
+    if (s->a && s->a->counted) {
+        counted_work(s, n_tok, n_seq, c, w);
+        return;
+    }
     if (s->coarse) {
         memset(w, 0, sizeof *w);
         w->lin_flops = 2 * s->n_active * n_tok;
@@ -401,7 +424,7 @@ static void run_corner(const sv *s, int sc, corner *k)
     work wp;
     step_work(s, P, 0, 0, 1, &wp);
     double att = 0;
-    if (!s->coarse) {
+    if (!s->coarse && !s->a->counted) {
         double pair = attn_flops_pair(s->a);
         for (int64_t i = 0; i < s->a->n_layers; i++) {
             int64_t w = s->a->layer[i].window;
@@ -410,7 +433,7 @@ static void run_corner(const sv *s, int sc, corner *k)
             att += pair * full;
         }
     }
-    k->pre_flops = wp.lin_flops + att;
+    k->pre_flops = s->a && s->a->counted ? s->a->counted->prefill_flops : wp.lin_flops + att;
     double upre = pickr(s->u_pre, sc, 0);
     k->t_pre = k->pre_flops / (g * s->peak * upre) + collective_s(s, P, sc);
     /* decode: B sequences split into pp micro-batches; a token passes all
@@ -483,13 +506,17 @@ static jc_status resolve_formats(sv *s)
     if (s->wf_exp != s->wf)
         assume(s, "serving.expert_weights", astr(s, "stored expert weights: %s, %s", s->wf_exp->name, s->wf_exp->how),
                R1(s->wb_exp), "B/param", JC_ORIGIN_MODEL, src);
-    const char *kv = j->kv_format ? j->kv_format : "bf16";
+    const jc_arch_counted *ck = a ? a->counted : NULL;
+    const char *kv = j->kv_format ? j->kv_format : ck ? ck->kv_dtype : "bf16";
     if (!jci_strcasecmp(kv, "bf16") || !jci_strcasecmp(kv, "fp16")) s->kvb = 2;
     else if (!jci_strcasecmp(kv, "fp8")) s->kvb = 1;
+    else if (!jci_strcasecmp(kv, "fp32")) s->kvb = 4;
     else return fail(s, JC_ERR_USAGE, "--kv-format must be bf16, fp16 or fp8 (got '%s')", kv);
     s->r->kv_format = jci_arena_strdup(s->ar, kv);
     assume(s, "serving.kv_format", astr(s, "KV-cache element: %s", kv), R1(s->kvb), "B",
-           j->kv_format ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT, j->kv_format ? "--kv-format" : "bf16 unless --kv-format");
+           j->kv_format ? JC_ORIGIN_USER : ck ? JC_ORIGIN_MODEL : JC_ORIGIN_DEFAULT,
+           j->kv_format ? "--kv-format" : ck ? astr(s, "%s: the past inputs' dtype", ck->model)
+                                          : "bf16 unless --kv-format");
     s->r->weights = s->wf->name;
     /* compute precision: the format's, at the device's peak */
     const wfmt *cf = s->wf_exp != s->wf && s->wf->bytes >= 2 ? s->wf : s->wf;
@@ -650,6 +677,10 @@ static jc_status resolve_parallel(sv *s)
              s->wf->name, s->r->weight_bytes / 1e9, s->dev->id, s->tp);
     /* interconnect */
     if (s->tp > 1) {
+        if (s->a && s->a->counted && s->a->hidden < 1)
+            return fail(s, JC_ERR_USAGE, "tensor parallel over %g devices needs the hidden size for the all-reduces, "
+                        "and %s has no embedding table gathered by input_ids nor an inputs_embeds input to read it from",
+                        s->tp, s->a->path);
         if ((st = sconst(s, "serving_link_bw_gbs", "interconnect bandwidth per device, one direction", &s->link_bw))) return st;
         if ((st = sconst(s, "serving_link_latency_s", "latency of one all-reduce", &s->link_lat))) return st;
     }
@@ -738,6 +769,11 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
         c->implied_utilization.low = sc ? fmin(c->implied_utilization.low, u) : u;
         c->implied_utilization.high = sc ? fmax(c->implied_utilization.high, u) : u;
     }
+    if (s->a && s->a->counted) {   /* the ONNX decoder is the estimate's model */
+        c->model_path = s->a->counted->model;
+        c->model_size_bytes = (uint64_t)s->a->counted->file_size;
+        c->model_sha256 = s->a->counted->sha256 && s->a->counted->sha256[0] ? s->a->counted->sha256 : NULL;
+    }
     /* relabel the energy stage's inputs: time and power are modelled */
     for (size_t i = 0; i < c->n_assumptions; i++) {
         jc_assumption *x = &c->assumptions[i];
@@ -813,6 +849,12 @@ static jc_status decode_nodes(sv *s, const corner *k)
 {
     const jc_arch *a = s->a;
     if (!a) return JC_OK;
+    if (a->counted) {
+        warn(s, "serving: no per-node view of an ONNX decoder's decode step yet (the figures come from its counted "
+                "totals); joulecast count MODEL --dim %s=1 --dim %s=C shows a step's nodes", a->counted->prompt_dim,
+             a->counted->past_dim);
+        return JC_OK;
+    }
     size_t n = (size_t)a->n_layers * 4 + 2;
     jc_est_node *v = jci_arena_calloc(s->ar, n, sizeof *v);
     if (!v) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
@@ -856,6 +898,45 @@ static jc_status decode_nodes(sv *s, const corner *k)
 
 typedef struct serving_internal { jci_arena *ar; } serving_internal;
 
+/* An ONNX decoder: what was counted at which dims, and the line the
+ * decode steps take. */
+static jc_status counted_assumptions(sv *s)
+{
+    const jc_arch_counted *k = s->a->counted;
+    const jc_job *j = s->job;
+    if (k->prompt_tokens != s->P)
+        return fail(s, JC_ERR_USAGE, "the decoder was counted at %g prompt tokens, not --prompt-tokens %g",
+                    k->prompt_tokens, s->P);
+    const char *src = astr(s, "%s, counted", k->model);
+    assume(s, "work.params", "parameters (the ONNX initializers' elements)", R1(s->n_total), "", JC_ORIGIN_MODEL, k->model);
+    assume(s, "decoder.prompt_dim", astr(s, "prompt dim '%s' = the prompt tokens for the prefill, 1 for a decode step",
+           k->prompt_dim), R1(s->P), "tokens", j->prompt_dim ? JC_ORIGIN_USER : JC_ORIGIN_MODEL,
+           j->prompt_dim ? "--prompt-dim" : astr(s, "%s: the sequence dim of input %s", k->model, k->prompt_how));
+    assume(s, "decoder.past_dim", astr(s, "past dim '%s' = 0 for the prefill, the context for a decode step (%zu past "
+           "key/value inputs = %lld layers)%s%s%s", k->past_dim, k->n_past, (long long)s->a->n_layers,
+           k->total_dim ? "; attention_mask dim '" : "", k->total_dim ? k->total_dim : "",
+           k->total_dim ? "' = prompt + past" : ""), R1((double)k->n_past), "inputs",
+           j->past_dim ? JC_ORIGIN_USER : JC_ORIGIN_MODEL,
+           j->past_dim ? "--past-dim" : astr(s, "%s: the symbolic dim of the past inputs (first: %s)", k->model,
+                                            k->past_how));
+    assume(s, "decoder.prefill_flops", "prefill FLOPs of one request (counted at batch 1, past 0: the graph's attention "
+           "scores cover the whole prompt x prompt square and logits come out for every prompt token)",
+           R1(k->prefill_flops), "FLOP", JC_ORIGIN_MODEL, src);
+    assume(s, "decoder.decode_flops", astr(s, "decode FLOPs per token: %.6g + %.6g x context (counted at contexts %g and "
+           "%g, linear between%s)", k->decode_flops0, k->decode_flops_per_ctx, k->ctx[0], k->ctx[1],
+           k->mid_ctx > k->ctx[0] ? astr(s, "; a count at %g is %.2g%% off the line", k->mid_ctx, 100 * k->mid_error)
+                                  : ""), R1(k->decode_flops0 + k->decode_flops_per_ctx * (s->P + s->O / 2)), "FLOP",
+           JC_ORIGIN_MODEL, astr(s, "%s, counted; the value: at the mean context P + O/2", k->model));
+    assume(s, "decoder.weight_elems_step", "weights a decode step reads (every initializer a node takes; of an "
+           "embedding table only the gathered rows)", R1(k->weight_elems_step), "elements", JC_ORIGIN_MODEL, src);
+    assume(s, "decoder.kv_elems_per_token", astr(s, "KV-cache elements per token of context (the past inputs' dims "
+           "but batch and past, %s)", k->kv_dtype), R1(k->kv_elems_per_token), "elements", JC_ORIGIN_MODEL, src);
+    if (k->mid_error > 1e-6)
+        warn(s, "serving: the decoder's FLOPs per decode step are not linear in the context (%.2g%% off the line at "
+                "context %g): the steps between the counted contexts are approximate", 100 * k->mid_error, k->mid_ctx);
+    return JC_OK;
+}
+
 static jc_status resolve_work(sv *s)
 {
     const jc_job *j = s->job;
@@ -881,7 +962,12 @@ static jc_status resolve_work(sv *s)
         if (s->a->max_ctx > 0 && s->P + s->O > (double)s->a->max_ctx)
             warn(s, "serving: prompt + output (%g tokens) exceed the model's max_position_embeddings %lld",
                  s->P + s->O, (long long)s->a->max_ctx);
-        assume(s, "work.params", "parameters (from the config)", R1(s->n_total), "", JC_ORIGIN_MODEL, s->a->path);
+        if (s->a->counted) {
+            jc_status st = counted_assumptions(s);
+            if (st) return st;
+        } else {
+            assume(s, "work.params", "parameters (from the config)", R1(s->n_total), "", JC_ORIGIN_MODEL, s->a->path);
+        }
         if (s->a->n_experts)
             assume(s, "work.active_params", astr(s, "active parameters per token (%lld of %lld experts + shared)",
                    (long long)s->a->top_k, (long long)s->a->n_experts), R1(s->n_active), "", JC_ORIGIN_MODEL, s->a->path);
@@ -991,7 +1077,9 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
     if ((st = resolve_work(s))) goto fail;
     if ((st = resolve_device(s))) goto fail;
     if ((st = resolve_formats(s))) goto fail;
-    if (arch) {
+    if (arch && arch->counted) {
+        s->r->weight_bytes = arch->counted->params * s->wb;
+    } else if (arch) {
         double tot = 0;
         for (int64_t i = 0; i < arch->n_layers; i++) {
             double lp = attn_params(arch);
@@ -1004,7 +1092,8 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
     } else {
         s->r->weight_bytes = s->n_total * s->wb;
     }
-    assume(s, "serving.weight_bytes", "stored weights (embeddings and LM head at 16 bits)", R1(s->r->weight_bytes), "B",
+    assume(s, "serving.weight_bytes", arch && arch->counted ? "stored weights (every initializer at the weight format)"
+           : "stored weights (embeddings and LM head at 16 bits)", R1(s->r->weight_bytes), "B",
            JC_ORIGIN_DERIVED, "parameters x bytes per weight of their format");
     if ((st = resolve_parallel(s))) goto fail;
     if (s->oom) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }

@@ -1,29 +1,40 @@
 /*
  * generation.c - the serving request as `joulecast estimate --generate`
- * and the binding jc_run_estimate_json both run it: the refusals (an
- * ONNX model, --hf-config without --generate), the Hugging Face config
- * read (jc_arch_load_hf) and the serving model (jc_serving_run,
- * src/estimate/serving.c).  Front ends render the jc_generation.
+ * and the binding jc_run_estimate_json both run it: the refusals
+ * (--hf-config, --prompt-dim or --past-dim without --generate; a model
+ * and a config together), the architecture (a Hugging Face config read by
+ * jc_arch_load_hf, or an ONNX decoder counted by jc_arch_load_onnx) and
+ * the serving model (jc_serving_run, src/estimate/serving.c).  Front ends
+ * render the jc_generation.
  */
 #include "base/jc_internal.h"
 
 #include <string.h>
 
-jc_status jc_generation_run(const jc_job *job, const char *model, const jc_hwdb *db,
-                            jc_generation *out, jc_diag *d)
+jc_status jc_generation_run(const jc_request *rq, const jc_hwdb *db, jc_generation *out, jc_diag *d)
 {
-    if (!out || !job) return jci_diag_set(d, JC_ERR_USAGE, "estimate: no job");
+    if (!out || !rq || !rq->job) return jci_diag_set(d, JC_ERR_USAGE, "estimate: no job");
     memset(out, 0, sizeof *out);
+    const jc_job *job = rq->job;
+    const char *dimopt = job->prompt_dim ? "--prompt-dim" : job->past_dim ? "--past-dim" : NULL;
     if (job->mode != JC_MODE_GENERATION) {
         if (job->hf_config)
             return jci_diag_set(d, JC_ERR_USAGE, "--hf-config is read by the serving model: add --generate "
                                 "(--mode generation)");
+        if (dimopt)
+            return jci_diag_set(d, JC_ERR_USAGE, "%s names a dim of an ONNX decoder for the serving model: add "
+                                "--generate (--mode generation), or bind dims with --dim NAME=V", dimopt);
         return jci_diag_set(d, JC_ERR_USAGE, "estimate: not a generation job (--generate)");
     }
-    if (model)
-        return jci_diag_set(d, JC_ERR_USAGE, "--generate with an ONNX model is not supported yet: give "
-                            "--hf-config FILE (or --params N for the coarse path)");
-    jc_status st = job->hf_config ? jc_arch_load_hf(job->hf_config, &out->arch, d) : JC_OK;
+    if (rq->model && job->hf_config)
+        return jci_diag_set(d, JC_ERR_USAGE, "--generate takes one architecture: an ONNX decoder (MODEL.onnx) or "
+                            "--hf-config FILE, not both");
+    if (!rq->model && dimopt)
+        return jci_diag_set(d, JC_ERR_USAGE, "%s names a dim of an ONNX decoder: give the MODEL.onnx (with "
+                            "--hf-config or --params there are no dims)", dimopt);
+    jc_status st = JC_OK;
+    if (job->hf_config) st = jc_arch_load_hf(job->hf_config, &out->arch, d);
+    else if (rq->model) st = jc_arch_load_onnx(rq, &out->arch, d);
     if (!st) st = jc_serving_run(job, out->arch, db, &out->serving, d);
     if (st) jc_generation_release(out);
     return st;
