@@ -2429,6 +2429,13 @@ typedef struct jc_generation {
     jc_serving *serving;           /* the result (owned) */
 } jc_generation;
 
+/* The architecture of a serving request (estimate and sweep --generate):
+ * the refusals and the reading of jc_generation_run below, without the
+ * serving model.  *out is NULL for the coarse --params path.  Errors: as
+ * jc_generation_run's before jc_serving_run.  On success *out is owned by
+ * the caller (jc_arch_free). */
+jc_status jc_generation_arch(const jc_request *rq, jc_arch **out, jc_diag *diag);
+
 /* The serving request as `joulecast estimate --generate` (and the
  * binding jc_run_estimate_json) runs it: rq->job in mode generation; the
  * architecture from rq->job->hf_config (jc_arch_load_hf), or from the

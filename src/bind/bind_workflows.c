@@ -266,7 +266,6 @@ static jc_status axis_numbers(jci_arena *a, const axis *x, const char *k, double
  * --generate` (jc_serving_sweep_run), the same refusals as the CLI. */
 static jc_status sweep_generation(bind_req *r, const sweep_own *own, char **json, jc_diag *d)
 {
-    if (r->model) return jci_diag_set(d, JC_ERR_USAGE, "sweep: --generate takes --hf-config FILE, not an ONNX model");
     if (own->regions.n || own->batches.n || own->precisions.n || own->html)
         return jci_diag_set(d, JC_ERR_USAGE, "sweep: --regions, --batches, --precisions and --html do not apply to "
                             "--generate (give --region; sweep --concurrencies and --weights-list)");
@@ -279,7 +278,7 @@ static jc_status sweep_generation(bind_req *r, const sweep_own *own, char **json
     if (st) return st;
     jc_arch *arch = NULL;
     jc_serving_sweep *s = NULL;
-    if (r->job.hf_config) st = jc_arch_load_hf(r->job.hf_config, &arch, d);
+    st = jc_generation_arch(&r->rq, &arch, d);
     jc_serving_sweep_spec sp = {own->devices.items, own->devices.n, counts, own->counts.n, tps, own->tps.n,
                                 concs, own->concurrencies.n, own->weights.items, own->weights.n,
                                 own->max_itl_s, own->max_ttft_s};

@@ -158,7 +158,6 @@ static int sweep_generation(sweep_cli *sc, jobopts *c, jc_hwdb *db)
     jc_serving_sweep *s = NULL;
     jc_diag d;
     int rc = 0;
-    if (c->model) return cli_usage("sweep", "--generate takes --hf-config FILE, not an ONNX model");
     if (sc->regions.n || sc->batches.n || sc->precisions.n || sc->html)
         return cli_usage("sweep", "--regions, --batches, --precisions and --html do not apply to --generate "
                          "(give --region; sweep --concurrencies and --weights-list)");
@@ -167,7 +166,10 @@ static int sweep_generation(sweep_cli *sc, jobopts *c, jc_hwdb *db)
     if ((rc = numbers(&sc->counts, "counts", counts)) || (rc = numbers(&sc->tps, "tps", tps)) ||
         (rc = numbers(&sc->concurrencies, "concurrencies", concs)))
         return rc;
-    if (c->job.hf_config && jc_arch_load_hf(c->job.hf_config, &arch, &d)) return cli_fail(&d);
+    jc_request rq;
+    jo_request(c, &rq);
+    if (jc_generation_arch(&rq, &arch, &d))
+        return d.status == JC_ERR_USAGE ? cli_usage("sweep", "%s", d.msg) : cli_fail(&d);
     jc_serving_sweep_spec sp = {sc->devices.items, sc->devices.n, counts, sc->counts.n, tps, sc->tps.n,
                                 concs, sc->concurrencies.n, sc->weights.items, sc->weights.n,
                                 sc->max_itl_s, sc->max_ttft_s};

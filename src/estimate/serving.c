@@ -732,6 +732,7 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     jj.device_hours = NAN;
     jj.utilization = NAN;
     jj.hf_config = NULL;
+    jj.prompt_dim = jj.past_dim = NULL;   /* the decoder's dims were bound by the serving model */
     jj.precision = s->r->compute_precision;
     const jc_constant *hc = NULL;
     jc_diag tmp;

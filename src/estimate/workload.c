@@ -375,6 +375,10 @@ jc_status jci_est_check_options(est *s)
                             "estimate: drop it, or estimate inference without --train",
                             given(j->requests) ? "requests" : "tokens-per-request");
     }
+    if (j->mode != JC_MODE_GENERATION && (j->prompt_dim || j->past_dim))
+        return jci_est_fail(s, JC_ERR_USAGE, "--%s names a dim of an ONNX decoder for the serving model: add "
+                            "--generate (--mode generation), or bind dims with --dim NAME=V",
+                            j->prompt_dim ? "prompt-dim" : "past-dim");
     if (given(j->ci) && j->ci_dataset)
         return jci_est_fail(s, JC_ERR_USAGE, "--ci-dataset has no effect with --ci: the intensity is given");
     if (j->per_node && !s->an)

@@ -5,16 +5,17 @@
  * and a config together), the architecture (a Hugging Face config read by
  * jc_arch_load_hf, or an ONNX decoder counted by jc_arch_load_onnx) and
  * the serving model (jc_serving_run, src/estimate/serving.c).  Front ends
- * render the jc_generation.
+ * render the jc_generation; sweep --generate takes the architecture from
+ * jc_generation_arch too.
  */
 #include "base/jc_internal.h"
 
 #include <string.h>
 
-jc_status jc_generation_run(const jc_request *rq, const jc_hwdb *db, jc_generation *out, jc_diag *d)
+jc_status jc_generation_arch(const jc_request *rq, jc_arch **out, jc_diag *d)
 {
     if (!out || !rq || !rq->job) return jci_diag_set(d, JC_ERR_USAGE, "estimate: no job");
-    memset(out, 0, sizeof *out);
+    *out = NULL;
     const jc_job *job = rq->job;
     const char *dimopt = job->prompt_dim ? "--prompt-dim" : job->past_dim ? "--past-dim" : NULL;
     if (job->mode != JC_MODE_GENERATION) {
@@ -32,10 +33,17 @@ jc_status jc_generation_run(const jc_request *rq, const jc_hwdb *db, jc_generati
     if (!rq->model && dimopt)
         return jci_diag_set(d, JC_ERR_USAGE, "%s names a dim of an ONNX decoder: give the MODEL.onnx (with "
                             "--hf-config or --params there are no dims)", dimopt);
-    jc_status st = JC_OK;
-    if (job->hf_config) st = jc_arch_load_hf(job->hf_config, &out->arch, d);
-    else if (rq->model) st = jc_arch_load_onnx(rq, &out->arch, d);
-    if (!st) st = jc_serving_run(job, out->arch, db, &out->serving, d);
+    if (job->hf_config) return jc_arch_load_hf(job->hf_config, out, d);
+    if (rq->model) return jc_arch_load_onnx(rq, out, d);
+    return JC_OK;
+}
+
+jc_status jc_generation_run(const jc_request *rq, const jc_hwdb *db, jc_generation *out, jc_diag *d)
+{
+    if (!out) return jci_diag_set(d, JC_ERR_USAGE, "estimate: no result");
+    memset(out, 0, sizeof *out);
+    jc_status st = jc_generation_arch(rq, &out->arch, d);
+    if (!st) st = jc_serving_run(rq->job, out->arch, db, &out->serving, d);
     if (st) jc_generation_release(out);
     return st;
 }

@@ -479,6 +479,9 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
     const jc_job *job = rq->job;
     *out = NULL;
     jci_diag_clear(d);
+    if (job->prompt_dim || job->past_dim)   /* refused once, not per grid point */
+        return jci_diag_set(d, JC_ERR_USAGE, "sweep: --%s names a dim of an ONNX decoder for the serving model: add "
+                            "--generate, or bind dims with --dim NAME=V", job->prompt_dim ? "prompt-dim" : "past-dim");
     jci_arena *a = jci_arena_new();
     if (!a) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     sw W, *w = &W;
