@@ -112,6 +112,12 @@ def check_value(f, where, fd, v, sources, extra_keys=()):
             err(f, "%s = %r out of range" % (where, v))
     elif t == "sourced":
         check_sourced(f, where, v, sources, fd=fd, extra_keys=extra_keys)
+    elif t == "source":
+        if v not in sources:
+            err(f, "%s: unknown source %r" % (where, v))
+    elif t == "list":
+        if not isinstance(v, list):
+            err(f, "%s: expected a list" % where)
     elif t == "precisions":
         if not isinstance(v, dict):
             err(f, "%s: expected a mapping precision -> sourced value" % where)
@@ -252,11 +258,7 @@ def main():
                 for a in h.get("aliases", []) or []:
                     reg(a, w)
                 hosts.append((f, h))
-                for key in ("memory_gb", "host_power_w", "host_idle_w", "max_power_w"):
-                    if key in h:
-                        check_sourced(f, w + "." + key, h[key], sources)
-                if "host_power_w" not in h:
-                    err(f, w + ": host_power_w required")
+                check_fields(f, w, h, KINDS["hosts"], sources)
         elif k == "regions":
             counts[f] = len(body)
             for r in body:
@@ -265,18 +267,10 @@ def main():
                 for a in r.get("aliases", []) or []:
                     reg(a, w)
                 regions[r["code"]] = r
-                for key in ("pue", "market_gco2e_per_kwh"):
-                    if key in r:
-                        check_sourced(f, w + "." + key, r[key], sources)
-                if r.get("type") not in ("world", "aggregate", "country", "subnational", "grid", "cloud"):
-                    err(f, w + ": bad type")
+                check_fields(f, w, r, KINDS["regions"], sources)
         elif k == "intensities":
             ds = body
-            for req in ("dataset", "name", "basis", "source", "precedence", "values"):
-                if req not in ds:
-                    err(f, "intensities: missing %s" % req)
-            if ds["source"] not in sources:
-                err(f, "intensities: unknown source")
+            check_fields(f, "intensities", ds, KINDS["intensities"], sources)
             if ds["dataset"] in datasets:
                 err(f, "duplicate dataset %s" % ds["dataset"])
             datasets[ds["dataset"]] = ds["precedence"]
@@ -299,7 +293,7 @@ def main():
             for p in body:
                 w = "provider %s" % p.get("id")
                 providers[p["id"]] = p
-                check_sourced(f, w + ".pue", p["pue"], sources)
+                check_fields(f, w, p, KINDS["providers"], sources)
                 for y in p.get("pue_by_year", []) or []:
                     if y["source"] not in sources:
                         err(f, w + ": unknown source in pue_by_year")

@@ -344,22 +344,6 @@ static jc_status get_seq(B *b, const hnode *m, const char *key, bool req,
     return JC_OK;
 }
 
-static jc_status get_aliases(B *b, const hnode *m, const char ***out, size_t *n_out)
-{
-    const hnode *l;
-    jc_status st = get_seq(b, m, "aliases", false, &l);
-    *out = NULL;
-    *n_out = 0;
-    if (st || !l) return st;
-    const char **v = jci_arena_calloc(b->a, l->n ? l->n : 1, sizeof *v);
-    if (!v) return oom(b);
-    for (size_t i = 0; i < l->n; i++)
-        if ((st = want_scalar_str(b, l->vals[i], "aliases", false, &v[i]))) return st;
-    *out = v;
-    *n_out = l->n;
-    return JC_OK;
-}
-
 /* ---- sources -------------------------------------------------------------------- */
 
 static jc_status resolve_source(B *b, const hnode *n, const jc_source **out)
@@ -533,15 +517,6 @@ static jc_status sourced(B *b, const hnode *n, const char *key, const range *r,
     return JC_OK;
 }
 
-static jc_status get_sourced(B *b, const hnode *m, const char *key, bool req,
-                             const range *r, int flags, jc_sourced *out)
-{
-    const hnode *n = mget(m, key);
-    memset(out, 0, sizeof *out);
-    if (!n) return req ? err(b, m, "missing required key '%s'", key) : JC_OK;
-    return sourced(b, n, key, r, NULL, flags, NULL, out);
-}
-
 /* A plain number of a Green-Algorithms row, sourced by the row's source. */
 static jc_status row_num(B *b, const hnode *row, const char *key, bool req,
                          const range *r, const jc_source *src, jc_sourced *out)
@@ -563,9 +538,7 @@ static jc_status row_num(B *b, const hnode *row, const char *key, bool req,
 
 /* ---- ranges (docs/hwdb-schema.md) ------------------------------------------------ */
 
-static const range R_MEM_GB = {0, 100000, true, false, "GB"};
 static const range R_PER_CORE = {0, 5000, true, false, "W"};
-static const range R_HOST_W = {0, 100000, false, false, "W"};
 static const range R_PUE = {1, 3, false, false, ""};
 static const range R_CI = {0, 2000, false, false, "gCO2e/kWh"};
 static const range R_ANY = {-DBL_MAX, DBL_MAX, false, false, ""};
@@ -844,7 +817,7 @@ static jc_status read_field(B *b, const hnode *c, const jci_hwfield *f, const ch
     unsigned char *p = (unsigned char *)rec + f->off;
     const hnode *n = mget(c, look);
     range r = field_range(f);
-    if (f->type == HF_T_ID || f->type == HF_T_OWN) return JC_OK;
+    if (f->type == HF_T_ID) return JC_OK;
     if (!n) {
         if (!(f->flags & HF_REQ)) return JC_OK;
         if (look != f->key)
@@ -852,6 +825,7 @@ static jc_status read_field(B *b, const hnode *c, const jci_hwfield *f, const ch
                        look);
         return err(b, c, "missing required key '%s'", look);
     }
+    if (f->type == HF_T_OWN) return JC_OK;
     int sv = (f->flags & HF_RANGE ? SV_RANGE : 0) | (f->flags & HF_HOW ? SV_HOW : 0) |
              (f->flags & HF_YEAR ? SV_YEAR : 0);
     jc_status st;
@@ -890,6 +864,11 @@ static jc_status read_field(B *b, const hnode *c, const jci_hwfield *f, const ch
     }
     case HF_T_DEVREF:
         return resolve_device(b, n, f->key, (const jc_device **)p);
+    case HF_T_SRCREF:
+        return resolve_source(b, n, (const jc_source **)p);
+    case HF_T_LIST:
+        return n->kind == HN_SEQ ? JC_OK
+                                 : err(b, n, "%s: expected a list, got %s", f->key, what_is(n));
     }
     return err(b, n, "%s: internal error: field type %u", f->key, f->type);
 }
@@ -982,20 +961,15 @@ static jc_status convert_device(B *b, const kentry *e, jc_device *dv, int32_t id
 
 static jc_status convert_provider(B *b, const kentry *e, jc_provider *pv, int32_t idx)
 {
-    static const char *const keys[] = {"id", "name", "pue", "pue_by_year", "note", NULL};
     const hnode *m = e->map;
     jc_status st;
     snprintf(b->ctx, sizeof b->ctx, "provider '%s'", e->id);
-    if ((st = check_keys(b, m, keys, NULL))) return st;
     pv->id = e->id;
     pv->file = m->file->path;
     pv->line = m->line;
     pv->col = m->col;
-    if ((st = get_str(b, m, "name", true, &pv->name))) return st;
-    if ((st = get_str(b, m, "note", false, &pv->note))) return st;
-    if ((st = get_sourced(b, m, "pue", true, &R_PUE, 0, &pv->pue))) return st;
-    const hnode *l;
-    if ((st = get_seq(b, m, "pue_by_year", false, &l))) return st;
+    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_PROVIDER), pv))) return st;
+    const hnode *l = mget(m, "pue_by_year");
     if (l) {
         pv->pue_by_year = jci_arena_calloc(b->a, l->n ? l->n : 1, sizeof *pv->pue_by_year);
         if (!pv->pue_by_year) return oom(b);
@@ -1047,62 +1021,23 @@ static jc_status resolve_device(B *b, const hnode *n, const char *key,
 
 static jc_status convert_host(B *b, const kentry *e, jc_host *h, int32_t idx)
 {
-    static const char *const keys[] = {"id", "aliases", "name", "vendor", "kind",
-        "provider", "accelerators", "cpu", "vcpus", "memory_gb", "host_power_w",
-        "host_idle_w", "max_power_w", "note", NULL};
-    static const char *const kinds[] = {"server", "cloud-instance", NULL};
     const hnode *m = e->map;
     jc_status st;
-    int kind;
     snprintf(b->ctx, sizeof b->ctx, "host '%s'", e->id);
-    if ((st = check_keys(b, m, keys, NULL))) return st;
     h->id = e->id;
     h->file = m->file->path;
     h->line = m->line;
     h->col = m->col;
-    if ((st = get_aliases(b, m, &h->aliases, &h->n_aliases))) return st;
-    if ((st = get_str(b, m, "name", true, &h->name))) return st;
-    if ((st = get_str(b, m, "vendor", false, &h->vendor))) return st;
-    if ((st = get_str(b, m, "note", false, &h->note))) return st;
-    if ((st = get_enum(b, m, "kind", kinds, &kind))) return st;
-    h->kind = (jc_host_kind)kind;
-    if ((st = get_str(b, m, "provider", h->kind == JC_HOST_CLOUD_INSTANCE, &h->provider)))
-        return st;
+    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_HOST), h))) return st;
+    /* rules between fields */
+    if (h->kind == JC_HOST_CLOUD_INSTANCE && !h->provider)
+        return err(b, m, "missing required key 'provider'");
     if (h->provider && (st = need_provider(b, m, h->provider))) return st;
-    const hnode *ac;
-    if ((st = get_map(b, m, "accelerators", false, &ac))) return st;
-    if (ac) {
-        static const char *const ak[] = {"device", "count", NULL};
-        if ((st = check_keys(b, ac, ak, "accelerators"))) return st;
-        const hnode *dn = mget(ac, "device");
-        if (!dn) return err(b, ac, "accelerators: missing 'device'");
-        if ((st = resolve_device(b, dn, "accelerators.device", &h->accel))) return st;
-        if ((st = get_int(b, ac, "count", true, 1, 1024, &h->n_accel))) return st;
-    }
-    const hnode *cp;
-    if ((st = get_map(b, m, "cpu", false, &cp))) return st;
-    if (cp) {
-        static const char *const ck[] = {"device", "name", "count", NULL};
-        if ((st = check_keys(b, cp, ck, "cpu"))) return st;
-        const hnode *dn = mget(cp, "device");
-        if (dn && mget(cp, "name"))
-            return err(b, cp, "cpu: give 'device' or 'name', not both");
-        if (dn) {
-            if ((st = resolve_device(b, dn, "cpu.device", &h->cpu))) return st;
-            h->cpu_name = h->cpu->name;
-        } else if ((st = get_str(b, cp, "name", true, &h->cpu_name))) {
-            return st;
-        }
-        if ((st = get_int(b, cp, "count", true, 1, 64, &h->n_cpu))) return st;
-    }
-    if ((st = get_int(b, m, "vcpus", false, 1, 100000, &h->vcpus))) return st;
-    if ((st = get_sourced(b, m, "memory_gb", false, &R_MEM_GB, 0, &h->memory_gb))) return st;
-    if ((st = get_sourced(b, m, "host_power_w", true, &R_HOST_W, 0, &h->host_power_w)))
-        return st;
-    if ((st = get_sourced(b, m, "host_idle_w", false, &R_HOST_W, 0, &h->host_idle_w)))
-        return st;
-    if ((st = get_sourced(b, m, "max_power_w", false, &R_HOST_W, 0, &h->max_power_w)))
-        return st;
+    const hnode *cp = mget(m, "cpu");
+    if (cp && h->cpu && h->cpu_name)
+        return err(b, cp, "cpu: give 'device' or 'name', not both");
+    if (cp && !h->cpu && !h->cpu_name) return err(b, cp, "cpu: missing required key 'name'");
+    if (h->cpu) h->cpu_name = h->cpu->name;
     if (h->host_idle_w.present && h->host_idle_w.value > h->host_power_w.value)
         return err(b, mget(mget(m, "host_idle_w"), "value"),
                    "host_idle_w (%g W) above host_power_w (%g W)", h->host_idle_w.value,
@@ -1117,43 +1052,24 @@ static jc_status convert_host(B *b, const kentry *e, jc_host *h, int32_t idx)
 
 /* ---- regions and intensities ------------------------------------------------------- */
 
-static const char *const region_types[] = {"world", "aggregate", "country",
-                                           "subnational", "grid", "cloud", NULL};
-
 static jc_status convert_region(B *b, const kentry *e, jc_region *r, int32_t idx)
 {
-    static const char *const keys[] = {"code", "aliases", "name", "type", "country",
-        "provider", "grid", "pue", "market_gco2e_per_kwh", "intensity",
-        "default_dataset", "why", "note", NULL};
     const hnode *m = e->map;
     jc_status st;
-    int type;
     snprintf(b->ctx, sizeof b->ctx, "region '%s'", e->id);
-    if ((st = check_keys(b, m, keys, NULL))) return st;
     r->code = e->id;
     r->file = m->file->path;
     r->line = m->line;
     r->col = m->col;
-    if ((st = get_aliases(b, m, &r->aliases, &r->n_aliases))) return st;
-    if ((st = get_str(b, m, "name", true, &r->name))) return st;
-    if ((st = get_enum(b, m, "type", region_types, &type))) return st;
-    r->type = (jc_region_type)type;
+    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_REGION), r))) return st;
+    /* rules between fields; the `intensity` list is region_inline's */
     bool cloud = r->type == JC_REGION_CLOUD;
-    if ((st = get_str(b, m, "country", false, &r->country))) return st;
-    if ((st = get_str(b, m, "provider", cloud, &r->provider))) return st;
+    if (cloud && !r->provider) return err(b, m, "missing required key 'provider'");
     if (r->provider && (st = need_provider(b, m, r->provider))) return st;
-    if ((st = get_str(b, m, "grid", cloud, &r->grid))) return st;
-    if ((st = get_str(b, m, "note", false, &r->note))) return st;
-    if ((st = get_sourced(b, m, "pue", false, &R_PUE, 0, &r->pue))) return st;
-    if ((st = get_sourced(b, m, "market_gco2e_per_kwh", false, &R_CI, 0,
-                          &r->market_gco2e_per_kwh)))
-        return st;
-    if ((st = get_str(b, m, "default_dataset", false, &r->default_dataset))) return st;
-    if ((st = get_str(b, m, "why", r->default_dataset != NULL, &r->why))) return st;
+    if (cloud && !r->grid) return err(b, m, "missing required key 'grid'");
+    if (r->default_dataset && !r->why) return err(b, m, "missing required key 'why'");
     if (r->why && !r->default_dataset)
         return err(b, mkey(m, "why"), "'why' explains a 'default_dataset', which is missing");
-    const hnode *l;
-    if ((st = get_seq(b, m, "intensity", false, &l))) return st;
     return add_names(b, &b->in->regions, HW_NS_REGION, idx, r->code, m, "code",
                      r->aliases, r->n_aliases, "region code");
 }
@@ -1205,27 +1121,17 @@ static jc_status resolve_region(B *b, const hnode *n, const char *key, int32_t *
 static jc_status convert_dataset(B *b, const kentry *e, jc_dataset *ds, int32_t idx,
                                  ipool *pool)
 {
-    static const char *const keys[] = {"dataset", "name", "basis", "source",
-                                       "precedence", "superseded_by", "values", "note", NULL};
     static const char *const vkeys[] = {"region", NULL};
     const hnode *m = e->map;
     jc_status st;
     snprintf(b->ctx, sizeof b->ctx, "dataset '%s'", e->id);
-    if ((st = check_keys(b, m, keys, NULL))) return st;
     ds->id = e->id;
     ds->file = m->file->path;
     ds->line = m->line;
     ds->col = m->col;
-    if ((st = get_str(b, m, "name", true, &ds->name))) return st;
-    if ((st = get_str(b, m, "basis", true, &ds->basis))) return st;
-    if ((st = get_str(b, m, "note", false, &ds->note))) return st;
-    if ((st = get_str(b, m, "superseded_by", false, &ds->superseded_by))) return st;
+    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_DATASET), ds))) return st;
     if (ds->superseded_by && !strcmp(ds->superseded_by, ds->id))
         return err(b, mget(m, "superseded_by"), "superseded_by: a dataset cannot supersede itself");
-    const hnode *sn = mget(m, "source");
-    if (!sn) return err(b, m, "missing required key 'source'");
-    if ((st = resolve_source(b, sn, &ds->source))) return st;
-    if ((st = get_int(b, m, "precedence", true, 0, 1000, &ds->precedence))) return st;
     const hnode *l;
     if ((st = get_seq(b, m, "values", true, &l))) return st;
     for (size_t i = 0; i < l->n; i++) {

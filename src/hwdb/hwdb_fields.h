@@ -13,11 +13,12 @@
  *           embedded struct)
  *   key     the YAML key; "a.b" is key b of the mapping a (a group; or,
  *           when row "a" is a sourced value, an extra key of its mapping)
- *   TYPE    ID STR STRS ENUM INT NUM SV PREC DEVREF OWN (HF_T_* below)
+ *   TYPE    ID STR STRS ENUM INT NUM SV PREC DEVREF SRCREF LIST OWN
+ *           (HF_T_* below)
  *   FLAGS   HF_* below, or 0
  *   ARG     HF_NONE, HF_R(op, lo, op, hi) (a range, op GT GE LT LE),
  *           HF_NAMES(array) (an enum's values), HF_COUNT(member) (a list's
- *           count)
+ *           count), HF_ARR(HT_type, count member) (a LIST's records)
  *   unit    of the number ("" for none)
  *   doc     one line for docs/hwdb-schema.md
  * Includers define JCF (and HF_REC, the record type) before including a
@@ -39,7 +40,10 @@ enum {
     HF_T_SV,      /* jc_sourced: {value, source, year, low, high, ...} */
     HF_T_PREC,    /* jc_sourced[JC_PREC_COUNT]: mapping precision -> sourced */
     HF_T_DEVREF,  /* const jc_device *: a device id or alias */
-    HF_T_OWN      /* a key read by the kind's own code (documented here) */
+    HF_T_SRCREF,  /* const jc_source *: a source id of the file */
+    HF_T_LIST,    /* an owned array (HF_ARR) the kind's own code fills from
+                     this key; the views show it through their hook */
+    HF_T_OWN      /* a key the kind's own code reads (no storage here) */
 };
 
 /* Flags. */
@@ -67,7 +71,7 @@ typedef struct jci_hwfield {
 } jci_hwfield;
 
 /* Record kinds with a table. */
-enum { HF_K_DEVICE, HF_K_COUNT };
+enum { HF_K_DEVICE, HF_K_HOST, HF_K_REGION, HF_K_DATASET, HF_K_PROVIDER, HF_K_COUNT };
 
 typedef struct jci_hwkind {
     const char *name;         /* "device" */
@@ -83,6 +87,8 @@ const jci_hwkind *jci_hwdb_kind(int k);
 /* Enum values (NULL-terminated), in enum order. */
 extern const char *const jci_device_kind_names[];
 extern const char *const jci_precision_names[];
+extern const char *const jci_host_kind_names[];
+extern const char *const jci_region_type_names[];
 
 /* Range and name helpers of the .def rows. */
 #define HF_OPEN_GT 1

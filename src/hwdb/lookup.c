@@ -5,6 +5,7 @@
  * substring).  Also the enum-to-name helpers.
  */
 #include "hwdb/hwdb_int.h"
+#include "hwdb/hwdb_fields.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -225,29 +226,25 @@ const jc_intensity *jc_region_intensity(const jc_region *region,
     return NULL;
 }
 
+/* The names are the enum values of the field tables (src/hwdb/schema.c). */
 const char *jc_device_kind_name(jc_device_kind k)
 {
-    static const char *const n[] = {"gpu", "cpu", "tpu", "accelerator", "soc"};
-    return (unsigned)k < 5 ? n[k] : "?";
+    return (unsigned)k <= JC_DEVICE_SOC ? jci_device_kind_names[k] : "?";
 }
 
 const char *jc_precision_name(jc_precision p)
 {
-    static const char *const n[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8",
-                                    "int8", "int4"};
-    return (unsigned)p < JC_PREC_COUNT ? n[p] : "?";
+    return (unsigned)p < JC_PREC_COUNT ? jci_precision_names[p] : "?";
 }
 
 const char *jc_host_kind_name(jc_host_kind k)
 {
-    return k == JC_HOST_SERVER ? "server" : k == JC_HOST_CLOUD_INSTANCE ? "cloud-instance" : "?";
+    return (unsigned)k <= JC_HOST_CLOUD_INSTANCE ? jci_host_kind_names[k] : "?";
 }
 
 const char *jc_region_type_name(jc_region_type t)
 {
-    static const char *const n[] = {"world", "aggregate", "country", "subnational",
-                                    "grid", "cloud"};
-    return (unsigned)t < 6 ? n[t] : "?";
+    return (unsigned)t <= JC_REGION_CLOUD ? jci_region_type_names[t] : "?";
 }
 
 char *jc_device_label(const jc_device *d, char *buf, size_t cap)

@@ -76,52 +76,58 @@ static const hs_field f_sourced[] = {
 #define HF_R(a, l, b, h)
 #define HF_NAMES(v)
 #define HF_COUNT(c) c
+#define HF_ARR(t, c) t, c
 #define JCF(m, k, t, fl, arg, u, d) HS_ROW_##t(m, arg)
-#define HS_ROW_ID(m, a) STR(HF_REC, m),
-#define HS_ROW_STR(m, a) STR(HF_REC, m),
-#define HS_ROW_STRS(m, a) FC(HS_STRS, 0, HF_REC, m, a),
-#define HS_ROW_ENUM(m, a)
-#define HS_ROW_INT(m, a)
-#define HS_ROW_NUM(m, a)
-#define HS_ROW_OWN(m, a)
-#define HS_ROW_SV(m, a) EMB(HT_SOURCED, HF_REC, m),
-#define HS_ROW_PREC(m, a) EMBN(HT_SOURCED, JC_PREC_COUNT, HF_REC, m),
-#define HS_ROW_DEVREF(m, a) REF(HT_DEVICE, HF_REC, m),
+#define HS_ROW_ID(m, ...) STR(HF_REC, m),
+#define HS_ROW_STR(m, ...) STR(HF_REC, m),
+#define HS_ROW_STRS(m, c) FC(HS_STRS, 0, HF_REC, m, c),
+#define HS_ROW_ENUM(m, ...)
+#define HS_ROW_INT(m, ...)
+#define HS_ROW_NUM(m, ...)
+#define HS_ROW_OWN(m, ...)
+#define HS_ROW_SV(m, ...) EMB(HT_SOURCED, HF_REC, m),
+#define HS_ROW_PREC(m, ...) EMBN(HT_SOURCED, JC_PREC_COUNT, HF_REC, m),
+#define HS_ROW_DEVREF(m, ...) REF(HT_DEVICE, HF_REC, m),
+#define HS_ROW_SRCREF(m, ...) REF(HT_SOURCE, HF_REC, m),
+#define HS_ROW_LIST(m, ...) HS_LIST_(m, __VA_ARGS__)
+#define HS_LIST_(m, t, c) ARR(t, HF_REC, m, c),
 
 #define HF_REC jc_device
 static const hs_field f_device[] = {
 #include "hwdb/fields_device.def"
     STR(jc_device, file), END};
 #undef HF_REC
+#define HF_REC jc_host
 static const hs_field f_host[] = {
-    STR(jc_host, id), FC(HS_STRS, 0, jc_host, aliases, n_aliases),
-    STR(jc_host, name), STR(jc_host, vendor), STR(jc_host, provider), STR(jc_host, note),
-    REF(HT_DEVICE, jc_host, accel), REF(HT_DEVICE, jc_host, cpu), STR(jc_host, cpu_name),
-    EMB(HT_SOURCED, jc_host, memory_gb), EMB(HT_SOURCED, jc_host, host_power_w),
-    EMB(HT_SOURCED, jc_host, host_idle_w), EMB(HT_SOURCED, jc_host, max_power_w),
-    STR(jc_host, file), END};
+#include "hwdb/fields_host.def"
+    STR(jc_host, file),
+    END};
+#undef HF_REC
+#define HF_REC jc_dataset
 static const hs_field f_dataset[] = {
-    STR(jc_dataset, id), STR(jc_dataset, name), STR(jc_dataset, basis),
-    STR(jc_dataset, note), REF(HT_SOURCE, jc_dataset, source), STR(jc_dataset, superseded_by),
-    STR(jc_dataset, file), END};
+#include "hwdb/fields_dataset.def"
+    STR(jc_dataset, file),
+    END};
+#undef HF_REC
 static const hs_field f_intensity[] = {
     STR(jc_intensity, dataset_id), REF(HT_DATASET, jc_intensity, dataset),
     STR(jc_intensity, basis), EMB(HT_SOURCED, jc_intensity, value), END};
+#define HF_REC jc_region
 static const hs_field f_region[] = {
-    STR(jc_region, code), FC(HS_STRS, 0, jc_region, aliases, n_aliases),
-    STR(jc_region, name), STR(jc_region, country), STR(jc_region, provider),
-    STR(jc_region, note), STR(jc_region, grid), REF(HT_REGION, jc_region, grid_region),
-    EMB(HT_SOURCED, jc_region, pue), EMB(HT_SOURCED, jc_region, market_gco2e_per_kwh),
-    ARR(HT_INTENSITY, jc_region, intensity, n_intensity),
-    STR(jc_region, default_dataset), STR(jc_region, why),
-    REF(HT_INTENSITY, jc_region, default_intensity),
+#include "hwdb/fields_region.def"
+    /* chosen at load time (not YAML keys) */
+    REF(HT_REGION, jc_region, grid_region), REF(HT_INTENSITY, jc_region, default_intensity),
     REF(HT_REGION, jc_region, default_from), STR(jc_region, default_reason),
-    STR(jc_region, file), END};
+    STR(jc_region, file),
+    END};
+#undef HF_REC
 static const hs_field f_pue_year[] = {EMB(HT_SOURCED, jc_pue_year, value), END};
+#define HF_REC jc_provider
 static const hs_field f_provider[] = {
-    STR(jc_provider, id), STR(jc_provider, name), STR(jc_provider, note),
-    EMB(HT_SOURCED, jc_provider, pue),
-    ARR(HT_PUE_YEAR, jc_provider, pue_by_year, n_pue_by_year), STR(jc_provider, file), END};
+#include "hwdb/fields_provider.def"
+    STR(jc_provider, file),
+    END};
+#undef HF_REC
 static const hs_field f_constant[] = {
     STR(jc_constant, id), STR(jc_constant, unit), EMB(HT_SOURCED, jc_constant, value), END};
 static const hs_field f_ga_pue[] = {

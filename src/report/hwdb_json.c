@@ -209,14 +209,22 @@ static void add_field(jb *b, cJSON *o, const jci_hwfield *f, const void *rec, co
     }
 }
 
+typedef void (*json_hook)(jb *b, cJSON *o, const void *rec, const jci_hwfield *f);
+
 /* Every row of kind k into o, in table order: "a.b" rows nest in object
  * "a" (null when the group's required row is absent); a flat row sits
- * beside its mapping under its member's name. */
-static void fields_json(jb *b, cJSON *o, const void *rec, const jci_hwkind *k)
+ * beside its mapping under its member's name; a LIST row is the hook's
+ * (NULL: left out). */
+static void fields_json(jb *b, cJSON *o, const void *rec, const jci_hwkind *k, json_hook own)
 {
     for (size_t i = 0; i < k->n;) {
         const jci_hwfield *f = &k->fields[i];
         const char *dot = strchr(f->key, '.');
+        if (f->type == HF_T_LIST || f->type == HF_T_OWN) {
+            if (own && !(f->flags & HF_HIDE)) own(b, o, rec, f);
+            i++;
+            continue;
+        }
         if (!dot || (f->flags & HF_FLAT)) {
             if (!(f->flags & HF_HIDE)) add_field(b, o, f, rec, dot ? f->member : f->key);
             i++;
@@ -252,7 +260,7 @@ static cJSON *device_obj(jb *b, const jc_device *d)
 {
     cJSON *o = chk(b, cJSON_CreateObject());
     if (!o) return NULL;
-    fields_json(b, o, d, jci_hwdb_kind(HF_K_DEVICE));
+    fields_json(b, o, d, jci_hwdb_kind(HF_K_DEVICE), NULL);
     defined_at(b, o, d->file, d->line, d->col);
     return o;
 }
@@ -268,38 +276,8 @@ char *jc_report_host_json(const jc_host *h)
     jb b = {0};
     cJSON *o = chk(&b, cJSON_CreateObject());
     if (!o) return NULL;
-    add_str(&b, o, "id", h->id);
-    add_str(&b, o, "kind", jc_host_kind_name(h->kind));
-    add_item(&b, o, "aliases", str_array(&b, h->aliases, h->n_aliases));
-    add_str(&b, o, "name", h->name);
-    add_str(&b, o, "vendor", h->vendor);
-    add_str(&b, o, "provider", h->provider);
-    if (h->accel) {
-        cJSON *a = chk(&b, cJSON_CreateObject());
-        add_str(&b, a, "device", h->accel->id);
-        add_num(&b, a, "count", h->n_accel);
-        add_item(&b, o, "accelerators", a);
-    } else {
-        add_str(&b, o, "accelerators", NULL);
-    }
-    if (h->n_cpu) {
-        cJSON *c = chk(&b, cJSON_CreateObject());
-        add_str(&b, c, "device", h->cpu ? h->cpu->id : NULL);
-        add_str(&b, c, "name", h->cpu_name);
-        add_num(&b, c, "count", h->n_cpu);
-        add_item(&b, o, "cpu", c);
-    } else {
-        add_str(&b, o, "cpu", NULL);
-    }
-    if (h->vcpus) add_num(&b, o, "vcpus", h->vcpus);
-    add_item(&b, o, "memory_gb", sourced(&b, &h->memory_gb));
-    add_item(&b, o, "host_power_w", sourced(&b, &h->host_power_w));
-    add_item(&b, o, "host_idle_w", sourced(&b, &h->host_idle_w));
-    add_item(&b, o, "max_power_w", sourced(&b, &h->max_power_w));
-    add_str(&b, o, "note", h->note);
-    char at[700];
-    snprintf(at, sizeof at, "%s:%d:%d", h->file, h->line, h->col);
-    add_str(&b, o, "defined_at", at);
+    fields_json(&b, o, h, jci_hwdb_kind(HF_K_HOST), NULL);
+    defined_at(&b, o, h->file, h->line, h->col);
     return finish(&b, o);
 }
 
@@ -375,47 +353,42 @@ char *jc_report_region_list_json(const jc_hwdb *db, const char *provider, const 
     return finish(&b, root);
 }
 
+/* A region's `intensity` row: the chosen default and every value. */
+static void region_intensity(jb *b, cJSON *o, const void *rec, const jci_hwfield *f)
+{
+    const jc_region *r = rec;
+    cJSON *def = chk(b, cJSON_CreateObject());
+    if (r->default_intensity) {
+        add_str(b, def, "dataset", r->default_intensity->dataset_id);
+        add_num(b, def, "value", r->default_intensity->value.value);
+        add_num(b, def, "year", r->default_intensity->value.year);
+        add_str(b, def, "from", r->default_from->code);
+    } else {
+        add_str(b, def, "dataset", NULL);
+    }
+    add_str(b, def, "why", r->default_reason);
+    add_item(b, o, "default", def);
+    cJSON *ia = chk(b, cJSON_CreateArray());
+    for (size_t i = 0; ia && i < r->n_intensity; i++) {
+        const jc_intensity *it = &r->intensity[i];
+        cJSON *x = chk(b, cJSON_CreateObject());
+        add_str(b, x, "dataset", it->dataset_id);
+        add_str(b, x, "basis", it->basis);
+        if (it->dataset) add_num(b, x, "precedence", it->dataset->precedence);
+        else add_str(b, x, "precedence", NULL);
+        add_str(b, x, "superseded_by", it->dataset ? it->dataset->superseded_by : NULL);
+        add_item(b, x, "value", sourced(b, &it->value));
+        push(b, ia, x);
+    }
+    add_item(b, o, f->key, ia);
+}
+
 char *jc_report_region_json(const jc_region *r)
 {
     jb b = {0};
     cJSON *o = chk(&b, cJSON_CreateObject());
     if (!o) return NULL;
-    add_str(&b, o, "code", r->code);
-    add_str(&b, o, "type", jc_region_type_name(r->type));
-    add_item(&b, o, "aliases", str_array(&b, r->aliases, r->n_aliases));
-    add_str(&b, o, "name", r->name);
-    add_str(&b, o, "country", r->country);
-    add_str(&b, o, "provider", r->provider);
-    add_str(&b, o, "grid", r->grid);
-    add_item(&b, o, "pue", sourced(&b, &r->pue));
-    add_item(&b, o, "market_gco2e_per_kwh", sourced(&b, &r->market_gco2e_per_kwh));
-    cJSON *def = chk(&b, cJSON_CreateObject());
-    if (r->default_intensity) {
-        add_str(&b, def, "dataset", r->default_intensity->dataset_id);
-        add_num(&b, def, "value", r->default_intensity->value.value);
-        add_num(&b, def, "year", r->default_intensity->value.year);
-        add_str(&b, def, "from", r->default_from->code);
-    } else {
-        add_str(&b, def, "dataset", NULL);
-    }
-    add_str(&b, def, "why", r->default_reason);
-    add_item(&b, o, "default", def);
-    cJSON *ia = chk(&b, cJSON_CreateArray());
-    for (size_t i = 0; ia && i < r->n_intensity; i++) {
-        const jc_intensity *it = &r->intensity[i];
-        cJSON *x = chk(&b, cJSON_CreateObject());
-        add_str(&b, x, "dataset", it->dataset_id);
-        add_str(&b, x, "basis", it->basis);
-        if (it->dataset) add_num(&b, x, "precedence", it->dataset->precedence);
-        else add_str(&b, x, "precedence", NULL);
-        add_str(&b, x, "superseded_by", it->dataset ? it->dataset->superseded_by : NULL);
-        add_item(&b, x, "value", sourced(&b, &it->value));
-        push(&b, ia, x);
-    }
-    add_item(&b, o, "intensity", ia);
-    add_str(&b, o, "note", r->note);
-    char at[700];
-    snprintf(at, sizeof at, "%s:%d:%d", r->file, r->line, r->col);
-    add_str(&b, o, "defined_at", at);
+    fields_json(&b, o, r, jci_hwdb_kind(HF_K_REGION), region_intensity);
+    defined_at(&b, o, r->file, r->line, r->col);
     return finish(&b, o);
 }

@@ -16,7 +16,7 @@ static const char *const type_names[] = {
     [HF_T_ID] = "id", [HF_T_STR] = "string", [HF_T_STRS] = "strings",
     [HF_T_ENUM] = "enum", [HF_T_INT] = "int", [HF_T_NUM] = "number",
     [HF_T_SV] = "sourced", [HF_T_PREC] = "precisions", [HF_T_DEVREF] = "device",
-    [HF_T_OWN] = "own"};
+    [HF_T_SRCREF] = "source", [HF_T_LIST] = "list", [HF_T_OWN] = "list"};
 
 static const char *type_name(unsigned t)
 {
@@ -46,7 +46,8 @@ static void md_type(FILE *f, const jci_hwfield *x)
     case HF_T_SV: fputs("sourced", f); break;
     case HF_T_PREC: fputs("mapping precision → sourced", f); break;
     case HF_T_DEVREF: fputs("device id or alias", f); break;
-    default: fputs("see below", f); break;
+    case HF_T_SRCREF: fputs("source id", f); break;
+    default: fputs("list (notes)", f); break;
     }
     if (x->type == HF_T_SV || x->type == HF_T_PREC) {
         if (x->flags & HF_RANGE) fputs(" with `low`, `high`", f);

@@ -134,18 +134,28 @@ static void text_field(out *o, const jci_hwfield *f, const void *rec)
     }
 }
 
-/* Every row of kind k but the title's, in table order. */
-static void fields_text(out *o, const void *rec, const jci_hwkind *k)
+typedef void (*text_hook)(out *o, const void *rec, const jci_hwfield *f);
+
+/* Every row of kind k but the title's, in table order; a LIST row is the
+ * hook's (NULL: left out). */
+static void fields_text(out *o, const void *rec, const jci_hwkind *k, text_hook own)
 {
-    for (size_t i = 0; i < k->n; i++)
-        if (!(k->fields[i].flags & (HF_TITLE | HF_HIDE))) text_field(o, &k->fields[i], rec);
+    for (size_t i = 0; i < k->n; i++) {
+        const jci_hwfield *f = &k->fields[i];
+        if (f->flags & (HF_TITLE | HF_HIDE)) continue;
+        if (f->type == HF_T_LIST || f->type == HF_T_OWN) {
+            if (own) own(o, rec, f);
+        } else {
+            text_field(o, f, rec);
+        }
+    }
 }
 
 jc_status jc_report_device_text(const jc_device *d, FILE *f)
 {
     out o = {f, 0};
     pr(&o, "%s  (%s)\n", d->id, jc_device_kind_name(d->kind));
-    fields_text(&o, d, jci_hwdb_kind(HF_K_DEVICE));
+    fields_text(&o, d, jci_hwdb_kind(HF_K_DEVICE), NULL);
     pr(&o, "  %-22s %s:%d:%d\n", "defined at", d->file, d->line, d->col);
     return done(&o);
 }
@@ -154,20 +164,7 @@ jc_status jc_report_host_text(const jc_host *h, FILE *f)
 {
     out o = {f, 0};
     pr(&o, "%s  (host, %s)\n", h->id, jc_host_kind_name(h->kind));
-    list_field(&o, "aliases", h->aliases, h->n_aliases);
-    str_field(&o, "name", h->name);
-    str_field(&o, "vendor", h->vendor);
-    str_field(&o, "provider", h->provider);
-    if (h->accel) pr(&o, "  %-22s %d x %s\n", "accelerators", h->n_accel, h->accel->id);
-    if (h->n_cpu)
-        pr(&o, "  %-22s %d x %s%s\n", "cpu", h->n_cpu, h->cpu ? h->cpu->id : h->cpu_name,
-           h->cpu ? "" : " (not a database device)");
-    int_field(&o, "vcpus", h->vcpus);
-    sv(&o, "memory_gb", &h->memory_gb, "GB");
-    sv(&o, "host_power_w", &h->host_power_w, "W");
-    sv(&o, "host_idle_w", &h->host_idle_w, "W");
-    sv(&o, "max_power_w", &h->max_power_w, "W");
-    str_field(&o, "note", h->note);
+    fields_text(&o, h, jci_hwdb_kind(HF_K_HOST), NULL);
     pr(&o, "  %-22s %s:%d:%d\n", "defined at", h->file, h->line, h->col);
     return done(&o);
 }
@@ -242,39 +239,38 @@ jc_status jc_report_region_list_text(const jc_hwdb *db, const char *provider,
     return done(&o);
 }
 
-jc_status jc_report_region_text(const jc_region *r, FILE *f)
+/* A region's `intensity` row: the chosen default and every value. */
+static void region_intensity(out *o, const void *rec, const jci_hwfield *f)
 {
-    out o = {f, 0};
-    pr(&o, "%s  (%s)\n", r->code, jc_region_type_name(r->type));
-    list_field(&o, "aliases", r->aliases, r->n_aliases);
-    str_field(&o, "name", r->name);
-    str_field(&o, "country", r->country);
-    str_field(&o, "provider", r->provider);
-    str_field(&o, "grid", r->grid);
-    sv(&o, "pue", &r->pue, "");
-    sv(&o, "market_gco2e_per_kwh", &r->market_gco2e_per_kwh, "gCO2e/kWh");
+    const jc_region *r = rec;
     if (r->default_intensity) {
         const jc_intensity *it = r->default_intensity;
-        pr(&o, "  %-22s %g gCO2e/kWh (%s, %d)%s%s\n", "default intensity", it->value.value,
+        pr(o, "  %-22s %g gCO2e/kWh (%s, %d)%s%s\n", "default intensity", it->value.value,
            it->dataset_id, it->value.year, r->default_from != r ? " from " : "",
            r->default_from != r ? r->default_from->code : "");
     } else {
-        pr(&o, "  %-22s none\n", "default intensity");
+        pr(o, "  %-22s none\n", "default intensity");
     }
-    pr(&o, "  %-22s %s\n", "why", r->default_reason);
-    if (r->n_intensity) pr(&o, "  intensity (gCO2e/kWh), by precedence:\n");
+    pr(o, "  %-22s %s\n", "why", r->default_reason);
+    if (r->n_intensity) pr(o, "  intensity (gCO2e/kWh), by precedence:\n");
     for (size_t i = 0; i < r->n_intensity; i++) {
         const jc_intensity *it = &r->intensity[i];
         char k[128];
         snprintf(k, sizeof k, "%s%s", it == r->default_intensity ? "* " : "  ", it->dataset_id);
-        sv(&o, k, &it->value, "gCO2e/kWh");
-        if (it->basis) pr(&o, "  %-22s   basis: %s\n", "", it->basis);
-        if (it->dataset) pr(&o, "  %-22s   precedence: %d\n", "", it->dataset->precedence);
+        sv(o, k, &it->value, f->unit);
+        if (it->basis) pr(o, "  %-22s   basis: %s\n", "", it->basis);
+        if (it->dataset) pr(o, "  %-22s   precedence: %d\n", "", it->dataset->precedence);
         if (it->dataset && it->dataset->superseded_by)
-            pr(&o, "  %-22s   superseded by %s: not part of an estimate's range\n", "",
+            pr(o, "  %-22s   superseded by %s: not part of an estimate's range\n", "",
                it->dataset->superseded_by);
     }
-    str_field(&o, "note", r->note);
+}
+
+jc_status jc_report_region_text(const jc_region *r, FILE *f)
+{
+    out o = {f, 0};
+    pr(&o, "%s  (%s)\n", r->code, jc_region_type_name(r->type));
+    fields_text(&o, r, jci_hwdb_kind(HF_K_REGION), region_intensity);
     pr(&o, "  %-22s %s:%d:%d\n", "defined at", r->file, r->line, r->col);
     return done(&o);
 }
