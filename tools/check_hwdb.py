@@ -175,17 +175,10 @@ def check_fields(f, w, entry, kind, sources):
 
 def walk_sources(f, sources):
     for sid, s in sources.items():
-        if not isinstance(s, dict) or "citation" not in s:
-            err(f, "source %s: needs citation" % sid)
-            continue
-        if "year" not in s and "date" not in s:
-            err(f, "source %s: needs year or date" % sid)
-        y = s.get("year")
-        if y is not None and not (isinstance(y, int) and 1900 < y < 2100):
-            err(f, "source %s: bad year %r" % (sid, y))
-        extra = set(s) - {"citation", "url", "year", "date", "licence", "note"}
-        if extra:
-            err(f, "source %s: unknown keys %s" % (sid, sorted(extra)))
+        w = "source %s" % sid
+        check_fields(f, w, s, KINDS["sources"], sources)
+        if isinstance(s, dict) and "year" not in s and "date" not in s:
+            err(f, "%s: needs year or date" % w)
 
 
 def main():

@@ -389,10 +389,10 @@ static bool valid_date(const char *s, int *year)
     return true;
 }
 
+static jc_status read_fields(B *b, const hnode *m, const jci_hwkind *k, void *rec);
+
 static jc_status parse_sources(B *b, hw_file *f, const hnode *m)
 {
-    static const char *const keys[] = {"citation", "url", "year", "date",
-                                       "licence", "note", NULL};
     if (m->kind != HN_MAP)
         return err(b, m, "sources: expected a mapping of source id -> source, got %s",
                    what_is(m));
@@ -408,13 +408,7 @@ static jc_status parse_sources(B *b, hw_file *f, const hnode *m)
         if (e->kind != HN_MAP)
             return err(b, e, "expected a mapping {citation, year, ...}, got %s", what_is(e));
         jc_status st;
-        if ((st = check_keys(b, e, keys, NULL))) return st;
-        if ((st = get_str(b, e, "citation", true, &src->citation))) return st;
-        if ((st = get_str(b, e, "url", false, &src->url))) return st;
-        if ((st = get_str(b, e, "date", false, &src->date))) return st;
-        if ((st = get_str(b, e, "licence", false, &src->licence))) return st;
-        if ((st = get_str(b, e, "note", false, &src->note))) return st;
-        if ((st = get_int(b, e, "year", false, 1800, 2100, &src->year))) return st;
+        if ((st = read_fields(b, e, jci_hwdb_kind(HF_K_SOURCE), src))) return st;
         if (src->date) {
             int y;
             if (!valid_date(src->date, &y))

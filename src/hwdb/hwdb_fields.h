@@ -71,7 +71,8 @@ typedef struct jci_hwfield {
 } jci_hwfield;
 
 /* Record kinds with a table. */
-enum { HF_K_DEVICE, HF_K_HOST, HF_K_REGION, HF_K_DATASET, HF_K_PROVIDER, HF_K_COUNT };
+enum { HF_K_DEVICE, HF_K_HOST, HF_K_REGION, HF_K_DATASET, HF_K_PROVIDER, HF_K_SOURCE,
+       HF_K_COUNT };
 
 typedef struct jci_hwkind {
     const char *name;         /* "device" */

@@ -54,6 +54,11 @@ static const jci_hwfield provider_fields[] = {
 #include "hwdb/fields_provider.def"
 };
 #undef HF_REC
+#define HF_REC jc_source
+static const jci_hwfield source_fields[] = {
+#include "hwdb/fields_source.def"
+};
+#undef HF_REC
 
 #define KIND(name, section, rec, rows) {name, section, #rec, rows, sizeof rows / sizeof rows[0]}
 static const jci_hwkind kinds[HF_K_COUNT] = {
@@ -62,6 +67,7 @@ static const jci_hwkind kinds[HF_K_COUNT] = {
     [HF_K_REGION] = KIND("region", "regions", jc_region, region_fields),
     [HF_K_DATASET] = KIND("dataset", "intensities", jc_dataset, dataset_fields),
     [HF_K_PROVIDER] = KIND("provider", "providers", jc_provider, provider_fields),
+    [HF_K_SOURCE] = KIND("source", "sources", jc_source, source_fields),
 };
 
 const jci_hwkind *jci_hwdb_kind(int k)

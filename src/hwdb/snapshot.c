@@ -63,10 +63,6 @@
 #define END {0, 0, 0, 0, 0}
 
 static const hs_field f_none[] = {END};
-static const hs_field f_source[] = {
-    STR(jc_source, id), STR(jc_source, citation), STR(jc_source, url),
-    STR(jc_source, date), STR(jc_source, licence), STR(jc_source, note),
-    STR(jc_source, file_licence), STR(jc_source, file), END};
 static const hs_field f_sourced[] = {
     REF(HT_SOURCE, jc_sourced, source), STR(jc_sourced, derived),
     STR(jc_sourced, measured), STR(jc_sourced, note), STR(jc_sourced, file), END};
@@ -92,6 +88,11 @@ static const hs_field f_sourced[] = {
 #define HS_ROW_LIST(m, ...) HS_LIST_(m, __VA_ARGS__)
 #define HS_LIST_(m, t, c) ARR(t, HF_REC, m, c),
 
+#define HF_REC jc_source
+static const hs_field f_source[] = {
+#include "hwdb/fields_source.def"
+    STR(jc_source, id), STR(jc_source, file_licence), STR(jc_source, file), END};
+#undef HF_REC
 #define HF_REC jc_device
 static const hs_field f_device[] = {
 #include "hwdb/fields_device.def"
