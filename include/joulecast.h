@@ -2508,6 +2508,14 @@ jc_status jc_report_serving_sweep_csv(const jc_serving_sweep *s, FILE *f);
 jc_status jc_report_serving_text(const jc_serving *s, FILE *f);
 char *jc_report_serving_json(const jc_serving *s);
 jc_status jc_report_serving_csv(const jc_serving *s, FILE *f, int header);
+/* The serving page (src/report/html/serving.c): the serving figures
+ * (TTFT, ITL, tokens/s, J per output token and per request with the
+ * prefill share, power per device by phase, memory and what bounds the
+ * running sequences, one decode step per node when s has nodes), then the
+ * workload's energy, emissions and assumptions as the estimate page shows
+ * them.  Every figure's data-key is its path in jc_report_serving_json.
+ * Errors: JC_ERR_USAGE (NULL argument), JC_ERR_NOMEM, JC_ERR_IO. */
+jc_status jc_report_serving_html(const jc_serving *s, FILE *f);
 
 #ifdef __cplusplus
 }

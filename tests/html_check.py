@@ -3,7 +3,7 @@
 joulecast HTML report against the JSON output of the same command (used by
 tests/html.sh; standard library only).
 
-    html_check.py estimate|estimate-measured|compare|sweep DOM.html REPORT.json
+    html_check.py estimate|estimate-measured|serving|compare|sweep DOM.html REPORT.json
 
 Every element with data-key / data-value must name a path of the JSON
 ("results.energy_facility_kwh.central", "nodes.3.energy_j") whose number
@@ -112,6 +112,28 @@ def main():
             problems.append("the JSON has no nodes: --html must turn --per-node on")
         need_keys([f"nodes.{i}.energy_j" for i in range(len(doc.get("nodes", [])))])
         need_keys([f"assumptions.{i}.value.central" for i in range(len(doc.get("assumptions", [])))])
+    elif kind == "serving":   # estimate --generate: the serving figures, power by phase, memory, decode step
+        need_chart("ranges")
+        need_chart("stack", 2)   # one request's prefill/decode split, the workload's energy split
+        need_chart("hbars", 4)   # power by phase, memory, decode step, emissions by component
+        need_keys([f"results.{r}.{e}" for r in ("ttft_s", "itl_s", "tokens_per_s", "tokens_per_s_per_device",
+                                                 "tokens_per_s_per_sequence", "j_per_output_token",
+                                                 "j_per_output_token_device", "j_per_request",
+                                                 "power_prefill_w_per_device", "power_decode_w_per_device",
+                                                 "energy_facility_kwh", "co2_location_kg")
+                   for e in ("low", "central", "high")])
+        need_keys(["results.prefill_energy_share", "results.avg_power_w_per_device.central"])
+        need_keys([f"results.{r}.central" for r in ("energy_device_kwh", "energy_host_kwh", "energy_it_kwh")])
+        need_keys([f"serving.{k}" for k in ("weight_bytes", "kv_bytes", "kv_bytes_per_token", "concurrency",
+                                            "concurrency_asked", "memory_per_device_bytes",
+                                            "memory_capacity_bytes", "requests", "tp")])
+        steps = doc.get("serving", {}).get("decode_step_nodes", [])
+        if not steps:
+            problems.append("the JSON has no serving.decode_step_nodes: --html must turn --per-node on")
+        need_keys([f"serving.decode_step_nodes.{i}.time_s" for i in range(len(steps))])
+        need_keys([f"assumptions.{i}.value.central" for i in range(len(doc.get("assumptions", [])))])
+        if doc.get("mode") != "generation":
+            problems.append(f"JSON mode {doc.get('mode')!r}, expected generation")
     elif kind == "compare":
         need_chart("hbars", 6)
         models = doc.get("models", [])

@@ -395,7 +395,7 @@ static jc_status gen_json(bind_req *r, int html, char **json, jc_diag *d)
         char *buf;
         size_t len;
         FILE *f = bind_stream(&buf, &len);
-        st = bind_stream_done(f, &buf, f ? jc_report_estimate_html(g.serving->estimate, r->job.hf_config ? r->job.hf_config : r->model, 0, f)
+        st = bind_stream_done(f, &buf, f ? jc_report_serving_html(g.serving, f)
                                          : JC_OK, json, d);
     } else if (!st) {
         *json = jc_report_serving_json(g.serving);

@@ -115,7 +115,7 @@ static int run_generation(jobopts *c, const est_out *out, const jc_hwdb *db)
     if (out->html) {
         FILE *hf = jo_html_open(out->html, &rc);
         if (!hf) goto done;
-        jc_status hs = jc_report_estimate_html(s->estimate, c->job.hf_config ? c->job.hf_config : c->model, 0, hf);
+        jc_status hs = jc_report_serving_html(s, hf);
         if ((rc = jo_html_close(hf, out->html, hs))) goto done;
     }
     if (out->html && !strcmp(out->html, "-")) {

@@ -25,7 +25,7 @@ static int by_energy_desc(const void *a, const void *b)
     if (x->e != y->e) return x->e > y->e ? -1 : 1;
     return (x->i > y->i) - (x->i < y->i);
 }
-static void assumptions_table(FILE *f, const jc_assumption *as, size_t n, const char *prefix)
+void jci_html_assumptions_table(FILE *f, const jc_assumption *as, size_t n, const char *prefix)
 {
     fprintf(f, "<div><table>\n<thead><tr><th>key</th><th>what</th><th class=\"n\">value</th>"
                "<th>unit</th><th>origin</th><th>source</th></tr></thead>\n<tbody>\n");
@@ -84,7 +84,7 @@ static void head_and_cards(FILE *f, const jc_estimate *e, const char *model)
 }
 
 /* The energy split: device dynamic, idle floor, host, facility overhead. */
-static void energy_split(FILE *f, const jc_estimate *e)
+void jci_html_energy_split(FILE *f, const jc_estimate *e)
 {
     double overhead = e->energy_facility_kwh.central - e->energy_it_kwh.central;
     seg sg[] = {
@@ -119,7 +119,7 @@ static void ranges_section(FILE *f, const jc_estimate *e)
 }
 
 /* Emissions by component: bars and a table. */
-static void emissions_section(FILE *f, const jc_estimate *e)
+void jci_html_emissions_section(FILE *f, const jc_estimate *e)
 {
     fprintf(f, "<section id=\"emissions\"><h2>Emissions by component</h2><p class=\"note\">Bars: central; "
                "whiskers: low to high. Operational emissions are the facility energy times the grid's intensity; "
@@ -249,7 +249,7 @@ static jc_status nodes_section(FILE *f, const jc_estimate *e, size_t top_nodes)
 }
 
 /* Every figure of the result with its range. */
-static void figures_section(FILE *f, const jc_estimate *e)
+void jci_html_figures_section(FILE *f, const jc_estimate *e)
 {
     fprintf(f, "<section id=\"figures\"><h2>All figures</h2>\n<table><thead><tr><th>figure</th><th class=\"n\">low"
                "</th><th class=\"n\">central</th><th class=\"n\">high</th><th>unit</th></tr></thead><tbody>\n");
@@ -287,28 +287,34 @@ static void figures_section(FILE *f, const jc_estimate *e)
     fprintf(f, "</tbody></table></section>\n");
 }
 
-jc_status jc_report_estimate_html(const jc_estimate *e, const char *model, size_t top_nodes, FILE *f)
+/* The equivalences and every assumption with its source. */
+void jci_html_sources_sections(FILE *f, const jc_estimate *e)
 {
-    if (!e || !f) return JC_ERR_USAGE;
-    head_and_cards(f, e, model);
-    energy_split(f, e);
-    jci_html_measured_section(f, e);
-    ranges_section(f, e);
-    emissions_section(f, e);
-    jc_status st = nodes_section(f, e, top_nodes);
-    if (st) return st;
-    figures_section(f, e);
     if (e->n_equivalences) {
         fprintf(f, "<section id=\"equivalences\"><h2>Equivalent to</h2><p class=\"note\">Of the central "
                    "location-based emissions; each constant with its source.</p>\n");
-        assumptions_table(f, e->equivalences, e->n_equivalences, "equivalences");
+        jci_html_assumptions_table(f, e->equivalences, e->n_equivalences, "equivalences");
         fprintf(f, "</section>\n");
     }
     fprintf(f, "<section id=\"assumptions\"><h2>Assumptions</h2><p class=\"note\">Every number the estimate "
                "used, with its origin: a user option, a hardware-database entry with its file, line and "
                "publication, the model's count, a derived value or a documented default.</p>\n");
-    assumptions_table(f, e->assumptions, e->n_assumptions, "assumptions");
+    jci_html_assumptions_table(f, e->assumptions, e->n_assumptions, "assumptions");
     fprintf(f, "</section>\n");
+}
+
+jc_status jc_report_estimate_html(const jc_estimate *e, const char *model, size_t top_nodes, FILE *f)
+{
+    if (!e || !f) return JC_ERR_USAGE;
+    head_and_cards(f, e, model);
+    jci_html_energy_split(f, e);
+    jci_html_measured_section(f, e);
+    ranges_section(f, e);
+    jci_html_emissions_section(f, e);
+    jc_status st = nodes_section(f, e, top_nodes);
+    if (st) return st;
+    jci_html_figures_section(f, e);
+    jci_html_sources_sections(f, e);
     jci_html_page_end(f);
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }

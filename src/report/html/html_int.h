@@ -1,7 +1,8 @@
 /*
  * html_int.h - private to src/report/html/: the page frame, escaping,
  * number and unit helpers and inline-SVG charts (page.c) that the estimate,
- * compare and sweep pages (estimate.c, compare.c, sweep.c) share.
+ * compare, sweep and serving pages (estimate.c, compare.c, sweep.c,
+ * serving.c) share.
  *
  * Every string from a model file or the hardware database goes through
  * jci_html_esc (or esc_cut); every figure carries data-key / data-value
@@ -66,6 +67,8 @@ void jci_html_page_end(FILE *f);
 void jci_html_card(FILE *f, const char *label, const char *key, jc_range r, const unit_step *us);
 /* The run line: mode, method, devices, precision, host, region. */
 void jci_html_hardware_line(FILE *f, const jc_estimate *e);
+/* The same with the mode's words given (NULL: the estimate's mode). */
+void jci_html_run_line(FILE *f, const jc_estimate *e, const char *mode);
 
 /* ---- SVG charts ------------------------------------------------------------------- */
 
@@ -90,6 +93,19 @@ void jci_html_stack(FILE *f, const seg *s, size_t n, const unit_step *us);
 typedef struct rrow { const char *label; jc_range r; const char *key; const unit_step *us; } rrow;
 /* Low-central-high of each row, each on its own linear axis. */
 void jci_html_ranges(FILE *f, const rrow *r, size_t n);
+
+/* ---- estimate.c's sections, shared with the serving page (serving.c) ---- */
+
+/* The assumption records as a table; prefix: their JSON array's key. */
+void jci_html_assumptions_table(FILE *f, const jc_assumption *as, size_t n, const char *prefix);
+/* Where the energy goes: device dynamic, idle floor, host, PUE overhead. */
+void jci_html_energy_split(FILE *f, const jc_estimate *e);
+/* Emissions by component: bars and a table. */
+void jci_html_emissions_section(FILE *f, const jc_estimate *e);
+/* Every figure of the result with its range. */
+void jci_html_figures_section(FILE *f, const jc_estimate *e);
+/* The equivalences and every assumption with its source. */
+void jci_html_sources_sections(FILE *f, const jc_estimate *e);
 
 /* trace.c: the "Measured run" section (prediction beside measurement,
  * the trace's power chart with idle phases shaded); nothing without one. */

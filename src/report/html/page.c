@@ -352,9 +352,10 @@ void jci_html_stack(FILE *f, const seg *s, size_t n, const unit_step *us)
     for (size_t i = 0; i < n; i++) {
         double w = tot > 0 ? vw * (s[i].v > 0 ? s[i].v : 0) / tot : 0;
         char b[48];
-        fprintf(f, "<g><title>%s: %s kWh (%.1f%%)</title><rect x=\"%.2f\" y=\"4\" width=\"%.2f\" height=\"36\" "
-                   "fill=\"%s\"", s[i].label, sig4(b, sizeof b, s[i].v), tot > 0 ? 100 * s[i].v / tot : 0, x, w,
-                s[i].color);
+        const unit_step *u = jci_html_pick_unit(us, s[i].v);
+        fprintf(f, "<g><title>%s: %s %s (%.1f%%)</title><rect x=\"%.2f\" y=\"4\" width=\"%.2f\" height=\"36\" "
+                   "fill=\"%s\"", s[i].label, sig4(b, sizeof b, s[i].v * u->factor), u->unit,
+                tot > 0 ? 100 * s[i].v / tot : 0, x, w, s[i].color);
         jci_html_dattr(f, s[i].key, s[i].v);
         fprintf(f, "/>");
         if (w > 60)
@@ -408,7 +409,12 @@ void jci_html_ranges(FILE *f, const rrow *r, size_t n)
 
 void jci_html_hardware_line(FILE *f, const jc_estimate *e)
 {
-    fprintf(f, "<p class=\"sub\"><b>%s</b> &#183; %s method &#183; <b>%g &#215; ", jc_mode_name(e->mode),
+    jci_html_run_line(f, e, NULL);
+}
+
+void jci_html_run_line(FILE *f, const jc_estimate *e, const char *mode)
+{
+    fprintf(f, "<p class=\"sub\"><b>%s</b> &#183; %s method &#183; <b>%g &#215; ", mode ? mode : jc_mode_name(e->mode),
             jc_method_name(e->method), e->devices);
     jci_html_esc(f, e->device_name);
     fprintf(f, "</b> (");
