@@ -2516,6 +2516,17 @@ jc_status jc_report_serving_csv(const jc_serving *s, FILE *f, int header);
  * them.  Every figure's data-key is its path in jc_report_serving_json.
  * Errors: JC_ERR_USAGE (NULL argument), JC_ERR_NOMEM, JC_ERR_IO. */
 jc_status jc_report_serving_html(const jc_serving *s, FILE *f);
+/* The carbon statement of a serving estimate (src/report/statement.c):
+ * model, workload (requests, prompt and output tokens), hardware and
+ * parallelism, serving time, facility energy with its range, J per output
+ * token (facility and devices), J per request with the prefill share,
+ * PUE, grid intensity with dataset and year, emissions, joulecast and
+ * hwdb versions and what reproduces it, every figure with its source in
+ * a footnote; o as jc_report_statement (o->model: the config shown, NULL:
+ * s->model).  Errors: JC_ERR_USAGE (NULL argument; JC_STMT_HF: the
+ * model-card block describes training), JC_ERR_IO (write failed). */
+jc_status jc_report_serving_statement(const jc_serving *s, const jc_statement_opts *o,
+                                      jc_statement_format fmt, FILE *f, jc_diag *diag);
 
 #ifdef __cplusplus
 }

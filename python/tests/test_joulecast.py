@@ -179,6 +179,23 @@ class SameAsCli(InWork):
                                               "--count", "1024", "--region", "US", "--format",
                                               "hf"))
 
+    def test_statement_generate_equals_cli(self):
+        cfg = "tests/serving/configs/llama-3.1-8b.json"
+        opts = dict(generate=True, hf_config=cfg, prompt_tokens=500, output_tokens=300, concurrency=64,
+                    requests=1000000, device="h100", region="US")
+        args = ["--generate", "--hf-config", cfg, "--prompt-tokens", "500", "--output-tokens", "300",
+                "--concurrency", "64", "--requests", "1000000", "--device", "h100", "--region", "US"]
+        for fmt in ("markdown", "latex"):
+            got = joulecast.statement(format=fmt, **opts)
+            self.assertEqual(got, cli_text("statement", *args, "--format", fmt), fmt)
+            self.assertIn("J per output token", got)
+        # the model-card block describes training: refused by both, exit 2
+        with self.assertRaises(joulecast.Error) as cm:
+            joulecast.statement(format="hf", **opts)
+        out = cli_run("statement", *args, "--format", "hf")
+        self.assertEqual((cm.exception.exit_code, out.returncode), (2, 2))
+        self.assertIn(cm.exception.message, out.stderr.decode())
+
     def test_compare_equals_cli(self):
         got = joulecast.compare("models/resnet50.onnx", "models/resnet18.onnx",
                                 "models/mobilenet_v2.onnx", batch=64, requests=1000000,

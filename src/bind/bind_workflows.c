@@ -121,16 +121,25 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
         else if (!strcmp(f, "hf")) fmt = JC_STMT_HF;
         else st = bind_bad(d, "format", "markdown, latex or hf (one per call)", f);
     }
-    if (!st) st = bind_req_model(&r, d);
-    if (!st) st = jc_estimate_run(&r.job, r.p->analysis, r.db, &e, d);
+    /* --generate: the serving request, as `statement --generate` runs it */
+    jc_generation g;
+    memset(&g, 0, sizeof g);
+    int gen = !st && (r.job.mode == JC_MODE_GENERATION || r.job.hf_config);
+    if (gen) st = jc_generation_run(&r.job, r.model, r.db, &g, d);
+    if (!st && !gen) st = bind_req_model(&r, d);
+    if (!st && !gen) st = jc_estimate_run(&r.job, r.p->analysis, r.db, &e, d);
     if (!st) {
         char repro[2048], *buf;
         size_t len;
         reproduce(repro, sizeof repro, keys, values, n);
-        jc_statement_opts so = {r.db, repro, r.model, own.training_type, own.location};
+        jc_statement_opts so = {r.db, repro, gen ? r.job.hf_config : r.model, own.training_type, own.location};
         FILE *f = bind_stream(&buf, &len);
-        st = bind_stream_done(f, &buf, f ? jc_report_statement(e, &so, fmt, f, d) : JC_OK, text, d);
+        jc_status ws = JC_OK;
+        if (f) ws = gen ? jc_report_serving_statement(g.serving, &so, fmt, f, d)
+                        : jc_report_statement(e, &so, fmt, f, d);
+        st = bind_stream_done(f, &buf, ws, text, d);
     }
+    jc_generation_release(&g);
     jc_estimate_free(e);
     bind_req_close(&r);
     return st;

@@ -36,12 +36,17 @@ void help_statement(FILE *f)
                "hours, energy, PUE, grid intensity with its dataset and year, emissions\n"
                "with their range, method, joulecast version and the command that\n"
                "reproduces it; every figure's source in a footnote.  --format hf prints\n"
-               "the Hugging Face model-card co2_eq_emissions block (emissions in grams).\n\n");
+               "the Hugging Face model-card co2_eq_emissions block (emissions in grams; it\n"
+               "describes training, so it is refused for inference and --generate).\n"
+               "With --generate (LLM serving) the paragraph also states J per output\n"
+               "token, J per request and the prefill share.\n\n");
     jo_help(f, opts, N_OPTS);
     fprintf(f, "\nexamples:\n"
                "  joulecast statement docs/examples/resnet50-imagenet.yaml --format latex\n"
                "  joulecast statement --train --params 7e9 --tokens 2e12 --device h100 --count 1024 \\\n"
-               "      --region US --format hf\n");
+               "      --region US --format hf\n"
+               "  joulecast statement --generate --hf-config llama-3.1-8b.json --prompt-tokens 500 \\\n"
+               "      --output-tokens 300 --concurrency 64 --requests 1e7 --device h100 --region US\n");
 }
 
 static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *where)
@@ -69,19 +74,32 @@ int cmd_statement(int argc, char **argv)
     jo_init(&c, "statement", opts, N_OPTS, apply_own, &s);
     jc_prepared *p = NULL;
     jc_hwdb *db = NULL;
-    jc_estimate *e = NULL;
+    jc_estimate *own_e = NULL;
+    const jc_estimate *e = NULL;
+    jc_generation g;
     jc_diag d;
     int rc = 0;
     char repro[2048];
+    memset(&g, 0, sizeof g);
 
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
     if (!s.markdown && !s.latex && !s.hf) s.markdown = 1;
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
-    if ((rc = jo_prepare(&c, &p))) goto out;
-    if (jc_estimate_run(&c.job, p->analysis, db, &e, &d)) { rc = cli_fail(&d); goto out; }
+    if (c.job.mode == JC_MODE_GENERATION || c.job.hf_config) {
+        if (jc_generation_run(&c.job, c.model, db, &g, &d)) {
+            rc = d.status == JC_ERR_USAGE ? cli_usage("statement", "%s", d.msg) : cli_fail(&d);
+            goto out;
+        }
+        e = g.serving->estimate;
+    } else {
+        if ((rc = jo_prepare(&c, &p))) goto out;
+        if (jc_estimate_run(&c.job, p->analysis, db, &own_e, &d)) { rc = cli_fail(&d); goto out; }
+        e = own_e;
+    }
 
     wf_reproduce(repro, sizeof repro, argc, argv, own, NULL);
-    jc_statement_opts so = {db, repro, p->model ? p->model->path : NULL, s.training_type, s.location};
+    jc_statement_opts so = {db, repro, p && p->model ? p->model->path : c.job.hf_config, s.training_type,
+                            s.location};
     int many = s.markdown + s.latex + s.hf > 1;
     struct { int on; jc_statement_format fmt; const char *title; } parts[] = {
         {s.markdown, JC_STMT_MARKDOWN, "Markdown"},
@@ -93,11 +111,14 @@ int cmd_statement(int argc, char **argv)
         if (!parts[i].on) continue;
         if (many) printf("%s==== %s ====\n\n", first ? "" : "\n", parts[i].title);
         first = 0;
-        if (jc_report_statement(e, &so, parts[i].fmt, stdout, &d)) { rc = cli_fail(&d); goto out; }
+        jc_status st = g.serving ? jc_report_serving_statement(g.serving, &so, parts[i].fmt, stdout, &d)
+                                 : jc_report_statement(e, &so, parts[i].fmt, stdout, &d);
+        if (st) { rc = cli_fail(&d); goto out; }
     }
     for (size_t i = 0; i < e->n_warnings; i++) fprintf(stderr, "joulecast: warning: %s\n", e->warnings[i]);
 out:
-    jc_estimate_free(e);
+    jc_estimate_free(own_e);
+    jc_generation_release(&g);
     jc_prepared_free(p);
     jc_hwdb_free(db);
     jo_free(&c);

@@ -122,25 +122,12 @@ static const char *unit_co2(const stmt *s)
     return s->fmt == JC_STMT_LATEX ? "kgCO2e" : "kgCO\xe2\x82\x82" "e";
 }
 
-/* Writes the paragraph (Markdown or LaTeX). */
-static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
+/* " on N x DEVICE[^n] in H hosts": the hardware with its footnote. */
+static void hardware(stmt *s, const jc_estimate *e)
 {
     FILE *f = s->f;
-    char a[64], b[64], c[64], t1[1100], t2[1100];
-    int train = e->mode == JC_MODE_TRAINING;
-    const char *dash = s->fmt == JC_STMT_LATEX ? "--" : "\xe2\x80\x93";   /* en dash */
-    const char *times = s->fmt == JC_STMT_LATEX ? "$\\times$" : "\xc3\x97";
-
-    /* what ran, on what */
-    fputs(train ? "Training " : "Running inference with ", f);
-    if (o->model) {
-        fputs("the model ", f);
-        if (s->fmt == JC_STMT_LATEX) { fputs("\\texttt{", f); put_esc(s, o->model); fputs("}", f); }
-        else fprintf(f, "`%s`", o->model);
-    } else {
-        fputs("the model", f);
-    }
-    fprintf(f, " on %g %s ", e->devices, times);
+    char t1[1100];
+    fprintf(f, " on %g %s ", e->devices, s->fmt == JC_STMT_LATEX ? "$\\times$" : "\xc3\x97");
     put_esc(s, e->device_name);
     const jc_assumption *dv = jci_estimate_assumption(e, JCI_AK_DEVICES);
     if (e->device_file)
@@ -154,45 +141,25 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
         put_esc(s, e->host_id);
         fputs(e->hosts == 1 ? " host" : " hosts", f);
     }
+}
 
-    /* time */
-    const jc_assumption *rh = jci_estimate_assumption(e, JCI_AK_RUNTIME_HOURS), *rdh = jci_estimate_assumption(e, JCI_AK_RUNTIME_DEVICE_HOURS);
-    fprintf(f, " takes %s%s h of wall-clock time (%s device-hours)", rh || rdh ? "" : "an estimated ",
-            sig(a, sizeof a, e->wall_hours.central), sig(b, sizeof b, e->device_hours.central));
-    if (rh || rdh) {
-        note(s, "Runtime %s.", src_text(t1, sizeof t1, rh ? rh : rdh));
-    } else {
-        const jc_assumption *u = jci_estimate_assumption(e, JCI_AK_UTILIZATION);
-        char ur[160] = "";
-        if (u && u->value.low != u->value.high)
-            snprintf(ur, sizeof ur, ", range %s%s%s", sig(b, sizeof b, u->value.low), dash,
-                     sig(c, sizeof c, u->value.high));
-        note(s, "Runtime predicted by joulecast's roofline model from %s FLOP of work at a utilisation of "
-                "%s of dense peak%s; utilisation: %s.",
-             fmt_si(a, sizeof a, e->flops_total), u ? sig(t2, 40, u->value.central) : "n/a", ur,
-             src_text(t1, sizeof t1, u));
-    }
+/* The code span of a file name or command (Markdown backticks, LaTeX \texttt). */
+static void code(stmt *s, const char *t)
+{
+    if (s->fmt == JC_STMT_LATEX) { fputs("\\texttt{", s->f); put_esc(s, t); fputs("}", s->f); }
+    else fprintf(s->f, "`%s`", t);
+}
 
-    /* energy */
-    fprintf(f, " and uses %s%s kWh of facility energy (range %s%s%s kWh)", rh || rdh ? "" : "an estimated ",
-            sig(a, sizeof a, e->energy_facility_kwh.central), sig(b, sizeof b, e->energy_facility_kwh.low), dash,
-            sig(c, sizeof c, e->energy_facility_kwh.high));
-    {
-        const jc_assumption *tdp = jci_estimate_assumption(e, JCI_AK_TDP), *ap = jci_estimate_assumption(e, JCI_AK_AVG_POWER),
-                            *hp = jci_estimate_assumption(e, JCI_AK_HOST_POWER);
-        char dp[1100];
-        if (ap) snprintf(dp, sizeof dp, "measured average power %s W per device, %s",
-                         sig(a, sizeof a, ap->value.central), src_text(t2, sizeof t2, ap));
-        else if (tdp) snprintf(dp, sizeof dp, "device TDP %s W, %s", sig(a, sizeof a, tdp->value.central),
-                               src_text(t2, sizeof t2, tdp));
-        else snprintf(dp, sizeof dp, "device power not recorded");
-        note(s, "Energy by joulecast's %s method (docs/energy-model.md): device energy %s kWh (%s), "
-                "host energy %s kWh (%s), times the PUE. The range takes every ranged input at the end "
-                "that lowers, then raises, the energy (docs/energy-model.md, section 5).",
-             jc_method_name(e->method), sig(b, sizeof b, e->energy_device_kwh.central), dp,
-             sig(c, sizeof c, e->energy_host_kwh.central), src_text(t1, sizeof t1, hp));
-    }
+/* How the figures came about: the method sentence of the tail. */
+enum { STMT_PREDICTED, STMT_COMPUTED, STMT_SERVING };
 
+/* The rest of the paragraph, shared by every estimate: PUE, grid,
+ * emissions, method, reproduction and (Markdown) the footnotes. */
+static void tail(stmt *s, const jc_estimate *e, const jc_statement_opts *o, int how)
+{
+    FILE *f = s->f;
+    char a[64], b[64], c[64], t1[1100];
+    const char *dash = s->fmt == JC_STMT_LATEX ? "--" : "\xe2\x80\x93";   /* en dash */
     /* PUE */
     const jc_assumption *pue = jci_estimate_assumption(e, JCI_AK_PUE);
     fprintf(f, " at a PUE of %s", e->pue.central > 0 ? sig(a, sizeof a, e->pue.central) : "n/a");
@@ -240,9 +207,12 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
         fprintf(f, ". The %s energy was measured (%s, %s trace) and the rest %s with joulecast %s (%s method)",
                 e->measured_scope, e->trace->path, jc_trace_format_name(e->trace->format),
                 e->lower_bound ? "computed as lower bounds" : "computed", JC_VERSION, jc_method_name(e->method));
+    else if (how == STMT_SERVING)
+        fprintf(f, ". These figures are %spredicted with joulecast %s (serving model, docs/workflow-serving.md), "
+                "not measured", e->lower_bound ? "lower bounds, " : "", JC_VERSION);
     else
         fprintf(f, ". These figures are %s%s with joulecast %s (%s method), not measured",
-                e->lower_bound ? "lower bounds, " : "", rh || rdh ? "computed" : "predicted", JC_VERSION,
+                e->lower_bound ? "lower bounds, " : "", how == STMT_COMPUTED ? "computed" : "predicted", JC_VERSION,
                 jc_method_name(e->method));
     if (e->lower_bound) {
         fputs(" (the model's operation count is partial: the work not counted adds time, energy and emissions)", f);
@@ -251,8 +221,7 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
     }
     if (o->reproduce) {
         fputs("; ", f);
-        if (s->fmt == JC_STMT_LATEX) { fputs("\\texttt{", f); put_esc(s, o->reproduce); fputs("}", f); }
-        else fprintf(f, "`%s`", o->reproduce);
+        code(s, o->reproduce);
         fputs(" reproduces them", f);
         if (o->db && o->db->data_version) {
             fputs(" with joulecast ", f);
@@ -271,6 +240,125 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
             fputs("\n", f);
         }
     }
+}
+
+/* Writes the paragraph (Markdown or LaTeX). */
+static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
+{
+    FILE *f = s->f;
+    char a[64], b[64], c[64], t1[1100], t2[1100];
+    int train = e->mode == JC_MODE_TRAINING;
+    const char *dash = s->fmt == JC_STMT_LATEX ? "--" : "\xe2\x80\x93";   /* en dash */
+
+    /* what ran, on what */
+    fputs(train ? "Training " : "Running inference with ", f);
+    if (o->model) {
+        fputs("the model ", f);
+        code(s, o->model);
+    } else {
+        fputs("the model", f);
+    }
+    hardware(s, e);
+
+    /* time */
+    const jc_assumption *rh = jci_estimate_assumption(e, JCI_AK_RUNTIME_HOURS), *rdh = jci_estimate_assumption(e, JCI_AK_RUNTIME_DEVICE_HOURS);
+    fprintf(f, " takes %s%s h of wall-clock time (%s device-hours)", rh || rdh ? "" : "an estimated ",
+            sig(a, sizeof a, e->wall_hours.central), sig(b, sizeof b, e->device_hours.central));
+    if (rh || rdh) {
+        note(s, "Runtime %s.", src_text(t1, sizeof t1, rh ? rh : rdh));
+    } else {
+        const jc_assumption *u = jci_estimate_assumption(e, JCI_AK_UTILIZATION);
+        char ur[160] = "";
+        if (u && u->value.low != u->value.high)
+            snprintf(ur, sizeof ur, ", range %s%s%s", sig(b, sizeof b, u->value.low), dash,
+                     sig(c, sizeof c, u->value.high));
+        note(s, "Runtime predicted by joulecast's roofline model from %s FLOP of work at a utilisation of "
+                "%s of dense peak%s; utilisation: %s.",
+             fmt_si(a, sizeof a, e->flops_total), u ? sig(t2, 40, u->value.central) : "n/a", ur,
+             src_text(t1, sizeof t1, u));
+    }
+
+    /* energy */
+    fprintf(f, " and uses %s%s kWh of facility energy (range %s%s%s kWh)", rh || rdh ? "" : "an estimated ",
+            sig(a, sizeof a, e->energy_facility_kwh.central), sig(b, sizeof b, e->energy_facility_kwh.low), dash,
+            sig(c, sizeof c, e->energy_facility_kwh.high));
+    {
+        const jc_assumption *tdp = jci_estimate_assumption(e, JCI_AK_TDP), *ap = jci_estimate_assumption(e, JCI_AK_AVG_POWER),
+                            *hp = jci_estimate_assumption(e, JCI_AK_HOST_POWER);
+        char dp[1100];
+        if (ap) snprintf(dp, sizeof dp, "measured average power %s W per device, %s",
+                         sig(a, sizeof a, ap->value.central), src_text(t2, sizeof t2, ap));
+        else if (tdp) snprintf(dp, sizeof dp, "device TDP %s W, %s", sig(a, sizeof a, tdp->value.central),
+                               src_text(t2, sizeof t2, tdp));
+        else snprintf(dp, sizeof dp, "device power not recorded");
+        note(s, "Energy by joulecast's %s method (docs/energy-model.md): device energy %s kWh (%s), "
+                "host energy %s kWh (%s), times the PUE. The range takes every ranged input at the end "
+                "that lowers, then raises, the energy (docs/energy-model.md, section 5).",
+             jc_method_name(e->method), sig(b, sizeof b, e->energy_device_kwh.central), dp,
+             sig(c, sizeof c, e->energy_host_kwh.central), src_text(t1, sizeof t1, hp));
+    }
+
+    tail(s, e, o, rh || rdh ? STMT_COMPUTED : STMT_PREDICTED);
+}
+
+/* The serving paragraph (Markdown or LaTeX): the model and workload,
+ * the hardware and parallelism, the serving time, the facility energy and
+ * what it comes to per output token and per request, then the tail. */
+static void serving_paragraph(stmt *s, const jc_serving *v, const jc_statement_opts *o)
+{
+    const jc_estimate *e = v->estimate;
+    FILE *f = s->f;
+    char a[64], b[64], c[64], t1[1100], t2[1100], t3[1100];
+    const char *dash = s->fmt == JC_STMT_LATEX ? "--" : "\xe2\x80\x93";   /* en dash */
+    const char *pct = s->fmt == JC_STMT_LATEX ? "\\%" : "%";
+
+    fputs("Serving the model ", f);
+    code(s, o->model ? o->model : v->model);
+    fprintf(f, " (");
+    if (v->model_type) { put_esc(s, v->model_type); fputs(", ", f); }
+    fprintf(f, "%s parameters", fmt_si(a, sizeof a, v->params_total));
+    if (v->params_active < v->params_total) fprintf(f, ", %s active", fmt_si(b, sizeof b, v->params_active));
+    fprintf(f, ") for %s requests of %g prompt and %g output tokens", sig(a, sizeof a, v->requests),
+            v->prompt_tokens, v->output_tokens);
+    hardware(s, e);
+    fprintf(f, " (%g replica%s of tensor parallel %g, pipeline %g, ", v->replicas, v->replicas == 1 ? "" : "s",
+            v->tp, v->pp);
+    if (v->ep > 0) fprintf(f, "expert parallel %g, ", v->ep);
+    fprintf(f, "%g running sequences per replica%s, ", v->concurrency,
+            v->memory_limited ? " as the KV-cache memory allows" : "");
+    put_esc(s, v->weights);
+    fputs(" weights, ", f);
+    put_esc(s, v->kv_format);
+    fputs(" KV cache)", f);
+
+    fprintf(f, " takes an estimated %s h of serving time (%s device-hours)", sig(a, sizeof a, e->wall_hours.central),
+            sig(b, sizeof b, e->device_hours.central));
+    note(s, "Serving time predicted by joulecast's serving model (docs/workflow-serving.md): per request a "
+            "prefill over the prompt and decode steps over the context growing from %g to %g tokens, "
+            "continuous batching at %g running sequences; time to first token %s ms, inter-token latency "
+            "%s ms, %s output tokens/s per device (central); the phase efficiencies and runtime overheads "
+            "are constants of hwdb/serving.yaml, each listed with its line and source among the estimate's "
+            "assumptions.", v->prompt_tokens, v->prompt_tokens + v->output_tokens, v->concurrency,
+         sig(a, sizeof a, v->ttft_s.central * 1e3), sig(b, sizeof b, v->itl_s.central * 1e3),
+         sig(c, sizeof c, v->tokens_per_s_per_device.central));
+
+    fprintf(f, " and uses an estimated %s kWh of facility energy (range %s%s%s kWh)",
+            sig(a, sizeof a, e->energy_facility_kwh.central), sig(b, sizeof b, e->energy_facility_kwh.low), dash,
+            sig(c, sizeof c, e->energy_facility_kwh.high));
+    const jc_assumption *ap = jci_estimate_assumption(e, JCI_AK_AVG_POWER), *hp = jci_estimate_assumption(e, JCI_AK_HOST_POWER);
+    snprintf(t2, sizeof t2, "prefill %s W, decode %s W", sig(a, sizeof a, v->power_prefill_w.central),
+             sig(b, sizeof b, v->power_decode_w.central));
+    note(s, "Energy by joulecast's serving model: device energy %s kWh at an average of %s W per device "
+            "(%s; %s), host energy %s kWh (%s), times the PUE. The range takes every ranged input at the end "
+            "that lowers, then raises, the energy (docs/energy-model.md, section 5).",
+         sig(c, sizeof c, e->energy_device_kwh.central), sig(a, 32, e->avg_power_w.central), t2,
+         src_text(t1, sizeof t1, ap), sig(b, sizeof b, e->energy_host_kwh.central),
+         src_text(t3, sizeof t3, hp));
+    fprintf(f, ", %s J per output token (%s J at the devices alone) and %s J per request, %s%s of the device "
+               "energy in prefill,", sig(a, sizeof a, v->j_per_output_token.central),
+            sig(b, sizeof b, v->j_per_output_token_device.central), sig(c, sizeof c, v->j_per_request.central),
+            sig(t1, 64, 100 * v->prefill_energy_share), pct);
+    tail(s, e, o, STMT_SERVING);
 }
 
 static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts *o)
@@ -339,6 +427,29 @@ jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
     } else {
         return jci_diag_set(d, JC_ERR_USAGE, "statement: unknown format %d", (int)fmt);
     }
+    if (ferror(f)) return jci_diag_set(d, JC_ERR_IO, "statement: write failed");
+    return JC_OK;
+}
+
+jc_status jc_report_serving_statement(const jc_serving *v, const jc_statement_opts *o,
+                                      jc_statement_format fmt, FILE *f, jc_diag *d)
+{
+    jci_diag_clear(d);
+    jc_statement_opts none;
+    memset(&none, 0, sizeof none);
+    if (!o) o = &none;
+    if (!v || !v->estimate || !f) return jci_diag_set(d, JC_ERR_USAGE, "jc_report_serving_statement: NULL argument");
+    if (fmt == JC_STMT_HF)
+        return jci_diag_set(d, JC_ERR_USAGE, "statement: the Hugging Face co2_eq_emissions block describes "
+                           "training (pre-training or fine-tuning); this is a serving (generation) estimate: "
+                           "use --format markdown or latex, whose paragraph can go in the model card's text");
+    if (fmt != JC_STMT_MARKDOWN && fmt != JC_STMT_LATEX)
+        return jci_diag_set(d, JC_ERR_USAGE, "statement: unknown format %d", (int)fmt);
+    stmt s;
+    memset(&s, 0, sizeof s);
+    s.fmt = fmt;
+    s.f = f;
+    serving_paragraph(&s, v, o);
     if (ferror(f)) return jci_diag_set(d, JC_ERR_IO, "statement: write failed");
     return JC_OK;
 }
