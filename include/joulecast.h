@@ -2045,6 +2045,8 @@ const char *const *jc_bind_keys(const char *command);
  * of devices x regions x batch sizes x precisions and marks the Pareto
  * front of time against emissions. */
 
+struct jc_serving;
+struct jc_generation;
 /* One model of a comparison: the caller's estimate of the shared job for
  * that model.  Every pointer is borrowed for the call. */
 typedef struct jc_compare_item {
@@ -2055,11 +2057,17 @@ typedef struct jc_compare_item {
     int partial;                /* 1: the count is partial (lower bound) */
     const char *note;           /* NULL, or a plain-words remark (a fixed
                                    batch dim, what the partial count lacks) */
+    const struct jc_serving *serving; /* compare --generate: the serving figures
+                                   (est is serving->estimate); else NULL */
 } jc_compare_item;
 
 /* Writes the comparison as text: one row per model with MACs, params,
  * wall hours, facility kWh, kgCO2e and J/sample, then each figure as a
- * ratio against the first model, then the notes.  JC_ERR_USAGE when n is
+ * ratio against the first model, then the notes.  Items with serving
+ * figures (compare --generate): params, devices, tp, running sequences,
+ * TTFT, ITL, tokens/s per device, J per output token (devices, facility),
+ * J per request, facility kWh and kgCO2e instead; the JSON and CSV add
+ * those keys (docs/json-schemas.md "compare"), mode "generation".  JC_ERR_USAGE when n is
  * 0 or an item has no estimate; JC_ERR_IO if writing failed. */
 jc_status jc_report_compare_text(const jc_compare_item *items, size_t n,
                                  FILE *f);
@@ -2079,6 +2087,7 @@ typedef struct jc_compare {
     jc_analysis **analyses_;
     jc_estimate **estimates_;
     char **notes_;
+    struct jc_generation *gens_;   /* compare --generate: one run per config */
 } jc_compare;
 
 /* `joulecast compare`: counts each of the n >= 2 models with the request
@@ -2091,7 +2100,13 @@ typedef struct jc_compare {
  * first says so.  Errors: JC_ERR_USAGE (fewer than two models, a --dim or
  * --input no model has), those of jc_batch_check, and every error of
  * jc_request_load, jc_request_analyze and jc_estimate_run (an estimate's
- * message starts with the model's path).  On success *out owns the result
+ * message starts with the model's path).  Generation mode (job mode
+ * JC_MODE_GENERATION, `compare --generate`): each path is a Hugging Face
+ * config.json (job.hf_config, when set, comes first), run as
+ * jc_generation_run runs `estimate --generate`; items carry the serving
+ * figures (item.serving) and a memory-bound batch gets a note; --dim,
+ * --input and ONNX files are refused (JC_ERR_USAGE), and every error of
+ * jc_generation_run is the model's.  On success *out owns the result
  * (jc_compare_free). */
 jc_status jc_compare_run(const jc_request *rq, const char *const *paths, size_t n,
                          const jc_hwdb *db, jc_compare **out, jc_diag *diag);

@@ -28,21 +28,29 @@ enum { C_JSON = 1, C_CSV, C_HTML };
 static const jo_opt opts[] = {
     {"json", JO_OUT, C_JSON, NULL, "JSON output (docs/json-schemas.md \"compare\")"},
     {"csv", JO_OUT, C_CSV, NULL, "CSV: a header and one row per model"},
-    {"html", JO_OUT, C_HTML, "FILE", "also write a self-contained HTML report with charts ('-': to stdout)"},
+    {"html", JO_OUT, C_HTML, "FILE", "also write a self-contained HTML report with charts ('-': to stdout; not with --generate)"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
 void help_compare(FILE *f)
 {
-    fprintf(f, "usage: joulecast compare A.onnx B.onnx ... [JOB.yaml] [options]\n\n"
+    fprintf(f, "usage: joulecast compare A.onnx B.onnx ... [JOB.yaml] [options]\n"
+               "       joulecast compare --generate A.json B.json ... [options]\n\n"
                "Estimates the same job (workload, device, region) for each model and prints\n"
                "MACs, parameters, wall time, facility energy, emissions and J/sample side by\n"
                "side, then each as a ratio against the first model.  Options are those of\n"
-               "`joulecast estimate`; a job file's model (if any) comes first.\n\n");
+               "`joulecast estimate`; a job file's model (if any) comes first.  With\n"
+               "--generate the files are Hugging Face config.json files served as\n"
+               "`estimate --generate` serves one (--hf-config, if given, comes first), and\n"
+               "the table gives TTFT, inter-token latency, tokens/s per device, J per output\n"
+               "token and per request beside the energy and emissions.\n\n");
     jo_help(f, opts, N_OPTS);
-    fprintf(f, "\nexample:\n"
+    fprintf(f, "\nexamples:\n"
                "  joulecast compare models/resnet50.onnx models/resnet18.onnx models/mobilenet_v2.onnx \\\n"
-               "      --batch 64 --requests 1000000 --device a100 --region FR\n");
+               "      --batch 64 --requests 1000000 --device a100 --region FR\n"
+               "  joulecast compare --generate llama-3.1-8b.json mistral-7b.json qwen2.5-7b.json \\\n"
+               "      --prompt-tokens 500 --output-tokens 300 --concurrency 64 --requests 1e6 \\\n"
+               "      --device h100 --region US\n");
 }
 
 static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *where)
@@ -87,28 +95,41 @@ int cmd_compare(int argc, char **argv)
     }
     if (c.model) paths[n++] = c.model;
     for (size_t i = 0; i < cc.n; i++) paths[n++] = cc.models[i];
-    if (n < 2) { rc = cli_usage("compare", "give two or more models (A.onnx B.onnx ...)"); goto out; }
+    if (c.job.mode == JC_MODE_GENERATION && cc.html) {
+        rc = cli_usage("compare", "--html is not available with --generate yet: use the text, --json or --csv "
+                       "(estimate --generate --html draws one model)");
+        goto out;
+    }
+    if (c.job.mode == JC_MODE_GENERATION) {
+        /* the configs (--hf-config first): jc_compare_run checks them */
+    } else if (n < 2 && !c.job.hf_config) {   /* --hf-config alone: jc_compare_run says what it needs */
+        rc = cli_usage("compare", "give two or more models (A.onnx B.onnx ...)");
+        goto out;
+    }
     if (jc_batch_check(c.job.batch, "--batch", &d)) { rc = cli_fail(&d); goto out; }
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
     jo_request(&c, &rq);
-    if (jc_compare_run(&rq, paths, n, db, &cmp, &d)) { rc = cli_fail(&d); goto out; }
+    if (jc_compare_run(&rq, paths, n, db, &cmp, &d)) {
+        rc = d.status == JC_ERR_USAGE ? cli_usage("compare", "%s", d.msg) : cli_fail(&d);
+        goto out;
+    }
 
     if (cc.html) {
         FILE *hf = jo_html_open(cc.html, &rc);
         if (!hf) goto out;
-        jc_status hs = jc_report_compare_html(cmp->items, n, hf);
+        jc_status hs = jc_report_compare_html(cmp->items, cmp->n, hf);
         if ((rc = jo_html_close(hf, cc.html, hs))) goto out;
         if (!strcmp(cc.html, "-")) goto out;
     }
     if (cc.json) {
-        char *s = jc_report_compare_json(cmp->items, n);
+        char *s = jc_report_compare_json(cmp->items, cmp->n);
         if (!s) { rc = JC_ERR_NOMEM; goto out; }
         puts(s);
         free(s);
     } else if (cc.csv) {
-        if (jc_report_compare_csv(cmp->items, n, stdout)) rc = JC_ERR_IO;
+        if (jc_report_compare_csv(cmp->items, cmp->n, stdout)) rc = JC_ERR_IO;
     } else {
-        if (jc_report_compare_text(cmp->items, n, stdout)) rc = JC_ERR_IO;
+        if (jc_report_compare_text(cmp->items, cmp->n, stdout)) rc = JC_ERR_IO;
     }
 out:
     jc_compare_free(cmp);

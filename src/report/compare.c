@@ -1,8 +1,10 @@
 /*
  * compare.c (report) - renders `joulecast compare`: one estimate of the
  * same job per model, side by side, with every figure also as a ratio
- * against the first model.  Formatting only; the JSON keys are documented
- * in docs/json-schemas.md ("compare").
+ * against the first model; with --generate (items with serving figures)
+ * the serving columns (TTFT, ITL, tokens/s, J per output token and per
+ * request).  Formatting only; the JSON keys are documented in
+ * docs/json-schemas.md ("compare").
  */
 #include "base/jc_internal.h"
 #include "report/sig.h"
@@ -43,21 +45,14 @@ static double ratio(const jc_compare_item *items, size_t i, int k)
     return a / b;
 }
 
-static int valid(const jc_compare_item *items, size_t n)
-{
-    if (!items || !n) return 0;
-    for (size_t i = 0; i < n; i++)
-        if (!items[i].est || !items[i].label) return 0;
-    return 1;
-}
-
 /* Whether every item ran on the same device and region (then the header
  * names them once). */
 static int same_place(const jc_compare_item *items, size_t n)
 {
     for (size_t i = 1; i < n; i++) {
         const jc_estimate *a = items[0].est, *b = items[i].est;
-        if (strcmp(a->device_id, b->device_id) || a->devices != b->devices ||
+        /* compare --generate shows each model's device count in its row */
+        if (strcmp(a->device_id, b->device_id) || (a->devices != b->devices && !items[0].serving) ||
             (a->region_code == NULL) != (b->region_code == NULL) ||
             (a->region_code && strcmp(a->region_code, b->region_code)))
             return 0;
@@ -65,9 +60,121 @@ static int same_place(const jc_compare_item *items, size_t n)
     return 1;
 }
 
+static int valid(const jc_compare_item *items, size_t n)
+{
+    if (!items || !n) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!items[i].est || !items[i].label || !items[i].serving != !items[0].serving) return 0;
+    return 1;
+}
+
+/* ---- compare --generate: the serving figures ------------------------------------------ */
+
+enum { S_PARAMS, S_ACTIVE, S_TTFT, S_ITL, S_TPSD, S_JTOKD, S_JTOK, S_JREQ, S_ENERGY, S_CO2, S_COUNT };
+static const char *const skey[S_COUNT] = {"params", "params_active", "ttft_s", "itl_s", "tokens_per_s_per_device",
+                                          "j_per_output_token_device", "j_per_output_token", "j_per_request",
+                                          "energy_kwh", "co2_kg"};
+
+/* The range of serving figure k of item x (params: a point). */
+static jc_range sfig(const jc_compare_item *x, int k)
+{
+    const jc_serving *s = x->serving;
+    switch (k) {
+    case S_PARAMS: return (jc_range){s->params_total, s->params_total, s->params_total};
+    case S_ACTIVE: return (jc_range){s->params_active, s->params_active, s->params_active};
+    case S_TTFT: return s->ttft_s;
+    case S_ITL: return s->itl_s;
+    case S_TPSD: return s->tokens_per_s_per_device;
+    case S_JTOKD: return s->j_per_output_token_device;
+    case S_JTOK: return s->j_per_output_token;
+    case S_JREQ: return s->j_per_request;
+    case S_ENERGY: return x->est->energy_facility_kwh;
+    case S_CO2: return x->est->co2_kg;
+    }
+    return (jc_range){NAN, NAN, NAN};
+}
+
+/* Central of serving figure k for item i over the first item's; NAN when
+ * unknown or the first is 0. */
+static double sratio(const jc_compare_item *items, size_t i, int k)
+{
+    double a = sfig(&items[i], k).central, b = sfig(&items[0], k).central;
+    if (!isfinite(a) || !isfinite(b) || b == 0) return NAN;
+    return a / b;
+}
+
+/* The notes of a comparison: the place of each item when they differ, each
+ * item's note and warnings. */
+static void notes_text(const jc_compare_item *items, size_t n, FILE *f)
+{
+    int notes = 0, place = same_place(items, n);
+    for (size_t i = 0; i < n; i++) notes += items[i].note != NULL || items[i].est->n_warnings > 0;
+    if (!notes && place) return;
+    fprintf(f, "\nnotes\n");
+    if (!place)
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, "  - %s: %g x %s, region %s\n", items[i].label, items[i].est->devices,
+                    items[i].est->device_id, items[i].est->region_code ? items[i].est->region_code : "(--ci)");
+    for (size_t i = 0; i < n; i++) {
+        if (items[i].note) fprintf(f, "  - %s: %s\n", items[i].label, items[i].note);
+        for (size_t k = 0; k < items[i].est->n_warnings; k++)
+            fprintf(f, "  ! %s: %s\n", items[i].label, items[i].est->warnings[k]);
+    }
+}
+
+static jc_status serving_text(const jc_compare_item *items, size_t n, FILE *f)
+{
+    const jc_serving *s0 = items[0].serving;
+    const jc_estimate *e0 = items[0].est;
+    char b[S_COUNT][40], lb[40], rq[40];
+    fprintf(f, "joulecast compare --generate: %zu models, %s requests x (%g prompt + %g output tokens), "
+               "concurrency %g\n", n, fmt_int(rq, sizeof rq, (int64_t)llround(s0->requests)), s0->prompt_tokens,
+            s0->output_tokens, s0->concurrency_asked);
+    if (same_place(items, n)) {
+        fprintf(f, "hardware   %s (%s), devices per model in the table\n", e0->device_name, e0->device_id);
+        if (e0->region_code) fprintf(f, "region     %s (%s)\n", e0->region_code, e0->region_name ? e0->region_name : "");
+    }
+    static const char *const head[S_COUNT] = {"params", "active", "TTFT ms", "ITL ms", "tok/s/dev", "J/tok dev",
+                                              "J/tok fac", "J/request", "facility kWh", "kgCO2e"};
+    fprintf(f, "\n  %-34s %4s %3s %5s", "model", "dev", "tp", "conc");
+    for (int k = 0; k < S_COUNT; k++) fprintf(f, " %*s", k == S_ENERGY ? 12 : 9, head[k]);
+    fprintf(f, "\n");
+    for (size_t i = 0; i < n; i++) {
+        const jc_serving *s = items[i].serving;
+        for (int k = 0; k < S_COUNT; k++) {
+            double v = sfig(&items[i], k).central;
+            if (k == S_PARAMS || k == S_ACTIVE) fmt_si(b[k], sizeof b[0], v);
+            else sig4(b[k], sizeof b[0], k == S_TTFT || k == S_ITL ? v * 1e3 : v);
+            if (!isfinite(v)) snprintf(b[k], sizeof b[0], "n/a");
+        }
+        fprintf(f, "  %-34s %4g %3g %4g%s", fit(lb, sizeof lb, items[i].label, 34), s->devices, s->tp,
+                s->concurrency, s->memory_limited ? "m" : " ");
+        for (int k = 0; k < S_COUNT; k++) fprintf(f, " %*s", k == S_ENERGY ? 12 : 9, b[k]);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\nratio against %s\n  %-34s %4s %3s %5s", items[0].label, "model", "", "", "");
+    for (int k = 0; k < S_COUNT; k++) fprintf(f, " %*s", k == S_ENERGY ? 12 : 9, head[k]);
+    fprintf(f, "\n");
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "  %-34s %4s %3s %5s", fit(lb, sizeof lb, items[i].label, 34), "", "", "");
+        for (int k = 0; k < S_COUNT; k++) {
+            double r = sratio(items, i, k);
+            if (isnan(r)) snprintf(b[k], sizeof b[0], "n/a");
+            else snprintf(b[k], sizeof b[0], "%.3gx", r);
+            fprintf(f, " %*s", k == S_ENERGY ? 12 : 9, b[k]);
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n(conc: running sequences per replica; m: the KV memory, not --concurrency, bounds them; "
+               "J/tok dev: the devices' energy alone, as a GPU meter sees it)\n");
+    notes_text(items, n, f);
+    return ferror(f) ? JC_ERR_IO : JC_OK;
+}
+
 jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f)
 {
     if (!valid(items, n)) return JC_ERR_USAGE;
+    if (items[0].serving) return serving_text(items, n, f);
     const jc_estimate *e0 = items[0].est;
     char b[F_COUNT][40], bb[40];
     fprintf(f, "joulecast compare: %zu models, %s, %s method\n", n, jc_mode_name(e0->mode), jc_method_name(e0->method));
@@ -105,25 +212,29 @@ jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f
                 b[F_MACS], b[F_PARAMS],
                 b[F_TIME], b[F_ENERGY], b[F_CO2], b[F_JPS]);
     }
-    int notes = 0;
-    for (size_t i = 0; i < n; i++) notes += items[i].note != NULL || items[i].est->n_warnings > 0;
-    if (!same_place(items, n)) notes++;
-    if (notes) {
-        fprintf(f, "\nnotes\n");
-        if (!same_place(items, n))
-            for (size_t i = 0; i < n; i++)
-                fprintf(f, "  - %s: %g x %s, region %s\n", items[i].label, items[i].est->devices,
-                        items[i].est->device_id, items[i].est->region_code ? items[i].est->region_code : "(--ci)");
-        for (size_t i = 0; i < n; i++) {
-            if (items[i].note) fprintf(f, "  - %s: %s\n", items[i].label, items[i].note);
-            for (size_t k = 0; k < items[i].est->n_warnings; k++)
-                fprintf(f, "  ! %s: %s\n", items[i].label, items[i].est->warnings[k]);
-        }
-    }
+    notes_text(items, n, f);
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }
 
 /* ---- JSON ----------------------------------------------------------------------- */
+
+/* compare --generate: the serving keys of one model (as estimate
+ * --generate --json names them). */
+static int serving_json(cJSON *o, const jc_compare_item *x)
+{
+    const jc_serving *s = x->serving;
+    if (!rj_str(o, "model_type", s->model_type) || !rj_num(o, "params_active", s->params_active) ||
+        !rj_num(o, "tp", s->tp) || !rj_num(o, "pp", s->pp) || !rj_num_or_null(o, "ep", s->ep > 0 ? s->ep : NAN) ||
+        !rj_num(o, "replicas", s->replicas) || !rj_str(o, "weights", s->weights) ||
+        !rj_str(o, "kv_format", s->kv_format) || !rj_num(o, "concurrency_asked", s->concurrency_asked) ||
+        !rj_num(o, "concurrency", s->concurrency) || !cJSON_AddBoolToObject(o, "memory_limited", s->memory_limited) ||
+        !rj_num(o, "weight_bytes", s->weight_bytes) || !rj_num(o, "kv_bytes", s->kv_bytes))
+        return 0;
+    for (int k = S_TTFT; k < S_ENERGY; k++)
+        if (!rj_range(o, skey[k], sfig(x, k))) return 0;
+    return rj_range(o, "tokens_per_s", s->tokens_per_s) && rj_range(o, "power_prefill_w_per_device", s->power_prefill_w) &&
+           rj_range(o, "power_decode_w_per_device", s->power_decode_w);
+}
 
 char *jc_report_compare_json(const jc_compare_item *items, size_t n)
 {
@@ -133,7 +244,7 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
     if (!root) return NULL;
     const jc_estimate *e0 = items[0].est;
     REQ(rj_str(root, "schema", "joulecast-compare/1"));
-    REQ(rj_str(root, "mode", jc_mode_name(e0->mode)));
+    REQ(rj_str(root, "mode", items[0].serving ? "generation" : jc_mode_name(e0->mode)));
     REQ(rj_str(root, "method", jc_method_name(e0->method)));
     REQ(rj_str(root, "baseline", items[0].label));
     REQ(arr = cJSON_AddArrayToObject(root, "models"));
@@ -158,8 +269,10 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
         REQ(rj_range(o, "co2_kg", e->co2_kg));
         if (e->j_per_sample.central > 0) REQ(rj_range(o, "j_per_sample", e->j_per_sample));
         else REQ(cJSON_AddNullToObject(o, "j_per_sample"));
+        if (x->serving) REQ(serving_json(o, x));
         REQ(r = cJSON_AddObjectToObject(o, "ratio"));
         for (int k = 0; k < F_COUNT; k++) REQ(rj_num_or_null(r, fkey[k], ratio(items, i, k)));
+        for (int k = S_ACTIVE; x->serving && k < S_ENERGY; k++) REQ(rj_num_or_null(r, skey[k], sratio(items, i, k)));
         REQ(w = cJSON_AddArrayToObject(o, "warnings"));
         for (size_t k = 0; k < e->n_warnings; k++) {
             cJSON *s = cJSON_CreateString(e->warnings[k]);
@@ -204,6 +317,11 @@ jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
                "wall_hours_high,energy_kwh_low,energy_kwh,energy_kwh_high,co2_kg_low,co2_kg,co2_kg_high,"
                "j_per_sample");
     for (int k = 0; k < F_COUNT; k++) fprintf(f, ",ratio_%s", fkey[k]);
+    if (items[0].serving) {   /* compare --generate: the serving columns */
+        fprintf(f, ",params_active,tp,pp,concurrency_asked,concurrency,memory_limited,weights,kv_format");
+        for (int k = S_TTFT; k < S_ENERGY; k++) fprintf(f, ",%s_low,%s,%s_high", skey[k], skey[k], skey[k]);
+        for (int k = S_ACTIVE; k < S_ENERGY; k++) fprintf(f, ",ratio_%s", skey[k]);
+    }
     fprintf(f, ",note\n");
     for (size_t i = 0; i < n; i++) {
         const jc_compare_item *x = &items[i];
@@ -224,6 +342,21 @@ jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
         }
         csv_num(f, fig(x, F_JPS));
         for (int k = 0; k < F_COUNT; k++) csv_num(f, ratio(items, i, k));
+        if (x->serving) {
+            const jc_serving *s = x->serving;
+            csv_count(f, s->params_active);
+            fprintf(f, ",%g,%g,%g,%g,%d,", s->tp, s->pp, s->concurrency_asked, s->concurrency, s->memory_limited);
+            rcsv_str(f, s->weights, 0);
+            fputc(',', f);
+            rcsv_str(f, s->kv_format, 0);
+            for (int k = S_TTFT; k < S_ENERGY; k++) {
+                jc_range v = sfig(x, k);
+                csv_num(f, v.low);
+                csv_num(f, v.central);
+                csv_num(f, v.high);
+            }
+            for (int k = S_ACTIVE; k < S_ENERGY; k++) csv_num(f, sratio(items, i, k));
+        }
         fputc(',', f);
         jci_csv_field(f, x->note, 0);
         fputc('\n', f);

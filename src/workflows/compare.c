@@ -7,7 +7,10 @@
  * the job's batch is counted at its own batch and says so; a partial count
  * is refused unless the request allows it, then said plainly; --dim and
  * --input bindings apply to the models that have the dim or input, and one
- * that no model uses is an error.  The rendering is src/report/compare.c.
+ * that no model uses is an error.  With --generate each file is a Hugging
+ * Face config.json run as `estimate --generate` runs it (jc_generation_run),
+ * so the items carry the serving figures.  The rendering is
+ * src/report/compare.c.
  */
 #include "base/jc_internal.h"
 
@@ -15,6 +18,95 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static jc_compare *compare_new(size_t n)
+{
+    jc_compare *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->n = n;
+    c->items = calloc(n, sizeof *c->items);
+    c->models_ = calloc(n, sizeof *c->models_);
+    c->analyses_ = calloc(n, sizeof *c->analyses_);
+    c->estimates_ = calloc(n, sizeof *c->estimates_);
+    c->notes_ = calloc(n, sizeof *c->notes_);
+    if (!c->items || !c->models_ || !c->analyses_ || !c->estimates_ || !c->notes_) {
+        jc_compare_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* The diagnostic's message with the model named first (its location
+ * fields kept); returns st. */
+static jc_status named(jc_diag *d, const char *path, jc_status st)
+{
+    char msg[2 * sizeof d->msg];
+    snprintf(msg, sizeof msg, "%s: %s", path, d->msg[0] ? d->msg : jc_status_name(st));
+    size_t len = strlen(msg);
+    if (len >= sizeof d->msg) len = sizeof d->msg - 1;
+    memcpy(d->msg, msg, len);
+    d->msg[len] = 0;
+    return st;
+}
+
+/* compare --generate: config i of c (c->items[i].label) run as `estimate
+ * --generate` runs it (jc_generation_run): fills items[i]. */
+static jc_status one_config(jc_compare *c, size_t i, const jc_job *job0, const jc_hwdb *db, jc_diag *d)
+{
+    const char *path = c->items[i].label;
+    size_t len = strlen(path);
+    if (len >= 5 && !strcmp(path + len - 5, ".onnx"))
+        return jci_diag_set(d, JC_ERR_USAGE, "%s: compare --generate reads Hugging Face config.json files; "
+                            "the ONNX decoder path is not supported yet", path);
+    jc_job job = *job0;
+    job.hf_config = path;
+    jc_status st = jc_generation_run(&job, NULL, db, &c->gens_[i], d);
+    if (st) return named(d, path, st);
+    const jc_serving *s = c->gens_[i].serving;
+    jc_compare_item *it = &c->items[i];
+    it->est = s->estimate;
+    it->serving = s;
+    it->macs = -1;
+    it->params = (int64_t)llround(s->params_total);
+    it->batch = 0;   /* none: the running sequences are the serving figure */
+    if (s->memory_limited) {
+        char note[300];
+        snprintf(note, sizeof note, "the KV memory holds %g running sequences per replica, not the %g asked "
+                 "(--concurrency)", s->concurrency, s->concurrency_asked);
+        if (!(c->notes_[i] = strdup(note))) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        it->note = c->notes_[i];
+    }
+    return JC_OK;
+}
+
+/* compare --generate: the configs (job.hf_config first when set). */
+static jc_status run_generation(jc_compare **out, const jc_request *rq, const char *const *paths, size_t n,
+                                const jc_hwdb *db, jc_diag *d)
+{
+    const jc_job *job = rq->job;
+    if (rq->n_dims || rq->n_inputs)
+        return jci_diag_set(d, JC_ERR_USAGE, "--%s binds an ONNX model's %s; compare --generate reads "
+                            "Hugging Face configs", rq->n_dims ? "dim" : "input", rq->n_dims ? "dims" : "inputs");
+    size_t total = n + (job->hf_config ? 1 : 0);
+    if (total < 2)
+        return jci_diag_set(d, JC_ERR_USAGE, "give two or more Hugging Face configs (A.json B.json ...)");
+    jc_compare *c = compare_new(total);
+    if (!c || !(c->gens_ = calloc(total, sizeof *c->gens_))) {
+        jc_compare_free(c);
+        return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    }
+    jc_status st = JC_OK;
+    for (size_t i = 0; !st && i < total; i++) {
+        c->items[i].label = job->hf_config ? (i ? paths[i - 1] : job->hf_config) : paths[i];
+        st = one_config(c, i, job, db, d);
+    }
+    if (st) {
+        jc_compare_free(c);
+        return st;
+    }
+    *out = c;
+    return JC_OK;
+}
 
 /* Counts and estimates model i of c (c->items[i].label): fills items[i]. */
 static jc_status one_model(jc_compare *c, size_t i, const jc_request *rq0, const jc_hwdb *db,
@@ -50,16 +142,7 @@ static jc_status one_model(jc_compare *c, size_t i, const jc_request *rq0, const
                               k ? "; " : "", what);
     }
     jc_estimate *e = NULL;
-    if ((st = jc_estimate_run(&job, an, db, &e, d))) {
-        /* the model named first; the diagnostic's location fields kept */
-        char msg[2 * sizeof d->msg];
-        snprintf(msg, sizeof msg, "%s: %s", path, d->msg[0] ? d->msg : jc_status_name(st));
-        size_t len = strlen(msg);
-        if (len >= sizeof d->msg) len = sizeof d->msg - 1;
-        memcpy(d->msg, msg, len);
-        d->msg[len] = 0;
-        return st;
-    }
+    if ((st = jc_estimate_run(&job, an, db, &e, d))) return named(d, path, st);
     c->estimates_[i] = e;
     if (note[0] && !(c->notes_[i] = strdup(note))) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     jc_compare_item *it = &c->items[i];
@@ -72,23 +155,6 @@ static jc_status one_model(jc_compare *c, size_t i, const jc_request *rq0, const
     return JC_OK;
 }
 
-static jc_compare *compare_new(size_t n)
-{
-    jc_compare *c = calloc(1, sizeof *c);
-    if (!c) return NULL;
-    c->n = n;
-    c->items = calloc(n, sizeof *c->items);
-    c->models_ = calloc(n, sizeof *c->models_);
-    c->analyses_ = calloc(n, sizeof *c->analyses_);
-    c->estimates_ = calloc(n, sizeof *c->estimates_);
-    c->notes_ = calloc(n, sizeof *c->notes_);
-    if (!c->items || !c->models_ || !c->analyses_ || !c->estimates_ || !c->notes_) {
-        jc_compare_free(c);
-        return NULL;
-    }
-    return c;
-}
-
 jc_status jc_compare_run(const jc_request *request, const char *const *paths, size_t n,
                          const jc_hwdb *db, jc_compare **out, jc_diag *d)
 {
@@ -96,6 +162,10 @@ jc_status jc_compare_run(const jc_request *request, const char *const *paths, si
     *out = NULL;
     if (!request || !request->job || !db || (n && !paths))
         return jci_diag_set(d, JC_ERR_USAGE, "jc_compare_run: NULL argument");
+    if (request->job->mode == JC_MODE_GENERATION) return run_generation(out, request, paths, n, db, d);
+    if (request->job->hf_config)
+        return jci_diag_set(d, JC_ERR_USAGE, "--hf-config is read by the serving model: add --generate "
+                            "(--mode generation)");
     if (n < 2) return jci_diag_set(d, JC_ERR_USAGE, "give two or more models (A.onnx B.onnx ...)");
     jc_status st = jc_batch_check(request->job->batch, "--batch", d);
     if (st) return st;
@@ -147,7 +217,9 @@ void jc_compare_free(jc_compare *c)
         if (c->analyses_) jc_analysis_free(c->analyses_[i]);
         if (c->models_) jc_model_free(c->models_[i]);
         if (c->notes_) free(c->notes_[i]);
+        if (c->gens_) jc_generation_release(&c->gens_[i]);
     }
+    free(c->gens_);
     free(c->estimates_);
     free(c->analyses_);
     free(c->models_);

@@ -190,8 +190,8 @@ static void test_compare_reports(void)
     b.energy_facility_kwh = (jc_range){20, 41, 80};
     b.co2_kg = (jc_range){1, 2, 3};
     jc_compare_item it[2] = {
-        {"a.onnx", &a, 1000, 50, 8, 0, NULL},
-        {"<b>.onnx", &b, 250, -1, 1, 1, "counted at batch 1 & partial"},
+        {"a.onnx", &a, 1000, 50, 8, 0, NULL, NULL},
+        {"<b>.onnx", &b, 250, -1, 1, 1, "counted at batch 1 & partial", NULL},
     };
     char *js = jc_report_compare_json(it, 2);
     CHECK(js != NULL);
