@@ -209,6 +209,26 @@ class SameAsCli(InWork):
                         "--device", "a100", "--region", "FR", "--html", "-")
         self.assertEqual(got._repr_html_(), html)
 
+    def test_compare_generate_equals_cli(self):
+        cfg = ["tests/serving/configs/llama-3.1-8b.json", "tests/serving/configs/mixtral-8x7b.json"]
+        got = joulecast.compare(*cfg, generate=True, prompt_tokens=500, output_tokens=300, concurrency=64,
+                                requests=1000000, device="h100", region="US")
+        want = cli_json("compare", "--generate", *cfg, "--prompt-tokens", "500", "--output-tokens", "300",
+                        "--concurrency", "64", "--requests", "1000000", "--device", "h100", "--region", "US",
+                        "--json")
+        self.assertEqual(got, want)
+        self.assertEqual(want["mode"], "generation")
+        a, b = want["models"]
+        # Mixtral's bf16 weights (93 GB) take two 80 GB devices; Llama 8B fits one
+        self.assertEqual((a["devices"], b["devices"]), (1, 2))
+        self.assertAlmostEqual(b["ratio"]["j_per_request"],
+                               b["j_per_request"]["central"] / a["j_per_request"]["central"], places=12)
+        self.assertLess(b["params_active"], b["params"])   # mixture of experts: 2 of 8 active
+        with self.assertRaises(joulecast.Error) as cm:
+            joulecast.compare(*cfg, generate=True, prompt_tokens=500, output_tokens=300, device="h100",
+                              dims={"batch": 2})
+        self.assertEqual(cm.exception.exit_code, 2)
+
     def test_sweep_equals_cli(self):
         got = joulecast.sweep("models/bert_base.onnx", dims={"sequence": 128},
                               batches=[8, 32], devices=["a100", "h100", "l4"], regions="FR,DE",
