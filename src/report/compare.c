@@ -223,17 +223,22 @@ jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f
 static int serving_json(cJSON *o, const jc_compare_item *x)
 {
     const jc_serving *s = x->serving;
-    if (!rj_str(o, "model_type", s->model_type) || !rj_num(o, "params_active", s->params_active) ||
-        !rj_num(o, "tp", s->tp) || !rj_num(o, "pp", s->pp) || !rj_num_or_null(o, "ep", s->ep > 0 ? s->ep : NAN) ||
-        !rj_num(o, "replicas", s->replicas) || !rj_str(o, "weights", s->weights) ||
-        !rj_str(o, "kv_format", s->kv_format) || !rj_num(o, "concurrency_asked", s->concurrency_asked) ||
-        !rj_num(o, "concurrency", s->concurrency) || !cJSON_AddBoolToObject(o, "memory_limited", s->memory_limited) ||
-        !rj_num(o, "weight_bytes", s->weight_bytes) || !rj_num(o, "kv_bytes", s->kv_bytes))
-        return 0;
+    const rj_field fs[] = {
+        RJF_S("model_type", s->model_type), RJF_N("params_active", s->params_active), RJF_N("tp", s->tp),
+        RJF_N("pp", s->pp), RJF_N("ep", rj_known(s->ep)), RJF_N("replicas", s->replicas),
+        RJF_S("weights", s->weights), RJF_S("kv_format", s->kv_format),
+        RJF_N("concurrency_asked", s->concurrency_asked), RJF_N("concurrency", s->concurrency),
+        RJF_B("memory_limited", s->memory_limited), RJF_N("weight_bytes", s->weight_bytes),
+        RJF_N("kv_bytes", s->kv_bytes),
+    };
+    if (!rj_fields(o, fs, sizeof fs / sizeof fs[0])) return 0;
     for (int k = S_TTFT; k < S_ENERGY; k++)
         if (!rj_range(o, skey[k], sfig(x, k))) return 0;
-    return rj_range(o, "tokens_per_s", s->tokens_per_s) && rj_range(o, "power_prefill_w_per_device", s->power_prefill_w) &&
-           rj_range(o, "power_decode_w_per_device", s->power_decode_w);
+    const rj_field more[] = {
+        RJF_R("tokens_per_s", s->tokens_per_s), RJF_R("power_prefill_w_per_device", s->power_prefill_w),
+        RJF_R("power_decode_w_per_device", s->power_decode_w),
+    };
+    return rj_fields(o, more, sizeof more / sizeof more[0]);
 }
 
 char *jc_report_compare_json(const jc_compare_item *items, size_t n)
@@ -251,34 +256,22 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
     for (size_t i = 0; i < n; i++) {
         const jc_compare_item *x = &items[i];
         const jc_estimate *e = x->est;
-        REQ(o = cJSON_CreateObject());
-        REQ(rj_push(arr, o));
-        REQ(rj_str(o, "model", x->label));
-        REQ(rj_num_or_null(o, "batch", x->batch > 0 ? x->batch : NAN));
-        REQ(cJSON_AddBoolToObject(o, "partial", x->partial));
-        REQ(rj_str(o, "note", x->note));
-        REQ(rj_str(o, "device", e->device_id));
-        REQ(cJSON_AddNumberToObject(o, "devices", e->devices));
-        REQ(rj_str(o, "precision", e->precision));
-        REQ(rj_str(o, "region", e->region_code));
-        REQ(rj_num_or_null(o, "macs", fig(x, F_MACS)));
-        REQ(rj_num_or_null(o, "params", fig(x, F_PARAMS)));
-        REQ(rj_num_or_null(o, "flops_per_pass", e->flops_per_pass > 0 ? e->flops_per_pass : NAN));
-        REQ(rj_range(o, "wall_hours", e->wall_hours));
-        REQ(rj_range(o, "energy_kwh", e->energy_facility_kwh));
-        REQ(rj_range(o, "co2_kg", e->co2_kg));
-        if (e->j_per_sample.central > 0) REQ(rj_range(o, "j_per_sample", e->j_per_sample));
-        else REQ(cJSON_AddNullToObject(o, "j_per_sample"));
+        const rj_field fs[] = {
+            RJF_S("model", x->label), RJF_N("batch", rj_known(x->batch)), RJF_B("partial", x->partial),
+            RJF_S("note", x->note), RJF_S("device", e->device_id), RJF_N("devices", e->devices),
+            RJF_S("precision", e->precision), RJF_S("region", e->region_code), RJF_N("macs", fig(x, F_MACS)),
+            RJF_N("params", fig(x, F_PARAMS)), RJF_N("flops_per_pass", rj_known(e->flops_per_pass)),
+            RJF_R("wall_hours", e->wall_hours), RJF_R("energy_kwh", e->energy_facility_kwh),
+            RJF_R("co2_kg", e->co2_kg), RJF_R("j_per_sample", rj_known_range(e->j_per_sample)),
+        };
+        REQ(o = rj_push_object(arr));
+        REQ(rj_fields(o, fs, sizeof fs / sizeof fs[0]));
         if (x->serving) REQ(serving_json(o, x));
         REQ(r = cJSON_AddObjectToObject(o, "ratio"));
         for (int k = 0; k < F_COUNT; k++) REQ(rj_num_or_null(r, fkey[k], ratio(items, i, k)));
         for (int k = S_ACTIVE; x->serving && k < S_ENERGY; k++) REQ(rj_num_or_null(r, skey[k], sratio(items, i, k)));
         REQ(w = cJSON_AddArrayToObject(o, "warnings"));
-        for (size_t k = 0; k < e->n_warnings; k++) {
-            cJSON *s = cJSON_CreateString(e->warnings[k]);
-            REQ(s);
-            REQ(rj_push(w, s));
-        }
+        for (size_t k = 0; k < e->n_warnings; k++) REQ(rj_push_str(w, e->warnings[k]));
     }
     out = rj_print(root);
 done:
@@ -349,12 +342,7 @@ jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
             rcsv_str(f, s->weights, 0);
             fputc(',', f);
             rcsv_str(f, s->kv_format, 0);
-            for (int k = S_TTFT; k < S_ENERGY; k++) {
-                jc_range v = sfig(x, k);
-                csv_num(f, v.low);
-                csv_num(f, v.central);
-                csv_num(f, v.high);
-            }
+            for (int k = S_TTFT; k < S_ENERGY; k++) rcsv_range(f, sfig(x, k));
             for (int k = S_ACTIVE; k < S_ENERGY; k++) csv_num(f, sratio(items, i, k));
         }
         fputc(',', f);

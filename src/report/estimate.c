@@ -394,19 +394,7 @@ char *jc_report_estimate_json(const jc_estimate *e)
         REQ(o = assumption_json(&e->equivalences[i]));
         REQ(rj_push(arr, o));
     }
-    REQ(arr = cJSON_AddArrayToObject(root, "nodes"));
-    for (size_t i = 0; i < e->n_nodes; i++) {
-        const jc_est_node *n = &e->nodes[i];
-        REQ(o = cJSON_CreateObject());
-        REQ(rj_push(arr, o));
-        REQ(rj_str(o, "name", n->name));
-        REQ(rj_str(o, "op", n->op));
-        REQ(rj_num(o, "flops", n->flops));
-        REQ(rj_num(o, "bytes", n->bytes));
-        REQ(rj_num(o, "time_s", n->time_s));
-        REQ(rj_num(o, "energy_j", n->energy_j));
-        REQ(rj_str(o, "bound", n->memory_bound ? "memory" : "compute"));
-    }
+    REQ(rj_nodes(root, "nodes", e->nodes, e->n_nodes));
     out = rj_print(root);
 done:
     cJSON_Delete(root);

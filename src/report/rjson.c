@@ -32,6 +32,47 @@ int rj_range(cJSON *o, const char *k, jc_range r)
     return x && rj_num(x, "low", r.low) && rj_num(x, "central", r.central) && rj_num(x, "high", r.high);
 }
 
+int rj_fields(cJSON *o, const rj_field *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int ok = 0;
+        switch (f[i].kind) {
+        case RJF_NUM: ok = rj_num(o, f[i].key, f[i].num); break;
+        case RJF_STR: ok = rj_str(o, f[i].key, f[i].str); break;
+        case RJF_BOOL: ok = cJSON_AddBoolToObject(o, f[i].key, f[i].num != 0) != NULL; break;
+        case RJF_RANGE: ok = rj_range(o, f[i].key, f[i].range); break;
+        }
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+int rj_nodes(cJSON *o, const char *key, const jc_est_node *nodes, size_t n)
+{
+    cJSON *arr = cJSON_AddArrayToObject(o, key);
+    if (!arr) return 0;
+    for (size_t i = 0; i < n; i++) {
+        const jc_est_node *x = &nodes[i];
+        cJSON *r = rj_push_object(arr);
+        rj_field fs[] = {
+            RJF_S("name", x->name), RJF_S("op", x->op), RJF_N("flops", x->flops), RJF_N("bytes", x->bytes),
+            RJF_N("time_s", x->time_s), RJF_N("energy_j", x->energy_j),
+            RJF_S("bound", x->memory_bound ? "memory" : "compute"),
+        };
+        if (!r || !rj_fields(r, fs, sizeof fs / sizeof fs[0])) return 0;
+    }
+    return 1;
+}
+
+void rcsv_range(FILE *f, jc_range r)
+{
+    double v[3] = {r.low, r.central, r.high};
+    for (int k = 0; k < 3; k++) {
+        fputc(',', f);
+        rcsv_num(f, v[k]);
+    }
+}
+
 int rj_push(cJSON *arr, cJSON *item)
 {
     if (!item) return 0;

@@ -17,6 +17,30 @@ int rj_num(cJSON *o, const char *k, double v);           /* non-finite -> null *
 int rj_num_or_null(cJSON *o, const char *k, double v);   /* the same as rj_num */
 int rj_range(cJSON *o, const char *k, jc_range r);       /* {low, central, high}; null if unknown */
 
+/* One key of an object written from a table (rj_fields): the figures of
+ * a report listed once, each added with its check. */
+typedef enum rj_kind { RJF_NUM, RJF_STR, RJF_BOOL, RJF_RANGE } rj_kind;
+typedef struct rj_field {
+    const char *key;
+    rj_kind kind;
+    double num;          /* RJF_NUM (non-finite: null), RJF_BOOL (0: false) */
+    const char *str;     /* RJF_STR (NULL: null) */
+    jc_range range;      /* RJF_RANGE */
+} rj_field;
+#define RJF_N(k, v) {(k), RJF_NUM, (v), NULL, {0, 0, 0}}
+#define RJF_S(k, v) {(k), RJF_STR, 0, (v), {0, 0, 0}}
+#define RJF_B(k, v) {(k), RJF_BOOL, (v), NULL, {0, 0, 0}}
+#define RJF_R(k, v) {(k), RJF_RANGE, 0, NULL, (v)}
+/* Adds the n fields to object o in order; 1, or 0 on out-of-memory. */
+int rj_fields(cJSON *o, const rj_field *f, size_t n);
+/* Adds array `key` to o with one object per node (name, op, flops, bytes,
+ * time_s, energy_j, bound): the per-node rows of the estimate and of a
+ * serving decode step.  1, or 0 on out-of-memory. */
+int rj_nodes(cJSON *o, const char *key, const jc_est_node *nodes, size_t n);
+/* Writes the range as three CSV fields, each after a comma (",low,central,
+ * high"; "n/a" for an unknown end). */
+void rcsv_range(FILE *f, jc_range r);
+
 /* Every cJSON_Add* / cJSON_Create* result is checked: REQ(x) jumps to the
  * enclosing function's `done:` label (which frees the tree and returns
  * NULL or the error) when x is 0 / NULL. */

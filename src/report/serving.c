@@ -106,68 +106,41 @@ char *jc_report_serving_json(const jc_serving *s)
     free(base);
     char *out = NULL;
     if (!root) return NULL;
-    cJSON *o, *arr;
+    cJSON *o;
+    const rj_field results[] = {
+        RJF_R("ttft_s", s->ttft_s), RJF_R("itl_s", s->itl_s), RJF_R("tokens_per_s", s->tokens_per_s),
+        RJF_R("tokens_per_s_per_device", s->tokens_per_s_per_device),
+        RJF_R("tokens_per_s_per_sequence", s->tokens_per_s_per_seq),
+        RJF_R("j_per_output_token", s->j_per_output_token),
+        RJF_R("j_per_output_token_device", s->j_per_output_token_device), RJF_R("j_per_request", s->j_per_request),
+        RJF_N("prefill_energy_share", s->prefill_energy_share),
+        RJF_R("power_prefill_w_per_device", s->power_prefill_w), RJF_R("power_decode_w_per_device", s->power_decode_w),
+    };
+    const rj_field serving[] = {
+        RJF_S("model", s->model), RJF_S("model_type", s->model_type), RJF_N("params_total", s->params_total),
+        RJF_N("params_active", s->params_active), RJF_N("prompt_tokens", s->prompt_tokens),
+        RJF_N("output_tokens", s->output_tokens), RJF_N("requests", s->requests),
+        RJF_N("concurrency_asked", s->concurrency_asked), RJF_N("concurrency", s->concurrency),
+        RJF_B("memory_limited", s->memory_limited), RJF_N("tp", s->tp), RJF_N("pp", s->pp),
+        RJF_N("ep", s->ep > 0 ? s->ep : NAN), RJF_N("replicas", s->replicas), RJF_S("weights", s->weights),
+        RJF_S("kv_format", s->kv_format), RJF_S("compute_precision", s->compute_precision),
+        RJF_N("weight_bytes", s->weight_bytes), RJF_N("kv_bytes_per_token", rj_known(s->kv_bytes_per_token)),
+        RJF_N("kv_bytes", s->kv_bytes), RJF_N("memory_per_device_bytes", s->memory_per_device),
+        RJF_N("memory_capacity_bytes", s->memory_capacity), RJF_N("prefill_flops_per_request", s->prefill_flops),
+        RJF_N("decode_flops_per_token", s->decode_flops_per_token),
+        RJF_N("decode_bytes_per_step", s->decode_bytes_per_step),
+        RJF_N("experts_touched_per_step", rj_known(s->experts_touched)),
+        RJF_N("collective_s_per_step", s->collective_s_per_step), RJF_N("decode_flop_util", s->decode_flop_util),
+        RJF_N("decode_bw_util", s->decode_bw_util), RJF_N("prefill_flop_util", s->prefill_flop_util),
+        RJF_N("prefill_time_share", s->prefill_time_share), RJF_N("decode_busy_share", s->decode_busy_share),
+    };
     cJSON_ReplaceItemInObjectCaseSensitive(root, "mode", cJSON_CreateString("generation"));
     cJSON_ReplaceItemInObjectCaseSensitive(root, "schema", cJSON_CreateString("joulecast-estimate/1"));
     REQ(o = cJSON_GetObjectItemCaseSensitive(root, "results"));
-    REQ(rj_range(o, "ttft_s", s->ttft_s));
-    REQ(rj_range(o, "itl_s", s->itl_s));
-    REQ(rj_range(o, "tokens_per_s", s->tokens_per_s));
-    REQ(rj_range(o, "tokens_per_s_per_device", s->tokens_per_s_per_device));
-    REQ(rj_range(o, "tokens_per_s_per_sequence", s->tokens_per_s_per_seq));
-    REQ(rj_range(o, "j_per_output_token", s->j_per_output_token));
-    REQ(rj_range(o, "j_per_output_token_device", s->j_per_output_token_device));
-    REQ(rj_range(o, "j_per_request", s->j_per_request));
-    REQ(rj_num(o, "prefill_energy_share", s->prefill_energy_share));
-    REQ(rj_range(o, "power_prefill_w_per_device", s->power_prefill_w));
-    REQ(rj_range(o, "power_decode_w_per_device", s->power_decode_w));
+    REQ(rj_fields(o, results, sizeof results / sizeof results[0]));
     REQ(o = cJSON_AddObjectToObject(root, "serving"));
-    REQ(rj_str(o, "model", s->model));
-    REQ(rj_str(o, "model_type", s->model_type));
-    REQ(rj_num(o, "params_total", s->params_total));
-    REQ(rj_num(o, "params_active", s->params_active));
-    REQ(rj_num(o, "prompt_tokens", s->prompt_tokens));
-    REQ(rj_num(o, "output_tokens", s->output_tokens));
-    REQ(rj_num(o, "requests", s->requests));
-    REQ(rj_num(o, "concurrency_asked", s->concurrency_asked));
-    REQ(rj_num(o, "concurrency", s->concurrency));
-    REQ(cJSON_AddBoolToObject(o, "memory_limited", s->memory_limited));
-    REQ(rj_num(o, "tp", s->tp));
-    REQ(rj_num(o, "pp", s->pp));
-    REQ(rj_num_or_null(o, "ep", s->ep > 0 ? s->ep : NAN));
-    REQ(rj_num(o, "replicas", s->replicas));
-    REQ(rj_str(o, "weights", s->weights));
-    REQ(rj_str(o, "kv_format", s->kv_format));
-    REQ(rj_str(o, "compute_precision", s->compute_precision));
-    REQ(rj_num(o, "weight_bytes", s->weight_bytes));
-    REQ(rj_num_or_null(o, "kv_bytes_per_token", s->kv_bytes_per_token > 0 ? s->kv_bytes_per_token : NAN));
-    REQ(rj_num(o, "kv_bytes", s->kv_bytes));
-    REQ(rj_num(o, "memory_per_device_bytes", s->memory_per_device));
-    REQ(rj_num(o, "memory_capacity_bytes", s->memory_capacity));
-    REQ(rj_num(o, "prefill_flops_per_request", s->prefill_flops));
-    REQ(rj_num(o, "decode_flops_per_token", s->decode_flops_per_token));
-    REQ(rj_num(o, "decode_bytes_per_step", s->decode_bytes_per_step));
-    REQ(rj_num_or_null(o, "experts_touched_per_step", s->experts_touched > 0 ? s->experts_touched : NAN));
-    REQ(rj_num(o, "collective_s_per_step", s->collective_s_per_step));
-    REQ(rj_num(o, "decode_flop_util", s->decode_flop_util));
-    REQ(rj_num(o, "decode_bw_util", s->decode_bw_util));
-    REQ(rj_num(o, "prefill_flop_util", s->prefill_flop_util));
-    REQ(rj_num(o, "prefill_time_share", s->prefill_time_share));
-    REQ(rj_num(o, "decode_busy_share", s->decode_busy_share));
-    REQ(arr = cJSON_AddArrayToObject(o, "decode_step_nodes"));
-    for (size_t i = 0; i < s->n_nodes; i++) {
-        const jc_est_node *n = &s->nodes[i];
-        cJSON *x;
-        REQ(x = cJSON_CreateObject());
-        REQ(rj_push(arr, x));
-        REQ(rj_str(x, "name", n->name));
-        REQ(rj_str(x, "op", n->op));
-        REQ(rj_num(x, "flops", n->flops));
-        REQ(rj_num(x, "bytes", n->bytes));
-        REQ(rj_num(x, "time_s", n->time_s));
-        REQ(rj_num(x, "energy_j", n->energy_j));
-        REQ(rj_str(x, "bound", n->memory_bound ? "memory" : "compute"));
-    }
+    REQ(rj_fields(o, serving, sizeof serving / sizeof serving[0]));
+    REQ(rj_nodes(o, "decode_step_nodes", s->nodes, s->n_nodes));
     out = rj_print(root);
 done:
     cJSON_Delete(root);
@@ -205,7 +178,7 @@ jc_status jc_report_serving_csv(const jc_serving *s, FILE *f, int header)
     fwrite(line, 1, nl ? (size_t)(nl - line) : strlen(line), f);
     fprintf(f, ",%g,%g,%g,%g,%g,%s,%s", s->prompt_tokens, s->output_tokens, s->concurrency, s->tp, s->pp,
             s->weights, s->kv_format);
-    for (size_t i = 0; i < n; i++) fprintf(f, ",%.6g,%.6g,%.6g", v[i]->low, v[i]->central, v[i]->high);
+    for (size_t i = 0; i < n; i++) rcsv_range(f, *v[i]);
     fprintf(f, "\n");
     free(buf);
     return ferror(f) ? JC_ERR_IO : JC_OK;
@@ -256,35 +229,30 @@ char *jc_report_serving_sweep_json(const jc_serving_sweep *s)
     cJSON *root = cJSON_CreateObject(), *arr, *o;
     char *out = NULL;
     if (!root) return NULL;
-    REQ(rj_str(root, "schema", "joulecast-serving-sweep/1"));
-    REQ(rj_num_or_null(root, "max_itl_s", s->max_itl_s));
-    REQ(rj_num_or_null(root, "max_ttft_s", s->max_ttft_s));
-    REQ(rj_num(root, "points", (double)s->n_entries));
-    REQ(rj_num(root, "estimated", (double)s->n_estimated));
-    REQ(rj_num(root, "meeting_targets", (double)s->n_meeting));
+    const rj_field head[] = {
+        RJF_S("schema", "joulecast-serving-sweep/1"), RJF_N("max_itl_s", s->max_itl_s),
+        RJF_N("max_ttft_s", s->max_ttft_s), RJF_N("points", (double)s->n_entries),
+        RJF_N("estimated", (double)s->n_estimated), RJF_N("meeting_targets", (double)s->n_meeting),
+    };
+    REQ(rj_fields(root, head, sizeof head / sizeof head[0]));
     REQ(arr = cJSON_AddArrayToObject(root, "entries"));
     for (size_t i = 0; i < s->n_entries; i++) {
         const jc_serving_sweep_entry *e = &s->entries[i];
-        REQ(o = cJSON_CreateObject());
-        REQ(rj_push(arr, o));
-        REQ(rj_str(o, "device", e->device_id));
-        REQ(rj_num_or_null(o, "count", e->count));
-        REQ(rj_num_or_null(o, "tp", e->tp));
-        REQ(rj_str(o, "weights", e->weights));
-        REQ(rj_num_or_null(o, "concurrency_asked", e->concurrency_asked));
-        REQ(cJSON_AddBoolToObject(o, "estimated", e->estimated));
-        if (e->estimated) {
-            REQ(rj_num(o, "concurrency", e->concurrency));
-            REQ(cJSON_AddBoolToObject(o, "memory_limited", e->memory_limited));
-            REQ(rj_num(o, "ttft_s", e->ttft_s));
-            REQ(rj_num(o, "itl_s", e->itl_s));
-            REQ(rj_num(o, "tokens_per_s", e->tokens_per_s));
-            REQ(rj_num(o, "j_per_output_token_device", e->j_per_output_token));
-            REQ(rj_num(o, "j_per_output_token", e->j_per_output_token_facility));
-            REQ(rj_num(o, "co2_location_kg", e->co2_kg));
-            REQ(cJSON_AddBoolToObject(o, "meets_targets", e->meets));
-            REQ(cJSON_AddBoolToObject(o, "pareto", e->pareto));
-        }
+        const rj_field point[] = {
+            RJF_S("device", e->device_id), RJF_N("count", e->count), RJF_N("tp", e->tp),
+            RJF_S("weights", e->weights), RJF_N("concurrency_asked", e->concurrency_asked),
+            RJF_B("estimated", e->estimated),
+        };
+        const rj_field figures[] = {
+            RJF_N("concurrency", e->concurrency), RJF_B("memory_limited", e->memory_limited),
+            RJF_N("ttft_s", e->ttft_s), RJF_N("itl_s", e->itl_s), RJF_N("tokens_per_s", e->tokens_per_s),
+            RJF_N("j_per_output_token_device", e->j_per_output_token),
+            RJF_N("j_per_output_token", e->j_per_output_token_facility), RJF_N("co2_location_kg", e->co2_kg),
+            RJF_B("meets_targets", e->meets), RJF_B("pareto", e->pareto),
+        };
+        REQ(o = rj_push_object(arr));
+        REQ(rj_fields(o, point, sizeof point / sizeof point[0]));
+        if (e->estimated) REQ(rj_fields(o, figures, sizeof figures / sizeof figures[0]));
         REQ(rj_str(o, "reason", e->reason));
     }
     out = rj_print(root);

@@ -402,8 +402,9 @@ static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts
     return JC_OK;
 }
 
-jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
-                              jc_statement_format fmt, FILE *f, jc_diag *d)
+/* Both statements: checks, the HF block or the paragraph (v: serving). */
+static jc_status write_statement(const jc_estimate *e, const jc_serving *v, const jc_statement_opts *o,
+                                 jc_statement_format fmt, FILE *f, jc_diag *d)
 {
     jci_diag_clear(d);
     jc_statement_opts none;
@@ -411,6 +412,10 @@ jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
     if (!o) o = &none;
     if (!e || !f) return jci_diag_set(d, JC_ERR_USAGE, "jc_report_statement: NULL argument");
     if (fmt == JC_STMT_HF) {
+        if (v)
+            return jci_diag_set(d, JC_ERR_USAGE, "statement: the Hugging Face co2_eq_emissions block describes "
+                               "training (pre-training or fine-tuning); this is a serving (generation) estimate: "
+                               "use --format markdown or latex, whose paragraph can go in the model card's text");
         if (e->mode != JC_MODE_TRAINING)
             return jci_diag_set(d, JC_ERR_USAGE, "statement: the Hugging Face co2_eq_emissions block describes "
                                "training (pre-training or fine-tuning); this is an inference estimate");
@@ -423,7 +428,8 @@ jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
         memset(&s, 0, sizeof s);
         s.fmt = fmt;
         s.f = f;
-        paragraph(&s, e, o);
+        if (v) serving_paragraph(&s, v, o);
+        else paragraph(&s, e, o);
     } else {
         return jci_diag_set(d, JC_ERR_USAGE, "statement: unknown format %d", (int)fmt);
     }
@@ -431,25 +437,14 @@ jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
     return JC_OK;
 }
 
+jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
+                              jc_statement_format fmt, FILE *f, jc_diag *d)
+{
+    return write_statement(e, NULL, o, fmt, f, d);
+}
+
 jc_status jc_report_serving_statement(const jc_serving *v, const jc_statement_opts *o,
                                       jc_statement_format fmt, FILE *f, jc_diag *d)
 {
-    jci_diag_clear(d);
-    jc_statement_opts none;
-    memset(&none, 0, sizeof none);
-    if (!o) o = &none;
-    if (!v || !v->estimate || !f) return jci_diag_set(d, JC_ERR_USAGE, "jc_report_serving_statement: NULL argument");
-    if (fmt == JC_STMT_HF)
-        return jci_diag_set(d, JC_ERR_USAGE, "statement: the Hugging Face co2_eq_emissions block describes "
-                           "training (pre-training or fine-tuning); this is a serving (generation) estimate: "
-                           "use --format markdown or latex, whose paragraph can go in the model card's text");
-    if (fmt != JC_STMT_MARKDOWN && fmt != JC_STMT_LATEX)
-        return jci_diag_set(d, JC_ERR_USAGE, "statement: unknown format %d", (int)fmt);
-    stmt s;
-    memset(&s, 0, sizeof s);
-    s.fmt = fmt;
-    s.f = f;
-    serving_paragraph(&s, v, o);
-    if (ferror(f)) return jci_diag_set(d, JC_ERR_IO, "statement: write failed");
-    return JC_OK;
+    return write_statement(v ? v->estimate : NULL, v, o, fmt, f, d);
 }

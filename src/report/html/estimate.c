@@ -154,18 +154,43 @@ void jci_html_emissions_section(FILE *f, const jc_estimate *e)
                            : "not in this estimate: see --embodied");
             continue;
         }
-        const char *ends[3] = {"low", "central", "high"};
-        double vals[3] = {er[i].r->low, er[i].r->central, er[i].r->high};
-        for (int k = 0; k < 3; k++) {
-            char key[160];
-            snprintf(key, sizeof key, "%s.%s", er[i].key, ends[k]);
-            fprintf(f, "<td class=\"n\">");
-            jci_html_num(f, key, vals[k]);
-            fprintf(f, "</td>");
-        }
+        jci_html_range_cells(f, er[i].key, *er[i].r, NULL);
         fprintf(f, "<td>kgCO2e</td></tr>\n");
     }
     fprintf(f, "</tbody></table></section>\n");
+}
+
+/* Every node's figures, in model order: the table of the estimate page and
+ * of the serving page's decode step. */
+void jci_html_node_table(FILE *f, const jc_est_node *nodes, size_t n, const char *prefix)
+{
+    double tot = 0, tt = 0;
+    for (size_t i = 0; i < n; i++) {
+        tot += nodes[i].energy_j;
+        tt += nodes[i].time_s;
+    }
+    fprintf(f, "<div class=\"scroll\"><table>\n<thead><tr><th>#</th><th>node</th><th>op</th><th class=\"n\">FLOP</th>"
+               "<th class=\"n\">bytes</th><th class=\"n\">time s</th><th class=\"n\">time %%</th><th class=\"n\">"
+               "energy J</th><th class=\"n\">energy %%</th><th>bound</th></tr></thead>\n<tbody>\n");
+    for (size_t i = 0; i < n; i++) {
+        const jc_est_node *x = &nodes[i];
+        char k[96];
+        fprintf(f, "<tr><td class=\"n\">%zu</td><td class=\"name\">", i + 1);
+        jci_html_esc(f, x->name);
+        fprintf(f, "</td><td>");
+        jci_html_esc(f, x->op);
+        const char *fld[4] = {"flops", "bytes", "time_s", "energy_j"};
+        double v[4] = {x->flops, x->bytes, x->time_s, x->energy_j};
+        for (int j = 0; j < 4; j++) {
+            snprintf(k, sizeof k, "%s.%zu.%s", prefix, i, fld[j]);
+            fprintf(f, "</td><td class=\"n\">");
+            jci_html_num(f, k, v[j]);
+            if (j == 2) fprintf(f, "</td><td class=\"n\">%.2f", tt > 0 ? 100 * x->time_s / tt : 0);
+        }
+        fprintf(f, "</td><td class=\"n\">%.2f</td><td>%s</td></tr>\n", tot > 0 ? 100 * x->energy_j / tot : 0,
+                x->memory_bound ? "memory" : "compute");
+    }
+    fprintf(f, "</tbody></table></div>");
 }
 
 /* Energy per node: the largest nodes as bars, then every node's figures. */
@@ -181,12 +206,9 @@ static jc_status nodes_section(FILE *f, const jc_estimate *e, size_t top_nodes)
         free(keys);
         return JC_ERR_NOMEM;
     }
-    double tot = 0, tt = 0;
     for (size_t i = 0; i < e->n_nodes; i++) {
         ix[i].i = i;
         ix[i].e = e->nodes[i].energy_j;
-        tot += e->nodes[i].energy_j;
-        tt += e->nodes[i].time_s;
     }
     qsort(ix, e->n_nodes, sizeof *ix, by_energy_desc);
     size_t top = top_nodes ? top_nodes : 15;
@@ -215,33 +237,9 @@ static jc_status nodes_section(FILE *f, const jc_estimate *e, size_t top_nodes)
                "<span><i style=\"background:var(--pue)\"></i>other nodes, grouped</span></div>\n</section>\n");
 
     fprintf(f, "<section id=\"node-table\"><h2>Per-node figures</h2><p class=\"note\">One forward pass, one "
-               "device, central case, in graph order.</p>\n<div class=\"scroll\"><table>\n<thead><tr><th>#</th>"
-               "<th>node</th><th>op</th><th class=\"n\">FLOP</th><th class=\"n\">bytes</th><th class=\"n\">time s"
-               "</th><th class=\"n\">time %%</th><th class=\"n\">energy J</th><th class=\"n\">energy %%</th>"
-               "<th>bound</th></tr></thead>\n<tbody>\n");
-    for (size_t i = 0; i < e->n_nodes; i++) {
-        const jc_est_node *x = &e->nodes[i];
-        char k[64];
-        fprintf(f, "<tr><td class=\"n\">%zu</td><td class=\"name\">", i + 1);
-        jci_html_esc(f, x->name);
-        fprintf(f, "</td><td>");
-        jci_html_esc(f, x->op);
-        fprintf(f, "</td><td class=\"n\">");
-        snprintf(k, sizeof k, "nodes.%zu.flops", i);
-        jci_html_num(f, k, x->flops);
-        fprintf(f, "</td><td class=\"n\">");
-        snprintf(k, sizeof k, "nodes.%zu.bytes", i);
-        jci_html_num(f, k, x->bytes);
-        fprintf(f, "</td><td class=\"n\">");
-        snprintf(k, sizeof k, "nodes.%zu.time_s", i);
-        jci_html_num(f, k, x->time_s);
-        fprintf(f, "</td><td class=\"n\">%.2f</td><td class=\"n\">", tt > 0 ? 100 * x->time_s / tt : 0);
-        snprintf(k, sizeof k, "nodes.%zu.energy_j", i);
-        jci_html_num(f, k, x->energy_j);
-        fprintf(f, "</td><td class=\"n\">%.2f</td><td>%s</td></tr>\n", tot > 0 ? 100 * x->energy_j / tot : 0,
-                x->memory_bound ? "memory" : "compute");
-    }
-    fprintf(f, "</tbody></table></div></section>\n");
+               "device, central case, in graph order.</p>\n");
+    jci_html_node_table(f, e->nodes, e->n_nodes, "nodes");
+    fprintf(f, "</section>\n");
     free(ix);
     free(nb);
     free(keys);
@@ -272,16 +270,8 @@ void jci_html_figures_section(FILE *f, const jc_estimate *e)
     };
     for (size_t i = 0; i < sizeof fr / sizeof fr[0]; i++) {
         if (!fr[i].on) continue;
-        const char *ends[3] = {"low", "central", "high"};
-        double vals[3] = {fr[i].r->low, fr[i].r->central, fr[i].r->high};
         fprintf(f, "<tr><td>%s</td>", fr[i].label);
-        for (int k = 0; k < 3; k++) {
-            char key[160];
-            snprintf(key, sizeof key, "%s.%s", fr[i].key, ends[k]);
-            fprintf(f, "<td class=\"n\">");
-            jci_html_num(f, key, vals[k]);
-            fprintf(f, "</td>");
-        }
+        jci_html_range_cells(f, fr[i].key, *fr[i].r, NULL);
         fprintf(f, "<td>%s</td></tr>\n", fr[i].unit);
     }
     fprintf(f, "</tbody></table></section>\n");

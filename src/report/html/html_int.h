@@ -65,6 +65,10 @@ void jci_html_page_begin(FILE *f, const char *kicker, const char *title);
 void jci_html_page_end(FILE *f);
 /* A headline card: label, central value, range (key: the JSON path of r). */
 void jci_html_card(FILE *f, const char *label, const char *key, jc_range r, const unit_step *us);
+/* Three table cells: low, central, high of r with data-keys KEY.low ...;
+ * u NULL: the number as it is (jci_html_num), else in unit u, n/a when
+ * unknown. */
+void jci_html_range_cells(FILE *f, const char *key, jc_range r, const unit_step *u);
 /* The run line: mode, method, devices, precision, host, region. */
 void jci_html_hardware_line(FILE *f, const jc_estimate *e);
 /* The same with the mode's words given (NULL: the estimate's mode). */
@@ -106,6 +110,8 @@ void jci_html_emissions_section(FILE *f, const jc_estimate *e);
 void jci_html_figures_section(FILE *f, const jc_estimate *e);
 /* The equivalences and every assumption with its source. */
 void jci_html_sources_sections(FILE *f, const jc_estimate *e);
+/* Every node's figures in model order (data-keys PREFIX.i.flops ...). */
+void jci_html_node_table(FILE *f, const jc_est_node *nodes, size_t n, const char *prefix);
 
 /* trace.c: the "Measured run" section (prediction beside measurement,
  * the trace's power chart with idle phases shaded); nothing without one. */

@@ -267,6 +267,21 @@ void jci_html_num_in(FILE *f, const char *key, double v, const unit_step *u)
     fprintf(f, ">%s</span>", sig4(b, sizeof b, v * u->factor));
 }
 
+void jci_html_range_cells(FILE *f, const char *key, jc_range r, const unit_step *u)
+{
+    const char *ends[3] = {"low", "central", "high"};
+    double v[3] = {r.low, r.central, r.high};
+    for (int k = 0; k < 3; k++) {
+        char kk[160];
+        snprintf(kk, sizeof kk, "%s.%s", key, ends[k]);
+        fprintf(f, "<td class=\"n\">");
+        if (!u) jci_html_num(f, kk, v[k]);
+        else if (!isfinite(v[k])) fprintf(f, "n/a");
+        else jci_html_num_in(f, kk, v[k], u);
+        fprintf(f, "</td>");
+    }
+}
+
 void jci_html_card(FILE *f, const char *label, const char *key, jc_range r, const unit_step *us)
 {
     char k[160];

@@ -37,59 +37,62 @@ static void qty(FILE *f, const char *key, double v, const unit_step *us)
     else jci_html_qty(f, key, v, us);
 }
 
+/* A run of prose with figures: each piece's text (trusted markup; NULL:
+ * the piece is left out), then its figure unless key is NULL. */
+enum { P_INT, P_NUM, P_PCT, P_STR };
+typedef struct piece { const char *text, *key; double v; int how; const char *str; } piece;
+
+static void prose(FILE *f, const piece *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!p[i].text) continue;
+        fputs(p[i].text, f);
+        if (p[i].how == P_STR) jci_html_esc(f, p[i].str);
+        else if (!p[i].key) continue;
+        else if (p[i].how == P_INT) jci_html_inum(f, p[i].key, p[i].v);
+        else if (p[i].how == P_PCT) cell(f, p[i].key, p[i].v, U_PCT);
+        else jci_html_num(f, p[i].key, p[i].v);
+    }
+}
+#define PIECES(f, ...) do { const piece pp_[] = {__VA_ARGS__}; prose(f, pp_, sizeof pp_ / sizeof pp_[0]); } while (0)
+
 /* The header: model, run line, workload, parallelism; the cards; warnings. */
 static void head_and_cards(FILE *f, const jc_serving *s)
 {
     const jc_estimate *e = s->estimate;
     jci_html_page_begin(f, "joulecast estimate --generate", s->model ? s->model : "a generating model");
     jci_html_run_line(f, e, "generation (LLM serving)");
-    fprintf(f, "<p class=\"sub\">model ");
-    jci_html_esc(f, s->model_type ? s->model_type : "(type not stated)");
-    fprintf(f, ", ");
-    jci_html_inum(f, "serving.params_total", s->params_total);
-    fprintf(f, " parameters");
-    if (s->params_active < s->params_total) {
-        fprintf(f, " (");
-        jci_html_inum(f, "serving.params_active", s->params_active);
-        fprintf(f, " active per token)");
-    }
-    fprintf(f, " &#183; workload ");
-    jci_html_inum(f, "serving.requests", s->requests);
-    fprintf(f, " requests of ");
-    jci_html_inum(f, "serving.prompt_tokens", s->prompt_tokens);
-    fprintf(f, " prompt + ");
-    jci_html_inum(f, "serving.output_tokens", s->output_tokens);
-    fprintf(f, " output tokens</p>\n<p class=\"sub\">parallelism: tp ");
-    jci_html_inum(f, "serving.tp", s->tp);
-    fprintf(f, " &#215; pp ");
-    jci_html_inum(f, "serving.pp", s->pp);
-    if (s->ep > 0) {
-        fprintf(f, ", ep ");
-        jci_html_inum(f, "serving.ep", s->ep);
-    }
-    fprintf(f, ", ");
-    jci_html_inum(f, "serving.replicas", s->replicas);
-    fprintf(f, " replica%s &#183; weights ", s->replicas == 1 ? "" : "s");
-    jci_html_esc(f, s->weights);
-    fprintf(f, ", KV cache ");
-    jci_html_esc(f, s->kv_format);
-    fprintf(f, ", arithmetic ");
-    jci_html_esc(f, s->compute_precision);
-    fprintf(f, "</p>\n");
+    int moe = s->params_active < s->params_total;
+    PIECES(f, {"<p class=\"sub\">model ", NULL, 0, P_STR, s->model_type ? s->model_type : "(type not stated)"},
+           {", ", "serving.params_total", s->params_total, P_INT, NULL}, {" parameters", NULL, 0, P_NUM, NULL},
+           {moe ? " (" : NULL, "serving.params_active", s->params_active, P_INT, NULL},
+           {moe ? " active per token)" : NULL, NULL, 0, P_NUM, NULL},
+           {" &#183; workload ", "serving.requests", s->requests, P_INT, NULL},
+           {" requests of ", "serving.prompt_tokens", s->prompt_tokens, P_INT, NULL},
+           {" prompt + ", "serving.output_tokens", s->output_tokens, P_INT, NULL},
+           {" output tokens</p>\n<p class=\"sub\">parallelism: tp ", "serving.tp", s->tp, P_INT, NULL},
+           {" &#215; pp ", "serving.pp", s->pp, P_INT, NULL},
+           {s->ep > 0 ? ", ep " : NULL, "serving.ep", s->ep, P_INT, NULL},
+           {", ", "serving.replicas", s->replicas, P_INT, NULL},
+           {s->replicas == 1 ? " replica &#183; weights " : " replicas &#183; weights ", NULL, 0, P_STR, s->weights},
+           {", KV cache ", NULL, 0, P_STR, s->kv_format}, {", arithmetic ", NULL, 0, P_STR, s->compute_precision},
+           {"</p>\n", NULL, 0, P_NUM, NULL});
     if (e->lower_bound)
         fprintf(f, "<p class=\"sub\"><b>Lower bound:</b> the model's count is partial, so every figure on this "
                    "page is a lower bound.</p>\n");
+    const struct { const char *label, *key; jc_range r; const unit_step *u; } cards[] = {
+        {"Energy per output token, facility", "results.j_per_output_token", s->j_per_output_token, U_J},
+        {"Energy per request, facility", "results.j_per_request", s->j_per_request, U_J},
+        {"Time to first token", "results.ttft_s", s->ttft_s, U_S},
+        {"Inter-token latency", "results.itl_s", s->itl_s, U_S},
+        {"Output tokens/s per device", "results.tokens_per_s_per_device", s->tokens_per_s_per_device, U_TPS},
+        {"Energy, facility, all requests", "results.energy_facility_kwh", e->energy_facility_kwh, jci_html_u_kwh},
+        {"Emissions, location-based", "results.co2_location_kg", e->co2_kg, jci_html_u_kg},
+        {"Serving time", "results.wall_hours", e->wall_hours, jci_html_u_h},
+    };
     fprintf(f, "</header>\n<div class=\"cards\">\n");
-    jci_html_card(f, "Energy per output token, facility", "results.j_per_output_token", s->j_per_output_token, U_J);
-    jci_html_card(f, "Energy per request, facility", "results.j_per_request", s->j_per_request, U_J);
-    jci_html_card(f, "Time to first token", "results.ttft_s", s->ttft_s, U_S);
-    jci_html_card(f, "Inter-token latency", "results.itl_s", s->itl_s, U_S);
-    jci_html_card(f, "Output tokens/s per device", "results.tokens_per_s_per_device", s->tokens_per_s_per_device,
-                  U_TPS);
-    jci_html_card(f, "Energy, facility, all requests", "results.energy_facility_kwh", e->energy_facility_kwh,
-                  jci_html_u_kwh);
-    jci_html_card(f, "Emissions, location-based", "results.co2_location_kg", e->co2_kg, jci_html_u_kg);
-    jci_html_card(f, "Serving time", "results.wall_hours", e->wall_hours, jci_html_u_h);
+    for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++)
+        jci_html_card(f, cards[i].label, cards[i].key, cards[i].r, cards[i].u);
     fprintf(f, "</div>\n");
     jci_html_warn_box(f, "<b>Warnings</b>", e->warnings, e->n_warnings);
 }
@@ -126,16 +129,8 @@ static void serving_section(FILE *f, const jc_serving *s)
                "<th class=\"n\">high</th><th>unit</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < n; i++) {
         const unit_step *u = jci_html_pick_unit(fr[i].u, fr[i].r->central);
-        const char *ends[3] = {"low", "central", "high"};
-        double v[3] = {fr[i].r->low, fr[i].r->central, fr[i].r->high};
         fprintf(f, "<tr><td>%s</td>", fr[i].label);
-        for (int k = 0; k < 3; k++) {
-            char key[160];
-            snprintf(key, sizeof key, "%s.%s", fr[i].key, ends[k]);
-            fprintf(f, "<td class=\"n\">");
-            cell(f, key, v[k], u);
-            fprintf(f, "</td>");
-        }
+        jci_html_range_cells(f, fr[i].key, *fr[i].r, u);
         fprintf(f, "<td>%s</td></tr>\n", u->unit);
     }
     fprintf(f, "<tr><td>prefill share of the device energy</td><td></td><td class=\"n\">");
@@ -184,19 +179,15 @@ static void power_section(FILE *f, const jc_serving *s)
         b[n++] = (bar){"device TDP (hwdb)", NULL, e->device->tdp_w.value, NAN, NAN, NULL, "var(--pue)"};
     if (e->device && e->device->idle_w.present)
         b[n++] = (bar){"device idle (hwdb)", NULL, e->device->idle_w.value, NAN, NAN, NULL, "var(--pue)"};
-    fprintf(f, "<section id=\"power\"><h2>Power per device by phase</h2><p class=\"note\">Bars: central; "
-               "whiskers: low to high. Prefill runs at ");
-    cell(f, "serving.prefill_flop_util", s->prefill_flop_util, U_PCT);
-    fprintf(f, "%% of dense peak; decode reads memory at ");
-    cell(f, "serving.decode_bw_util", s->decode_bw_util, U_PCT);
-    fprintf(f, "%% of its bandwidth and computes at ");
-    cell(f, "serving.decode_flop_util", s->decode_flop_util, U_PCT);
-    fprintf(f, "%% of peak while the device is busy (");
-    cell(f, "serving.decode_busy_share", s->decode_busy_share, U_PCT);
-    fprintf(f, "%% of a step; the rest is the runtime's overhead). Prefill takes ");
-    cell(f, "serving.prefill_time_share", s->prefill_time_share, U_PCT);
-    fprintf(f, "%% of a replica's busy time. The power model and its serving constants are in the "
-               "assumptions below.</p>\n");
+    PIECES(f, {"<section id=\"power\"><h2>Power per device by phase</h2><p class=\"note\">Bars: central; "
+               "whiskers: low to high. Prefill runs at ", "serving.prefill_flop_util", s->prefill_flop_util, P_PCT, NULL},
+           {"% of dense peak; decode reads memory at ", "serving.decode_bw_util", s->decode_bw_util, P_PCT, NULL},
+           {"% of its bandwidth and computes at ", "serving.decode_flop_util", s->decode_flop_util, P_PCT, NULL},
+           {"% of peak while the device is busy (", "serving.decode_busy_share", s->decode_busy_share, P_PCT, NULL},
+           {"% of a step; the rest is the runtime's overhead). Prefill takes ", "serving.prefill_time_share",
+            s->prefill_time_share, P_PCT, NULL},
+           {"% of a replica's busy time. The power model and its serving constants are in the assumptions "
+            "below.</p>\n", NULL, 0, P_NUM, NULL});
     jci_html_hbars(f, b, n, "W", 1060, 250, 0, 0);
     fprintf(f, "</section>\n");
 }
@@ -204,20 +195,14 @@ static void power_section(FILE *f, const jc_serving *s)
 /* Memory per device and what bounds the running sequences. */
 static void memory_section(FILE *f, const jc_serving *s)
 {
-    fprintf(f, "<section id=\"memory\"><h2>Memory and concurrency</h2><p class=\"note\">");
-    if (s->memory_limited) {
-        fprintf(f, "<b>The memory limits the batch:</b> the KV cache left after the weights holds ");
-        jci_html_inum(f, "serving.concurrency", s->concurrency);
-        fprintf(f, " running sequences per replica, fewer than the ");
-        jci_html_inum(f, "serving.concurrency_asked", s->concurrency_asked);
-        fprintf(f, " asked (--concurrency).");
-    } else {
-        fprintf(f, "<b>--concurrency limits the batch:</b> the KV cache of the ");
-        jci_html_inum(f, "serving.concurrency", s->concurrency);
-        fprintf(f, " running sequences per replica (");
-        jci_html_inum(f, "serving.concurrency_asked", s->concurrency_asked);
-        fprintf(f, " asked) fits the memory left after the weights.");
-    }
+    int lim = s->memory_limited;
+    PIECES(f, {lim ? "<section id=\"memory\"><h2>Memory and concurrency</h2><p class=\"note\"><b>The memory limits "
+                     "the batch:</b> the KV cache left after the weights holds "
+                   : "<section id=\"memory\"><h2>Memory and concurrency</h2><p class=\"note\"><b>--concurrency "
+                     "limits the batch:</b> the KV cache of the ", "serving.concurrency", s->concurrency, P_INT, NULL},
+           {lim ? " running sequences per replica, fewer than the " : " running sequences per replica (",
+            "serving.concurrency_asked", s->concurrency_asked, P_INT, NULL},
+           {lim ? " asked (--concurrency)." : " asked) fits the memory left after the weights.", NULL, 0, P_NUM, NULL});
     fprintf(f, " KV cache at the mean context (prompt + half the output).</p>\n");
     double used = s->memory_per_device, cap = s->memory_capacity;
     const unit_step *u = jci_html_pick_unit(U_B, cap > used ? cap : used);
@@ -244,23 +229,17 @@ static void memory_section(FILE *f, const jc_serving *s)
         qty(f, NULL, mr[i].v, U_B);
         fprintf(f, "</td></tr>\n");
     }
-    fprintf(f, "</tbody></table>\n<p class=\"note\">Work: prefill ");
-    jci_html_num(f, "serving.prefill_flops_per_request", s->prefill_flops);
-    fprintf(f, " FLOP per request; decode ");
-    jci_html_num(f, "serving.decode_flops_per_token", s->decode_flops_per_token);
-    fprintf(f, " FLOP per token and ");
-    jci_html_num(f, "serving.decode_bytes_per_step", s->decode_bytes_per_step);
-    fprintf(f, " bytes read per step (mean, per replica)");
-    if (s->experts_touched > 0) {
-        fprintf(f, "; ");
-        jci_html_num(f, "serving.experts_touched_per_step", s->experts_touched);
-        fprintf(f, " experts touched per MoE layer per step (uniform routing assumed)");
-    }
-    if (s->collective_s_per_step > 0) {
-        fprintf(f, "; tensor-parallel all-reduces ");
-        jci_html_num(f, "serving.collective_s_per_step", s->collective_s_per_step);
-        fprintf(f, " s per step");
-    }
+    PIECES(f, {"</tbody></table>\n<p class=\"note\">Work: prefill ", "serving.prefill_flops_per_request",
+               s->prefill_flops, P_NUM, NULL},
+           {" FLOP per request; decode ", "serving.decode_flops_per_token", s->decode_flops_per_token, P_NUM, NULL},
+           {" FLOP per token and ", "serving.decode_bytes_per_step", s->decode_bytes_per_step, P_NUM, NULL},
+           {" bytes read per step (mean, per replica)", NULL, 0, P_NUM, NULL},
+           {s->experts_touched > 0 ? "; " : NULL, "serving.experts_touched_per_step", s->experts_touched, P_NUM, NULL},
+           {s->experts_touched > 0 ? " experts touched per MoE layer per step (uniform routing assumed)" : NULL,
+            NULL, 0, P_NUM, NULL},
+           {s->collective_s_per_step > 0 ? "; tensor-parallel all-reduces " : NULL, "serving.collective_s_per_step",
+            s->collective_s_per_step, P_NUM, NULL},
+           {s->collective_s_per_step > 0 ? " s per step" : NULL, NULL, 0, P_NUM, NULL});
     fprintf(f, ".</p>\n</section>\n");
 }
 
@@ -281,26 +260,8 @@ static jc_status step_section(FILE *f, const jc_serving *s)
                "memory-bound.</p>\n", top, s->n_nodes);
     jci_html_hbars(f, b, top, "&#181;s", 1060, 330, 0, 0);
     free(b);
-    fprintf(f, "<div class=\"scroll\"><table>\n<thead><tr><th>#</th><th>node</th><th>op</th><th class=\"n\">FLOP"
-               "</th><th class=\"n\">bytes</th><th class=\"n\">time s</th><th class=\"n\">energy J</th>"
-               "<th>bound</th></tr></thead>\n<tbody>\n");
-    for (size_t i = 0; i < s->n_nodes; i++) {
-        const jc_est_node *x = &s->nodes[i];
-        char k[80];
-        fprintf(f, "<tr><td class=\"n\">%zu</td><td class=\"name\">", i + 1);
-        jci_html_esc(f, x->name);
-        fprintf(f, "</td><td>");
-        jci_html_esc(f, x->op);
-        const char *fld[4] = {"flops", "bytes", "time_s", "energy_j"};
-        double v[4] = {x->flops, x->bytes, x->time_s, x->energy_j};
-        for (int j = 0; j < 4; j++) {
-            snprintf(k, sizeof k, "serving.decode_step_nodes.%zu.%s", i, fld[j]);
-            fprintf(f, "</td><td class=\"n\">");
-            jci_html_num(f, k, v[j]);
-        }
-        fprintf(f, "</td><td>%s</td></tr>\n", x->memory_bound ? "memory" : "compute");
-    }
-    fprintf(f, "</tbody></table></div></section>\n");
+    jci_html_node_table(f, s->nodes, s->n_nodes, "serving.decode_step_nodes");
+    fprintf(f, "</section>\n");
     return JC_OK;
 }
 
