@@ -339,9 +339,9 @@ jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
             const jc_serving *s = x->serving;
             csv_count(f, s->params_active);
             fprintf(f, ",%g,%g,%g,%g,%d,", s->tp, s->pp, s->concurrency_asked, s->concurrency, s->memory_limited);
-            rcsv_str(f, s->weights, 0);
+            jci_csv_field(f, s->weights, 0);
             fputc(',', f);
-            rcsv_str(f, s->kv_format, 0);
+            jci_csv_field(f, s->kv_format, 0);
             for (int k = S_TTFT; k < S_ENERGY; k++) rcsv_range(f, sfig(x, k));
             for (int k = S_ACTIVE; k < S_ENERGY; k++) csv_num(f, sratio(items, i, k));
         }
