@@ -20,6 +20,7 @@
  * Nothing here prints; warnings travel in the estimate.
  */
 #include "base/jc_internal.h"
+#include "estimate/akeys.h"
 #include "estimate/power.h"
 #include "estimate/serving_int.h"
 
@@ -217,7 +218,8 @@ static jc_range assume(sv *s, const char *key, const char *label, jc_range v, co
     if (!x) return v;
     s->as = x;
     jc_assumption *y = &s->as[s->n_as++];
-    y->key = key;
+    const char *canon = jci_akey_canonical(key);   /* consumers find it by the table's pointer */
+    y->key = canon ? canon : key;
     y->label = label;
     y->value = v;
     y->unit = unit;
