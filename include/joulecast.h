@@ -2102,11 +2102,11 @@ typedef struct jc_compare {
  * jc_request_load, jc_request_analyze and jc_estimate_run (an estimate's
  * message starts with the model's path).  Generation mode (job mode
  * JC_MODE_GENERATION, `compare --generate`): each path is a Hugging Face
- * config.json (job.hf_config, when set, comes first), run as
- * jc_generation_run runs `estimate --generate`; items carry the serving
- * figures (item.serving) and a memory-bound batch gets a note; --dim,
- * --input and ONNX files are refused (JC_ERR_USAGE), and every error of
- * jc_generation_run is the model's.  On success *out owns the result
+ * config.json or (ending .onnx) an ONNX decoder export (job.hf_config,
+ * when set, comes first), run as jc_generation_run runs `estimate
+ * --generate`; items carry the serving figures (item.serving) and a
+ * memory-bound batch gets a note; --dim and --input are refused
+ * (JC_ERR_USAGE), and every error of jc_generation_run is the model's.  On success *out owns the result
  * (jc_compare_free). */
 jc_status jc_compare_run(const jc_request *rq, const char *const *paths, size_t n,
                          const jc_hwdb *db, jc_compare **out, jc_diag *diag);

@@ -124,15 +124,16 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
     /* --generate: the serving request, as `statement --generate` runs it */
     jc_generation g;
     memset(&g, 0, sizeof g);
-    int gen = !st && (r.job.mode == JC_MODE_GENERATION || r.job.hf_config);
-    if (gen) st = jc_generation_run(&r.job, r.model, r.db, &g, d);
+    int gen = !st && (r.job.mode == JC_MODE_GENERATION || r.job.hf_config || r.job.prompt_dim || r.job.past_dim);
+    if (gen) st = jc_generation_run(&r.rq, r.db, &g, d);
     if (!st && !gen) st = bind_req_model(&r, d);
     if (!st && !gen) st = jc_estimate_run(&r.job, r.p->analysis, r.db, &e, d);
     if (!st) {
         char repro[2048], *buf;
         size_t len;
         reproduce(repro, sizeof repro, keys, values, n);
-        jc_statement_opts so = {r.db, repro, gen ? r.job.hf_config : r.model, own.training_type, own.location};
+        jc_statement_opts so = {r.db, repro, gen && r.job.hf_config ? r.job.hf_config : r.model, own.training_type,
+                                own.location};
         FILE *f = bind_stream(&buf, &len);
         jc_status ws = JC_OK;
         if (f) ws = gen ? jc_report_serving_statement(g.serving, &so, fmt, f, d)

@@ -35,13 +35,14 @@ static const jo_opt opts[] = {
 void help_compare(FILE *f)
 {
     fprintf(f, "usage: joulecast compare A.onnx B.onnx ... [JOB.yaml] [options]\n"
-               "       joulecast compare --generate A.json B.json ... [options]\n\n"
+               "       joulecast compare --generate A.json B.json|B.onnx ... [options]\n\n"
                "Estimates the same job (workload, device, region) for each model and prints\n"
                "MACs, parameters, wall time, facility energy, emissions and J/sample side by\n"
                "side, then each as a ratio against the first model.  Options are those of\n"
                "`joulecast estimate`; a job file's model (if any) comes first.  With\n"
-               "--generate the files are Hugging Face config.json files served as\n"
-               "`estimate --generate` serves one (--hf-config, if given, comes first), and\n"
+               "--generate the files are Hugging Face config.json files or ONNX decoder\n"
+               "exports, each served as `estimate --generate` serves one (--hf-config, if\n"
+               "given, comes first), and\n"
                "the table gives TTFT, inter-token latency, tokens/s per device, J per output\n"
                "token and per request beside the energy and emissions.\n\n");
     jo_help(f, opts, N_OPTS);

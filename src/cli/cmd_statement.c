@@ -85,8 +85,10 @@ int cmd_statement(int argc, char **argv)
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
     if (!s.markdown && !s.latex && !s.hf) s.markdown = 1;
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
-    if (c.job.mode == JC_MODE_GENERATION || c.job.hf_config) {
-        if (jc_generation_run(&c.job, c.model, db, &g, &d)) {
+    if (c.job.mode == JC_MODE_GENERATION || c.job.hf_config || c.job.prompt_dim || c.job.past_dim) {
+        jc_request rq;
+        jo_request(&c, &rq);
+        if (jc_generation_run(&rq, db, &g, &d)) {
             rc = d.status == JC_ERR_USAGE ? cli_usage("statement", "%s", d.msg) : cli_fail(&d);
             goto out;
         }
@@ -98,8 +100,8 @@ int cmd_statement(int argc, char **argv)
     }
 
     wf_reproduce(repro, sizeof repro, argc, argv, own, NULL);
-    jc_statement_opts so = {db, repro, p && p->model ? p->model->path : c.job.hf_config, s.training_type,
-                            s.location};
+    jc_statement_opts so = {db, repro, p && p->model ? p->model->path : c.job.hf_config ? c.job.hf_config : c.model,
+                            s.training_type, s.location};
     int many = s.markdown + s.latex + s.hf > 1;
     struct { int on; jc_statement_format fmt; const char *title; } parts[] = {
         {s.markdown, JC_STMT_MARKDOWN, "Markdown"},

@@ -40,6 +40,7 @@ static jc_compare *compare_new(size_t n)
  * fields kept); returns st. */
 static jc_status named(jc_diag *d, const char *path, jc_status st)
 {
+    if (!strncmp(d->msg, path, strlen(path)) && d->msg[strlen(path)] == ':') return st;   /* named already */
     char msg[2 * sizeof d->msg];
     snprintf(msg, sizeof msg, "%s: %s", path, d->msg[0] ? d->msg : jc_status_name(st));
     size_t len = strlen(msg);
@@ -49,18 +50,20 @@ static jc_status named(jc_diag *d, const char *path, jc_status st)
     return st;
 }
 
-/* compare --generate: config i of c (c->items[i].label) run as `estimate
- * --generate` runs it (jc_generation_run): fills items[i]. */
-static jc_status one_config(jc_compare *c, size_t i, const jc_job *job0, const jc_hwdb *db, jc_diag *d)
+/* compare --generate: model i of c (c->items[i].label: a Hugging Face
+ * config.json, or an ONNX decoder export) run as `estimate --generate`
+ * runs it (jc_generation_run): fills items[i]. */
+static jc_status one_config(jc_compare *c, size_t i, const jc_request *rq0, const jc_hwdb *db, jc_diag *d)
 {
     const char *path = c->items[i].label;
     size_t len = strlen(path);
-    if (len >= 5 && !strcmp(path + len - 5, ".onnx"))
-        return jci_diag_set(d, JC_ERR_USAGE, "%s: compare --generate reads Hugging Face config.json files; "
-                            "the ONNX decoder path is not supported yet", path);
-    jc_job job = *job0;
-    job.hf_config = path;
-    jc_status st = jc_generation_run(&job, NULL, db, &c->gens_[i], d);
+    int onnx = len >= 5 && !strcmp(path + len - 5, ".onnx");   /* an ONNX decoder export */
+    jc_job job = *rq0->job;
+    jc_request rq = *rq0;
+    job.hf_config = onnx ? NULL : path;
+    rq.job = &job;
+    rq.model = onnx ? path : NULL;
+    jc_status st = jc_generation_run(&rq, db, &c->gens_[i], d);
     if (st) return named(d, path, st);
     const jc_serving *s = c->gens_[i].serving;
     jc_compare_item *it = &c->items[i];
@@ -98,7 +101,7 @@ static jc_status run_generation(jc_compare **out, const jc_request *rq, const ch
     jc_status st = JC_OK;
     for (size_t i = 0; !st && i < total; i++) {
         c->items[i].label = job->hf_config ? (i ? paths[i - 1] : job->hf_config) : paths[i];
-        st = one_config(c, i, job, db, d);
+        st = one_config(c, i, rq, db, d);
     }
     if (st) {
         jc_compare_free(c);
