@@ -2309,6 +2309,14 @@ typedef struct jc_arch {
     void *internal_;
 } jc_arch;
 
+/* One counted node of an ONNX decoder's decode step (one sequence, at
+ * jc_arch_counted.nodes_ctx): FLOPs, bytes of initializers read at their
+ * stored dtype, bytes of activations read and written. */
+typedef struct jc_arch_counted_node {
+    const char *name, *op;
+    double flops, weight_bytes, act_bytes;
+} jc_arch_counted_node;
+
 /* The work of an ONNX decoder export as the request path counted it
  * (jc_arch_load_onnx): per sequence, at the dims bound for a prefill
  * (prompt dim = P, past dim = 0) and for one decode step (prompt dim = 1,
@@ -2340,6 +2348,9 @@ typedef struct jc_arch_counted {
     double kv_elems_per_token;         /* summed over them */
     const char *kv_dtype;              /* their dtype */
     double kv_dtype_bytes;
+    size_t n_nodes;                    /* the counted nodes of one decode */
+    const jc_arch_counted_node *nodes; /* step at context nodes_ctx (the */
+    double nodes_ctx;                  /* midpoint count, else ctx[0]) */
 } jc_arch_counted;
 
 /* Reads a config.json.  On success *out owns the architecture

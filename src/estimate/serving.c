@@ -848,16 +848,40 @@ done:
 
 /* ---- per-node view of one decode step ------------------------------------------- */
 
+/* An ONNX decoder: its counted nodes at one sequence (context nodes_ctx),
+ * scaled to the running sequences of a pipeline stage's micro-batch; the
+ * initializers are read once per step at the weight format. */
+static jc_status counted_nodes(sv *s, const corner *k)
+{
+    const jc_arch_counted *ck = s->a->counted;
+    jc_est_node *v = jci_arena_calloc(s->ar, ck->n_nodes ? ck->n_nodes : 1, sizeof *v);
+    if (!v) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
+    double mb = s->B / s->pp, g = s->tp * s->pp, wscale = s->wb / ck->weight_dtype_bytes;
+    for (size_t i = 0; i < ck->n_nodes; i++) {
+        const jc_arch_counted_node *n = &ck->nodes[i];
+        jc_est_node *x = &v[i];
+        x->name = n->name;
+        x->op = n->op;
+        x->flops = n->flops * mb / g;
+        x->bytes = (n->weight_bytes * wscale + n->act_bytes * mb) / g;
+        double tc = x->flops / (s->peak * s->u_dec.central), tm = x->bytes / (s->bw * s->mbu.central);
+        x->time_s = tc > tm ? tc : tm;
+        x->memory_bound = tm > tc;
+        x->energy_j = x->time_s * k->p_dec;
+    }
+    s->r->nodes = v;
+    s->r->n_nodes = ck->n_nodes;
+    warn(s, "serving: the per-node view is one decode step of the ONNX decoder at context %g, counted at one "
+            "sequence and scaled to %g; activations as the graph moves them (the present key/value copies "
+            "included)", ck->nodes_ctx, mb);
+    return JC_OK;
+}
+
 static jc_status decode_nodes(sv *s, const corner *k)
 {
     const jc_arch *a = s->a;
     if (!a) return JC_OK;
-    if (a->counted) {
-        warn(s, "serving: no per-node view of an ONNX decoder's decode step yet (the figures come from its counted "
-                "totals); joulecast count MODEL --dim %s=1 --dim %s=C shows a step's nodes", a->counted->prompt_dim,
-             a->counted->past_dim);
-        return JC_OK;
-    }
+    if (a->counted) return counted_nodes(s, k);
     size_t n = (size_t)a->n_layers * 4 + 2;
     jc_est_node *v = jci_arena_calloc(s->ar, n, sizeof *v);
     if (!v) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");

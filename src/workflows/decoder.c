@@ -61,12 +61,17 @@ static const char *inputs_words(dctx *c)
     return r ? r : "";
 }
 
-/* A --prompt-dim / --past-dim the model must have on one of its inputs. */
-static jc_status named_dim(dctx *c, const char *opt, const char *sym)
+/* A --prompt-dim / --past-dim: the model must have it on one of its
+ * inputs; *dim and *how are set from it. */
+static jc_status named_dim(dctx *c, const char *opt, const char *sym, const char **dim, const char **how)
 {
     for (size_t i = 0; i < c->g->n_inputs; i++)
-        if (has_sym(input(c, i), sym)) return JC_OK;
-    return jci_diag_set(c->d, JC_ERR_NOTFOUND, "%s: --%s %s: no input of the model has a dim named '%s' (inputs: %s)",
+        if (has_sym(input(c, i), sym)) {
+            *dim = sym;
+            *how = opt;
+            return JC_OK;
+        }
+    return jci_diag_set(c->d, JC_ERR_NOTFOUND, "%s: %s %s: no input of the model has a dim named '%s' (inputs: %s)",
                         c->path, opt, sym, sym, inputs_words(c));
 }
 
@@ -81,13 +86,7 @@ static jc_status find_prompt(dctx *c)
             c->tok = (int32_t)i;
     const jc_value *t = c->tok >= 0 ? input(c, (size_t)c->tok) : NULL;
     if (t && t->rank >= 1 && t->dims[0].v < 0) c->batch_sym = t->dims[0].sym;
-    if (j->prompt_dim) {
-        jc_status st = named_dim(c, "prompt-dim", j->prompt_dim);
-        if (st) return st;
-        c->k->prompt_dim = j->prompt_dim;
-        c->k->prompt_how = "--prompt-dim";
-        return JC_OK;
-    }
+    if (j->prompt_dim) return named_dim(c, "--prompt-dim", j->prompt_dim, &c->k->prompt_dim, &c->k->prompt_how);
     if (!t || t->rank < 2 || t->dims[1].v >= 0 || !t->dims[1].sym)
         return jci_diag_set(c->d, JC_ERR_USAGE, "%s: cannot find the prompt dim of this decoder: no input named input_ids "
                             "or inputs_embeds with a symbolic sequence dim (dim 1) (inputs: %s); name it with "
@@ -102,13 +101,7 @@ static jc_status find_prompt(dctx *c)
 static jc_status find_past(dctx *c)
 {
     const jc_job *j = c->rq->job;
-    if (j->past_dim) {
-        jc_status st = named_dim(c, "past-dim", j->past_dim);
-        if (st) return st;
-        c->k->past_dim = j->past_dim;
-        c->k->past_how = "--past-dim";
-        return JC_OK;
-    }
+    if (j->past_dim) return named_dim(c, "--past-dim", j->past_dim, &c->k->past_dim, &c->k->past_how);
     const char *sym = NULL, *first = NULL;
     for (size_t i = 0; i < c->g->n_inputs; i++) {
         const jc_value *v = input(c, i);
@@ -219,8 +212,34 @@ static void read_weights(dctx *c)
     }
 }
 
-/* One count at batch 1: the prompt dim = s, the past dim = p. */
-static jc_status count_at(dctx *c, double s, double p, jc_totals *t)
+/* The counted nodes of a decode-step analysis, copied into the arena. */
+static jc_status keep_nodes(dctx *c, const jc_analysis *an, double ctx)
+{
+    jc_arch_counted_node *v = jci_arena_calloc(c->ar, an->n_nodes ? an->n_nodes : 1, sizeof *v);
+    if (!v) return jci_diag_set(c->d, JC_ERR_NOMEM, "out of memory");
+    size_t m = 0;
+    for (size_t i = 0; i < an->n_nodes; i++) {
+        const jc_counted_node *n = &an->nodes[i];
+        const jc_node_cost *k = &n->cost;
+        double r = (double)k->repeat;
+        if (!n->counted || (!k->flops && !k->weight_bytes_read && !k->bytes_read && !k->bytes_written)) continue;
+        v[m].name = jci_arena_strdup(c->ar, n->name);
+        v[m].op = jci_arena_strdup(c->ar, n->op);
+        if (!v[m].name || !v[m].op) return jci_diag_set(c->d, JC_ERR_NOMEM, "out of memory");
+        v[m].flops = (double)k->flops * r;
+        v[m].weight_bytes = (double)k->weight_bytes_read * r;
+        v[m].act_bytes = (double)(k->bytes_read + k->bytes_written) * r;
+        m++;
+    }
+    c->k->nodes = v;
+    c->k->n_nodes = m;
+    c->k->nodes_ctx = ctx;
+    return JC_OK;
+}
+
+/* One count at batch 1: the prompt dim = s, the past dim = p; with
+ * keep, the nodes are kept (keep_nodes). */
+static jc_status count_at(dctx *c, double s, double p, int keep, jc_totals *t)
 {
     const jc_request *rq = c->rq;
     jc_dim_binding *dims = calloc(rq->n_dims + 3, sizeof *dims);
@@ -247,8 +266,9 @@ static jc_status count_at(dctx *c, double s, double p, jc_totals *t)
     free(dims);
     if (st) return st;
     *t = an->totals;
+    if (keep) st = keep_nodes(c, an, p);
     jc_analysis_free(an);
-    return JC_OK;
+    return st;
 }
 
 /* attention_mask [batch, total]: a dim that is neither prompt nor past
@@ -287,13 +307,13 @@ static jc_status count_all(dctx *c)
     jc_totals t;
     jc_status st;
     k->prompt_tokens = P;
-    if ((st = count_at(c, P, 0, &t))) return st;
+    if ((st = count_at(c, P, 0, 0, &t))) return st;
     k->prefill_flops = (double)t.flops;
     k->prefill_macs = (double)t.macs;
     k->ctx[0] = P;
     k->ctx[1] = O > 1 ? floor(P + O - 1) : P + 1;
     for (int i = 0; i < 2; i++) {
-        if ((st = count_at(c, 1, k->ctx[i], &t))) return st;
+        if ((st = count_at(c, 1, k->ctx[i], i == 0, &t))) return st;
         k->decode_flops[i] = (double)t.flops;
         k->decode_macs[i] = (double)t.macs;
         if (i == 0) k->weight_elems_step = (double)t.weight_bytes_read / k->weight_dtype_bytes;
@@ -305,7 +325,7 @@ static jc_status count_all(dctx *c)
     k->decode_macs0 = k->decode_macs[0] - k->decode_macs_per_ctx * k->ctx[0];
     k->mid_ctx = floor((k->ctx[0] + k->ctx[1]) / 2);
     if (k->mid_ctx > k->ctx[0] && k->mid_ctx < k->ctx[1]) {
-        if ((st = count_at(c, 1, k->mid_ctx, &t))) return st;
+        if ((st = count_at(c, 1, k->mid_ctx, 1, &t))) return st;
         double line = k->decode_flops0 + k->decode_flops_per_ctx * k->mid_ctx;
         k->mid_error = line > 0 ? fabs((double)t.flops - line) / line : 0;
     }

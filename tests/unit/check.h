@@ -121,4 +121,20 @@ static unsigned char *check_slurp(const char *path, size_t *len)
     return b;
 }
 
+#ifdef JOULECAST_H
+/* The bundled hardware database (hwdb/, tests run from the repository
+ * root) for a test binary's main(); on failure the case "load bundled
+ * hwdb" is reported failed and NULL returned. */
+static jc_hwdb *check_bundled_hwdb(void) __attribute__((unused));
+static jc_hwdb *check_bundled_hwdb(void)
+{
+    jc_hwdb *db = NULL;
+    jc_diag d;
+    if (jc_hwdb_load("hwdb", NULL, 0, NULL, &db, &d) == JC_OK) return db;
+    printf("  cannot load hwdb/: %s\n", d.msg);
+    check_case("load bundled hwdb", 1);
+    return NULL;
+}
+#endif
+
 #endif

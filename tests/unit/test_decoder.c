@@ -7,10 +7,11 @@
  * dims found, the counted prefill and decode-step MACs and the weights a
  * step reads against the hand formula of that architecture, the serving
  * figures against the Hugging Face config of the same architecture
- * (tests/models/decoder/tiny-gpt2.config.json), and the refusals.
+ * (tests/models/decoder/tiny-gpt2.config.json), the per-node view of a
+ * decode step, and the refusals.
  */
-#include "check.h"
 #include "joulecast.h"
+#include "check.h"
 
 static jc_hwdb *db;
 
@@ -156,6 +157,34 @@ static void test_against_hf_config(void)
     jc_generation_release(&gh);
 }
 
+/* --per-node: the counted nodes of one decode step at nodes_ctx, scaled
+ * to the B running sequences: their FLOPs sum to B x the counted line. */
+static void test_per_node(void)
+{
+    jc_job j;
+    jc_request rq;
+    jc_generation g;
+    jc_diag d;
+    job_for(&j);
+    j.per_node = 1;
+    request_for(&rq, &j, MODEL);
+    CHECK_I64(jc_generation_run(&rq, db, &g, &d), JC_OK);
+    if (!g.serving) { printf("  %s\n", d.msg); return; }
+    const jc_arch_counted *k = g.arch->counted;
+    CHECK_NEAR(k->nodes_ctx, 39, 0);   /* the midpoint of 32 and 47 */
+    CHECK(k->n_nodes > 50);
+    CHECK_I64(g.serving->n_nodes, k->n_nodes);
+    double fl = 0, by = 0;
+    for (size_t i = 0; i < g.serving->n_nodes; i++) {
+        fl += g.serving->nodes[i].flops;
+        by += g.serving->nodes[i].bytes;
+    }
+    CHECK_NEAR(fl, 8 * (k->decode_flops0 + k->decode_flops_per_ctx * 39), 1e-12);
+    /* every weight read once (fp32), plus the graph's activations */
+    CHECK(by > k->weight_elems_step * 4);
+    jc_generation_release(&g);
+}
+
 static void test_refusals(void)
 {
     jc_job j;
@@ -200,14 +229,10 @@ static void test_refusals(void)
 
 int main(void)
 {
-    jc_diag d;
-    if (jc_hwdb_load("hwdb", NULL, 0, NULL, &db, &d)) {
-        printf("  cannot load hwdb/: %s\n", d.msg);
-        check_case("load bundled hwdb", 1);
-        return 1;
-    }
+    if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_dims_and_counts);
     RUN(test_against_hf_config);
+    RUN(test_per_node);
     RUN(test_refusals);
     jc_hwdb_free(db);
     return check_summary();
