@@ -942,6 +942,9 @@ typedef struct jc_job {
     const char *measured;    /* a power trace of the run (jc_trace_load) */
     const char *trace_format;  /* its format name; NULL: detected */
     const char *trace_scope;   /* device, host or wall: a plain timestamp,watts trace */
+    double trace_gap_s;        /* its gap threshold, s; NAN: 5 x median interval */
+    double trace_idle_w;       /* its idle threshold, W; NAN: by utilisation / power span */
+    double trace_interval_s;   /* its sampling period without timestamps, s; NAN: default */
     /* generation (LLM serving, mode JC_MODE_GENERATION) */
     const char *hf_config;   /* Hugging Face config.json */
     double prompt_tokens, output_tokens; /* mean per request */
@@ -1762,6 +1765,17 @@ typedef struct jc_trace_opts {
 
 /* Defaults: auto format, scope not given, NAN thresholds, last row. */
 void jc_trace_opts_init(jc_trace_opts *o);
+
+/* The trace options of a job (keys trace-format, scope, gap, idle-w,
+ * interval: one path for trace, calibrate and estimate --measured) on top
+ * of o (initialised by the caller); *given (may be NULL) is set to 1 when
+ * the job gives any of them.  Errors (JC_ERR_USAGE, message naming the
+ * option): an unknown format or scope name, gap, idle-w or interval not a
+ * number > 0. */
+jc_status jc_trace_opts_from_job(const jc_job *job, jc_trace_opts *o, int *given, jc_diag *diag);
+/* Clears those keys of job (calibrate: read once, so the estimates of the
+ * fit see no trace option). */
+void jc_trace_job_clear(jc_job *job);
 
 /* One chart point: seconds since the trace's start, the channel's average
  * power over the point's time bucket (NAN: a gap). */

@@ -233,6 +233,15 @@ expect_fail_est() {  # name, substring, estimate args...
 }
 expect_fail_est measured_and_hours "leave out --hours" $MJOB --measured $D/nvidia-smi-2gpu.csv --hours 2
 expect_fail_est scope_without_measured "give --measured TRACE" $MJOB --scope wall
+expect_fail_est gap_without_measured "give --measured TRACE" $MJOB --gap 3
+expect_fail_est idle_w_not_positive "idle-w expects a number > 0" $MJOB --measured $D/nvidia-smi-2gpu.csv --idle-w -5
+# --interval is a job key of estimate --measured too (dcgmi at 2 s: GPU 0 1120 J, GPU 1 966 J)
+if $JC estimate $MJOB --measured $D/dcgmi-dmon.txt --interval 2 --json > "$out/mint.json" 2> "$out/mint.err"; then
+  check estimate_measured_interval_key "$out/mint.json" 'near(j["results"]["energy_device_kwh"]["central"], 2086 / 3.6e6)' \
+    'near(j["results"]["wall_hours"]["central"], 6 / 3600)' 'j["measured"]["predicted_device_kwh"] is not None'
+else
+  ko estimate_measured_interval_key "exit $?: $(head -n 2 "$out/mint.err")"
+fi
 expect_fail_est gpu_usage_range "must be in \[0, 1\]" --hours 1 --gpu-usage 90 --device a100
 # calibrate takes --scope / --trace-format like estimate (job keys)
 if $JC calibrate $D/wall-meter.csv --scope device models/resnet50.onnx --train --samples 200 --batch 32 \

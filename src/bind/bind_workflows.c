@@ -32,7 +32,7 @@ static const char *const sweep_keys[] = {
 };
 static const char *const calibrate_keys[] = {
 #include "job/job_keys.def"
-    BIND_REQ_KEYS, "measurements", "out", "row", "date", "gap", "idle-w", "interval", NULL
+    BIND_REQ_KEYS, "measurements", "out", "row", "date", NULL
 };
 #undef JOB_KEY
 static const char *const hw_keys[] = {"show", "kind", "hwdb", "hwdb-snapshot", NULL};
@@ -467,7 +467,7 @@ typedef struct cal_own {
     const char *measurements, *out, *date;
     double row;                 /* NAN: the last */
     jc_trace_opts topts;
-    int trace_opt;              /* gap / idle-w / interval given */
+    int trace_opt;              /* a trace key given (trace-format, scope, gap, idle-w, interval) */
     int skip_out_keys;          /* a job file's pass: its output keys are skipped */
 } cal_own;
 
@@ -476,8 +476,7 @@ static int cal_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_sta
     cal_own *c = ctx;
     (void)a;
     *st = JC_OK;
-    int is_own = !strcmp(k, "measurements") || !strcmp(k, "out") || !strcmp(k, "row") || !strcmp(k, "date") ||
-                 !strcmp(k, "gap") || !strcmp(k, "idle-w") || !strcmp(k, "interval");
+    int is_own = !strcmp(k, "measurements") || !strcmp(k, "out") || !strcmp(k, "row") || !strcmp(k, "date");
     if (!is_own && strcmp(k, "json") && strcmp(k, "html")) return 0;
     if (c->skip_out_keys < 0) return 1;                 /* a job file's output option: the CLI skips it */
     if (!is_own) { *st = bind_unknown(d, "calibrate", k); return 1; }
@@ -485,35 +484,20 @@ static int cal_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_sta
     if (!strcmp(k, "measurements")) c->measurements = v;
     else if (!strcmp(k, "out")) c->out = v;
     else if (!strcmp(k, "date")) c->date = v;
-    else if (!strcmp(k, "row")) {
+    else {
         int64_t r;
         if (!(*st = bind_i64(k, v, 1, &r, d))) c->row = (double)r;
-    } else {
-        char *end;
-        double x = strtod(v, &end);
-        if (*end || !(x > 0)) { *st = bind_bad(d, k, "a number > 0", v); return 1; }
-        if (!strcmp(k, "gap")) c->topts.gap_s = x;
-        else if (!strcmp(k, "idle-w")) c->topts.idle_w = x;
-        else c->topts.interval_s = x;
-        c->trace_opt = 1;
     }
     return 1;
 }
 
-/* The job keys trace-format and scope read as trace options (as the CLI). */
+/* The job's trace keys read as trace options (as the CLI). */
 static jc_status cal_trace_keys(cal_own *c, jc_job *job, jc_diag *d)
 {
     if (job->measured)
         return jci_diag_set(d, JC_ERR_USAGE, "calibrate: measured is for estimate: give the trace itself "
                             "as calibrate's measurements");
-    if (job->trace_format && jc_trace_format_parse(job->trace_format, &c->topts.format, d)) return d->status;
-    if (job->trace_scope) {
-        jc_trace_scope s;
-        if (jc_trace_scope_parse(job->trace_scope, &s, d)) return d->status;
-        c->topts.scope = (int)s;
-    }
-    if (job->trace_format || job->trace_scope) c->trace_opt = 1;
-    return JC_OK;
+    return jc_trace_opts_from_job(job, &c->topts, &c->trace_opt, d);
 }
 
 /* The pairs of the row's job file (relative hwdb / model / op-rules paths
@@ -578,7 +562,6 @@ static jc_status cal_open(bind_req *r, cal_own *own, const char *hwdb_dir, const
     jc_status st = bind_req_open(r, "calibrate", hwdb_dir, keys, values, n, cal_key, own, d);
     if (!st && !own->measurements) st = jci_diag_set(d, JC_ERR_USAGE, "calibrate: give measurements (the file)");
     if (!st && !own->out) st = jci_diag_set(d, JC_ERR_USAGE, "calibrate: give out (the override layer to write)");
-    const char *tf = r->job.trace_format, *ts = r->job.trace_scope;
     if (!st) st = cal_trace_keys(own, &r->job, d);
     if (!st) st = jc_calib_source_open(own->measurements, &own->topts, own->trace_opt, own->row, src, NULL, d);
     if (!st && (*src)->job_path[0]) {
@@ -592,7 +575,7 @@ static jc_status cal_open(bind_req *r, cal_own *own, const char *hwdb_dir, const
             st = bind_req_open(r, "calibrate", hwdb_dir, k2, v2, n2, cal_key, own, d);
         }
     }
-    if (!st && (tf || ts)) r->job.trace_format = r->job.trace_scope = NULL;   /* read above */
+    if (!st) jc_trace_job_clear(&r->job);   /* read above */
     if (!st && !r->model && (*src)->model_path[0]) r->model = r->rq.model = (*src)->model_path;
     if (!st && !r->job.device && !r->job.host) st = jc_calib_source_device(*src, r->db, &r->job.device, NULL, d);
     return st;

@@ -82,11 +82,6 @@ int cmd_region(int argc, char **argv);
 void help_region(FILE *f);
 int cmd_trace(int argc, char **argv);
 void help_trace(FILE *f);
-/* The trace options shared by trace, calibrate and estimate --measured
- * (src/cli/cmd_trace.c): name without dashes (trace-format, scope, gap,
- * idle-w, interval) and value; 0 or the exit code (error printed). */
-int cli_trace_set(jc_trace_opts *o, const char *cmd, const char *name, const char *val);
-extern const char *const cli_trace_opt_help;
 int cmd_hwdb(int argc, char **argv);
 void help_hwdb(FILE *f);
 

@@ -22,15 +22,12 @@ typedef struct cal_cli {
     int trace_opt;           /* a trace option was given */
 } cal_cli;
 
-enum { CA_OUT = 1, CA_ROW, CA_DATE, CA_TRACE, CA_JSON };
+enum { CA_OUT = 1, CA_ROW, CA_DATE, CA_JSON };
 
 static const jo_opt opts[] = {
     {"out", JO_OUT, CA_OUT, "FILE", "the hwdb override YAML to write (required)"},
     {"row", JO_OUT, CA_ROW, "N", "the measurement's data row, 1 = first (default: the last)"},
     {"date", JO_OUT, CA_DATE, "YYYY-MM-DD", "date of the measurement when the file has none"},
-    {"gap", JO_OUT, CA_TRACE, "S", "trace: intervals longer than S seconds are gaps (default 5 x median)"},
-    {"idle-w", JO_OUT, CA_TRACE, "W", "trace: samples at or below W are idle"},
-    {"interval", JO_OUT, CA_TRACE, "S", "trace: seconds between samples when it has no timestamps"},
     {"json", JO_OUT, CA_JSON, NULL, "print the result as JSON (schema joulecast-calibrate/1)"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -75,7 +72,6 @@ static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *wh
         return 0;
     case CA_DATE: k->date = val; return 0;
     case CA_JSON: k->json = 1; return 0;
-    case CA_TRACE: k->trace_opt = 1; return cli_trace_set(&k->topts, "calibrate", o->name, val);
     }
     return JC_ERR_INTERNAL;
 }
@@ -178,20 +174,16 @@ static void print_text(const jc_calib_result *r)
         cal->before.err_kwh_jpo, ac->device_kwh_jpo, ac->err_kwh_jpo);
 }
 
-/* Options that point the trace reading: the job keys --trace-format and
- * --scope (estimate --measured reads them too) go to the trace options. */
+/* Options that point the trace reading: the job keys --trace-format,
+ * --scope, --gap, --idle-w and --interval (estimate --measured reads them
+ * too) go to the trace options. */
 static int trace_keys(cal_cli *k, jobopts *c)
 {
-    int rc;
+    jc_diag d;
     if (c->job.measured)
         return cli_usage("calibrate", "--measured is for estimate: give the trace itself as calibrate's measurement file");
-    if (c->job.trace_format && (rc = cli_trace_set(&k->topts, "calibrate", "trace-format", c->job.trace_format)))
-        return rc;
-    if (c->job.trace_scope && (rc = cli_trace_set(&k->topts, "calibrate", "scope", c->job.trace_scope))) return rc;
-    if (c->job.trace_format || c->job.trace_scope) {
-        k->trace_opt = 1;
-        c->job.trace_format = c->job.trace_scope = NULL;   /* read here, not by the estimates of the fit */
-    }
+    if (jc_trace_opts_from_job(&c->job, &k->topts, &k->trace_opt, &d)) return cli_usage("calibrate", "%s", d.msg);
+    jc_trace_job_clear(&c->job);   /* read here, not by the estimates of the fit */
     return 0;
 }
 

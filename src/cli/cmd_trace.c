@@ -3,8 +3,9 @@
  * [--gap S] [--idle-w W] [--interval S] [--row N] [--json]`: reads a power
  * trace (nvidia-smi, dcgmi, CodeCarbon, Carbontracker, PowerJoular,
  * Scaphandre, plain timestamp,watts) and prints its integral per channel
- * and per scope (src/workflows/trace.c); also cli_trace_set(), the trace
- * options `calibrate` and `estimate --measured` share.
+ * and per scope (src/workflows/trace.c).  The trace options are job keys
+ * (src/job/job_keys.def), read by jc_trace_opts_from_job as calibrate and
+ * estimate --measured read them.
  */
 #include "cli/cli.h"
 
@@ -12,38 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const cli_trace_opt_help =
-    "  --trace-format F  nvidia-smi, dcgmi, codecarbon, carbontracker, powerjoular,\n"
-    "                    scaphandre or watts (default: detected from the first lines)\n"
-    "  --scope S         what a plain timestamp,watts CSV measured: device, host\n"
-    "                    (without the accelerators) or wall (the whole server)\n"
-    "  --gap S           an interval longer than S seconds is a gap: reported, not\n"
-    "                    bridged (default: 5 x the channel's median interval)\n"
-    "  --idle-w W        samples at or below W are idle (default: utilisation 0 %\n"
-    "                    when logged, else the lowest 10% of the power span)\n"
-    "  --interval S      seconds between samples when the trace has no timestamps\n"
-    "                    (dcgmi dmon: default 1, its -d 1000)\n";
+/* The trace keys: job keys (src/job/job_keys.def), one path with
+ * calibrate and estimate --measured (jc_trace_opts_from_job). */
+static const char *const trace_keys[] = {"trace-format", "scope", "gap", "idle-w", "interval", NULL};
 
-int cli_trace_set(jc_trace_opts *o, const char *cmd, const char *name, const char *val)
+static int is_trace_key(const char *k)
 {
-    jc_diag d;
-    double x;
-    if (!strcmp(name, "trace-format")) {
-        if (jc_trace_format_parse(val, &o->format, &d)) return cli_usage(cmd, "%s", d.msg);
-        return 0;
-    }
-    if (!strcmp(name, "scope")) {
-        jc_trace_scope s;
-        if (jc_trace_scope_parse(val, &s, &d)) return cli_usage(cmd, "%s", d.msg);
-        o->scope = (int)s;
-        return 0;
-    }
-    if (!cli_parse_f64(val, &x) || !(x > 0))
-        return cli_usage(cmd, "--%s expects a number > 0, got '%s'", name, val);
-    if (!strcmp(name, "gap")) o->gap_s = x;
-    else if (!strcmp(name, "idle-w")) o->idle_w = x;
-    else if (!strcmp(name, "interval")) o->interval_s = x;
-    else return cli_usage(cmd, "unknown option '--%s'", name);
+    for (int i = 0; trace_keys[i]; i++)
+        if (!strcmp(trace_keys[i], k)) return 1;
     return 0;
 }
 
@@ -57,7 +34,14 @@ void help_trace(FILE *f)
                "and trailing idle phases and the marginal (above-idle) energy.  The trace is\n"
                "streamed: memory does not grow with its length.  Rows that cannot be read\n"
                "are named by line.  Formats and their scopes: docs/traces.md.\n\n");
-    fputs(cli_trace_opt_help, f);
+    size_t n;
+    const jc_job_key *k = jc_job_keys(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (!is_trace_key(k[i].name)) continue;
+        char left[64];
+        snprintf(left, sizeof left, "--%s %s", k[i].name, k[i].arg);
+        fprintf(f, "  %-17s %s\n", left, k[i].help);
+    }
     fprintf(f, "  --row N           codecarbon: the data row (default: the last)\n"
                "  --json            JSON output (schema joulecast-trace/1)\n\n"
                "example:\n"
@@ -70,9 +54,12 @@ int cmd_trace(int argc, char **argv)
 {
     jc_trace_opts o;
     jc_trace_opts_init(&o);
+    jc_job job;
+    jc_job_init(&job);
+    jc_diag d;
     const char *path = NULL;
-    int json = 0, rc = 0;
-    for (int i = 1; i < argc && !rc; i++) {
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) { json = 1; continue; }
         if (a[0] == '-' && a[1] == '-' && a[2]) {
@@ -82,10 +69,7 @@ int cmd_trace(int argc, char **argv)
             if (kl >= sizeof key) return cli_usage("trace", "unknown option '%s'", a);
             memcpy(key, a + 2, kl);
             key[kl] = 0;
-            static const char *const known[] = {"trace-format", "scope", "gap", "idle-w", "interval", "row", NULL};
-            int k = 0;
-            while (known[k] && strcmp(known[k], key)) k++;
-            if (!known[k]) return cli_usage("trace", "unknown option '%s'", a);
+            if (strcmp(key, "row") && !is_trace_key(key)) return cli_usage("trace", "unknown option '%s'", a);
             const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
             if (!v) return cli_usage("trace", "option --%s needs a value", key);
             if (!strcmp(key, "row")) {
@@ -95,17 +79,17 @@ int cmd_trace(int argc, char **argv)
                 o.row = (size_t)r;
                 continue;
             }
-            rc = cli_trace_set(&o, "trace", key, v);
+            if (jc_job_set(&job, key, v, &d)) return cli_usage("trace", "%s", d.msg);
             continue;
         }
         if (a[0] == '-' && a[1]) return cli_usage("trace", "unknown option '%s'", a);
         if (path) return cli_usage("trace", "one trace at a time ('%s' and '%s')", path, a);
         path = a;
     }
-    if (rc) return rc;
     if (!path) return cli_usage("trace", "give the trace file");
+    if (jc_trace_opts_from_job(&job, &o, NULL, &d)) return cli_usage("trace", "%s", d.msg);
     jc_trace *t = NULL;
-    jc_diag d;
+    int rc = 0;
     if (jc_trace_load(path, &o, &t, &d)) return cli_fail(&d);
     if (json) rc = cli_emit_json(jc_report_trace_json(t));
     else if (jc_report_trace_text(t, stdout)) rc = JC_ERR_IO;

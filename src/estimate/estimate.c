@@ -66,6 +66,7 @@ void jc_job_init(jc_job *j)
     j->backward_factor = NAN;
     j->hours = j->device_hours = j->avg_power_w = NAN;
     j->gpu_usage = j->cpu_usage = NAN;
+    j->trace_gap_s = j->trace_idle_w = j->trace_interval_s = NAN;
     j->count = j->hosts = j->utilization = j->host_power_w = j->scaling = NAN;
     j->ci = j->pue = j->lifetime_years = NAN;
     j->prompt_tokens = j->output_tokens = j->concurrency = NAN;

@@ -39,13 +39,7 @@ static jc_status load_trace(est *s)
     jc_trace_opts o;
     jc_trace_opts_init(&o);
     jc_diag tmp;
-    if (j->trace_format && jc_trace_format_parse(j->trace_format, &o.format, &tmp))
-        return jci_est_fail(s, JC_ERR_USAGE, "%s", tmp.msg);
-    if (j->trace_scope) {
-        jc_trace_scope sc;
-        if (jc_trace_scope_parse(j->trace_scope, &sc, &tmp)) return jci_est_fail(s, JC_ERR_USAGE, "%s", tmp.msg);
-        o.scope = (int)sc;
-    }
+    if (jc_trace_opts_from_job(j, &o, NULL, &tmp)) return jci_est_fail(s, tmp.status, "%s", tmp.msg);
     if (given(j->hours) || given(j->device_hours) || given(j->avg_power_w) || given(j->gpu_usage))
         return jci_est_fail(s, JC_ERR_USAGE, "--measured gives the runtime and the device power: leave out --hours, "
                             "--device-hours, --avg-power and --gpu-usage");
@@ -113,8 +107,10 @@ jc_status jci_est_resolve_measured(est *s)
     s->m_dev = s->m_host = s->m_wall = s->m_idle_w = NAN;
     s->host_factor = 1;
     if (j->measured && (st = load_trace(s))) return st;
-    if (!j->measured && (j->trace_format || j->trace_scope))
-        return jci_est_fail(s, JC_ERR_USAGE, "--trace-format and --scope describe the trace of --measured: give --measured TRACE");
+    if (!j->measured && (j->trace_format || j->trace_scope || given(j->trace_gap_s) || given(j->trace_idle_w) ||
+                         given(j->trace_interval_s)))
+        return jci_est_fail(s, JC_ERR_USAGE, "--trace-format, --scope, --gap, --idle-w and --interval describe the "
+                            "trace of --measured: give --measured TRACE");
     if ((st = usage_of(s, j->gpu_usage, "gpu-usage", &s->usage))) return st;
     if (given(s->usage)) {
         if (given(j->avg_power_w))
@@ -181,7 +177,8 @@ static void predict(est *s)
     jc_estimate *e = s->e;
     e->predicted_hours = e->predicted_device_kwh = e->predicted_it_kwh = NAN;
     jc_job j = *s->job;
-    j.measured = j.trace_format = j.trace_scope = NULL;
+    j.measured = NULL;
+    jc_trace_job_clear(&j);
     j.hours = j.device_hours = j.gpu_usage = j.cpu_usage = NAN;
     j.per_node = 0;
     jc_estimate *p = NULL;

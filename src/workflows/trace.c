@@ -66,6 +66,39 @@ struct tr_ctx {
     int failed;
 };
 
+jc_status jc_trace_opts_from_job(const jc_job *j, jc_trace_opts *o, int *given, jc_diag *d)
+{
+    jci_diag_clear(d);
+    if (given) *given = 0;
+    if (!j || !o) return jci_diag_set(d, JC_ERR_USAGE, "jc_trace_opts_from_job: NULL argument");
+    if (j->trace_format && jc_trace_format_parse(j->trace_format, &o->format, d)) return d->status;
+    if (j->trace_scope) {
+        jc_trace_scope s;
+        if (jc_trace_scope_parse(j->trace_scope, &s, d)) return d->status;
+        o->scope = (int)s;
+    }
+    static const char *const names[3] = {"gap", "idle-w", "interval"};
+    const double v[3] = {j->trace_gap_s, j->trace_idle_w, j->trace_interval_s};
+    double *dst[3] = {&o->gap_s, &o->idle_w, &o->interval_s};
+    int any = j->trace_format || j->trace_scope;
+    for (int i = 0; i < 3; i++) {
+        if (isnan(v[i])) continue;
+        if (!(v[i] > 0) || !isfinite(v[i]))
+            return jci_diag_set(d, JC_ERR_USAGE, "--%s expects a number > 0, got %g", names[i], v[i]);
+        *dst[i] = v[i];
+        any = 1;
+    }
+    if (given) *given = any;
+    return JC_OK;
+}
+
+void jc_trace_job_clear(jc_job *j)
+{
+    if (!j) return;
+    j->trace_format = j->trace_scope = NULL;
+    j->trace_gap_s = j->trace_idle_w = j->trace_interval_s = NAN;
+}
+
 /* ---- names ----------------------------------------------------------------- */
 
 static const char *const fmt_names[JC_TRACE_FORMAT_COUNT] = {
