@@ -1660,6 +1660,38 @@ typedef struct jc_calib_check {
     double err_hours, err_kwh, err_kwh_jpo;  /* (pred - meas) / meas; NAN: n/a */
 } jc_calib_check;
 
+/* The device power model fitted to a power trace's samples (calibrate
+ * TRACE; docs/traces.md "Power fit"): power against utilisation by least
+ * squares, P = idle + (TDP - idle)(1 - exp(-(k_c u + k_m um))) with u, um
+ * the trace's utilisation columns (nvidia-smi utilization.gpu / .memory,
+ * dcgmi GPUTL / DRAMA or MCPY), TDP the database's, the idle power the mean
+ * of the samples at 0 % utilisation; the coefficients are then put on the
+ * model's scale (u_c = achieved FLOP/s / peak, u_m = bytes/s / bandwidth)
+ * by matching the exponent at the run's mean operating point. */
+typedef struct jc_power_fit {
+    int attempted;            /* the measurement was a trace of the devices */
+    int fitted;               /* k_c fitted (and written) */
+    size_t samples, idle_samples, mem_samples;  /* with a utilisation; at 0 %; with um */
+    double tdp_w;             /* the database's TDP used as the ceiling, W */
+    int fit_idle;
+    double idle_before, idle_after;     /* W per device */
+    int fit_km;
+    double kc_trace, km_trace;          /* on the trace's utilisation scale */
+    double kc_trace_se, km_trace_se;    /* their standard errors (linearised) */
+    double kc_before, kc_after;         /* on the model's scale (hwdb ids below) */
+    double km_before, km_after;         /* km_after = km_before when not fitted */
+    double u_mean, um_mean;             /* the trace's mean utilisations over the active window */
+    double uc_run, um_run;              /* the run's FLOP/s / peak, bytes/s / bandwidth over it */
+    double rms_w, rms_before_w;         /* fit residual (RMS of sample - model, W): fitted, database's */
+    const char *kc_id, *km_id;          /* "power_k_compute_gpu", ... (static) */
+    char note[300];           /* why nothing was fitted ("" when fitted) */
+    char idle_note[200];      /* why the idle power was not fitted */
+    char km_note[300];        /* why k_m was not fitted */
+    const char *pj_byte_note; /* why the energy per byte is not fitted (static; set
+                                 whenever attempted) */
+    char detail[400];         /* trace, format, window, samples and residual (the layer's measured:) */
+} jc_power_fit;
+
 /* The result of a calibration. */
 typedef struct jc_calibration {
     char device_id[128];
@@ -1679,6 +1711,7 @@ typedef struct jc_calibration {
     double pj_before, pj_after;           /* pJ/FLOP at `precision` */
     char pj_note[300];                    /* why energy per FLOP was not fitted */
     jc_calib_check before;                /* with the database as loaded */
+    jc_power_fit power;                   /* a trace's power fit (jc_calibrate_run) */
 } jc_calibration;
 
 /* Fits the effective utilisation (MFU) of the job's device and mode to a
@@ -1707,6 +1740,14 @@ jc_status jc_calibrate_check(const jc_job *job, const jc_analysis *an,
  * file, its row and the date; the source's date is the run's date, else
  * `date` (YYYY-MM-DD).  JC_ERR_USAGE without a date; JC_ERR_IO if writing
  * failed. */
+/* Writes a trace's fitted power coefficients (c->power, fitted) as a
+ * layer of constants (power_k_compute_*, power_k_memory_* when fitted),
+ * each `measured:` with the trace, format, window, samples and residual.
+ * JC_ERR_USAGE when nothing was fitted or without a date; JC_ERR_IO if
+ * writing failed. */
+jc_status jc_calibration_write_power_yaml(const jc_calibration *c, const char *date, FILE *f,
+                                          jc_diag *diag);
+
 jc_status jc_calibration_write_yaml(const jc_calibration *c,
                                     const jc_measurements *ms,
                                     const jc_measurement *m,
@@ -1909,10 +1950,12 @@ void jc_calib_source_free(jc_calib_source *s);
 jc_status jc_calib_source_device(const jc_calib_source *s, const jc_hwdb *db, const char **device,
                                  int *usage, jc_diag *diag);
 
-/* Opens the database with the written layer `layer` on top of the
- * caller's layers (the CLI's cli_hwdb_open, the binding's hwdb keys). */
-typedef jc_status (*jc_calib_reopen_fn)(void *ctx, const char *layer, jc_hwdb **db,
-                                        jc_diag *diag);
+/* Opens the database with the written layers[0..n) on top of the
+ * caller's layers (the CLI's cli_hwdb_open, the binding's hwdb keys):
+ * the override layer, then the power layer when a trace's power fit
+ * wrote one. */
+typedef jc_status (*jc_calib_reopen_fn)(void *ctx, const char *const *layers, size_t n,
+                                        jc_hwdb **db, jc_diag *diag);
 
 /* The result of jc_calibrate_run. */
 typedef struct jc_calib_result {
@@ -1920,14 +1963,20 @@ typedef struct jc_calib_result {
     jc_calibration cal;             /* the fit, and the check before */
     jc_calib_check after;           /* the check with the written layer */
     char out_path[1024];            /* the layer written */
+    char power_path[1024];          /* the power fit's constants layer written
+                                       beside it (OUT.power.yaml: a layer file
+                                       holds one kind of entry), or "" */
     char date[16];                  /* the date given, else today (UTC;
                                        SOURCE_DATE_EPOCH when set) */
 } jc_calib_result;
 
-/* jc_calibrate of src's row for `job` (model analysis an, database db),
- * the layer written to out_path (jc_calibration_write_yaml, date NULL:
- * today), reopened through reopen(ctx, out_path, ...) and the measured
- * run predicted with it (jc_calibrate_check).  Errors: those of
+/* jc_calibrate of src's row for `job` (model analysis an, database db);
+ * for a trace, the device power fit too (res->cal.power; the energy per
+ * FLOP solved again with the fitted idle power); the layer written to
+ * out_path (jc_calibration_write_yaml, date NULL: today) and, when the
+ * power fit gave coefficients, the power layer to res->power_path
+ * (jc_calibration_write_power_yaml), reopened through reopen(ctx, layers,
+ * n, ...) and the measured run predicted with them (jc_calibrate_check).  Errors: those of
  * jc_calibrate, JC_ERR_IO (out_path cannot be written; message names
  * it), those of reopen and jc_calibrate_check. */
 jc_status jc_calibrate_run(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,

@@ -278,6 +278,11 @@ class Calibrate(InWork):
                         "--json")
         self.assertEqual(got["written"], os.path.join(d, "py.yaml"))
         got["written"] = want["written"]
+        if want.get("written_power"):   # a trace's power fit: the layer beside it
+            self.assertEqual(got["written_power"], os.path.join(d, "py.power.yaml"))
+            got["written_power"] = want["written_power"]
+            with open(os.path.join(d, "py.power.yaml")) as a, open(os.path.join(d, "cli.power.yaml")) as b:
+                self.assertEqual(a.read(), b.read())
         self.assertEqual(got, want)
         with open(os.path.join(d, "py.yaml")) as a, open(os.path.join(d, "cli.yaml")) as b:
             self.assertEqual(a.read(), b.read())

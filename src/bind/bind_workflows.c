@@ -541,14 +541,14 @@ typedef struct cal_reopen {
 
 /* The written layer on top of the request's hwdb layers (never the
  * snapshot: the layer changes the database). */
-static jc_status cal_reopen_db(void *ctx, const char *layer, jc_hwdb **db, jc_diag *d)
+static jc_status cal_reopen_db(void *ctx, const char *const *layer, size_t n, jc_hwdb **db, jc_diag *d)
 {
     const cal_reopen *x = ctx;
-    const char **layers = calloc(x->r->n_layers + 1, sizeof *layers);
+    const char **layers = calloc(x->r->n_layers + n, sizeof *layers);
     if (!layers) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < x->r->n_layers; i++) layers[i] = x->r->layers[i];
-    layers[x->r->n_layers] = layer;
-    jc_status st = bind_open_hwdb(x->hwdb_dir, NULL, layers, x->r->n_layers + 1, db, d);
+    for (size_t i = 0; i < n; i++) layers[x->r->n_layers + i] = layer[i];
+    jc_status st = bind_open_hwdb(x->hwdb_dir, NULL, layers, x->r->n_layers + n, db, d);
     free(layers);
     return st;
 }

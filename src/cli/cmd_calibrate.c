@@ -53,7 +53,11 @@ void help_calibrate(FILE *f)
                "plain timestamp,watts CSV; joulecast help trace) is integrated first: its\n"
                "devices' active window (the idle ends every device shares removed) gives the\n"
                "duration and the device energy; the layer names the trace, its format and\n"
-               "its time window.\n\n");
+               "its time window.  A trace that logs a utilisation per sample (nvidia-smi\n"
+               "utilization.gpu/.memory, dcgmi GPUTL/DRAMA) also fits the device power model:\n"
+               "the idle power (mean at 0 %% utilisation, into the layer) and the coefficients\n"
+               "k_c, k_m (least squares of power against utilisation, written beside it as\n"
+               "OUT.power.yaml: give both layers to estimate).  docs/traces.md \"Power fit\".\n\n");
     jo_help(f, opts, N_OPTS);
     fprintf(f, "\nexample:\n"
                "  joulecast calibrate emissions.csv models/resnet50.onnx --train --batch 256 \\\n"
@@ -118,13 +122,13 @@ typedef struct reopen_ctx {
     int reported;               /* cli_hwdb_open printed the error */
 } reopen_ctx;
 
-static jc_status reopen(void *ctx, const char *layer, jc_hwdb **db, jc_diag *d)
+static jc_status reopen(void *ctx, const char *const *layer, size_t n, jc_hwdb **db, jc_diag *d)
 {
     reopen_ctx *x = ctx;
-    const char *layers[JO_MAX_LAYERS + 1];
+    const char *layers[JO_MAX_LAYERS + 2];
     for (size_t i = 0; i < x->c->n_layers; i++) layers[i] = x->c->layers[i];
-    layers[x->c->n_layers] = layer;
-    int rc = cli_hwdb_open(layers, x->c->n_layers + 1, db);
+    for (size_t i = 0; i < n && i < 2; i++) layers[x->c->n_layers + i] = layer[i];
+    int rc = cli_hwdb_open(layers, x->c->n_layers + (n < 2 ? n : 2), db);
     if (!rc) return JC_OK;
     x->reported = 1;
     d->status = (jc_status)rc;
@@ -136,6 +140,41 @@ static jc_status reopen(void *ctx, const char *layer, jc_hwdb **db, jc_diag *d)
 static int fail(const jc_diag *d, int usage)
 {
     return usage ? cli_usage("calibrate", "%s", d->msg) : cli_fail(d);
+}
+
+static const char *num4(char *buf, size_t cap, double v)
+{
+    snprintf(buf, cap, isnan(v) ? "n/a" : "%.4g", v);
+    return buf;
+}
+
+/* A trace's power fit, before -> after (nothing for a measurement CSV). */
+static void print_power(const jc_power_fit *p)
+{
+    char a[32], b[32];
+    if (!p->attempted) return;
+    if (!p->fitted) {
+        printf("power      activity not fitted: %s\n", p->note);
+    } else {
+        printf("power      fitted to %zu device samples (%s), residual %.4g W RMS (the database's model: %s W RMS)\n",
+               p->samples, p->fit_km ? "power against compute and memory utilisation" : "power against utilisation",
+               p->rms_w, num4(a, sizeof a, p->rms_before_w));
+        if (p->fit_idle)
+            printf("           device idle_w %s -> %.4g W (mean of the %zu samples at 0 %% utilisation)\n",
+                   num4(a, sizeof a, p->idle_before), p->idle_after, p->idle_samples);
+        else
+            printf("           device idle_w not fitted: %s\n", p->idle_note);
+        printf("           %s %.4g -> %.4g (%.4g +- %.2g on the trace's utilisation; its mean %.4g, the run's FLOP/s "
+               "over peak %.4g)\n", p->kc_id, p->kc_before, p->kc_after, p->kc_trace, p->kc_trace_se, p->u_mean,
+               p->uc_run);
+        if (p->fit_km)
+            printf("           %s %.4g -> %.4g (%.4g +- %.2g on the trace's memory utilisation; its mean %.4g, the "
+                   "run's bytes/s over bandwidth %.4g)\n", p->km_id, p->km_before, p->km_after, p->km_trace,
+                   p->km_trace_se, p->um_mean, p->um_run);
+        else
+            printf("           %s not fitted: %s\n", p->km_id, p->km_note);
+    }
+    printf("           energy per byte not fitted: %s\n", p->pj_byte_note ? p->pj_byte_note : num4(b, sizeof b, NAN));
 }
 
 static void print_text(const jc_calib_result *r)
@@ -164,7 +203,12 @@ static void print_text(const jc_calib_result *r)
                jc_precision_name(cal->precision), cal->pj_before, cal->pj_after);
     else
         printf("           energy per FLOP not fitted: %s\n", cal->pj_note);
-    printf("written    %s (use it with: joulecast estimate --hwdb %s ...)\n\n", r->out_path, r->out_path);
+    print_power(&cal->power);
+    if (r->power_path[0])
+        printf("written    %s and %s (use them with: joulecast estimate --hwdb %s --hwdb %s ...)\n\n", r->out_path,
+               r->power_path, r->out_path, r->power_path);
+    else
+        printf("written    %s (use it with: joulecast estimate --hwdb %s ...)\n\n", r->out_path, r->out_path);
     printf("  %-36s %10s %10s %8s %10s %8s\n", "prediction of the measured run", "measured", "before",
            "error", "after", "error");
     row("wall time, h", cal->meas_hours, cal->before.hours, cal->before.err_hours, ac->hours, ac->err_hours);

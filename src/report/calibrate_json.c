@@ -53,6 +53,40 @@ static int fitted(cJSON *r, const jc_calibration *c)
     return 1;
 }
 
+/* A trace's power fit: the fitted values beside the database's (only
+ * when the measurement is a trace). */
+static int power(cJSON *f, const jc_power_fit *p)
+{
+    cJSON *o = cJSON_AddObjectToObject(f, "power");
+    cJSON *tr, *km, *id;
+    if (!o || !cJSON_AddBoolToObject(o, "fitted", p->fitted) || !rj_str(o, "not_fitted", p->fitted ? NULL : p->note) ||
+        !rj_num(o, "samples", (double)p->samples) || !rj_num(o, "idle_samples", (double)p->idle_samples) ||
+        !rj_num(o, "memory_samples", (double)p->mem_samples) || !rj_num(o, "tdp_w", p->tdp_w) ||
+        !rj_num(o, "residual_rms_w", p->fitted ? p->rms_w : NAN) ||
+        !rj_num(o, "residual_rms_w_before", p->fitted ? p->rms_before_w : NAN) || !rj_str(o, "detail", p->detail))
+        return 0;
+    if (!(id = cJSON_AddObjectToObject(o, "idle_w")) || !cJSON_AddBoolToObject(id, "fitted", p->fitted && p->fit_idle) ||
+        !rj_num(id, "before", p->idle_before) || !rj_num(id, "after", p->fitted ? p->idle_after : NAN) ||
+        !rj_str(id, "not_fitted", p->fitted && p->fit_idle ? NULL : p->fitted ? p->idle_note : p->note))
+        return 0;
+    cJSON *kc = cJSON_AddObjectToObject(o, "k_compute");
+    if (!kc || !rj_str(kc, "id", p->kc_id) || !rj_num(kc, "before", p->kc_before) ||
+        !rj_num(kc, "after", p->fitted ? p->kc_after : NAN) || !(tr = cJSON_AddObjectToObject(kc, "trace_scale")) ||
+        !rj_num(tr, "value", p->kc_trace) || !rj_num(tr, "standard_error", p->kc_trace_se) ||
+        !rj_num(tr, "mean_utilization", p->u_mean) || !rj_num(kc, "run_utilization", p->uc_run))
+        return 0;
+    km = cJSON_AddObjectToObject(o, "k_memory");
+    if (!km || !rj_str(km, "id", p->km_id) || !cJSON_AddBoolToObject(km, "fitted", p->fitted && p->fit_km) ||
+        !rj_num(km, "before", p->km_before) || !rj_num(km, "after", p->fitted && p->fit_km ? p->km_after : NAN) ||
+        !rj_str(km, "not_fitted", p->fitted && p->fit_km ? NULL : p->fitted ? p->km_note : p->note) ||
+        !(tr = cJSON_AddObjectToObject(km, "trace_scale")) || !rj_num(tr, "value", p->km_trace) ||
+        !rj_num(tr, "standard_error", p->km_trace_se) || !rj_num(tr, "mean_utilization", p->um_mean) ||
+        !rj_num(km, "run_utilization", p->um_run))
+        return 0;
+    cJSON *pb = cJSON_AddObjectToObject(f, "pj_per_byte");
+    return pb && cJSON_AddBoolToObject(pb, "fitted", 0) && rj_str(pb, "not_fitted", p->pj_byte_note);
+}
+
 char *jc_report_calibrate_json(const jc_calib_result *res)
 {
     if (!res || !res->src) return NULL;
@@ -68,8 +102,10 @@ char *jc_report_calibrate_json(const jc_calib_result *res)
     REQ(meas = cJSON_AddObjectToObject(r, "measured"));
     REQ(rj_num(meas, "hours", c->meas_hours) && rj_num(meas, "device_kwh", c->meas_device_kwh));
     REQ(fitted(r, c));
+    if (c->power.attempted) REQ(power(cJSON_GetObjectItem(r, "fitted"), &c->power));
     /* the date the layer's sources carry: the run's, else the one given (or today) */
     REQ(rj_str(r, "written", res->out_path) &&
+        (!c->power.attempted || rj_str(r, "written_power", res->power_path[0] ? res->power_path : NULL)) &&
         rj_str(r, "source_date", res->src->row->date[0] ? res->src->row->date : res->date));
     REQ(pred = cJSON_AddObjectToObject(r, "prediction"));
     REQ(check(pred, "before", &c->before) && check(pred, "after", &res->after));

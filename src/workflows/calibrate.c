@@ -477,6 +477,63 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
 
 /* ---- override file ---------------------------------------------------------------- */
 
+/* The power fit's idle power, in the device's entry (written last). */
+static void write_idle(FILE *f, const jc_power_fit *p)
+{
+    if (!p->fitted || !p->fit_idle) return;
+    char buf[1500];
+    snprintf(buf, sizeof buf, "fitted by joulecast calibrate: the mean power of the %zu samples at 0 %% "
+             "utilisation of %s; hwdb value before: %.4g W", p->idle_samples, p->detail, p->idle_before);
+    fprintf(f, "    idle_w: {value: %.6g, source: calibration, measured: ", p->idle_after);
+    jci_yaml_quote(f, buf);
+    fprintf(f, "}\n");
+}
+
+jc_status jc_calibration_write_power_yaml(const jc_calibration *c, const char *date, FILE *f, jc_diag *d)
+{
+    jci_diag_clear(d);
+    if (!c || !f) return jci_diag_set(d, JC_ERR_USAGE, "jc_calibration_write_power_yaml: NULL argument");
+    const jc_power_fit *p = &c->power;
+    char chk[11], buf[1500];
+    date_of(chk, date ? date : "");
+    if (!p->fitted) return jci_diag_set(d, JC_ERR_USAGE, "calibrate: no power coefficient was fitted");
+    if (!chk[0]) return jci_diag_set(d, JC_ERR_USAGE, "calibrate: the power layer has no date; give --date YYYY-MM-DD");
+    fprintf(f, "# joulecast %s calibration: the device power model fitted to a trace, an hwdb override layer\n"
+               "# (docs/traces.md \"Power fit\").  Use it with the device layer beside it:\n"
+               "# joulecast estimate --hwdb DEVICE_LAYER --hwdb THIS_FILE ...\n", JC_VERSION);
+    fprintf(f, "schema: joulecast-hwdb/1\nsources:\n  calibration:\n    citation: ");
+    snprintf(buf, sizeof buf, "joulecast calibrate: power against utilisation in %s", p->detail);
+    jci_yaml_quote(f, buf);
+    fprintf(f, "\n    date: \"%s\"\n    note: ", chk);
+    snprintf(buf, sizeof buf, "%g x %s, %s, %s", c->devices, c->device_id, jc_mode_name(c->mode),
+             jc_precision_name(c->precision));
+    jci_yaml_quote(f, buf);
+    fprintf(f, "\nconstants:\n");
+    for (int i = 0; i < 2; i++) {
+        if (i == 1 && !p->fit_km) break;
+        double v = i ? p->km_after : p->kc_after, kt = i ? p->km_trace : p->kc_trace;
+        double se = i ? p->km_trace_se : p->kc_trace_se, u = i ? p->um_mean : p->u_mean;
+        double ur = i ? p->um_run : p->uc_run;
+        snprintf(buf, sizeof buf, "fitted by joulecast calibrate (least squares, power against utilisation, "
+                 "P = idle + (TDP - idle)(1 - exp(-(k_c u + k_m um))), TDP %.4g W) to %s: %.6g +- %.2g on the "
+                 "trace's %s utilisation, x %.4g / %.4g (its mean over the active window / the run's %s on the "
+                 "model's scale)%s; low/high: 2 standard errors; hwdb value before: %.4g; applies to every device of "
+                 "this kind the layer is used with", p->tdp_w, p->detail, kt, se, i ? "memory" : "compute", u, ur,
+                 i ? "bytes/s over bandwidth" : "FLOP/s over peak",
+                 !i && !p->fit_km ? ", less the database's memory term at the run's mean" : "",
+                 i ? p->km_before : p->kc_before);
+        /* low/high: 2 standard errors of the trace-scale fit, on the model's scale */
+        double sc = kt > 0 ? v / kt : 0, lo = fmax(0, (kt - 2 * se) * sc), hi = (kt + 2 * se) * sc;
+        if (!isfinite(lo) || !isfinite(hi)) lo = hi = v;
+        fprintf(f, "  - id: %s\n    value: %.6g\n    low: %.6g\n    high: %.6g\n    unit: \"1\"\n"
+                "    source: calibration\n    derived: ", i ? p->km_id : p->kc_id, v, fmin(lo, v), fmax(hi, v));
+        jci_yaml_quote(f, buf);
+        fprintf(f, "\n");
+    }
+    if (ferror(f)) return jci_diag_set(d, JC_ERR_IO, "calibrate: write failed");
+    return JC_OK;
+}
+
 jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measurements *ms,
                                     const jc_measurement *m, const char *date, FILE *f, jc_diag *d)
 {
@@ -488,7 +545,8 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measuremen
     if (!chk[0])
         return jci_diag_set(d, JC_ERR_USAGE, "calibrate: %s%s%.0d has no date; give --date YYYY-MM-DD", ms->path,
                            m->line ? ":" : "", m->line);
-    if (!c->fit_util && !c->fit_pj) return jci_diag_set(d, JC_ERR_USAGE, "calibrate: nothing was fitted");
+    if (!c->fit_util && !c->fit_pj && !c->power.fitted)
+        return jci_diag_set(d, JC_ERR_USAGE, "calibrate: nothing was fitted");
     char buf[1500], meas[400];
     if (ms->detail)
         snprintf(meas, sizeof meas, "%s", ms->detail);
@@ -528,6 +586,7 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measuremen
         jci_yaml_quote(f, buf);
         fprintf(f, "}\n");
     }
+    write_idle(f, &c->power);
     if (ferror(f)) return jci_diag_set(d, JC_ERR_IO, "calibrate: write failed");
     return JC_OK;
 }

@@ -3,11 +3,13 @@
  * and the binding jc_run_calibrate_json share: the measurement source (a
  * measurement CSV or a power trace, integrated first) and its row
  * (jc_calib_source_open), the device the row names (jc_calib_source_device),
- * then the fit, the override layer written, loaded back the caller's way
- * and the prediction checked with it (jc_calibrate_run).  The fit itself is
+ * then the fit (with a trace, the device power fit of trace_fit.c too),
+ * the override layers written, loaded back the caller's way and the
+ * prediction checked with them (jc_calibrate_run).  The fit itself is
  * calibrate.c; front ends only parse options and render jc_calib_result.
  */
 #include "base/jc_internal.h"
+#include "workflows/trace_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -150,6 +152,86 @@ static void today(char *buf, size_t cap)
     strftime(buf, cap, "%Y-%m-%d", &tm);
 }
 
+static jc_range one(double v)
+{
+    jc_range r;
+    r.low = r.central = r.high = v;
+    return r;
+}
+
+/* The power fit of a trace (calibrate TRACE): the device's model in the
+ * database and the run's utilisations on the model's scale over the
+ * trace's active window (the job's FLOPs and bytes over G x peak x T and
+ * G x bandwidth x T), then jci_trace_power_fit. */
+static jc_status fit_power(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
+                           const jc_calib_source *src, jc_calibration *cal, jc_diag *d)
+{
+    jc_power_fit *f = &cal->power;
+    const jc_trace *t = src->trace;
+    f->pj_byte_note =
+             "the joules-per-op device energy is e_flop x FLOPs + e_byte x bytes (+ idle) and one run gives one "
+             "energy, so the two trade off along one line; the trace's memory utilisation is a time share, not bytes "
+             "per sample, and the power model's memory term is not additive in energy (1 - exp(-(k_c u_c + k_m u_m))), "
+             "so one trace gives no unique share of the energy to the bytes (two runs of different bytes per FLOP "
+             "would)";
+    jc_job j = *job;
+    j.utilization = cal->fit_util ? cal->util_after : NAN;
+    j.method = JC_METHOD_ROOFLINE;
+    j.per_node = 0;
+    if (isnan(j.count) && !j.host && src->row->devices >= 1) j.count = src->row->devices;
+    jc_estimate *e = NULL;
+    jc_status st = jc_estimate_run(&j, an, db, &e, d);
+    if (st) return st;
+    const jc_device *dev = e->device;
+    jc_power_model pm;
+    if ((st = jci_power_model_resolve(db, dev, &pm, d))) {
+        jc_estimate_free(e);
+        return st;
+    }
+    pm.idle_w = one(dev->idle_w.present ? dev->idle_w.value : NAN);
+    pm.tdp_w = one(dev->tdp_w.present ? dev->tdp_w.value : NAN);
+    double T = t->active_s[JC_TRACE_DEVICE], G = e->devices;
+    const jc_sourced *pk = &dev->peak_tflops[e->prec];
+    double uc = pk->present && T > 0 ? e->flops_total / (G * pk->value * 1e12 * T) : NAN;
+    double um = dev->memory_bw_gbs.present && T > 0 ? e->bytes_total / (G * dev->memory_bw_gbs.value * 1e9 * T) : NAN;
+    jc_estimate_free(e);
+    jci_trace_power_fit(t, &pm, uc, um, f);
+    snprintf(f->detail, sizeof f->detail, "%.250s; %zu samples with utilisation (%zu at 0 %%), fit residual %.4g W RMS",
+             src->ms->detail ? src->ms->detail : src->path, f->samples, f->idle_samples, f->rms_w);
+    return JC_OK;
+}
+
+/* Writes the layer to res->out_path (and the power layer to
+ * res->power_path when set), then opens the database with them. */
+static jc_status write_layers(const jc_calib_result *res, const jc_calib_source *src, jc_calib_reopen_fn reopen,
+                              void *ctx, jc_hwdb **after, jc_diag *d)
+{
+    const char *paths[2] = {res->out_path, res->power_path};
+    size_t n = res->power_path[0] ? 2 : 1;
+    for (size_t i = 0; i < n; i++) {
+        FILE *f = fopen(paths[i], "w");
+        if (!f) return jci_diag_set(d, JC_ERR_IO, "%s: cannot write: %s", paths[i], strerror(errno));
+        const char *when = src->row->date[0] ? src->row->date : res->date;
+        jc_status st = i ? jc_calibration_write_power_yaml(&res->cal, when, f, d)
+                         : jc_calibration_write_yaml(&res->cal, src->ms, src->row, res->date, f, d);
+        if (st) {
+            fclose(f);
+            return st;
+        }
+        if (fclose(f)) return jci_diag_set(d, JC_ERR_IO, "%s: write failed: %s", paths[i], strerror(errno));
+    }
+    return reopen(ctx, paths, n, after, d);
+}
+
+/* OUT.yaml -> OUT.power.yaml (OUT -> OUT.power.yaml). */
+static void power_path(char *dst, size_t cap, const char *out)
+{
+    size_t n = strlen(out);
+    if (n > 5 && !strcmp(out + n - 5, ".yaml")) n -= 5;
+    else if (n > 4 && !strcmp(out + n - 4, ".yml")) n -= 4;
+    snprintf(dst, cap, "%.*s.power.yaml", (int)n, out);
+}
+
 jc_status jc_calibrate_run(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
                            const jc_calib_source *src, const char *out_path, const char *date,
                            jc_calib_reopen_fn reopen, void *ctx, jc_calib_result *res, jc_diag *d)
@@ -163,18 +245,33 @@ jc_status jc_calibrate_run(const jc_job *job, const jc_analysis *an, const jc_hw
     if (st) return st;
     if (date) snprintf(res->date, sizeof res->date, "%s", date);
     else today(res->date, sizeof res->date);
-    FILE *f = fopen(out_path, "w");
-    if (!f) return jci_diag_set(d, JC_ERR_IO, "%s: cannot write: %s", out_path, strerror(errno));
-    st = jc_calibration_write_yaml(&res->cal, src->ms, src->row, res->date, f, d);
-    if (st) {
-        fclose(f);
-        return st;
-    }
-    if (fclose(f)) return jci_diag_set(d, JC_ERR_IO, "%s: write failed: %s", out_path, strerror(errno));
-    /* loaded back the way estimate --hwdb will */
+    if (src->trace && (st = fit_power(job, an, db, src, &res->cal, d))) return st;
+    if (res->cal.power.fitted) power_path(res->power_path, sizeof res->power_path, out_path);
+    /* written and loaded back the way estimate --hwdb will */
     jc_hwdb *after = NULL;
-    st = reopen(ctx, out_path, &after, d);
+    st = write_layers(res, src, reopen, ctx, &after, d);
     if (!st) st = jc_calibrate_check(job, an, after, src->row, &res->after, d);
+    jc_calibration *c = &res->cal;
+    if (!st && c->fit_pj && c->power.fitted && c->power.fit_idle && isfinite(res->after.device_kwh_jpo)) {
+        /* the fitted idle power moved the joules-per-op idle floor: the
+         * energy per FLOP (linear in it) is solved again with the layer */
+        double F = NAN;
+        jc_estimate *e = NULL;
+        jc_job j = *job;
+        if (isnan(j.count) && !j.host && src->row->devices >= 1) j.count = src->row->devices;
+        j.method = JC_METHOD_JOULES_PER_OP;
+        j.per_node = 0;
+        if (!(st = jc_estimate_run(&j, an, after, &e, d))) F = e->flops_total;
+        jc_estimate_free(e);
+        double pj = c->pj_after + (c->meas_device_kwh - res->after.device_kwh_jpo) * 3.6e6 / F * 1e12;
+        if (!st && F > 0 && pj > 0) {
+            c->pj_after = pj;
+            jc_hwdb_free(after);
+            after = NULL;
+            st = write_layers(res, src, reopen, ctx, &after, d);
+            if (!st) st = jc_calibrate_check(job, an, after, src->row, &res->after, d);
+        }
+    }
     jc_hwdb_free(after);
     return st;
 }

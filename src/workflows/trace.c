@@ -35,7 +35,7 @@ typedef struct tr_chan {
     int started;
     tr_s last;                /* last integrated */
     double thr;               /* gap threshold */
-    double e, cov, ui, ucov, ssum;
+    double e, cov, ui, ucov, umi, ssum;
     int has_util;
     int reordered;
     tr_s head[TR_KEEP];
@@ -49,7 +49,7 @@ typedef struct tr_chan {
     double latest_w;          /* for the summed peak */
 } tr_chan;
 
-typedef struct tr_internal { jci_arena *a; const char *detail; } tr_internal;
+typedef struct tr_internal { jci_arena *a; const char *detail; tr_pgrid *pg; } tr_internal;
 
 struct tr_ctx {
     jc_trace *t;
@@ -63,6 +63,8 @@ struct tr_ctx {
     int have_origin;
     double dev_sum;           /* sum of the devices' latest samples */
     double devices;           /* run totals: the file's device count, else NAN */
+    tr_pgrid *pg;             /* device power against utilisation; NULL until a sample has one */
+    int pg_nomem;             /* the grid could not be allocated */
     int failed;
 };
 
@@ -324,6 +326,32 @@ static void dev_latest(tr_ctx *c, tr_chan *h, double w)
     if (c->dev_sum > c->t->device_peak_w) c->t->device_peak_w = c->dev_sum;
 }
 
+static int pct(double u)
+{
+    int i = (int)floor(u * 100 + 0.5);
+    return i < 0 ? 0 : i > 100 ? 100 : i;
+}
+
+/* A device sample with a utilisation into the power grid (allocated on
+ * first use; out of memory: the grid is dropped, the fit then says none). */
+static void pg_add(tr_ctx *c, const tr_s *s)
+{
+    if (!c->pg) {
+        if (c->pg_nomem) return;
+        c->pg = jci_arena_calloc(c->a, 1, sizeof *c->pg);
+        if (!c->pg) { c->pg_nomem = 1; return; }
+    }
+    int j = isnan(s->um) ? TR_PG_N : pct(s->um);
+    tr_pbin *b = &c->pg->b[pct(s->u)][j];
+    b->n++;
+    b->w += s->w;
+    b->w2 += s->w * s->w;
+    b->g += s->u;
+    b->m += isnan(s->um) ? 0 : s->um;
+    c->pg->n++;
+    if (!isnan(s->um)) c->pg->n_mem++;
+}
+
 /* Integrates sample s after the channel's last one. */
 static void integrate(tr_ctx *c, tr_chan *h, const tr_s *s)
 {
@@ -355,10 +383,12 @@ static void integrate(tr_ctx *c, tr_chan *h, const tr_s *s)
                 h->ui += 0.5 * (q->u + s->u) * dt;
                 h->ucov += dt;
             }
+            if (!isnan(q->um) && !isnan(s->um)) h->umi += 0.5 * (q->um + s->um) * dt;
             chart_add(h, 0.5 * (q->t + s->t), e, dt);
         }
     }
     if (!isnan(s->u)) h->has_util = 1;
+    if (!isnan(s->u) && p->scope == JC_TRACE_DEVICE) pg_add(c, s);
     p->samples++;
     p->t_last = s->t;
     h->ssum += s->w;
@@ -608,6 +638,10 @@ static int finish(tr_ctx *c)
         t->has_scope[sc] = 1;
         t->marginal_j[sc] += p->marginal_j;   /* NAN propagates: one channel without idle */
         if (sc == JC_TRACE_DEVICE) {
+            if (c->pg) {
+                c->pg->g_int += h->ui;
+                c->pg->m_int += h->umi;
+            }
             t->n_devices++;
             if (!isnan(p->avg_util)) { usum += p->avg_util * p->covered_s; un += p->covered_s; }
         }
@@ -681,6 +715,7 @@ static int finish(tr_ctx *c)
             snprintf(buf + bl - 1, sizeof buf - bl + 1, "; devices' active window %.6g s, idle ends removed)",
                      t->active_s[JC_TRACE_DEVICE]);
         tr_internal *ti = t->internal_;
+        ti->pg = c->pg;
         ti->detail = jci_arena_strdup(c->a, buf);
         if (!ti->detail) return tr_fail(c, JC_ERR_NOMEM, 0, "out of memory");
     }
@@ -766,6 +801,11 @@ done:
     if (st) { jci_arena_free(a); return st; }
     *out = c->t;
     return JC_OK;
+}
+
+const tr_pgrid *tr_power_grid(const jc_trace *t)
+{
+    return t ? ((const tr_internal *)t->internal_)->pg : NULL;
 }
 
 void jc_trace_free(jc_trace *t)

@@ -10,6 +10,7 @@
 #define JC_TRACE_INT_H
 
 #include "base/jc_internal.h"
+#include "estimate/power.h"
 
 #include <stdio.h>
 
@@ -53,6 +54,32 @@ void tr_totals_meta(tr_ctx *c, double devices, const char *date);
 const jc_trace_opts *tr_opts(const tr_ctx *c);
 const char *tr_path(const tr_ctx *c);
 void tr_set_label(tr_ctx *c, const char *label);
+
+/* ---- power against utilisation (calibrate's power fit, trace_fit.c) ---- */
+
+/* Every device sample with a utilisation, binned by its utilisation to
+ * 1 % (nvidia-smi and GPUTL log whole percents: exact there): per bin the
+ * count, the sums of power, power squared and of the utilisations (the
+ * bin's mean abscissa).  Constant size (about 400 kB per trace), filled as
+ * the samples are integrated. */
+#define TR_PG_N 101
+typedef struct tr_pbin { double n, w, w2, g, m; } tr_pbin;
+typedef struct tr_pgrid {
+    tr_pbin b[TR_PG_N][TR_PG_N + 1];   /* [round(100 u)][round(100 um)]; column TR_PG_N: um not logged */
+    double g_int, m_int;               /* time integrals of u and um over the device channels, s */
+    size_t n, n_mem;                   /* samples; of them with um */
+} tr_pgrid;
+
+/* The trace's grid, NULL when no device sample had a utilisation. */
+const tr_pgrid *tr_power_grid(const jc_trace *t);
+
+/* Fits the device power model to t's grid (trace_fit.c): pm0 is the
+ * database's model of the device (coefficients, idle and TDP set, central
+ * values used), uc_run / um_run the run's compute and memory utilisation
+ * on the model's scale over the trace's active window (NAN or 0: unknown).
+ * Fills *f (fitted, or why not in f->note); never fails. */
+void jci_trace_power_fit(const jc_trace *t, const jc_power_model *pm0, double uc_run, double um_run,
+                         jc_power_fit *f);
 
 /* ---- text helpers (trace_formats.c) ---- */
 
