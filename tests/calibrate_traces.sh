@@ -7,18 +7,9 @@
 # design, computed by the generator, not by joulecast), the committed dcgmi
 # sample against its hand least-squares fit, the named "not fitted" lines,
 # and the estimate using the written layers.  One PASS/FAIL line each.
-set -u
 cd "$(dirname "$0")/.."
-JC=${JC:-build/asan/joulecast}
-export LC_ALL=C
-unset JOULECAST_HWDB
-mkdir -p build
-out=$(mktemp -d build/test-caltr.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
-D=tests/data/traces
-
-ok() { echo "PASS calibrate_traces/$1"; }
-ko() { echo "FAIL calibrate_traces/$1 ($2)"; }
+LAYER=calibrate_traces
+. tests/trace_layer.inc
 
 # check NAME JSONFILE PYEXPR...: each expression over j (the calibrate JSON;
 # p = j["fitted"]["power"], g = the generator's JSON when given as $GEN) must hold

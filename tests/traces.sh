@@ -6,18 +6,9 @@
 # non-monotonic time beyond the reorder window, unknown format, a plain CSV
 # without --scope) give located messages; calibrate TRACE and estimate
 # --measured are checked in tests/workflows.sh.  One PASS/FAIL line each.
-set -u
 cd "$(dirname "$0")/.."
-JC=${JC:-build/asan/joulecast}
-export LC_ALL=C
-unset JOULECAST_HWDB
-mkdir -p build
-out=$(mktemp -d build/test-traces.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
-D=tests/data/traces
-
-ok() { echo "PASS traces/$1"; }
-ko() { echo "FAIL traces/$1 ($2)"; }
+LAYER=traces
+. tests/trace_layer.inc
 
 # check NAME JSONFILE PYEXPR...: each python expression over j (the JSON)
 # must hold; near(a, b) is |a/b - 1| < 0.1%
