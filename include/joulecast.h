@@ -2067,12 +2067,13 @@ jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
  * the keys of estimate plus "measurements" (the measurement CSV or power
  * trace; required), "out" (the override layer to write; required), "row"
  * (1-based data row; default the last), "date" (YYYY-MM-DD when the file
- * has none), and the trace options "gap", "idle-w", "interval" (job keys
- * trace-format and scope select the trace's format and scope).  The row's
- * job file (simple CSV column job) goes beneath the keys, which win, as
- * on the command line; the row's device when the keys name none.  Runs
- * jc_calib_source_open + jc_calibrate_run, the layer loaded back on top
- * of the "hwdb" layers; the result is jc_report_calibrate_json. */
+ * has none); the job keys trace-format, scope, gap, idle-w and interval
+ * read the trace (jc_trace_opts_from_job).  The row's job file (simple
+ * CSV column job) goes beneath the keys, which win, as on the command
+ * line; the row's device when the keys name none.  Runs
+ * jc_calib_source_open + jc_calibrate_run, the layers loaded back on top
+ * of the "hwdb" layers (a trace's power layer too); the result is
+ * jc_report_calibrate_json. */
 jc_status jc_run_calibrate_json(const char *hwdb_dir, const char *const *keys,
                             const char *const *values, size_t n, char **json,
                             jc_diag *diag);
