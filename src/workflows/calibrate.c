@@ -481,9 +481,10 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
 static void write_idle(FILE *f, const jc_power_fit *p)
 {
     if (!p->fitted || !p->fit_idle) return;
-    char buf[1500];
+    char buf[1500], before[32];
+    snprintf(before, sizeof before, isnan(p->idle_before) ? "n/a" : "%.4g W", p->idle_before);
     snprintf(buf, sizeof buf, "fitted by joulecast calibrate: the mean power of the %zu samples at 0 %% "
-             "utilisation of %s; hwdb value before: %.4g W", p->idle_samples, p->detail, p->idle_before);
+             "utilisation of %s; hwdb value before: %s", p->idle_samples, p->detail, before);
     fprintf(f, "    idle_w: {value: %.6g, source: calibration, measured: ", p->idle_after);
     jci_yaml_quote(f, buf);
     fprintf(f, "}\n");
