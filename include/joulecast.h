@@ -956,6 +956,9 @@ typedef struct jc_job {
     const char *prompt_dim;  /* generation, ONNX decoder: the symbolic dim
                                 of the new tokens (NULL: found) */
     const char *past_dim;    /* ... and of the cached context (NULL: found) */
+    /* multi-device training (tp, pp above; docs/energy-model.md) */
+    double micro_batches;    /* micro-batches per step with pp > 1 */
+    double hidden;           /* --params jobs: model width d_model (tensor parallel) */
 } jc_job;
 
 /* Sets every field of *job to "not given" (NAN / NULL / 0) with mode

@@ -564,6 +564,14 @@ void jci_est_compute(est *s, int sc, outv *o)
          * a training step's batch at most one sample per device; the
          * others wait at idle power for the whole wall time */
         T = t_busy / (jci_est_parallel_devices(s) * s->scaling);
+        /* multi-device training: bubble and communication the compute
+         * does not hide; the devices wait at idle power meanwhile */
+        double comm = 0;
+        T = jci_est_parallel_wall(s, sc, T, &comm);
+        if (sc == SC_CENTRAL && s->par_on)
+            jci_est_assume(s, "parallel.overhead", "share of the wall time not computing (pipeline bubble, tensor-"
+                           "parallel all-reduces, exposed gradient all-reduce; devices at idle power meanwhile)",
+                           R1(T > 0 ? comm / T : 0), "", JC_ORIGIN_DERIVED, "the multi-device model (train_parallel.c)");
     }
     o->T = T;
 

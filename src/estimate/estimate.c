@@ -71,6 +71,7 @@ void jc_job_init(jc_job *j)
     j->ci = j->pue = j->lifetime_years = NAN;
     j->prompt_tokens = j->output_tokens = j->concurrency = NAN;
     j->tp = j->pp = j->ep = NAN;
+    j->micro_batches = j->hidden = NAN;
 }
 
 /* ---- the builder's helpers --------------------------------------------------- */
@@ -333,6 +334,7 @@ static jc_status resolve_all(est *s)
     if ((st = jci_est_resolve_device_numbers(s))) return st;
     s->e->utilization = s->util;
     if ((st = jci_est_resolve_work(s))) return st;
+    if ((st = jci_est_resolve_parallel(s))) return st;
     double par = jci_est_parallel_devices(s);
     if (!given(s->known_T) && par < s->G)
         jci_est_warn(s, s->job->mode == JC_MODE_TRAINING

@@ -80,6 +80,14 @@ typedef struct est {
     jc_power_model pw;           /* roofline power from utilisation */
     int pw_on;
     double size_factor;          /* params mode: u x 1 / (1 + N_half / N) */
+    /* multi-device training (train_parallel.c) */
+    int par_on;                  /* G > 1 training: the layout is modelled */
+    double tp, pp, dp, micro;    /* parallel sizes, micro-batches per step */
+    double layers, hidden;       /* --params --tp: the shape behind the activations */
+    double per_node;             /* devices of one node (the ring crosses nodes above it) */
+    double dp_steps;             /* gradient all-reduces (steps); 0: not modelled */
+    double grad_params;          /* parameters whose gradients are reduced */
+    jc_range link_bw, net_bw, overlap, grad_bytes;  /* GB/s, GB/s, 1, B per parameter */
 } est;
 
 /* The three scenarios compute() runs: every ranged parameter at the end that
@@ -170,6 +178,17 @@ void jci_est_apply_measured(const est *s, outv *o);
  * measured run the model's own prediction of the job (run without the
  * trace and without a runtime) beside the measurement. */
 jc_status jci_est_measured_summary(est *s, const outv o[3]);
+
+/* train_parallel.c: the multi-device layout of a training job (--tp,
+ * --pp, --micro-batches, --hidden; data parallel over the rest), its
+ * interconnect and the steps whose gradients are all-reduced.  Refuses
+ * (JC_ERR_USAGE) the options that would have no effect. */
+jc_status jci_est_resolve_parallel(est *s);
+/* train_parallel.c: the wall time of a training job whose compute alone
+ * takes T_compute s on its devices, scenario sc: pipeline bubble,
+ * tensor-parallel all-reduces, the exposed part of the data-parallel
+ * gradient all-reduce.  *comm_s (may be NULL) receives the time added. */
+double jci_est_parallel_wall(const est *s, int sc, double T_compute, double *comm_s);
 
 /* energy.c: everyday equivalences of the central emissions. */
 jc_status jci_est_equivalences(est *s);

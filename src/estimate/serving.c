@@ -21,6 +21,7 @@
  */
 #include "base/jc_internal.h"
 #include "estimate/akeys.h"
+#include "estimate/parallel.h"
 #include "estimate/power.h"
 #include "estimate/serving_int.h"
 
@@ -254,24 +255,20 @@ static const char *src_of(sv *s, const jc_sourced *v)
 static jc_status sconst_x(sv *s, const char *id, const char *label, jc_range *out, int generic_ok)
 {
     /* most specific first: runtime + device, device, runtime, generic */
-    char keys[4][200];
-    snprintf(keys[0], sizeof keys[0], "%s.%s.%s", id, s->runtime, s->dev->id);
-    snprintf(keys[1], sizeof keys[1], "%s.%s", id, s->dev->id);
-    snprintf(keys[2], sizeof keys[2], "%s.%s", id, s->runtime);
-    snprintf(keys[3], sizeof keys[3], "%s", id);
+    char rd[200], key[200];
+    snprintf(rd, sizeof rd, "%s.%s", s->runtime, s->dev->id);
+    const char *const q[3] = {rd, s->dev->id, s->runtime};
     const jc_constant *c = NULL;
-    jc_diag tmp;
-    int k = 0;
-    while (k < 4 && jc_hwdb_constant(s->db, keys[k], &c, &tmp) != JC_OK) k++;
-    if (k == 4) return fail(s, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/serving.yaml)", id);
+    int k = jci_const_specific(s->db, id, q, 3, &c, key, sizeof key);
+    if (k < 0) return fail(s, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/serving.yaml, hwdb/interconnect.yaml)", id);
     int dev_specific = k < 2;
     const jc_sourced *v = &c->value;
     jc_range r = {v->has_range ? v->low : v->value, v->value, v->has_range ? v->high : v->value};
-    *out = assume(s, jci_arena_strdup(s->ar, keys[k]),
+    *out = assume(s, jci_arena_strdup(s->ar, key),
                   dev_specific || generic_ok ? label : astr(s, "%s: FALLBACK (no figure for %s)", label, s->dev->id), r,
                   c->unit ? c->unit : "", JC_ORIGIN_HWDB, src_of(s, v));
     if (!dev_specific && !generic_ok)
-        warn(s, "serving: no '%s' fitted for %s: the value %g of '%s' is used", id, s->dev->id, r.central, keys[k]);
+        warn(s, "serving: no '%s' fitted for %s: the value %g of '%s' is used", id, s->dev->id, r.central, key);
     return JC_OK;
 }
 
@@ -324,12 +321,6 @@ void jci_sv_step_work(const jc_arch *a, double wb, double wb_exp, double kvb, do
     /* embeddings (a gather of n_tok rows) and the LM head (bf16) */
     w->w_bytes += n_tok * d * 2 + (double)a->vocab * d * 2;
     w->lin_flops += 2 * n_logit * (double)a->vocab * d;
-}
-
-double jci_sv_allreduce_s(double tp, double bytes, double bw, double latency)
-{
-    if (tp <= 1) return 0;
-    return 2 * (tp - 1) / tp * bytes / bw + latency;
 }
 
 /* Work of one step of an ONNX decoder from its counts: per token the
@@ -388,7 +379,7 @@ static double collective_s(const sv *s, double n_tok, int sc)
 {
     if (s->tp <= 1 || s->coarse) return 0;
     double bytes = n_tok * (double)s->a->hidden * 2;   /* bf16 activations */
-    double one = jci_sv_allreduce_s(s->tp, bytes, pickr(s->link_bw, sc, 0) * 1e9, pickr(s->link_lat, sc, 1));
+    double one = jci_allreduce_ring_s(s->tp, bytes, pickr(s->link_bw, sc, 0) * 1e9, pickr(s->link_lat, sc, 1));
     return (double)s->a->n_layers / s->pp * 2 * one;   /* two all-reduces per layer (attention, MLP) */
 }
 
@@ -683,7 +674,7 @@ static jc_status resolve_parallel(sv *s)
             return fail(s, JC_ERR_USAGE, "tensor parallel over %g devices needs the hidden size for the all-reduces, "
                         "and %s has no embedding table gathered by input_ids nor an inputs_embeds input to read it from",
                         s->tp, s->a->path);
-        if ((st = sconst(s, "serving_link_bw_gbs", "interconnect bandwidth per device, one direction", &s->link_bw))) return st;
+        if ((st = sconst(s, "link_bw_gbs", "interconnect bandwidth per device, one direction", &s->link_bw))) return st;
         if ((st = sconst(s, "serving_link_latency_s", "latency of one all-reduce", &s->link_lat))) return st;
     }
     /* concurrency bounded by the KV memory left after the weights */
@@ -735,6 +726,7 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     jj.utilization = NAN;
     jj.hf_config = NULL;
     jj.prompt_dim = jj.past_dim = NULL;   /* the decoder's dims were bound by the serving model */
+    jj.tp = jj.pp = jj.ep = NAN;   /* applied above: the energy stage sees G devices */
     jj.precision = s->r->compute_precision;
     const jc_constant *hc = NULL;
     jc_diag tmp;

@@ -24,8 +24,5 @@ void jci_sv_step_work(const jc_arch *a, double wb, double wb_exp, double kvb, do
  * uniform routing: E (1 - (1 - k/E)^n). */
 double jci_sv_touched_experts(double E, double k, double n);
 
-/* Ring all-reduce of `bytes` over tp devices: 2 (tp-1)/tp x bytes / bw +
- * latency (bw in B/s, latency in s); 0 when tp <= 1. */
-double jci_sv_allreduce_s(double tp, double bytes, double bw, double latency);
 
 #endif

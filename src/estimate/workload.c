@@ -141,6 +141,17 @@ static jc_status resolve_given(est *s)
                                       : "2 x N x D (forward only)",
                                 R1(per_tok * N * D), "FLOP", JC_ORIGIN_DERIVED,
                                 "Kaplan et al. 2020 approximation, attention FLOPs excluded").central;
+        if (train && given(j->batch)) {
+            /* the global batch: B samples of L tokens per optimizer step */
+            if (!(j->batch >= 1) || !(j->seq >= 1))
+                return jci_est_fail(s, JC_ERR_USAGE, "--batch and --seq must be >= 1");
+            s->batch = jci_est_assume(s, "batch", "global batch: samples per optimizer step", R1(j->batch), "",
+                                      JC_ORIGIN_USER, "--batch").central;
+            s->e->batch = s->batch;
+            s->passes = ceil(D / (j->batch * j->seq));
+            jci_est_assume(s, "steps", "optimizer steps = ceil(tokens / (batch x seq))", R1(s->passes), "",
+                           JC_ORIGIN_DERIVED, "--tokens / (--batch x --seq)");
+        }
     } else if (!given(s->known_T)) {
         return jci_est_fail(s, JC_ERR_USAGE, "no work: give a MODEL.onnx, --flops F, or --params N --tokens D "
                     "(or a known runtime with --hours / --device-hours)");
@@ -348,9 +359,17 @@ jc_status jci_est_check_options(est *s)
     const jc_job *j = s->job;
     int train = j->mode == JC_MODE_TRAINING;
     int known_T = given(j->hours) || given(j->device_hours);
-    if (!s->an && given(j->batch) && (given(j->flops) || given(j->params)))
+    /* --train --params: --batch with --seq counts the steps (optimizer,
+     * gradient all-reduce) */
+    int step_batch = train && given(j->params) && given(j->seq);
+    if (!s->an && given(j->batch) && (given(j->flops) || given(j->params)) && !step_batch)
         return jci_est_fail(s, JC_ERR_USAGE, "--batch has no effect with --%s: the work given does not depend on "
-                            "the batch size (give a MODEL.onnx to use one)", given(j->flops) ? "flops" : "params");
+                            "the batch size (give a MODEL.onnx to use one%s)", given(j->flops) ? "flops" : "params",
+                            given(j->params) && train ? ", or --seq L with --train --params: B x L tokens per "
+                                                        "step count the steps" : "");
+    if (!s->an && given(j->params) && given(j->seq) && !(train && given(j->batch)))
+        return jci_est_fail(s, JC_ERR_USAGE, "--seq with --params only sizes a training step: give --train --batch B "
+                            "too (B x L tokens per step), or drop it");
     /* with a known runtime, the utilisation and scaling only shape the
      * busy fraction of known work (#18 item 1); without work they do
      * nothing */

@@ -99,6 +99,8 @@ static const struct size_limit {
     {"tp", 1e5, "devices"},
     {"pp", 1e4, "stages"},
     {"ep", 1e5, "devices"},
+    {"micro-batches", 1e6, "micro-batches"},
+    {"hidden", 1e6, "dimensions"},
 };
 
 const double *jc_job_key_max(const char *key)

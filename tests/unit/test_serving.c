@@ -1,7 +1,7 @@
 /*
  * test_serving.c - the serving model's arithmetic against hand-computed
  * values (KV-cache bytes, one decode step's bytes and FLOPs at a given
- * context and batch, the touched-experts occupancy, the all-reduce time),
+ * context and batch, the touched-experts occupancy; the all-reduce time is test_parallel.c),
  * the Hugging Face config reader (layer patterns, parameter counts, errors
  * naming the key) and the memory-fit refusal of jc_serving_run.
  */
@@ -100,15 +100,6 @@ static void test_occupancy(void)
     CHECK_NEAR(jci_sv_touched_experts(128, 8, 1), 8, 1e-12);
     CHECK_NEAR(jci_sv_touched_experts(128, 8, 1e6), 128, 1e-12);     /* every expert */
     CHECK_NEAR(jci_sv_touched_experts(0, 0, 5), 0, 0);
-}
-
-static void test_allreduce(void)
-{
-    /* 4 devices, 8 tokens x 4096 x 2 bytes, 450 GB/s, 10 us:
-     * 2 x 3/4 x 65536 / 450e9 + 1e-5 = 1.02184533e-5 s */
-    CHECK_NEAR(jci_sv_allreduce_s(4, 65536, 450e9, 1e-5), 1.0218453333e-5, 1e-9);
-    CHECK_NEAR(jci_sv_allreduce_s(2, 1e9, 1e9, 0), 1.0, 1e-12);
-    CHECK_NEAR(jci_sv_allreduce_s(1, 1e9, 1e9, 1e-5), 0, 0);
 }
 
 static jc_arch *load(const char *name)
@@ -290,7 +281,6 @@ int main(void)
     RUN(test_decode_step);
     RUN(test_moe_step);
     RUN(test_occupancy);
-    RUN(test_allreduce);
     RUN(test_configs);
     RUN(test_config_errors);
     RUN(test_memory_fit);

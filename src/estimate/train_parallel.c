@@ -1,0 +1,189 @@
+/*
+ * train_parallel.c - multi-device training (issue #17 item 5): the layout
+ * of G devices as tensor parallel (--tp) x pipeline stages (--pp) x data
+ * parallel (the rest), the interconnect it runs on (hwdb/interconnect.yaml),
+ * and the time the layout adds to the compute: the pipeline bubble
+ * (p-1)/(m+p-1), the tensor-parallel all-reduces of activations (4 per
+ * layer per token: Shoeybi et al. 2019, Megatron-LM, section 3) and the
+ * part of the data-parallel gradient all-reduce the backward pass does not
+ * hide.  The arithmetic is parallel.c (shared with serving); the
+ * equations are docs/energy-model.md "Multi-device training".
+ */
+#include "estimate/estimate_int.h"
+#include "estimate/parallel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static double pick(jc_range r, int sc, int raises_energy)
+{
+    if (sc == SC_CENTRAL) return r.central;
+    int want_high = (sc == SC_HIGH) == (raises_energy != 0);
+    return want_high ? r.high : r.low;
+}
+
+/* A per-device interconnect constant: "<id>.<device>", else "<id>" as a
+ * named fallback (with a warning unless generic_ok). */
+static jc_status dev_const(est *s, const char *id, const char *label, int generic_ok, jc_range *out)
+{
+    char key[200];
+    const char *const q[1] = {s->dev->id};
+    const jc_constant *c;
+    int k = jci_const_specific(s->db, id, q, 1, &c, key, sizeof key);
+    if (k < 0)
+        return jci_est_fail(s, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/interconnect.yaml "
+                            "or an override layer must define it)", id);
+    if (k == 1 && !generic_ok) {
+        label = jci_est_astr(s, "%s: FALLBACK (no figure for %s)", label, s->dev->id);
+        jci_est_warn(s, "multi-device: no '%s' for %s: the fallback %g %s of '%s' is used", id, s->dev->id,
+                     c->value.value, c->unit ? c->unit : "", key);
+    }
+    *out = jci_est_const_range(s, c->id, label, c);
+    return JC_OK;
+}
+
+/* The options of the layout, checked: whole sizes, what each needs. */
+static jc_status check_layout(est *s)
+{
+    const jc_job *j = s->job;
+    static const char *const names[] = {"tp", "pp", "micro-batches", "hidden"};
+    const double v[] = {j->tp, j->pp, j->micro_batches, j->hidden};
+    for (int i = 0; i < 4; i++) {
+        if (!given(v[i])) continue;
+        if (j->mode != JC_MODE_TRAINING)
+            return jci_est_fail(s, JC_ERR_USAGE, "--%s is a training (--train) or generation (--generate) option "
+                                "and has no effect on an inference estimate", names[i]);
+        if (given(s->known_T))
+            return jci_est_fail(s, JC_ERR_USAGE, "--%s has no effect with a known runtime (--hours / "
+                                "--device-hours): the layout only shapes modelled time", names[i]);
+        if (!(v[i] >= 1) || v[i] != floor(v[i]))
+            return jci_est_fail(s, JC_ERR_USAGE, "--%s must be a whole number >= 1 (got %g)", names[i], v[i]);
+    }
+    if (s->an && ((given(j->tp) && j->tp > 1) || (given(j->pp) && j->pp > 1) || given(j->hidden)))
+        return jci_est_fail(s, JC_ERR_USAGE, "--tp / --pp / --hidden are not modelled for a MODEL.onnx training "
+                            "estimate (the graph's layers are not identified): give --params N --tokens D instead");
+    double tp = given(j->tp) ? j->tp : 1, pp = given(j->pp) ? j->pp : 1;
+    if (given(j->micro_batches) && pp <= 1)
+        return jci_est_fail(s, JC_ERR_USAGE, "--micro-batches only sets the pipeline bubble: give --pp P > 1 too");
+    if (pp > 1 && !given(j->micro_batches))
+        return jci_est_fail(s, JC_ERR_USAGE, "--pp %g needs --micro-batches M: the pipeline bubble (p-1)/(m+p-1) "
+                            "depends on it", pp);
+    if (given(j->hidden) && tp <= 1)
+        return jci_est_fail(s, JC_ERR_USAGE, "--hidden only sizes the tensor-parallel activations: give --tp T > 1 too");
+    if (tp > 1 && !given(j->hidden))
+        return jci_est_fail(s, JC_ERR_USAGE, "--tp %g with --train --params needs --hidden H (the model width: each "
+                            "layer all-reduces its activations of H values per token)", tp);
+    if ((tp > 1 || pp > 1) && fmod(s->G, tp * pp) != 0)
+        return jci_est_fail(s, JC_ERR_USAGE, "--count %g is not a multiple of tp x pp = %g", s->G, tp * pp);
+    s->tp = tp;
+    s->pp = pp;
+    s->micro = given(j->micro_batches) ? j->micro_batches : 1;
+    s->dp = s->G / (tp * pp);
+    return JC_OK;
+}
+
+/* The steps whose gradients are all-reduced, and the parameters. */
+static void dp_work(est *s)
+{
+    if (s->dp <= 1) return;
+    s->grad_params = s->params;
+    if (s->params > 0 && s->passes >= 1) {
+        s->dp_steps = s->passes;
+        return;
+    }
+    jci_est_warn(s, "multi-device: the data-parallel gradient all-reduce of %g devices is not modelled: %s",
+                 s->dp, s->params > 0 ? "give --batch B --seq L (the global batch of one step) to count the steps"
+                                      : "--flops gives no parameter count (give --params N --tokens D)");
+}
+
+jc_status jci_est_resolve_parallel(est *s)
+{
+    jc_status st;
+    s->tp = s->pp = s->dp = s->micro = 1;
+    if ((st = check_layout(s))) return st;
+    if (s->job->mode != JC_MODE_TRAINING || given(s->known_T) || !(s->G > 1)) return JC_OK;
+    dp_work(s);
+    if (s->tp <= 1 && s->pp <= 1 && s->dp_steps <= 0) return JC_OK;
+    s->par_on = 1;
+    if (s->tp > 1) jci_est_assume(s, "parallel.tp", "tensor-parallel size", R1(s->tp), "", JC_ORIGIN_USER, "--tp");
+    if (s->pp > 1) jci_est_assume(s, "parallel.pp", "pipeline stages", R1(s->pp), "", JC_ORIGIN_USER, "--pp");
+    jci_est_assume(s, "parallel.dp", "data-parallel size = devices / (tp x pp)", R1(s->dp), "", JC_ORIGIN_DERIVED,
+                   "--count / (--tp x --pp)");
+    if (s->pp > 1) {
+        jci_est_assume(s, "parallel.micro_batches", "micro-batches per step", R1(s->micro), "", JC_ORIGIN_USER,
+                       "--micro-batches");
+        jci_est_assume(s, "parallel.pp_bubble", "pipeline bubble (p-1)/(m+p-1): stages idle this share of a step",
+                       R1(jci_pp_bubble(s->pp, s->micro)), "", JC_ORIGIN_DERIVED,
+                       "GPipe / 1F1B schedules (Huang et al. 2019; Narayanan et al. 2021, section 2.2)");
+    }
+    const jc_constant *c;
+    if (s->host && s->host->n_accel > 0) {
+        s->per_node = jci_est_assume(s, "parallel.per_node", jci_est_astr(s, "devices per node: %s", s->host->id),
+                                     R1(s->host->n_accel), "", JC_ORIGIN_HWDB, "the host's accelerators").central;
+    } else {
+        jc_range r;
+        if ((st = dev_const(s, "devices_per_node", "devices per node (one link domain: NVLink, a TPU pod's ICI)", 1, &r)))
+            return st;
+        s->per_node = r.central;
+    }
+    if ((st = dev_const(s, "link_bw_gbs", "device link bandwidth within a node, one direction", 0, &s->link_bw)))
+        return st;
+    if (s->G > s->per_node &&
+        (st = dev_const(s, "network_bw_gbs", "inter-node network bandwidth per device, one direction", 0, &s->net_bw)))
+        return st;
+    if (s->tp > 1) {
+        s->hidden = s->job->hidden;
+        s->layers = s->params / (12 * s->hidden * s->hidden);
+        jci_est_assume(s, "parallel.layers", jci_est_astr(s, "layers = N / (12 d^2) at d = %g", s->hidden),
+                       R1(s->layers), "", JC_ORIGIN_DERIVED,
+                       "Kaplan et al. 2020, eq. 2.1 (N = 12 n_layer d_model^2 for a dense transformer) and --hidden");
+    }
+    if (s->dp_steps > 0) {
+        if ((st = jci_est_need_const(s, "dp_overlap_backward", &c))) return st;
+        s->overlap = jci_est_const_range(s, "dp_overlap_backward", "share of the backward pass the gradient "
+                                         "all-reduce runs beside", c);
+        if ((st = jci_est_need_const(s, "allreduce_grad_bytes_per_param", &c))) return st;
+        if (jci_est_prec_bits(s->prec) >= 32)
+            s->grad_bytes = jci_est_assume(s, "parallel.grad_bytes", "gradient bytes per parameter reduced (fp32 run)",
+                                           R1(4), "B", JC_ORIGIN_DERIVED, "the run precision");
+        else
+            s->grad_bytes = jci_est_const_range(s, "allreduce_grad_bytes_per_param",
+                                                "gradient bytes per parameter reduced", c);
+    }
+    return JC_OK;
+}
+
+/* Tensor-parallel all-reduces of the whole job on one device, s. */
+static double tp_time(const est *s, int sc)
+{
+    if (s->tp <= 1 || !(s->tokens > 0)) return 0;
+    double ab = jci_est_prec_bits(s->prec) / 8;
+    double bw = jci_ring_bw(s->tp, s->per_node, pick(s->link_bw, sc, 0) * 1e9, pick(s->net_bw, sc, 0) * 1e9);
+    /* every token of a data-parallel replica passes each of the stage's
+     * layers: 2 all-reduces forward, 2 backward, of d values each */
+    double bytes = s->tokens / s->dp * s->hidden * ab;
+    return s->layers / s->pp * 4 * jci_allreduce_ring_s(s->tp, bytes, bw, 0);
+}
+
+double jci_est_parallel_wall(const est *s, int sc, double T_compute, double *comm_s)
+{
+    double T = T_compute;
+    if (s->par_on) {
+        double f = 1 / (1 - jci_pp_bubble(s->pp, s->micro));
+        T = (T_compute + tp_time(s, sc)) * f;
+        if (s->dp_steps > 0) {
+            /* ranks of one data-parallel group per node: tensor parallel
+             * fills a node first (Megatron's order tp, dp, pp) */
+            double k = floor(s->per_node / s->tp);
+            if (k < 1) k = 1;
+            if (k > s->dp) k = s->dp;
+            double bw = jci_ring_bw(s->dp, k, pick(s->link_bw, sc, 0) * 1e9, pick(s->net_bw, sc, 0) * 1e9);
+            double bytes = s->grad_params * pick(s->grad_bytes, sc, 1) / (s->tp * s->pp);
+            double t_ar = jci_allreduce_ring_s(s->dp, bytes, bw, 0);
+            double bwd = T_compute / s->dp_steps * s->beta / (1 + s->beta + s->rc);
+            T += s->dp_steps * jci_exposed_s(t_ar, bwd, pick(s->overlap, sc, 0));
+        }
+    }
+    if (comm_s) *comm_s = T - T_compute;
+    return T;
+}

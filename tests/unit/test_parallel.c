@@ -1,0 +1,183 @@
+/*
+ * test_parallel.c - the multi-device arithmetic (src/estimate/parallel.c)
+ * against hand-computed values: ring all-reduce time, the ring's bandwidth
+ * across nodes, the pipeline bubble, the exposed part of an all-reduce,
+ * wave quantisation; and a data-parallel / tensor + pipeline-parallel
+ * training estimate whose wall time is worked out by hand below from the
+ * hwdb figures it uses (hwdb/interconnect.yaml), plus the refusals of
+ * options that would have no effect.
+ */
+#include "check.h"
+#include "estimate/parallel.h"
+
+#include <math.h>
+
+static jc_hwdb *db;
+
+static void test_allreduce(void)
+{
+    /* 4 devices, 8 tokens x 4096 x 2 bytes, 450 GB/s, 10 us:
+     * 2 x 3/4 x 65536 / 450e9 + 1e-5 = 1.02184533e-5 s */
+    CHECK_NEAR(jci_allreduce_ring_s(4, 65536, 450e9, 1e-5), 1.0218453333e-5, 1e-9);
+    CHECK_NEAR(jci_allreduce_ring_s(2, 1e9, 1e9, 0), 1.0, 1e-12);
+    CHECK_NEAR(jci_allreduce_ring_s(1, 1e9, 1e9, 1e-5), 0, 0);
+    /* 2048 ranks, 250 MB (125M bf16 gradients), 200 GB/s:
+     * 2 x 2047/2048 x 2.5e8 / 2e11 = 2.498779296875e-3 s */
+    CHECK_NEAR(jci_allreduce_ring_s(2048, 2.5e8, 2e11, 0), 2.498779296875e-3, 1e-12);
+}
+
+static void test_ring_bw(void)
+{
+    /* within a node: the device link */
+    CHECK_NEAR(jci_ring_bw(8, 8, 300e9, 25e9), 300e9, 1e-12);
+    /* 256 nodes of 8: each node's traffic leaves through 8 x 25 GB/s */
+    CHECK_NEAR(jci_ring_bw(2048, 8, 300e9, 25e9), 200e9, 1e-12);
+    /* one rank per node: one NIC */
+    CHECK_NEAR(jci_ring_bw(16, 1, 300e9, 25e9), 25e9, 1e-12);
+    /* the network faster than the link: the link bounds it */
+    CHECK_NEAR(jci_ring_bw(64, 8, 150e9, 25e9), 150e9, 1e-12);
+}
+
+static void test_bubble_exposed_wave(void)
+{
+    CHECK_NEAR(jci_pp_bubble(4, 32), 3.0 / 35.0, 1e-12);   /* 0.0857 */
+    CHECK_NEAR(jci_pp_bubble(8, 1), 7.0 / 8.0, 1e-12);
+    CHECK_NEAR(jci_pp_bubble(1, 8), 0, 0);
+    CHECK_NEAR(jci_exposed_s(3, 2, 1), 1, 1e-12);
+    CHECK_NEAR(jci_exposed_s(1, 2, 1), 0, 0);
+    CHECK_NEAR(jci_exposed_s(3, 4, 0.5), 1, 1e-12);
+    /* 109 tiles on 108 SMs: two waves, the second nearly empty */
+    CHECK_NEAR(jci_wave_factor(109, 108), 109.0 / 216.0, 1e-12);
+    CHECK_NEAR(jci_wave_factor(216, 108), 1, 1e-12);
+    CHECK_NEAR(jci_wave_factor(54, 108), 0.5, 1e-12);
+    CHECK_NEAR(jci_wave_factor(0, 108), 1, 0);
+}
+
+static jc_estimate *run(const jc_job *j)
+{
+    jc_estimate *e = NULL;
+    jc_diag d;
+    jc_status st = jc_estimate_run(j, NULL, db, &e, &d);
+    if (st) printf("  estimate failed: %s\n", d.msg);
+    CHECK_I64(st, JC_OK);
+    return e;
+}
+
+static void job_small(jc_job *j)
+{
+    jc_job_init(j);
+    j->mode = JC_MODE_TRAINING;
+    j->device = "nvidia-a100-sxm4-80gb";
+    j->count = 2048;
+    j->params = 1.25e8;
+    j->tokens = 3e11;
+    j->utilization = 0.5;
+    j->optimizer = "none";
+    j->pue = 1;
+    j->ci = 400;
+}
+
+/* 125M parameters on 2048 A100 (256 nodes of 8, 25 GB/s per GPU), bf16,
+ * MFU 0.5, 512 x 2048 tokens per step:
+ *   compute  T_c = 6 N D / (G x 312e12 x 0.5) = 704.2518 s
+ *   steps    ceil(3e11 / 1,048,576) = 286,103; per step 2.4615e-3 s,
+ *            backward 2/3 of it = 1.6410e-3 s
+ *   all-reduce 2 x 2047/2048 x 2.5e8 B / (8 x 25e9) = 2.4988e-3 s
+ *   exposed  2.4988e-3 - 1.6410e-3 = 8.5776e-4 s per step
+ *   T = 704.2518 + 286,103 x 8.5776e-4 = 949.659 s: 540.25 device-hours,
+ *   25.84% of the wall time not computing. */
+static void test_dp_small_model(void)
+{
+    jc_job j;
+    job_small(&j);
+    j.batch = 512;
+    j.seq = 2048;
+    jc_estimate *e = run(&j);
+    if (!e) return;
+    CHECK_NEAR(e->device_hours.central, 540.2504, 1e-5);
+    const jc_assumption *a = NULL;
+    for (size_t i = 0; i < e->n_assumptions; i++)
+        if (!strcmp(e->assumptions[i].key, "parallel.overhead")) a = &e->assumptions[i];
+    CHECK(a != NULL);
+    if (a) CHECK_NEAR(a->value.central, 0.2584160, 1e-5);
+    jc_estimate_free(e);
+    /* without the global batch the all-reduce is not modelled, and says so */
+    job_small(&j);
+    e = run(&j);
+    if (!e) return;
+    CHECK_NEAR(e->device_hours.central, 2048 * 704.2518028846 / 3600, 1e-9);
+    int warned = 0;
+    for (size_t i = 0; i < e->n_warnings; i++) warned |= strstr(e->warnings[i], "not modelled") != NULL;
+    CHECK(warned);
+    jc_estimate_free(e);
+}
+
+/* 70B (d 8192) on 2048 A100 as tp 8 x pp 4 x dp 64, 32 micro-batches,
+ * 1024 x 4096 tokens per step, MFU 0.5:
+ *   T_c = 6 x 7e10 x 2e12 / (2048 x 156e12) = 2,629,206.73 s
+ *   layers 7e10 / (12 x 8192^2) = 86.923; TP all-reduces per device
+ *   86.923 / 4 x 4 x 2 x 7/8 x (2e12 / 64 x 8192 x 2 B) / 300e9 = 259,611.34 s
+ *   bubble x (32 + 3) / 32 = 1.09375: (T_c + 259,611.34) x 1.09375
+ *   = 3,159,644.77 s; the gradient all-reduce (64 ranks, one per node,
+ *   25 GB/s: 0.345 s) hides under the backward (3.676 s per step).
+ *   Device-hours 2048 x 3,159,644.77 / 3600 = 1,797,486.8. */
+static void test_tp_pp(void)
+{
+    jc_job j;
+    job_small(&j);
+    j.params = 7e10;
+    j.tokens = 2e12;
+    j.batch = 1024;
+    j.seq = 4096;
+    j.tp = 8;
+    j.pp = 4;
+    j.micro_batches = 32;
+    j.hidden = 8192;
+    jc_estimate *e = run(&j);
+    if (!e) return;
+    CHECK_NEAR(e->device_hours.central, 1797486.8006, 1e-6);
+    jc_estimate_free(e);
+}
+
+static void test_refusals(void)
+{
+    jc_job j;
+    jc_estimate *e = NULL;
+    jc_diag d;
+    job_small(&j);
+    j.tp = 8;   /* no --hidden */
+    CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_USAGE);
+    job_small(&j);
+    j.pp = 4;   /* no --micro-batches */
+    CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_USAGE);
+    job_small(&j);
+    j.tp = 3;
+    j.hidden = 768;   /* 2048 is not a multiple of 3 */
+    CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_USAGE);
+    job_small(&j);
+    j.mode = JC_MODE_INFERENCE;
+    j.optimizer = NULL;
+    j.pp = 2;   /* inference without --generate */
+    CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_USAGE);
+    job_small(&j);
+    j.seq = 2048;   /* --seq without --batch: no effect */
+    CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_USAGE);
+}
+
+int main(void)
+{
+    jc_diag d;
+    if (jc_hwdb_load("hwdb", NULL, 0, NULL, &db, &d)) {
+        printf("  cannot load hwdb/: %s\n", d.msg);
+        check_case("load bundled hwdb", 1);
+        return 1;
+    }
+    RUN(test_allreduce);
+    RUN(test_ring_bw);
+    RUN(test_bubble_exposed_wave);
+    RUN(test_dp_small_model);
+    RUN(test_tp_pp);
+    RUN(test_refusals);
+    jc_hwdb_free(db);
+    return check_summary();
+}
