@@ -233,9 +233,14 @@ def index():
               "  file gives no mean SQuAD sequence length for TensorRT's unpadded kernels).",
               "- MaxQ submissions cap GPU power at values the rows do not state; the fitted constants absorb the",
               "  average cap, and the spread between MaxQ and non-MaxQ systems is in the ranges.",
-              "- The four Jetson Xavier rows are not predicted (no int8 peak in the hwdb; Xavier NX is not in it).",
-              "- Not modelled: data-parallel all-reduce and tensor/pipeline-parallel overheads (#17 item 5);",
-              "  wave quantisation (needs SM counts); device-generation factors beyond the peaks per precision.",
+              "- The four Jetson Xavier rows are not predicted: no vendor int8/fp16 peak of the AGX Xavier could be",
+              "  verified (the module's TOPS figure adds the GPU and two DLAs, which these submissions may both use,",
+              "  and one device model cannot split them), and the Xavier NX is not in the hwdb.",
+              "- Multi-device training: the LLaMA rows run with their papers' global batch (4M tokens); the",
+              "  data-parallel gradient all-reduce (about 0.2 of a step's compute at 8 x 25 GB/s per node) hides",
+              "  under the backward pass, so it adds no time there (docs/energy-model.md, \"Multi-device training\").",
+              "- Not modelled: device-generation factors beyond the peaks per precision, the SM count and the",
+              "  wave quantisation of devices without an sm_count (hwdb/gpu-architecture.yaml).",
               "- The workstation row (issue #17's quote of a published wall-meter comparison) is a validation,",
               "  not fitted; its primary publication was not verified here."]
     with open(os.path.join(ROOT, "docs", "accuracy.md"), "w") as f:

@@ -13,7 +13,9 @@ Rows: tests/accuracy/training-runs.csv (copied row by row from
                 energy in its scope (system energy x PUE, or GPU energy).
   device_hours  device-hours of LLaMA-1 and Llama 2 pre-training from 6ND:
                 joulecast estimate --train --params N --tokens D
-                    --device nvidia-a100-sxm4-80gb --count 2048
+                    --device nvidia-a100-sxm4-80gb --count 2048 --batch B --seq L
+                (B x L tokens per step, the papers' global batch: the
+                data-parallel gradient all-reduce per step)
 
   python3 tools/accuracy_training.py [--rows FILE] [--out DIR]
 """
@@ -31,8 +33,12 @@ def recipe(row):
         tokens = float(row["total_flops"]) / (6 * n)
     else:
         tokens = float(row["tokens"])
-    return ["estimate", "--train", "--params", "%.6g" % n, "--tokens", "%.6g" % tokens,
-            "--device", row["device"], "--count", row["count"], "--pue", row["pue"], "--ci", "400"]
+    cmd = ["estimate", "--train", "--params", "%.6g" % n, "--tokens", "%.6g" % tokens,
+           "--device", row["device"], "--count", row["count"], "--pue", row["pue"], "--ci", "400"]
+    if row.get("batch"):
+        # the global batch counts the steps of the data-parallel gradient all-reduce
+        cmd += ["--batch", row["batch"], "--seq", row["seq"]]
+    return cmd
 
 
 def predict(row, extra=()):
@@ -71,8 +77,9 @@ def main():
             out.append(r)
         how = ("`joulecast estimate --train --params N --tokens T --device D --count G --pue P` "
                "(T = published FLOPs / 6N for the energy rows, the published tokens for the device-hours "
-               "rows); the time follows from the device's large-model utilisation scaled by the model "
-               "size, the power from the device power model and the host of its system class.")
+               "rows, with `--batch B --seq L` where the paper states the global batch); the time follows from the "
+               "device's large-model utilisation scaled by the model size, plus the data-parallel gradient "
+               "all-reduce per step that the backward pass does not hide, the power from the device power model and the host of its system class.")
         ac.write_set(sname, title, unit, how,
                      "as published by each source (tests/accuracy/training-runs.csv, column scope): Patterson "
                      "et al. 2021 energies are measured system power per accelerator x hours x PUE; OPT-175B "

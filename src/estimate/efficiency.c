@@ -5,6 +5,7 @@
  * docs/energy-model.md section 2; constants: hwdb/energy-model.yaml.
  */
 #include "estimate/efficiency.h"
+#include "estimate/parallel.h"
 
 #include <math.h>
 #include <string.h>
@@ -152,8 +153,13 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
         double q = 1, al = 1, M, N, K;
         if (gemm_dims(an, n, &M, &N, &K)) {
             double tmn = m->v[JC_EFF_TILE_M].central, tnn = m->v[JC_EFF_TILE_N].central;
-            if (tmn >= 1 && tnn >= 1)
-                q = (M * N) / (ceil(M / tmn) * tmn * ceil(N / tnn) * tnn);
+            if (tmn >= 1 && tnn >= 1) {
+                double tiles = ceil(M / tmn) * ceil(N / tnn);
+                q = (M * N) / (tiles * tmn * tnn);
+                /* the last wave of tiles over the SMs (one partial wave
+                 * of a small kernel is the fill term's) */
+                if (dv->sms >= 1 && tiles >= dv->sms) q *= jci_wave_factor(tiles, dv->sms);
+            }
             if (dv->granule > 0 && (fmod(K, dv->granule) != 0 || fmod(N, dv->granule) != 0))
                 al = pick(m->v[JC_EFF_UNALIGNED], sc, 0);
         }

@@ -13,6 +13,10 @@
  *            (M x N padded to whole tiles), align < 1 when K or N is not
  *            a multiple of the tensor-core granule, fill_s the work (as
  *            time at peak) a kernel needs before it fills the device;
+ *            with the device's SM count S and T = ceil(M/tile_m) x
+ *            ceil(N/tile_n) output tiles, q also carries the wave
+ *            quantisation T / (ceil(T/S) x S) when T >= S (a kernel of
+ *            fewer tiles than SMs runs one partial wave: fill_s covers it);
  *   vector   t_c = F / (P_vector * eta_vector);
  *   memory   t_m = (B + BW*lat_s) / (BW * eta_bw): the achieved bandwidth
  *            grows with the transfer size (half of eta_bw at BW*lat_s);
@@ -77,6 +81,7 @@ typedef struct jc_eff_device {
     double bw;         /* B/s; 0 when unknown (no memory term) */
     int gpu;           /* 1: launch floor applies */
     int granule;       /* tensor-core dim granule (8 for 16-bit, 16 for 8-bit); 0: none */
+    double sms;        /* streaming multiprocessors (wave quantisation); 0: unknown */
 } jc_eff_device;
 
 typedef enum jc_node_bound {

@@ -8,6 +8,7 @@
  * docs/energy-model.md.
  */
 #include "estimate/estimate_int.h"
+#include "estimate/parallel.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -120,6 +121,17 @@ static jc_status resolve_runtime(est *s)
         if (s->util_user && (i == JC_EFF_ETA_MATRIX || i == JC_EFF_FILL_S || i == JC_EFF_TILE_M ||
                              i == JC_EFF_TILE_N || i == JC_EFF_UNALIGNED)) continue;
         jci_est_const_range(s, s->eff.id[i], labels[i], s->eff.src[i]);
+    }
+    if (s->an && !s->util_user && s->dev->kind == JC_DEVICE_GPU) {
+        /* wave quantisation needs the SM count (hwdb/gpu-architecture.yaml) */
+        char key[200];
+        const char *const q[1] = {s->dev->id};
+        const jc_constant *c;
+        if (jci_const_specific(s->db, "sm_count", q, 1, &c, key, sizeof key) == 0)
+            s->sms = jci_est_const_range(s, c->id, "streaming multiprocessors (wave quantisation of matrix kernels)", c).central;
+        else
+            jci_est_warn(s, "device %s has no SM count in the database (sm_count.%s): matrix kernels carry no wave "
+                         "quantisation", s->dev->id, s->dev->id);
     }
     if (given(j->scaling)) {
         if (!(j->scaling > 0 && j->scaling <= 1))
@@ -286,8 +298,7 @@ jc_status jci_est_resolve_host(est *s)
     const jc_constant *busy, *hidle;
     if ((st = jci_host_class_resolve(s->db, hc, &busy, &hidle, s->d))) return st;
     s->host_on = 1;
-    double per = jci_host_class_devices(hc);
-    double nh = hc == JC_HOSTCLASS_TPU ? s->G : ceil(s->G / per);
+    double nh = jci_host_class_hosts(hc, s->G);
     jc_range r = jci_est_sv_range(&busy->value);
     const char *why = hc == JC_HOSTCLASS_WORKSTATION ? "a consumer card's usual system"
                     : hc == JC_HOSTCLASS_TPU ? "TPU chips share their pod's hosts"
@@ -430,7 +441,7 @@ static double pick(jc_range r, int sc, int raises_energy)
 static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, jc_est_node *nodes)
 {
     const jc_analysis *an = s->an;
-    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0};
+    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->util_user ? 0 : s->sms};
     int bits = (int)jci_est_prec_bits(s->prec);
     dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
     jc_eff_model m = s->eff;

@@ -80,6 +80,7 @@ typedef struct est {
     jc_power_model pw;           /* roofline power from utilisation */
     int pw_on;
     double size_factor;          /* params mode: u x 1 / (1 + N_half / N) */
+    double sms;                  /* SM count (wave quantisation); 0: unknown */
     /* multi-device training (train_parallel.c) */
     int par_on;                  /* G > 1 training: the layout is modelled */
     double tp, pp, dp, micro;    /* parallel sizes, micro-batches per step */

@@ -108,6 +108,11 @@ double jci_host_class_devices(jc_host_class c)
     }
 }
 
+double jci_host_class_hosts(jc_host_class c, double devices)
+{
+    return ceil(devices / jci_host_class_devices(c));
+}
+
 jc_host_class jci_host_class_default(const jc_device *dev, double devices)
 {
     if (!dev || dev->kind == JC_DEVICE_CPU) return JC_HOSTCLASS_NONE;

@@ -82,6 +82,10 @@ jc_host_class jci_host_class_default(const jc_device *dev, double devices);
  * server-8 8, tpu-host 1: its constant is per chip). */
 double jci_host_class_devices(jc_host_class c);
 
+/* Hosts of class c that `devices` devices need: ceil(devices / per host)
+ * (tpu-host: one share per chip). */
+double jci_host_class_hosts(jc_host_class c, double devices);
+
 /* The class's host power per host while the job runs (constant
  * host_class_<name>_w, per chip for tpu-host) and while it idles
  * (host_class_<name>_idle_w).  *busy / *idle point into db.  Errors:

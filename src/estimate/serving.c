@@ -728,17 +728,22 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     jj.prompt_dim = jj.past_dim = NULL;   /* the decoder's dims were bound by the serving model */
     jj.tp = jj.pp = jj.ep = NAN;   /* applied above: the energy stage sees G devices */
     jj.precision = s->r->compute_precision;
-    const jc_constant *hc = NULL;
+    /* no host named: the system class of the device and count, as for
+     * every estimate (jc_estimate_run adds none beside a measured or
+     * modelled average power, so its power is passed here) */
+    const jc_constant *hc = NULL, *hidle = NULL;
     jc_diag tmp;
-    int host_share = !s->job->host && isnan(s->job->host_power_w) &&
-                     jc_hwdb_constant(s->db, "host_w_per_accelerator", &hc, &tmp) == JC_OK;
+    jc_host_class cls = jci_host_class_default(s->dev, s->G);
+    int host_share = !s->job->host && isnan(s->job->host_power_w) && cls != JC_HOSTCLASS_NONE &&
+                     jci_host_class_resolve(s->db, cls, &hc, &hidle, &tmp) == JC_OK;
     for (int sc = 0; sc < 3 && !st; sc++) {
         jj.hours = k[sc].T / 3600;
         jj.avg_power_w = k[sc].p_avg;
         if (host_share) {
             const jc_sourced *v = &hc->value;
-            jj.host_power_w = s->G * (sc == 1 ? v->value : sc == 0 ? (v->has_range ? v->low : v->value)
-                                                                   : (v->has_range ? v->high : v->value));
+            jj.host_power_w = jci_host_class_hosts(cls, s->G) *
+                              (sc == 1 ? v->value : sc == 0 ? (v->has_range ? v->low : v->value)
+                                                            : (v->has_range ? v->high : v->value));
         }
         st = jc_estimate_run(&jj, NULL, s->db, &e[sc], s->d);
     }
