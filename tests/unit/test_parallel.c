@@ -7,8 +7,8 @@
  * hwdb figures it uses (hwdb/interconnect.yaml), plus the refusals of
  * options that would have no effect.
  */
-#include "check.h"
 #include "estimate/parallel.h"
+#include "check.h"
 
 #include <math.h>
 
@@ -166,12 +166,7 @@ static void test_refusals(void)
 
 int main(void)
 {
-    jc_diag d;
-    if (jc_hwdb_load("hwdb", NULL, 0, NULL, &db, &d)) {
-        printf("  cannot load hwdb/: %s\n", d.msg);
-        check_case("load bundled hwdb", 1);
-        return 1;
-    }
+    if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_allreduce);
     RUN(test_ring_bw);
     RUN(test_bubble_exposed_wave);
