@@ -981,9 +981,18 @@ const jc_job_key *jc_job_keys(size_t *n);
  * larger value with JC_ERR_RANGE.  Points into a static table. */
 const double *jc_job_key_max(const char *key);
 
-/* The job key closest to `name` (edit distance below 3), for "did you
- * mean" messages; NULL when none is close.  A static string. */
+/* The job key closest to `name` by the rule of jc_closest_name, for "did
+ * you mean" messages; NULL when none is close.  A static string. */
 const char *jc_job_key_closest(const char *name);
+
+/* Of the n names, the one closest to `want` for a "did you mean" message,
+ * or NULL when none is close (want or names NULL: NULL).  The library's
+ * one rule (src/base/suggest.c): ASCII case folded; an edit distance of
+ * at most 1 for up to 3 typed characters, 2 for up to 5, then a third of
+ * the length plus one, at most 4; a name that the typed text starts a
+ * word of (or holds, or is held in) also counts; equal ranks go to the
+ * smaller edit distance, then the name.  Returns one of names (borrowed). */
+const char *jc_closest_name(const char *want, const char *const *names, size_t n);
 
 /* Sets the field of `key` from its text: numbers in the C locale's
  * format, names borrowed (they must outlive the job), flags as NULL (on)
@@ -1042,6 +1051,9 @@ typedef struct jc_request {
     int bindings_if_present;    /* 1: a --dim/--input the model lacks is
                                    skipped (compare: models differ) */
     jc_fixed_batch_rule fixed_batch;
+    int no_default_batch;       /* 1: without job->batch a symbolic batch
+                                   dim stays unbound (count reports it)
+                                   instead of being counted at 1 */
 } jc_request;
 
 /* Zeroes *rq: no model, no bindings, partial counts refused, a fixed

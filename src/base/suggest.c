@@ -115,3 +115,13 @@ void jci_suggest_list(const jci_suggest *s, const char *quote, char *buf, size_t
         p += (size_t)w;
     }
 }
+
+const char *jc_closest_name(const char *want, const char *const *names, size_t n)
+{
+    if (!want || !names) return NULL;
+    jci_suggest sg;
+    jci_suggest_init(&sg, want, 1);
+    for (size_t i = 0; i < n; i++)
+        if (names[i]) jci_suggest_add(&sg, names[i], NULL);
+    return jci_suggest_best(&sg);
+}

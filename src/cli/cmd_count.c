@@ -1,7 +1,9 @@
 /*
  * cmd_count.c - `joulecast count MODEL.onnx ...`: shapes and cost of every
- * node (jc_analyze), reported as text, JSON or CSV.  Parses the options
- * into jc_analyze_opts; all arithmetic lives in the library.
+ * node, reported as text, JSON or CSV.  The options are rows of the
+ * shared table (jobopts.c: model, dim, input, batch, op-rules) plus
+ * count's own; the model and its analysis come from the library's one
+ * request path (jc_request_load / jc_request_analyze).
  */
 #include "cli/cli.h"
 #include "cli/jobopts.h"
@@ -10,6 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The shared rows count takes (jobopts.c, job_keys.def); its own below. */
+static const char *const shared[] = {"model", "dim", "input", "batch", "op-rules", NULL};
+
+enum { CO_VALUE, CO_ASSUME, CO_PER_NODE, CO_TOP, CO_JSON, CO_CSV, CO_CONVENTION, CO_STRICT };
+static const jo_opt own[] = {
+    {"input-value", JO_CMD, CO_VALUE, "NAME=V,V,...", "the values of an input whose value decides a shape "
+     "(Reshape shape, Slice starts, TopK k, Resize scales...; repeatable)"},
+    {"assume", JO_CMD, CO_ASSUME, "NAME=N", "bound for a data-dependent size or trip count (names as the report prints them)"},
+    {"per-node", JO_OUT, CO_PER_NODE, NULL, "add the per-node table"},
+    {"top", JO_OUT, CO_TOP, "N", "top nodes by MACs (default 10, 0: none)"},
+    {"json", JO_OUT, CO_JSON, NULL, "machine-readable output (docs/json-schemas.md)"},
+    {"csv", JO_OUT, CO_CSV, NULL, "one CSV row per node"},
+    {"convention", JO_CMD, CO_CONVENTION, "C", "joulecast|torchvision|flops2x|fvcore|onnx-tool"},
+    {"strict", JO_CMD, CO_STRICT, NULL, "exit 9 when the count is partial (it is printed first)"},
+};
+#define N_OWN (sizeof own / sizeof own[0])
+
 void help_count(FILE *f)
 {
     fprintf(f,
@@ -17,22 +36,9 @@ void help_count(FILE *f)
         "Infers every tensor's shape and counts MACs, FLOPs, special ops\n"
         "(transcendentals), bytes and parameters per node (docs/counting.md).\n"
         "Unknown dims, unsupported ops and data-dependent sizes are listed\n"
-        "first and never counted as zero.\n\n"
-        "  --dim NAME=N         bind a symbolic dim (repeatable)\n"
-        "  --input NAME=AxBxC   give an input's full shape (repeatable)\n"
-        "  --batch N            bind the first dim of every symbolic input\n"
-        "  --input-value NAME=V,V,...\n"
-        "                       the values of an input whose value decides a\n"
-        "                       shape (Reshape shape, Slice starts, TopK k,\n"
-        "                       Resize scales...; repeatable)\n"
-        "  --assume NAME=N      bound for a data-dependent size or trip count\n"
-        "                       (names as the report prints them)\n"
-        "  --per-node           add the per-node table\n"
-        "  --top N              top nodes by MACs (default 10, 0: none)\n"
-        "  --json | --csv       machine-readable output (docs/json-schemas.md)\n"
-        "  --convention C       joulecast|torchvision|flops2x|fvcore|onnx-tool\n"
-        "  --op-rules FILE      YAML cost rules for custom ops\n"
-        "  --strict             exit %d when the result is partial\n", JC_ERR_INCOMPLETE);
+        "first and never counted as zero; --batch binds the first dim of every\n"
+        "symbolic input, and without it such a dim stays unbound.\n\n");
+    jo_help_only(f, shared, own, N_OWN);
 }
 
 /* NAME=v1,v2,...: numbers as doubles (integers as written when they are
@@ -84,149 +90,121 @@ bad:
     return false;
 }
 
-int cmd_count(int argc, char **argv)
+typedef struct count_cli {
+    jc_value_binding values[JO_MAX_BIND];
+    size_t n_values;
+    jc_dim_binding assume[JO_MAX_BIND];
+    size_t n_assume;
+    jc_convention convention;
+    int json, csv, strict, per_node, top;
+} count_cli;
+
+static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *where)
 {
-    const char *path = NULL, *v;
-    int json = 0, csv = 0, per_node = 0, strict = 0, top = 10, err = 0, rc = 0;
-    jc_analyze_opts o;
-    memset(&o, 0, sizeof o);
-    jc_dim_binding *dims = calloc((size_t)argc, sizeof *dims), *assume = calloc((size_t)argc, sizeof *assume);
-    jc_input_binding *inputs = calloc((size_t)argc, sizeof *inputs);
-    jc_value_binding *values = calloc((size_t)argc, sizeof *values);
-    size_t nd = 0, na = 0, ni = 0, nv = 0;
-    if (!dims || !assume || !inputs || !values) {
-        fprintf(stderr, "joulecast: out of memory\n");
-        rc = JC_ERR_NOMEM;
-        goto out;
+    count_cli *k = ctx;
+    int64_t t;
+    switch (o->off) {
+    case CO_VALUE:
+        if (k->n_values >= JO_MAX_BIND) return cli_usage("count", "too many --input-value bindings");
+        if (!parse_value(val, &k->values[k->n_values]))
+            return cli_usage("count", "%s: --input-value expects NAME=V,V,... (e.g. shape=1,-1,768), got '%s'",
+                             where, val);
+        k->n_values++;
+        return 0;
+    case CO_ASSUME: {
+        if (k->n_assume >= JO_MAX_BIND) return cli_usage("count", "too many --assume bounds");
+        int rc = jo_parse_dim("count", where, "assume", val, 0, &k->assume[k->n_assume]);
+        if (!rc) k->n_assume++;
+        return rc;
     }
-    for (int i = 1; i < argc && !rc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--json")) json = 1;
-        else if (!strcmp(a, "--csv")) csv = 1;
-        else if (!strcmp(a, "--per-node")) per_node = 1;
-        else if (!strcmp(a, "--strict")) strict = 1;
-        else if (cli_opt(argc, argv, &i, "--dim", &v, &err)) {
-            if (err) rc = JC_ERR_USAGE;
-            else if (!(rc = jo_parse_dim("count", "command line", "dim", v, 1, &dims[nd]))) nd++;
-        } else if (cli_opt(argc, argv, &i, "--assume", &v, &err)) {
-            if (err) rc = JC_ERR_USAGE;
-            else if (!(rc = jo_parse_dim("count", "command line", "assume", v, 0, &assume[na]))) na++;
-        } else if (cli_opt(argc, argv, &i, "--input-value", &v, &err)) {
-            if (err) rc = JC_ERR_USAGE;
-            else if (!parse_value(v, &values[nv]))
-                rc = cli_usage("count", "--input-value expects NAME=V,V,... (e.g. shape=1,-1,768), got '%s'", v);
-            else nv++;
-        } else if (cli_opt(argc, argv, &i, "--input", &v, &err)) {
-            if (err) rc = JC_ERR_USAGE;
-            else {
-                int64_t *d = calloc(JO_MAX_RANK, sizeof *d);
-                if (!d) rc = JC_ERR_NOMEM;
-                else if ((rc = jo_parse_input("count", "command line", v, d, JO_MAX_RANK, &inputs[ni])))
-                    free(d);
-                else ni++;
-            }
-        } else if (cli_opt(argc, argv, &i, "--batch", &v, &err)) {
-            double bv;
-            if (err) rc = JC_ERR_USAGE;
-            else if (!cli_parse_f64(v, &bv) || bv < 1 || bv != floor(bv))
-                rc = cli_usage("count", "--batch expects a positive integer, got '%s'", v);
-            else if (bv > *jc_job_key_max("batch"))
-                rc = cli_range("count", "--batch %s is out of range: at most %g", v, *jc_job_key_max("batch"));
-            else o.batch = (int64_t)bv;
-        } else if (cli_opt(argc, argv, &i, "--top", &v, &err)) {
-            int64_t t;
-            if (err) rc = JC_ERR_USAGE;
-            else if (!cli_parse_i64(v, &t) || t > 100000) rc = cli_usage("count", "--top expects a count, got '%s'", v);
-            else top = (int)t;
-        } else if (cli_opt(argc, argv, &i, "--convention", &v, &err)) {
-            if (err) rc = JC_ERR_USAGE;
-            else if (jc_convention_parse(v, &o.convention))
-                rc = cli_usage("count", "unknown convention '%s' (joulecast, torchvision, flops2x, fvcore, onnx-tool)", v);
-        } else if (cli_opt(argc, argv, &i, "--op-rules", &v, &err)) {
-            if (err) rc = JC_ERR_USAGE;
-            else o.op_rules_path = v;
-        } else if (a[0] == '-' && a[1]) rc = cli_usage("count", "unknown option '%s'", a);
-        else if (path) rc = cli_usage("count", "one model at a time ('%s' and '%s')", path, a);
-        else path = a;
+    case CO_TOP:
+        if (!cli_parse_i64(val, &t) || t > 100000) return cli_usage("count", "--top expects a count, got '%s'", val);
+        k->top = (int)t;
+        return 0;
+    case CO_PER_NODE: k->per_node = 1; return 0;
+    case CO_JSON: k->json = 1; return 0;
+    case CO_CSV: k->csv = 1; return 0;
+    case CO_CONVENTION:
+        if (jc_convention_parse(val, &k->convention))
+            return cli_usage("count", "unknown convention '%s' (joulecast, torchvision, flops2x, fvcore, onnx-tool)", val);
+        return 0;
+    case CO_STRICT: k->strict = 1; return 0;
     }
-    if (!rc && !path) rc = cli_usage("count", "missing MODEL.onnx");
-    if (!rc && json && csv) rc = cli_usage("count", "--json and --csv are exclusive");
-    if (rc) goto out;
-    o.dims = dims;
-    o.n_dims = nd;
-    o.assume = assume;
-    o.n_assume = na;
-    o.inputs = inputs;
-    o.n_inputs = ni;
-    o.values = values;
-    o.n_values = nv;
-    jc_diag d;
-    jc_model *m;
-    if (cli_model_load(path, &m, &d)) {
-        rc = cli_fail(&d);
-        goto out;
-    }
-    /* --batch binds the first dim of every symbolic input: a --dim or
-     * --input that binds one of those to another value would lose */
+    return JC_ERR_INTERNAL;
+}
+
+/* --batch binds the first dim of every symbolic input: a --dim or --input
+ * that binds one of those to another value would lose. */
+static int batch_conflict(const jobopts *c, const jc_model *m)
+{
     const jc_graph *g = m->graph;
-    for (size_t i = 0; o.batch > 0 && !rc && i < g->n_inputs; i++) {
+    long long b = (long long)c->job.batch;
+    for (size_t i = 0; !isnan(c->job.batch) && i < g->n_inputs; i++) {
         const jc_value *gv = &g->values[g->inputs[i]];
         if (gv->rank < 1 || gv->dims[0].v >= 0) continue;
-        for (size_t k = 0; !rc && gv->dims[0].sym && k < nd; k++)
-            if (!strcmp(dims[k].name, gv->dims[0].sym) && dims[k].value != o.batch)
-                rc = cli_usage("count", "--batch %lld and --dim %s=%lld disagree on input '%s''s first dim; "
-                               "give one", (long long)o.batch, dims[k].name, (long long)dims[k].value, gv->name);
-        for (size_t k = 0; !rc && k < ni; k++)
-            if (!strcmp(inputs[k].name, gv->name) && inputs[k].rank > 0 && inputs[k].dims[0] != o.batch)
-                rc = cli_usage("count", "--batch %lld and --input %s disagree on its first dim (%lld); give one",
-                               (long long)o.batch, gv->name, (long long)inputs[k].dims[0]);
+        for (size_t k = 0; gv->dims[0].sym && k < c->n_dims; k++)
+            if (!strcmp(c->dims[k].name, gv->dims[0].sym) && c->dims[k].value != b)
+                return cli_usage("count", "--batch %lld and --dim %s=%lld disagree on input '%s''s first dim; "
+                                 "give one", b, c->dims[k].name, (long long)c->dims[k].value, gv->name);
+        for (size_t k = 0; k < c->n_inputs; k++)
+            if (!strcmp(c->inputs[k].name, gv->name) && c->inputs[k].rank > 0 && c->inputs[k].dims[0] != b)
+                return cli_usage("count", "--batch %lld and --input %s disagree on its first dim (%lld); give one",
+                                 b, gv->name, (long long)c->inputs[k].dims[0]);
     }
-    if (rc) {
-        jc_model_free(m);
-        goto out;
-    }
-    jc_analysis *an;
-    if (jc_analyze(m, &o, &an, &d)) {
-        rc = cli_fail(&d);
-        jc_model_free(m);
-        goto out;
-    }
-    if (json) {
-        char *s = jc_report_count_json(an);
-        if (!s) {
-            fprintf(stderr, "joulecast: out of memory\n");
-            rc = JC_ERR_NOMEM;
-        } else {
-            fputs(s, stdout);
-            fputc('\n', stdout);
-            free(s);
-        }
-    } else if (csv) {
-        rc = jc_report_count_csv(an, stdout);
-    } else {
-        rc = jc_report_count_text(an, stdout, per_node, top);
-    }
-    if (!rc && strict && an->partial) {
+    return 0;
+}
+
+static int print_count(const count_cli *k, const jc_analysis *an)
+{
+    if (k->json) return cli_emit_json(jc_report_count_json(an));
+    if (k->csv) return jc_report_count_csv(an, stdout);
+    return jc_report_count_text(an, stdout, k->per_node, k->top);
+}
+
+int cmd_count(int argc, char **argv)
+{
+    count_cli k;
+    jobopts c;
+    memset(&k, 0, sizeof k);
+    k.top = 10;
+    jo_init(&c, "count", own, N_OWN, apply_own, &k);
+    jo_only(&c, shared);
+    jc_model *m = NULL;
+    jc_analysis *an = NULL;
+    jc_diag d;
+    int rc = jo_parse(&c, argc, argv, NULL, NULL);
+    if (!rc && !c.model) rc = cli_usage("count", "missing MODEL.onnx");
+    if (!rc && k.json && k.csv) rc = cli_usage("count", "--json and --csv are exclusive");
+    if (rc) goto out;
+    /* the one request path, with count's policy: a partial count is
+     * reported (--strict: exit 9 after it), an unbound batch stays unbound */
+    jc_request rq;
+    jo_request(&c, &rq);
+    rq.values = k.values;
+    rq.n_values = k.n_values;
+    rq.assume = k.assume;
+    rq.n_assume = k.n_assume;
+    rq.convention = k.convention;
+    rq.allow_partial = 1;
+    rq.no_default_batch = 1;
+    if ((rc = jc_batch_check(c.job.batch, "--batch", &d) ? cli_fail(&d) : 0)) goto out;
+    if (jc_request_load(&rq, &m, &d)) { rc = cli_fail(&d); goto out; }
+    if ((rc = batch_conflict(&c, m))) goto out;
+    if (jc_request_analyze(&rq, m, NAN, &an, NULL, &d)) { rc = cli_fail(&d); goto out; }
+    rc = print_count(&k, an);
+    if (!rc && k.strict && an->partial) {
         fprintf(stderr, "joulecast: the count is partial (--strict)\n");
         rc = JC_ERR_INCOMPLETE;
     }
+out:
     jc_analysis_free(an);
     jc_model_free(m);
-out:
-    for (size_t i = 0; dims && i < nd; i++) free((char *)dims[i].name);
-    for (size_t i = 0; assume && i < na; i++) free((char *)assume[i].name);
-    for (size_t i = 0; inputs && i < ni; i++) {
-        free((char *)inputs[i].name);
-        free((int64_t *)inputs[i].dims);
+    for (size_t i = 0; i < k.n_assume; i++) free((char *)k.assume[i].name);
+    for (size_t i = 0; i < k.n_values; i++) {
+        free((char *)k.values[i].name);
+        free((int64_t *)k.values[i].ivals);
+        free((double *)k.values[i].fvals);
     }
-    for (size_t i = 0; values && i < nv; i++) {
-        free((char *)values[i].name);
-        free((int64_t *)values[i].ivals);
-        free((double *)values[i].fvals);
-    }
-    free(dims);
-    free(assume);
-    free(inputs);
-    free(values);
+    jo_free(&c);
     return rc;
 }

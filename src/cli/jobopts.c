@@ -47,9 +47,24 @@ void jo_init(jobopts *c, const char *cmd, const jo_opt *extra, size_t n_extra,
     c->n_jobrows = n < JO_MAX_JOBKEYS ? n : JO_MAX_JOBKEYS;
 }
 
-static void help_rows(FILE *f, const jo_opt *o, size_t n)
+void jo_only(jobopts *c, const char *const *only)
+{
+    c->only = only;
+}
+
+/* Does the command take shared row o (jo_only)? */
+static int takes(const char *const *only, const jo_opt *o)
+{
+    if (!only) return 1;
+    for (size_t i = 0; only[i]; i++)
+        if (!strcmp(only[i], o->name)) return 1;
+    return 0;
+}
+
+static void help_rows(FILE *f, const jo_opt *o, size_t n, const char *const *only)
 {
     for (size_t i = 0; i < n; i++) {
+        if (!takes(only, &o[i])) continue;
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", o[i].name, o[i].arg ? " " : "",
                  o[i].arg ? o[i].arg : "");
@@ -59,13 +74,18 @@ static void help_rows(FILE *f, const jo_opt *o, size_t n)
     }
 }
 
-void jo_help(FILE *f, const jo_opt *extra, size_t n_extra)
+void jo_help_only(FILE *f, const char *const *only, const jo_opt *extra, size_t n_extra)
 {
     jobopts c;
     jo_init(&c, "", NULL, 0, NULL, NULL);
-    help_rows(f, c.jobrows, c.n_jobrows);
-    help_rows(f, opts, N_OPTS);
-    if (n_extra) help_rows(f, extra, n_extra);
+    help_rows(f, c.jobrows, c.n_jobrows, only);
+    help_rows(f, opts, N_OPTS, only);
+    if (n_extra) help_rows(f, extra, n_extra, NULL);
+}
+
+void jo_help(FILE *f, const jo_opt *extra, size_t n_extra)
+{
+    jo_help_only(f, NULL, extra, n_extra);
 }
 
 int jo_parse_dim(const char *cmd, const char *where, const char *opt, const char *val,
@@ -180,12 +200,25 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
 static const jo_opt *find_opt(const jobopts *c, const char *name)
 {
     for (size_t i = 0; i < c->n_jobrows; i++)
-        if (!strcmp(c->jobrows[i].name, name)) return &c->jobrows[i];
+        if (!strcmp(c->jobrows[i].name, name) && takes(c->only, &c->jobrows[i])) return &c->jobrows[i];
     for (size_t i = 0; i < N_OPTS; i++)
-        if (!strcmp(opts[i].name, name)) return &opts[i];
+        if (!strcmp(opts[i].name, name) && takes(c->only, &opts[i])) return &opts[i];
     for (size_t i = 0; i < c->n_extra; i++)
         if (!strcmp(c->extra[i].name, name)) return &c->extra[i];
     return NULL;
+}
+
+/* The option the command takes that is closest to name ("did you mean"). */
+static const char *closest_opt(const jobopts *c, const char *name)
+{
+    const char *names[JO_MAX_JOBKEYS + N_OPTS + 64];
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_jobrows; i++)
+        if (takes(c->only, &c->jobrows[i])) names[n++] = c->jobrows[i].name;
+    for (size_t i = 0; i < N_OPTS; i++)
+        if (takes(c->only, &opts[i])) names[n++] = opts[i].name;
+    for (size_t i = 0; i < c->n_extra && n < sizeof names / sizeof names[0]; i++) names[n++] = c->extra[i].name;
+    return jc_closest_name(name, names, n);
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -244,7 +277,7 @@ int jo_apply_jobfile(jobopts *c, const char *path)
         snprintf(where, sizeof where, "%s:%d:%d", jf->path, jf->lines[k], jf->cols[k]);
         const jo_opt *o = find_opt(c, jf->keys[k]);
         if (!o) {
-            const char *near = jc_job_key_closest(jf->keys[k]);
+            const char *near = closest_opt(c, jf->keys[k]);
             return cli_usage(c->cmd, "%s: unknown key '%s'%s%s%s (keys are the long option names)",
                              where, jf->keys[k], near ? "; did you mean '" : "",
                              near ? near : "", near ? "'?" : "");
@@ -339,7 +372,7 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
         key[kl] = 0;
         const jo_opt *o = find_opt(c, key);
         if (!o) {
-            const char *near = jc_job_key_closest(key);
+            const char *near = closest_opt(c, key);
             if (near) return cli_usage(c->cmd, "unknown option '--%s'; did you mean '--%s'?", key, near);
             return cli_usage(c->cmd, "unknown option '--%s'", key);
         }

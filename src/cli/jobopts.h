@@ -1,6 +1,6 @@
 /*
- * jobopts.h - the workload options shared by `estimate`, `compare` and
- * `sweep`: one table (src/cli/jobopts.c) that serves the command line, the
+ * jobopts.h - the workload options shared by `estimate`, `compare`,
+ * `sweep`, `statement`, `calibrate` and (a few of them) `count`: one table (src/cli/jobopts.c) that serves the command line, the
  * job file (keys = long option names without dashes) and --help, plus the
  * parsing, job-file loading and model analysis the three commands share.
  *
@@ -71,6 +71,8 @@ typedef struct jobopts {
     size_t n_jobrows;
     const jo_opt *extra;        /* the command's own rows */
     size_t n_extra;
+    const char *const *only;    /* NULL, or the shared rows the command
+                                   takes (jo_only) */
     jo_handler handler;
     void *ctx;
 } jobopts;
@@ -80,6 +82,12 @@ typedef struct jobopts {
 void jo_init(jobopts *c, const char *cmd, const jo_opt *extra, size_t n_extra,
              jo_handler handler, void *ctx);
 
+/* Limits the shared rows (the jc_job keys and jobopts.c's own table) to
+ * those named in `only` (NULL-terminated, static); the command's own rows
+ * are always taken.  For a command that uses few of them (count): every
+ * other option is then unknown, on the command line and in a job file. */
+void jo_only(jobopts *c, const char *const *only);
+
 /* Reads the job file named among argv (if any), then argv itself, so the
  * command line overrides the file.  Positional arguments that are not job
  * files go to pos (NULL: one model).  Returns 0 or an exit code, the error
@@ -88,6 +96,9 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx);
 
 /* Prints the shared options, then the command's own rows. */
 void jo_help(FILE *f, const jo_opt *extra, size_t n_extra);
+/* The same for a command limited with jo_only(only): the shared rows it
+ * takes, then its own. */
+void jo_help_only(FILE *f, const char *const *only, const jo_opt *extra, size_t n_extra);
 
 /* Applies the job file at `path` beneath what jo_parse already read from
  * the command line: a key the command line gave is kept (repeatable keys

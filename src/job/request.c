@@ -244,7 +244,7 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
         int bound = 0;
         for (size_t i = 0; sym && i < nd; i++) bound |= !strcmp(dims[i].name, sym);
         for (size_t i = 0; v && i < ni; i++) bound |= !strcmp(inputs[i].name, v->name);
-        if (sym && !bound) ao.batch = 1;
+        if (sym && !bound && !rq->no_default_batch) ao.batch = 1;
     }
     st = jc_analyze(m, &ao, out, d);
     free(dims);
