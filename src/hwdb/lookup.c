@@ -1,5 +1,5 @@
 /*
- * hwdb_lookup.c - name indexes of a loaded hardware database and the
+ * lookup.c - name indexes of a loaded hardware database and the
  * public lookups: case-insensitive ids and aliases in O(1), and on a miss
  * a "did you mean" list of the closest names (edit distance or
  * substring).  Also the enum-to-name helpers.
