@@ -2037,6 +2037,14 @@ void jc_free(void *p);
  * Never fails; buf is the caller's. */
 void jc_shell_arg_append(char *buf, size_t cap, const char *s);
 
+/* Writes the current UTC time into buf (capacity cap): "YYYY-MM-DD" when
+ * date_only, else "YYYY-MM-DDTHH:MM:SS" (CodeCarbon's timestamp).  The
+ * time is SOURCE_DATE_EPOCH when that environment variable holds a
+ * whole number of seconds >= 0 (reproducible outputs and tests), else
+ * now.  The calibrated layer's date and the codecarbon row use it.
+ * Never fails; buf is the caller's. */
+void jc_utc_timestamp(char *buf, size_t cap, int date_only);
+
 /* `joulecast count MODEL --json`: keys dim, input, input-value, batch,
  * assume, convention, op-rules, strict. */
 jc_status jc_run_count_json(const char *model_path, const char *const *keys,

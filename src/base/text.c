@@ -1,13 +1,16 @@
 /*
  * text.c - small string helpers: case-insensitive compare, the capped edit
  * distance behind every "did you mean", shell quoting of a reproducing
- * command line, YAML and CSV quoting, and UTF-8 validation.
+ * command line, YAML and CSV quoting, UTC time stamps and UTF-8
+ * validation.
  */
 #include "base/jc_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- strings ------------------------------------------------------------ */
 
@@ -67,6 +70,23 @@ void jc_shell_arg_append(char *buf, size_t cap, const char *s)
         buf[n] = 0;
     }
     if (n + 1 < cap) { buf[n++] = '\''; buf[n] = 0; }
+}
+
+/* ---- time stamps ------------------------------------------------------------ */
+
+void jc_utc_timestamp(char *buf, size_t cap, int date_only)
+{
+    time_t t = time(NULL);
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    if (sde && *sde) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(sde, &end, 10);
+        if (!errno && !*end && v >= 0) t = (time_t)v;
+    }
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, cap, date_only ? "%Y-%m-%d" : "%Y-%m-%dT%H:%M:%S", &tm);
 }
 
 /* ---- quoting for YAML and CSV ---------------------------------------------- */

@@ -278,11 +278,7 @@ int cmd_calibrate(int argc, char **argv)
         goto out;
     }
     if (k.json) {
-        char *js = jc_report_calibrate_json(&res);
-        if (!js) { fprintf(stderr, "joulecast: out of memory\n"); rc = JC_ERR_NOMEM; goto out; }
-        fputs(js, stdout);
-        fputc('\n', stdout);
-        jc_free(js);
+        if ((rc = cli_emit_json(jc_report_calibrate_json(&res)))) goto out;
     } else {
         print_text(&res);
     }

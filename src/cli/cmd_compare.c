@@ -123,10 +123,7 @@ int cmd_compare(int argc, char **argv)
         if (!strcmp(cc.html, "-")) goto out;
     }
     if (cc.json) {
-        char *s = jc_report_compare_json(cmp->items, cmp->n);
-        if (!s) { rc = JC_ERR_NOMEM; goto out; }
-        puts(s);
-        free(s);
+        if ((rc = cli_emit_json(jc_report_compare_json(cmp->items, cmp->n)))) goto out;
     } else if (cc.csv) {
         if (jc_report_compare_csv(cmp->items, cmp->n, stdout)) rc = JC_ERR_IO;
     } else {

@@ -64,10 +64,7 @@ int cmd_diff(int argc, char **argv)
     jc_status st = jc_estimate_diff(&s[0], &s[1], maxinc, on_high, df, &d);
     if (st && st != JC_ERR_BUDGET) { rc = cli_fail(&d); goto out; }
     if (json) {
-        char *t = jc_report_diff_json(df);
-        if (!t) { rc = JC_ERR_NOMEM; goto out; }
-        puts(t);
-        free(t);
+        if ((rc = cli_emit_json(jc_report_diff_json(df)))) goto out;
     } else if (jc_report_diff_text(df, stdout)) {
         rc = JC_ERR_IO;
         goto out;

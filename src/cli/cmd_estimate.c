@@ -121,10 +121,7 @@ static int run_generation(jobopts *c, const est_out *out, const jc_hwdb *db)
     if (out->html && !strcmp(out->html, "-")) {
         /* the HTML was the output */
     } else if (out->json) {
-        char *j = jc_report_serving_json(s);
-        if (!j) { rc = JC_ERR_NOMEM; goto done; }
-        puts(j);
-        free(j);
+        if ((rc = cli_emit_json(jc_report_serving_json(s)))) goto done;
     } else if (out->csv) {
         if (jc_report_serving_csv(s, stdout, 1)) rc = JC_ERR_IO;
     } else if (jc_report_serving_text(s, stdout)) {
@@ -193,15 +190,12 @@ int cmd_estimate(int argc, char **argv)
     if (out.html && !strcmp(out.html, "-")) {
         /* the HTML was the output */
     } else if (out.json) {
-        char *s = jc_report_estimate_json(e);
-        if (!s) { rc = JC_ERR_NOMEM; goto out; }
-        puts(s);
-        free(s);
+        if ((rc = cli_emit_json(jc_report_estimate_json(e)))) goto out;
     } else if (out.csv) {
         if (jc_report_estimate_csv(e, stdout, 1)) rc = JC_ERR_IO;
     } else if (out.codecarbon) {
         char ts[32];
-        wf_timestamp(ts, sizeof ts, 0);
+        jc_utc_timestamp(ts, sizeof ts, 0);
         jc_codecarbon_opts co = {ts, out.project, NULL};
         if (jc_report_estimate_codecarbon(e, &co, stdout, 1)) rc = JC_ERR_IO;
     } else {

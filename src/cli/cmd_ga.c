@@ -176,15 +176,7 @@ int cmd_ga(int argc, char **argv)
     }
     int rc = 0;
     if (json) {
-        char *s = jc_report_ga_json(r);
-        if (!s) {
-            fprintf(stderr, "joulecast: out of memory\n");
-            rc = JC_ERR_NOMEM;
-        } else {
-            fputs(s, stdout);
-            fputc('\n', stdout);
-            free(s);
-        }
+        rc = cli_emit_json(jc_report_ga_json(r));
     } else if (jc_report_ga_text(r, stdout)) {
         rc = JC_ERR_IO;
     }

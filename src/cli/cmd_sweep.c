@@ -175,10 +175,7 @@ static int sweep_generation(sweep_cli *sc, jobopts *c, jc_hwdb *db)
                                 sc->max_itl_s, sc->max_ttft_s};
     if (jc_serving_sweep_run(&sp, &c->job, arch, db, &s, &d)) { rc = cli_fail(&d); goto out; }
     if (sc->json) {
-        char *js = jc_report_serving_sweep_json(s);
-        if (!js) { rc = JC_ERR_NOMEM; goto out; }
-        puts(js);
-        free(js);
+        if ((rc = cli_emit_json(jc_report_serving_sweep_json(s)))) goto out;
     } else if (sc->csv) {
         if (jc_report_serving_sweep_csv(s, stdout)) rc = JC_ERR_IO;
     } else if (jc_report_serving_sweep_text(s, (size_t)sc->top, stdout)) {
@@ -253,10 +250,7 @@ int cmd_sweep(int argc, char **argv)
         if (!strcmp(sc.html, "-")) goto out;
     }
     if (sc.json) {
-        char *js = jc_report_sweep_json(s);
-        if (!js) { rc = JC_ERR_NOMEM; goto out; }
-        puts(js);
-        free(js);
+        if ((rc = cli_emit_json(jc_report_sweep_json(s)))) goto out;
     } else if (sc.csv) {
         if (jc_report_sweep_csv(s, stdout)) rc = JC_ERR_IO;
     } else {

@@ -64,7 +64,7 @@ int cli_emit_json(char *s)
     }
     fputs(s, stdout);
     fputc('\n', stdout);
-    free(s);
+    jc_free(s);
     return 0;
 }
 

@@ -30,21 +30,6 @@ void wf_reproduce(char *buf, size_t cap, int argc, char **argv,
     }
 }
 
-void wf_timestamp(char *buf, size_t cap, int date_only)
-{
-    time_t t = time(NULL);
-    const char *sde = getenv("SOURCE_DATE_EPOCH");
-    if (sde && *sde) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(sde, &end, 10);
-        if (!errno && !*end && v >= 0) t = (time_t)v;
-    }
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, cap, date_only ? "%Y-%m-%d" : "%Y-%m-%dT%H:%M:%S", &tm);
-}
-
 bool wf_parse_percent(const char *s, double *frac)
 {
     if (!s || !*s) return false;

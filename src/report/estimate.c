@@ -5,6 +5,7 @@
  */
 #include "base/jc_internal.h"
 #include "report/fmt.h"
+#include "report/sig.h"
 #include "report/rjson.h"
 
 #include <cjson/cJSON.h>
@@ -16,17 +17,7 @@
  * on, no exponent below 1e15.  "n/a" for a NaN (unknown). */
 static const char *num(char *buf, size_t cap, double v)
 {
-    if (isnan(v)) { snprintf(buf, cap, "n/a"); return buf; }
-    double a = fabs(v);
-    if (a >= 1e15) snprintf(buf, cap, "%.3e", v);
-    else if (a >= 10000) fmt_int(buf, cap, (int64_t)llround(v));
-    else if (a >= 1000) snprintf(buf, cap, "%.0f", v);
-    else if (a >= 100) snprintf(buf, cap, "%.1f", v);
-    else if (a >= 10) snprintf(buf, cap, "%.2f", v);
-    else if (a >= 1) snprintf(buf, cap, "%.3f", v);
-    else if (a == 0) snprintf(buf, cap, "0");
-    else snprintf(buf, cap, "%.3g", v);
-    return buf;
+    return sig4_or(buf, cap, v, "n/a");
 }
 
 /* A count (passes, steps, devices, batch): a whole number as one, with
@@ -260,7 +251,7 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
     fprintf(f, "\nassumptions (origin: user option, hwdb entry with its source, model count, derived, default)\n");
     for (size_t i = 0; i < e->n_assumptions; i++) {
         const jc_assumption *a = &e->assumptions[i];
-        char v[120];
+        char v[200];
         if (exact(a->value))   /* a dimensionless whole number is a count */
             snprintf(v, sizeof v, "%s", (!a->unit || !*a->unit || !strcmp(a->unit, "bits")) ? count_num(b1, sizeof b1, a->value.central)
                                                                   : num(b1, sizeof b1, a->value.central));
@@ -378,12 +369,7 @@ char *jc_report_estimate_json(const jc_estimate *e)
     } else {
         REQ(cJSON_AddNullToObject(root, "measured"));
     }
-    REQ(arr = cJSON_AddArrayToObject(root, "warnings"));
-    for (size_t i = 0; i < e->n_warnings; i++) {
-        cJSON *s = cJSON_CreateString(e->warnings[i]);
-        REQ(s);
-        REQ(rj_push(arr, s));
-    }
+    REQ(rj_str_array(root, "warnings", (const char *const *)e->warnings, e->n_warnings));
     REQ(arr = cJSON_AddArrayToObject(root, "assumptions"));
     for (size_t i = 0; i < e->n_assumptions; i++) {
         REQ(o = assumption_json(&e->assumptions[i]));

@@ -267,11 +267,7 @@ char *jc_report_diff_json(const jc_diff *df)
     REQ(addnum(root, "max_increase", df->max_increase));
     REQ(cJSON_AddBoolToObject(root, "exceeded", df->exceeded));
     REQ(arr = cJSON_AddArrayToObject(root, "changed_settings"));
-    for (size_t i = 0; i < df->n_changes; i++) {
-        cJSON *s = cJSON_CreateString(df->changes[i]);
-        REQ(s);
-        REQ(rj_push(arr, s));
-    }
+    for (size_t i = 0; i < df->n_changes; i++) REQ(rj_push_str(arr, df->changes[i]));
     REQ(arr = cJSON_AddArrayToObject(root, "metrics"));
     for (size_t i = 0; i < df->n; i++) {
         const jc_diff_row *r = &df->rows[i];

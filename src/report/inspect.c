@@ -243,12 +243,7 @@ char *jc_report_inspect_json(const jc_model *m)
     if (m->n_params >= 0) REQ(cJSON_AddNumberToObject(root, "params", (double)m->n_params));
     else REQ(cJSON_AddNullToObject(root, "params"));
     REQ(cJSON_AddNumberToObject(root, "weight_bytes", (double)m->weight_bytes));
-    REQ(arr = cJSON_AddArrayToObject(root, "external_data_files"));
-    for (size_t i = 0; i < m->n_ext_files; i++) {
-        cJSON *s = cJSON_CreateString(m->ext_files[i]);
-        REQ(s);
-        REQ(rj_push(arr, s));
-    }
+    REQ(rj_str_array(root, "external_data_files", (const char *const *)m->ext_files, m->n_ext_files));
     REQ(arr = cJSON_AddArrayToObject(root, "functions"));
     for (size_t i = 0; i < m->n_functions; i++) {
         REQ(o = cJSON_CreateObject());

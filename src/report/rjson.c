@@ -94,6 +94,15 @@ int rj_push_str(cJSON *arr, const char *s)
     return rj_push(arr, s ? cJSON_CreateString(s) : cJSON_CreateNull());
 }
 
+int rj_str_array(cJSON *o, const char *k, const char *const *v, size_t n)
+{
+    cJSON *arr = cJSON_AddArrayToObject(o, k);
+    if (!arr) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!rj_push_str(arr, v[i])) return 0;
+    return 1;
+}
+
 void rcsv_num(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, "%.6g", v);

@@ -50,6 +50,9 @@ void rcsv_range(FILE *f, jc_range r);
 cJSON *rj_push_object(cJSON *arr);
 /* Appends string s (NULL: null) to array arr; 0 on out-of-memory. */
 int rj_push_str(cJSON *arr, const char *s);
+/* Adds o[k] = the n strings of v as an array (a NULL one as null);
+ * 0 on out-of-memory. */
+int rj_str_array(cJSON *o, const char *k, const char *const *v, size_t n);
 /* Appends item to array arr, taking it over (deleted on failure); 0 when
  * item is NULL or the append failed. */
 int rj_push(cJSON *arr, cJSON *item);

@@ -161,16 +161,23 @@ char *jc_report_sweep_json(const jc_sweep *s)
         else REQ(cJSON_AddNullToObject(o, "batch"));
         REQ(rj_str(o, "reason", x->reason));
     }
-    REQ(arr = cJSON_AddArrayToObject(root, "notes"));
-    for (size_t i = 0; i < s->n_notes; i++) {
-        cJSON *n = cJSON_CreateString(s->notes[i]);
-        REQ(n);
-        REQ(rj_push(arr, n));
-    }
+    REQ(rj_str_array(root, "notes", (const char *const *)s->notes, s->n_notes));
     out = rj_print(root);
 done:
     cJSON_Delete(root);
     return out;
+}
+
+/* The grid point of a CSV row: device, device_name, region, precision, batch. */
+static void csv_point(FILE *f, const jc_sweep_entry *x)
+{
+    jci_csv_field(f, x->device_id, 0);
+    fputc(',', f);
+    jci_csv_field(f, x->device_name, 0);
+    fputc(',', f);
+    jci_csv_field(f, x->region_code, 0);
+    fprintf(f, ",%s,", x->precision ? x->precision : "");
+    if (x->batch > 0) fprintf(f, "%g", x->batch);
 }
 
 /* ---- CSV ------------------------------------------------------------------------ */
@@ -183,13 +190,7 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
     for (size_t i = 0; i < s->n_entries; i++) {
         const jc_sweep_entry *x = &s->entries[i];
         fprintf(f, "%zu,", i + 1);
-        jci_csv_field(f, x->device_id, 0);
-        fputc(',', f);
-        jci_csv_field(f, x->device_name, 0);
-        fputc(',', f);
-        jci_csv_field(f, x->region_code, 0);
-        fprintf(f, ",%s,", x->precision ? x->precision : "");
-        if (x->batch > 0) fprintf(f, "%g", x->batch);
+        csv_point(f, x);
         fprintf(f, ",%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", x->pareto, x->wall_hours.low,
                 x->wall_hours.central, x->wall_hours.high, x->energy_kwh.low, x->energy_kwh.central,
                 x->energy_kwh.high, x->co2_kg.low, x->co2_kg.central, x->co2_kg.high, x->ci, x->pue);
@@ -201,13 +202,7 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
     for (size_t i = 0; i < s->n_skipped; i++) {
         const jc_sweep_entry *x = &s->skipped[i];
         fprintf(f, ",");
-        jci_csv_field(f, x->device_id, 0);
-        fputc(',', f);
-        jci_csv_field(f, x->device_name, 0);
-        fputc(',', f);
-        jci_csv_field(f, x->region_code, 0);
-        fprintf(f, ",%s,", x->precision ? x->precision : "");
-        if (x->batch > 0) fprintf(f, "%g", x->batch);
+        csv_point(f, x);
         fprintf(f, ",,,,,,,,,,,,,,,");
         jci_csv_field(f, x->reason, 0);
         fputc('\n', f);

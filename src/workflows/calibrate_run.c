@@ -135,23 +135,6 @@ jc_status jc_calib_source_device(const jc_calib_source *s, const jc_hwdb *db, co
     return JC_OK;
 }
 
-/* Today's UTC date (SOURCE_DATE_EPOCH when set, for reproducible builds
- * and tests), YYYY-MM-DD. */
-static void today(char *buf, size_t cap)
-{
-    time_t t = time(NULL);
-    const char *sde = getenv("SOURCE_DATE_EPOCH");
-    if (sde && *sde) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(sde, &end, 10);
-        if (!errno && !*end && v >= 0) t = (time_t)v;
-    }
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, cap, "%Y-%m-%d", &tm);
-}
-
 static jc_range one(double v)
 {
     jc_range r;
@@ -244,7 +227,7 @@ jc_status jc_calibrate_run(const jc_job *job, const jc_analysis *an, const jc_hw
     jc_status st = jc_calibrate(job, an, db, src->row, &res->cal, d);
     if (st) return st;
     if (date) snprintf(res->date, sizeof res->date, "%s", date);
-    else today(res->date, sizeof res->date);
+    else jc_utc_timestamp(res->date, sizeof res->date, 1);
     if (src->trace && (st = fit_power(job, an, db, src, &res->cal, d))) return st;
     if (res->cal.power.fitted) power_path(res->power_path, sizeof res->power_path, out_path);
     /* written and loaded back the way estimate --hwdb will */
