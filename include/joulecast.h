@@ -2045,6 +2045,13 @@ void jc_shell_arg_append(char *buf, size_t cap, const char *s);
  * Never fails; buf is the caller's. */
 void jc_utc_timestamp(char *buf, size_t cap, int date_only);
 
+/* Splits the comma list s in place ("a100, h100,l4": the commas become
+ * NULs, the spaces around each item are cut) into items[0..cap), which
+ * point into s.  Returns the item count, -1 when an item is empty ("a,,b",
+ * "" or "a,"), -2 when there are more than cap.  The axes of `sweep` (the
+ * CLI's and the binding's) are read with it. */
+int jc_split_list(char *s, const char **items, size_t cap);
+
 /* `joulecast count MODEL --json`: keys dim, input, input-value, batch,
  * assume, convention, op-rules, strict. */
 jc_status jc_run_count_json(const char *model_path, const char *const *keys,

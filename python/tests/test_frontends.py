@@ -22,6 +22,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -34,19 +35,10 @@ JC = os.environ.get("JC_RELEASE", os.path.join(ROOT, "build", "joulecast"))
 import torch  # noqa: E402  (Debian's python3-torch: make test installs it)
 import torchvision  # noqa: E402
 
-VOCAB, D, HEADS, FF, LAYERS = 1000, 64, 4, 256, 2
-
-
-class TinyLM(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.embed = torch.nn.Embedding(VOCAB, D)
-        layer = torch.nn.TransformerEncoderLayer(D, HEADS, FF, dropout=0.0, batch_first=True)
-        self.encoder = torch.nn.TransformerEncoder(layer, LAYERS)
-        self.head = torch.nn.Linear(D, VOCAB)
-
-    def forward(self, tokens):
-        return self.head(self.encoder(self.embed(tokens)))
+# the model of the example (python/examples/torch_to_estimate.py): one
+# definition, which this test also checks
+sys.path.insert(0, os.path.join(ROOT, "python", "examples"))
+from torch_to_estimate import D, FF, HEADS, LAYERS, VOCAB, TinyLM  # noqa: E402,F401
 
 
 def tiny_lm():

@@ -1,8 +1,8 @@
 /*
  * text.c - small string helpers: case-insensitive compare, the capped edit
  * distance behind every "did you mean", shell quoting of a reproducing
- * command line, YAML and CSV quoting, UTC time stamps and UTF-8
- * validation.
+ * command line, comma lists, YAML and CSV quoting, UTC time stamps and
+ * UTF-8 validation.
  */
 #include "base/jc_internal.h"
 
@@ -70,6 +70,26 @@ void jc_shell_arg_append(char *buf, size_t cap, const char *s)
         buf[n] = 0;
     }
     if (n + 1 < cap) { buf[n++] = '\''; buf[n] = 0; }
+}
+
+/* ---- comma lists ------------------------------------------------------------ */
+
+int jc_split_list(char *s, const char **items, size_t cap)
+{
+    size_t n = 0;
+    for (char *p = s;;) {
+        char *comma = strchr(p, ',');
+        if (comma) *comma = 0;
+        while (*p == ' ') p++;
+        size_t len = strlen(p);
+        while (len && p[len - 1] == ' ') p[--len] = 0;
+        if (!*p) return -1;
+        if (n >= cap) return -2;
+        items[n++] = p;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return (int)n;
 }
 
 /* ---- time stamps ------------------------------------------------------------ */

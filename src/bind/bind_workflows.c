@@ -223,17 +223,9 @@ static jc_status split(jci_arena *a, axis *x, const char *k, const char *v, jc_d
     if (!items) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     if (x->n) memcpy(items, x->items, x->n * sizeof *items);
     x->items = items;
-    for (char *p = b;;) {
-        char *comma = strchr(p, ',');
-        if (comma) *comma = 0;
-        while (*p == ' ') p++;
-        size_t len = strlen(p);
-        while (len && p[len - 1] == ' ') p[--len] = 0;
-        if (!*p) return jci_diag_set(d, JC_ERR_USAGE, "option '%s' has an empty item in '%s'", k, v);
-        x->items[x->n++] = p;
-        if (!comma) break;
-        p = comma + 1;
-    }
+    int n = jc_split_list(b, x->items + x->n, cap);
+    if (n < 0) return jci_diag_set(d, JC_ERR_USAGE, "option '%s' has an empty item in '%s'", k, v);
+    x->n += (size_t)n;
     return JC_OK;
 }
 

@@ -81,18 +81,10 @@ static int split(axis_list *l, const char *val, const char *name, const char *wh
     char *b = strdup(val);
     if (!b) return JC_ERR_NOMEM;
     l->bufs[l->n_bufs++] = b;
-    for (char *p = b;;) {
-        char *comma = strchr(p, ',');
-        if (comma) *comma = 0;
-        while (*p == ' ') p++;
-        size_t len = strlen(p);
-        while (len && p[len - 1] == ' ') p[--len] = 0;
-        if (!*p) return cli_usage("sweep", "%s: --%s has an empty item in '%s'", where, name, val);
-        if (l->n >= MAX_AXIS) return cli_usage("sweep", "%s: --%s lists more than %d items", where, name, MAX_AXIS);
-        l->items[l->n++] = p;
-        if (!comma) break;
-        p = comma + 1;
-    }
+    int n = jc_split_list(b, l->items + l->n, MAX_AXIS - l->n);
+    if (n == -1) return cli_usage("sweep", "%s: --%s has an empty item in '%s'", where, name, val);
+    if (n < 0) return cli_usage("sweep", "%s: --%s lists more than %d items", where, name, MAX_AXIS);
+    l->n += (size_t)n;
     return 0;
 }
 

@@ -34,14 +34,21 @@ int cli_fail(const jc_diag *d)
     return d->status ? (int)d->status : 1;
 }
 
+/* "joulecast: CMD: message" on stderr: the one prefix style. */
+static void vreport(const char *cmd, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "joulecast: %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "joulecast: %s: ", cmd);   /* one prefix style: "joulecast: WHAT: message" */
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(see 'joulecast help %s')\n", cmd);
+    vreport(cmd, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "(see 'joulecast help %s')\n", cmd);
     return JC_ERR_USAGE;
 }
 
@@ -49,9 +56,7 @@ int cli_range(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "joulecast: %s: ", cmd);   /* one prefix style: "joulecast: WHAT: message" */
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vreport(cmd, fmt, ap);
     va_end(ap);
     return JC_ERR_RANGE;
 }

@@ -22,24 +22,28 @@ static const char *num(char *buf, size_t cap, double v)
     return buf;
 }
 
+/* v (in units u[0]) in u[0], u[1] (x 1e3) or u[2] (x 1e6). */
+static const char *scaled(char *buf, size_t cap, double v, const char *const u[3])
+{
+    char n[40];
+    if (fabs(v) >= 1e6) snprintf(buf, cap, "%s %s", num(n, sizeof n, v / 1e6), u[2]);
+    else if (fabs(v) >= 1e3) snprintf(buf, cap, "%s %s", num(n, sizeof n, v / 1e3), u[1]);
+    else snprintf(buf, cap, "%s %s", num(n, sizeof n, v), u[0]);
+    return buf;
+}
+
 /* Energy in Wh, kWh or MWh. */
 static const char *energy(char *buf, size_t cap, double wh)
 {
-    char n[40];
-    if (fabs(wh) >= 1e6) snprintf(buf, cap, "%s MWh", num(n, sizeof n, wh / 1e6));
-    else if (fabs(wh) >= 1e3) snprintf(buf, cap, "%s kWh", num(n, sizeof n, wh / 1e3));
-    else snprintf(buf, cap, "%s Wh", num(n, sizeof n, wh));
-    return buf;
+    static const char *const u[3] = {"Wh", "kWh", "MWh"};
+    return scaled(buf, cap, wh, u);
 }
 
 /* Carbon in gCO2e, kgCO2e or tCO2e. */
 static const char *carbon(char *buf, size_t cap, double g)
 {
-    char n[40];
-    if (fabs(g) >= 1e6) snprintf(buf, cap, "%s tCO2e", num(n, sizeof n, g / 1e6));
-    else if (fabs(g) >= 1e3) snprintf(buf, cap, "%s kgCO2e", num(n, sizeof n, g / 1e3));
-    else snprintf(buf, cap, "%s gCO2e", num(n, sizeof n, g));
-    return buf;
+    static const char *const u[3] = {"gCO2e", "kgCO2e", "tCO2e"};
+    return scaled(buf, cap, g, u);
 }
 
 static const char *pct(char *buf, size_t cap, double part, double whole)
