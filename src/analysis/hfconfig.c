@@ -332,24 +332,13 @@ jc_status jc_arch_load_hf(const char *path, jc_arch **out, jc_diag *d)
     *out = NULL;
     FILE *fp = fopen(path, "rb");
     if (!fp) return jci_diag_set(d, JC_ERR_IO, "%s: cannot open the config file", path);
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 > cap) {
-            if (cap > (64u << 20)) { free(buf); fclose(fp); return jci_diag_set(d, JC_ERR_MODEL, "%s: larger than 64 MiB: not a config.json", path); }
-            cap = cap ? cap * 2 : 16384;
-            char *nb = realloc(buf, cap + 1);
-            if (!nb) { free(buf); fclose(fp); return jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); }
-            buf = nb;
-        }
-        size_t k = fread(buf + n, 1, cap - n, fp);
-        n += k;
-        if (k == 0) break;
-    }
-    int ioerr = ferror(fp);
+    char *buf;
+    size_t n;
+    jci_read_result rr = jci_read_stream(fp, (size_t)64 << 20, &buf, &n);
     fclose(fp);
-    if (ioerr) { free(buf); return jci_diag_set(d, JC_ERR_IO, "%s: read error", path); }
-    buf[n] = 0;
+    if (rr == JCI_READ_TOO_BIG) return jci_diag_set(d, JC_ERR_MODEL, "%s: larger than 64 MiB: not a config.json", path);
+    if (rr == JCI_READ_NOMEM) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    if (rr == JCI_READ_IO) return jci_diag_set(d, JC_ERR_IO, "%s: read error", path);
     cJSON *top = cJSON_ParseWithLength(buf, n);
     if (!top) {
         const char *e = cJSON_GetErrorPtr();

@@ -1,7 +1,7 @@
 /*
  * cmd_count.c - `joulecast count MODEL.onnx ...`: shapes and cost of every
  * node, reported as text, JSON or CSV.  The options are rows of the
- * shared table (jobopts.c: model, dim, input, batch, op-rules) plus
+ * shared table (jobopts.c: dim, input, batch, op-rules) plus
  * count's own; the model and its analysis come from the library's one
  * request path (jc_request_load / jc_request_analyze).
  */
@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* The shared rows count takes (jobopts.c, job_keys.def); its own below. */
-static const char *const shared[] = {"model", "dim", "input", "batch", "op-rules", NULL};
+static const char *const shared[] = {"dim", "input", "batch", "op-rules", NULL};
 
 enum { CO_VALUE, CO_ASSUME, CO_PER_NODE, CO_TOP, CO_JSON, CO_CSV, CO_CONVENTION, CO_STRICT };
 static const jo_opt own[] = {

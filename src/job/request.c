@@ -49,31 +49,15 @@ int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input
 
 static jc_status load_stream(FILE *in, jc_model **out, jc_diag *d)
 {
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    if (!buf) return jci_diag_set(d, JC_ERR_NOMEM, "<stdin>: out of memory reading the model");
-    for (;;) {
-        if (len == cap) {
-            if (cap >= STDIN_MAX) {
-                free(buf);
-                return jci_diag_set(d, JC_ERR_RANGE, "<stdin>: model larger than %zu bytes; give it as a file "
-                                   "instead", STDIN_MAX);
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                return jci_diag_set(d, JC_ERR_NOMEM, "<stdin>: out of memory reading the model");
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, in);
-        len += got;
-        if (got == 0) break;
-    }
-    if (ferror(in)) {
-        free(buf);
-        return jci_diag_set(d, JC_ERR_IO, "<stdin>: read error");
+    char *buf;
+    size_t len;
+    switch (jci_read_stream(in, STDIN_MAX, &buf, &len)) {
+    case JCI_READ_OK: break;
+    case JCI_READ_TOO_BIG:
+        return jci_diag_set(d, JC_ERR_RANGE, "<stdin>: model larger than %zu bytes; give it as a file "
+                           "instead", STDIN_MAX);
+    case JCI_READ_NOMEM: return jci_diag_set(d, JC_ERR_NOMEM, "<stdin>: out of memory reading the model");
+    case JCI_READ_IO: return jci_diag_set(d, JC_ERR_IO, "<stdin>: read error");
     }
     if (len == 0) {
         free(buf);
