@@ -254,7 +254,7 @@ clean:
 	rm -rf $(BUILD)
 
 # the generated copies of the hwdb field tables (src/hwdb/fields_*.def):
-# docs/hwdb-schema.md's tables and tools/hwdb_fields.json (tests/hwdb_schema.sh)
+# docs/hwdb-schema.md's tables and tools/hwdb_fields.json (tests/hwdb.sh)
 hwdb-schema: $(BUILD)/joulecast
 	python3 tools/hwdb_schema.py --update $(BUILD)/joulecast
 

@@ -1,7 +1,12 @@
 #!/bin/sh
 # hwdb.sh - CLI tests of `hw`, `region` and `hwdb check` (ASan build, $JC):
 # exit codes, "did you mean" on a typo, located errors from `hwdb check`,
-# override layers through --hwdb and $JOULECAST_HWDB, valid JSON.
+# override layers through --hwdb and $JOULECAST_HWDB, valid JSON; and the
+# hwdb schema as data (src/hwdb/fields_<kind>.def): docs/hwdb-schema.md's
+# generated tables and tools/hwdb_fields.json equal `joulecast hwdb schema`
+# (tools/hwdb_schema.py --check), and both readers of the tables refuse the
+# same bad entries (tests/hwdb/schema_bad/): the C loader and
+# tools/check_hwdb.py.
 # Prints one PASS/FAIL line per case.
 set -u
 cd "$(dirname "$0")/.."
@@ -63,3 +68,20 @@ json_ok hw_show_json "$JC" hw show h100 --json
 json_ok host_show_json "$JC" hw show p4d.24xlarge --json
 json_ok region_list_json "$JC" region list --json --provider gcp
 json_ok region_show_json "$JC" region show FR --json
+
+# ---- the schema as data --------------------------------------------------
+python3 tools/hwdb_schema.py --check "$JC"
+case_ schema_unknown_kind 6 'kinds with a field table: device, host, region' -- "$JC" hwdb schema nosuchkind
+case_ schema_loader_unknown_key 5 "unknown_key.yaml:9:5: device 'test-gpu-a': unknown key 'memory_bandwidth' (expected one of: id, kind, aliases, vendor," -- "$JC" hwdb check --alone tests/hwdb/schema_bad/unknown_key.yaml
+case_ schema_loader_out_of_range 5 "out_of_range.yaml:10:25: device 'test-gpu-b': utilization.training = 1.5 is out of range" -- "$JC" hwdb check --alone tests/hwdb/schema_bad/out_of_range.yaml
+case_ schema_loader_missing_scope 5 "missing_scope.yaml:9:22: device 'test-gpu-c': embodied_kgco2e: missing required key 'scope'" -- "$JC" hwdb check --alone tests/hwdb/schema_bad/missing_scope.yaml
+if python3 -c 'import yaml' 2>/dev/null; then
+  case_ schema_check_hwdb_bundled 0 '^OK$' -- python3 tools/check_hwdb.py hwdb
+  for pat in "unknown_key.yaml: device test-gpu-a: unknown keys \['memory_bandwidth'\]" \
+             "out_of_range.yaml: device test-gpu-b.utilization.training.value = 1.5 out of range" \
+             "missing_scope.yaml: device test-gpu-c.embodied_kgco2e: missing scope"; do
+    case_ "schema_check_hwdb_$(echo "$pat" | sed 's/\.yaml.*//')" 1 "$pat" -- python3 tools/check_hwdb.py tests/hwdb/schema_bad
+  done
+else
+  echo "FAIL hwdb_cli/schema_check_hwdb (PyYAML is not installed: python3 -c 'import yaml')"
+fi

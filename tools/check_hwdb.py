@@ -7,7 +7,7 @@
 # (0 < utilisation <= 1, idle < tdp, low <= value <= high), referenced
 # devices/regions/providers exist.  The entry kinds with a field table in
 # the loader (src/hwdb/fields_<kind>.def) are checked by that table, read from
-# tools/hwdb_fields.json (`joulecast hwdb schema --json`; tests/hwdb_schema.sh
+# tools/hwdb_fields.json (`joulecast hwdb schema --json`; tests/hwdb.sh
 # keeps it current): keys, types, required keys, ranges, enum values.
 # Needs PyYAML (python3 -c 'import yaml').
 #
@@ -97,8 +97,10 @@ def check_sourced(f, where, v, sources, kind=None, fd=None, extra_keys=()):
 def check_value(f, where, fd, v, sources, extra_keys=()):
     t = fd["type"]
     if t in ("id", "string", "device"):
-        if not isinstance(v, str) or not v:
+        if not isinstance(v, str) or (not v and not fd.get("empty_ok")):
             err(f, "%s: expected a non-empty string" % where)
+        elif "values" in fd and v not in fd["values"]:
+            err(f, "%s: %r is not one of %s" % (where, v, fd["values"]))
     elif t == "strings":
         if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
             err(f, "%s: expected a list of strings" % where)
@@ -146,6 +148,8 @@ def check_fields(f, w, entry, kind, sources):
     for fd in rows:
         key = fd["key"]
         if fd["type"] == "own":
+            if fd["required"] and "." not in key and key not in entry:
+                err(f, "%s: missing %s" % (w, key))
             continue
         if "." in key:
             top, sub = key.split(".", 1)
@@ -302,10 +306,12 @@ def main():
         elif k == "ga":
             g = body
             n = 0
-            for tab in ("pue_defaults", "datacenters", "cpus", "gpus", "constants", "locations"):
-                for row in g.get(tab, []):
-                    n += 1
-                    if row.get("source") not in sources:
+            check_fields(f, "ga", g, KINDS["ga"], sources)
+            for tab in ("pue_defaults", "providers", "datacenters", "cpus", "gpus", "constants", "locations"):
+                for i, row in enumerate(g.get(tab, []) or []):
+                    n += tab != "providers"
+                    check_fields(f, "ga.%s[%d]" % (tab, i), row, KINDS["ga." + tab], sources)
+                    if "source" in row and row["source"] not in sources:
                         err(f, "ga.%s row %r: unknown source" % (tab, row))
             if g.get("source") not in sources:
                 err(f, "ga.source unknown")

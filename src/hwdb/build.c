@@ -47,6 +47,7 @@ typedef struct B {
     jc_diag *d;
     ktable t[K_COUNT];
     char ctx[300];            /* "device 'x'": prefix of messages */
+    const jc_source *row_src; /* the Green-Algorithms row being read's source */
     size_t n_files, cap_files;
 } B;
 
@@ -290,15 +291,6 @@ static jc_status want_int(B *b, const hnode *n, const char *key, long long lo,
     return JC_OK;
 }
 
-static jc_status get_int(B *b, const hnode *m, const char *key, bool req,
-                         long long lo, long long hi, int *out)
-{
-    const hnode *n = mget(m, key);
-    *out = 0;
-    if (!n) return req ? err(b, m, "missing required key '%s'", key) : JC_OK;
-    return want_int(b, n, key, lo, hi, out);
-}
-
 static jc_status get_enum(B *b, const hnode *m, const char *key,
                           const char *const *names, int *out)
 {
@@ -389,7 +381,8 @@ static bool valid_date(const char *s, int *year)
     return true;
 }
 
-static jc_status read_fields(B *b, const hnode *m, const jci_hwkind *k, void *rec);
+static jc_status read_fields(B *b, const hnode *m, const jci_hwkind *k, const char *where,
+                             void *rec);
 
 static jc_status parse_sources(B *b, hw_file *f, const hnode *m)
 {
@@ -408,7 +401,7 @@ static jc_status parse_sources(B *b, hw_file *f, const hnode *m)
         if (e->kind != HN_MAP)
             return err(b, e, "expected a mapping {citation, year, ...}, got %s", what_is(e));
         jc_status st;
-        if ((st = read_fields(b, e, jci_hwdb_kind(HF_K_SOURCE), src))) return st;
+        if ((st = read_fields(b, e, jci_hwdb_kind(HF_K_SOURCE), NULL, src))) return st;
         if (src->date) {
             int y;
             if (!valid_date(src->date, &y))
@@ -532,13 +525,9 @@ static jc_status row_num(B *b, const hnode *row, const char *key, bool req,
 
 /* ---- ranges (docs/hwdb-schema.md) ------------------------------------------------ */
 
-static const range R_PER_CORE = {0, 5000, true, false, "W"};
 static const range R_PUE = {1, 3, false, false, ""};
 static const range R_CI = {0, 2000, false, false, "gCO2e/kWh"};
 static const range R_ANY = {-DBL_MAX, DBL_MAX, false, false, ""};
-/* Green-Algorithms rows reproduce the calculator, which also lists whole
- * systems (a "TPU v3 pod" of 288 kW): a sanity bound only. */
-static const range R_GA_W = {0, 1000000, true, false, "W"};
 
 /* ---- registration and merging ---------------------------------------------------- */
 
@@ -824,8 +813,14 @@ static jc_status read_field(B *b, const hnode *c, const jci_hwfield *f, const ch
              (f->flags & HF_YEAR ? SV_YEAR : 0);
     jc_status st;
     switch (f->type) {
-    case HF_T_STR:
-        return want_scalar_str(b, n, f->key, false, (const char **)p);
+    case HF_T_STR: {
+        if (!f->names) return want_scalar_str(b, n, f->key, (f->flags & HF_EMPTY) != 0,
+                                              (const char **)p);
+        int e;
+        if ((st = get_enum(b, c, look, f->names, &e))) return st;
+        memcpy(p, &f->names[e], sizeof f->names[e]);
+        return JC_OK;
+    }
     case HF_T_STRS: {
         if (n->kind != HN_SEQ) return err(b, n, "%s: expected a list, got %s", f->key, what_is(n));
         const char **v = jci_arena_calloc(b->a, n->n ? n->n : 1, sizeof *v);
@@ -860,6 +855,8 @@ static jc_status read_field(B *b, const hnode *c, const jci_hwfield *f, const ch
         return resolve_device(b, n, f->key, (const jc_device **)p);
     case HF_T_SRCREF:
         return resolve_source(b, n, (const jc_source **)p);
+    case HF_T_ROWNUM:
+        return row_num(b, c, look, false, &r, b->row_src, (jc_sourced *)p);
     case HF_T_LIST:
         return n->kind == HN_SEQ ? JC_OK
                                  : err(b, n, "%s: expected a list, got %s", f->key, what_is(n));
@@ -884,9 +881,10 @@ static size_t group_of(const jci_hwfield *f, size_t n, size_t i, const char **su
 }
 
 /* Converts mapping m into rec by the kind's table: the keys of m must be
- * rows' (first segments), every row is read; cross-field rules are the
- * caller's. */
-static jc_status read_fields(B *b, const hnode *m, const jci_hwkind *k, void *rec)
+ * rows' (first segments; `where` prefixes an unknown one in messages),
+ * every row is read; cross-field rules are the caller's. */
+static jc_status read_fields(B *b, const hnode *m, const jci_hwkind *k, const char *where,
+                             void *rec)
 {
     const jci_hwfield *f = k->fields;
     const char *tops[64];
@@ -898,7 +896,7 @@ static jc_status read_fields(B *b, const hnode *m, const jci_hwkind *k, void *re
         if (!nt || strcmp(topbuf[nt], tops[nt - 1])) tops[nt] = topbuf[nt], nt++;
     }
     tops[nt] = NULL;
-    if ((st = check_keys(b, m, tops, NULL))) return st;
+    if ((st = check_keys(b, m, tops, where))) return st;
     for (size_t i = 0; i < k->n;) {
         const char *sub[32];
         size_t end = group_of(f, k->n, i, sub, 32);
@@ -935,7 +933,7 @@ static jc_status convert_device(B *b, const kentry *e, jc_device *dv, int32_t id
     dv->file = m->file->path;
     dv->line = m->line;
     dv->col = m->col;
-    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_DEVICE), dv))) return st;
+    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_DEVICE), NULL, dv))) return st;
     /* rules between fields */
     if (dv->idle_w.present && dv->tdp_w.present && !(dv->idle_w.value < dv->tdp_w.value))
         return err(b, mget(mget(m, "idle_w"), "value"), "idle_w (%g W) must be below tdp_w (%g W)",
@@ -962,7 +960,7 @@ static jc_status convert_provider(B *b, const kentry *e, jc_provider *pv, int32_
     pv->file = m->file->path;
     pv->line = m->line;
     pv->col = m->col;
-    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_PROVIDER), pv))) return st;
+    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_PROVIDER), NULL, pv))) return st;
     const hnode *l = mget(m, "pue_by_year");
     if (l) {
         pv->pue_by_year = jci_arena_calloc(b->a, l->n ? l->n : 1, sizeof *pv->pue_by_year);
@@ -1022,7 +1020,7 @@ static jc_status convert_host(B *b, const kentry *e, jc_host *h, int32_t idx)
     h->file = m->file->path;
     h->line = m->line;
     h->col = m->col;
-    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_HOST), h))) return st;
+    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_HOST), NULL, h))) return st;
     /* rules between fields */
     if (h->kind == JC_HOST_CLOUD_INSTANCE && !h->provider)
         return err(b, m, "missing required key 'provider'");
@@ -1055,7 +1053,7 @@ static jc_status convert_region(B *b, const kentry *e, jc_region *r, int32_t idx
     r->file = m->file->path;
     r->line = m->line;
     r->col = m->col;
-    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_REGION), r))) return st;
+    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_REGION), NULL, r))) return st;
     /* rules between fields; the `intensity` list is region_inline's */
     bool cloud = r->type == JC_REGION_CLOUD;
     if (cloud && !r->provider) return err(b, m, "missing required key 'provider'");
@@ -1123,7 +1121,7 @@ static jc_status convert_dataset(B *b, const kentry *e, jc_dataset *ds, int32_t 
     ds->file = m->file->path;
     ds->line = m->line;
     ds->col = m->col;
-    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_DATASET), ds))) return st;
+    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_DATASET), NULL, ds))) return st;
     if (ds->superseded_by && !strcmp(ds->superseded_by, ds->id))
         return err(b, mget(m, "superseded_by"), "superseded_by: a dataset cannot supersede itself");
     const hnode *l;
@@ -1339,21 +1337,6 @@ static jc_status convert_constant(B *b, const kentry *e, jc_constant *c, int32_t
 
 /* ---- Green-Algorithms tables -------------------------------------------------------- */
 
-static jc_status ga_rows(B *b, const hnode *m, const char *key, const hnode **l, size_t sz,
-                         void **arr)
-{
-    jc_status st = get_seq(b, m, key, false, l);
-    if (st) return st;
-    size_t n = *l ? (*l)->n : 0;
-    *arr = jci_arena_calloc(b->a, n ? n : 1, sz);
-    if (!*arr) return oom(b);
-    for (size_t i = 0; i < n; i++)
-        if ((*l)->vals[i]->kind != HN_MAP)
-            return err(b, (*l)->vals[i], "%s: expected a row mapping, got %s", key,
-                       what_is((*l)->vals[i]));
-    return JC_OK;
-}
-
 static jc_status row_source(B *b, const hnode *row, bool req, const jc_source **out)
 {
     const hnode *s = mget(row, "source");
@@ -1362,155 +1345,62 @@ static jc_status row_source(B *b, const hnode *row, bool req, const jc_source **
     return resolve_source(b, s, out);
 }
 
-static jc_status ga_str(B *b, const hnode *row, const char *key, bool req,
-                        bool allow_empty, const char **out)
+/* One table of a Green-Algorithms version (LIST row lf of the ga kind):
+ * each row, a mapping, by the table of its record type, its numbers
+ * sourced by its `source`. */
+static jc_status ga_table(B *b, const hnode *m, const jci_hwfield *lf, void *g)
 {
-    const hnode *n = mget(row, key);
-    *out = NULL;
-    if (!n) return req ? err(b, row, "missing required key '%s'", key) : JC_OK;
-    return want_scalar_str(b, n, key, allow_empty, out);
+    const hnode *l = mget(m, lf->key);
+    const jci_hwkind *k = jci_hwdb_kind_of(lf->elem);
+    size_t n = l ? l->n : 0, sz = hs_types()[lf->elem].size;
+    unsigned char *arr = jci_arena_calloc(b->a, n ? n : 1, sz);
+    if (!arr) return oom(b);
+    memcpy((unsigned char *)g + lf->off, &arr, sizeof arr);
+    for (size_t i = 0; i < n; i++) {
+        const hnode *r = l->vals[i];
+        jc_status st;
+        if (r->kind != HN_MAP)
+            return err(b, r, "%s: expected a row mapping, got %s", lf->key, what_is(r));
+        if ((st = row_source(b, r, false, &b->row_src))) return st;
+        if ((st = read_fields(b, r, k, lf->key, arr + i * sz))) return st;
+    }
+    memcpy((unsigned char *)g + lf->count_off, &n, sizeof n);
+    return JC_OK;
 }
 
 static jc_status convert_ga(B *b, const kentry *e, jc_ga_version *g)
 {
-    static const char *const keys[] = {"version", "source", "pue_defaults", "providers",
-        "datacenters", "cpus", "gpus", "constants", "locations", NULL};
-    static const char *const k_pue[] = {"provider", "value", "source", NULL};
-    static const char *const k_prov[] = {"code", "name", "platform_type", "platform_name",
-                                         "source", NULL};
-    static const char *const k_dc[] = {"provider", "name", "location", "details", "place",
-                                       "pue", "source", NULL};
-    static const char *const k_cpu[] = {"name", "tdp_w", "cores", "tdp_per_core_w",
-                                        "release_year", "source", NULL};
-    static const char *const k_gpu[] = {"name", "tdp_w", "note", "source", NULL};
-    static const char *const k_const[] = {"id", "value", "source", NULL};
-    static const char *const k_loc[] = {"code", "continent", "country", "region", "value",
-                                        "type", "note", "source", NULL};
-    static const char *const loc_types[] = {"Country", "Region", "World", NULL};
-    const hnode *m = e->map, *l;
+    const hnode *m = e->map;
+    const jci_hwkind *k = jci_hwdb_kind(HF_K_GA);
     jc_status st;
     snprintf(b->ctx, sizeof b->ctx, "ga version '%s'", e->id);
-    if ((st = check_keys(b, m, keys, NULL))) return st;
     g->version = e->id;
     g->file = m->file->path;
     g->line = m->line;
     g->col = m->col;
-    const hnode *sn = mget(m, "source");
-    if (!sn) return err(b, m, "missing required key 'source'");
-    if ((st = resolve_source(b, sn, &g->source))) return st;
-
-    if ((st = ga_rows(b, m, "pue_defaults", &l, sizeof *g->pue_defaults, (void **)&g->pue_defaults)))
-        return st;
-    for (size_t i = 0; l && i < l->n; i++) {
-        const hnode *r = l->vals[i];
-        jc_ga_pue_default *x = &g->pue_defaults[i];
-        const jc_source *src;
-        if ((st = check_keys(b, r, k_pue, "pue_defaults"))) return st;
-        if ((st = ga_str(b, r, "provider", true, false, &x->provider))) return st;
-        if ((st = row_source(b, r, true, &src))) return st;
-        if ((st = row_num(b, r, "value", true, &R_PUE, src, &x->value))) return st;
-        g->n_pue_defaults++;
-    }
-    if ((st = ga_rows(b, m, "providers", &l, sizeof *g->providers, (void **)&g->providers)))
-        return st;
-    for (size_t i = 0; l && i < l->n; i++) {
-        const hnode *r = l->vals[i];
-        jc_ga_provider *x = &g->providers[i];
-        const jc_source *src;
-        if ((st = check_keys(b, r, k_prov, "providers"))) return st;
-        if ((st = ga_str(b, r, "code", true, false, &x->code))) return st;
-        if ((st = ga_str(b, r, "name", true, false, &x->name))) return st;
-        if ((st = ga_str(b, r, "platform_type", false, false, &x->platform_type))) return st;
-        if ((st = ga_str(b, r, "platform_name", false, false, &x->platform_name))) return st;
-        if ((st = row_source(b, r, false, &src))) return st;
-        g->n_providers++;
-    }
-    const hnode *locs;
-    if ((st = ga_rows(b, m, "locations", &locs, sizeof *g->locations, (void **)&g->locations)))
-        return st;
+    if ((st = read_fields(b, m, k, NULL, g))) return st;
+    for (size_t i = 0; i < k->n; i++)
+        if (k->fields[i].type == HF_T_LIST && (st = ga_table(b, m, &k->fields[i], g))) return st;
+    /* rules between tables: every location code is a region; the
+     * calculator's v1.0 tables name data-centre locations (SG, TW, IL)
+     * that its own CI table lacks, so a location must be a 'locations'
+     * code of this version or else a region of the database. */
     jci_strmap loc_codes = {0};
-    for (size_t i = 0; locs && i < locs->n; i++) {
-        const hnode *r = locs->vals[i];
-        jc_ga_location *x = &g->locations[i];
-        const jc_source *src;
-        int t;
-        if ((st = check_keys(b, r, k_loc, "locations"))) return st;
-        if ((st = ga_str(b, r, "code", true, false, &x->code))) return st;
-        if ((st = ga_str(b, r, "continent", true, false, &x->continent))) return st;
-        if ((st = ga_str(b, r, "country", true, false, &x->country))) return st;
-        if ((st = ga_str(b, r, "region", true, false, &x->region))) return st;
-        if ((st = get_enum(b, r, "type", loc_types, &t))) return st;
-        x->type = loc_types[t];
-        if ((st = ga_str(b, r, "note", false, false, &x->note))) return st;
-        if ((st = row_source(b, r, true, &src))) return st;
-        if ((st = row_num(b, r, "value", true, &R_CI, src, &x->value))) return st;
-        int32_t ri;
+    for (size_t i = 0; i < g->n_locations; i++) {
+        int32_t ri, prev;
+        const hnode *r = mget(m, "locations")->vals[i];
         if ((st = resolve_region(b, mget(r, "code"), "locations.code", &ri))) return st;
-        x->resolved = &b->db->regions[ri];
-        int32_t prev;
-        if (!hw_smap_put(b->s, &loc_codes, x->code, (int32_t)i, &prev)) return oom(b);
-        g->n_locations++;
+        g->locations[i].resolved = &b->db->regions[ri];
+        if (!hw_smap_put(b->s, &loc_codes, g->locations[i].code, (int32_t)i, &prev))
+            return oom(b);
     }
-    if ((st = ga_rows(b, m, "datacenters", &l, sizeof *g->datacenters, (void **)&g->datacenters)))
-        return st;
-    for (size_t i = 0; l && i < l->n; i++) {
-        const hnode *r = l->vals[i];
-        jc_ga_datacenter *x = &g->datacenters[i];
-        if ((st = check_keys(b, r, k_dc, "datacenters"))) return st;
-        if ((st = ga_str(b, r, "provider", true, false, &x->provider))) return st;
-        if ((st = ga_str(b, r, "name", true, false, &x->name))) return st;
-        if ((st = ga_str(b, r, "location", true, true, &x->location))) return st;
-        if ((st = ga_str(b, r, "details", false, true, &x->details))) return st;
-        if ((st = ga_str(b, r, "place", false, true, &x->place))) return st;
-        if ((st = row_source(b, r, true, &x->source))) return st;
-        if ((st = row_num(b, r, "pue", false, &R_PUE, x->source, &x->pue))) return st;
-        /* The calculator's v1.0 tables name locations (SG, TW, IL) that its
-         * own CI table lacks, so a location must be a 'locations' code of
-         * this version or else a region of the database. */
+    for (size_t i = 0; i < g->n_datacenters; i++) {
+        const char *loc = g->datacenters[i].location;
         int32_t ri;
-        if (x->location[0] && jci_strmap_get(&loc_codes, x->location) < 0 &&
-            (st = resolve_region(b, mget(r, "location"), "datacenters.location", &ri)))
+        if (loc[0] && jci_strmap_get(&loc_codes, loc) < 0 &&
+            (st = resolve_region(b, mget(mget(m, "datacenters")->vals[i], "location"),
+                                 "datacenters.location", &ri)))
             return st;
-        g->n_datacenters++;
-    }
-    if ((st = ga_rows(b, m, "cpus", &l, sizeof *g->cpus, (void **)&g->cpus))) return st;
-    for (size_t i = 0; l && i < l->n; i++) {
-        const hnode *r = l->vals[i];
-        jc_ga_hw *x = &g->cpus[i];
-        const jc_source *src;
-        if ((st = check_keys(b, r, k_cpu, "cpus"))) return st;
-        if ((st = ga_str(b, r, "name", true, false, &x->name))) return st;
-        if ((st = row_source(b, r, true, &src))) return st;
-        if ((st = row_num(b, r, "tdp_w", false, &R_GA_W, src, &x->tdp_w))) return st;
-        if ((st = row_num(b, r, "tdp_per_core_w", true, &R_PER_CORE, src, &x->tdp_per_core_w)))
-            return st;
-        if ((st = get_int(b, r, "cores", false, 1, 4096, &x->cores))) return st;
-        if ((st = get_int(b, r, "release_year", false, 1970, 2035, &x->release_year))) return st;
-        g->n_cpus++;
-    }
-    if ((st = ga_rows(b, m, "gpus", &l, sizeof *g->gpus, (void **)&g->gpus))) return st;
-    for (size_t i = 0; l && i < l->n; i++) {
-        const hnode *r = l->vals[i];
-        jc_ga_hw *x = &g->gpus[i];
-        const jc_source *src;
-        if ((st = check_keys(b, r, k_gpu, "gpus"))) return st;
-        if ((st = ga_str(b, r, "name", true, false, &x->name))) return st;
-        if ((st = ga_str(b, r, "note", false, false, &x->note))) return st;
-        if ((st = row_source(b, r, true, &src))) return st;
-        if ((st = row_num(b, r, "tdp_w", true, &R_GA_W, src, &x->tdp_w))) return st;
-        g->n_gpus++;
-    }
-    if ((st = ga_rows(b, m, "constants", &l, sizeof *g->constants, (void **)&g->constants)))
-        return st;
-    for (size_t i = 0; l && i < l->n; i++) {
-        const hnode *r = l->vals[i];
-        jc_ga_constant *x = &g->constants[i];
-        const jc_source *src;
-        if ((st = check_keys(b, r, k_const, "constants"))) return st;
-        if ((st = ga_str(b, r, "id", true, false, &x->id))) return st;
-        if ((st = row_source(b, r, true, &src))) return st;
-        if ((st = row_num(b, r, "value", true, &R_ANY, src, &x->value))) return st;
-        g->n_constants++;
     }
     return JC_OK;
 }

@@ -13,7 +13,7 @@
  *           embedded struct)
  *   key     the YAML key; "a.b" is key b of the mapping a (a group; or,
  *           when row "a" is a sourced value, an extra key of its mapping)
- *   TYPE    ID STR STRS ENUM INT NUM SV PREC DEVREF SRCREF LIST OWN
+ *   TYPE    ID STR STRS ENUM INT NUM SV PREC DEVREF SRCREF LIST OWN ROWNUM
  *           (HF_T_* below)
  *   FLAGS   HF_* below, or 0
  *   ARG     HF_NONE, HF_R(op, lo, op, hi) (a range, op GT GE LT LE),
@@ -43,7 +43,10 @@ enum {
     HF_T_SRCREF,  /* const jc_source *: a source id of the file */
     HF_T_LIST,    /* an owned array (HF_ARR) the kind's own code fills from
                      this key; the views show it through their hook */
-    HF_T_OWN      /* a key the kind's own code reads (no storage here) */
+    HF_T_OWN,     /* a key the kind's own code reads (no storage here: the
+                     member is any, unused) */
+    HF_T_ROWNUM   /* jc_sourced from a plain number, sourced by the row's
+                     `source` (Green-Algorithms table rows) */
 };
 
 /* Flags. */
@@ -58,6 +61,7 @@ enum {
                              says so when it is absent */
 #define HF_FLAT   0x100u  /* JSON: beside its mapping, named by the member */
 #define HF_HIDE   0x200u  /* views: not shown (read by the kind's own code) */
+#define HF_EMPTY  0x400u  /* a string that may be "" */
 
 typedef struct jci_hwfield {
     const char *key;          /* YAML key ("energy.pj_per_byte") */
@@ -66,30 +70,37 @@ typedef struct jci_hwfield {
     size_t off, count_off;    /* offsetof the member (and its count) */
     double lo, hi;            /* range (has_range) */
     unsigned char lo_open, hi_open, has_range;
-    const char *const *names; /* enum values, NULL-terminated */
+    const char *const *names; /* enum values, NULL-terminated (a STR with
+                                 names is one of them, stored as the string) */
+    int elem;                 /* a LIST's record type (HT_* of hwdb_int.h) */
     const char *unit, *doc;
 } jci_hwfield;
 
 /* Record kinds with a table. */
 enum { HF_K_DEVICE, HF_K_HOST, HF_K_REGION, HF_K_DATASET, HF_K_PROVIDER, HF_K_SOURCE,
-       HF_K_COUNT };
+       HF_K_GA, HF_K_GA_PUE, HF_K_GA_PROVIDER, HF_K_GA_DC, HF_K_GA_CPU, HF_K_GA_GPU,
+       HF_K_GA_CONST, HF_K_GA_LOC, HF_K_COUNT };
 
 typedef struct jci_hwkind {
     const char *name;         /* "device" */
     const char *section;      /* YAML top-level key: "devices" */
     const char *record;       /* C type: "jc_device" */
+    int ht;                   /* its snapshot record type (HT_*) */
     const jci_hwfield *fields;
     size_t n;
 } jci_hwkind;
 
 /* The table of kind k (HF_K_*), or NULL out of range.  Static. */
 const jci_hwkind *jci_hwdb_kind(int k);
+/* The kind whose records have snapshot type ht (a LIST's elem), or NULL. */
+const jci_hwkind *jci_hwdb_kind_of(int ht);
 
 /* Enum values (NULL-terminated), in enum order. */
 extern const char *const jci_device_kind_names[];
 extern const char *const jci_precision_names[];
 extern const char *const jci_host_kind_names[];
 extern const char *const jci_region_type_names[];
+extern const char *const jci_ga_location_types[];
 
 /* Range and name helpers of the .def rows. */
 #define HF_OPEN_GT 1

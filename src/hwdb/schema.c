@@ -5,6 +5,7 @@
  */
 #include "base/jc_internal.h"
 #include "hwdb/hwdb_fields.h"
+#include "hwdb/hwdb_int.h"
 
 #include <stddef.h>
 
@@ -14,6 +15,7 @@ const char *const jci_precision_names[] = {"fp64", "fp32", "tf32", "fp16", "bf16
 const char *const jci_host_kind_names[] = {"server", "cloud-instance", NULL};
 const char *const jci_region_type_names[] = {"world", "aggregate", "country", "subnational",
                                              "grid", "cloud", NULL};
+const char *const jci_ga_location_types[] = {"Country", "Region", "World", NULL};
 
 _Static_assert(sizeof(jc_device_kind) == sizeof(int) && sizeof(jc_host_kind) == sizeof(int) &&
                    sizeof(jc_region_type) == sizeof(int),
@@ -24,7 +26,7 @@ _Static_assert(sizeof(jc_device_kind) == sizeof(int) && sizeof(jc_host_kind) == 
                          .has_range = 1
 #define HF_NAMES(v) .names = (v)
 #define HF_COUNT(c) .count_off = offsetof(HF_REC, c)
-#define HF_ARR(t, c) .count_off = offsetof(HF_REC, c)
+#define HF_ARR(t, c) .count_off = offsetof(HF_REC, c), .elem = (t)
 #define JCF(m, k, t, fl, arg, u, d) \
     {.key = k, .member = #m, .type = HF_T_##t, .flags = (fl), .off = offsetof(HF_REC, m), arg, \
      .unit = u, .doc = d},
@@ -59,18 +61,79 @@ static const jci_hwfield source_fields[] = {
 #include "hwdb/fields_source.def"
 };
 #undef HF_REC
+#define HF_REC jc_ga_version
+static const jci_hwfield ga_fields[] = {
+#include "hwdb/fields_ga.def"
+};
+#undef HF_REC
+#define HF_REC jc_ga_pue_default
+static const jci_hwfield ga_pue_fields[] = {
+#include "hwdb/fields_ga_pue.def"
+};
+#undef HF_REC
+#define HF_REC jc_ga_provider
+static const jci_hwfield ga_provider_fields[] = {
+#include "hwdb/fields_ga_provider.def"
+};
+#undef HF_REC
+#define HF_REC jc_ga_datacenter
+static const jci_hwfield ga_dc_fields[] = {
+#include "hwdb/fields_ga_dc.def"
+};
+#undef HF_REC
+#define HF_REC jc_ga_hw
+static const jci_hwfield ga_cpu_fields[] = {
+#include "hwdb/fields_ga_cpu.def"
+};
+#undef HF_REC
+#define HF_REC jc_ga_hw
+static const jci_hwfield ga_gpu_fields[] = {
+#include "hwdb/fields_ga_gpu.def"
+};
+#undef HF_REC
+#define HF_REC jc_ga_constant
+static const jci_hwfield ga_const_fields[] = {
+#include "hwdb/fields_ga_const.def"
+};
+#undef HF_REC
+#define HF_REC jc_ga_location
+static const jci_hwfield ga_loc_fields[] = {
+#include "hwdb/fields_ga_loc.def"
+};
+#undef HF_REC
 
-#define KIND(name, section, rec, rows) {name, section, #rec, rows, sizeof rows / sizeof rows[0]}
+#define KIND(name, section, rec, ht, rows) \
+    {name, section, #rec, ht, rows, sizeof rows / sizeof rows[0]}
 static const jci_hwkind kinds[HF_K_COUNT] = {
-    [HF_K_DEVICE] = KIND("device", "devices", jc_device, device_fields),
-    [HF_K_HOST] = KIND("host", "hosts", jc_host, host_fields),
-    [HF_K_REGION] = KIND("region", "regions", jc_region, region_fields),
-    [HF_K_DATASET] = KIND("dataset", "intensities", jc_dataset, dataset_fields),
-    [HF_K_PROVIDER] = KIND("provider", "providers", jc_provider, provider_fields),
-    [HF_K_SOURCE] = KIND("source", "sources", jc_source, source_fields),
+    [HF_K_DEVICE] = KIND("device", "devices", jc_device, HT_DEVICE, device_fields),
+    [HF_K_HOST] = KIND("host", "hosts", jc_host, HT_HOST, host_fields),
+    [HF_K_REGION] = KIND("region", "regions", jc_region, HT_REGION, region_fields),
+    [HF_K_DATASET] = KIND("dataset", "intensities", jc_dataset, HT_DATASET, dataset_fields),
+    [HF_K_PROVIDER] = KIND("provider", "providers", jc_provider, HT_PROVIDER, provider_fields),
+    [HF_K_SOURCE] = KIND("source", "sources", jc_source, HT_SOURCE, source_fields),
+    [HF_K_GA] = KIND("ga", "ga", jc_ga_version, HT_GA_VERSION, ga_fields),
+    [HF_K_GA_PUE] = KIND("ga_pue_default", "ga.pue_defaults", jc_ga_pue_default, HT_GA_PUE,
+                         ga_pue_fields),
+    [HF_K_GA_PROVIDER] = KIND("ga_provider", "ga.providers", jc_ga_provider, HT_GA_PROVIDER,
+                              ga_provider_fields),
+    [HF_K_GA_DC] = KIND("ga_datacenter", "ga.datacenters", jc_ga_datacenter, HT_GA_DC,
+                        ga_dc_fields),
+    [HF_K_GA_CPU] = KIND("ga_cpu", "ga.cpus", jc_ga_hw, HT_GA_CPU, ga_cpu_fields),
+    [HF_K_GA_GPU] = KIND("ga_gpu", "ga.gpus", jc_ga_hw, HT_GA_GPU, ga_gpu_fields),
+    [HF_K_GA_CONST] = KIND("ga_constant", "ga.constants", jc_ga_constant, HT_GA_CONST,
+                           ga_const_fields),
+    [HF_K_GA_LOC] = KIND("ga_location", "ga.locations", jc_ga_location, HT_GA_LOC,
+                         ga_loc_fields),
 };
 
 const jci_hwkind *jci_hwdb_kind(int k)
 {
     return k >= 0 && k < HF_K_COUNT ? &kinds[k] : NULL;
+}
+
+const jci_hwkind *jci_hwdb_kind_of(int ht)
+{
+    for (int k = 0; k < HF_K_COUNT; k++)
+        if (kinds[k].ht == ht) return &kinds[k];
+    return NULL;
 }

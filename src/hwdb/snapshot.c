@@ -87,6 +87,7 @@ static const hs_field f_sourced[] = {
 #define HS_ROW_SRCREF(m, ...) REF(HT_SOURCE, HF_REC, m),
 #define HS_ROW_LIST(m, ...) HS_LIST_(m, __VA_ARGS__)
 #define HS_LIST_(m, t, c) ARR(t, HF_REC, m, c),
+#define HS_ROW_ROWNUM(m, ...) EMB(HT_SOURCED, HF_REC, m),
 
 #define HF_REC jc_source
 static const hs_field f_source[] = {
@@ -131,34 +132,44 @@ static const hs_field f_provider[] = {
 #undef HF_REC
 static const hs_field f_constant[] = {
     STR(jc_constant, id), STR(jc_constant, unit), EMB(HT_SOURCED, jc_constant, value), END};
+#define HF_REC jc_ga_pue_default
 static const hs_field f_ga_pue[] = {
-    STR(jc_ga_pue_default, provider), EMB(HT_SOURCED, jc_ga_pue_default, value), END};
+#include "hwdb/fields_ga_pue.def"
+    END};
+#undef HF_REC
+#define HF_REC jc_ga_provider
 static const hs_field f_ga_provider[] = {
-    STR(jc_ga_provider, code), STR(jc_ga_provider, name),
-    STR(jc_ga_provider, platform_type), STR(jc_ga_provider, platform_name), END};
+#include "hwdb/fields_ga_provider.def"
+    END};
+#undef HF_REC
+#define HF_REC jc_ga_datacenter
 static const hs_field f_ga_dc[] = {
-    STR(jc_ga_datacenter, provider), STR(jc_ga_datacenter, name),
-    STR(jc_ga_datacenter, location), STR(jc_ga_datacenter, details),
-    STR(jc_ga_datacenter, place), EMB(HT_SOURCED, jc_ga_datacenter, pue),
-    REF(HT_SOURCE, jc_ga_datacenter, source), END};
-static const hs_field f_ga_hw[] = {
-    STR(jc_ga_hw, name), STR(jc_ga_hw, note), EMB(HT_SOURCED, jc_ga_hw, tdp_w),
-    EMB(HT_SOURCED, jc_ga_hw, tdp_per_core_w), END};
+#include "hwdb/fields_ga_dc.def"
+    END};
+#undef HF_REC
+#define HF_REC jc_ga_hw
+static const hs_field f_ga_cpu[] = {
+#include "hwdb/fields_ga_cpu.def"
+    END};
+static const hs_field f_ga_gpu[] = {
+#include "hwdb/fields_ga_gpu.def"
+    END};
+#undef HF_REC
+#define HF_REC jc_ga_location
 static const hs_field f_ga_loc[] = {
-    STR(jc_ga_location, code), STR(jc_ga_location, continent),
-    STR(jc_ga_location, country), STR(jc_ga_location, region), STR(jc_ga_location, type),
-    STR(jc_ga_location, note), EMB(HT_SOURCED, jc_ga_location, value),
+#include "hwdb/fields_ga_loc.def"
     REF(HT_REGION, jc_ga_location, resolved), END};
+#undef HF_REC
+#define HF_REC jc_ga_constant
 static const hs_field f_ga_const[] = {
-    STR(jc_ga_constant, id), EMB(HT_SOURCED, jc_ga_constant, value), END};
+#include "hwdb/fields_ga_const.def"
+    END};
+#undef HF_REC
+#define HF_REC jc_ga_version
 static const hs_field f_ga_version[] = {
-    STR(jc_ga_version, version), REF(HT_SOURCE, jc_ga_version, source),
-    ARR(HT_GA_PUE, jc_ga_version, pue_defaults, n_pue_defaults),
-    ARR(HT_GA_PROVIDER, jc_ga_version, providers, n_providers),
-    ARR(HT_GA_DC, jc_ga_version, datacenters, n_datacenters),
-    ARR(HT_GA_HW, jc_ga_version, cpus, n_cpus), ARR(HT_GA_HW, jc_ga_version, gpus, n_gpus),
-    ARR(HT_GA_CONST, jc_ga_version, constants, n_constants),
-    ARR(HT_GA_LOC, jc_ga_version, locations, n_locations), STR(jc_ga_version, file), END};
+#include "hwdb/fields_ga.def"
+    STR(jc_ga_version, file), END};
+#undef HF_REC
 static const hs_field f_name[] = {
     STR(hw_name, name), STR(hw_name, lower), STR(hw_name, file), END};
 static const hs_field f_strmap[] = {
@@ -195,7 +206,8 @@ static const hs_type types[HT_COUNT] = {
     [HT_GA_PUE] = {"jc_ga_pue_default", sizeof(jc_ga_pue_default), f_ga_pue},
     [HT_GA_PROVIDER] = {"jc_ga_provider", sizeof(jc_ga_provider), f_ga_provider},
     [HT_GA_DC] = {"jc_ga_datacenter", sizeof(jc_ga_datacenter), f_ga_dc},
-    [HT_GA_HW] = {"jc_ga_hw", sizeof(jc_ga_hw), f_ga_hw},
+    [HT_GA_CPU] = {"jc_ga_hw (cpus)", sizeof(jc_ga_hw), f_ga_cpu},
+    [HT_GA_GPU] = {"jc_ga_hw (gpus)", sizeof(jc_ga_hw), f_ga_gpu},
     [HT_GA_LOC] = {"jc_ga_location", sizeof(jc_ga_location), f_ga_loc},
     [HT_GA_CONST] = {"jc_ga_constant", sizeof(jc_ga_constant), f_ga_const},
     [HT_GA_VERSION] = {"jc_ga_version", sizeof(jc_ga_version), f_ga_version},

@@ -2,7 +2,7 @@
  * hwdb_schema.c - `joulecast hwdb schema`: the field tables of
  * src/hwdb/fields_<kind>.def (the schema the loader enforces) as the
  * Markdown tables docs/hwdb-schema.md embeds and as the JSON document
- * tools/hwdb_fields.json that tools/check_hwdb.py reads.  tests/hwdb_schema.sh
+ * tools/hwdb_fields.json that tools/check_hwdb.py reads.  tests/hwdb.sh
  * fails when either copy disagrees with the tables.
  */
 #include "base/jc_internal.h"
@@ -16,7 +16,8 @@ static const char *const type_names[] = {
     [HF_T_ID] = "id", [HF_T_STR] = "string", [HF_T_STRS] = "strings",
     [HF_T_ENUM] = "enum", [HF_T_INT] = "int", [HF_T_NUM] = "number",
     [HF_T_SV] = "sourced", [HF_T_PREC] = "precisions", [HF_T_DEVREF] = "device",
-    [HF_T_SRCREF] = "source", [HF_T_LIST] = "list", [HF_T_OWN] = "list"};
+    [HF_T_SRCREF] = "source", [HF_T_LIST] = "list", [HF_T_OWN] = "own",
+    [HF_T_ROWNUM] = "number"};
 
 static const char *type_name(unsigned t)
 {
@@ -36,7 +37,13 @@ static void md_type(FILE *f, const jci_hwfield *x)
 {
     switch (x->type) {
     case HF_T_ID:
-    case HF_T_STR: fputs("string", f); break;
+    case HF_T_STR:
+        if (!x->names) {
+            fputs(x->flags & HF_EMPTY ? "string (may be \"\")" : "string", f);
+            break;
+        }
+        for (size_t i = 0; x->names[i]; i++) fprintf(f, "%s`%s`", i ? " " : "", x->names[i]);
+        break;
     case HF_T_STRS: fputs("list of strings", f); break;
     case HF_T_ENUM:
         for (size_t i = 0; x->names[i]; i++) fprintf(f, "%s`%s`", i ? " " : "", x->names[i]);
@@ -47,6 +54,8 @@ static void md_type(FILE *f, const jci_hwfield *x)
     case HF_T_PREC: fputs("mapping precision → sourced", f); break;
     case HF_T_DEVREF: fputs("device id or alias", f); break;
     case HF_T_SRCREF: fputs("source id", f); break;
+    case HF_T_ROWNUM: fputs("number (sourced by the row's `source`)", f); break;
+    case HF_T_OWN: fputs(!strcmp(x->key, "source") ? "source id" : "list (notes)", f); break;
     default: fputs("list (notes)", f); break;
     }
     if (x->type == HF_T_SV || x->type == HF_T_PREC) {
@@ -78,7 +87,8 @@ static void md_kind(FILE *f, const jci_hwkind *k)
         else if (dot) fprintf(f, " | with `%.*s`", (int)(dot - x->key), x->key);
         else fputs(" | yes", f);
         range_text(x, r, sizeof r);
-        fprintf(f, " | %s | `%s` | ", r, x->member);
+        if (x->type == HF_T_OWN) fprintf(f, " | %s | — | ", r);
+        else fprintf(f, " | %s | `%s` | ", r, x->member);
         md_text(f, x->doc);
         fputs(" |\n", f);
     }
@@ -95,7 +105,7 @@ jc_status jc_report_hwdb_schema_md(const char *kind, FILE *f, jc_diag *d)
         any = true;
     }
     if (!any) {
-        char names[200] = "";
+        char names[400] = "";
         for (int i = 0; i < HF_K_COUNT; i++)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
                      jci_hwdb_kind(i)->name);
@@ -115,7 +125,8 @@ static bool json_field(cJSON *arr, const jci_hwfield *x)
         return false;
     }
     bool ok = cJSON_AddStringToObject(o, "key", x->key) &&
-              cJSON_AddStringToObject(o, "member", x->member) &&
+              cJSON_AddStringToObject(o, "member", x->type == HF_T_OWN ? "" : x->member) &&
+              cJSON_AddBoolToObject(o, "empty_ok", (x->flags & HF_EMPTY) != 0) &&
               cJSON_AddStringToObject(o, "type", type_name(x->type)) &&
               cJSON_AddBoolToObject(o, "required", (x->flags & HF_REQ) != 0) &&
               cJSON_AddBoolToObject(o, "needs_range", (x->flags & HF_RANGE) != 0) &&
