@@ -2498,6 +2498,9 @@ typedef struct jc_serving {
                                       bounds the running sequences */
     double tp, pp, ep, replicas, devices;
     const char *weights, *kv_format, *compute_precision;
+    const char *expert_weights;    /* the routed experts' stored format when
+                                      it differs from weights (gpt-oss:
+                                      mxfp4), else NULL */
     double weight_bytes;           /* stored weights, whole model */
     double kv_bytes_per_token;     /* all layers, at the KV format */
     double kv_bytes;               /* KV cache of the running sequences at

@@ -4,8 +4,10 @@
 # present and consistent (J/request = J/token x output tokens), exit codes
 # of bad configs (3 unreadable, 4 missing key, 6 unknown model_type) and of
 # a 70B bf16 model on one 80 GB device (7), the CSV row, every entry of a
-# sweep that "meets" --max-itl has ITL <= the target, and the arithmetic of
-# the accuracy harness on two hand-made rows.  One PASS/FAIL line per case.
+# sweep that "meets" --max-itl has ITL <= the target, compare --generate's
+# figures equal estimate --generate's, statement --generate's J per output
+# token and per request are the estimate's, and the arithmetic of the
+# accuracy harness on two hand-made rows.  One PASS/FAIL line per case.
 set -u
 cd "$(dirname "$0")/.."
 JC=${JC:-build/asan/joulecast}
@@ -84,6 +86,36 @@ assert js == sorted(js)
 assert any(x["pareto"] for x in meet)
 PY
 then ok sweep-max-itl; else ko sweep-max-itl "$(head -c 200 "$out/s.err")"; fi
+# compare --generate: each model's figures are estimate --generate's for that config (one path)
+if $JC compare --generate $CFG/llama-3.1-8b.json $CFG/mixtral-8x7b.json $W --json > "$out/cmp.json" 2> "$out/cmp.err" &&
+   $JC estimate --generate --hf-config $CFG/mixtral-8x7b.json $W --json > "$out/mx.json" 2>> "$out/cmp.err" &&
+   python3 - "$out/cmp.json" "$out/mx.json" <<'PY'
+import json, sys
+c, e = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+m = c["models"][1]
+assert c["mode"] == "generation" and m["model"].endswith("mixtral-8x7b.json")
+for k in ("ttft_s", "itl_s", "j_per_output_token", "j_per_output_token_device", "j_per_request", "tokens_per_s_per_device"):
+    assert m[k] == e["results"][k], k
+assert m["energy_kwh"] == e["results"]["energy_facility_kwh"] and m["co2_kg"] == e["results"]["co2_location_kg"]
+assert m["devices"] == e["hardware"]["devices"] and m["concurrency"] == e["serving"]["concurrency"]
+a = c["models"][0]
+assert abs(m["ratio"]["j_per_request"] - m["j_per_request"]["central"] / a["j_per_request"]["central"]) < 1e-12
+PY
+then ok compare-same-as-estimate; else ko compare-same-as-estimate "$(head -c 200 "$out/cmp.err")"; fi
+# statement --generate: the paragraph's J per output token is estimate's (3 significant digits)
+if $JC statement --generate --hf-config $CFG/llama-3.1-8b.json $W > "$out/st.md" 2> "$out/st.err" &&
+   $JC estimate --generate --hf-config $CFG/llama-3.1-8b.json $W --json > "$out/l8.json" &&
+   python3 - "$out/st.md" "$out/l8.json" <<'PY'
+import json, sys
+t, e = open(sys.argv[1], encoding="utf-8").read(), json.load(open(sys.argv[2]))
+r = e["results"]
+j = r["j_per_output_token"]["central"]
+assert ("%s J per output token" % ("%.3g" % j)) in t, (j, t[:400])
+assert ("%.3g J per request" % r["j_per_request"]["central"]).replace("e+0", "e") in t or \
+       ("%.1f J per request" % r["j_per_request"]["central"]) in t
+assert "--generate" in t and "reproduces them" in t
+PY
+then ok statement-figures; else ko statement-figures "$(head -c 200 "$out/st.err")"; fi
 # the accuracy harness's arithmetic on two hand-made rows
 if python3 - <<'PY'
 import sys

@@ -511,6 +511,7 @@ static jc_status resolve_formats(sv *s)
            j->kv_format ? "--kv-format" : ck ? astr(s, "%s: the past inputs' dtype", ck->model)
                                           : "bf16 unless --kv-format");
     s->r->weights = s->wf->name;
+    s->r->expert_weights = s->wf_exp != s->wf ? s->wf_exp->name : NULL;
     /* compute precision: the format's, at the device's peak */
     const wfmt *cf = s->wf_exp != s->wf && s->wf->bytes >= 2 ? s->wf : s->wf;
     jc_precision p = prec_named(cf->compute);

@@ -226,7 +226,7 @@ static int serving_json(cJSON *o, const jc_compare_item *x)
     const rj_field fs[] = {
         RJF_S("model_type", s->model_type), RJF_N("params_active", s->params_active), RJF_N("tp", s->tp),
         RJF_N("pp", s->pp), RJF_N("ep", rj_known(s->ep)), RJF_N("replicas", s->replicas),
-        RJF_S("weights", s->weights), RJF_S("kv_format", s->kv_format),
+        RJF_S("weights", s->weights), RJF_S("expert_weights", s->expert_weights), RJF_S("kv_format", s->kv_format),
         RJF_N("concurrency_asked", s->concurrency_asked), RJF_N("concurrency", s->concurrency),
         RJF_B("memory_limited", s->memory_limited), RJF_N("weight_bytes", s->weight_bytes),
         RJF_N("kv_bytes", s->kv_bytes),

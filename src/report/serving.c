@@ -62,8 +62,10 @@ jc_status jc_report_serving_text(const jc_serving *s, FILE *f)
             s->memory_limited ? " (KV-memory bound)" : "");
     fprintf(f, "parallel   tp %g x pp %g", s->tp, s->pp);
     if (s->ep > 0) fprintf(f, ", ep %g", s->ep);
-    fprintf(f, ", %g replica%s, %g devices; weights %s, KV %s, arithmetic %s\n", s->replicas,
-            s->replicas == 1 ? "" : "s", s->devices, s->weights, s->kv_format, s->compute_precision);
+    fprintf(f, ", %g replica%s, %g device%s; weights %s%s%s%s, KV %s, arithmetic %s\n", s->replicas,
+            s->replicas == 1 ? "" : "s", s->devices, s->devices == 1 ? "" : "s", s->weights,
+            s->expert_weights ? " (experts " : "", s->expert_weights ? s->expert_weights : "",
+            s->expert_weights ? ")" : "", s->kv_format, s->compute_precision);
     char b4[64], b5[64];
     fprintf(f, "memory     weights %s, KV cache %s (%s per token), %s used of %s per device\n",
             fmt_bytes(b1, sizeof b1, s->weight_bytes), fmt_bytes(b2, sizeof b2, s->kv_bytes),
@@ -123,7 +125,8 @@ char *jc_report_serving_json(const jc_serving *s)
         RJF_N("concurrency_asked", s->concurrency_asked), RJF_N("concurrency", s->concurrency),
         RJF_B("memory_limited", s->memory_limited), RJF_N("tp", s->tp), RJF_N("pp", s->pp),
         RJF_N("ep", s->ep > 0 ? s->ep : NAN), RJF_N("replicas", s->replicas), RJF_S("weights", s->weights),
-        RJF_S("kv_format", s->kv_format), RJF_S("compute_precision", s->compute_precision),
+        RJF_S("expert_weights", s->expert_weights), RJF_S("kv_format", s->kv_format),
+        RJF_S("compute_precision", s->compute_precision),
         RJF_N("weight_bytes", s->weight_bytes), RJF_N("kv_bytes_per_token", rj_known(s->kv_bytes_per_token)),
         RJF_N("kv_bytes", s->kv_bytes), RJF_N("memory_per_device_bytes", s->memory_per_device),
         RJF_N("memory_capacity_bytes", s->memory_capacity), RJF_N("prefill_flops_per_request", s->prefill_flops),

@@ -328,6 +328,10 @@ static void serving_paragraph(stmt *s, const jc_serving *v, const jc_statement_o
             v->memory_limited ? " as the KV-cache memory allows" : "");
     put_esc(s, v->weights);
     fputs(" weights, ", f);
+    if (v->expert_weights) {
+        put_esc(s, v->expert_weights);
+        fputs(" experts, ", f);
+    }
     put_esc(s, v->kv_format);
     fputs(" KV cache)", f);
 

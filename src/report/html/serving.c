@@ -75,7 +75,8 @@ static void head_and_cards(FILE *f, const jc_serving *s)
            {s->ep > 0 ? ", ep " : NULL, "serving.ep", s->ep, P_INT, NULL},
            {", ", "serving.replicas", s->replicas, P_INT, NULL},
            {s->replicas == 1 ? " replica &#183; weights " : " replicas &#183; weights ", NULL, 0, P_STR, s->weights},
-           {", KV cache ", NULL, 0, P_STR, s->kv_format}, {", arithmetic ", NULL, 0, P_STR, s->compute_precision},
+           {s->expert_weights ? " (experts " : NULL, NULL, 0, P_STR, s->expert_weights},
+           {s->expert_weights ? ")" : NULL, NULL, 0, P_NUM, NULL}, {", KV cache ", NULL, 0, P_STR, s->kv_format}, {", arithmetic ", NULL, 0, P_STR, s->compute_precision},
            {"</p>\n", NULL, 0, P_NUM, NULL});
     if (e->lower_bound)
         fprintf(f, "<p class=\"sub\"><b>Lower bound:</b> the model's count is partial, so every figure on this "
