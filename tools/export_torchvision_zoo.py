@@ -100,6 +100,51 @@ def register_missing_symbolics():
         torch.onnx.register_custom_op_symbolic("aten::zero", zero, opset)
 
 
+def one_weights_file(src, tmp, location):
+    """A model over protobuf's 2 GB limit: torch writes every large
+    initializer to a file of its own beside the graph, and the graph
+    cannot be loaded with its data in one message.  Rewrite it in the
+    form every other export has (tensors of 1024 bytes or more in one
+    file LOCATION, in graph order, the rest inline) by streaming the
+    bytes, without loading them; returns the rewritten graph, saved as
+    tmp/g.onnx."""
+    import onnx
+    from onnx.external_data_helper import ExternalDataInfo
+
+    m = onnx.load(src, load_external_data=False)
+    offset = 0
+    with open(os.path.join(tmp, location), "wb") as out:
+        for t in m.graph.initializer:
+            if t.data_location == onnx.TensorProto.EXTERNAL:
+                info = ExternalDataInfo(t)
+                with open(os.path.join(tmp, info.location), "rb") as f:
+                    f.seek(info.offset or 0)
+                    left = info.length if info.length else None
+                    n = 0
+                    while left is None or left > 0:
+                        chunk = f.read(1 << 24 if left is None else min(left, 1 << 24))
+                        if not chunk:
+                            break
+                        out.write(chunk)
+                        n += len(chunk)
+                        if left is not None:
+                            left -= len(chunk)
+            elif len(t.raw_data) >= 1024:
+                out.write(t.raw_data)
+                n = len(t.raw_data)
+                t.ClearField("raw_data")
+            else:
+                continue
+            del t.external_data[:]
+            for k, v in (("location", location), ("offset", str(offset)), ("length", str(n))):
+                e = t.external_data.add()
+                e.key, e.value = k, v
+            t.data_location = onnx.TensorProto.EXTERNAL
+            offset += n
+    onnx.save_model(m, os.path.join(tmp, "g.onnx"))
+    return m
+
+
 def export_one(name, out_dir):
     """Export one model; prints one tab-separated summary line."""
     import onnx
@@ -141,13 +186,16 @@ def export_one(name, out_dir):
         else:
             raise last
         del model
-        m = onnx.load(tmp_path)
-        onnx.checker.check_model(m, full_check=False)
-        elems = helpers.initializer_params(m)
         wpath = os.path.join(tmp, name + ".weights")
-        onnx.save_model(m, os.path.join(tmp, "g.onnx"), save_as_external_data=True,
-                        all_tensors_to_one_file=True, location=name + ".weights",
-                        size_threshold=1024)
+        if os.path.getsize(tmp_path) < (1 << 31) and len(os.listdir(tmp)) == 1:
+            m = onnx.load(tmp_path)
+            onnx.checker.check_model(m, full_check=False)
+            onnx.save_model(m, os.path.join(tmp, "g.onnx"), save_as_external_data=True,
+                            all_tensors_to_one_file=True, location=name + ".weights",
+                            size_threshold=1024)
+        else:
+            m = one_weights_file(tmp_path, tmp, name + ".weights")
+        elems = helpers.initializer_params(m)
         onnx.checker.check_model(os.path.join(tmp, "g.onnx"))
         os.replace(os.path.join(tmp, "g.onnx"), path)
         if os.path.exists(wpath):
