@@ -2423,7 +2423,7 @@ typedef struct jc_arch_counted {
     double file_size;                  /* bytes */
     const char *prompt_dim, *past_dim; /* the symbolic dims bound */
     const char *prompt_how, *past_how; /* how each was found, or the option */
-    const char *total_dim;             /* attention_mask's dim bound to
+    const char *total_dim;             /* the attention mask's dim bound to
                                           past + prompt, or NULL */
     double prompt_tokens;              /* P the prefill was counted at */
     double prefill_flops, prefill_macs;        /* one sequence */
@@ -2463,7 +2463,8 @@ void jc_arch_free(jc_arch *a);
  * P + O - 1; a third count at the midpoint checks the line).  The dims:
  * rq->job->prompt_dim / past_dim, else the sequence dim of the input
  * input_ids (or inputs_embeds) and the one symbolic non-batch dim of the
- * inputs named past_key_values* / past_*; an attention_mask dim that is
+ * inputs named past_key_values* / past_*; the dim 1 of the attention mask
+ * (attention_mask, else a rank-2 input whose name holds "mask") that is
  * neither is bound to past + prompt.  The KV cache per token is the past
  * inputs' elements (all dims but batch and past) at their dtype; the
  * layers are the past inputs / 2, the KV heads and head size their dims 1

@@ -14,6 +14,11 @@ architecture is written in plain torch here (nothing is downloaded):
     learned positions 256 x 64, pre-LayerNorm, fused QKV Linear with bias,
     untied LM head without bias.
 
+`tiny_gpt2_cache_names.onnx` is the same graph with other names (inputs
+`tokens` [n, new_tokens], `mask` [n, all_tokens], `cache.N.k` / `.v`
+[n, heads, cached_tokens, head_dim]), which joulecast cannot recognise by
+name: it needs `--prompt-dim new_tokens --past-dim cached_tokens`.
+
 Weights are random (torch.manual_seed(0)) and written as external data
 that is deleted afterwards: the committed `.onnx` keeps the graph and every
 initializer's name, dtype and dims (the graph-only form of models/, see
@@ -110,6 +115,49 @@ def load_models_export():
     return mod
 
 
+# The files written: the names torch/optimum use, and the same graph with
+# other names (so that the dims must be told: --prompt-dim, --past-dim).
+NAMINGS = {
+    "tiny_gpt2_past": dict(ids="input_ids", mask="attention_mask", logits="logits", past="past_key_values.{i}.{kv}",
+                           present="present.{i}.{kv}", kv=("key", "value"), batch="batch", seq="sequence",
+                           past_dim="past_sequence", total="total_sequence"),
+    "tiny_gpt2_cache_names": dict(ids="tokens", mask="mask", logits="scores", past="cache.{i}.{kv}",
+                                  present="new_cache.{i}.{kv}", kv=("k", "v"), batch="n", seq="new_tokens",
+                                  past_dim="cached_tokens", total="all_tokens"),
+}
+
+
+def export(model, helpers, name, nm, out_dir):
+    b, s, p, dh = 1, 8, 4, HIDDEN // HEADS
+    torch.manual_seed(1)
+    ids = torch.randint(0, VOCAB, (b, s))
+    mask = torch.ones(b, p + s, dtype=torch.long)
+    past = [torch.randn(b, HEADS, p, dh) for _ in range(2 * LAYERS)]
+    names_in = [nm["ids"], nm["mask"]]
+    names_out = [nm["logits"]]
+    axes = {nm["ids"]: {0: nm["batch"], 1: nm["seq"]}, nm["mask"]: {0: nm["batch"], 1: nm["total"]},
+            nm["logits"]: {0: nm["batch"], 1: nm["seq"]}}
+    for i in range(LAYERS):
+        for kv in nm["kv"]:
+            names_in.append(nm["past"].format(i=i, kv=kv))
+            names_out.append(nm["present"].format(i=i, kv=kv))
+            axes[names_in[-1]] = {0: nm["batch"], 2: nm["past_dim"]}
+            axes[names_out[-1]] = {0: nm["batch"], 2: nm["total"]}
+    path = os.path.join(out_dir, name + ".onnx")
+    with tempfile.TemporaryDirectory(dir=out_dir) as tmp:
+        tmp_path = os.path.join(tmp, name + ".onnx")
+        torch.onnx.export(model, (ids, mask, *past), tmp_path, opset_version=OPSET, do_constant_folding=True,
+                          input_names=names_in, output_names=names_out, dynamic_axes=axes)
+        m = onnx.load(tmp_path)
+        onnx.checker.check_model(m, full_check=False)
+        elems = helpers.initializer_params(m)
+        onnx.save_model(m, os.path.join(tmp, "g.onnx"), save_as_external_data=True,
+                        all_tensors_to_one_file=True, location=name + ".weights", size_threshold=1024)
+        onnx.checker.check_model(os.path.join(tmp, "g.onnx"))
+        os.replace(os.path.join(tmp, "g.onnx"), path)
+    return path, elems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=DEFAULT_OUT)
@@ -122,35 +170,10 @@ def main():
     # weights bit-identical and the exporter would merge them into one
     helpers.decorrelate_(model)
     arch_params = sum(p.numel() for p in model.parameters())
-    b, s, p, dh = 1, 8, 4, HIDDEN // HEADS
-    ids = torch.randint(0, VOCAB, (b, s))
-    mask = torch.ones(b, p + s, dtype=torch.long)
-    past = [torch.randn(b, HEADS, p, dh) for _ in range(2 * LAYERS)]
-    names_in = ["input_ids", "attention_mask"]
-    names_out = ["logits"]
-    axes = {"input_ids": {0: "batch", 1: "sequence"}, "attention_mask": {0: "batch", 1: "total_sequence"},
-            "logits": {0: "batch", 1: "sequence"}}
-    for i in range(LAYERS):
-        for kv in ("key", "value"):
-            names_in.append(f"past_key_values.{i}.{kv}")
-            names_out.append(f"present.{i}.{kv}")
-            axes[names_in[-1]] = {0: "batch", 2: "past_sequence"}
-            axes[names_out[-1]] = {0: "batch", 2: "total_sequence"}
-    name = "tiny_gpt2_past"
-    path = os.path.join(args.out, name + ".onnx")
-    with tempfile.TemporaryDirectory(dir=args.out) as tmp:
-        tmp_path = os.path.join(tmp, name + ".onnx")
-        torch.onnx.export(model, (ids, mask, *past), tmp_path, opset_version=OPSET, do_constant_folding=True,
-                          input_names=names_in, output_names=names_out, dynamic_axes=axes)
-        m = onnx.load(tmp_path)
-        onnx.checker.check_model(m, full_check=False)
-        elems = helpers.initializer_params(m)
-        onnx.save_model(m, os.path.join(tmp, "g.onnx"), save_as_external_data=True,
-                        all_tensors_to_one_file=True, location=name + ".weights", size_threshold=1024)
-        onnx.checker.check_model(os.path.join(tmp, "g.onnx"))
-        os.replace(os.path.join(tmp, "g.onnx"), path)
-    print(f"{path}: opset {OPSET}, architecture params {arch_params}, ONNX initializer elements {elems}, "
-          f"{os.path.getsize(path)} bytes")
+    for name, nm in NAMINGS.items():
+        path, elems = export(model, helpers, name, nm, args.out)
+        print(f"{path}: opset {OPSET}, architecture params {arch_params}, ONNX initializer elements {elems}, "
+              f"{os.path.getsize(path)} bytes")
 
 
 if __name__ == "__main__":

@@ -939,7 +939,7 @@ static jc_status counted_assumptions(sv *s)
            j->prompt_dim ? "--prompt-dim" : astr(s, "%s: the sequence dim of input %s", k->model, k->prompt_how));
     assume(s, "decoder.past_dim", astr(s, "past dim '%s' = 0 for the prefill, the context for a decode step (%zu past "
            "key/value inputs = %lld layers)%s%s%s", k->past_dim, k->n_past, (long long)s->a->n_layers,
-           k->total_dim ? "; attention_mask dim '" : "", k->total_dim ? k->total_dim : "",
+           k->total_dim ? "; the attention mask's dim '" : "", k->total_dim ? k->total_dim : "",
            k->total_dim ? "' = prompt + past" : ""), R1((double)k->n_past), "inputs",
            j->past_dim ? JC_ORIGIN_USER : JC_ORIGIN_MODEL,
            j->past_dim ? "--past-dim" : astr(s, "%s: the symbolic dim of the past inputs (first: %s)", k->model,

@@ -26,6 +26,7 @@ typedef struct dctx {
     jc_diag *d;
     const char *batch_sym;
     int32_t tok;               /* the token input (input_ids / inputs_embeds), -1 */
+    int32_t mask;              /* the attention-mask input's value, -1 */
 } dctx;
 
 static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
@@ -84,6 +85,12 @@ static jc_status find_prompt(dctx *c)
     for (size_t i = 0; i < c->g->n_inputs && c->tok < 0; i++)
         if (!strcmp(input(c, i)->name, "input_ids") || !strcmp(input(c, i)->name, "inputs_embeds"))
             c->tok = (int32_t)i;
+    /* other names: with --prompt-dim, the first input whose dim 1 it is */
+    for (size_t i = 0; i < c->g->n_inputs && c->tok < 0 && j->prompt_dim; i++) {
+        const jc_value *v = input(c, i);
+        if (v->rank >= 2 && v->dims[1].v < 0 && v->dims[1].sym && !strcmp(v->dims[1].sym, j->prompt_dim))
+            c->tok = (int32_t)i;
+    }
     const jc_value *t = c->tok >= 0 ? input(c, (size_t)c->tok) : NULL;
     if (t && t->rank >= 1 && t->dims[0].v < 0) c->batch_sym = t->dims[0].sym;
     if (j->prompt_dim) return named_dim(c, "--prompt-dim", j->prompt_dim, &c->k->prompt_dim, &c->k->prompt_how);
@@ -136,7 +143,7 @@ static jc_status read_cache(dctx *c)
     double per = -1;
     for (size_t i = 0; i < c->g->n_inputs; i++) {
         const jc_value *v = input(c, i);
-        if (!has_sym(v, k->past_dim) || (int32_t)i == c->tok || !strcmp(v->name, "attention_mask")) continue;
+        if (!has_sym(v, k->past_dim) || (int32_t)i == c->tok || c->g->inputs[i] == c->mask) continue;
         double e = 1;
         int q_past = -1;
         for (int q = 0; q < v->rank; q++) {
@@ -271,14 +278,17 @@ static jc_status count_at(dctx *c, double s, double p, int keep, jc_totals *t)
     return st;
 }
 
-/* attention_mask [batch, total]: a dim that is neither prompt nor past
- * is bound to their sum. */
+/* The attention mask [batch, total] (the input attention_mask, else the
+ * first rank-2 input whose name holds "mask"): its dim 1, when neither
+ * prompt nor past, is bound to their sum. */
 static jc_status find_total(dctx *c)
 {
-    int32_t k = jc_graph_find(c->g, "attention_mask");
-    if (k < 0 || c->g->values[k].kind != JC_V_INPUT) return JC_OK;
-    const jc_value *v = &c->g->values[k];
-    if (v->rank == 2 && v->dims[1].v < 0 && v->dims[1].sym && strcmp(v->dims[1].sym, c->k->prompt_dim) &&
+    c->mask = jc_graph_find(c->g, "attention_mask");
+    if (c->mask >= 0 && c->g->values[c->mask].kind != JC_V_INPUT) c->mask = -1;
+    for (size_t i = 0; i < c->g->n_inputs && c->mask < 0; i++)
+        if (input(c, i)->rank == 2 && strstr(input(c, i)->name, "mask")) c->mask = c->g->inputs[i];
+    const jc_value *v = c->mask >= 0 ? &c->g->values[c->mask] : NULL;
+    if (v && v->rank == 2 && v->dims[1].v < 0 && v->dims[1].sym && strcmp(v->dims[1].sym, c->k->prompt_dim) &&
         strcmp(v->dims[1].sym, c->k->past_dim))
         c->k->total_dim = v->dims[1].sym;
     /* the user's --dim must not fight the serving model's bindings */
@@ -345,6 +355,7 @@ jc_status jc_arch_load_onnx(const jc_request *rq, jc_arch **out, jc_diag *d)
     c->g = m->graph;
     c->d = d;
     c->path = rq->model;
+    c->mask = -1;
     c->a = jci_arch_new(&c->ar);
     c->k = c->a ? jci_arena_calloc(c->ar, 1, sizeof *c->k) : NULL;
     if (!c->k) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto done; }

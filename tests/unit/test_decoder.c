@@ -103,6 +103,29 @@ static void test_dims_and_counts(void)
         CHECK_NEAR(a->counted->prefill_macs, P * lin_macs() + 2 * L * H * DH * P * P, 0);
     }
     jc_arch_free(a);
+
+    /* the same graph with other names: found by nothing, told by the two
+     * options; the counts are the same */
+    request_for(&rq, &j, "tests/models/decoder/tiny_gpt2_cache_names.onnx");
+    j.prompt_dim = NULL;
+    j.past_dim = NULL;
+    CHECK_I64(jc_arch_load_onnx(&rq, &a, &d), JC_ERR_USAGE);
+    CHECK(strstr(d.msg, "--prompt-dim NAME") != NULL && strstr(d.msg, "tokens [n, new_tokens]") != NULL);
+    j.prompt_dim = "new_tokens";
+    CHECK_I64(jc_arch_load_onnx(&rq, &a, &d), JC_ERR_USAGE);
+    CHECK(strstr(d.msg, "--past-dim NAME") != NULL && strstr(d.msg, "cache.0.k [n, 4, cached_tokens, 16]") != NULL);
+    j.past_dim = "cached_tokens";
+    CHECK_I64(jc_arch_load_onnx(&rq, &a, &d), JC_OK);
+    if (a) {
+        k = a->counted;
+        CHECK_STR(k->total_dim, "all_tokens");   /* the input 'mask' */
+        CHECK_STR(k->past_how, "--past-dim");
+        CHECK_I64(a->hidden, 64);                /* the table 'tokens' gathers from */
+        CHECK_NEAR(k->prefill_macs, P * lin_macs() + 2 * L * H * DH * P * P, 0);
+        CHECK_NEAR(k->decode_macs_per_ctx, 2 * L * H * DH, 1e-12);
+        CHECK_NEAR(k->kv_elems_per_token, 2 * L * H * DH, 0);
+    }
+    jc_arch_free(a);
 }
 
 /* The serving figures of the ONNX decoder against the same architecture's
