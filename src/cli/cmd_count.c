@@ -1,7 +1,7 @@
 /*
  * cmd_count.c - `joulecast count MODEL.onnx ...`: shapes and cost of every
  * node, reported as text, JSON or CSV.  The options are rows of the
- * shared table (jobopts.c: dim, input, batch, op-rules) plus
+ * shared table (jobopts.c: dim, input, op-rules) plus
  * count's own; the model and its analysis come from the library's one
  * request path (jc_request_load / jc_request_analyze).
  */
@@ -13,10 +13,11 @@
 #include <string.h>
 
 /* The shared rows count takes (jobopts.c, job_keys.def); its own below. */
-static const char *const shared[] = {"dim", "input", "batch", "op-rules", NULL};
+static const char *const shared[] = {"dim", "input", "op-rules", NULL};
 
-enum { CO_VALUE, CO_ASSUME, CO_PER_NODE, CO_TOP, CO_JSON, CO_CSV, CO_CONVENTION, CO_STRICT };
+enum { CO_BATCH, CO_VALUE, CO_ASSUME, CO_PER_NODE, CO_TOP, CO_JSON, CO_CSV, CO_CONVENTION, CO_STRICT };
 static const jo_opt own[] = {
+    {"batch", JO_CMD, CO_BATCH, "B", "bind the first dim of every symbolic input (the job key batch; at most 1e+09)"},
     {"input-value", JO_CMD, CO_VALUE, "NAME=V,V,...", "the values of an input whose value decides a shape "
      "(Reshape shape, Slice starts, TopK k, Resize scales...; repeatable)"},
     {"assume", JO_CMD, CO_ASSUME, "NAME=N", "bound for a data-dependent size or trip count (names as the report prints them)"},
@@ -91,6 +92,7 @@ bad:
 }
 
 typedef struct count_cli {
+    jc_job *job;                /* the jobopts' job: --batch is its key */
     jc_value_binding values[JO_MAX_BIND];
     size_t n_values;
     jc_dim_binding assume[JO_MAX_BIND];
@@ -104,6 +106,13 @@ static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *wh
     count_cli *k = ctx;
     int64_t t;
     switch (o->off) {
+    case CO_BATCH: {   /* the job key, set as jobopts sets it */
+        jc_diag d;
+        jc_status st = jc_job_set(k->job, "batch", val, &d);
+        if (st == JC_ERR_RANGE) return cli_range("count", "%s: --%s", where, d.msg);
+        if (st) return cli_usage("count", "%s: --%s", where, d.msg);
+        return 0;
+    }
     case CO_VALUE:
         if (k->n_values >= JO_MAX_BIND) return cli_usage("count", "too many --input-value bindings");
         if (!parse_value(val, &k->values[k->n_values]))
@@ -168,6 +177,7 @@ int cmd_count(int argc, char **argv)
     memset(&k, 0, sizeof k);
     k.top = 10;
     jo_init(&c, "count", own, N_OWN, apply_own, &k);
+    k.job = &c.job;
     jo_only(&c, shared);
     jc_model *m = NULL;
     jc_analysis *an = NULL;
