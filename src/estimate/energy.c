@@ -302,6 +302,7 @@ jc_status jci_est_resolve_host(est *s)
     jc_range r = jci_est_sv_range(&busy->value);
     const char *why = hc == JC_HOSTCLASS_WORKSTATION ? "a consumer card's usual system"
                     : hc == JC_HOSTCLASS_TPU ? "TPU chips share their pod's hosts"
+                    : hc == JC_HOSTCLASS_EMBEDDED ? "a SoC module's carrier board and power supply"
                     : "a datacenter part's usual server for this device count";
     s->host_w = jci_est_assume(s, "host.power_w",
                                jci_est_astr(s, "host power: system class '%s' x %g (%s; no --host named)",

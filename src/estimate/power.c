@@ -74,7 +74,8 @@ double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_m
 /* ---- host classes --------------------------------------------------------- */
 
 static const char *const HC_NAMES[JC_HOSTCLASS_COUNT] = {
-    "none", "desktop-workstation", "server-2", "server-4", "server-8", "tpu-host"};
+    "none", "desktop-workstation", "server-2", "server-4", "server-8", "tpu-host",
+    "embedded-module"};
 static const char *const HC_IDS[JC_HOSTCLASS_COUNT][2] = {
     {NULL, NULL},
     {"host_class_workstation_w", "host_class_workstation_idle_w"},
@@ -82,6 +83,7 @@ static const char *const HC_IDS[JC_HOSTCLASS_COUNT][2] = {
     {"host_class_server4_w", "host_class_server4_idle_w"},
     {"host_class_server8_w", "host_class_server8_idle_w"},
     {"host_class_tpu_w", "host_class_tpu_idle_w"},
+    {"host_class_embedded_w", "host_class_embedded_idle_w"},
 };
 
 const char *jci_host_class_name(jc_host_class c)
@@ -117,6 +119,7 @@ jc_host_class jci_host_class_default(const jc_device *dev, double devices)
 {
     if (!dev || dev->kind == JC_DEVICE_CPU) return JC_HOSTCLASS_NONE;
     if (dev->kind == JC_DEVICE_TPU) return JC_HOSTCLASS_TPU;
+    if (dev->kind == JC_DEVICE_SOC) return JC_HOSTCLASS_EMBEDDED;
     const char *ff = dev->form_factor ? dev->form_factor : "";
     if (strstr(ff, "consumer") || strstr(ff, "prosumer")) return JC_HOSTCLASS_WORKSTATION;
     if (devices <= 2) return JC_HOSTCLASS_SERVER2;

@@ -64,18 +64,20 @@ typedef enum jc_host_class {
     JC_HOSTCLASS_SERVER4,         /* 4-accelerator server */
     JC_HOSTCLASS_SERVER8,         /* 8-accelerator HGX-class server */
     JC_HOSTCLASS_TPU,             /* TPU pod host share per chip */
+    JC_HOSTCLASS_EMBEDDED,        /* SoC module on its carrier board */
     JC_HOSTCLASS_COUNT
 } jc_host_class;
 
 /* "none", "desktop-workstation", "server-2", "server-4", "server-8",
- * "tpu-host": static strings. */
+ * "tpu-host", "embedded-module": static strings. */
 const char *jci_host_class_name(jc_host_class c);
 /* A class name as above (case-insensitive); JC_HOSTCLASS_COUNT when
  * unknown. */
 jc_host_class jci_host_class_parse(const char *s);
 
 /* The default class for `devices` x dev: CPU none, consumer form factor
- * workstation, TPU tpu-host, else a server sized by the count. */
+ * workstation, TPU tpu-host, SoC module embedded-module, else a server
+ * sized by the count. */
 jc_host_class jci_host_class_default(const jc_device *dev, double devices);
 
 /* Devices one host of class c holds (workstation 2, server-2 2, server-4 4,

@@ -64,6 +64,8 @@ static void test_host_class_defaults(void)
     CHECK_STR(jci_host_class_name(jci_host_class_default(dev("nvidia-a100-pcie-40gb"), 4)), "server-4");
     CHECK_STR(jci_host_class_name(jci_host_class_default(dev("nvidia-a100-sxm4-80gb"), 64)), "server-8");
     CHECK_STR(jci_host_class_name(jci_host_class_default(dev("google-tpu-v3"), 8)), "tpu-host");
+    CHECK_STR(jci_host_class_name(jci_host_class_default(dev("nvidia-jetson-xavier-nx"), 1)), "embedded-module");
+    CHECK(jci_host_class_hosts(JC_HOSTCLASS_EMBEDDED, 2) == 2);
     CHECK(jci_host_class_parse("SERVER-4") == JC_HOSTCLASS_SERVER4);
     CHECK(jci_host_class_parse("rack") == JC_HOSTCLASS_COUNT);
     const jc_constant *none, *none_idle;
