@@ -23,6 +23,8 @@ import yaml
 FIELDS = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "hwdb_fields.json")))
 KINDS = {k["section"]: k for k in FIELDS["kinds"]}
 PRECS = FIELDS["precisions"]
+# kinds whose entries carry a name and aliases: section -> (label, name key)
+NAMED_KINDS = {"devices": ("device", "id"), "hosts": ("host", "id"), "regions": ("region", "code")}
 
 
 class NoAliasLoader(yaml.SafeLoader):
@@ -233,38 +235,26 @@ def main():
                 err(f, "duplicate id/alias %r (also in %s)" % (name, names[key]))
             names[key] = "%s (%s)" % (f, what)
 
-        if k == "devices":
+        if k in NAMED_KINDS:
             counts[f] = len(body)
-            for d in body:
-                w = "device %s" % d.get("id")
-                reg(d["id"], w)
-                for a in d.get("aliases", []) or []:
+            label, idkey = NAMED_KINDS[k]
+            for rec in body:
+                w = "%s %s" % (label, rec.get(idkey))
+                reg(rec[idkey], w)
+                for a in rec.get("aliases", []) or []:
                     reg(a, w)
-                devices[d["id"]] = d
-                check_fields(f, w, d, KINDS["devices"], sources)
-                # rules between fields (src/hwdb/build.c convert_device)
-                if "tdp_w" in d and "idle_w" in d and not d["idle_w"]["value"] < d["tdp_w"]["value"]:
-                    err(f, "%s: idle >= tdp" % w)
-                if "ga" in d and "tdp_w" not in d["ga"] and "tdp_per_core_w" not in d["ga"]:
-                    err(f, w + ": ga needs tdp_w or tdp_per_core_w")
-        elif k == "hosts":
-            counts[f] = len(body)
-            for h in body:
-                w = "host %s" % h.get("id")
-                reg(h["id"], w)
-                for a in h.get("aliases", []) or []:
-                    reg(a, w)
-                hosts.append((f, h))
-                check_fields(f, w, h, KINDS["hosts"], sources)
-        elif k == "regions":
-            counts[f] = len(body)
-            for r in body:
-                w = "region %s" % r.get("code")
-                reg(r["code"], w)
-                for a in r.get("aliases", []) or []:
-                    reg(a, w)
-                regions[r["code"]] = r
-                check_fields(f, w, r, KINDS["regions"], sources)
+                check_fields(f, w, rec, KINDS[k], sources)
+                if k == "hosts":
+                    hosts.append((f, rec))
+                elif k == "regions":
+                    regions[rec["code"]] = rec
+                else:
+                    devices[rec["id"]] = rec
+                    # rules between fields (src/hwdb/build.c convert_device)
+                    if "tdp_w" in rec and "idle_w" in rec and not rec["idle_w"]["value"] < rec["tdp_w"]["value"]:
+                        err(f, "%s: idle >= tdp" % w)
+                    if "ga" in rec and "tdp_w" not in rec["ga"] and "tdp_per_core_w" not in rec["ga"]:
+                        err(f, w + ": ga needs tdp_w or tdp_per_core_w")
         elif k == "intensities":
             ds = body
             check_fields(f, "intensities", ds, KINDS["intensities"], sources)
