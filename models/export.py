@@ -24,6 +24,7 @@ nn.MultiheadAttention take a fused fast path the ONNX exporter cannot write.
 """
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -282,6 +283,26 @@ def decorrelate_(model):
                 mod.running_var.copy_(torch.rand_like(mod.running_var) + 0.5)
 
 
+def export_first_opset(model, args, path, name, opsets, no_grad, **names):
+    """torch.onnx.export `model` on `args` to `path` (constant folding on,
+    `names` = input_names/output_names/dynamic_axes) with the first opset of
+    `opsets` that exports; each failure is printed to stderr and the next
+    opset tried. Raises the last failure when none exports. `no_grad` runs
+    the export under torch.no_grad() (see the module docstring for why
+    models/ does not)."""
+    last_err = None
+    for opset in opsets:
+        try:
+            with torch.no_grad() if no_grad else contextlib.nullcontext():
+                torch.onnx.export(model, args, path, opset_version=opset,
+                                  do_constant_folding=True, **names)
+            return
+        except Exception as e:  # try the next opset
+            last_err = e
+            print(f"  {name}: opset {opset} export failed: {e}", file=sys.stderr)
+    raise last_err
+
+
 def export_one(name, spec, out_dir, full):
     torch.manual_seed(0)
     model = spec["ctor"]()
@@ -293,22 +314,11 @@ def export_one(name, spec, out_dir, full):
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = os.path.join(tmp, name + ".onnx")
-        last_err = None
-        for opset in (OPSET, 13):
-            try:
-                # no torch.no_grad() here on purpose (see module docstring)
-                torch.onnx.export(model, args, tmp_path,
-                                  opset_version=opset,
-                                  do_constant_folding=True,
-                                  input_names=spec["input_names"],
-                                  output_names=spec["output_names"],
-                                  dynamic_axes=spec["dynamic_axes"])
-                break
-            except Exception as e:  # retry with the older opset
-                last_err = e
-                print(f"  {name}: opset {opset} export failed: {e}", file=sys.stderr)
-        else:
-            raise last_err
+        # no torch.no_grad() here on purpose (see module docstring)
+        export_first_opset(model, args, tmp_path, name, (OPSET, 13), no_grad=False,
+                           input_names=spec["input_names"],
+                           output_names=spec["output_names"],
+                           dynamic_axes=spec["dynamic_axes"])
         m = onnx.load(tmp_path)
 
     onnx.checker.check_model(m)

@@ -44,8 +44,8 @@ OPSETS = (14, 17)
 
 
 def load_models_export():
-    """models/export.py's helpers (decorrelate_, initializer_params), so
-    the zoo is made exactly like models/."""
+    """models/export.py's helpers (decorrelate_, initializer_params,
+    export_first_opset), so the zoo is made exactly like models/."""
     spec = importlib.util.spec_from_file_location(
         "jc_models_export", os.path.join(ROOT, "models", "export.py"))
     mod = importlib.util.module_from_spec(spec)
@@ -170,21 +170,10 @@ def export_one(name, out_dir):
     path = os.path.join(out_dir, name + ".onnx")
     with tempfile.TemporaryDirectory(dir=out_dir) as tmp:
         tmp_path = os.path.join(tmp, name + ".onnx")
-        last = None
-        for opset in OPSETS:
-            try:
-                with torch.no_grad():
-                    torch.onnx.export(model, (x,), tmp_path, opset_version=opset,
-                                      do_constant_folding=True,
-                                      input_names=["input"], output_names=["output"],
-                                      dynamic_axes={"input": {0: "batch"},
-                                                    "output": {0: "batch"}})
-                break
-            except Exception as e:  # retry with a newer opset
-                last = e
-                print(f"{name}: opset {opset} export failed: {e}", file=sys.stderr)
-        else:
-            raise last
+        helpers.export_first_opset(model, (x,), tmp_path, name, OPSETS, no_grad=True,
+                                   input_names=["input"], output_names=["output"],
+                                   dynamic_axes={"input": {0: "batch"},
+                                                 "output": {0: "batch"}})
         del model
         wpath = os.path.join(tmp, name + ".weights")
         if os.path.getsize(tmp_path) < (1 << 31) and len(os.listdir(tmp)) == 1:
