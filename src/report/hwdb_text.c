@@ -151,22 +151,28 @@ static void fields_text(out *o, const void *rec, const jci_hwkind *k, text_hook 
     }
 }
 
+/* The body of one record's text view (its title line already printed): every
+ * row of hwdb kind `kind` (fields_text), then where the record is defined. */
+static jc_status record_text(out *o, const void *rec, int kind, text_hook own, const char *file,
+                             int line, int col)
+{
+    fields_text(o, rec, jci_hwdb_kind(kind), own);
+    pr(o, "  %-22s %s:%d:%d\n", "defined at", file, line, col);
+    return done(o);
+}
+
 jc_status jc_report_device_text(const jc_device *d, FILE *f)
 {
     out o = {f, 0};
     pr(&o, "%s  (%s)\n", d->id, jc_device_kind_name(d->kind));
-    fields_text(&o, d, jci_hwdb_kind(HF_K_DEVICE), NULL);
-    pr(&o, "  %-22s %s:%d:%d\n", "defined at", d->file, d->line, d->col);
-    return done(&o);
+    return record_text(&o, d, HF_K_DEVICE, NULL, d->file, d->line, d->col);
 }
 
 jc_status jc_report_host_text(const jc_host *h, FILE *f)
 {
     out o = {f, 0};
     pr(&o, "%s  (host, %s)\n", h->id, jc_host_kind_name(h->kind));
-    fields_text(&o, h, jci_hwdb_kind(HF_K_HOST), NULL);
-    pr(&o, "  %-22s %s:%d:%d\n", "defined at", h->file, h->line, h->col);
-    return done(&o);
+    return record_text(&o, h, HF_K_HOST, NULL, h->file, h->line, h->col);
 }
 
 static bool kind_match(const char *kind, jc_device_kind k)
@@ -270,7 +276,5 @@ jc_status jc_report_region_text(const jc_region *r, FILE *f)
 {
     out o = {f, 0};
     pr(&o, "%s  (%s)\n", r->code, jc_region_type_name(r->type));
-    fields_text(&o, r, jci_hwdb_kind(HF_K_REGION), region_intensity);
-    pr(&o, "  %-22s %s:%d:%d\n", "defined at", r->file, r->line, r->col);
-    return done(&o);
+    return record_text(&o, r, HF_K_REGION, region_intensity, r->file, r->line, r->col);
 }
