@@ -309,50 +309,46 @@ char *jc_report_estimate_json(const jc_estimate *e)
         REQ(cJSON_AddNullToObject(root, "model"));
     }
     REQ(rj_str(root, "hwdb_version", e->hwdb_version));
-    REQ(o = cJSON_AddObjectToObject(root, "hardware"));
-    REQ(rj_str(o, "device", e->device_id));
-    REQ(rj_str(o, "device_name", e->device_name));
-    REQ(rj_num(o, "devices", e->devices));
-    REQ(rj_str(o, "host", e->host_id));
-    REQ(rj_num(o, "hosts", e->host_id ? e->hosts : NAN));
-    REQ(o = cJSON_AddObjectToObject(root, "region"));
-    REQ(rj_str(o, "code", e->region_code));
-    REQ(rj_str(o, "name", e->region_name));
-    REQ(rj_range(o, "ci_gco2e_per_kwh", e->ci));
-    REQ(rj_str(o, "ci_source", e->ci_source));
-    REQ(rj_str(o, "ci_dataset", e->ci_dataset_id));
-    REQ(rj_num(o, "ci_year", e->ci_year ? (double)e->ci_year : NAN));
-    REQ(rj_range(o, "pue", e->pue));
-    REQ(rj_str(o, "pue_source", e->pue_source));
-    REQ(o = cJSON_AddObjectToObject(root, "work"));
-    REQ(rj_num(o, "batch", e->batch));
+    const jc_range none = {NAN, NAN, NAN};
+    const rj_field hardware[] = {
+        RJF_S("device", e->device_id), RJF_S("device_name", e->device_name), RJF_N("devices", e->devices),
+        RJF_S("host", e->host_id), RJF_N("hosts", e->host_id ? e->hosts : NAN),
+    };
+    const rj_field region[] = {
+        RJF_S("code", e->region_code), RJF_S("name", e->region_name), RJF_R("ci_gco2e_per_kwh", e->ci),
+        RJF_S("ci_source", e->ci_source), RJF_S("ci_dataset", e->ci_dataset_id),
+        RJF_N("ci_year", e->ci_year ? (double)e->ci_year : NAN), RJF_R("pue", e->pue),
+        RJF_S("pue_source", e->pue_source),
+    };
     /* 0 in the estimate means "not known" for these: null */
-    REQ(rj_num(o, "flops_per_pass", rj_known(e->flops_per_pass)));
-    REQ(rj_num(o, "passes", rj_known(e->passes)));
-    REQ(rj_num(o, "samples", rj_known(e->samples)));
-    REQ(rj_num(o, "tokens", rj_known(e->tokens)));
-    REQ(rj_num(o, "flops_total", rj_known(e->flops_total)));
-    REQ(rj_num(o, "bytes_total", rj_known(e->bytes_total)));
+    const rj_field work[] = {
+        RJF_N("batch", e->batch), RJF_N("flops_per_pass", rj_known(e->flops_per_pass)),
+        RJF_N("passes", rj_known(e->passes)), RJF_N("samples", rj_known(e->samples)),
+        RJF_N("tokens", rj_known(e->tokens)), RJF_N("flops_total", rj_known(e->flops_total)),
+        RJF_N("bytes_total", rj_known(e->bytes_total)),
+    };
+    const rj_field results[] = {
+        RJF_R("wall_hours", e->wall_hours), RJF_R("device_hours", e->device_hours),
+        RJF_R("energy_device_kwh", e->energy_device_kwh), RJF_R("energy_idle_kwh", e->energy_idle_kwh),
+        RJF_R("energy_dynamic_kwh", e->energy_dynamic_kwh), RJF_R("energy_host_kwh", e->energy_host_kwh),
+        RJF_R("energy_it_kwh", e->energy_it_kwh), RJF_R("energy_facility_kwh", e->energy_facility_kwh),
+        RJF_R("co2_location_kg", e->co2_kg),
+        RJF_R("co2_market_kg", e->has_market ? e->co2_market_kg : none),
+        RJF_R("co2_embodied_kg", e->has_embodied ? e->co2_embodied_kg : none),
+        RJF_R("implied_utilization", rj_known_range(e->implied_utilization)),
+        RJF_R("avg_power_w_per_device", e->avg_power_w),
+        RJF_R("j_per_sample", rj_known_range(e->j_per_sample)),
+        RJF_R("samples_per_kwh", rj_known_range(e->samples_per_kwh)),
+        RJF_R("j_per_token", rj_known_range(e->j_per_token)), RJF_S("host_absent", e->host_absent),
+    };
+    REQ(o = cJSON_AddObjectToObject(root, "hardware"));
+    REQ(rj_fields(o, hardware, sizeof hardware / sizeof hardware[0]));
+    REQ(o = cJSON_AddObjectToObject(root, "region"));
+    REQ(rj_fields(o, region, sizeof region / sizeof region[0]));
+    REQ(o = cJSON_AddObjectToObject(root, "work"));
+    REQ(rj_fields(o, work, sizeof work / sizeof work[0]));
     REQ(o = cJSON_AddObjectToObject(root, "results"));
-    REQ(rj_range(o, "wall_hours", e->wall_hours));
-    REQ(rj_range(o, "device_hours", e->device_hours));
-    REQ(rj_range(o, "energy_device_kwh", e->energy_device_kwh));
-    REQ(rj_range(o, "energy_idle_kwh", e->energy_idle_kwh));
-    REQ(rj_range(o, "energy_dynamic_kwh", e->energy_dynamic_kwh));
-    REQ(rj_range(o, "energy_host_kwh", e->energy_host_kwh));
-    REQ(rj_range(o, "energy_it_kwh", e->energy_it_kwh));
-    REQ(rj_range(o, "energy_facility_kwh", e->energy_facility_kwh));
-    REQ(rj_range(o, "co2_location_kg", e->co2_kg));
-    if (e->has_market) REQ(rj_range(o, "co2_market_kg", e->co2_market_kg));
-    else REQ(cJSON_AddNullToObject(o, "co2_market_kg"));
-    if (e->has_embodied) REQ(rj_range(o, "co2_embodied_kg", e->co2_embodied_kg));
-    else REQ(cJSON_AddNullToObject(o, "co2_embodied_kg"));
-    REQ(rj_range(o, "implied_utilization", rj_known_range(e->implied_utilization)));
-    REQ(rj_range(o, "avg_power_w_per_device", e->avg_power_w));
-    REQ(rj_range(o, "j_per_sample", rj_known_range(e->j_per_sample)));
-    REQ(rj_range(o, "samples_per_kwh", rj_known_range(e->samples_per_kwh)));
-    REQ(rj_range(o, "j_per_token", rj_known_range(e->j_per_token)));
-    REQ(rj_str(o, "host_absent", e->host_absent));
+    REQ(rj_fields(o, results, sizeof results / sizeof results[0]));
     if (e->has_measured) {
         const jc_trace *t = e->trace;
         REQ(o = cJSON_AddObjectToObject(root, "measured"));
