@@ -89,6 +89,19 @@ static int by_time(const void *pa, const void *pb)
     return (a->co2_kg.central > b->co2_kg.central) - (a->co2_kg.central < b->co2_kg.central);
 }
 
+/* The Pareto-front entries of s, fastest first, in a malloc'd array the
+   caller frees (*n of them); NULL when out of memory. */
+static const jc_sweep_entry **front_by_time(const jc_sweep *s, size_t *n)
+{
+    const jc_sweep_entry **fr = malloc((s->n_pareto ? s->n_pareto : 1) * sizeof *fr);
+    *n = 0;
+    if (!fr) return NULL;
+    for (size_t i = 0; i < s->n_entries; i++)
+        if (s->entries[i].pareto) fr[(*n)++] = &s->entries[i];
+    qsort(fr, *n, sizeof *fr, by_time);
+    return fr;
+}
+
 static jc_status svg_scatter(FILE *f, const jc_sweep *s)
 {
     const int vw = 1060, vh = 500, ml = 86, mr = 24, mt = 16, mb = 54;
@@ -135,12 +148,9 @@ static jc_status svg_scatter(FILE *f, const jc_sweep *s)
         fprintf(f, "</title></circle>\n");
     }
     fprintf(f, "</g>\n");
-    const jc_sweep_entry **fr = malloc((s->n_pareto ? s->n_pareto : 1) * sizeof *fr);
+    size_t nf;
+    const jc_sweep_entry **fr = front_by_time(s, &nf);
     if (!fr) return JC_ERR_NOMEM;
-    size_t nf = 0;
-    for (size_t i = 0; i < s->n_entries; i++)
-        if (s->entries[i].pareto) fr[nf++] = &s->entries[i];
-    qsort(fr, nf, sizeof *fr, by_time);
     if (nf > 1) {
         fprintf(f, "<path fill=\"none\" stroke=\"var(--front)\" stroke-width=\"2\" d=\"");
         for (size_t i = 0; i < nf; i++) {
@@ -257,12 +267,9 @@ jc_status jc_report_sweep_html(const jc_sweep *s, size_t top, FILE *f)
                    "<table>");
         sweep_head(f);
         fprintf(f, "<tbody>\n");
-        const jc_sweep_entry **fr = malloc((s->n_pareto ? s->n_pareto : 1) * sizeof *fr);
+        size_t nf;
+        const jc_sweep_entry **fr = front_by_time(s, &nf);
         if (!fr) return JC_ERR_NOMEM;
-        size_t nf = 0;
-        for (size_t i = 0; i < s->n_entries; i++)
-            if (s->entries[i].pareto) fr[nf++] = &s->entries[i];
-        qsort(fr, nf, sizeof *fr, by_time);
         for (size_t i = 0; i < nf; i++) sweep_row(f, s, (size_t)(fr[i] - s->entries));
         free(fr);
         fprintf(f, "</tbody></table></section>\n");
