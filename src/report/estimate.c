@@ -289,10 +289,9 @@ static cJSON *assumption_json(const jc_assumption *a)
     return o;
 }
 
-char *jc_report_estimate_json(const jc_estimate *e)
+cJSON *rj_estimate(const jc_estimate *e)
 {
     cJSON *root = cJSON_CreateObject(), *o, *arr;
-    char *out = NULL;
     if (!root) return NULL;
     REQ(rj_str(root, "schema", "joulecast-estimate/1"));
     REQ(rj_str(root, "mode", jc_mode_name(e->mode)));
@@ -377,8 +376,16 @@ char *jc_report_estimate_json(const jc_estimate *e)
         REQ(rj_push(arr, o));
     }
     REQ(rj_nodes(root, "nodes", e->nodes, e->n_nodes));
-    out = rj_print(root);
+    return root;
 done:
+    cJSON_Delete(root);
+    return NULL;
+}
+
+char *jc_report_estimate_json(const jc_estimate *e)
+{
+    cJSON *root = rj_estimate(e);
+    char *out = root ? rj_print(root) : NULL;
     cJSON_Delete(root);
     return out;
 }

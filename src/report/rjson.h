@@ -65,6 +65,11 @@ int rj_push(cJSON *arr, cJSON *item);
 char *rj_print(const cJSON *root);
 char *rj_print_unformatted(const cJSON *root);
 
+/* The estimate's JSON document (docs/json-schemas.md "estimate") as a
+ * cJSON tree the caller owns (cJSON_Delete); the serving report adds its
+ * keys to it.  NULL on out-of-memory.  Defined in estimate.c. */
+cJSON *rj_estimate(const jc_estimate *e);
+
 /* Writes v as a CSV field with %.6g, or "n/a" when it is not finite
  * (unknown). */
 void rcsv_num(FILE *f, double v);

@@ -102,10 +102,7 @@ jc_status jc_report_serving_text(const jc_serving *s, FILE *f)
 
 char *jc_report_serving_json(const jc_serving *s)
 {
-    char *base = jc_report_estimate_json(s->estimate);
-    if (!base) return NULL;
-    cJSON *root = cJSON_Parse(base);
-    free(base);
+    cJSON *root = rj_estimate(s->estimate);
     char *out = NULL;
     if (!root) return NULL;
     cJSON *o;
