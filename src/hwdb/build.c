@@ -922,18 +922,29 @@ static jc_status read_fields(B *b, const hnode *m, const jci_hwkind *k, const ch
     return JC_OK;
 }
 
+/* The start every named record's converter shares: names the record in the
+ * error context as "<kind> '<id>'", stores where its YAML map is (file, line,
+ * col of e's map) and reads the kind's table fields into rec (read_fields). */
+static jc_status begin_record(B *b, const kentry *e, int kind, void *rec, const char **file,
+                              int *line, int *col)
+{
+    const jci_hwkind *k = jci_hwdb_kind(kind);
+    snprintf(b->ctx, sizeof b->ctx, "%s '%s'", k->name, e->id);
+    *file = e->map->file->path;
+    *line = e->map->line;
+    *col = e->map->col;
+    return read_fields(b, e->map, k, NULL, rec);
+}
+
 /* ---- devices --------------------------------------------------------------------- */
 
 static jc_status convert_device(B *b, const kentry *e, jc_device *dv, int32_t idx)
 {
     const hnode *m = e->map;
     jc_status st;
-    snprintf(b->ctx, sizeof b->ctx, "device '%s'", e->id);
     dv->id = e->id;
-    dv->file = m->file->path;
-    dv->line = m->line;
-    dv->col = m->col;
-    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_DEVICE), NULL, dv))) return st;
+    if ((st = begin_record(b, e, HF_K_DEVICE, dv, &dv->file, &dv->line, &dv->col)))
+        return st;
     /* rules between fields */
     if (dv->idle_w.present && dv->tdp_w.present && !(dv->idle_w.value < dv->tdp_w.value))
         return err(b, mget(mget(m, "idle_w"), "value"), "idle_w (%g W) must be below tdp_w (%g W)",
@@ -955,12 +966,9 @@ static jc_status convert_provider(B *b, const kentry *e, jc_provider *pv, int32_
 {
     const hnode *m = e->map;
     jc_status st;
-    snprintf(b->ctx, sizeof b->ctx, "provider '%s'", e->id);
     pv->id = e->id;
-    pv->file = m->file->path;
-    pv->line = m->line;
-    pv->col = m->col;
-    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_PROVIDER), NULL, pv))) return st;
+    if ((st = begin_record(b, e, HF_K_PROVIDER, pv, &pv->file, &pv->line, &pv->col)))
+        return st;
     const hnode *l = mget(m, "pue_by_year");
     if (l) {
         pv->pue_by_year = jci_arena_calloc(b->a, l->n ? l->n : 1, sizeof *pv->pue_by_year);
@@ -1015,12 +1023,9 @@ static jc_status convert_host(B *b, const kentry *e, jc_host *h, int32_t idx)
 {
     const hnode *m = e->map;
     jc_status st;
-    snprintf(b->ctx, sizeof b->ctx, "host '%s'", e->id);
     h->id = e->id;
-    h->file = m->file->path;
-    h->line = m->line;
-    h->col = m->col;
-    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_HOST), NULL, h))) return st;
+    if ((st = begin_record(b, e, HF_K_HOST, h, &h->file, &h->line, &h->col)))
+        return st;
     /* rules between fields */
     if (h->kind == JC_HOST_CLOUD_INSTANCE && !h->provider)
         return err(b, m, "missing required key 'provider'");
@@ -1048,12 +1053,9 @@ static jc_status convert_region(B *b, const kentry *e, jc_region *r, int32_t idx
 {
     const hnode *m = e->map;
     jc_status st;
-    snprintf(b->ctx, sizeof b->ctx, "region '%s'", e->id);
     r->code = e->id;
-    r->file = m->file->path;
-    r->line = m->line;
-    r->col = m->col;
-    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_REGION), NULL, r))) return st;
+    if ((st = begin_record(b, e, HF_K_REGION, r, &r->file, &r->line, &r->col)))
+        return st;
     /* rules between fields; the `intensity` list is region_inline's */
     bool cloud = r->type == JC_REGION_CLOUD;
     if (cloud && !r->provider) return err(b, m, "missing required key 'provider'");
@@ -1116,12 +1118,9 @@ static jc_status convert_dataset(B *b, const kentry *e, jc_dataset *ds, int32_t 
     static const char *const vkeys[] = {"region", NULL};
     const hnode *m = e->map;
     jc_status st;
-    snprintf(b->ctx, sizeof b->ctx, "dataset '%s'", e->id);
     ds->id = e->id;
-    ds->file = m->file->path;
-    ds->line = m->line;
-    ds->col = m->col;
-    if ((st = read_fields(b, m, jci_hwdb_kind(HF_K_DATASET), NULL, ds))) return st;
+    if ((st = begin_record(b, e, HF_K_DATASET, ds, &ds->file, &ds->line, &ds->col)))
+        return st;
     if (ds->superseded_by && !strcmp(ds->superseded_by, ds->id))
         return err(b, mget(m, "superseded_by"), "superseded_by: a dataset cannot supersede itself");
     const hnode *l;
