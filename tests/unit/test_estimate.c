@@ -8,8 +8,8 @@
  * figure within 25%.  The bundled hwdb/ is used, so a change of a device's
  * numbers shows up here.
  */
-#include "check.h"
 #include "joulecast.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -209,12 +209,7 @@ static void test_every_assumption_has_a_source(void)
 
 int main(void)
 {
-    jc_diag d;
-    if (jc_hwdb_load("hwdb", NULL, 0, NULL, &db, &d)) {
-        printf("  cannot load hwdb/: %s\n", d.msg);
-        check_case("load bundled hwdb", 1);
-        return 1;
-    }
+    if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_llama2_7b_tdp);
     RUN(test_strubell_bert_base);
     RUN(test_gpt3_measured_power);

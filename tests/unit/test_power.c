@@ -6,6 +6,7 @@
  * devices (#18 item 4), launch-bound power near idle (#18 item 12), and
  * that every constant the profiles need is in hwdb with a source.
  */
+#include "joulecast.h"
 #include "check.h"
 #include "estimate/efficiency.h"
 #include "estimate/power.h"
@@ -102,12 +103,7 @@ static void test_runtime_profiles(void)
 
 int main(void)
 {
-    jc_diag d;
-    if (jc_hwdb_load("hwdb", NULL, 0, NULL, &db, &d)) {
-        printf("  cannot load hwdb/: %s\n", d.msg);
-        check_case("load bundled hwdb", 1);
-        return 1;
-    }
+    if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_power_equation);
     RUN(test_host_class_defaults);
     RUN(test_runtime_profiles);

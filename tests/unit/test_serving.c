@@ -5,6 +5,7 @@
  * the Hugging Face config reader (layer patterns, parameter counts, errors
  * naming the key) and the memory-fit refusal of jc_serving_run.
  */
+#include "joulecast.h"
 #include "check.h"
 #include "estimate/serving_int.h"
 
@@ -271,12 +272,7 @@ static void test_memory_fit(void)
 
 int main(void)
 {
-    jc_diag d;
-    if (jc_hwdb_load("hwdb", NULL, 0, NULL, &db, &d)) {
-        printf("  cannot load hwdb/: %s\n", d.msg);
-        check_case("load bundled hwdb", 1);
-        return 1;
-    }
+    if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_params_and_kv);
     RUN(test_decode_step);
     RUN(test_moe_step);

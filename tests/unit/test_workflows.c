@@ -7,8 +7,8 @@
  * and the diff gate, the statement's sources and the CodeCarbon row.
  * Runs from the repository root (tests/run.sh) with the bundled hwdb/.
  */
-#include "check.h"
 #include "joulecast.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -366,12 +366,7 @@ static void test_statement_and_codecarbon(void)
 
 int main(void)
 {
-    jc_diag d;
-    if (jc_hwdb_load("hwdb", NULL, 0, NULL, &db, &d)) {
-        printf("  cannot load hwdb/: %s\n", d.msg);
-        check_case("load bundled hwdb", 1);
-        return 1;
-    }
+    if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_codecarbon_csv);
     RUN(test_simple_csv_and_errors);
     RUN(test_calibrate_recovers_utilization);
