@@ -778,20 +778,20 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     /* relabel the energy stage's inputs: time and power are modelled */
     for (size_t i = 0; i < c->n_assumptions; i++) {
         jc_assumption *x = &c->assumptions[i];
-        if (!strcmp(x->key, "runtime.hours")) {
+        if (x->key == jci_akey_name(JCI_AK_RUNTIME_HOURS)) {   /* by id: the table's pointer */
             x->label = "serving time of the workload (modelled: requests x (prefill + output x step) / concurrency / replicas)";
             x->value.low = k[0].T / 3600;
             x->value.high = k[2].T / 3600;
             x->origin = JC_ORIGIN_DERIVED;
             x->source = "the serving model (docs/workflow-serving.md)";
-        } else if (!strcmp(x->key, "device.avg_power_w")) {
+        } else if (x->key == jci_akey_name(JCI_AK_AVG_POWER)) {
             x->label = "device power while serving (prefill and decode phases, time-weighted)";
             x->value.low = k[0].p_avg;
             x->value.high = k[2].p_avg;
             x->origin = JC_ORIGIN_DERIVED;
             x->source = "src/estimate/power.h: idle + (TDP - idle) (1 - exp(-(k_c u_c + k_m u_m))) while computing, "
                         "a_launch while the runtime runs; serving_power_* constants of hwdb/serving.yaml";
-        } else if (!strcmp(x->key, "host.power_w") && host_share) {
+        } else if (x->key == jci_akey_name(JCI_AK_HOST_POWER) && host_share) {
             x->label = astr(s, "host power: %g devices x host share per accelerator (no --host named)", s->G);
             x->value.low = e[0]->assumptions[i].value.central;
             x->value.high = e[2]->assumptions[i].value.central;
