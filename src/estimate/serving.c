@@ -792,7 +792,8 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
             x->source = "src/estimate/power.h: idle + (TDP - idle) (1 - exp(-(k_c u_c + k_m u_m))) while computing, "
                         "a_launch while the runtime runs; serving_power_* constants of hwdb/serving.yaml";
         } else if (x->key == jci_akey_name(JCI_AK_HOST_POWER) && host_share) {
-            x->label = astr(s, "host power: %g devices x host share per accelerator (no --host named)", s->G);
+            x->label = astr(s, "host power: system class '%s' x %g (the usual system for %g device%s; no --host named)",
+                            jci_host_class_name(cls), jci_host_class_hosts(cls, s->G), s->G, s->G == 1 ? "" : "s");
             x->value.low = e[0]->assumptions[i].value.central;
             x->value.high = e[2]->assumptions[i].value.central;
             x->origin = JC_ORIGIN_HWDB;
