@@ -121,4 +121,19 @@ assert abs(float(r["energy_consumed"]) / t["energy_facility_kwh"]["central"] - 1
 assert abs(float(r["emissions"]) / t["co2_location_kg"]["central"] - 1) < 1e-9
 assert r["timestamp"] == "2024-06-01T12:00:00" and r["country_iso_code"] == "FRA", r
 EOF
+
+# 7. statement of a modelled run: the utilisation and device power it names
+# are the estimate's own (implied utilisation, average power per device),
+# never "n/a" when the estimate knows them
+$JC estimate $JOB --json > "$out/model.json" 2>&1
+$JC statement $JOB > "$out/stmt.md" 2>&1
+python3 - "$out/model.json" "$out/stmt.md" <<'EOF' && ok statement_modelled_figures || ko statement_modelled_figures "statement does not name the estimate's utilisation or power"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+t = open(sys.argv[2], encoding="utf-8").read()
+u, w = r["implied_utilization"]["central"], r["avg_power_w_per_device"]["central"]
+assert "utilisation of n/a" not in t and "not recorded" not in t, t
+assert "implied utilisation %.3g of dense peak" % u in t, (u, t)
+assert "on average %.3g W per device from the utilisation-based power model" % w in t, (w, t)
+EOF
 exit 0

@@ -272,10 +272,22 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
         if (u && u->value.low != u->value.high)
             snprintf(ur, sizeof ur, ", range %s%s%s", sig(b, sizeof b, u->value.low), dash,
                      sig(c, sizeof c, u->value.high));
-        note(s, "Runtime predicted by joulecast's roofline model from %s FLOP of work at a utilisation of "
-                "%s of dense peak%s; utilisation: %s.",
-             fmt_si(a, sizeof a, e->flops_total), u ? sig(t2, 40, u->value.central) : "n/a", ur,
-             src_text(t1, sizeof t1, u));
+        if (u) {
+            note(s, "Runtime predicted by joulecast's roofline model from %s FLOP of work at a utilisation of "
+                    "%s of dense peak%s; utilisation: %s.",
+                 fmt_si(a, sizeof a, e->flops_total), sig(t2, 40, u->value.central), ur, src_text(t1, sizeof t1, u));
+        } else {
+            /* no utilisation was assumed: the time is modelled node by node,
+             * and the utilisation is what that time implies */
+            const jc_range *iu = &e->implied_utilization;
+            if (!isnan(iu->central) && iu->low != iu->high)
+                snprintf(ur, sizeof ur, ", range %s%s%s", sig(b, sizeof b, iu->low), dash, sig(c, sizeof c, iu->high));
+            note(s, "Runtime predicted by joulecast's roofline model from %s FLOP of work, node by node from each "
+                    "node's FLOPs and bytes at the runtime profile's achievable fractions of peak (docs/energy-model.md); "
+                    "implied utilisation %s of dense peak%s; runtime profile: %s.",
+                 fmt_si(a, sizeof a, e->flops_total), isnan(iu->central) ? "n/a" : sig(t2, 40, iu->central), ur,
+                 src_text(t1, sizeof t1, jci_estimate_assumption(e, JCI_AK_RUNTIME)));
+        }
     }
 
     /* energy */
@@ -288,6 +300,10 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
         char dp[1100];
         if (ap) snprintf(dp, sizeof dp, "measured average power %s W per device, %s",
                          sig(a, sizeof a, ap->value.central), src_text(t2, sizeof t2, ap));
+        else if (tdp && e->method == JC_METHOD_ROOFLINE && !e->has_measured && !isnan(e->avg_power_w.central))
+            snprintf(dp, sizeof dp, "on average %s W per device from the utilisation-based power model between "
+                                    "idle and TDP; device TDP %s W, %s", sig(a, sizeof a, e->avg_power_w.central),
+                     sig(c, sizeof c, tdp->value.central), src_text(t2, sizeof t2, tdp));
         else if (tdp) snprintf(dp, sizeof dp, "device TDP %s W, %s", sig(a, sizeof a, tdp->value.central),
                                src_text(t2, sizeof t2, tdp));
         else snprintf(dp, sizeof dp, "device power not recorded");
