@@ -1,7 +1,7 @@
 #!/bin/sh
-# akeys.sh - every assumption key the estimate code names literally
-# (jci_est_assume "key"; constants recorded under their own hwdb id by
-# jci_est_const_range are the database's) is a line of the one table,
+# akeys.sh - every assumption key the estimate and serving code name
+# literally (jci_bld_assume(b, "key", ...); constants recorded under their
+# own hwdb id by jci_bld_const are the database's) is a line of the one table,
 # src/estimate/assumption_keys.def, and every line of the table is used
 # (a run with an unlisted key fails with an internal error; this finds it
 # without needing a run that reaches it).  Prints PASS/FAIL lines.
@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/.."
 used=$(mktemp) def=$(mktemp)
 trap 'rm -f "$used" "$def"' EXIT
-grep -rhoE 'jci_est_assume\(s, "[a-zA-Z_.0-9]*"' src | sed 's/.*"\(.*\)"/\1/' | sort -u > "$used"
+grep -rhoE 'jci_bld_assume\([^,()]*, "[a-zA-Z_.0-9]*"' src | sed 's/.*"\(.*\)"/\1/' | sort -u > "$used"
 grep -oE '^AKEY\([A-Z_0-9]+, "[^"]+"' src/estimate/assumption_keys.def | sed 's/.*"\(.*\)"/\1/' | sort -u > "$def"
 missing=$(comm -23 "$used" "$def" | tr '\n' ' ')
 if [ -n "$missing" ]; then

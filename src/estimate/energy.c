@@ -26,8 +26,8 @@ static jc_status resolve_util(est *s)
     if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) return JC_OK;
     if (given(j->utilization)) {
         if (!(j->utilization > 0 && j->utilization <= 1))
-            return jci_est_fail(s, JC_ERR_USAGE, "--utilization must be in (0, 1] (got %g)", j->utilization);
-        s->util = jci_est_assume(s, "utilization",
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--utilization must be in (0, 1] (got %g)", j->utilization);
+        s->util = jci_bld_assume(&s->b, "utilization",
                                  s->an ? "achieved fraction of dense peak on matrix nodes (MFU; replaces the runtime profile's)"
                                        : "achieved fraction of dense peak (MFU)",
                                  R1(j->utilization), "", JC_ORIGIN_USER, "--utilization");
@@ -40,28 +40,28 @@ static jc_status resolve_util(est *s)
          * (measured) device utilisation replaces the matrix efficiency,
          * as --utilization does */
         if (u->present && u->measured) {
-            s->util = jci_est_assume(s, "utilization",
-                                     jci_est_astr(s, "achieved fraction of dense peak on matrix nodes, %s, calibrated "
+            s->util = jci_bld_assume(&s->b, "utilization",
+                                     jci_bld_str(&s->b, "achieved fraction of dense peak on matrix nodes, %s, calibrated "
                                                   "(replaces the runtime profile's)", jc_mode_name(j->mode)),
-                                     jci_est_sv_range(u), "", JC_ORIGIN_HWDB, jci_est_src_of(s, u));
+                                     jci_sourced_range(u), "", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, u));
             s->util_user = 1;
         }
         return JC_OK;
     }
     jc_range r;
     if (u->present) {
-        r = jci_est_assume(s, "utilization", jci_est_astr(s, "achieved fraction of dense peak, %s, large models (MFU)", jc_mode_name(j->mode)),
-                           jci_est_sv_range(u), "", JC_ORIGIN_HWDB, jci_est_src_of(s, u));
+        r = jci_bld_assume(&s->b, "utilization", jci_bld_str(&s->b, "achieved fraction of dense peak, %s, large models (MFU)", jc_mode_name(j->mode)),
+                           jci_sourced_range(u), "", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, u));
     } else {
         /* a named fallback: the class default with a wide range */
         const char *id = j->mode == JC_MODE_TRAINING ? "utilization_training_default"
                                                       : "utilization_inference_default";
         const jc_constant *c;
         if ((st = jci_est_need_const(s, id, &c))) return st;
-        r = jci_est_const_range(s, "utilization",
-                                jci_est_astr(s, "achieved fraction of dense peak, %s: FALLBACK (%s has no published figure)",
+        r = jci_bld_const(&s->b, "utilization",
+                                jci_bld_str(&s->b, "achieved fraction of dense peak, %s: FALLBACK (%s has no published figure)",
                                              jc_mode_name(j->mode), dev->id), c);
-        jci_est_warn(s, "device %s has no published %s utilisation: the database's fallback %.2f [%.2f-%.2f] is used "
+        jci_bld_warn(&s->b, "device %s has no published %s utilisation: the database's fallback %.2f [%.2f-%.2f] is used "
                      "(give --utilization, or calibrate)", dev->id, jc_mode_name(j->mode), r.central, r.low, r.high);
     }
     s->size_factor = 1;
@@ -69,12 +69,12 @@ static jc_status resolve_util(est *s)
         /* smaller models run further below peak: u x 1 / (1 + N_half / N) */
         const jc_constant *c;
         if ((st = jci_est_need_const(s, "utilization_size_half_params", &c))) return st;
-        double nh = jci_est_const_range(s, "utilization_size_half_params",
+        double nh = jci_bld_const(&s->b, "utilization_size_half_params",
                                         "model size at which the utilisation is half its large-model value", c).central;
         double N = given(j->active_params) ? j->active_params : j->params;
         s->size_factor = 1 / (1 + nh / N);
-        jci_est_assume(s, "utilization.size_factor",
-                       jci_est_astr(s, "utilisation size factor 1 / (1 + N_half / N) at N = %.3g", N),
+        jci_bld_assume(&s->b, "utilization.size_factor",
+                       jci_bld_str(&s->b, "utilisation size factor 1 / (1 + N_half / N) at N = %.3g", N),
                        R1(s->size_factor), "", JC_ORIGIN_DERIVED, "utilization_size_half_params and --params");
         r.low *= s->size_factor;
         r.central *= s->size_factor;
@@ -94,17 +94,17 @@ static jc_status resolve_runtime(est *s)
     if (j->runtime) {
         r = jci_runtime_parse(j->runtime);
         if (r == JC_RUNTIME_COUNT)
-            return jci_est_fail(s, JC_ERR_USAGE, "--runtime must be eager, compiled or engine (got '%s')", j->runtime);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime must be eager, compiled or engine (got '%s')", j->runtime);
     }
     if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) {
         if (j->runtime)
-            jci_est_warn(s, "--runtime %s has no effect with a known runtime and no work (--hours / --device-hours "
+            jci_bld_warn(&s->b, "--runtime %s has no effect with a known runtime and no work (--hours / --device-hours "
                          "without a model, --flops or --params)", j->runtime);
         return JC_OK;
     }
-    if ((st = jci_eff_resolve(s->db, r, &s->eff, s->d))) return st;
+    if ((st = jci_eff_resolve(s->db, r, &s->eff, s->b.d))) return st;
     s->eff_on = 1;
-    jci_est_assume(s, "runtime", jci_est_astr(s, "runtime profile: %s (0 eager, 1 compiled, 2 engine)", jci_runtime_name(r)),
+    jci_bld_assume(&s->b, "runtime", jci_bld_str(&s->b, "runtime profile: %s (0 eager, 1 compiled, 2 engine)", jci_runtime_name(r)),
                    R1((double)r), "", j->runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
                    j->runtime ? "--runtime"
                               : "eager by default: op-by-op framework execution (give --runtime compiled or engine)");
@@ -120,7 +120,7 @@ static jc_status resolve_runtime(est *s)
         if (i == JC_EFF_LAUNCH_S && s->dev->kind != JC_DEVICE_GPU) continue;
         if (s->util_user && (i == JC_EFF_ETA_MATRIX || i == JC_EFF_FILL_S || i == JC_EFF_TILE_M ||
                              i == JC_EFF_TILE_N || i == JC_EFF_UNALIGNED)) continue;
-        jci_est_const_range(s, s->eff.id[i], labels[i], s->eff.src[i]);
+        jci_bld_const(&s->b, s->eff.id[i], labels[i], s->eff.src[i]);
     }
     if (s->an && !s->util_user && s->dev->kind == JC_DEVICE_GPU) {
         /* wave quantisation needs the SM count (hwdb/gpu-architecture.yaml) */
@@ -128,18 +128,18 @@ static jc_status resolve_runtime(est *s)
         const char *const q[1] = {s->dev->id};
         const jc_constant *c;
         if (jci_const_specific(s->db, "sm_count", q, 1, &c, key, sizeof key) == 0)
-            s->sms = jci_est_const_range(s, c->id, "streaming multiprocessors (wave quantisation of matrix kernels)", c).central;
+            s->sms = jci_bld_const(&s->b, c->id, "streaming multiprocessors (wave quantisation of matrix kernels)", c).central;
         else
-            jci_est_warn(s, "device %s has no SM count in the database (sm_count.%s): matrix kernels carry no wave "
+            jci_bld_warn(&s->b, "device %s has no SM count in the database (sm_count.%s): matrix kernels carry no wave "
                          "quantisation", s->dev->id, s->dev->id);
     }
     if (given(j->scaling)) {
         if (!(j->scaling > 0 && j->scaling <= 1))
-            return jci_est_fail(s, JC_ERR_USAGE, "--scaling must be in (0, 1] (got %g)", j->scaling);
-        s->scaling = jci_est_assume(s, "scaling", "multi-device scaling efficiency", R1(j->scaling), "",
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--scaling must be in (0, 1] (got %g)", j->scaling);
+        s->scaling = jci_bld_assume(&s->b, "scaling", "multi-device scaling efficiency", R1(j->scaling), "",
                                     JC_ORIGIN_USER, "--scaling").central;
     } else {
-        s->scaling = jci_est_assume(s, "scaling", "multi-device scaling efficiency", R1(1), "",
+        s->scaling = jci_bld_assume(&s->b, "scaling", "multi-device scaling efficiency", R1(1), "",
                                     JC_ORIGIN_DEFAULT,
                                     "1: published utilisation figures are end to end, scaling losses included").central;
     }
@@ -154,7 +154,7 @@ static jc_status resolve_power(est *s)
     const jc_device *dev = s->dev;
     jc_status st;
     if (j->method != JC_METHOD_ROOFLINE || given(s->avg_power)) return JC_OK;
-    if ((st = jci_power_model_resolve(s->db, dev, &s->pw, s->d))) return st;
+    if ((st = jci_power_model_resolve(s->db, dev, &s->pw, s->b.d))) return st;
     s->pw.idle_w = s->idle;
     s->pw.tdp_w = s->tdp;
     s->pw_on = 1;
@@ -163,7 +163,7 @@ static jc_status resolve_power(est *s)
         "power: memory coefficient k_m", "power activity while launch-bound (near idle)"};
     for (int i = 0; i < JC_PW_N; i++) {
         if (i == JC_PW_A_LAUNCH && !(s->an && dev->kind == JC_DEVICE_GPU)) continue;
-        jci_est_const_range(s, s->pw.id[i], labels[i], s->pw.src[i]);
+        jci_bld_const(&s->b, s->pw.id[i], labels[i], s->pw.src[i]);
     }
     if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) {
         /* nothing says how busy the device is: the published activity */
@@ -172,7 +172,7 @@ static jc_status resolve_power(est *s)
             : "activity_inference_gpu";
         const jc_constant *c;
         if ((st = jci_est_need_const(s, id, &c))) return st;
-        s->act = jci_est_const_range(s, id, "power activity: (P - idle) / (TDP - idle) (no work figure: "
+        s->act = jci_bld_const(&s->b, id, "power activity: (P - idle) / (TDP - idle) (no work figure: "
                                      "published average for the workload class)", c);
     }
     return JC_OK;
@@ -186,8 +186,8 @@ jc_status jci_est_resolve_device_numbers(est *s)
     jc_refusal why = jc_estimate_refusal(s->job, dev, jc_precision_name(s->prec), NULL, NULL, 0);
     const jc_sourced *pk = &dev->peak_tflops[s->prec];
     if (pk->present) {
-        s->peak = jci_est_assume(s, "device.peak_flops", jci_est_astr(s, "dense peak, %s", jc_precision_name(s->prec)),
-                         R1(pk->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_est_src_of(s, pk)).central * 1e12;
+        s->peak = jci_bld_assume(&s->b, "device.peak_flops", jci_bld_str(&s->b, "dense peak, %s", jc_precision_name(s->prec)),
+                         R1(pk->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, pk)).central * 1e12;
     } else if (why == JC_REFUSAL_NO_PEAK) {
         char have[200] = "";
         size_t n = 0;
@@ -195,56 +195,56 @@ jc_status jci_est_resolve_device_numbers(est *s)
             if (dev->peak_tflops[i].present)
                 n += (size_t)snprintf(have + n, sizeof have - n, "%s%s", n ? ", " : "",
                                       jc_precision_name((jc_precision)i));
-        return jci_est_fail(s, JC_ERR_NOTFOUND, "device %s has no published dense peak at %s (it has: %s); "
+        return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s has no published dense peak at %s (it has: %s); "
                     "choose --precision or give --hours", dev->id, jc_precision_name(s->prec),
                     n ? have : "none");
     }
     const jc_sourced *vp = &dev->peak_tflops[JC_PREC_FP32];
     if (vp->present && s->prec != JC_PREC_FP32 && s->prec != JC_PREC_TF32)
-        s->vpeak = jci_est_assume(s, "device.vector_flops", "vector (non-matrix) peak: fp32",
-                          R1(vp->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_est_src_of(s, vp)).central * 1e12;
+        s->vpeak = jci_bld_assume(&s->b, "device.vector_flops", "vector (non-matrix) peak: fp32",
+                          R1(vp->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, vp)).central * 1e12;
     else
         s->vpeak = s->peak;
     if (dev->memory_bw_gbs.present)
-        s->bw = jci_est_assume(s, "device.memory_bw", "memory bandwidth", R1(dev->memory_bw_gbs.value),
-                       "GB/s", JC_ORIGIN_HWDB, jci_est_src_of(s, &dev->memory_bw_gbs)).central * 1e9;
+        s->bw = jci_bld_assume(&s->b, "device.memory_bw", "memory bandwidth", R1(dev->memory_bw_gbs.value),
+                       "GB/s", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->memory_bw_gbs)).central * 1e9;
 
     /* power */
     if (dev->tdp_w.present)
-        s->tdp = jci_est_assume(s, "device.tdp_w", "device TDP", R1(dev->tdp_w.value), "W",
-                        JC_ORIGIN_HWDB, jci_est_src_of(s, &dev->tdp_w));
+        s->tdp = jci_bld_assume(&s->b, "device.tdp_w", "device TDP", R1(dev->tdp_w.value), "W",
+                        JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->tdp_w));
     else if (why == JC_REFUSAL_NO_TDP)
-        return jci_est_fail(s, JC_ERR_NOTFOUND, "device %s has no published TDP; give --avg-power W", dev->id);
+        return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s has no published TDP; give --avg-power W", dev->id);
     if (dev->idle_w.present) {
-        s->idle = jci_est_assume(s, "device.idle_w", "device idle power", jci_est_sv_range(&dev->idle_w), "W",
-                         JC_ORIGIN_HWDB, jci_est_src_of(s, &dev->idle_w));
+        s->idle = jci_bld_assume(&s->b, "device.idle_w", "device idle power", jci_sourced_range(&dev->idle_w), "W",
+                         JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->idle_w));
     } else if (dev->tdp_w.present) {
         const jc_constant *c;
         if ((st = jci_est_need_const(s, "idle_fraction_of_tdp_gpu", &c))) return st;
-        jc_range f = jci_est_sv_range(&c->value);
-        s->idle = jci_est_assume(s, "device.idle_w", "device idle power (no published figure)",
+        jc_range f = jci_sourced_range(&c->value);
+        s->idle = jci_bld_assume(&s->b, "device.idle_w", "device idle power (no published figure)",
                          R3(f.low * s->tdp.central, f.central * s->tdp.central, f.high * s->tdp.central),
                          "W", JC_ORIGIN_DERIVED,
-                         jci_est_astr(s, "TDP x idle_fraction_of_tdp_gpu (%s)", jci_est_src_of(s, &c->value)));
+                         jci_bld_str(&s->b, "TDP x idle_fraction_of_tdp_gpu (%s)", jci_bld_cite(&s->b, &c->value)));
     }
     if (s->job->method == JC_METHOD_JOULES_PER_OP) {
         const jc_sourced *ef = &dev->pj_per_flop[s->prec];
         if (why == JC_REFUSAL_NO_PJ_PER_FLOP)
-            return jci_est_fail(s, JC_ERR_NOTFOUND, "device %s has no energy per FLOP at %s: use --method roofline",
+            return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s has no energy per FLOP at %s: use --method roofline",
                         dev->id, jc_precision_name(s->prec));
-        s->e_flop_r = jci_est_assume(s, "device.pj_per_flop", jci_est_astr(s, "energy per FLOP, %s", jc_precision_name(s->prec)),
-                                     jci_est_sv_range(ef), "pJ/FLOP", JC_ORIGIN_HWDB, jci_est_src_of(s, ef));
+        s->e_flop_r = jci_bld_assume(&s->b, "device.pj_per_flop", jci_bld_str(&s->b, "energy per FLOP, %s", jc_precision_name(s->prec)),
+                                     jci_sourced_range(ef), "pJ/FLOP", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, ef));
         s->e_flop = s->e_flop_r.central * 1e-12;
         if (!ef->measured)
-            jci_est_warn(s, "the energy per FLOP of %s is derived from TDP, idle power and peak, not measured: "
+            jci_bld_warn(&s->b, "the energy per FLOP of %s is derived from TDP, idle power and peak, not measured: "
                     "the joules-per-op method then charges power only for useful FLOPs and underestimates "
                     "devices that run well below peak (use --method roofline, or calibrate)", dev->id);
         if (dev->pj_per_byte.present)
-            s->e_byte = jci_est_assume(s, "device.pj_per_byte", "energy per byte of memory traffic",
+            s->e_byte = jci_bld_assume(&s->b, "device.pj_per_byte", "energy per byte of memory traffic",
                                R1(dev->pj_per_byte.value), "pJ/B", JC_ORIGIN_HWDB,
-                               jci_est_src_of(s, &dev->pj_per_byte)).central * 1e-12;
+                               jci_bld_cite(&s->b, &dev->pj_per_byte)).central * 1e-12;
         else
-            jci_est_warn(s, "device %s has no energy per byte: memory traffic adds no energy above idle "
+            jci_bld_warn(&s->b, "device %s has no energy per byte: memory traffic adds no energy above idle "
                     "in the joules-per-op method", dev->id);
     }
 
@@ -258,29 +258,29 @@ jc_status jci_est_resolve_host(est *s)
     const jc_job *j = s->job;
     jc_status st;
     if (given(j->host_power_w)) {
-        if (j->host_power_w < 0) return jci_est_fail(s, JC_ERR_USAGE, "--host-power must be >= 0");
+        if (j->host_power_w < 0) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--host-power must be >= 0");
         s->host_on = 1;
         double per = j->host_power_w;
         double n = s->host ? s->K : 1;
-        s->host_w = jci_est_assume(s, "host.power_w", jci_est_astr(s, "host power (%g host%s)", n, n == 1 ? "" : "s"),
+        s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power (%g host%s)", n, n == 1 ? "" : "s"),
                            R1(per * n), "W", JC_ORIGIN_USER, "--host-power (per host)");
         return JC_OK;
     }
     if (s->host) {
         if (!s->host->host_power_w.present)
-            return jci_est_fail(s, JC_ERR_HWDB, "host %s has no host_power_w", s->host->id);
+            return jci_bld_fail(&s->b, JC_ERR_HWDB, "host %s has no host_power_w", s->host->id);
         s->host_on = 1;
-        jc_range r = jci_est_sv_range(&s->host->host_power_w);
-        s->host_w = jci_est_assume(s, "host.power_w", jci_est_astr(s, "host power, %g x %s (CPUs, DRAM, fans, NICs)", s->K, s->host->id),
+        jc_range r = jci_sourced_range(&s->host->host_power_w);
+        s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power, %g x %s (CPUs, DRAM, fans, NICs)", s->K, s->host->id),
                            R3(r.low * s->K, r.central * s->K, r.high * s->K), "W", JC_ORIGIN_HWDB,
-                           jci_est_src_of(s, &s->host->host_power_w));
+                           jci_bld_cite(&s->b, &s->host->host_power_w));
         return JC_OK;
     }
     if (j->method == JC_METHOD_TDP || given(s->avg_power)) {
         s->host_on = 0;
         s->e->host_absent = given(s->avg_power) ? "--avg-power stands for what was measured; add --host-power or --host"
                                                 : "the tdp method counts device power only; add --host-power or --host";
-        jci_est_assume(s, "host.power_w", "host power", R1(0), "W", JC_ORIGIN_DEFAULT,
+        jci_bld_assume(&s->b, "host.power_w", "host power", R1(0), "W", JC_ORIGIN_DEFAULT,
                given(s->avg_power)
                    ? "not added: the measured average power stands for what was measured (add --host-power or --host)"
                    : "not added: the tdp method counts device power only, as model cards do (add --host-power or --host)");
@@ -290,25 +290,25 @@ jc_status jci_est_resolve_host(est *s)
     jc_host_class hc = jci_host_class_default(s->dev, s->G);
     if (hc == JC_HOSTCLASS_NONE) {
         s->host_on = 0;
-        jci_est_assume(s, "host.power_w", "host power: none (system class 'none')", R1(0), "W", JC_ORIGIN_DEFAULT,
+        jci_bld_assume(&s->b, "host.power_w", "host power: none (system class 'none')", R1(0), "W", JC_ORIGIN_DEFAULT,
                        "a CPU device is its own host: its TDP covers the package; DRAM and platform power are "
                        "not added (give --host-power W to add them)");
         return JC_OK;
     }
     const jc_constant *busy, *hidle;
-    if ((st = jci_host_class_resolve(s->db, hc, &busy, &hidle, s->d))) return st;
+    if ((st = jci_host_class_resolve(s->db, hc, &busy, &hidle, s->b.d))) return st;
     s->host_on = 1;
     double nh = jci_host_class_hosts(hc, s->G);
-    jc_range r = jci_est_sv_range(&busy->value);
+    jc_range r = jci_sourced_range(&busy->value);
     const char *why = hc == JC_HOSTCLASS_WORKSTATION ? "a consumer card's usual system"
                     : hc == JC_HOSTCLASS_TPU ? "TPU chips share their pod's hosts"
                     : hc == JC_HOSTCLASS_EMBEDDED ? "a SoC module's carrier board and power supply"
                     : "a datacenter part's usual server for this device count";
-    s->host_w = jci_est_assume(s, "host.power_w",
-                               jci_est_astr(s, "host power: system class '%s' x %g (%s; no --host named)",
+    s->host_w = jci_bld_assume(&s->b, "host.power_w",
+                               jci_bld_str(&s->b, "host power: system class '%s' x %g (%s; no --host named)",
                                             jci_host_class_name(hc), nh, why),
                                R3(r.low * nh, r.central * nh, r.high * nh), "W", JC_ORIGIN_HWDB,
-                               jci_est_src_of(s, &busy->value));
+                               jci_bld_cite(&s->b, &busy->value));
     s->e->host_class = jci_host_class_name(hc);
     return JC_OK;
 }
@@ -319,10 +319,10 @@ jc_status jci_est_resolve_place(est *s)
     jc_status st;
     const char *code = j->region;
     if (code) {
-        if ((st = jc_hwdb_region(s->db, code, &s->region, s->d))) return st;
+        if ((st = jc_hwdb_region(s->db, code, &s->region, s->b.d))) return st;
     } else if (!given(j->ci)) {
-        if ((st = jc_hwdb_region(s->db, "WORLD", &s->region, s->d))) return st;
-        jci_est_warn(s, "no --region: the world average grid intensity is used; name the region for a real figure");
+        if ((st = jc_hwdb_region(s->db, "WORLD", &s->region, s->b.d))) return st;
+        jci_bld_warn(&s->b, "no --region: the world average grid intensity is used; name the region for a real figure");
     }
     const jc_region *r = s->region;
     if (r) {
@@ -336,13 +336,13 @@ jc_status jci_est_resolve_place(est *s)
     }
     /* carbon intensity */
     if (given(j->ci)) {
-        if (j->ci < 0 || j->ci > 2000) return jci_est_fail(s, JC_ERR_USAGE, "--ci must be in [0, 2000] gCO2e/kWh (got %g)", j->ci);
-        s->ci = jci_est_assume(s, "grid.ci", "grid carbon intensity", R1(j->ci), "gCO2e/kWh", JC_ORIGIN_USER, "--ci");
+        if (j->ci < 0 || j->ci > 2000) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ci must be in [0, 2000] gCO2e/kWh (got %g)", j->ci);
+        s->ci = jci_bld_assume(&s->b, "grid.ci", "grid carbon intensity", R1(j->ci), "gCO2e/kWh", JC_ORIGIN_USER, "--ci");
         s->e->ci_source = "--ci";
     } else {
         const jc_intensity *di = r->default_intensity;
         if (!di)
-            return jci_est_fail(s, JC_ERR_NOTFOUND, "region %s has no carbon-intensity value in any dataset; give --ci G", r->code);
+            return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "region %s has no carbon-intensity value in any dataset; give --ci G", r->code);
         const jc_region *from = r->default_from ? r->default_from : r;
         const char *why = r->default_reason ? r->default_reason : "n/a";
         if (j->ci_dataset && strcmp(j->ci_dataset, "default")) {
@@ -355,19 +355,19 @@ jc_status jci_est_resolve_place(est *s)
                 xf = r->grid_region;
             }
             if (!x)
-                return jci_est_fail(s, JC_ERR_NOTFOUND, "region %s has no value in dataset %s%s%s (the intensity "
+                return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "region %s has no value in dataset %s%s%s (the intensity "
                                     "basis asked for); give another --ci-dataset, 'default' for the region's own, "
                                     "or --ci G", r->code, j->ci_dataset, r->grid_region ? " nor its grid zone " : "",
                                     r->grid_region ? r->grid_region->code : "");
             if (x != di) s->e->ci_region_default = di->value.value;
             if (x != di)
-                jci_est_assume(s, "grid.ci_region_default",
-                               jci_est_astr(s, "the region's own default intensity: %s, dataset %s %d (%s); not used",
+                jci_bld_assume(&s->b, "grid.ci_region_default",
+                               jci_bld_str(&s->b, "the region's own default intensity: %s, dataset %s %d (%s); not used",
                                             from->code, di->dataset_id, di->value.year, di->basis ? di->basis : "basis n/a"),
-                               R1(di->value.value), "gCO2e/kWh", JC_ORIGIN_HWDB, jci_est_src_of(s, &di->value));
+                               R1(di->value.value), "gCO2e/kWh", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &di->value));
             di = x;
             from = xf;
-            why = jci_est_astr(s, "--ci-dataset %s (one basis for every region)", j->ci_dataset);
+            why = jci_bld_str(&s->b, "--ci-dataset %s (one basis for every region)", j->ci_dataset);
         }
         /* spread: the latest value of every dataset for the region and,
          * for a cloud region, for its grid zone too; a superseded dataset
@@ -386,11 +386,11 @@ jc_status jci_est_resolve_place(est *s)
                 if (x->value.value > hi) hi = x->value.value;
             }
         }
-        const char *src = jci_est_astr(s, "%s; %s: %s", jci_est_src_of(s, &di->value),
+        const char *src = jci_bld_str(&s->b, "%s; %s: %s", jci_bld_cite(&s->b, &di->value),
                                        j->ci_dataset && strcmp(j->ci_dataset, "default") ? "chosen by"
                                                                                           : "default because", why);
-        s->ci = jci_est_assume(s, "grid.ci",
-                       jci_est_astr(s, "grid carbon intensity, %s, dataset %s %d (%s); range: other datasets",
+        s->ci = jci_bld_assume(&s->b, "grid.ci",
+                       jci_bld_str(&s->b, "grid carbon intensity, %s, dataset %s %d (%s); range: other datasets",
                             from->code, di->dataset_id, di->value.year, di->basis ? di->basis : "basis n/a"),
                        R3(lo, di->value.value, hi), "gCO2e/kWh", JC_ORIGIN_HWDB, src);
         s->e->ci_source = src;
@@ -402,28 +402,28 @@ jc_status jci_est_resolve_place(est *s)
     s->e->ci = s->ci;
     if (r && r->market_gco2e_per_kwh.present) {
         s->e->has_market = 1;
-        jci_est_assume(s, "grid.ci_market", "market-based intensity (provider-published)",
+        jci_bld_assume(&s->b, "grid.ci_market", "market-based intensity (provider-published)",
                R1(r->market_gco2e_per_kwh.value), "gCO2e/kWh", JC_ORIGIN_HWDB,
-               jci_est_src_of(s, &r->market_gco2e_per_kwh));
+               jci_bld_cite(&s->b, &r->market_gco2e_per_kwh));
     }
     /* PUE */
     if (given(j->pue)) {
-        if (j->pue < 1 || j->pue > 3) return jci_est_fail(s, JC_ERR_USAGE, "--pue must be in [1, 3] (got %g)", j->pue);
-        s->pue = jci_est_assume(s, "pue", "power usage effectiveness", R1(j->pue), "", JC_ORIGIN_USER, "--pue");
+        if (j->pue < 1 || j->pue > 3) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--pue must be in [1, 3] (got %g)", j->pue);
+        s->pue = jci_bld_assume(&s->b, "pue", "power usage effectiveness", R1(j->pue), "", JC_ORIGIN_USER, "--pue");
         s->e->pue_source = "--pue";
     } else if (r && r->pue.present) {
-        s->e->pue_source = jci_est_src_of(s, &r->pue);
-        s->pue = jci_est_assume(s, "pue", jci_est_astr(s, "PUE of %s", r->code), jci_est_sv_range(&r->pue), "",
+        s->e->pue_source = jci_bld_cite(&s->b, &r->pue);
+        s->pue = jci_bld_assume(&s->b, "pue", jci_bld_str(&s->b, "PUE of %s", r->code), jci_sourced_range(&r->pue), "",
                         JC_ORIGIN_HWDB, s->e->pue_source);
     } else {
         const char *prov = (r && r->provider) ? r->provider
                          : (s->host && s->host->provider) ? s->host->provider : "local-unknown";
         const jc_provider *p;
-        if ((st = jc_hwdb_provider(s->db, prov, &p, s->d))) return st;
-        if (!p->pue.present) return jci_est_fail(s, JC_ERR_HWDB, "provider %s has no PUE", p->id);
-        s->e->pue_source = jci_est_src_of(s, &p->pue);
-        s->pue = jci_est_assume(s, "pue", jci_est_astr(s, "PUE: %s (%s)", p->id, p->name ? p->name : p->id),
-                        jci_est_sv_range(&p->pue), "", JC_ORIGIN_HWDB, s->e->pue_source);
+        if ((st = jc_hwdb_provider(s->db, prov, &p, s->b.d))) return st;
+        if (!p->pue.present) return jci_bld_fail(&s->b, JC_ERR_HWDB, "provider %s has no PUE", p->id);
+        s->e->pue_source = jci_bld_cite(&s->b, &p->pue);
+        s->pue = jci_bld_assume(&s->b, "pue", jci_bld_str(&s->b, "PUE: %s (%s)", p->id, p->name ? p->name : p->id),
+                        jci_sourced_range(&p->pue), "", JC_ORIGIN_HWDB, s->e->pue_source);
     }
     s->e->pue = s->pue;
     return JC_OK;
@@ -581,7 +581,7 @@ void jci_est_compute(est *s, int sc, outv *o)
         double comm = 0;
         T = jci_est_parallel_wall(s, sc, T, &comm);
         if (sc == SC_CENTRAL && s->par_on)
-            jci_est_assume(s, "parallel.overhead", "share of the wall time not computing (pipeline bubble, tensor-"
+            jci_bld_assume(&s->b, "parallel.overhead", "share of the wall time not computing (pipeline bubble, tensor-"
                            "parallel all-reduces, exposed gradient all-reduce; devices at idle power meanwhile)",
                            R1(T > 0 ? comm / T : 0), "", JC_ORIGIN_DERIVED, "the multi-device model (train_parallel.c)");
     }
@@ -665,11 +665,11 @@ static void ranges(est *s, const outv o[3])
         double uh = e->flops_total / (G * s->peak * o[SC_LOW].T);
         e->implied_utilization = rng(ul, uc, uh);
         if (given(s->known_T) && uc > 1)
-            jci_est_warn(s, "the given runtime implies a utilisation of %.2f of dense peak: more work than the devices can do "
+            jci_bld_warn(&s->b, "the given runtime implies a utilisation of %.2f of dense peak: more work than the devices can do "
                     "in that time (check --hours, --count and the work)", uc);
     }
     if (s->dev->tdp_w.present && e->avg_power_w.central > s->dev->tdp_w.value * 1.0001)
-        jci_est_warn(s, "the implied average device power %.0f W exceeds the TDP %.0f W of %s",
+        jci_bld_warn(&s->b, "the implied average device power %.0f W exceeds the TDP %.0f W of %s",
              e->avg_power_w.central, s->dev->tdp_w.value, s->dev->id);
 }
 
@@ -681,24 +681,24 @@ static jc_status embodied(est *s, const outv o[3])
     double G = s->G;
     jc_status st;
     if (!s->dev->embodied_kgco2e.present) {
-        jci_est_warn(s, "--embodied: device %s has no embodied-emissions figure in the database", s->dev->id);
+        jci_bld_warn(&s->b, "--embodied: device %s has no embodied-emissions figure in the database", s->dev->id);
         return JC_OK;
     }
     double life;
     if (given(job->lifetime_years)) {
-        if (!(job->lifetime_years > 0)) return jci_est_fail(s, JC_ERR_USAGE, "--lifetime must be > 0 years");
-        life = jci_est_assume(s, "lifetime_years", "hardware lifetime", R1(job->lifetime_years), "years",
+        if (!(job->lifetime_years > 0)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--lifetime must be > 0 years");
+        life = jci_bld_assume(&s->b, "lifetime_years", "hardware lifetime", R1(job->lifetime_years), "years",
                       JC_ORIGIN_USER, "--lifetime").central;
     } else {
         const jc_constant *c;
         if ((st = jci_est_need_const(s, "default_lifetime_years", &c))) return st;
-        life = jci_est_const_range(s, "lifetime_years", "hardware lifetime", c).central;
+        life = jci_bld_const(&s->b, "lifetime_years", "hardware lifetime", c).central;
     }
     double emb = s->dev->embodied_kgco2e.value;
-    jci_est_assume(s, "device.embodied_kgco2e",
-           jci_est_astr(s, "embodied emissions per device (scope: %s)",
+    jci_bld_assume(&s->b, "device.embodied_kgco2e",
+           jci_bld_str(&s->b, "embodied emissions per device (scope: %s)",
                 s->dev->embodied_scope ? s->dev->embodied_scope : "n/a"),
-           R1(emb), "kgCO2e", JC_ORIGIN_HWDB, jci_est_src_of(s, &s->dev->embodied_kgco2e));
+           R1(emb), "kgCO2e", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &s->dev->embodied_kgco2e));
     double yr = 365.25 * 24 * 3600;
     e->has_embodied = 1;
     e->co2_embodied_kg = rng(G * emb * o[SC_LOW].T / (life * yr), G * emb * o[SC_CENTRAL].T / (life * yr),
@@ -758,8 +758,8 @@ jc_status jci_est_equivalences(est *s)
         {"flight_nyc_sf_kgco2e", "New York-San Francisco flights (one passenger)", "flights", 0},
     };
     size_t n = sizeof eq / sizeof eq[0];
-    e->equivalences = jci_arena_calloc(s->a, n, sizeof(jc_assumption));
-    if (!e->equivalences) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
+    e->equivalences = jci_arena_calloc(s->b.a, n, sizeof(jc_assumption));
+    if (!e->equivalences) return jci_diag_set(s->b.d, JC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         const jc_constant *c;
         jc_diag tmp;
@@ -772,7 +772,7 @@ jc_status jci_est_equivalences(est *s)
         x->value = R1(v);
         x->unit = eq[i].unit;
         x->origin = JC_ORIGIN_HWDB;
-        x->source = jci_est_astr(s, "%g %s; %s", c->value.value, c->unit ? c->unit : "", jci_est_src_of(s, &c->value));
+        x->source = jci_bld_str(&s->b, "%g %s; %s", c->value.value, c->unit ? c->unit : "", jci_bld_cite(&s->b, &c->value));
     }
     return JC_OK;
 }

@@ -16,13 +16,13 @@
  *               case and the two corners (every ranged parameter at the end
  *               that lowers, then raises, the energy).
  *
- * This file also holds the builder's helpers (estimate_int.h).  Nothing
- * here prints; warnings travel in the result.
+ * The assumptions, warnings and failures go through the result builder
+ * (builder.h, shared with serving.c).  Nothing here prints; warnings
+ * travel in the result.
  */
 #include "estimate/estimate_int.h"
 #include "estimate/akeys.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,111 +74,15 @@ void jc_job_init(jc_job *j)
     j->micro_batches = j->hidden = NAN;
 }
 
-/* ---- the builder's helpers --------------------------------------------------- */
-
-static void *grow(est *s, void *p, size_t *cap, size_t n, size_t sz)
-{
-    void *q = jci_grow(p, cap, n, sz);
-    if (!q) s->oom = 1;
-    return q;
-}
-
-/* The formatted text in the arena, whole (never cut). */
-static const char *vastr(est *s, const char *fmt, va_list ap)
-{
-    const char *r = jci_arena_vprintf(s->a, fmt, ap);
-    if (!r) s->oom = 1;
-    return r;
-}
-
-const char *jci_est_astr(est *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    const char *r = vastr(s, fmt, ap);
-    va_end(ap);
-    return r ? r : "";
-}
-
-void jci_est_warn(est *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    const char *c = vastr(s, fmt, ap);
-    va_end(ap);
-    if (!c) return;
-    const char **w = grow(s, s->warn, &s->cap_warn, s->n_warn, sizeof *w);
-    if (!w) return;
-    s->warn = w;
-    s->warn[s->n_warn++] = c;
-}
-jc_range jci_est_assume(est *s, const char *key, const char *label, jc_range v,
-                       const char *unit, jc_origin o, const char *source)
-{
-    jc_assumption *a = grow(s, s->as, &s->cap_as, s->n_as, sizeof *a);
-    if (!a) return v;
-    s->as = a;
-    jc_assumption *x = &s->as[s->n_as++];
-    /* the one table of keys (assumption_keys.def): its own pointer, so
-     * consumers find an assumption by id; a key missing there fails the run */
-    const char *canon = jci_akey_canonical(key);
-    if (!canon && !s->bad_key) s->bad_key = key;
-    x->key = canon ? canon : key;
-    x->label = label;
-    x->value = v;
-    x->unit = unit;
-    x->origin = o;
-    x->source = source;
-    return v;
-}
-
-/* "hwdb/devices/nvidia.yaml:966 (NVIDIA A100 datasheet ..., 2020); derived: ..." */
-const char *jci_est_src_of(est *s, const jc_sourced *v)
-{
-    /* whole texts: reports that show less cut them with an ellipsis */
-    const char *cite = v->source && v->source->citation
-        ? jci_est_astr(s, "%s, %d", v->source->citation, v->year ? v->year : v->source->year) : "";
-    const char *how = v->derived ? "; derived: " : v->measured ? "; measured: " : "";
-    const char *txt = v->derived ? v->derived : v->measured ? v->measured : "";
-    return jci_est_astr(s, "%s:%d (%s)%s%s", v->file ? v->file : "hwdb", v->line,
-                cite, how, txt);
-}
-
-jc_range jci_est_sv_range(const jc_sourced *v)
-{
-    if (v->has_range) return R3(v->low, v->value, v->high);
-    return R1(v->value);
-}
-
-jc_status jci_est_fail(est *s, jc_status st, const char *fmt, ...)
-{
-    char buf[900];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return jci_diag_set(s->d, st, "estimate: %s", buf);
-}
+/* ---- required constants ------------------------------------------------------ */
 
 jc_status jci_est_need_const(est *s, const char *id, const jc_constant **c)
 {
     jc_diag tmp;
     if (jc_hwdb_constant(s->db, id, c, &tmp) == JC_OK) return JC_OK;
-    return jci_est_fail(s, JC_ERR_HWDB,
+    return jci_bld_fail(&s->b, JC_ERR_HWDB,
                 "the hardware database has no constant '%s' (hwdb/energy-model.yaml "
                 "or an override layer must define it)", id);
-}
-
-jc_range jci_est_const_range(est *s, const char *key, const char *label,
-                            const jc_constant *c)
-{
-    /* a constant recorded under its own hwdb id: that id's table is the
-     * database (hwdb/energy-model.yaml), not assumption_keys.def */
-    const char *bad = s->bad_key;
-    jc_range r = jci_est_assume(s, key, label, jci_est_sv_range(&c->value), c->unit ? c->unit : "",
-                                JC_ORIGIN_HWDB, jci_est_src_of(s, &c->value));
-    if (!bad && s->bad_key == key && c->id && !strcmp(key, c->id)) s->bad_key = NULL;
-    return r;
 }
 
 /* ---- hardware and precision -------------------------------------------------- */
@@ -203,36 +107,36 @@ static jc_status resolve_hardware(est *s)
     const jc_host *host = NULL;
     if (j->host) {
         const jc_device *d2 = NULL;
-        if ((st = jc_hwdb_hardware(s->db, j->host, &d2, &host, s->d))) return st;
-        if (d2) return jci_est_fail(s, JC_ERR_USAGE, "'%s' is a device, not a host: use --device", j->host);
+        if ((st = jc_hwdb_hardware(s->db, j->host, &d2, &host, s->b.d))) return st;
+        if (d2) return jci_bld_fail(&s->b, JC_ERR_USAGE, "'%s' is a device, not a host: use --device", j->host);
     }
     if (j->device) {
         const jc_host *h2 = NULL;
-        if ((st = jc_hwdb_hardware(s->db, j->device, &dev, &h2, s->d))) return st;
+        if ((st = jc_hwdb_hardware(s->db, j->device, &dev, &h2, s->b.d))) return st;
         if (h2) {
-            if (host) return jci_est_fail(s, JC_ERR_USAGE, "both --host and --device name a host");
+            if (host) return jci_bld_fail(&s->b, JC_ERR_USAGE, "both --host and --device name a host");
             host = h2;
             dev = NULL;
         }
     }
     if (host && !dev) {
         if (!host->accel)
-            return jci_est_fail(s, JC_ERR_USAGE, "host '%s' names no accelerators; give --device ID and --count G", host->id);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "host '%s' names no accelerators; give --device ID and --count G", host->id);
         dev = host->accel;
     }
     if (host && !host->accel && !given(j->count))
-        return jci_est_fail(s, JC_ERR_USAGE, "host '%s' names no accelerators: give --count G (devices in all)", host->id);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "host '%s' names no accelerators: give --count G (devices in all)", host->id);
     if (!dev)
-        return jci_est_fail(s, JC_ERR_USAGE, "no hardware: give --device ID or --host ID "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "no hardware: give --device ID or --host ID "
                     "(joulecast hw list shows them)");
     if (host && host->accel && host->accel != dev)
-        jci_est_warn(s, "--device %s differs from host %s's accelerator %s; using %s",
+        jci_bld_warn(&s->b, "--device %s differs from host %s's accelerator %s; using %s",
              dev->id, host->id, host->accel->id, dev->id);
     s->dev = dev;
     s->host = host;
     s->e->device_id = dev->id;
     char label[400];
-    s->e->device_name = jci_est_astr(s, "%s", jc_device_label(dev, label, sizeof label));
+    s->e->device_name = jci_bld_str(&s->b, "%s", jc_device_label(dev, label, sizeof label));
     s->e->host_id = host ? host->id : NULL;
     s->e->device = dev;
     s->e->device_file = dev->file;
@@ -240,32 +144,32 @@ static jc_status resolve_hardware(est *s)
 
     /* counts */
     if (given(j->hosts) && (j->hosts < 1 || j->hosts != floor(j->hosts)))
-        return jci_est_fail(s, JC_ERR_USAGE, "--hosts must be a whole number >= 1 (got %g)", j->hosts);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--hosts must be a whole number >= 1 (got %g)", j->hosts);
     if (given(j->count) && (j->count < 1 || j->count != floor(j->count)))
-        return jci_est_fail(s, JC_ERR_USAGE, "--count must be a whole number of devices >= 1 (got %g)", j->count);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count must be a whole number of devices >= 1 (got %g)", j->count);
     if (host) {
         s->K = given(j->hosts) ? j->hosts : 1;
-        jci_est_assume(s, "hosts", "servers / instances", R1(s->K), "",
+        jci_bld_assume(&s->b, "hosts", "servers / instances", R1(s->K), "",
                given(j->hosts) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
                given(j->hosts) ? "--hosts" : "one host unless --hosts is given");
         double per = host->accel == dev ? host->n_accel : 1;
         if (given(j->count)) {
             s->G = j->count;
             if (j->count > per * s->K)
-                jci_est_warn(s, "--count %g exceeds the %g devices of %g x %s", j->count,
+                jci_bld_warn(&s->b, "--count %g exceeds the %g devices of %g x %s", j->count,
                      per * s->K, s->K, host->id);
         } else {
             s->G = per * s->K;
         }
-        jci_est_assume(s, "devices", "devices", R1(s->G), "",
+        jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",
                given(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_HWDB,
-               given(j->count) ? "--count" : jci_est_astr(s, "%s:%d (%s has %d x %s)",
+               given(j->count) ? "--count" : jci_bld_str(&s->b, "%s:%d (%s has %d x %s)",
                    host->file, host->line, host->id, host->n_accel, dev->id));
     } else {
-        if (given(j->hosts)) jci_est_warn(s, "--hosts ignored without --host");
+        if (given(j->hosts)) jci_bld_warn(&s->b, "--hosts ignored without --host");
         s->G = given(j->count) ? j->count : 1;
         s->K = 0;
-        jci_est_assume(s, "devices", "devices", R1(s->G), "",
+        jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",
                given(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
                given(j->count) ? "--count" : "one device unless --count is given");
     }
@@ -276,17 +180,17 @@ static jc_status resolve_hardware(est *s)
     jc_precision p;
     if (j->precision) {
         if (jc_precision_parse(j->precision, &p) || p == JC_PREC_FP64 || p == JC_PREC_INT4)
-            return jci_est_fail(s, JC_ERR_USAGE, "--precision must be one of fp32 tf32 bf16 fp16 fp8 int8 (got '%s')", j->precision);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--precision must be one of fp32 tf32 bf16 fp16 fp8 int8 (got '%s')", j->precision);
     } else {
         p = jc_device_default_precision(dev);
     }
     s->prec = p;
     s->e->prec = p;
     s->e->precision = jc_precision_name(p);
-    jci_est_assume(s, "precision", "arithmetic precision", R1(jci_est_prec_bits(p)), "bits",
+    jci_bld_assume(&s->b, "precision", "arithmetic precision", R1(jci_est_prec_bits(p)), "bits",
            j->precision ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
-           j->precision ? jci_est_astr(s, "--precision %s", jc_precision_name(p))
-                        : jci_est_astr(s, "%s: the lowest of bf16, fp16, fp32 with a published peak on %s",
+           j->precision ? jci_bld_str(&s->b, "--precision %s", jc_precision_name(p))
+                        : jci_bld_str(&s->b, "%s: the lowest of bf16, fp16, fp32 with a published peak on %s",
                                jc_precision_name(p), dev->id));
     return JC_OK;
 }
@@ -301,21 +205,21 @@ static jc_status resolve_runtime(est *s)
 {
     const jc_job *job = s->job;
     if (given(job->hours) && given(job->device_hours))
-        return jci_est_fail(s, JC_ERR_USAGE, "--hours and --device-hours both give the runtime; choose one");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--hours and --device-hours both give the runtime; choose one");
     if (given(job->hours)) {
-        if (!(job->hours > 0)) return jci_est_fail(s, JC_ERR_USAGE, "--hours must be > 0");
-        s->known_T = jci_est_assume(s, "runtime.hours", "wall-clock hours (given)", R1(job->hours), "h",
+        if (!(job->hours > 0)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--hours must be > 0");
+        s->known_T = jci_bld_assume(&s->b, "runtime.hours", "wall-clock hours (given)", R1(job->hours), "h",
                             JC_ORIGIN_USER, "--hours").central * 3600;
     } else if (given(job->device_hours)) {
-        if (!(job->device_hours > 0)) return jci_est_fail(s, JC_ERR_USAGE, "--device-hours must be > 0");
-        jci_est_assume(s, "runtime.device_hours", "device-hours (given)", R1(job->device_hours), "h",
+        if (!(job->device_hours > 0)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--device-hours must be > 0");
+        jci_bld_assume(&s->b, "runtime.device_hours", "device-hours (given)", R1(job->device_hours), "h",
                JC_ORIGIN_USER, "--device-hours");
         s->known_T = job->device_hours * 3600 / s->G;
     }
     if (given(job->avg_power_w)) {
         if (!(job->avg_power_w > 0) || job->avg_power_w > 5000)
-            return jci_est_fail(s, JC_ERR_USAGE, "--avg-power must be in (0, 5000] W per device");
-        jci_est_assume(s, "device.avg_power_w", "measured average power per device", R1(job->avg_power_w), "W",
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--avg-power must be in (0, 5000] W per device");
+        jci_bld_assume(&s->b, "device.avg_power_w", "measured average power per device", R1(job->avg_power_w), "W",
                JC_ORIGIN_USER, "--avg-power");
     }
     return JC_OK;
@@ -326,7 +230,7 @@ static jc_status resolve_all(est *s)
 {
     jc_status st;
     if (s->job->mode != JC_MODE_INFERENCE && s->job->mode != JC_MODE_TRAINING)
-        return jci_est_fail(s, JC_ERR_USAGE, "unknown mode");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "unknown mode");
     if ((st = jci_est_check_options(s))) return st;
     if ((st = resolve_hardware(s))) return st;
     if ((st = resolve_runtime(s))) return st;
@@ -337,7 +241,7 @@ static jc_status resolve_all(est *s)
     if ((st = jci_est_resolve_parallel(s))) return st;
     double par = jci_est_parallel_devices(s);
     if (!given(s->known_T) && par < s->G)
-        jci_est_warn(s, s->job->mode == JC_MODE_TRAINING
+        jci_bld_warn(&s->b, s->job->mode == JC_MODE_TRAINING
                             ? "a step's batch of %g samples keeps at most %g of the %g devices busy (one sample per "
                               "device at least): the wall time is that of %g devices, and every device draws at "
                               "least idle power for all of it"
@@ -349,22 +253,7 @@ static jc_status resolve_all(est *s)
     if ((st = jci_est_resolve_host(s))) return st;
     if ((st = jci_est_resolve_cpu_usage(s))) return st;
     if ((st = jci_est_resolve_place(s))) return st;
-    if (s->oom) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
-    return JC_OK;
-}
-
-/* Moves the assumption and warning lists into the result's arena. */
-static jc_status move_lists(est *s)
-{
-    jc_estimate *e = s->e;
-    e->assumptions = jci_arena_calloc(s->a, s->n_as ? s->n_as : 1, sizeof(jc_assumption));
-    e->warnings = jci_arena_calloc(s->a, s->n_warn ? s->n_warn : 1, sizeof(char *));
-    if (!e->assumptions || !e->warnings) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
-    if (s->n_as) memcpy(e->assumptions, s->as, s->n_as * sizeof(jc_assumption));
-    if (s->n_warn) memcpy(e->warnings, s->warn, s->n_warn * sizeof(char *));
-    e->n_assumptions = s->n_as;
-    e->n_warnings = s->n_warn;
-    return JC_OK;
+    return jci_bld_check(&s->b);   /* out of memory, or a key missing from assumption_keys.def */
 }
 
 jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
@@ -376,11 +265,10 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     jci_arena *a = jci_arena_new();
     if (!a) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     est S = {0}, *s = &S;
-    s->a = a;
+    jci_bld_init(&s->b, a, d, "estimate");
     s->job = job;
     s->an = an;
     s->db = db;
-    s->d = d;
     s->e = jci_arena_alloc(a, sizeof *s->e);
     est_internal *ei = jci_arena_alloc(a, sizeof *ei);
     jc_status st = JC_OK;
@@ -409,11 +297,6 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     s->usage = s->m_dev = s->m_host = s->m_wall = s->m_idle_w = NAN;
     s->host_factor = 1;
     if ((st = resolve_all(s))) goto fail;
-    if (s->bad_key) {
-        st = jci_diag_set(d, JC_ERR_INTERNAL, "estimate: assumption key '%s' is not in "
-                          "src/estimate/assumption_keys.def (add it there)", s->bad_key);
-        goto fail;
-    }
 
     if (job->per_node && s->have_nodes) {
         size_t n = 0;
@@ -429,16 +312,14 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     if ((st = jci_est_measured_summary(s, o))) goto fail;
     jci_est_check_memory(s);
     if ((st = jci_est_equivalences(s))) goto fail;
-    if (s->oom) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
-    if ((st = move_lists(s))) goto fail;
-    free(s->as);
-    free(s->warn);
+    if ((st = jci_bld_move(&s->b, &s->e->assumptions, &s->e->n_assumptions,
+                           &s->e->warnings, &s->e->n_warnings))) goto fail;
+    jci_bld_release(&s->b);
     ei->trace = s->trace;
     *out = s->e;
     return JC_OK;
 fail:
-    free(s->as);
-    free(s->warn);
+    jci_bld_release(&s->b);
     jc_trace_free(s->trace);
     jci_arena_free(a);
     return st ? st : JC_ERR_INTERNAL;

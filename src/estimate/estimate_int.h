@@ -1,11 +1,13 @@
 /*
- * estimate_int.h - private to src/estimate/: the builder that the estimate's
- * stages share while they turn a job, an analysis and the hardware database
- * into a jc_estimate.
+ * estimate_int.h - private to src/estimate/: the state (struct est) that the
+ * estimate's stages share while they turn a job, an analysis and the
+ * hardware database into a jc_estimate.  Its first member is the result
+ * builder of builder.h (arena, diagnostic, assumptions, warnings,
+ * citations, failures "estimate: ..."), the one the serving model
+ * (serving.c) embeds as well; the stages call jci_bld_*(&s->b, ...).
  *
- *   estimate.c   entry point jc_estimate_run, the builder's helpers
- *                (assumptions, warnings, failures, citations), hardware
- *                and precision, the known runtime;
+ *   estimate.c   entry point jc_estimate_run, hardware and precision, the
+ *                known runtime, required hwdb constants;
  *   workload.c   the work: counted nodes or a FLOP figure, batch, passes
  *                and training steps, tokens, optimizer, memory capacity;
  *   energy.c     time, power, energy, emissions and their low-central-high
@@ -19,26 +21,20 @@
 #define JC_ESTIMATE_INT_H
 
 #include "base/jc_internal.h"
+#include "estimate/builder.h"
 #include "estimate/efficiency.h"
 #include "estimate/power.h"
 
 #include <math.h>
 
-/* ---- the builder ----------------------------------------------------------- */
+/* ---- the estimate's state -------------------------------------------------- */
 
 typedef struct est {
-    jci_arena *a;
+    jci_builder b;               /* arena, diagnostic, assumptions, warnings (builder.h) */
     jc_estimate *e;
     const jc_job *job;
     const jc_analysis *an;
     const jc_hwdb *db;
-    jc_diag *d;
-    jc_assumption *as;
-    size_t n_as, cap_as;
-    const char **warn;
-    size_t n_warn, cap_warn;
-    int oom;
-    const char *bad_key;         /* an assumption key not in assumption_keys.def */
 
     /* resolved inputs */
     const jc_device *dev;
@@ -103,31 +99,12 @@ typedef struct outv {
     double busy;              /* known runtime: fraction of device-time busy; NAN: modelled time */
 } outv;
 
-static inline jc_range R1(double v) { jc_range r = {v, v, v}; return r; }
-static inline jc_range R3(double lo, double c, double hi) { jc_range r = {lo, c, hi}; return r; }
 static inline int given(double x) { return !isnan(x); }
 
-/* ---- builder helpers (estimate.c) ------------------------------------------ */
+/* ---- helpers (estimate.c) ------------------------------------------------ */
 
-/* printf into the estimate's arena; "" (and s->oom set) on out-of-memory. */
-const char *jci_est_astr(est *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends a warning to the result. */
-void jci_est_warn(est *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Records an input of the model with its origin and source; returns v. */
-jc_range jci_est_assume(est *s, const char *key, const char *label, jc_range v,
-                        const char *unit, jc_origin o, const char *source);
-/* "hwdb/devices/nvidia.yaml:966 (citation, year); derived: ..." */
-const char *jci_est_src_of(est *s, const jc_sourced *v);
-/* A sourced value as a range (its own low/high when it has them). */
-jc_range jci_est_sv_range(const jc_sourced *v);
-/* Fills the diagnostic with "estimate: <message>" and returns st. */
-jc_status jci_est_fail(est *s, jc_status st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 /* A constant of the database, required: an error names the missing id. */
 jc_status jci_est_need_const(est *s, const char *id, const jc_constant **c);
-/* Records constant c as assumption key and returns its range. */
-jc_range jci_est_const_range(est *s, const char *key, const char *label,
-                             const jc_constant *c);
 /* Bits of a precision (32 for an unknown one). */
 double jci_est_prec_bits(jc_precision p);
 

@@ -24,9 +24,9 @@ static jc_status usage_of(est *s, double u, const char *opt, double *out)
     *out = NAN;
     if (!given(u)) return JC_OK;
     if (!(u >= 0 && u <= 1))
-        return jci_est_fail(s, JC_ERR_USAGE, "--%s must be in [0, 1] (a fraction of the time; got %g)", opt, u);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s must be in [0, 1] (a fraction of the time; got %g)", opt, u);
     if (!given(s->known_T))
-        return jci_est_fail(s, JC_ERR_USAGE, "--%s needs a known runtime (--hours or --device-hours): without one "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s needs a known runtime (--hours or --device-hours): without one "
                             "the model predicts the usage", opt);
     *out = u;
     return JC_OK;
@@ -39,18 +39,18 @@ static jc_status load_trace(est *s)
     jc_trace_opts o;
     jc_trace_opts_init(&o);
     jc_diag tmp;
-    if (jc_trace_opts_from_job(j, &o, NULL, &tmp)) return jci_est_fail(s, tmp.status, "%s", tmp.msg);
+    if (jc_trace_opts_from_job(j, &o, NULL, &tmp)) return jci_bld_fail(&s->b, tmp.status, "%s", tmp.msg);
     if (given(j->hours) || given(j->device_hours) || given(j->avg_power_w) || given(j->gpu_usage))
-        return jci_est_fail(s, JC_ERR_USAGE, "--measured gives the runtime and the device power: leave out --hours, "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--measured gives the runtime and the device power: leave out --hours, "
                             "--device-hours, --avg-power and --gpu-usage");
-    jc_status st = jc_trace_load(j->measured, &o, &s->trace, s->d);
+    jc_status st = jc_trace_load(j->measured, &o, &s->trace, s->b.d);
     if (st) return st;
     const jc_trace *t = s->trace;
     s->m_dev = t->has_scope[JC_TRACE_DEVICE] ? t->active_energy_j[JC_TRACE_DEVICE] : NAN;
     s->m_host = t->has_scope[JC_TRACE_HOST] ? t->energy_j[JC_TRACE_HOST] : NAN;
     s->m_wall = t->has_scope[JC_TRACE_WALL] ? t->energy_j[JC_TRACE_WALL] : NAN;
     double T = t->has_scope[JC_TRACE_DEVICE] ? t->active_s[JC_TRACE_DEVICE] : t->duration_s;
-    if (!(T > 0)) return jci_est_fail(s, JC_ERR_USAGE, "%s: the trace spans no time", t->path);
+    if (!(T > 0)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "%s: the trace spans no time", t->path);
     /* the devices' idle level in all, when every device channel has one */
     double iw = 0;
     int all = t->n_devices > 0;
@@ -60,33 +60,33 @@ static jc_status load_trace(est *s)
             else all = 0;
         }
     s->m_idle_w = all ? iw : NAN;
-    const char *src = jci_est_astr(s, "%s (%s, %s%s%s)", t->path, t->format_label, t->start[0] ? t->start : "relative times",
+    const char *src = jci_bld_str(&s->b, "%s (%s, %s%s%s)", t->path, t->format_label, t->start[0] ? t->start : "relative times",
                                    t->end[0] ? " to " : "", t->end);
-    s->known_T = jci_est_assume(s, "measured.hours",
+    s->known_T = jci_bld_assume(&s->b, "measured.hours",
                                 t->has_scope[JC_TRACE_DEVICE] && T < t->duration_s
                                     ? "measured runtime: the devices' active window (idle ends removed)"
                                     : "measured runtime: the trace's span",
                                 R1(T / 3600), "h", JC_ORIGIN_USER, src).central * 3600;
     if (given(s->m_dev))
-        jci_est_assume(s, "measured.device_kwh",
-                       jci_est_astr(s, "measured device energy (%zu device channel%s, trapezoid over the samples)",
+        jci_bld_assume(&s->b, "measured.device_kwh",
+                       jci_bld_str(&s->b, "measured device energy (%zu device channel%s, trapezoid over the samples)",
                                     t->n_devices, t->n_devices == 1 ? "" : "s"),
                        R1(s->m_dev / 3.6e6), "kWh", JC_ORIGIN_USER, src);
     if (given(s->m_host))
-        jci_est_assume(s, "measured.host_kwh", "measured host energy (replaces the host term)", R1(s->m_host / 3.6e6),
+        jci_bld_assume(&s->b, "measured.host_kwh", "measured host energy (replaces the host term)", R1(s->m_host / 3.6e6),
                        "kWh", JC_ORIGIN_USER, src);
     if (given(s->m_wall))
-        jci_est_assume(s, "measured.wall_kwh", "measured energy at the wall (devices and host together)",
+        jci_bld_assume(&s->b, "measured.wall_kwh", "measured energy at the wall (devices and host together)",
                        R1(s->m_wall / 3.6e6), "kWh", JC_ORIGIN_USER, src);
     if (given(s->m_dev) && t->n_devices != (size_t)s->G)
-        jci_est_warn(s, "the trace has %zu device channel%s but the job %g device%s: the measured energy is used as "
+        jci_bld_warn(&s->b, "the trace has %zu device channel%s but the job %g device%s: the measured energy is used as "
                      "it is (give --count %zu)", t->n_devices, t->n_devices == 1 ? "" : "s", s->G, s->G == 1 ? "" : "s",
                      t->n_devices);
     for (size_t i = 0; i < t->n_bad && i < 3; i++)
-        jci_est_warn(s, "%s:%d: %s (row not used)", t->path, t->bad[i].line, t->bad[i].msg);
-    if (t->n_bad > 3) jci_est_warn(s, "%s: %zu more rows not used (joulecast trace lists them)", t->path, t->n_bad - 3);
+        jci_bld_warn(&s->b, "%s:%d: %s (row not used)", t->path, t->bad[i].line, t->bad[i].msg);
+    if (t->n_bad > 3) jci_bld_warn(&s->b, "%s: %zu more rows not used (joulecast trace lists them)", t->path, t->n_bad - 3);
     if (t->n_gaps)
-        jci_est_warn(s, "%s: %zu gap%s in the trace not bridged (the first: line %d): the measured energy misses them",
+        jci_bld_warn(&s->b, "%s: %zu gap%s in the trace not bridged (the first: line %d): the measured energy misses them",
                      t->path, t->n_gaps, t->n_gaps == 1 ? "" : "s", t->gaps[0].line);
     s->e->has_measured = 1;
     s->e->trace = t;
@@ -109,13 +109,13 @@ jc_status jci_est_resolve_measured(est *s)
     if (j->measured && (st = load_trace(s))) return st;
     if (!j->measured && (j->trace_format || j->trace_scope || given(j->trace_gap_s) || given(j->trace_idle_w) ||
                          given(j->trace_interval_s)))
-        return jci_est_fail(s, JC_ERR_USAGE, "--trace-format, --scope, --gap, --idle-w and --interval describe the "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--trace-format, --scope, --gap, --idle-w and --interval describe the "
                             "trace of --measured: give --measured TRACE");
     if ((st = usage_of(s, j->gpu_usage, "gpu-usage", &s->usage))) return st;
     if (given(s->usage)) {
         if (given(j->avg_power_w))
-            return jci_est_fail(s, JC_ERR_USAGE, "--gpu-usage and --avg-power both give the device power; choose one");
-        jci_est_assume(s, "device.usage", "devices busy this fraction of the runtime (power model at that usage)",
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--gpu-usage and --avg-power both give the device power; choose one");
+        jci_bld_assume(&s->b, "device.usage", "devices busy this fraction of the runtime (power model at that usage)",
                        R1(s->usage), "", JC_ORIGIN_USER, "--gpu-usage");
     }
     double cu;
@@ -128,28 +128,28 @@ jc_status jci_est_resolve_cpu_usage(est *s)
     const jc_job *j = s->job;
     if (!given(j->cpu_usage)) return JC_OK;
     if (!s->host_on)
-        return jci_est_fail(s, JC_ERR_USAGE, "--cpu-usage scales the host term, and this estimate adds none (the tdp "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--cpu-usage scales the host term, and this estimate adds none (the tdp "
                             "method, --avg-power or a measured host): leave it out or add --host-power");
     if (given(s->m_host))
-        return jci_est_fail(s, JC_ERR_USAGE, "--cpu-usage and a trace that measured the host both give the host power");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--cpu-usage and a trace that measured the host both give the host power");
     jc_host_class hc = jci_host_class_default(s->dev, s->G);
     const jc_constant *busy = NULL, *idle = NULL;
     jc_diag tmp;
     if (hc == JC_HOSTCLASS_NONE || jci_host_class_resolve(s->db, hc, &busy, &idle, &tmp) || !busy || !idle ||
         !(busy->value.value > 0))
-        return jci_est_fail(s, JC_ERR_HWDB, "--cpu-usage needs the idle and busy power of host class %s in the "
+        return jci_bld_fail(&s->b, JC_ERR_HWDB, "--cpu-usage needs the idle and busy power of host class %s in the "
                             "database (hwdb/energy-model.yaml host_class_*)", jci_host_class_name(hc));
     double f = idle->value.value / busy->value.value;
     if (f > 1) f = 1;
     s->host_factor = f + (1 - f) * j->cpu_usage;
-    jci_est_assume(s, "host.usage", "host CPUs busy this fraction of the runtime", R1(j->cpu_usage), "",
+    jci_bld_assume(&s->b, "host.usage", "host CPUs busy this fraction of the runtime", R1(j->cpu_usage), "",
                    JC_ORIGIN_USER, "--cpu-usage");
-    jci_est_assume(s, "host.usage_factor",
-                   jci_est_astr(s, "host power scale at that usage: idle/busy + (1 - idle/busy) x usage, class %s",
+    jci_bld_assume(&s->b, "host.usage_factor",
+                   jci_bld_str(&s->b, "host power scale at that usage: idle/busy + (1 - idle/busy) x usage, class %s",
                                 jci_host_class_name(hc)),
                    R1(s->host_factor), "", JC_ORIGIN_DERIVED,
-                   jci_est_astr(s, "idle %s over busy %s", jci_est_src_of(s, &idle->value),
-                                jci_est_src_of(s, &busy->value)));
+                   jci_bld_str(&s->b, "idle %s over busy %s", jci_bld_cite(&s->b, &idle->value),
+                                jci_bld_cite(&s->b, &busy->value)));
     return JC_OK;
 }
 
@@ -184,7 +184,7 @@ static void predict(est *s)
     jc_estimate *p = NULL;
     jc_diag tmp;
     if (jc_estimate_run(&j, s->an, s->db, &p, &tmp)) {
-        jci_est_warn(s, "no prediction beside the measurement: %s", tmp.msg);
+        jci_bld_warn(&s->b, "no prediction beside the measurement: %s", tmp.msg);
         return;
     }
     e->predicted_hours = p->wall_hours.central;
@@ -204,10 +204,10 @@ jc_status jci_est_measured_summary(est *s, const outv o[3])
                             : "1: no work given, the devices are taken busy for the whole runtime (give --gpu-usage U, "
                               "a model or --flops)";
         double lo = fmin(o[SC_LOW].busy, o[SC_HIGH].busy), hi = fmax(o[SC_LOW].busy, o[SC_HIGH].busy);
-        jci_est_assume(s, "device.busy_fraction", "known runtime: fraction of the device-time spent busy",
+        jci_bld_assume(&s->b, "device.busy_fraction", "known runtime: fraction of the device-time spent busy",
                        R3(fmin(lo, o[SC_CENTRAL].busy), o[SC_CENTRAL].busy, fmax(hi, o[SC_CENTRAL].busy)), "",
                        given(s->usage) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED, why);
     }
     if (s->trace) predict(s);
-    return s->oom ? jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory") : JC_OK;
+    return jci_bld_check(&s->b);
 }

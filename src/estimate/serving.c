@@ -17,16 +17,22 @@
  *              given the modelled time and power), three times: the
  *              central case and the two corners of the ranged constants.
  *
- * Nothing here prints; warnings travel in the estimate.
+ * The state (struct sv) embeds the result builder the estimate uses too
+ * (builder.h): assumptions with their keys checked against
+ * assumption_keys.def, warnings, arena strings, hwdb citations, failures
+ * "estimate --generate: ...".  The energy stage's assumptions and warnings
+ * are appended to it after the serving model's own, and jci_bld_move hands
+ * the merged lists to the estimate.  Nothing here prints; warnings travel
+ * in the estimate.
  */
 #include "base/jc_internal.h"
 #include "estimate/akeys.h"
+#include "estimate/builder.h"
 #include "estimate/parallel.h"
 #include "estimate/power.h"
 #include "estimate/serving_int.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,19 +125,19 @@ static double attn_flops_pair(const jc_arch *a)
 typedef struct wfmt {
     const char *name;
     double bytes;          /* per weight, scales included */
-    const char *compute;   /* precision the matrix units run at */
+    jc_precision compute;  /* precision the matrix units run at */
     const char *how;
 } wfmt;
 
 static const wfmt formats[] = {
-    {"fp32", 4, "fp32", "4 bytes"},
-    {"bf16", 2, "bf16", "2 bytes"},
-    {"fp16", 2, "fp16", "2 bytes"},
-    {"fp8", 1, "fp8", "1 byte (per-tensor or 128x128-block scales: under 0.1%)"},
-    {"int8", 1, "int8", "1 byte (per-channel scales: under 0.1%)"},
-    {"int4", 0.515625, "bf16", "4 bits + an fp16 scale per group of 128 (GPTQ/AWQ layout); weight-only, bf16 arithmetic"},
-    {"mxfp4", 0.53125, "bf16", "4 bits + an 8-bit E8M0 scale per block of 32 (OCP MX v1.0); bf16 arithmetic where the device has no fp4 units"},
-    {"nvfp4", 0.5625, "bf16", "4 bits + an FP8 E4M3 scale per block of 16 (NVIDIA NVFP4); bf16 arithmetic where the device has no fp4 units"},
+    {"fp32", 4, JC_PREC_FP32, "4 bytes"},
+    {"bf16", 2, JC_PREC_BF16, "2 bytes"},
+    {"fp16", 2, JC_PREC_FP16, "2 bytes"},
+    {"fp8", 1, JC_PREC_FP8, "1 byte (per-tensor or 128x128-block scales: under 0.1%)"},
+    {"int8", 1, JC_PREC_INT8, "1 byte (per-channel scales: under 0.1%)"},
+    {"int4", 0.515625, JC_PREC_BF16, "4 bits + an fp16 scale per group of 128 (GPTQ/AWQ layout); weight-only, bf16 arithmetic"},
+    {"mxfp4", 0.53125, JC_PREC_BF16, "4 bits + an 8-bit E8M0 scale per block of 32 (OCP MX v1.0); bf16 arithmetic where the device has no fp4 units"},
+    {"nvfp4", 0.5625, JC_PREC_BF16, "4 bits + an FP8 E4M3 scale per block of 16 (NVIDIA NVFP4); bf16 arithmetic where the device has no fp4 units"},
 };
 
 static const wfmt *find_fmt(const char *n)
@@ -141,26 +147,14 @@ static const wfmt *find_fmt(const char *n)
     return NULL;
 }
 
-static jc_precision prec_named(const char *p)
-{
-    static const char *names[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"};
-    for (int i = 0; i < JC_PREC_COUNT; i++)
-        if (!strcmp(p, names[i])) return (jc_precision)i;
-    return JC_PREC_BF16;
-}
-
-/* ---- the builder ---------------------------------------------------------------- */
+/* ---- the serving model's state ---------------------------------------------------- */
 
 typedef struct sv {
-    jci_arena *ar;
+    jci_builder b;                       /* arena, diagnostic, assumptions, warnings (builder.h) */
     jc_serving *r;
     const jc_job *job;
     const jc_arch *a;
     const jc_hwdb *db;
-    jc_diag *d;
-    jc_assumption *as; size_t n_as, cap_as;
-    const char **warn; size_t n_warn, cap_warn;
-    int oom;
     const jc_device *dev;
     /* resolved */
     double G, tp, pp, ep, reps, B, P, O, R;
@@ -178,78 +172,6 @@ typedef struct sv {
 
 static int set(double x) { return !isnan(x); }   /* NAN: not given (jc_job_init) */
 
-static void *grow(sv *s, void *p, size_t *cap, size_t n, size_t sz)
-{
-    void *q = jci_grow(p, cap, n, sz);
-    if (!q) s->oom = 1;
-    return q;
-}
-
-static const char *astr(sv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *astr(sv *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    const char *r = jci_arena_vprintf(s->ar, fmt, ap);
-    va_end(ap);
-    if (!r) s->oom = 1;
-    return r ? r : "";
-}
-
-static void warn(sv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(sv *s, const char *fmt, ...)
-{
-    const char **w = grow(s, s->warn, &s->cap_warn, s->n_warn, sizeof *w);
-    if (!w) return;
-    s->warn = w;
-    va_list ap;
-    va_start(ap, fmt);
-    const char *c = jci_arena_vprintf(s->ar, fmt, ap);
-    va_end(ap);
-    if (!c) { s->oom = 1; return; }
-    s->warn[s->n_warn++] = c;
-}
-
-static jc_range R1(double v) { jc_range r = {v, v, v}; return r; }
-
-static jc_range assume(sv *s, const char *key, const char *label, jc_range v, const char *unit,
-                       jc_origin o, const char *source)
-{
-    jc_assumption *x = grow(s, s->as, &s->cap_as, s->n_as, sizeof *x);
-    if (!x) return v;
-    s->as = x;
-    jc_assumption *y = &s->as[s->n_as++];
-    const char *canon = jci_akey_canonical(key);   /* consumers find it by the table's pointer */
-    y->key = canon ? canon : key;
-    y->label = label;
-    y->value = v;
-    y->unit = unit;
-    y->origin = o;
-    y->source = source;
-    return v;
-}
-
-static jc_status fail(sv *s, jc_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static jc_status fail(sv *s, jc_status st, const char *fmt, ...)
-{
-    char buf[900];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return jci_diag_set(s->d, st, "estimate --generate: %s", buf);
-}
-
-static const char *src_of(sv *s, const jc_sourced *v)
-{
-    char cite[400] = "";
-    if (v->source && v->source->citation)
-        snprintf(cite, sizeof cite, "%.300s, %d", v->source->citation, v->year ? v->year : v->source->year);
-    const char *how = v->derived ? "; derived: " : v->measured ? "; measured: " : "";
-    const char *txt = v->derived ? v->derived : v->measured ? v->measured : "";
-    return astr(s, "%s:%d (%s)%s%.400s", v->file ? v->file : "hwdb", v->line, cite, how, txt);
-}
-
 /* A serving constant: "<id>.<device id>" when the database has one for
  * this device, else "<id>" (the named fallback, with a warning). */
 static jc_status sconst_x(sv *s, const char *id, const char *label, jc_range *out, int generic_ok)
@@ -260,15 +182,12 @@ static jc_status sconst_x(sv *s, const char *id, const char *label, jc_range *ou
     const char *const q[3] = {rd, s->dev->id, s->runtime};
     const jc_constant *c = NULL;
     int k = jci_const_specific(s->db, id, q, 3, &c, key, sizeof key);
-    if (k < 0) return fail(s, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/serving.yaml, hwdb/interconnect.yaml)", id);
+    if (k < 0) return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/serving.yaml, hwdb/interconnect.yaml)", id);
     int dev_specific = k < 2;
-    const jc_sourced *v = &c->value;
-    jc_range r = {v->has_range ? v->low : v->value, v->value, v->has_range ? v->high : v->value};
-    *out = assume(s, jci_arena_strdup(s->ar, key),
-                  dev_specific || generic_ok ? label : astr(s, "%s: FALLBACK (no figure for %s)", label, s->dev->id), r,
-                  c->unit ? c->unit : "", JC_ORIGIN_HWDB, src_of(s, v));
+    if (!dev_specific && !generic_ok) label = jci_bld_str(&s->b, "%s: FALLBACK (no figure for %s)", label, s->dev->id);
+    *out = jci_bld_const(&s->b, c->id, label, c);   /* under the constant's own hwdb id */
     if (!dev_specific && !generic_ok)
-        warn(s, "serving: no '%s' fitted for %s: the value %g of '%s' is used", id, s->dev->id, r.central, key);
+        jci_bld_warn(&s->b, "serving: no '%s' fitted for %s: the value %g of '%s' is used", id, s->dev->id, out->central, key);
     return JC_OK;
 }
 
@@ -484,7 +403,7 @@ static jc_status resolve_formats(sv *s)
     const char *wname = j->weights ? j->weights : a && a->weight_format ? a->weight_format : "bf16";
     s->wf = find_fmt(wname);
     if (!s->wf)
-        return fail(s, JC_ERR_USAGE, "--weights must be one of bf16 fp16 fp8 int8 int4 mxfp4 nvfp4 (got '%s')", wname);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--weights must be one of bf16 fp16 fp8 int8 int4 mxfp4 nvfp4 (got '%s')", wname);
     s->wf_exp = s->wf;
     if (!j->weights && a && a->expert_format) s->wf_exp = find_fmt(a->expert_format);
     if (!s->wf_exp) s->wf_exp = s->wf;
@@ -492,40 +411,39 @@ static jc_status resolve_formats(sv *s)
     s->wb_exp = s->wf_exp->bytes;
     const char *src = j->weights ? "--weights"
                     : a && (a->weight_format || a->expert_format)
-                        ? astr(s, "%s (%s)", a->path, a->format_note ? a->format_note : "torch_dtype")
+                        ? jci_bld_str(&s->b, "%s (%s)", a->path, a->format_note ? a->format_note : "torch_dtype")
                         : "bf16: the config names no format (give --weights)";
-    assume(s, "serving.weights", astr(s, "stored weights: %s, %s", s->wf->name, s->wf->how), R1(s->wb),
+    jci_bld_assume(&s->b, "serving.weights", jci_bld_str(&s->b, "stored weights: %s, %s", s->wf->name, s->wf->how), R1(s->wb),
            "B/param", j->weights ? JC_ORIGIN_USER : a && a->weight_format ? JC_ORIGIN_MODEL : JC_ORIGIN_DEFAULT, src);
     if (s->wf_exp != s->wf)
-        assume(s, "serving.expert_weights", astr(s, "stored expert weights: %s, %s", s->wf_exp->name, s->wf_exp->how),
+        jci_bld_assume(&s->b, "serving.expert_weights", jci_bld_str(&s->b, "stored expert weights: %s, %s", s->wf_exp->name, s->wf_exp->how),
                R1(s->wb_exp), "B/param", JC_ORIGIN_MODEL, src);
     const jc_arch_counted *ck = a ? a->counted : NULL;
     const char *kv = j->kv_format ? j->kv_format : ck ? ck->kv_dtype : "bf16";
     if (!jci_strcasecmp(kv, "bf16") || !jci_strcasecmp(kv, "fp16")) s->kvb = 2;
     else if (!jci_strcasecmp(kv, "fp8")) s->kvb = 1;
     else if (!jci_strcasecmp(kv, "fp32")) s->kvb = 4;
-    else return fail(s, JC_ERR_USAGE, "--kv-format must be bf16, fp16 or fp8 (got '%s')", kv);
-    s->r->kv_format = jci_arena_strdup(s->ar, kv);
-    assume(s, "serving.kv_format", astr(s, "KV-cache element: %s", kv), R1(s->kvb), "B",
+    else return jci_bld_fail(&s->b, JC_ERR_USAGE, "--kv-format must be bf16, fp16 or fp8 (got '%s')", kv);
+    s->r->kv_format = jci_arena_strdup(s->b.a, kv);
+    jci_bld_assume(&s->b, "serving.kv_format", jci_bld_str(&s->b, "KV-cache element: %s", kv), R1(s->kvb), "B",
            j->kv_format ? JC_ORIGIN_USER : ck ? JC_ORIGIN_MODEL : JC_ORIGIN_DEFAULT,
-           j->kv_format ? "--kv-format" : ck ? astr(s, "%s: the past inputs' dtype", ck->model)
+           j->kv_format ? "--kv-format" : ck ? jci_bld_str(&s->b, "%s: the past inputs' dtype", ck->model)
                                           : "bf16 unless --kv-format");
     s->r->weights = s->wf->name;
     s->r->expert_weights = s->wf_exp != s->wf ? s->wf_exp->name : NULL;
     /* compute precision: the format's, at the device's peak */
-    const wfmt *cf = s->wf_exp != s->wf && s->wf->bytes >= 2 ? s->wf : s->wf;
-    jc_precision p = prec_named(cf->compute);
+    jc_precision p = s->wf->compute;
     if (!s->dev->peak_tflops[p].present) {
         jc_precision q = s->dev->peak_tflops[JC_PREC_BF16].present ? JC_PREC_BF16 : JC_PREC_FP16;
-        warn(s, "serving: %s has no published %s peak: the matrix work runs at %s", s->dev->id,
+        jci_bld_warn(&s->b, "serving: %s has no published %s peak: the matrix work runs at %s", s->dev->id,
              jc_precision_name(p), jc_precision_name(q));
         p = q;
     }
     if (!s->dev->peak_tflops[p].present)
-        return fail(s, JC_ERR_NOTFOUND, "device %s has no published bf16 or fp16 peak", s->dev->id);
-    s->peak = assume(s, "device.peak_flops", astr(s, "dense peak, %s (implied by the %s weights)",
+        return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s has no published bf16 or fp16 peak", s->dev->id);
+    s->peak = jci_bld_assume(&s->b, "device.peak_flops", jci_bld_str(&s->b, "dense peak, %s (implied by the %s weights)",
                      jc_precision_name(p), s->wf->name), R1(s->dev->peak_tflops[p].value), "TFLOP/s",
-                     JC_ORIGIN_HWDB, src_of(s, &s->dev->peak_tflops[p])).central * 1e12;
+                     JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &s->dev->peak_tflops[p])).central * 1e12;
     s->r->compute_precision = jc_precision_name(p);
     return JC_OK;
 }
@@ -537,30 +455,30 @@ static jc_status resolve_device(sv *s)
     const jc_host *host = NULL;
     jc_status st;
     const char *name = j->device ? j->device : j->host;
-    if (!name) return fail(s, JC_ERR_USAGE, "no hardware: give --device ID (joulecast hw list shows them)");
-    if ((st = jc_hwdb_hardware(s->db, name, &dev, &host, s->d))) return st;
+    if (!name) return jci_bld_fail(&s->b, JC_ERR_USAGE, "no hardware: give --device ID (joulecast hw list shows them)");
+    if ((st = jc_hwdb_hardware(s->db, name, &dev, &host, s->b.d))) return st;
     if (!dev && host) dev = host->accel;
-    if (!dev) return fail(s, JC_ERR_USAGE, "'%s' names no accelerator: give --device", name);
+    if (!dev) return jci_bld_fail(&s->b, JC_ERR_USAGE, "'%s' names no accelerator: give --device", name);
     s->dev = dev;
     if (!dev->memory_bw_gbs.present || !dev->memory_gb.present || !dev->tdp_w.present)
-        return fail(s, JC_ERR_NOTFOUND, "device %s lacks a published memory size, bandwidth or TDP", dev->id);
-    s->bw = assume(s, "device.memory_bw", "memory bandwidth", R1(dev->memory_bw_gbs.value), "GB/s",
-                   JC_ORIGIN_HWDB, src_of(s, &dev->memory_bw_gbs)).central * 1e9;
-    s->mem = assume(s, "device.memory_gb", "device memory", R1(dev->memory_gb.value), "GB",
-                    JC_ORIGIN_HWDB, src_of(s, &dev->memory_gb)).central * 1e9;
+        return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s lacks a published memory size, bandwidth or TDP", dev->id);
+    s->bw = jci_bld_assume(&s->b, "device.memory_bw", "memory bandwidth", R1(dev->memory_bw_gbs.value), "GB/s",
+                   JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->memory_bw_gbs)).central * 1e9;
+    s->mem = jci_bld_assume(&s->b, "device.memory_gb", "device memory", R1(dev->memory_gb.value), "GB",
+                    JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->memory_gb)).central * 1e9;
     s->tdp = dev->tdp_w.value;
     s->idle = dev->idle_w.present ? dev->idle_w.value : 0.114 * s->tdp;
-    assume(s, "device.tdp_w", "device TDP", R1(s->tdp), "W", JC_ORIGIN_HWDB, src_of(s, &dev->tdp_w));
-    assume(s, "device.idle_w", "device idle power", R1(s->idle), "W", dev->idle_w.present ? JC_ORIGIN_HWDB : JC_ORIGIN_DERIVED,
-           dev->idle_w.present ? src_of(s, &dev->idle_w) : "0.114 x TDP (the CCF median idle/max ratio)");
+    jci_bld_assume(&s->b, "device.tdp_w", "device TDP", R1(s->tdp), "W", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->tdp_w));
+    jci_bld_assume(&s->b, "device.idle_w", "device idle power", R1(s->idle), "W", dev->idle_w.present ? JC_ORIGIN_HWDB : JC_ORIGIN_DERIVED,
+           dev->idle_w.present ? jci_bld_cite(&s->b, &dev->idle_w) : "0.114 x TDP (the CCF median idle/max ratio)");
     static const char *runtimes[] = {"vllm-0.11", "vllm-0.5"};
     s->runtime = j->serving_runtime ? j->serving_runtime : "vllm-0.11";
     int known = -1;
     for (size_t i = 0; i < sizeof runtimes / sizeof runtimes[0]; i++)
         if (!strcmp(s->runtime, runtimes[i])) known = (int)i;
     if (known < 0)
-        return fail(s, JC_ERR_USAGE, "--serving-runtime must be vllm-0.11 (default) or vllm-0.5 (got '%s')", s->runtime);
-    assume(s, "serving.runtime", astr(s, "serving runtime profile: %s (continuous batching%s; 0 vllm-0.11, 1 vllm-0.5)",
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--serving-runtime must be vllm-0.11 (default) or vllm-0.5 (got '%s')", s->runtime);
+    jci_bld_assume(&s->b, "serving.runtime", jci_bld_str(&s->b, "serving runtime profile: %s (continuous batching%s; 0 vllm-0.11, 1 vllm-0.5)",
            s->runtime, !strcmp(s->runtime, "vllm-0.5") ? ", prefill not chunked" : ", chunked prefill"), R1(known), "",
            j->serving_runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
            j->serving_runtime ? "--serving-runtime" : "vllm-0.11 unless --serving-runtime");
@@ -604,11 +522,11 @@ static jc_status resolve_parallel(sv *s)
 {
     const jc_job *j = s->job;
     jc_status st;
-    if (set(j->pp) && (j->pp < 1 || j->pp != floor(j->pp))) return fail(s, JC_ERR_USAGE, "--pp must be a whole number >= 1");
-    if (set(j->tp) && (j->tp < 1 || j->tp != floor(j->tp))) return fail(s, JC_ERR_USAGE, "--tp must be a whole number >= 1");
-    if (set(j->ep) && (j->ep < 1 || j->ep != floor(j->ep))) return fail(s, JC_ERR_USAGE, "--ep must be a whole number >= 1");
+    if (set(j->pp) && (j->pp < 1 || j->pp != floor(j->pp))) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--pp must be a whole number >= 1");
+    if (set(j->tp) && (j->tp < 1 || j->tp != floor(j->tp))) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp must be a whole number >= 1");
+    if (set(j->ep) && (j->ep < 1 || j->ep != floor(j->ep))) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep must be a whole number >= 1");
     if (!isnan(j->count) && (j->count < 1 || j->count != floor(j->count)))
-        return fail(s, JC_ERR_USAGE, "--count must be a whole number of devices >= 1 (got %g)", j->count);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count must be a whole number of devices >= 1 (got %g)", j->count);
     s->pp = set(j->pp) ? j->pp : 1;
     double cap = s->mem * s->memfrac.central;
     double wdev, kvdev;
@@ -623,7 +541,7 @@ static jc_status resolve_parallel(sv *s)
             if (mem_need(s, t, 1, &wdev, &kvdev) <= cap) { s->tp = t; break; }
         if (!s->tp) {
             double need = ceil(s->r->weight_bytes / (cap * s->pp));
-            return fail(s, JC_ERR_RANGE, "the %s weights (%.1f GB) do not fit %s%g x %s (%.0f GB usable each at "
+            return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights (%.1f GB) do not fit %s%g x %s (%.0f GB usable each at "
                         "memory fraction %.2f): at least %.0f devices are needed (give --count, --tp or a smaller "
                         "--weights format)", s->wf->name, s->r->weight_bytes / 1e9,
                         !isnan(j->count) ? "" : "up to ", !isnan(j->count) ? j->count : 1024 * s->pp,
@@ -634,45 +552,45 @@ static jc_status resolve_parallel(sv *s)
     if (!isnan(j->count)) {
         s->G = j->count;
         if (fmod(s->G, grp) != 0)
-            return fail(s, JC_ERR_USAGE, "--count %g is not a multiple of tp x pp = %g", s->G, grp);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count %g is not a multiple of tp x pp = %g", s->G, grp);
     } else {
         s->G = grp;
     }
     s->reps = s->G / grp;
     if (mem_need(s, s->tp, 1, &wdev, &kvdev) > cap) {
         if (!isnan(j->count) || set(j->tp))
-            return fail(s, JC_ERR_RANGE, "the %s weights need %.1f GB per device at tp %g x pp %g, more than the "
+            return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights need %.1f GB per device at tp %g x pp %g, more than the "
                         "%.0f GB usable of %s: raise --tp/--pp/--count or use a smaller --weights format",
                         s->wf->name, wdev / 1e9, s->tp, s->pp, cap / 1e9, s->dev->id);
     }
     if (set(j->ep)) {
-        if (s->a && !s->a->n_experts) return fail(s, JC_ERR_USAGE, "--ep given but the model has no experts");
+        if (s->a && !s->a->n_experts) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep given but the model has no experts");
         if (j->ep > grp || fmod(grp, j->ep) != 0)
-            return fail(s, JC_ERR_USAGE, "--ep %g must divide the %g devices of a replica", j->ep, grp);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep %g must divide the %g devices of a replica", j->ep, grp);
         s->ep = j->ep;
     } else {
         s->ep = s->a && s->a->n_experts ? s->tp : 0;
     }
-    assume(s, "serving.tp", "tensor-parallel size", R1(s->tp), "", set(j->tp) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
-           set(j->tp) ? "--tp" : astr(s, "the smallest power-of-two group whose weights (%.1f GB) fit %s at memory "
+    jci_bld_assume(&s->b, "serving.tp", "tensor-parallel size", R1(s->tp), "", set(j->tp) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
+           set(j->tp) ? "--tp" : jci_bld_str(&s->b, "the smallest power-of-two group whose weights (%.1f GB) fit %s at memory "
                                    "fraction %.2f", s->r->weight_bytes / 1e9, s->dev->id, s->memfrac.central));
-    assume(s, "serving.pp", "pipeline stages", R1(s->pp), "", set(j->pp) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
+    jci_bld_assume(&s->b, "serving.pp", "pipeline stages", R1(s->pp), "", set(j->pp) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
            set(j->pp) ? "--pp" : "1 unless --pp");
     if (s->ep > 0)
-        assume(s, "serving.ep", "expert-parallel size (experts spread evenly)", R1(s->ep), "",
+        jci_bld_assume(&s->b, "serving.ep", "expert-parallel size (experts spread evenly)", R1(s->ep), "",
                set(j->ep) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
                set(j->ep) ? "--ep" : "the experts are spread over the tensor-parallel group");
-    assume(s, "devices", "devices", R1(s->G), "", !isnan(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
+    jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "", !isnan(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
            !isnan(j->count) ? "--count" : "one replica of tp x pp devices unless --count");
     if (s->reps > 1)
-        assume(s, "serving.replicas", "replicas (data parallel)", R1(s->reps), "", JC_ORIGIN_DERIVED, "--count / (tp x pp)");
+        jci_bld_assume(&s->b, "serving.replicas", "replicas (data parallel)", R1(s->reps), "", JC_ORIGIN_DERIVED, "--count / (tp x pp)");
     if (isnan(j->count) && !set(j->tp) && s->tp > 1)
-        warn(s, "memory: the %s weights (%.1f GB) do not fit one %s: %g devices are used (tensor parallel)",
+        jci_bld_warn(&s->b, "memory: the %s weights (%.1f GB) do not fit one %s: %g devices are used (tensor parallel)",
              s->wf->name, s->r->weight_bytes / 1e9, s->dev->id, s->tp);
     /* interconnect */
     if (s->tp > 1) {
         if (s->a && s->a->counted && s->a->hidden < 1)
-            return fail(s, JC_ERR_USAGE, "tensor parallel over %g devices needs the hidden size for the all-reduces, "
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "tensor parallel over %g devices needs the hidden size for the all-reduces, "
                         "and %s has no embedding table gathered by input_ids nor an inputs_embeds input to read it from",
                         s->tp, s->a->path);
         if ((st = sconst(s, "link_bw_gbs", "interconnect bandwidth per device, one direction", &s->link_bw))) return st;
@@ -687,14 +605,14 @@ static jc_status resolve_parallel(sv *s)
     if (bmax < 1) bmax = 1;
     if (b > bmax) {
         s->r->memory_limited = 1;
-        warn(s, "memory: the KV cache of %g sequences at a mean context of %g tokens does not fit after the weights; "
+        jci_bld_warn(&s->b, "memory: the KV cache of %g sequences at a mean context of %g tokens does not fit after the weights; "
                 "%g sequences run per replica (memory, not --concurrency, limits the batch)", b, s->P + s->O / 2, bmax);
         s->B = bmax;
     }
-    assume(s, "serving.concurrency", s->r->memory_limited ? "running sequences per replica (KV-memory bound)"
+    jci_bld_assume(&s->b, "serving.concurrency", s->r->memory_limited ? "running sequences per replica (KV-memory bound)"
                                                           : "running sequences per replica",
            R1(s->B), "", s->r->memory_limited ? JC_ORIGIN_DERIVED : JC_ORIGIN_USER,
-           s->r->memory_limited ? astr(s, "--concurrency %g, capped by the KV memory: (%.1f GB usable - %.1f GB "
+           s->r->memory_limited ? jci_bld_str(&s->b, "--concurrency %g, capped by the KV memory: (%.1f GB usable - %.1f GB "
                                       "weights) / %.3f GB per sequence", j->concurrency, cap / 1e9, wdev / 1e9,
                                       one_kv / 1e9) : "--concurrency");
     s->r->memory_capacity = s->mem;
@@ -704,6 +622,15 @@ static jc_status resolve_parallel(sv *s)
 }
 
 /* ---- the energy stage ---------------------------------------------------------- */
+
+/* Joules per unit of n units from an energy range in kWh, end by end. */
+static jc_range j_per(jc_range kwh, double n)
+{
+    return R3(kwh.low * 3.6e6 / n, kwh.central * 3.6e6 / n, kwh.high * 3.6e6 / n);
+}
+
+/* Each end of r times f. */
+static jc_range rmul(jc_range r, double f) { return R3(r.low * f, r.central * f, r.high * f); }
 
 static void merge(jc_range *c, const jc_range *lo, const jc_range *hi)
 {
@@ -741,12 +668,9 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
         jj.hours = k[sc].T / 3600;
         jj.avg_power_w = k[sc].p_avg;
         if (host_share) {
-            const jc_sourced *v = &hc->value;
-            jj.host_power_w = jci_host_class_hosts(cls, s->G) *
-                              (sc == 1 ? v->value : sc == 0 ? (v->has_range ? v->low : v->value)
-                                                            : (v->has_range ? v->high : v->value));
+            jj.host_power_w = jci_host_class_hosts(cls, s->G) * pickr(jci_sourced_range(&hc->value), sc, 1);
         }
-        st = jc_estimate_run(&jj, NULL, s->db, &e[sc], s->d);
+        st = jc_estimate_run(&jj, NULL, s->db, &e[sc], s->b.d);
     }
     if (st) goto done;
     jc_estimate *c = e[1];
@@ -792,50 +716,33 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
             x->source = "src/estimate/power.h: idle + (TDP - idle) (1 - exp(-(k_c u_c + k_m u_m))) while computing, "
                         "a_launch while the runtime runs; serving_power_* constants of hwdb/serving.yaml";
         } else if (x->key == jci_akey_name(JCI_AK_HOST_POWER) && host_share) {
-            x->label = astr(s, "host power: system class '%s' x %g (the usual system for %g device%s; no --host named)",
+            x->label = jci_bld_str(&s->b, "host power: system class '%s' x %g (the usual system for %g device%s; no --host named)",
                             jci_host_class_name(cls), jci_host_class_hosts(cls, s->G), s->G, s->G == 1 ? "" : "s");
             x->value.low = e[0]->assumptions[i].value.central;
             x->value.high = e[2]->assumptions[i].value.central;
             x->origin = JC_ORIGIN_HWDB;
-            x->source = src_of(s, &hc->value);
+            x->source = jci_bld_cite(&s->b, &hc->value);
         }
     }
-    /* the serving model's assumptions and warnings first, then the stage's */
-    size_t na = s->n_as + c->n_assumptions, nw = s->n_warn + c->n_warnings;
-    jc_assumption *as = jci_arena_calloc(s->ar, na ? na : 1, sizeof *as);
-    const char **ws = jci_arena_calloc(s->ar, nw ? nw : 1, sizeof *ws);
-    if (!as || !ws) { st = jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory"); goto done; }
-    if (s->n_as) memcpy(as, s->as, s->n_as * sizeof *as);
-    if (s->n_warn) memcpy(ws, s->warn, s->n_warn * sizeof *ws);
-    if (c->n_warnings) memcpy(ws + s->n_warn, c->warnings, c->n_warnings * sizeof *ws);
-    /* the energy stage's own "devices" and "requests" are ours, restated */
-    size_t m = s->n_as;
+    /* the serving model's assumptions and warnings first, then the stage's;
+     * the stage's own "devices", "requests", precision and vector peak are
+     * ours, restated */
+    size_t own = s->b.n_as;
     for (size_t i = 0; i < c->n_assumptions; i++) {
         const char *key = c->assumptions[i].key;
-        int mine = !strcmp(key, "precision") || !strcmp(key, "device.vector_flops");
-        for (size_t q = 0; q < s->n_as && !mine; q++) mine = !strcmp(key, s->as[q].key);
-        if (mine) continue;
-        as[m++] = c->assumptions[i];
+        int mine = key == jci_akey_name(JCI_AK_PRECISION) || key == jci_akey_name(JCI_AK_VECTOR_FLOPS);
+        for (size_t q = 0; q < own && !mine; q++) mine = !strcmp(key, s->b.as[q].key);
+        if (!mine) jci_bld_push(&s->b, &c->assumptions[i]);
     }
-    na = m;
-    c->tokens = s->R * s->O;
+    for (size_t i = 0; i < c->n_warnings; i++) jci_bld_warn(&s->b, "%s", c->warnings[i]);
+    if ((st = jci_bld_move(&s->b, &c->assumptions, &c->n_assumptions, &c->warnings, &c->n_warnings))) goto done;
+    double tok = s->R * s->O;
+    c->tokens = tok;
     c->samples = s->R;
-    {
-        double tok = s->R * s->O;
-        c->j_per_token.low = c->energy_facility_kwh.low * 3.6e6 / tok;
-        c->j_per_token.central = c->energy_facility_kwh.central * 3.6e6 / tok;
-        c->j_per_token.high = c->energy_facility_kwh.high * 3.6e6 / tok;
-        c->j_per_sample.low = c->j_per_token.low * s->O;
-        c->j_per_sample.central = c->j_per_token.central * s->O;
-        c->j_per_sample.high = c->j_per_token.high * s->O;
-        c->samples_per_kwh.low = s->R / c->energy_facility_kwh.high;
-        c->samples_per_kwh.central = s->R / c->energy_facility_kwh.central;
-        c->samples_per_kwh.high = s->R / c->energy_facility_kwh.low;
-    }
-    c->assumptions = as;
-    c->n_assumptions = na;
-    c->warnings = ws;
-    c->n_warnings = nw;
+    c->j_per_token = j_per(c->energy_facility_kwh, tok);
+    c->j_per_sample = rmul(c->j_per_token, s->O);
+    c->samples_per_kwh = R3(s->R / c->energy_facility_kwh.high, s->R / c->energy_facility_kwh.central,
+                            s->R / c->energy_facility_kwh.low);
     *out = c;
     e[1] = NULL;
 done:
@@ -853,8 +760,8 @@ done:
 static jc_status counted_nodes(sv *s, const corner *k)
 {
     const jc_arch_counted *ck = s->a->counted;
-    jc_est_node *v = jci_arena_calloc(s->ar, ck->n_nodes ? ck->n_nodes : 1, sizeof *v);
-    if (!v) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
+    jc_est_node *v = jci_arena_calloc(s->b.a, ck->n_nodes ? ck->n_nodes : 1, sizeof *v);
+    if (!v) return jci_diag_set(s->b.d, JC_ERR_NOMEM, "out of memory");
     double mb = s->B / s->pp, g = s->tp * s->pp, wscale = s->wb / ck->weight_dtype_bytes;
     for (size_t i = 0; i < ck->n_nodes; i++) {
         const jc_arch_counted_node *n = &ck->nodes[i];
@@ -870,7 +777,7 @@ static jc_status counted_nodes(sv *s, const corner *k)
     }
     s->r->nodes = v;
     s->r->n_nodes = ck->n_nodes;
-    warn(s, "serving: the per-node view is one decode step of the ONNX decoder at context %g, counted at one "
+    jci_bld_warn(&s->b, "serving: the per-node view is one decode step of the ONNX decoder at context %g, counted at one "
             "sequence and scaled to %g; activations as the graph moves them (the present key/value copies "
             "included)", ck->nodes_ctx, mb);
     return JC_OK;
@@ -882,8 +789,8 @@ static jc_status decode_nodes(sv *s, const corner *k)
     if (!a) return JC_OK;
     if (a->counted) return counted_nodes(s, k);
     size_t n = (size_t)a->n_layers * 4 + 2;
-    jc_est_node *v = jci_arena_calloc(s->ar, n, sizeof *v);
-    if (!v) return jci_diag_set(s->d, JC_ERR_NOMEM, "out of memory");
+    jc_est_node *v = jci_arena_calloc(s->b.a, n, sizeof *v);
+    if (!v) return jci_diag_set(s->b.d, JC_ERR_NOMEM, "out of memory");
     double B = s->B / s->pp, c = s->P + s->O / 2, g = s->tp * s->pp;
     double mbu = s->mbu.central, ud = s->u_dec.central;
     double ex = touched((double)a->n_experts, (double)a->top_k, B);
@@ -898,20 +805,20 @@ static jc_status decode_nodes(sv *s, const corner *k)
     NODE("embed_tokens", "Gather", 0, B * d * 2, g);
     for (int64_t i = 0; i < a->n_layers; i++) {
         double at = attn_params(a);
-        NODE(astr(s, "layers.%lld.self_attn.proj", (long long)i), "MatMul", 2 * B * at, at * s->wb, g);
+        NODE(jci_bld_str(&s->b, "layers.%lld.self_attn.proj", (long long)i), "MatMul", 2 * B * at, at * s->wb, g);
         double ce = ctx_eff(a->layer[i].window, c), kve = kv_elems_layer(a) * s->kvb;
-        NODE(astr(s, "layers.%lld.self_attn.%s", (long long)i, a->layer[i].window ? "sliding_attention" : "attention"),
+        NODE(jci_bld_str(&s->b, "layers.%lld.self_attn.%s", (long long)i, a->layer[i].window ? "sliding_attention" : "attention"),
              a->mla ? "MLAttention" : "Attention", B * attn_flops_pair(a) * ce, B * ce * kve + B * kve,
              kv_split(s) * s->pp);
         if (a->layer[i].moe) {
             double sh = shared_params(a);
-            NODE(astr(s, "layers.%lld.mlp.experts", (long long)i), "MoE",
+            NODE(jci_bld_str(&s->b, "layers.%lld.mlp.experts", (long long)i), "MoE",
                  2 * B * ((double)a->top_k * expert_params(a) + sh), sh * s->wb + ex * expert_params(a) * s->wb_exp, g);
         } else {
             double mp = mlp_params(a, a->ffn);
-            NODE(astr(s, "layers.%lld.mlp", (long long)i), "MatMul", 2 * B * mp, mp * s->wb, g);
+            NODE(jci_bld_str(&s->b, "layers.%lld.mlp", (long long)i), "MatMul", 2 * B * mp, mp * s->wb, g);
         }
-        NODE(astr(s, "layers.%lld.norms", (long long)i), "RMSNormalization", 8 * B * d, 4 * B * d * 2, g);
+        NODE(jci_bld_str(&s->b, "layers.%lld.norms", (long long)i), "RMSNormalization", 8 * B * d, 4 * B * d * 2, g);
     }
     NODE("lm_head", "MatMul", 2 * B * (double)a->vocab * d, (double)a->vocab * d * 2, g);
 #undef NODE
@@ -931,34 +838,34 @@ static jc_status counted_assumptions(sv *s)
     const jc_arch_counted *k = s->a->counted;
     const jc_job *j = s->job;
     if (k->prompt_tokens != s->P)
-        return fail(s, JC_ERR_USAGE, "the decoder was counted at %g prompt tokens, not --prompt-tokens %g",
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "the decoder was counted at %g prompt tokens, not --prompt-tokens %g",
                     k->prompt_tokens, s->P);
-    const char *src = astr(s, "%s, counted", k->model);
-    assume(s, "work.params", "parameters (the ONNX initializers' elements)", R1(s->n_total), "", JC_ORIGIN_MODEL, k->model);
-    assume(s, "decoder.prompt_dim", astr(s, "prompt dim '%s' = the prompt tokens for the prefill, 1 for a decode step",
+    const char *src = jci_bld_str(&s->b, "%s, counted", k->model);
+    jci_bld_assume(&s->b, "work.params", "parameters (the ONNX initializers' elements)", R1(s->n_total), "", JC_ORIGIN_MODEL, k->model);
+    jci_bld_assume(&s->b, "decoder.prompt_dim", jci_bld_str(&s->b, "prompt dim '%s' = the prompt tokens for the prefill, 1 for a decode step",
            k->prompt_dim), R1(s->P), "tokens", j->prompt_dim ? JC_ORIGIN_USER : JC_ORIGIN_MODEL,
-           j->prompt_dim ? "--prompt-dim" : astr(s, "%s: the sequence dim of input %s", k->model, k->prompt_how));
-    assume(s, "decoder.past_dim", astr(s, "past dim '%s' = 0 for the prefill, the context for a decode step (%zu past "
+           j->prompt_dim ? "--prompt-dim" : jci_bld_str(&s->b, "%s: the sequence dim of input %s", k->model, k->prompt_how));
+    jci_bld_assume(&s->b, "decoder.past_dim", jci_bld_str(&s->b, "past dim '%s' = 0 for the prefill, the context for a decode step (%zu past "
            "key/value inputs = %lld layers)%s%s%s", k->past_dim, k->n_past, (long long)s->a->n_layers,
            k->total_dim ? "; the attention mask's dim '" : "", k->total_dim ? k->total_dim : "",
            k->total_dim ? "' = prompt + past" : ""), R1((double)k->n_past), "inputs",
            j->past_dim ? JC_ORIGIN_USER : JC_ORIGIN_MODEL,
-           j->past_dim ? "--past-dim" : astr(s, "%s: the symbolic dim of the past inputs (first: %s)", k->model,
+           j->past_dim ? "--past-dim" : jci_bld_str(&s->b, "%s: the symbolic dim of the past inputs (first: %s)", k->model,
                                             k->past_how));
-    assume(s, "decoder.prefill_flops", "prefill FLOPs of one request (counted at batch 1, past 0: the graph's attention "
+    jci_bld_assume(&s->b, "decoder.prefill_flops", "prefill FLOPs of one request (counted at batch 1, past 0: the graph's attention "
            "scores cover the whole prompt x prompt square and logits come out for every prompt token)",
            R1(k->prefill_flops), "FLOP", JC_ORIGIN_MODEL, src);
-    assume(s, "decoder.decode_flops", astr(s, "decode FLOPs per token: %.6g + %.6g x context (counted at contexts %g and "
+    jci_bld_assume(&s->b, "decoder.decode_flops", jci_bld_str(&s->b, "decode FLOPs per token: %.6g + %.6g x context (counted at contexts %g and "
            "%g, linear between%s)", k->decode_flops0, k->decode_flops_per_ctx, k->ctx[0], k->ctx[1],
-           k->mid_ctx > k->ctx[0] ? astr(s, "; a count at %g is %.2g%% off the line", k->mid_ctx, 100 * k->mid_error)
+           k->mid_ctx > k->ctx[0] ? jci_bld_str(&s->b, "; a count at %g is %.2g%% off the line", k->mid_ctx, 100 * k->mid_error)
                                   : ""), R1(k->decode_flops0 + k->decode_flops_per_ctx * (s->P + s->O / 2)), "FLOP",
-           JC_ORIGIN_MODEL, astr(s, "%s, counted; the value: at the mean context P + O/2", k->model));
-    assume(s, "decoder.weight_elems_step", "weights a decode step reads (every initializer a node takes; of an "
+           JC_ORIGIN_MODEL, jci_bld_str(&s->b, "%s, counted; the value: at the mean context P + O/2", k->model));
+    jci_bld_assume(&s->b, "decoder.weight_elems_step", "weights a decode step reads (every initializer a node takes; of an "
            "embedding table only the gathered rows)", R1(k->weight_elems_step), "elements", JC_ORIGIN_MODEL, src);
-    assume(s, "decoder.kv_elems_per_token", astr(s, "KV-cache elements per token of context (the past inputs' dims "
+    jci_bld_assume(&s->b, "decoder.kv_elems_per_token", jci_bld_str(&s->b, "KV-cache elements per token of context (the past inputs' dims "
            "but batch and past, %s)", k->kv_dtype), R1(k->kv_elems_per_token), "elements", JC_ORIGIN_MODEL, src);
     if (k->mid_error > 1e-6)
-        warn(s, "serving: the decoder's FLOPs per decode step are not linear in the context (%.2g%% off the line at "
+        jci_bld_warn(&s->b, "serving: the decoder's FLOPs per decode step are not linear in the context (%.2g%% off the line at "
                 "context %g): the steps between the counted contexts are approximate", 100 * k->mid_error, k->mid_ctx);
     return JC_OK;
 }
@@ -967,48 +874,48 @@ static jc_status resolve_work(sv *s)
 {
     const jc_job *j = s->job;
     if (!set(j->prompt_tokens) || j->prompt_tokens < 1)
-        return fail(s, JC_ERR_USAGE, "needs --prompt-tokens P (mean prompt tokens per request, >= 1)");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "needs --prompt-tokens P (mean prompt tokens per request, >= 1)");
     if (!set(j->output_tokens) || j->output_tokens < 1)
-        return fail(s, JC_ERR_USAGE, "needs --output-tokens O (mean output tokens per request, >= 1)");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "needs --output-tokens O (mean output tokens per request, >= 1)");
     if (j->output_tokens > 1e6 || j->prompt_tokens > 1e7)
-        return fail(s, JC_ERR_USAGE, "--prompt-tokens / --output-tokens out of range");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--prompt-tokens / --output-tokens out of range");
     if (!set(j->concurrency) || j->concurrency < 1 || j->concurrency != floor(j->concurrency))
-        return fail(s, JC_ERR_USAGE, "needs --concurrency B (running sequences per replica, a whole number >= 1)");
-    s->P = assume(s, "serving.prompt_tokens", "prompt tokens per request (mean)", R1(j->prompt_tokens), "",
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "needs --concurrency B (running sequences per replica, a whole number >= 1)");
+    s->P = jci_bld_assume(&s->b, "serving.prompt_tokens", "prompt tokens per request (mean)", R1(j->prompt_tokens), "",
                   JC_ORIGIN_USER, "--prompt-tokens").central;
-    s->O = assume(s, "serving.output_tokens", "output tokens per request (mean; reasoning tokens included)",
+    s->O = jci_bld_assume(&s->b, "serving.output_tokens", "output tokens per request (mean; reasoning tokens included)",
                   R1(j->output_tokens), "", JC_ORIGIN_USER, "--output-tokens").central;
     s->B = j->concurrency;
     s->R = isnan(j->requests) ? 1 : j->requests;
-    if (!(s->R >= 1)) return fail(s, JC_ERR_USAGE, "--requests must be >= 1");
-    assume(s, "requests", "requests", R1(s->R), "", isnan(j->requests) ? JC_ORIGIN_DEFAULT : JC_ORIGIN_USER,
+    if (!(s->R >= 1)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--requests must be >= 1");
+    jci_bld_assume(&s->b, "requests", "requests", R1(s->R), "", isnan(j->requests) ? JC_ORIGIN_DEFAULT : JC_ORIGIN_USER,
            isnan(j->requests) ? "1 (give --requests)" : "--requests");
     if (s->a) {
         jc_arch_params(s->a, &s->n_total, &s->n_active);
         if (s->a->max_ctx > 0 && s->P + s->O > (double)s->a->max_ctx)
-            warn(s, "serving: prompt + output (%g tokens) exceed the model's max_position_embeddings %lld",
+            jci_bld_warn(&s->b, "serving: prompt + output (%g tokens) exceed the model's max_position_embeddings %lld",
                  s->P + s->O, (long long)s->a->max_ctx);
         if (s->a->counted) {
             jc_status st = counted_assumptions(s);
             if (st) return st;
         } else {
-            assume(s, "work.params", "parameters (from the config)", R1(s->n_total), "", JC_ORIGIN_MODEL, s->a->path);
+            jci_bld_assume(&s->b, "work.params", "parameters (from the config)", R1(s->n_total), "", JC_ORIGIN_MODEL, s->a->path);
         }
         if (s->a->n_experts)
-            assume(s, "work.active_params", astr(s, "active parameters per token (%lld of %lld experts + shared)",
+            jci_bld_assume(&s->b, "work.active_params", jci_bld_str(&s->b, "active parameters per token (%lld of %lld experts + shared)",
                    (long long)s->a->top_k, (long long)s->a->n_experts), R1(s->n_active), "", JC_ORIGIN_MODEL, s->a->path);
     } else {
         if (isnan(j->params) || !(j->params > 0))
-            return fail(s, JC_ERR_USAGE, "needs --hf-config FILE (or --params N for the coarse path)");
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "needs --hf-config FILE (or --params N for the coarse path)");
         if (!isnan(j->active_params) && (j->active_params <= 0 || j->active_params > j->params))
-            return fail(s, JC_ERR_USAGE, "--active-params must be in (0, --params]");
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--active-params must be in (0, --params]");
         s->coarse = 1;
         s->n_total = j->params;
         s->n_active = isnan(j->active_params) ? j->params : j->active_params;
-        assume(s, "work.params", "parameters (coarse path: no architecture)", R1(s->n_total), "", JC_ORIGIN_USER, "--params");
+        jci_bld_assume(&s->b, "work.params", "parameters (coarse path: no architecture)", R1(s->n_total), "", JC_ORIGIN_USER, "--params");
         if (!isnan(j->active_params))
-            assume(s, "work.active_params", "active parameters per token", R1(s->n_active), "", JC_ORIGIN_USER, "--active-params");
-        warn(s, "serving: --params without --hf-config: no KV cache, attention or collectives are modelled (the "
+            jci_bld_assume(&s->b, "work.active_params", "active parameters per token", R1(s->n_active), "", JC_ORIGIN_USER, "--active-params");
+        jci_bld_warn(&s->b, "serving: --params without --hf-config: no KV cache, attention or collectives are modelled (the "
                 "context-dependent decode traffic is missing) and all weights are read each step; give --hf-config "
                 "for the per-layer model");
     }
@@ -1048,16 +955,11 @@ static void fill_result(sv *s, const corner k[3])
         r->f.central = b_; r->f.low = fmin(b_, fmin(a_, c_)); r->f.high = fmax(b_, fmax(a_, c_)); } while (0)
     RG(ttft_s, ttft); RG(itl_s, itl); RG(power_prefill_w, p_pre); RG(power_decode_w, p_dec);
 #undef RG
-    double G = s->G;
-    r->tokens_per_s.low = k[2].tps_rep * s->reps;
-    r->tokens_per_s.central = k[1].tps_rep * s->reps;
-    r->tokens_per_s.high = k[0].tps_rep * s->reps;
-    r->tokens_per_s_per_device.low = r->tokens_per_s.low / G;
-    r->tokens_per_s_per_device.central = r->tokens_per_s.central / G;
-    r->tokens_per_s_per_device.high = r->tokens_per_s.high / G;
-    r->tokens_per_s_per_seq.low = 1 / k[2].itl;
-    r->tokens_per_s_per_seq.central = 1 / k[1].itl;
-    r->tokens_per_s_per_seq.high = 1 / k[0].itl;
+    /* throughput: the fastest corner (low energy) gives the high end */
+    r->tokens_per_s = rmul(R3(k[2].tps_rep, k[1].tps_rep, k[0].tps_rep), s->reps);
+    r->tokens_per_s_per_device = R3(r->tokens_per_s.low / s->G, r->tokens_per_s.central / s->G,
+                                    r->tokens_per_s.high / s->G);
+    r->tokens_per_s_per_seq = R3(1 / k[2].itl, 1 / k[1].itl, 1 / k[0].itl);
     r->prefill_energy_share = c->e_dev_share_pre;
     r->prefill_time_share = c->t_share_pre;
     r->decode_flop_util = c->uf;
@@ -1074,11 +976,10 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
     jci_arena *ar = jci_arena_new();
     if (!ar) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     sv S = {0}, *s = &S;
-    s->ar = ar;
+    jci_bld_init(&s->b, ar, d, "estimate --generate");
     s->job = job;
     s->a = arch;
     s->db = db;
-    s->d = d;
     jc_status st = JC_OK;
     s->r = jci_arena_alloc(ar, sizeof *s->r);
     serving_internal *si = jci_arena_alloc(ar, sizeof *si);
@@ -1087,16 +988,16 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
     s->r->internal_ = si;
     s->r->model = arch ? arch->path : "--params";
     s->r->model_type = arch ? arch->model_type : NULL;
-    if (job->mode != JC_MODE_GENERATION) { st = fail(s, JC_ERR_USAGE, "the job's mode is not generation"); goto fail; }
-    if (!isnan(job->batch)) { st = fail(s, JC_ERR_USAGE, "--batch does not apply to generation: give --concurrency B"); goto fail; }
+    if (job->mode != JC_MODE_GENERATION) { st = jci_bld_fail(&s->b, JC_ERR_USAGE, "the job's mode is not generation"); goto fail; }
+    if (!isnan(job->batch)) { st = jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch does not apply to generation: give --concurrency B"); goto fail; }
     if (!isnan(job->tokens) || !isnan(job->tokens_per_request)) {
-        st = fail(s, JC_ERR_USAGE, "--tokens / --tokens-per-request do not apply to generation: give --prompt-tokens "
+        st = jci_bld_fail(&s->b, JC_ERR_USAGE, "--tokens / --tokens-per-request do not apply to generation: give --prompt-tokens "
                   "and --output-tokens");
         goto fail;
     }
     if (!isnan(job->hours) || !isnan(job->device_hours) || !isnan(job->avg_power_w) || !isnan(job->utilization) ||
         !isnan(job->flops) || job->method != JC_METHOD_ROOFLINE) {
-        st = fail(s, JC_ERR_USAGE, "--hours, --device-hours, --avg-power, --utilization, --flops and --method are not "
+        st = jci_bld_fail(&s->b, JC_ERR_USAGE, "--hours, --device-hours, --avg-power, --utilization, --flops and --method are not "
                   "used by the serving model (its time and power are modelled per phase)");
         goto fail;
     }
@@ -1118,39 +1019,27 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
     } else {
         s->r->weight_bytes = s->n_total * s->wb;
     }
-    assume(s, "serving.weight_bytes", arch && arch->counted ? "stored weights (every initializer at the weight format)"
+    jci_bld_assume(&s->b, "serving.weight_bytes", arch && arch->counted ? "stored weights (every initializer at the weight format)"
            : "stored weights (embeddings and LM head at 16 bits)", R1(s->r->weight_bytes), "B",
            JC_ORIGIN_DERIVED, "parameters x bytes per weight of their format");
     if ((st = resolve_parallel(s))) goto fail;
-    if (s->oom) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    if ((st = jci_bld_check(&s->b))) goto fail;   /* out of memory, or a key missing from assumption_keys.def */
     if (arch && arch->n_experts)
-        warn(s, "serving: experts touched per decode step assume uniform routing: E x (1 - (1 - k/E)^B)");
+        jci_bld_warn(&s->b, "serving: experts touched per decode step assume uniform routing: E x (1 - (1 - k/E)^B)");
     corner k[3];
     for (int sc = 0; sc < 3; sc++) run_corner(s, sc, &k[sc]);
     fill_result(s, k);
     if (job->per_node && (st = decode_nodes(s, &k[1]))) goto fail;
     if ((st = energy_stage(s, k, &s->r->estimate))) goto fail;
-    {
-        jc_estimate *e = s->r->estimate;
-        double tok = s->R * s->O, dev = e->energy_device_kwh.central * 3.6e6;
-        jc_serving *r = s->r;
-        r->j_per_output_token.low = e->energy_facility_kwh.low * 3.6e6 / tok;
-        r->j_per_output_token.central = e->energy_facility_kwh.central * 3.6e6 / tok;
-        r->j_per_output_token.high = e->energy_facility_kwh.high * 3.6e6 / tok;
-        r->j_per_output_token_device.low = e->energy_device_kwh.low * 3.6e6 / tok;
-        r->j_per_output_token_device.central = dev / tok;
-        r->j_per_output_token_device.high = e->energy_device_kwh.high * 3.6e6 / tok;
-        r->j_per_request.low = r->j_per_output_token.low * s->O;
-        r->j_per_request.central = r->j_per_output_token.central * s->O;
-        r->j_per_request.high = r->j_per_output_token.high * s->O;
-    }
-    free(s->as);
-    free(s->warn);
+    jc_estimate *e = s->r->estimate;
+    s->r->j_per_output_token = j_per(e->energy_facility_kwh, s->R * s->O);
+    s->r->j_per_output_token_device = j_per(e->energy_device_kwh, s->R * s->O);
+    s->r->j_per_request = rmul(s->r->j_per_output_token, s->O);
+    jci_bld_release(&s->b);
     *out = s->r;
     return JC_OK;
 fail:
-    free(s->as);
-    free(s->warn);
+    jci_bld_release(&s->b);
     if (s->r) jc_estimate_free(s->r->estimate);
     jci_arena_free(ar);
     return st ? st : JC_ERR_INTERNAL;

@@ -31,14 +31,14 @@ static jc_status dev_const(est *s, const char *id, const char *label, int generi
     const jc_constant *c;
     int k = jci_const_specific(s->db, id, q, 1, &c, key, sizeof key);
     if (k < 0)
-        return jci_est_fail(s, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/interconnect.yaml "
+        return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/interconnect.yaml "
                             "or an override layer must define it)", id);
     if (k == 1 && !generic_ok) {
-        label = jci_est_astr(s, "%s: FALLBACK (no figure for %s)", label, s->dev->id);
-        jci_est_warn(s, "multi-device: no '%s' for %s: the fallback %g %s of '%s' is used", id, s->dev->id,
+        label = jci_bld_str(&s->b, "%s: FALLBACK (no figure for %s)", label, s->dev->id);
+        jci_bld_warn(&s->b, "multi-device: no '%s' for %s: the fallback %g %s of '%s' is used", id, s->dev->id,
                      c->value.value, c->unit ? c->unit : "", key);
     }
-    *out = jci_est_const_range(s, c->id, label, c);
+    *out = jci_bld_const(&s->b, c->id, label, c);
     return JC_OK;
 }
 
@@ -51,30 +51,30 @@ static jc_status check_layout(est *s)
     for (int i = 0; i < 4; i++) {
         if (!given(v[i])) continue;
         if (j->mode != JC_MODE_TRAINING)
-            return jci_est_fail(s, JC_ERR_USAGE, "--%s is a training (--train) or generation (--generate) option "
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s is a training (--train) or generation (--generate) option "
                                 "and has no effect on an inference estimate", names[i]);
         if (given(s->known_T))
-            return jci_est_fail(s, JC_ERR_USAGE, "--%s has no effect with a known runtime (--hours / "
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s has no effect with a known runtime (--hours / "
                                 "--device-hours): the layout only shapes modelled time", names[i]);
         if (!(v[i] >= 1) || v[i] != floor(v[i]))
-            return jci_est_fail(s, JC_ERR_USAGE, "--%s must be a whole number >= 1 (got %g)", names[i], v[i]);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s must be a whole number >= 1 (got %g)", names[i], v[i]);
     }
     if (s->an && ((given(j->tp) && j->tp > 1) || (given(j->pp) && j->pp > 1) || given(j->hidden)))
-        return jci_est_fail(s, JC_ERR_USAGE, "--tp / --pp / --hidden are not modelled for a MODEL.onnx training "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp / --pp / --hidden are not modelled for a MODEL.onnx training "
                             "estimate (the graph's layers are not identified): give --params N --tokens D instead");
     double tp = given(j->tp) ? j->tp : 1, pp = given(j->pp) ? j->pp : 1;
     if (given(j->micro_batches) && pp <= 1)
-        return jci_est_fail(s, JC_ERR_USAGE, "--micro-batches only sets the pipeline bubble: give --pp P > 1 too");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--micro-batches only sets the pipeline bubble: give --pp P > 1 too");
     if (pp > 1 && !given(j->micro_batches))
-        return jci_est_fail(s, JC_ERR_USAGE, "--pp %g needs --micro-batches M: the pipeline bubble (p-1)/(m+p-1) "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--pp %g needs --micro-batches M: the pipeline bubble (p-1)/(m+p-1) "
                             "depends on it", pp);
     if (given(j->hidden) && tp <= 1)
-        return jci_est_fail(s, JC_ERR_USAGE, "--hidden only sizes the tensor-parallel activations: give --tp T > 1 too");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--hidden only sizes the tensor-parallel activations: give --tp T > 1 too");
     if (tp > 1 && !given(j->hidden))
-        return jci_est_fail(s, JC_ERR_USAGE, "--tp %g with --train --params needs --hidden H (the model width: each "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp %g with --train --params needs --hidden H (the model width: each "
                             "layer all-reduces its activations of H values per token)", tp);
     if ((tp > 1 || pp > 1) && fmod(s->G, tp * pp) != 0)
-        return jci_est_fail(s, JC_ERR_USAGE, "--count %g is not a multiple of tp x pp = %g", s->G, tp * pp);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count %g is not a multiple of tp x pp = %g", s->G, tp * pp);
     s->tp = tp;
     s->pp = pp;
     s->micro = given(j->micro_batches) ? j->micro_batches : 1;
@@ -91,7 +91,7 @@ static void dp_work(est *s)
         s->dp_steps = s->passes;
         return;
     }
-    jci_est_warn(s, "multi-device: the data-parallel gradient all-reduce of %g devices is not modelled: %s",
+    jci_bld_warn(&s->b, "multi-device: the data-parallel gradient all-reduce of %g devices is not modelled: %s",
                  s->dp, s->params > 0 ? "give --batch B --seq L (the global batch of one step) to count the steps"
                                       : "--flops gives no parameter count (give --params N --tokens D)");
 }
@@ -105,20 +105,20 @@ jc_status jci_est_resolve_parallel(est *s)
     dp_work(s);
     if (s->tp <= 1 && s->pp <= 1 && s->dp_steps <= 0) return JC_OK;
     s->par_on = 1;
-    if (s->tp > 1) jci_est_assume(s, "parallel.tp", "tensor-parallel size", R1(s->tp), "", JC_ORIGIN_USER, "--tp");
-    if (s->pp > 1) jci_est_assume(s, "parallel.pp", "pipeline stages", R1(s->pp), "", JC_ORIGIN_USER, "--pp");
-    jci_est_assume(s, "parallel.dp", "data-parallel size = devices / (tp x pp)", R1(s->dp), "", JC_ORIGIN_DERIVED,
+    if (s->tp > 1) jci_bld_assume(&s->b, "parallel.tp", "tensor-parallel size", R1(s->tp), "", JC_ORIGIN_USER, "--tp");
+    if (s->pp > 1) jci_bld_assume(&s->b, "parallel.pp", "pipeline stages", R1(s->pp), "", JC_ORIGIN_USER, "--pp");
+    jci_bld_assume(&s->b, "parallel.dp", "data-parallel size = devices / (tp x pp)", R1(s->dp), "", JC_ORIGIN_DERIVED,
                    "--count / (--tp x --pp)");
     if (s->pp > 1) {
-        jci_est_assume(s, "parallel.micro_batches", "micro-batches per step", R1(s->micro), "", JC_ORIGIN_USER,
+        jci_bld_assume(&s->b, "parallel.micro_batches", "micro-batches per step", R1(s->micro), "", JC_ORIGIN_USER,
                        "--micro-batches");
-        jci_est_assume(s, "parallel.pp_bubble", "pipeline bubble (p-1)/(m+p-1): stages idle this share of a step",
+        jci_bld_assume(&s->b, "parallel.pp_bubble", "pipeline bubble (p-1)/(m+p-1): stages idle this share of a step",
                        R1(jci_pp_bubble(s->pp, s->micro)), "", JC_ORIGIN_DERIVED,
                        "GPipe / 1F1B schedules (Huang et al. 2019; Narayanan et al. 2021, section 2.2)");
     }
     const jc_constant *c;
     if (s->host && s->host->n_accel > 0) {
-        s->per_node = jci_est_assume(s, "parallel.per_node", jci_est_astr(s, "devices per node: %s", s->host->id),
+        s->per_node = jci_bld_assume(&s->b, "parallel.per_node", jci_bld_str(&s->b, "devices per node: %s", s->host->id),
                                      R1(s->host->n_accel), "", JC_ORIGIN_HWDB, "the host's accelerators").central;
     } else {
         jc_range r;
@@ -134,20 +134,20 @@ jc_status jci_est_resolve_parallel(est *s)
     if (s->tp > 1) {
         s->hidden = s->job->hidden;
         s->layers = s->params / (12 * s->hidden * s->hidden);
-        jci_est_assume(s, "parallel.layers", jci_est_astr(s, "layers = N / (12 d^2) at d = %g", s->hidden),
+        jci_bld_assume(&s->b, "parallel.layers", jci_bld_str(&s->b, "layers = N / (12 d^2) at d = %g", s->hidden),
                        R1(s->layers), "", JC_ORIGIN_DERIVED,
                        "Kaplan et al. 2020, eq. 2.1 (N = 12 n_layer d_model^2 for a dense transformer) and --hidden");
     }
     if (s->dp_steps > 0) {
         if ((st = jci_est_need_const(s, "dp_overlap_backward", &c))) return st;
-        s->overlap = jci_est_const_range(s, "dp_overlap_backward", "share of the backward pass the gradient "
+        s->overlap = jci_bld_const(&s->b, "dp_overlap_backward", "share of the backward pass the gradient "
                                          "all-reduce runs beside", c);
         if ((st = jci_est_need_const(s, "allreduce_grad_bytes_per_param", &c))) return st;
         if (jci_est_prec_bits(s->prec) >= 32)
-            s->grad_bytes = jci_est_assume(s, "parallel.grad_bytes", "gradient bytes per parameter reduced (fp32 run)",
+            s->grad_bytes = jci_bld_assume(&s->b, "parallel.grad_bytes", "gradient bytes per parameter reduced (fp32 run)",
                                            R1(4), "B", JC_ORIGIN_DERIVED, "the run precision");
         else
-            s->grad_bytes = jci_est_const_range(s, "allreduce_grad_bytes_per_param",
+            s->grad_bytes = jci_bld_const(&s->b, "allreduce_grad_bytes_per_param",
                                                 "gradient bytes per parameter reduced", c);
     }
     return JC_OK;

@@ -17,16 +17,16 @@ static jc_status resolve_training(est *s)
     const jc_constant *c;
     if (given(j->backward_factor)) {
         if (j->backward_factor < 0 || j->backward_factor > 10)
-            return jci_est_fail(s, JC_ERR_USAGE, "--backward-factor must be in [0, 10]");
-        s->beta = jci_est_assume(s, "backward_factor", "backward FLOPs / forward FLOPs", R1(j->backward_factor),
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--backward-factor must be in [0, 10]");
+        s->beta = jci_bld_assume(&s->b, "backward_factor", "backward FLOPs / forward FLOPs", R1(j->backward_factor),
                          "", JC_ORIGIN_USER, "--backward-factor").central;
     } else {
         if ((st = jci_est_need_const(s, "backward_factor", &c))) return st;
-        s->beta = jci_est_const_range(s, "backward_factor", "backward FLOPs / forward FLOPs", c).central;
+        s->beta = jci_bld_const(&s->b, "backward_factor", "backward FLOPs / forward FLOPs", c).central;
     }
     s->rc = j->recompute ? 1 : 0;
     if (j->recompute)
-        jci_est_assume(s, "recompute", "activation recomputation: extra forward passes", R1(1), "",
+        jci_bld_assume(&s->b, "recompute", "activation recomputation: extra forward passes", R1(1), "",
                JC_ORIGIN_USER, "--recompute");
     return JC_OK;
 }
@@ -59,7 +59,7 @@ static jc_status resolve_counted(est *s)
     const jc_job *j = s->job;
     const jc_analysis *an = s->an;
     if (given(j->flops) || given(j->params))
-        return jci_est_fail(s, JC_ERR_USAGE, "a model and --flops/--params both give the work; choose one");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "a model and --flops/--params both give the work; choose one");
     double f = 0, b = 0, scaled = 0;
     double by_dtype[JC_DT_COUNT_] = {0};   /* bytes per stored floating dtype */
     for (size_t i = 0; i < an->n_nodes; i++) {
@@ -82,14 +82,14 @@ static jc_status resolve_counted(est *s)
         char why[600];
         jc_analysis_partial_words(an, why, sizeof why);
         if (f <= 0)
-            return jci_diag_set(s->d, JC_ERR_INCOMPLETE, "estimate: the model's work is unknown (%s)", why);
-        jci_est_warn(s, "the count is partial (%s): the estimate is a lower bound of the work", why);
+            return jci_bld_fail(&s->b, JC_ERR_INCOMPLETE, "the model's work is unknown (%s)", why);
+        jci_bld_warn(&s->b, "the count is partial (%s): the estimate is a lower bound of the work", why);
     }
     s->have_nodes = 1;
     s->fwd_flops = f;
     s->params = an->totals.params > 0 ? (double)an->totals.params : 0;
-    jci_est_assume(s, "work.forward_flops", "FLOPs of one forward pass (2 x MACs + other arithmetic + transcendentals)",
-           R1(f), "FLOP", JC_ORIGIN_MODEL, jci_est_astr(s, "%s, counted", an->model->path));
+    jci_bld_assume(&s->b, "work.forward_flops", "FLOPs of one forward pass (2 x MACs + other arithmetic + transcendentals)",
+           R1(f), "FLOP", JC_ORIGIN_MODEL, jci_bld_str(&s->b, "%s, counted", an->model->path));
     /* bytes: counted at the dtypes the file stores; each node's scaled
      * down to the run precision when it is stored wider (never up, never
      * twice: an fp16 model run at fp16 moves its bytes as counted) */
@@ -98,12 +98,12 @@ static jc_status resolve_counted(est *s)
     double ratio = b > 0 ? scaled / b : 1;
     const char *label = "bytes moved by one forward pass";
     if (ratio != 1)
-        label = jci_est_astr(s, "bytes moved by one forward pass (counted at %s, x%.2g for %s)",
+        label = jci_bld_str(&s->b, "bytes moved by one forward pass (counted at %s, x%.2g for %s)",
                              stored ? jc_dtype_name(stored) : "the stored dtypes", ratio, jc_precision_name(s->prec));
     else if (stored && stored != JC_DT_FLOAT)
-        label = jci_est_astr(s, "bytes moved by one forward pass (counted at %s, as run at %s)",
+        label = jci_bld_str(&s->b, "bytes moved by one forward pass (counted at %s, as run at %s)",
                              jc_dtype_name(stored), jc_precision_name(s->prec));
-    jci_est_assume(s, "work.forward_bytes", label, R1(s->fwd_bytes), "B", JC_ORIGIN_MODEL, "counted");
+    jci_bld_assume(&s->b, "work.forward_bytes", label, R1(s->fwd_bytes), "B", JC_ORIGIN_MODEL, "counted");
     s->e->flops_per_pass = f;
     return JC_OK;
 }
@@ -114,46 +114,46 @@ static jc_status resolve_given(est *s)
     const jc_job *j = s->job;
     int train = j->mode == JC_MODE_TRAINING;
     if (given(j->flops)) {
-        if (given(j->params)) return jci_est_fail(s, JC_ERR_USAGE, "--flops and --params both give the work; choose one");
-        if (!(j->flops > 0)) return jci_est_fail(s, JC_ERR_USAGE, "--flops must be > 0");
-        s->total_flops = jci_est_assume(s, "work.total_flops", "total FLOPs of the job (given)", R1(j->flops),
+        if (given(j->params)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--flops and --params both give the work; choose one");
+        if (!(j->flops > 0)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--flops must be > 0");
+        s->total_flops = jci_bld_assume(&s->b, "work.total_flops", "total FLOPs of the job (given)", R1(j->flops),
                                 "FLOP", JC_ORIGIN_USER, "--flops").central;
     } else if (given(j->params)) {
-        if (!(j->params > 0)) return jci_est_fail(s, JC_ERR_USAGE, "--params must be > 0");
+        if (!(j->params > 0)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--params must be > 0");
         double N = given(j->active_params) ? j->active_params : j->params;
         if (given(j->active_params) && (j->active_params <= 0 || j->active_params > j->params))
-            return jci_est_fail(s, JC_ERR_USAGE, "--active-params must be in (0, --params]");
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--active-params must be in (0, --params]");
         double D = j->tokens;
         if (!given(D) && !train && given(j->requests) && given(j->tokens_per_request))
             D = j->requests * j->tokens_per_request;
         if (!given(D) || !(D > 0))
-            return jci_est_fail(s, JC_ERR_USAGE, "--params needs --tokens D (tokens processed), or for inference "
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--params needs --tokens D (tokens processed), or for inference "
                         "--requests R --tokens-per-request T");
         double per_tok = train ? 2 * (1 + s->beta) : 2;
         s->params = j->params;
         s->tokens = D;
-        jci_est_assume(s, "work.params", given(j->active_params) ? "active parameters (MoE)" : "parameters",
+        jci_bld_assume(&s->b, "work.params", given(j->active_params) ? "active parameters (MoE)" : "parameters",
                R1(N), "", JC_ORIGIN_USER, given(j->active_params) ? "--active-params" : "--params");
-        jci_est_assume(s, "work.tokens", "tokens", R1(D), "", given(j->tokens) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
+        jci_bld_assume(&s->b, "work.tokens", "tokens", R1(D), "", given(j->tokens) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
                given(j->tokens) ? "--tokens" : "--requests x --tokens-per-request");
-        s->total_flops = jci_est_assume(s, "work.total_flops",
-                                train ? jci_est_astr(s, "%g x N x D (2 forward + 2 x %g backward)", per_tok, s->beta)
+        s->total_flops = jci_bld_assume(&s->b, "work.total_flops",
+                                train ? jci_bld_str(&s->b, "%g x N x D (2 forward + 2 x %g backward)", per_tok, s->beta)
                                       : "2 x N x D (forward only)",
                                 R1(per_tok * N * D), "FLOP", JC_ORIGIN_DERIVED,
                                 "Kaplan et al. 2020 approximation, attention FLOPs excluded").central;
         if (train && given(j->batch)) {
             /* the global batch: B samples of L tokens per optimizer step */
             if (!(j->batch >= 1) || !(j->seq >= 1))
-                return jci_est_fail(s, JC_ERR_USAGE, "--batch and --seq must be >= 1");
-            s->batch = jci_est_assume(s, "batch", "global batch: samples per optimizer step", R1(j->batch), "",
+                return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch and --seq must be >= 1");
+            s->batch = jci_bld_assume(&s->b, "batch", "global batch: samples per optimizer step", R1(j->batch), "",
                                       JC_ORIGIN_USER, "--batch").central;
             s->e->batch = s->batch;
             s->passes = ceil(D / (j->batch * j->seq));
-            jci_est_assume(s, "steps", "optimizer steps = ceil(tokens / (batch x seq))", R1(s->passes), "",
+            jci_bld_assume(&s->b, "steps", "optimizer steps = ceil(tokens / (batch x seq))", R1(s->passes), "",
                            JC_ORIGIN_DERIVED, "--tokens / (--batch x --seq)");
         }
     } else if (!given(s->known_T)) {
-        return jci_est_fail(s, JC_ERR_USAGE, "no work: give a MODEL.onnx, --flops F, or --params N --tokens D "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "no work: give a MODEL.onnx, --flops F, or --params N --tokens D "
                     "(or a known runtime with --hours / --device-hours)");
     }
     return JC_OK;
@@ -174,22 +174,22 @@ static jc_status resolve_batch(est *s, double *out)
     double b;
     if (given(j->batch)) {
         b = j->batch;
-        if (!(b >= 1)) return jci_est_fail(s, JC_ERR_USAGE, "--batch must be >= 1");
+        if (!(b >= 1)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch must be >= 1");
         if (given(counted) && counted != b)
-            return jci_est_fail(s, JC_ERR_USAGE, "--batch %g, but the model was counted with its input '%s' at "
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch %g, but the model was counted with its input '%s' at "
                         "batch %g (a --dim or --input binding?): give one batch size", b, in0->name, counted);
-        jci_est_assume(s, "batch", "batch size", R1(b), "", JC_ORIGIN_USER, "--batch");
+        jci_bld_assume(&s->b, "batch", "batch size", R1(b), "", JC_ORIGIN_USER, "--batch");
     } else if (given(counted) && bsym) {
         b = counted;
-        jci_est_assume(s, "batch", jci_est_astr(s, "batch size: input '%s' dim '%s' as counted", in0->name, bsym), R1(b), "",
+        jci_bld_assume(&s->b, "batch", jci_bld_str(&s->b, "batch size: input '%s' dim '%s' as counted", in0->name, bsym), R1(b), "",
                JC_ORIGIN_MODEL, "a --dim/--input binding, or 1 when neither --batch nor a binding gives it");
     } else if (given(counted)) {
         b = counted;
-        jci_est_assume(s, "batch", jci_est_astr(s, "batch size: input '%s' has a fixed batch dim", in0->name), R1(b), "",
+        jci_bld_assume(&s->b, "batch", jci_bld_str(&s->b, "batch size: input '%s' has a fixed batch dim", in0->name), R1(b), "",
                JC_ORIGIN_MODEL, "the model file");
     } else {
         b = 1;
-        jci_est_assume(s, "batch", "batch size", R1(1), "", JC_ORIGIN_DEFAULT, "1 (give --batch)");
+        jci_bld_assume(&s->b, "batch", "batch size", R1(1), "", JC_ORIGIN_DEFAULT, "1 (give --batch)");
     }
     s->e->batch = b;
     *out = b;
@@ -203,26 +203,26 @@ static jc_status resolve_steps(est *s, double b)
     double S = j->samples;
     if (!given(S) && given(j->tokens)) {
         if (!given(j->seq) || j->seq < 1)
-            return jci_est_fail(s, JC_ERR_USAGE, "--tokens with a model needs --seq L (tokens per sample)");
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tokens with a model needs --seq L (tokens per sample)");
         S = j->tokens / j->seq;
         s->tokens = j->tokens;
-        jci_est_assume(s, "samples", "samples = tokens / seq", R1(S), "", JC_ORIGIN_DERIVED, "--tokens / --seq");
+        jci_bld_assume(&s->b, "samples", "samples = tokens / seq", R1(S), "", JC_ORIGIN_DERIVED, "--tokens / --seq");
     } else if (given(S)) {
-        jci_est_assume(s, "samples", "training samples per epoch", R1(S), "", JC_ORIGIN_USER, "--samples");
+        jci_bld_assume(&s->b, "samples", "training samples per epoch", R1(S), "", JC_ORIGIN_USER, "--samples");
     }
     if (!given(S)) {
         if (!given(s->known_T))
-            return jci_est_fail(s, JC_ERR_USAGE, "training needs --samples S (or --tokens T --seq L)");
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "training needs --samples S (or --tokens T --seq L)");
         S = b;
     }
-    if (S < b) jci_est_warn(s, "batch %g is larger than the %g samples of the data set", b, S);
+    if (S < b) jci_bld_warn(&s->b, "batch %g is larger than the %g samples of the data set", b, S);
     double E = given(j->epochs) ? j->epochs : 1;
-    if (!(E > 0)) return jci_est_fail(s, JC_ERR_USAGE, "--epochs must be > 0");
-    jci_est_assume(s, "epochs", "epochs", R1(E), "", given(j->epochs) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
+    if (!(E > 0)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--epochs must be > 0");
+    jci_bld_assume(&s->b, "epochs", "epochs", R1(E), "", given(j->epochs) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
            given(j->epochs) ? "--epochs" : "1 (give --epochs)");
     s->passes = ceil(S / b) * E;
     s->samples = S * E;
-    jci_est_assume(s, "steps", "optimizer steps = ceil(samples / batch) x epochs", R1(s->passes), "",
+    jci_bld_assume(&s->b, "steps", "optimizer steps = ceil(samples / batch) x epochs", R1(s->passes), "",
            JC_ORIGIN_DERIVED, "");
     return JC_OK;
 }
@@ -232,14 +232,14 @@ static jc_status resolve_passes(est *s, double b)
 {
     const jc_job *j = s->job;
     double Rq = given(j->requests) ? j->requests : b;
-    if (!(Rq >= 1)) return jci_est_fail(s, JC_ERR_USAGE, "--requests must be >= 1");
-    jci_est_assume(s, "requests", "inference requests", R1(Rq), "",
+    if (!(Rq >= 1)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--requests must be >= 1");
+    jci_bld_assume(&s->b, "requests", "inference requests", R1(Rq), "",
            given(j->requests) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
            given(j->requests) ? "--requests" : "one batch (give --requests)");
     s->passes = ceil(Rq / b);
     s->samples = Rq;
     if (given(j->tokens_per_request)) s->tokens = Rq * j->tokens_per_request;
-    jci_est_assume(s, "passes", "forward passes = ceil(requests / batch)", R1(s->passes), "",
+    jci_bld_assume(&s->b, "passes", "forward passes = ceil(requests / batch)", R1(s->passes), "",
            JC_ORIGIN_DERIVED, "");
     return JC_OK;
 }
@@ -261,14 +261,14 @@ static jc_status resolve_optimizer(est *s)
     } else if (!jci_strcasecmp(opt, "none")) {
         fid = bid = NULL;
     } else {
-        return jci_est_fail(s, JC_ERR_USAGE, "--optimizer must be adamw, adam, sgd or none (got '%s')", opt);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--optimizer must be adamw, adam, sgd or none (got '%s')", opt);
     }
     if (fid) {
         const jc_constant *c;
         if ((st = jci_est_need_const(s, fid, &c))) return st;
-        s->opt_flops_pp = jci_est_const_range(s, fid, jci_est_astr(s, "%s FLOPs per parameter per step", opt), c).central;
+        s->opt_flops_pp = jci_bld_const(&s->b, fid, jci_bld_str(&s->b, "%s FLOPs per parameter per step", opt), c).central;
         if ((st = jci_est_need_const(s, bid, &c))) return st;
-        s->opt_bytes_pp = jci_est_const_range(s, bid, jci_est_astr(s, "%s bytes per parameter per step", opt), c).central;
+        s->opt_bytes_pp = jci_bld_const(&s->b, bid, jci_bld_str(&s->b, "%s bytes per parameter per step", opt), c).central;
     }
     return JC_OK;
 }
@@ -345,7 +345,7 @@ void jci_est_check_memory(est *s)
             k += snprintf(parts + k, sizeof parts - (size_t)k, " + gradients %.1f GB + %s state %.1f GB",
                           grads / 1e9, opt_name, opt / 1e9);
         if (act > 0) snprintf(parts + k, sizeof parts - (size_t)k, " + activations %.1f GB", act / 1e9);
-        jci_est_warn(s, "memory: %s = %.1f GB, but %g x %s hold %.1f GB: at least %.0f devices%s would be "
+        jci_bld_warn(&s->b, "memory: %s = %.1f GB, but %g x %s hold %.1f GB: at least %.0f devices%s would be "
                         "needed%s",
                      parts, need / 1e9, G, s->dev->id, cap / 1e9, ceil(need / (s->dev->memory_gb.value * 1e9)),
                      s->have_nodes ? " (or a smaller batch)" : "",
@@ -363,23 +363,23 @@ jc_status jci_est_check_options(est *s)
      * gradient all-reduce) */
     int step_batch = train && given(j->params) && given(j->seq);
     if (!s->an && given(j->batch) && (given(j->flops) || given(j->params)) && !step_batch)
-        return jci_est_fail(s, JC_ERR_USAGE, "--batch has no effect with --%s: the work given does not depend on "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch has no effect with --%s: the work given does not depend on "
                             "the batch size (give a MODEL.onnx to use one%s)", given(j->flops) ? "flops" : "params",
                             given(j->params) && train ? ", or --seq L with --train --params: B x L tokens per "
                                                         "step count the steps" : "");
     if (!s->an && given(j->params) && given(j->seq) && !(train && given(j->batch)))
-        return jci_est_fail(s, JC_ERR_USAGE, "--seq with --params only sizes a training step: give --train --batch B "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--seq with --params only sizes a training step: give --train --batch B "
                             "too (B x L tokens per step), or drop it");
     /* with a known runtime, the utilisation and scaling only shape the
      * busy fraction of known work (#18 item 1); without work they do
      * nothing */
     int work = s->an || given(j->flops) || given(j->params);
     if (known_T && !work && given(j->utilization))
-        return jci_est_fail(s, JC_ERR_USAGE, "--utilization has no effect with --%s and no work (model, --flops "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--utilization has no effect with --%s and no work (model, --flops "
                             "or --params): nothing for the devices to be busy with",
                             given(j->hours) ? "hours" : "device-hours");
     if (known_T && !work && given(j->scaling))
-        return jci_est_fail(s, JC_ERR_USAGE, "--scaling has no effect with --%s and no work (model, --flops "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--scaling has no effect with --%s and no work (model, --flops "
                             "or --params)", given(j->hours) ? "hours" : "device-hours");
     if (!train) {
         static const char *const only_train[] = {"samples", "epochs", "optimizer", "backward-factor", "recompute"};
@@ -387,24 +387,24 @@ jc_status jci_est_check_options(est *s)
                      j->recompute};
         for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
             if (set[i])
-                return jci_est_fail(s, JC_ERR_USAGE, "--%s is a training option and has no effect on an inference "
+                return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s is a training option and has no effect on an inference "
                                     "estimate (the default mode): add --train, or drop it", only_train[i]);
     } else if (given(j->requests) || given(j->tokens_per_request)) {
-        return jci_est_fail(s, JC_ERR_USAGE, "--%s is an inference option and has no effect on a training "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s is an inference option and has no effect on a training "
                             "estimate: drop it, or estimate inference without --train",
                             given(j->requests) ? "requests" : "tokens-per-request");
     }
     if (j->mode != JC_MODE_GENERATION && (j->prompt_dim || j->past_dim))
-        return jci_est_fail(s, JC_ERR_USAGE, "--%s names a dim of an ONNX decoder for the serving model: add "
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s names a dim of an ONNX decoder for the serving model: add "
                             "--generate (--mode generation), or bind dims with --dim NAME=V",
                             j->prompt_dim ? "prompt-dim" : "past-dim");
     if (given(j->ci) && j->ci_dataset)
-        return jci_est_fail(s, JC_ERR_USAGE, "--ci-dataset has no effect with --ci: the intensity is given");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ci-dataset has no effect with --ci: the intensity is given");
     if (j->per_node && !s->an)
-        return jci_est_fail(s, JC_ERR_USAGE, "--per-node needs a MODEL.onnx: without one there are no nodes");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--per-node needs a MODEL.onnx: without one there are no nodes");
     if (given(j->lifetime_years) && !j->embodied)
-        return jci_est_fail(s, JC_ERR_USAGE, "--lifetime only amortises embodied emissions: add --embodied, or drop it");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--lifetime only amortises embodied emissions: add --embodied, or drop it");
     if (given(j->seq) && !given(j->tokens))
-        return jci_est_fail(s, JC_ERR_USAGE, "--seq only turns --tokens into samples: give --tokens T too, or drop it");
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--seq only turns --tokens into samples: give --tokens T too, or drop it");
     return JC_OK;
 }

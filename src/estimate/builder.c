@@ -1,0 +1,152 @@
+/*
+ * builder.c - the result builder shared by the estimate (estimate.c and
+ * its stages) and the serving model (serving.c): assumptions with their
+ * keys checked against assumption_keys.def, warnings, arena strings, hwdb
+ * citations, failures prefixed by the stage's name, and the move of both
+ * lists into the result's arena (builder.h).  Nothing here prints.
+ */
+#include "estimate/builder.h"
+#include "estimate/akeys.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void jci_bld_init(jci_builder *b, jci_arena *a, jc_diag *d, const char *stage)
+{
+    memset(b, 0, sizeof *b);
+    b->a = a;
+    b->d = d;
+    b->stage = stage;
+}
+
+static void *grow(jci_builder *b, void *p, size_t *cap, size_t n, size_t sz)
+{
+    void *q = jci_grow(p, cap, n, sz);
+    if (!q) b->oom = 1;
+    return q;
+}
+
+/* The formatted text in the arena, whole (never cut); NULL on out-of-memory. */
+static const char *vstr(jci_builder *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static const char *vstr(jci_builder *b, const char *fmt, va_list ap)
+{
+    const char *r = jci_arena_vprintf(b->a, fmt, ap);
+    if (!r) b->oom = 1;
+    return r;
+}
+
+const char *jci_bld_str(jci_builder *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const char *r = vstr(b, fmt, ap);
+    va_end(ap);
+    return r ? r : "";
+}
+
+void jci_bld_warn(jci_builder *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const char *c = vstr(b, fmt, ap);
+    va_end(ap);
+    if (!c) return;
+    const char **w = grow(b, b->warn, &b->cap_warn, b->n_warn, sizeof *w);
+    if (!w) return;
+    b->warn = w;
+    b->warn[b->n_warn++] = c;
+}
+
+void jci_bld_push(jci_builder *b, const jc_assumption *x)
+{
+    jc_assumption *as = grow(b, b->as, &b->cap_as, b->n_as, sizeof *as);
+    if (!as) return;
+    b->as = as;
+    b->as[b->n_as++] = *x;
+}
+
+jc_range jci_bld_assume(jci_builder *b, const char *key, const char *label, jc_range v,
+                        const char *unit, jc_origin o, const char *source)
+{
+    /* the one table of keys (assumption_keys.def): its own pointer, so
+     * consumers find an assumption by id; a key missing there fails the run */
+    const char *canon = jci_akey_canonical(key);
+    if (!canon && !b->bad_key) b->bad_key = key;
+    jc_assumption x = {.key = canon ? canon : key, .label = label, .value = v,
+                       .unit = unit, .origin = o, .source = source};
+    jci_bld_push(b, &x);
+    return v;
+}
+
+const char *jci_bld_cite(jci_builder *b, const jc_sourced *v)
+{
+    /* whole texts: reports that show less cut them with an ellipsis */
+    const char *cite = v->source && v->source->citation
+        ? jci_bld_str(b, "%s, %d", v->source->citation, v->year ? v->year : v->source->year) : "";
+    const char *how = v->derived ? "; derived: " : v->measured ? "; measured: " : "";
+    const char *txt = v->derived ? v->derived : v->measured ? v->measured : "";
+    return jci_bld_str(b, "%s:%d (%s)%s%s", v->file ? v->file : "hwdb", v->line, cite, how, txt);
+}
+
+jc_range jci_sourced_range(const jc_sourced *v)
+{
+    if (v->has_range) return R3(v->low, v->value, v->high);
+    return R1(v->value);
+}
+
+jc_range jci_bld_const(jci_builder *b, const char *key, const char *label, const jc_constant *c)
+{
+    /* a constant recorded under its own hwdb id: that id's table is the
+     * database (the hwdb YAML files), not assumption_keys.def */
+    const char *bad = b->bad_key;
+    jc_range r = jci_bld_assume(b, key, label, jci_sourced_range(&c->value), c->unit ? c->unit : "",
+                                JC_ORIGIN_HWDB, jci_bld_cite(b, &c->value));
+    if (!bad && b->bad_key == key && c->id && !strcmp(key, c->id)) b->bad_key = NULL;
+    return r;
+}
+
+jc_status jci_bld_fail(jci_builder *b, jc_status st, const char *fmt, ...)
+{
+    char buf[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return jci_diag_set(b->d, st, "%s: %s", b->stage, buf);
+}
+
+jc_status jci_bld_check(jci_builder *b)
+{
+    if (b->oom) return jci_diag_set(b->d, JC_ERR_NOMEM, "out of memory");
+    if (b->bad_key)
+        return jci_bld_fail(b, JC_ERR_INTERNAL, "assumption key '%s' is not in "
+                            "src/estimate/assumption_keys.def (add it there)", b->bad_key);
+    return JC_OK;
+}
+
+jc_status jci_bld_move(jci_builder *b, jc_assumption **as, size_t *n_as,
+                       const char ***warn, size_t *n_warn)
+{
+    jc_status st = jci_bld_check(b);
+    if (st) return st;
+    jc_assumption *xa = jci_arena_calloc(b->a, b->n_as ? b->n_as : 1, sizeof *xa);
+    const char **xw = jci_arena_calloc(b->a, b->n_warn ? b->n_warn : 1, sizeof *xw);
+    if (!xa || !xw) return jci_diag_set(b->d, JC_ERR_NOMEM, "out of memory");
+    if (b->n_as) memcpy(xa, b->as, b->n_as * sizeof *xa);
+    if (b->n_warn) memcpy(xw, b->warn, b->n_warn * sizeof *xw);
+    *as = xa;
+    *n_as = b->n_as;
+    *warn = xw;
+    *n_warn = b->n_warn;
+    return JC_OK;
+}
+
+void jci_bld_release(jci_builder *b)
+{
+    free(b->as);
+    free(b->warn);
+    b->as = NULL;
+    b->warn = NULL;
+    b->n_as = b->cap_as = b->n_warn = b->cap_warn = 0;
+}

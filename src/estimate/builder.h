@@ -1,0 +1,94 @@
+/*
+ * builder.h - private to src/estimate/: the one result builder the
+ * estimate (estimate_int.h, struct est) and the serving model (serving.c,
+ * struct sv) fill while they resolve their inputs.  It holds the result's
+ * arena, the caller's diagnostic, the stage name that prefixes failure
+ * messages, the growing lists of assumptions and warnings, and two sticky
+ * flags (out of memory, an assumption key missing from
+ * assumption_keys.def); jci_bld_move checks both and hands the lists to
+ * the result.  The small range constructors both stages use are here too.
+ *
+ * Symbols use the internal prefix jci_bld_ / jci_range; none is exported
+ * by the public header.
+ */
+#ifndef JC_ESTIMATE_BUILDER_H
+#define JC_ESTIMATE_BUILDER_H
+
+#include "base/jc_internal.h"
+
+#include <stddef.h>
+
+typedef struct jci_builder {
+    jci_arena *a;              /* the result's arena: every string lives here */
+    jc_diag *d;                /* the caller's diagnostic (may be NULL) */
+    const char *stage;         /* failure prefix: "estimate", "estimate --generate" */
+    jc_assumption *as;         /* malloc'ed while building; jci_bld_release frees */
+    size_t n_as, cap_as;
+    const char **warn;         /* malloc'ed list of arena strings */
+    size_t n_warn, cap_warn;
+    int oom;                   /* an allocation failed (sticky) */
+    const char *bad_key;       /* the first assumption key not in assumption_keys.def */
+} jci_builder;
+
+/* Ranges: exact value v; low, central, high. */
+static inline jc_range R1(double v) { jc_range r = {v, v, v}; return r; }
+static inline jc_range R3(double lo, double c, double hi) { jc_range r = {lo, c, hi}; return r; }
+
+/* Starts an empty builder over arena a (owned by the caller's result),
+ * diagnostic d and the stage name of its failure messages (a static
+ * string). */
+void jci_bld_init(jci_builder *b, jci_arena *a, jc_diag *d, const char *stage);
+
+/* printf into the arena, the whole text; "" (and oom set) on
+ * out-of-memory, so callers can use the result at once. */
+const char *jci_bld_str(jci_builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Appends a formatted warning (copied into the arena); on out-of-memory
+ * the warning is dropped and oom set. */
+void jci_bld_warn(jci_builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Records an input of the model with its origin and source (strings not
+ * copied: they must live as long as the arena) and returns v.  The key is
+ * replaced by assumption_keys.def's own pointer, so consumers find it by
+ * id; a key missing from the table is kept as given and remembered in
+ * bad_key, and jci_bld_move then fails the run (JC_ERR_INTERNAL). */
+jc_range jci_bld_assume(jci_builder *b, const char *key, const char *label, jc_range v,
+                        const char *unit, jc_origin o, const char *source);
+
+/* Appends an assumption another builder already checked, as it is (the
+ * serving model takes over the energy stage's list this way). */
+void jci_bld_push(jci_builder *b, const jc_assumption *x);
+
+/* The citation of an hwdb value, in the arena, whole (reports that show
+ * less cut it): "hwdb/devices/nvidia.yaml:966 (NVIDIA A100 datasheet ...,
+ * 2020); derived: ...".  "" on out-of-memory. */
+const char *jci_bld_cite(jci_builder *b, const jc_sourced *v);
+
+/* A sourced value as a range (its own low/high when it has them). */
+jc_range jci_sourced_range(const jc_sourced *v);
+
+/* Records hwdb constant c as assumption key (its range, unit and
+ * citation) and returns the range.  A key equal to the constant's own id
+ * needs no line in assumption_keys.def: the database lists those. */
+jc_range jci_bld_const(jci_builder *b, const char *key, const char *label, const jc_constant *c);
+
+/* Fills the diagnostic with "<stage>: <message>" (the message cut at 900
+ * bytes) and returns st. */
+jc_status jci_bld_fail(jci_builder *b, jc_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* JC_ERR_NOMEM when an allocation failed, JC_ERR_INTERNAL naming a key
+ * missing from assumption_keys.def, else JC_OK (the diagnostic filled on
+ * an error). */
+jc_status jci_bld_check(jci_builder *b);
+
+/* Checks the builder (jci_bld_check), then copies both lists into the
+ * arena: *as / *n_as and *warn / *n_warn receive them (never NULL
+ * arrays).  The builder's own lists stay until jci_bld_release. */
+jc_status jci_bld_move(jci_builder *b, jc_assumption **as, size_t *n_as,
+                       const char ***warn, size_t *n_warn);
+
+/* Frees the builder's working lists (not the arena).  Safe to call twice. */
+void jci_bld_release(jci_builder *b);
+
+#endif /* JC_ESTIMATE_BUILDER_H */
