@@ -6,7 +6,8 @@
  * messages, the growing lists of assumptions and warnings, and two sticky
  * flags (out of memory, an assumption key missing from
  * assumption_keys.def); jci_bld_move checks both and hands the lists to
- * the result.  The small range constructors both stages use are here too.
+ * the result.  The small range constructors and the "given" test of a
+ * job's number both stages use are here too.
  *
  * Symbols use the internal prefix jci_bld_ / jci_range; none is exported
  * by the public header.
@@ -16,6 +17,7 @@
 
 #include "base/jc_internal.h"
 
+#include <math.h>
 #include <stddef.h>
 
 typedef struct jci_builder {
@@ -33,6 +35,8 @@ typedef struct jci_builder {
 /* Ranges: exact value v; low, central, high. */
 static inline jc_range R1(double v) { jc_range r = {v, v, v}; return r; }
 static inline jc_range R3(double lo, double c, double hi) { jc_range r = {lo, c, hi}; return r; }
+/* A job's number is given (jc_job_init sets the others to NAN). */
+static inline int given(double x) { return !isnan(x); }
 
 /* Starts an empty builder over arena a (owned by the caller's result),
  * diagnostic d and the stage name of its failure messages (a static

@@ -99,8 +99,6 @@ typedef struct outv {
     double busy;              /* known runtime: fraction of device-time busy; NAN: modelled time */
 } outv;
 
-static inline int given(double x) { return !isnan(x); }
-
 /* ---- helpers (estimate.c) ------------------------------------------------ */
 
 /* A constant of the database, required: an error names the missing id. */

@@ -170,8 +170,6 @@ typedef struct sv {
     jc_power_model pm;                   /* the device power model (power.h) with the serving coefficients */
 } sv;
 
-static int set(double x) { return !isnan(x); }   /* NAN: not given (jc_job_init) */
-
 /* A serving constant: "<id>.<device id>" when the database has one for
  * this device, else "<id>" (the named fallback, with a warning). */
 static jc_status sconst_x(sv *s, const char *id, const char *label, jc_range *out, int generic_ok)
@@ -522,15 +520,15 @@ static jc_status resolve_parallel(sv *s)
 {
     const jc_job *j = s->job;
     jc_status st;
-    if (set(j->pp) && (j->pp < 1 || j->pp != floor(j->pp))) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--pp must be a whole number >= 1");
-    if (set(j->tp) && (j->tp < 1 || j->tp != floor(j->tp))) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp must be a whole number >= 1");
-    if (set(j->ep) && (j->ep < 1 || j->ep != floor(j->ep))) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep must be a whole number >= 1");
+    if (given(j->pp) && (j->pp < 1 || j->pp != floor(j->pp))) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--pp must be a whole number >= 1");
+    if (given(j->tp) && (j->tp < 1 || j->tp != floor(j->tp))) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp must be a whole number >= 1");
+    if (given(j->ep) && (j->ep < 1 || j->ep != floor(j->ep))) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep must be a whole number >= 1");
     if (!isnan(j->count) && (j->count < 1 || j->count != floor(j->count)))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count must be a whole number of devices >= 1 (got %g)", j->count);
-    s->pp = set(j->pp) ? j->pp : 1;
+    s->pp = given(j->pp) ? j->pp : 1;
     double cap = s->mem * s->memfrac.central;
     double wdev, kvdev;
-    if (set(j->tp)) {
+    if (given(j->tp)) {
         s->tp = j->tp;
     } else {
         /* the smallest power-of-two TP group whose weights and one
@@ -558,12 +556,12 @@ static jc_status resolve_parallel(sv *s)
     }
     s->reps = s->G / grp;
     if (mem_need(s, s->tp, 1, &wdev, &kvdev) > cap) {
-        if (!isnan(j->count) || set(j->tp))
+        if (!isnan(j->count) || given(j->tp))
             return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights need %.1f GB per device at tp %g x pp %g, more than the "
                         "%.0f GB usable of %s: raise --tp/--pp/--count or use a smaller --weights format",
                         s->wf->name, wdev / 1e9, s->tp, s->pp, cap / 1e9, s->dev->id);
     }
-    if (set(j->ep)) {
+    if (given(j->ep)) {
         if (s->a && !s->a->n_experts) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep given but the model has no experts");
         if (j->ep > grp || fmod(grp, j->ep) != 0)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep %g must divide the %g devices of a replica", j->ep, grp);
@@ -571,20 +569,20 @@ static jc_status resolve_parallel(sv *s)
     } else {
         s->ep = s->a && s->a->n_experts ? s->tp : 0;
     }
-    jci_bld_assume(&s->b, "serving.tp", "tensor-parallel size", R1(s->tp), "", set(j->tp) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
-           set(j->tp) ? "--tp" : jci_bld_str(&s->b, "the smallest power-of-two group whose weights (%.1f GB) fit %s at memory "
+    jci_bld_assume(&s->b, "serving.tp", "tensor-parallel size", R1(s->tp), "", given(j->tp) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
+           given(j->tp) ? "--tp" : jci_bld_str(&s->b, "the smallest power-of-two group whose weights (%.1f GB) fit %s at memory "
                                    "fraction %.2f", s->r->weight_bytes / 1e9, s->dev->id, s->memfrac.central));
-    jci_bld_assume(&s->b, "serving.pp", "pipeline stages", R1(s->pp), "", set(j->pp) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
-           set(j->pp) ? "--pp" : "1 unless --pp");
+    jci_bld_assume(&s->b, "serving.pp", "pipeline stages", R1(s->pp), "", given(j->pp) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
+           given(j->pp) ? "--pp" : "1 unless --pp");
     if (s->ep > 0)
         jci_bld_assume(&s->b, "serving.ep", "expert-parallel size (experts spread evenly)", R1(s->ep), "",
-               set(j->ep) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
-               set(j->ep) ? "--ep" : "the experts are spread over the tensor-parallel group");
+               given(j->ep) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
+               given(j->ep) ? "--ep" : "the experts are spread over the tensor-parallel group");
     jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "", !isnan(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
            !isnan(j->count) ? "--count" : "one replica of tp x pp devices unless --count");
     if (s->reps > 1)
         jci_bld_assume(&s->b, "serving.replicas", "replicas (data parallel)", R1(s->reps), "", JC_ORIGIN_DERIVED, "--count / (tp x pp)");
-    if (isnan(j->count) && !set(j->tp) && s->tp > 1)
+    if (isnan(j->count) && !given(j->tp) && s->tp > 1)
         jci_bld_warn(&s->b, "memory: the %s weights (%.1f GB) do not fit one %s: %g devices are used (tensor parallel)",
              s->wf->name, s->r->weight_bytes / 1e9, s->dev->id, s->tp);
     /* interconnect */
@@ -873,13 +871,13 @@ static jc_status counted_assumptions(sv *s)
 static jc_status resolve_work(sv *s)
 {
     const jc_job *j = s->job;
-    if (!set(j->prompt_tokens) || j->prompt_tokens < 1)
+    if (!given(j->prompt_tokens) || j->prompt_tokens < 1)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "needs --prompt-tokens P (mean prompt tokens per request, >= 1)");
-    if (!set(j->output_tokens) || j->output_tokens < 1)
+    if (!given(j->output_tokens) || j->output_tokens < 1)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "needs --output-tokens O (mean output tokens per request, >= 1)");
     if (j->output_tokens > 1e6 || j->prompt_tokens > 1e7)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--prompt-tokens / --output-tokens out of range");
-    if (!set(j->concurrency) || j->concurrency < 1 || j->concurrency != floor(j->concurrency))
+    if (!given(j->concurrency) || j->concurrency < 1 || j->concurrency != floor(j->concurrency))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "needs --concurrency B (running sequences per replica, a whole number >= 1)");
     s->P = jci_bld_assume(&s->b, "serving.prompt_tokens", "prompt tokens per request (mean)", R1(j->prompt_tokens), "",
                   JC_ORIGIN_USER, "--prompt-tokens").central;
