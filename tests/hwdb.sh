@@ -74,12 +74,14 @@ python3 tools/hwdb_schema.py --check "$JC"
 case_ schema_unknown_kind 6 'kinds with a field table: device, host, region' -- "$JC" hwdb schema nosuchkind
 case_ schema_loader_unknown_key 5 "unknown_key.yaml:9:5: device 'test-gpu-a': unknown key 'memory_bandwidth' (expected one of: id, kind, aliases, vendor," -- "$JC" hwdb check --alone tests/hwdb/schema_bad/unknown_key.yaml
 case_ schema_loader_out_of_range 5 "out_of_range.yaml:10:25: device 'test-gpu-b': utilization.training = 1.5 is out of range" -- "$JC" hwdb check --alone tests/hwdb/schema_bad/out_of_range.yaml
+case_ schema_loader_constant_unknown_key 5 "constant_unknown_key.yaml:7:5: constant 'test_w_per_gb': unknown key 'units'; did you mean 'unit'?" -- "$JC" hwdb check --alone tests/hwdb/schema_bad/constant_unknown_key.yaml
 case_ schema_loader_missing_scope 5 "missing_scope.yaml:9:22: device 'test-gpu-c': embodied_kgco2e: missing required key 'scope'" -- "$JC" hwdb check --alone tests/hwdb/schema_bad/missing_scope.yaml
 if python3 -c 'import yaml' 2>/dev/null; then
   case_ schema_check_hwdb_bundled 0 '^OK$' -- python3 tools/check_hwdb.py hwdb
   for pat in "unknown_key.yaml: device test-gpu-a: unknown keys \['memory_bandwidth'\]" \
              "out_of_range.yaml: device test-gpu-b.utilization.training.value = 1.5 out of range" \
-             "missing_scope.yaml: device test-gpu-c.embodied_kgco2e: missing scope"; do
+             "missing_scope.yaml: device test-gpu-c.embodied_kgco2e: missing scope" \
+             "constant_unknown_key.yaml: constant test_w_per_gb: unknown keys \['units'\]"; do
     case_ "schema_check_hwdb_$(echo "$pat" | sed 's/\.yaml.*//')" 1 "$pat" -- python3 tools/check_hwdb.py tests/hwdb/schema_bad
   done
 else

@@ -36,6 +36,12 @@ def _no_alias(self, node):
 
 
 NoAliasLoader.compose_alias_node = _no_alias  # type: ignore
+# numbers as the loader reads them (YAML 1.2): PyYAML's YAML 1.1 resolver
+# takes an exponent without a dot (1e-07) for a string
+NoAliasLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][-+]?[0-9]+$"),
+    list("-+0123456789."))
 
 ERR = []
 
@@ -79,8 +85,9 @@ def check_sourced(f, where, v, sources, kind=None, fd=None, extra_keys=()):
     if "value" not in v or "source" not in v:
         err(f, "%s: needs value and source" % where)
         return
-    if not isinstance(v["value"], (int, float)) or isinstance(v["value"], bool):
+    if not is_num(v["value"]):
         err(f, "%s: value not a number" % where)
+        return
     if v["source"] not in sources:
         err(f, "%s: unknown source %r" % (where, v["source"]))
     if "derived" in v and "measured" in v:
@@ -143,12 +150,18 @@ def check_fields(f, w, entry, kind, sources):
         t = fd["key"].split(".")[0]
         if t not in tops:
             tops.append(t)
-    extra = set(entry) - set(tops)
+    whole = any(fd.get("entry") for fd in rows)
+    extra = set(entry) - set(tops) - (SOURCED_KEYS if whole else set())
     if extra:
         err(f, "%s: unknown keys %s" % (w, sorted(extra)))
     seen = set()
     for fd in rows:
         key = fd["key"]
+        if fd.get("entry"):
+            # the entry's mapping is the sourced value (a `constants` entry;
+            # its unknown keys are reported above)
+            check_sourced(f, w, entry, sources, fd=fd, extra_keys=set(entry))
+            continue
         if fd["type"] == "own":
             if fd["required"] and "." not in key and key not in entry:
                 err(f, "%s: missing %s" % (w, key))
@@ -250,7 +263,7 @@ def main():
                     regions[rec["code"]] = rec
                 else:
                     devices[rec["id"]] = rec
-                    # rules between fields (src/hwdb/build.c convert_device)
+                    # rules between fields (src/hwdb/build.c device_rules)
                     if "tdp_w" in rec and "idle_w" in rec and not rec["idle_w"]["value"] < rec["tdp_w"]["value"]:
                         err(f, "%s: idle >= tdp" % w)
                     if "ga" in rec and "tdp_w" not in rec["ga"] and "tdp_per_core_w" not in rec["ga"]:
@@ -289,10 +302,7 @@ def main():
         elif k == "constants":
             counts[f] = len(body)
             for c in body:
-                if "value" not in c or "source" not in c or "unit" not in c:
-                    err(f, "constant %s: needs value, unit, source" % c.get("id"))
-                elif c["source"] not in sources:
-                    err(f, "constant %s: unknown source" % c.get("id"))
+                check_fields(f, "constant %s" % c.get("id"), c, KINDS["constants"], sources)
         elif k == "ga":
             g = body
             n = 0

@@ -17,14 +17,13 @@
 
 /* ---- entry kinds ------------------------------------------------------------ */
 
-enum { K_DEVICES, K_HOSTS, K_REGIONS, K_INTENSITIES, K_PROVIDERS,
-       K_CONSTANTS, K_GA, K_COUNT };
-static const char *const kind_keys[K_COUNT] = {
-    "devices", "hosts", "regions", "intensities", "providers", "constants", "ga"};
-static const char *const kind_idkey[K_COUNT] = {
-    "id", "id", "code", "dataset", "id", "id", "version"};
-static const char *const kind_what[K_COUNT] = {
-    "device", "host", "region", "dataset", "provider", "constant", "ga version"};
+/* The entry kinds are the field tables' kinds with a namespace (jci_hwkind.ns:
+ * devices, hosts, regions, intensities, providers, constants, ga, in HF_K_*
+ * order); their tables are b->t[HF_K_*]. */
+static bool entry_kind(int k)
+{
+    return jci_hwdb_kind(k)->ns != 0;
+}
 
 /* An entry registered by id: its (merged) mapping. */
 typedef struct kentry {
@@ -45,7 +44,7 @@ typedef struct B {
     jc_hwdb *db;
     hw_internal *in;
     jc_diag *d;
-    ktable t[K_COUNT];
+    ktable t[HF_K_COUNT];      /* entries of each entry kind */
     char ctx[300];            /* "device 'x'": prefix of messages */
     const jc_source *row_src; /* the Green-Algorithms row being read's source */
     size_t n_files, cap_files;
@@ -527,7 +526,6 @@ static jc_status row_num(B *b, const hnode *row, const char *key, bool req,
 
 static const range R_PUE = {1, 3, false, false, ""};
 static const range R_CI = {0, 2000, false, false, "gCO2e/kWh"};
-static const range R_ANY = {-DBL_MAX, DBL_MAX, false, false, ""};
 
 /* ---- registration and merging ---------------------------------------------------- */
 
@@ -630,14 +628,16 @@ static hnode *merge_map(B *b, const hnode *dst, const hnode *src)
 
 static jc_status register_entry(B *b, int kind, hnode *e, int layer)
 {
+    const jci_hwkind *kd = jci_hwdb_kind(kind);
+    const char *idkey = jci_hwdb_id_row(kd)->key;
     if (e->kind != HN_MAP)
-        return err(b, e, "%s: expected a mapping (one %s), got %s", kind_keys[kind],
-                   kind_what[kind], what_is(e));
-    const hnode *idn = mget(e, kind_idkey[kind]);
+        return err(b, e, "%s: expected a mapping (one %s), got %s", kd->section, kd->label,
+                   what_is(e));
+    const hnode *idn = mget(e, idkey);
     if (!idn)
-        return err(b, e, "%s without '%s'", kind_what[kind], kind_idkey[kind]);
+        return err(b, e, "%s without '%s'", kd->label, idkey);
     const char *id;
-    jc_status st = want_scalar_str(b, idn, kind_idkey[kind], false, &id);
+    jc_status st = want_scalar_str(b, idn, idkey, false, &id);
     if (st) return st;
     ktable *t = &b->t[kind];
     char *lower = hw_lower(b->a, id);
@@ -647,7 +647,7 @@ static jc_status register_entry(B *b, int kind, hnode *e, int layer)
         kentry *k = &t->v[at];
         if (k->layer == layer)
             return err(b, idn, "duplicate %s '%s' (also defined at %s:%d:%d)",
-                       kind_what[kind], id, k->idnode->file->path, k->idnode->line,
+                       kd->label, id, k->idnode->file->path, k->idnode->line,
                        k->idnode->col);
         hnode *mm = merge_map(b, k->map, e);
         if (!mm) return oom(b);
@@ -698,23 +698,23 @@ static jc_status register_file(B *b, hw_file *f, hnode *root)
     const hnode *src = mget(root, "sources");
     if (src && (st = parse_sources(b, f, src))) return st;
     int kind = -1;
-    for (int k = 0; k < K_COUNT; k++) {
-        if (!mget(root, kind_keys[k])) continue;
+    for (int k = 0; k < HF_K_COUNT; k++) {
+        if (!entry_kind(k) || !mget(root, jci_hwdb_kind(k)->section)) continue;
         if (kind >= 0)
-            return err(b, mkey(root, kind_keys[k]),
+            return err(b, mkey(root, jci_hwdb_kind(k)->section),
                        "a file holds one kind of entry: both '%s' and '%s' here",
-                       kind_keys[kind], kind_keys[k]);
+                       jci_hwdb_kind(kind)->section, jci_hwdb_kind(k)->section);
         kind = k;
     }
     if (kind < 0)
         return err(b, root, "no entries: expected one of devices, hosts, regions, "
                    "intensities, providers, constants, ga");
-    hnode *body = (hnode *)mget(root, kind_keys[kind]);
-    if (kind == K_INTENSITIES || kind == K_GA)
+    const char *section = jci_hwdb_kind(kind)->section;
+    hnode *body = (hnode *)mget(root, section);
+    if (jci_hwdb_kind(kind)->single)
         return register_entry(b, kind, body, f->layer);
     if (body->kind != HN_SEQ)
-        return err(b, body, "%s: expected a list of entries, got %s", kind_keys[kind],
-                   what_is(body));
+        return err(b, body, "%s: expected a list of entries, got %s", section, what_is(body));
     for (size_t i = 0; i < body->n; i++)
         if ((st = register_entry(b, kind, body->vals[i], f->layer))) return st;
     return JC_OK;
@@ -740,15 +740,23 @@ static jc_status add_name(B *b, hw_ns *ns, int kind, int32_t idx, const char *na
     return JC_OK;
 }
 
-static jc_status add_names(B *b, hw_ns *ns, int kind, int32_t idx, const char *id,
-                           const hnode *m, const char *idkey, const char **aliases,
-                           size_t n_aliases, const char *what)
+/* Registers entry idx of entry kind k (record rec, mapping m): its id and
+ * the aliases of its HF_ALIASES row, in the kind's namespace. */
+static jc_status add_names(B *b, const jci_hwkind *k, int32_t idx, const void *rec,
+                           const hnode *m)
 {
-    jc_status st = add_name(b, ns, kind, idx, id, 0, mget(m, idkey), what);
-    if (st) return st;
-    const hnode *al = mget(m, "aliases");
-    for (size_t i = 0; i < n_aliases; i++)
-        if ((st = add_name(b, ns, kind, idx, aliases[i], 1, al->vals[i], what))) return st;
+    hw_ns *ns = (hw_ns *)((unsigned char *)b->in + k->ns_off);
+    const jci_hwfield *idf = jci_hwdb_id_row(k), *alf = jci_hwdb_alias_row(k);
+    const char *id, **aliases = NULL;
+    size_t n = 0;
+    memcpy(&id, (const unsigned char *)rec + idf->off, sizeof id);
+    jc_status st = add_name(b, ns, k->ns, idx, id, 0, mget(m, idf->key), k->idname);
+    if (st || !alf) return st;
+    memcpy(&aliases, (const unsigned char *)rec + alf->off, sizeof aliases);
+    memcpy(&n, (const unsigned char *)rec + alf->count_off, sizeof n);
+    const hnode *al = mget(m, alf->key);
+    for (size_t i = 0; i < n; i++)
+        if ((st = add_name(b, ns, k->ns, idx, aliases[i], 1, al->vals[i], k->idname))) return st;
     return JC_OK;
 }
 
@@ -793,7 +801,8 @@ static range field_range(const jci_hwfield *f)
 
 /* Row f read from key `look` of mapping c (absent: NULL or 0, an error
  * when required); messages name the row's whole key.  extra: keys of a
- * sourced value's mapping that its following rows read. */
+ * sourced value's mapping that its following rows read (of an HF_ENTRY
+ * row, c itself: the other rows' keys). */
 static jc_status read_field(B *b, const hnode *c, const jci_hwfield *f, const char *look,
                             const char *const *extra, void *rec)
 {
@@ -838,7 +847,8 @@ static jc_status read_field(B *b, const hnode *c, const jci_hwfield *f, const ch
     case HF_T_NUM:
         return want_num(b, n, f->key, &r, (double *)p);
     case HF_T_SV:
-        return sourced(b, n, f->key, &r, extra, sv, NULL, (jc_sourced *)p);
+        return sourced(b, f->flags & HF_ENTRY ? c : n, f->key, &r, extra, sv, NULL,
+                       (jc_sourced *)p);
     case HF_T_PREC: {
         if (n->kind != HN_MAP)
             return err(b, n, "%s: expected a mapping, got %s", f->key, what_is(n));
@@ -881,30 +891,37 @@ static size_t group_of(const jci_hwfield *f, size_t n, size_t i, const char **su
 }
 
 /* Converts mapping m into rec by the kind's table: the keys of m must be
- * rows' (first segments; `where` prefixes an unknown one in messages),
- * every row is read; cross-field rules are the caller's. */
+ * rows' (first segments; `where` prefixes an unknown one in messages) or,
+ * with an HF_ENTRY row, a sourced value's; every row is read; cross-field
+ * rules are the caller's. */
 static jc_status read_fields(B *b, const hnode *m, const jci_hwkind *k, const char *where,
                              void *rec)
 {
     const jci_hwfield *f = k->fields;
-    const char *tops[64];
+    const char *tops[80];
     char topbuf[64][64];
-    size_t nt = 0;
+    size_t nt = 0, nrows;
+    const jci_hwfield *entry = NULL;
     jc_status st;
     for (size_t i = 0; i < k->n && nt + 1 < 64; i++) {
         key_top(f[i].key, topbuf[nt], sizeof topbuf[nt]);
         if (!nt || strcmp(topbuf[nt], tops[nt - 1])) tops[nt] = topbuf[nt], nt++;
+        if (f[i].flags & HF_ENTRY) entry = &f[i];
     }
+    nrows = nt;
     tops[nt] = NULL;
+    for (size_t i = 0; entry && sv_keys[i] && nt + 1 < 80; i++)
+        if (!in_list(tops, sv_keys[i])) tops[nt++] = sv_keys[i], tops[nt] = NULL;
     if ((st = check_keys(b, m, tops, where))) return st;
+    tops[nrows] = NULL;
     for (size_t i = 0; i < k->n;) {
         const char *sub[32];
         size_t end = group_of(f, k->n, i, sub, 32);
         char top[64];
         if (!key_top(f[i].key, top, sizeof top)) {
             /* a plain key; following rows are extra keys of its mapping */
-            if ((st = read_field(b, m, &f[i], f[i].key, end > i + 1 ? sub : NULL, rec)))
-                return st;
+            const char *const *ex = &f[i] == entry ? tops : end > i + 1 ? sub : NULL;
+            if ((st = read_field(b, m, &f[i], f[i].key, ex, rec))) return st;
             const hnode *own = mget(m, f[i].key);
             for (size_t j = i + 1; own && j < end; j++)
                 if ((st = read_field(b, own, &f[j], strchr(f[j].key, '.') + 1, NULL, rec)))
@@ -922,30 +939,51 @@ static jc_status read_fields(B *b, const hnode *m, const jci_hwkind *k, const ch
     return JC_OK;
 }
 
-/* The start every named record's converter shares: names the record in the
- * error context as "<kind> '<id>'", stores where its YAML map is (file, line,
- * col of e's map) and reads the kind's table fields into rec (read_fields). */
-static jc_status begin_record(B *b, const kentry *e, int kind, void *rec, const char **file,
-                              int *line, int *col)
+/* ---- entries by their kind (the one converter of every entry kind) ---------------- */
+
+/* A kind's rules between fields, applied to rec (its mapping m) once the
+ * table's fields are read; arg is the caller's. */
+typedef jc_status (*kind_rules)(B *b, const hnode *m, void *rec, void *arg);
+
+/* Converts entry idx of entry kind `kind` into rec: names it in the error
+ * context ("<label> '<id>'"), sets its id and where its mapping is, reads
+ * the kind's table fields (read_fields), applies `rules` (NULL: none) and
+ * registers its id and aliases (add_names). */
+static jc_status convert_entry(B *b, int kind, const kentry *e, void *rec, int32_t idx,
+                               kind_rules rules, void *arg)
 {
     const jci_hwkind *k = jci_hwdb_kind(kind);
-    snprintf(b->ctx, sizeof b->ctx, "%s '%s'", k->name, e->id);
-    *file = e->map->file->path;
-    *line = e->map->line;
-    *col = e->map->col;
-    return read_fields(b, e->map, k, NULL, rec);
+    unsigned char *p = rec;
+    const hnode *m = e->map;
+    snprintf(b->ctx, sizeof b->ctx, "%s '%s'", k->label, e->id);
+    memcpy(p + jci_hwdb_id_row(k)->off, &e->id, sizeof e->id);
+    if (k->has_at) {
+        memcpy(p + k->file_off, &m->file->path, sizeof m->file->path);
+        memcpy(p + k->line_off, &m->line, sizeof m->line);
+        memcpy(p + k->col_off, &m->col, sizeof m->col);
+    }
+    jc_status st = read_fields(b, m, k, NULL, rec);
+    if (!st && rules) st = rules(b, m, rec, arg);
+    return st ? st : add_names(b, k, idx, rec, m);
+}
+
+/* Every entry of entry kind `kind` into the array arr (in sorted order). */
+static jc_status convert_kind(B *b, int kind, void *arr, kind_rules rules, void *arg)
+{
+    size_t sz = hs_types()[jci_hwdb_kind(kind)->ht].size;
+    for (size_t i = 0; i < b->t[kind].n; i++) {
+        jc_status st = convert_entry(b, kind, &b->t[kind].v[i], (unsigned char *)arr + i * sz,
+                                     (int32_t)i, rules, arg);
+        if (st) return st;
+    }
+    return JC_OK;
 }
 
 /* ---- devices --------------------------------------------------------------------- */
 
-static jc_status convert_device(B *b, const kentry *e, jc_device *dv, int32_t idx)
+static jc_status device_rules(B *b, const hnode *m, void *rec, void *arg)
 {
-    const hnode *m = e->map;
-    jc_status st;
-    dv->id = e->id;
-    if ((st = begin_record(b, e, HF_K_DEVICE, dv, &dv->file, &dv->line, &dv->col)))
-        return st;
-    /* rules between fields */
+    jc_device *dv = rec;
     if (dv->idle_w.present && dv->tdp_w.present && !(dv->idle_w.value < dv->tdp_w.value))
         return err(b, mget(mget(m, "idle_w"), "value"), "idle_w (%g W) must be below tdp_w (%g W)",
                    dv->idle_w.value, dv->tdp_w.value);
@@ -956,19 +994,16 @@ static jc_status convert_device(B *b, const kentry *e, jc_device *dv, int32_t id
                    dv->boost_ghz, dv->base_ghz);
     if (dv->ga.name && !dv->ga.tdp_per_core_w.present && !dv->ga.tdp_w.present)
         return err(b, mget(m, "ga"), "ga: needs 'tdp_per_core_w' (CPU) or 'tdp_w' (GPU)");
-    return add_names(b, &b->in->hw, HW_NS_DEVICE, idx, dv->id, m, "id", dv->aliases,
-                     dv->n_aliases, "device id");
+    return JC_OK;
 }
 
 /* ---- providers -------------------------------------------------------------------- */
 
-static jc_status convert_provider(B *b, const kentry *e, jc_provider *pv, int32_t idx)
+/* The `pue_by_year` list: each a sourced value with its own year, once. */
+static jc_status provider_rules(B *b, const hnode *m, void *rec, void *arg)
 {
-    const hnode *m = e->map;
+    jc_provider *pv = rec;
     jc_status st;
-    pv->id = e->id;
-    if ((st = begin_record(b, e, HF_K_PROVIDER, pv, &pv->file, &pv->line, &pv->col)))
-        return st;
     const hnode *l = mget(m, "pue_by_year");
     if (l) {
         pv->pue_by_year = jci_arena_calloc(b->a, l->n ? l->n : 1, sizeof *pv->pue_by_year);
@@ -986,8 +1021,7 @@ static jc_status convert_provider(B *b, const kentry *e, jc_provider *pv, int32_
         }
         pv->n_pue_by_year = l->n;
     }
-    return add_name(b, &b->in->providers, HW_NS_PROVIDER, idx, pv->id, 0, mget(m, "id"),
-                    "provider id");
+    return JC_OK;
 }
 
 static jc_status need_provider(B *b, const hnode *m, const char *id)
@@ -1019,14 +1053,10 @@ static jc_status resolve_device(B *b, const hnode *n, const char *key,
     return err(b, n, "%s: no device '%s' in the database%s", key, name, p ? p : "");
 }
 
-static jc_status convert_host(B *b, const kentry *e, jc_host *h, int32_t idx)
+static jc_status host_rules(B *b, const hnode *m, void *rec, void *arg)
 {
-    const hnode *m = e->map;
+    jc_host *h = rec;
     jc_status st;
-    h->id = e->id;
-    if ((st = begin_record(b, e, HF_K_HOST, h, &h->file, &h->line, &h->col)))
-        return st;
-    /* rules between fields */
     if (h->kind == JC_HOST_CLOUD_INSTANCE && !h->provider)
         return err(b, m, "missing required key 'provider'");
     if (h->provider && (st = need_provider(b, m, h->provider))) return st;
@@ -1043,20 +1073,16 @@ static jc_status convert_host(B *b, const kentry *e, jc_host *h, int32_t idx)
         return err(b, mget(mget(m, "max_power_w"), "value"),
                    "max_power_w (%g W) below host_power_w (%g W)", h->max_power_w.value,
                    h->host_power_w.value);
-    return add_names(b, &b->in->hw, HW_NS_HOST, idx, h->id, m, "id", h->aliases,
-                     h->n_aliases, "host id");
+    return JC_OK;
 }
 
 /* ---- regions and intensities ------------------------------------------------------- */
 
-static jc_status convert_region(B *b, const kentry *e, jc_region *r, int32_t idx)
+/* Rules between fields; the `intensity` list is region_inline's. */
+static jc_status region_rules(B *b, const hnode *m, void *rec, void *arg)
 {
-    const hnode *m = e->map;
+    jc_region *r = rec;
     jc_status st;
-    r->code = e->id;
-    if ((st = begin_record(b, e, HF_K_REGION, r, &r->file, &r->line, &r->col)))
-        return st;
-    /* rules between fields; the `intensity` list is region_inline's */
     bool cloud = r->type == JC_REGION_CLOUD;
     if (cloud && !r->provider) return err(b, m, "missing required key 'provider'");
     if (r->provider && (st = need_provider(b, m, r->provider))) return st;
@@ -1064,8 +1090,7 @@ static jc_status convert_region(B *b, const kentry *e, jc_region *r, int32_t idx
     if (r->default_dataset && !r->why) return err(b, m, "missing required key 'why'");
     if (r->why && !r->default_dataset)
         return err(b, mkey(m, "why"), "'why' explains a 'default_dataset', which is missing");
-    return add_names(b, &b->in->regions, HW_NS_REGION, idx, r->code, m, "code",
-                     r->aliases, r->n_aliases, "region code");
+    return JC_OK;
 }
 
 /* One intensity value before it is filed under its region. */
@@ -1112,15 +1137,14 @@ static jc_status resolve_region(B *b, const hnode *n, const char *key, int32_t *
                key, code, p ? p : "");
 }
 
-static jc_status convert_dataset(B *b, const kentry *e, jc_dataset *ds, int32_t idx,
-                                 ipool *pool)
+/* The `values` list into the pool (arg, an ipool) until every region
+ * is known. */
+static jc_status dataset_rules(B *b, const hnode *m, void *rec, void *arg)
 {
     static const char *const vkeys[] = {"region", NULL};
-    const hnode *m = e->map;
+    jc_dataset *ds = rec;
+    ipool *pool = arg;
     jc_status st;
-    ds->id = e->id;
-    if ((st = begin_record(b, e, HF_K_DATASET, ds, &ds->file, &ds->line, &ds->col)))
-        return st;
     if (ds->superseded_by && !strcmp(ds->superseded_by, ds->id))
         return err(b, mget(m, "superseded_by"), "superseded_by: a dataset cannot supersede itself");
     const hnode *l;
@@ -1146,22 +1170,20 @@ static jc_status convert_dataset(B *b, const kentry *e, jc_dataset *ds, int32_t 
         if (!ipool_add(b, pool, &x)) return oom(b);
     }
     ds->n_values = l->n;
-    return add_name(b, &b->in->datasets, HW_NS_DATASET, idx, ds->id, 0, mget(m, "dataset"),
-                    "dataset id");
+    return JC_OK;
 }
 
-/* Inline `intensity` entries of a region. */
 /* Every superseded_by names a dataset that exists, and following the chain
  * from any dataset ends at a current one (no cycle): the estimate's range
  * drops superseded datasets, so a dangling or circular name would silently
  * drop or keep the wrong values (docs/energy-model.md section 5). */
 static jc_status dataset_links(B *b)
 {
-    size_t n = b->t[K_INTENSITIES].n;
+    size_t n = b->t[HF_K_DATASET].n;
     for (size_t i = 0; i < n; i++) {
         const jc_dataset *ds = &b->db->datasets[i];
         if (!ds->superseded_by) continue;
-        const hnode *at = mget(b->t[K_INTENSITIES].v[i].map, "superseded_by");
+        const hnode *at = mget(b->t[HF_K_DATASET].v[i].map, "superseded_by");
         snprintf(b->ctx, sizeof b->ctx, "dataset '%s'", ds->id);
         if (!hw_ns_get(&b->in->datasets, ds->superseded_by)) {
             jc_diag tmp;
@@ -1182,6 +1204,7 @@ static jc_status dataset_links(B *b)
     return JC_OK;
 }
 
+/* Inline `intensity` entries of a region, into the pool. */
 static jc_status region_inline(B *b, const kentry *e, int32_t ri, ipool *pool)
 {
     static const char *const ex[] = {"dataset", "basis", NULL};
@@ -1319,21 +1342,6 @@ static jc_status region_default(B *b, const kentry *e, jc_region *r, bool cloud_
     return JC_OK;
 }
 
-/* ---- constants -------------------------------------------------------------------- */
-
-static jc_status convert_constant(B *b, const kentry *e, jc_constant *c, int32_t idx)
-{
-    static const char *const ex[] = {"id", "unit", NULL};
-    const hnode *m = e->map;
-    jc_status st;
-    snprintf(b->ctx, sizeof b->ctx, "constant '%s'", e->id);
-    c->id = e->id;
-    if ((st = sourced(b, m, "constant", &R_ANY, ex, 0, NULL, &c->value))) return st;
-    if ((st = get_str(b, m, "unit", true, &c->unit))) return st;
-    return add_name(b, &b->in->constants, HW_NS_CONSTANT, idx, c->id, 0, mget(m, "id"),
-                    "constant id");
-}
-
 /* ---- Green-Algorithms tables -------------------------------------------------------- */
 
 static jc_status row_source(B *b, const hnode *row, bool req, const jc_source **out)
@@ -1367,17 +1375,12 @@ static jc_status ga_table(B *b, const hnode *m, const jci_hwfield *lf, void *g)
     return JC_OK;
 }
 
-static jc_status convert_ga(B *b, const kentry *e, jc_ga_version *g)
+/* Each table's rows (ga_table), then the rules between tables. */
+static jc_status ga_rules(B *b, const hnode *m, void *rec, void *arg)
 {
-    const hnode *m = e->map;
     const jci_hwkind *k = jci_hwdb_kind(HF_K_GA);
+    jc_ga_version *g = rec;
     jc_status st;
-    snprintf(b->ctx, sizeof b->ctx, "ga version '%s'", e->id);
-    g->version = e->id;
-    g->file = m->file->path;
-    g->line = m->line;
-    g->col = m->col;
-    if ((st = read_fields(b, m, k, NULL, g))) return st;
     for (size_t i = 0; i < k->n; i++)
         if (k->fields[i].type == HF_T_LIST && (st = ga_table(b, m, &k->fields[i], g))) return st;
     /* rules between tables: every location code is a region; the
@@ -1470,55 +1473,37 @@ static jc_status load_layer(B *b, const char *dir, int layer)
 static jc_status build_all(B *b)
 {
     jc_status st;
-    for (int k = 0; k < K_COUNT; k++)
-        if (k == K_GA) {
+    for (int k = 0; k < HF_K_COUNT; k++)
+        if (k == HF_K_GA) {
             if (b->t[k].n > 1) qsort(b->t[k].v, b->t[k].n, sizeof *b->t[k].v, cmp_ga_entry);
         } else {
             sort_table(&b->t[k]);
         }
-    ALLOC_KIND(devices, n_devices, K_DEVICES);
-    ALLOC_KIND(hosts, n_hosts, K_HOSTS);
-    ALLOC_KIND(regions, n_regions, K_REGIONS);
-    ALLOC_KIND(datasets, n_datasets, K_INTENSITIES);
-    ALLOC_KIND(providers, n_providers, K_PROVIDERS);
-    ALLOC_KIND(constants, n_constants, K_CONSTANTS);
-    ALLOC_KIND(ga, n_ga, K_GA);
-    for (size_t i = 0; i < b->t[K_DEVICES].n; i++)
-        if ((st = convert_device(b, &b->t[K_DEVICES].v[i], &b->db->devices[i], (int32_t)i)))
-            return st;
-    for (size_t i = 0; i < b->t[K_PROVIDERS].n; i++)
-        if ((st = convert_provider(b, &b->t[K_PROVIDERS].v[i], &b->db->providers[i], (int32_t)i)))
-            return st;
-    for (size_t i = 0; i < b->t[K_HOSTS].n; i++)
-        if ((st = convert_host(b, &b->t[K_HOSTS].v[i], &b->db->hosts[i], (int32_t)i)))
-            return st;
-    for (size_t i = 0; i < b->t[K_REGIONS].n; i++)
-        if ((st = convert_region(b, &b->t[K_REGIONS].v[i], &b->db->regions[i], (int32_t)i)))
-            return st;
-    for (size_t i = 0; i < b->t[K_REGIONS].n; i++)
-        if ((st = region_links(b, &b->t[K_REGIONS].v[i], &b->db->regions[i]))) return st;
+    ALLOC_KIND(devices, n_devices, HF_K_DEVICE);
+    ALLOC_KIND(hosts, n_hosts, HF_K_HOST);
+    ALLOC_KIND(regions, n_regions, HF_K_REGION);
+    ALLOC_KIND(datasets, n_datasets, HF_K_DATASET);
+    ALLOC_KIND(providers, n_providers, HF_K_PROVIDER);
+    ALLOC_KIND(constants, n_constants, HF_K_CONSTANT);
+    ALLOC_KIND(ga, n_ga, HF_K_GA);
+    const ktable *rt = &b->t[HF_K_REGION];
+    if ((st = convert_kind(b, HF_K_DEVICE, b->db->devices, device_rules, NULL))) return st;
+    if ((st = convert_kind(b, HF_K_PROVIDER, b->db->providers, provider_rules, NULL))) return st;
+    if ((st = convert_kind(b, HF_K_HOST, b->db->hosts, host_rules, NULL))) return st;
+    if ((st = convert_kind(b, HF_K_REGION, b->db->regions, region_rules, NULL))) return st;
+    for (size_t i = 0; i < rt->n; i++)
+        if ((st = region_links(b, &rt->v[i], &b->db->regions[i]))) return st;
     ipool pool = {0};
-    for (size_t i = 0; i < b->t[K_INTENSITIES].n; i++)
-        if ((st = convert_dataset(b, &b->t[K_INTENSITIES].v[i], &b->db->datasets[i],
-                                  (int32_t)i, &pool)))
-            return st;
+    if ((st = convert_kind(b, HF_K_DATASET, b->db->datasets, dataset_rules, &pool))) return st;
     if ((st = dataset_links(b))) return st;
-    for (size_t i = 0; i < b->t[K_REGIONS].n; i++)
-        if ((st = region_inline(b, &b->t[K_REGIONS].v[i], (int32_t)i, &pool))) return st;
+    for (size_t i = 0; i < rt->n; i++)
+        if ((st = region_inline(b, &rt->v[i], (int32_t)i, &pool))) return st;
     if ((st = file_intensities(b, &pool))) return st;
     for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < b->t[K_REGIONS].n; i++)
-            if ((st = region_default(b, &b->t[K_REGIONS].v[i], &b->db->regions[i], pass)))
-                return st;
-    for (size_t i = 0; i < b->t[K_CONSTANTS].n; i++)
-        if ((st = convert_constant(b, &b->t[K_CONSTANTS].v[i], &b->db->constants[i], (int32_t)i)))
-            return st;
-    for (size_t i = 0; i < b->t[K_GA].n; i++) {
-        if ((st = convert_ga(b, &b->t[K_GA].v[i], &b->db->ga[i]))) return st;
-        if ((st = add_name(b, &b->in->ga, HW_NS_GA, (int32_t)i, b->db->ga[i].version, 0,
-                           mget(b->t[K_GA].v[i].map, "version"), "ga version")))
-            return st;
-    }
+        for (size_t i = 0; i < rt->n; i++)
+            if ((st = region_default(b, &rt->v[i], &b->db->regions[i], pass))) return st;
+    if ((st = convert_kind(b, HF_K_CONSTANT, b->db->constants, NULL, NULL))) return st;
+    if ((st = convert_kind(b, HF_K_GA, b->db->ga, ga_rules, NULL))) return st;
     b->ctx[0] = 0;
     return JC_OK;
 }

@@ -62,6 +62,12 @@ enum {
 #define HF_FLAT   0x100u  /* JSON: beside its mapping, named by the member */
 #define HF_HIDE   0x200u  /* views: not shown (read by the kind's own code) */
 #define HF_EMPTY  0x400u  /* a string that may be "" */
+#define HF_ALIASES 0x800u /* the entry's other names: registered beside its
+                             id in the kind's namespace (jci_hwkind.ns) */
+#define HF_ENTRY  0x1000u /* sourced value: the entry's mapping is the
+                             sourced value, its keys (value, source, year,
+                             low, high, derived, measured, note) beside the
+                             other rows' (a `constants` entry) */
 
 typedef struct jci_hwfield {
     const char *key;          /* YAML key ("energy.pj_per_byte") */
@@ -77,8 +83,8 @@ typedef struct jci_hwfield {
 } jci_hwfield;
 
 /* Record kinds with a table. */
-enum { HF_K_DEVICE, HF_K_HOST, HF_K_REGION, HF_K_DATASET, HF_K_PROVIDER, HF_K_SOURCE,
-       HF_K_GA, HF_K_GA_PUE, HF_K_GA_PROVIDER, HF_K_GA_DC, HF_K_GA_CPU, HF_K_GA_GPU,
+enum { HF_K_DEVICE, HF_K_HOST, HF_K_REGION, HF_K_DATASET, HF_K_PROVIDER, HF_K_CONSTANT,
+       HF_K_SOURCE, HF_K_GA, HF_K_GA_PUE, HF_K_GA_PROVIDER, HF_K_GA_DC, HF_K_GA_CPU, HF_K_GA_GPU,
        HF_K_GA_CONST, HF_K_GA_LOC, HF_K_COUNT };
 
 typedef struct jci_hwkind {
@@ -88,12 +94,27 @@ typedef struct jci_hwkind {
     int ht;                   /* its snapshot record type (HT_*) */
     const jci_hwfield *fields;
     size_t n;
+    /* An entry kind (a file's top-level list or mapping of entries,
+     * converted by src/hwdb/build.c's convert_kind): ns != 0. */
+    const char *label;        /* in messages: "device 'x'", "ga version '3.0'" */
+    const char *idname;       /* its id in messages: "device id", "region code" */
+    int ns;                   /* namespace of its id and aliases (HW_NS_*) */
+    size_t ns_off;            /* offsetof(hw_internal, that namespace) */
+    int single;               /* one entry per file, a mapping (not a list) */
+    int has_at;               /* the record has file, line, col (where its
+                                 mapping is): at offsets file_off, ... */
+    size_t file_off, line_off, col_off;
 } jci_hwkind;
 
 /* The table of kind k (HF_K_*), or NULL out of range.  Static. */
 const jci_hwkind *jci_hwdb_kind(int k);
 /* The kind whose records have snapshot type ht (a LIST's elem), or NULL. */
 const jci_hwkind *jci_hwdb_kind_of(int ht);
+
+/* Kind k's row of type HF_T_ID (every kind but the Green-Algorithms
+ * table rows has one), and its HF_ALIASES row; NULL when it has none. */
+const jci_hwfield *jci_hwdb_id_row(const jci_hwkind *k);
+const jci_hwfield *jci_hwdb_alias_row(const jci_hwkind *k);
 
 /* Enum values (NULL-terminated), in enum order. */
 extern const char *const jci_device_kind_names[];

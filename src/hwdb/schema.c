@@ -56,6 +56,11 @@ static const jci_hwfield provider_fields[] = {
 #include "hwdb/fields_provider.def"
 };
 #undef HF_REC
+#define HF_REC jc_constant
+static const jci_hwfield constant_fields[] = {
+#include "hwdb/fields_constant.def"
+};
+#undef HF_REC
 #define HF_REC jc_source
 static const jci_hwfield source_fields[] = {
 #include "hwdb/fields_source.def"
@@ -102,28 +107,48 @@ static const jci_hwfield ga_loc_fields[] = {
 };
 #undef HF_REC
 
-#define KIND(name, section, rec, ht, rows) \
-    {name, section, #rec, ht, rows, sizeof rows / sizeof rows[0]}
+/* Every kind: its name, YAML section, record type, snapshot type and rows. */
+#define KIND(nm, sec, rec, t, rows) \
+    .name = nm, .section = sec, .record = #rec, .ht = t, .fields = rows, \
+    .n = sizeof rows / sizeof rows[0]
+/* An entry kind: its label in messages, its id's name there, its namespace
+ * (member m of hw_internal). */
+#define ENTRY(lbl, idn, nsk, m) \
+    .label = lbl, .idname = idn, .ns = nsk, .ns_off = offsetof(hw_internal, m)
+/* A record that says where its mapping is (file, line, col). */
+#define AT(rec) \
+    .has_at = 1, .file_off = offsetof(rec, file), .line_off = offsetof(rec, line), \
+    .col_off = offsetof(rec, col)
 static const jci_hwkind kinds[HF_K_COUNT] = {
-    [HF_K_DEVICE] = KIND("device", "devices", jc_device, HT_DEVICE, device_fields),
-    [HF_K_HOST] = KIND("host", "hosts", jc_host, HT_HOST, host_fields),
-    [HF_K_REGION] = KIND("region", "regions", jc_region, HT_REGION, region_fields),
-    [HF_K_DATASET] = KIND("dataset", "intensities", jc_dataset, HT_DATASET, dataset_fields),
-    [HF_K_PROVIDER] = KIND("provider", "providers", jc_provider, HT_PROVIDER, provider_fields),
-    [HF_K_SOURCE] = KIND("source", "sources", jc_source, HT_SOURCE, source_fields),
-    [HF_K_GA] = KIND("ga", "ga", jc_ga_version, HT_GA_VERSION, ga_fields),
-    [HF_K_GA_PUE] = KIND("ga_pue_default", "ga.pue_defaults", jc_ga_pue_default, HT_GA_PUE,
-                         ga_pue_fields),
-    [HF_K_GA_PROVIDER] = KIND("ga_provider", "ga.providers", jc_ga_provider, HT_GA_PROVIDER,
-                              ga_provider_fields),
-    [HF_K_GA_DC] = KIND("ga_datacenter", "ga.datacenters", jc_ga_datacenter, HT_GA_DC,
-                        ga_dc_fields),
-    [HF_K_GA_CPU] = KIND("ga_cpu", "ga.cpus", jc_ga_hw, HT_GA_CPU, ga_cpu_fields),
-    [HF_K_GA_GPU] = KIND("ga_gpu", "ga.gpus", jc_ga_hw, HT_GA_GPU, ga_gpu_fields),
-    [HF_K_GA_CONST] = KIND("ga_constant", "ga.constants", jc_ga_constant, HT_GA_CONST,
-                           ga_const_fields),
-    [HF_K_GA_LOC] = KIND("ga_location", "ga.locations", jc_ga_location, HT_GA_LOC,
-                         ga_loc_fields),
+    [HF_K_DEVICE] = {KIND("device", "devices", jc_device, HT_DEVICE, device_fields),
+                     ENTRY("device", "device id", HW_NS_DEVICE, hw), AT(jc_device)},
+    [HF_K_HOST] = {KIND("host", "hosts", jc_host, HT_HOST, host_fields),
+                   ENTRY("host", "host id", HW_NS_HOST, hw), AT(jc_host)},
+    [HF_K_REGION] = {KIND("region", "regions", jc_region, HT_REGION, region_fields),
+                     ENTRY("region", "region code", HW_NS_REGION, regions), AT(jc_region)},
+    [HF_K_DATASET] = {KIND("dataset", "intensities", jc_dataset, HT_DATASET, dataset_fields),
+                      ENTRY("dataset", "dataset id", HW_NS_DATASET, datasets), .single = 1,
+                      AT(jc_dataset)},
+    [HF_K_PROVIDER] = {KIND("provider", "providers", jc_provider, HT_PROVIDER, provider_fields),
+                       ENTRY("provider", "provider id", HW_NS_PROVIDER, providers),
+                       AT(jc_provider)},
+    [HF_K_CONSTANT] = {KIND("constant", "constants", jc_constant, HT_CONSTANT, constant_fields),
+                       ENTRY("constant", "constant id", HW_NS_CONSTANT, constants)},
+    [HF_K_SOURCE] = {KIND("source", "sources", jc_source, HT_SOURCE, source_fields)},
+    [HF_K_GA] = {KIND("ga", "ga", jc_ga_version, HT_GA_VERSION, ga_fields),
+                 ENTRY("ga version", "ga version", HW_NS_GA, ga), .single = 1, AT(jc_ga_version)},
+    [HF_K_GA_PUE] = {KIND("ga_pue_default", "ga.pue_defaults", jc_ga_pue_default, HT_GA_PUE,
+                          ga_pue_fields)},
+    [HF_K_GA_PROVIDER] = {KIND("ga_provider", "ga.providers", jc_ga_provider, HT_GA_PROVIDER,
+                               ga_provider_fields)},
+    [HF_K_GA_DC] = {KIND("ga_datacenter", "ga.datacenters", jc_ga_datacenter, HT_GA_DC,
+                         ga_dc_fields)},
+    [HF_K_GA_CPU] = {KIND("ga_cpu", "ga.cpus", jc_ga_hw, HT_GA_CPU, ga_cpu_fields)},
+    [HF_K_GA_GPU] = {KIND("ga_gpu", "ga.gpus", jc_ga_hw, HT_GA_GPU, ga_gpu_fields)},
+    [HF_K_GA_CONST] = {KIND("ga_constant", "ga.constants", jc_ga_constant, HT_GA_CONST,
+                            ga_const_fields)},
+    [HF_K_GA_LOC] = {KIND("ga_location", "ga.locations", jc_ga_location, HT_GA_LOC,
+                          ga_loc_fields)},
 };
 
 const jci_hwkind *jci_hwdb_kind(int k)
@@ -135,5 +160,19 @@ const jci_hwkind *jci_hwdb_kind_of(int ht)
 {
     for (int k = 0; k < HF_K_COUNT; k++)
         if (kinds[k].ht == ht) return &kinds[k];
+    return NULL;
+}
+
+const jci_hwfield *jci_hwdb_id_row(const jci_hwkind *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (k->fields[i].type == HF_T_ID) return &k->fields[i];
+    return NULL;
+}
+
+const jci_hwfield *jci_hwdb_alias_row(const jci_hwkind *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (k->fields[i].flags & HF_ALIASES) return &k->fields[i];
     return NULL;
 }

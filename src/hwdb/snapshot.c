@@ -130,8 +130,11 @@ static const hs_field f_provider[] = {
     STR(jc_provider, file),
     END};
 #undef HF_REC
+#define HF_REC jc_constant
 static const hs_field f_constant[] = {
-    STR(jc_constant, id), STR(jc_constant, unit), EMB(HT_SOURCED, jc_constant, value), END};
+#include "hwdb/fields_constant.def"
+    END};
+#undef HF_REC
 #define HF_REC jc_ga_pue_default
 static const hs_field f_ga_pue[] = {
 #include "hwdb/fields_ga_pue.def"

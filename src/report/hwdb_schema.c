@@ -134,6 +134,7 @@ static bool json_field(cJSON *arr, const jci_hwfield *x)
               cJSON_AddBoolToObject(o, "needs_year", (x->flags & HF_YEAR) != 0) &&
               cJSON_AddStringToObject(o, "unit", x->unit) &&
               cJSON_AddStringToObject(o, "doc", x->doc);
+    if (ok && (x->flags & HF_ENTRY)) ok = cJSON_AddBoolToObject(o, "entry", 1);
     if (ok && x->has_range)
         ok = cJSON_AddNumberToObject(o, "min", x->lo) &&
              cJSON_AddBoolToObject(o, "min_open", x->lo_open) &&
