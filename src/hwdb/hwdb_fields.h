@@ -27,6 +27,7 @@
 #ifndef JC_HWDB_FIELDS_H
 #define JC_HWDB_FIELDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Field types. */
@@ -115,6 +116,13 @@ const jci_hwkind *jci_hwdb_kind_of(int ht);
  * table rows has one), and its HF_ALIASES row; NULL when it has none. */
 const jci_hwfield *jci_hwdb_id_row(const jci_hwkind *k);
 const jci_hwfield *jci_hwdb_alias_row(const jci_hwkind *k);
+
+/* Row f of record rec as a string: an ID or STR row's string, an ENUM
+ * row's value name; NULL when absent, out of range or of another type. */
+const char *jci_hwfield_str(const jci_hwfield *f, const void *rec);
+/* Where record rec of kind k is written (its file, line, col): false when
+ * the kind's records do not say (has_at 0). */
+bool jci_hwdb_at(const jci_hwkind *k, const void *rec, const char **file, int *line, int *col);
 
 /* Enum values (NULL-terminated), in enum order. */
 extern const char *const jci_device_kind_names[];

@@ -8,6 +8,7 @@
 #include "hwdb/hwdb_int.h"
 
 #include <stddef.h>
+#include <string.h>
 
 const char *const jci_device_kind_names[] = {"gpu", "cpu", "tpu", "accelerator", "soc", NULL};
 const char *const jci_precision_names[] = {"fp64", "fp32", "tf32", "fp16", "bf16",
@@ -134,7 +135,8 @@ static const jci_hwkind kinds[HF_K_COUNT] = {
                        AT(jc_provider)},
     [HF_K_CONSTANT] = {KIND("constant", "constants", jc_constant, HT_CONSTANT, constant_fields),
                        ENTRY("constant", "constant id", HW_NS_CONSTANT, constants)},
-    [HF_K_SOURCE] = {KIND("source", "sources", jc_source, HT_SOURCE, source_fields)},
+    [HF_K_SOURCE] = {KIND("source", "sources", jc_source, HT_SOURCE, source_fields),
+                     AT(jc_source)},
     [HF_K_GA] = {KIND("ga", "ga", jc_ga_version, HT_GA_VERSION, ga_fields),
                  ENTRY("ga version", "ga version", HW_NS_GA, ga), .single = 1, AT(jc_ga_version)},
     [HF_K_GA_PUE] = {KIND("ga_pue_default", "ga.pue_defaults", jc_ga_pue_default, HT_GA_PUE,
@@ -175,4 +177,29 @@ const jci_hwfield *jci_hwdb_alias_row(const jci_hwkind *k)
     for (size_t i = 0; i < k->n; i++)
         if (k->fields[i].flags & HF_ALIASES) return &k->fields[i];
     return NULL;
+}
+
+const char *jci_hwfield_str(const jci_hwfield *f, const void *rec)
+{
+    const unsigned char *p = (const unsigned char *)rec + f->off;
+    if (f->type == HF_T_ID || f->type == HF_T_STR) {
+        const char *s;
+        memcpy(&s, p, sizeof s);
+        return s;
+    }
+    if (f->type != HF_T_ENUM) return NULL;
+    int e, n = 0;
+    memcpy(&e, p, sizeof e);
+    while (f->names[n]) n++;
+    return e >= 0 && e < n ? f->names[e] : NULL;
+}
+
+bool jci_hwdb_at(const jci_hwkind *k, const void *rec, const char **file, int *line, int *col)
+{
+    const unsigned char *p = rec;
+    if (!k->has_at) return false;
+    memcpy(file, p + k->file_off, sizeof *file);
+    memcpy(line, p + k->line_off, sizeof *line);
+    memcpy(col, p + k->col_off, sizeof *col);
+    return true;
 }

@@ -40,6 +40,7 @@
 #include "hwdb/hwdb_fields.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -57,7 +58,6 @@
 #define FC(k, t, s, m, c) {k, t, 1, (unsigned)offsetof(s, m), (unsigned)offsetof(s, c)}
 #define STR(s, m) F(HS_STR, 0, 1, s, m)
 #define EMB(t, s, m) F(HS_EMB, t, 1, s, m)
-#define EMBN(t, n, s, m) F(HS_EMB, t, n, s, m)
 #define REF(t, s, m) F(HS_REF, t, 1, s, m)
 #define ARR(t, s, m, c) FC(HS_ARR, t, s, m, c)
 #define END {0, 0, 0, 0, 0}
@@ -66,113 +66,17 @@ static const hs_field f_none[] = {END};
 static const hs_field f_sourced[] = {
     REF(HT_SOURCE, jc_sourced, source), STR(jc_sourced, derived),
     STR(jc_sourced, measured), STR(jc_sourced, note), STR(jc_sourced, file), END};
-/* A record kind with a field table (src/hwdb/fields_<kind>.def): its
- * pointer fields come from the rows; numbers and enums are plain data. */
-#define HF_NONE
-#define HF_R(a, l, b, h)
-#define HF_NAMES(v)
-#define HF_COUNT(c) c
-#define HF_ARR(t, c) t, c
-#define JCF(m, k, t, fl, arg, u, d) HS_ROW_##t(m, arg)
-#define HS_ROW_ID(m, ...) STR(HF_REC, m),
-#define HS_ROW_STR(m, ...) STR(HF_REC, m),
-#define HS_ROW_STRS(m, c) FC(HS_STRS, 0, HF_REC, m, c),
-#define HS_ROW_ENUM(m, ...)
-#define HS_ROW_INT(m, ...)
-#define HS_ROW_NUM(m, ...)
-#define HS_ROW_OWN(m, ...)
-#define HS_ROW_SV(m, ...) EMB(HT_SOURCED, HF_REC, m),
-#define HS_ROW_PREC(m, ...) EMBN(HT_SOURCED, JC_PREC_COUNT, HF_REC, m),
-#define HS_ROW_DEVREF(m, ...) REF(HT_DEVICE, HF_REC, m),
-#define HS_ROW_SRCREF(m, ...) REF(HT_SOURCE, HF_REC, m),
-#define HS_ROW_LIST(m, ...) HS_LIST_(m, __VA_ARGS__)
-#define HS_LIST_(m, t, c) ARR(t, HF_REC, m, c),
-#define HS_ROW_ROWNUM(m, ...) EMB(HT_SOURCED, HF_REC, m),
-
-#define HF_REC jc_source
-static const hs_field f_source[] = {
-#include "hwdb/fields_source.def"
-    STR(jc_source, id), STR(jc_source, file_licence), STR(jc_source, file), END};
-#undef HF_REC
-#define HF_REC jc_device
-static const hs_field f_device[] = {
-#include "hwdb/fields_device.def"
-    STR(jc_device, file), END};
-#undef HF_REC
-#define HF_REC jc_host
-static const hs_field f_host[] = {
-#include "hwdb/fields_host.def"
-    STR(jc_host, file),
-    END};
-#undef HF_REC
-#define HF_REC jc_dataset
-static const hs_field f_dataset[] = {
-#include "hwdb/fields_dataset.def"
-    STR(jc_dataset, file),
-    END};
-#undef HF_REC
 static const hs_field f_intensity[] = {
     STR(jc_intensity, dataset_id), REF(HT_DATASET, jc_intensity, dataset),
     STR(jc_intensity, basis), EMB(HT_SOURCED, jc_intensity, value), END};
-#define HF_REC jc_region
-static const hs_field f_region[] = {
-#include "hwdb/fields_region.def"
-    /* chosen at load time (not YAML keys) */
-    REF(HT_REGION, jc_region, grid_region), REF(HT_INTENSITY, jc_region, default_intensity),
-    REF(HT_REGION, jc_region, default_from), STR(jc_region, default_reason),
-    STR(jc_region, file),
-    END};
-#undef HF_REC
 static const hs_field f_pue_year[] = {EMB(HT_SOURCED, jc_pue_year, value), END};
-#define HF_REC jc_provider
-static const hs_field f_provider[] = {
-#include "hwdb/fields_provider.def"
-    STR(jc_provider, file),
-    END};
-#undef HF_REC
-#define HF_REC jc_constant
-static const hs_field f_constant[] = {
-#include "hwdb/fields_constant.def"
-    END};
-#undef HF_REC
-#define HF_REC jc_ga_pue_default
-static const hs_field f_ga_pue[] = {
-#include "hwdb/fields_ga_pue.def"
-    END};
-#undef HF_REC
-#define HF_REC jc_ga_provider
-static const hs_field f_ga_provider[] = {
-#include "hwdb/fields_ga_provider.def"
-    END};
-#undef HF_REC
-#define HF_REC jc_ga_datacenter
-static const hs_field f_ga_dc[] = {
-#include "hwdb/fields_ga_dc.def"
-    END};
-#undef HF_REC
-#define HF_REC jc_ga_hw
-static const hs_field f_ga_cpu[] = {
-#include "hwdb/fields_ga_cpu.def"
-    END};
-static const hs_field f_ga_gpu[] = {
-#include "hwdb/fields_ga_gpu.def"
-    END};
-#undef HF_REC
-#define HF_REC jc_ga_location
-static const hs_field f_ga_loc[] = {
-#include "hwdb/fields_ga_loc.def"
-    REF(HT_REGION, jc_ga_location, resolved), END};
-#undef HF_REC
-#define HF_REC jc_ga_constant
-static const hs_field f_ga_const[] = {
-#include "hwdb/fields_ga_const.def"
-    END};
-#undef HF_REC
-#define HF_REC jc_ga_version
-static const hs_field f_ga_version[] = {
-#include "hwdb/fields_ga.def"
-    STR(jc_ga_version, file), END};
-#undef HF_REC
+/* The pointer fields of a record kind with a field table that are not
+ * YAML keys (set while loading), after its rows' (types_init). */
+static const hs_field x_source[] = {STR(jc_source, id), STR(jc_source, file_licence), END};
+static const hs_field x_region[] = {
+    REF(HT_REGION, jc_region, grid_region), REF(HT_INTENSITY, jc_region, default_intensity),
+    REF(HT_REGION, jc_region, default_from), STR(jc_region, default_reason), END};
+static const hs_field x_ga_loc[] = {REF(HT_REGION, jc_ga_location, resolved), END};
 static const hs_field f_name[] = {
     STR(hw_name, name), STR(hw_name, lower), STR(hw_name, file), END};
 static const hs_field f_strmap[] = {
@@ -194,26 +98,28 @@ static const hs_field f_hwdb[] = {
     ARR(HT_GA_VERSION, jc_hwdb, ga, n_ga), FC(HS_STRS, 0, jc_hwdb, files, n_files),
     STR(jc_hwdb, data_version), F(HS_ONE, HT_INTERNAL, 1, jc_hwdb, internal_), END};
 
-static const hs_type types[HT_COUNT] = {
+/* Every record type; a kind with a field table lists here only its fields
+ * set while loading (f_none: none), types_init puts its rows' first. */
+static hs_type type_tab[HT_COUNT] = {
     [HT_I32] = {"int32", sizeof(int32_t), f_none},
-    [HT_SOURCE] = {"jc_source", sizeof(jc_source), f_source},
+    [HT_SOURCE] = {"jc_source", sizeof(jc_source), x_source},
     [HT_SOURCED] = {"jc_sourced", sizeof(jc_sourced), f_sourced},
-    [HT_DEVICE] = {"jc_device", sizeof(jc_device), f_device},
-    [HT_HOST] = {"jc_host", sizeof(jc_host), f_host},
-    [HT_DATASET] = {"jc_dataset", sizeof(jc_dataset), f_dataset},
+    [HT_DEVICE] = {"jc_device", sizeof(jc_device), f_none},
+    [HT_HOST] = {"jc_host", sizeof(jc_host), f_none},
+    [HT_DATASET] = {"jc_dataset", sizeof(jc_dataset), f_none},
     [HT_INTENSITY] = {"jc_intensity", sizeof(jc_intensity), f_intensity},
-    [HT_REGION] = {"jc_region", sizeof(jc_region), f_region},
+    [HT_REGION] = {"jc_region", sizeof(jc_region), x_region},
     [HT_PUE_YEAR] = {"jc_pue_year", sizeof(jc_pue_year), f_pue_year},
-    [HT_PROVIDER] = {"jc_provider", sizeof(jc_provider), f_provider},
-    [HT_CONSTANT] = {"jc_constant", sizeof(jc_constant), f_constant},
-    [HT_GA_PUE] = {"jc_ga_pue_default", sizeof(jc_ga_pue_default), f_ga_pue},
-    [HT_GA_PROVIDER] = {"jc_ga_provider", sizeof(jc_ga_provider), f_ga_provider},
-    [HT_GA_DC] = {"jc_ga_datacenter", sizeof(jc_ga_datacenter), f_ga_dc},
-    [HT_GA_CPU] = {"jc_ga_hw (cpus)", sizeof(jc_ga_hw), f_ga_cpu},
-    [HT_GA_GPU] = {"jc_ga_hw (gpus)", sizeof(jc_ga_hw), f_ga_gpu},
-    [HT_GA_LOC] = {"jc_ga_location", sizeof(jc_ga_location), f_ga_loc},
-    [HT_GA_CONST] = {"jc_ga_constant", sizeof(jc_ga_constant), f_ga_const},
-    [HT_GA_VERSION] = {"jc_ga_version", sizeof(jc_ga_version), f_ga_version},
+    [HT_PROVIDER] = {"jc_provider", sizeof(jc_provider), f_none},
+    [HT_CONSTANT] = {"jc_constant", sizeof(jc_constant), f_none},
+    [HT_GA_PUE] = {"jc_ga_pue_default", sizeof(jc_ga_pue_default), f_none},
+    [HT_GA_PROVIDER] = {"jc_ga_provider", sizeof(jc_ga_provider), f_none},
+    [HT_GA_DC] = {"jc_ga_datacenter", sizeof(jc_ga_datacenter), f_none},
+    [HT_GA_CPU] = {"jc_ga_hw (cpus)", sizeof(jc_ga_hw), f_none},
+    [HT_GA_GPU] = {"jc_ga_hw (gpus)", sizeof(jc_ga_hw), f_none},
+    [HT_GA_LOC] = {"jc_ga_location", sizeof(jc_ga_location), x_ga_loc},
+    [HT_GA_CONST] = {"jc_ga_constant", sizeof(jc_ga_constant), f_none},
+    [HT_GA_VERSION] = {"jc_ga_version", sizeof(jc_ga_version), f_none},
     [HT_NAME] = {"hw_name", sizeof(hw_name), f_name},
     [HT_STRMAP] = {"jci_strmap", sizeof(jci_strmap), f_strmap},
     [HT_NS] = {"hw_ns", sizeof(hw_ns), f_ns},
@@ -221,9 +127,59 @@ static const hs_type types[HT_COUNT] = {
     [HT_HWDB] = {"jc_hwdb", sizeof(jc_hwdb), f_hwdb},
 };
 
+/* The pointer field of field-table row f, or kind 0 when it has none
+ * (numbers and enums are plain data; an OWN row has no storage). */
+static hs_field row_field(const jci_hwfield *f)
+{
+    hs_field x = {0, 0, 1, (unsigned)f->off, 0};
+    switch (f->type) {
+    case HF_T_ID:
+    case HF_T_STR: x.kind = HS_STR; break;
+    case HF_T_STRS: x.kind = HS_STRS, x.count_off = (unsigned)f->count_off; break;
+    case HF_T_SV:
+    case HF_T_ROWNUM: x.kind = HS_EMB, x.type = HT_SOURCED; break;
+    case HF_T_PREC: x.kind = HS_EMB, x.type = HT_SOURCED, x.n = JC_PREC_COUNT; break;
+    case HF_T_DEVREF: x.kind = HS_REF, x.type = HT_DEVICE; break;
+    case HF_T_SRCREF: x.kind = HS_REF, x.type = HT_SOURCE; break;
+    case HF_T_LIST:
+        x.kind = HS_ARR, x.type = (unsigned char)f->elem, x.count_off = (unsigned)f->count_off;
+        break;
+    default: break;
+    }
+    return x;
+}
+
+/* The pointer fields of each record kind with a field table
+ * (src/hwdb/fields_<kind>.def, expanded in src/hwdb/schema.c): its rows',
+ * then the ones set while loading (the static table's list above), then
+ * where the record is written (file).  Filled once (hs_types); the sizes
+ * are static data, so a buffer too small is a build-time bug (abort), met
+ * by every test that writes a snapshot. */
+static hs_field derived[600];
+static pthread_once_t types_once = PTHREAD_ONCE_INIT;
+
+static void types_init(void)
+{
+    size_t n = 0;
+    for (int k = 0; k < HF_K_COUNT; k++) {
+        const jci_hwkind *kd = jci_hwdb_kind(k);
+        hs_field *start = &derived[n];
+        for (size_t i = 0; i < kd->n; i++) {
+            hs_field x = row_field(&kd->fields[i]);
+            if (x.kind) derived[n++] = x;
+        }
+        if (n + kd->n + 16 > sizeof derived / sizeof derived[0]) abort();
+        for (const hs_field *x = type_tab[kd->ht].fields; x->kind; x++) derived[n++] = *x;
+        if (kd->has_at) derived[n++] = (hs_field){HS_STR, 0, 1, (unsigned)kd->file_off, 0};
+        derived[n++] = (hs_field)END;
+        type_tab[kd->ht].fields = start;
+    }
+}
+
 const hs_type *hs_types(void)
 {
-    return types;
+    pthread_once(&types_once, types_init);
+    return type_tab;
 }
 
 /* Records that borrowed references may point at: their elements are
@@ -269,6 +225,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
  * repeats the work). */
 static uint32_t abi_hash(void)
 {
+    const hs_type *types = hs_types();
     static _Atomic uint32_t cached;
     uint32_t v = atomic_load_explicit(&cached, memory_order_relaxed);
     if (v) return v;
@@ -540,6 +497,7 @@ static void *w_grow(W *w, void *vec, size_t *cap, size_t elem, size_t first)
  * an empty array stays non-NULL as the YAML loader leaves it). */
 static bool w_array(W *w, int type, const void *old, size_t count, uint64_t *off)
 {
+    const hs_type *types = hs_types();
     size_t sz = types[type].size, n = count ? count : 1;
     if (n > SNAP_MAX_BYTES / sz)
         return w_fail(w, JC_ERR_RANGE, "an array is too large", types[type].name);
@@ -556,6 +514,7 @@ static bool w_array(W *w, int type, const void *old, size_t count, uint64_t *off
 
 static bool w_fields(W *w, int type, uint64_t at, const void *old)
 {
+    const hs_type *types = hs_types();
     for (const hs_field *f = types[type].fields; f->kind; f++) {
         const void *p = f->kind == HS_EMB ? NULL : rd_ptr(old, f->off);
         uint64_t off = 0;
@@ -612,6 +571,7 @@ static bool w_fields(W *w, int type, uint64_t at, const void *old)
  * by many values) a standalone copy listed as a root for relocation. */
 static bool w_resolve(W *w)
 {
+    const hs_type *types = hs_types();
     for (size_t i = 0; i < w->rlen; i++) {
         wref r = w->r[i];
         uint64_t off = p_get(w, r.old);
@@ -780,6 +740,7 @@ static bool r_fields(R *r, int type, unsigned char *rec, int depth);
 
 static bool r_array(R *r, int type, void *rec, unsigned off, size_t count, int depth)
 {
+    const hs_type *types = hs_types();
     size_t sz = types[type].size, n = count ? count : 1;
     if (n > r->len / sz || !r_ptr(r, rec, off, n * sz, false)) return false;
     unsigned char *a;
@@ -792,6 +753,7 @@ static bool r_array(R *r, int type, void *rec, unsigned off, size_t count, int d
 
 static bool r_fields(R *r, int type, unsigned char *rec, int depth)
 {
+    const hs_type *types = hs_types();
     if (depth > 16) return false;
     for (const hs_field *f = types[type].fields; f->kind; f++) {
         switch (f->kind) {
@@ -911,6 +873,7 @@ static const char *stale(const unsigned char *img, const snap_hdr *h, const char
 jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsigned flags,
                                 jc_hwdb **out, jc_diag *diag)
 {
+    const hs_type *types = hs_types();
     jc_diag local;
     if (!diag) diag = &local;
     jci_diag_clear(diag);

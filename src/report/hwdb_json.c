@@ -164,19 +164,13 @@ static void add_field(jb *b, cJSON *o, const jci_hwfield *f, const void *rec, co
     switch (f->type) {
     case HF_T_ID:
     case HF_T_STR:
-        add_str(b, o, name, ptr_at(rec, f->off));
+    case HF_T_ENUM:
+        add_str(b, o, name, jci_hwfield_str(f, rec));
         break;
     case HF_T_STRS: {
         size_t n;
         memcpy(&n, (const unsigned char *)rec + f->count_off, sizeof n);
         add_item(b, o, name, str_array(b, (const char **)ptr_at(rec, f->off), n));
-        break;
-    }
-    case HF_T_ENUM: {
-        int e, n = 0;
-        memcpy(&e, p, sizeof e);
-        while (f->names[n]) n++;
-        add_str(b, o, name, e >= 0 && e < n ? f->names[e] : NULL);
         break;
     }
     case HF_T_INT:
@@ -249,36 +243,33 @@ static void fields_json(jb *b, cJSON *o, const void *rec, const jci_hwkind *k, j
     }
 }
 
-static void defined_at(jb *b, cJSON *o, const char *file, int line, int col)
+/* One record's JSON view: every row of its kind (fields_json, the hook
+ * for its LIST rows), then "defined_at", where it is written. */
+static char *record_json(const void *rec, int kind, json_hook own)
 {
-    char at[700];
-    snprintf(at, sizeof at, "%s:%d:%d", file, line, col);
-    add_str(b, o, "defined_at", at);
-}
-
-static cJSON *device_obj(jb *b, const jc_device *d)
-{
-    cJSON *o = chk(b, cJSON_CreateObject());
+    jb b = {0};
+    const jci_hwkind *k = jci_hwdb_kind(kind);
+    const char *file;
+    int line, col;
+    cJSON *o = chk(&b, cJSON_CreateObject());
     if (!o) return NULL;
-    fields_json(b, o, d, jci_hwdb_kind(HF_K_DEVICE), NULL);
-    defined_at(b, o, d->file, d->line, d->col);
-    return o;
+    fields_json(&b, o, rec, k, own);
+    if (jci_hwdb_at(k, rec, &file, &line, &col)) {
+        char at[700];
+        snprintf(at, sizeof at, "%s:%d:%d", file, line, col);
+        add_str(&b, o, "defined_at", at);
+    }
+    return finish(&b, o);
 }
 
 char *jc_report_device_json(const jc_device *d)
 {
-    jb b = {0};
-    return finish(&b, device_obj(&b, d));
+    return record_json(d, HF_K_DEVICE, NULL);
 }
 
 char *jc_report_host_json(const jc_host *h)
 {
-    jb b = {0};
-    cJSON *o = chk(&b, cJSON_CreateObject());
-    if (!o) return NULL;
-    fields_json(&b, o, h, jci_hwdb_kind(HF_K_HOST), NULL);
-    defined_at(&b, o, h->file, h->line, h->col);
-    return finish(&b, o);
+    return record_json(h, HF_K_HOST, NULL);
 }
 
 char *jc_report_hw_list_json(const jc_hwdb *db, const char *kind)
@@ -385,10 +376,5 @@ static void region_intensity(jb *b, cJSON *o, const void *rec, const jci_hwfield
 
 char *jc_report_region_json(const jc_region *r)
 {
-    jb b = {0};
-    cJSON *o = chk(&b, cJSON_CreateObject());
-    if (!o) return NULL;
-    fields_json(&b, o, r, jci_hwdb_kind(HF_K_REGION), region_intensity);
-    defined_at(&b, o, r->file, r->line, r->col);
-    return finish(&b, o);
+    return record_json(r, HF_K_REGION, region_intensity);
 }

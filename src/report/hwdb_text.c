@@ -84,8 +84,9 @@ static void text_field(out *o, const jci_hwfield *f, const void *rec)
     double v;
     switch (f->type) {
     case HF_T_ID:
-    case HF_T_STR: {
-        const char *s = ptr_at(rec, f->off);
+    case HF_T_STR:
+    case HF_T_ENUM: {
+        const char *s = jci_hwfield_str(f, rec);
         if (s && (f->flags & HF_QUOTE)) pr(o, "  %-22s \"%s\"\n", f->key, s);
         else str_field(o, f->key, s);
         break;
@@ -94,13 +95,6 @@ static void text_field(out *o, const jci_hwfield *f, const void *rec)
         size_t n;
         memcpy(&n, (const unsigned char *)rec + f->count_off, sizeof n);
         list_field(o, f->key, (const char **)ptr_at(rec, f->off), n);
-        break;
-    }
-    case HF_T_ENUM: {
-        int n = 0;
-        memcpy(&i, p, sizeof i);
-        while (f->names[n]) n++;
-        str_field(o, f->key, i >= 0 && i < n ? f->names[i] : "?");
         break;
     }
     case HF_T_INT:
@@ -151,28 +145,39 @@ static void fields_text(out *o, const void *rec, const jci_hwkind *k, text_hook 
     }
 }
 
-/* The body of one record's text view (its title line already printed): every
- * row of hwdb kind `kind` (fields_text), then where the record is defined. */
-static jc_status record_text(out *o, const void *rec, int kind, text_hook own, const char *file,
-                             int line, int col)
+/* One record's text view: the title line from its HF_TITLE rows ("id
+ * (what kind)": the first row, the others in parentheses after `what`),
+ * every other row (fields_text), then where the record is defined. */
+static jc_status record_text(FILE *f, const void *rec, int kind, const char *what,
+                             text_hook own)
 {
-    fields_text(o, rec, jci_hwdb_kind(kind), own);
-    pr(o, "  %-22s %s:%d:%d\n", "defined at", file, line, col);
-    return done(o);
+    out o = {f, 0};
+    const jci_hwkind *k = jci_hwdb_kind(kind);
+    const char *file;
+    int line, col, n = 0;
+    for (size_t i = 0; i < k->n; i++) {
+        if (!(k->fields[i].flags & HF_TITLE)) continue;
+        const char *s = jci_hwfield_str(&k->fields[i], rec);
+        if (!s) s = "?";
+        if (n == 0) pr(&o, "%s", s);
+        else pr(&o, n == 1 ? "  (%s%s" : ", %s%s", n == 1 ? what : "", s);
+        n++;
+    }
+    pr(&o, n > 1 ? ")\n" : "\n");
+    fields_text(&o, rec, k, own);
+    if (jci_hwdb_at(k, rec, &file, &line, &col))
+        pr(&o, "  %-22s %s:%d:%d\n", "defined at", file, line, col);
+    return done(&o);
 }
 
 jc_status jc_report_device_text(const jc_device *d, FILE *f)
 {
-    out o = {f, 0};
-    pr(&o, "%s  (%s)\n", d->id, jc_device_kind_name(d->kind));
-    return record_text(&o, d, HF_K_DEVICE, NULL, d->file, d->line, d->col);
+    return record_text(f, d, HF_K_DEVICE, "", NULL);
 }
 
 jc_status jc_report_host_text(const jc_host *h, FILE *f)
 {
-    out o = {f, 0};
-    pr(&o, "%s  (host, %s)\n", h->id, jc_host_kind_name(h->kind));
-    return record_text(&o, h, HF_K_HOST, NULL, h->file, h->line, h->col);
+    return record_text(f, h, HF_K_HOST, "host, ", NULL);
 }
 
 static bool kind_match(const char *kind, jc_device_kind k)
@@ -274,7 +279,5 @@ static void region_intensity(out *o, const void *rec, const jci_hwfield *f)
 
 jc_status jc_report_region_text(const jc_region *r, FILE *f)
 {
-    out o = {f, 0};
-    pr(&o, "%s  (%s)\n", r->code, jc_region_type_name(r->type));
-    return record_text(&o, r, HF_K_REGION, region_intensity, r->file, r->line, r->col);
+    return record_text(f, r, HF_K_REGION, "", region_intensity);
 }
