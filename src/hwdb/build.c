@@ -91,6 +91,20 @@ static const hnode *mkey(const hnode *m, const char *key)
     return m;
 }
 
+/* Array v (n elements of elem bytes, capacity *cap) with room for one
+ * more: v itself while n < *cap, else a copy in arena a at twice the
+ * capacity (`first` when empty); NULL on out-of-memory. */
+static void *arena_room(jci_arena *a, void *v, size_t n, size_t *cap, size_t elem, size_t first)
+{
+    if (n < *cap) return v;
+    size_t nc = *cap ? *cap * 2 : first;
+    void *nv = jci_arena_calloc(a, nc, elem);
+    if (!nv) return NULL;
+    if (n) memcpy(nv, v, n * elem);
+    *cap = nc;
+    return nv;
+}
+
 /* Closest of names[] (NULL-terminated) to s for "did you mean", or NULL. */
 static const char *closest(const char *const *names, const char *s)
 {
@@ -311,26 +325,17 @@ static jc_status get_enum(B *b, const hnode *m, const char *key,
     return err(b, n, "%s: unknown value '%s' (expected one of: %s)", key, s, list);
 }
 
-static jc_status get_map(B *b, const hnode *m, const char *key, bool req,
-                         const hnode **out)
+/* Key `key` of m as a node of kind HN_MAP or HN_SEQ (absent: NULL, an
+ * error when required). */
+static jc_status get_node(B *b, const hnode *m, const char *key, bool req, hn_kind kind,
+                          const hnode **out)
 {
     const hnode *n = mget(m, key);
     *out = NULL;
     if (!n) return req ? err(b, m, "missing required key '%s'", key) : JC_OK;
-    if (n->kind != HN_MAP)
-        return err(b, n, "%s: expected a mapping, got %s", key, what_is(n));
-    *out = n;
-    return JC_OK;
-}
-
-static jc_status get_seq(B *b, const hnode *m, const char *key, bool req,
-                         const hnode **out)
-{
-    const hnode *n = mget(m, key);
-    *out = NULL;
-    if (!n) return req ? err(b, m, "missing required key '%s'", key) : JC_OK;
-    if (n->kind != HN_SEQ)
-        return err(b, n, "%s: expected a list, got %s", key, what_is(n));
+    if (n->kind != kind)
+        return err(b, n, "%s: expected %s, got %s", key, kind == HN_MAP ? "a mapping" : "a list",
+                   what_is(n));
     *out = n;
     return JC_OK;
 }
@@ -655,14 +660,9 @@ static jc_status register_entry(B *b, int kind, hnode *e, int layer)
         k->layer = layer;
         return JC_OK;
     }
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 64;
-        kentry *nv = jci_arena_calloc(b->s, nc, sizeof *nv);
-        if (!nv) return oom(b);
-        if (t->n) memcpy(nv, t->v, t->n * sizeof *nv);
-        t->v = nv;
-        t->cap = nc;
-    }
+    kentry *nv = arena_room(b->s, t->v, t->n, &t->cap, sizeof *t->v, 64);
+    if (!nv) return oom(b);
+    t->v = nv;
     int32_t prev;
     if (!hw_smap_put(b->s, &t->map, lower, (int32_t)t->n, &prev)) return oom(b);
     kentry *k = &t->v[t->n++];
@@ -676,8 +676,13 @@ static jc_status register_entry(B *b, int kind, hnode *e, int layer)
 
 static jc_status register_file(B *b, hw_file *f, hnode *root)
 {
-    static const char *const top_keys[] = {"schema", "licence", "sources", "devices",
-        "hosts", "regions", "intensities", "providers", "constants", "ga", NULL};
+    /* a file's keys: these, then the section of every entry kind */
+    const char *top_keys[HF_K_COUNT + 4] = {"schema", "licence", "sources"};
+    size_t nk = 3;
+    for (int k = 0; k < HF_K_COUNT; k++)
+        if (entry_kind(k)) top_keys[nk++] = jci_hwdb_kind(k)->section;
+    char sections[300];
+    join(sections, sizeof sections, top_keys + 3);
     b->ctx[0] = 0;
     if (!root) {
         hnode at = {HN_SCALAR, 1, 1, f, "", 1, 0, NULL, NULL};
@@ -685,8 +690,7 @@ static jc_status register_file(B *b, hw_file *f, hnode *root)
     }
     if (root->kind != HN_MAP)
         return err(b, root, "the top level must be a mapping (schema, sources and one of "
-                   "devices, hosts, regions, intensities, providers, constants, ga), got %s",
-                   what_is(root));
+                   "%s), got %s", sections, what_is(root));
     jc_status st = check_keys(b, root, top_keys, NULL);
     if (st) return st;
     const char *schema;
@@ -706,9 +710,7 @@ static jc_status register_file(B *b, hw_file *f, hnode *root)
                        jci_hwdb_kind(kind)->section, jci_hwdb_kind(k)->section);
         kind = k;
     }
-    if (kind < 0)
-        return err(b, root, "no entries: expected one of devices, hosts, regions, "
-                   "intensities, providers, constants, ga");
+    if (kind < 0) return err(b, root, "no entries: expected one of %s", sections);
     const char *section = jci_hwdb_kind(kind)->section;
     hnode *body = (hnode *)mget(root, section);
     if (jci_hwdb_kind(kind)->single)
@@ -928,7 +930,7 @@ static jc_status read_fields(B *b, const hnode *m, const jci_hwkind *k, const ch
                     return st;
         } else {
             const hnode *g;
-            if ((st = get_map(b, m, top, false, &g))) return st;
+            if ((st = get_node(b, m, top, false, HN_MAP, &g))) return st;
             if (g && (st = check_keys(b, g, sub, top))) return st;
             for (size_t j = i; g && j < end; j++)
                 if ((st = read_field(b, g, &f[j], strchr(f[j].key, '.') + 1, NULL, rec)))
@@ -1108,14 +1110,9 @@ typedef struct ipool {
 
 static bool ipool_add(B *b, ipool *p, const ival *x)
 {
-    if (p->n == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 1024;
-        ival *nv = jci_arena_calloc(b->s, nc, sizeof *nv);
-        if (!nv) return false;
-        if (p->n) memcpy(nv, p->v, p->n * sizeof *nv);
-        p->v = nv;
-        p->cap = nc;
-    }
+    ival *nv = arena_room(b->s, p->v, p->n, &p->cap, sizeof *p->v, 1024);
+    if (!nv) return false;
+    p->v = nv;
     p->v[p->n++] = *x;
     return true;
 }
@@ -1148,7 +1145,7 @@ static jc_status dataset_rules(B *b, const hnode *m, void *rec, void *arg)
     if (ds->superseded_by && !strcmp(ds->superseded_by, ds->id))
         return err(b, mget(m, "superseded_by"), "superseded_by: a dataset cannot supersede itself");
     const hnode *l;
-    if ((st = get_seq(b, m, "values", true, &l))) return st;
+    if ((st = get_node(b, m, "values", true, HN_SEQ, &l))) return st;
     for (size_t i = 0; i < l->n; i++) {
         const hnode *v = l->vals[i];
         if (v->kind != HN_MAP)
@@ -1429,14 +1426,10 @@ static int cmp_ga_entry(const void *x, const void *y)
 
 static jc_status add_file_path(B *b, const char *path)
 {
-    if (b->n_files == b->cap_files) {
-        size_t nc = b->cap_files ? b->cap_files * 2 : 64;
-        const char **nv = jci_arena_calloc(b->a, nc, sizeof *nv);
-        if (!nv) return oom(b);
-        if (b->n_files) memcpy(nv, b->db->files, b->n_files * sizeof *nv);
-        b->db->files = nv;
-        b->cap_files = nc;
-    }
+    const char **nv = arena_room(b->a, b->db->files, b->n_files, &b->cap_files,
+                                 sizeof *b->db->files, 64);
+    if (!nv) return oom(b);
+    b->db->files = nv;
     b->db->files[b->n_files++] = path;
     b->db->n_files = b->n_files;
     return JC_OK;
