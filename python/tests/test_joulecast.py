@@ -120,6 +120,20 @@ class SameAsCli(InWork):
                                        "--dim", "sequence=128", "--json"))
         self.assertFalse(got["partial"])
 
+    def test_count_batch_binding_conflict_refused_as_cli(self):
+        # --batch and a --dim / --input that binds the batch dim otherwise:
+        # the request path refuses both, for the binding as for the CLI
+        # (the binding used to count silently at the --dim value)
+        for kw, args in (({"batch": 8, "dims": {"batch": 4}}, ("--batch", "8", "--dim", "batch=4")),
+                         ({"batch": 8, "inputs": {"input": [4, 3, 224, 224]}},
+                          ("--batch", "8", "--input", "input=4x3x224x224"))):
+            with self.assertRaises(joulecast.Error) as cm:
+                joulecast.count("models/resnet18.onnx", **kw)
+            out = cli_run("count", "models/resnet18.onnx", *args, "--json")
+            self.assertEqual((cm.exception.exit_code, out.returncode), (2, 2), kw)
+            self.assertIn(cm.exception.message, out.stderr.decode())
+            self.assertIn("disagree", cm.exception.message)
+
     def test_estimate_done_when_equals_cli(self):
         got = joulecast.estimate(model=os.path.join(ROOT, "models/resnet50.onnx"), batch=8,
                                  requests=1000, device="a100", region="FR")

@@ -160,8 +160,9 @@ static const char *const count_keys[] = {
     "dim", "input", "input-value", "batch", "assume", "convention", "op-rules", "strict", NULL
 };
 
+/* The analysis keys as the request's bindings (src/job/request.c). */
 typedef struct analyze_args {
-    jc_analyze_opts o;
+    jc_request rq;
     jc_dim_binding *dims, *assume;
     jc_input_binding *inputs;
     jc_value_binding *values;
@@ -175,17 +176,17 @@ static int analyze_key(jci_arena *a, analyze_args *x, const char *k, const char 
 {
     *st = JC_OK;
     if (!strcmp(k, "dim")) {
-        *st = binding(a, k, v, 1, &x->dims[x->o.n_dims], d);
-        if (!*st) x->o.n_dims++;
+        *st = binding(a, k, v, 1, &x->dims[x->rq.n_dims], d);
+        if (!*st) x->rq.n_dims++;
     } else if (!strcmp(k, "assume")) {
-        *st = binding(a, k, v, 0, &x->assume[x->o.n_assume], d);
-        if (!*st) x->o.n_assume++;
+        *st = binding(a, k, v, 0, &x->assume[x->rq.n_assume], d);
+        if (!*st) x->rq.n_assume++;
     } else if (!strcmp(k, "input-value")) {
-        *st = values(a, k, v, &x->values[x->o.n_values], d);
-        if (!*st) x->o.n_values++;
+        *st = values(a, k, v, &x->values[x->rq.n_values], d);
+        if (!*st) x->rq.n_values++;
     } else if (!strcmp(k, "input")) {
-        *st = input(a, k, v, &x->inputs[x->o.n_inputs], d);
-        if (!*st) x->o.n_inputs++;
+        *st = input(a, k, v, &x->inputs[x->rq.n_inputs], d);
+        if (!*st) x->rq.n_inputs++;
     } else {
         return 0;
     }
@@ -195,15 +196,16 @@ static int analyze_key(jci_arena *a, analyze_args *x, const char *k, const char 
 static jc_status analyze_args_init(jci_arena *a, analyze_args *x, size_t n, jc_diag *d)
 {
     memset(x, 0, sizeof *x);
+    jc_request_init(&x->rq);
     x->dims = jci_arena_calloc(a, n + 1, sizeof *x->dims);
     x->assume = jci_arena_calloc(a, n + 1, sizeof *x->assume);
     x->inputs = jci_arena_calloc(a, n + 1, sizeof *x->inputs);
     x->values = jci_arena_calloc(a, n + 1, sizeof *x->values);
     if (!x->dims || !x->assume || !x->inputs || !x->values) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    x->o.dims = x->dims;
-    x->o.assume = x->assume;
-    x->o.inputs = x->inputs;
-    x->o.values = x->values;
+    x->rq.dims = x->dims;
+    x->rq.assume = x->assume;
+    x->rq.inputs = x->inputs;
+    x->rq.values = x->values;
     return JC_OK;
 }
 
@@ -225,27 +227,32 @@ jc_status jc_run_count_json(const char *model_path, const char *const *keys,
     if (!a) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     jc_model *m = NULL;
     jc_analysis *an = NULL;
+    jc_job job;
+    jc_job_init(&job);
     analyze_args x;
     jc_status st = analyze_args_init(a, &x, n, d);
     for (size_t i = 0; i < n && !st; i++) {
         const char *k = keys[i], *v = values[i];
         if (k && analyze_key(a, &x, k, v, &st, d)) continue;
         if (!k) st = bind_unknown(d, "count", k);
-        else if (!strcmp(k, "batch")) {
-            /* the job's limit, as `joulecast count --batch` applies it */
-            if (!(st = bind_i64(k, v, 1, &x.o.batch, d)) && x.o.batch > *jc_job_key_max("batch"))
-                st = jci_diag_set(d, JC_ERR_RANGE, "batch %s is out of range: at most %g", v,
-                                 *jc_job_key_max("batch"));
-        }
+        else if (!strcmp(k, "batch")) st = jc_job_set(&job, k, v, d);   /* the job key's own limits */
         else if (!strcmp(k, "convention")) {
-            if (!v || jc_convention_parse(v, &x.o.convention))
+            if (!v || jc_convention_parse(v, &x.rq.convention))
                 st = bind_bad(d, k, "joulecast, torchvision, flops2x, fvcore or onnx-tool", v);
-        } else if (!strcmp(k, "op-rules")) x.o.op_rules_path = v;
+        } else if (!strcmp(k, "op-rules")) x.rq.op_rules = v;
         else if (!strcmp(k, "strict")) st = bind_flag(k, v, &x.strict, d);
         else st = bind_unknown(d, "count", k);
     }
-    if (!st) st = jc_model_load(model_path, &m, d);
-    if (!st) st = jc_analyze(m, &x.o, &an, d);
+    /* the one request path, with count's policy (as `joulecast count`): a
+     * partial count is reported (strict: refused after it), an unbound
+     * batch stays unbound */
+    x.rq.job = &job;
+    x.rq.model = model_path;
+    x.rq.allow_partial = 1;
+    x.rq.no_default_batch = 1;
+    if (!st) st = jc_batch_check(job.batch, "--batch", d);
+    if (!st) st = jc_request_load(&x.rq, &m, d);
+    if (!st) st = jc_request_analyze(&x.rq, m, NAN, &an, NULL, d);
     if (!st) st = strict_check(an, x.strict, model_path, d);
     if (!st) {
         *json = jc_report_count_json(an);
@@ -306,7 +313,7 @@ jc_status bind_req_open(bind_req *r, const char *cmd, const char *hwdb_dir,
             st = bind_flag(k, v, &allow_partial, d);
         } else if (!strcmp(k, "op-rules")) {
             if (!v || !*v) st = bind_bad(d, k, "a file name", v);
-            else x.o.op_rules_path = v;
+            else x.rq.op_rules = v;
         } else {
             st = jc_job_set(&r->job, k, v, d);
             if (st == JC_ERR_NOTFOUND) st = bind_unknown(d, cmd, k);
@@ -319,13 +326,9 @@ jc_status bind_req_open(bind_req *r, const char *cmd, const char *hwdb_dir,
     if (!st && strict && allow_partial)
         st = jci_diag_set(d, JC_ERR_USAGE, "%s: strict and allow-partial contradict each other; give one", cmd);
     /* the library's one request path, as the CLI takes it */
+    r->rq = x.rq;
     r->rq.job = &r->job;
     r->rq.model = r->model;
-    r->rq.dims = x.o.dims;
-    r->rq.n_dims = x.o.n_dims;
-    r->rq.inputs = x.o.inputs;
-    r->rq.n_inputs = x.o.n_inputs;
-    r->rq.op_rules = x.o.op_rules_path;
     r->rq.allow_partial = allow_partial;
     return st;
 }

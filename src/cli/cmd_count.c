@@ -142,27 +142,6 @@ static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *wh
     return JC_ERR_INTERNAL;
 }
 
-/* --batch binds the first dim of every symbolic input: a --dim or --input
- * that binds one of those to another value would lose. */
-static int batch_conflict(const jobopts *c, const jc_model *m)
-{
-    const jc_graph *g = m->graph;
-    long long b = (long long)c->job.batch;
-    for (size_t i = 0; !isnan(c->job.batch) && i < g->n_inputs; i++) {
-        const jc_value *gv = &g->values[g->inputs[i]];
-        if (gv->rank < 1 || gv->dims[0].v >= 0) continue;
-        for (size_t k = 0; gv->dims[0].sym && k < c->n_dims; k++)
-            if (!strcmp(c->dims[k].name, gv->dims[0].sym) && c->dims[k].value != b)
-                return cli_usage("count", "--batch %lld and --dim %s=%lld disagree on input '%s''s first dim; "
-                                 "give one", b, c->dims[k].name, (long long)c->dims[k].value, gv->name);
-        for (size_t k = 0; k < c->n_inputs; k++)
-            if (!strcmp(c->inputs[k].name, gv->name) && c->inputs[k].rank > 0 && c->inputs[k].dims[0] != b)
-                return cli_usage("count", "--batch %lld and --input %s disagree on its first dim (%lld); give one",
-                                 b, gv->name, (long long)c->inputs[k].dims[0]);
-    }
-    return 0;
-}
-
 static int print_count(const count_cli *k, const jc_analysis *an)
 {
     if (k->json) return cli_emit_json(jc_report_count_json(an));
@@ -199,7 +178,6 @@ int cmd_count(int argc, char **argv)
     rq.no_default_batch = 1;
     if ((rc = jc_batch_check(c.job.batch, "--batch", &d) ? cli_fail(&d) : 0)) goto out;
     if (jc_request_load(&rq, &m, &d)) { rc = cli_fail(&d); goto out; }
-    if ((rc = batch_conflict(&c, m))) goto out;
     if (jc_request_analyze(&rq, m, NAN, &an, NULL, &d)) { rc = cli_fail(&d); goto out; }
     rc = print_count(&k, an);
     if (!rc && k.strict && an->partial) {

@@ -152,6 +152,31 @@ static double counted_seq(const jc_analysis *an, const char **name)
     return NAN;
 }
 
+/* --batch B binds the first dim of every input whose first dim is
+ * symbolic: a --dim or --input that binds one of those to another value
+ * would lose silently, so the two are refused together (every front end,
+ * through here). */
+static jc_status batch_conflict(const jc_model *m, double b, const jc_dim_binding *dims, size_t nd,
+                                const jc_input_binding *inputs, size_t ni, jc_diag *d)
+{
+    const jc_graph *g = m->graph;
+    const char *path = m->path ? m->path : "model";
+    long long bb = (long long)b;
+    for (size_t i = 0; i < g->n_inputs; i++) {
+        const jc_value *v = &g->values[g->inputs[i]];
+        if (v->rank < 1 || v->dims[0].v >= 0) continue;
+        for (size_t k = 0; v->dims[0].sym && k < nd; k++)
+            if (!strcmp(dims[k].name, v->dims[0].sym) && dims[k].value != bb)
+                return jci_diag_set(d, JC_ERR_USAGE, "%s: --batch %lld and --dim %s=%lld disagree on input '%s''s "
+                                   "first dim; give one", path, bb, dims[k].name, (long long)dims[k].value, v->name);
+        for (size_t k = 0; k < ni; k++)
+            if (!strcmp(inputs[k].name, v->name) && inputs[k].rank > 0 && inputs[k].dims[0] != bb)
+                return jci_diag_set(d, JC_ERR_USAGE, "%s: --batch %lld and --input %s disagree on its first dim "
+                                   "(%lld); give one", path, bb, v->name, (long long)inputs[k].dims[0]);
+    }
+    return JC_OK;
+}
+
 jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double batch, jc_analysis **out,
                              jc_request_info *info, jc_diag *d)
 {
@@ -204,6 +229,11 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
             if (info->input_used) info->input_used[i] = 1;
         }
 
+    if (!isnan(b) && (st = batch_conflict(m, b, dims, nd, inputs, ni, d))) {
+        free(dims);
+        free(inputs);
+        return st;
+    }
     jc_analyze_opts ao;
     memset(&ao, 0, sizeof ao);
     ao.dims = dims;
