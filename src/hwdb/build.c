@@ -767,11 +767,6 @@ static int cmp_kentry(const void *x, const void *y)
     return strcmp(((const kentry *)x)->lower, ((const kentry *)y)->lower);
 }
 
-static void sort_table(ktable *t)
-{
-    if (t->n > 1) qsort(t->v, t->n, sizeof *t->v, cmp_kentry);
-}
-
 /* ---- table-driven fields (src/hwdb/fields_<kind>.def) ----------------------------- */
 
 static jc_status resolve_device(B *b, const hnode *n, const char *key,
@@ -969,10 +964,14 @@ static jc_status convert_entry(B *b, int kind, const kentry *e, void *rec, int32
     return st ? st : add_names(b, k, idx, rec, m);
 }
 
-/* Every entry of entry kind `kind` into the array arr (in sorted order). */
-static jc_status convert_kind(B *b, int kind, void *arr, kind_rules rules, void *arg)
+/* Every entry of entry kind `kind` into its array of the database (in
+ * sorted order). */
+static jc_status convert_kind(B *b, int kind, kind_rules rules, void *arg)
 {
-    size_t sz = hs_types()[jci_hwdb_kind(kind)->ht].size;
+    const jci_hwkind *k = jci_hwdb_kind(kind);
+    size_t sz = hs_types()[k->ht].size;
+    unsigned char *arr;
+    memcpy(&arr, (unsigned char *)b->db + k->db_off, sizeof arr);
     for (size_t i = 0; i < b->t[kind].n; i++) {
         jc_status st = convert_entry(b, kind, &b->t[kind].v[i], (unsigned char *)arr + i * sz,
                                      (int32_t)i, rules, arg);
@@ -1455,39 +1454,31 @@ static jc_status load_layer(B *b, const char *dir, int layer)
     return JC_OK;
 }
 
-#define ALLOC_KIND(arr, cnt, kind)                                            \
-    do {                                                                      \
-        b->db->cnt = b->t[kind].n;                                            \
-        b->db->arr = jci_arena_calloc(b->a, b->t[kind].n ? b->t[kind].n : 1,   \
-                                     sizeof *b->db->arr);                     \
-        if (!b->db->arr) return oom(b);                                       \
-    } while (0)
-
 static jc_status build_all(B *b)
 {
     jc_status st;
-    for (int k = 0; k < HF_K_COUNT; k++)
-        if (k == HF_K_GA) {
-            if (b->t[k].n > 1) qsort(b->t[k].v, b->t[k].n, sizeof *b->t[k].v, cmp_ga_entry);
-        } else {
-            sort_table(&b->t[k]);
-        }
-    ALLOC_KIND(devices, n_devices, HF_K_DEVICE);
-    ALLOC_KIND(hosts, n_hosts, HF_K_HOST);
-    ALLOC_KIND(regions, n_regions, HF_K_REGION);
-    ALLOC_KIND(datasets, n_datasets, HF_K_DATASET);
-    ALLOC_KIND(providers, n_providers, HF_K_PROVIDER);
-    ALLOC_KIND(constants, n_constants, HF_K_CONSTANT);
-    ALLOC_KIND(ga, n_ga, HF_K_GA);
+    for (int k = 0; k < HF_K_COUNT; k++) {
+        /* each entry kind's entries sorted (by id; ga versions by number),
+         * and its array of the database, one record per entry */
+        const jci_hwkind *kd = jci_hwdb_kind(k);
+        ktable *t = &b->t[k];
+        size_t n = t->n;
+        if (!entry_kind(k)) continue;
+        if (n > 1) qsort(t->v, n, sizeof *t->v, k == HF_K_GA ? cmp_ga_entry : cmp_kentry);
+        void *arr = jci_arena_calloc(b->a, n ? n : 1, hs_types()[kd->ht].size);
+        if (!arr) return oom(b);
+        memcpy((unsigned char *)b->db + kd->db_off, &arr, sizeof arr);
+        memcpy((unsigned char *)b->db + kd->db_n_off, &n, sizeof n);
+    }
     const ktable *rt = &b->t[HF_K_REGION];
-    if ((st = convert_kind(b, HF_K_DEVICE, b->db->devices, device_rules, NULL))) return st;
-    if ((st = convert_kind(b, HF_K_PROVIDER, b->db->providers, provider_rules, NULL))) return st;
-    if ((st = convert_kind(b, HF_K_HOST, b->db->hosts, host_rules, NULL))) return st;
-    if ((st = convert_kind(b, HF_K_REGION, b->db->regions, region_rules, NULL))) return st;
+    if ((st = convert_kind(b, HF_K_DEVICE, device_rules, NULL))) return st;
+    if ((st = convert_kind(b, HF_K_PROVIDER, provider_rules, NULL))) return st;
+    if ((st = convert_kind(b, HF_K_HOST, host_rules, NULL))) return st;
+    if ((st = convert_kind(b, HF_K_REGION, region_rules, NULL))) return st;
     for (size_t i = 0; i < rt->n; i++)
         if ((st = region_links(b, &rt->v[i], &b->db->regions[i]))) return st;
     ipool pool = {0};
-    if ((st = convert_kind(b, HF_K_DATASET, b->db->datasets, dataset_rules, &pool))) return st;
+    if ((st = convert_kind(b, HF_K_DATASET, dataset_rules, &pool))) return st;
     if ((st = dataset_links(b))) return st;
     for (size_t i = 0; i < rt->n; i++)
         if ((st = region_inline(b, &rt->v[i], (int32_t)i, &pool))) return st;
@@ -1495,8 +1486,8 @@ static jc_status build_all(B *b)
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < rt->n; i++)
             if ((st = region_default(b, &rt->v[i], &b->db->regions[i], pass))) return st;
-    if ((st = convert_kind(b, HF_K_CONSTANT, b->db->constants, NULL, NULL))) return st;
-    if ((st = convert_kind(b, HF_K_GA, b->db->ga, ga_rules, NULL))) return st;
+    if ((st = convert_kind(b, HF_K_CONSTANT, NULL, NULL))) return st;
+    if ((st = convert_kind(b, HF_K_GA, ga_rules, NULL))) return st;
     b->ctx[0] = 0;
     return JC_OK;
 }

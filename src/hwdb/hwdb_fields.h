@@ -101,6 +101,7 @@ typedef struct jci_hwkind {
     const char *idname;       /* its id in messages: "device id", "region code" */
     int ns;                   /* namespace of its id and aliases (HW_NS_*) */
     size_t ns_off;            /* offsetof(hw_internal, that namespace) */
+    size_t db_off, db_n_off;  /* offsetof(jc_hwdb, its array and count) */
     int single;               /* one entry per file, a mapping (not a list) */
     int has_at;               /* the record has file, line, col (where its
                                  mapping is): at offsets file_off, ... */
@@ -111,6 +112,8 @@ typedef struct jci_hwkind {
 const jci_hwkind *jci_hwdb_kind(int k);
 /* The kind whose records have snapshot type ht (a LIST's elem), or NULL. */
 const jci_hwkind *jci_hwdb_kind_of(int ht);
+/* The entry kind whose names are HW_NS_* ns, or NULL. */
+const jci_hwkind *jci_hwdb_kind_ns(int ns);
 
 /* Kind k's row of type HF_T_ID (every kind but the Green-Algorithms
  * table rows has one), and its HF_ALIASES row; NULL when it has none. */

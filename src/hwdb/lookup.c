@@ -69,23 +69,17 @@ const hw_name *hw_ns_get(const hw_ns *ns, const char *name)
 
 const char *hw_entity_id(const jc_hwdb *db, const hw_name *nm)
 {
-    switch (nm->kind) {
-    case HW_NS_DEVICE: return db->devices[nm->idx].id;
-    case HW_NS_HOST: return db->hosts[nm->idx].id;
-    case HW_NS_REGION: return db->regions[nm->idx].code;
-    case HW_NS_PROVIDER: return db->providers[nm->idx].id;
-    case HW_NS_CONSTANT: return db->constants[nm->idx].id;
-    case HW_NS_DATASET: return db->datasets[nm->idx].id;
-    case HW_NS_GA: return db->ga[nm->idx].version;
-    }
-    return nm->name;
+    const jci_hwkind *k = jci_hwdb_kind_ns(nm->kind);
+    if (!k) return nm->name;
+    const unsigned char *arr;
+    memcpy(&arr, (const unsigned char *)db + k->db_off, sizeof arr);
+    return jci_hwfield_str(jci_hwdb_id_row(k), arr + (size_t)nm->idx * hs_types()[k->ht].size);
 }
 
 const char *hw_kind_name(int kind)
 {
-    static const char *const n[] = {"?", "device", "host", "region", "provider",
-                                    "constant", "dataset", "ga version"};
-    return kind >= 1 && kind <= HW_NS_GA ? n[kind] : "?";
+    const jci_hwkind *k = jci_hwdb_kind_ns(kind);
+    return k ? k->label : "?";
 }
 
 jc_status hw_not_found(const jc_hwdb *db, const hw_ns *ns, unsigned mask,

@@ -113,32 +113,39 @@ static const jci_hwfield ga_loc_fields[] = {
     .name = nm, .section = sec, .record = #rec, .ht = t, .fields = rows, \
     .n = sizeof rows / sizeof rows[0]
 /* An entry kind: its label in messages, its id's name there, its namespace
- * (member m of hw_internal). */
-#define ENTRY(lbl, idn, nsk, m) \
-    .label = lbl, .idname = idn, .ns = nsk, .ns_off = offsetof(hw_internal, m)
+ * (member m of hw_internal), its array of jc_hwdb (arr, counted by n). */
+#define ENTRY(lbl, idn, nsk, m, arr, n) \
+    .label = lbl, .idname = idn, .ns = nsk, .ns_off = offsetof(hw_internal, m), \
+    .db_off = offsetof(jc_hwdb, arr), .db_n_off = offsetof(jc_hwdb, n)
 /* A record that says where its mapping is (file, line, col). */
 #define AT(rec) \
     .has_at = 1, .file_off = offsetof(rec, file), .line_off = offsetof(rec, line), \
     .col_off = offsetof(rec, col)
 static const jci_hwkind kinds[HF_K_COUNT] = {
     [HF_K_DEVICE] = {KIND("device", "devices", jc_device, HT_DEVICE, device_fields),
-                     ENTRY("device", "device id", HW_NS_DEVICE, hw), AT(jc_device)},
+                     ENTRY("device", "device id", HW_NS_DEVICE, hw, devices, n_devices),
+                     AT(jc_device)},
     [HF_K_HOST] = {KIND("host", "hosts", jc_host, HT_HOST, host_fields),
-                   ENTRY("host", "host id", HW_NS_HOST, hw), AT(jc_host)},
+                   ENTRY("host", "host id", HW_NS_HOST, hw, hosts, n_hosts), AT(jc_host)},
     [HF_K_REGION] = {KIND("region", "regions", jc_region, HT_REGION, region_fields),
-                     ENTRY("region", "region code", HW_NS_REGION, regions), AT(jc_region)},
+                     ENTRY("region", "region code", HW_NS_REGION, regions, regions, n_regions),
+                     AT(jc_region)},
     [HF_K_DATASET] = {KIND("dataset", "intensities", jc_dataset, HT_DATASET, dataset_fields),
-                      ENTRY("dataset", "dataset id", HW_NS_DATASET, datasets), .single = 1,
-                      AT(jc_dataset)},
+                      ENTRY("dataset", "dataset id", HW_NS_DATASET, datasets, datasets,
+                            n_datasets),
+                      .single = 1, AT(jc_dataset)},
     [HF_K_PROVIDER] = {KIND("provider", "providers", jc_provider, HT_PROVIDER, provider_fields),
-                       ENTRY("provider", "provider id", HW_NS_PROVIDER, providers),
+                       ENTRY("provider", "provider id", HW_NS_PROVIDER, providers, providers,
+                             n_providers),
                        AT(jc_provider)},
     [HF_K_CONSTANT] = {KIND("constant", "constants", jc_constant, HT_CONSTANT, constant_fields),
-                       ENTRY("constant", "constant id", HW_NS_CONSTANT, constants)},
+                       ENTRY("constant", "constant id", HW_NS_CONSTANT, constants, constants,
+                             n_constants)},
     [HF_K_SOURCE] = {KIND("source", "sources", jc_source, HT_SOURCE, source_fields),
                      AT(jc_source)},
     [HF_K_GA] = {KIND("ga", "ga", jc_ga_version, HT_GA_VERSION, ga_fields),
-                 ENTRY("ga version", "ga version", HW_NS_GA, ga), .single = 1, AT(jc_ga_version)},
+                 ENTRY("ga version", "ga version", HW_NS_GA, ga, ga, n_ga), .single = 1,
+                 AT(jc_ga_version)},
     [HF_K_GA_PUE] = {KIND("ga_pue_default", "ga.pue_defaults", jc_ga_pue_default, HT_GA_PUE,
                           ga_pue_fields)},
     [HF_K_GA_PROVIDER] = {KIND("ga_provider", "ga.providers", jc_ga_provider, HT_GA_PROVIDER,
@@ -162,6 +169,13 @@ const jci_hwkind *jci_hwdb_kind_of(int ht)
 {
     for (int k = 0; k < HF_K_COUNT; k++)
         if (kinds[k].ht == ht) return &kinds[k];
+    return NULL;
+}
+
+const jci_hwkind *jci_hwdb_kind_ns(int ns)
+{
+    for (int k = 0; ns && k < HF_K_COUNT; k++)
+        if (kinds[k].ns == ns) return &kinds[k];
     return NULL;
 }
 

@@ -89,14 +89,10 @@ static const hs_field f_internal[] = {
     EMB(HT_NS, hw_internal, constants), EMB(HT_NS, hw_internal, datasets),
     EMB(HT_NS, hw_internal, ga), F(HS_NULL, 0, 1, hw_internal, snap_map),
     F(HS_NULL, 0, 1, hw_internal, snap_buf), F(HS_NULL, 0, 1, hw_internal, snap_len), END};
-static const hs_field f_hwdb[] = {
-    ARR(HT_DEVICE, jc_hwdb, devices, n_devices), ARR(HT_HOST, jc_hwdb, hosts, n_hosts),
-    ARR(HT_REGION, jc_hwdb, regions, n_regions),
-    ARR(HT_DATASET, jc_hwdb, datasets, n_datasets),
-    ARR(HT_PROVIDER, jc_hwdb, providers, n_providers),
-    ARR(HT_CONSTANT, jc_hwdb, constants, n_constants),
-    ARR(HT_GA_VERSION, jc_hwdb, ga, n_ga), FC(HS_STRS, 0, jc_hwdb, files, n_files),
-    STR(jc_hwdb, data_version), F(HS_ONE, HT_INTERNAL, 1, jc_hwdb, internal_), END};
+/* after the array of each entry kind (types_init) */
+static const hs_field x_hwdb[] = {
+    FC(HS_STRS, 0, jc_hwdb, files, n_files), STR(jc_hwdb, data_version),
+    F(HS_ONE, HT_INTERNAL, 1, jc_hwdb, internal_), END};
 
 /* Every record type; a kind with a field table lists here only its fields
  * set while loading (f_none: none), types_init puts its rows' first. */
@@ -124,7 +120,7 @@ static hs_type type_tab[HT_COUNT] = {
     [HT_STRMAP] = {"jci_strmap", sizeof(jci_strmap), f_strmap},
     [HT_NS] = {"hw_ns", sizeof(hw_ns), f_ns},
     [HT_INTERNAL] = {"hw_internal", sizeof(hw_internal), f_internal},
-    [HT_HWDB] = {"jc_hwdb", sizeof(jc_hwdb), f_hwdb},
+    [HT_HWDB] = {"jc_hwdb", sizeof(jc_hwdb), x_hwdb},
 };
 
 /* The pointer field of field-table row f, or kind 0 when it has none
@@ -152,7 +148,8 @@ static hs_field row_field(const jci_hwfield *f)
 /* The pointer fields of each record kind with a field table
  * (src/hwdb/fields_<kind>.def, expanded in src/hwdb/schema.c): its rows',
  * then the ones set while loading (the static table's list above), then
- * where the record is written (file).  Filled once (hs_types); the sizes
+ * where the record is written (file); and the database's array of each
+ * entry kind before the rest of jc_hwdb's.  Filled once (hs_types); the sizes
  * are static data, so a buffer too small is a build-time bug (abort), met
  * by every test that writes a snapshot. */
 static hs_field derived[600];
@@ -174,6 +171,17 @@ static void types_init(void)
         derived[n++] = (hs_field)END;
         type_tab[kd->ht].fields = start;
     }
+    if (n + HF_K_COUNT + 8 > sizeof derived / sizeof derived[0]) abort();
+    hs_field *db = &derived[n];
+    for (int k = 0; k < HF_K_COUNT; k++) {
+        const jci_hwkind *kd = jci_hwdb_kind(k);
+        if (kd->ns)
+            derived[n++] = (hs_field){HS_ARR, (unsigned char)kd->ht, 1, (unsigned)kd->db_off,
+                                      (unsigned)kd->db_n_off};
+    }
+    for (const hs_field *x = x_hwdb; x->kind; x++) derived[n++] = *x;
+    derived[n++] = (hs_field)END;
+    type_tab[HT_HWDB].fields = db;
 }
 
 const hs_type *hs_types(void)
