@@ -117,7 +117,8 @@ jc_status jc_report_count_text(const jc_analysis *a, FILE *f, int per_node, int 
     const jc_totals *t = &a->totals;
     fprintf(f, "model: %s\n", a->model->path);
     if (a->partial) {
-        fprintf(f, "\nPARTIAL RESULT: the totals below leave out nodes whose cost is unknown\n");
+        fprintf(f, "\nPARTIAL RESULT: the totals below leave out nodes whose cost is unknown: "
+                   "they are lower bounds\n");
         for (size_t i = 0; i < a->n_unsupported; i++)
             fprintf(f, "  unsupported op %s: %lld node%s (no rule; add one with --op-rules)\n",
                     a->unsupported[i].op, (long long)a->unsupported[i].count,
@@ -139,7 +140,7 @@ jc_status jc_report_count_text(const jc_analysis *a, FILE *f, int per_node, int 
              !strcmp(a->nodes[i].node->op_type, "Scan")))
             fprintf(f, "note: %s: %s\n", a->nodes[i].name, a->nodes[i].note);
     fprintf(f, "\ntotals (convention: %s%s)\n", jc_convention_name(a->convention),
-            a->partial ? "; PARTIAL: known nodes only" : "");
+            a->partial ? "; PARTIAL: known nodes only, lower bounds" : "");
     fprintf(f, "  %-22s %20s  (%s)\n", "MACs", fmt_int(b1, sizeof b1, t->macs), fmt_si(b2, sizeof b2, (double)t->macs));
     fprintf(f, "  %-22s %20s  (%s)\n", "FLOPs", fmt_int(b1, sizeof b1, t->flops), fmt_si(b2, sizeof b2, (double)t->flops));
     fprintf(f, "  %-22s %20s\n", "special ops", fmt_int(b1, sizeof b1, t->special_ops));
@@ -271,7 +272,8 @@ char *jc_report_count_json(const jc_analysis *a)
     const jc_totals *t = &a->totals;
     bool ok = root && cJSON_AddStringToObject(root, "model", a->model->path) &&
               cJSON_AddStringToObject(root, "convention", jc_convention_name(a->convention)) &&
-              cJSON_AddBoolToObject(root, "partial", a->partial);
+              cJSON_AddBoolToObject(root, "partial", a->partial) &&
+              cJSON_AddStringToObject(root, "figures", a->partial ? "lower bound" : "counted");
     if (ok && (ok = (o = cJSON_CreateObject()) != NULL) && (ok = add_item(root, "totals", o)))
         ok = add_i(o, "macs", t->macs) && add_i(o, "flops", t->flops) && add_i(o, "special_ops", t->special_ops) &&
              add_i(o, "bytes_read", t->bytes_read) && add_i(o, "weight_bytes_read", t->weight_bytes_read) &&
