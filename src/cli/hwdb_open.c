@@ -72,8 +72,13 @@ static int is_file(const char *p)
 
 const char *cli_bundled_hwdb(char *buf, size_t cap)
 {
+    /* the override is cited as every found folder is (tidy), so the CLI
+     * and the Python package name the same files the same way */
     const char *env = getenv("JOULECAST_HWDB_DIR");
-    if (env && *env) return env;
+    if (env && *env) {
+        snprintf(buf, cap, "%s", env);
+        return tidy(buf, cap);
+    }
     static const char *const rel[] = {"/../share/joulecast/hwdb", "/../hwdb", "/../../hwdb"};
     const char *found = next_to_exe(rel, sizeof rel / sizeof rel[0], is_dir, 1, buf, cap);
     if (found) return found;
