@@ -116,6 +116,23 @@ assert ("%.3g J per request" % r["j_per_request"]["central"]).replace("e+0", "e"
 assert "--generate" in t and "reproduces them" in t
 PY
 then ok statement-figures; else ko statement-figures "$(head -c 200 "$out/st.err")"; fi
+# the default tensor-parallel size holds the asked sequences when a group
+# within --count can: 70B bf16 at 64 sequences on 4 x H100 is tp 4 with all
+# 64 (tp 2 holds the weights but only ~13 sequences' KV); on 2 devices no
+# group can, so tp 2 with the KV memory capping the batch, said in a warning
+tp_case() {  # name count want_tp want_seqs want_limited
+  if $JC estimate --generate --hf-config $CFG/llama-3.1-70b.json $W --count $2 --json > "$out/tp$2.json" 2> "$out/tp$2.err" &&
+     python3 - "$out/tp$2.json" "$3" "$4" "$5" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["serving"]
+tp, seqs, lim = float(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "1"
+assert s["tp"] == tp and s["memory_limited"] == lim, (s["tp"], s["memory_limited"])
+assert (s["concurrency"] == seqs) if not lim else (1 <= s["concurrency"] < 64), s["concurrency"]
+PY
+  then ok "$1"; else ko "$1" "$(head -c 300 "$out/tp$2.err")"; fi
+}
+tp_case default-tp-holds-the-batch 4 4 64 0
+tp_case default-tp-kv-bound 2 2 0 1
 # the accuracy harness's arithmetic on two hand-made rows
 if python3 - <<'PY'
 import sys

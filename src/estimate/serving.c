@@ -516,6 +516,27 @@ static double mem_need(const sv *s, double tp, double b, double *w_dev, double *
     return *w_dev + *kv_dev;
 }
 
+/* The default tensor-parallel size: the smallest power of two (a divisor
+ * of --count / pp when --count is given, at most maxg) at which the
+ * weights and the KV cache of the asked sequences fit; when none holds
+ * them all, the smallest at which the weights and one sequence fit (the
+ * KV memory then caps the batch, with a warning).  *all_fit says which;
+ * 0: not even the weights fit. */
+static double default_tp(const sv *s, double maxg, int count_given, double cap, int *all_fit)
+{
+    double wdev, kvdev, first = 0;
+    *all_fit = 0;
+    for (double t = 1; t <= maxg && t <= 1024; t *= 2) {
+        if (count_given && fmod(maxg, t) != 0) continue;
+        if (mem_need(s, t, s->B, &wdev, &kvdev) <= cap) {
+            *all_fit = 1;
+            return t;
+        }
+        if (!first && mem_need(s, t, 1, &wdev, &kvdev) <= cap) first = t;
+    }
+    return first;
+}
+
 static jc_status resolve_parallel(sv *s)
 {
     const jc_job *j = s->job;
@@ -528,15 +549,12 @@ static jc_status resolve_parallel(sv *s)
     s->pp = given(j->pp) ? j->pp : 1;
     double cap = s->mem * s->memfrac.central;
     double wdev, kvdev;
+    int tp_all_fit = 0;
     if (given(j->tp)) {
         s->tp = j->tp;
     } else {
-        /* the smallest power-of-two TP group whose weights and one
-         * sequence's KV fit (within --count when given) */
         double maxg = !isnan(j->count) ? j->count / s->pp : 1024;
-        s->tp = 0;
-        for (double t = 1; t <= maxg && t <= 1024; t *= 2)
-            if (mem_need(s, t, 1, &wdev, &kvdev) <= cap) { s->tp = t; break; }
+        s->tp = default_tp(s, maxg, !isnan(j->count), cap, &tp_all_fit);
         if (!s->tp) {
             double need = ceil(s->r->weight_bytes / (cap * s->pp));
             return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights (%.1f GB) do not fit %s%g x %s (%.0f GB usable each at "
@@ -570,8 +588,15 @@ static jc_status resolve_parallel(sv *s)
         s->ep = s->a && s->a->n_experts ? s->tp : 0;
     }
     jci_bld_assume(&s->b, "serving.tp", "tensor-parallel size", R1(s->tp), "", given(j->tp) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
-           given(j->tp) ? "--tp" : jci_bld_str(&s->b, "the smallest power-of-two group whose weights (%.1f GB) fit %s at memory "
-                                   "fraction %.2f", s->r->weight_bytes / 1e9, s->dev->id, s->memfrac.central));
+           given(j->tp) ? "--tp"
+           : tp_all_fit ? jci_bld_str(&s->b, "the smallest power-of-two group%s whose weights (%.1f GB) and the KV cache of "
+                                      "%g sequences fit %s at memory fraction %.2f",
+                                      isnan(j->count) ? "" : " dividing --count", s->r->weight_bytes / 1e9, s->B,
+                                      s->dev->id, s->memfrac.central)
+           : jci_bld_str(&s->b, "no group%s holds the KV cache of %g sequences: the smallest power-of-two group whose "
+                                "weights (%.1f GB) and one sequence fit %s at memory fraction %.2f",
+                         isnan(j->count) ? " up to 1024" : " dividing --count", s->B, s->r->weight_bytes / 1e9,
+                         s->dev->id, s->memfrac.central));
     jci_bld_assume(&s->b, "serving.pp", "pipeline stages", R1(s->pp), "", given(j->pp) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
            given(j->pp) ? "--pp" : "1 unless --pp");
     if (s->ep > 0)
@@ -583,8 +608,9 @@ static jc_status resolve_parallel(sv *s)
     if (s->reps > 1)
         jci_bld_assume(&s->b, "serving.replicas", "replicas (data parallel)", R1(s->reps), "", JC_ORIGIN_DERIVED, "--count / (tp x pp)");
     if (isnan(j->count) && !given(j->tp) && s->tp > 1)
-        jci_bld_warn(&s->b, "memory: the %s weights (%.1f GB) do not fit one %s: %g devices are used (tensor parallel)",
-             s->wf->name, s->r->weight_bytes / 1e9, s->dev->id, s->tp);
+        jci_bld_warn(&s->b, "memory: the %s weights (%.1f GB)%s do not fit one %s: %g devices are used (tensor parallel)",
+             s->wf->name, s->r->weight_bytes / 1e9,
+             tp_all_fit ? jci_bld_str(&s->b, " and the KV cache of %g sequences", s->B) : "", s->dev->id, s->tp);
     /* interconnect */
     if (s->tp > 1) {
         if (s->a && s->a->counted && s->a->hidden < 1)

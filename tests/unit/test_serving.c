@@ -234,16 +234,29 @@ static void test_memory_fit(void)
     job_for(&j, 1);
     CHECK_I64(jc_serving_run(&j, a, db, &s, &d), JC_ERR_RANGE);
     CHECK(strstr(d.msg, "at least 2 devices") != NULL);
-    /* no --count: the smallest tensor-parallel group that fits (2), said */
+    /* no --count: the smallest tensor-parallel group whose memory holds
+     * the weights and the 64 sequences' KV (4: at tp 2 the 70 GB of
+     * weights per device leave room for about 13), said */
     job_for(&j, NAN);
     CHECK_I64(jc_serving_run(&j, a, db, &s, &d), JC_OK);
     if (s) {
-        CHECK_NEAR(s->tp, 2, 0);
-        CHECK_NEAR(s->devices, 2, 0);
+        CHECK_NEAR(s->tp, 4, 0);
+        CHECK_NEAR(s->devices, 4, 0);
         int said = 0;
         for (size_t i = 0; i < s->estimate->n_warnings; i++)
-            said |= strstr(s->estimate->warnings[i], "do not fit one") != NULL;
+            said |= strstr(s->estimate->warnings[i], "and the KV cache of 64 sequences do not fit one") != NULL;
         CHECK(said);
+        CHECK(!s->memory_limited);
+        CHECK_NEAR(s->concurrency, 64, 0);
+    }
+    jc_serving_free(s);
+    s = NULL;
+    /* --count 2: no group within it holds the 64 sequences, so tp 2 (the
+     * weights fit) and the KV memory caps the batch */
+    job_for(&j, 2);
+    CHECK_I64(jc_serving_run(&j, a, db, &s, &d), JC_OK);
+    if (s) {
+        CHECK_NEAR(s->tp, 2, 0);
         CHECK(s->memory_limited);   /* 64 sequences' KV does not fit beside 70 GB of weights per device */
         CHECK(s->concurrency < 64);
         /* the figures hold together: J/token x output tokens = J/request */
