@@ -21,8 +21,9 @@
  *           count), HF_ARR(HT_type, count member) (a LIST's records)
  *   unit    of the number ("" for none)
  *   doc     one line for docs/hwdb-schema.md
- * Includers define JCF (and HF_REC, the record type) before including a
- * .def, which defines nothing itself.
+ * src/hwdb/schema.c expands every .def once (JCF and HF_REC, the record
+ * type, defined around it) into the kind table below; every other reader
+ * (converter, snapshot, views, schema output) reads that table.
  */
 #ifndef JC_HWDB_FIELDS_H
 #define JC_HWDB_FIELDS_H
