@@ -1002,6 +1002,15 @@ const char *jc_closest_name(const char *want, const char *const *names, size_t n
  * its limit, jc_job_key_max; the message names the key and the limit). */
 jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *diag);
 
+/* Refuses a key that does nothing in the job's mode (JC_ERR_USAGE naming
+ * the key, what it belongs to and what to do): training keys (--samples,
+ * --epochs, --optimizer, ...) outside training, serving keys
+ * (--prompt-tokens, --concurrency, --weights, ...) outside generation,
+ * --runtime/--precision/--tokens-per-request in generation.  The
+ * estimate and the serving model call it; JC_OK when every key set
+ * applies. */
+jc_status jc_job_check_mode(const jc_job *job, jc_diag *diag);
+
 /* A batch dim the model cannot take: the first graph input whose first
  * dim is fixed at a value other than `batch`.  Returns that value and sets
  * *input to the input's name (borrowed from m), or returns 0. */

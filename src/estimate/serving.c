@@ -679,6 +679,9 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     jj.hf_config = NULL;
     jj.prompt_dim = jj.past_dim = NULL;   /* the decoder's dims were bound by the serving model */
     jj.tp = jj.pp = jj.ep = NAN;   /* applied above: the energy stage sees G devices */
+    /* the serving keys were used above; the inference run sees hours and power */
+    jj.prompt_tokens = jj.output_tokens = jj.concurrency = NAN;
+    jj.weights = jj.kv_format = jj.serving_runtime = NULL;
     jj.precision = s->r->compute_precision;
     /* no host named: the system class of the device and count, as for
      * every estimate (jc_estimate_run adds none beside a measured or
@@ -915,6 +918,11 @@ static jc_status resolve_work(sv *s)
     jci_bld_assume(&s->b, "requests", "requests", R1(s->R), "", isnan(j->requests) ? JC_ORIGIN_DEFAULT : JC_ORIGIN_USER,
            isnan(j->requests) ? "1 (give --requests)" : "--requests");
     if (s->a) {
+        if (given(j->params) || given(j->active_params))
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s has no effect with an architecture (%s): its parameters are "
+                                "counted from it; drop --%s (it is for the coarse path without one)",
+                                given(j->params) ? "params" : "active-params", s->a->path,
+                                given(j->params) ? "params" : "active-params");
         jc_arch_params(s->a, &s->n_total, &s->n_active);
         if (s->a->max_ctx > 0 && s->P + s->O > (double)s->a->max_ctx)
             jci_bld_warn(&s->b, "serving: prompt + output (%g tokens) exceed the model's max_position_embeddings %lld",
@@ -1013,6 +1021,8 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
     s->r->model = arch ? arch->path : "--params";
     s->r->model_type = arch ? arch->model_type : NULL;
     if (job->mode != JC_MODE_GENERATION) { st = jci_bld_fail(&s->b, JC_ERR_USAGE, "the job's mode is not generation"); goto fail; }
+    jc_diag md;
+    if (jc_job_check_mode(job, &md)) { st = jci_bld_fail(&s->b, JC_ERR_USAGE, "%s", md.msg); goto fail; }
     if (!isnan(job->batch)) { st = jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch does not apply to generation: give --concurrency B"); goto fail; }
     if (!isnan(job->tokens) || !isnan(job->tokens_per_request)) {
         st = jci_bld_fail(&s->b, JC_ERR_USAGE, "--tokens / --tokens-per-request do not apply to generation: give --prompt-tokens "

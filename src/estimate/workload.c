@@ -381,19 +381,8 @@ jc_status jci_est_check_options(est *s)
     if (known_T && !work && given(j->scaling))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--scaling has no effect with --%s and no work (model, --flops "
                             "or --params)", given(j->hours) ? "hours" : "device-hours");
-    if (!train) {
-        static const char *const only_train[] = {"samples", "epochs", "optimizer", "backward-factor", "recompute"};
-        int set[] = {given(j->samples), given(j->epochs), j->optimizer != NULL, given(j->backward_factor),
-                     j->recompute};
-        for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
-            if (set[i])
-                return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s is a training option and has no effect on an inference "
-                                    "estimate (the default mode): add --train, or drop it", only_train[i]);
-    } else if (given(j->requests) || given(j->tokens_per_request)) {
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s is an inference option and has no effect on a training "
-                            "estimate: drop it, or estimate inference without --train",
-                            given(j->requests) ? "requests" : "tokens-per-request");
-    }
+    jc_diag md;
+    if (jc_job_check_mode(j, &md)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "%s", md.msg);
     if (j->mode != JC_MODE_GENERATION && (j->prompt_dim || j->past_dim))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s names a dim of an ONNX decoder for the serving model: add "
                             "--generate (--mode generation), or bind dims with --dim NAME=V",

@@ -110,12 +110,20 @@ const double *jc_job_key_max(const char *key)
     return NULL;
 }
 
+/* A size is a count or an amount of something: above its limit it is out
+ * of range, and it must be positive (host-power may be 0: no host). */
 static jc_status check_limit(jc_diag *d, const char *key, double v)
 {
-    for (size_t i = 0; i < sizeof size_limits / sizeof size_limits[0]; i++)
-        if (!strcmp(size_limits[i].key, key) && fabs(v) > size_limits[i].max)
+    for (size_t i = 0; i < sizeof size_limits / sizeof size_limits[0]; i++) {
+        if (strcmp(size_limits[i].key, key)) continue;
+        if (fabs(v) > size_limits[i].max)
             return jci_diag_set(d, JC_ERR_RANGE, "%s %g is out of range: at most %g %s", key, v,
                                size_limits[i].max, size_limits[i].unit);
+        int zero_ok = !strcmp(key, "host-power");
+        if (v < 0 || (v == 0 && !zero_ok))
+            return jci_diag_set(d, JC_ERR_USAGE, "%s must be %s (got %g %s)", key, zero_ok ? ">= 0" : "> 0", v,
+                               size_limits[i].unit);
+    }
     return JC_OK;
 }
 
@@ -185,4 +193,84 @@ jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d
         return JC_OK;
     }
     return jci_diag_set(d, JC_ERR_INTERNAL, "jc_job_set: bad key table");
+}
+
+/* ---- keys that belong to one kind of estimate -------------------------------- */
+
+enum { M_INF = 1 << JC_MODE_INFERENCE, M_TRAIN = 1 << JC_MODE_TRAINING, M_GEN = 1 << JC_MODE_GENERATION };
+
+/* The keys that do something in some modes only (every other key applies
+ * to all, or is checked where its use is: --tp/--pp/--hidden by the
+ * layout, --hf-config and the decoder dims by the serving request), and
+ * what to say in a mode where the key does nothing. */
+static const struct mode_row {
+    const char *key;
+    unsigned modes;
+    const char *gen_hint;   /* in a serving estimate: what to give instead */
+} mode_rows[] = {
+    {"samples", M_TRAIN, NULL},
+    {"epochs", M_TRAIN, NULL},
+    {"optimizer", M_TRAIN, NULL},
+    {"backward-factor", M_TRAIN, NULL},
+    {"recompute", M_TRAIN, NULL},
+    {"micro-batches", M_TRAIN, NULL},
+    {"requests", M_INF | M_GEN, NULL},
+    {"tokens-per-request", M_INF, " (give --output-tokens)"},
+    {"runtime", M_INF | M_TRAIN, " (the serving runtime is --serving-runtime)"},
+    {"precision", M_INF | M_TRAIN, " (the arithmetic precision follows --weights)"},
+    {"prompt-tokens", M_GEN, NULL},
+    {"output-tokens", M_GEN, NULL},
+    {"concurrency", M_GEN, NULL},
+    {"ep", M_GEN, NULL},
+    {"weights", M_GEN, NULL},
+    {"kv-format", M_GEN, NULL},
+    {"serving-runtime", M_GEN, NULL},
+};
+
+/* Is the key set in the job (not at jc_job_init's "not given")? */
+static int key_given(const jc_job *job, const char *key)
+{
+    const char *base = (const char *)job;
+    for (size_t i = 0; i < N_ROWS; i++) {
+        if (strcmp(rows[i].pub.name, key)) continue;
+        switch (rows[i].kind) {
+        case K_NUM: return !isnan(*(const double *)(base + rows[i].off));
+        case K_NAME: return *(const char *const *)(base + rows[i].off) != NULL;
+        case K_FLAG: return *(const int *)(base + rows[i].off) != 0;
+        default: return 0;
+        }
+    }
+    return 0;
+}
+
+static const char *kind_of(unsigned modes)
+{
+    switch (modes) {
+    case M_TRAIN: return "a training option";
+    case M_INF: return "an inference option";
+    case M_GEN: return "a serving option (--generate)";
+    case M_INF | M_GEN: return "an inference and serving option";
+    default: return "an option of inference and training estimates";
+    }
+}
+
+jc_status jc_job_check_mode(const jc_job *job, jc_diag *d)
+{
+    if (!job) return jci_diag_set(d, JC_ERR_USAGE, "jc_job_check_mode: NULL job");
+    unsigned m = 1u << job->mode;
+    for (size_t i = 0; i < sizeof mode_rows / sizeof mode_rows[0]; i++) {
+        const struct mode_row *r = &mode_rows[i];
+        if ((r->modes & m) || !key_given(job, r->key)) continue;
+        const char *what = job->mode == JC_MODE_TRAINING ? "a training estimate"
+                         : job->mode == JC_MODE_GENERATION ? "a serving estimate (--generate)"
+                                                           : "an inference estimate (the default mode)";
+        const char *fix;
+        if (job->mode == JC_MODE_GENERATION) fix = r->gen_hint ? r->gen_hint : "";
+        else if (r->modes == M_GEN) fix = ": add --generate (--mode generation), or drop it";
+        else if (job->mode == JC_MODE_TRAINING) fix = ": drop it, or estimate inference without --train";
+        else fix = ": add --train, or drop it";
+        return jci_diag_set(d, JC_ERR_USAGE, "--%s is %s and has no effect on %s%s%s", r->key, kind_of(r->modes), what,
+                           job->mode == JC_MODE_GENERATION ? ": drop it" : "", fix);
+    }
+    return JC_OK;
 }
