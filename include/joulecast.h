@@ -981,6 +981,11 @@ const jc_job_key *jc_job_keys(size_t *n);
  * larger value with JC_ERR_RANGE.  Points into a static table. */
 const double *jc_job_key_max(const char *key);
 
+/* The first key of the table that sets the same field as `key` (an alias
+ * such as "mfu" gives "utilization"; a key gives itself), or NULL for an
+ * unknown key.  Points into the static table. */
+const char *jc_job_key_canonical(const char *key);
+
 /* The job key closest to `name` by the rule of jc_closest_name, for "did
  * you mean" messages; NULL when none is close.  A static string. */
 const char *jc_job_key_closest(const char *name);

@@ -18,9 +18,9 @@ static const char *const shared[] = {"dim", "input", "op-rules", NULL};
 enum { CO_BATCH, CO_VALUE, CO_ASSUME, CO_PER_NODE, CO_TOP, CO_JSON, CO_CSV, CO_CONVENTION, CO_STRICT };
 static const jo_opt own[] = {
     {"batch", JO_CMD, CO_BATCH, "B", "bind the first dim of every symbolic input (the job key batch; at most 1e+09)"},
-    {"input-value", JO_CMD, CO_VALUE, "NAME=V,V,...", "the values of an input whose value decides a shape "
+    {"input-value", JO_CMD_EACH, CO_VALUE, "NAME=V,V,...", "the values of an input whose value decides a shape "
      "(Reshape shape, Slice starts, TopK k, Resize scales...; repeatable)"},
-    {"assume", JO_CMD, CO_ASSUME, "NAME=N", "bound for a data-dependent size or trip count (names as the report prints them)"},
+    {"assume", JO_CMD_EACH, CO_ASSUME, "NAME=N", "bound for a data-dependent size or trip count (names as the report prints them; repeatable)"},
     {"per-node", JO_OUT, CO_PER_NODE, NULL, "add the per-node table"},
     {"top", JO_OUT, CO_TOP, "N", "top nodes by MACs (default 10, 0: none)"},
     {"json", JO_OUT, CO_JSON, NULL, "machine-readable output (docs/json-schemas.md)"},

@@ -191,6 +191,7 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
         return 0;
     }
     case JO_CMD:
+    case JO_CMD_EACH:
     case JO_OUT:
         return c->handler ? c->handler(c->ctx, o, val, where) : JC_ERR_INTERNAL;
     }
@@ -251,7 +252,26 @@ static int was_given(const jobopts *c, const jo_opt *o)
 
 static int repeatable(const jo_opt *o)
 {
-    return o->type == JO_DIM || o->type == JO_INPUT || o->type == JO_HWDB;
+    return o->type == JO_DIM || o->type == JO_INPUT || o->type == JO_HWDB || o->type == JO_CMD_EACH;
+}
+
+/* The command line's earlier value for the field o sets (o itself, or an
+ * alias of the same job field), or NULL; *name receives its option. */
+static const char *earlier_value(const jobopts *c, const jo_opt *o, const char **name)
+{
+    for (size_t i = 0; i < c->n_given; i++) {
+        const jo_opt *g = c->given[i];
+        int same = g == o;
+        if (!same && g->type == JO_JOB && o->type == JO_JOB) {
+            const char *a = jc_job_key_canonical(g->name), *b = jc_job_key_canonical(o->name);
+            same = a && b && !strcmp(a, b);
+        }
+        if (same && c->given_val[i]) {
+            *name = g->name;
+            return c->given_val[i];
+        }
+    }
+    return NULL;
 }
 
 /* Moves the last of n entries of size sz in arr to index pos. */
@@ -383,6 +403,13 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
             else return cli_usage(c->cmd, "option --%s needs a value", key);
         } else if (eq) {
             return cli_usage(c->cmd, "option --%s takes no value", key);
+        }
+        if (o->arg && !repeatable(o)) {
+            /* the same option twice with two values: one would be lost */
+            const char *pn = NULL, *prev = earlier_value(c, o, &pn);
+            if (prev && strcmp(prev, val))
+                return cli_usage(c->cmd, "--%s %s and --%s %s: one value is lost; give the option once",
+                                 pn, prev, o->name, val);
         }
         if ((rc = apply(c, o, val, "command line"))) return rc;
         if (o->type == JO_JOB && (!strcmp(o->name, "train") || !strcmp(o->name, "infer") ||

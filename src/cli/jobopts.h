@@ -25,6 +25,7 @@ typedef enum jo_type {
     JO_STR, JO_DIM, JO_INPUT, JO_OPRULES, JO_HWDB,
     JO_ALLOW_PARTIAL, JO_STRICT,  /* the request's partial-count policy */
     JO_CMD, /* the command's own option; job files may give it too */
+    JO_CMD_EACH, /* the same, repeatable: each use adds one (--assume) */
     JO_OUT  /* the command's own option; command line only (job files skip it) */
 } jo_type;
 

@@ -40,6 +40,16 @@ const jc_job_key *jc_job_keys(size_t *n)
     return pub_keys;
 }
 
+const char *jc_job_key_canonical(const char *key)
+{
+    for (size_t i = 0; key && i < N_ROWS; i++) {
+        if (strcmp(rows[i].pub.name, key)) continue;
+        for (size_t k = 0; k <= i; k++)
+            if (rows[k].off == rows[i].off) return rows[k].pub.name;
+    }
+    return NULL;
+}
+
 const char *jc_job_key_closest(const char *name)
 {
     jci_suggest sg;
