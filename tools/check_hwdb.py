@@ -22,6 +22,10 @@ import yaml
 
 FIELDS = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "hwdb_fields.json")))
 KINDS = {k["section"]: k for k in FIELDS["kinds"]}
+# a file's entry kinds (top-level sections but `sources`) and a `ga`
+# version's tables ("ga.<table>"), in the loader's order
+ENTRY_SECTIONS = [k for k in KINDS if "." not in k and k != "sources"]
+GA_TABLES = [k[3:] for k in KINDS if k.startswith("ga.")]
 PRECS = FIELDS["precisions"]
 # kinds whose entries carry a name and aliases: section -> (label, name key)
 NAMED_KINDS = {"devices": ("device", "id"), "hosts": ("host", "id"), "regions": ("region", "code")}
@@ -232,7 +236,7 @@ def main():
             continue
         sources = doc.get("sources", {}) or {}
         walk_sources(f, sources)
-        kinds = [k for k in ("devices", "hosts", "regions", "intensities", "providers", "constants", "ga") if k in doc]
+        kinds = [k for k in ENTRY_SECTIONS if k in doc]
         if len(kinds) != 1:
             err(f, "needs exactly one entry kind, has %s" % kinds)
             continue
@@ -307,7 +311,7 @@ def main():
             g = body
             n = 0
             check_fields(f, "ga", g, KINDS["ga"], sources)
-            for tab in ("pue_defaults", "providers", "datacenters", "cpus", "gpus", "constants", "locations"):
+            for tab in GA_TABLES:
                 for i, row in enumerate(g.get(tab, []) or []):
                     n += tab != "providers"
                     check_fields(f, "ga.%s[%d]" % (tab, i), row, KINDS["ga." + tab], sources)
