@@ -1382,11 +1382,32 @@ typedef struct jc_ga_input {
     const char *datacenter;  /* cloud: the data centre's name */
     double psf;              /* pragmatic scaling factor, >= 1, default 1 */
     const char *version;     /* "3.0", "2.2", ...; NULL: latest */
+    unsigned given;          /* the keys jc_ga_input_set set (bit i: key i
+                                of jc_ga_input_keys); 0 when filled by hand */
 } jc_ga_input;
 
 /* Fills *in with the calculator's defaults: usages 1, PSF 1, PUE and CI
  * unset, platform default, every count 0 and every string NULL. */
 void jc_ga_input_init(jc_ga_input *in);
+
+/* The inputs by key: the long option names of `joulecast ga` without the
+ * dashes (runtime, cores, cpu, tdp-per-core, cpu-usage, gpus, gpu,
+ * gpu-tdp, gpu-usage, memory, region, ci, pue, platform, provider,
+ * datacenter, psf, ga-version), NULL-terminated; a static array. */
+const char *const *jc_ga_input_keys(void);
+
+/* Sets the field of `key` from its text (runtime as jc_ga_parse_runtime,
+ * counts whole >= 0, numbers in the C locale, names borrowed: they must
+ * outlive the input) and marks it given.  Ranges are checked by
+ * jc_ga_compute.  Errors: JC_ERR_NOTFOUND (no such key), JC_ERR_USAGE (a
+ * value of the wrong form, named). */
+jc_status jc_ga_input_set(jc_ga_input *in, const char *key, const char *value, jc_diag *diag);
+
+/* The rules between inputs, checked by jc_ga_compute: something to
+ * compute (cores or GPUs), and no input without effect (a CPU model,
+ * power or usage without cores, the same for GPUs, --region with --ci).
+ * JC_ERR_USAGE naming the input. */
+jc_status jc_ga_input_check(const jc_ga_input *in, jc_diag *diag);
 
 /* One constant the result used, with its provenance. */
 typedef struct jc_ga_used {

@@ -516,6 +516,13 @@ class Errors(InWork):
             joulecast.ga(runtime="soon", cores=1)
         self.assertEqual(cm.exception.status, 2)
 
+    def test_ga_input_without_effect_refused_like_cli(self):
+        # one key table and one rule set for both front ends (src/workflows/ga_input.c)
+        self.check_like_cli(lambda: joulecast.ga(runtime="2h", cores=4, gpu_usage=0.5),
+                            "ga", "--runtime", "2h", "--cores", "4", "--gpu-usage", "0.5")
+        self.check_like_cli(lambda: joulecast.ga(runtime="2h", cores=4, region="FR", ci=50),
+                            "ga", "--runtime", "2h", "--cores", "4", "--region", "FR", "--ci", "50")
+
     def test_train_and_infer_exclusive(self):
         with self.assertRaises(joulecast.Error):
             joulecast.estimate(device="a100", flops=1e20, train=True, infer=True)

@@ -30,17 +30,6 @@ jc_status bind_bad(jc_diag *d, const char *key, const char *want, const char *va
                        val ? val : "(null)");
 }
 
-static jc_status num(const char *key, const char *val, double *out, jc_diag *d)
-{
-    if (!val || !*val) return bind_bad(d, key, "a number", val);
-    char *end;
-    errno = 0;
-    double v = strtod(val, &end);
-    if (errno || *end || !isfinite(v)) return bind_bad(d, key, "a number", val);
-    *out = v;
-    return JC_OK;
-}
-
 /* A flag: absent value, "", 1/true/yes/on turn it on; 0/false/no/off off. */
 jc_status bind_flag(const char *key, const char *val, int *out, jc_diag *d)
 {
@@ -442,11 +431,22 @@ jc_status jc_run_estimate_json(const char *hwdb_dir, const char *const *keys,
 
 /* ---- ga ----------------------------------------------------------------------- */
 
-static const char *const ga_keys[] = {
-    "runtime", "cores", "cpu", "tdp-per-core", "cpu-usage", "gpus", "gpu", "gpu-tdp",
-    "gpu-usage", "memory", "region", "ci", "pue", "platform", "provider", "datacenter",
-    "psf", "ga-version", "hwdb", "hwdb-snapshot", NULL
-};
+/* ga's keys: the calculator's inputs (jc_ga_input_keys) and the hwdb. */
+static const char *const *ga_keys(void)
+{
+    static const char *all[40];
+    if (!all[0]) {
+        const char *const *k = jc_ga_input_keys();
+        size_t n = 0;
+        while (k[n] && n < sizeof all / sizeof all[0] - 3) {
+            all[n] = k[n];
+            n++;
+        }
+        all[n++] = "hwdb";
+        all[n++] = "hwdb-snapshot";
+    }
+    return all;
+}
 
 jc_status jc_run_ga_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
                      size_t n, char **json, jc_diag *d)
@@ -467,43 +467,20 @@ jc_status jc_run_ga_json(const char *hwdb_dir, const char *const *keys, const ch
     jc_status st = JC_OK;
     for (size_t i = 0; i < n && !st; i++) {
         const char *k = keys[i], *v = values[i];
-        int64_t c;
-        if (!k) st = bind_unknown(d, "ga", k);
-        else if (!strcmp(k, "runtime")) {
-            if (!v || jc_ga_parse_runtime(v, &in.runtime_h, d)) st = bind_bad(d, k, "a duration (12h30m)", v);
-            else have_runtime = 1;
-        } else if (!strcmp(k, "cores") || !strcmp(k, "gpus")) {
-            if (!(st = bind_i64(k, v, 0, &c, d))) {
-                if (c > 1000000) st = bind_bad(d, k, "a count up to 1000000", v);
-                else if (k[0] == 'c') in.n_cores = (int)c;
-                else in.n_gpus = (int)c;
-            }
-        } else if (!strcmp(k, "cpu")) in.cpu_model = v;
-        else if (!strcmp(k, "gpu")) in.gpu_model = v;
-        else if (!strcmp(k, "tdp-per-core")) st = num(k, v, &in.tdp_per_core_w, d);
-        else if (!strcmp(k, "gpu-tdp")) st = num(k, v, &in.gpu_tdp_w, d);
-        else if (!strcmp(k, "cpu-usage")) st = num(k, v, &in.cpu_usage, d);
-        else if (!strcmp(k, "gpu-usage")) st = num(k, v, &in.gpu_usage, d);
-        else if (!strcmp(k, "memory")) st = num(k, v, &in.memory_gb, d);
-        else if (!strcmp(k, "region")) in.region = v;
-        else if (!strcmp(k, "ci")) st = num(k, v, &in.ci, d);
-        else if (!strcmp(k, "pue")) st = num(k, v, &in.pue, d);
-        else if (!strcmp(k, "psf")) st = num(k, v, &in.psf, d);
-        else if (!strcmp(k, "provider")) in.provider = v;
-        else if (!strcmp(k, "datacenter")) in.datacenter = v;
-        else if (!strcmp(k, "ga-version")) in.version = v;
-        else if (!strcmp(k, "hwdb")) {
+        if (!k) {
+            st = bind_unknown(d, "ga", k);
+        } else if (!strcmp(k, "hwdb")) {
             if (!v || !*v) st = bind_bad(d, k, "a folder or .yaml file", v);
             else layers[n_layers++] = v;
         } else if (!strcmp(k, "hwdb-snapshot")) {
             if (!v || !*v) st = bind_bad(d, k, "a snapshot file", v);
             else snapshot = v;
-        } else if (!strcmp(k, "platform")) {
-            if (v && !strcmp(v, "personal")) in.platform = JC_GA_PERSONAL;
-            else if (v && !strcmp(v, "local")) in.platform = JC_GA_LOCAL;
-            else if (v && !strcmp(v, "cloud")) in.platform = JC_GA_CLOUD;
-            else st = bind_bad(d, k, "personal, local or cloud", v);
-        } else st = bind_unknown(d, "ga", k);
+        } else {
+            /* an input of the calculator, as `joulecast ga` reads it */
+            st = jc_ga_input_set(&in, k, v, d);
+            if (st == JC_ERR_NOTFOUND) st = bind_unknown(d, "ga", k);
+            if (!st && !strcmp(k, "runtime")) have_runtime = 1;
+        }
     }
     if (!st && !have_runtime) st = jci_diag_set(d, JC_ERR_USAGE, "ga: runtime is required (e.g. 12h30m)");
     jc_hwdb *db = NULL;
@@ -526,7 +503,7 @@ const char *const *jc_bind_keys(const char *command)
 {
     if (!command) return NULL;
     if (!strcmp(command, "count")) return count_keys;
-    if (!strcmp(command, "ga")) return ga_keys;
+    if (!strcmp(command, "ga")) return ga_keys();
     if (!strcmp(command, "estimate")) return est_key_names;
     return bind_workflow_keys(command);
 }

@@ -50,19 +50,6 @@ void help_ga(FILE *f)
         "  --hwdb DIR         an override layer of the hardware database\n");
 }
 
-static bool parse_usage(const char *s, double *out)
-{
-    return cli_parse_f64(s, out);
-}
-
-static bool parse_count(const char *s, int *out)
-{
-    int64_t v;
-    if (!cli_parse_i64(s, &v) || v > 1000000) return false;
-    *out = (int)v;
-    return true;
-}
-
 int cmd_ga(int argc, char **argv)
 {
     jc_ga_input in;
@@ -71,97 +58,35 @@ int cmd_ga(int argc, char **argv)
     size_t n_layers = 0;
     int json = 0, err = 0, have_runtime = 0;
     const char *v;
+    const char *seen[32] = {0};   /* each input's command-line value, by key */
+    const char *const *names = jc_ga_input_keys();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) {
             json = 1;
-        } else if (cli_opt(argc, argv, &i, "--runtime", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            jc_diag d;
-            if (jc_ga_parse_runtime(v, &in.runtime_h, &d))
-                return cli_usage("ga", "--runtime: %s", d.msg);
-            have_runtime = 1;
-        } else if (cli_opt(argc, argv, &i, "--cores", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            if (!parse_count(v, &in.n_cores))
-                return cli_usage("ga", "--cores must be a whole number >= 0 (got '%s')", v);
-        } else if (cli_opt(argc, argv, &i, "--cpu", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            in.cpu_model = v;
-        } else if (cli_opt(argc, argv, &i, "--tdp-per-core", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            if (!cli_parse_f64(v, &in.tdp_per_core_w) || in.tdp_per_core_w <= 0)
-                return cli_usage("ga", "--tdp-per-core must be a positive number of watts (got '%s')", v);
-        } else if (cli_opt(argc, argv, &i, "--cpu-usage", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            if (!parse_usage(v, &in.cpu_usage))
-                return cli_usage("ga", "--cpu-usage must be a number between 0 and 1 (got '%s')", v);
-        } else if (cli_opt(argc, argv, &i, "--gpus", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            if (!parse_count(v, &in.n_gpus))
-                return cli_usage("ga", "--gpus must be a whole number >= 0 (got '%s')", v);
-        } else if (cli_opt(argc, argv, &i, "--gpu", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            in.gpu_model = v;
-        } else if (cli_opt(argc, argv, &i, "--gpu-tdp", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            if (!cli_parse_f64(v, &in.gpu_tdp_w) || in.gpu_tdp_w <= 0)
-                return cli_usage("ga", "--gpu-tdp must be a positive number of watts (got '%s')", v);
-        } else if (cli_opt(argc, argv, &i, "--gpu-usage", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            if (!parse_usage(v, &in.gpu_usage))
-                return cli_usage("ga", "--gpu-usage must be a number between 0 and 1 (got '%s')", v);
-        } else if (cli_opt(argc, argv, &i, "--memory", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            if (!cli_parse_f64(v, &in.memory_gb))
-                return cli_usage("ga", "--memory must be a number of GB (got '%s')", v);
-        } else if (cli_opt(argc, argv, &i, "--region", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            in.region = v;
-        } else if (cli_opt(argc, argv, &i, "--ci", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            if (!cli_parse_f64(v, &in.ci) || in.ci < 0)
-                return cli_usage("ga", "--ci must be a number of gCO2e/kWh >= 0 (got '%s')", v);
-        } else if (cli_opt(argc, argv, &i, "--pue", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            if (!cli_parse_f64(v, &in.pue) || in.pue < 1)
-                return cli_usage("ga", "--pue must be a number >= 1 (got '%s')", v);
-        } else if (cli_opt(argc, argv, &i, "--platform", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            if (!strcmp(v, "personal")) in.platform = JC_GA_PERSONAL;
-            else if (!strcmp(v, "local")) in.platform = JC_GA_LOCAL;
-            else if (!strcmp(v, "cloud")) in.platform = JC_GA_CLOUD;
-            else return cli_usage("ga", "--platform must be personal, local or cloud (got '%s')", v);
-        } else if (cli_opt(argc, argv, &i, "--provider", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            in.provider = v;
-        } else if (cli_opt(argc, argv, &i, "--datacenter", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            in.datacenter = v;
-        } else if (cli_opt(argc, argv, &i, "--psf", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            if (!cli_parse_f64(v, &in.psf))
-                return cli_usage("ga", "--psf must be a number >= 1 (got '%s')", v);
-        } else if (cli_opt(argc, argv, &i, "--ga-version", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            in.version = v;
-        } else if (cli_opt(argc, argv, &i, "--hwdb", &v, &err)) {
-            if (err) return JC_ERR_USAGE;
-            if (n_layers >= sizeof layers / sizeof layers[0])
-                return cli_usage("ga", "too many --hwdb layers");
-            layers[n_layers++] = v;
-        } else {
-            return cli_usage("ga", "unknown option '%s'", a);
+            continue;
         }
+        if (cli_opt(argc, argv, &i, "--hwdb", &v, &err)) {
+            if (err) return JC_ERR_USAGE;
+            if (n_layers >= sizeof layers / sizeof layers[0]) return cli_usage("ga", "too many --hwdb layers");
+            layers[n_layers++] = v;
+            continue;
+        }
+        /* an input of the calculator, by the library's key table */
+        size_t kl = a[0] == '-' && a[1] == '-' ? strcspn(a + 2, "=") : 0, k = 0;
+        while (kl && names[k] && (strlen(names[k]) != kl || strncmp(a + 2, names[k], kl))) k++;
+        if (!kl || !names[k] || k >= sizeof seen / sizeof seen[0]) return cli_usage("ga", "unknown option '%s'", a);
+        char opt[64];
+        snprintf(opt, sizeof opt, "--%s", names[k]);
+        if (!cli_opt(argc, argv, &i, opt, &v, &err) || err) return JC_ERR_USAGE;
+        if (seen[k] && strcmp(seen[k], v))
+            return cli_usage("ga", "%s %s and %s %s: one value is lost; give the option once", opt, seen[k], opt, v);
+        seen[k] = v;
+        jc_diag kd;
+        if (jc_ga_input_set(&in, names[k], v, &kd)) return cli_usage("ga", "%s", kd.msg);
+        if (!strcmp(names[k], "runtime")) have_runtime = 1;
     }
     if (!have_runtime) return cli_usage("ga", "missing --runtime (e.g. --runtime 12h30m)");
-    if (in.n_cores == 0 && in.n_gpus == 0) {
-        if (in.cpu_model || in.tdp_per_core_w > 0)
-            return cli_usage("ga", "--cpu/--tdp-per-core need --cores N");
-        if (in.gpu_model || in.gpu_tdp_w > 0)
-            return cli_usage("ga", "--gpu/--gpu-tdp need --gpus N");
-        return cli_usage("ga", "give --cores N and/or --gpus N");
-    }
     if (in.cpu_model && in.tdp_per_core_w > 0)
         fprintf(stderr, "joulecast: ga: note: --tdp-per-core overrides --cpu's power\n");
 

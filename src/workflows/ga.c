@@ -307,9 +307,6 @@ static jc_status validate(const jc_ga_input *in, jc_diag *diag)
         return jci_diag_set(diag, JC_ERR_USAGE, "--cores must be >= 0 (got %d)", in->n_cores);
     if (in->n_gpus < 0)
         return jci_diag_set(diag, JC_ERR_USAGE, "--gpus must be >= 0 (got %d)", in->n_gpus);
-    if (in->n_cores == 0 && in->n_gpus == 0)
-        return jci_diag_set(diag, JC_ERR_USAGE,
-            "nothing to compute: give --cores N and/or --gpus N");
     if (!isfinite(in->cpu_usage) || in->cpu_usage < 0 || in->cpu_usage > 1)
         return jci_diag_set(diag, JC_ERR_USAGE,
             "--cpu-usage must be between 0 and 1 (got %g; 0.8 means 80%%)", in->cpu_usage);
@@ -349,7 +346,7 @@ static jc_status validate(const jc_ga_input *in, jc_diag *diag)
         return jci_diag_set(diag, JC_ERR_USAGE,
             "give --datacenter or --region, not both: the calculator takes "
             "a data centre's location from its own table");
-    return JC_OK;
+    return jc_ga_input_check(in, diag);
 }
 
 /* ---- the steps of the computation --------------------------------------- */
