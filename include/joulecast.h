@@ -2389,7 +2389,10 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f);
 jc_status jc_report_estimate_html(const jc_estimate *e, const char *model,
                                   size_t top_nodes, FILE *f);
 /* The comparison: a bar chart per figure (one bar per model) and the
- * table of jc_report_compare_text.  Errors as jc_report_compare_text. */
+ * table of jc_report_compare_text; items with serving figures (compare
+ * --generate, every item or none) chart TTFT, ITL, tokens/s per device,
+ * J per output token, energy and emissions.  JC_ERR_USAGE for items that
+ * mix the two; otherwise errors as jc_report_compare_text. */
 jc_status jc_report_compare_html(const jc_compare_item *items, size_t n,
                                  FILE *f);
 /* The sweep: a time-vs-emissions scatter of every estimated entry with the

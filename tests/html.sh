@@ -1,6 +1,6 @@
 #!/bin/sh
 # html.sh - the HTML reports in a real browser.  For `estimate`, `estimate
-# --generate` (serving), `compare` and `sweep` it writes the HTML and the
+# --generate` (serving), `compare` (with and without --generate) and `sweep` it writes the HTML and the
 # JSON of the same command, renders the HTML in headless Chromium (Debian's
 # `chromium`, installed by tools/deps.sh test) and checks:
 #   - the rendered DOM has its SVG charts and no <script>, no external
@@ -12,7 +12,7 @@
 #     when it should);
 #   - estimate --measured adds the trace chart and the prediction beside
 #     the measurement;
-#   - screenshots are written: build/html/{estimate,estimate-measured,serving,compare,sweep}.png,
+#   - screenshots are written: build/html/{estimate,estimate-measured,serving,compare,compare-generate,sweep}.png,
 #     kept for people to look at.
 # Without chromium every case FAILs with the command that installs it.
 set -u
@@ -22,7 +22,7 @@ JC=${JC:-$PWD/build/joulecast}
 OUT=build/html
 PY=/usr/bin/python3
 mkdir -p "$OUT"
-CASES="estimate estimate-measured serving compare sweep"
+CASES="estimate estimate-measured serving compare compare-generate sweep"
 
 pass() { echo "PASS html/$1"; }
 fail() { echo "FAIL html/$1${2:+: $2}"; }
@@ -111,5 +111,8 @@ run_case estimate-measured estimate $M --train --samples 2000 --batch 32 --devic
 run_case serving estimate --generate --hf-config tests/serving/configs/llama-3.1-8b.json --prompt-tokens 500 \
   --output-tokens 300 --concurrency 64 --requests 1000000 --device h100 --region US
 run_case compare compare $M models/resnet18.onnx models/mobilenet_v2.onnx models/vgg16.onnx $JOB --device a100 --region FR
+run_case compare-generate compare --generate tests/serving/configs/llama-3.1-8b.json \
+  tests/serving/configs/mistral-7b-v0.3.json tests/serving/configs/qwen2.5-7b.json --prompt-tokens 500 \
+  --output-tokens 300 --concurrency 64 --requests 1000000 --device h100 --region US
 run_case sweep sweep $M $JOB --utilization 0.4 --devices all --regions cloud
 exit 0

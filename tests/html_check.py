@@ -3,7 +3,7 @@
 joulecast HTML report against the JSON output of the same command (used by
 tests/html.sh; standard library only).
 
-    html_check.py estimate|estimate-measured|serving|compare|sweep DOM.html REPORT.json
+    html_check.py estimate|estimate-measured|serving|compare|compare-generate|sweep DOM.html REPORT.json
 
 Every element with data-key / data-value must name a path of the JSON
 ("results.energy_facility_kwh.central", "nodes.3.energy_j") whose number
@@ -144,6 +144,20 @@ def main():
             need_keys([f"models.{i}.macs", f"models.{i}.params"])
             if i:
                 need_keys([f"models.{i}.ratio.{k}" for k in ("energy_kwh", "co2_kg")])
+    elif kind == "compare-generate":   # compare --generate: the serving figures of each model
+        need_chart("hbars", 7)
+        models = doc.get("models", [])
+        if len(models) < 2:
+            problems.append("fewer than 2 models in the JSON")
+        if doc.get("mode") != "generation":
+            problems.append(f"JSON mode {doc.get('mode')!r}, expected generation")
+        serving = ("ttft_s", "itl_s", "tokens_per_s_per_device", "j_per_output_token_device", "j_per_output_token",
+                   "j_per_request", "energy_kwh", "co2_kg")
+        for i in range(len(models)):
+            need_keys([f"models.{i}.{k}.central" for k in serving])
+            need_keys([f"models.{i}.{k}" for k in ("params", "devices", "tp", "concurrency")])
+            if i:
+                need_keys([f"models.{i}.ratio.{k}" for k in serving])
     elif kind == "sweep":
         need_chart("scatter")
         need_keys(["grid.points", "grid.estimated", "grid.pareto", "grid.skipped_points",

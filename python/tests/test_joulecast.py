@@ -238,6 +238,12 @@ class SameAsCli(InWork):
         self.assertAlmostEqual(b["ratio"]["j_per_request"],
                                b["j_per_request"]["central"] / a["j_per_request"]["central"], places=12)
         self.assertLess(b["params_active"], b["params"])   # mixture of experts: 2 of 8 active
+        # the serving comparison page, as the CLI draws it
+        html = cli_text("compare", "--generate", *cfg, "--prompt-tokens", "500", "--output-tokens", "300",
+                        "--concurrency", "64", "--requests", "1000000", "--device", "h100", "--region", "US",
+                        "--html", "-")
+        self.assertIn("Energy per output token, facility", html)
+        self.assertEqual(got._repr_html_(), html)
         with self.assertRaises(joulecast.Error) as cm:
             joulecast.compare(*cfg, generate=True, prompt_tokens=500, output_tokens=300, device="h100",
                               dims={"batch": 2})

@@ -176,9 +176,6 @@ jc_status jc_run_compare_json(const char *hwdb_dir, const char *const *keys,
     bind_req r;
     jc_compare *c = NULL;
     jc_status st = bind_req_open(&r, "compare", hwdb_dir, keys, values, n, cmp_key, &own, d);
-    if (!st && own.html && r.job.mode == JC_MODE_GENERATION)
-        st = jci_diag_set(d, JC_ERR_USAGE, "--html is not available with --generate yet: use the text, --json or "
-                          "--csv (estimate --generate --html draws one model)");
     if (!st) st = jc_compare_run(&r.rq, own.models, own.n, r.db, &c, d);
     if (!st && own.html) {
         char *buf;

@@ -28,7 +28,7 @@ enum { C_JSON = 1, C_CSV, C_HTML };
 static const jo_opt opts[] = {
     {"json", JO_OUT, C_JSON, NULL, "JSON output (docs/json-schemas.md \"compare\")"},
     {"csv", JO_OUT, C_CSV, NULL, "CSV: a header and one row per model"},
-    {"html", JO_OUT, C_HTML, "FILE", "also write a self-contained HTML report with charts ('-': to stdout; not with --generate)"},
+    {"html", JO_OUT, C_HTML, "FILE", "also write a self-contained HTML report with charts ('-': to stdout)"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
@@ -96,11 +96,6 @@ int cmd_compare(int argc, char **argv)
     }
     if (c.model) paths[n++] = c.model;
     for (size_t i = 0; i < cc.n; i++) paths[n++] = cc.models[i];
-    if (c.job.mode == JC_MODE_GENERATION && cc.html) {
-        rc = cli_usage("compare", "--html is not available with --generate yet: use the text, --json or --csv "
-                       "(estimate --generate --html draws one model)");
-        goto out;
-    }
     if (c.job.mode == JC_MODE_GENERATION) {
         /* the configs (--hf-config first): jc_compare_run checks them */
     } else if (n < 2 && !c.job.hf_config) {   /* --hf-config alone: jc_compare_run says what it needs */

@@ -40,7 +40,12 @@ const char *jc_method_name(jc_method m)
 
 const char *jc_mode_name(jc_mode m)
 {
-    return m == JC_MODE_TRAINING ? "training" : "inference";
+    switch (m) {
+    case JC_MODE_INFERENCE: return "inference";
+    case JC_MODE_TRAINING: return "training";
+    case JC_MODE_GENERATION: return "generation";
+    }
+    return "?";
 }
 
 const char *jc_origin_name(jc_origin o)

@@ -249,7 +249,7 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
     if (!root) return NULL;
     const jc_estimate *e0 = items[0].est;
     REQ(rj_str(root, "schema", "joulecast-compare/1"));
-    REQ(rj_str(root, "mode", items[0].serving ? "generation" : jc_mode_name(e0->mode)));
+    REQ(rj_str(root, "mode", jc_mode_name(e0->mode)));
     REQ(rj_str(root, "method", jc_method_name(e0->method)));
     REQ(rj_str(root, "baseline", items[0].label));
     REQ(arr = cJSON_AddArrayToObject(root, "models"));
