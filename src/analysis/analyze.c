@@ -45,6 +45,7 @@ typedef struct actx {
     const char *cur_name;      /* display name of the node being analysed */
     int64_t params, weight_bytes;
     const oprules *rules;      /* --op-rules, or NULL */
+    uint8_t *assume_used;      /* o.n_assume flags: the bound was consulted */
 } actx;
 
 static bool grow(void **p, size_t *cap, size_t n, size_t sz)
@@ -101,8 +102,14 @@ static bool find_binding(const jc_dim_binding *b, size_t n, const char *sym, int
 bool ax_assumed(actx *ax, const char *sym, int64_t *v)
 {
     if (!sym) return false;
-    return find_binding(ax->o.assume, ax->o.n_assume, sym, v) ||
-           find_binding(ax->o.dims, ax->o.n_dims, sym, v);
+    bool found = false;
+    for (size_t i = 0; i < ax->o.n_assume; i++)
+        if (ax->o.assume[i].name && !strcmp(ax->o.assume[i].name, sym)) {
+            if (ax->assume_used) ax->assume_used[i] = 1;   /* repeats hold the same value */
+            if (!found) *v = ax->o.assume[i].value;
+            found = true;
+        }
+    return found || find_binding(ax->o.dims, ax->o.n_dims, sym, v);
 }
 
 void ax_data_dependent(opctx *c, const char *sym)
@@ -1119,14 +1126,74 @@ static jc_status bind_value(actx *ax, const jc_graph *g, jc_tshape *vals, const 
     return JC_OK;
 }
 
+/* The same dim, bound, input or input value given twice with two values:
+ * the analysis would take one and lose the other, so it refuses. */
+static jc_status check_repeats(actx *ax)
+{
+    const jc_analyze_opts *o = &ax->o;
+    for (size_t i = 0; i < o->n_dims; i++)
+        for (size_t k = 0; k < i; k++)
+            if (o->dims[k].name && o->dims[i].name && !strcmp(o->dims[k].name, o->dims[i].name) &&
+                o->dims[k].value != o->dims[i].value)
+                return jci_diag_set(ax->d, JC_ERR_USAGE, "--dim %s=%lld and --dim %s=%lld: one value is lost; "
+                                   "bind the dim once", o->dims[k].name, (long long)o->dims[k].value,
+                                   o->dims[i].name, (long long)o->dims[i].value);
+    for (size_t i = 0; i < o->n_assume; i++) {
+        const char *s = o->assume[i].name;
+        if (!s || !*s) return jci_diag_set(ax->d, JC_ERR_USAGE, "--assume: empty name");
+        if (o->assume[i].value < 0)
+            return jci_diag_set(ax->d, JC_ERR_USAGE, "--assume %s: negative value", s);
+        for (size_t k = 0; k < i; k++)
+            if (o->assume[k].name && !strcmp(o->assume[k].name, s) && o->assume[k].value != o->assume[i].value)
+                return jci_diag_set(ax->d, JC_ERR_USAGE, "--assume %s=%lld and --assume %s=%lld: one value is "
+                                   "lost; give the bound once", s, (long long)o->assume[k].value, s,
+                                   (long long)o->assume[i].value);
+    }
+    for (size_t i = 0; i < o->n_inputs; i++)
+        for (size_t k = 0; k < i; k++) {
+            const jc_input_binding *a = &o->inputs[k], *b = &o->inputs[i];
+            if (!a->name || !b->name || strcmp(a->name, b->name)) continue;
+            bool same = a->rank == b->rank;
+            for (int q = 0; same && q < a->rank; q++) same = a->dims[q] == b->dims[q];
+            if (!same)
+                return jci_diag_set(ax->d, JC_ERR_USAGE, "--input %s is given twice with two shapes: one is "
+                                   "lost; bind the input once", b->name);
+        }
+    for (size_t i = 0; i < o->n_values; i++)
+        for (size_t k = 0; k < i; k++)
+            if (o->values[k].name && o->values[i].name && !strcmp(o->values[k].name, o->values[i].name))
+                return jci_diag_set(ax->d, JC_ERR_USAGE, "--input-value %s is given twice: give the input's "
+                                   "values once", o->values[i].name);
+    return JC_OK;
+}
+
+/* An --assume bound that no data-dependent size or trip count of the
+ * model took: it names nothing, and its value would be silently unused. */
+static jc_status check_assume_used(actx *ax)
+{
+    for (size_t i = 0; i < ax->o.n_assume; i++) {
+        if (ax->assume_used && ax->assume_used[i]) continue;
+        const char *s = ax->o.assume[i].name;
+        bool partial = ax->n_uns || ax->n_syms || ax->n_unknown_other;
+        return jci_diag_set(ax->d, JC_ERR_NOTFOUND, "--assume %s: the model has no data-dependent size or "
+                           "trip count named '%s'%s (the names are those the count lists under "
+                           "\"data-dependent\")", s, s,
+                           partial ? " among the nodes counted; unknown dims or unsupported ops may hide "
+                                     "it: bind them first" : "");
+    }
+    return JC_OK;
+}
+
 static jc_status bind_inputs(actx *ax, int inst)
 {
     const jc_graph *g = ax->m->graph;
     jc_tshape *vals = ax->insts[inst].values;
+    jc_status rst = check_repeats(ax);
+    if (rst) return rst;
     for (size_t i = 0; i < ax->o.n_dims; i++) {
         const char *s = ax->o.dims[i].name;
         if (!s || !*s) return jci_diag_set(ax->d, JC_ERR_USAGE, "--dim: empty name");
-        if (ax->o.dims[i].value < 0)
+        if (ax->o.dims[i].value < 0)   /* 0: the serving request's empty past */
             return jci_diag_set(ax->d, JC_ERR_USAGE, "--dim %s: negative value", s);
         if (!model_has_sym(g, s)) {
             jci_suggest sg;
@@ -1164,10 +1231,20 @@ static jc_status bind_inputs(actx *ax, int inst)
         jc_dim *d = jci_arena_calloc(ax->ar, (size_t)(b->rank ? b->rank : 1), sizeof *d);
         if (!d) return nomem(ax);
         for (int q = 0; q < b->rank; q++) {
+            int64_t bound = 0;
+            const char *sym = g->values[k].rank > q ? g->values[k].dims[q].sym : NULL;
+            bool by_dim = sym && g->values[k].dims[q].v < 0 && find_binding(ax->o.dims, ax->o.n_dims, sym, &bound);
+            if (t->rank > 0 && t->dims[q].v >= 0 && t->dims[q].v != b->dims[q] && by_dim)
+                return jci_diag_set(ax->d, JC_ERR_USAGE, "--input %s: dim %d is %s, bound to %lld by --dim %s=%lld; "
+                                   "%lld given", b->name, q, sym, (long long)bound, sym, (long long)bound,
+                                   (long long)b->dims[q]);
             if (t->rank > 0 && t->dims[q].v >= 0 && t->dims[q].v != b->dims[q])
                 return jci_diag_set(ax->d, JC_ERR_USAGE,
                                    "--input %s: dim %d is %lld in the model, %lld given", b->name, q,
                                    (long long)t->dims[q].v, (long long)b->dims[q]);
+            if (b->dims[q] < 1 && !(t->rank > 0 && t->dims[q].v == b->dims[q]))
+                return jci_diag_set(ax->d, JC_ERR_USAGE, "--input %s: dim %d given as %lld: a bound dim must be "
+                                   ">= 1", b->name, q, (long long)b->dims[q]);
             d[q].v = b->dims[q];
             d[q].sym = t->rank > 0 ? t->dims[q].sym : NULL;
         }
@@ -1286,6 +1363,7 @@ static jc_status totals(actx *ax, jc_analysis *a)
 
 static void free_ctx(actx *ax)
 {
+    free(ax->assume_used);
     free(ax->insts);
     free(ax->nodes);
     free(ax->seen);
@@ -1328,9 +1406,11 @@ jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis
         root = new_inst(&ax, m->graph, "", -1, 1);
         if (root < 0) st = ax.err;
     }
+    if (!st && ax.o.n_assume && !(ax.assume_used = calloc(ax.o.n_assume, 1))) st = nomem(&ax);
     if (!st) st = bind_inputs(&ax, root);
     if (!st) st = run_graph(&ax, root, NULL, 0);
     if (!st && ax.err) st = ax.err;
+    if (!st) st = check_assume_used(&ax);
     if (!st) st = totals(&ax, a);
     if (!st) {
         a->model = m;

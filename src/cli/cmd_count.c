@@ -98,7 +98,7 @@ typedef struct count_cli {
     jc_dim_binding assume[JO_MAX_BIND];
     size_t n_assume;
     jc_convention convention;
-    int json, csv, strict, per_node, top;
+    int json, csv, strict, per_node, top, top_given;
 } count_cli;
 
 static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *where)
@@ -129,6 +129,7 @@ static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *wh
     case CO_TOP:
         if (!cli_parse_i64(val, &t) || t > 100000) return cli_usage("count", "--top expects a count, got '%s'", val);
         k->top = (int)t;
+        k->top_given = 1;
         return 0;
     case CO_PER_NODE: k->per_node = 1; return 0;
     case CO_JSON: k->json = 1; return 0;
@@ -164,6 +165,10 @@ int cmd_count(int argc, char **argv)
     int rc = jo_parse(&c, argc, argv, NULL, NULL);
     if (!rc && !c.model) rc = cli_usage("count", "missing MODEL.onnx");
     if (!rc && k.json && k.csv) rc = cli_usage("count", "--json and --csv are exclusive");
+    /* an option that would have no effect is refused, never ignored */
+    if (!rc && (k.per_node || k.top_given) && (k.json || k.csv))
+        rc = cli_usage("count", "--%s shapes the text report: --json and --csv always list every node",
+                       k.per_node ? "per-node" : "top");
     if (rc) goto out;
     /* the one request path, with count's policy: a partial count is
      * reported (--strict: exit 9 after it), an unbound batch stays unbound */

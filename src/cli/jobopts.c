@@ -284,6 +284,61 @@ static void to_front(void *arr, size_t n, size_t pos, size_t sz)
     memcpy(a + pos * sz, tmp, sz);
 }
 
+/* The length of a binding's name (NAME=...). */
+static size_t bind_name_len(const char *val)
+{
+    const char *eq = val ? strchr(val, '=') : NULL;
+    return eq ? (size_t)(eq - val) : 0;
+}
+
+static int same_name(const char *name, const char *val)
+{
+    size_t l = bind_name_len(val);
+    return l && name && strlen(name) == l && !strncmp(name, val, l);
+}
+
+/* The command line's --dim/--input NAME=... replaces the job file's
+ * binding of the same NAME (the command line overrides the file): the
+ * file's entry is removed.  A binding of the file that the command line
+ * already gave (calibrate applies its file after the command line) is
+ * skipped: *skip is set. */
+static void override_binding(jobopts *c, const jo_opt *o, const char *val, int from_file, int *skip)
+{
+    *skip = 0;
+    if (o->type == JO_DIM) {
+        for (size_t i = 0; i < c->n_dims; i++) {
+            if (!same_name(c->dims[i].name, val)) continue;
+            if (from_file && !c->dim_from_file[i]) {
+                *skip = 1;
+                return;
+            }
+            if (from_file || !c->dim_from_file[i]) continue;
+            free((char *)c->dims[i].name);
+            memmove(&c->dims[i], &c->dims[i + 1], (c->n_dims - i - 1) * sizeof c->dims[0]);
+            memmove(&c->dim_from_file[i], &c->dim_from_file[i + 1], c->n_dims - i - 1);
+            c->dim_from_file[--c->n_dims] = 0;
+            i--;
+        }
+    } else if (o->type == JO_INPUT) {
+        for (size_t i = 0; i < c->n_inputs; i++) {
+            if (!same_name(c->inputs[i].name, val)) continue;
+            if (from_file && !c->input_from_file[i]) {
+                *skip = 1;
+                return;
+            }
+            if (from_file || !c->input_from_file[i]) continue;
+            free((char *)c->inputs[i].name);
+            size_t rest = c->n_inputs - i - 1;
+            memmove(&c->inputs[i], &c->inputs[i + 1], rest * sizeof c->inputs[0]);
+            memmove(&c->input_dims[i], &c->input_dims[i + 1], rest * sizeof c->input_dims[0]);
+            memmove(&c->input_from_file[i], &c->input_from_file[i + 1], rest);
+            c->input_from_file[--c->n_inputs] = 0;
+            for (size_t k = 0; k < c->n_inputs; k++) c->inputs[k].dims = c->input_dims[k];
+            i--;
+        }
+    }
+}
+
 int jo_apply_jobfile(jobopts *c, const char *path)
 {
     jc_diag d;
@@ -305,6 +360,9 @@ int jo_apply_jobfile(jobopts *c, const char *path)
         if (o->type == JO_OUT) continue; /* output format stays on the command line */
         if (!repeatable(o) && was_given(c, o)) continue;   /* the command line wins */
         if (o->type == JO_STR && c->model) continue;        /* a model given as an argument */
+        int skip;
+        override_binding(c, o, jf->values[k], 1, &skip);
+        if (skip) continue;                                  /* the command line's binding wins */
         size_t before = o->type == JO_DIM ? c->n_dims : o->type == JO_INPUT ? c->n_inputs : c->n_layers;
         const char *val = jf->values[k];
         if (o->type == JO_HWDB) {
@@ -320,13 +378,18 @@ int jo_apply_jobfile(jobopts *c, const char *path)
         if (o->type == JO_STR) file_model = c->model;
         if (o->type == JO_OPRULES) file_rules = c->op_rules;
         /* a repeatable entry of the file goes before the command line's */
-        if (o->type == JO_DIM && c->n_dims > before) to_front(c->dims, c->n_dims, nd++, sizeof c->dims[0]);
+        if (o->type == JO_DIM && c->n_dims > before) {
+            c->dim_from_file[c->n_dims - 1] = 1;
+            to_front(c->dims, c->n_dims, nd, sizeof c->dims[0]);
+            to_front(c->dim_from_file, c->n_dims, nd++, 1);
+        }
         if (o->type == JO_HWDB && c->n_layers > before)
             to_front(c->layers, c->n_layers, nl++, sizeof c->layers[0]);
         if (o->type == JO_INPUT && c->n_inputs > before) {
+            c->input_from_file[c->n_inputs - 1] = 1;
             to_front(c->inputs, c->n_inputs, ni, sizeof c->inputs[0]);
             to_front(c->input_dims, c->n_inputs, ni, sizeof c->input_dims[0]);
-            ni++;
+            to_front(c->input_from_file, c->n_inputs, ni++, 1);
             for (size_t i = 0; i < c->n_inputs; i++) c->inputs[i].dims = c->input_dims[i];
         }
     }
@@ -411,6 +474,8 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
                 return cli_usage(c->cmd, "--%s %s and --%s %s: one value is lost; give the option once",
                                  pn, prev, o->name, val);
         }
+        int skip;
+        override_binding(c, o, val, 0, &skip);
         if ((rc = apply(c, o, val, "command line"))) return rc;
         if (o->type == JO_JOB && (!strcmp(o->name, "train") || !strcmp(o->name, "infer") ||
                                   !strcmp(o->name, "mode"))) {

@@ -55,6 +55,8 @@ typedef struct jobopts {
     jc_input_binding inputs[JO_MAX_BIND];
     int64_t input_dims[JO_MAX_BIND][JO_MAX_RANK];
     size_t n_inputs;
+    unsigned char dim_from_file[JO_MAX_BIND];   /* the entry is the job file's: */
+    unsigned char input_from_file[JO_MAX_BIND]; /* the command line replaces it */
     const char *op_rules;       /* --op-rules FILE, or NULL */
     int allow_partial;          /* --allow-partial (0: refused, exit 9) */
     int strict_given;           /* --strict (with --allow-partial: an error) */
