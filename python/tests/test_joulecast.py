@@ -529,6 +529,23 @@ class Errors(InWork):
         self.check_like_cli(lambda: joulecast.ga(runtime="2h", cores=4, region="FR", ci=50),
                             "ga", "--runtime", "2h", "--cores", "4", "--region", "FR", "--ci", "50")
 
+    def test_trace_without_effect_refused_like_cli(self):
+        # one rule in the trace reader (src/workflows/trace.c opts_apply) and in
+        # calibrate's source (calibrate_run.c) for both front ends
+        out = os.path.join(WORK, "z.yaml")
+        self.check_like_cli(lambda: joulecast.calibrate("tests/data/codecarbon/a100-u031.csv",
+                                                        model="models/resnet50.onnx", out=out,
+                                                        train={"samples": 1000, "batch": 256}, gap=5),
+                            "calibrate", "tests/data/codecarbon/a100-u031.csv", "models/resnet50.onnx",
+                            "--train", "--samples", "1000", "--batch", "256", "--gap", "5", "--out", out)
+        self.check_like_cli(lambda: joulecast.calibrate("tests/data/traces/nvidia-smi-2gpu.csv",
+                                                        model="models/resnet50.onnx", out=out,
+                                                        train={"samples": 1000, "batch": 256}, device="a100",
+                                                        scope="wall"),
+                            "calibrate", "tests/data/traces/nvidia-smi-2gpu.csv", "models/resnet50.onnx",
+                            "--train", "--samples", "1000", "--batch", "256", "--device", "a100",
+                            "--scope", "wall", "--out", out)
+
     def test_train_and_infer_exclusive(self):
         with self.assertRaises(joulecast.Error):
             joulecast.estimate(device="a100", flops=1e20, train=True, infer=True)

@@ -40,6 +40,15 @@ int cli_emit_json(char *s);
  * usage error reported through *err (set to 1). */
 bool cli_opt(int argc, char **argv, int *i, const char *name,
              const char **val, int *err);
+/* cli_opt for an option that takes one value: the same option given
+ * earlier on the command line with another value is a usage error
+ * (printed for command cmd, *err set to 1), as jobopts.c refuses it for
+ * the job options. */
+bool cli_opt_once(int argc, char **argv, int *i, const char *cmd, const char *name,
+                  const char **val, int *err);
+/* The value of option `name` (--name V or --name=V) among argv[1..at-1]
+ * that differs from val, or NULL when none does. */
+const char *cli_earlier_value(char **argv, int at, const char *name, const char *val);
 /* Parses a non-negative integer / a finite double; false if malformed. */
 bool cli_parse_i64(const char *s, int64_t *out);
 bool cli_parse_f64(const char *s, double *out);

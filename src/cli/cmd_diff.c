@@ -35,11 +35,11 @@ int cmd_diff(int argc, char **argv)
     int on_high = 0, json = 0, err = 0;
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
-        if (cli_opt(argc, argv, &i, "--max-increase", &v, &err)) {
+        if (cli_opt_once(argc, argv, &i, "diff", "--max-increase", &v, &err)) {
             if (err) return JC_ERR_USAGE;
             if (!wf_parse_percent(v, &maxinc))
                 return cli_usage("diff", "--max-increase expects a percentage such as 20%%, got '%s'", v);
-        } else if (cli_opt(argc, argv, &i, "--on", &v, &err)) {
+        } else if (cli_opt_once(argc, argv, &i, "diff", "--on", &v, &err)) {
             if (err) return JC_ERR_USAGE;
             if (!strcmp(v, "central")) on_high = 0;
             else if (!strcmp(v, "high")) on_high = 1;

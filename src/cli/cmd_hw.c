@@ -36,7 +36,7 @@ int cmd_hw(int argc, char **argv)
         const char *v;
         if (cli_hwdb_layer_opt(argc, argv, &i, layers, &n, &err)) {
             if (err) rc = JC_ERR_USAGE;
-        } else if (!show && cli_opt(argc, argv, &i, "--kind", &v, &err)) {
+        } else if (!show && cli_opt_once(argc, argv, &i, "hw", "--kind", &v, &err)) {
             if (err) rc = JC_ERR_USAGE;
             kind = v;
         } else if (!strcmp(argv[i], "--json")) {

@@ -37,10 +37,10 @@ int cmd_region(int argc, char **argv)
         const char *v;
         if (cli_hwdb_layer_opt(argc, argv, &i, layers, &n, &err)) {
             if (err) rc = JC_ERR_USAGE;
-        } else if (!show && cli_opt(argc, argv, &i, "--provider", &v, &err)) {
+        } else if (!show && cli_opt_once(argc, argv, &i, "region", "--provider", &v, &err)) {
             if (err) rc = JC_ERR_USAGE;
             provider = v;
-        } else if (!show && cli_opt(argc, argv, &i, "--type", &v, &err)) {
+        } else if (!show && cli_opt_once(argc, argv, &i, "region", "--type", &v, &err)) {
             if (err) rc = JC_ERR_USAGE;
             type = v;
         } else if (!strcmp(argv[i], "--json")) {

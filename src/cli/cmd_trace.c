@@ -70,8 +70,13 @@ int cmd_trace(int argc, char **argv)
             memcpy(key, a + 2, kl);
             key[kl] = 0;
             if (strcmp(key, "row") && !is_trace_key(key)) return cli_usage("trace", "unknown option '%s'", a);
+            int at = i;
             const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
             if (!v) return cli_usage("trace", "option --%s needs a value", key);
+            char opt[40];
+            snprintf(opt, sizeof opt, "--%s", key);
+            const char *prev = cli_earlier_value(argv, at, opt, v);
+            if (prev) return cli_usage("trace", "%s %s and %s %s: one value is lost; give the option once", opt, prev, opt, v);
             if (!strcmp(key, "row")) {
                 double r;
                 if (!cli_parse_f64(v, &r) || r < 1 || r != floor(r) || r > 1e9)

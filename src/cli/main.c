@@ -93,6 +93,31 @@ bool cli_opt(int argc, char **argv, int *i, const char *name,
     return true;
 }
 
+const char *cli_earlier_value(char **argv, int at, const char *name, const char *val)
+{
+    size_t n = strlen(name);
+    for (int j = 1; j < at; j++) {
+        const char *a = argv[j], *prev = NULL;
+        if (strncmp(a, name, n)) continue;
+        if (a[n] == '=') prev = a + n + 1;
+        else if (!a[n] && j + 1 < at) prev = argv[++j];
+        if (prev && strcmp(prev, val)) return prev;
+    }
+    return NULL;
+}
+
+bool cli_opt_once(int argc, char **argv, int *i, const char *cmd, const char *name, const char **val, int *err)
+{
+    int at = *i;
+    if (!cli_opt(argc, argv, i, name, val, err)) return false;
+    const char *prev = *err ? NULL : cli_earlier_value(argv, at, name, *val);
+    if (prev) {
+        cli_usage(cmd, "%s %s and %s %s: one value is lost; give the option once", name, prev, name, *val);
+        *err = 1;
+    }
+    return true;
+}
+
 bool cli_parse_i64(const char *s, int64_t *out)
 {
     if (!s || !*s) return false;

@@ -83,6 +83,11 @@ jc_status jc_calib_source_open(const char *path, const jc_trace_opts *topts, int
         jci_diag_set(d, JC_ERR_USAGE, "%s is not a power trace: --trace-format, --scope, --gap, --idle-w and "
                      "--interval have no effect", path);
         st = misuse(usage, d);
+    } else if (!st && (o.scope >= 0 || !isnan(o.gap_s) || !isnan(o.idle_w) || !isnan(o.interval_s))) {
+        /* CodeCarbon's run totals: no series for these to act on */
+        jci_diag_set(d, JC_ERR_USAGE, "%s is CodeCarbon's emissions.csv (run totals, no power series): --scope, "
+                     "--gap, --idle-w and --interval have no effect", path);
+        st = misuse(usage, d);
     } else if (!st) {
         st = jc_measurements_load(path, &in->loaded, d);
         s->ms = in->loaded;

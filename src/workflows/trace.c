@@ -657,6 +657,14 @@ static int finish(tr_ctx *c)
         return tr_fail(c, JC_ERR_USAGE, t->bad[0].line, "%zu of %zu rows cannot be read (the first: %s): is "
                        "this the format named (%s)?", t->n_bad, t->rows, t->bad[0].msg,
                        jc_trace_format_name(t->format));
+    for (size_t i = 0; i < c->n_ch; i++) {
+        const tr_chan *h = c->ch[i];
+        /* one sample, or all at one time: the energy is unknown, not 0 */
+        if (h->pub.samples && h->kind != 2 && !(h->cov > 0))
+            return tr_fail(c, JC_ERR_USAGE, 0, "%s: %zu sample%s at one time and no interval between them: "
+                           "nothing to integrate, the energy is unknown (a trace needs two samples at "
+                           "different times)", h->pub.name, h->pub.samples, h->pub.samples == 1 ? "" : "s");
+    }
     t->duration_s = t1 - t0;
     for (int sc = 0; sc < JC_TRACE_SCOPE_COUNT; sc++) {
         /* the idle ends every channel of the scope shares */
@@ -731,6 +739,29 @@ static int finish(tr_ctx *c)
 
 /* ---- entry point --------------------------------------------------------------------------- */
 
+/* An option the format never reads is refused, not ignored: --scope names
+ * what a plain timestamp,watts meter measured (the other formats say it
+ * per column), --row picks a CodeCarbon run, --interval times the
+ * samples of nvidia-smi without a timestamp column and of dcgmi dmon
+ * (each reader notes when the lines carry their own times), and --gap /
+ * --idle-w read a series (CodeCarbon has run totals only). */
+static jc_status opts_apply(tr_ctx *c, jc_trace_format fmt)
+{
+    const jc_trace_opts *o = c->o;
+    const char *name = jc_trace_format_name(fmt), *opt = NULL, *why = NULL;
+    if (o->scope >= 0 && fmt != JC_TRACE_WATTS)
+        opt = "--scope", why = "names what a plain timestamp,watts CSV measured; this format gives each column's scope";
+    else if (o->row && fmt != JC_TRACE_CODECARBON)
+        opt = "--row", why = "picks a run of CodeCarbon's emissions.csv; this format has no run rows";
+    else if (!isnan(o->interval_s) && fmt != JC_TRACE_NVIDIA_SMI && fmt != JC_TRACE_DCGMI)
+        opt = "--interval", why = "times the samples of nvidia-smi without a timestamp column or of dcgmi dmon; "
+                                  "this format has its own times";
+    else if (fmt == JC_TRACE_CODECARBON && (!isnan(o->gap_s) || !isnan(o->idle_w)))
+        opt = !isnan(o->gap_s) ? "--gap" : "--idle-w", why = "reads a power series; CodeCarbon's emissions.csv has run totals";
+    if (!opt) return JC_OK;
+    return (jc_status)tr_fail(c, JC_ERR_USAGE, 0, "%s has no effect on a %s trace: it %s; drop it", opt, name, why);
+}
+
 
 jc_status jc_trace_load(const char *path, const jc_trace_opts *o, jc_trace **out, jc_diag *d)
 {
@@ -778,6 +809,7 @@ jc_status jc_trace_load(const char *path, const jc_trace_opts *o, jc_trace **out
         rewind(f);
     }
     c->t->format = fmt;
+    if ((st = opts_apply(c, fmt))) goto done;
     switch (fmt) {
     case JC_TRACE_NVIDIA_SMI: st = tr_read_nvidia_smi(c, f); break;
     case JC_TRACE_DCGMI: st = tr_read_dcgmi(c, f); break;

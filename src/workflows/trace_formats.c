@@ -281,6 +281,8 @@ int tr_read_nvidia_smi(tr_ctx *c, FILE *fp)
                 break;
             }
             if (ct < 0) tr_note(c, "no timestamp column: samples of each GPU taken %g s apart (--interval)", interval);
+            else if (!isnan(interval))
+                tr_note(c, "the timestamp column gives the times: --interval %g is not used", interval);
             if (ci < 0 && cid < 0) tr_note(c, "no index column: every row is one GPU");
             continue;
         }
