@@ -84,33 +84,34 @@ static const struct size_limit {
     const char *key;
     double max;
     const char *unit;
+    int zero_ok;     /* 1: 0 is a value (no host power); else sizes are > 0 */
 } size_limits[] = {
-    {"batch", 1e9, "samples per batch"},
-    {"flops", 1e30, "FLOPs"},
-    {"params", 1e15, "parameters"},
-    {"active-params", 1e15, "parameters"},
-    {"tokens", 1e18, "tokens"},
-    {"seq", 1e9, "tokens per sample"},
-    {"requests", 1e18, "requests"},
-    {"tokens-per-request", 1e9, "tokens"},
-    {"samples", 1e15, "samples per epoch"},
-    {"epochs", 1e6, "epochs"},
-    {"backward-factor", 100, "x forward"},
-    {"hours", 1e6, "hours"},
-    {"device-hours", 1e12, "device-hours"},
-    {"avg-power", 1e5, "W per device"},
-    {"count", 1e8, "devices"},
-    {"hosts", 1e7, "hosts"},
-    {"host-power", 1e6, "W per host"},
-    {"lifetime", 100, "years"},
-    {"prompt-tokens", 1e7, "tokens per request"},
-    {"output-tokens", 1e6, "tokens per request"},
-    {"concurrency", 1e6, "running sequences"},
-    {"tp", 1e5, "devices"},
-    {"pp", 1e4, "stages"},
-    {"ep", 1e5, "devices"},
-    {"micro-batches", 1e6, "micro-batches"},
-    {"hidden", 1e6, "dimensions"},
+    {"batch", 1e9, "samples per batch", 0},
+    {"flops", 1e30, "FLOPs", 0},
+    {"params", 1e15, "parameters", 0},
+    {"active-params", 1e15, "parameters", 0},
+    {"tokens", 1e18, "tokens", 0},
+    {"seq", 1e9, "tokens per sample", 0},
+    {"requests", 1e18, "requests", 0},
+    {"tokens-per-request", 1e9, "tokens", 0},
+    {"samples", 1e15, "samples per epoch", 0},
+    {"epochs", 1e6, "epochs", 0},
+    {"backward-factor", 100, "x forward", 0},
+    {"hours", 1e6, "hours", 0},
+    {"device-hours", 1e12, "device-hours", 0},
+    {"avg-power", 1e5, "W per device", 0},
+    {"count", 1e8, "devices", 0},
+    {"hosts", 1e7, "hosts", 0},
+    {"host-power", 1e6, "W per host", 1},
+    {"lifetime", 100, "years", 0},
+    {"prompt-tokens", 1e7, "tokens per request", 0},
+    {"output-tokens", 1e6, "tokens per request", 0},
+    {"concurrency", 1e6, "running sequences", 0},
+    {"tp", 1e5, "devices", 0},
+    {"pp", 1e4, "stages", 0},
+    {"ep", 1e5, "devices", 0},
+    {"micro-batches", 1e6, "micro-batches", 0},
+    {"hidden", 1e6, "dimensions", 0},
 };
 
 const double *jc_job_key_max(const char *key)
@@ -121,7 +122,7 @@ const double *jc_job_key_max(const char *key)
 }
 
 /* A size is a count or an amount of something: above its limit it is out
- * of range, and it must be positive (host-power may be 0: no host). */
+ * of range, and it must be positive (>= 0 where the table says zero_ok). */
 static jc_status check_limit(jc_diag *d, const char *key, double v)
 {
     for (size_t i = 0; i < sizeof size_limits / sizeof size_limits[0]; i++) {
@@ -129,7 +130,7 @@ static jc_status check_limit(jc_diag *d, const char *key, double v)
         if (fabs(v) > size_limits[i].max)
             return jci_diag_set(d, JC_ERR_RANGE, "%s %g is out of range: at most %g %s", key, v,
                                size_limits[i].max, size_limits[i].unit);
-        int zero_ok = !strcmp(key, "host-power");
+        int zero_ok = size_limits[i].zero_ok;
         if (v < 0 || (v == 0 && !zero_ok))
             return jci_diag_set(d, JC_ERR_USAGE, "%s must be %s (got %g %s)", key, zero_ok ? ">= 0" : "> 0", v,
                                size_limits[i].unit);
