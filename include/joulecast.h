@@ -1037,6 +1037,8 @@ int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input
  *    first dim of every main-graph input whose first dim is symbolic; a
  *    fixed first dim that differs is refused (JC_FIXED_BATCH_REFUSE) or
  *    replaces the batch (JC_FIXED_BATCH_MODEL, said in the result);
+ *    under JC_FIXED_BATCH_REFUSE a batch that binds no input (the model
+ *    has none, only scalars, or a fixed first dim of 0) is JC_ERR_USAGE;
  *    without job->batch a symbolic batch dim that no --dim or --input
  *    binds is counted at 1 (the estimate names that default);
  *  - sequence: job->seq must agree with the sequence length the model's

@@ -339,13 +339,37 @@ static void override_binding(jobopts *c, const jo_opt *o, const char *val, int f
     }
 }
 
+static int is_mode_key(const char *name)
+{
+    return !strcmp(name, "train") || !strcmp(name, "infer") || !strcmp(name, "mode");
+}
+
+/* The file's earlier entry k of the field o sets (o itself, or an alias of
+ * the same job field) with another value than entry i, or -1: a list for
+ * a key that takes one value, or two aliases (mfu, utilization). */
+static long file_conflict(const jobopts *c, const jc_jobfile *jf, size_t i, const jo_opt *o)
+{
+    for (size_t k = 0; k < i; k++) {
+        const jo_opt *g = find_opt(c, jf->keys[k]);
+        int same = g == o;
+        if (!same && g && g->arg && g->type == JO_JOB && o->type == JO_JOB) {
+            const char *a = jc_job_key_canonical(g->name), *b = jc_job_key_canonical(o->name);
+            same = a && b && !strcmp(a, b);
+        }
+        if (same && strcmp(jf->values[k] ? jf->values[k] : "", jf->values[i] ? jf->values[i] : ""))
+            return (long)k;
+    }
+    return -1;
+}
+
 int jo_apply_jobfile(jobopts *c, const char *path)
 {
     jc_diag d;
     if (c->jf) return cli_usage(c->cmd, "one job file at a time");
     if (jc_jobfile_load(path, &c->jf, &d)) return cli_fail(&d);
     jc_jobfile *jf = c->jf;
-    const char *file_model = NULL, *file_rules = NULL;
+    const char *file_model = NULL, *file_rules = NULL, *mode_by = NULL;
+    int mode_was = 0;
     size_t nd = 0, ni = 0, nl = 0;   /* the file's entries go first */
     for (size_t k = 0; k < jf->n; k++) {
         char where[600];
@@ -358,6 +382,11 @@ int jo_apply_jobfile(jobopts *c, const char *path)
                              near ? near : "", near ? "'?" : "");
         }
         if (o->type == JO_OUT) continue; /* output format stays on the command line */
+        long prev = repeatable(o) || !o->arg ? -1 : file_conflict(c, jf, k, o);
+        if (prev >= 0)
+            return cli_usage(c->cmd, "%s: '%s: %s' and '%s: %s' (line %d): '%s' takes one value and one would be "
+                             "lost; give it once", where, jf->keys[prev], jf->values[prev], jf->keys[k],
+                             jf->values[k], jf->lines[prev], o->name);
         if (!repeatable(o) && was_given(c, o)) continue;   /* the command line wins */
         if (o->type == JO_STR && c->model) continue;        /* a model given as an argument */
         int skip;
@@ -375,6 +404,14 @@ int jo_apply_jobfile(jobopts *c, const char *path)
         }
         int rc = apply(c, o, val, where);
         if (rc) return rc;
+        if (o->type == JO_JOB && is_mode_key(o->name)) {
+            /* train / infer / mode entries that ask for different modes */
+            if (mode_by && (int)c->job.mode != mode_was)
+                return cli_usage(c->cmd, "%s: '%s' and '%s' ask for different modes; give one", where, mode_by,
+                                 o->name);
+            mode_by = o->name;
+            mode_was = (int)c->job.mode;
+        }
         if (o->type == JO_STR) file_model = c->model;
         if (o->type == JO_OPRULES) file_rules = c->op_rules;
         /* a repeatable entry of the file goes before the command line's */
@@ -477,8 +514,7 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
         int skip;
         override_binding(c, o, val, 0, &skip);
         if ((rc = apply(c, o, val, "command line"))) return rc;
-        if (o->type == JO_JOB && (!strcmp(o->name, "train") || !strcmp(o->name, "infer") ||
-                                  !strcmp(o->name, "mode"))) {
+        if (o->type == JO_JOB && is_mode_key(o->name)) {
             /* two options that set different modes: one of them would be
              * silently ignored */
             if (mode_by && (int)c->job.mode != mode_was)

@@ -177,6 +177,31 @@ static jc_status batch_conflict(const jc_model *m, double b, const jc_dim_bindin
     return JC_OK;
 }
 
+/* --batch B with no main-graph input whose first dim it binds (no input,
+ * scalars, a fixed first dim of 0): the pass's work does not depend on B,
+ * so per-sample figures from it would be meaningless. */
+static jc_status batch_binds(const jc_model *m, double b, jc_diag *d)
+{
+    const jc_graph *g = m->graph;
+    const char *path = m->path ? m->path : "model";
+    const jc_value *first = NULL;
+    for (size_t i = 0; i < g->n_inputs; i++) {
+        const jc_value *v = &g->values[g->inputs[i]];
+        if (v->non_tensor || v->rank < 0 || (v->rank > 0 && (v->dims[0].v < 0 || (double)v->dims[0].v == b)))
+            return JC_OK;   /* bound, equal to its fixed batch, or of unknown rank (--input decides) */
+        if (!first) first = v;
+    }
+    if (!first)
+        return jci_diag_set(d, JC_ERR_USAGE, "%s: --batch %g binds nothing: the model has no inputs, so its "
+                           "work per pass does not depend on a batch; leave --batch out", path, b);
+    if (first->rank == 0)
+        return jci_diag_set(d, JC_ERR_USAGE, "%s: --batch %g binds nothing: input '%s' is a scalar and no input "
+                           "has a batch dim; leave --batch out", path, b, first->name);
+    return jci_diag_set(d, JC_ERR_USAGE, "%s: --batch %g binds nothing: input '%s' has a fixed first dim of %lld "
+                       "and no input has a batch dim to bind; leave --batch out", path, b, first->name,
+                       (long long)first->dims[0].v);
+}
+
 jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double batch, jc_analysis **out,
                              jc_request_info *info, jc_diag *d)
 {
@@ -207,6 +232,7 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
             info->fixed_input = in;
             b = (double)fixed;
         }
+        if (!fixed && rq->fixed_batch == JC_FIXED_BATCH_REFUSE && (st = batch_binds(m, b, d))) return st;
     }
 
     /* the bindings that apply to this model */
