@@ -252,22 +252,30 @@ def value(v):
     return os.fspath(v) if hasattr(v, "__fspath__") else str(v)
 
 
+def _shape(s):
+    """An input's shape: a list or tuple of dims, or one dim."""
+    return s if isinstance(s, (list, tuple)) else [s]
+
+
 def pairs(options):
     """dict of options -> list of (key, value) strings: ``_`` in a name
-    becomes ``-``; None is left out; lists and tuples repeat the key;
-    dims / inputs / assume dicts become NAME=V / NAME=AxB pairs."""
+    becomes ``-``; None is left out; lists and tuples repeat the key (a
+    key that takes one value, given two, is refused by the library);
+    dims / inputs / assume dicts become NAME=V / NAME=AxB pairs, their
+    numbers passed as written (the library refuses 2.5, "x" or True
+    where a whole number is expected, never truncating them)."""
     out = []
     for k, v in options.items():
         if v is None:
             continue
         key = k.replace("_", "-")
         if key in ("dims", "dim") and isinstance(v, dict):
-            out += [("dim", "%s=%d" % (n, int(d))) for n, d in v.items()]
+            out += [("dim", "%s=%s" % (n, value(d))) for n, d in v.items()]
         elif key in ("inputs", "input") and isinstance(v, dict):
-            out += [("input", "%s=%s" % (n, "x".join(str(int(x)) for x in s)))
+            out += [("input", "%s=%s" % (n, "x".join(value(x) for x in _shape(s))))
                     for n, s in v.items()]
         elif key == "assume" and isinstance(v, dict):
-            out += [("assume", "%s=%d" % (n, int(d))) for n, d in v.items()]
+            out += [("assume", "%s=%s" % (n, value(d))) for n, d in v.items()]
         elif isinstance(v, (list, tuple)):
             out += [(key, value(x)) for x in v]
         else:

@@ -546,6 +546,49 @@ class Errors(InWork):
                             "--train", "--samples", "1000", "--batch", "256", "--device", "a100",
                             "--scope", "wall", "--out", out)
 
+    def test_count_bindings_refused_like_cli(self):
+        # jc_analyze refuses a binding that names nothing or loses a value,
+        # and jc_request_analyze a --batch that binds nothing, for both front
+        # ends (each was exit 0 with a meaningless or wrong count before)
+        r18 = "models/resnet18.onnx"
+        for call, args, status in (
+                (lambda: joulecast.count(r18, batch=1, assume={"nothere": 3}),
+                 ("--batch", "1", "--assume", "nothere=3"), 6),
+                (lambda: joulecast.count(r18, inputs={"input": [0, 3, 224, 224]}),
+                 ("--input", "input=0x3x224x224"), 2),
+                (lambda: joulecast.count(r18, dims={"batch": 2}, dim=["batch=3"]),
+                 ("--dim", "batch=2", "--dim", "batch=3"), 2)):
+            e = self.check_like_cli(call, "count", r18, *args)
+            self.assertEqual(e.status, status, args)
+        e = self.check_like_cli(lambda: joulecast.count("tests/models/batchless/no_inputs.onnx", batch=8),
+                                "count", "tests/models/batchless/no_inputs.onnx", "--batch", "8")
+        self.assertIn("binds nothing", e.message)
+
+    def test_one_value_key_given_twice_refused(self):
+        # a list for a key that takes one value, or two aliases, kept the
+        # last value silently (the CLI refuses --flops 1e18 --flops 2e18)
+        for kw in ({"flops": [1e18, 2e18]}, {"flops": 1e18, "mfu": 0.3, "utilization": 0.4},
+                   {"flops": 1e18, "train": True, "mode": "inference"}):
+            with self.assertRaises(joulecast.Error) as cm:
+                joulecast.estimate(device="a100", region="FR", **kw)
+            self.assertEqual(cm.exception.status, 2, kw)
+        with self.assertRaises(joulecast.Error) as cm:
+            joulecast.count("models/resnet18.onnx", batch=[1, 2])
+        self.assertIn("one value is lost", cm.exception.message)
+        out = cli_run("estimate", "--device", "a100", "--region", "FR", "--flops", "1e18", "--flops", "2e18")
+        self.assertEqual(out.returncode, 2)
+        # the same value twice, or a one-item list, is that value
+        self.assertEqual(joulecast.count("models/resnet18.onnx", batch=[1])["totals"]["macs"],
+                         joulecast.count("models/resnet18.onnx", batch=1)["totals"]["macs"])
+
+    def test_binding_numbers_not_truncated(self):
+        # dims / inputs / assume values went through int(): 2.7 counted at 2
+        for kw in ({"dims": {"batch": 2.7}}, {"dims": {"batch": True}},
+                   {"inputs": {"input": (2.5, 3, 224, 224)}}, {"dims": {"batch": "x"}}):
+            with self.assertRaises(joulecast.Error) as cm:
+                joulecast.count("models/resnet18.onnx", **kw)
+            self.assertEqual(cm.exception.status, 2, kw)
+
     def test_train_and_infer_exclusive(self):
         with self.assertRaises(joulecast.Error):
             joulecast.estimate(device="a100", flops=1e20, train=True, infer=True)

@@ -45,12 +45,52 @@ jc_status bind_flag(const char *key, const char *val, int *out, jc_diag *d)
 
 jc_status bind_i64(const char *key, const char *val, int64_t lo, int64_t *out, jc_diag *d)
 {
-    if (!val || !*val) return bind_bad(d, key, "a whole number", val);
+    char want[48];
+    snprintf(want, sizeof want, "a whole number >= %lld", (long long)lo);
+    if (!val || !*val) return bind_bad(d, key, want, val);
     char *end;
     errno = 0;
     long long v = strtoll(val, &end, 10);
-    if (errno || *end || v < lo) return bind_bad(d, key, "a whole number", val);
+    if (errno || *end || v < lo) return bind_bad(d, key, want, val);
     *out = v;
+    return JC_OK;
+}
+
+/* The mode a mode key asks for (train, infer, generate: on; mode: its
+ * value), or NULL: not a mode key, or a flag turned off. */
+static const char *mode_of(const char *k, const char *v)
+{
+    static const char *const flags[][2] = {{"train", "training"}, {"infer", "inference"}, {"generate", "generation"}};
+    if (!strcmp(k, "mode")) return v;
+    for (size_t i = 0; i < 3; i++)
+        if (!strcmp(k, flags[i][0])) {
+            int on = 1;
+            return bind_flag(k, v, &on, NULL) || on ? flags[i][1] : NULL;
+        }
+    return NULL;
+}
+
+jc_status bind_once(const char *cmd, const char *const *keys, const char *const *values, size_t i,
+                    size_t n_under, jc_diag *d)
+{
+    const char *k = keys[i], *v = values[i] ? values[i] : "";
+    const char *ck = jc_job_key_canonical(k);
+    const char *mk = mode_of(k, v);
+    for (size_t j = 0; j < i; j++) {
+        if ((j < n_under) != (i < n_under) || !keys[j]) continue;   /* the caller's pairs override a file's */
+        const char *mj = mode_of(keys[j], values[j] ? values[j] : "");
+        if (mk || mj || (ck && !strcmp(ck, "mode"))) {
+            if (mk && mj && strcmp(mk, mj))
+                return jci_diag_set(d, JC_ERR_USAGE, "%s: '%s' and '%s' ask for different modes (%s and %s); give "
+                                   "one", cmd, keys[j], k, mj, mk);
+            continue;
+        }
+        const char *cj = jc_job_key_canonical(keys[j]);
+        int same = !strcmp(keys[j], k) || (ck && cj && !strcmp(ck, cj));
+        if (same && strcmp(values[j] ? values[j] : "", v))
+            return jci_diag_set(d, JC_ERR_USAGE, "%s: %s=%s and %s=%s: one value is lost; give the option once "
+                               "(a list is for a repeatable option)", cmd, keys[j], values[j] ? values[j] : "", k, v);
+    }
     return JC_OK;
 }
 
@@ -224,6 +264,7 @@ jc_status jc_run_count_json(const char *model_path, const char *const *keys,
         const char *k = keys[i], *v = values[i];
         if (k && analyze_key(a, &x, k, v, &st, d)) continue;
         if (!k) st = bind_unknown(d, "count", k);
+        else if ((st = bind_once("count", keys, values, i, 0, d))) break;
         else if (!strcmp(k, "batch")) st = jc_job_set(&job, k, v, d);   /* the job key's own limits */
         else if (!strcmp(k, "convention")) {
             if (!v || jc_convention_parse(v, &x.rq.convention))
@@ -269,6 +310,13 @@ jc_status bind_req_open(bind_req *r, const char *cmd, const char *hwdb_dir,
                         const char *const *keys, const char *const *values, size_t n,
                         bind_own_fn own, void *ctx, jc_diag *d)
 {
+    return bind_req_open_over(r, cmd, hwdb_dir, keys, values, n, 0, own, ctx, d);
+}
+
+jc_status bind_req_open_over(bind_req *r, const char *cmd, const char *hwdb_dir,
+                             const char *const *keys, const char *const *values, size_t n, size_t n_under,
+                             bind_own_fn own, void *ctx, jc_diag *d)
+{
     memset(r, 0, sizeof *r);
     jc_job_init(&r->job);
     jc_request_init(&r->rq);
@@ -285,6 +333,9 @@ jc_status bind_req_open(bind_req *r, const char *cmd, const char *hwdb_dir,
             st = bind_unknown(d, cmd, "(null)");
         } else if (own && own(ctx, r->arena, k, v, &st, d)) {
             /* the command's own key */
+        } else if (strcmp(k, "dim") && strcmp(k, "input") && strcmp(k, "hwdb") &&
+                   (st = bind_once(cmd, keys, values, i, n_under, d))) {
+            /* a one-value key given twice with two values */
         } else if (!strcmp(k, "model")) {
             if (!v || !*v) st = bind_bad(d, k, "a file name", v);
             else r->model = v;

@@ -57,6 +57,21 @@ jc_status bind_req_open(bind_req *r, const char *cmd, const char *hwdb_dir,
                         const char *const *keys, const char *const *values, size_t n,
                         bind_own_fn own, void *ctx, jc_diag *d);
 
+/* bind_req_open where the first n_under pairs are a job file's, which
+ * the later (the caller's) override: a key given twice with two values is
+ * refused only within either part. */
+jc_status bind_req_open_over(bind_req *r, const char *cmd, const char *hwdb_dir,
+                             const char *const *keys, const char *const *values, size_t n, size_t n_under,
+                             bind_own_fn own, void *ctx, jc_diag *d);
+
+/* Pair i's key (or its jc_job alias) given at an earlier index with
+ * another value (a list for a key that takes one value): JC_ERR_USAGE,
+ * as the CLI refuses an option given twice.  Pairs below n_under (a job
+ * file's) and from n_under on (the caller's, which override them) are
+ * compared only within their part. */
+jc_status bind_once(const char *cmd, const char *const *keys, const char *const *values, size_t i,
+                    size_t n_under, jc_diag *d);
+
 /* jc_request_prepare of r->rq into r->p (an empty one without a model),
  * as `joulecast estimate` does.  Errors: those of jc_request_prepare. */
 jc_status bind_req_model(bind_req *r, jc_diag *d);

@@ -561,7 +561,7 @@ static jc_status cal_open(bind_req *r, cal_own *own, const char *hwdb_dir, const
         if (!st) {
             bind_req_close(r);
             own->skip_out_keys = -1;   /* the file's: skipped; the caller's were read above */
-            st = bind_req_open(r, "calibrate", hwdb_dir, k2, v2, n2, cal_key, own, d);
+            st = bind_req_open_over(r, "calibrate", hwdb_dir, k2, v2, n2, (*jf)->n, cal_key, own, d);
         }
     }
     if (!st) jc_trace_job_clear(&r->job);   /* read above */
