@@ -129,6 +129,17 @@ void ax_data_dependent(opctx *c, const char *sym)
     else ax->n_dd++;
 }
 
+/* A warning of the analysis (jc_analysis.warnings), once per text. */
+static jc_status ax_warn(actx *ax, const char *text)
+{
+    for (size_t i = 0; i < ax->n_warn; i++)
+        if (!strcmp(ax->warn[i], text)) return JC_OK;
+    if (!grow((void **)&ax->warn, &ax->cap_warn, ax->n_warn, sizeof(char *))) return nomem(ax);
+    if (!(ax->warn[ax->n_warn] = jci_arena_strdup(ax->ar, text))) return nomem(ax);
+    ax->n_warn++;
+    return JC_OK;
+}
+
 jc_status ax_overflow(opctx *c)
 {
     actx *ax = c->ax;
@@ -935,7 +946,15 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
         /* a user rule (--op-rules) takes precedence over the registry */
         bool custom = ax_custom_rule(&c);
         if (ax->err) return ax->err;
-        if (custom) {
+        if (custom && r) {
+            /* the user's rule replaced a built-in one: said once per op,
+             * as the node notes only show in the per-node views */
+            char buf[1024];
+            snprintf(buf, sizeof buf, "%s:%s is counted by --op-rules %s, which replaces joulecast's built-in "
+                     "rule for it", *n->domain ? n->domain : "ai.onnx", n->op_type,
+                     ax->o.op_rules_path ? ax->o.op_rules_path : "");
+            if ((st = ax_warn(ax, buf))) return st;
+        } else if (custom) {
             /* shapes and cost filled by the rule */
         } else if (!r) {
             char buf[512];

@@ -381,7 +381,11 @@ int jo_apply_jobfile(jobopts *c, const char *path)
                              where, jf->keys[k], near ? "; did you mean '" : "",
                              near ? near : "", near ? "'?" : "");
         }
-        if (o->type == JO_OUT) continue; /* output format stays on the command line */
+        if (o->type == JO_OUT) {   /* output options stay on the command line: said, not silent */
+            fprintf(stderr, "joulecast: %s: warning: '%s' is an output option of the command line; the job "
+                    "file's is ignored (give --%s on the command line)\n", where, jf->keys[k], o->name);
+            continue;
+        }
         long prev = repeatable(o) || !o->arg ? -1 : file_conflict(c, jf, k, o);
         if (prev >= 0)
             return cli_usage(c->cmd, "%s: '%s: %s' and '%s: %s' (line %d): '%s' takes one value and one would be "

@@ -289,6 +289,7 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
         s->e->model_size_bytes = an->model->file_size;
         s->e->model_sha256 = an->model->sha256[0] ? an->model->sha256 : NULL;
         s->e->lower_bound = an->partial;
+        for (size_t i = 0; i < an->n_warnings; i++) jci_bld_warn(&s->b, "%s", an->warnings[i]);  /* the count's */
     }
     s->avg_power = job->avg_power_w;
     s->known_T = NAN;
