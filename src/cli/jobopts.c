@@ -305,37 +305,30 @@ static int same_name(const char *name, const char *val)
 static void override_binding(jobopts *c, const jo_opt *o, const char *val, int from_file, int *skip)
 {
     *skip = 0;
-    if (o->type == JO_DIM) {
-        for (size_t i = 0; i < c->n_dims; i++) {
-            if (!same_name(c->dims[i].name, val)) continue;
-            if (from_file && !c->dim_from_file[i]) {
-                *skip = 1;
-                return;
-            }
-            if (from_file || !c->dim_from_file[i]) continue;
-            free((char *)c->dims[i].name);
-            memmove(&c->dims[i], &c->dims[i + 1], (c->n_dims - i - 1) * sizeof c->dims[0]);
-            memmove(&c->dim_from_file[i], &c->dim_from_file[i + 1], c->n_dims - i - 1);
-            c->dim_from_file[--c->n_dims] = 0;
-            i--;
+    if (o->type != JO_DIM && o->type != JO_INPUT) return;
+    int in = o->type == JO_INPUT;
+    size_t *n = in ? &c->n_inputs : &c->n_dims;
+    unsigned char *ff = in ? c->input_from_file : c->dim_from_file;
+    for (size_t i = 0; i < *n; i++) {
+        const char *name = in ? c->inputs[i].name : c->dims[i].name;
+        if (!same_name(name, val)) continue;
+        if (from_file && !ff[i]) {
+            *skip = 1;
+            return;
         }
-    } else if (o->type == JO_INPUT) {
-        for (size_t i = 0; i < c->n_inputs; i++) {
-            if (!same_name(c->inputs[i].name, val)) continue;
-            if (from_file && !c->input_from_file[i]) {
-                *skip = 1;
-                return;
-            }
-            if (from_file || !c->input_from_file[i]) continue;
-            free((char *)c->inputs[i].name);
-            size_t rest = c->n_inputs - i - 1;
+        if (from_file || !ff[i]) continue;
+        free((char *)name);
+        size_t rest = *n - i - 1;
+        if (in) {
             memmove(&c->inputs[i], &c->inputs[i + 1], rest * sizeof c->inputs[0]);
             memmove(&c->input_dims[i], &c->input_dims[i + 1], rest * sizeof c->input_dims[0]);
-            memmove(&c->input_from_file[i], &c->input_from_file[i + 1], rest);
-            c->input_from_file[--c->n_inputs] = 0;
-            for (size_t k = 0; k < c->n_inputs; k++) c->inputs[k].dims = c->input_dims[k];
-            i--;
+        } else {
+            memmove(&c->dims[i], &c->dims[i + 1], rest * sizeof c->dims[0]);
         }
+        memmove(&ff[i], &ff[i + 1], rest);
+        ff[--*n] = 0;
+        for (size_t k = 0; in && k < *n; k++) c->inputs[k].dims = c->input_dims[k];
+        i--;
     }
 }
 
