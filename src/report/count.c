@@ -64,6 +64,7 @@ static const char *shape_str(char *buf, size_t cap, const jc_tshape *t)
 typedef struct opsum {
     const char *op;
     int64_t n, macs, flops, special;
+    int64_t unknown;   /* nodes whose cost is unknown: the sums leave them out */
 } opsum;
 
 static int cmp_opsum(const void *x, const void *y)
@@ -88,7 +89,10 @@ static opsum *by_op(const jc_analysis *a, size_t *n)
             if (!strcmp(s[j].op, cn->op)) break;
         if (j == k) s[k++].op = cn->op;
         s[j].n++;
-        if (cn->cost.state != JC_COST_OK) continue;
+        if (cn->cost.state != JC_COST_OK) {
+            s[j].unknown++;
+            continue;
+        }
         s[j].macs += rep(cn->cost.macs, cn->cost.repeat);
         s[j].flops += rep(cn->cost.flops, cn->cost.repeat);
         s[j].special += rep(cn->cost.special_ops, cn->cost.repeat);
@@ -181,10 +185,19 @@ jc_status jc_report_count_text(const jc_analysis *a, FILE *f, int per_node, int 
     opsum *os = by_op(a, &no);
     if (!os) return JC_ERR_NOMEM;
     fprintf(f, "\nby op type\n  %-28s %6s %18s %18s %14s %6s\n", "op", "nodes", "MACs", "FLOPs", "special", "%MACs");
-    for (size_t i = 0; i < no; i++)
-        fprintf(f, "  %-28s %6lld %18s %18s %14s %5.1f%%\n", os[i].op, (long long)os[i].n,
+    for (size_t i = 0; i < no; i++) {
+        if (os[i].unknown == os[i].n) {   /* nothing of the op is known: n/a, never 0 */
+            fprintf(f, "  %-28s %6lld %18s %18s %14s %6s\n", os[i].op, (long long)os[i].n, "n/a", "n/a", "n/a",
+                    "n/a");
+            continue;
+        }
+        fprintf(f, "  %-28s %6lld %18s %18s %14s %5.1f%%", os[i].op, (long long)os[i].n,
                 fmt_int(b1, sizeof b1, os[i].macs), fmt_int(b2, sizeof b2, os[i].flops),
                 fmt_int(b3, sizeof b3, os[i].special), pct(os[i].macs, t->macs));
+        if (os[i].unknown)
+            fprintf(f, "  lower bound: %lld of its nodes unknown", (long long)os[i].unknown);
+        fputc('\n', f);
+    }
     free(os);
     if (per_node) {
         fprintf(f, "\nper node\n  %-44s %-18s %-22s %16s %16s %12s %14s %-6s %6s\n", "node", "op", "output", "MACs",
@@ -216,6 +229,12 @@ jc_status jc_report_count_text(const jc_analysis *a, FILE *f, int per_node, int 
 static bool add_i(cJSON *o, const char *k, int64_t v)
 {
     return cJSON_AddNumberToObject(o, k, (double)v) != NULL;
+}
+
+/* v when known, else null (never 0 for an unknown). */
+static bool add_known(cJSON *o, const char *k, int64_t v, bool known)
+{
+    return known ? add_i(o, k, v) : cJSON_AddNullToObject(o, k) != NULL;
 }
 
 static cJSON *shape_json(const jc_tshape *t)
@@ -308,8 +327,10 @@ char *jc_report_count_json(const jc_analysis *a)
     if (ok && (ok = (arr = cJSON_CreateArray()) != NULL) && (ok = add_item(root, "by_op", arr)))
         for (size_t i = 0; ok && i < no; i++)
             ok = (o = cJSON_CreateObject()) && add_item(arr, NULL, o) && cJSON_AddStringToObject(o, "op", os[i].op) &&
-                 add_i(o, "nodes", os[i].n) && add_i(o, "macs", os[i].macs) && add_i(o, "flops", os[i].flops) &&
-                 add_i(o, "special_ops", os[i].special);
+                 add_i(o, "nodes", os[i].n) && add_known(o, "macs", os[i].macs, os[i].unknown < os[i].n) &&
+                 add_known(o, "flops", os[i].flops, os[i].unknown < os[i].n) &&
+                 add_known(o, "special_ops", os[i].special, os[i].unknown < os[i].n) &&
+                 add_i(o, "unknown_nodes", os[i].unknown);
     free(os);
     if (ok && (ok = (arr = cJSON_CreateArray()) != NULL) && (ok = add_item(root, "nodes", arr)))
         for (size_t i = 0; ok && i < a->n_nodes; i++) {
