@@ -1553,8 +1553,9 @@ typedef struct jc_statement_opts {
  * carries its source (a footnote in Markdown and LaTeX; the HF block's
  * `source` names joulecast and the method).  C locale, deterministic.
  * Errors: JC_ERR_USAGE (NULL argument; JC_STMT_HF for an inference
- * estimate: the model-card block describes training), JC_ERR_IO (write
- * failed). */
+ * estimate: the model-card block describes training; o->training_type or
+ * o->location, the HF block's own fields, with another format; an empty
+ * o->location), JC_ERR_IO (write failed). */
 jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
                               jc_statement_format fmt, FILE *f, jc_diag *diag);
 

@@ -115,7 +115,9 @@ def statement(model=None, format="markdown", train=None, infer=None, hwdb=None,
     block): a str for format "markdown", "latex" or "hf" (exactly the
     CLI's output), a dict of the three for "all"."""
     if format == "all":
-        return {f: statement(model, f, train, infer, hwdb, **options)
+        # training_type= and location= fill the hf block alone (as the CLI's --format all)
+        prose = {k: v for k, v in options.items() if k not in ("training_type", "location")}
+        return {f: statement(model, f, train, infer, hwdb, **(options if f == "hf" else prose))
                 for f in ("markdown", "latex", "hf")}
     base, hkv = _native.hwdb_args(hwdb)
     kv = _job(model, train, infer, dict(options, format=format)) + hkv

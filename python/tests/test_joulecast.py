@@ -589,6 +589,17 @@ class Errors(InWork):
                 joulecast.count("models/resnet18.onnx", **kw)
             self.assertEqual(cm.exception.status, 2, kw)
 
+    def test_statement_hf_options_refused_like_cli(self):
+        # training-type and location fill the hf block alone (jc_report_statement)
+        job = dict(device="a100", region="FR", train={"params": 1e9, "tokens": 1e10})
+        args = ["--train", "--params", "1e9", "--tokens", "1e10", "--device", "a100", "--region", "FR"]
+        self.check_like_cli(lambda: joulecast.statement(location="Paris", **job),
+                            "statement", *args, "--location", "Paris")
+        self.check_like_cli(lambda: joulecast.statement(format="latex", training_type="fine-tuning", **job),
+                            "statement", *args, "--format", "latex", "--training-type", "fine-tuning")
+        both = joulecast.statement(format="all", location="Paris", **job)
+        self.assertIn("geographical_location: \"Paris\"", both["hf"])
+
     def test_train_and_infer_exclusive(self):
         with self.assertRaises(joulecast.Error):
             joulecast.estimate(device="a100", flops=1e20, train=True, infer=True)

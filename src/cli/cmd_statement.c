@@ -113,8 +113,11 @@ int cmd_statement(int argc, char **argv)
         if (!parts[i].on) continue;
         if (many) printf("%s==== %s ====\n\n", first ? "" : "\n", parts[i].title);
         first = 0;
-        jc_status st = g.serving ? jc_report_serving_statement(g.serving, &so, parts[i].fmt, stdout, &d)
-                                 : jc_report_statement(e, &so, parts[i].fmt, stdout, &d);
+        /* the HF block's own options go to it alone (--format all) */
+        jc_statement_opts po = so;
+        if (parts[i].fmt != JC_STMT_HF && s.hf) po.training_type = po.location = NULL;
+        jc_status st = g.serving ? jc_report_serving_statement(g.serving, &po, parts[i].fmt, stdout, &d)
+                                 : jc_report_statement(e, &po, parts[i].fmt, stdout, &d);
         if (st) { rc = cli_fail(&d); goto out; }
     }
     for (size_t i = 0; i < e->n_warnings; i++) fprintf(stderr, "joulecast: warning: %s\n", e->warnings[i]);

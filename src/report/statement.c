@@ -431,6 +431,14 @@ static jc_status write_statement(const jc_estimate *e, const jc_serving *v, cons
     memset(&none, 0, sizeof none);
     if (!o) o = &none;
     if (!e || !f) return jci_diag_set(d, JC_ERR_USAGE, "jc_report_statement: NULL argument");
+    /* the HF block's own fields: refused where nothing prints them */
+    if (fmt != JC_STMT_HF && (o->training_type || o->location))
+        return jci_diag_set(d, JC_ERR_USAGE, "statement: --%s fills the Hugging Face block (--format hf or all); "
+                           "the %s statement has no such field: drop it, or add --format hf",
+                           o->training_type ? "training-type" : "location", fmt == JC_STMT_LATEX ? "LaTeX" : "Markdown");
+    if (o->location && !*o->location)
+        return jci_diag_set(d, JC_ERR_USAGE, "statement: --location is empty: give the place, or drop it for the "
+                           "region's name");
     if (fmt == JC_STMT_HF) {
         if (v)
             return jci_diag_set(d, JC_ERR_USAGE, "statement: the Hugging Face co2_eq_emissions block describes "
