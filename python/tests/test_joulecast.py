@@ -600,6 +600,25 @@ class Errors(InWork):
         both = joulecast.statement(format="all", location="Paris", **job)
         self.assertIn("geographical_location: \"Paris\"", both["hf"])
 
+    def test_grid_refusals_like_cli(self):
+        # one rule set for sweep and compare (src/workflows/grid_rules.c)
+        self.check_like_cli(lambda: joulecast.sweep(flops=1e15, requests=1000, devices="a100,h100",
+                                                    regions="FR", embodied=True),
+                            "sweep", "--flops", "1e15", "--requests", "1000", "--devices", "a100,h100",
+                            "--regions", "FR", "--embodied")
+        self.check_like_cli(lambda: joulecast.sweep(flops=1e15, requests=1000, devices="a100,h100",
+                                                    regions="FR", hours=2),
+                            "sweep", "--flops", "1e15", "--requests", "1000", "--devices", "a100,h100",
+                            "--regions", "FR", "--hours", "2")
+        self.check_like_cli(lambda: joulecast.sweep(flops=1e15, requests=1000, devices="a100",
+                                                    precisions="fp8", regions="FR"),
+                            "sweep", "--flops", "1e15", "--requests", "1000", "--devices", "a100",
+                            "--precisions", "fp8", "--regions", "FR")
+        self.check_like_cli(lambda: joulecast.compare("models/tiny_cnn.onnx", "models/resnet18.onnx",
+                                                      batch=8, device="a100", hours=2),
+                            "compare", "models/tiny_cnn.onnx", "models/resnet18.onnx", "--batch", "8",
+                            "--device", "a100", "--hours", "2")
+
     def test_train_and_infer_exclusive(self):
         with self.assertRaises(joulecast.Error):
             joulecast.estimate(device="a100", flops=1e20, train=True, infer=True)

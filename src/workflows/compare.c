@@ -13,6 +13,7 @@
  * src/report/compare.c.
  */
 #include "base/jc_internal.h"
+#include "workflows/grid_rules.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -165,6 +166,10 @@ jc_status jc_compare_run(const jc_request *request, const char *const *paths, si
     *out = NULL;
     if (!request || !request->job || !db || (n && !paths))
         return jci_diag_set(d, JC_ERR_USAGE, "jc_compare_run: NULL argument");
+    jc_status st0 = jci_grid_job_check(request->job, "compare", d);
+    if (!st0) st0 = jci_grid_runtime_check(request->job, "compare", "model", 0,
+                                           "estimate each model's run with its own runtime or trace", d);
+    if (st0) return st0;
     if (request->job->mode == JC_MODE_GENERATION) return run_generation(out, request, paths, n, db, d);
     if (request->job->hf_config)
         return jci_diag_set(d, JC_ERR_USAGE, "--hf-config is read by the serving model: add --generate "

@@ -8,6 +8,7 @@
  * does not divide, a device without figures) is kept with its reason.
  */
 #include "base/jc_internal.h"
+#include "workflows/grid_rules.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -59,6 +60,8 @@ jc_status jc_serving_sweep_run(const jc_serving_sweep_spec *sp, const jc_job *jo
     const char *const *ws = sp->n_weights ? sp->weights : &w1;
     size_t nw = sp->n_weights ? sp->n_weights : 1;
     size_t n = nd * nc * nt * nq * nw;
+    jc_status st0 = jci_grid_job_check(job, "sweep", d);
+    if (st0) return st0;
     if (n > 100000) return jci_diag_set(d, JC_ERR_USAGE, "sweep --generate: %zu grid points (at most 100000)", n);
     jci_arena *ar = jci_arena_new();
     jc_serving_sweep *s = ar ? jci_arena_alloc(ar, sizeof *s) : NULL;
@@ -72,6 +75,8 @@ jc_status jc_serving_sweep_run(const jc_serving_sweep_spec *sp, const jc_job *jo
     s->max_itl_s = sp->max_itl_s;
     s->max_ttft_s = sp->max_ttft_s;
     size_t k = 0;
+    jci_grid_fails fails;
+    memset(&fails, 0, sizeof fails);
     for (size_t a = 0; a < nd; a++)
         for (size_t b = 0; b < nc; b++)
             for (size_t c = 0; c < nt; c++)
@@ -92,6 +97,7 @@ jc_status jc_serving_sweep_run(const jc_serving_sweep_spec *sp, const jc_job *jo
                         jc_serving *r = NULL;
                         jc_diag dd;
                         if (jc_serving_run(&j, arch, db, &r, &dd)) {
+                            jci_grid_fail(&fails, &dd);
                             const char *m = strncmp(dd.msg, "estimate --generate: ", 21) ? dd.msg : dd.msg + 21;
                             x->reason = jci_arena_strdup(ar, m);
                             continue;
@@ -124,6 +130,11 @@ jc_status jc_serving_sweep_run(const jc_serving_sweep_spec *sp, const jc_job *jo
             e[ne++] = e[i];
             e[i] = t;
         }
+    jc_status st = jci_grid_fails_check(&fails, ne, n - ne, ne < n ? e[ne].reason : NULL, "sweep --generate", d);
+    if (st) {
+        jci_arena_free(ar);
+        return st;
+    }
     qsort(e, ne, sizeof *e, by_energy);
     pareto(e, ne);
     s->n_estimated = ne;

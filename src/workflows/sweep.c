@@ -13,6 +13,7 @@
  * so a sweep over every cloud region does not repeat them 131 times.
  */
 #include "base/jc_internal.h"
+#include "workflows/grid_rules.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -62,6 +63,7 @@ typedef struct sw {
     size_t nr_ok;
     const char **precs;      size_t np;   /* canonical names, or NULL */
     double *batches;         size_t nb;   /* NAN: the job's own */
+    jci_grid_fails fails;    /* the points whose estimate failed */
 } sw;
 
 static int push(sw *w, jc_sweep_entry **arr, size_t *n, size_t *cap, const jc_sweep_entry *x)
@@ -367,6 +369,7 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, const jc_device 
     jc_status st = jc_estimate_run(jj, an, w->db, &e, &dd);
     if (st == JC_ERR_NOMEM) { w->oom = 1; return; }
     if (st) {
+        jci_grid_fail(&w->fails, &dd);
         skip(w, dev, reg, prec, batch, 1, "%s", dd.msg);
         return;
     }
@@ -482,6 +485,8 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
     if (job->prompt_dim || job->past_dim)   /* refused once, not per grid point */
         return jci_diag_set(d, JC_ERR_USAGE, "sweep: --%s names a dim of an ONNX decoder for the serving model: add "
                             "--generate, or bind dims with --dim NAME=V", job->prompt_dim ? "prompt-dim" : "past-dim");
+    jc_status st0 = jci_grid_job_check(job, "sweep", d);
+    if (st0) return st0;
     jci_arena *a = jci_arena_new();
     if (!a) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     sw W, *w = &W;
@@ -508,6 +513,11 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
     }
     if ((st = expand_devices(w, sp)) || (st = expand_regions(w, sp)) ||
         (st = expand_precisions(w, sp)) || (st = expand_batches(w, sp, m)))
+        goto fail;
+    if ((st = jci_grid_runtime_check(job, "sweep", w->nd > 1 ? "device" : w->np > 1 ? "precision"
+                                     : w->nb > 1 ? "batch size" : NULL, 1,
+                                     "give the hardware that ran (--devices ID or --device), its precision and "
+                                     "batch, and sweep --regions", d)))
         goto fail;
     s->n_devices = w->nd;
     s->n_regions = w->nr;
@@ -604,6 +614,9 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
                 if (w->s->n_skipped > before) w->in->skipped[before].refusal = kinds[pi * w->nd + di];
             }
     if (w->oom) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    if ((st = jci_grid_fails_check(&w->fails, s->n_entries, s->n_skipped,
+                                   s->n_skipped ? w->in->skipped[0].reason : NULL, "sweep", d)))
+        goto fail;
     s->entries = w->in->entries;
     s->skipped = w->in->skipped;
     if ((st = mark_front(w))) goto fail;
