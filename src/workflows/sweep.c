@@ -475,6 +475,19 @@ static jc_status mark_front(sw *w)
 
 /* ---- entry point ------------------------------------------------------------------- */
 
+/* The four axes; a measured run is not repeated over what it did not vary. */
+static jc_status expand_axes(sw *w, const jc_sweep_spec *sp, const jc_model *m)
+{
+    jc_status st;
+    if ((st = expand_devices(w, sp)) || (st = expand_regions(w, sp)) ||
+        (st = expand_precisions(w, sp)) || (st = expand_batches(w, sp, m)))
+        return st;
+    return jci_grid_runtime_check(w->job, "sweep", w->nd > 1 ? "device" : w->np > 1 ? "precision"
+                                  : w->nb > 1 ? "batch size" : NULL, 1,
+                                  "give the hardware that ran (--devices ID or --device), its precision and "
+                                  "batch, and sweep --regions", w->d);
+}
+
 jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_model *m,
                        const jc_hwdb *db, jc_sweep **out, jc_diag *d)
 {
@@ -511,14 +524,7 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
         st = jci_diag_set(d, JC_ERR_USAGE, "sweep: unknown sort key");
         goto fail;
     }
-    if ((st = expand_devices(w, sp)) || (st = expand_regions(w, sp)) ||
-        (st = expand_precisions(w, sp)) || (st = expand_batches(w, sp, m)))
-        goto fail;
-    if ((st = jci_grid_runtime_check(job, "sweep", w->nd > 1 ? "device" : w->np > 1 ? "precision"
-                                     : w->nb > 1 ? "batch size" : NULL, 1,
-                                     "give the hardware that ran (--devices ID or --device), its precision and "
-                                     "batch, and sweep --regions", d)))
-        goto fail;
+    if ((st = expand_axes(w, sp, m))) goto fail;
     s->n_devices = w->nd;
     s->n_regions = w->nr;
     s->n_precisions = w->np;
