@@ -475,10 +475,13 @@ static jc_status mark_front(sw *w)
 
 /* ---- entry point ------------------------------------------------------------------- */
 
-/* The four axes; a measured run is not repeated over what it did not vary. */
+/* The sort key and the four axes; a measured run is not repeated over
+ * what it did not vary. */
 static jc_status expand_axes(sw *w, const jc_sweep_spec *sp, const jc_model *m)
 {
     jc_status st;
+    if (sp->sort != JC_SWEEP_BY_EMISSIONS && sp->sort != JC_SWEEP_BY_ENERGY && sp->sort != JC_SWEEP_BY_TIME)
+        return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: unknown sort key");
     if ((st = expand_devices(w, sp)) || (st = expand_regions(w, sp)) ||
         (st = expand_precisions(w, sp)) || (st = expand_batches(w, sp, m)))
         return st;
@@ -520,10 +523,6 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
     s->method = job->method;
     s->sort = sp->sort;
     s->model = m ? adup(w, m->path) : NULL;
-    if (sp->sort != JC_SWEEP_BY_EMISSIONS && sp->sort != JC_SWEEP_BY_ENERGY && sp->sort != JC_SWEEP_BY_TIME) {
-        st = jci_diag_set(d, JC_ERR_USAGE, "sweep: unknown sort key");
-        goto fail;
-    }
     if ((st = expand_axes(w, sp, m))) goto fail;
     s->n_devices = w->nd;
     s->n_regions = w->nr;
