@@ -847,6 +847,14 @@ jc_status jc_hwdb_ga(const jc_hwdb *db, const char *version,
 const jc_intensity *jc_region_intensity(const jc_region *region,
                                         const char *dataset, int year);
 
+/* The filters of `region list` (NULL: not given): JC_ERR_USAGE for a
+ * type that is not a region type name, or a provider and a type that no
+ * region has together (a provider's regions are cloud regions: the list
+ * would be empty for a reason the user did not ask about);
+ * JC_ERR_NOTFOUND (with suggestions) for an unknown provider.  The CLI
+ * and the binding call it before listing. */
+jc_status jc_region_list_check(const jc_hwdb *db, const char *provider, const char *type, jc_diag *diag);
+
 /* Writes `hw list` / `hw show` / `region list` / `region show` views as
  * text to f (deterministic, C locale).  kind / provider / type filter the
  * lists (NULL: all; kind "host" lists hosts).  JC_ERR_IO if writing

@@ -619,6 +619,12 @@ class Errors(InWork):
                             "compare", "models/tiny_cnn.onnx", "models/resnet18.onnx", "--batch", "8",
                             "--device", "a100", "--hours", "2")
 
+    def test_region_filters_refused_like_cli(self):
+        # jc_region_list_check: the filters of both front ends
+        self.check_like_cli(lambda: joulecast.region(provider="aws", type="country"),
+                            "region", "list", "--provider", "aws", "--type", "country")
+        self.check_like_cli(lambda: joulecast.region(type="nope"), "region", "list", "--type", "nope")
+
     def test_train_and_infer_exclusive(self):
         with self.assertRaises(joulecast.Error):
             joulecast.estimate(device="a100", flops=1e20, train=True, infer=True)

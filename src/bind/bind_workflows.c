@@ -429,15 +429,7 @@ jc_status jc_run_region_json(const char *hwdb_dir, const char *const *keys, cons
     jc_status st = lookup_open("region", "provider", "type", hwdb_dir, keys, values, n, &x, &db, d);
     if (!st && x.show && (x.a || x.b))
         st = jci_diag_set(d, JC_ERR_USAGE, "region: provider and type filter the list; show names one: not both");
-    if (!st && x.b) {
-        int ok = 0;
-        for (int k = JC_REGION_WORLD; k <= JC_REGION_CLOUD; k++) ok |= !strcmp(x.b, jc_region_type_name(k));
-        if (!ok) st = bind_bad(d, "type", "world, aggregate, country, subnational, grid or cloud", x.b);
-    }
-    if (!st && x.a) {
-        const jc_provider *p;
-        st = jc_hwdb_provider(db, x.a, &p, d);
-    }
+    if (!st && !x.show) st = jc_region_list_check(db, x.a, x.b, d);
     if (!st && x.show) {
         const jc_region *reg;
         st = jc_hwdb_region(db, x.show, &reg, d);

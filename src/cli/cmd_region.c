@@ -53,22 +53,13 @@ int cmd_region(int argc, char **argv)
             rc = cli_usage("region", "unexpected argument '%s'", argv[i]);
         }
     }
-    static const char *const types[] = {"world", "aggregate", "country", "subnational",
-                                        "grid", "cloud", NULL};
-    if (!rc && type) {
-        size_t k;
-        for (k = 0; types[k] && strcmp(types[k], type); k++) {}
-        if (!types[k])
-            rc = cli_usage("region", "--type must be world, aggregate, country, subnational, "
-                           "grid or cloud, not '%s'", type);
-    }
     if (!rc && show && !code) rc = cli_usage("region", "missing CODE (see 'joulecast region list')");
     jc_hwdb *db = NULL;
     if (!rc) rc = cli_hwdb_open(layers, n, &db);
-    if (!rc && provider) {
-        const jc_provider *p;
+    if (!rc && !show) {
         jc_diag d;
-        if (jc_hwdb_provider(db, provider, &p, &d)) rc = cli_fail(&d);
+        if (jc_region_list_check(db, provider, type, &d))
+            rc = d.status == JC_ERR_USAGE ? cli_usage("region", "%s", d.msg) : cli_fail(&d);
     }
     if (!rc && !show) {
         if (json) rc = cli_emit_json(jc_report_region_list_json(db, provider, type));

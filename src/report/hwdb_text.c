@@ -225,6 +225,28 @@ static bool region_match(const jc_region *r, const char *provider, const char *t
     return true;
 }
 
+jc_status jc_region_list_check(const jc_hwdb *db, const char *provider, const char *type, jc_diag *d)
+{
+    if (!db) return jci_diag_set(d, JC_ERR_USAGE, "jc_region_list_check: NULL database");
+    if (type) {
+        int ok = 0;
+        for (int k = JC_REGION_WORLD; k <= JC_REGION_CLOUD; k++) ok |= !strcmp(type, jc_region_type_name((jc_region_type)k));
+        if (!ok)
+            return jci_diag_set(d, JC_ERR_USAGE, "--type must be world, aggregate, country, subnational, grid or cloud, "
+                                "not '%s'", type);
+    }
+    if (provider) {
+        const jc_provider *p;
+        jc_status st = jc_hwdb_provider(db, provider, &p, d);
+        if (st) return st;
+    }
+    if (!provider || !type) return JC_OK;
+    for (size_t i = 0; i < db->n_regions; i++)
+        if (region_match(&db->regions[i], provider, type)) return JC_OK;
+    return jci_diag_set(d, JC_ERR_USAGE, "--provider %s and --type %s: no region is both (a provider's regions are "
+                        "of type cloud): drop one of them", provider, type);
+}
+
 jc_status jc_report_region_list_text(const jc_hwdb *db, const char *provider,
                                      const char *type, FILE *f)
 {

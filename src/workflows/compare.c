@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static jc_compare *compare_new(size_t n)
 {
@@ -84,6 +85,27 @@ static jc_status one_config(jc_compare *c, size_t i, const jc_request *rq0, cons
 }
 
 /* compare --generate: the configs (job.hf_config first when set). */
+/* One file given twice (by one path or two) compares it with itself:
+ * refused.  extra (--hf-config, or NULL) counts as the first file; a path
+ * that cannot be read is left for the loader to name. */
+static jc_status twice(const char *extra, const char *const *paths, size_t n, jc_diag *d)
+{
+    size_t total = n + (extra ? 1 : 0);
+    for (size_t i = 0; i < total; i++) {
+        const char *a = extra ? (i ? paths[i - 1] : extra) : paths[i];
+        struct stat sa;
+        if (!a || !strcmp(a, "-") || stat(a, &sa)) continue;
+        for (size_t j = i + 1; j < total; j++) {
+            const char *b = extra ? paths[j - 1] : paths[j];
+            struct stat sb;
+            if (b && strcmp(b, "-") && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino)
+                return jci_diag_set(d, JC_ERR_USAGE, "%s and %s are the same file: compare gives each model once "
+                                    "(to compare settings, run estimate twice and joulecast diff)", a, b);
+        }
+    }
+    return JC_OK;
+}
+
 static jc_status run_generation(jc_compare **out, const jc_request *rq, const char *const *paths, size_t n,
                                 const jc_hwdb *db, jc_diag *d)
 {
@@ -169,6 +191,7 @@ jc_status jc_compare_run(const jc_request *request, const char *const *paths, si
     jc_status st0 = jci_grid_job_check(request->job, "compare", d);
     if (!st0) st0 = jci_grid_runtime_check(request->job, "compare", "model", 0,
                                            "estimate each model's run with its own runtime or trace", d);
+    if (!st0) st0 = twice(request->job->mode == JC_MODE_GENERATION ? request->job->hf_config : NULL, paths, n, d);
     if (st0) return st0;
     if (request->job->mode == JC_MODE_GENERATION) return run_generation(out, request, paths, n, db, d);
     if (request->job->hf_config)

@@ -28,6 +28,8 @@ static const struct {
      "joulecast estimate --embodied --lifetime Y (one configuration) shows them"},
     {"per-node", offsetof(jc_job, per_node), 0, "keeps per-node time and energy shares",
      "joulecast estimate MODEL --per-node (one configuration) shows them"},
+    {"tokens-per-request", offsetof(jc_job, tokens_per_request), 1, "gives the per-token figures",
+     "joulecast estimate --tokens-per-request T (one configuration) shows them"},
 };
 
 /* Messages begin "name: " as sweep's other refusals do; compare's do not

@@ -16,7 +16,8 @@
 #include <stddef.h>
 
 /* Refuses a key of job that the workflow `name` ("sweep", "compare")
- * computes but does not show (--embodied, --lifetime, --per-node):
+ * computes but does not show (--embodied, --lifetime, --per-node,
+ * --tokens-per-request):
  * JC_ERR_USAGE naming the key and what to run instead; JC_OK otherwise. */
 jc_status jci_grid_job_check(const jc_job *job, const char *name, jc_diag *d);
 

@@ -201,12 +201,17 @@ static void test_errors_and_skips(void)
  * point with exit 6 naming that figure. */
 static void test_refusals_are_the_estimators(void)
 {
-    const char *devs[] = {"a100", "v100"}, *regs[] = {"FR"}, *precs[] = {"fp8"};
-    jc_sweep_spec sp = {devs, 2, regs, 1, NULL, 0, precs, 1, JC_SWEEP_BY_EMISSIONS};
+    /* the H100 runs fp8: a grid with no point estimated is refused (below) */
+    const char *devs[] = {"a100", "v100", "h100"}, *regs[] = {"FR"}, *precs[] = {"fp8"};
+    jc_sweep_spec sp = {devs, 3, regs, 1, NULL, 0, precs, 1, JC_SWEEP_BY_EMISSIONS};
     jc_job j;
     flops_job(&j);
+    jc_sweep_spec none = sp;
+    none.n_devices = 2;
+    CHECK(sweep(&none, &j, NULL, JC_ERR_NOTFOUND) == NULL);   /* a100 and v100 alone: nothing estimated */
     jc_sweep *s = sweep(&sp, &j, NULL, JC_OK);
     if (!s) return;
+    CHECK_I64(s->n_entries, 1);
     size_t no_peak = 0;
     for (size_t i = 0; i < s->n_skipped; i++) {
         const jc_sweep_entry *x = &s->skipped[i];
