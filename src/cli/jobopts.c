@@ -154,7 +154,21 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
         return 0;
     }
     case JO_STR:
-        c->model = val;
+    case JO_OPRULES:
+    case JO_HWDB:
+        /* a file name: an empty one (a job file's 'model:' with no value)
+         * names nothing */
+        if (!val || !*val) return cli_usage(cmd, "%s: --%s expects a file name, got nothing", where, o->name);
+        if (o->type == JO_STR) {
+            c->model = val;
+            return 0;
+        }
+        if (o->type == JO_OPRULES) {
+            c->op_rules = val;
+            return 0;
+        }
+        if (c->n_layers >= JO_MAX_LAYERS) return cli_usage(cmd, "too many --hwdb layers");
+        c->layers[c->n_layers++] = val;
         return 0;
     case JO_DIM: {
         if (c->n_dims >= JO_MAX_BIND) return cli_usage(cmd, "too many --dim bindings");
@@ -169,13 +183,6 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
         if (!rc) c->n_inputs++;
         return rc;
     }
-    case JO_OPRULES:
-        c->op_rules = val;
-        return 0;
-    case JO_HWDB:
-        if (c->n_layers >= JO_MAX_LAYERS) return cli_usage(cmd, "too many --hwdb layers");
-        c->layers[c->n_layers++] = val;
-        return 0;
     case JO_ALLOW_PARTIAL:
     case JO_STRICT: {
         int on = 1;
@@ -238,7 +245,7 @@ static int is_jobfile(const char *s)
 static const char *beside(const char *jf_path, const char *p, char *buf, size_t cap)
 {
     const char *slash = strrchr(jf_path, '/');
-    if (!slash || !p || p[0] == '/') return NULL;
+    if (!slash || !p || !*p || p[0] == '/') return NULL;
     snprintf(buf, cap, "%.*s/%s", (int)(slash - jf_path), jf_path, p);
     return buf;
 }
