@@ -2329,6 +2329,8 @@ typedef struct jc_sweep {
                                    compared on (JC_SWEEP_CI_BASIS unless the
                                    job names one), or NULL: each region's
                                    own default ("default", or --ci) */
+    double ci_given;            /* the job's --ci, gCO2e/kWh, every entry's
+                                   intensity; NAN when not given */
     void *internal_;
 } jc_sweep;
 
@@ -2358,7 +2360,8 @@ void jc_sweep_free(jc_sweep *s);
 
 /* The rules `joulecast sweep` applies before jc_sweep_run
  * (src/workflows/sweep_grid.c): an axis and the job's own value of it
- * (device, region, batch, precision) are exclusive; an empty device axis becomes "all" unless
+ * (device, region, batch, precision) are exclusive, and so are a region
+ * axis and --ci (every region would get one intensity); an empty device axis becomes "all" unless
  * the job names a device or host, an empty region axis "cloud" unless it
  * names a region or --ci (static lists).  JC_ERR_USAGE otherwise.  (The
  * job's own batch is jc_batch_check's.) */

@@ -625,6 +625,18 @@ class Errors(InWork):
                             "region", "list", "--provider", "aws", "--type", "country")
         self.check_like_cli(lambda: joulecast.region(type="nope"), "region", "list", "--type", "nope")
 
+    def test_sweep_top_and_ci_refused_like_cli(self):
+        # top= has no effect on JSON (only html=True uses it); --ci with regions
+        # gives every region one intensity (jc_sweep_spec_resolve)
+        self.check_like_cli(lambda: joulecast.sweep(flops=1e15, requests=1000, devices="a100,h100",
+                                                    regions="FR", top=1),
+                            "sweep", "--flops", "1e15", "--requests", "1000", "--devices", "a100,h100",
+                            "--regions", "FR", "--top", "1", "--json")
+        self.check_like_cli(lambda: joulecast.sweep(flops=1e15, requests=1000, devices="a100",
+                                                    regions="FR,DE", ci=50),
+                            "sweep", "--flops", "1e15", "--requests", "1000", "--devices", "a100",
+                            "--regions", "FR,DE", "--ci", "50")
+
     def test_train_and_infer_exclusive(self):
         with self.assertRaises(joulecast.Error):
             joulecast.estimate(device="a100", flops=1e20, train=True, infer=True)

@@ -305,6 +305,8 @@ jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
     jc_sweep *s = NULL;
     double *batches = NULL;
     jc_status st = bind_req_open(&r, "sweep", hwdb_dir, keys, values, n, sweep_key, &own, d);
+    if (!st && own.top_given && !own.html)   /* as `joulecast sweep --top N --json` */
+        st = jci_diag_set(d, JC_ERR_USAGE, "sweep: %s", "--top limits the rows of the text and HTML tables; JSON and CSV list every entry: drop it, or add --html");
     if (!st && r.job.mode == JC_MODE_GENERATION) {
         st = sweep_generation(&r, &own, json, d);
         bind_req_close(&r);

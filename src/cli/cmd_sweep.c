@@ -195,6 +195,10 @@ int cmd_sweep(int argc, char **argv)
 
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
     if (sc.json + sc.csv > 1) { rc = cli_usage("sweep", "--json and --csv are exclusive"); goto out; }
+    if (sc.top_given && sc.json + sc.csv && !sc.html) {
+        rc = cli_usage("sweep", "%s", "--top limits the rows of the text and HTML tables; JSON and CSV list every entry: drop it, or add --html");
+        goto out;
+    }
     if (sc.html && !strcmp(sc.html, "-") && sc.json + sc.csv) {
         rc = cli_usage("sweep", "--html - writes the HTML to stdout: it cannot be combined with another format");
         goto out;

@@ -53,7 +53,9 @@ jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
             fmt_int(n3, sizeof n3, (int64_t)s->n_skipped_points), s->n_skipped,
             plural(s->n_skipped, "entry", "entries"), s->n_pareto);
     if (s->model) fprintf(f, "analyses   %zu (the model is counted once per batch size)\n", s->n_analyses);
-    if (s->ci_basis)
+    if (!isnan(s->ci_given))
+        fprintf(f, "intensity  %.6g gCO2e/kWh for every entry (given: --ci)\n", s->ci_given);
+    else if (s->ci_basis)
         fprintf(f, "intensity  every region on one basis: dataset %s (its grid zone's value for a cloud region "
                    "without one; --ci-dataset default uses each region's own); 'own CI': the region's own default "
                    "figure where it differs (e.g. Google's for a GCP region), not used\n", s->ci_basis);

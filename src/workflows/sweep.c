@@ -567,6 +567,7 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
     /* regions are compared on one intensity basis unless the job says
      * otherwise (--ci-dataset default: each region's own; --ci: given) */
     if (isnan(job->ci) && !job->ci_dataset) jj.ci_dataset = JC_SWEEP_CI_BASIS;
+    s->ci_given = job->ci;
     s->ci_basis = isnan(job->ci) && jj.ci_dataset && strcmp(jj.ci_dataset, "default") ? jj.ci_dataset : NULL;
     jj.per_node = 0;
     for (size_t bi = 0; bi < w->nb && !w->oom; bi++) {

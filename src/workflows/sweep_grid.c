@@ -24,6 +24,9 @@ jc_status jc_sweep_spec_resolve(jc_sweep_spec *sp, const jc_job *job, jc_diag *d
         return jci_diag_set(d, JC_ERR_USAGE, "--region and --regions both name the place; give the list to --regions");
     if (sp->n_batches && !isnan(job->batch))
         return jci_diag_set(d, JC_ERR_USAGE, "--batch and --batches both set the batch; give the list to --batches");
+    if (sp->n_regions && !isnan(job->ci))
+        return jci_diag_set(d, JC_ERR_USAGE, "--ci gives every region the same intensity, so --regions would differ "
+                            "by PUE alone: drop --ci to compare the regions' grids, or give one --region with it");
     if (sp->n_precisions && job->precision)
         return jci_diag_set(d, JC_ERR_USAGE, "--precision and --precisions both set it; give the list to --precisions");
     if (!sp->n_devices && !job->device && !job->host) {
