@@ -58,7 +58,6 @@ int cmd_ga(int argc, char **argv)
     size_t n_layers = 0;
     int json = 0, err = 0, have_runtime = 0;
     const char *v;
-    const char *seen[32] = {0};   /* each input's command-line value, by key */
     const char *const *names = jc_ga_input_keys();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -75,13 +74,10 @@ int cmd_ga(int argc, char **argv)
         /* an input of the calculator, by the library's key table */
         size_t kl = a[0] == '-' && a[1] == '-' ? strcspn(a + 2, "=") : 0, k = 0;
         while (kl && names[k] && (strlen(names[k]) != kl || strncmp(a + 2, names[k], kl))) k++;
-        if (!kl || !names[k] || k >= sizeof seen / sizeof seen[0]) return cli_usage("ga", "unknown option '%s'", a);
+        if (!kl || !names[k]) return cli_usage("ga", "unknown option '%s'", a);
         char opt[64];
         snprintf(opt, sizeof opt, "--%s", names[k]);
-        if (!cli_opt(argc, argv, &i, opt, &v, &err) || err) return JC_ERR_USAGE;
-        if (seen[k] && strcmp(seen[k], v))
-            return cli_usage("ga", "%s %s and %s %s: one value is lost; give the option once", opt, seen[k], opt, v);
-        seen[k] = v;
+        if (!cli_opt_once(argc, argv, &i, "ga", opt, &v, &err) || err) return JC_ERR_USAGE;
         jc_diag kd;
         if (jc_ga_input_set(&in, names[k], v, &kd)) return cli_usage("ga", "%s", kd.msg);
         if (!strcmp(names[k], "runtime")) have_runtime = 1;
