@@ -135,6 +135,21 @@ static jc_hwdb *check_bundled_hwdb(void)
     check_case("load bundled hwdb", 1);
     return NULL;
 }
+
+/* jc_estimate_run that the test expects to succeed: on failure the
+ * diagnostic is printed and the check fails.  Returns the estimate (the
+ * caller frees it with jc_estimate_free), NULL on failure. */
+static jc_estimate *check_estimate(const jc_job *j, const jc_analysis *an, const jc_hwdb *db)
+    __attribute__((unused));
+static jc_estimate *check_estimate(const jc_job *j, const jc_analysis *an, const jc_hwdb *db)
+{
+    jc_estimate *e = NULL;
+    jc_diag d;
+    jc_status st = jc_estimate_run(j, an, db, &e, &d);
+    if (st) printf("  estimate failed: %s\n", d.msg);
+    CHECK_I64(st, JC_OK);
+    return e;
+}
 #endif
 
 #endif

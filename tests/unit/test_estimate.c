@@ -16,16 +16,6 @@
 
 static jc_hwdb *db;
 
-static jc_estimate *run(const jc_job *j, const jc_analysis *an)
-{
-    jc_estimate *e = NULL;
-    jc_diag d;
-    jc_status st = jc_estimate_run(j, an, db, &e, &d);
-    if (st) printf("  estimate failed: %s\n", d.msg);
-    CHECK_I64(st, JC_OK);
-    return e;
-}
-
 /* Llama 2 (Touvron et al. 2023, Table 2): 7B model, 184,320 GPU-hours of
  * A100-80GB at 400 W (TDP), PUE 1.1, 0.385 kgCO2e/kWh -> 31.22 tCO2e. */
 static void test_llama2_7b_tdp(void)
@@ -38,7 +28,7 @@ static void test_llama2_7b_tdp(void)
     j.device_hours = 184320;
     j.pue = 1.1;
     j.ci = 385;
-    jc_estimate *e = run(&j, NULL);
+    jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;
     CHECK_NEAR(e->energy_facility_kwh.central, 184320 * 0.400 * 1.1, 1e-9);
     CHECK_NEAR(e->co2_kg.central / 1000, 31.22, 0.005);
@@ -61,7 +51,7 @@ static void test_strubell_bert_base(void)
     j.avg_power_w = 12041.51 / 64; /* their p_c + p_r + g p_g, per GPU */
     j.pue = 1.58;
     j.ci = 0.954 * 453.59237;     /* lbs/kWh -> g/kWh */
-    jc_estimate *e = run(&j, NULL);
+    jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;
     CHECK_NEAR(e->energy_facility_kwh.central, 1507, 0.005);
     CHECK_NEAR(e->co2_kg.central, 652, 0.005);
@@ -83,7 +73,7 @@ static void test_gpt3_measured_power(void)
     j.avg_power_w = 330;
     j.pue = 1.10;
     j.ci = 429;
-    jc_estimate *e = run(&j, NULL);
+    jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;
     CHECK_NEAR(e->energy_facility_kwh.central / 1000, 1287, 0.005);
     CHECK_NEAR(e->co2_kg.central / 1000, 552, 0.005);
@@ -111,7 +101,7 @@ static void test_gpt3_from_flops(void)
     j.precision = "fp16";
     j.pue = 1.10;
     j.ci = 429;
-    jc_estimate *e = run(&j, NULL);
+    jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;
     double mwh_lo = e->energy_facility_kwh.low / 1000, mwh = e->energy_facility_kwh.central / 1000,
            mwh_hi = e->energy_facility_kwh.high / 1000;
@@ -136,7 +126,7 @@ static void test_params_tokens_rule(void)
     j.params = 7e9;
     j.tokens = 2e12;
     j.region = "US";
-    jc_estimate *e = run(&j, NULL);
+    jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;
     CHECK_NEAR(e->flops_total, 6 * 7e9 * 2e12, 1e-9);
     CHECK(e->co2_kg.low < e->co2_kg.central && e->co2_kg.central < e->co2_kg.high);
@@ -193,7 +183,7 @@ static void test_every_assumption_has_a_source(void)
     j.flops = 1e21;
     j.region = "FR";
     j.embodied = 1;
-    jc_estimate *e = run(&j, NULL);
+    jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;
     for (size_t i = 0; i < e->n_assumptions; i++) {
         const jc_assumption *a = &e->assumptions[i];

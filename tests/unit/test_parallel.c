@@ -53,16 +53,6 @@ static void test_bubble_exposed_wave(void)
     CHECK_NEAR(jci_wave_factor(0, 108), 1, 0);
 }
 
-static jc_estimate *run(const jc_job *j)
-{
-    jc_estimate *e = NULL;
-    jc_diag d;
-    jc_status st = jc_estimate_run(j, NULL, db, &e, &d);
-    if (st) printf("  estimate failed: %s\n", d.msg);
-    CHECK_I64(st, JC_OK);
-    return e;
-}
-
 static void job_small(jc_job *j)
 {
     jc_job_init(j);
@@ -92,7 +82,7 @@ static void test_dp_small_model(void)
     job_small(&j);
     j.batch = 512;
     j.seq = 2048;
-    jc_estimate *e = run(&j);
+    jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;
     CHECK_NEAR(e->device_hours.central, 540.2504, 1e-5);
     const jc_assumption *a = NULL;
@@ -103,7 +93,7 @@ static void test_dp_small_model(void)
     jc_estimate_free(e);
     /* without the global batch the all-reduce is not modelled, and says so */
     job_small(&j);
-    e = run(&j);
+    e = check_estimate(&j, NULL, db);
     if (!e) return;
     CHECK_NEAR(e->device_hours.central, 2048 * 704.2518028846 / 3600, 1e-9);
     int warned = 0;
@@ -133,7 +123,7 @@ static void test_tp_pp(void)
     j.pp = 4;
     j.micro_batches = 32;
     j.hidden = 8192;
-    jc_estimate *e = run(&j);
+    jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;
     CHECK_NEAR(e->device_hours.central, 1797486.8006, 1e-6);
     jc_estimate_free(e);
