@@ -1,6 +1,7 @@
 #!/bin/sh
 # accuracy.sh (test layer) - the accuracy harness of `make accuracy`:
 # its arithmetic on two hand-made rows (tools/accuracy_common.py
+# selftest) and of the cross-validation folds (tools/crossval.py
 # selftest), and that the MLPerf set script runs end to end on two rows
 # through the CLI and writes its table.  It does not check the errors:
 # those are measured by `make accuracy` and published in docs/accuracy.md.
@@ -8,6 +9,7 @@ set -u
 cd "$(dirname "$0")/.."
 export LC_ALL=C
 python3 tools/accuracy_common.py selftest
+python3 tools/crossval.py selftest
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 { grep '^#' tests/accuracy/mlperf-v1.1.csv; grep -v '^#' tests/accuracy/mlperf-v1.1.csv | sed -n '1p;5p;22p'; } > "$tmp/rows.csv"
