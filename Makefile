@@ -5,6 +5,8 @@
 #   make demo       install missing packages, build, run a real example
 #   make test       install missing packages, build (also with ASan+UBSan),
 #                   run every test layer; ends with "N passed, N failed"
+#   make check      the fast loop from a built tree: unit tests, goldens
+#                   and lint (no Python, no valgrind); about 25 s
 #   make deps       install the Debian packages joulecast needs (as root),
 #                   or print the exact apt-get command
 #   make bench      run the benchmarks in bench/ (not part of make test)
@@ -43,7 +45,12 @@ LDLIBS   := $(PKG_LIBS) -lm
 LIB_SRC  := $(sort $(shell find src -name '*.c' -not -path 'src/cli/*'))
 CLI_SRC  := $(sort $(wildcard src/cli/*.c))
 GEN_SRC  := $(GEN)/onnx.pb-c.c
-HDRS     := $(shell find src include -name '*.h' -o -name '*.def') $(GEN)/onnx.pb-c.h
+# Header dependencies are real: each object's compiler writes a .d file
+# (-MMD -MP) naming the headers and .def tables it read, included below.
+# The generated onnx.pb-c.h is an order-only prerequisite so that it
+# exists before the first compile (its .d files name it afterwards).
+DEPFLAGS := -MMD -MP
+GEN_HDR  := $(GEN)/onnx.pb-c.h
 
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/gen/onnx.pb-c.o
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRC))
@@ -52,6 +59,7 @@ ACLI_OBJ := $(patsubst %.c,$(BUILD)/asan/%.o,$(CLI_SRC))
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/asan/tests/%,$(UNIT_SRC))
+UNIT_OBJ := $(patsubst tests/unit/%.c,$(BUILD)/asan/unit/%.o,$(UNIT_SRC))
 
 SONAME   := libjoulecast.so.0
 VERSION  := $(shell sed -n 's/^\#define JC_VERSION "\(.*\)"/\1/p' include/joulecast.h)
@@ -68,7 +76,7 @@ HWDBDIR    := $(DATADIR)/joulecast/hwdb
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 
-.PHONY: all deps demo test test-build clean bench accuracy lint check-deps golden-update fuzz fuzz-build valgrind hwdb-schema
+.PHONY: all deps demo test check test-build clean bench accuracy lint check-deps golden-update fuzz fuzz-build valgrind hwdb-schema
 
 all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so $(BUILD)/hwdb.snap
 
@@ -99,11 +107,11 @@ $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h: $(ONNX_PROTO)
 # ---- release build ----------------------------------------------------------
 $(BUILD)/obj/gen/onnx.pb-c.o: $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(CFLAGS) -fPIC -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
+	$(CC) -std=c11 $(DEPFLAGS) $(CFLAGS) -fPIC -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
 
-$(BUILD)/obj/%.o: %.c $(HDRS)
+$(BUILD)/obj/%.o: %.c | $(GEN_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(BASEFLAGS) $(DEPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/libjoulecast.a: $(LIB_OBJ)
 	@rm -f $@
@@ -118,11 +126,11 @@ $(BUILD)/joulecast: $(CLI_OBJ) $(BUILD)/libjoulecast.a
 # ---- sanitizer build (used by make test) ------------------------------------
 $(BUILD)/asan/gen/onnx.pb-c.o: $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(SANFLAGS) -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
+	$(CC) -std=c11 $(DEPFLAGS) $(SANFLAGS) -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
 
-$(BUILD)/asan/%.o: %.c $(HDRS)
+$(BUILD)/asan/%.o: %.c | $(GEN_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(SANFLAGS) -c $< -o $@
+	$(CC) $(BASEFLAGS) $(DEPFLAGS) $(SANFLAGS) -c $< -o $@
 
 $(BUILD)/asan/libjoulecast.a: $(ALIB_OBJ)
 	@rm -f $@
@@ -131,22 +139,33 @@ $(BUILD)/asan/libjoulecast.a: $(ALIB_OBJ)
 $(BUILD)/asan/joulecast: $(ACLI_OBJ) $(BUILD)/asan/libjoulecast.a
 	$(CC) $(SANFLAGS) -o $@ $(ACLI_OBJ) $(BUILD)/asan/libjoulecast.a $(LDLIBS)
 
-$(BUILD)/asan/tests/%: tests/unit/%.c tests/unit/check.h $(BUILD)/asan/libjoulecast.a
+# unit tests: compiled to objects of their own (so a header change
+# recompiles only the tests that include it), linked with the static lib
+$(BUILD)/asan/unit/%.o: tests/unit/%.c | $(GEN_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(BUILD)/asan/libjoulecast.a $(LDLIBS)
+	$(CC) $(BASEFLAGS) $(DEPFLAGS) $(SANFLAGS) -Itests/unit -c $< -o $@
+
+$(BUILD)/asan/tests/%: $(BUILD)/asan/unit/%.o $(BUILD)/asan/libjoulecast.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $< $(BUILD)/asan/libjoulecast.a $(LDLIBS)
 
 # fuzz targets replayed over tests/fuzz/regress/ (tests/fuzz_regress.sh)
 FUZZ_TARGETS := onnx hwdb jobfile estimate_cli
 ACLI_LIB_OBJ := $(filter-out %/main.o %/cmd_estimate.o,$(ACLI_OBJ))
 REPLAY_BIN   := $(patsubst %,$(BUILD)/asan/fuzz/replay_%,$(FUZZ_TARGETS))
+REPLAY_OBJ   := $(patsubst %,$(BUILD)/asan/fuzzobj/fuzz_%.o,$(FUZZ_TARGETS)) $(BUILD)/asan/fuzzobj/replay_main.o
 
 $(BUILD)/asan/fuzz/libcli.a: $(ACLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/asan/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/fuzz_common.h $(BUILD)/asan/fuzz/libcli.a $(BUILD)/asan/libjoulecast.a
-	$(CC) $(BASEFLAGS) $(SANFLAGS) -o $@ $< tests/fuzz/replay_main.c $(BUILD)/asan/fuzz/libcli.a $(BUILD)/asan/libjoulecast.a $(LDLIBS)
+$(BUILD)/asan/fuzzobj/%.o: tests/fuzz/%.c | $(GEN_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(DEPFLAGS) $(SANFLAGS) -c $< -o $@
+
+$(BUILD)/asan/fuzz/replay_%: $(BUILD)/asan/fuzzobj/fuzz_%.o $(BUILD)/asan/fuzzobj/replay_main.o $(BUILD)/asan/fuzz/libcli.a $(BUILD)/asan/libjoulecast.a
+	$(CC) $(SANFLAGS) -o $@ $< $(BUILD)/asan/fuzzobj/replay_main.o $(BUILD)/asan/fuzz/libcli.a $(BUILD)/asan/libjoulecast.a $(LDLIBS)
 
 test-build: all $(BUILD)/asan/joulecast $(BUILD)/asan/hwdb.snap $(UNIT_BIN) $(REPLAY_BIN)
 
@@ -205,6 +224,10 @@ test:
 	@$(MAKE) --no-print-directory test-build
 	@sh tests/run.sh
 
+# the fast loop: unit tests, goldens, lint (tests/run.sh --check)
+check: test-build
+	@sh tests/run.sh --check
+
 bench: all
 	@sh bench/run.sh
 
@@ -222,11 +245,11 @@ FUZZ_BIN := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 
 $(BUILD)/fuzz/gen/onnx.pb-c.o: $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 $(FUZZ_FLAGS) -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
+	$(FUZZ_CC) -std=c11 $(DEPFLAGS) $(FUZZ_FLAGS) -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
 
-$(BUILD)/fuzz/%.o: %.c $(HDRS)
+$(BUILD)/fuzz/%.o: %.c | $(GEN_HDR)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -c $< -o $@
+	$(FUZZ_CC) $(BASEFLAGS) $(DEPFLAGS) $(FUZZ_FLAGS) -c $< -o $@
 
 $(BUILD)/fuzz/libjoulecast.a: $(FLIB_OBJ)
 	@rm -f $@
@@ -236,8 +259,8 @@ $(BUILD)/fuzz/libcli.a: $(FCLI_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(BUILD)/fuzz/libcli.a $(BUILD)/fuzz/libjoulecast.a
-	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/libcli.a $(BUILD)/fuzz/libjoulecast.a $(LDLIBS)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/libcli.a $(BUILD)/fuzz/libjoulecast.a
+	$(FUZZ_CC) $(BASEFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/libcli.a $(BUILD)/fuzz/libjoulecast.a $(LDLIBS)
 
 fuzz-build: $(FUZZ_BIN)
 
@@ -252,6 +275,17 @@ lint: $(BUILD)/libjoulecast.a
 
 clean:
 	rm -rf $(BUILD)
+
+# the header dependencies the compiler wrote (-MMD -MP; see DEPFLAGS)
+DEP_FILES := $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(DEP_FILES)
+
+# an object left by a build from before -MMD has no .d file, so nothing
+# says which headers it read: it is rebuilt once
+.PHONY: FORCE
+FORCE:
+$(filter-out $(DEP_FILES:.d=.o),$(LIB_OBJ) $(CLI_OBJ) $(ALIB_OBJ) $(ACLI_OBJ) \
+    $(UNIT_OBJ) $(REPLAY_OBJ) $(FLIB_OBJ) $(FCLI_OBJ)): FORCE
 
 # the generated copies of the hwdb field tables (src/hwdb/fields_*.def):
 # docs/hwdb-schema.md's tables and tools/hwdb_fields.json (tests/hwdb.sh)
