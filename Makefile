@@ -100,7 +100,7 @@ check-deps:
 	@sh tools/deps.sh build
 
 # ---- generated protobuf-c code ---------------------------------------------
-$(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h: $(ONNX_PROTO)
+$(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h &: $(ONNX_PROTO)
 	@mkdir -p $(GEN)
 	protoc-c --c_out=$(GEN) -I$(dir $(ONNX_PROTO)) $(ONNX_PROTO)
 
