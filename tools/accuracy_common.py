@@ -201,7 +201,7 @@ def index():
     lines = ["# joulecast accuracy against published measurements", "",
              "Measured by `make accuracy` on %s at commit %s." % (today, git_commit()), "",
              "Every row is a published measurement copied into tests/accuracy/ with its",
-             "source (from the calibration set in ../shared/data/calibration/); each is",
+             "source (from the published measurements the project calibrates to: MLPerf Inference v1.1, ML.ENERGY, training-run papers); each is",
              "predicted by running the joulecast CLI. Error = predicted / measured - 1;",
              "coverage = share of rows whose measured value lies inside joulecast's",
              "low-high range; width = high / low. Constants fitted to these rows say so",

@@ -69,7 +69,7 @@ def main():
                            "bert_effective_sequence_p10_p90": [round(fc.percentile(seqs, 0.1)),
                                                                round(fc.percentile(seqs, 0.9))],
                            "fitted_by": "tools/fit_efficiency.py",
-                           "fitted_to": "../shared/data/calibration/mlperf-inference-v1.1.yaml bert-99 rows "
+                           "fitted_to": "the MLPerf Inference v1.1 power results (mlcommons/inference_results_v1.1@7fc43356) bert-99 rows "
                                         "(tests/accuracy/mlperf-v1.1.csv): measured samples/s",
                            "runtime_engine_eta_matrix": round(c, 4)}, f, indent=1, sort_keys=True)
                 f.write("\n")

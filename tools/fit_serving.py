@@ -240,7 +240,7 @@ def main():
         grp = [g for g in GROUPS if key.endswith("%s.%s" % (g[0], g[1]))]
         what = ("output tokens/s of the %s rows on %s (Nelder-Mead on squared log error)" % grp[0][:2]
                 if grp else "measured GPU power of the %d %s rows (Nelder-Mead on squared log error at the fitted times)" % (n_rows[dev], dev))
-        out[key] = (v, lo, hi, unit, "fitted to ../shared/data/calibration/llm-serving.yaml rows (copied in "
+        out[key] = (v, lo, hi, unit, "fitted to the ML.ENERGY leaderboard v2/v3 measurements (ml-energy/leaderboard-v2@c3af7f31, ml-energy/leaderboard@0cd52dab) rows (copied in "
                     "tests/accuracy/serving-rows.yaml) by tools/fit_serving.py: %s; low-high: relative spread %.3f, "
                     "the smallest covering %d%% of the device's rows in J/token" % (what, spread[dev], 100 * args.coverage))
     # generic fallbacks for other devices and runtimes: the H100 vllm-0.11 figures

@@ -1,6 +1,6 @@
 /*
  * serving.c - the serving model of an autoregressive decoder (LLM
- * generation; docs/workflow-serving.md, ../shared/design/SERVING.md):
+ * generation; docs/workflow-serving.md):
  *
  *   workload   per request, a prefill over the prompt (compute-bound) and
  *              one decode step per output token with the context growing

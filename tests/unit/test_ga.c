@@ -5,7 +5,7 @@
  * cloud data centres with and without their own PUE, personal computer),
  * equivalences, the runtime parser, validation errors, and the
  * plain-tables path (no database).  Expected values are worked out by
- * hand from the calculator's CSV rows (../shared/data/green-algorithms),
+ * hand from the calculator's CSV rows (GreenAlgorithms/green-algorithms-tool data/, commit 30df2fee),
  * quoted beside each case; tolerance 0.1% (most agree to 1e-12).
  */
 #include "check.h"
