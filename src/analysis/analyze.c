@@ -149,6 +149,17 @@ jc_status ax_overflow(opctx *c)
     return ax->err;
 }
 
+jc_status ax_shape_overflow(opctx *c, const char *what)
+{
+    actx *ax = c->ax;
+    if (!ax->err)
+        ax->err = jci_diag_node(ax->d, JC_ERR_RANGE, ax->cur_name ? ax->cur_name : "", c->n->op_type,
+                               "%s '%s': the output shape overflows 64 bits",
+                               what && !strncmp(what, "input ", 6) ? "input" : "attribute",
+                               what && !strncmp(what, "input ", 6) ? what + 6 : what ? what : "?");
+    return ax->err;
+}
+
 /* ---- values -------------------------------------------------------------- */
 
 static void bind_dim(actx *ax, jc_dim *d)
@@ -969,6 +980,7 @@ static jc_status run_node(actx *ax, int inst, const fscope *scope, int depth, si
                 if (st == JC_ERR_NOMEM) return nomem(ax);
                 return ax->err ? ax->err : st;
             }
+            if (ax->err) return ax->err;   /* a checked shape overflow or a refused input */
             if ((st = r->cost(&c))) {
                 if (st == JC_ERR_NOMEM) return nomem(ax);
                 return ax->err ? ax->err : st;

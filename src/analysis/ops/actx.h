@@ -18,6 +18,11 @@ bool ax_assumed(struct actx *ax, const char *sym, int64_t *v);
 void ax_data_dependent(opctx *c, const char *sym);
 /* Records a 64-bit overflow in the node's cost; returns JC_ERR_RANGE. */
 jc_status ax_overflow(opctx *c);
+/* Records that the shape arithmetic of `what` (an attribute name, or
+ * "input NAME") overflows 64 bits: JC_ERR_RANGE "node 'N' (Op): attribute
+ * 'what': the output shape overflows 64 bits" (the first error wins);
+ * returns the status. */
+jc_status ax_shape_overflow(opctx *c, const char *what);
 /* Fails the analysis with JC_ERR_MODEL naming the node being analysed
  * and msg (NULL: out of memory, JC_ERR_NOMEM); returns the status. */
 jc_status ax_rule_error(opctx *c, const char *msg);

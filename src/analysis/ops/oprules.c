@@ -37,7 +37,13 @@
 
 /* ---- expressions ------------------------------------------------------------ */
 
-typedef enum { E_NUM, E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG, E_FN } ekind;
+typedef enum { E_NUM, E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG, E_FN, E_CHAIN } ekind;
+
+/* Expressions nest (parentheses, unary minus, calls) at most this deep:
+ * deeper is refused when the file is read, so that neither the parser nor
+ * the evaluator recurses without bound.  A long sum or product is not
+ * nesting: it is one E_CHAIN node, parsed and evaluated in a loop. */
+#define MAX_NEST 200
 typedef enum { F_NUMEL, F_RANK, F_DIM, F_ATTR, F_INTS, F_MIN, F_MAX, F_CDIV } efn;
 
 typedef struct expr {
@@ -47,6 +53,10 @@ typedef struct expr {
     int t_out, t_k;            /* tensor argument of numel/rank/dim */
     const char *name;          /* attribute of attr/ints */
     struct expr *a, *b;        /* operands / extra arguments */
+    struct expr **args;        /* E_CHAIN: n operands, combined left to right */
+    ekind *ops;                /* E_CHAIN: ops[i] combines args[i] (i >= 1; E_ADD..E_MOD) */
+    int *cols;                 /* E_CHAIN: column of operator i */
+    size_t n;
     int line, col;             /* position in the file */
 } expr;
 
@@ -86,6 +96,7 @@ typedef struct parser {
     int allow_out;
     jc_diag *d;
     jc_status st;
+    int depth;                 /* current nesting (MAX_NEST) */
 } parser;
 
 static const struct { const char *name; efn fn; int nargs_min, nargs_max; } fns[] = {
@@ -101,8 +112,8 @@ static expr *perr(parser *P, const char *fmt, const char *arg)
     if (!P->st) {
         char msg[256];
         snprintf(msg, sizeof msg, fmt, arg);
-        P->st = jci_diag_yaml(P->d, JC_ERR_USAGE, P->src->file, P->src->line, pcol(P), "%s in \"%s\"", msg,
-                             P->s);
+        P->st = jci_diag_yaml(P->d, JC_ERR_USAGE, P->src->file, P->src->line, pcol(P), "%s in \"%.80s%s\"", msg,
+                             P->s, strlen(P->s) > 80 ? "..." : "");
     }
     return NULL;
 }
@@ -218,7 +229,24 @@ static expr *parse_call(parser *P, const char *id, size_t len, int col)
     return e;
 }
 
+static expr *parse_atom_in(parser *P);
+
+/* One operand: counts a nesting level around parse_atom_in. */
 static expr *parse_atom(parser *P)
+{
+    if (P->depth >= MAX_NEST) {
+        skip_ws(P);
+        char lim[16];
+        snprintf(lim, sizeof lim, "%d", MAX_NEST);
+        return perr(P, "expression nested more than %s deep (parentheses, unary minus, calls)", lim);
+    }
+    P->depth++;
+    expr *e = parse_atom_in(P);
+    P->depth--;
+    return e;
+}
+
+static expr *parse_atom_in(parser *P)
 {
     skip_ws(P);
     int col = pcol(P);
@@ -263,48 +291,78 @@ static expr *parse_atom(parser *P)
     return perr(P, "unexpected character%s", "");
 }
 
-static expr *parse_prod(parser *P)
+/* Appends operand x (joined by op at column col) to the chain *ch, which
+ * starts as the single operand first; arrays grow by doubling in the arena. */
+static bool chain_push(parser *P, expr **ch, expr *first, ekind op, int col, expr *x, size_t *cap)
 {
-    expr *l = parse_atom(P);
-    while (l) {
-        skip_ws(P);
-        char ch = *P->p;
-        if (ch != '*' && ch != '/' && ch != '%') return l;
-        int col = pcol(P);
-        P->p++;
-        expr *e = mk(P, ch == '*' ? E_MUL : ch == '/' ? E_DIV : E_MOD, col);
-        if (!e) return NULL;
-        e->a = l;
-        if (!(e->b = parse_atom(P))) return NULL;
-        l = e;
+    expr *e = *ch;
+    if (e == first) {
+        if (!(e = mk(P, E_CHAIN, first->col))) return false;
+        e->line = first->line;
+        *cap = 0;
+        e->n = 1;
+        *ch = e;
     }
-    return NULL;
+    if (e->n == *cap || !*cap) {
+        size_t nc = *cap ? *cap * 2 : 8;
+        expr **na = jci_arena_alloc(P->a, nc * sizeof *na);
+        ekind *no = jci_arena_alloc(P->a, nc * sizeof *no);
+        int *ncl = jci_arena_alloc(P->a, nc * sizeof *ncl);
+        if (!na || !no || !ncl) {
+            if (!P->st) P->st = jci_diag_set(P->d, JC_ERR_NOMEM, "out of memory");
+            return false;
+        }
+        if (*cap) {
+            memcpy(na, e->args, e->n * sizeof *na);
+            memcpy(no, e->ops, e->n * sizeof *no);
+            memcpy(ncl, e->cols, e->n * sizeof *ncl);
+        } else {
+            na[0] = first;
+            no[0] = E_ADD;
+            ncl[0] = first->col;
+        }
+        e->args = na;
+        e->ops = no;
+        e->cols = ncl;
+        *cap = nc;
+    }
+    e->args[e->n] = x;
+    e->ops[e->n] = op;
+    e->cols[e->n] = col;
+    e->n++;
+    return true;
 }
 
-static expr *parse_sum(parser *P)
+/* level 0: a product (operands parse_atom, * / %); level 1: a sum
+ * (operands products, + -).  A run of operators is one E_CHAIN. */
+static expr *parse_chain(parser *P, int level)
 {
-    expr *l = parse_prod(P);
-    while (l) {
+    expr *first = level ? parse_chain(P, 0) : parse_atom(P);
+    if (!first) return NULL;
+    expr *l = first;
+    size_t cap = 0;
+    for (;;) {
         skip_ws(P);
         char ch = *P->p;
-        if (ch != '+' && ch != '-') return l;
+        ekind op;
+        if (level && (ch == '+' || ch == '-')) op = ch == '+' ? E_ADD : E_SUB;
+        else if (!level && (ch == '*' || ch == '/' || ch == '%')) op = ch == '*' ? E_MUL : ch == '/' ? E_DIV : E_MOD;
+        else return l;
         int col = pcol(P);
         P->p++;
-        expr *e = mk(P, ch == '+' ? E_ADD : E_SUB, col);
-        if (!e) return NULL;
-        e->a = l;
-        if (!(e->b = parse_prod(P))) return NULL;
-        l = e;
+        expr *x = level ? parse_chain(P, 0) : parse_atom(P);
+        if (!x || !chain_push(P, &l, first, op, col, x, &cap)) return NULL;
     }
-    return NULL;
 }
+
+static expr *parse_sum(parser *P) { return parse_chain(P, 1); }
 
 /* Compiles the scalar node sc into an expression tree (arena a). */
 static jc_status compile(jci_arena *a, const char *file, const hnode *sc, int allow_out, expr **out,
                          jc_diag *d)
 {
     esrc src = {sc->s, file, sc->line, sc->col + (sc->plain ? 0 : 1)};
-    parser P = {a, &src, sc->s, sc->s, allow_out, d, JC_OK};
+    parser P = {a, &src, sc->s, sc->s, allow_out, d, JC_OK, 0};
     expr *e = parse_sum(&P);
     if (e) {
         skip_ws(&P);
@@ -431,34 +489,27 @@ static evr eval_fn(evctx *E, const expr *e, int64_t *r)
     return fail_at(E, e, "bad function%s", "");
 }
 
-static evr eval(evctx *E, const expr *e, int64_t *r)
+/* One binary step x op y -> *r (checked); the error names e at column col. */
+static evr apply(evctx *E, const expr *e, int col, ekind op, int64_t x, int64_t y, int64_t *r)
 {
-    int64_t x, y;
-    evr q;
-    switch (e->kind) {
-    case E_NUM: *r = e->v; return EV_OK;
-    case E_FN: return eval_fn(E, e, r);
-    case E_NEG:
-        if ((q = eval(E, e->a, &x))) return q;
-        if (x == INT64_MIN) return op_overflow(E->c), EV_FAIL;
-        *r = -x;
-        return EV_OK;
-    default: break;
-    }
-    if ((q = eval(E, e->a, &x)) || (q = eval(E, e->b, &y))) return q;
     bool ok = true;
-    switch (e->kind) {
+    switch (op) {
     case E_ADD: ok = !__builtin_add_overflow(x, y, r); break;
     case E_SUB: ok = !__builtin_sub_overflow(x, y, r); break;
     case E_MUL: ok = !__builtin_mul_overflow(x, y, r); break;
     case E_DIV:
     case E_MOD:
-        if (y == 0) return fail_at(E, e, "division by zero%s", "");
-        if (x == INT64_MIN && y == -1) {
-            ok = false;
+        if (y == 0) {
+            expr at = *e;
+            at.col = col;
+            return fail_at(E, &at, "division by zero%s", "");
+        }
+        if (y == -1) {   /* INT64_MIN / -1 overflows; x % -1 is 0 (and traps on x86) */
+            if (op == E_MOD) *r = 0;
+            else ok = !__builtin_sub_overflow((int64_t)0, x, r);
             break;
         }
-        if (e->kind == E_DIV) {
+        if (op == E_DIV) {
             *r = x / y;
             if ((x % y != 0) && ((x < 0) != (y < 0))) (*r)--;
         } else {
@@ -473,6 +524,33 @@ static evr eval(evctx *E, const expr *e, int64_t *r)
         return EV_FAIL;
     }
     return EV_OK;
+}
+
+/* Recursion is bounded by the nesting the parser allows (MAX_NEST): a
+ * chain is evaluated in a loop.  An unknown operand leaves the whole
+ * expression unknown, but a hard error in a later operand still wins. */
+static evr eval(evctx *E, const expr *e, int64_t *r)
+{
+    int64_t x, y;
+    evr q;
+    switch (e->kind) {
+    case E_NUM: *r = e->v; return EV_OK;
+    case E_FN: return eval_fn(E, e, r);
+    case E_NEG:
+        if ((q = eval(E, e->a, &x))) return q;
+        if (x == INT64_MIN) return op_overflow(E->c), EV_FAIL;
+        *r = -x;
+        return EV_OK;
+    case E_CHAIN:
+        if ((q = eval(E, e->args[0], &x))) return q;
+        for (size_t i = 1; i < e->n; i++) {
+            if ((q = eval(E, e->args[i], &y))) return q;
+            if ((q = apply(E, e, e->cols[i], e->ops[i], x, y, &x))) return q;
+        }
+        *r = x;
+        return EV_OK;
+    default: return fail_at(E, e, "bad expression%s", "");
+    }
 }
 
 /* ---- the rule applied to a node ----------------------------------------------------- */

@@ -114,6 +114,21 @@ void op_note(opctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 /* Unknown cost of a shape-only unknown: mark state, return JC_OK. */
 jc_status op_unknown(opctx *c);
 
+/* checked shape arithmetic (attribute and input values are untrusted):
+ * a*b, a+b, a-b, or -1 (an unknown dim) after recording JC_ERR_RANGE
+ * naming the node and `what` (ax_shape_overflow); the driver stops the
+ * analysis once the rule returns.  Operands may be negative. */
+int64_t op_smul(opctx *c, int64_t a, int64_t b, const char *what);
+int64_t op_sadd(opctx *c, int64_t a, int64_t b, const char *what);
+int64_t op_ssub(opctx *c, int64_t a, int64_t b, const char *what);
+/* A dim computed in floating point (a Resize scale times a size): v as an
+ * int64, -1 (unknown) when v is negative or NaN, and a recorded overflow
+ * naming `what` when it is infinite or past 2^63. */
+int64_t op_sdim(opctx *c, double v, const char *what);
+/* Refuses the node: JC_ERR_MODEL naming it, with the printf-style reason
+ * (a rank or an attribute the op's definition does not allow). */
+jc_status op_invalid(opctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* ---- dims ---------------------------------------------------------------------- */
 static inline bool dim_known(jc_dim d) { return d.v >= 0; }
 /* Broadcast two dims (numpy rules, symbols kept where provably equal). */

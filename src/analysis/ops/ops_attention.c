@@ -35,7 +35,9 @@ jc_status sh_attention23(opctx *c)
     const jc_tshape *q = op_in(c, 0), *k = op_in(c, 1), *v = op_in(c, 2), *pk = op_in(c, 4);
     int dt = q ? q->dtype : 0;
     jc_status st;
-    if (!q || !k || !v || (q->rank != 3 && q->rank != 4)) {
+    if (q && q->rank != 3 && q->rank != 4)
+        return op_invalid(c, "Attention needs a Q of rank 3 or 4 (got rank %d)", q->rank);
+    if (!q || !k || !v) {
         for (int i = 0; i < c->nout; i++)
             if ((st = op_set_out(c, i, dt, -1, NULL))) return st;
         return JC_OK;
@@ -59,7 +61,8 @@ jc_status sh_attention23(opctx *c)
     }
     jc_dim T = Skv;
     if (pk && pk->rank == 4) {
-        T = known(Skv) && known(pk->dims[2]) ? (jc_dim){Skv.v + pk->dims[2].v, NULL} : (jc_dim){-1, NULL};
+        T = known(Skv) && known(pk->dims[2]) ? (jc_dim){op_sadd(c, Skv.v, pk->dims[2].v, "input past_key"), NULL}
+                                             : (jc_dim){-1, NULL};
     }
     jc_dim y[4];
     if (q->rank == 4) {
@@ -67,7 +70,7 @@ jc_status sh_attention23(opctx *c)
         st = op_set_out(c, 0, dt, 4, y);
     } else {
         y[0] = B; y[1] = Sq;
-        y[2] = known(H) && known(dv) ? (jc_dim){H.v * dv.v, NULL} : (jc_dim){-1, NULL};
+        y[2] = known(H) && known(dv) ? (jc_dim){op_smul(c, H.v, dv.v, "q_num_heads"), NULL} : (jc_dim){-1, NULL};
         st = op_set_out(c, 0, dt, 3, y);
     }
     jc_dim p[4] = {B, Hkv, T, dk};
@@ -83,7 +86,7 @@ jc_status co_attention23(opctx *c)
 {
     const jc_tshape *q = op_in(c, 0), *y = c->out[0];
     c->cost.cls = JC_CLASS_MATRIX;
-    if (!q || !y || c->nout < 1) return op_unknown(c);
+    if (!q || !y || c->nout < 1 || (q->rank != 3 && q->rank != 4)) return op_unknown(c);
     /* scores = B*H*Sq*T: read from the present_key shape when there, else
      * from the inputs */
     const jc_tshape *k = op_in(c, 1), *v = op_in(c, 2);
@@ -101,8 +104,9 @@ jc_status co_attention23(opctx *c)
         T = k && k->rank == 3 ? k->dims[1] : (jc_dim){-1, NULL};
     }
     const jc_tshape *pk = op_in(c, 4);
-    if (pk && pk->rank == 4) T = known(T) && known(pk->dims[2]) ? (jc_dim){T.v + pk->dims[2].v, NULL}
-                                                                : (jc_dim){-1, NULL};
+    if (pk && pk->rank == 4)
+        T = known(T) && known(pk->dims[2]) ? (jc_dim){op_sadd(c, T.v, pk->dims[2].v, "input past_key"), NULL}
+                                           : (jc_dim){-1, NULL};
     jc_dim sd[4] = {B, H, Sq, T}, kd[2] = {dk, dv};
     int64_t scores, tmp;
     if (!prod(c, sd, 4, &scores) || !prod(c, kd, 2, &tmp)) return JC_OK;

@@ -46,34 +46,53 @@ static void read_geom(opctx *c, geom *g, int ns, const jc_tshape *w, int kfrom)
     g->autopad = op_attr_s(c, "auto_pad", "NOTSET");
 }
 
-static int64_t cdiv(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
-static int64_t fdiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+/* ceiling division of a >= 0 by b > 0, without overflow */
+static int64_t cdiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
-/* output spatial size of a sliding window along axis i */
-static jc_dim out_dim(const geom *g, int i, jc_dim in, bool ceil_mode)
+/* The kernel extent (k-1)*d+1 along axis i, checked; -1 after a recorded
+ * overflow or a refused kernel size. */
+static int64_t extent(opctx *c, const geom *g, int i)
+{
+    if (g->k[i] < 1) {
+        op_invalid(c, "kernel_shape[%d] = %lld is not positive", i, (long long)g->k[i]);
+        return -1;
+    }
+    int64_t e = op_smul(c, g->k[i] - 1, g->d[i], "dilations");
+    return e < 0 ? -1 : op_sadd(c, e, 1, "kernel_shape");
+}
+
+/* output spatial size of a sliding window along axis i (attribute
+ * arithmetic checked: an overflow is recorded naming the attribute) */
+static jc_dim out_dim(opctx *c, const geom *g, int i, jc_dim in, bool ceil_mode)
 {
     jc_dim r = {-1, NULL};
     if (in.v < 0 || !g->kknown) return r;
-    int64_t ek = (g->k[i] - 1) * g->d[i] + 1;
     if (!strcmp(g->autopad, "SAME_UPPER") || !strcmp(g->autopad, "SAME_LOWER")) {
         r.v = cdiv(in.v, g->s[i]);
         return r;
     }
+    int64_t ek = extent(c, g, i);
+    if (ek < 0) return r;
     if (!strcmp(g->autopad, "VALID")) {
-        r.v = cdiv(in.v - ek + 1, g->s[i]);
-        if (r.v < 0) r.v = 0;
+        r.v = in.v >= ek ? cdiv(in.v - ek + 1, g->s[i]) : 0;
         return r;
     }
-    int64_t span = in.v + g->pb[i] + g->pe[i] - ek;
+    int64_t padded, span;
+    if (!jci_add_ok(in.v, g->pb[i], &padded) || !jci_add_ok(padded, g->pe[i], &span) ||
+        !jci_add_ok(span, -ek, &span)) {
+        ax_shape_overflow(c, "pads");
+        return r;
+    }
     if (span < 0) {
         r.v = 0;
         return r;
     }
     if (ceil_mode) {
         r.v = cdiv(span, g->s[i]) + 1;
-        if ((r.v - 1) * g->s[i] >= in.v + g->pb[i]) r.v--;
+        int64_t t;
+        if (__builtin_mul_overflow(r.v - 1, g->s[i], &t) || t >= padded) r.v--;
     } else {
-        r.v = fdiv(span, g->s[i]) + 1;
+        r.v = span / g->s[i] + 1;
     }
     return r;
 }
@@ -91,7 +110,7 @@ jc_status sh_conv(opctx *c)
     jc_dim d[MAXR + 2];
     d[0] = x->dims[0];
     d[1] = w && w->rank > 0 ? w->dims[0] : (jc_dim){-1, NULL};
-    for (int i = 0; i < ns; i++) d[2 + i] = out_dim(&g, i, x->dims[2 + i], false);
+    for (int i = 0; i < ns; i++) d[2 + i] = out_dim(c, &g, i, x->dims[2 + i], false);
     return op_set_out(c, 0, dt, x->rank, d);
 }
 
@@ -129,7 +148,8 @@ jc_status sh_convtranspose(opctx *c)
     int64_t grp = op_attr_i(c, "group", 1);
     jc_dim d[MAXR + 2];
     d[0] = x->dims[0];
-    d[1] = w && w->rank > 1 && w->dims[1].v >= 0 ? (jc_dim){w->dims[1].v * grp, NULL} : (jc_dim){-1, NULL};
+    d[1] = w && w->rank > 1 && w->dims[1].v >= 0 ? (jc_dim){op_smul(c, w->dims[1].v, grp, "group"), NULL}
+                                                 : (jc_dim){-1, NULL};
     const int64_t *os, *op;
     size_t nos = op_attr_ints(c, "output_shape", &os);
     size_t nop = op_attr_ints(c, "output_padding", &op);
@@ -142,10 +162,20 @@ jc_status sh_convtranspose(opctx *c)
         }
         if (in.v < 0 || !g.kknown) continue;
         int64_t opad = (size_t)i < nop ? op[i] : 0;
-        if (!strcmp(g.autopad, "SAME_UPPER") || !strcmp(g.autopad, "SAME_LOWER"))
-            d[2 + i].v = in.v * g.s[i];
-        else
-            d[2 + i].v = g.s[i] * (in.v - 1) + opad + (g.k[i] - 1) * g.d[i] + 1 - g.pb[i] - g.pe[i];
+        if (!strcmp(g.autopad, "SAME_UPPER") || !strcmp(g.autopad, "SAME_LOWER")) {
+            d[2 + i].v = op_smul(c, in.v, g.s[i], "strides");
+            continue;
+        }
+        /* s*(in-1) + output_padding + (k-1)*d + 1 - pads, each step checked */
+        int64_t ek = extent(c, &g, i), v;
+        if (ek < 0) continue;
+        const char *bad = __builtin_mul_overflow(g.s[i], in.v - 1, &v) ? "strides"
+                        : __builtin_add_overflow(v, opad, &v) ? "output_padding"
+                        : __builtin_add_overflow(v, ek, &v) ? "kernel_shape"
+                        : __builtin_sub_overflow(v, g.pb[i], &v) || __builtin_sub_overflow(v, g.pe[i], &v) ? "pads"
+                        : NULL;
+        if (bad) return ax_shape_overflow(c, bad);
+        d[2 + i].v = v;
     }
     return op_set_out(c, 0, dt, x->rank, d);
 }
@@ -183,7 +213,7 @@ jc_status sh_pool(opctx *c)
     jc_dim d[MAXR + 2];
     d[0] = x->dims[0];
     d[1] = x->dims[1];
-    for (int i = 0; i < ns; i++) d[2 + i] = out_dim(&g, i, x->dims[2 + i], ceil_mode);
+    for (int i = 0; i < ns; i++) d[2 + i] = out_dim(c, &g, i, x->dims[2 + i], ceil_mode);
     st = op_set_out(c, 0, dt, x->rank, d);
     if (!st && c->nout > 1) st = op_set_out(c, 1, JC_DT_INT64, x->rank, d);
     return st;
@@ -251,8 +281,16 @@ jc_status sh_maxunpool(opctx *c)
     d[1] = x->dims[1];
     for (int i = 0; i < ns; i++) {
         jc_dim in = x->dims[2 + i];
-        d[2 + i] = in.v < 0 ? (jc_dim){-1, NULL}
-                            : (jc_dim){(in.v - 1) * g.s[i] + g.k[i] - g.pb[i] - g.pe[i], NULL};
+        d[2 + i] = (jc_dim){-1, NULL};
+        if (in.v < 0 || !g.kknown) continue;
+        /* (in-1)*s + k - pads, each step checked */
+        int64_t o;
+        const char *bad = __builtin_mul_overflow(in.v - 1, g.s[i], &o) ? "strides"
+                        : __builtin_add_overflow(o, g.k[i], &o) ? "kernel_shape"
+                        : __builtin_sub_overflow(o, g.pb[i], &o) || __builtin_sub_overflow(o, g.pe[i], &o) ? "pads"
+                        : NULL;
+        if (bad) return ax_shape_overflow(c, bad);
+        d[2 + i].v = o;
     }
     return op_set_out(c, 0, x->dtype, x->rank, d);
 }
@@ -289,7 +327,10 @@ jc_status co_roipool(opctx *c)
             op_note(c, "RoiAlign: adaptive sampling_ratio counted as 2x2 samples per bin");
         }
         /* per sample: bilinear (7 FLOPs) + accumulate (1), then 1 scale */
-        if (!op_flops(c, ny, sr * sr * 8 + 1)) return op_overflow(c);
+        int64_t per;
+        if (!op_mul(c, sr, sr, &per) || !op_mul(c, per, 8, &per) || !op_add(c, per, 1, &per) ||
+            !op_flops(c, ny, per))
+            return op_overflow(c);
         return JC_OK;
     }
     /* MaxRoiPool: bins cover the input on average once per roi */
@@ -313,7 +354,8 @@ jc_status sh_col2im(opctx *c)
         return op_set_out(c, 0, x ? x->dtype : 0, -1, NULL);
     jc_dim d[MAXR + 2];
     int64_t p = 1;
-    for (int64_t i = 0; i < nbl; i++) p *= bl[i] > 0 ? bl[i] : 1;
+    for (int64_t i = 0; i < nbl; i++)
+        if ((p = op_smul(c, p, bl[i] > 0 ? bl[i] : 1, "input block_shape")) < 0) return JC_OK;
     d[0] = x->dims[0];
     d[1] = x->dims[1].v >= 0 ? (jc_dim){x->dims[1].v / p, NULL} : (jc_dim){-1, NULL};
     for (int64_t i = 0; i < nim; i++) d[2 + i] = (jc_dim){im[i], NULL};

@@ -299,6 +299,50 @@ jc_status op_unknown(opctx *c)
     return JC_OK;
 }
 
+int64_t op_smul(opctx *c, int64_t a, int64_t b, const char *what)
+{
+    int64_t r;
+    if (!__builtin_mul_overflow(a, b, &r)) return r;
+    ax_shape_overflow(c, what);
+    return -1;
+}
+
+int64_t op_sadd(opctx *c, int64_t a, int64_t b, const char *what)
+{
+    int64_t r;
+    if (!__builtin_add_overflow(a, b, &r)) return r;
+    ax_shape_overflow(c, what);
+    return -1;
+}
+
+int64_t op_ssub(opctx *c, int64_t a, int64_t b, const char *what)
+{
+    int64_t r;
+    if (!__builtin_sub_overflow(a, b, &r)) return r;
+    ax_shape_overflow(c, what);
+    return -1;
+}
+
+int64_t op_sdim(opctx *c, double v, const char *what)
+{
+    if (v != v || v < 0) return -1;
+    if (v >= 9223372036854775807.0) {
+        ax_shape_overflow(c, what);
+        return -1;
+    }
+    return (int64_t)v;
+}
+
+jc_status op_invalid(opctx *c, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return ax_rule_error(c, buf);
+}
+
 /* ---- dims ---------------------------------------------------------------------- */
 
 jc_dim dim_broadcast(jc_dim a, jc_dim b)

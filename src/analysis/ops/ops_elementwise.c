@@ -148,7 +148,7 @@ static bool f_binop(opctx *c, int64_t *r, int64_t x, int64_t y, int64_t z)
         if (!strcmp(op, "Mul")) return jci_mul_ok(x, y, r);
         if (!strcmp(op, "Mod")) {
             if (y == 0) return false;
-            *r = x % y;
+            *r = y == -1 ? 0 : x % y;   /* INT64_MIN % -1 traps on x86 */
             if (!op_attr_i(c, "fmod", 0) && *r && ((*r < 0) != (y < 0))) *r += y;
             return true;
         }

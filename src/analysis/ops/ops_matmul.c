@@ -102,7 +102,7 @@ jc_status sh_matmulnbits(opctx *c)
     int64_t n = op_attr_i(c, "N", -1);
     if (!a || a->rank < 1 || a->rank > MAXR) return op_set_out(c, 0, a ? a->dtype : 0, -1, NULL);
     jc_dim d[MAXR];
-    memcpy(d, a->dims, sizeof(jc_dim) * (size_t)a->rank);
+    if (a->rank > 0) memcpy(d, a->dims, sizeof(jc_dim) * (size_t)a->rank);
     d[a->rank - 1] = (jc_dim){n, NULL};
     return op_set_out(c, 0, a->dtype, a->rank, d);
 }
@@ -204,12 +204,19 @@ static bool einsum_parse(opctx *c, einsum *e)
             if (*q == ' ') continue;
             if (*q == '.') {
                 if (q[1] != '.' || q[2] != '.') return false;
+                if (ellpos[k] >= 0) {
+                    op_invalid(c, "equation: more than one '...' in the term of input %d", k);
+                    return false;
+                }
                 ellpos[k] = letters;
                 q += 2;
                 continue;
             }
             if (lab_id(*q) < 0) return false;
-            letters++;
+            if (++letters > t->rank) {
+                op_invalid(c, "equation: the term of input %d has more labels than its rank %d", k, t->rank);
+                return false;
+            }
         }
         int ell = ellpos[k] >= 0 ? t->rank - letters : 0;
         if (ell < 0 || t->rank > MAXR) return false;
@@ -248,9 +255,16 @@ static bool einsum_parse(opctx *c, einsum *e)
     /* output */
     if (p[0] == '-' && p[1] == '>') {
         p += 2;
+        bool ell_out = false;
         for (; *p; p++) {
             if (*p == ' ') continue;
             if (*p == '.') {
+                if (p[1] != '.' || p[2] != '.') return false;
+                if (ell_out || e->nout + maxell > MAXR) {
+                    op_invalid(c, "equation: more than one '...' or more than %d labels in the output", MAXR);
+                    return false;
+                }
+                ell_out = true;
                 for (int j = 0; j < maxell; j++) e->out[e->nout++] = 52 + (maxell - 1 - j);
                 p += 2;
                 continue;
@@ -343,7 +357,8 @@ jc_status co_einsum(opctx *c)
 jc_status sh_det(opctx *c)
 {
     const jc_tshape *x = op_in(c, 0);
-    if (!x || x->rank < 2) return op_set_out(c, 0, x ? x->dtype : 0, -1, NULL);
+    if (x && x->rank < 2) return op_invalid(c, "Det needs an input of rank 2 or more (got rank %d)", x->rank);
+    if (!x) return op_set_out(c, 0, 0, -1, NULL);
     return op_set_out(c, 0, x->dtype, x->rank - 2, x->dims);
 }
 
@@ -353,10 +368,13 @@ jc_status co_det(opctx *c)
     int64_t nx, m, mac;
     c->cost.cls = JC_CLASS_MATRIX;
     if (!op_numel(c, x, &nx)) return JC_OK;
+    if (x->rank < 2) return op_invalid(c, "Det needs an input of rank 2 or more (got rank %d)", x->rank);
     m = x->dims[x->rank - 1].v;
     if (m <= 0) return JC_OK;
     /* LU factorisation: ~m^3/3 MACs per matrix = numel/m^2 * m^3/3 */
-    if (!op_mul(c, nx / (m * m), m * m * m / 3, &mac) || !op_macs(c, mac)) return op_overflow(c);
+    int64_t m2, m3;
+    if (!op_mul(c, m, m, &m2) || !op_mul(c, m2, m, &m3) || !op_mul(c, nx / m2, m3 / 3, &mac) || !op_macs(c, mac))
+        return op_overflow(c);
     op_note(c, "Det: LU factorisation, m^3/3 MACs per matrix");
     return JC_OK;
 }

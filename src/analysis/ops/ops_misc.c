@@ -62,7 +62,7 @@ jc_status sh_dft(opctx *c)
         return op_set_out(c, 0, dt, x->rank, NULL);
     if (!op_axis(axis, x->rank, &a) || a == x->rank - 1) return op_set_out(c, 0, dt, x->rank, NULL);
     jc_dim d[MAXR];
-    memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
+    if (x->rank > 0) memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
     int64_t len = c->nin > 1 && c->in[1] ? scalar_in(c, 1) : d[a].v;
     if (c->nin > 1 && c->in[1] && len < 0) d[a] = (jc_dim){-1, NULL};
     else d[a] = (jc_dim){len, len < 0 ? d[a].sym : NULL};

@@ -18,7 +18,7 @@ jc_status sh_resize(opctx *c)
     int dt = c->nin && c->in[0] ? c->in[0]->dtype : 0;
     if (!x || x->rank > MAXR) return op_set_out(c, 0, dt, -1, NULL);
     jc_dim d[MAXR];
-    memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
+    if (x->rank > 0) memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
     int64_t axes[MAXR];
     int na = x->rank;
     for (int i = 0; i < na; i++) axes[i] = i;
@@ -46,7 +46,8 @@ jc_status sh_resize(opctx *c)
                 double r = (double)s[i] / (double)d[axes[i]].v;
                 if (!strcmp(policy, "not_larger") ? r < sc : r > sc) sc = r;
             }
-            for (int i = 0; i < na; i++) d[axes[i]].v = (int64_t)floor((double)d[axes[i]].v * sc + 0.5);
+            for (int i = 0; i < na; i++)
+                d[axes[i]].v = op_sdim(c, floor((double)d[axes[i]].v * sc + 0.5), "input sizes");
         } else {
             for (int i = 0; i < na; i++) d[axes[i]] = (jc_dim){s[i], NULL};
         }
@@ -76,7 +77,7 @@ jc_status sh_resize(opctx *c)
     for (int i = 0; i < na; i++) {
         jc_dim *o = &d[axes[i]];
         if (sc[i] == 1.0) continue;
-        o->v = o->v >= 0 ? (int64_t)floor((double)o->v * sc[i] + 1e-9) : -1;
+        o->v = o->v >= 0 ? op_sdim(c, floor((double)o->v * sc[i] + 1e-9), "scales") : -1;
         o->sym = NULL;
     }
     return op_set_out(c, 0, dt, x->rank, d);
@@ -111,7 +112,9 @@ jc_status sh_gridsample(opctx *c)
 {
     const jc_tshape *x = op_in(c, 0), *g = op_in(c, 1);
     int dt = x ? x->dtype : 0;
-    if (!x || !g || g->rank != x->rank || x->rank > MAXR) return op_set_out(c, 0, dt, x ? x->rank : -1, NULL);
+    if (x && (x->rank < 3 || x->rank > MAXR))
+        return op_invalid(c, "GridSample of an input of rank %d (joulecast counts ranks 3 to %d)", x->rank, MAXR);
+    if (!x || !g || g->rank != x->rank) return op_set_out(c, 0, dt, x ? x->rank : -1, NULL);
     jc_dim d[MAXR];
     d[0] = x->dims[0];
     d[1] = x->dims[1];
@@ -127,6 +130,7 @@ jc_status co_gridsample(opctx *c)
     const char *mode = op_attr_s(c, "mode", c->opset >= 20 ? "linear" : "bilinear");
     int d = c->out[0]->rank - 2;
     int64_t per = 0;
+    if (d < 1 || d > MAXR - 2) return op_unknown(c);
     if (!strcmp(mode, "linear") || !strcmp(mode, "bilinear")) per = 2 * (1LL << d) - 1;
     else if (!strcmp(mode, "cubic") || !strcmp(mode, "bicubic")) per = 2 * (1LL << (2 * d)) - 1;
     else c->cost.cls = JC_CLASS_MEMORY;

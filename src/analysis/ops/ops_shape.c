@@ -394,7 +394,7 @@ jc_status sh_concat(opctx *c)
     int a;
     if (!op_axis(op_attr_i(c, "axis", 0), f->rank, &a)) return op_set_out(c, 0, dt, -1, NULL);
     jc_dim d[MAXR];
-    memcpy(d, f->dims, sizeof(jc_dim) * (size_t)f->rank);
+    if (f->rank > 0) memcpy(d, f->dims, sizeof(jc_dim) * (size_t)f->rank);
     jc_dim sum = {0, NULL};
     const char *onesym = NULL;
     int nsym = 0;
@@ -485,7 +485,7 @@ jc_status sh_split(opctx *c)
     }
     for (int k = 0; k < c->nout && !st; k++) {
         jc_dim d[MAXR];
-        memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
+        if (x->rank > 0) memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
         d[a] = known ? (jc_dim){sizes[k], NULL} : (jc_dim){-1, NULL};
         st = op_set_out(c, k, dt, x->rank, d);
     }
@@ -511,7 +511,7 @@ jc_status sh_slice(opctx *c)
     const int64_t *st_, *en, *ax = NULL, *sp = NULL;
     int64_t ns, ne, na = 0, nsp = 0;
     jc_dim d[MAXR];
-    memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
+    if (x->rank > 0) memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
     if (c->opset < 10) {
         ns = (int64_t)op_attr_ints(c, "starts", &st_);
         ne = (int64_t)op_attr_ints(c, "ends", &en);
@@ -550,11 +550,12 @@ jc_status sh_slice(opctx *c)
         if (step > 0) {
             s = clampi(s, 0, dim);
             e = clampi(e, 0, dim);
-            len = e > s ? (e - s + step - 1) / step : 0;
+            len = e > s ? 1 + (e - s - 1) / step : 0;   /* (e-s+step-1)/step without overflow */
         } else {
             s = clampi(s, 0, dim - 1);
             e = clampi(e, -1, dim - 1);
-            len = s > e ? (s - e + (-step) - 1) / (-step) : 0;
+            /* |step| as unsigned: step may be INT64_MIN */
+            len = s > e ? 1 + (int64_t)((uint64_t)(s - e - 1) / (0 - (uint64_t)step)) : 0;
         }
         d[a] = (jc_dim){len, NULL};
         fs[a] = s;
@@ -627,6 +628,12 @@ jc_status sh_gathernd(opctx *c)
     int64_t b = op_attr_i(c, "batch_dims", 0);
     if (!x || !ix || ix->rank < 1 || ix->dims[ix->rank - 1].v < 0) return op_set_out(c, 0, dt, -1, NULL);
     int64_t last = ix->dims[ix->rank - 1].v;
+    if (b < 0 || b >= ix->rank || b >= x->rank)
+        return op_invalid(c, "batch_dims %lld is outside 0..%d (the ranks of data and indices, less 1)",
+                          (long long)b, (x->rank < ix->rank ? x->rank : ix->rank) - 1);
+    if (last < 1 || last > x->rank - b)
+        return op_invalid(c, "indices' last dim %lld is outside 1..%lld (rank of data less batch_dims)",
+                          (long long)last, (long long)(x->rank - b));
     jc_dim d[MAXR * 2];
     int r = 0;
     if (ix->rank - 1 + x->rank > MAXR * 2) return op_set_out(c, 0, dt, -1, NULL);
@@ -724,7 +731,7 @@ jc_status sh_pad(opctx *c)
     int naxes = ax ? (int)na : x->rank;
     if (np != 2 * naxes) return op_set_out(c, 0, dt, x->rank, NULL);
     jc_dim d[MAXR];
-    memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
+    if (x->rank > 0) memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
     for (int i = 0; i < naxes; i++) {
         int a = i;
         if (ax && !op_axis(ax[i], x->rank, &a)) return op_set_out(c, 0, dt, x->rank, NULL);
@@ -743,7 +750,7 @@ jc_status sh_centercrop(opctx *c)
     if (!x || x->rank > MAXR || !op_in_ints(c, 1, &s, &ns)) return op_set_out(c, 0, dt, x ? x->rank : -1, NULL);
     size_t na = op_attr_ints(c, "axes", &ax);
     jc_dim d[MAXR];
-    memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
+    if (x->rank) memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
     for (int64_t i = 0; i < ns; i++) {
         int a = (int)i;
         if (na && (i >= (int64_t)na || !op_axis(ax[i], x->rank, &a))) return op_set_out(c, 0, dt, x->rank, NULL);
@@ -758,8 +765,11 @@ jc_status sh_depthtospace(opctx *c)
     const jc_tshape *x = op_in(c, 0);
     int64_t b = op_attr_i(c, "blocksize", 1);
     if (!x || x->rank != 4 || b <= 0) return op_set_out(c, 0, x ? x->dtype : 0, 4, NULL);
-    jc_dim d[4] = {x->dims[0], {x->dims[1].v >= 0 ? x->dims[1].v / (b * b) : -1, NULL},
-                   dim_mul(x->dims[2], (jc_dim){b, NULL}), dim_mul(x->dims[3], (jc_dim){b, NULL})};
+    int64_t bb = op_smul(c, b, b, "blocksize");
+    if (bb < 0) return JC_OK;
+    jc_dim d[4] = {x->dims[0], {x->dims[1].v >= 0 ? x->dims[1].v / bb : -1, NULL},
+                   {x->dims[2].v >= 0 ? op_smul(c, x->dims[2].v, b, "blocksize") : -1, NULL},
+                   {x->dims[3].v >= 0 ? op_smul(c, x->dims[3].v, b, "blocksize") : -1, NULL}};
     return op_set_out(c, 0, x->dtype, 4, d);
 }
 
@@ -768,7 +778,9 @@ jc_status sh_spacetodepth(opctx *c)
     const jc_tshape *x = op_in(c, 0);
     int64_t b = op_attr_i(c, "blocksize", 1);
     if (!x || x->rank != 4 || b <= 0) return op_set_out(c, 0, x ? x->dtype : 0, 4, NULL);
-    jc_dim d[4] = {x->dims[0], dim_mul(x->dims[1], (jc_dim){b * b, NULL}),
+    int64_t bb = op_smul(c, b, b, "blocksize");
+    if (bb < 0) return JC_OK;
+    jc_dim d[4] = {x->dims[0], {x->dims[1].v >= 0 ? op_smul(c, x->dims[1].v, bb, "blocksize") : -1, NULL},
                    {x->dims[2].v >= 0 ? x->dims[2].v / b : -1, NULL},
                    {x->dims[3].v >= 0 ? x->dims[3].v / b : -1, NULL}};
     return op_set_out(c, 0, x->dtype, 4, d);
@@ -812,7 +824,7 @@ jc_status sh_compress(opctx *c)
     int a;
     if (!op_axis(aa->i, x->rank, &a)) return op_set_out(c, 0, dt, x->rank, NULL);
     jc_dim d[MAXR];
-    memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
+    if (x->rank > 0) memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
     if (nz < 0) dd = op_data_dim(c, 0, a);
     d[a] = dd;
     return op_set_out(c, 0, dt, x->rank, d);
@@ -849,7 +861,7 @@ jc_status sh_unique(opctx *c)
     int a;
     if (x->rank > MAXR || !op_axis(aa->i, x->rank, &a)) return op_set_out(c, 0, dt, -1, NULL);
     jc_dim d[MAXR];
-    memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
+    if (x->rank > 0) memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
     d[a] = op_data_dim(c, 0, a);
     st = op_set_out(c, 0, dt, x->rank, d);
     if (!st && c->nout > 1) st = op_set_out(c, 1, JC_DT_INT64, 1, &d[a]);
@@ -877,7 +889,7 @@ jc_status sh_topk(opctx *c)
     int a;
     if (!op_axis(op_attr_i(c, "axis", -1), x->rank, &a)) return op_set_out(c, 0, dt, -1, NULL);
     jc_dim d[MAXR];
-    memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
+    if (x->rank > 0) memcpy(d, x->dims, sizeof(jc_dim) * (size_t)x->rank);
     const int64_t *k;
     int64_t nk;
     if (c->opset < 10) d[a] = (jc_dim){op_attr_i(c, "k", -1), NULL};

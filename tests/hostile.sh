@@ -1,0 +1,84 @@
+#!/bin/sh
+# hostile.sh - the hostile-input reproductions of issue 27, run through the
+# ASan+UBSan CLI (make test): models with extreme attributes and ranks
+# (tests/hostile/*.onnx, written by tests/hostile/gen_hostile.py), op-rules
+# files that nest or chain 10^5-10^6 deep (written here), extreme traces
+# and options.  Each case names the exit status and a stderr substring it
+# wants; any sanitizer report fails it.  Prints PASS/FAIL lines.
+set -u
+cd "$(dirname "$0")/.."
+export LC_ALL=C
+JC=${JC:-build/asan/joulecast}
+H=tests/hostile
+T=$(mktemp -d "${TMPDIR:-/tmp}/jc_hostile.XXXXXX") || exit 1   # private: make test runs may overlap
+trap 'rm -rf "$T"' EXIT
+
+# case NAME WANT_RC STDERR_SUBSTRING CMD...  (stderr substring '' = any)
+case_() {
+  name=$1; want=$2; sub=$3; shift 3
+  "$@" > $T/out 2> $T/err
+  rc=$?
+  if grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer\|SUMMARY: ' $T/err; then
+    echo "FAIL $name: sanitizer report: $(grep -m3 'ERROR\|runtime error\|SUMMARY' $T/err | head -c 400)"
+  elif [ "$rc" != "$want" ]; then
+    echo "FAIL $name: exit $rc (want $want): $(head -c 300 $T/err)"
+  elif [ -n "$sub" ] && ! grep -qF -- "$sub" $T/err; then
+    echo "FAIL $name: stderr lacks '$sub': $(head -c 300 $T/err)"
+  else
+    echo "PASS $name"
+  fi
+}
+
+# ---- 1-6: crashes in the op rules ----
+case_ "hostile/einsum_200_ellipses" 4 "equation" "$JC" count $H/einsum_ellipses.onnx
+case_ "hostile/einsum_40_letters_rank2" 4 "equation" "$JC" count $H/einsum_letters.onnx
+case_ "hostile/gathernd_batch_dims_-300" 4 "batch_dims" "$JC" count $H/gathernd_batch_dims.onnx
+case_ "hostile/attention23_rank0_q" 4 "node 'attn_rank0'" "$JC" count $H/attention23_rank0.onnx
+case_ "hostile/attention23_rank1_q" 4 "node 'attn_rank1'" "$JC" count $H/attention23_rank1.onnx
+case_ "hostile/det_scalar" 4 "node 'det0'" "$JC" count $H/det_scalar.onnx
+case_ "hostile/gridsample_scalar" 4 "node 'gs0'" "$JC" count $H/gridsample_scalar.onnx
+case_ "hostile/mod_fold_int64_min_by_-1" 0 "" "$JC" count $H/mod_int64_min.onnx
+case_ "hostile/depthtospace_blocksize_2^32" 7 "attribute 'blocksize'" "$JC" count $H/depthtospace_2pow32.onnx
+
+# ---- 8: shape arithmetic that wrapped silently: exit 7 naming node and attribute ----
+case_ "hostile/conv_pads_int64_max" 7 "node 'conv_pads' (Conv): attribute 'pads'" "$JC" count $H/conv_pads_int64max.onnx
+case_ "hostile/convtranspose_strides_int64_max" 7 "attribute 'strides'" "$JC" count $H/convtranspose_strides.onnx
+case_ "hostile/convtranspose_group_int64_max" 7 "attribute 'group'" "$JC" count $H/convtranspose_group.onnx
+case_ "hostile/maxpool_pads_int64_max" 7 "attribute 'pads'" "$JC" count $H/maxpool_pads.onnx
+case_ "hostile/maxpool_dilations_int64_max" 7 "attribute 'dilations'" "$JC" count $H/maxpool_dilation.onnx
+case_ "hostile/maxunpool_strides_int64_max" 7 "attribute 'strides'" "$JC" count $H/maxunpool_strides.onnx
+case_ "hostile/deformconv_pads_int64_max" 7 "attribute 'pads'" "$JC" count $H/deformconv_pads.onnx
+case_ "hostile/qlinearconv_pads_int64_max" 7 "attribute 'pads'" "$JC" count $H/qlinearconv_pads.onnx
+case_ "hostile/spacetodepth_blocksize_2^32" 7 "attribute 'blocksize'" "$JC" count $H/spacetodepth_2pow32.onnx
+case_ "hostile/resize_scale_1e30" 7 "scales" "$JC" count $H/resize_scale_huge.onnx
+case_ "hostile/gridsample_rank1" 4 "node 'gs1'" "$JC" count $H/gridsample_rank1.onnx
+case_ "hostile/gridsample_rank34" 4 "node 'gs34'" "$JC" count $H/gridsample_rank34.onnx
+case_ "hostile/centercroppad_scalar" 0 "" "$JC" count $H/centercrop_scalar.onnx
+# Slice with step INT64_MIN from 9 to INT64_MIN: one row (row 9) of 10
+"$JC" count $H/slice_step_int64min.onnx --json > $T/out 2> $T/err
+if ! grep -q 'runtime error\|Sanitizer' $T/err && grep -q "\"output_shape\":\[1,4\]" $T/out; then echo "PASS hostile/slice_step_int64_min"
+else echo "FAIL hostile/slice_step_int64_min: $(head -c 300 $T/err) $(grep -o "\"output_shape\":[^]]*]" $T/out | tail -1)"; fi
+
+# ---- 7: op-rules expressions that recursed without limit ----
+M=tests/models/cost/custom_fused_dense.onnx
+rules() {  # file expression
+  printf 'rules:\n  "com.example:FusedDense":\n    outputs: [in0]\n    macs: "%s"\n' "$2" > "$1"
+}
+rules $T/parens.yaml "$(awk 'BEGIN{for(i=0;i<100000;i++)printf "(";printf "1";for(i=0;i<100000;i++)printf ")"}')"
+rules $T/minus.yaml "$(awk 'BEGIN{for(i=0;i<100000;i++)printf "-";printf "1"}')"
+rules $T/sum.yaml "$(awk 'BEGIN{printf "1";for(i=1;i<1000000;i++)printf "+1"}')"
+rules $T/prod.yaml "$(awk 'BEGIN{printf "7";for(i=1;i<1000000;i++)printf "*1"}')"
+rules $T/calls.yaml "$(awk 'BEGIN{for(i=0;i<50000;i++)printf "max(1,";printf "1";for(i=0;i<50000;i++)printf ")"}')"
+case_ "oprules/100000_nested_parentheses" 2 "nested more than" "$JC" count $M --op-rules $T/parens.yaml
+case_ "oprules/100000_unary_minuses" 2 "nested more than" "$JC" count $M --op-rules $T/minus.yaml
+case_ "oprules/50000_nested_calls" 2 "nested more than" "$JC" count $M --op-rules $T/calls.yaml
+# a sum of 10^6 terms is evaluated (iteratively): 10^6 MACs
+"$JC" count $M --op-rules $T/sum.yaml --json > $T/out 2> $T/err
+if grep -q '"macs":1000000[,}]' $T/out && ! grep -q 'runtime error\|Sanitizer' $T/err; then echo "PASS oprules/sum_of_10^6_terms"
+else echo "FAIL oprules/sum_of_10^6_terms: $(head -c 300 $T/err) $(grep -o '"macs":[0-9]*' $T/out | head -1)"; fi
+"$JC" count $M --op-rules $T/prod.yaml --json > $T/out 2> $T/err
+if grep -q '"macs":7[,}]' $T/out && ! grep -q 'runtime error\|Sanitizer' $T/err; then echo "PASS oprules/product_of_10^6_factors"
+else echo "FAIL oprules/product_of_10^6_factors: $(head -c 300 $T/err) $(grep -o '"macs":[0-9]*' $T/out | head -1)"; fi
+# the same file through a job file's op-rules:
+printf "model: %s\nop-rules: %s\ndevice: a100\n" "$PWD/$M" "$T/parens.yaml" > $T/job.yaml
+case_ "oprules/nested_parentheses_via_job_file" 2 "nested more than" "$JC" estimate $T/job.yaml
