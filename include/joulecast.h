@@ -967,6 +967,13 @@ typedef struct jc_job {
     /* multi-device training (tp, pp above; docs/energy-model.md) */
     double micro_batches;    /* micro-batches per step with pp > 1 */
     double hidden;           /* --params jobs: model width d_model (tensor parallel) */
+    /* the training step model (src/estimate/train_step.c) */
+    double layers, heads;    /* --params jobs: the shape with hidden and seq */
+    double total_params;     /* MoE: all parameters (params is then the active) */
+    double cp, zero, virtual_stages;  /* context parallel, ZeRO stage, interleaving */
+    double distill_teacher;  /* teacher parameters (forward per token) */
+    double mtp_heads;        /* multi-token-prediction modules */
+    double long_seq, long_tokens;  /* a long-context stage */
 } jc_job;
 
 /* Sets every field of *job to "not given" (NAN / NULL / 0) with mode
@@ -1174,6 +1181,39 @@ typedef struct jc_est_node {
                                 time_s 0) */
 } jc_est_node;
 
+/* The training step model (src/estimate/train_step.c, docs/energy-model.md
+ * "Training step model"): a transformer's training job from its
+ * architecture (--hf-config, or --params with --layers --hidden --heads
+ * --seq), laid out on the devices, one optimizer step timed by mechanism
+ * on one device.  Times are seconds per step, central scenario. */
+typedef struct jc_train_part {
+    const char *name;        /* "gemm", "attention", ... (stable, JSON key) */
+    const char *what;        /* one line: what the time is */
+    double s;                /* seconds per step, central */
+} jc_train_part;
+
+typedef struct jc_train_step {
+    const char *arch;        /* the config's path, or "--params" */
+    const char *model_type;  /* the config's model_type, or "dense" */
+    double params_total, params_active;  /* parameters (active: per token) */
+    double layers, hidden, heads, seq;
+    double experts, top_k;   /* 0 for a dense model */
+    /* the layout: every size, and why each was chosen ("--tp" when given) */
+    double tp, pp, dp, cp, ep, zero, virtual_stages;
+    double micro_batch_seqs, micro_batches;   /* per data-parallel rank and step */
+    double global_batch_tokens, steps;
+    const char *why_tp, *why_pp, *why_dp, *why_cp, *why_ep, *why_zero, *why_batch, *why_micro;
+    double memory_gb;        /* per device: weights + gradients + optimizer + activations */
+    double memory_cap_gb;    /* usable per device */
+    size_t n_parts;
+    const jc_train_part *parts;   /* the step's time by mechanism */
+    double step_s;           /* their sum: one step's wall time */
+    double model_flops_step; /* (1 + backward factor) x forward FLOPs of a step, all devices */
+    jc_range mfu;            /* model_flops_step / (G x peak x step_s) */
+    jc_range goodput;        /* share of device time in productive steps */
+    jc_range utilization;    /* mfu x goodput: the job's utilisation */
+} jc_train_step;
+
 /* The result.  Ranges are low / central / high (see docs/energy-model.md
  * "Ranges": corner cases of every parameter that has a range). */
 typedef struct jc_trace jc_trace;   /* a power trace ("Power traces" below) */
@@ -1264,6 +1304,9 @@ typedef struct jc_estimate {
     /* the model's own prediction of the same job without the trace and
      * without a given runtime; NAN: not predictable (no work given) */
     double predicted_hours, predicted_device_kwh, predicted_it_kwh;
+    /* training from an architecture: its layout, step and utilisation;
+     * NULL otherwise (owned by the estimate) */
+    const jc_train_step *train_step;
 } jc_estimate;
 
 /* A job file (YAML, docs/job-file.md): a mapping whose keys are the long
@@ -2445,6 +2488,9 @@ typedef struct jc_arch {
     int64_t n_experts, top_k, expert_ffn;
     int64_t shared_ffn;   /* always-active shared expert(s) of MoE layers,
                              intermediate size summed; 0: none */
+    int64_t mtp_layers;   /* multi-token-prediction modules the config
+                             declares (num_nextn_predict_layers); 0: none.
+                             Training only: serving ignores them */
     const char *weight_format;  /* "bf16", "fp8", ... the config declares;
                                    NULL: not said */
     const char *expert_format;  /* experts only (gpt-oss mxfp4); NULL */
@@ -2611,6 +2657,13 @@ typedef struct jc_generation {
  * jc_generation_run's before jc_serving_run.  On success *out is owned by
  * the caller (jc_arch_free). */
 jc_status jc_generation_arch(const jc_request *rq, jc_arch **out, jc_diag *diag);
+
+/* Does the job go to the serving request (jc_generation_run) rather than
+ * jc_estimate_run?  Mode generation, or a serving-only input (an ONNX
+ * decoder's --prompt-dim / --past-dim, or --hf-config outside training:
+ * a training job reads its config in the training step model).  Every
+ * front end dispatches by it. */
+int jc_job_is_serving(const jc_job *job);
 
 /* The serving request as `joulecast estimate --generate` (and the
  * binding jc_run_estimate_json) runs it: rq->job in mode generation; the

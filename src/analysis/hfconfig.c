@@ -288,6 +288,7 @@ static jc_status read_family(hfc *h, fam f)
         for (int64_t i = 0; i < a->n_layers; i++) a->layer[i].window = i % 2 == 0 ? window : 0;
     if ((st = read_layer_types(h, window))) return st;
 
+    if ((st = get_int(h, "num_nextn_predict_layers", 0, 0, &a->mtp_layers))) return st;
     if ((st = read_experts(h, f))) return st;
     if (a->n_experts > 0 && (a->top_k < 1 || a->top_k > a->n_experts || a->expert_ffn < 1))
         return jci_diag_set(h->d, JC_ERR_MODEL, "%s: the experts need 1 <= num_experts_per_tok <= the number "

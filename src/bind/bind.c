@@ -457,7 +457,7 @@ jc_status jc_run_estimate_json(const char *hwdb_dir, const char *const *keys,
     jc_estimate *e = NULL;
     jc_status st = bind_req_open(&r, "estimate", hwdb_dir, keys, values, n, est_own, &html, d);
     if (!st && html) r.job.per_node = 1;   /* the HTML shows energy per node */
-    if (!st && (r.job.mode == JC_MODE_GENERATION || r.job.hf_config || r.job.prompt_dim || r.job.past_dim)) {
+    if (!st && (jc_job_is_serving(&r.job))) {
         /* the serving request, as estimate --generate runs it */
         st = gen_json(&r, html, json, d);
         bind_req_close(&r);

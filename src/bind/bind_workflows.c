@@ -124,7 +124,7 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
     /* --generate: the serving request, as `statement --generate` runs it */
     jc_generation g;
     memset(&g, 0, sizeof g);
-    int gen = !st && (r.job.mode == JC_MODE_GENERATION || r.job.hf_config || r.job.prompt_dim || r.job.past_dim);
+    int gen = !st && (jc_job_is_serving(&r.job));
     if (gen) st = jc_generation_run(&r.rq, r.db, &g, d);
     if (!st && !gen) st = bind_req_model(&r, d);
     if (!st && !gen) st = jc_estimate_run(&r.job, r.p->analysis, r.db, &e, d);

@@ -175,7 +175,7 @@ int cmd_estimate(int argc, char **argv)
 
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
 
-    if (c.job.mode == JC_MODE_GENERATION || c.job.hf_config || c.job.prompt_dim || c.job.past_dim) {
+    if (jc_job_is_serving(&c.job)) {
         rc = run_generation(&c, &out, db);
         goto out;
     }

@@ -85,7 +85,7 @@ int cmd_statement(int argc, char **argv)
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
     if (!s.markdown && !s.latex && !s.hf) s.markdown = 1;
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
-    if (c.job.mode == JC_MODE_GENERATION || c.job.hf_config || c.job.prompt_dim || c.job.past_dim) {
+    if (jc_job_is_serving(&c.job)) {
         jc_request rq;
         jo_request(&c, &rq);
         if (jc_generation_run(&rq, db, &g, &d)) {

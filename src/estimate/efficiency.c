@@ -118,6 +118,40 @@ static double pick(jc_range r, int sc, int slow_is_high)
     return want_high ? r.high : r.low;
 }
 
+/* Compute time of f FLOPs in rep matrix kernels of an M x N output and
+ * reduction K (0 0 0: shape unknown, no quantisation): the fill term, the
+ * tile and wave quantisation and the alignment factor (efficiency.h). */
+static double matrix_s(const jc_eff_model *m, const jc_eff_device *dv, double f, double M, double N, double K,
+                       double rep, int sc)
+{
+    double eta_m = pick(m->v[JC_EFF_ETA_MATRIX], sc, 0);
+    double fill = pick(m->v[JC_EFF_FILL_S], sc, 1);
+    double q = 1, al = 1;
+    if (M > 0 && N > 0 && K > 0) {
+        double tmn = m->v[JC_EFF_TILE_M].central, tnn = m->v[JC_EFF_TILE_N].central;
+        if (tmn >= 1 && tnn >= 1) {
+            double tiles = ceil(M / tmn) * ceil(N / tnn);
+            q = (M * N) / (tiles * tmn * tnn);
+            /* the last wave of tiles over the SMs (one partial wave
+             * of a small kernel is the fill term's) */
+            if (dv->sms >= 1 && tiles >= dv->sms) q *= jci_wave_factor(tiles, dv->sms);
+        }
+        if (dv->granule > 0 && (fmod(K, dv->granule) != 0 || fmod(N, dv->granule) != 0))
+            al = pick(m->v[JC_EFF_UNALIGNED], sc, 0);
+    }
+    double p = dv->peak * eta_m;
+    return (f + p * fill * rep) / (p * q * al);
+}
+
+double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, double N, double K, double count,
+                      int sc)
+{
+    if (!(dv->peak > 0) || !(M > 0) || !(N > 0) || !(K > 0) || !(count > 0)) return 0;
+    double t = matrix_s(m, dv, 2 * M * N * K * count, M, N, K, count, sc);
+    double launch = dv->gpu ? pick(m->v[JC_EFF_LAUNCH_S], sc, 1) : 0;   /* one (grouped) kernel */
+    return t > launch ? t : launch;
+}
+
 void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
                       const jc_counted_node *n, double byte_scale, int sc, jc_node_time *out)
 {
@@ -142,29 +176,15 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
         return;
     }
     /* slow corner: low efficiencies, high overheads */
-    double eta_m = pick(m->v[JC_EFF_ETA_MATRIX], sc, 0);
     double eta_v = pick(m->v[JC_EFF_ETA_VECTOR], sc, 0);
     double eta_b = pick(m->v[JC_EFF_ETA_BW], sc, 0);
-    double fill = pick(m->v[JC_EFF_FILL_S], sc, 1);
     double lat = pick(m->v[JC_EFF_LAT_S], sc, 1);
     double launch = dv->gpu ? pick(m->v[JC_EFF_LAUNCH_S], sc, 1) : 0;
     double tc = 0, tm = 0;
     if (cls == JC_CLASS_MATRIX && dv->peak > 0) {
-        double q = 1, al = 1, M, N, K;
-        if (gemm_dims(an, n, &M, &N, &K)) {
-            double tmn = m->v[JC_EFF_TILE_M].central, tnn = m->v[JC_EFF_TILE_N].central;
-            if (tmn >= 1 && tnn >= 1) {
-                double tiles = ceil(M / tmn) * ceil(N / tnn);
-                q = (M * N) / (tiles * tmn * tnn);
-                /* the last wave of tiles over the SMs (one partial wave
-                 * of a small kernel is the fill term's) */
-                if (dv->sms >= 1 && tiles >= dv->sms) q *= jci_wave_factor(tiles, dv->sms);
-            }
-            if (dv->granule > 0 && (fmod(K, dv->granule) != 0 || fmod(N, dv->granule) != 0))
-                al = pick(m->v[JC_EFF_UNALIGNED], sc, 0);
-        }
-        double p = dv->peak * eta_m;
-        tc = (f + p * fill * rep) / (p * q * al);
+        double M, N, K;
+        if (!gemm_dims(an, n, &M, &N, &K)) M = N = K = 0;
+        tc = matrix_s(m, dv, f, M, N, K, rep, sc);
     } else if (cls == JC_CLASS_VECTOR && dv->vpeak > 0) {
         tc = f / (dv->vpeak * eta_v);
     }

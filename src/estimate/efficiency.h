@@ -108,4 +108,14 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv,
                       const jc_analysis *an, const jc_counted_node *n,
                       double byte_scale, int sc, jc_node_time *out);
 
+/* Time of `count` GEMMs of an M x N output and reduction K (2 M N K
+ * FLOPs each) run as one grouped kernel on one device, by the same kernel
+ * model as a counted MatMul node (each GEMM its fill term, tile and wave
+ * quantisation and alignment; one launch floor), scenario sc as
+ * jci_eff_node_time.  The training step
+ * model (train_step.c) times each layer's GEMMs at their real shapes
+ * with it.  0 when a size is not > 0. */
+double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, double N, double K,
+                      double count, int sc);
+
 #endif

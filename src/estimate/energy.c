@@ -24,6 +24,7 @@ static jc_status resolve_util(est *s)
     jc_status st;
     /* a known runtime without any work figure: nothing to model */
     if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) return JC_OK;
+    if (jci_est_step_wanted(j)) return JC_OK;   /* the training step model gives it (train_step.c) */
     if (given(j->utilization)) {
         if (!(j->utilization > 0 && j->utilization <= 1))
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--utilization must be in (0, 1] (got %g)", j->utilization);
@@ -114,15 +115,16 @@ static jc_status resolve_runtime(est *s)
         "work (as time at peak) a matrix kernel needs to fill the device",
         "memory latency per kernel (achieved bandwidth vs transfer size)", "tile of the output's M dim",
         "tile of the output's N dim", "efficiency factor for K or N off the Tensor Core granule"};
+    int step = jci_est_step_wanted(j);   /* the training step model times GEMMs at their shapes */
     for (int i = 0; i < JC_EFF_N; i++) {
         /* without a graph: the optimizer's traffic and the memory-bound share */
-        if (!s->an && i != JC_EFF_ETA_BW && i != JC_EFF_ETA_MATRIX) continue;
-        if (i == JC_EFF_LAUNCH_S && s->dev->kind != JC_DEVICE_GPU) continue;
+        if (!s->an && !step && i != JC_EFF_ETA_BW && i != JC_EFF_ETA_MATRIX) continue;
+        if ((step && (i == JC_EFF_ETA_VECTOR || i == JC_EFF_LAT_S)) || (i == JC_EFF_LAUNCH_S && s->dev->kind != JC_DEVICE_GPU)) continue;
         if (s->util_user && (i == JC_EFF_ETA_MATRIX || i == JC_EFF_FILL_S || i == JC_EFF_TILE_M ||
                              i == JC_EFF_TILE_N || i == JC_EFF_UNALIGNED)) continue;
         jci_bld_const(&s->b, s->eff.id[i], labels[i], s->eff.src[i]);
     }
-    if (s->an && !s->util_user && s->dev->kind == JC_DEVICE_GPU) {
+    if ((s->an || step) && !s->util_user && s->dev->kind == JC_DEVICE_GPU) {
         /* wave quantisation needs the SM count (hwdb/gpu-architecture.yaml) */
         char key[200];
         const char *const q[1] = {s->dev->id};
@@ -544,7 +546,7 @@ void jci_est_compute(est *s, int sc, outv *o)
         double ob = s->opt_bytes_pp * s->params * s->passes;
         flops += of;
         bytes += ob;
-        if (s->bw > 0) {
+        if (s->bw > 0 && !s->step_on) {   /* the step model timed its optimizer */
             double t_opt = ob / (s->bw * eb);
             t_busy += t_opt;
             if (s->pw_on) e_dyn += t_opt * dyn_w(s, 0, eb, sc);

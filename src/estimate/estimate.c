@@ -77,6 +77,8 @@ void jc_job_init(jc_job *j)
     j->prompt_tokens = j->output_tokens = j->concurrency = NAN;
     j->tp = j->pp = j->ep = NAN;
     j->micro_batches = j->hidden = NAN;
+    j->layers = j->heads = j->total_params = j->cp = j->zero = j->virtual_stages = NAN;
+    j->distill_teacher = j->mtp_heads = j->long_seq = j->long_tokens = NAN;
 }
 
 /* ---- required constants ------------------------------------------------------ */
@@ -321,11 +323,13 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     if ((st = jci_bld_move(&s->b, &s->e->assumptions, &s->e->n_assumptions,
                            &s->e->warnings, &s->e->n_warnings))) goto fail;
     jci_bld_release(&s->b);
+    jc_arch_free(s->arch);
     ei->trace = s->trace;
     *out = s->e;
     return JC_OK;
 fail:
     jci_bld_release(&s->b);
+    jc_arch_free(s->arch);
     jc_trace_free(s->trace);
     jci_arena_free(a);
     return st ? st : JC_ERR_INTERNAL;

@@ -85,6 +85,9 @@ typedef struct est {
     double dp_steps;             /* gradient all-reduces (steps); 0: not modelled */
     double grad_params;          /* parameters whose gradients are reduced */
     jc_range link_bw, net_bw, overlap, grad_bytes;  /* GB/s, GB/s, 1, B per parameter */
+    /* the training step model (train_step.c) */
+    int step_on;                 /* the step model gave the utilisation */
+    jc_arch *arch;               /* job.hf_config read (owned; freed by jc_estimate_run) */
 } est;
 
 /* The three scenarios compute() runs: every ranged parameter at the end that
@@ -165,6 +168,17 @@ jc_status jci_est_resolve_parallel(est *s);
  * tensor-parallel all-reduces, the exposed part of the data-parallel
  * gradient all-reduce.  *comm_s (may be NULL) receives the time added. */
 double jci_est_parallel_wall(const est *s, int sc, double T_compute, double *comm_s);
+
+/* train_step.c: does the job ask for the training step model (training
+ * with --hf-config, or --params with --layers)? */
+int jci_est_step_wanted(const jc_job *j);
+/* train_step.c: the step model: the architecture, the layout, one step
+ * timed by mechanism per scenario; sets the work (params, tokens, total
+ * FLOPs, steps) and the utilisation s->util, and the result's
+ * train_step.  Errors: JC_ERR_USAGE (options that contradict it or have
+ * no effect), JC_ERR_RANGE (no layout fits the devices), those of
+ * jc_arch_load_hf, JC_ERR_HWDB (a constant missing). */
+jc_status jci_est_resolve_step(est *s);
 
 /* energy.c: everyday equivalences of the central emissions. */
 jc_status jci_est_equivalences(est *s);

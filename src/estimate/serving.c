@@ -99,6 +99,16 @@ void jc_arch_params(const jc_arch *a, double *total, double *active)
     if (active) *active = act;
 }
 
+void jci_arch_weights(const jc_arch *a, jci_arch_w *w)
+{
+    w->attn = attn_params(a);
+    w->mlp = mlp_params(a, a->ffn);
+    w->expert = a->n_experts > 0 ? expert_params(a) : 0;
+    w->shared = a->n_experts > 0 ? shared_params(a) : 0;
+    w->embed = embed_params(a);
+    w->head = head_params(a);
+}
+
 /* KV elements per token per layer. */
 static double kv_elems_layer(const jc_arch *a)
 {

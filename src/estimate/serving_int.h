@@ -1,7 +1,8 @@
 /*
  * serving_int.h - the serving model's arithmetic, exposed for the unit tests
- * (tests/unit/test_serving.c) and nothing else: pure functions of their
- * arguments, no allocation, no errors.
+ * (tests/unit/test_serving.c) and the training step model
+ * (train_step.c, jci_arch_weights): pure functions of their arguments, no
+ * allocation, no errors.
  */
 #ifndef JC_SERVING_INT_H
 #define JC_SERVING_INT_H
@@ -24,5 +25,13 @@ void jci_sv_step_work(const jc_arch *a, double wb, double wb_exp, double kvb, do
  * uniform routing: E (1 - (1 - k/E)^n). */
 double jci_sv_touched_experts(double E, double k, double n);
 
+/* The weights of an architecture by part (elements): attention of one
+ * layer, the dense MLP of one dense layer, one routed expert, the shared
+ * expert(s) plus router of one MoE layer, the embedding table (and learned
+ * positions), the LM head (0 when tied). */
+typedef struct jci_arch_w {
+    double attn, mlp, expert, shared, embed, head;
+} jci_arch_w;
+void jci_arch_weights(const jc_arch *a, jci_arch_w *w);
 
 #endif

@@ -100,6 +100,7 @@ jc_status jci_est_resolve_parallel(est *s)
 {
     jc_status st;
     s->tp = s->pp = s->dp = s->micro = 1;
+    if (s->step_on) return JC_OK;   /* the training step model (train_step.c) lays the job out */
     if ((st = check_layout(s))) return st;
     if (s->job->mode != JC_MODE_TRAINING || given(s->known_T) || !(s->G > 1)) return JC_OK;
     dp_work(s);

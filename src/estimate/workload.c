@@ -282,6 +282,11 @@ jc_status jci_est_resolve_work(est *s)
     int train = j->mode == JC_MODE_TRAINING;
 
     if (train && (st = resolve_training(s))) return st;
+    if (jci_est_step_wanted(j)) {
+        /* the training step model: the optimizer's bytes first (its step) */
+        if ((st = resolve_optimizer(s))) return st;
+        return jci_est_resolve_step(s);
+    }
     if (s->an) {
         if ((st = resolve_counted(s))) return st;
     } else if ((st = resolve_given(s))) {
@@ -319,7 +324,7 @@ void jci_est_check_memory(est *s)
     const jc_job *job = s->job;
     const jc_analysis *an = s->an;
     double G = s->G;
-    if (!s->dev->memory_gb.present || !(s->params > 0)) return;
+    if (!s->dev->memory_gb.present || !(s->params > 0) || s->step_on) return;   /* the step model lays it out */
     int train = job->mode == JC_MODE_TRAINING;
     double bits = jci_est_prec_bits(s->prec), wpp = bits / 8;
     double P = s->params;
@@ -367,7 +372,7 @@ jc_status jci_est_check_options(est *s)
                             "the batch size (give a MODEL.onnx to use one%s)", given(j->flops) ? "flops" : "params",
                             given(j->params) && train ? ", or --seq L with --train --params: B x L tokens per "
                                                         "step count the steps" : "");
-    if (!s->an && given(j->params) && given(j->seq) && !(train && given(j->batch)))
+    if (!s->an && given(j->params) && given(j->seq) && !(train && given(j->batch)) && !jci_est_step_wanted(j))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--seq with --params only sizes a training step: give --train --batch B "
                             "too (B x L tokens per step), or drop it");
     /* with a known runtime, the utilisation and scaling only shape the

@@ -112,6 +112,16 @@ static const struct size_limit {
     {"ep", 1e5, "devices", 0},
     {"micro-batches", 1e6, "micro-batches", 0},
     {"hidden", 1e6, "dimensions", 0},
+    {"layers", 1e5, "layers", 0},
+    {"heads", 1e5, "heads", 0},
+    {"total-params", 1e15, "parameters", 0},
+    {"cp", 1e5, "devices", 0},
+    {"zero", 3, "(ZeRO stage)", 1},
+    {"virtual-stages", 1e3, "stages per device", 0},
+    {"distill-teacher", 1e15, "parameters", 0},
+    {"mtp-heads", 64, "modules", 1},
+    {"long-seq", 1e9, "tokens per sample", 0},
+    {"long-tokens", 1e18, "tokens", 0},
 };
 
 const double *jc_job_key_max(const char *key)
@@ -225,6 +235,17 @@ static const struct mode_row {
     {"backward-factor", M_TRAIN, NULL},
     {"recompute", M_TRAIN, NULL},
     {"micro-batches", M_TRAIN, NULL},
+    {"layers", M_TRAIN, NULL},
+    {"heads", M_TRAIN, NULL},
+    {"total-params", M_TRAIN, NULL},
+    {"cp", M_TRAIN, NULL},
+    {"zero", M_TRAIN, NULL},
+    {"virtual-stages", M_TRAIN, NULL},
+    {"distill-teacher", M_TRAIN, NULL},
+    {"mtp-heads", M_TRAIN, NULL},
+    {"long-seq", M_TRAIN, NULL},
+    {"long-tokens", M_TRAIN, NULL},
+    {"ep", M_GEN | M_TRAIN, NULL},
     {"requests", M_INF | M_GEN, NULL},
     {"tokens-per-request", M_INF, " (give --output-tokens)"},
     {"runtime", M_INF | M_TRAIN, " (the serving runtime is --serving-runtime)"},
@@ -232,7 +253,6 @@ static const struct mode_row {
     {"prompt-tokens", M_GEN, NULL},
     {"output-tokens", M_GEN, NULL},
     {"concurrency", M_GEN, NULL},
-    {"ep", M_GEN, NULL},
     {"weights", M_GEN, NULL},
     {"kv-format", M_GEN, NULL},
     {"serving-runtime", M_GEN, NULL},
@@ -261,6 +281,7 @@ static const char *kind_of(unsigned modes)
     case M_INF: return "an inference option";
     case M_GEN: return "a serving option (--generate)";
     case M_INF | M_GEN: return "an inference and serving option";
+    case M_TRAIN | M_GEN: return "a training and serving option";
     default: return "an option of inference and training estimates";
     }
 }

@@ -172,6 +172,37 @@ static jc_status nodes_text(const jc_estimate *e, FILE *f, int top)
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }
 
+/* The training step model's layout, step and utilisation (e->train_step). */
+static void train_step_text(const jc_estimate *e, FILE *f)
+{
+    const jc_train_step *t = e->train_step;
+    char b1[64], b2[64];
+    fprintf(f, "\ntraining layout (%s, %s: %s parameters, %s active per token)\n", t->arch, t->model_type,
+            fmt_si(b1, sizeof b1, t->params_total), fmt_si(b2, sizeof b2, t->params_active));
+    const struct { const char *name; double v; const char *why; } rows[] = {
+        {"tensor parallel", t->tp, t->why_tp},   {"pipeline stages", t->pp, t->why_pp},
+        {"data parallel", t->dp, t->why_dp},     {"context parallel", t->cp, t->why_cp},
+        {"expert parallel", t->ep, t->why_ep},   {"ZeRO stage", t->zero, t->why_zero},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        fprintf(f, "  %-18s %8g   %s\n", rows[i].name, rows[i].v, rows[i].why);
+    if (t->pp > 1) fprintf(f, "  %-18s %8g   interleaved stages per device\n", "virtual stages", t->virtual_stages);
+    fprintf(f, "  %-18s %8s   tokens per step: %s\n", "global batch", count_num(b1, sizeof b1, t->global_batch_tokens),
+            t->why_batch);
+    fprintf(f, "  %-18s %8g   x %g sequence(s) of %g tokens per data-parallel rank: %s\n", "micro-batches",
+            t->micro_batches, t->micro_batch_seqs, t->seq, t->why_micro);
+    fprintf(f, "  %-18s %8.1f   GB per device of %.1f GB usable (weights, gradients, optimizer, activations)\n",
+            "memory", t->memory_gb, t->memory_cap_gb);
+    fprintf(f, "\ntraining step (one device, central; %s steps)\n", count_num(b1, sizeof b1, t->steps));
+    for (size_t i = 0; i < t->n_parts; i++)
+        fprintf(f, "  %-14s %10.4g s %5.1f%%  %s\n", t->parts[i].name, t->parts[i].s,
+                t->step_s > 0 ? 100 * t->parts[i].s / t->step_s : 0, t->parts[i].what);
+    fprintf(f, "  %-14s %10.4g s\n", "step", t->step_s);
+    fprintf(f, "  MFU %.3f [%.3f-%.3f] in steps x goodput %.2f [%.2f-%.2f] = utilisation %.3f [%.3f-%.3f]\n",
+            t->mfu.central, t->mfu.low, t->mfu.high, t->goodput.central, t->goodput.low, t->goodput.high,
+            t->utilization.central, t->utilization.low, t->utilization.high);
+}
+
 jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
 {
     return jc_report_estimate_text_top(e, f, JC_PER_NODE_TOP_DEFAULT);
@@ -236,6 +267,7 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
     }
     if (e->j_per_token.central > 0) row(f, "energy per token (facility)", e->j_per_token, "J");
 
+    if (e->train_step) train_step_text(e, f);
     if (e->has_measured) measured_text(e, f);
     if (e->n_equivalences) {
         fprintf(f, "\nequivalent to (central emissions)\n");
@@ -287,6 +319,41 @@ static cJSON *assumption_json(const jc_assumption *a)
         return NULL;
     }
     return o;
+}
+
+/* The training step model's record (e->train_step) as "train_step". */
+static int train_step_json(cJSON *root, const jc_train_step *t)
+{
+    cJSON *o = cJSON_AddObjectToObject(root, "train_step"), *arr, *p;
+    if (!o) return 0;
+    const rj_field f[] = {
+        RJF_S("arch", t->arch), RJF_S("model_type", t->model_type), RJF_N("params_total", t->params_total),
+        RJF_N("params_active", t->params_active), RJF_N("layers", t->layers), RJF_N("hidden", t->hidden),
+        RJF_N("heads", t->heads), RJF_N("seq", t->seq), RJF_N("experts", t->experts), RJF_N("top_k", t->top_k),
+        RJF_N("tp", t->tp), RJF_N("pp", t->pp), RJF_N("dp", t->dp), RJF_N("cp", t->cp), RJF_N("ep", t->ep),
+        RJF_N("zero", t->zero), RJF_N("virtual_stages", t->virtual_stages),
+        RJF_N("micro_batch_seqs", t->micro_batch_seqs), RJF_N("micro_batches", t->micro_batches),
+        RJF_N("global_batch_tokens", t->global_batch_tokens), RJF_N("steps", t->steps),
+        RJF_S("why_tp", t->why_tp), RJF_S("why_pp", t->why_pp), RJF_S("why_dp", t->why_dp),
+        RJF_S("why_cp", t->why_cp), RJF_S("why_ep", t->why_ep), RJF_S("why_zero", t->why_zero),
+        RJF_S("why_batch", t->why_batch), RJF_S("why_micro", t->why_micro), RJF_N("memory_gb", t->memory_gb),
+        RJF_N("memory_cap_gb", t->memory_cap_gb), RJF_N("step_s", t->step_s),
+        RJF_N("model_flops_step", t->model_flops_step), RJF_R("mfu", t->mfu), RJF_R("goodput", t->goodput),
+        RJF_R("utilization", t->utilization),
+    };
+    if (!rj_fields(o, f, sizeof f / sizeof f[0])) return 0;
+    if (!(arr = cJSON_AddArrayToObject(o, "parts"))) return 0;
+    for (size_t i = 0; i < t->n_parts; i++) {
+        if (!(p = cJSON_CreateObject())) return 0;
+        if (!cJSON_AddItemToArray(arr, p)) {
+            cJSON_Delete(p);
+            return 0;
+        }
+        if (!rj_str(p, "name", t->parts[i].name) || !rj_str(p, "what", t->parts[i].what) ||
+            !rj_num(p, "s", t->parts[i].s))
+            return 0;
+    }
+    return 1;
 }
 
 cJSON *rj_estimate(const jc_estimate *e)
@@ -348,6 +415,7 @@ cJSON *rj_estimate(const jc_estimate *e)
     REQ(rj_fields(o, work, sizeof work / sizeof work[0]));
     REQ(o = cJSON_AddObjectToObject(root, "results"));
     REQ(rj_fields(o, results, sizeof results / sizeof results[0]));
+    if (e->train_step) REQ(train_step_json(root, e->train_step));
     if (e->has_measured) {
         const jc_trace *t = e->trace;
         REQ(o = cJSON_AddObjectToObject(root, "measured"));

@@ -20,8 +20,8 @@ jc_status jc_generation_arch(const jc_request *rq, jc_arch **out, jc_diag *d)
     const char *dimopt = job->prompt_dim ? "--prompt-dim" : job->past_dim ? "--past-dim" : NULL;
     if (job->mode != JC_MODE_GENERATION) {
         if (job->hf_config)
-            return jci_diag_set(d, JC_ERR_USAGE, "--hf-config is read by the serving model: add --generate "
-                                "(--mode generation)");
+            return jci_diag_set(d, JC_ERR_USAGE, "--hf-config is read by the serving model (--generate) and the "
+                                "training step model (--train): add one");
         if (dimopt)
             return jci_diag_set(d, JC_ERR_USAGE, "%s names a dim of an ONNX decoder for the serving model: add "
                                 "--generate (--mode generation), or bind dims with --dim NAME=V", dimopt);
@@ -36,6 +36,12 @@ jc_status jc_generation_arch(const jc_request *rq, jc_arch **out, jc_diag *d)
     if (job->hf_config) return jc_arch_load_hf(job->hf_config, out, d);
     if (rq->model) return jc_arch_load_onnx(rq, out, d);
     return JC_OK;
+}
+
+int jc_job_is_serving(const jc_job *j)
+{
+    return j && (j->mode == JC_MODE_GENERATION || (j->hf_config && j->mode != JC_MODE_TRAINING) || j->prompt_dim ||
+                 j->past_dim);
 }
 
 jc_status jc_generation_run(const jc_request *rq, const jc_hwdb *db, jc_generation *out, jc_diag *d)

@@ -1,0 +1,756 @@
+/*
+ * train_step.c - the training step model (issue #26): a transformer's
+ * pre-training job from its architecture (a Hugging Face config read by
+ * jc_arch_load_hf, or --params with --layers --hidden --heads --seq), laid
+ * out on the devices the way practitioners do (tensor parallel within a
+ * node, pipeline stages across nodes when the memory needs them, ZeRO /
+ * FSDP sharding, expert parallel for the experts, context parallel for
+ * long sequences), and one optimizer step timed by mechanism on one
+ * device: each layer's GEMMs at their real shapes through the kernel model
+ * of efficiency.c (jci_eff_gemm_s), attention at the sequence length,
+ * elementwise traffic, activation recompute, the tensor-parallel
+ * all-reduces, expert all-to-all, context-parallel KV exchange, pipeline
+ * bubble and point-to-point sends, the data-parallel reduce-scatter /
+ * all-gather the backward pass does not hide, the optimizer step and the
+ * checkpoint copies; the share of device time lost to restarts is a
+ * ranged constant.  The utilisation (MFU) is its output; energy.c turns
+ * it into time, power and energy like any other utilisation.  Equations:
+ * docs/energy-model.md "Training step model"; constants:
+ * hwdb/training.yaml.
+ */
+#include "estimate/estimate_int.h"
+#include "estimate/parallel.h"
+#include "estimate/serving_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- the shape ---------------------------------------------------------------- */
+
+typedef struct tshape {
+    const char *src, *type;
+    double L, d, heads, kvh, hd, vocab;
+    double qk, v;              /* per-head dims of the attention core */
+    double attn_w, o_w;        /* attention weights per layer; its output projection */
+    double ffn, gated;         /* dense MLP */
+    double n_moe, E, k, effn, shared_ffn;
+    double P_total, P_active, P_expert;   /* P_expert: all routed experts */
+    double ctx_frac[2];        /* unused */
+    const jc_arch *a;          /* NULL: --params */
+    double mtp;
+} tshape;
+
+/* ---- the layout and the step --------------------------------------------------- */
+
+enum { P_GEMM, P_ATTN, P_MEM, P_TP, P_EP, P_CP, P_PP, P_BUBBLE, P_DP, P_OPT, P_CKPT, P_TEACHER, P_LOST, P_N };
+
+static const struct { const char *name, *what; } part_names[P_N] = {
+    {"gemm", "layer GEMMs (projections, MLP / experts, LM head), forward + backward, at their shapes"},
+    {"attention", "attention core at the sequence length (FlashAttention forward + backward)"},
+    {"memory", "elementwise traffic (norms, residuals, rotary, activations, routing, cross-entropy)"},
+    {"tp_allreduce", "tensor-parallel all-reduces (4 per layer per micro-batch)"},
+    {"ep_alltoall", "expert-parallel all-to-all (dispatch + combine, forward + backward)"},
+    {"cp_exchange", "context-parallel KV exchange not hidden by attention"},
+    {"pp_p2p", "pipeline sends of activations and gradients"},
+    {"pp_bubble", "pipeline bubble (p-1)/v micro-batch times"},
+    {"dp_exposed", "data-parallel reduce-scatter / all-gather not hidden by compute"},
+    {"optimizer", "optimizer step (its bytes at memory bandwidth)"},
+    {"checkpoint", "checkpoint copies to host memory, per step"},
+    {"teacher", "distillation teacher's forward pass"},
+    {"lost", "restarts and lost time (1 / goodput - 1 of a step)"},
+};
+
+typedef struct tlay {
+    double tp, pp, dp, cp, ep, zero, v, mbs, m;
+} tlay;
+
+typedef struct tstage {
+    double S, tokens, steps, B_seq;
+    tlay ly;
+    double parts[3][P_N], t[3];
+} tstage;
+
+typedef struct tstate {
+    tshape sh;
+    int n_stages;
+    tstage st[2];
+    double B_tok, per_node, cap, teacher;
+    jc_range att_eta, goodput, mem_frac, ckpt_h, pcie, ep_overlap, overlap, grad_bytes, link_bw, net_bw;
+    double opt_bytes_pp;
+    const char *why[8];
+} tstate;
+
+static double pick(jc_range r, int sc, int raises_energy)
+{
+    if (sc == SC_CENTRAL) return r.central;
+    int want_high = (sc == SC_HIGH) == (raises_energy != 0);
+    return want_high ? r.high : r.low;
+}
+
+int jci_est_step_wanted(const jc_job *j)
+{
+    return j->mode == JC_MODE_TRAINING && (j->hf_config || given(j->layers));
+}
+
+/* The shape of a --params job: --layers --hidden --heads --seq, a dense
+ * MHA transformer whose layers hold the parameters (4 d^2 of attention,
+ * the rest a two-matrix MLP; embeddings not separated). */
+static jc_status shape_params(est *s, tshape *h)
+{
+    const jc_job *j = s->job;
+    static const char *const need[] = {"params", "hidden", "heads", "seq"};
+    const double v[] = {j->params, j->hidden, j->heads, j->seq};
+    for (int i = 0; i < 4; i++)
+        if (!given(v[i]))
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--train --layers needs --%s too (the step model's shape: "
+                                "--params N --layers L --hidden H --heads A --seq S)", need[i]);
+    if (given(j->active_params))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "the step model takes a mixture of experts as --params ACTIVE "
+                            "--total-params TOTAL: drop --active-params");
+    h->src = "--params";
+    h->type = "dense";
+    h->L = j->layers;
+    h->d = j->hidden;
+    h->heads = h->kvh = j->heads;
+    h->hd = h->qk = h->v = j->hidden / j->heads;
+    h->vocab = 0;
+    h->P_active = j->params;
+    h->P_total = given(j->total_params) ? j->total_params : j->params;
+    if (h->P_total < h->P_active)
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--total-params %g is below --params %g (the active)", h->P_total,
+                            h->P_active);
+    h->attn_w = 4 * h->d * h->d;
+    h->o_w = h->d * h->d;
+    h->gated = 0;
+    h->ffn = (h->P_active / h->L - h->attn_w) / (2 * h->d);
+    if (!(h->ffn >= 1))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--params %g is too small for %g layers of width %g (4 d^2 of "
+                            "attention per layer alone is %g)", h->P_active, h->L, h->d, h->L * h->attn_w);
+    h->mtp = given(j->mtp_heads) ? j->mtp_heads : 0;
+    return JC_OK;
+}
+
+/* The shape of a Hugging Face config. */
+static jc_status shape_arch(est *s, const jc_arch *a, tshape *h)
+{
+    const jc_job *j = s->job;
+    if (given(j->params) || given(j->total_params) || given(j->active_params) || given(j->layers) ||
+        given(j->hidden) || given(j->heads))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--hf-config gives the architecture: drop --params / "
+                            "--total-params / --active-params / --layers / --hidden / --heads");
+    jci_arch_w w;
+    jci_arch_weights(a, &w);
+    h->a = a;
+    h->src = jci_bld_str(&s->b, "%s", a->path);
+    h->type = jci_bld_str(&s->b, "%s", a->model_type);
+    h->L = (double)a->n_layers;
+    h->d = (double)a->hidden;
+    h->heads = (double)a->heads;
+    h->kvh = (double)a->kv_heads;
+    h->hd = (double)a->head_dim;
+    h->vocab = (double)a->vocab;
+    h->qk = a->mla ? (double)(a->qk_nope + a->qk_rope) : h->hd;
+    h->v = a->mla ? (double)a->v_head : h->hd;
+    h->attn_w = w.attn;
+    h->o_w = h->heads * h->v * h->d;
+    h->ffn = (double)a->ffn;
+    h->gated = a->gated;
+    h->E = (double)a->n_experts;
+    h->k = (double)a->top_k;
+    h->effn = (double)a->expert_ffn;
+    h->shared_ffn = (double)a->shared_ffn;
+    for (int64_t i = 0; i < a->n_layers; i++) h->n_moe += a->layer[i].moe;
+    h->P_expert = h->n_moe * h->E * w.expert;
+    jc_arch_params(a, &h->P_total, &h->P_active);
+    h->mtp = given(j->mtp_heads) ? j->mtp_heads : (double)a->mtp_layers;
+    return JC_OK;
+}
+
+/* ---- memory of a layout -------------------------------------------------------- */
+
+/* Parameters on one device: the dense part over tp x pp, the experts over
+ * ep x pp (and tp without expert parallel). */
+static void dev_params(const tshape *h, const tlay *y, double *dense, double *expert)
+{
+    *dense = (h->P_total - h->P_expert) / (y->tp * y->pp);
+    *expert = h->P_expert / (y->pp * (y->ep > 1 ? y->ep : y->tp));
+}
+
+/* Activation bytes one token keeps for the backward pass in one layer
+ * (selective recompute: Korthikanti et al. 2022, arXiv:2205.05198,
+ * section 4: 34 s b h / t bytes per layer with sequence parallelism, its
+ * MLP share 24 of the 34 scaled by the active MLP width over 4h); full
+ * recompute keeps the layer's input only (2 h bytes). */
+static double act_bytes_token_layer(const est *s, const tshape *h, double tp)
+{
+    if (s->rc > 0) return 2 * h->d / tp;
+    double f = h->n_moe > 0 ? (h->k * h->effn + h->shared_ffn) : h->ffn;
+    return (10 + 24 * f / (4 * h->d)) * h->d / tp;
+}
+
+static double mem_bytes(const est *s, const tstate *t, const tshape *h, const tlay *y, double S)
+{
+    double pd, pe;
+    dev_params(h, y, &pd, &pe);
+    double edp = y->ep > 1 ? fmax(1, y->dp / y->ep) : y->dp;
+    double w = 2 * (pd + pe), g = 2 * (pd + pe);
+    double o = 12 * (pd + pe);
+    if (y->zero >= 1) o = 12 * (pd / y->dp + pe / edp);
+    if (y->zero >= 2) g = 2 * (pd / y->dp + pe / edp);
+    if (y->zero >= 3) w = 2 * (pd / y->dp + pe / edp);
+    double T = y->mbs * S / y->cp;
+    double inflight = y->pp > 1 ? fmin(y->m, y->pp) : 1;
+    double act = act_bytes_token_layer(s, h, y->tp) * T * (h->L / y->pp) * inflight;
+    act += T * h->vocab / y->tp * 4;   /* fp32 logits of the last stage */
+    double teach = t->teacher > 0 ? 2 * t->teacher / (y->tp * y->pp) : 0;
+    return w + g + o + act + teach;
+}
+
+/* ---- one step on one device ---------------------------------------------------- */
+
+/* Forward + backward time of a GEMM of M x N output and reduction K
+ * (dgrad M x K over N, wgrad K x N over M), plus a recomputed forward. */
+static double gemm_fb(const est *s, const jc_eff_device *dv, double M, double N, double K, double cnt, int sc)
+{
+    const jc_eff_model *m = &s->eff;
+    double f = jci_eff_gemm_s(m, dv, M, N, K, cnt, sc);
+    return f * (1 + s->rc) + jci_eff_gemm_s(m, dv, M, K, N, cnt, sc) + jci_eff_gemm_s(m, dv, K, N, M, cnt, sc);
+}
+
+/* Mean context a token attends to in a causal sequence of S at window w
+ * (0: global): w - w^2 / (2 S). */
+static double ctx_mean(double S, double w)
+{
+    if (!(w > 0) || w > S) w = S;
+    return w - w * w / (2 * S);
+}
+
+/* Bandwidth of a collective over n ranks placed `stride` apart in the
+ * rank order (tp first): within a node while n x stride <= per node. */
+static double group_bw(const tstate *t, double n, double stride, int sc)
+{
+    double k = t->per_node / stride;
+    if (k < 1) k = 1;
+    return jci_ring_bw(n, k, pick(t->link_bw, sc, 0) * 1e9, pick(t->net_bw, sc, 0) * 1e9);
+}
+
+/* One micro-batch through the layers of one device: parts[] += seconds;
+ * returns the model FLOPs (forward x (1 + beta)) it does. */
+static double micro_batch(const est *s, const tstate *t, const tlay *y, double S, int sc, double *parts)
+{
+    const tshape *h = &t->sh;
+    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms};
+    int bits = (int)jci_est_prec_bits(s->prec);
+    dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
+    double T = y->mbs * S / y->cp, tp = y->tp, d = h->d;
+    double Ls = h->L / y->pp, nm = h->n_moe / y->pp, nd = Ls - nm;
+    double peak = s->peak, bw = s->bw * pick(s->eff.v[JC_EFF_ETA_BW], sc, 0);
+    double fwd = 0;   /* forward FLOPs of the micro-batch on this device */
+    /* attention projections: in (QKV / MLA down + up) and out */
+    double a_in = (h->attn_w - h->o_w) / d;
+    parts[P_GEMM] += Ls * (gemm_fb(s, &dv, T, a_in / tp, d, 1, sc) + gemm_fb(s, &dv, T, d, h->o_w / d / tp, 1, sc));
+    fwd += Ls * 2 * T * h->attn_w / tp;
+    /* dense MLPs */
+    double up = (h->gated ? 2 : 1) * h->ffn;
+    if (nd > 0 && h->ffn > 0) {
+        parts[P_GEMM] += nd * (gemm_fb(s, &dv, T, up / tp, d, 1, sc) + gemm_fb(s, &dv, T, d, h->ffn / tp, 1, sc));
+        fwd += nd * 2 * T * (up + h->ffn) * d / tp;
+    }
+    double ew = 10 * d + 2 * (h->heads * h->qk + 2 * h->kvh * h->hd);   /* elements per token per layer */
+    double ew_mlp_dense = (h->gated ? 3 : 2) * h->ffn;
+    double ew_moe = 0;
+    if (nm > 0) {
+        /* router, shared expert(s), routed experts: E / ep local experts
+         * of T k ep / E tokens each (uniform routing) */
+        double eu = (h->gated ? 2 : 1) * h->effn, etp = y->ep > 1 ? 1 : tp;
+        double Me = T * h->k * y->ep / h->E, ne = h->E / y->ep;
+        double g = gemm_fb(s, &dv, T, h->E, d, 1, sc);
+        if (h->shared_ffn > 0)
+            g += gemm_fb(s, &dv, T, 2 * h->shared_ffn / tp, d, 1, sc) + gemm_fb(s, &dv, T, d, h->shared_ffn / tp, 1, sc);
+        g += gemm_fb(s, &dv, Me, eu / etp, d, ne, sc) + gemm_fb(s, &dv, Me, d, h->effn / etp, ne, sc);
+        parts[P_GEMM] += nm * g;
+        fwd += nm * 2 * T * d * (h->E + (3 * h->shared_ffn + h->k * (eu + h->effn)) / tp);
+        ew_moe = 3 * (h->k * h->effn + h->shared_ffn) / tp + 4 * h->k * d;
+        /* all-to-all: dispatch + combine, forward + backward, of the
+         * routed copies leaving the device */
+        if (y->ep > 1) {
+            double bytes = 4 * T * h->k * d * 2 * (y->ep - 1) / y->ep;
+            double in_node = fmin(1, t->per_node / (tp * y->cp) / y->ep);
+            double tt = bytes * (in_node / (pick(t->link_bw, sc, 0) * 1e9) +
+                                 (1 - in_node) / (pick(t->net_bw, sc, 0) * 1e9));
+            parts[P_EP] += nm * tt * (1 - pick(t->ep_overlap, sc, 0));
+        }
+    }
+    /* attention core, layer by layer (sliding windows) */
+    double att = 0, att_f = 0;
+    for (int64_t i = 0; i < (int64_t)h->L; i++) {
+        double w = h->a ? (double)h->a->layer[i].window : 0;
+        att_f += 2 * T * ctx_mean(S, w) * h->heads / tp * (h->qk + h->v);
+    }
+    att_f /= y->pp;
+    /* FlashAttention-2 backward: 5 matmuls to the forward's 2 (Dao 2023) */
+    att = att_f * (1 + s->rc + 2.5) / (peak * pick(t->att_eta, sc, 0));
+    parts[P_ATTN] += att;
+    fwd += att_f;
+    /* elementwise traffic: forward once, backward twice, bf16 */
+    double elems = Ls * ew / tp + nd * ew_mlp_dense / tp + nm * ew_moe;
+    parts[P_MEM] += T * elems * 2 * (1 + s->rc + 2) / bw;
+    /* tensor parallel: 2 all-reduces forward, 2 backward per layer */
+    if (tp > 1)
+        parts[P_TP] += Ls * 4 * jci_allreduce_ring_s(tp, T * d * 2, group_bw(t, tp, 1, sc), 0);
+    /* context parallel: K and V of the other ranks, forward; dK dV back */
+    if (y->cp > 1) {
+        double kvd = h->a && h->a->mla ? (double)(h->a->kv_lora + h->a->qk_rope) : 2 * h->kvh * h->hd;
+        double bytes = 3 * (y->cp - 1) * T * kvd * 2;
+        double tt = Ls * bytes / group_bw(t, y->cp, tp, sc);
+        parts[P_CP] += fmax(0, tt - att);
+    }
+    /* LM head (+ MTP modules) on the last stage, spread over the stages */
+    if (h->vocab > 0) {
+        double heads = 1 + h->mtp;
+        parts[P_GEMM] += heads * gemm_fb(s, &dv, T, h->vocab / tp, d, 1, sc) / y->pp;
+        parts[P_MEM] += heads * T * h->vocab / tp * 4 * 3 / bw / y->pp;
+        fwd += heads * 2 * T * h->vocab * d / tp / y->pp;
+    }
+    if (h->mtp > 0) {
+        /* each MTP module: one more layer of the last kind, on the last stage */
+        double per_layer = parts[P_GEMM] / (Ls > 0 ? Ls : 1);
+        parts[P_GEMM] += h->mtp * per_layer / y->pp;
+        fwd += h->mtp * fwd / (Ls > 0 ? Ls : 1) / y->pp;
+    }
+    /* pipeline: activations forward, gradients backward, per virtual stage */
+    if (y->pp > 1) parts[P_PP] += 2 * y->v * T * d * 2 / (pick(t->net_bw, sc, 0) * 1e9);
+    return fwd * (1 + s->beta);
+}
+
+/* One optimizer step of stage g on one device, scenario sc: t->st[g]
+ * parts[sc] and t[sc]; returns the step's model FLOPs on all devices. */
+static double step_time(const est *s, tstate *t, int g, int sc)
+{
+    tstage *st = &t->st[g];
+    const tlay *y = &st->ly;
+    const tshape *h = &t->sh;
+    double *p = st->parts[sc];
+    memset(p, 0, sizeof st->parts[sc]);
+    double one[P_N] = {0};
+    double mf = micro_batch(s, t, y, st->S, sc, one);
+    if (t->teacher > 0) {
+        jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms};
+        double T = y->mbs * st->S / y->cp;
+        one[P_TEACHER] = jci_eff_gemm_s(&s->eff, &dv, T, h->d, h->d, t->teacher / (h->d * h->d * y->tp * y->pp), sc);
+        mf += 2 * T * t->teacher / (y->tp * y->pp);
+    }
+    double t_mb = 0;
+    for (int i = 0; i < P_N; i++) {
+        p[i] = one[i] * y->m;
+        t_mb += one[i];
+    }
+    if (y->pp > 1) p[P_BUBBLE] = (y->pp - 1) / y->v * t_mb;
+    /* data parallel: ZeRO-1/2 reduce-scatter the gradients and all-gather
+     * the parameters once per step, beside one micro-batch; ZeRO-3 (FSDP)
+     * gathers the parameters forward and backward in every micro-batch */
+    double pd, pe;
+    dev_params(h, y, &pd, &pe);
+    double gb = pick(t->grad_bytes, sc, 1), ov = pick(t->overlap, sc, 0);
+    double edp = y->ep > 1 ? fmax(1, y->dp / y->ep) : y->dp;
+    double stride = y->tp * y->cp;
+    double t_dp = jci_allreduce_ring_s(y->dp, pd * gb, group_bw(t, y->dp, stride, sc), 0) +
+                  jci_allreduce_ring_s(edp, pe * gb, group_bw(t, edp, stride * y->ep, sc), 0);
+    if (y->zero >= 3) p[P_DP] = fmax(0, 1.5 * t_dp * y->m - ov * t_mb * y->m);
+    else p[P_DP] = fmax(0, t_dp - ov * t_mb);
+    /* optimizer: its bytes per parameter of the shard this device updates */
+    double shard = y->zero >= 1 ? pd / y->dp + pe / edp : pd + pe;
+    double bw = s->bw * pick(s->eff.v[JC_EFF_ETA_BW], sc, 0);
+    p[P_OPT] = t->opt_bytes_pp * shard / bw;
+    double sum = 0;
+    for (int i = 0; i < P_N; i++) sum += p[i];
+    /* checkpoints: every ckpt_h hours the device copies its shard of the
+     * weights and optimizer state (16 B per parameter) to host memory */
+    double ck = 16 * (h->P_total / s->G) / (pick(t->pcie, sc, 0) * 1e9);
+    p[P_CKPT] = ck * sum / (pick(t->ckpt_h, sc, 0) * 3600);
+    sum += p[P_CKPT];
+    double gp = pick(t->goodput, sc, 0);
+    p[P_LOST] = sum * (1 / gp - 1);
+    st->t[sc] = sum + p[P_LOST];
+    return mf * y->m * y->tp * y->pp * y->cp * y->dp;
+}
+
+/* ---- the layout ------------------------------------------------------------------ */
+
+static double pow2_floor(double x)
+{
+    double p = 1;
+    while (p * 2 <= x) p *= 2;
+    return p;
+}
+
+/* Micro-batches and their size from the global batch of B_seq sequences
+ * over dp ranks: one sequence of at least 2048 tokens per micro-batch
+ * (shorter sequences packed to 2048), or --micro-batches. */
+static void micro(const est *s, tlay *y, double B_seq, double S)
+{
+    double per_rank = B_seq / y->dp;
+    if (given(s->job->micro_batches)) {
+        y->m = s->job->micro_batches;
+        y->mbs = per_rank / y->m;
+    } else {
+        y->mbs = S >= 2048 ? 1 : floor(2048 / S);
+        if (y->mbs > per_rank) y->mbs = per_rank;
+        y->m = ceil(per_rank / y->mbs);
+        y->mbs = per_rank / y->m;   /* the rank's sequences shared evenly */
+    }
+    if (y->mbs <= 0) y->mbs = per_rank;
+}
+
+/* Context parallel: --cp, else one rank per 8192 tokens (Llama 3 Herd,
+ * Table 4: CP 16 at 131,072 tokens, none at 8192). */
+static double cp_of(const est *s, double S)
+{
+    if (given(s->job->cp)) return s->job->cp;
+    return S > 8192 ? pow2_floor(ceil(S / 8192) * 2 - 1) : 1;
+}
+
+/* Does the layout fit, with its micro-batches? */
+static int fits(const est *s, const tstate *t, tlay *y, const tstage *st, int whole)
+{
+    if (y->tp * y->pp * y->cp > s->G || fmod(s->G, y->tp * y->pp * y->cp) != 0) return 0;
+    y->dp = s->G / (y->tp * y->pp * y->cp);
+    if (y->ep > 1 && (fmod(y->dp, y->ep) != 0 || fmod(t->sh.E, y->ep) != 0)) return 0;
+    if (whole && st->B_seq < y->dp) return 0;   /* a sequence per data-parallel rank at least */
+    micro(s, y, st->B_seq, st->S);
+    if (y->pp > 1 && !given(s->job->virtual_stages)) y->v = fmax(1, fmin(8, pow2_floor(t->sh.L / y->pp)));
+    return mem_bytes(s, t, &t->sh, y, st->S) <= t->cap;
+}
+
+/* Candidate layouts in the order practitioners reach for them: data
+ * parallel with the distributed optimizer (ZeRO-1), experts spread within
+ * a node first; FSDP (ZeRO-3) for a dense model that fits no other way
+ * on one device's share; tensor parallel within the node; pipeline stages
+ * across nodes.  Every size the user gave is kept.  Returns 1 when one
+ * fits, else leaves the last tried in y. */
+static int search_pass(const est *s, tstate *t, tstage *st, tlay *y, int whole)
+{
+    const jc_job *j = s->job;
+    const tshape *h = &t->sh;
+    double cp = cp_of(s, st->S);
+    for (double pp = 1; pp <= fmax(h->L, given(j->pp) ? j->pp : 1); pp *= 2) {
+        if (given(j->pp) && pp != j->pp) continue;
+        for (double tp = 1; tp <= fmax(t->per_node, given(j->tp) ? j->tp : 1); tp *= 2) {
+            if (given(j->tp) && tp != j->tp) continue;
+            if (pp > 1 && !given(j->tp) && tp < t->per_node) continue;   /* PP only once TP fills the node */
+            if (fmod(h->heads, tp) != 0) continue;
+            for (int zi = 0; zi < 2; zi++) {
+                double zero = given(j->zero) ? j->zero : zi == 0 ? 1 : 3;
+                if (zi == 1 && (given(j->zero) || h->E > 0 || tp > 1 || pp > 1)) break;
+                double ep0 = given(j->ep) ? j->ep : h->E > 0 ? fmin(h->E, t->per_node) : 1;
+                for (double ep = ep0; ep <= (h->E > 0 ? h->E : 1); ep *= 2) {
+                    tlay c = {tp, pp, 1, cp, ep, zero, given(j->virtual_stages) ? j->virtual_stages : 1, 1, 1};
+                    *y = c;
+                    if (fits(s, t, y, st, whole)) return 1;
+                    if (given(j->ep)) break;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* A layout that gives every data-parallel rank a sequence at least, else
+ * any that fits the memory (warned); 0: none fits (refused). */
+static int search(const est *s, tstate *t, tstage *st, tlay *y)
+{
+    return search_pass(s, t, st, y, 1) || search_pass(s, t, st, y, 0);
+}
+
+/* ---- resolve ---------------------------------------------------------------------- */
+
+static jc_status tconst(est *s, const char *id, const char *label, jc_range *out)
+{
+    const jc_constant *c;
+    jc_status st = jci_est_need_const(s, id, &c);
+    if (!st) *out = jci_bld_const(&s->b, id, label, c);
+    return st;
+}
+
+/* A per-device interconnect constant, "<id>.<device>" else "<id>" (a
+ * named fallback). */
+static jc_status tlink(est *s, const char *id, const char *label, jc_range *out)
+{
+    char key[200];
+    const char *const q[1] = {s->dev->id};
+    const jc_constant *c;
+    int k = jci_const_specific(s->db, id, q, 1, &c, key, sizeof key);
+    if (k < 0) return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant '%s'", id);
+    if (k == 1) {
+        label = jci_bld_str(&s->b, "%s: FALLBACK (no figure for %s)", label, s->dev->id);
+        jci_bld_warn(&s->b, "training step: no '%s' for %s: the fallback %g of '%s' is used", id, s->dev->id,
+                     c->value.value, key);
+    }
+    *out = jci_bld_const(&s->b, c->id, label, c);
+    return JC_OK;
+}
+
+static jc_status resolve_constants(est *s, tstate *t)
+{
+    jc_status st;
+    if ((st = tconst(s, "train_attention_eta", "attention core (FlashAttention) achieved fraction of dense peak",
+                     &t->att_eta)) ||
+        (st = tconst(s, "train_goodput", "share of device time in productive steps (restarts, lost work)", &t->goodput)) ||
+        (st = tconst(s, "train_memory_usable", "share of device memory a layout may fill", &t->mem_frac)) ||
+        (st = tconst(s, "train_checkpoint_interval_h", "hours between checkpoints", &t->ckpt_h)) ||
+        (st = tconst(s, "train_checkpoint_copy_gbs", "device-to-host copy bandwidth of a checkpoint", &t->pcie)) ||
+        (st = tconst(s, "train_ep_overlap", "share of the expert all-to-all hidden by compute", &t->ep_overlap)) ||
+        (st = tconst(s, "dp_overlap_backward", "share of a micro-batch's compute the data-parallel collectives run "
+                     "beside", &t->overlap)) ||
+        (st = tconst(s, "allreduce_grad_bytes_per_param", "gradient bytes per parameter reduced", &t->grad_bytes)))
+        return st;
+    if ((st = tlink(s, "link_bw_gbs", "device link bandwidth within a node, one direction", &t->link_bw)) ||
+        (st = tlink(s, "network_bw_gbs", "inter-node network bandwidth per device, one direction", &t->net_bw)))
+        return st;
+    const jc_constant *c;
+    if (s->host && s->host->n_accel > 0) {
+        t->per_node = s->host->n_accel;
+    } else {
+        char key[200];
+        const char *const q[1] = {s->dev->id};
+        if (jci_const_specific(s->db, "devices_per_node", q, 1, &c, key, sizeof key) < 0)
+            return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant 'devices_per_node'");
+        t->per_node = jci_bld_const(&s->b, c->id, "devices per node (one link domain)", c).central;
+    }
+    if (!s->dev->memory_gb.present)
+        return jci_bld_fail(&s->b, JC_ERR_HWDB, "device %s has no memory_gb: the training layout needs it",
+                            s->dev->id);
+    t->cap = s->dev->memory_gb.value * 1e9 * t->mem_frac.central;
+    return JC_OK;
+}
+
+/* The global batch in tokens: --batch x --seq, else DeepSeek LLM's
+ * compute-optimal batch B = 0.292 C^0.3271 tokens at C = 6 N D. */
+static jc_status resolve_batch_tokens(est *s, tstate *t, double S, double D)
+{
+    const jc_job *j = s->job;
+    if (given(j->batch)) {
+        t->B_tok = j->batch * S;
+        t->why[6] = "--batch x --seq";
+        return JC_OK;
+    }
+    jc_range a, b;
+    jc_status st;
+    if ((st = tconst(s, "train_batch_law_coef", "compute-optimal batch: coefficient of B = a C^b (tokens)", &a)) ||
+        (st = tconst(s, "train_batch_law_exp", "compute-optimal batch: exponent b", &b)))
+        return st;
+    double C = 6 * t->sh.P_active * D;
+    t->B_tok = fmax(S, round(a.central * pow(C, b.central) / S) * S);
+    t->why[6] = jci_bld_str(&s->b, "compute-optimal batch %g C^%g at C = 6ND = %.3g FLOP (DeepSeek LLM, "
+                            "arXiv:2401.02954, section 3.1), in whole sequences (give --batch B)", a.central, b.central, C);
+    return JC_OK;
+}
+
+/* The stages: --seq (or the config's context, at most 8192) for the
+ * tokens, and a long-context stage of --long-tokens at --long-seq. */
+static jc_status resolve_stages(est *s, tstate *t, double *D_out)
+{
+    const jc_job *j = s->job;
+    if (!given(j->tokens) || !(j->tokens > 0))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--train with %s needs --tokens D (the tokens trained on)",
+                            j->hf_config ? "--hf-config" : "--layers");
+    double D = j->tokens, S = j->seq;
+    if (!given(S)) {
+        double mx = t->sh.a && t->sh.a->max_ctx > 0 ? (double)t->sh.a->max_ctx : 8192;
+        S = fmin(mx, 8192);
+        t->why[7] = jci_bld_str(&s->b, "sequence %g: the config's context, at most 8192 (the main stage of "
+                                "Llama 3 and DeepSeek-V3 pre-training ran at 8192 / 4096; give --seq)", S);
+    }
+    if (given(j->long_seq) != given(j->long_tokens))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--long-seq and --long-tokens go together (a long-context stage of "
+                            "T tokens at L tokens per sequence)");
+    if (given(j->long_tokens) && !(j->long_tokens < D))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--long-tokens %g must be below --tokens %g (the long stage is "
+                            "part of the run)", j->long_tokens, D);
+    t->n_stages = given(j->long_tokens) ? 2 : 1;
+    t->st[0].S = S;
+    t->st[0].tokens = D - (given(j->long_tokens) ? j->long_tokens : 0);
+    if (t->n_stages == 2) {
+        t->st[1].S = j->long_seq;
+        t->st[1].tokens = j->long_tokens;
+    }
+    *D_out = D;
+    return JC_OK;
+}
+
+/* Why each size of the layout is what it is. */
+static void explain(est *s, tstate *t, const tlay *y, double need)
+{
+    const jc_job *j = s->job;
+    const tshape *h = &t->sh;
+    char gb[64];
+    snprintf(gb, sizeof gb, "%.1f of %.1f GB usable", need / 1e9, t->cap / 1e9);
+    t->why[0] = given(j->tp) ? "--tp"
+              : y->tp > 1 ? jci_bld_str(&s->b, "the smallest tensor-parallel group within a node that fits (%s)", gb)
+                          : "no tensor parallel: the model's share fits one device";
+    t->why[1] = given(j->pp) ? "--pp"
+              : y->pp > 1 ? jci_bld_str(&s->b, "pipeline stages across nodes once tensor parallel fills the node (%s)", gb)
+                          : "no pipeline: fits without stages";
+    t->why[2] = jci_bld_str(&s->b, "the rest of the %g devices", s->G);
+    t->why[3] = given(j->cp) ? "--cp"
+              : y->cp > 1 ? "one rank per 8192 tokens of the sequence (Llama 3 Herd, Table 4)" : "sequence <= 8192 tokens";
+    t->why[4] = h->E <= 0 ? "dense model" : given(j->ep) ? "--ep"
+              : jci_bld_str(&s->b, "experts over a node first, doubled until they fit (%s)", gb);
+    t->why[5] = given(j->zero) ? "--zero"
+              : y->zero >= 3 ? "FSDP (ZeRO-3): a dense model that fits one device only fully sharded"
+                             : "distributed optimizer (ZeRO-1, Megatron-LM's default): optimizer state over data parallel";
+}
+
+static jc_status layout_stage(est *s, tstate *t, int g)
+{
+    tstage *st = &t->st[g];
+    st->B_seq = fmax(1, round(t->B_tok / st->S));
+    if (!search(s, t, st, &st->ly)) {
+        const tlay *y = &st->ly;
+        return jci_bld_fail(&s->b, JC_ERR_RANGE, "training: %s does not fit %g x %s at any layout%s (the largest "
+                            "tried, tp %g pp %g ep %g cp %g, needs %.1f GB per device of %.1f GB usable): give more "
+                            "devices (--count), --recompute, or a layout (--tp --pp --ep --zero)", t->sh.src, s->G,
+                            s->dev->id, (given(s->job->tp) || given(s->job->pp) || given(s->job->ep) || given(s->job->zero)) ? " the options allow" : "", y->tp, y->pp, y->ep,
+                            y->cp, mem_bytes(s, t, &t->sh, y, st->S) / 1e9, t->cap / 1e9);
+    }
+    if (st->B_seq < st->ly.dp)
+        jci_bld_warn(&s->b, "training: the global batch of %g sequences is smaller than the %g data-parallel ranks: "
+                     "each rank gets part of a sequence (give --batch, or fewer devices)", st->B_seq, st->ly.dp);
+    st->steps = ceil(st->tokens / (st->B_seq * st->S));
+    return JC_OK;
+}
+
+/* The result's typed record of stage 0 (the main stage). */
+static jc_status fill_result(est *s, tstate *t, double flops, const double T[3])
+{
+    jc_train_step *r = jci_arena_calloc(s->b.a, 1, sizeof *r);
+    jc_train_part *parts = jci_arena_calloc(s->b.a, P_N, sizeof *parts);
+    if (!r || !parts) return jci_bld_fail(&s->b, JC_ERR_NOMEM, "out of memory");
+    const tshape *h = &t->sh;
+    const tstage *st = &t->st[0];
+    const tlay *y = &st->ly;
+    r->arch = h->src;
+    r->model_type = h->type;
+    r->params_total = h->P_total;
+    r->params_active = h->P_active;
+    r->layers = h->L;
+    r->hidden = h->d;
+    r->heads = h->heads;
+    r->seq = st->S;
+    r->experts = h->E;
+    r->top_k = h->k;
+    r->tp = y->tp, r->pp = y->pp, r->dp = y->dp, r->cp = y->cp, r->ep = y->ep, r->zero = y->zero;
+    r->virtual_stages = y->pp > 1 ? y->v : 1;
+    r->micro_batch_seqs = y->mbs;
+    r->micro_batches = y->m;
+    r->global_batch_tokens = t->B_tok;
+    r->steps = st->steps;
+    r->why_tp = t->why[0], r->why_pp = t->why[1], r->why_dp = t->why[2], r->why_cp = t->why[3];
+    r->why_ep = t->why[4], r->why_zero = t->why[5], r->why_batch = t->why[6];
+    r->why_micro = given(s->job->micro_batches) ? "--micro-batches"
+                                                : "one sequence per micro-batch (sequences under 2048 tokens packed to 2048)";
+    r->memory_gb = mem_bytes(s, t, h, y, st->S) / 1e9;
+    r->memory_cap_gb = t->cap / 1e9;
+    size_t n = 0;
+    for (int i = 0; i < P_N; i++) {
+        if (!(st->parts[SC_CENTRAL][i] > 0)) continue;
+        parts[n].name = part_names[i].name;
+        parts[n].what = part_names[i].what;
+        parts[n].s = st->parts[SC_CENTRAL][i];
+        n++;
+    }
+    r->n_parts = n;
+    r->parts = parts;
+    r->step_s = st->t[SC_CENTRAL];
+    double mf = flops / (st->steps + (t->n_stages > 1 ? t->st[1].steps : 0));
+    r->model_flops_step = mf;
+    double u[3];
+    for (int sc = 0; sc < 3; sc++) u[sc] = flops / (s->G * s->peak * T[sc]);
+    /* the fast corner (SC_LOW) has the highest utilisation */
+    r->utilization = (jc_range){u[SC_HIGH], u[SC_CENTRAL], u[SC_LOW]};
+    double gp[3];
+    for (int sc = 0; sc < 3; sc++) gp[sc] = pick(t->goodput, sc, 0);
+    r->goodput = (jc_range){gp[SC_HIGH], gp[SC_CENTRAL], gp[SC_LOW]};
+    r->mfu = (jc_range){u[SC_HIGH] / gp[SC_HIGH], u[SC_CENTRAL] / gp[SC_CENTRAL], u[SC_LOW] / gp[SC_LOW]};
+    s->e->train_step = r;
+    s->util = r->utilization;
+    s->e->utilization = r->utilization;
+    return JC_OK;
+}
+
+/* Layout assumptions, in the table every estimate lists. */
+static void record_layout(est *s, const tstate *t)
+{
+    const tlay *y = &t->st[0].ly;
+    const jc_job *j = s->job;
+    jci_bld_assume(&s->b, "train.params_total", "parameters, all (memory, optimizer, gradients)", R1(t->sh.P_total), "",
+                   j->hf_config ? JC_ORIGIN_MODEL : JC_ORIGIN_USER, t->sh.a ? "the config's shapes" : "--total-params / --params");
+    jci_bld_assume(&s->b, "train.params_active", "parameters one token uses (FLOPs)", R1(t->sh.P_active), "",
+                   j->hf_config ? JC_ORIGIN_MODEL : JC_ORIGIN_USER, t->sh.a ? "the config's shapes (top-k + shared experts)" : "--params");
+    jci_bld_assume(&s->b, "train.seq", "tokens per sequence (main stage)", R1(t->st[0].S), "",
+                   given(j->seq) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT, t->why[7] ? t->why[7] : "--seq");
+    jci_bld_assume(&s->b, "train.batch_tokens", "global batch, tokens per optimizer step", R1(t->B_tok), "",
+                   given(j->batch) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED, t->why[6]);
+    const double v[] = {y->tp, y->pp, y->dp, y->cp, y->ep, y->zero};
+    static const char *const keys[] = {"parallel.tp", "parallel.pp", "parallel.dp", "train.cp", "train.ep", "train.zero"};
+    static const char *const lab[] = {"tensor-parallel size", "pipeline stages", "data-parallel size",
+                                      "context-parallel size", "expert-parallel size", "ZeRO stage"};
+    const double gv[] = {j->tp, j->pp, NAN, j->cp, j->ep, j->zero};
+    for (int i = 0; i < 6; i++)
+        jci_bld_assume(&s->b, keys[i], lab[i], R1(v[i]), "", given(gv[i]) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
+                       t->why[i]);
+    jci_bld_assume(&s->b, "parallel.micro_batches", "micro-batches per data-parallel rank and step", R1(y->m), "",
+                   given(j->micro_batches) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED, "global batch / (dp x micro-batch size)");
+}
+
+jc_status jci_est_resolve_step(est *s)
+{
+    const jc_job *j = s->job;
+    jc_status st;
+    tstate *t = jci_arena_calloc(s->b.a, 1, sizeof *t);
+    if (!t) return jci_bld_fail(&s->b, JC_ERR_NOMEM, "out of memory");
+    if (s->an)
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "a MODEL.onnx and %s both give the architecture: choose one",
+                            j->hf_config ? "--hf-config" : "--layers");
+    if (given(j->utilization))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--utilization has no effect with the training step model (%s): the "
+                            "utilisation is its output; drop it", j->hf_config ? "--hf-config" : "--layers");
+    if (given(s->known_T))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--hours / --device-hours give the runtime: the training step model "
+                            "(%s) would have no effect; drop one", j->hf_config ? "--hf-config" : "--layers");
+    if (j->hf_config) {
+        if ((st = jc_arch_load_hf(j->hf_config, &s->arch, s->b.d))) return st;
+        if ((st = shape_arch(s, s->arch, &t->sh))) return st;
+    } else if ((st = shape_params(s, &t->sh))) {
+        return st;
+    }
+    t->opt_bytes_pp = s->opt_bytes_pp;
+    t->teacher = given(j->distill_teacher) ? j->distill_teacher : 0;
+    double D = NAN;
+    if ((st = resolve_constants(s, t)) || (st = resolve_stages(s, t, &D)) ||
+        (st = resolve_batch_tokens(s, t, t->st[0].S, D)))
+        return st;
+    for (int g = 0; g < t->n_stages; g++)
+        if ((st = layout_stage(s, t, g))) return st;
+    explain(s, t, &t->st[0].ly, mem_bytes(s, t, &t->sh, &t->st[0].ly, t->st[0].S));
+    record_layout(s, t);
+    double flops = 0, T[3] = {0, 0, 0};
+    for (int g = 0; g < t->n_stages; g++) {
+        double f = step_time(s, t, g, SC_CENTRAL);
+        step_time(s, t, g, SC_LOW);
+        step_time(s, t, g, SC_HIGH);
+        flops += f * t->st[g].steps;
+        for (int sc = 0; sc < 3; sc++) T[sc] += t->st[g].steps * t->st[g].t[sc];
+    }
+    s->step_on = 1;
+    s->params = t->sh.P_total;
+    s->tokens = D;
+    s->total_flops = flops;
+    s->passes = t->st[0].steps + (t->n_stages > 1 ? t->st[1].steps : 0);
+    jci_bld_assume(&s->b, "steps", "optimizer steps = tokens / global batch (every stage)", R1(s->passes), "",
+                   JC_ORIGIN_DERIVED, "--tokens / the global batch");
+    jci_bld_assume(&s->b, "work.total_flops", "model FLOPs: GEMMs at the layers' shapes + attention at the sequence "
+                   "length, forward x (1 + backward factor)", R1(flops), "FLOP", JC_ORIGIN_DERIVED,
+                   "the training step model (train_step.c)");
+    return fill_result(s, t, flops, T);
+}

@@ -1,0 +1,195 @@
+/*
+ * test_train_step.c - the training step model (src/estimate/train_step.c)
+ * against step times worked out by hand from its equations
+ * (docs/energy-model.md "Training step model") and the hwdb figures they
+ * use: a dense --params layout on one A100 and a small mixture of experts
+ * (tests/train/tiny-moe.json) on two H100 with expert parallel 2; plus
+ * the refusals of options the step model would ignore.
+ */
+#include "joulecast.h"
+#include "check.h"
+
+#include <math.h>
+
+static jc_hwdb *db;
+
+/* The kernel model's time of one GEMM of an M x N output over K
+ * (efficiency.h): eager eta 0.7, fill 2 us, tiles 128 x 64, waves over
+ * the SMs, launch floor 10 us. */
+static double gemm(double peak, double sms, double M, double N, double K)
+{
+    double p = peak * 0.7, tiles = ceil(M / 128) * ceil(N / 64);
+    double q = M * N / (tiles * 128 * 64);
+    if (tiles >= sms) q *= tiles / (ceil(tiles / sms) * sms);
+    double t = (2 * M * N * K + p * 2e-6) / (p * q);
+    return t > 1e-5 ? t : 1e-5;
+}
+
+/* forward, dgrad, wgrad */
+static double fb(double peak, double sms, double M, double N, double K)
+{
+    return gemm(peak, sms, M, N, K) + gemm(peak, sms, M, K, N) + gemm(peak, sms, K, N, M);
+}
+
+static double part(const jc_train_step *t, const char *name)
+{
+    for (size_t i = 0; i < t->n_parts; i++)
+        if (!strcmp(t->parts[i].name, name)) return t->parts[i].s;
+    return 0;
+}
+
+static void job_base(jc_job *j, const char *dev, double count)
+{
+    jc_job_init(j);
+    j->mode = JC_MODE_TRAINING;
+    j->device = dev;
+    j->count = count;
+    j->optimizer = "none";
+    j->pue = 1;
+    j->ci = 400;
+}
+
+/* Dense: 2 layers of d 1024, 8 heads, MLP 4096 (params 2 x (4 d^2 +
+ * 2 x 1024 x 4096) = 25,165,824), one sequence of 2048 tokens per step
+ * on one A100 (312 TFLOP/s, 108 SMs, 2039 GB/s).  Per layer:
+ *   GEMMs   qkv 2048x3072x1024, out 2048x1024x1024, up 2048x4096x1024,
+ *           down 2048x1024x4096, each forward + dgrad + wgrad;
+ *   attention 2 x 2048 x 1024 (causal mean context) x 8 x 256 FLOPs
+ *           forward, x 3.5 with the FlashAttention backward, at 0.5 of
+ *           peak;
+ *   memory  (10 d + 2 (1024 + 2048) + 2 x 4096) = 24,576 elements per
+ *           token, bf16, forward + 2 x backward, at 0.85 of 2039 GB/s;
+ *   checkpoint 16 B x 25,165,824 / 25 GB/s per hour of steps;
+ *   lost    1/0.9 - 1 of the step. */
+static void test_dense(void)
+{
+    jc_job j;
+    job_base(&j, "nvidia-a100-sxm4-80gb", 1);
+    j.params = 25165824;
+    j.layers = 2;
+    j.hidden = 1024;
+    j.heads = 8;
+    j.seq = 2048;
+    j.batch = 1;
+    j.tokens = 2048 * 10;
+    jc_estimate *e = check_estimate(&j, NULL, db);
+    if (!e) return;
+    const jc_train_step *t = e->train_step;
+    CHECK(t != NULL);
+    if (!t) { jc_estimate_free(e); return; }
+    double P = 312e12, sm = 108, T = 2048;
+    double g = 2 * (fb(P, sm, T, 3072, 1024) + fb(P, sm, T, 1024, 1024) + fb(P, sm, T, 4096, 1024) +
+                    fb(P, sm, T, 1024, 4096));
+    double att = 2 * (2 * T * 1024 * 8 * 256) * 3.5 / (P * 0.5);
+    double mem = T * 2 * 24576 * 2 * 3 / (2039e9 * 0.85);
+    double sum = g + att + mem;
+    double ck = 16 * 25165824 / 25e9 * sum / 3600;
+    double step = (sum + ck) / 0.9;
+    CHECK_NEAR(part(t, "gemm"), g, 1e-9);
+    CHECK_NEAR(part(t, "attention"), att, 1e-9);
+    CHECK_NEAR(part(t, "memory"), mem, 1e-9);
+    CHECK_NEAR(t->step_s, step, 1e-9);
+    CHECK_NEAR(t->tp * t->pp * t->dp, 1, 0);
+    CHECK_NEAR(t->steps, 10, 0);
+    CHECK_NEAR(e->device_hours.central, 10 * step / 3600, 1e-9);
+    jc_estimate_free(e);
+}
+
+/* MoE: tests/train/tiny-moe.json (2 layers, d 1024, 8 heads of 128, 8
+ * experts of 2048, top-2, vocabulary 1024) on two H100 (989.5 TFLOP/s,
+ * 132 SMs, 3350 GB/s, NVLink 450 GB/s), ep 2, two sequences of 1024
+ * tokens per step: one per data-parallel rank, T = 1024.  Per layer:
+ *   GEMMs   qkv 1024x3072x1024, out 1024x1024x1024, router 1024x8x1024,
+ *           4 local experts of 1024 x 2 x 2 / 8 = 512 tokens: up
+ *           512x4096x1024 and down 512x1024x2048 each, as one grouped
+ *           kernel (a fill per expert, one launch floor);
+ *   LM head 1024x1024x1024 once;
+ *   all-to-all 4 x 1024 x 2 x 1024 x 2 B x 1/2 over NVLink;
+ *   memory  per token per layer 10 d + 2 x 3072 + 3 x 2 x 2048 + 4 x 2 x d
+ *           elements, plus the logits 1024 x 4 B x 3 per token. */
+static void test_moe(void)
+{
+    jc_job j;
+    job_base(&j, "nvidia-h100-sxm5", 2);
+    j.hf_config = "tests/train/tiny-moe.json";
+    j.seq = 1024;
+    j.batch = 2;
+    j.ep = 2;
+    j.tokens = 1024 * 2 * 5;
+    jc_estimate *e = check_estimate(&j, NULL, db);
+    if (!e) return;
+    const jc_train_step *t = e->train_step;
+    CHECK(t != NULL);
+    if (!t) { jc_estimate_free(e); return; }
+    double P = 989.5e12, sm = 132, T = 1024;
+    double experts = 0;
+    {
+        /* 4 grouped GEMMs: the fill term once per GEMM, quantisation of
+         * one */
+        double p = P * 0.7;
+        double f_up = 2 * 512.0 * 4096 * 1024, f_dn = 2 * 512.0 * 1024 * 2048;
+        double up = 0, dn = 0;
+        double sh[3][3] = {{512, 4096, 1024}, {512, 1024, 4096}, {1024, 4096, 512}};
+        double sd[3][3] = {{512, 1024, 2048}, {512, 2048, 1024}, {2048, 1024, 512}};
+        for (int k = 0; k < 3; k++) {
+            double M = sh[k][0], N = sh[k][1], tl = ceil(M / 128) * ceil(N / 64);
+            double q = M * N / (tl * 8192);
+            if (tl >= sm) q *= tl / (ceil(tl / sm) * sm);
+            up = (4 * f_up + p * 2e-6 * 4) / (p * q);
+            M = sd[k][0], N = sd[k][1], tl = ceil(M / 128) * ceil(N / 64);
+            q = M * N / (tl * 8192);
+            if (tl >= sm) q *= tl / (ceil(tl / sm) * sm);
+            dn = (4 * f_dn + p * 2e-6 * 4) / (p * q);
+            experts += (up > 1e-5 ? up : 1e-5) + (dn > 1e-5 ? dn : 1e-5);   /* one grouped kernel: one launch */
+        }
+    }
+    double layer = fb(P, sm, T, 3072, 1024) + fb(P, sm, T, 1024, 1024) + fb(P, sm, T, 8, 1024) + experts;
+    double g = 2 * layer + fb(P, sm, T, 1024, 1024);
+    double a2a = 2 * (4 * T * 2 * 1024 * 2 * 0.5) / 450e9;
+    double mem = T * (2 * (10 * 1024 + 2 * 3072 + 3 * 2 * 2048 + 4 * 2 * 1024)) * 2 * 3 / (3350e9 * 0.85) +
+                 T * 1024 * 4 * 3 / (3350e9 * 0.85);
+    double att = 2 * (2 * T * 512 * 8 * 256) * 3.5 / (P * 0.5);
+    CHECK_NEAR(t->ep, 2, 0);
+    CHECK_NEAR(t->dp, 2, 0);
+    CHECK_NEAR(part(t, "gemm"), g, 1e-9);
+    CHECK_NEAR(part(t, "ep_alltoall"), a2a, 1e-9);
+    CHECK_NEAR(part(t, "memory"), mem, 1e-9);
+    CHECK_NEAR(part(t, "attention"), att, 1e-9);
+    jc_estimate_free(e);
+}
+
+static void test_refusals(void)
+{
+    jc_job j;
+    jc_estimate *e = NULL;
+    jc_diag d;
+    job_base(&j, "nvidia-h100-sxm5", 8);
+    j.hf_config = "tests/train/tiny-moe.json";
+    j.tokens = 1e9;
+    j.utilization = 0.4;   /* the step model's output, not an input */
+    CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_USAGE);
+    job_base(&j, "nvidia-h100-sxm5", 8);
+    j.hf_config = "tests/train/tiny-moe.json";
+    j.tokens = 1e9;
+    j.params = 1e9;   /* the config gives the parameters */
+    CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_USAGE);
+    job_base(&j, "nvidia-h100-sxm5", 8);
+    j.params = 1e9;
+    j.layers = 16;    /* no --hidden / --heads / --seq */
+    j.tokens = 1e9;
+    CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_USAGE);
+    job_base(&j, "nvidia-h100-sxm5", 1);
+    j.hf_config = "tests/serving/configs/llama-3.1-70b.json";   /* 70B on one device */
+    j.tokens = 1e9;
+    CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_RANGE);
+}
+
+int main(void)
+{
+    if (!(db = check_bundled_hwdb())) return 1;
+    RUN(test_dense);
+    RUN(test_moe);
+    RUN(test_refusals);
+    jc_hwdb_free(db);
+    return check_summary();
+}
