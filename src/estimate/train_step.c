@@ -78,6 +78,7 @@ typedef struct tstate {
     jc_range att_eta, goodput, mem_frac, ckpt_h, pcie, ep_overlap, overlap, grad_bytes, link_bw, net_bw;
     double opt_bytes_pp;
     const char *why[8];
+    const char *recompute_why;   /* set when the layout search turned recompute on */
 } tstate;
 
 static double pick(jc_range r, int sc, int raises_energy)
@@ -605,7 +606,18 @@ static jc_status layout_stage(est *s, tstate *t, int g)
 {
     tstage *st = &t->st[g];
     st->B_seq = fmax(1, round(t->B_tok / st->S));
-    if (!search(s, t, st, &st->ly)) {
+    int found = search(s, t, st, &st->ly);
+    if (!found && s->rc <= 0) {
+        /* what practitioners do next: recompute every layer's activations */
+        s->rc = 1;
+        found = search(s, t, st, &st->ly);
+        if (found) {
+            t->recompute_why = "full activation recompute: no layout fits the activations without it";
+            jci_bld_assume(&s->b, "recompute", "activation recomputation: extra forward passes", R1(1), "",
+                           JC_ORIGIN_DERIVED, t->recompute_why);
+        }
+    }
+    if (!found) {
         const tlay *y = &st->ly;
         return jci_bld_fail(&s->b, JC_ERR_RANGE, "training: %s does not fit %g x %s at any layout%s (the largest "
                             "tried, tp %g pp %g ep %g cp %g, needs %.1f GB per device of %.1f GB usable): give more "
