@@ -95,7 +95,8 @@ int jci_est_step_wanted(const jc_job *j)
 
 /* The shape of a --params job: --layers --hidden --heads --seq, a dense
  * MHA transformer whose layers hold the parameters (4 d^2 of attention,
- * the rest a two-matrix MLP; embeddings not separated). */
+ * the rest a two-matrix MLP whose width is rounded to a multiple of 256;
+ * embeddings not separated). */
 static jc_status shape_params(est *s, tshape *h)
 {
     const jc_job *j = s->job;
@@ -123,8 +124,10 @@ static jc_status shape_params(est *s, tshape *h)
     h->attn_w = 4 * h->d * h->d;
     h->o_w = h->d * h->d;
     h->gated = 0;
-    h->ffn = (h->P_active / h->L - h->attn_w) / (2 * h->d);
-    if (!(h->ffn >= 1))
+    /* the MLP width the parameters leave, in whole tensor-core tiles of
+     * 256 (as published models choose it: 11008, 13824, 53248) */
+    h->ffn = round((h->P_active / h->L - h->attn_w) / (2 * h->d) / 256) * 256;
+    if (!(h->ffn >= 256))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--params %g is too small for %g layers of width %g (4 d^2 of "
                             "attention per layer alone is %g)", h->P_active, h->L, h->d, h->L * h->attn_w);
     h->mtp = given(j->mtp_heads) ? j->mtp_heads : 0;
