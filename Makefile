@@ -76,7 +76,7 @@ HWDBDIR    := $(DATADIR)/joulecast/hwdb
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 
-.PHONY: all deps demo test check test-build clean bench accuracy lint check-deps golden-update fuzz fuzz-build valgrind hwdb-schema
+.PHONY: all deps demo test check test-build clean bench accuracy lint check-deps golden-update golden-freeze fuzz fuzz-build valgrind hwdb-schema
 
 all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so $(BUILD)/hwdb.snap
 
@@ -293,4 +293,14 @@ hwdb-schema: $(BUILD)/joulecast
 	python3 tools/hwdb_schema.py --update $(BUILD)/joulecast
 
 golden-update: all
+	UPDATE=1 JC=$(CURDIR)/build/joulecast sh tests/golden.sh
+
+# a new copy of hwdb/ for the goldens (tests/golden/hwdb-frozen/README.md),
+# then the goldens rewritten against it: review the diff
+golden-freeze: all
+	find tests/golden/hwdb-frozen -name '*.yaml' -delete
+	find tests/golden/hwdb-frozen -depth -type d -empty -delete
+	mkdir -p tests/golden/hwdb-frozen
+	cd hwdb && find . -name '*.yaml' -o -name VERSION | while read -r f; do \
+	    mkdir -p "../tests/golden/hwdb-frozen/$$(dirname "$$f")" && cp "$$f" "../tests/golden/hwdb-frozen/$$f" || exit 1; done
 	UPDATE=1 JC=$(CURDIR)/build/joulecast sh tests/golden.sh

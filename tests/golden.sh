@@ -7,11 +7,27 @@
 # Commands run from the repository root under LC_ALL=C.  Refresh the
 # expectations after an intended change with `make golden-update`
 # (UPDATE=1 sh tests/golden.sh), then review the diff before committing.
+#
+# Every case runs against the frozen hardware database
+# tests/golden/hwdb-frozen/ (JOULECAST_HWDB_DIR; its snapshot is written
+# once per run into a scratch folder), not the bundled hwdb/: a change to
+# a fitted constant, a device or a region in hwdb/ changes no golden.
+# Number regressions belong to `make accuracy` and the unit tests.  The
+# frozen copy is refreshed from hwdb/ only on purpose (`make golden-freeze`,
+# which rewrites the goldens), e.g. when the code needs a field it lacks.
 set -u
 cd "$(dirname "$0")/.."
 export LC_ALL=C
 JC=${JC:-$PWD/build/joulecast}
 export JC
+unset JOULECAST_HWDB
+export JOULECAST_HWDB_DIR="$PWD/tests/golden/hwdb-frozen"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export JOULECAST_HWDB_SNAPSHOT="$scratch/frozen.snap"
+if ! "$JC" hwdb snapshot "$JOULECAST_HWDB_DIR" -o "$JOULECAST_HWDB_SNAPSHOT" > "$scratch/snap.log" 2>&1; then
+  echo "FAIL golden/frozen-hwdb-snapshot"; sed 's/^/    /' "$scratch/snap.log"; exit 1
+fi
 for dir in tests/golden/*/; do
   [ -f "$dir/cmd" ] || continue
   name=$(basename "$dir")
