@@ -1202,6 +1202,11 @@ typedef struct jc_train_step {
     double tp, pp, dp, cp, ep, zero, virtual_stages;
     double micro_batch_seqs, micro_batches;   /* per data-parallel rank and step */
     double global_batch_tokens, steps;
+    /* a long-context stage (--long-seq --long-tokens): its sequence,
+     * context-parallel and data-parallel sizes, steps and step time; 0
+     * without one */
+    double long_seq, long_cp, long_dp, long_steps, long_step_s;
+    const char *why_recompute;   /* set when the layout turned full recompute on */
     const char *why_tp, *why_pp, *why_dp, *why_cp, *why_ep, *why_zero, *why_batch, *why_micro;
     double memory_gb;        /* per device: weights + gradients + optimizer + activations */
     double memory_cap_gb;    /* usable per device */

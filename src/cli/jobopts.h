@@ -18,7 +18,7 @@
 #define JO_MAX_BIND 64
 #define JO_MAX_RANK 64    /* dims of one --input */
 #define JO_MAX_LAYERS 16
-#define JO_MAX_JOBKEYS 64
+#define JO_MAX_JOBKEYS 128   /* more than the keys of job_keys.def (74): jo_init keeps the first JO_MAX_JOBKEYS */
 
 typedef enum jo_type {
     JO_JOB,  /* a key of jc_job (jc_job_keys), applied with jc_job_set */

@@ -621,12 +621,18 @@ static jc_status layout_stage(est *s, tstate *t, int g)
         }
     }
     if (!found) {
-        const tlay *y = &st->ly;
-        return jci_bld_fail(&s->b, JC_ERR_RANGE, "training: %s does not fit %g x %s at any layout%s (the largest "
-                            "tried, tp %g pp %g ep %g cp %g, needs %.1f GB per device of %.1f GB usable): give more "
-                            "devices (--count), --recompute, or a layout (--tp --pp --ep --zero)", t->sh.src, s->G,
-                            s->dev->id, (given(s->job->tp) || given(s->job->pp) || given(s->job->ep) || given(s->job->zero)) ? " the options allow" : "", y->tp, y->pp, y->ep,
-                            y->cp, mem_bytes(s, t, &t->sh, y, st->S) / 1e9, t->cap / 1e9);
+        /* the weights, gradients and optimizer state alone (16 B per
+         * parameter, fully sharded) bound the devices needed from below */
+        double need = ceil(16 * t->sh.P_total / t->cap);
+        return jci_bld_fail(&s->b, JC_ERR_RANGE, "training: %s does not fit %g x %s at any layout%s, even with full "
+                            "activation recompute: its weights, gradients and optimizer state alone (16 B x %.3g "
+                            "parameters) need at least %.0f devices of %.1f GB usable; give more devices (--count)%s",
+                            t->sh.src, s->G, s->dev->id,
+                            (given(s->job->tp) || given(s->job->pp) || given(s->job->ep) || given(s->job->zero) ||
+                             given(s->job->cp)) ? " the options allow" : "",
+                            t->sh.P_total, need, t->cap / 1e9,
+                            (given(s->job->tp) || given(s->job->pp) || given(s->job->ep) || given(s->job->zero) ||
+                             given(s->job->cp)) ? " or drop the layout options" : "");
     }
     if (st->B_seq < st->ly.dp)
         jci_bld_warn(&s->b, "training: the global batch of %g sequences is smaller than the %g data-parallel ranks: "
@@ -660,6 +666,12 @@ static jc_status fill_result(est *s, tstate *t, double flops, const double T[3])
     r->micro_batches = y->m;
     r->global_batch_tokens = t->B_tok;
     r->steps = st->steps;
+    if (t->n_stages > 1) {
+        const tstage *l = &t->st[1];
+        r->long_seq = l->S, r->long_cp = l->ly.cp, r->long_dp = l->ly.dp;
+        r->long_steps = l->steps, r->long_step_s = l->t[SC_CENTRAL];
+    }
+    r->why_recompute = t->recompute_why;
     r->why_tp = t->why[0], r->why_pp = t->why[1], r->why_dp = t->why[2], r->why_cp = t->why[3];
     r->why_ep = t->why[4], r->why_zero = t->why[5], r->why_batch = t->why[6];
     r->why_micro = given(s->job->micro_batches) ? "--micro-batches"

@@ -198,6 +198,10 @@ static void train_step_text(const jc_estimate *e, FILE *f)
         fprintf(f, "  %-14s %10.4g s %5.1f%%  %s\n", t->parts[i].name, t->parts[i].s,
                 t->step_s > 0 ? 100 * t->parts[i].s / t->step_s : 0, t->parts[i].what);
     fprintf(f, "  %-14s %10.4g s\n", "step", t->step_s);
+    if (t->long_steps > 0)
+        fprintf(f, "  long-context stage: %s steps of %.4g s at %g tokens (context parallel %g, data parallel %g)\n",
+                count_num(b1, sizeof b1, t->long_steps), t->long_step_s, t->long_seq, t->long_cp, t->long_dp);
+    if (t->why_recompute) fprintf(f, "  recompute: %s\n", t->why_recompute);
     fprintf(f, "  MFU %.3f [%.3f-%.3f] in steps x goodput %.2f [%.2f-%.2f] = utilisation %.3f [%.3f-%.3f]\n",
             t->mfu.central, t->mfu.low, t->mfu.high, t->goodput.central, t->goodput.low, t->goodput.high,
             t->utilization.central, t->utilization.low, t->utilization.high);
@@ -334,6 +338,10 @@ static int train_step_json(cJSON *root, const jc_train_step *t)
         RJF_N("zero", t->zero), RJF_N("virtual_stages", t->virtual_stages),
         RJF_N("micro_batch_seqs", t->micro_batch_seqs), RJF_N("micro_batches", t->micro_batches),
         RJF_N("global_batch_tokens", t->global_batch_tokens), RJF_N("steps", t->steps),
+        RJF_N("long_seq", t->long_steps > 0 ? t->long_seq : NAN), RJF_N("long_cp", t->long_steps > 0 ? t->long_cp : NAN),
+        RJF_N("long_dp", t->long_steps > 0 ? t->long_dp : NAN),
+        RJF_N("long_steps", t->long_steps > 0 ? t->long_steps : NAN),
+        RJF_N("long_step_s", t->long_steps > 0 ? t->long_step_s : NAN), RJF_S("why_recompute", t->why_recompute),
         RJF_S("why_tp", t->why_tp), RJF_S("why_pp", t->why_pp), RJF_S("why_dp", t->why_dp),
         RJF_S("why_cp", t->why_cp), RJF_S("why_ep", t->why_ep), RJF_S("why_zero", t->why_zero),
         RJF_S("why_batch", t->why_batch), RJF_S("why_micro", t->why_micro), RJF_N("memory_gb", t->memory_gb),
