@@ -18,6 +18,9 @@
 #                   completion; make uninstall
 #   make fuzz       build the libFuzzer targets (clang) and run each for
 #                   FUZZ_SECONDS (default 60); tests/fuzz/README.md
+#   make fuzz-long  the whole op sweep (tests/opsweep.sh: every op of ops.def
+#                   with extreme attributes, constants and ranks, about
+#                   85,000 models under ASan+UBSan; make test runs 1 in 40)
 #   make valgrind   inspect + count of every backend-suite model under
 #                   valgrind (the sample of 60 runs in make test)
 #   make clean
@@ -150,7 +153,7 @@ $(BUILD)/asan/tests/%: $(BUILD)/asan/unit/%.o $(BUILD)/asan/libjoulecast.a
 	$(CC) $(SANFLAGS) -o $@ $< $(BUILD)/asan/libjoulecast.a $(LDLIBS)
 
 # fuzz targets replayed over tests/fuzz/regress/ (tests/fuzz_regress.sh)
-FUZZ_TARGETS := onnx hwdb jobfile estimate_cli
+FUZZ_TARGETS := onnx hwdb jobfile estimate_cli oprules trace
 ACLI_LIB_OBJ := $(filter-out %/main.o %/cmd_estimate.o,$(ACLI_OBJ))
 REPLAY_BIN   := $(patsubst %,$(BUILD)/asan/fuzz/replay_%,$(FUZZ_TARGETS))
 REPLAY_OBJ   := $(patsubst %,$(BUILD)/asan/fuzzobj/fuzz_%.o,$(FUZZ_TARGETS)) $(BUILD)/asan/fuzzobj/replay_main.o
@@ -266,6 +269,10 @@ fuzz-build: $(FUZZ_BIN)
 
 fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_TARGETS)
+
+.PHONY: fuzz-long
+fuzz-long: test-build
+	@OPSWEEP_SAMPLE=1 nice -n 19 sh tests/opsweep.sh
 
 valgrind: all
 	@FULL=1 sh tests/valgrind.sh

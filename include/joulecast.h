@@ -2762,6 +2762,28 @@ jc_status jc_report_serving_html(const jc_serving *s, FILE *f);
 jc_status jc_report_serving_statement(const jc_serving *s, const jc_statement_opts *o,
                                       jc_statement_format fmt, FILE *f, jc_diag *diag);
 
+/* ------------------------------------------------------------------ */
+/* Terminal-safe text and CSV cells (owner src/base/safetext.c)        */
+/* ------------------------------------------------------------------ */
+/* Strings from models, traces, hwdb layers and JSON files are untrusted.
+ * jc_text_escape writes s to f with every control byte (newline and tab
+ * included), C1 control, bidi override or isolate (U+202A-U+202E,
+ * U+2066-U+2069, U+200E/U+200F/U+061C) and non-UTF-8 byte escaped as
+ * "\xHH" (a byte) / "\uHHHH" (a code point: "\u202e"); NULL writes nothing.  jc_text_is_safe: s needs no
+ * escape (NULL: true). */
+void jc_text_escape(FILE *f, const char *s);
+int jc_text_is_safe(const char *s);
+/* A stream writing to file descriptor fd through the same rule, newlines
+ * and tabs kept (the CLI's stdout and stderr: every text report and
+ * diagnostic); buffered or not.  NULL where the C library has no
+ * fopencookie (then write raw) or out of memory.  fclose flushes it. */
+FILE *jc_safe_stream(int fd, int buffered);
+/* CSV string cells starting with = + - @ TAB or CR are written with a
+ * leading "'" so that a spreadsheet shows them instead of running them
+ * (OWASP CSV injection).  jc_csv_raw(1) turns that off for the calling
+ * thread (count/compare/estimate --csv-raw), jc_csv_raw(0) back on. */
+void jc_csv_raw(int raw);
+
 #ifdef __cplusplus
 }
 #endif

@@ -82,3 +82,36 @@ else echo "FAIL oprules/product_of_10^6_factors: $(head -c 300 $T/err) $(grep -o
 # the same file through a job file's op-rules:
 printf "model: %s\nop-rules: %s\ndevice: a100\n" "$PWD/$M" "$T/parens.yaml" > $T/job.yaml
 case_ "oprules/nested_parentheses_via_job_file" 2 "nested more than" "$JC" estimate $T/job.yaml
+
+# ---- 9: every result finite or refused; trace values outside a physical range refused by line ----
+TR=tests/hostile/traces
+case_ "trace/power_1e308_W_refused_by_line" 7 "power_1e308.csv:3: GPU 0: power 1e+308 W is above" "$JC" trace $TR/power_1e308.csv
+case_ "trace/wall_1e308_W_refused_by_line" 7 "wall_1e308.csv:3: wall meter: power" "$JC" trace $TR/wall_1e308.csv --scope wall
+case_ "trace/utilisation_500%_refused_by_line" 7 "util_500.csv:3: GPU 0: utilisation 500 % is outside" "$JC" trace $TR/util_500.csv
+case_ "trace/samples_8000_years_apart_refused" 7 "span_8000_years.csv:3: wall meter: time" "$JC" trace $TR/span_8000_years.csv --scope wall
+case_ "estimate/utilization_1e-300_refused" 2 "--utilization must be in [1e-06, 1]" "$JC" estimate models/resnet18.onnx --device a100 --utilization 1e-300 --requests 1000
+
+# ---- 10: control bytes and bidi overrides escaped in every text output and diagnostic ----
+# (raw ESC 033, BEL 007, CR 015, U+202E = 342 200 256; a forged line starts "FORGED")
+no_raw() {  # name file: the file holds none of those bytes and no forged line
+  if LC_ALL=C grep -q "$(printf '\033')\|$(printf '\007')\|$(printf '\015')\|$(printf '\342\200\256')" "$2" ||
+     grep -q '^FORGED' "$2"; then echo "FAIL $1: raw control bytes or a forged line: $(head -c 300 "$2" | od -c | head -5)"
+  elif ! grep -qF '\x1b' "$2"; then echo "FAIL $1: no \\x1b escape shown: $(head -c 300 "$2")"
+  else echo "PASS $1"; fi
+}
+"$JC" inspect $H/control_bytes.onnx > $T/out 2> $T/err; no_raw "escape/inspect_names" $T/out
+"$JC" count $H/control_bytes.onnx --per-node > $T/out 2> $T/err; no_raw "escape/count_per_node" $T/out
+"$JC" count $H/control_bytes.onnx --json > $T/out 2> $T/err; no_raw "escape/count_json" $T/out
+"$JC" trace $TR/control_bytes_name.csv > $T/out 2> $T/err; no_raw "escape/trace_channel_name" $T/out
+grep -qF '\u202e' $T/out && echo "PASS escape/trace_bidi_override_as_u202e" || echo "FAIL escape/trace_bidi_override_as_u202e: $(head -c 300 $T/out)"
+"$JC" count "$(printf 'x\033]0;title\007.onnx')" > $T/out 2> $T/err; no_raw "escape/stderr_diagnostic" $T/err
+
+# ---- 11: CSV formula cells prefixed with ' by default; --csv-raw for the bytes ----
+"$JC" count $H/csv_formulas.onnx --csv > $T/out 2> $T/err
+if grep -q "^\"'=HYPERLINK" $T/out && grep -q "^\"'+1+1\"" $T/out && grep -q "^\"'-2\"" $T/out && grep -q "^\"'@SUM" $T/out
+then echo "PASS csv/formula_cells_prefixed"; else echo "FAIL csv/formula_cells_prefixed: $(head -c 300 $T/out)"; fi
+"$JC" count $H/csv_formulas.onnx --csv --csv-raw > $T/out 2> $T/err
+grep -q '^"=HYPERLINK' $T/out && echo "PASS csv/csv_raw_keeps_the_bytes" || echo "FAIL csv/csv_raw_keeps_the_bytes: $(head -c 300 $T/out)"
+case_ "csv/csv_raw_without_csv_refused" 2 "--csv-raw has no effect" "$JC" count $H/csv_formulas.onnx --csv-raw
+"$JC" estimate models/resnet18.onnx --device a100 --requests 1000 --format codecarbon --project '=HYPERLINK("x")' > $T/out 2> $T/err
+grep -q "\"'=HYPERLINK" $T/out && echo "PASS csv/codecarbon_project_prefixed" || echo "FAIL csv/codecarbon_project_prefixed: $(head -c 300 $T/out)"

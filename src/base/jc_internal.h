@@ -190,6 +190,15 @@ void jci_yaml_quote(FILE *f, const char *s);
  * it holds a comma, a quote, CR or LF, or always when `always`.  NULL
  * writes nothing (an empty field). */
 void jci_csv_field(FILE *f, const char *s, bool always);
+/* true when the CSV cell s would run as a spreadsheet formula and the
+ * calling thread keeps the guard on (jc_csv_raw): jci_csv_field then
+ * writes it with a leading "'" (src/base/safetext.c). */
+bool jci_csv_formula(const char *s);
+/* s itself when it needs no escape (jc_text_is_safe), else its escaped
+ * form (jc_text_escape's rule: newlines too) in arena a; NULL on
+ * out-of-memory.  For names read from untrusted files, so that every
+ * format shows the same terminal-safe name on one line. */
+const char *jci_text_escaped(jci_arena *a, const char *s);
 
 /* Length of the well-formed UTF-8 sequence at p (1..4), or 0 when the
  * bytes there are not one (overlong, surrogate, above U+10FFFF, cut short

@@ -125,11 +125,14 @@ void jci_yaml_quote(FILE *f, const char *s)
 void jci_csv_field(FILE *f, const char *s, bool always)
 {
     if (!s) return;
+    const char *pre = jci_csv_formula(s) ? "'" : "";   /* a formula cell shown, not run */
     if (!always && !strpbrk(s, ",\"\r\n")) {
+        fputs(pre, f);
         fputs(s, f);
         return;
     }
     fputc('"', f);
+    fputs(pre, f);
     for (; *s; s++) {
         if (*s == '"') fputc('"', f);
         fputc(*s, f);

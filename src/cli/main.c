@@ -154,8 +154,71 @@ static void usage(FILE *f)
                "Exit codes and environment: man joulecast.\n");
 }
 
+/* stdout and stderr through the terminal-safe rule (jc_safe_stream):
+ * every report and diagnostic escapes control bytes and bidi overrides
+ * that a model, trace or hwdb string brings (where the C library allows
+ * replacing the standard streams). */
+#if defined(__GLIBC__)
+static FILE *raw_out, *raw_err;
+
+/* at exit: the safe streams flushed and closed, the raw ones back */
+static void close_safe_streams(void)
+{
+    if (stdout != raw_out) {
+        FILE *f = stdout;
+        stdout = raw_out;
+        fclose(f);
+    }
+    if (stderr != raw_err) {
+        FILE *f = stderr;
+        stderr = raw_err;
+        fclose(f);
+    }
+}
+#endif
+
+static void safe_streams(void)
+{
+#if defined(__GLIBC__)
+    raw_out = stdout;
+    raw_err = stderr;
+    FILE *o = jc_safe_stream(1, 1), *e = jc_safe_stream(2, 0);
+    if (o) stdout = o;
+    if (e) stderr = e;
+    atexit(close_safe_streams);
+#endif
+}
+
+/* --csv-raw (any command writing CSV): drops the formula guard of CSV
+ * cells (jc_csv_raw); taken out of argv here, refused without a CSV
+ * output.  0, or the exit status. */
+static int csv_raw_option(int *argc, char **argv)
+{
+    int raw = 0, csv = 0, k = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (!strcmp(argv[i], "--csv-raw")) {
+            raw = 1;
+            continue;
+        }
+        if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "codecarbon") || !strcmp(argv[i], "--format=codecarbon"))
+            csv = 1;
+        argv[k++] = argv[i];
+    }
+    argv[k] = NULL;
+    *argc = k;
+    if (raw && !csv) {
+        fprintf(stderr, "joulecast: --csv-raw has no effect without --csv or --format codecarbon\n");
+        return JC_ERR_USAGE;
+    }
+    jc_csv_raw(raw);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    safe_streams();
+    int rc = csv_raw_option(&argc, argv);
+    if (rc) return rc;
     if (argc < 2) {
         usage(stderr);
         return JC_ERR_USAGE;

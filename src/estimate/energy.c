@@ -26,8 +26,10 @@ static jc_status resolve_util(est *s)
     if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) return JC_OK;
     if (jci_est_step_wanted(j)) return JC_OK;   /* the training step model gives it (train_step.c) */
     if (given(j->utilization)) {
-        if (!(j->utilization > 0 && j->utilization <= 1))
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--utilization must be in (0, 1] (got %g)", j->utilization);
+        /* below 1e-6 (0.0001 % of peak) no measured job runs: such a value
+         * only makes the times absurd or infinite */
+        if (!(j->utilization >= 1e-6 && j->utilization <= 1))
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--utilization must be in [1e-06, 1] (got %g)", j->utilization);
         s->util = jci_bld_assume(&s->b, "utilization",
                                  s->an ? "achieved fraction of dense peak on matrix nodes (MFU; replaces the runtime profile's)"
                                        : "achieved fraction of dense peak (MFU)",

@@ -263,6 +263,29 @@ static jc_status resolve_all(est *s)
     return jci_bld_check(&s->b);   /* out of memory, or a key missing from assumption_keys.def */
 }
 
+/* Every result is finite or refused (issue 27): an input that passes its
+ * own check but makes a figure overflow (--utilization 1e-300: an
+ * infinite wall time) is JC_ERR_RANGE naming the figure.  NAN is
+ * "unknown" (null / n/a) and stays. */
+static jc_status finite_results(const jc_estimate *e, jc_diag *d)
+{
+    const struct { const char *name; const jc_range *r; } f[] = {
+        {"the wall time", &e->wall_hours},           {"the device time", &e->device_hours},
+        {"the device energy", &e->energy_device_kwh}, {"the host energy", &e->energy_host_kwh},
+        {"the IT energy", &e->energy_it_kwh},         {"the facility energy", &e->energy_facility_kwh},
+        {"the emissions", &e->co2_kg},                {"the market-based emissions", &e->co2_market_kg},
+        {"the embodied emissions", &e->co2_embodied_kg}, {"the average power", &e->avg_power_w},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        const jc_range *r = f[i].r;
+        if (isinf(r->low) || isinf(r->central) || isinf(r->high))
+            return jci_diag_set(d, JC_ERR_RANGE, "%s is not finite (%g .. %g): an input is out of range "
+                                "(e.g. a --utilization or --requests far from any real job)",
+                                f[i].name, r->low, r->high);
+    }
+    return JC_OK;
+}
+
 jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
                           const jc_hwdb *db, jc_estimate **out, jc_diag *d)
 {
@@ -318,6 +341,7 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     for (int sc = 0; sc < 3; sc++) jci_est_compute(s, sc, &o[sc]);
     if ((st = jci_est_summarise(s, o))) goto fail;
     if ((st = jci_est_measured_summary(s, o))) goto fail;
+    if ((st = finite_results(s->e, d))) goto fail;
     jci_est_check_memory(s);
     if ((st = jci_est_equivalences(s))) goto fail;
     if ((st = jci_bld_move(&s->b, &s->e->assumptions, &s->e->n_assumptions,

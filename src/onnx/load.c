@@ -188,6 +188,15 @@ static const char *dup_str(loader *L, const wfield *f)
     return jci_arena_strndup(L->a, (const char *)f->data, f->len);
 }
 
+/* A name (value, node, op, domain, graph, function, producer, metadata):
+ * control bytes and bidi overrides escaped once here (jci_text_escaped),
+ * so that no report line can be forged or recoloured by a model. */
+static const char *dup_name(loader *L, const wfield *f)
+{
+    const char *s = dup_str(L, f);
+    return s ? jci_text_escaped(L->a, s) : NULL;
+}
+
 /* Counts the varints in a packed span; -1 if malformed. */
 static int64_t count_varints(const uint8_t *p, size_t len)
 {
@@ -677,7 +686,7 @@ static jc_status parse_shape(loader *L, const uint8_t *data, size_t len,
                 int64_t x = (int64_t)g.u;
                 dd->v = x >= 0 ? x : -1;
             } else if (g.num == DIM_PARAM) {
-                if (g.len && !(dd->sym = dup_str(L, &g))) return oom(L);
+                if (g.len && !(dd->sym = dup_name(L, &g))) return oom(L);
             }
         }
         if (rr < 0) return fail_at(L, g.start, what, why);
@@ -775,7 +784,11 @@ static int32_t gb_value(loader *L, gbuild *b, const char *name, size_t len,
     if (!key) return -1;
     memcpy(key, name, len);
     key[len] = 0;
-    int32_t idx = jci_strmap_get(&b->map, key);
+    /* values are keyed and shown by their escaped name (jci_text_escaped:
+     * the same for every reference, so edges still match) */
+    const char *ekey = jc_text_is_safe(key) ? key : jci_text_escaped(L->a, key);
+    if (!ekey) goto fail;
+    int32_t idx = jci_strmap_get(&b->map, ekey);
     if (created) *created = 0;
     if (idx < 0) {
         if (b->n >= INT32_MAX - 1 || gb_grow_map(L, b)) goto fail;
@@ -786,7 +799,7 @@ static int32_t gb_value(loader *L, gbuild *b, const char *name, size_t len,
             b->vals = nv;
             b->cap = nc;
         }
-        const char *copy = jci_arena_strndup(L->a, name, len);
+        const char *copy = ekey != key ? ekey : jci_arena_strndup(L->a, name, len);
         if (!copy) goto fail;
         idx = (int32_t)b->n++;
         jc_value *v = &b->vals[idx];
@@ -1053,9 +1066,9 @@ static jc_status parse_node(loader *L, gbuild *b, const wfield *nf, jc_node *n)
         case NP_INPUT: ni++; break;
         case NP_OUTPUT: no++; break;
         case NP_ATTRIBUTE: na++; break;
-        case NP_NAME: if (!(n->name = dup_str(L, &f))) return oom(L); break;
-        case NP_OP_TYPE: if (!(n->op_type = dup_str(L, &f))) return oom(L); break;
-        case NP_DOMAIN: if (!(n->domain = dup_str(L, &f))) return oom(L); break;
+        case NP_NAME: if (!(n->name = dup_name(L, &f))) return oom(L); break;
+        case NP_OP_TYPE: if (!(n->op_type = dup_name(L, &f))) return oom(L); break;
+        case NP_DOMAIN: if (!(n->domain = dup_name(L, &f))) return oom(L); break;
         default: break;
         }
     }
@@ -1210,7 +1223,7 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
         case GP_OUTPUT: n_out++; break;
         case GP_INITIALIZER: case GP_SPARSE_INITIALIZER: n_init++; break;
         case GP_VALUE_INFO: break;
-        case GP_NAME: if (!(g->name = dup_str(L, &f))) { st = oom(L); goto out; } continue;
+        case GP_NAME: if (!(g->name = dup_name(L, &f))) { st = oom(L); goto out; } continue;
         case GP_DOC_STRING: if (!(g->doc_string = dup_str(L, &f))) { st = oom(L); goto out; } continue;
         default: continue;
         }
@@ -1328,8 +1341,8 @@ static jc_status parse_function(loader *L, const wfield *ff, jc_function *fn)
     while ((r = wire_next(&w, &f, &why)) > 0) {
         CHECK_WT(onnx__function_proto__descriptor, f, "function");
         switch (f.num) {
-        case FP_NAME: if (!(fn->name = dup_str(L, &f))) return oom(L); break;
-        case FP_DOMAIN: if (!(fn->domain = dup_str(L, &f))) return oom(L); break;
+        case FP_NAME: if (!(fn->name = dup_name(L, &f))) return oom(L); break;
+        case FP_DOMAIN: if (!(fn->domain = dup_name(L, &f))) return oom(L); break;
         case FP_INPUT: ni++; break;
         case FP_OUTPUT: no++; break;
         case FP_ATTRIBUTE: na++; break;
@@ -1437,9 +1450,9 @@ static jc_status parse_model(loader *L, const uint8_t *data, size_t len)
         switch (f.num) {
         case MP_IR_VERSION: m->ir_version = (int64_t)f.u; break;
         case MP_MODEL_VERSION: m->model_version = (int64_t)f.u; break;
-        case MP_PRODUCER_NAME: if (!(m->producer_name = dup_str(L, &f))) return oom(L); break;
-        case MP_PRODUCER_VERSION: if (!(m->producer_version = dup_str(L, &f))) return oom(L); break;
-        case MP_DOMAIN: if (!(m->domain = dup_str(L, &f))) return oom(L); break;
+        case MP_PRODUCER_NAME: if (!(m->producer_name = dup_name(L, &f))) return oom(L); break;
+        case MP_PRODUCER_VERSION: if (!(m->producer_version = dup_name(L, &f))) return oom(L); break;
+        case MP_DOMAIN: if (!(m->domain = dup_name(L, &f))) return oom(L); break;
         case MP_DOC_STRING: if (!(m->doc_string = dup_str(L, &f))) return oom(L); break;
         case MP_GRAPH: graph = f.data; graph_len = f.len; break;
         case MP_OPSET_IMPORT: nop++; break;
@@ -1472,8 +1485,8 @@ static jc_status parse_model(loader *L, const uint8_t *data, size_t len)
                 onnx__string_string_entry_proto__unpack(NULL, f.len, f.data);
             if (!e) return fail_at(L, f.start, "metadata_props", "malformed entry");
             jc_string_pair *sp = &m->metadata[m->n_metadata++];
-            sp->key = jci_arena_strdup(L->a, e->key ? e->key : "");
-            sp->value = jci_arena_strdup(L->a, e->value ? e->value : "");
+            sp->key = jci_text_escaped(L->a, jci_arena_strdup(L->a, e->key ? e->key : ""));
+            sp->value = jci_text_escaped(L->a, jci_arena_strdup(L->a, e->value ? e->value : ""));
             onnx__string_string_entry_proto__free_unpacked(e, NULL);
             if (!sp->key || !sp->value) return oom(L);
         }

@@ -464,7 +464,7 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
     /* E(e) = E(e0) + (e - e0) F: linear in the energy per FLOP */
     double pj = pf->value + (out->meas_device_kwh - k1) * 3.6e6 / F * 1e12;
     out->pj_before = pf->value;
-    if (!(F > 0) || !(pj > 0)) {
+    if (!(F > 0) || !(pj > 0) || !isfinite(pj)) {
         snprintf(out->pj_note, sizeof out->pj_note, "the measured device energy %.4g kWh is below the idle floor "
                  "and memory traffic the joules-per-op method predicts (%.4g kWh at %.4g pJ/FLOP): not fitted",
                  out->meas_device_kwh, k1, pf->value);
@@ -548,6 +548,13 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measuremen
                            m->line ? ":" : "", m->line);
     if (!c->fit_util && !c->fit_pj && !c->power.fitted)
         return jci_diag_set(d, JC_ERR_USAGE, "calibrate: nothing was fitted");
+    /* a layer that the loader would refuse is not written (every value finite) */
+    if ((c->fit_util && !(isfinite(c->util_after) && isfinite(c->util_low) && isfinite(c->util_high))) ||
+        (c->fit_pj && !isfinite(c->pj_after)) ||
+        (c->power.fitted && !(isfinite(c->power.idle_after))))
+        return jci_diag_set(d, JC_ERR_RANGE, "calibrate: a fitted value is not finite (utilisation %g, "
+                            "energy per FLOP %g pJ): the measurement is out of range; nothing written",
+                            c->util_after, c->pj_after);
     char buf[1500], meas[400];
     if (ms->detail)
         snprintf(meas, sizeof meas, "%s", ms->detail);

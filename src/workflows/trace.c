@@ -410,6 +410,36 @@ static void emit_one(tr_ctx *c, tr_chan *h)
     integrate(c, h, &s);
 }
 
+/* The physical range of a trace value (docs/traces.md): a device
+ * channel above 50 kW (10 x the largest tdp_w the hwdb schema admits,
+ * 5,000 W: src/hwdb/fields_device.def), a host or wall channel above 3 MW
+ * (10 x the largest power in the hwdb, the Green Algorithms "TPU v3 pod",
+ * 288 kW), a utilisation outside 0..100 %, or a time more than 10 years
+ * (3.2e8 s) from the trace's first sample is not a measurement: refused
+ * naming the line, so that no result is infinite or absurd. */
+#define TR_MAX_DEVICE_W 5.0e4
+#define TR_MAX_HOST_W 3.0e6
+#define TR_MAX_SPAN_S 3.2e8
+
+static int out_of_range(tr_ctx *c, const char *name, jc_trace_scope scope, double t_rel, double w, double u,
+                        double um, int line)
+{
+    double maxw = scope == JC_TRACE_DEVICE ? TR_MAX_DEVICE_W : TR_MAX_HOST_W;
+    if (w > maxw)
+        return tr_fail(c, JC_ERR_RANGE, line, "%s: power %.6g W is above %.0f W (10 x the largest %s power "
+                       "joulecast knows): not a measurement", name, w, maxw,
+                       scope == JC_TRACE_DEVICE ? "device" : "system");
+    if (!isnan(u) && (u < 0 || u > 1.0 + 1e-9))
+        return tr_fail(c, JC_ERR_RANGE, line, "%s: utilisation %.6g %% is outside 0..100 %%", name, u * 100);
+    if (!isnan(um) && (um < 0 || um > 1.0 + 1e-9))
+        return tr_fail(c, JC_ERR_RANGE, line, "%s: memory utilisation %.6g %% is outside 0..100 %%", name,
+                       um * 100);
+    if (fabs(t_rel) > TR_MAX_SPAN_S)
+        return tr_fail(c, JC_ERR_RANGE, line, "%s: time %.6g s from the trace's first sample is more than 10 "
+                       "years (%.3g s): not one run", name, t_rel, TR_MAX_SPAN_S);
+    return 0;
+}
+
 int tr_sample(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope, int index, double t,
               double w, double u, double um, int line)
 {
@@ -419,6 +449,8 @@ int tr_sample(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope
     if (!isfinite(t) || !isfinite(w)) { tr_bad(c, line, "not a finite time or power"); return 0; }
     if (w < 0) { tr_bad(c, line, "negative power %g W", w); return 0; }
     t = rel_t(c, t);
+    int st = out_of_range(c, name, scope, t, w, u, um, line);
+    if (st) return st;
     if (h->started && t < h->last.t) {
         tr_bad(c, line, "%s: time %.6g s is before the sample of line %d (%.6g s), beyond the %d-sample "
                "reorder window: not used", name, t, h->last.line, h->last.t, TR_REORDER);
@@ -452,6 +484,9 @@ int tr_block(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope,
     if (!(t1 >= t0) || !isfinite(w) || w < 0) { tr_bad(c, line, "epoch with a negative duration or power"); return 0; }
     t0 = rel_t(c, t0);
     t1 -= c->t_origin;
+    int st = out_of_range(c, name, scope, t0, w, NAN, NAN, line);
+    if (!st) st = out_of_range(c, name, scope, t1, 0, NAN, NAN, line);
+    if (st) return st;
     jc_trace_channel *p = &h->pub;
     if (!h->started) {
         h->started = 1;
@@ -491,6 +526,11 @@ int tr_block(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope,
 
 int tr_total(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope, double duration_s, double joules)
 {
+    if (!(duration_s >= 0) || !isfinite(joules) || joules < 0)
+        return tr_fail(c, JC_ERR_RANGE, 0, "%s: duration %.6g s, energy %.6g J: not a measurement", name,
+                       duration_s, joules);
+    int st = out_of_range(c, name, scope, duration_s, duration_s > 0 ? joules / duration_s : 0, NAN, NAN, 0);
+    if (st) return st;
     tr_chan *h = chan(c, key, name, scope, -1);
     if (!h) return c->d->status ? c->d->status : JC_ERR_NOMEM;
     h->kind = 2;

@@ -3,8 +3,10 @@
 # targets one after the other, each for FUZZ_SECONDS (default 60) on one
 # core at nice 19.  Seeds come from the backend suite
 # (/usr/share/libonnx-testdata/data/**/model.onnx), models/, hwdb/,
-# tests/hwdb/, docs/examples/ and tests/fuzz/seeds/ (estimate command
-# lines, one argv per file, arguments separated by NUL bytes).  Corpora
+# tests/hwdb/, docs/examples/, tests/models/rules/ (op-rules files),
+# tests/data/traces/ and tests/fuzz/seeds/ (estimate command
+# lines, one argv per file, arguments separated by NUL bytes; more op-rules
+# files and traces).  Corpora
 # grow in build/fuzz/corpus/<target>/; crashes land in
 # build/fuzz/artifacts/<target>/ (copy each, once fixed, into
 # tests/fuzz/regress/<target>/).  The CPU seconds of every run are
@@ -15,7 +17,7 @@ set -u
 cd "$(dirname "$0")/../.."
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 B=build/fuzz
-[ $# -gt 0 ] || set -- onnx hwdb jobfile estimate_cli
+[ $# -gt 0 ] || set -- onnx hwdb jobfile estimate_cli oprules trace
 
 seed() {  # target dir
   t=$1; d=$2
@@ -35,6 +37,13 @@ seed() {  # target dir
         while IFS="$(printf '\t')" read -r f n; do cp "$f" "$d/yaml_$n.yaml"; done ;;
     estimate_cli)
       cp tests/fuzz/seeds/estimate_cli/* "$d/" ;;
+    oprules)
+      for f in tests/models/rules/*.yaml tests/fuzz/seeds/oprules/*; do [ -f "$f" ] && cp "$f" "$d/"; done ;;
+    trace)
+      for f in tests/data/traces/* tests/fuzz/seeds/trace/*; do
+        case $f in *.py|*.md) continue ;; esac
+        [ -f "$f" ] && cp "$f" "$d/"
+      done ;;
   esac
 }
 

@@ -116,3 +116,22 @@ save("resize_scale_huge.onnx",
 save("centercrop_scalar.onnx",
      [helper.make_node("CenterCropPad", ["x", "s"], ["y"], name="crop0")],
      [vi("x", [])], [vi("y", None)], opset=18, inits=[i64("s", [], dims=[0])])
+# 10. Terminal control bytes in names: ESC (colour), OSC title, BEL, CR,
+# an embedded newline forging a report line, U+202E (right-to-left override)
+EVIL = "relu\x1b[31mRED\x1b]0;pwned\x07\rCR\nFORGED totals 0 MACs\u202egnp.exe"
+g = helper.make_graph([helper.make_node("Relu", ["x"], [EVIL], name=EVIL)], "graph\x1b[2J",
+                      [vi("x", [1, 4])], [vi(EVIL, [1, 4])])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)], producer_name="prod\x1b]0;t\x07")
+m.ir_version = 8
+with open(os.path.join(OUT, "control_bytes.onnx"), "wb") as f:
+    f.write(m.SerializeToString())
+# 11. CSV formula cells: node names that a spreadsheet would run
+g = helper.make_graph([helper.make_node("Relu", ["x"], ["r"], name="=HYPERLINK(\"http://x\",\"y\")"),
+                       helper.make_node("Relu", ["r"], ["s"], name="+1+1"),
+                       helper.make_node("Relu", ["s"], ["t"], name="-2"),
+                       helper.make_node("Relu", ["t"], ["y"], name="@SUM(A1)")], "csv",
+                      [vi("x", [1, 4])], [vi("y", [1, 4])])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)], producer_name="joulecast-tests")
+m.ir_version = 8
+with open(os.path.join(OUT, "csv_formulas.onnx"), "wb") as f:
+    f.write(m.SerializeToString())

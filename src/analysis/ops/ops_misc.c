@@ -245,7 +245,7 @@ jc_status sh_tfidf(opctx *c)
     int64_t m = -1;
     for (size_t i = 0; i < n; i++)
         if (ix[i] > m) m = ix[i];
-    jc_dim o = {m + 1, NULL};
+    jc_dim o = {op_sadd(c, m, 1, "ngram_indexes"), NULL};
     if (!x) return op_set_out(c, 0, JC_DT_FLOAT, -1, NULL);
     if (x->rank <= 1) return op_set_out(c, 0, JC_DT_FLOAT, 1, &o);
     jc_dim d[2] = {x->dims[0], o};

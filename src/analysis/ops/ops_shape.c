@@ -347,6 +347,7 @@ jc_status sh_unsqueeze(opctx *c)
     for (int64_t i = 0; i < na; i++) {
         int a;
         if (!op_axis(ax[i], r, &a)) return op_set_out(c, 0, dt, -1, NULL);
+        if (ins[a]) return op_invalid(c, "axes name axis %d twice", a);
         ins[a] = true;
     }
     jc_dim d[MAXR];
@@ -735,8 +736,10 @@ jc_status sh_pad(opctx *c)
     for (int i = 0; i < naxes; i++) {
         int a = i;
         if (ax && !op_axis(ax[i], x->rank, &a)) return op_set_out(c, 0, dt, x->rank, NULL);
-        if (d[a].v >= 0) d[a].v += p[i] + p[naxes + i];
-        else if (p[i] + p[naxes + i] != 0) d[a].sym = NULL;
+        int64_t add;
+        if (!jci_add_ok(p[i], p[naxes + i], &add) || (d[a].v >= 0 && !jci_add_ok(d[a].v, add, &d[a].v)))
+            return ax_shape_overflow(c, "pads");
+        if (d[a].v < 0 && add != 0) d[a].sym = NULL;
     }
     return op_set_out(c, 0, dt, x->rank, d);
 }

@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""gen_opsweep.py - the op sweep of issue 27: for every op form of
+src/analysis/ops/ops.def, one-node models with
+  * input ranks 0, 1, 4 and the rank limits of the rule families plus one
+    (17, 33, 65), every input the same rank;
+  * each integer attribute of the op's ONNX schema (or, for ops Debian's
+    onnx does not describe, every attribute name the rules read) set to
+    0, 1, -1, INT64_MIN, INT64_MAX, 2^32, -2^32, and integer lists of 1,
+    2, 4 or 8 such values, and a huge list (4,096 entries);
+  * each float attribute set to 0, -1, 1e308, -1e308, inf, nan;
+  * each input that may be int64 given as an int64 constant (an
+    initializer) of 0, 1 or 4 extreme values, or a scalar.
+Models are written as <out>/<NNNNN>_<op>_<case>.onnx.  With --sample K
+only every K-th model is written (deterministic: the same K gives the same
+files).  tests/opsweep.sh runs them through the fuzz target code
+(tests/fuzz/fuzz_onnx.c) built with ASan+UBSan: every status is accepted,
+a crash or sanitizer report is a finding.
+Run with Debian's /usr/bin/python3 (python3-onnx):
+  /usr/bin/python3 tests/opsweep/gen_opsweep.py OUTDIR [--sample K]"""
+import glob
+import os
+import re
+import sys
+
+import onnx
+from onnx import TensorProto, defs, helper
+
+I64MIN, I64MAX = -2 ** 63, 2 ** 63 - 1
+INTS = [0, 1, -1, I64MIN, I64MAX, 2 ** 32, -2 ** 32]
+FLOATS = [0.0, -1.0, 1e308, -1e308, float("inf"), float("nan")]
+RANKS = [0, 1, 4, 17, 33, 65]
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, "..", "..", "src", "analysis", "ops")
+
+
+def registry():
+    ops = []
+    with open(os.path.join(SRC, "ops.def")) as f:
+        for m in re.finditer(r'^OP\("([^"]*)",\s*"([^"]+)",\s*(\d+)', f.read(), re.M):
+            ops.append((m.group(1), m.group(2), int(m.group(3))))
+    return ops
+
+
+def rule_attr_names():
+    """Every attribute name an op rule reads (for ops without a schema)."""
+    names = set()
+    for p in glob.glob(os.path.join(SRC, "ops_*.c")):
+        with open(p) as f:
+            names.update(re.findall(r'op_attr(?:_i|_ints|_f|_s)?\(c,\s*"([^"]+)"', f.read()))
+    return sorted(names)
+
+
+def schema(domain, op, since):
+    try:
+        return defs.get_schema(op, max(since, 1), domain)
+    except Exception:
+        return None
+
+
+def input_specs(sc):
+    """[(name, may_be_int64, may_be_float)] for the schema's inputs, or None."""
+    if sc is None:
+        return None
+    cons = {t.type_param_str: set(t.allowed_type_strs) for t in sc.type_constraints}
+    out = []
+    for i in sc.inputs:
+        allowed = cons.get(i.typeStr, {i.typeStr})
+        out.append((i.name or "x", "tensor(int64)" in allowed, any("float" in a for a in allowed)))
+    return out
+
+
+def attr_specs(sc, fallback):
+    if sc is None:
+        return [(n, "int") for n in fallback] + [(n, "ints") for n in fallback]
+    A = defs.OpSchema.AttrType
+    out = []
+    for name, a in sorted(sc.attributes.items()):
+        if a.type == A.INT:
+            out.append((name, "int"))
+        elif a.type == A.INTS:
+            out.append((name, "ints"))
+        elif a.type == A.FLOAT:
+            out.append((name, "float"))
+        elif a.type == A.FLOATS:
+            out.append((name, "floats"))
+    return out
+
+
+def typical_shape(r):
+    if r == 0:
+        return []
+    if r <= 4:
+        return [1, 3, 8, 8][-r:] if r < 4 else [1, 3, 8, 8]
+    return [1] * r
+
+
+class Gen:
+    def __init__(self, out, sample):
+        self.out, self.sample, self.n, self.written = out, sample, 0, 0
+
+    def emit(self, domain, op, since, tag, nin, rank=4, attrs=None, consts=None, nout=1):
+        self.n += 1
+        if self.sample > 1 and self.n % self.sample:
+            return
+        consts = consts or {}
+        inputs, inits, names = [], [], []
+        for k in range(nin):
+            nm = f"in{k}"
+            names.append(nm)
+            if k in consts:
+                vals, dims = consts[k]
+                inits.append(helper.make_tensor(nm, TensorProto.INT64, dims, vals))
+            else:
+                inputs.append(helper.make_tensor_value_info(nm, TensorProto.FLOAT, typical_shape(rank)))
+        outs = [f"out{k}" for k in range(nout)]
+        node = helper.make_node(op, names, outs, name=f"n_{op}", domain=domain, **(attrs or {}))
+        g = helper.make_graph([node], "sweep", inputs, [helper.make_tensor_value_info(o, TensorProto.FLOAT, None)
+                                                        for o in outs], initializer=inits)
+        opsets = [helper.make_opsetid("", since if domain == "" else 17)]
+        if domain:
+            opsets.append(helper.make_opsetid(domain, since))
+        m = helper.make_model(g, opset_imports=opsets, producer_name="joulecast-opsweep")
+        m.ir_version = 8
+        safe = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{self.n:05d}_{op}_{tag}")[:120]
+        with open(os.path.join(self.out, safe + ".onnx"), "wb") as f:
+            f.write(m.SerializeToString())
+        self.written += 1
+
+    def op(self, domain, op, since, fallback):
+        sc = schema(domain, op, since)
+        ins = input_specs(sc)
+        nin = len(ins) if ins else 3
+        nout = max(1, len(sc.outputs)) if sc else 1
+        for r in RANKS:
+            self.emit(domain, op, since, f"rank{r}", nin, rank=r, nout=nout)
+            if ins and nin > 1:
+                self.emit(domain, op, since, f"rank{r}_first", 1, rank=r, nout=nout)
+        for name, kind in attr_specs(sc, fallback):
+            if kind == "int":
+                for v in INTS:
+                    self.emit(domain, op, since, f"{name}_{v}", nin, attrs={name: v}, nout=nout)
+            elif kind == "ints":
+                for v in INTS:
+                    for n in (1, 2, 4, 8):
+                        self.emit(domain, op, since, f"{name}_{n}x{v}", nin, attrs={name: [v] * n}, nout=nout)
+                self.emit(domain, op, since, f"{name}_huge", nin, attrs={name: [2] * 4096}, nout=nout)
+                self.emit(domain, op, since, f"{name}_huge_max", nin, attrs={name: [I64MAX] * 4096}, nout=nout)
+            elif kind == "float":
+                for v in FLOATS:
+                    self.emit(domain, op, since, f"{name}_{v}", nin, attrs={name: v}, nout=nout)
+            elif kind == "floats":
+                for v in FLOATS:
+                    self.emit(domain, op, since, f"{name}_4x{v}", nin, attrs={name: [v] * 4}, nout=nout)
+        int_inputs = [k for k, (_, i64, _f) in enumerate(ins)] if ins else list(range(1, nin))
+        if ins:
+            int_inputs = [k for k, (_, i64, _f) in enumerate(ins) if i64]
+        for k in int_inputs:
+            self.emit(domain, op, since, f"in{k}_empty", nin, consts={k: ([], [0])}, nout=nout)
+            for v in INTS:
+                self.emit(domain, op, since, f"in{k}_scalar{v}", nin, consts={k: ([v], [])}, nout=nout)
+                for n in (1, 4):
+                    self.emit(domain, op, since, f"in{k}_{n}x{v}", nin, consts={k: ([v] * n, [n])}, nout=nout)
+            self.emit(domain, op, since, f"in{k}_mixed", nin, consts={k: ([I64MIN, -1, 0, I64MAX], [4])},
+                      nout=nout)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    out = sys.argv[1]
+    sample = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--sample" else 1
+    os.makedirs(out, exist_ok=True)
+    g = Gen(out, sample)
+    fallback = rule_attr_names()
+    for domain, op, since in registry():
+        g.op(domain, op, since, fallback)
+    print(f"gen_opsweep: {g.written} of {g.n} models written to {out}")
+
+
+if __name__ == "__main__":
+    main()
