@@ -488,8 +488,14 @@ int64_t jc_totals_view(const jc_totals *t, jc_convention conv);
 jc_status jc_report_count_text(const jc_analysis *a, FILE *f, int per_node,
                                int top);
 /* The `count` report as JSON (schema: docs/json-schemas.md "count"),
- * released with jc_free(); NULL on out-of-memory. */
+ * released with jc_free(); NULL on out-of-memory.  Past
+ * JC_NODE_DETAIL_MAX nodes the per-node list is summarised (an empty
+ * `nodes`, `nodes_omitted` = their number; `by_op` and the totals stay)
+ * so that the document stays bounded; jc_report_count_json_nodes(a, 1)
+ * lists every node whatever the size (count --json --per-node). */
+#define JC_NODE_DETAIL_MAX 100000
 char *jc_report_count_json(const jc_analysis *a);
+char *jc_report_count_json_nodes(const jc_analysis *a, int all_nodes);
 /* The per-node table as CSV (header line first). */
 jc_status jc_report_count_csv(const jc_analysis *a, FILE *f);
 

@@ -115,3 +115,34 @@ grep -q '^"=HYPERLINK' $T/out && echo "PASS csv/csv_raw_keeps_the_bytes" || echo
 case_ "csv/csv_raw_without_csv_refused" 2 "--csv-raw has no effect" "$JC" count $H/csv_formulas.onnx --csv-raw
 "$JC" estimate models/resnet18.onnx --device a100 --requests 1000 --format codecarbon --project '=HYPERLINK("x")' > $T/out 2> $T/err
 grep -q "\"'=HYPERLINK" $T/out && echo "PASS csv/codecarbon_project_prefixed" || echo "FAIL csv/codecarbon_project_prefixed: $(head -c 300 $T/out)"
+
+# ---- 12: the node cap (JOULECAST_MAX_NODES) and bounded JSON ----
+JOULECAST_MAX_NODES=300 "$JC" count $H/nested_if.onnx > $T/out 2> $T/err; rc=$?
+[ $rc -eq 7 ] && grep -q "more than 300 nodes" $T/err && echo "PASS limits/node_cap_refuses_511_nested_if_nodes" ||
+  echo "FAIL limits/node_cap_refuses_511_nested_if_nodes: exit $rc $(head -c 300 $T/err)"
+case_ "limits/node_cap_default_lets_511_through" 0 "" "$JC" count $H/nested_if.onnx
+/usr/bin/python3 $H/gen_wide.py $T/wide.onnx 100001 > /dev/null 2>&1
+"$JC" count $T/wide.onnx --json > $T/out 2> $T/err
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['nodes'] == [] and d['nodes_omitted'] == 100001 else 1)" $T/out &&
+  echo "PASS limits/count_json_summarised_past_100000_nodes" || echo "FAIL limits/count_json_summarised_past_100000_nodes: $(head -c 200 $T/out)"
+"$JC" count $T/wide.onnx --json --per-node > $T/out 2> $T/err
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d['nodes']) == 100001 and 'nodes_omitted' not in d else 1)" $T/out &&
+  echo "PASS limits/count_json_per_node_lists_every_node" || echo "FAIL limits/count_json_per_node_lists_every_node"
+
+# ---- 13: JOULECAST_HWDB_SNAPSHOT naming a FIFO does not hang ----
+mkfifo $T/fifo
+JOULECAST_HWDB_SNAPSHOT=$T/fifo timeout 120 "$JC" hw list > $T/out 2> $T/err; rc=$?
+[ $rc -eq 0 ] && grep -q "not a regular file" $T/err && echo "PASS snapshot/fifo_refused_without_hanging" ||
+  echo "FAIL snapshot/fifo_refused_without_hanging: exit $rc (124: hung) $(head -c 200 $T/err)"
+
+# ---- 15: cosmetic ----
+printf 'rules: &a\n  x: *a\n' > $T/anchor.yaml
+case_ "oprules/yaml_error_is_usage_and_says_op-rules" 2 "not allowed in op-rules files" "$JC" count $M --op-rules $T/anchor.yaml
+printf 'rules: [\n' > $T/syntax.yaml
+case_ "oprules/yaml_syntax_error_is_usage" 2 "op-rules file: YAML syntax error" "$JC" count $M --op-rules $T/syntax.yaml
+case_ "options/requests_hex_refused" 2 "--requests expects a number, got '0x10'" "$JC" estimate models/resnet18.onnx --device a100 --requests 0x10
+sed 's/"hidden_size": *[0-9]*/"hidden_size": 1e18/' tests/serving/configs/gemma-3-27b.json > $T/hf18.json
+case_ "hfconfig/hidden_size_1e18_names_the_limit" 7 "key 'hidden_size' is 1e+18, above the largest size" "$JC" estimate --generate --hf-config $T/hf18.json --prompt-tokens 10 --output-tokens 10 --device a100 --requests 10
+"$JC" estimate models/resnet18.onnx --device a100 --requests 1000 --json > $T/e1.json 2> /dev/null
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['results']['energy_facility_kwh']['central']=-1.0; json.dump(d,open(sys.argv[2],'w'))" $T/e1.json $T/e2.json
+case_ "diff/negative_energy_refused" 2 "a negative figure" "$JC" diff $T/e1.json $T/e2.json

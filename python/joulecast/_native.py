@@ -25,7 +25,7 @@ PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 _SRC_ROOT = os.path.dirname(os.path.dirname(PKG_DIR))  # python/joulecast -> repo
 
 # jc_status codes (joulecast.h), also the CLI's exit codes
-USAGE, IO, NOTFOUND = 2, 3, 6
+INTERNAL, USAGE, IO, NOTFOUND = 1, 2, 3, 6
 
 
 class Error(Exception):
@@ -298,6 +298,12 @@ def call_text(fname, first, kv):
     returns the text it hands back; raises Error on failure."""
     lib = load()
     n = len(kv)
+    # a NUL byte would end the C string early ("tiny.onnx\0/etc/passwd"
+    # loads tiny.onnx): refused, never truncated
+    for k, v in ([("model", first)] if first is not None else []) + list(kv):
+        if "\0" in os.fsdecode(v) or "\0" in os.fsdecode(k):
+            raise Error("%s: a NUL byte in the value %r (C strings end there): refused" % (k, v),
+                        USAGE, "usage error")
     karr = (ctypes.c_char_p * (n + 1))(*[os.fsencode(k) for k, _ in kv], None)
     varr = (ctypes.c_char_p * (n + 1))(*[os.fsencode(v) for _, v in kv], None)
     out = ctypes.c_void_p()
@@ -319,8 +325,17 @@ def call_text(fname, first, kv):
 
 
 def call(fname, first, kv):
-    """call_text, the JSON document parsed."""
-    return json.loads(call_text(fname, first, kv))
+    """call_text, the JSON document parsed; raises Error (never a
+    JSONDecodeError) when the entry point hands back something else, e.g.
+    the HTML page that html=True asks for."""
+    if any(k == "html" for k, _ in kv):
+        raise Error("html= is not a keyword of this call: the HTML report is Result.html() "
+                    "(or _repr_html_ in a notebook)", USAGE, "usage error")
+    text = call_text(fname, first, kv)
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise Error("%s returned no JSON document (%s)" % (fname, e), INTERNAL, "internal error")
 
 
 def hwdb_args(hwdb):

@@ -642,6 +642,28 @@ class Errors(InWork):
             joulecast.estimate(device="a100", flops=1e20, train=True, infer=True)
 
 
+class Hostile(InWork):
+    """Issue 27 item 14: a NUL byte is refused, not a truncated C string;
+    html=True raises joulecast.Error, not a JSONDecodeError."""
+
+    def test_nul_in_model_path_refused(self):
+        with self.assertRaises(joulecast.Error) as cm:
+            joulecast.count("models/tiny_cnn.onnx\0/etc/passwd")
+        self.assertEqual(cm.exception.exit_code, 2)
+        self.assertIn("NUL", cm.exception.message)
+
+    def test_nul_in_option_refused(self):
+        with self.assertRaises(joulecast.Error) as cm:
+            joulecast.estimate(model="models/tiny_cnn.onnx", device="a100\0x", requests=10)
+        self.assertEqual(cm.exception.exit_code, 2)
+
+    def test_html_keyword_is_an_error(self):
+        with self.assertRaises(joulecast.Error) as cm:
+            joulecast.count("models/tiny_cnn.onnx", html=True)
+        self.assertEqual(cm.exception.exit_code, 2)
+        self.assertIn("html", cm.exception.message)
+
+
 class Keys(unittest.TestCase):
     """Every option of the CLI (but output formats) reaches the bindings."""
 

@@ -58,8 +58,10 @@ static jc_status get_int(hfc *h, const char *key, int required, int64_t dflt, in
         *out = dflt;
         return JC_OK;
     }
-    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 1e12 ||
-        v->valuedouble != (double)(int64_t)v->valuedouble)
+    if (cJSON_IsNumber(v) && v->valuedouble > 1e12)   /* say the limit, not "whole number" */
+        return jci_diag_set(h->d, JC_ERR_RANGE, "%s: key '%s' is %g, above the largest size joulecast takes "
+                            "(1e12)", h->path, key, v->valuedouble);
+    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble != (double)(int64_t)v->valuedouble)
         return jci_diag_set(h->d, JC_ERR_MODEL, "%s: key '%s' must be a whole number >= 0", h->path, key);
     *out = (int64_t)v->valuedouble;
     return JC_OK;

@@ -29,7 +29,7 @@ typedef struct yp {
     size_t len;
     jc_diag *d;
     jc_status err;       /* JC_ERR_HWDB, or JC_ERR_USAGE for a job file */
-    const char *what;    /* "hwdb files" or "job files" */
+    const char *what;    /* "hwdb files", "job files" or "op-rules files" */
     const char *syn;     /* "YAML syntax error" or "job file: YAML syntax error" */
 } yp;
 
@@ -294,7 +294,8 @@ jc_status hw_parse_file(jci_arena *scratch, jci_arena *db, const hw_file *f,
         return jci_diag_yaml(d, f->job ? JC_ERR_USAGE : JC_ERR_HWDB, f->path, 1, 1,
                             "file is %llu bytes; %s are limited to %llu MiB "
                             "(not read)",
-                            (unsigned long long)sb.st_size, f->job ? "job files" : "hwdb files",
+                            (unsigned long long)sb.st_size,
+                            f->job == 2 ? "op-rules files" : f->job ? "job files" : "hwdb files",
                             (unsigned long long)(HW_MAX_FILE_BYTES >> 20));
     FILE *fp = fopen(f->path, "rb");
     if (!fp)
@@ -322,8 +323,9 @@ jc_status hw_parse_file(jci_arena *scratch, jci_arena *db, const hw_file *f,
     p.len = len;
     p.d = d;
     p.err = f->job ? JC_ERR_USAGE : JC_ERR_HWDB;
-    p.what = f->job ? "job files" : "hwdb files";
-    p.syn = f->job ? "job file: YAML syntax error" : "YAML syntax error";
+    p.what = f->job == 2 ? "op-rules files" : f->job ? "job files" : "hwdb files";
+    p.syn = f->job == 2 ? "op-rules file: YAML syntax error" : f->job ? "job file: YAML syntax error"
+                                                                      : "YAML syntax error";
     jc_status st;
     if (!yaml_parser_initialize(&p.parser)) {
         st = jci_diag_set(d, JC_ERR_NOMEM, "%s: out of memory", f->path);

@@ -19,8 +19,9 @@ typedef struct hw_file {
     const char *licence;       /* top-level `licence` or NULL */
     int layer;                 /* 0 = first layer loaded */
     int has_sources;           /* the file has a `sources` mapping */
-    int job;                   /* a job file, not an hwdb file: parse errors
-                                  are JC_ERR_USAGE and say "job file" */
+    int job;                   /* not an hwdb file: 1 a job file, 2 an op-rules
+                                  file; parse errors are then JC_ERR_USAGE
+                                  and name the kind of file */
     jci_strmap sources;         /* source id -> index in srcs */
     jc_source **srcs;
     size_t n_srcs;

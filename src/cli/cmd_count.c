@@ -145,7 +145,7 @@ static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *wh
 
 static int print_count(const count_cli *k, const jc_analysis *an)
 {
-    if (k->json) return cli_emit_json(jc_report_count_json(an));
+    if (k->json) return cli_emit_json(jc_report_count_json_nodes(an, k->per_node));
     if (k->csv) return jc_report_count_csv(an, stdout);
     return jc_report_count_text(an, stdout, k->per_node, k->top);
 }
@@ -166,9 +166,9 @@ int cmd_count(int argc, char **argv)
     if (!rc && !c.model) rc = cli_usage("count", "missing MODEL.onnx");
     if (!rc && k.json && k.csv) rc = cli_usage("count", "--json and --csv are exclusive");
     /* an option that would have no effect is refused, never ignored */
-    if (!rc && (k.per_node || k.top_given) && (k.json || k.csv))
-        rc = cli_usage("count", "--%s shapes the text report: --json and --csv always list every node",
-                       k.per_node ? "per-node" : "top");
+    if (!rc && ((k.per_node && k.csv) || (k.top_given && (k.json || k.csv))))
+        rc = cli_usage("count", "--%s shapes the text report: --csv lists every node, --json too (past %d "
+                       "nodes with --per-node)", k.top_given ? "top" : "per-node", JC_NODE_DETAIL_MAX);
     if (rc) goto out;
     /* the one request path, with count's policy: a partial count is
      * reported (--strict: exit 9 after it), an unbound batch stays unbound */

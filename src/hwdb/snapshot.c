@@ -891,7 +891,9 @@ jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsig
         return jci_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_snapshot_open: a path and a folder are needed");
     if (sizeof(void *) != 8 || sizeof(size_t) != 8)
         return jci_diag_at(diag, JC_ERR_NOTFOUND, path, -1, "hwdb snapshots need a 64-bit build");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO (or a device) must not wait for a
+     * writer before the regular-file check below refuses it */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return jci_diag_at(diag, JC_ERR_IO, path, -1, "cannot open the snapshot: %s", strerror(errno));
     struct stat fsb;

@@ -63,9 +63,22 @@ static jc_status bad(jc_diag *d, const char *key, const char *want, const char *
     return jci_diag_set(d, JC_ERR_USAGE, "%s expects %s, got '%s'", key, want, got ? got : "(nothing)");
 }
 
+/* A decimal number as a YAML job file writes one: digits, one '.', an
+ * exponent; no hex ("0x10", which strtod reads as 16), no "inf"/"nan",
+ * no leading space. */
+static bool decimal_syntax(const char *s)
+{
+    if (*s == '+' || *s == '-') s++;
+    if (!((*s >= '0' && *s <= '9') || *s == '.')) return false;
+    for (; *s; s++)
+        if (!((*s >= '0' && *s <= '9') || *s == '.' || *s == 'e' || *s == 'E' || *s == '+' || *s == '-'))
+            return false;
+    return true;
+}
+
 static int parse_num(const char *s, double *out)
 {
-    if (!s || !*s) return -1;
+    if (!s || !*s || !decimal_syntax(s)) return -1;
     char *end;
     errno = 0;
     double v = strtod(s, &end);

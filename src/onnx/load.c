@@ -93,7 +93,26 @@ typedef struct loader {
     const uint8_t *map;
     size_t map_len;
     const uint8_t *released;
+    size_t total_nodes;        /* nodes of every graph so far (the node cap) */
 } loader;
+
+/* The node cap (docs/counting.md "Limits"): a model of more nodes, over
+ * all its graphs and subgraphs, is refused before it is decoded further
+ * (2^20 nested If nodes took 6 GB and 21 s).  JOULECAST_MAX_NODES=N
+ * raises or lowers it. */
+#define JC_MAX_NODES_DEFAULT 1000000
+
+static size_t max_nodes(void)
+{
+    const char *e = getenv("JOULECAST_MAX_NODES");
+    if (e && *e) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (!errno && !*end && v > 0 && *e != '-') return (size_t)v;
+    }
+    return JC_MAX_NODES_DEFAULT;
+}
 
 /* A graph with its name map; jc_graph is the first member so that
  * jc_graph_find can reach the map from the public struct. */
@@ -1238,6 +1257,13 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
         release_behind(L, w.p);
     }
     if (r < 0) { st = fail_at(L, f.start, "graph", why); goto out; }
+    L->total_nodes += n_nodes;
+    if (L->total_nodes > max_nodes()) {
+        st = jci_diag_at(L->d, JC_ERR_RANGE, L->path, -1, "the model has more than %zu nodes (over all its graphs "
+                         "and subgraphs): refused unread; JOULECAST_MAX_NODES=N raises the cap", max_nodes());
+        L->failed = 1;
+        goto out;
+    }
     if (!g->name) g->name = "";
     g->nodes = jci_arena_calloc(L->a, n_nodes ? n_nodes : 1, sizeof(jc_node));
     g->inputs = jci_arena_calloc(L->a, n_in ? n_in : 1, sizeof(int32_t));

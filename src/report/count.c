@@ -284,7 +284,9 @@ static bool cost_json(cJSON *o, const jc_node_cost *c)
            cJSON_AddStringToObject(o, "state", state_name(c->state));
 }
 
-char *jc_report_count_json(const jc_analysis *a)
+char *jc_report_count_json(const jc_analysis *a) { return jc_report_count_json_nodes(a, 0); }
+
+char *jc_report_count_json_nodes(const jc_analysis *a, int all_nodes)
 {
     cJSON *root = cJSON_CreateObject(), *o, *arr;
     char *out = NULL;
@@ -332,8 +334,11 @@ char *jc_report_count_json(const jc_analysis *a)
                  add_known(o, "special_ops", os[i].special, os[i].unknown < os[i].n) &&
                  add_i(o, "unknown_nodes", os[i].unknown);
     free(os);
+    /* past JC_NODE_DETAIL_MAX nodes, the list only when asked for: a bounded document */
+    size_t listed = all_nodes || a->n_nodes <= JC_NODE_DETAIL_MAX ? a->n_nodes : 0;
+    if (ok && listed < a->n_nodes) ok = add_i(root, "nodes_omitted", (int64_t)(a->n_nodes - listed));
     if (ok && (ok = (arr = cJSON_CreateArray()) != NULL) && (ok = add_item(root, "nodes", arr)))
-        for (size_t i = 0; ok && i < a->n_nodes; i++) {
+        for (size_t i = 0; ok && i < listed; i++) {
             const jc_counted_node *cn = &a->nodes[i];
             ok = (o = cJSON_CreateObject()) && add_item(arr, NULL, o) && cJSON_AddStringToObject(o, "name", cn->name) &&
                  cJSON_AddStringToObject(o, "op", cn->op) && add_i(o, "depth", cn->depth) &&

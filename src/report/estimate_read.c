@@ -132,6 +132,13 @@ jc_status jc_read_estimate_json(const char *path, jc_estimate_summary *out, jc_d
                              path, metrics[i].key);
             goto out;
         }
+        /* times, energies and emissions are >= 0: a file that says otherwise
+         * was not written by joulecast estimate */
+        if (lo->valuedouble < 0 || c->valuedouble < 0 || hi->valuedouble < 0) {
+            st = jci_diag_set(d, JC_ERR_USAGE, "%s: results.%s is {%g, %g, %g}: a negative figure", path,
+                             metrics[i].key, lo->valuedouble, c->valuedouble, hi->valuedouble);
+            goto out;
+        }
         /* per-sample figures are 0 when the estimate has no sample count: n/a */
         if (!metrics[i].required && !strcmp(metrics[i].key, "j_per_sample") && c->valuedouble == 0) continue;
         out->present[i] = 1;

@@ -135,3 +135,21 @@ m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)], producer_n
 m.ir_version = 8
 with open(os.path.join(OUT, "csv_formulas.onnx"), "wb") as f:
     f.write(m.SerializeToString())
+# 12. Nested If: each If's two branches hold an If, DEPTH deep: 2^DEPTH - 1
+# nodes (9 levels here: 511; the cap test lowers JOULECAST_MAX_NODES)
+def nested_if(depth, tag):
+    if depth == 0:
+        return helper.make_graph([helper.make_node("Relu", ["x"], [f"r{tag}"])], f"leaf{tag}", [],
+                                 [vi(f"r{tag}", [1, 4])])
+    node = helper.make_node("If", ["c"], [f"y{tag}"], name=f"if{tag}",
+                            then_branch=nested_if(depth - 1, tag + "t"), else_branch=nested_if(depth - 1, tag + "e"))
+    return helper.make_graph([node], f"g{tag}", [], [vi(f"y{tag}", [1, 4])])
+
+
+g = nested_if(9, "")
+g = helper.make_graph(list(g.node), "nested_if", [vi("x", [1, 4]), vi("c", [], TensorProto.BOOL)],
+                      [vi("y", [1, 4])])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="joulecast-tests")
+m.ir_version = 8
+with open(os.path.join(OUT, "nested_if.onnx"), "wb") as f:
+    f.write(m.SerializeToString())

@@ -725,13 +725,14 @@ jc_status oprules_load(jci_arena *a, const char *path, const oprules **out, jc_d
 {
     *out = NULL;
     jci_arena *scratch = jci_arena_new();
-    hw_file *hf = jci_arena_alloc(a, sizeof *hf);
+    hw_file *hf = jci_arena_calloc(a, 1, sizeof *hf);
     oprules *rs = jci_arena_alloc(a, sizeof *rs);
     jc_status st = JC_OK;
     if (!scratch || !hf || !rs) {
         jci_arena_free(scratch);
         return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     }
+    hf->job = 2;   /* YAML errors: JC_ERR_USAGE (exit 2) naming an op-rules file, as the schema's */
     hf->path = jci_arena_strdup(a, path);
     if (!hf->path) {
         jci_arena_free(scratch);
