@@ -146,3 +146,12 @@ case_ "hfconfig/hidden_size_1e18_names_the_limit" 7 "key 'hidden_size' is 1e+18,
 "$JC" estimate models/resnet18.onnx --device a100 --requests 1000 --json > $T/e1.json 2> /dev/null
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['results']['energy_facility_kwh']['central']=-1.0; json.dump(d,open(sys.argv[2],'w'))" $T/e1.json $T/e2.json
 case_ "diff/negative_energy_refused" 2 "a negative figure" "$JC" diff $T/e1.json $T/e2.json
+
+# ---- 9 (calibrate): a measurement outside the physical range is refused, no layer written ----
+sed "2s/0.09107386724753426/1e308/" tests/data/codecarbon/a100-u031.csv > $T/cc.csv
+case_ "calibrate/device_energy_1e308_kWh_refused" 7 "cc.csv:2:" "$JC" calibrate $T/cc.csv models/resnet50.onnx --train --samples 1281167 --epochs 2 --batch 256 --region FR --out $T/calib.yaml
+[ ! -e $T/calib.yaml ] && echo "PASS calibrate/no_layer_written_for_a_refused_measurement" || echo "FAIL calibrate/no_layer_written_for_a_refused_measurement"
+
+# ---- 10 (diff): strings of the JSON files stay on their line, escaped ----
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['hardware']['device']='a100\nFORGED line\x1b[31m'; json.dump(d,open(sys.argv[2],'w'))" $T/e1.json $T/e3.json
+"$JC" diff $T/e1.json $T/e3.json > $T/out 2> $T/err; no_raw "escape/diff_json_strings" $T/out

@@ -52,7 +52,20 @@ static void copy(char *dst, size_t cap, const cJSON *o, const char *key)
 {
     const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
     const char *s = cJSON_IsString(v) ? v->valuestring : "";
-    snprintf(dst, cap, "%s", s);
+    if (jc_text_is_safe(s)) {
+        snprintf(dst, cap, "%s", s);
+        return;
+    }
+    /* an untrusted string: control bytes and newlines escaped (safetext.c) */
+    FILE *f = fmemopen(dst, cap, "w");
+    if (!f) {
+        snprintf(dst, cap, "%s", "?");
+        return;
+    }
+    setvbuf(f, NULL, _IONBF, 0);
+    jc_text_escape(f, s);
+    fclose(f);
+    dst[cap - 1] = 0;
 }
 
 /* Reads the whole file (at most MAX_JSON_BYTES) into a malloc'ed string. */

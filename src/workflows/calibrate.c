@@ -189,6 +189,15 @@ static jc_status measurement_row(const char *path, int at, char **hdr, int nh, c
         return jci_diag_set(d, JC_ERR_USAGE, "%s:%d: a duration must be > 0, an energy >= 0 and a device "
                             "count a whole number >= 1", path, at);
     }
+    /* the physical range of a measurement (as for traces, docs/traces.md):
+     * at most 50 kW per device on average, at most 10 years */
+    double n = isnan(m->devices) ? 1 : m->devices;
+    if (!isnan(m->duration_s) && m->duration_s > 3.2e8)
+        return jci_diag_set(d, JC_ERR_RANGE, "%s:%d: a duration of %g s is more than 10 years: not one run", path,
+                            at, m->duration_s);
+    if (!isnan(m->duration_s) && !isnan(m->device_kwh) && m->device_kwh * 3.6e6 / m->duration_s / n > 5e4)
+        return jci_diag_set(d, JC_ERR_RANGE, "%s:%d: %g kWh over %g s is more than 50 kW per device: not a "
+                            "measurement", path, at, m->device_kwh, m->duration_s);
     return JC_OK;
 }
 
@@ -464,7 +473,12 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
     /* E(e) = E(e0) + (e - e0) F: linear in the energy per FLOP */
     double pj = pf->value + (out->meas_device_kwh - k1) * 3.6e6 / F * 1e12;
     out->pj_before = pf->value;
-    if (!(F > 0) || !(pj > 0) || !isfinite(pj)) {
+    if (!isfinite(pj)) {
+        snprintf(out->pj_note, sizeof out->pj_note, "the measured device energy %.4g kWh gives an energy per "
+                 "FLOP that is not finite: not fitted", out->meas_device_kwh);
+        return JC_OK;
+    }
+    if (!(F > 0) || !(pj > 0)) {
         snprintf(out->pj_note, sizeof out->pj_note, "the measured device energy %.4g kWh is below the idle floor "
                  "and memory traffic the joules-per-op method predicts (%.4g kWh at %.4g pJ/FLOP): not fitted",
                  out->meas_device_kwh, k1, pf->value);

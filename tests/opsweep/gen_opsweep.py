@@ -11,8 +11,8 @@ src/analysis/ops/ops.def, one-node models with
   * each input that may be int64 given as an int64 constant (an
     initializer) of 0, 1 or 4 extreme values, or a scalar.
 Models are written as <out>/<NNNNN>_<op>_<case>.onnx.  With --sample K
-only every K-th model is written (deterministic: the same K gives the same
-files).  tests/opsweep.sh runs them through the fuzz target code
+only each op's first case (rank 0) and every K-th after it are written
+(deterministic: the same K gives the same files; every op is in it).  tests/opsweep.sh runs them through the fuzz target code
 (tests/fuzz/fuzz_onnx.c) built with ASan+UBSan: every status is accepted,
 a crash or sanitizer report is a finding.
 Run with Debian's /usr/bin/python3 (python3-onnx):
@@ -100,7 +100,8 @@ class Gen:
 
     def emit(self, domain, op, since, tag, nin, rank=4, attrs=None, consts=None, nout=1):
         self.n += 1
-        if self.sample > 1 and self.n % self.sample:
+        self.k += 1   # case of this op: the sample takes each op's first (rank 0) and every K-th after
+        if self.sample > 1 and (self.k - 1) % self.sample:
             return
         consts = consts or {}
         inputs, inits, names = [], [], []
@@ -127,6 +128,7 @@ class Gen:
         self.written += 1
 
     def op(self, domain, op, since, fallback):
+        self.k = 0
         sc = schema(domain, op, since)
         ins = input_specs(sc)
         nin = len(ins) if ins else 3
