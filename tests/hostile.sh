@@ -155,3 +155,7 @@ case_ "calibrate/device_energy_1e308_kWh_refused" 7 "cc.csv:2:" "$JC" calibrate 
 # ---- 10 (diff): strings of the JSON files stay on their line, escaped ----
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['hardware']['device']='a100\nFORGED line\x1b[31m'; json.dump(d,open(sys.argv[2],'w'))" $T/e1.json $T/e3.json
 "$JC" diff $T/e1.json $T/e3.json > $T/out 2> $T/err; no_raw "escape/diff_json_strings" $T/out
+# the HTML page's per-node table stops at 10,000 rows (--html implies per-node figures)
+/usr/bin/python3 $H/gen_wide.py $T/wide10k.onnx 10001 > /dev/null 2>&1
+"$JC" estimate $T/wide10k.onnx --device a100 --requests 10 --html $T/p.html > /dev/null 2> $T/err
+grep -q "The first 10000 of 10001 nodes" $T/p.html && echo "PASS limits/html_node_table_bounded" || echo "FAIL limits/html_node_table_bounded: $(head -c 200 $T/err)"

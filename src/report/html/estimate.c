@@ -236,9 +236,16 @@ static jc_status nodes_section(FILE *f, const jc_estimate *e, size_t top_nodes)
                "<span><i style=\"background:var(--idle)\"></i>memory-bound</span>"
                "<span><i style=\"background:var(--pue)\"></i>other nodes, grouped</span></div>\n</section>\n");
 
+    /* a bounded page: past 10,000 nodes (about 5 MB of table) the table
+     * stops there (estimate --json --per-node lists every node) */
+    size_t rows = e->n_nodes > 10000 ? 10000 : e->n_nodes;
     fprintf(f, "<section id=\"node-table\"><h2>Per-node figures</h2><p class=\"note\">One forward pass, one "
-               "device, central case, in graph order.</p>\n");
-    jci_html_node_table(f, e->nodes, e->n_nodes, "nodes");
+               "device, central case, in graph order.");
+    if (rows < e->n_nodes)
+        fprintf(f, " The first %zu of %zu nodes; <code>estimate --json --per-node</code> lists every node.", rows,
+                e->n_nodes);
+    fprintf(f, "</p>\n");
+    jci_html_node_table(f, e->nodes, rows, "nodes");
     fprintf(f, "</section>\n");
     free(ix);
     free(nb);
