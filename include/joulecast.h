@@ -966,7 +966,7 @@ typedef struct jc_job {
     double tp, pp, ep;       /* tensor / pipeline / expert parallel sizes */
     const char *weights;     /* stored weight format; NULL: the config's */
     const char *kv_format;   /* KV-cache format; NULL: bf16 */
-    const char *serving_runtime; /* vllm-0.11 (default) or vllm-0.5 */
+    const char *serving_runtime; /* vllm (default), vllm-0.5, sglang, trt-llm, tgi, hf-generate */
     const char *prompt_dim;  /* generation, ONNX decoder: the symbolic dim
                                 of the new tokens (NULL: found) */
     const char *past_dim;    /* ... and of the cached context (NULL: found) */

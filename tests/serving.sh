@@ -133,16 +133,25 @@ PY
 }
 tp_case default-tp-holds-the-batch 4 4 64 0
 tp_case default-tp-kv-bound 2 2 0 1
-# the accuracy harness's arithmetic on two hand-made rows
+# the accuracy harness replays the stored folds: a fit given the rows
+# without fold k's returns fold k's constants, the in-sample fit every row's;
+# the published range is the widest of the schemes' factors; a v2 row runs
+# the vllm-0.5 profile, a v3 row vllm
 if python3 - <<'PY'
 import sys
 sys.path.insert(0, "tools")
-import accuracy_serving as A
-rows = [{"j_per_output_token": 1.0}, {"j_per_output_token": 2.0}]
-preds = [{"j_tok": {"low": 0.9, "central": 1.2, "high": 1.5}}, {"j_tok": {"low": 1.0, "central": 1.5, "high": 1.8}}]
-s = A.summarise(rows, preds)
-assert abs(s["median_abs"] - 0.225) < 1e-12, s      # |+20%| and |-25%|
-assert abs(s["median"] - (-0.025)) < 1e-12, s
-assert s["coverage"] == 0.5 and s["predicted"] == 2
+import fit_serving as FS
+import serving_rows as S
+C = FS.Cached(None, {}, 0, 0, stored={frozenset(): {"a": 1.0}, frozenset(["r2"]): {"a": 2.0}})
+C.all_ids = frozenset(["r1", "r2"])
+assert C.fit([{"id": "r1"}, {"id": "r2"}]) == {"a": 1.0}
+assert C.fit([{"id": "r1"}]) == {"a": 2.0}
+res = {"schemes": {"device": {"range_factors": {"low_factor": 0.8, "high_factor": 1.3}},
+                   "family": {"range_factors": {"low_factor": 0.7, "high_factor": 1.2}}}}
+assert FS.range_factors(res) == (0.7, 1.3)
+assert S.runtime({"software": "vLLM v0.5.4 (docker)"}) == "vllm-0.5"
+assert S.runtime({"software": "vLLM 0.11.1"}) == "vllm"
+assert S.family({"model": "codellama/CodeLlama-7b-hf"}) == "llama"
+assert S.family({"model": "mistralai/Mixtral-8x7B-Instruct-v0.1"}) == "mixtral"
 PY
-then ok accuracy-arithmetic; else ko accuracy-arithmetic "summary wrong"; fi
+then ok accuracy-fold-replay; else ko accuracy-fold-replay "fold replay wrong"; fi

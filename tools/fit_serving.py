@@ -3,103 +3,71 @@
 the block between "BEGIN fitted" and "END fitted") to the calibration rows
 of tests/accuracy/serving-rows.yaml (copied from
 ../shared/data/calibration/llm-serving.yaml: ML.ENERGY v2 and v3, GPU
-energy only).
+energy only), and cross-validates them.
 
-The model itself is joulecast: every evaluation runs
-`joulecast estimate --generate` on every row of a group with the candidate
-constants in an override layer (--hwdb), so the fit and the product are one
-implementation.
+The model itself is joulecast: every evaluation runs the library (through
+the Python binding) on every row with the candidate constants in a private
+copy of the database, so the fit and the product are one implementation.
+Each constant has one value for every device and runtime.
 
-  1. time, per (runtime, device) group: prefill MFU, decode MBU, decode
-     MFU, per-step and per-sequence runtime overheads and the all-reduce
-     latency, by Nelder-Mead on the squared log error of the output
-     throughput (tokens/s);
-  2. power, per device: the coefficients k_c, k_m and a_launch of the
-     device power model of src/estimate/power.h (busy: 1 - exp(-(k_c u_c +
-     k_m u_m)); launch-bound while the runtime runs), by Nelder-Mead on the
-     squared log error of the measured GPU power per device at the fitted
-     times;
-  3. ranges: one relative spread per device applied to every fitted
-     constant (efficiencies up, overheads and power down for the low
-     corner), the smallest that puts 80% of the group's measured J/token
-     inside low-high.  In-sample by construction: the harness
-     (tools/accuracy_serving.py) says so.
+  1. time: the seven constants of TIME by Nelder-Mead on the squared log
+     error of the output throughput (tokens/s);
+  2. power: the three coefficients of POWER (power.h's model) by
+     Nelder-Mead on the squared log error of the measured GPU power at the
+     fitted times;
+  3. folds: the same fit without each device's rows (leave one device
+     out) and without each model family's rows (leave one family out);
+     each fold's constants predict its held-out rows.  The held-out
+     residuals (predicted / measured) of every fold give the range: its
+     ends are the 10th and 90th percentiles of time and of J/token
+     (serving_range_time, serving_range_energy), and each constant's
+     low-high is its spread across the folds.  The fold constants go to
+     tests/accuracy/serving-folds.json, which tools/accuracy_serving.py
+     replays to publish the cross-validated error and coverage.
 
-Usage: python3 tools/fit_serving.py [--jobs N] [--evals N]
+Usage: nice -n 10 python3 tools/fit_serving.py [--jobs N] [--evals N]
 Writes hwdb/serving.yaml in place; then `make` rebuilds the snapshot.
 """
 import argparse
+import json
 import math
 import os
 import sys
-
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import serving_rows as S  # noqa: E402
 
 HWDB = os.path.join(S.ROOT, "hwdb", "serving.yaml")
-GROUPS = [("vllm-0.11", "nvidia-h100-sxm5", lambda r: r["software"].startswith("vLLM 0.11")),
-          ("vllm-0.5", "nvidia-h100-sxm5", lambda r: r["software"].startswith("vLLM v0.5") and "H100" in r["gpu"]),
-          ("vllm-0.5", "nvidia-a100-sxm4-40gb", lambda r: r["software"].startswith("vLLM v0.5") and "A100" in r["gpu"])]
-# name, initial, lower bound, upper bound, unit
-# (efficiency bounds: physically plausible ranges, so a constant cannot soak
-# up what the model lacks: prefill 0.15-0.75 of dense peak, decode 0.3-0.92 of
-# peak bandwidth, 0.15-0.8 of peak on decode matrix work)
-TIME = [("serving_prefill_mfu", 0.45, 0.15, 0.75, "1"), ("serving_decode_mbu", 0.7, 0.3, 0.92, "1"),
-        ("serving_decode_mfu", 0.5, 0.15, 0.8, "1"), ("serving_step_overhead_s", 0.002, 1e-5, 0.05, "s"),
-        ("serving_seq_overhead_s", 2e-5, 1e-7, 1e-3, "s"), ("serving_link_latency_s", 1e-5, 1e-7, 2e-4, "s")]
-POWER = ["serving_power_k_compute", "serving_power_k_memory", "serving_power_a_launch"]
-EFFICIENCY = {"serving_prefill_mfu", "serving_decode_mbu", "serving_decode_mfu"}
+FOLDS = os.path.join(S.ROOT, "tests", "accuracy", "serving-folds.json")
+# name, initial, lower and upper bound (physically plausible ranges, so a
+# constant cannot soak up what the model lacks), unit, what bounds it
+TIME = [("serving_gemm_mfu", 0.6, 0.3, 0.85, "1", "fraction of the dense peak a large GEMM reaches"),
+        ("serving_stream_mbu", 0.8, 0.5, 0.95, "1", "fraction of the memory bandwidth a streaming kernel reaches"),
+        ("serving_kernel_floor_s", 3e-6, 5e-7, 2e-5, "s", "a kernel's launch gap, ramp and tail under CUDA graphs: at most tens of us"),
+        ("serving_eager_launch_s", 1e-5, 2e-6, 6e-5, "s", "eager PyTorch's host time per kernel launch: 5-50 us"),
+        ("serving_host_seq_s", 2e-5, 1e-7, 1e-3, "s", "the runtime's output processing per sequence per step"),
+        ("serving_host_worker_s", 5e-4, 1e-6, 1e-2, "s", "sending the step's inputs to one more worker process: at most a few ms per step, as vLLM 0.5's broadcast of Python objects"),
+        ("serving_moe_bw_ratio", 0.6, 0.2, 1.0, "1", "grouped expert GEMMs reach at most the dense GEMMs' bandwidth")]
+POWER = [("serving_power_k_compute", 2.0, 0.2, 10, "1", "k_c of power.h's model"),
+         ("serving_power_k_memory", 1.0, 0.1, 10, "1", "k_m of power.h's model"),
+         ("serving_power_a_launch", 0.2, 0.0, 0.6, "1", "activity while the device waits on the host: near idle")]
+RANGES = [("serving_range_time", "time"), ("serving_range_energy", "j")]
 
 
-def block_lines(entries):
+def block_lines(values, ranges=None):
     out = ["  # ---- BEGIN fitted (candidate of tools/fit_serving.py)"]
-    for key, (v, lo, hi, unit) in entries.items():
+    for name, v in values.items():
+        unit = next(p[4] for p in TIME + POWER if p[0] == name)
         out.append("  - {id: %s, value: %.9g, low: %.9g, high: %.9g, unit: \"%s\", source: mlenergy-fit}"
-                   % (key, v, min(lo, v), max(hi, v), unit))
+                   % (name, v, v, v, unit))
+    for name, _ in RANGES:
+        lo, hi = (ranges or {}).get(name, (1, 1))
+        out.append("  - {id: %s, value: 1, low: %.9g, high: %.9g, unit: \"1\", source: mlenergy-fit}" % (name, lo, hi))
     return out
 
 
-PRIORS = {"serving_prefill_mfu": (0.45, 0.3, 0.6, "1"), "serving_decode_mbu": (0.7, 0.5, 0.85, "1"),
-          "serving_decode_mfu": (0.5, 0.35, 0.65, "1"), "serving_step_overhead_s": (0.002, 0.001, 0.004, "s"),
-          "serving_seq_overhead_s": (2e-5, 1e-5, 4e-5, "s"), "serving_link_latency_s": (1e-5, 5e-6, 2e-5, "s"),
-          "serving_power_k_compute": (2.0, 1.5, 2.5, "1"), "serving_power_k_memory": (1.0, 0.7, 1.3, "1"),
-          "serving_power_a_launch": (0.2, 0.1, 0.3, "1")}
-
-
-class Fitter:
-    def __init__(self, jobs, evals):
-        self.runner = S.Runner(jobs=jobs)
-        self.evals = evals
-        self.fixed = {}      # key -> (v, lo, hi, unit) held in every layer
-
-    def run(self, rows, entries):
-        allv = dict(PRIORS)
-        allv.update(self.fixed)
-        allv.update(entries)
-        self.runner.set_constants(block_lines(allv))
-        return self.runner.run(rows)
-
-    def time_entries(self, rt, dev, x):
-        return {"%s.%s.%s" % (n, rt, dev): (v, v, v, u) for (n, _, _, _, u), v in zip(TIME, x)}
-
-    def fit_time(self, rt, dev, rows):
-        lo = np.array([t[2] for t in TIME])
-        hi = np.array([t[3] for t in TIME])
-        x0 = np.log(np.array([t[1] for t in TIME]))
-
-        def f(z):
-            x = np.exp(np.clip(z, np.log(lo), np.log(hi)))
-            res = self.run(rows, self.time_entries(rt, dev, x))
-            err = [math.log(p["tps"] / r["tokens_per_s"]) for p, r in zip(res, rows) if "error" not in p]
-            bad = sum(1 for p in res if "error" in p)
-            return sum(e * e for e in err) / max(1, len(err)) + bad
-        z = nelder_mead(f, x0, self.evals)
-        return np.exp(np.clip(z, np.log(lo), np.log(hi)))
-
-
 def nelder_mead(f, x0, max_evals, step=0.4):
+    import numpy as np   # here: the harness (accuracy_serving.py) replays folds without numpy
     n = len(x0)
     pts = [x0.copy()]
     for i in range(n):
@@ -134,45 +102,146 @@ def nelder_mead(f, x0, max_evals, step=0.4):
                     pts[i] = pts[0] + 0.5 * (pts[i] - pts[0])
                     vals[i] = f(pts[i])
                     evals += 1
-        print("  evals %d  loss %.4f" % (evals, min(vals)), file=sys.stderr)
-    return pts[int(np.argmin(vals))]
+    return pts[int(np.argmin(vals))], min(vals)
 
 
-def activity(kc, km, uc, um):
-    """The busy activity of src/estimate/power.h (jc_power_activity), mirrored
-    here only to fit its coefficients; the harness runs joulecast itself."""
-    return 1 - math.exp(-(kc * min(1, max(0, uc)) + km * min(1, max(0, um))))
+def squash(z, lo, hi):
+    """Unbounded z to (lo, hi), log-spaced for positive bounds."""
+    s = 1 / (1 + math.exp(-z))
+    if lo > 0:
+        return math.exp(math.log(lo) + s * (math.log(hi) - math.log(lo)))
+    return lo + s * (hi - lo)
 
 
-def device_power_fit(rows, res, evals=300):
-    """k_c, k_m, a_launch of one device: Nelder-Mead on the squared log error
-    of the measured W per GPU, prefill busy at (u_pre, 0), decode busy at
-    (u_c, u_m) for its busy share and launch-bound for the rest."""
-    data = [(r, p) for r, p in zip(rows, res) if "error" not in p]
-
-    def model(x, p):
-        kc, km, al = math.exp(x[0]), math.exp(x[1]), 1 / (1 + math.exp(-x[2]))
-        a_pre = activity(kc, km, p["upre"], 0)
-        a_dec = p["gshare"] * activity(kc, km, p["uf"], p["ub"]) + (1 - p["gshare"]) * al
-        a = p["tshare"] * a_pre + (1 - p["tshare"]) * a_dec
-        return p["idle_w"] + (p["tdp_w"] - p["idle_w"]) * a
-
-    def f(x):
-        return sum(math.log(model(x, p) / S.measured_power_per_gpu(r)) ** 2 for r, p in data) / len(data)
-    x = nelder_mead(f, np.array([math.log(2.0), math.log(1.0), -1.0]), evals, step=0.5)
-    return [math.exp(x[0]), math.exp(x[1]), 1 / (1 + math.exp(-x[2]))]
+def unsquash(v, lo, hi):
+    s = (math.log(v) - math.log(lo)) / (math.log(hi) - math.log(lo)) if lo > 0 else (v - lo) / (hi - lo)
+    s = min(1 - 1e-6, max(1e-6, s))
+    return math.log(s / (1 - s))
 
 
-def write_block(entries, notes):
+class Fitter:
+    def __init__(self, jobs, evals):
+        self.runner = S.Runner(jobs=jobs)
+        self.evals = evals
+
+    def run(self, rows, values, ranges=None):
+        self.runner.set_constants(block_lines(values, ranges))
+        return self.runner.run(rows)
+
+    def stage(self, rows, params, fixed, loss, start, evals):
+        def vals(z):
+            v = dict(fixed)
+            v.update({p[0]: squash(zi, p[2], p[3]) for p, zi in zip(params, z)})
+            return v
+
+        def f(z):
+            res = self.run(rows, vals(z))
+            bad = sum(1 for p in res if "error" in p)
+            err = [loss(p, r) for p, r in zip(res, rows) if "error" not in p]
+            return sum(e * e for e in err) / max(1, len(err)) + bad
+        import numpy as np
+        z0 = np.array([unsquash(start.get(p[0], p[1]), p[2], p[3]) for p in params])
+        z, best = nelder_mead(f, z0, evals)
+        return vals(z), best
+
+    def fit(self, rows, start, evals):
+        fixed = {p[0]: start.get(p[0], p[1]) for p in POWER}
+        v, lt = self.stage(rows, TIME, fixed, lambda p, r: math.log(p["tps"] / r["tokens_per_s"]), start, evals)
+        v, lp = self.stage(rows, POWER, v, lambda p, r: math.log(p["power"] / S.measured_power_per_gpu(r)), start,
+                           max(30, evals // 2))
+        print("  fit over %d rows: time loss %.4f, power loss %.4f" % (len(rows), lt, lp), file=sys.stderr)
+        return v
+
+
+class Cached:
+    """fit(train) and predict(params, row) for tools/crossval.py: fits are
+    memoised by the rows they were given (the time and the energy
+    cross-validations share them), predictions by the constants."""
+
+    def __init__(self, F, start, evals, fold_evals, stored=None):
+        self.F, self.start, self.evals, self.fold_evals = F, start, evals, fold_evals
+        self.fits = {}
+        self.stored = stored      # {frozenset of ids left out: constants}: replay, no fitting
+        self.all_ids = None
+        self.preds = {}
+        self.cur = None
+
+    def fit(self, train):
+        ids = frozenset(r["id"] for r in train)
+        if ids not in self.fits:
+            if self.stored is not None:
+                self.fits[ids] = self.stored[frozenset(self.all_ids - ids)]
+            else:
+                full = len(ids) == len(self.all_ids)
+                print("fit: %d rows (%d left out)" % (len(ids), len(self.all_ids) - len(ids)), file=sys.stderr)
+                base = self.fits.get(frozenset(self.all_ids), self.start)
+                self.fits[ids] = self.F.fit(train, base, self.evals if full else self.fold_evals)
+        return self.fits[ids]
+
+    def result(self, params, row):
+        key = tuple(sorted(params.items()))
+        if key != self.cur:
+            self.cur = key
+            self.preds = {}
+        if row["id"] not in self.preds:
+            # every row at once with these constants (one snapshot)
+            res = self.F.run(self.rows, params, RANGE_NONE)
+            self.preds = {r["id"]: p for r, p in zip(self.rows, res)}
+        return self.preds[row["id"]]
+
+    def predict_j(self, params, row):
+        p = self.result(params, row)
+        return None if "error" in p else p["j_tok"]["central"]
+
+    def predict_time(self, params, row):
+        p = self.result(params, row)
+        return None if "error" in p else 1 / p["tps"]
+
+
+RANGE_NONE = {n: (1, 1) for n, _ in RANGES}
+KEYS = {"device": lambda r: S.DEVICES.get(r["gpu"]), "family": S.family}
+
+
+def crossvalidate(C, rows):
+    """(energy, time) results of tools/crossval.py over rows."""
+    import crossval as cv
+    C.all_ids = frozenset(r["id"] for r in rows)
+    C.rows = rows
+    n = len(TIME) + len(POWER)
+    ej = cv.run(rows, C.fit, C.predict_j, lambda r: r["j_per_output_token"], KEYS, n)
+    et = cv.run(rows, C.fit, C.predict_time, lambda r: 1 / r["tokens_per_s"], KEYS, n)
+    return ej, et
+
+
+def range_factors(res):
+    """The range of a device or family without rows: the widest of the
+    schemes' factors (tools/crossval.py range_factors)."""
+    lo = min(s["range_factors"]["low_factor"] for s in res["schemes"].values())
+    hi = max(s["range_factors"]["high_factor"] for s in res["schemes"].values())
+    return lo, hi
+
+
+def write_block(values, spread, ranges, nrows, fold_note):
     text = open(HWDB).read()
     begin = text.index("  # ---- BEGIN fitted")
     end = text.index("  # ---- END fitted ----")
     lines = ["  # ---- BEGIN fitted (written by tools/fit_serving.py; do not edit by hand) ----"]
-    for key, (v, lo, hi, unit, how) in entries.items():
-        lines += ["  - id: %s" % key, "    value: %.4g" % v, "    low: %.4g" % lo, "    high: %.4g" % hi,
-                  "    unit: \"%s\"" % unit, "    source: mlenergy-fit", "    derived: \"%s\"" % how]
-    for n in notes:
-        lines.append("  # " + n)
+    for p in TIME + POWER:
+        v = values[p[0]]
+        lo, hi = spread[p[0]]
+        lines += ["  - id: %s" % p[0], "    value: %.4g" % v, "    low: %.4g" % min(lo, v), "    high: %.4g" % max(hi, v),
+                  "    unit: \"%s\"" % p[4], "    source: mlenergy-fit",
+                  "    derived: \"fitted to the %d rows of the ML.ENERGY leaderboard v2/v3 measurements (ml-energy/leaderboard-v2@c3af7f31, ml-energy/leaderboard@0cd52dab) (copied in "
+                  "tests/accuracy/serving-rows.yaml) by tools/fit_serving.py, %s; bounds %g-%g (%s); low-high: its "
+                  "spread over the %s\"" % (nrows, "output tokens/s" if p in TIME else "measured GPU power at the fitted times",
+                                            p[2], p[3], p[5], fold_note)]
+    for name, key in RANGES:
+        lo, hi = ranges[name]
+        lines += ["  - id: %s" % name, "    value: 1", "    low: %.4g" % lo, "    high: %.4g" % hi, "    unit: \"1\"",
+                  "    source: mlenergy-fit",
+                  "    derived: \"the range of the serving %s as factors of the central value: the 10th-90th percentile of "
+                  "predicted/measured over the held-out rows of the %s (measured, not a target)\""
+                  % ("time" if key == "time" else "GPU J per output token", fold_note)]
     text = text[:begin] + "\n".join(lines) + "\n" + text[end:]
     with open(HWDB, "w") as f:
         f.write(text)
@@ -181,100 +250,39 @@ def write_block(entries, notes):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--evals", type=int, default=120)
-    ap.add_argument("--coverage", type=float, default=0.85)
-    ap.add_argument("--power-only", action="store_true",
-                    help="keep the time constants of hwdb/serving.yaml (central values); refit power and ranges")
+    ap.add_argument("--evals", type=int, default=100)
+    ap.add_argument("--fold-evals", type=int, default=60)
     args = ap.parse_args()
-    rows = S.load_rows()
+    rows = [r for r in S.load_rows() if S.config_for(r) is not None]
     F = Fitter(args.jobs, args.evals)
-    out = {}
-    notes = []
-    fitted_time = {}
-    have = {}
-    if args.power_only:
-        import yaml
-        for c in yaml.safe_load(open(HWDB))["constants"]:
-            have[c["id"]] = c["value"]
-    for rt, dev, sel in GROUPS:
-        g = [r for r in rows if sel(r) and S.config_for(r) is not None]
-        if args.power_only:
-            x = np.array([float(have["%s.%s.%s" % (t[0], rt, dev)]) for t in TIME])
-        else:
-            print("time fit %s %s: %d rows" % (rt, dev, len(g)), file=sys.stderr)
-            x = F.fit_time(rt, dev, g)
-        fitted_time[(rt, dev)] = x
-        F.fixed.update(F.time_entries(rt, dev, x))
-    # power per device over all its rows, at the fitted times
-    power = {}
-    for dev in sorted({d for _, d, _ in GROUPS}):
-        g = [r for r in rows if S.DEVICES.get(r["gpu"]) == dev and S.config_for(r) is not None]
-        res = F.run(g, {})
-        coef = device_power_fit(g, res)
-        power[dev] = coef
-        for n, v in zip(POWER, coef):
-            F.fixed["%s.%s" % (n, dev)] = (v, v, v, "1")
-        print("power %s: %s (%d rows)" % (dev, coef, len(g)), file=sys.stderr)
-    # ranges: one spread per device
+    start = {}
+    if os.path.exists(FOLDS):      # the last fit is the starting point
+        start = json.load(open(FOLDS)).get("all", {})
+    C = Cached(F, start, args.evals, args.fold_evals)
+    ej, et = crossvalidate(C, rows)
+    full = ej["in_sample"]["params"]
+    ranges = {"serving_range_energy": range_factors(ej), "serving_range_time": range_factors(et)}
     spread = {}
-    for dev in sorted(power):
-        g = [r for r in rows if S.DEVICES.get(r["gpu"]) == dev and S.config_for(r) is not None]
-        lo_f, hi_f = 0.0, 1.0
-        for _ in range(9):
-            mid = (lo_f + hi_f) / 2
-            ents = ranged(F, dev, mid, fitted_time, power)
-            res = F.run(g, ents)
-            inside = [p["j_tok"]["low"] <= r["j_per_output_token"] <= p["j_tok"]["high"]
-                      for p, r in zip(res, g) if "error" not in p]
-            cov = sum(inside) / max(1, len(inside))
-            print("spread %s %.3f: coverage %.2f" % (dev, mid, cov), file=sys.stderr)
-            if cov >= args.coverage:
-                hi_f = mid
-            else:
-                lo_f = mid
-        spread[dev] = hi_f
-        F.fixed.update(ranged(F, dev, hi_f, fitted_time, power))
-    n_rows = {dev: sum(1 for r in rows if S.DEVICES.get(r["gpu"]) == dev) for dev in power}
-    for key, (v, lo, hi, unit) in F.fixed.items():
-        dev = key.split(".")[-1]
-        grp = [g for g in GROUPS if key.endswith("%s.%s" % (g[0], g[1]))]
-        what = ("output tokens/s of the %s rows on %s (Nelder-Mead on squared log error)" % grp[0][:2]
-                if grp else "measured GPU power of the %d %s rows (Nelder-Mead on squared log error at the fitted times)" % (n_rows[dev], dev))
-        out[key] = (v, lo, hi, unit, "fitted to the ML.ENERGY leaderboard v2/v3 measurements (ml-energy/leaderboard-v2@c3af7f31, ml-energy/leaderboard@0cd52dab) rows (copied in "
-                    "tests/accuracy/serving-rows.yaml) by tools/fit_serving.py: %s; low-high: relative spread %.3f, "
-                    "the smallest covering %d%% of the device's rows in J/token" % (what, spread[dev], 100 * args.coverage))
-    # generic fallbacks for other devices and runtimes: the H100 vllm-0.11 figures
-    for (n, _, _, _, u), v in zip(TIME, fitted_time[("vllm-0.11", "nvidia-h100-sxm5")]):
-        k = "%s.vllm-0.11.nvidia-h100-sxm5" % n
-        out[n] = out[k][:4] + ("fallback for devices without a fit of their own: the value of %s" % k,)
-    for n in POWER:
-        k = "%s.nvidia-h100-sxm5" % n
-        out[n] = out[k][:4] + ("fallback for devices without a fit of their own: the value of %s" % k,)
-    out["serving_step_overhead_s.vllm-0.5"] = out["serving_step_overhead_s.vllm-0.5.nvidia-h100-sxm5"][:4] + (
-        "fallback for vllm-0.5 on other devices: the H100 value",)
-    out["serving_seq_overhead_s.vllm-0.5"] = out["serving_seq_overhead_s.vllm-0.5.nvidia-h100-sxm5"][:4] + (
-        "fallback for vllm-0.5 on other devices: the H100 value",)
-    write_block(out, [])
-    print("wrote %s" % HWDB, file=sys.stderr)
-
-
-def ranged(F, dev, f, fitted_time, power):
-    ents = {}
-    for (rt, d), x in fitted_time.items():
-        if d != dev:
-            continue
-        for (n, _, _, hiB, u), v in zip(TIME, x):
-            if n in EFFICIENCY:
-                lo, hi = v / (1 + f), min(hiB, v * (1 + f))
-            else:
-                lo, hi = v / (1 + f), v * (1 + f)
-            ents["%s.%s.%s" % (n, rt, dev)] = (v, lo, hi, u)
-    for n, v in zip(POWER, power[dev]):
-        hi = v * (1 + f)
-        if n == "serving_power_a_launch":
-            hi = min(1.0, hi)
-        ents["%s.%s" % (n, dev)] = (v, v / (1 + f), hi, "1")
-    return ents
+    for p in TIME + POWER:
+        vals = [f["params"][p[0]] for s in ej["schemes"].values() for f in s["folds"]]
+        spread[p[0]] = (min(vals), max(vals))
+    folds = [(name, f["key"]) for name, s in ej["schemes"].items() for f in s["folds"]]
+    note = ("%d folds (leave one device out: %s; leave one model family out: %s)"
+            % (len(folds), ", ".join(k for n, k in folds if n == "device"),
+               ", ".join(k for n, k in folds if n == "family")))
+    write_block(full, spread, ranges, len(rows), note)
+    ids = [r["id"] for r in rows]
+    out = {"all": full, "ranges": {k: list(v) for k, v in ranges.items()},
+           "folds": [{"scheme": name, "held_out": f["key"], "params": f["params"],
+                      "left_out": sorted(set(ids) - set(r["id"] for r in rows if KEYS[name](r) != f["key"]))}
+                     for name, s in ej["schemes"].items() for f in s["folds"]]}
+    with open(FOLDS, "w") as f:
+        json.dump(out, f, indent=1, sort_keys=True)
+        f.write("\n")
+    import crossval as cv
+    for line in cv.report(ej, "serving J/output token") + cv.report(et, "serving time per output token"):
+        print(line)
+    print("wrote %s and %s" % (os.path.relpath(HWDB, S.ROOT), os.path.relpath(FOLDS, S.ROOT)), file=sys.stderr)
 
 
 if __name__ == "__main__":

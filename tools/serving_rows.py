@@ -10,9 +10,10 @@ experts, sliding windows) come from FAMILIES below; each says where it is
 from.  Assumptions for figures a row lacks are in ASSUMPTIONS and are
 printed by the harness.
 """
+import ctypes
 import json
 import os
-import subprocess
+import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
@@ -25,14 +26,14 @@ ROWS = os.path.join(ROOT, "tests", "accuracy", "serving-rows.yaml")
 # (experts/top-k and sliding windows: the calibration file's models.*.extra;
 # MLP form and tied embeddings: the families' published configs)
 FAMILIES = [
-    ("meta-llama/", {"model_type": "llama"}),
-    ("codellama/", {"model_type": "llama"}),
-    ("mistralai/Mixtral", {"model_type": "mixtral", "num_local_experts": 8, "num_experts_per_tok": 2}),
-    ("mistralai/", {"model_type": "mistral"}),
-    ("google/gemma-2", {"model_type": "gemma2", "sliding_window": 4096, "tie_word_embeddings": True}),
-    ("google/codegemma", {"model_type": "gemma", "tie_word_embeddings": True}),
-    ("microsoft/Phi-3", {"model_type": "phi3"}),
-    ("bigcode/starcoder2", {"model_type": "starcoder2", "tie_word_embeddings": True}),
+    ("meta-llama/", {"family": "llama", "model_type": "llama"}),
+    ("codellama/", {"family": "llama", "model_type": "llama"}),
+    ("mistralai/Mixtral", {"family": "mixtral", "model_type": "mixtral", "num_local_experts": 8, "num_experts_per_tok": 2}),
+    ("mistralai/", {"family": "mistral", "model_type": "mistral"}),
+    ("google/gemma-2", {"family": "gemma", "model_type": "gemma2", "sliding_window": 4096, "tie_word_embeddings": True}),
+    ("google/codegemma", {"family": "gemma", "model_type": "gemma", "tie_word_embeddings": True}),
+    ("microsoft/Phi-3", {"family": "phi3", "model_type": "phi3"}),
+    ("bigcode/starcoder2", {"family": "starcoder2", "model_type": "starcoder2", "tie_word_embeddings": True}),
 ]
 
 ASSUMPTIONS = {
@@ -67,7 +68,7 @@ def config_for(row):
         "vocab_size": a["vocab"], "max_position_embeddings": a["ctx"], "torch_dtype": "bfloat16",
         "tie_word_embeddings": False,
     }
-    c.update(fam)
+    c.update({k: v for k, v in fam.items() if k != "family"})
     return c
 
 
@@ -83,17 +84,37 @@ def measured_power_per_gpu(row):
     return row["j_per_output_token"] * row["tokens_per_s"] / row["num_gpus"]
 
 
-class Runner:
-    """Runs joulecast on rows.  set_constants() replaces the fitted block of
-    hwdb/serving.yaml in a private copy of the database (symlinks to every
-    other file) and snapshots it, so each run loads the snapshot."""
+def family(row):
+    """The model family of a row (leave-one-family-out folds)."""
+    for prefix, facts in FAMILIES:
+        if row["model"].startswith(prefix):
+            return facts["family"]
+    return row["model"].split("/")[0]
 
-    def __init__(self, joulecast=None, jobs=2):
-        self.jc = joulecast or os.environ.get("JC_RELEASE") or os.path.join(ROOT, "build", "joulecast")
+
+def runtime(row):
+    """The runtime profile of a row: vLLM before 0.6 (ML.ENERGY v2, 0.5.4)
+    or later (v3, 0.11.1); src/estimate/serving.c says what differs."""
+    return "vllm-0.5" if row["software"].startswith("vLLM v0.5") else "vllm"
+
+
+class Runner:
+    """Runs joulecast on rows in this process, through the Python binding
+    (python/joulecast, the library the CLI uses).  set_constants() replaces
+    the fitted block of hwdb/serving.yaml in a private copy of the database
+    (symlinks to every other file) and snapshots it, so each run opens the
+    snapshot."""
+
+    def __init__(self, jobs=2):
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        import joulecast  # noqa: F401
+        from joulecast import _native
+        self.N = _native
         self.tmp = tempfile.mkdtemp(prefix="jc-serving-")
         self.jobs = jobs
         self.configs = {}
-        self.env = dict(os.environ, LC_ALL="C")
+        self.base = os.path.join(ROOT, "hwdb")
+        self.snap = os.path.join(ROOT, "build", "hwdb.snap")
 
     def set_constants(self, block_lines):
         """block_lines: YAML lines of the constants in place of the fitted block."""
@@ -109,9 +130,11 @@ class Runner:
         with open(os.path.join(hw, "serving.yaml"), "w") as f:
             f.write(text[:b] + "\n".join(block_lines) + "\n" + text[e:])
         snap = os.path.join(self.tmp, "hwdb.snap")
-        subprocess.run([self.jc, "hwdb", "snapshot", hw, "-o", snap], check=True, capture_output=True,
-                       env=dict(os.environ, LC_ALL="C"))
-        self.env = dict(os.environ, LC_ALL="C", JOULECAST_HWDB_DIR=hw, JOULECAST_HWDB_SNAPSHOT=snap)
+        lib = self.N.load()
+        d = self.N._Diag()
+        if lib.jc_hwdb_snapshot_write(os.fsencode(hw), os.fsencode(snap), ctypes.byref(d)) != 0:
+            raise RuntimeError("hwdb snapshot: %s" % d.msg.decode())
+        self.base, self.snap = hw, snap
 
     def config_path(self, row):
         name = row["model"].replace("/", "--")
@@ -125,38 +148,43 @@ class Runner:
             self.configs[name] = p
         return self.configs[name]
 
-    def args(self, row):
+    def options(self, row):
+        """The row's request: the options of `joulecast estimate --generate`."""
         cfg = self.config_path(row)
         dev = DEVICES.get(row["gpu"])
         if cfg is None or dev is None:
             return None
-        b = max(1, round(row["running_batch"]))
-        a = [self.jc, "estimate", "--generate", "--hf-config", cfg,
-             "--prompt-tokens", "%g" % prompt_tokens(row), "--output-tokens", "%g" % row["output_tokens"],
-             "--concurrency", "%d" % b, "--device", dev, "--count", "%d" % row["num_gpus"],
-             "--tp", "%d" % row["tp"], "--pp", "%d" % (row.get("pp") or 1), "--requests", "1000",
-             "--ci", "400", "--pue", "1", "--json"]
-        if row["software"].startswith("vLLM v0.5"):
-            a += ["--serving-runtime", "vllm-0.5"]
+        return dict(generate=True, hf_config=cfg, prompt_tokens=prompt_tokens(row),
+                    output_tokens=row["output_tokens"], concurrency=max(1, round(row["running_batch"])),
+                    device=dev, count=row["num_gpus"], tp=row["tp"], pp=row.get("pp") or 1, requests=1000,
+                    ci=400, pue=1, serving_runtime=runtime(row))
+
+    def args(self, row):
+        """The same request as a command line (for the harness's page)."""
+        o = self.options(row)
+        if o is None:
+            return None
+        a = ["joulecast", "estimate"]
+        for k, v in o.items():
+            a += ["--" + k.replace("_", "-")] if v is True else ["--" + k.replace("_", "-"), "%s" % v]
         return a
 
     def run_one(self, row):
-        a = self.args(row)
-        if a is None:
+        o = self.options(row)
+        if o is None:
             return {"error": "architecture or device not known to the harness"}
-        p = subprocess.run(a, capture_output=True, text=True, env=self.env)
-        if p.returncode != 0:
-            return {"error": p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "exit %d" % p.returncode}
-        j = json.loads(p.stdout)
+        kv = self.N.pairs(o) + [("hwdb-snapshot", self.snap)]
+        try:
+            j = self.N.call("jc_run_estimate_json", self.base, kv)
+        except self.N.Error as e:
+            return {"error": e.message}
         r, s = j["results"], j["serving"]
         av = {x["key"]: x["value"]["central"] for x in j["assumptions"]}
         return {
             "idle_w": av.get("device.idle_w"), "tdp_w": av.get("device.tdp_w"),
             "j_tok": r["j_per_output_token_device"], "tps": r["tokens_per_s"]["central"],
             "power": r["avg_power_w_per_device"]["central"], "itl": r["itl_s"]["central"],
-            "uf": s["decode_flop_util"], "ub": s["decode_bw_util"], "upre": s["prefill_flop_util"],
-            "tshare": s["prefill_time_share"], "gshare": s["decode_busy_share"], "memory_limited": s["memory_limited"],
-            "concurrency": s["concurrency"], "warnings": j["warnings"],
+            "memory_limited": s["memory_limited"], "concurrency": s["concurrency"], "warnings": j["warnings"],
         }
 
     def run(self, rows):

@@ -157,6 +157,62 @@ static const wfmt *find_fmt(const char *n)
     return NULL;
 }
 
+/* ---- runtime profiles -------------------------------------------------------------- */
+
+/* What a serving runtime does that changes the time of a step (tables as
+ * data; each row says where its behaviour is documented).  Only vllm and
+ * vllm-0.5 have calibration rows; the others differ from them by these
+ * mechanisms alone, with the same fitted constants. */
+typedef struct rt_profile {
+    const char *name;
+    int chunked;          /* prefill chunks ride in the decode steps (else prefill steps of their own) */
+    int overlap;          /* per-sequence output processing runs off the step's critical path (another process) */
+    int send_inputs;      /* every step's full inputs are sent to each further worker (else diffs, shared memory) */
+    int continuous;       /* continuous batching (0: a static batch runs to its end) */
+    double graphs;        /* decode steps of up to this many sequences replay CUDA graphs; larger ones (and
+                           * prefill steps) launch every kernel from the host (eager); 0: always eager */
+    double max_seqs[2];   /* default running-sequence limit, devices under / from 70 GB */
+    double step_tokens[2];/* default token budget of one step, likewise */
+    const char *calibrated, *doc;
+} rt_profile;
+
+static const rt_profile profiles[] = {
+    {"vllm", 1, 1, 0, 1, 512, {256, 1024}, {2048, 8192}, "ML.ENERGY v3 rows (vLLM 0.11.1)",
+     "vLLM >= 0.6: the API server and output processing in their own process, off the engine's step (vLLM v0.6.0 "
+     "release blog, blog.vllm.ai 2024-09-05); V1 engine: chunked prefill always on, defaults max_num_seqs 1024 / max_num_batched_tokens "
+     "8192 on GPUs of 70 GB and more, else 256 / 2048 (vllm/engine/arg_utils.py); CUDA graphs captured up to "
+     "512 sequences (cudagraph_capture_sizes); workers keep a persistent batch and get the scheduler's diffs "
+     "through shared memory (vLLM V1 blog, blog.vllm.ai 2025-01-27)"},
+    {"vllm-0.5", 0, 0, 1, 1, 256, {256, 256}, {2048, 2048}, "ML.ENERGY v2 rows (vLLM 0.5.4)",
+     "vLLM before 0.6: the API server, scheduler and output processing run between GPU steps (the v0.6.0 "
+     "release blog measured the GPU busy 38% of the time for Llama-3-8B on H100 with v0.5.3); prefill steps "
+     "of their own (chunked prefill off by default); max_num_seqs 256; CUDA graphs captured for decode batches "
+     "up to 256 (_BATCH_SIZES_TO_CAPTURE of vllm/worker/model_runner.py), eager beyond; the driver broadcasts "
+     "each step's inputs to the other workers (broadcast_tensor_dict)"},
+    {"sglang", 1, 1, 0, 1, 160, {256, 1024}, {2048, 8192}, NULL,
+     "SGLang >= 0.4: tokenizer and detokenizer in their own processes and the overlap scheduler (SGLang v0.4 "
+     "release blog, lmsys.org 2024-12-04); chunked prefill on by default; CUDA graphs up to 160 sequences "
+     "(cuda_graph_max_bs)"},
+    {"trt-llm", 0, 1, 0, 1, 1e9, {2048, 2048}, {8192, 8192}, NULL,
+     "TensorRT-LLM: in-flight batching in the C++ executor, output handling off the step; chunked context off by default; "
+     "trtllm-serve defaults max_batch_size 2048, max_num_tokens 8192"},
+    {"tgi", 1, 0, 1, 1, 32, {128, 128}, {4096, 4096}, NULL,
+     "Text Generation Inference v3: continuous batching by the Rust router, chunked prefill; the Python shard "
+     "runs each step after the router's scheduling and returns every sequence's token; max_concurrent_requests 128; "
+     "CUDA graphs for batches up to 32 (--cuda-graphs 1,2,4,8,16,32); the router sends each batch to every shard "
+     "over gRPC"},
+    {"hf-generate", 0, 0, 0, 0, 0, {1e9, 1e9}, {1e12, 1e12}, NULL,
+     "Hugging Face transformers generate(): one static batch (every sequence runs until the batch ends), "
+     "eager PyTorch (one host launch per kernel, no CUDA graphs), no paged KV cache"},
+};
+
+static const rt_profile *find_profile(const char *n)
+{
+    for (size_t i = 0; n && i < sizeof profiles / sizeof profiles[0]; i++)
+        if (!strcmp(n, profiles[i].name)) return &profiles[i];
+    return NULL;
+}
+
 /* ---- the serving model's state ---------------------------------------------------- */
 
 typedef struct sv {
@@ -170,38 +226,53 @@ typedef struct sv {
     double G, tp, pp, ep, reps, B, P, O, R;
     double wb, wb_exp, kvb;              /* bytes per weight (dense, experts), per KV element */
     const wfmt *wf, *wf_exp;
-    double peak, bw, mem, tdp, idle;
+    double peak, bw, mem, tdp, idle, vec_peak;
     double n_total, n_active;
+    int dequant;                         /* low-bit weights dequantised to the compute precision */
     /* coarse path (no architecture) */
     int coarse;
-    /* ranged constants (low / central / high) */
-    const char *runtime;                 /* serving runtime profile */
-    jc_range u_pre, mbu, u_dec, t0, tseq, link_bw, link_lat, memfrac;
+    const rt_profile *rt;                /* serving runtime profile */
+    double max_seqs, step_tokens;        /* the runtime's limits on this device */
+    /* constants: fitted (central values; their low/high are the spread across folds) and sourced */
+    double mfu, mbu, t_kern, t_eager, t_host_seq, t_host_worker, moe_bw;
+    double lat, tile_m, dq_ops, link_bw;
+    jc_range band_t, band_e;             /* the folds' residual quantiles of time and J/token */
+    jc_range memfrac;
     jc_power_model pm;                   /* the device power model (power.h) with the serving coefficients */
 } sv;
 
-/* A serving constant: "<id>.<device id>" when the database has one for
- * this device, else "<id>" (the named fallback, with a warning). */
-static jc_status sconst_x(sv *s, const char *id, const char *label, jc_range *out, int generic_ok)
+/* A serving constant by its id alone (no device or runtime qualifier). */
+static jc_status sconst(sv *s, const char *id, const char *label, jc_range *out)
 {
-    /* most specific first: runtime + device, device, runtime, generic */
-    char rd[200], key[200];
-    snprintf(rd, sizeof rd, "%s.%s", s->runtime, s->dev->id);
-    const char *const q[3] = {rd, s->dev->id, s->runtime};
     const jc_constant *c = NULL;
-    int k = jci_const_specific(s->db, id, q, 3, &c, key, sizeof key);
-    if (k < 0) return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/serving.yaml, hwdb/interconnect.yaml)", id);
-    int dev_specific = k < 2;
-    if (!dev_specific && !generic_ok) label = jci_bld_str(&s->b, "%s: FALLBACK (no figure for %s)", label, s->dev->id);
-    *out = jci_bld_const(&s->b, c->id, label, c);   /* under the constant's own hwdb id */
-    if (!dev_specific && !generic_ok)
-        jci_bld_warn(&s->b, "serving: no '%s' fitted for %s: the value %g of '%s' is used", id, s->dev->id, out->central, key);
+    jc_diag tmp;
+    if (jc_hwdb_constant(s->db, id, &c, &tmp) != JC_OK)
+        return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/serving.yaml)", id);
+    *out = jci_bld_const(&s->b, c->id, label, c);
     return JC_OK;
 }
 
-static jc_status sconst(sv *s, const char *id, const char *label, jc_range *out)
+static jc_status sconst_c(sv *s, const char *id, const char *label, double *out)
 {
-    return sconst_x(s, id, label, out, 0);
+    jc_range r;
+    jc_status st = sconst(s, id, label, &r);
+    if (!st) *out = r.central;
+    return st;
+}
+
+/* A device's interconnect figure: "<id>.<device id>", else "<id>" (the
+ * named fallback, with a warning). */
+static jc_status devconst(sv *s, const char *id, const char *label, jc_range *out)
+{
+    char key[200];
+    const char *const q[1] = {s->dev->id};
+    const jc_constant *c = NULL;
+    int k = jci_const_specific(s->db, id, q, 1, &c, key, sizeof key);
+    if (k < 0) return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/interconnect.yaml)", id);
+    if (k > 0) label = jci_bld_str(&s->b, "%s: FALLBACK (no figure for %s)", label, s->dev->id);
+    *out = jci_bld_const(&s->b, c->id, label, c);
+    if (k > 0) jci_bld_warn(&s->b, "serving: no '%s' for %s: the value %g of '%s' is used", id, s->dev->id, out->central, key);
+    return JC_OK;
 }
 
 /* ---- per-step work --------------------------------------------------------------- */
@@ -217,7 +288,29 @@ double jci_sv_touched_experts(double E, double k, double n)
 
 static double touched(double E, double k, double n) { return jci_sv_touched_experts(E, k, n); }
 
+double jci_sv_padded_tokens(double slots, double experts, double tile)
+{
+    if (!(experts > 0) || !(slots > 0)) return 0;
+    if (!(tile > 1)) return slots;
+    double m = slots / experts;                      /* tokens per touched expert (mean) */
+    return experts * tile * ceil(m / tile - 1e-9);
+}
+
+double jci_sv_imbalance(double slots, double ep)
+{
+    if (!(ep > 1) || !(slots > 0)) return 1;
+    double lambda = slots / ep;                      /* expert slots per device (mean) */
+    double f = 1 + sqrt(2 * log(ep) / lambda);       /* expected maximum of ep Poisson(lambda) loads, Gaussian tail */
+    return f > ep ? ep : f;
+}
+
 static double ctx_eff(int64_t window, double c) { return window > 0 && c > (double)window ? (double)window : c; }
+
+/* Kernels of one layer per step: norm, QKV, rotary + cache write,
+ * attention, output projection, norm, gate/up, activation, down (9); an
+ * MoE layer replaces the last three by router, top-k, block alignment,
+ * grouped gate/up, activation, grouped down and the weighted sum (13). */
+enum { KERNELS_DENSE = 9, KERNELS_MOE = 13, KERNELS_STEP = 4 };
 
 void jci_sv_step_work(const jc_arch *a, double wb, double wb_exp, double kvb, double n_tok, double n_seq,
                      double c, double n_logit, jci_sv_work *w)
@@ -227,27 +320,48 @@ void jci_sv_step_work(const jc_arch *a, double wb, double wb_exp, double kvb, do
     double ex = touched((double)a->n_experts, (double)a->top_k, n_tok);
     w->experts = a->n_experts > 0 ? ex : 0;
     double pair = attn_flops_pair(a), kve = kv_elems_layer(a) * kvb;
+    w->kernels = KERNELS_STEP;
     for (int64_t i = 0; i < a->n_layers; i++) {
         const jc_arch_layer *L = &a->layer[i];
         double at = attn_params(a);
         w->lin_flops += 2 * n_tok * at;
         w->w_bytes += at * wb;
+        w->w_elems += at;
         if (L->moe) {
-            double sh = shared_params(a);
-            w->lin_flops += 2 * n_tok * ((double)a->top_k * expert_params(a) + sh);
-            w->w_bytes += sh * wb + ex * expert_params(a) * wb_exp;
+            double sh = shared_params(a), ep = expert_params(a);
+            w->lin_flops += 2 * n_tok * ((double)a->top_k * ep + sh);
+            w->w_bytes += sh * wb + ex * ep * wb_exp;
+            w->w_elems += sh + ex * ep;
+            w->exp_flops += 2 * n_tok * (double)a->top_k * ep;
+            w->exp_bytes += ex * ep * wb_exp;
+            w->exp_slots += n_tok * (double)a->top_k;
+            w->perm_bytes += 8 * n_tok * (double)a->top_k * d;   /* permute + unpermute: bf16 rows written and read */
+            w->moe_layers += 1;
+            w->kernels += KERNELS_MOE;
         } else {
             double m = mlp_params(a, a->ffn);
             w->lin_flops += 2 * n_tok * m;
             w->w_bytes += m * wb;
+            w->w_elems += m;
+            w->kernels += KERNELS_DENSE;
         }
         double ce = ctx_eff(L->window, c);
         w->att_flops += n_tok * pair * ce;
         w->kv_bytes += n_seq * ce * kve + n_tok * kve;
     }
+    if (w->moe_layers > 0) w->exp_slots /= w->moe_layers;   /* per MoE layer */
     /* embeddings (a gather of n_tok rows) and the LM head (bf16) */
     w->w_bytes += n_tok * d * 2 + (double)a->vocab * d * 2;
     w->lin_flops += 2 * n_logit * (double)a->vocab * d;
+}
+
+/* Attention FLOPs of n query tokens of a prefill chunk against a mean
+ * prefix of c tokens, summed over the layers (windows cap the prefix). */
+static double chunk_att_flops(const jc_arch *a, double n, double c)
+{
+    double f = 0, pair = attn_flops_pair(a);
+    for (int64_t i = 0; i < a->n_layers; i++) f += n * pair * ctx_eff(a->layer[i].window, c);
+    return f;
 }
 
 /* Work of one step of an ONNX decoder from its counts: per token the
@@ -261,7 +375,9 @@ static void counted_work(const sv *s, double n_tok, double n_seq, double c, work
     w->lin_flops = n_tok * k->decode_flops0;
     w->att_flops = n_tok * k->decode_flops_per_ctx * c;
     w->w_bytes = k->weight_elems_step * s->wb;
+    w->w_elems = k->weight_elems_step;
     w->kv_bytes = (n_seq * c + n_tok) * k->kv_elems_per_token * s->kvb;
+    w->kernels = KERNELS_STEP + (double)s->a->n_layers * KERNELS_DENSE;
 }
 
 /* Work of one step of a replica (the coarse path: 2 N FLOPs per token and
@@ -276,6 +392,7 @@ static void step_work(const sv *s, double n_tok, double n_seq, double c, double 
         memset(w, 0, sizeof *w);
         w->lin_flops = 2 * s->n_active * n_tok;
         w->w_bytes = s->n_active * s->wb;
+        w->w_elems = s->n_active;
         return;
     }
     jci_sv_step_work(s->a, s->wb, s->wb_exp, s->kvb, n_tok, n_seq, c, n_logit, w);
@@ -283,15 +400,8 @@ static void step_work(const sv *s, double n_tok, double n_seq, double c, double 
 
 /* Per-device time of one step of a pipeline stage and its achieved rates. */
 typedef struct stept {
-    double t, t_lin, t_att, t_coll, t_ovh, flops, bytes;
+    double t, t_gpu, t_coll, t_kern, t_host, flops, bytes;
 } stept;
-
-static double pickr(jc_range r, int sc, int raises_energy)
-{
-    if (sc == 1) return r.central;
-    int hi = (sc == 2) == (raises_energy != 0);
-    return hi ? r.high : r.low;
-}
 
 /* KV and attention split: heads across TP ranks, replicated where the
  * TP group exceeds the KV heads (and for MLA's shared latent). */
@@ -302,32 +412,76 @@ static double kv_split(const sv *s)
     return s->tp < (double)s->a->kv_heads ? s->tp : (double)s->a->kv_heads;
 }
 
-static double collective_s(const sv *s, double n_tok, int sc)
+/* One collective of `bytes` per device over the tensor-parallel group:
+ * ring time at the link bandwidth plus the sourced small-message latency. */
+static double allreduce_s(const sv *s, double bytes)
+{
+    return jci_allreduce_ring_s(s->tp, bytes, s->link_bw * 1e9, s->lat);
+}
+
+/* Collectives of one step of a stage: two all-reduces per dense layer
+ * (attention and MLP outputs); an MoE layer under expert parallelism
+ * replaces the MLP's by the dispatch and combine all-to-alls of its
+ * routed token rows. */
+static double collective_s(const sv *s, double n_tok, const work *w)
 {
     if (s->tp <= 1 || s->coarse) return 0;
-    double bytes = n_tok * (double)s->a->hidden * 2;   /* bf16 activations */
-    double one = jci_allreduce_ring_s(s->tp, bytes, pickr(s->link_bw, sc, 0) * 1e9, pickr(s->link_lat, sc, 1));
-    return (double)s->a->n_layers / s->pp * 2 * one;   /* two all-reduces per layer (attention, MLP) */
+    double L = (double)s->a->n_layers / s->pp, moe = w->moe_layers / s->pp;
+    double act = n_tok * (double)s->a->hidden * 2;   /* bf16 activations */
+    double t = (2 * (L - moe) + moe) * allreduce_s(s, act);
+    if (moe > 0) {
+        if (s->ep > 1) {
+            double a2a = w->exp_slots * (double)s->a->hidden * 2 * (s->ep - 1) / (s->ep * s->ep);
+            t += moe * 2 * (a2a / (s->link_bw * 1e9) + s->lat);
+        } else {
+            t += moe * allreduce_s(s, act);
+        }
+    }
+    return t;
 }
 
-static void step_time(const sv *s, double n_tok, double n_seq, double c, int sc, stept *o)
+/* One step of a stage: n_dec decoding sequences at context c and n_pre
+ * prompt tokens of prefill chunks (mean prefix pc) in the same step.  The
+ * roofline per class of kernel (dense projections, routed experts,
+ * attention), the kernel floor, the collectives and the runtime's host
+ * work (serial, or overlapped where the profile says so). */
+static void step_time(const sv *s, double n_dec, double n_pre, double c, double pc, stept *o)
 {
     work w;
-    step_work(s, n_tok, n_seq, c, n_tok, &w);
-    double g = s->tp * s->pp;           /* devices of a replica; each stage has L/pp layers */
-    double mbu = pickr(s->mbu, sc, 0), ud = pickr(s->u_dec, sc, 0);
-    double fl = w.lin_flops / g, fa = w.att_flops / g;
-    double bl = w.w_bytes / g, bk = w.kv_bytes / (kv_split(s) * s->pp);
-    o->t_lin = fmax(fl / (s->peak * ud), bl / (s->bw * mbu));
-    o->t_att = fmax(fa / (s->peak * ud), bk / (s->bw * mbu));
-    o->t_coll = collective_s(s, n_tok, sc);
-    o->t_ovh = pickr(s->t0, sc, 1) + n_seq * pickr(s->tseq, sc, 1);   /* the device waits on the runtime */
-    o->t = o->t_lin + o->t_att + o->t_coll + o->t_ovh;                /* per stage step */
-    o->flops = fl + fa;
-    o->bytes = bl + bk;
+    double n_tok = n_dec + n_pre;
+    step_work(s, n_tok, n_dec, c, n_dec > 0 ? n_dec : 1, &w);
+    if (n_pre > 0 && !s->coarse && !s->a->counted) w.att_flops += chunk_att_flops(s->a, n_pre, pc);
+    else if (n_pre > 0 && s->a && s->a->counted) w.att_flops += n_pre * s->a->counted->decode_flops_per_ctx * pc;
+    double g = s->tp * s->pp, F = s->peak * s->mfu, BW = s->bw * s->mbu;
+    double e_el = w.exp_bytes > 0 ? w.exp_bytes / s->wb_exp : 0;
+    double dq_el = (s->dequant & 1 ? w.w_elems - e_el : 0) + (s->dequant & 2 ? e_el : 0);
+    double dq = dq_el > 0 ? s->dq_ops * dq_el * ceil(n_tok / s->tile_m) / (g * s->vec_peak) : 0;
+    double ep_dev = s->ep > 1 ? s->ep : g;
+    double imb = s->ep > 1 ? jci_sv_imbalance(w.exp_slots, s->ep) : 1;
+    double pad = w.exp_flops > 0 ? jci_sv_padded_tokens(w.exp_slots, w.experts, s->tile_m) / w.exp_slots : 1;
+    double t_lin = fmax((w.lin_flops - w.exp_flops) / (g * F) + dq, (w.w_bytes - w.exp_bytes) / (g * BW));
+    double t_exp = w.exp_flops > 0 ? fmax(w.exp_flops * pad * imb / (ep_dev * F), w.exp_bytes / (ep_dev * BW * s->moe_bw)) +
+                                     w.perm_bytes / (g * BW) : 0;
+    double t_att = fmax(w.att_flops / (g * F), w.kv_bytes / (kv_split(s) * s->pp * BW));
+    o->t_kern = w.kernels / s->pp * s->t_kern;
+    o->t_coll = collective_s(s, n_tok, &w);
+    o->t_gpu = t_lin + t_exp + t_att + o->t_kern + o->t_coll;
+    /* the runtime's host work on the step's path: the step's inputs sent
+     * to each further worker of the replica; output processing per
+     * sequence unless another process does it (overlap); a step beyond the
+     * CUDA-graph sizes (or any prefill step) launches every kernel from the
+     * host, and the GPU waits on the launches when they take longer */
+    double host_seq = s->rt->overlap ? 0 : n_dec * s->t_host_seq;
+    int eager = n_pre > 0 && n_dec == 0 ? 1 : n_dec > s->rt->graphs;
+    double launch = eager ? w.kernels / s->pp * s->t_eager : 0;
+    o->t_host = (s->rt->send_inputs ? (s->tp * s->pp - 1) * s->t_host_worker : 0) + host_seq + launch;
+    if (eager && launch > o->t_gpu) o->t_gpu = launch;   /* launch-bound */
+    o->t = o->t_gpu + o->t_host - launch;
+    o->flops = (w.lin_flops + w.att_flops) / g;
+    o->bytes = (w.w_bytes - w.exp_bytes + w.perm_bytes) / g + w.exp_bytes / ep_dev + w.kv_bytes / (kv_split(s) * s->pp);
 }
 
-/* One corner of the model: times and powers. */
+/* The model's central case: times and powers. */
 typedef struct corner {
     double t_pre, t_step, ttft, itl, tps_rep, T;     /* s; tokens/s per replica; workload s */
     double p_pre, p_dec, p_avg;                      /* W per device */
@@ -335,16 +489,14 @@ typedef struct corner {
     double pre_flops, dec_flops_tok, dec_bytes_step, coll;
 } corner;
 
-static void run_corner(const sv *s, int sc, corner *k)
+/* Prefill FLOPs of one request (projections and the causal attention). */
+static double prefill_flops(const sv *s)
 {
-    memset(k, 0, sizeof *k);
-    double P = s->P, O = s->O, B = s->B, pp = s->pp;
-    double g = s->tp * pp;
-    /* prefill of one request: compute-bound, the causal attention summed */
+    if (s->a && s->a->counted) return s->a->counted->prefill_flops;
     work wp;
-    step_work(s, P, 0, 0, 1, &wp);
-    double att = 0;
-    if (!s->coarse && !s->a->counted) {
+    step_work(s, s->P, 0, 0, 1, &wp);
+    double att = 0, P = s->P;
+    if (!s->coarse) {
         double pair = attn_flops_pair(s->a);
         for (int64_t i = 0; i < s->a->n_layers; i++) {
             int64_t w = s->a->layer[i].window;
@@ -353,53 +505,129 @@ static void run_corner(const sv *s, int sc, corner *k)
             att += pair * full;
         }
     }
-    k->pre_flops = s->a && s->a->counted ? s->a->counted->prefill_flops : wp.lin_flops + att;
-    double upre = pickr(s->u_pre, sc, 0);
-    k->t_pre = k->pre_flops / (g * s->peak * upre) + collective_s(s, P, sc);
-    /* decode: B sequences split into pp micro-batches; a token passes all
-     * pp stages; the context grows from P to P+O-1 */
-    double mb = B / pp;
-    double steps = O < 1 ? 1 : O, stride = steps > 4096 ? steps / 4096 : 1;
-    double sum_t = 0, sum_f = 0, sum_b = 0, n = 0, sum_coll = 0, sum_ovh = 0;
-    for (double i = 0; i < steps; i += stride) {
+    return wp.lin_flops + att;
+}
+
+/* Power of a device over a step: busy while its kernels run, launch-bound
+ * while it waits on the runtime's host work. */
+static double step_power(const sv *s, const stept *st, double *uf, double *ub)
+{
+    double busy = st->t_gpu < st->t ? st->t_gpu : st->t;
+    *uf = busy > 0 ? st->flops / (busy * s->peak) : 0;
+    *ub = busy > 0 ? st->bytes / (busy * s->bw) : 0;
+    double share = st->t > 0 ? busy / st->t : 1;
+    return share * jci_power_device_w(&s->pm, *uf, *ub, JC_POWER_BUSY, 1) +
+           (1 - share) * jci_power_device_w(&s->pm, 0, 0, JC_POWER_LAUNCH, 1);
+}
+
+enum { CTX_SAMPLES = 16 };
+
+static void run_central(const sv *s, corner *k)
+{
+    memset(k, 0, sizeof *k);
+    double P = s->P, O = s->O, B = s->B, pp = s->pp, mb = B / pp;
+    k->pre_flops = prefill_flops(s);
+    /* prefill tokens a decode step carries (chunked) or a prefill step
+     * batches (not chunked): in the steady state B/O requests start per
+     * step; the runtime's token budget caps a step */
+    double budget = s->step_tokens - mb;
+    if (budget < 1) budget = 1;
+    double steps = O, pre_tok = 0, n_pre_steps = 0, pre_batch = 0;
+    if (s->rt->chunked) {
+        pre_tok = mb * P / O;
+        if (pre_tok > budget) {
+            steps = mb * P / budget;
+            pre_tok = budget;
+        }
+    } else if (s->rt->continuous) {
+        pre_batch = fmax(1, fmin(mb / O, fmax(1, s->step_tokens / P)));   /* requests per prefill step */
+        n_pre_steps = mb / pre_batch;
+    } else {
+        pre_batch = mb;            /* a static batch: every prompt in one prefill */
+        n_pre_steps = 1;
+    }
+    /* decode steps over the growing context (midpoints of CTX_SAMPLES slices) */
+    double sum_t = 0, sum_e = 0, sum_f = 0, sum_b = 0, sum_c = 0, sum_busy = 0, dec_t = 0, dec_e = 0;
+    for (int i = 0; i < CTX_SAMPLES; i++) {
         stept st;
-        step_time(s, mb, mb, P + i, sc, &st);
+        double uf, ub, ctx = P + (i + 0.5) * O / CTX_SAMPLES;
+        if (pre_tok > 0) {   /* the same step without its prefill chunk: the chunk's marginal share */
+            step_time(s, mb, 0, ctx, 0, &st);
+            dec_t += st.t;
+            dec_e += st.t * step_power(s, &st, &uf, &ub);
+        }
+        step_time(s, mb, pre_tok, ctx, P / 2, &st);
         sum_t += st.t;
+        sum_e += st.t * step_power(s, &st, &uf, &ub);
         sum_f += st.flops;
         sum_b += st.bytes;
-        sum_coll += st.t_coll;
-        sum_ovh += st.t_ovh;
-        n++;
+        sum_c += st.t_coll;
+        sum_busy += fmin(st.t_gpu, st.t);
     }
-    double t_stage = sum_t / n, t_busy = (sum_t - sum_ovh) / n;
-    k->t_step = t_stage * pp;                     /* one token of a sequence */
-    k->coll = sum_coll / n * pp;
-    /* achieved rates while the device computes (the runtime's share of
-     * the step is launch-bound waiting) */
-    double uf = (sum_f / n) / (t_busy * s->peak), ub = (sum_b / n) / (t_busy * s->bw);
-    k->gpu_share = t_busy / t_stage;
-    work wd;
-    step_work(s, B, B, P + O / 2, B, &wd);
-    k->dec_flops_tok = (wd.lin_flops + wd.att_flops) / B;
-    k->dec_bytes_step = wd.w_bytes + wd.kv_bytes;
-    /* steady state of a replica: per O steps, B requests finish and B
-     * prefills run interleaved */
-    double round = O * k->t_step + B * k->t_pre;
+    double t_stage = sum_t / CTX_SAMPLES;
+    k->t_step = t_stage * pp * steps / O;          /* per output token of a sequence */
+    k->coll = sum_c / CTX_SAMPLES * pp;
+    k->gpu_share = sum_busy / sum_t;
+    k->uf = sum_f / sum_busy / s->peak;
+    k->ub = sum_b / sum_busy / s->bw;
+    k->p_dec = sum_e / sum_t;
+    double e_dec = O * k->t_step * k->p_dec;
+    /* prefill steps of their own */
+    double e_pre = 0, t_pre_all = 0;
+    if (n_pre_steps > 0) {
+        stept st;
+        double uf, ub;
+        step_time(s, 0, pre_batch * P, 0, P / 2, &st);
+        k->t_pre = st.t * pp;
+        k->p_pre = step_power(s, &st, &uf, &ub);
+        k->upre = uf;
+        t_pre_all = n_pre_steps * k->t_pre;
+        e_pre = t_pre_all * k->p_pre;
+    } else {
+        stept st;
+        double uf, ub;
+        step_time(s, 0, fmin(P, budget), 0, P / 2, &st);   /* a first chunk alone: the TTFT's floor */
+        k->t_pre = st.t * pp * ceil(P / budget);
+        k->p_pre = step_power(s, &st, &uf, &ub);
+        k->upre = uf;
+    }
+    double round = O * k->t_step + t_pre_all;      /* B/pp sequences of a stage start and finish */
     k->itl = round / O;
     k->ttft = k->t_pre + k->t_step;
     k->tps_rep = B * O / round;
     k->T = s->R / s->reps * round / B;
-    /* power per device by phase */
-    k->p_dec = k->gpu_share * jci_power_device_w(&s->pm, uf, ub, JC_POWER_BUSY, sc) +
-               (1 - k->gpu_share) * jci_power_device_w(&s->pm, 0, 0, JC_POWER_LAUNCH, sc);
-    k->p_pre = jci_power_device_w(&s->pm, upre, 0, JC_POWER_BUSY, sc);   /* compute-bound; weight reads shared by the chunk */
-    double e_pre = B * k->t_pre * k->p_pre, e_dec = O * k->t_step * k->p_dec;
+    work wd;
+    step_work(s, B, B, P + O / 2, B, &wd);
+    k->dec_flops_tok = (wd.lin_flops + wd.att_flops) / B;
+    k->dec_bytes_step = wd.w_bytes + wd.kv_bytes;
     k->p_avg = (e_pre + e_dec) / round;
-    k->e_dev_share_pre = e_pre / (e_pre + e_dec);
-    k->t_share_pre = B * k->t_pre / round;
-    k->uf = uf;
-    k->ub = ub;
-    k->upre = upre;
+    if (pre_tok > 0) {   /* chunked: the marginal time and energy of the chunks in the decode steps */
+        double f = O / steps;   /* the samples are per step; the round has `steps` of them */
+        k->e_dev_share_pre = fmax(0, 1 - dec_e * f / sum_e);
+        k->t_share_pre = fmax(0, 1 - dec_t * f / sum_t);
+    } else {
+        k->e_dev_share_pre = e_pre / (e_pre + e_dec);
+        k->t_share_pre = t_pre_all / round;
+    }
+}
+
+/* The range's corners: the central case scaled by the folds' residual
+ * quantiles of time (band_t) and of energy (band_e); 0 the low-energy
+ * corner (the fastest), 2 the high. */
+static void corner_of(const sv *s, const corner *c, int sc, corner *k)
+{
+    *k = *c;
+    if (sc == 1) return;
+    double ft = sc == 0 ? s->band_t.low : s->band_t.high, fe = sc == 0 ? s->band_e.low : s->band_e.high;
+    k->t_pre *= ft;
+    k->t_step *= ft;
+    k->ttft *= ft;
+    k->itl *= ft;
+    k->tps_rep /= ft;
+    k->T *= ft;
+    k->p_pre *= fe / ft;
+    k->p_dec *= fe / ft;
+    k->p_avg *= fe / ft;
 }
 
 /* ---- resolve ---------------------------------------------------------------------- */
@@ -417,6 +645,9 @@ static jc_status resolve_formats(sv *s)
     if (!s->wf_exp) s->wf_exp = s->wf;
     s->wb = s->wf->bytes;
     s->wb_exp = s->wf_exp->bytes;
+    /* weight-only low-bit formats are dequantised to the compute precision in the GEMM */
+    s->dequant = (s->wf->compute == JC_PREC_BF16 && s->wf->bytes < 1 ? 1 : 0) |
+                 (s->wf_exp->compute == JC_PREC_BF16 && s->wf_exp->bytes < 1 ? 2 : 0);
     const char *src = j->weights ? "--weights"
                     : a && (a->weight_format || a->expert_format)
                         ? jci_bld_str(&s->b, "%s (%s)", a->path, a->format_note ? a->format_note : "torch_dtype")
@@ -453,6 +684,19 @@ static jc_status resolve_formats(sv *s)
                      jc_precision_name(p), s->wf->name), R1(s->dev->peak_tflops[p].value), "TFLOP/s",
                      JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &s->dev->peak_tflops[p])).central * 1e12;
     s->r->compute_precision = jc_precision_name(p);
+    if (s->dequant) {
+        jc_status st = sconst_c(s, "serving_dequant_ops", "dequantisation: vector operations per low-bit weight per tile of tokens",
+                                &s->dq_ops);
+        if (st) return st;
+        const jc_sourced *v = &s->dev->peak_tflops[JC_PREC_FP32];
+        if (v->present)
+            s->vec_peak = jci_bld_assume(&s->b, "serving.vector_peak", "vector (non-matrix) fp32 peak that dequantises the weights",
+                                         R1(v->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, v)).central * 1e12;
+        else
+            s->vec_peak = jci_bld_assume(&s->b, "serving.vector_peak", "vector peak that dequantises the weights (no fp32 peak "
+                                         "published: 1/16 of the dense matrix peak)", R1(s->peak / 16e12), "TFLOP/s",
+                                         JC_ORIGIN_DERIVED, "the dense peak / 16 (tensor cores to CUDA cores, Ampere and Hopper)").central * 1e12;
+    }
     return JC_OK;
 }
 
@@ -479,25 +723,45 @@ static jc_status resolve_device(sv *s)
     jci_bld_assume(&s->b, "device.tdp_w", "device TDP", R1(s->tdp), "W", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->tdp_w));
     jci_bld_assume(&s->b, "device.idle_w", "device idle power", R1(s->idle), "W", dev->idle_w.present ? JC_ORIGIN_HWDB : JC_ORIGIN_DERIVED,
            dev->idle_w.present ? jci_bld_cite(&s->b, &dev->idle_w) : "0.114 x TDP (the CCF median idle/max ratio)");
-    static const char *runtimes[] = {"vllm-0.11", "vllm-0.5"};
-    s->runtime = j->serving_runtime ? j->serving_runtime : "vllm-0.11";
-    int known = -1;
-    for (size_t i = 0; i < sizeof runtimes / sizeof runtimes[0]; i++)
-        if (!strcmp(s->runtime, runtimes[i])) known = (int)i;
-    if (known < 0)
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--serving-runtime must be vllm-0.11 (default) or vllm-0.5 (got '%s')", s->runtime);
-    jci_bld_assume(&s->b, "serving.runtime", jci_bld_str(&s->b, "serving runtime profile: %s (continuous batching%s; 0 vllm-0.11, 1 vllm-0.5)",
-           s->runtime, !strcmp(s->runtime, "vllm-0.5") ? ", prefill not chunked" : ", chunked prefill"), R1(known), "",
-           j->serving_runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
-           j->serving_runtime ? "--serving-runtime" : "vllm-0.11 unless --serving-runtime");
-    if ((st = sconst(s, "serving_prefill_mfu", "prefill: achieved fraction of dense peak", &s->u_pre))) return st;
-    if ((st = sconst(s, "serving_decode_mbu", "decode: achieved fraction of memory bandwidth", &s->mbu))) return st;
-    if ((st = sconst(s, "serving_decode_mfu", "decode: achieved fraction of dense peak", &s->u_dec))) return st;
-    if ((st = sconst(s, "serving_step_overhead_s", "decode: runtime time per step (scheduler, sampling, launches)", &s->t0))) return st;
-    if ((st = sconst(s, "serving_seq_overhead_s", "decode: runtime time per running sequence per step", &s->tseq))) return st;
+    s->rt = find_profile(j->serving_runtime ? j->serving_runtime : "vllm");
+    if (!s->rt)
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--serving-runtime must be one of vllm (default), vllm-0.5, sglang, trt-llm, "
+                            "tgi, hf-generate (got '%s')", j->serving_runtime);
+    int big = s->mem >= 70e9;
+    s->max_seqs = s->rt->max_seqs[big];
+    s->step_tokens = s->rt->step_tokens[big];
+    jci_bld_assume(&s->b, "serving.runtime", jci_bld_str(&s->b, "serving runtime profile: %s (%s; %s prefill; output processing %s; %s)%s",
+           s->rt->name, s->rt->continuous ? "continuous batching" : "one static batch",
+           s->rt->chunked ? "chunked" : "separate", s->rt->overlap ? "off the step" : "in the step",
+           s->rt->graphs > 0 ? jci_bld_str(&s->b, "CUDA graphs up to %g sequences", s->rt->graphs) : "eager launches",
+           s->rt->calibrated ? jci_bld_str(&s->b, "; calibrated on %s", s->rt->calibrated)
+                             : "; no calibration rows: its mechanisms with the constants fitted on vLLM"),
+           R1((double)(s->rt - profiles)), "", j->serving_runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT, s->rt->doc);
+    if (!s->rt->calibrated)
+        jci_bld_warn(&s->b, "serving: the %s profile has no calibration rows: its step differs from vLLM's by the mechanisms "
+                     "of its profile only (docs/workflow-serving.md)", s->rt->name);
+    if (s->rt->continuous)
+        jci_bld_assume(&s->b, "serving.step_tokens", jci_bld_str(&s->b, "the runtime's limits on %s: %g running sequences, %g tokens "
+               "per step", s->dev->id, s->max_seqs, s->step_tokens), R1(s->step_tokens), "tokens", JC_ORIGIN_DEFAULT,
+               big ? "the profile's defaults for devices of 70 GB and more" : "the profile's defaults for devices under 70 GB");
+#define SC(ID, LABEL, DST) do { if ((st = sconst_c(s, ID, LABEL, &s->DST))) return st; } while (0)
+    SC("serving_gemm_mfu", "matrix kernels: achieved fraction of the dense peak", mfu);
+    SC("serving_stream_mbu", "weight and KV streaming: achieved fraction of the memory bandwidth", mbu);
+    SC("serving_kernel_floor_s", "time a kernel costs beyond its roofline (launch gap, ramp, tail)", t_kern);
+    SC("serving_eager_launch_s", "host time to launch one kernel outside a CUDA graph (eager PyTorch)", t_eager);
+    SC("serving_host_seq_s", "runtime host time per running sequence per step (output processing, detokenisation)", t_host_seq);
+    SC("serving_host_worker_s", "runtime host time per step per further worker of a replica (the step's inputs sent to it)",
+       t_host_worker);
+    SC("serving_moe_bw_ratio", "grouped expert GEMMs: bandwidth achieved relative to dense GEMMs", moe_bw);
+    SC("serving_allreduce_latency_s", "latency of one small all-reduce over the tensor-parallel group", lat);
+    SC("serving_moe_tile_tokens", "grouped-GEMM tile rows: tokens of each expert padded to a multiple", tile_m);
+#undef SC
+    if ((st = sconst(s, "serving_range_time", "range of the serving time: the folds' residual quantiles", &s->band_t))) return st;
+    if ((st = sconst(s, "serving_range_energy", "range of the J per output token: the folds' residual quantiles", &s->band_e)))
+        return st;
     /* device power: the model of power.h, P = idle + (TDP - idle) (1 - exp(-(k_c u_c + k_m u_m)))
      * while computing and idle + (TDP - idle) a_launch while the runtime
-     * runs, with serving coefficients fitted per device */
+     * runs, with its serving coefficients (one set for every device) */
     memset(&s->pm, 0, sizeof s->pm);
     s->pm.idle_w = R1(s->idle);
     s->pm.tdp_w = R1(s->tdp);
@@ -507,7 +771,8 @@ static jc_status resolve_device(sv *s)
                      &s->pm.k[JC_PW_K_MEMORY]))) return st;
     if ((st = sconst(s, "serving_power_a_launch", "serving power: activity while the runtime runs (launch-bound)",
                      &s->pm.k[JC_PW_A_LAUNCH]))) return st;
-    if ((st = sconst_x(s, "serving_memory_fraction", "fraction of device memory the runtime may use", &s->memfrac, 1)))
+    for (int i = 0; i < JC_PW_N; i++) s->pm.k[i] = R1(s->pm.k[i].central);   /* the range is the folds' (band_e) */
+    if ((st = sconst(s, "serving_memory_fraction", "fraction of device memory the runtime may use", &s->memfrac)))
         return st;
     return JC_OK;
 }
@@ -595,7 +860,7 @@ static jc_status resolve_parallel(sv *s)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep %g must divide the %g devices of a replica", j->ep, grp);
         s->ep = j->ep;
     } else {
-        s->ep = s->a && s->a->n_experts ? s->tp : 0;
+        s->ep = s->a && s->a->n_experts ? 1 : 0;
     }
     jci_bld_assume(&s->b, "serving.tp", "tensor-parallel size", R1(s->tp), "", given(j->tp) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
            given(j->tp) ? "--tp"
@@ -612,7 +877,8 @@ static jc_status resolve_parallel(sv *s)
     if (s->ep > 0)
         jci_bld_assume(&s->b, "serving.ep", "expert-parallel size (experts spread evenly)", R1(s->ep), "",
                given(j->ep) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
-               given(j->ep) ? "--ep" : "the experts are spread over the tensor-parallel group");
+               given(j->ep) ? "--ep" : "1: every expert sliced over the tensor-parallel group (vLLM without --enable-expert-parallel); "
+                                      "--ep N spreads whole experts, with all-to-alls and load imbalance");
     jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "", !isnan(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
            !isnan(j->count) ? "--count" : "one replica of tp x pp devices unless --count");
     if (s->reps > 1)
@@ -627,8 +893,9 @@ static jc_status resolve_parallel(sv *s)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "tensor parallel over %g devices needs the hidden size for the all-reduces, "
                         "and %s has no embedding table gathered by input_ids nor an inputs_embeds input to read it from",
                         s->tp, s->a->path);
-        if ((st = sconst(s, "link_bw_gbs", "interconnect bandwidth per device, one direction", &s->link_bw))) return st;
-        if ((st = sconst(s, "serving_link_latency_s", "latency of one all-reduce", &s->link_lat))) return st;
+        jc_range lb = R1(0);
+        if ((st = devconst(s, "link_bw_gbs", "interconnect bandwidth per device, one direction", &lb))) return st;
+        s->link_bw = lb.central;
     }
     /* concurrency bounded by the KV memory left after the weights */
     double b = s->B;
@@ -654,6 +921,9 @@ static jc_status resolve_parallel(sv *s)
     s->r->kv_bytes = kvdev * kv_split(s) * s->pp;
     return JC_OK;
 }
+
+/* Host power's range end for corner sc (0 low, 1 central, 2 high). */
+static double pickr(jc_range r, int sc) { return sc == 1 ? r.central : sc == 0 ? r.low : r.high; }
 
 /* ---- the energy stage ---------------------------------------------------------- */
 
@@ -705,7 +975,7 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
         jj.hours = k[sc].T / 3600;
         jj.avg_power_w = k[sc].p_avg;
         if (host_share) {
-            jj.host_power_w = jci_host_class_hosts(cls, s->G) * pickr(jci_sourced_range(&hc->value), sc, 1);
+            jj.host_power_w = jci_host_class_hosts(cls, s->G) * pickr(jci_sourced_range(&hc->value), sc);
         }
         st = jc_estimate_run(&jj, NULL, s->db, &e[sc], s->b.d);
     }
@@ -807,7 +1077,7 @@ static jc_status counted_nodes(sv *s, const corner *k)
         x->op = n->op;
         x->flops = n->flops * mb / g;
         x->bytes = (n->weight_bytes * wscale + n->act_bytes * mb) / g;
-        double tc = x->flops / (s->peak * s->u_dec.central), tm = x->bytes / (s->bw * s->mbu.central);
+        double tc = x->flops / (s->peak * s->mfu), tm = x->bytes / (s->bw * s->mbu);
         x->time_s = tc > tm ? tc : tm;
         x->memory_bound = tm > tc;
         x->energy_j = x->time_s * k->p_dec;
@@ -829,7 +1099,7 @@ static jc_status decode_nodes(sv *s, const corner *k)
     jc_est_node *v = jci_arena_calloc(s->b.a, n, sizeof *v);
     if (!v) return jci_diag_set(s->b.d, JC_ERR_NOMEM, "out of memory");
     double B = s->B / s->pp, c = s->P + s->O / 2, g = s->tp * s->pp;
-    double mbu = s->mbu.central, ud = s->u_dec.central;
+    double mbu = s->mbu, ud = s->mfu;
     double ex = touched((double)a->n_experts, (double)a->top_k, B);
     size_t m = 0;
 #define NODE(NAME, OP, F, BY, KVSPLIT) do { \
@@ -1071,7 +1341,9 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
     if (arch && arch->n_experts)
         jci_bld_warn(&s->b, "serving: experts touched per decode step assume uniform routing: E x (1 - (1 - k/E)^B)");
     corner k[3];
-    for (int sc = 0; sc < 3; sc++) run_corner(s, sc, &k[sc]);
+    run_central(s, &k[1]);
+    corner_of(s, &k[1], 0, &k[0]);
+    corner_of(s, &k[1], 2, &k[2]);
     fill_result(s, k);
     if (job->per_node && (st = decode_nodes(s, &k[1]))) goto fail;
     if ((st = energy_stage(s, k, &s->r->estimate))) goto fail;

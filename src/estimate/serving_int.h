@@ -14,9 +14,14 @@
  * LM-head rows; weights at wb bytes (experts wb_exp), KV elements at kvb
  * bytes.  FLOPs of the projections/MLPs/LM head and of attention, bytes of
  * weights read and of KV read + written; experts: distinct experts touched
- * per MoE layer (0 for a dense model). */
+ * per MoE layer (0 for a dense model).  Of lin_flops / w_bytes, the routed
+ * experts' part is exp_flops / exp_bytes; exp_slots: token-expert pairs
+ * per MoE layer (n_tok x top-k); perm_bytes: the permute and unpermute
+ * traffic of the routed rows; w_elems: weight elements read; kernels:
+ * kernels launched per step (KERNELS_* of serving.c). */
 typedef struct jci_sv_work {
     double lin_flops, att_flops, w_bytes, kv_bytes, experts;
+    double w_elems, exp_flops, exp_bytes, exp_slots, perm_bytes, moe_layers, kernels;
 } jci_sv_work;
 void jci_sv_step_work(const jc_arch *a, double wb, double wb_exp, double kvb, double n_tok,
                      double n_seq, double c, double n_logit, jci_sv_work *w);
@@ -33,5 +38,16 @@ typedef struct jci_arch_w {
     double attn, mlp, expert, shared, embed, head;
 } jci_arch_w;
 void jci_arch_weights(const jc_arch *a, jci_arch_w *w);
+
+/* Token rows the grouped GEMM computes when `slots` token-expert pairs are
+ * spread over `experts` touched experts and each expert's rows are padded
+ * to a multiple of `tile` (vLLM's fused MoE block alignment). */
+double jci_sv_padded_tokens(double slots, double experts, double tile);
+
+/* Expected load of the busiest of ep devices over the mean when `slots`
+ * token-expert pairs are routed uniformly: 1 + sqrt(2 ln(ep) / (slots/ep)),
+ * at most ep (1 for ep <= 1). */
+double jci_sv_imbalance(double slots, double ep);
+
 
 #endif

@@ -1,7 +1,10 @@
 /*
  * test_serving.c - the serving model's arithmetic against hand-computed
  * values (KV-cache bytes, one decode step's bytes and FLOPs at a given
- * context and batch, the touched-experts occupancy; the all-reduce time is test_parallel.c),
+ * context and batch, the touched-experts occupancy, the MoE step's
+ * routed part, tile padding and expert-parallel imbalance; the all-reduce
+ * time is test_parallel.c), the runtime profiles' mechanisms (chunked
+ * prefill, host overlap),
  * the Hugging Face config reader (layer patterns, parameter counts, errors
  * naming the key) and the memory-fit refusal of jc_serving_run.
  */
@@ -90,7 +93,35 @@ static void test_moe_step(void)
     jci_sv_step_work(&a, 2, 2, 2, 2, 2, 10, 2, &w);
     CHECK_NEAR(w.experts, 3.5, 1e-12);
     CHECK_NEAR(w.lin_flops, 2 * 2 * 2 * (12288 + 2 * 6144 + 512) + 2 * 2 * 6400, 1e-12);
+    /* the routed part: 2 tokens x top-2 x 6144 expert weights x 2 FLOPs per
+     * layer; 3.5 experts' weights; 4 token-expert slots per MoE layer; the
+     * permute and unpermute move 8 bytes per slot per hidden unit */
+    CHECK_NEAR(w.exp_flops, 2 * (2 * 2 * 2 * 6144.0), 1e-12);
+    CHECK_NEAR(w.exp_bytes, 2 * 3.5 * 6144 * 2.0, 1e-12);
+    CHECK_NEAR(w.exp_slots, 4, 1e-12);
+    CHECK_NEAR(w.perm_bytes, 2 * 8 * 4 * 64.0, 1e-12);
+    CHECK_NEAR(w.moe_layers, 2, 0);
+    CHECK_NEAR(w.kernels, 4 + 2 * 13, 0);   /* per step + 13 per MoE layer */
     toy_layers[0].moe = toy_layers[1].moe = 0;
+    jci_sv_step_work(&a, 2, 2, 2, 2, 2, 10, 2, &w);
+    CHECK_NEAR(w.kernels, 4 + 2 * 9, 0);
+    CHECK_NEAR(w.exp_flops, 0, 0);
+}
+
+static void test_moe_padding_imbalance(void)
+{
+    /* 4 slots over 3.5 experts: each expert's rows padded to 16 */
+    CHECK_NEAR(jci_sv_padded_tokens(4, 3.5, 16), 3.5 * 16, 1e-12);
+    /* 512 slots over 8 experts: 64 each, already a multiple of 16 */
+    CHECK_NEAR(jci_sv_padded_tokens(512, 8, 16), 512, 1e-9);
+    CHECK_NEAR(jci_sv_padded_tokens(520, 8, 16), 8 * 80, 1e-9);   /* 65 -> 80 */
+    CHECK_NEAR(jci_sv_padded_tokens(0, 8, 16), 0, 0);
+    /* no expert parallelism: balanced; 8 devices with 64 slots each:
+     * 1 + sqrt(2 ln 8 / 64) */
+    CHECK_NEAR(jci_sv_imbalance(100, 1), 1, 0);
+    CHECK_NEAR(jci_sv_imbalance(512, 8), 1 + sqrt(2 * log(8.0) / 64), 1e-12);
+    CHECK_NEAR(jci_sv_imbalance(0.5, 8), 8, 0);   /* under one slot per device: capped at ep */
+    CHECK(jci_sv_imbalance(64, 8) > jci_sv_imbalance(4096, 8));   /* more tokens even out */
 }
 
 static void test_occupancy(void)
@@ -283,6 +314,41 @@ static void test_memory_fit(void)
     jc_arch_free(a);
 }
 
+/* The runtime profiles' mechanisms on Llama-3.1-8B, 1 x H100: chunked
+ * prefill (vllm) hides prompt work under the decode steps' weight reads,
+ * so it is faster than separate prefill steps with serial host work
+ * (vllm-0.5); an unknown profile is refused naming the known ones. */
+static void test_runtime_profiles(void)
+{
+    jc_arch *a = load("llama-3.1-8b.json");
+    if (!a) return;
+    jc_job j;
+    jc_serving *s = NULL, *s5 = NULL, *hf = NULL;
+    jc_diag d;
+    job_for(&j, 1);
+    CHECK_I64(jc_serving_run(&j, a, db, &s, &d), JC_OK);
+    j.serving_runtime = "vllm-0.5";
+    CHECK_I64(jc_serving_run(&j, a, db, &s5, &d), JC_OK);
+    j.serving_runtime = "hf-generate";
+    CHECK_I64(jc_serving_run(&j, a, db, &hf, &d), JC_OK);
+    if (s && s5 && hf) {
+        CHECK(s->tokens_per_s.central > s5->tokens_per_s.central);
+        CHECK(hf->tokens_per_s.central < s->tokens_per_s.central);   /* eager launches, static batch */
+        /* chunks ride in the decode steps: their marginal share of the time */
+        CHECK(s->prefill_time_share > 0 && s->prefill_time_share < s5->prefill_time_share);
+        CHECK(s5->prefill_time_share > 0);
+        CHECK(s->j_per_output_token_device.low < s->j_per_output_token_device.central &&
+              s->j_per_output_token_device.central < s->j_per_output_token_device.high);
+    }
+    jc_serving_free(s);
+    jc_serving_free(s5);
+    jc_serving_free(hf);
+    j.serving_runtime = "vllm-0.11";
+    CHECK_I64(jc_serving_run(&j, a, db, &s, &d), JC_ERR_USAGE);
+    CHECK(strstr(d.msg, "vllm (default), vllm-0.5, sglang") != NULL);
+    jc_arch_free(a);
+}
+
 int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
@@ -290,6 +356,8 @@ int main(void)
     RUN(test_decode_step);
     RUN(test_moe_step);
     RUN(test_occupancy);
+    RUN(test_moe_padding_imbalance);
+    RUN(test_runtime_profiles);
     RUN(test_configs);
     RUN(test_config_errors);
     RUN(test_memory_fit);
