@@ -158,6 +158,19 @@ class SameAsCli(InWork):
                         "--device", "h100", "--count", "1024", "--region", "US", "--json")
         self.assertEqual(got, want)
 
+    def test_estimate_train_step_equals_cli(self):
+        # the training step model from a config (MoE): layout, step, MFU
+        cfg = "tests/serving/configs/qwen3-30b-a3b.json"
+        got = joulecast.estimate(device="h100", count=256, region="US", hf_config=cfg,
+                                 train={"tokens": 1e12, "seq": 4096})
+        want = cli_json("estimate", "--train", "--hf-config", cfg, "--tokens", "1e12", "--seq", "4096",
+                        "--device", "h100", "--count", "256", "--region", "US", "--json")
+        self.assertEqual(got, want)
+        t = got["train_step"]
+        self.assertEqual((t["model_type"], t["tp"] * t["pp"] * t["dp"] * t["cp"]), ("qwen3_moe", 256))
+        self.assertGreater(t["ep"], 1)
+        self.assertAlmostEqual(t["utilization"]["central"], t["mfu"]["central"] * t["goodput"]["central"])
+
     def test_estimate_infer_equals_cli(self):
         got = joulecast.estimate(model="models/bert_base.onnx", dims={"sequence": 128},
                                  device="a100", region="FR",

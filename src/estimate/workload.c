@@ -388,6 +388,18 @@ jc_status jci_est_check_options(est *s)
                             "or --params)", given(j->hours) ? "hours" : "device-hours");
     jc_diag md;
     if (jc_job_check_mode(j, &md)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "%s", md.msg);
+    if (train && !jci_est_step_wanted(j)) {
+        /* the training step model's own options do nothing elsewhere */
+        static const char *const names[] = {"heads", "total-params", "ep", "cp", "zero", "virtual-stages",
+                                            "distill-teacher", "mtp-heads", "long-seq", "long-tokens"};
+        const double v[] = {j->heads, j->total_params, j->ep, j->cp, j->zero, j->virtual_stages,
+                            j->distill_teacher, j->mtp_heads, j->long_seq, j->long_tokens};
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+            if (given(v[i]))
+                return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s is an option of the training step model: give "
+                                    "--hf-config FILE, or --params N --layers L --hidden H --heads A --seq S",
+                                    names[i]);
+    }
     if (j->mode != JC_MODE_GENERATION && (j->prompt_dim || j->past_dim))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s names a dim of an ONNX decoder for the serving model: add "
                             "--generate (--mode generation), or bind dims with --dim NAME=V",

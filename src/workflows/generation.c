@@ -20,8 +20,8 @@ jc_status jc_generation_arch(const jc_request *rq, jc_arch **out, jc_diag *d)
     const char *dimopt = job->prompt_dim ? "--prompt-dim" : job->past_dim ? "--past-dim" : NULL;
     if (job->mode != JC_MODE_GENERATION) {
         if (job->hf_config)
-            return jci_diag_set(d, JC_ERR_USAGE, "--hf-config is read by the serving model (--generate) and the "
-                                "training step model (--train): add one");
+            return jci_diag_set(d, JC_ERR_USAGE, "--hf-config is read by the serving model: add --generate "
+                                "(--mode generation), or --train for the training step model");
         if (dimopt)
             return jci_diag_set(d, JC_ERR_USAGE, "%s names a dim of an ONNX decoder for the serving model: add "
                                 "--generate (--mode generation), or bind dims with --dim NAME=V", dimopt);
