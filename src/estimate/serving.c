@@ -910,6 +910,9 @@ static jc_status resolve_parallel(sv *s)
                 "%g sequences run per replica (memory, not --concurrency, limits the batch)", b, s->P + s->O / 2, bmax);
         s->B = bmax;
     }
+    if (s->rt->continuous && s->B > s->max_seqs)
+        jci_bld_warn(&s->b, "serving: %g running sequences exceed the %s profile's default limit of %g on %s: the runtime "
+                     "must be started with a larger one (vLLM and SGLang: --max-num-seqs, --max-running-requests)", s->B, s->rt->name, s->max_seqs, s->dev->id);
     jci_bld_assume(&s->b, "serving.concurrency", s->r->memory_limited ? "running sequences per replica (KV-memory bound)"
                                                           : "running sequences per replica",
            R1(s->B), "", s->r->memory_limited ? JC_ORIGIN_DERIVED : JC_ORIGIN_USER,
