@@ -575,6 +575,14 @@ typedef struct jc_device {
     jc_sourced peak_tflops[JC_PREC_COUNT];         /* dense */
     jc_sourced peak_tflops_sparse[JC_PREC_COUNT];  /* structured sparsity */
     jc_sourced memory_gb, memory_bw_gbs;
+    jc_sourced peak_tflops_acc32[JC_PREC_COUNT];   /* dense, fp32 accumulate,
+                                                      where it differs */
+    jc_sourced sm_count;        /* SMs / CUs / cores (a whole number) */
+    const char *memory_type;    /* "HBM3", "GDDR6X", "unified", ... or NULL */
+    jc_sourced l2_mb;           /* L2 / last-level cache, MB */
+    jc_sourced power_limit_w;   /* default; low/high the configurable range */
+    const char *interconnect;   /* device-to-device link, or NULL */
+    jc_sourced interconnect_gbs; /* per device, one direction */
     jc_sourced pj_per_flop[JC_PREC_COUNT];         /* energy.pj_per_flop */
     jc_sourced pj_per_byte;                        /* energy.pj_per_byte */
     jc_sourced util_training, util_inference;      /* with low/high */
@@ -861,11 +869,35 @@ const jc_intensity *jc_region_intensity(const jc_region *region,
  * and the binding call it before listing. */
 jc_status jc_region_list_check(const jc_hwdb *db, const char *provider, const char *type, jc_diag *diag);
 
+/* The filters of `hw list`; a zeroed filter (or NULL) lists everything.
+ * kind: a device kind name ("gpu" ...) or "host" (hosts only); vendor:
+ * the entry's vendor (devices and hosts), case-insensitive; form_factor:
+ * a case-insensitive substring of a device's form factor ("SXM", "PCIe");
+ * year_min / year_max: a device's release year range (0: open).  Devices
+ * with no form factor or release year do not match a filter on it. */
+typedef struct jc_hw_filter {
+    const char *kind, *vendor, *form_factor;
+    int year_min, year_max;
+} jc_hw_filter;
+
+/* Whether device d passes filter f (NULL: yes); hosts pass by kind and
+ * vendor (jc_hw_filter_host). */
+int jc_hw_filter_device(const jc_hw_filter *f, const jc_device *d);
+int jc_hw_filter_host(const jc_hw_filter *f, const jc_host *h);
+/* Checks filter f against db before a listing (the CLI and any binding
+ * call it): JC_ERR_USAGE naming the option for an unknown kind, a year
+ * range with min above max, or --form-factor / --year with hosts only;
+ * JC_ERR_NOTFOUND (with suggestions) for a vendor no entry has. */
+jc_status jc_hw_list_check(const jc_hwdb *db, const jc_hw_filter *f, jc_diag *diag);
+/* Sets f's year range from "2023", "2020-2024", "2022-" or "-2019" (years
+ * 1900-2100); JC_ERR_USAGE naming --year otherwise. */
+jc_status jc_hw_filter_years(const char *s, jc_hw_filter *f, jc_diag *diag);
+
 /* Writes `hw list` / `hw show` / `region list` / `region show` views as
- * text to f (deterministic, C locale).  kind / provider / type filter the
- * lists (NULL: all; kind "host" lists hosts).  JC_ERR_IO if writing
+ * text to f (deterministic, C locale).  filter / provider / type filter
+ * the lists (NULL: all; kind "host" lists hosts).  JC_ERR_IO if writing
  * failed. */
-jc_status jc_report_hw_list_text(const jc_hwdb *db, const char *kind, FILE *f);
+jc_status jc_report_hw_list_text(const jc_hwdb *db, const jc_hw_filter *filter, FILE *f);
 jc_status jc_report_device_text(const jc_device *d, FILE *f);
 jc_status jc_report_host_text(const jc_host *h, FILE *f);
 jc_status jc_report_region_list_text(const jc_hwdb *db, const char *provider,
@@ -873,7 +905,7 @@ jc_status jc_report_region_list_text(const jc_hwdb *db, const char *provider,
 jc_status jc_report_region_text(const jc_region *r, FILE *f);
 /* The same views as JSON documents (schemas: docs/json-schemas.md),
  * released with jc_free(); NULL on out-of-memory. */
-char *jc_report_hw_list_json(const jc_hwdb *db, const char *kind);
+char *jc_report_hw_list_json(const jc_hwdb *db, const jc_hw_filter *filter);
 char *jc_report_device_json(const jc_device *d);
 char *jc_report_host_json(const jc_host *h);
 char *jc_report_region_list_json(const jc_hwdb *db, const char *provider,

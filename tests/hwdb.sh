@@ -48,6 +48,13 @@ case_ check_usage 2 '' -- "$JC" hwdb
 case_ hw_list 0 'nvidia-a100-sxm4-80gb' -- "$JC" hw list
 case_ hw_list_hosts 0 'p4d.24xlarge' -- "$JC" hw list --kind host
 case_ hw_list_badkind 2 'kind must be' -- "$JC" hw list --kind fpga
+case_ hw_list_vendor 0 'nvidia-h100-sxm5' -- "$JC" hw list --vendor nvidia --form-factor sxm5 --year 2022
+case_ hw_list_vendor_unknown 6 "did you mean 'NVIDIA'" -- "$JC" hw list --vendor nvdia
+case_ hw_list_year_range_bad 2 'the first year is after the second' -- "$JC" hw list --year 2024-2020
+case_ hw_list_year_not_a_year 2 'expects a year' -- "$JC" hw list --year 20x
+case_ hw_list_year_hosts 2 'filters devices, not hosts' -- "$JC" hw list --kind host --year 2023
+case_ hw_show_derived 0 'peak_tflops.fp32 .*(derived)' -- "$JC" hw show intel-core-i7-12700h
+case_ hw_show_sm_count_json 0 '"sm_count"' -- "$JC" hw show a100 --json
 case_ hw_show_alias 0 'tdp_w                  400 W' -- "$JC" hw show A100
 case_ hw_show_source 0 'source nvidia-a100-sxm4-80gb-spec' -- "$JC" hw show a100
 case_ hw_show_host 0 'host_power_w' -- "$JC" hw show p4d.24xlarge
@@ -83,6 +90,17 @@ if python3 -c 'import yaml' 2>/dev/null; then
              "missing_scope.yaml: device test-gpu-c.embodied_kgco2e: missing scope" \
              "constant_unknown_key.yaml: constant test_w_per_gb: unknown keys \['units'\]"; do
     case_ "schema_check_hwdb_$(echo "$pat" | sed 's/\.yaml.*//')" 1 "$pat" -- python3 tools/check_hwdb.py tests/hwdb/schema_bad
+  done
+  # the rules between a device's spec fields: the loader's bad corpus
+  # (tests/hwdb/bad/, test_hwdb) is refused by tools/check_hwdb.py too
+  for c in "cpu_peak_not_derived:peak_tflops.fp32: a CPU's peak is derived" \
+           "acc32_above_peak:peak_tflops_acc32.fp16 above peak_tflops.fp16" \
+           "acc32_without_peak:peak_tflops_acc32.fp16 without peak_tflops.fp16" \
+           "sm_count_fraction:sm_count must be a whole number" \
+           "tdp_outside_power_limit:tdp_w outside power_limit_w" \
+           "memory_type_unknown:memory_type: 'HBM5' is not one of"; do
+    name=${c%%:*}; mkdir -p "$out/py_$name"; cp "tests/hwdb/bad/$name.yaml" "$out/py_$name/"
+    case_ "spec_rule_check_hwdb_$name" 1 "${c#*:}" -- python3 tools/check_hwdb.py "$out/py_$name"
   done
 else
   echo "FAIL hwdb_cli/schema_check_hwdb (PyYAML is not installed: python3 -c 'import yaml')"

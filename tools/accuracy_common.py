@@ -244,7 +244,7 @@ def index():
               "  at each run's published shape, global batch and cluster; runs whose cluster size is not published",
               "  (Llama 3 / 3.1 8B and 70B) are not predicted.",
               "- Not modelled: device-generation factors beyond the peaks per precision, the SM count and the",
-              "  wave quantisation of devices without an sm_count (hwdb/gpu-architecture.yaml).",
+              "  wave quantisation of devices without an sm_count (a device entry's field).",
               "- The workstation row (issue #17's quote of a published wall-meter comparison) is a validation,",
               "  not fitted; its primary publication was not verified here."]
     with open(os.path.join(ROOT, "docs", "accuracy.md"), "w") as f:

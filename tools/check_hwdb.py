@@ -69,6 +69,30 @@ def is_num(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
+def check_device_specs(f, w, rec):
+    """The rules between a device's spec fields (src/hwdb/build.c
+    device_spec_rules): a CPU's peaks say how they are derived, an
+    fp32-accumulate rate sits beside a headline rate at most equal to it,
+    an SM count is whole, the TDP lies in the power-limit range."""
+    pk = rec.get("peak_tflops") or {}
+    pa = rec.get("peak_tflops_acc32") or {}
+    for p, v in pk.items():
+        if rec.get("kind") == "cpu" and isinstance(v, dict) and not v.get("derived") and not v.get("measured"):
+            err(f, "%s: peak_tflops.%s: a CPU's peak is derived: say how in 'derived'" % (w, p))
+    for p, v in pa.items():
+        if p not in pk:
+            err(f, "%s: peak_tflops_acc32.%s without peak_tflops.%s" % (w, p, p))
+        elif isinstance(v, dict) and isinstance(pk[p], dict) and v.get("value", 0) > pk[p].get("value", 0):
+            err(f, "%s: peak_tflops_acc32.%s above peak_tflops.%s" % (w, p, p))
+    sm = rec.get("sm_count")
+    if isinstance(sm, dict) and is_num(sm.get("value")) and sm["value"] != int(sm["value"]):
+        err(f, "%s: sm_count must be a whole number" % w)
+    pl, tdp = rec.get("power_limit_w"), rec.get("tdp_w")
+    if isinstance(pl, dict) and isinstance(tdp, dict) and "low" in pl and "high" in pl and is_num(tdp.get("value")):
+        if not pl["low"] <= tdp["value"] <= pl["high"]:
+            err(f, "%s: tdp_w outside power_limit_w" % w)
+
+
 def check_sourced(f, where, v, sources, kind=None, fd=None, extra_keys=()):
     if not isinstance(v, dict):
         err(f, "%s: sourced value must be a mapping" % where)
@@ -272,6 +296,7 @@ def main():
                         err(f, "%s: idle >= tdp" % w)
                     if "ga" in rec and "tdp_w" not in rec["ga"] and "tdp_per_core_w" not in rec["ga"]:
                         err(f, w + ": ga needs tdp_w or tdp_per_core_w")
+                    check_device_specs(f, w, rec)
         elif k == "intensities":
             ds = body
             check_fields(f, "intensities", ds, KINDS["intensities"], sources)

@@ -205,4 +205,11 @@ const char *jci_text_escaped(jci_arena *a, const char *s);
  * by a NUL).  p[0] must be readable; reads at most up to the first NUL. */
 size_t jci_utf8_len(const unsigned char *p);
 
+/* The dense peak a framework gets from device d at precision p: its
+ * `peak_tflops_acc32` (tensor rate with fp32 accumulate, as PyTorch's
+ * autocast and cuBLAS's default compute type run fp16/bf16 GEMMs) where
+ * the hwdb gives one, else its `peak_tflops`.  *acc32 (may be NULL) says
+ * which.  Points into d; not present when d publishes neither. */
+const jc_sourced *jci_device_peak(const jc_device *d, jc_precision p, bool *acc32);
+
 #endif /* JC_INTERNAL_H */

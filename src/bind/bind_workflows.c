@@ -35,7 +35,7 @@ static const char *const calibrate_keys[] = {
     BIND_REQ_KEYS, "measurements", "out", "row", "date", NULL
 };
 #undef JOB_KEY
-static const char *const hw_keys[] = {"show", "kind", "hwdb", "hwdb-snapshot", NULL};
+static const char *const hw_keys[] = {"show", "kind", "vendor", "form-factor", "year", "hwdb", "hwdb-snapshot", NULL};
 static const char *const region_keys[] = {"show", "provider", "type", "hwdb", "hwdb-snapshot", NULL};
 
 const char *const *bind_workflow_keys(const char *command)
@@ -356,6 +356,7 @@ jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
 
 typedef struct lookup_args {
     const char *show, *a, *b;     /* hw: kind; region: provider, type */
+    const char *vendor, *form, *year;   /* hw list filters */
     const char *snapshot;
     const char **layers;
     size_t n_layers;
@@ -379,6 +380,9 @@ static jc_status lookup_open(const char *cmd, const char *ka, const char *kb, co
         if (!strcmp(k, "show")) slot = &x->show;
         else if (!strcmp(k, ka)) slot = &x->a;
         else if (kb && !strcmp(k, kb)) slot = &x->b;
+        else if (!strcmp(cmd, "hw") && !strcmp(k, "vendor")) slot = &x->vendor;
+        else if (!strcmp(cmd, "hw") && !strcmp(k, "form-factor")) slot = &x->form;
+        else if (!strcmp(cmd, "hw") && !strcmp(k, "year")) slot = &x->year;
         else if (!strcmp(k, "hwdb-snapshot")) slot = &x->snapshot;
         else if (!strcmp(k, "hwdb")) slot = &x->layers[x->n_layers++];
         else return bind_unknown(d, cmd, k);
@@ -403,7 +407,8 @@ jc_status jc_run_hw_json(const char *hwdb_dir, const char *const *keys, const ch
     lookup_args x;
     jc_hwdb *db = NULL;
     jc_status st = lookup_open("hw", "kind", NULL, hwdb_dir, keys, values, n, &x, &db, d);
-    if (!st && x.a && x.show) st = jci_diag_set(d, JC_ERR_USAGE, "hw: kind lists, show names one: not both");
+    if (!st && (x.a || x.vendor || x.form || x.year) && x.show)
+        st = jci_diag_set(d, JC_ERR_USAGE, "hw: kind, vendor, form-factor and year filter a list, show names one: not both");
     if (!st && x.a && strcmp(x.a, "host")) {
         int ok = 0;
         for (int k = JC_DEVICE_GPU; k <= JC_DEVICE_SOC; k++) ok |= !strcmp(x.a, jc_device_kind_name(k));
@@ -415,7 +420,10 @@ jc_status jc_run_hw_json(const char *hwdb_dir, const char *const *keys, const ch
         st = jc_hwdb_hardware(db, x.show, &dev, &host, d);
         if (!st) st = emit(dev ? jc_report_device_json(dev) : jc_report_host_json(host), json, d);
     } else if (!st) {
-        st = emit(jc_report_hw_list_json(db, x.a), json, d);
+        jc_hw_filter f = {.kind = x.a, .vendor = x.vendor, .form_factor = x.form};
+        if (x.year) st = jc_hw_filter_years(x.year, &f, d);
+        if (!st) st = jc_hw_list_check(db, &f, d);
+        if (!st) st = emit(jc_report_hw_list_json(db, &f), json, d);
     }
     jc_hwdb_free(db);
     free(x.layers);

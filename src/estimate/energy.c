@@ -127,15 +127,14 @@ static jc_status resolve_runtime(est *s)
         jci_bld_const(&s->b, s->eff.id[i], labels[i], s->eff.src[i]);
     }
     if ((s->an || step) && !s->util_user && s->dev->kind == JC_DEVICE_GPU) {
-        /* wave quantisation needs the SM count (hwdb/gpu-architecture.yaml) */
-        char key[200];
-        const char *const q[1] = {s->dev->id};
-        const jc_constant *c;
-        if (jci_const_specific(s->db, "sm_count", q, 1, &c, key, sizeof key) == 0)
-            s->sms = jci_bld_const(&s->b, c->id, "streaming multiprocessors (wave quantisation of matrix kernels)", c).central;
+        /* wave quantisation needs the SM count (the device's sm_count) */
+        if (s->dev->sm_count.present)
+            s->sms = jci_bld_assume(&s->b, "device.sm_count", "streaming multiprocessors (wave quantisation of matrix kernels)",
+                                    R1(s->dev->sm_count.value), "SMs", JC_ORIGIN_HWDB,
+                                    jci_bld_cite(&s->b, &s->dev->sm_count)).central;
         else
-            jci_bld_warn(&s->b, "device %s has no SM count in the database (sm_count.%s): matrix kernels carry no wave "
-                         "quantisation", s->dev->id, s->dev->id);
+            jci_bld_warn(&s->b, "device %s has no sm_count in the database: matrix kernels carry no wave "
+                         "quantisation", s->dev->id);
     }
     if (given(j->scaling)) {
         if (!(j->scaling > 0 && j->scaling <= 1))
@@ -188,9 +187,11 @@ jc_status jci_est_resolve_device_numbers(est *s)
     jc_status st;
     /* what the device must publish: the one rule (checks.c) that sweep lists */
     jc_refusal why = jc_estimate_refusal(s->job, dev, jc_precision_name(s->prec), NULL, NULL, 0);
-    const jc_sourced *pk = &dev->peak_tflops[s->prec];
+    bool acc32;
+    const jc_sourced *pk = jci_device_peak(dev, s->prec, &acc32);
     if (pk->present) {
-        s->peak = jci_bld_assume(&s->b, "device.peak_flops", jci_bld_str(&s->b, "dense peak, %s", jc_precision_name(s->prec)),
+        s->peak = jci_bld_assume(&s->b, "device.peak_flops", jci_bld_str(&s->b, "dense peak, %s%s", jc_precision_name(s->prec),
+                                                                          acc32 ? " with fp32 accumulate" : ""),
                          R1(pk->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, pk)).central * 1e12;
     } else if (why == JC_REFUSAL_NO_PEAK) {
         char have[200] = "";

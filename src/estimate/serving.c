@@ -680,9 +680,11 @@ static jc_status resolve_formats(sv *s)
     }
     if (!s->dev->peak_tflops[p].present)
         return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s has no published bf16 or fp16 peak", s->dev->id);
-    s->peak = jci_bld_assume(&s->b, "device.peak_flops", jci_bld_str(&s->b, "dense peak, %s (implied by the %s weights)",
-                     jc_precision_name(p), s->wf->name), R1(s->dev->peak_tflops[p].value), "TFLOP/s",
-                     JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &s->dev->peak_tflops[p])).central * 1e12;
+    bool acc32;
+    const jc_sourced *pk = jci_device_peak(s->dev, p, &acc32);
+    s->peak = jci_bld_assume(&s->b, "device.peak_flops", jci_bld_str(&s->b, "dense peak, %s%s (implied by the %s weights)",
+                     jc_precision_name(p), acc32 ? " with fp32 accumulate" : "", s->wf->name), R1(pk->value), "TFLOP/s",
+                     JC_ORIGIN_HWDB, jci_bld_cite(&s->b, pk)).central * 1e12;
     s->r->compute_precision = jc_precision_name(p);
     if (s->dequant) {
         jc_status st = sconst_c(s, "serving_dequant_ops", "dequantisation: vector operations per low-bit weight per tile of tokens",

@@ -11,6 +11,7 @@
 
 #include <float.h>
 #include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -982,6 +983,36 @@ static jc_status convert_kind(B *b, int kind, kind_rules rules, void *arg)
 
 /* ---- devices --------------------------------------------------------------------- */
 
+/* The rules between a device's spec fields: a CPU's peaks are derived
+ * (no vendor publishes them: cores x clock x FLOP/cycle of the ISA), so
+ * each needs its derivation; the fp32-accumulate rate of a precision is
+ * beside a headline rate and at most it; an SM count is whole; the TDP
+ * lies in the configurable power-limit range. */
+static jc_status device_spec_rules(B *b, const hnode *m, const jc_device *dv)
+{
+    const hnode *pk = mget(m, "peak_tflops"), *pa = mget(m, "peak_tflops_acc32");
+    for (int p = 0; p < JC_PREC_COUNT; p++) {
+        const char *pn = jc_precision_name((jc_precision)p);
+        const jc_sourced *s = &dv->peak_tflops[p], *a = &dv->peak_tflops_acc32[p];
+        if (dv->kind == JC_DEVICE_CPU && s->present && !s->derived && !s->measured)
+            return err(b, mget(pk, pn), "peak_tflops.%s: a CPU's peak is derived (cores x all-core clock x FLOP/cycle "
+                       "of its ISA): say how in 'derived'", pn);
+        if (a->present && !s->present)
+            return err(b, mget(pa, pn), "peak_tflops_acc32.%s without peak_tflops.%s: the fp32-accumulate rate "
+                       "goes beside the headline rate", pn, pn);
+        if (a->present && a->value > s->value)
+            return err(b, mget(pa, pn), "peak_tflops_acc32.%s (%g) above peak_tflops.%s (%g): fp32 accumulate "
+                       "is never faster", pn, a->value, pn, s->value);
+    }
+    if (dv->sm_count.present && dv->sm_count.value != floor(dv->sm_count.value))
+        return err(b, mget(mget(m, "sm_count"), "value"), "sm_count (%g) must be a whole number", dv->sm_count.value);
+    if (dv->power_limit_w.present && dv->tdp_w.present &&
+        (dv->tdp_w.value < dv->power_limit_w.low || dv->tdp_w.value > dv->power_limit_w.high))
+        return err(b, mget(mget(m, "tdp_w"), "value"), "tdp_w (%g W) outside power_limit_w %g-%g W",
+                   dv->tdp_w.value, dv->power_limit_w.low, dv->power_limit_w.high);
+    return JC_OK;
+}
+
 static jc_status device_rules(B *b, const hnode *m, void *rec, void *arg)
 {
     jc_device *dv = rec;
@@ -995,7 +1026,7 @@ static jc_status device_rules(B *b, const hnode *m, void *rec, void *arg)
                    dv->boost_ghz, dv->base_ghz);
     if (dv->ga.name && !dv->ga.tdp_per_core_w.present && !dv->ga.tdp_w.present)
         return err(b, mget(m, "ga"), "ga: needs 'tdp_per_core_w' (CPU) or 'tdp_w' (GPU)");
-    return JC_OK;
+    return device_spec_rules(b, m, dv);
 }
 
 /* ---- providers -------------------------------------------------------------------- */

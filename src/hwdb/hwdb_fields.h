@@ -131,6 +131,7 @@ bool jci_hwdb_at(const jci_hwkind *k, const void *rec, const char **file, int *l
 /* Enum values (NULL-terminated), in enum order. */
 extern const char *const jci_device_kind_names[];
 extern const char *const jci_precision_names[];
+extern const char *const jci_memory_type_names[];
 extern const char *const jci_host_kind_names[];
 extern const char *const jci_region_type_names[];
 extern const char *const jci_ga_location_types[];

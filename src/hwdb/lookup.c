@@ -2,7 +2,8 @@
  * lookup.c - name indexes of a loaded hardware database and the
  * public lookups: case-insensitive ids and aliases in O(1), and on a miss
  * a "did you mean" list of the closest names (edit distance or
- * substring).  Also the enum-to-name helpers.
+ * substring).  Also the enum-to-name helpers, the device peak a
+ * framework gets (jci_device_peak) and the filters of `hw list`.
  */
 #include "hwdb/hwdb_int.h"
 #include "hwdb/hwdb_fields.h"
@@ -231,6 +232,13 @@ const char *jc_precision_name(jc_precision p)
     return (unsigned)p < JC_PREC_COUNT ? jci_precision_names[p] : "?";
 }
 
+const jc_sourced *jci_device_peak(const jc_device *d, jc_precision p, bool *acc32)
+{
+    bool a = d->peak_tflops_acc32[p].present;
+    if (acc32) *acc32 = a;
+    return a ? &d->peak_tflops_acc32[p] : &d->peak_tflops[p];
+}
+
 const char *jc_host_kind_name(jc_host_kind k)
 {
     return (unsigned)k <= JC_HOST_CLOUD_INSTANCE ? jci_host_kind_names[k] : "?";
@@ -258,4 +266,110 @@ char *jc_device_label(const jc_device *d, char *buf, size_t cap)
     snprintf(buf, cap, "%s%s%s%s%s", vl && !dup ? d->vendor : "", vl && !dup ? " " : "", name,
              d->variant ? " " : "", d->variant ? d->variant : "");
     return buf;
+}
+
+/* ---- hw list filters ------------------------------------------------------ */
+
+static char fold(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+}
+
+/* Whether hay holds needle, ASCII case folded. */
+static bool has_casefold(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = hay; *p; p++) {
+        size_t i = 0;
+        while (i < n && p[i] && fold(p[i]) == fold(needle[i])) i++;
+        if (i == n) return true;
+    }
+    return n == 0;
+}
+
+/* "2023", "2020-2024", "2022-" or "-2019" into [*lo, *hi] (0: open);
+ * nonzero when s is none of these. */
+static int parse_years(const char *s, int *lo, int *hi)
+{
+    char *e;
+    *lo = *hi = 0;
+    if (*s != '-') {
+        long a = strtol(s, &e, 10);
+        if (e == s || a < 1900 || a > 2100) return 1;
+        *lo = (int)a;
+        if (!*e) { *hi = (int)a; return 0; }
+        if (*e != '-') return 1;
+        s = e;
+    }
+    s++;   /* past '-' */
+    if (!*s) return *lo ? 0 : 1;
+    long b = strtol(s, &e, 10);
+    if (e == s || *e || b < 1900 || b > 2100) return 1;
+    *hi = (int)b;
+    return 0;
+}
+
+jc_status jc_hw_filter_years(const char *s, jc_hw_filter *f, jc_diag *d)
+{
+    if (!s || !f || parse_years(s, &f->year_min, &f->year_max))
+        return jci_diag_set(d, JC_ERR_USAGE, "--year expects a year (2023) or a range (2020-2024, 2022-, -2019), "
+                            "not '%s'", s ? s : "(null)");
+    return JC_OK;
+}
+
+int jc_hw_filter_device(const jc_hw_filter *f, const jc_device *d)
+{
+    if (!f) return true;
+    if (f->kind && strcmp(f->kind, jc_device_kind_name(d->kind))) return false;
+    if (f->vendor && (!d->vendor || jci_strcasecmp(f->vendor, d->vendor))) return false;
+    if (f->form_factor && (!d->form_factor || !has_casefold(d->form_factor, f->form_factor))) return false;
+    if ((f->year_min || f->year_max) && !d->release_year) return false;
+    if (f->year_min && d->release_year < f->year_min) return false;
+    if (f->year_max && d->release_year > f->year_max) return false;
+    return true;
+}
+
+int jc_hw_filter_host(const jc_hw_filter *f, const jc_host *h)
+{
+    if (!f) return true;
+    if (f->kind && strcmp(f->kind, "host")) return false;
+    if (f->form_factor || f->year_min || f->year_max) return false;
+    if (f->vendor && (!h->vendor || jci_strcasecmp(f->vendor, h->vendor))) return false;
+    return true;
+}
+
+jc_status jc_hw_list_check(const jc_hwdb *db, const jc_hw_filter *f, jc_diag *d)
+{
+    if (!db) return jci_diag_set(d, JC_ERR_USAGE, "jc_hw_list_check: NULL database");
+    if (!f) return JC_OK;
+    if (f->kind && strcmp(f->kind, "host")) {
+        int k;
+        for (k = 0; jci_device_kind_names[k] && strcmp(jci_device_kind_names[k], f->kind); k++) {}
+        if (!jci_device_kind_names[k])
+            return jci_diag_set(d, JC_ERR_USAGE, "--kind must be gpu, cpu, tpu, accelerator, soc or host, not '%s'",
+                                f->kind);
+    }
+    if (f->year_min && f->year_max && f->year_min > f->year_max)
+        return jci_diag_set(d, JC_ERR_USAGE, "--year %d-%d: the first year is after the second", f->year_min,
+                            f->year_max);
+    if (f->kind && !strcmp(f->kind, "host") && (f->form_factor || f->year_min || f->year_max))
+        return jci_diag_set(d, JC_ERR_USAGE, "--%s filters devices, not hosts: drop it or --kind",
+                            f->form_factor ? "form-factor" : "year");
+    if (f->vendor) {
+        jci_suggest sg;
+        jci_suggest_init(&sg, f->vendor, JCI_SUGGEST_MAX);
+        for (size_t i = 0; i < db->n_devices; i++) {
+            if (db->devices[i].vendor && !jci_strcasecmp(db->devices[i].vendor, f->vendor)) return JC_OK;
+            if (db->devices[i].vendor) jci_suggest_add(&sg, db->devices[i].vendor, NULL);
+        }
+        for (size_t i = 0; i < db->n_hosts; i++) {
+            if (db->hosts[i].vendor && !jci_strcasecmp(db->hosts[i].vendor, f->vendor)) return JC_OK;
+            if (db->hosts[i].vendor) jci_suggest_add(&sg, db->hosts[i].vendor, NULL);
+        }
+        char list[200];
+        jci_suggest_list(&sg, "'", list, sizeof list);
+        return jci_diag_set(d, JC_ERR_NOTFOUND, "--vendor %s: no device or host has that vendor%s%s", f->vendor,
+                            list[0] ? "; did you mean " : "", list);
+    }
+    return JC_OK;
 }

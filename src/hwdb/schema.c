@@ -11,6 +11,9 @@
 #include <string.h>
 
 const char *const jci_device_kind_names[] = {"gpu", "cpu", "tpu", "accelerator", "soc", NULL};
+const char *const jci_memory_type_names[] = {"HBM", "HBM2", "HBM2e", "HBM3", "HBM3e", "HBM4", "GDDR5", "GDDR5X",
+                                             "GDDR6", "GDDR6X", "GDDR7", "LPDDR4", "LPDDR4X", "LPDDR5",
+                                             "LPDDR5X", "DDR2", "DDR3", "DDR4", "DDR5", "unified", NULL};
 const char *const jci_precision_names[] = {"fp64", "fp32", "tf32", "fp16", "bf16",
                                            "fp8", "int8", "int4", NULL};
 const char *const jci_host_kind_names[] = {"server", "cloud-instance", NULL};

@@ -272,17 +272,18 @@ char *jc_report_host_json(const jc_host *h)
     return record_json(h, HF_K_HOST, NULL);
 }
 
-char *jc_report_hw_list_json(const jc_hwdb *db, const char *kind)
+char *jc_report_hw_list_json(const jc_hwdb *db, const jc_hw_filter *flt)
 {
     jb b = {0};
     cJSON *root = chk(&b, cJSON_CreateObject());
     if (!root) return NULL;
-    bool hosts = !kind || !strcmp(kind, "host");
+    const char *kind = flt ? flt->kind : NULL;
+    bool hosts = (!kind || !strcmp(kind, "host")) && !(flt && (flt->form_factor || flt->year_min || flt->year_max));
     bool devs = !kind || strcmp(kind, "host") != 0;
     cJSON *da = chk(&b, cJSON_CreateArray());
     for (size_t i = 0; devs && da && i < db->n_devices; i++) {
         const jc_device *d = &db->devices[i];
-        if (kind && strcmp(kind, jc_device_kind_name(d->kind))) continue;
+        if (!jc_hw_filter_device(flt, d)) continue;
         cJSON *o = chk(&b, cJSON_CreateObject());
         add_str(&b, o, "id", d->id);
         add_str(&b, o, "kind", jc_device_kind_name(d->kind));
@@ -297,6 +298,7 @@ char *jc_report_hw_list_json(const jc_hwdb *db, const char *kind)
     cJSON *ha = chk(&b, cJSON_CreateArray());
     for (size_t i = 0; hosts && ha && i < db->n_hosts; i++) {
         const jc_host *h = &db->hosts[i];
+        if (!jc_hw_filter_host(flt, h)) continue;
         cJSON *o = chk(&b, cJSON_CreateObject());
         add_str(&b, o, "id", h->id);
         add_str(&b, o, "kind", jc_host_kind_name(h->kind));

@@ -54,6 +54,8 @@ static void sv(out *o, const char *key, const jc_sourced *s, const char *unit)
     pr(o, "  %-22s %g%s%s", key, s->value, unit[0] ? " " : "", unit);
     if (s->has_range) pr(o, "  (range %g-%g)", s->low, s->high);
     if (s->year) pr(o, "  [%d]", s->year);
+    if (s->derived) pr(o, "  (derived)");
+    else if (s->measured) pr(o, "  (measured)");
     pr(o, "\n");
     if (s->source) {
         pr(o, "  %-22s   source %s: %s", "", s->source->id, s->source->citation);
@@ -180,25 +182,21 @@ jc_status jc_report_host_text(const jc_host *h, FILE *f)
     return record_text(f, h, HF_K_HOST, "host, ", NULL);
 }
 
-static bool kind_match(const char *kind, jc_device_kind k)
-{
-    return !kind || !strcmp(kind, jc_device_kind_name(k));
-}
-
-jc_status jc_report_hw_list_text(const jc_hwdb *db, const char *kind, FILE *f)
+jc_status jc_report_hw_list_text(const jc_hwdb *db, const jc_hw_filter *flt, FILE *f)
 {
     out o = {f, 0};
-    bool hosts = !kind || !strcmp(kind, "host");
+    const char *kind = flt ? flt->kind : NULL;
+    bool hosts = (!kind || !strcmp(kind, "host")) && !(flt && (flt->form_factor || flt->year_min || flt->year_max));
     bool devs = !kind || strcmp(kind, "host") != 0;
     size_t n = 0;
     if (devs) {
-        pr(&o, "%-34s %-11s %8s  %s\n", "DEVICE", "KIND", "TDP W", "NAME");
+        pr(&o, "%-38s %-11s %8s  %s\n", "DEVICE", "KIND", "TDP W", "NAME");
         for (size_t i = 0; i < db->n_devices; i++) {
             const jc_device *d = &db->devices[i];
-            if (!kind_match(kind, d->kind)) continue;
+            if (!jc_hw_filter_device(flt, d)) continue;
             char tdp[32] = "-";
             if (d->tdp_w.present) snprintf(tdp, sizeof tdp, "%g", d->tdp_w.value);
-            pr(&o, "%-34s %-11s %8s  %s%s%s\n", d->id, jc_device_kind_name(d->kind), tdp,
+            pr(&o, "%-38s %-11s %8s  %s%s%s\n", d->id, jc_device_kind_name(d->kind), tdp,
                d->name, d->variant ? " " : "", d->variant ? d->variant : "");
             n++;
         }
@@ -208,6 +206,7 @@ jc_status jc_report_hw_list_text(const jc_hwdb *db, const char *kind, FILE *f)
         pr(&o, "%-34s %-15s %-22s %s\n", "HOST", "KIND", "ACCELERATORS", "NAME");
         for (size_t i = 0; i < db->n_hosts; i++) {
             const jc_host *h = &db->hosts[i];
+            if (!jc_hw_filter_host(flt, h)) continue;
             char acc[64] = "-";
             if (h->accel) snprintf(acc, sizeof acc, "%d x %s", h->n_accel, h->accel->id);
             pr(&o, "%-34s %-15s %-22s %s\n", h->id, jc_host_kind_name(h->kind), acc, h->name);

@@ -148,7 +148,8 @@ static char *render(const jc_hwdb *db)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     jc_report_hw_list_text(db, NULL, f);
-    jc_report_hw_list_text(db, "host", f);
+    jc_hw_filter hosts = {.kind = "host"};
+    jc_report_hw_list_text(db, &hosts, f);
     jc_report_region_list_text(db, NULL, NULL, f);
     for (size_t i = 0; i < db->n_devices; i++) {
         jc_report_device_text(&db->devices[i], f);
