@@ -23,6 +23,9 @@
 #                   85,000 models under ASan+UBSan; make test runs 1 in 40)
 #   make valgrind   inspect + count of every backend-suite model under
 #                   valgrind (the sample of 60 runs in make test)
+#   make web        web/joulecast.wasm (+ its loader scripts) for the static
+#                   page web/index.html (emscripten; tools/web_deps.sh builds
+#                   cJSON, libyaml and protobuf-c from Debian's sources)
 #   make clean
 #
 # Everything built goes under build/.  C for onnx.proto is generated into
@@ -237,6 +240,53 @@ bench: all
 accuracy: all
 	@sh tools/accuracy.sh
 
+# ---- WebAssembly: make web (web/README.md) -----------------------------------
+# The library, the generated onnx.pb-c.c and web/jc_wasm.c compiled by emcc;
+# the C libraries from Debian's source packages (tools/web_deps.sh, cached
+# in build/web/deps); the hwdb YAML embedded in the module's file system.
+EMCC     ?= emcc
+WEB      := $(BUILD)/web
+WEB_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) -DJC_HWDB_DIR=\"/hwdb\" \
+              -Iinclude -Isrc -I$(GEN) -I$(WEB)/deps/include -Oz
+WEB_OBJ  := $(patsubst %.c,$(WEB)/obj/%.o,$(LIB_SRC)) $(WEB)/obj/gen/onnx.pb-c.o $(WEB)/obj/web/jc_wasm.o
+WEB_DEPS := $(WEB)/deps/stamp
+WEB_EXPORTS := _jcw_run,_jcw_free,_malloc,_free
+# bundled in the page: the example models (lstm_lm.onnx, which carries its
+# weights, left out) and a few Hugging Face configs of tests/serving/configs
+WEB_MODELS  := $(filter-out models/lstm_lm.onnx,$(wildcard models/*.onnx))
+WEB_CONFIGS := $(patsubst %,tests/serving/configs/%.json,llama-3.1-8b mistral-7b-v0.3 qwen2.5-7b gpt2 mixtral-8x7b)
+WEB_EMBED   := --embed-file hwdb@/hwdb --exclude-file '*.md' \
+               $(foreach f,$(WEB_MODELS),--embed-file $(f)@/$(f)) \
+               $(foreach f,$(WEB_CONFIGS),--embed-file $(f)@/configs/$(notdir $(f)))
+WEB_LDFLAGS := -Oz -sMODULARIZE=1 -sEXPORT_NAME=createJoulecast -sENVIRONMENT=web \
+              -sALLOW_MEMORY_GROWTH=1 -sEXPORTED_FUNCTIONS=$(WEB_EXPORTS) \
+              -sEXPORTED_RUNTIME_METHODS=FS,ccall,UTF8ToString \
+              -sFILESYSTEM=1 $(WEB_EMBED)
+
+.PHONY: web
+web: web/joulecast.js web/joulecast-wasm.js
+
+$(WEB_DEPS): tools/web_deps.sh
+	@sh tools/deps.sh web
+	sh tools/web_deps.sh $(WEB)/deps
+
+$(WEB)/obj/gen/onnx.pb-c.o: $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h $(WEB_DEPS)
+	@mkdir -p $(dir $@)
+	$(EMCC) -std=c11 -Oz -I$(GEN) -I$(WEB)/deps/include -w -c $< -o $@
+
+$(WEB)/obj/%.o: %.c $(WEB_DEPS) | $(GEN_HDR)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(WEB_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# joulecast.js (emscripten's loader) and joulecast.wasm come out together
+web/joulecast.js: $(WEB_OBJ) $(HWDB_YAML) $(WEB_MODELS) $(WEB_CONFIGS)
+	NODE_PATH=/usr/share/nodejs $(EMCC) $(WEB_LDFLAGS) -o $@ $(WEB_OBJ) $(WEB)/deps/lib/libyaml.a \
+	    $(WEB)/deps/lib/libprotobuf-c.a $(WEB)/deps/lib/libcjson.a -lm
+
+# the module as a script, for pages opened from file:// (no fetch there)
+web/joulecast-wasm.js: web/joulecast.js tools/web_embed.sh
+	sh tools/web_embed.sh web/joulecast.wasm > $@.tmp && mv $@.tmp $@
+
 # ---- fuzzing (clang libFuzzer + ASan + UBSan; tests/fuzz/README.md) ---------
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
@@ -282,6 +332,7 @@ lint: $(BUILD)/libjoulecast.a
 
 clean:
 	rm -rf $(BUILD)
+	rm -f web/joulecast.js web/joulecast.wasm web/joulecast-wasm.js
 
 # the header dependencies the compiler wrote (-MMD -MP; see DEPFLAGS)
 DEP_FILES := $(shell find $(BUILD) -name '*.d' 2>/dev/null)
@@ -292,7 +343,7 @@ DEP_FILES := $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 .PHONY: FORCE
 FORCE:
 $(filter-out $(DEP_FILES:.d=.o),$(LIB_OBJ) $(CLI_OBJ) $(ALIB_OBJ) $(ACLI_OBJ) \
-    $(UNIT_OBJ) $(REPLAY_OBJ) $(FLIB_OBJ) $(FCLI_OBJ)): FORCE
+    $(UNIT_OBJ) $(REPLAY_OBJ) $(FLIB_OBJ) $(FCLI_OBJ) $(filter-out %/onnx.pb-c.o,$(WEB_OBJ))): FORCE
 
 # the generated copies of the hwdb field tables (src/hwdb/fields_*.def):
 # docs/hwdb-schema.md's tables and tools/hwdb_fields.json (tests/hwdb.sh)

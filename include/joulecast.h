@@ -2212,6 +2212,20 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
                             const char *const *values, size_t n, char **text,
                             jc_diag *diag);
 
+/* The command line that gives the same result as `command` ("estimate",
+ * "compare", "sweep", ... any command jc_bind_keys lists) called with the
+ * pairs: "joulecast COMMAND MODEL --key value ...", each argument quoted
+ * for a POSIX shell (jc_shell_arg_append); "model" values are the
+ * positional files, a flag given false and the statement's own keys
+ * (format, training-type, location) and hwdb-snapshot are left out.  The
+ * statement's "reproduce" line is this line for "estimate"; the web page
+ * offers it as a download.  Writes into buf (capacity cap; what does not
+ * fit is cut).  Errors: JC_ERR_USAGE (no buffer, an unknown command, a
+ * NULL key). */
+jc_status jc_command_line(const char *command, const char *const *keys,
+                          const char *const *values, size_t n, char *buf, size_t cap,
+                          jc_diag *diag);
+
 /* `joulecast compare A B ... --json`: the keys of estimate, "model"
  * repeated once per model (two or more, in order). */
 jc_status jc_run_compare_json(const char *hwdb_dir, const char *const *keys,

@@ -22,7 +22,7 @@ bool jci_strmap_init(jci_strmap *m, jci_arena *a, size_t n)
 {
     size_t cap = 8;
     while (cap < 2 * n + 2) {
-        if (cap > ((size_t)1 << 40)) return false;
+        if (cap > SIZE_MAX / 4) return false;
         cap <<= 1;
     }
     m->keys = jci_arena_calloc(a, cap, sizeof *m->keys);

@@ -77,15 +77,20 @@ static int is_flag(const char *k)
     return !strcmp(k, "strict") || !strcmp(k, "allow-partial");
 }
 
-/* "joulecast estimate MODEL --key value ...": the pairs as the command
- * line that gives the same estimate (the statement's own keys and the
- * binding's snapshot left out; a flag given false is left out). */
-static void reproduce(char *buf, size_t cap, const char *const *keys, const char *const *values,
-                      size_t n)
+jc_status jc_command_line(const char *command, const char *const *keys,
+                          const char *const *values, size_t n, char *buf, size_t cap,
+                          jc_diag *d)
 {
-    snprintf(buf, cap, "joulecast estimate");
+    if (!buf || !cap) return jci_diag_set(d, JC_ERR_USAGE, "command line: no buffer");
+    *buf = 0;
+    if (!command || !jc_bind_keys(command))
+        return jci_diag_set(d, JC_ERR_USAGE, "command line: unknown command '%s'",
+                            command ? command : "(null)");
+    if (n && (!keys || !values)) return jci_diag_set(d, JC_ERR_USAGE, "command line: NULL keys or values");
+    snprintf(buf, cap, "joulecast %s", command);
     for (size_t i = 0; i < n; i++) {
         const char *k = keys[i], *v = values[i] ? values[i] : "";
+        if (!k) return bind_unknown(d, command, "(null)");
         if (!strcmp(k, "format") || !strcmp(k, "training-type") || !strcmp(k, "location") ||
             !strcmp(k, "hwdb-snapshot"))
             continue;
@@ -103,6 +108,7 @@ static void reproduce(char *buf, size_t cap, const char *const *keys, const char
         jc_shell_arg_append(buf, cap, opt);
         jc_shell_arg_append(buf, cap, v);
     }
+    return JC_OK;
 }
 
 jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
@@ -131,7 +137,7 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
     if (!st) {
         char repro[2048], *buf;
         size_t len;
-        reproduce(repro, sizeof repro, keys, values, n);
+        jc_command_line("estimate", keys, values, n, repro, sizeof repro, NULL);
         jc_statement_opts so = {r.db, repro, gen && r.job.hf_config ? r.job.hf_config : r.model, own.training_type,
                                 own.location};
         FILE *f = bind_stream(&buf, &len);

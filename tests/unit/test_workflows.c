@@ -364,9 +364,30 @@ static void test_statement_and_codecarbon(void)
     }
 }
 
+/* jc_command_line: the CLI line of a request's pairs (the statement's
+ * reproduce line, the web page's download), quoted; refusals. */
+static void test_command_line(void)
+{
+    const char *k[] = {"model", "device", "train", "recompute", "format", "dim", "model"};
+    const char *v[] = {"models/a b.onnx", "a100", "true", "false", "latex", "seq=128", "m2.onnx"};
+    char buf[512];
+    jc_diag d;
+    memset(&d, 0, sizeof d);
+    CHECK_I64(jc_command_line("compare", k, v, 7, buf, sizeof buf, &d), JC_OK);
+    CHECK_STR(buf, "joulecast compare 'models/a b.onnx' --device a100 --train --dim seq=128 m2.onnx");
+    CHECK_I64(jc_command_line("estimate", k, v, 2, buf, sizeof buf, &d), JC_OK);
+    CHECK_STR(buf, "joulecast estimate 'models/a b.onnx' --device a100");
+    CHECK_I64(jc_command_line("estimate", NULL, NULL, 0, buf, 12, &d), JC_OK);
+    CHECK_STR(buf, "joulecast e");   /* cut to the buffer, NUL-terminated */
+    CHECK_I64(jc_command_line("frobnicate", k, v, 1, buf, sizeof buf, &d), JC_ERR_USAGE);
+    CHECK(strstr(d.msg, "frobnicate") != NULL);
+    CHECK_I64(jc_command_line("estimate", k, v, 1, NULL, 0, &d), JC_ERR_USAGE);
+}
+
 int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
+    RUN(test_command_line);
     RUN(test_codecarbon_csv);
     RUN(test_simple_csv_and_errors);
     RUN(test_calibrate_recovers_utilization);

@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+"""web_check.py - checks what web/index.html (the WebAssembly page) wrote
+against the CLI (used by tests/web.sh; standard library only).
+
+    web_check.py json DOM.html CLI_DIR JOULECAST [KEY=VALUE ...]
+        DOM.html is the page's DOM after a ?...&json=1 load: its
+        <pre id="result"> holds the library's JSON and data-command the
+        command line the page offers for it.  The command is run in
+        CLI_DIR (which holds models/ and configs/ as the page's files are
+        named) with --json; the two documents must be equal, every number
+        and every string.  Each KEY=VALUE must appear in the command line
+        as --KEY VALUE (model=: a positional file), so the page ran the
+        request its URL asked for.
+    web_check.py shot DOM.html
+        the default view's DOM: the report (in its shadow root, which
+        --dump-dom leaves out) counted its cards and SVG charts on the
+        #report element; at least 4 cards and 1 chart.
+    web_check.py png SHOT.png
+        the screenshot of the same view: the report's chart colours
+        (the energy bars' --dyn #1f6feb, --host #f0a030) are painted, and
+        the cards' white on the page's grey, in the report's column.
+Exits 0 with a one-line summary, or 1 naming every difference.
+"""
+import html
+import json
+import re
+import shlex
+import subprocess
+import sys
+
+
+def result(dom):
+    m = re.search(r'<pre id="result"([^>]*)>(.*?)</pre>', dom, re.S)
+    if not m:
+        sys.exit("no <pre id=\"result\"> in the page (did the module load?)")
+    attrs = dict((k, html.unescape(v)) for k, v in re.findall(r'([\w-]+)="([^"]*)"', m.group(1)))
+    return attrs, html.unescape(m.group(2))
+
+
+def diff(a, b, path, out):
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                out.append(f"{path}.{k}: only in the {'CLI' if k in b else 'page'}")
+            else:
+                diff(a[k], b[k], f"{path}.{k}", out)
+    elif isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            out.append(f"{path}: {len(a)} items on the page, {len(b)} from the CLI")
+        for i, (x, y) in enumerate(zip(a, b)):
+            diff(x, y, f"{path}.{i}", out)
+    elif a != b or type(a) is not type(b) and not (
+            isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool)):
+        out.append(f"{path}: page {a!r}, CLI {b!r}")
+
+
+def check_json(dom_path, cli_dir, jc, wants):
+    attrs, text = result(open(dom_path, encoding="utf-8").read())
+    if attrs.get("data-status") != "0":
+        sys.exit(f"the page's request failed: {text[:400]}")
+    page = json.loads(text)
+    cmd = shlex.split(attrs.get("data-command", ""))
+    if cmd[:1] != ["joulecast"] or len(cmd) < 2:
+        sys.exit(f"no command line on the result: {attrs.get('data-command')!r}")
+    problems = []
+    for w in wants:
+        k, v = w.split("=", 1)
+        if k == "model":
+            if v not in cmd:
+                problems.append(f"the command has no model {v}")
+        elif not any(cmd[i] == "--" + k and cmd[i + 1] == v for i in range(len(cmd) - 1)):
+            problems.append(f"the command has no --{k} {v}")
+    run = subprocess.run([jc] + cmd[1:] + ["--json"], cwd=cli_dir, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"the CLI refused the page's command ({run.returncode}): {run.stderr[:400]}")
+    diff(page, json.loads(run.stdout), "$", problems)
+    if problems:
+        print(f"{len(problems)} differences between the page and `{' '.join(cmd)} --json`:")
+        for p in problems[:30]:
+            print("  " + p)
+        sys.exit(1)
+    print(f"the page's JSON equals `{' '.join(cmd)} --json`")
+
+
+def check_shot(dom_path):
+    dom = open(dom_path, encoding="utf-8").read()
+    problems = []
+    m = re.search(r'<div id="report"[^>]*>', dom)
+    tag = dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(0))) if m else {}
+    cards, charts = int(tag.get("data-cards", 0)), int(tag.get("data-charts", 0))
+    if cards < 4:
+        problems.append(f"{cards} report cards, 4 expected")
+    if charts < 1:
+        problems.append("no SVG chart in the report")
+    if 'id="status" role="status" aria-live="polite" class=""' not in dom:
+        m = re.search(r'<p id="status"[^>]*>([^<]*)', dom)
+        problems.append("the status is not a finished estimate: " + (m.group(1) if m else "?"))
+    if problems:
+        print("; ".join(problems))
+        sys.exit(1)
+    print(f"{cards} cards and {charts} charts in the report")
+
+
+def check_png(png_path):
+    from PIL import Image  # python3-pil (make deps: python3-torchvision's dependency)
+    img = Image.open(png_path).convert("RGB")
+    w, h = img.size
+    img = img.crop((400, 0, w, h))   # the report's column (the form is the first 376 px)
+    counts = {}
+    for px in img.getdata():
+        counts[px] = counts.get(px, 0) + 1
+    want = {"dyn bars #1f6feb": (0x1f, 0x6f, 0xeb), "host bars #f0a030": (0xf0, 0xa0, 0x30),
+            "cards #ffffff": (0xff, 0xff, 0xff), "page #f4f6f8": (0xf4, 0xf6, 0xf8)}
+    problems = [f"no {name} pixels" for name, c in want.items() if counts.get(c, 0) < 200]
+    if problems:
+        print(f"{png_path} ({w}x{h}): " + "; ".join(problems))
+        sys.exit(1)
+    print(f"{png_path} ({w}x{h}): " + ", ".join(f"{counts[c]} {n.split()[0]}" for n, c in want.items()))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 5 and sys.argv[1] == "json":
+        check_json(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
+    elif len(sys.argv) == 3 and sys.argv[1] == "png":
+        check_png(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "shot":
+        check_shot(sys.argv[2])
+    else:
+        sys.exit(__doc__)

@@ -1,0 +1,393 @@
+/*
+ * app.js - the page's script: loads joulecast.wasm (the C library built by
+ * `make web`), turns the form and the URL's parameters into the library's
+ * key/value pairs, and shows what the library answers.  Every figure is
+ * the library's: the report is the HTML `joulecast estimate --html`
+ * writes, the downloads are its JSON, its statement and its command line
+ * (jcw_run in web/jc_wasm.c calls the src/bind/ entry points the CLI's
+ * options and the Python package map to).  Nothing here computes one.
+ */
+'use strict';
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const form = $('form');
+  let jc = null;            // the emscripten module
+  let pending = 0;          // the debounce timer
+  let last = null;          // the request last shown: {cmd, pairs}
+  let configPath = '';      // the hf-config file the request names
+  const params = new URLSearchParams(location.search);
+  const wantJson = params.get('json') === '1';
+
+  /* ---- the module ------------------------------------------------------- */
+
+  function decode(b64) {
+    const bin = atob(b64);
+    const u = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) u[i] = bin.charCodeAt(i);
+    return u;
+  }
+
+  // From file:// the browser fetches nothing beside the page, so the module
+  // comes as a script (joulecast-wasm.js, base64); from a web host, as
+  // joulecast.wasm itself.
+  function moduleBytes() {
+    const viaScript = () => new Promise((resolve, reject) => {
+      if (window.JOULECAST_WASM) return resolve(decode(window.JOULECAST_WASM));
+      const s = document.createElement('script');
+      s.src = 'joulecast-wasm.js';
+      s.onload = () => resolve(decode(window.JOULECAST_WASM));
+      s.onerror = () => reject(new Error('cannot load joulecast-wasm.js beside the page (run make web)'));
+      document.head.appendChild(s);
+    });
+    if (location.protocol === 'file:') return viaScript();
+    return fetch('joulecast.wasm')
+      .then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(r.statusText))))
+      .catch(viaScript);
+  }
+
+  function start() {
+    return moduleBytes().then((bytes) => createJoulecast({
+      instantiateWasm(imports, done) {
+        WebAssembly.instantiate(bytes, imports).then((r) => done(r.instance, r.module));
+        return {};
+      },
+      print: () => {},
+      printErr: () => {},
+    }));
+  }
+
+  /* The library's answer for one command: {status, status_name, message,
+   * file, line, col, node, output}. */
+  function run(cmd, pairs) {
+    const p = jc.ccall('jcw_run', 'number', ['string', 'string'], [cmd, JSON.stringify(pairs)]);
+    if (!p) return {status: -1, status_name: 'out of memory', message: 'out of memory', output: null};
+    const env = JSON.parse(jc.UTF8ToString(p));
+    jc._jcw_free(p);
+    return env;
+  }
+
+  function failure(env) {
+    let where = env.file || '';
+    if (where && env.line) where += ':' + env.line + (env.col ? ':' + env.col : '');
+    if (env.node) where += (where ? ', ' : '') + 'node ' + env.node;
+    return env.status_name + ': ' + env.message + (where && env.message.indexOf(where) < 0 ? ' (' + where + ')' : '');
+  }
+
+  /* ---- the pickers, from the library's own listings --------------------- */
+
+  function fillLists() {
+    const hw = run('hw', []);
+    if (!hw.status) {
+      const dl = $('devices');
+      for (const d of JSON.parse(hw.output).devices) {
+        const o = document.createElement('option');
+        o.value = d.id;
+        o.label = d.name + (d.variant ? ' (' + d.variant + ')' : '') + ' - ' + d.kind;
+        dl.appendChild(o);
+      }
+    }
+    const rg = run('region', []);
+    if (!rg.status) {
+      const dl = $('regions');
+      for (const r of JSON.parse(rg.output).regions) {
+        const o = document.createElement('option');
+        o.value = r.code;
+        o.label = r.name + ' - ' + r.type + (r.provider ? ' ' + r.provider : '');
+        dl.appendChild(o);
+      }
+    }
+    const models = jc.FS.readdir('/models').filter((f) => f.endsWith('.onnx')).sort();
+    for (const f of models) addModel('models/' + f, f);
+    if (models.includes('resnet50.onnx')) $('bundled').value = 'models/resnet50.onnx';
+    const sel = $('bundled-config');
+    sel.appendChild(new Option('(paste below, or pick one)', ''));
+    for (const f of jc.FS.readdir('/configs').filter((x) => x.endsWith('.json')).sort())
+      sel.appendChild(new Option(f, 'configs/' + f));
+  }
+
+  function addModel(path, label) {
+    for (const id of ['bundled', 'compare-models-list']) {
+      const sel = $(id);
+      if ([...sel.options].some((o) => o.value === path)) continue;
+      sel.appendChild(new Option(label, path));
+    }
+  }
+
+  /* ---- form <-> pairs ---------------------------------------------------- */
+
+  const val = (id) => $(id).value.trim();
+  const source = () => form.querySelector('input[name=source]:checked').value;
+
+  function showParts() {
+    const src = source(), mode = val('mode');
+    for (const el of form.querySelectorAll('[data-source]')) el.hidden = el.dataset.source !== src;
+    for (const el of form.querySelectorAll('[data-mode]'))
+      el.hidden = el.dataset.mode !== mode || src === 'params';
+    const kind = val('compare-kind');
+    $('compare-models').hidden = kind !== 'models';
+    $('compare-devices').hidden = kind !== 'devices';
+  }
+
+  // The pairs of the request the form describes, in the CLI's order; the
+  // library checks them (an option with no effect is refused there).
+  function request() {
+    const pairs = [];
+    const put = (k, id) => { const v = val(id); if (v) pairs.push([k, v]); };
+    const src = source(), mode = val('mode');
+    if (src === 'onnx' && val('bundled')) pairs.push(['model', val('bundled')]);
+    if (src === 'config' && configPath) pairs.push(['hf-config', configPath]);
+    if (src === 'params') { put('params', 'params'); put('tokens', 'tokens'); }
+    pairs.push(['mode', mode]);
+    put('batch', 'batch');
+    if (src !== 'params') {
+      if (mode === 'inference') put('requests', 'requests');
+      if (mode === 'training') { put('samples', 'samples'); put('epochs', 'epochs'); }
+      if (mode === 'generation') {
+        put('requests', 'gen-requests'); put('prompt-tokens', 'prompt-tokens');
+        put('output-tokens', 'output-tokens'); put('concurrency', 'concurrency');
+      }
+    }
+    put('precision', 'precision');
+    put('runtime', 'runtime');
+    const kind = val('compare-kind');
+    if (kind !== 'devices') put('device', 'device');
+    put('count', 'count');
+    put('region', 'region');
+    put('pue', 'pue');
+    for (const line of $('more').value.split('\n')) {
+      const t = line.trim(), eq = t.indexOf('=');
+      if (t) pairs.push(eq < 0 ? [t, 'true'] : [t.slice(0, eq).trim(), t.slice(eq + 1).trim()]);
+    }
+    if (kind === 'models') {
+      const more = [...$('compare-models-list').selectedOptions].map((o) => o.value);
+      const first = pairs.findIndex((p) => p[0] === 'model' || p[0] === 'hf-config');
+      const rest = more.filter((m) => !pairs.some((p) => p[1] === m)).map((m) => ['model', m]);
+      pairs.splice(first < 0 ? 0 : first + 1, 0, ...rest);
+      return {cmd: 'compare', pairs};
+    }
+    if (kind === 'devices') {
+      const list = [val('device')].concat(val('compare-devices-list').split(',').map((s) => s.trim()))
+        .filter((s, i, a) => s && a.indexOf(s) === i);
+      pairs.push(['devices', list.join(',')]);
+      return {cmd: 'sweep', pairs};
+    }
+    return {cmd: 'estimate', pairs};
+  }
+
+  // The URL's parameters into the form; those it has no field for are
+  // kept as pairs (the library refuses an unknown one, naming it).
+  const FIELD = {device: 'device', count: 'count', region: 'region', pue: 'pue', batch: 'batch',
+                 samples: 'samples', epochs: 'epochs', precision: 'precision', runtime: 'runtime',
+                 params: 'params', tokens: 'tokens', 'prompt-tokens': 'prompt-tokens',
+                 'output-tokens': 'output-tokens', concurrency: 'concurrency'};
+  function fromUrl() {
+    const models = [], extra = [];
+    let mode = '';
+    for (const [k, v] of params) {
+      if (k === 'json') continue;
+      if (k === 'model') models.push(v);
+      else if (k === 'mode') mode = v;
+      else if (k === 'train' || k === 'infer' || k === 'generate') {
+        if (v !== 'false' && v !== '0') mode = {train: 'training', infer: 'inference', generate: 'generation'}[k];
+      } else if (k === 'hf-config') { configPath = v; setSource('config'); showConfig(v); }
+      else if (k === 'requests') { $('requests').value = v; $('gen-requests').value = v; }
+      else if (k === 'devices') {
+        const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+        $('compare-kind').value = 'devices';
+        if (list.length) $('device').value = list[0];
+        $('compare-devices-list').value = list.slice(1).join(',');
+      } else if (FIELD[k]) $(FIELD[k]).value = v;
+      else extra.push([k, v]);
+    }
+    $('more').value = extra.map((p) => p[0] + '=' + p[1]).join('\n');
+    if (params.has('params')) setSource('params');
+    if (models.length) {
+      for (const m of models) addModel(m, m);
+      $('bundled').value = models[0];
+      setSource('onnx');
+    }
+    if (models.length > 1) {
+      $('compare-kind').value = 'models';
+      for (const o of $('compare-models-list').options) o.selected = models.slice(1).includes(o.value);
+    }
+    if (!params.has('requests') && (mode === 'training' || params.has('hf-config'))) $('requests').value = '';
+    if (mode) $('mode').value = mode;
+    else if (params.has('hf-config')) $('mode').value = 'generation';
+  }
+
+  function setSource(s) {
+    form.querySelector('input[name=source][value="' + s + '"]').checked = true;
+  }
+
+  function showConfig(path) {
+    try { $('hfconfig').value = jc.FS.readFile('/' + path, {encoding: 'utf8'}); } catch (e) { /* not bundled */ }
+    $('bundled-config').value = path.startsWith('configs/') ? path : '';
+  }
+
+  /* ---- the result --------------------------------------------------------- */
+
+  // The report's page is shown in a shadow root: its own styles, none of
+  // this page's; its :root and body rules apply to the host.
+  function showReport(html) {
+    const host = $('report');
+    const root = host.shadowRoot || host.attachShadow({mode: 'open'});
+    const doc = new DOMParser().parseFromString(html, 'text/html');
+    const css = [...doc.querySelectorAll('style')].map((s) => s.textContent).join('\n')
+      .replace(/:root\b/g, ':host').replace(/(^|[}\s,])body(?=[\s{,])/g, '$1.jc-body');
+    root.innerHTML = '<style>:host{display:block}' + css + '</style><div class="jc-body">' + doc.body.innerHTML + '</div>';
+    // what the report holds, on the light DOM (tests/web.sh reads it)
+    host.dataset.cards = root.querySelectorAll('.card').length;
+    host.dataset.charts = root.querySelectorAll('svg').length;
+  }
+
+  function compute() {
+    pending = 0;
+    if (!jc) return;
+    const t0 = performance.now();
+    const rq = request();
+    const status = $('status');
+    const page = run(rq.cmd, rq.pairs.concat([['html', 'true']]));
+    if (page.status) {
+      status.textContent = failure(page);
+      status.className = 'error';
+      $('downloads').hidden = true;
+      if (wantJson) showJson(JSON.stringify(page), page.status);
+      last = null;
+      return;
+    }
+    showReport(page.output);
+    last = rq;
+    const ms = Math.round(performance.now() - t0);
+    const cmd = run('command', [['command', rq.cmd]].concat(rq.pairs));
+    $('command').textContent = cmd.status ? '' : cmd.output;
+    $('downloads').hidden = false;
+    status.className = '';
+    status.textContent = 'Estimated in ' + ms + ' ms, in this page (joulecast ' + rq.cmd + ').';
+    status.dataset.ms = ms;
+    if (wantJson) {
+      const doc = run(rq.cmd, rq.pairs);
+      showJson(doc.status ? JSON.stringify(doc) : doc.output, doc.status, cmd.output);
+    }
+    if (!wantJson) history.replaceState(null, '', '?' + urlOf(rq));
+  }
+
+  function showJson(text, st, command) {
+    const pre = $('result');
+    pre.textContent = text;
+    pre.dataset.status = st;
+    if (command) pre.dataset.command = command;
+    pre.hidden = false;
+  }
+
+  function urlOf(rq) {
+    const u = new URLSearchParams();
+    for (const [k, v] of rq.pairs) {
+      if (k === 'hf-config' && v.startsWith('input/')) continue;   // not in the page's files
+      if (k === 'model' && v.startsWith('input/')) continue;
+      u.append(k, v);
+    }
+    return u.toString();
+  }
+
+  function schedule() {
+    showParts();
+    if (pending) clearTimeout(pending);
+    pending = setTimeout(compute, 150);
+  }
+
+  /* ---- downloads ---------------------------------------------------------- */
+
+  function download(kind) {
+    if (!last) return;
+    let env, name, type = 'text/plain';
+    if (kind === 'json') {
+      env = run(last.cmd, last.pairs); name = 'joulecast-' + last.cmd + '.json'; type = 'application/json';
+    } else if (kind === 'command') {
+      env = run('command', [['command', last.cmd]].concat(last.pairs)); name = 'joulecast-command.sh';
+    } else {
+      // the statement of the one estimate (the first model of a compare)
+      const pairs = last.pairs.filter((p) => p[0] !== 'devices');
+      const first = pairs.findIndex((p) => p[0] === 'model');
+      const one = pairs.filter((p, i) => p[0] !== 'model' || i === first);
+      if (last.cmd === 'sweep') one.push(['device', val('device')]);
+      env = run('statement', one.concat([['format', kind]]));
+      name = 'joulecast-statement.' + {markdown: 'md', latex: 'tex', hf: 'yaml'}[kind];
+    }
+    if (env.status) { $('status').textContent = failure(env); $('status').className = 'error'; return; }
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([env.output + (kind === 'command' ? '\n' : '')], {type}));
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  }
+
+  /* ---- a dropped or chosen ONNX file -------------------------------------- */
+
+  function takeFile(file) {
+    if (!file) return;
+    const name = file.name.replace(/[^A-Za-z0-9._-]/g, '_') || 'model.onnx';
+    const t0 = performance.now();
+    file.arrayBuffer().then((buf) => {
+      try { jc.FS.mkdir('/input'); } catch (e) { /* exists */ }
+      jc.FS.writeFile('/input/' + name, new Uint8Array(buf));
+      addModel('input/' + name, name + ' (yours)');
+      $('bundled').value = 'input/' + name;
+      setSource('onnx');
+      showParts();
+      compute();
+      $('status').dataset.dropMs = Math.round(performance.now() - t0);
+    });
+  }
+
+  function wire() {
+    form.addEventListener('input', (e) => {
+      if (e.target.id === 'hfconfig') {
+        try { jc.FS.mkdir('/input'); } catch (x) { /* exists */ }
+        jc.FS.writeFile('/input/config.json', $('hfconfig').value);
+        configPath = 'input/config.json';
+        $('bundled-config').value = '';
+      }
+      schedule();
+    });
+    form.addEventListener('change', (e) => {
+      if (e.target.id === 'bundled-config' && e.target.value) { configPath = e.target.value; showConfig(configPath); }
+      if (e.target.name === 'source' && source() === 'config' && val('mode') !== 'generation')
+        $('mode').value = 'generation';
+      schedule();
+    });
+    form.addEventListener('submit', (e) => { e.preventDefault(); compute(); });
+    const drop = $('drop');
+    drop.addEventListener('click', () => $('file').click());
+    drop.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); $('file').click(); }
+    });
+    $('file').addEventListener('change', (e) => takeFile(e.target.files[0]));
+    for (const ev of ['dragenter', 'dragover']) {
+      drop.addEventListener(ev, (e) => { e.preventDefault(); drop.classList.add('over'); });
+    }
+    drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+    drop.addEventListener('drop', (e) => {
+      e.preventDefault();
+      drop.classList.remove('over');
+      takeFile(e.dataTransfer.files[0]);
+    });
+    for (const b of document.querySelectorAll('[data-dl]'))
+      b.addEventListener('click', () => download(b.dataset.dl));
+  }
+
+  start().then((m) => {
+    jc = m;
+    window.joulecastRun = run;   // for the console, and tests/web.sh
+    window.joulecastTakeFile = takeFile;
+    fillLists();
+    fromUrl();
+    showParts();
+    wire();
+    compute();
+  }).catch((e) => {
+    $('status').textContent = 'The WebAssembly module did not load: ' + e.message;
+    $('status').className = 'error';
+    if (wantJson) showJson(JSON.stringify({status: -1, message: String(e.message)}), -1);
+  });
+})();
