@@ -253,6 +253,7 @@
       $('downloads').hidden = true;
       if (wantJson) showJson(JSON.stringify(page), page.status);
       last = null;
+      document.body.dataset.state = 'error';
       return;
     }
     showReport(page.output);
@@ -269,6 +270,7 @@
       showJson(doc.status ? JSON.stringify(doc) : doc.output, doc.status, cmd.output);
     }
     if (!wantJson) history.replaceState(null, '', '?' + urlOf(rq));
+    document.body.dataset.state = 'ready';   // answered (automation waits for it)
   }
 
   function showJson(text, st, command) {
@@ -389,5 +391,6 @@
     $('status').textContent = 'The WebAssembly module did not load: ' + e.message;
     $('status').className = 'error';
     if (wantJson) showJson(JSON.stringify({status: -1, message: String(e.message)}), -1);
+    document.body.dataset.state = 'error';
   });
 })();

@@ -171,7 +171,8 @@ int cmd_estimate(int argc, char **argv)
         rc = cli_usage("estimate", "--html - writes the HTML to stdout: it cannot be combined with another format");
         goto out;
     }
-    if (out.html) c.job.per_node = 1;   /* the HTML shows energy per node */
+    /* the HTML shows energy per node, when there are nodes (a model, or the decoder of an HF config) */
+    if (out.html && (c.model || c.job.hf_config)) c.job.per_node = 1;
 
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
 

@@ -232,7 +232,11 @@ static const char CSS[] =
     "svg .axis{stroke:#c3cad3;stroke-width:1}\n"
     "svg .gridl{stroke:#eef1f4;stroke-width:1}\n"
     "svg .tick{font-size:11px;fill:var(--muted)}\n"
-    "footer{color:var(--muted);font-size:12px;margin-top:20px}\n";
+    "footer{color:var(--muted);font-size:12px;margin-top:20px}\n"
+    /* a phone: two cards a row, one chart a row */
+    "@media (max-width:700px){main{padding:16px 10px 24px}"
+    ".cards{grid-template-columns:repeat(2,minmax(0,1fr))}.grid2{grid-template-columns:minmax(0,1fr)}"
+    ".card .big{font-size:20px}section{padding:14px 12px}table{display:block;overflow-x:auto}}\n";
 
 void jci_html_page_begin(FILE *f, const char *kicker, const char *title)
 {
