@@ -19,7 +19,8 @@
 # build/bench/results.md; copy it into bench/RESULTS.md with new figures.
 #   JC=path/to/joulecast LIB=path/to/libjoulecast.a   another build
 #   REPS=5 (small files), BIG_REPS=3 (files over 500 MB)
-#   ONLY=hwdb or ONLY=sweep   that section alone (no model generation)
+#   ONLY=hwdb, ONLY=sweep or ONLY=web   that section alone (no model generation);
+#   web: bench/web.py, the WebAssembly page in headless Chromium (make web)
 set -eu
 cd "$(dirname "$0")/.."
 export LC_ALL=C
@@ -264,6 +265,15 @@ if want sweep && $JC help sweep > /dev/null 2>&1; then
     echo "### sweep over every device x every cloud region, ResNet-50"
     echo
     echo "$n" | awk -v t=$1 -v u=$2 -v k=$3 -v c="$SW" '{ r = $0; sub(/^[0-9]+ [0-9]+ /, "", r); printf "`joulecast %s`: %d entries estimated, %d skipped, each with its reason (%s); %.3f s wall, %s s CPU, peak RSS %.1f MiB (medians of runs).\n", c, $1, $2, r, t, u, k / 1024 }'
+    echo
+  } >> $B/results.md
+fi
+# ---- the WebAssembly page (bench/web.py; make web first) ---------------------------------------
+if want web && [ -f web/joulecast.wasm ] && command -v chromium > /dev/null; then
+  {
+    echo "### web/index.html in headless Chromium, against the native CLI"
+    echo
+    $PY bench/web.py $REPS
     echo
   } >> $B/results.md
 fi

@@ -90,7 +90,7 @@ def main():
         sys.exit("bench/web.py: run make web first")
     device = "a100"
     url = "file://" + os.path.join(ROOT, "web", "index.html") + "?json=1&device=" + device
-    c = Chrome()
+    c = Chrome(files=True)   # the bench fetches the model file it drops
     try:
         opens, drops, changes = page_runs(c, url)
     finally:

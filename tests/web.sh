@@ -12,6 +12,8 @@
 #     line, every figure and string (tests/web_check.py json);
 #   - an ONNX file dropped on the page (a DragEvent carrying the file, as
 #     a browser sends one) gives the same JSON as the CLI;
+#   - served by a static HTTP host (web/ on 127.0.0.1), the page fetches
+#     joulecast.wasm and nothing but its own files, and answers the same;
 #   - the default view: its report has the cards and the chart (DOM), and
 #     its screenshot build/web/default.png shows them (web_check.py png);
 #   - the downloads (JSON, the three statements, the command line), pressed
@@ -28,7 +30,7 @@ export LC_ALL=C
 JC=${JC_RELEASE:-$PWD/build/joulecast}
 OUT=build/web/test
 PY=/usr/bin/python3
-CASES="infer train params serving compare compare-devices drop default-view default-png downloads live-update"
+CASES="infer train params serving compare compare-devices drop http default-view default-png downloads live-update"
 mkdir -p "$OUT"
 
 pass() { echo "PASS web/$1"; }
@@ -51,58 +53,88 @@ export JOULECAST_HWDB_DIR=hwdb
 ln -sfn "$PWD/models" "$CLI_DIR/models"
 ln -sfn "$PWD/tests/serving/configs" "$CLI_DIR/configs"
 
-# dump NAME URL [--files] [--shot PNG]: the page loaded headless in real time
-# (tests/web_cdp.py: until it has answered), its DOM in $OUT/NAME.html; a
-# console error is printed on stdout
-dump() {
-  name=$1; url=$2; shift 2
-  "$PY" tests/web_cdp.py dump "$url" "$OUT/$name.html" "$@" > "$OUT/$name.log" 2>&1
-}
 PAGE="file://$PWD/web/index.html"
+# the JSON cases, one a line: NAME QUERY then the KEY=VALUE options the
+# page's command line must hold (model=: a positional file)
+cat > "$OUT/cases" <<'CASES_END'
+infer model=models/resnet50.onnx&device=a100&region=FR&batch=8&requests=1000 model=models/resnet50.onnx device=a100 region=FR batch=8 requests=1000
+train model=models/resnet18.onnx&mode=training&samples=50000&epochs=2&batch=64&device=h100&count=8&region=US-CA model=models/resnet18.onnx mode=training samples=50000 epochs=2 batch=64 device=h100 count=8 region=US-CA
+params params=7e9&tokens=1e12&mode=training&device=h100&count=512&region=US params=7e9 tokens=1e12 mode=training device=h100 count=512
+serving hf-config=configs/llama-3.1-8b.json&requests=100000&prompt-tokens=500&output-tokens=300&concurrency=32&device=h100&region=US hf-config=configs/llama-3.1-8b.json mode=generation requests=100000 prompt-tokens=500 output-tokens=300 concurrency=32 device=h100
+compare model=models/resnet50.onnx&model=models/mobilenet_v2.onnx&device=a100&region=FR&batch=32&requests=10000 model=models/resnet50.onnx model=models/mobilenet_v2.onnx device=a100 batch=32
+compare-devices model=models/bert_base.onnx&devices=a100,l4&region=DE&batch=8&requests=1000&dim=sequence=128 model=models/bert_base.onnx devices=a100,l4 region=DE dim=sequence=128
+CASES_END
 
-# json_case NAME QUERY KEY=VALUE...: the page's JSON equals the CLI's
-json_case() {
-  name=$1; q=$2; shift 2
-  if ! dump "$name" "$PAGE?$q&json=1"; then fail "$name" "$(head -c 300 "$OUT/$name.log")"; return; fi
-  if msg=$("$PY" tests/web_check.py json "$OUT/$name.html" "$CLI_DIR" "$JC" "$@" 2>&1); then
-    pass "$name"
-  else
-    fail "$name" "$(echo "$msg" | head -n 8 | tr '\n' ' ')"
-  fi
-}
-
-json_case infer "model=models/resnet50.onnx&device=a100&region=FR&batch=8&requests=1000" \
-  model=models/resnet50.onnx device=a100 region=FR batch=8 requests=1000
-json_case train "model=models/resnet18.onnx&mode=training&samples=50000&epochs=2&batch=64&device=h100&count=8&region=US-CA" \
-  model=models/resnet18.onnx mode=training samples=50000 epochs=2 batch=64 device=h100 count=8 region=US-CA
-json_case params "params=7e9&tokens=1e12&mode=training&device=h100&count=512&region=US" \
-  params=7e9 tokens=1e12 mode=training device=h100 count=512
-json_case serving "hf-config=configs/llama-3.1-8b.json&requests=100000&prompt-tokens=500&output-tokens=300&concurrency=32&device=h100&region=US" \
-  hf-config=configs/llama-3.1-8b.json mode=generation requests=100000 prompt-tokens=500 output-tokens=300 concurrency=32 device=h100
-json_case compare "model=models/resnet50.onnx&model=models/mobilenet_v2.onnx&device=a100&region=FR&batch=32&requests=10000" \
-  model=models/resnet50.onnx model=models/mobilenet_v2.onnx device=a100 batch=32
-json_case compare-devices "model=models/bert_base.onnx&devices=a100,l4&region=DE&batch=8&requests=1000&dim=sequence=128" \
-  model=models/bert_base.onnx devices=a100,l4 region=DE dim=sequence=128
-
+# every page, loaded by one browser in real time (tests/web_cdp.py dump:
+# until each has answered): the JSON cases, then the default view with its
+# screenshot; DOM in $OUT/NAME.html, console errors in $OUT/NAME.html.log
+rm -f "$OUT"/*.html "$OUT"/*.html.log build/web/default.png
+while read -r name q wants; do
+  echo "$OUT/$name.html $PAGE?$q&json=1"
+done < "$OUT/cases" > "$OUT/pages"
+echo "$OUT/default-view.html $PAGE $PWD/build/web/default.png" >> "$OUT/pages"
+"$PY" tests/web_cdp.py dump "$OUT/pages" > "$OUT/dump.log" 2>&1 ||
+  echo "FAIL web/pages: tests/web_cdp.py dump failed: $(tail -n 3 "$OUT/dump.log" | tr '\n' ' ')"
 # a dropped file: tests/web_drop.html (copied to build/web/test/) drops
 # models/resnet50.onnx on the page in its iframe (file:// pages may read
 # files and each other only with --allow-file-access-from-files)
 ln -sfn "$PWD/models" "$CLI_DIR/input"
 cp tests/web_drop.html "$OUT/drop-test.html"
-dump drop "file://$PWD/$OUT/drop-test.html" --files
-if msg=$("$PY" tests/web_check.py json "$OUT/drop.html" "$CLI_DIR" "$JC" device=a100 2>&1); then
-  pass drop
-else
-  fail drop "$(echo "$msg" | head -n 6 | tr '\n' ' ')"
+echo "$OUT/drop.html file://$PWD/$OUT/drop-test.html" > "$OUT/drop-pages"
+"$PY" tests/web_cdp.py dump --files "$OUT/drop-pages" > "$OUT/dump-drop.log" 2>&1 ||
+  echo "FAIL web/drop-page: tests/web_cdp.py dump failed: $(tail -n 3 "$OUT/dump-drop.log" | tr '\n' ' ')"
+
+# from a static host: web/ served over HTTP (the module then comes as
+# joulecast.wasm itself, not as the file:// script)
+echo "$OUT/http.html {http}/index.html?model=models/resnet50.onnx&device=a100&region=FR&batch=8&requests=1000&json=1" > "$OUT/http-pages"
+"$PY" tests/web_cdp.py dump --serve "$PWD/web" "$OUT/http-pages" > "$OUT/dump-http.log" 2>&1 ||
+  echo "FAIL web/http-page: tests/web_cdp.py dump failed: $(tail -n 3 "$OUT/dump-http.log" | tr '\n' ' ')"
+
+# page NAME: its DOM was written and it logged no console error
+page() {
+  if [ ! -s "$OUT/$1.html" ]; then fail "$1" "no DOM written (see $OUT/dump.log)"; return 1; fi
+  if [ -s "$OUT/$1.html.log" ]; then fail "$1" "console: $(head -c 300 "$OUT/$1.html.log")"; return 1; fi
+}
+
+# each page's JSON equals the CLI's for the page's command line
+while read -r name q wants; do
+  page "$name" || continue
+  # shellcheck disable=SC2086
+  if msg=$("$PY" tests/web_check.py json "$OUT/$name.html" "$CLI_DIR" "$JC" $wants 2>&1); then
+    pass "$name"
+  else
+    fail "$name" "$(echo "$msg" | head -n 8 | tr '\n' ' ')"
+  fi
+done < "$OUT/cases"
+if page drop; then
+  if msg=$("$PY" tests/web_check.py json "$OUT/drop.html" "$CLI_DIR" "$JC" model=input/resnet50.onnx device=a100 2>&1); then
+    pass drop
+  else
+    fail drop "$(echo "$msg" | head -n 6 | tr '\n' ' ')"
+  fi
+fi
+
+# the page's own files, the only requests it may make
+OWN='^GET /\(index\.html?.*\|app\.js\|app\.css\|joulecast\.js\|joulecast\.wasm\)$'
+if page http; then
+  if ! grep -q '^GET /joulecast\.wasm$' "$OUT/http-pages.http"; then
+    fail http "the page did not fetch joulecast.wasm from the host: $(tr '\n' ' ' < "$OUT/http-pages.http")"
+  elif grep -v "$OWN" "$OUT/http-pages.http" | grep -q .; then
+    fail http "requests beyond the page's own files: $(grep -v "$OWN" "$OUT/http-pages.http" | tr '\n' ' ')"
+  elif msg=$("$PY" tests/web_check.py json "$OUT/http.html" "$CLI_DIR" "$JC" model=models/resnet50.onnx device=a100 2>&1); then
+    pass http
+  else
+    fail http "$(echo "$msg" | head -n 6 | tr '\n' ' ')"
+  fi
 fi
 
 # the default view: no parameters
-if ! dump default "$PAGE" --shot "$PWD/build/web/default.png"; then
-  fail default-view "$(head -c 300 "$OUT/default.log")"
-elif msg=$("$PY" tests/web_check.py shot "$OUT/default.html" 2>&1); then
-  pass default-view
-else
-  fail default-view "$msg"
+if page default-view; then
+  if msg=$("$PY" tests/web_check.py shot "$OUT/default-view.html" 2>&1); then
+    pass default-view
+  else
+    fail default-view "$msg"
+  fi
 fi
 if msg=$("$PY" tests/web_check.py png build/web/default.png 2>&1); then
   pass default-png

@@ -6,12 +6,17 @@ tests/web.sh, tests/web_interact.py and bench/web.py; standard library only.
 
     c = Chrome(); c.call("Page.navigate", url=...); c.js("1 + 1"); c.close()
 
-    web_cdp.py dump URL OUT.html [--files] [--shot PNG]
-        loads URL, waits (up to 60 s) until its <body> has data-state (the
-        page sets it once a request is answered, "ready" or "error"),
-        writes the DOM to OUT.html and, with --shot, a 1400x1100 screenshot;
+    web_cdp.py dump [--files] LIST
+        one browser for every page of LIST, a file of lines
+        "OUT.html URL [SHOT.png]": loads URL, waits (up to 60 s) until its
+        <body> has data-state (the page sets it once a request is
+        answered, "ready" or "error"), writes the DOM to OUT.html and, with
+        SHOT.png, a 1400x1100 screenshot; the console errors and uncaught
+        exceptions of that page go to OUT.html.log (empty: none).
         --files: --allow-file-access-from-files (tests/web_drop.html).
-        Console errors and uncaught exceptions are printed, exit 1.
+        --serve DIR: DIR served over HTTP on a free port of 127.0.0.1 for
+        the run (a static host, as GitHub Pages is); "{http}" in a URL is
+        its address.  Every request is logged to LIST.http.
 """
 import base64
 import json
@@ -94,33 +99,55 @@ class Chrome:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def dump(url, out, files=False, shot=None):
+def dump_one(c, url, out, shot=None):
+    """One page of dump: DOM to out, console errors to out + '.log'."""
+    c.errors = []
+    c.call("Emulation.setDeviceMetricsOverride", width=1400, height=1100, deviceScaleFactor=1,
+           mobile=False)
+    c.call("Page.navigate", url=url)
+    t0 = time.time()
+    while not c.js("document.body ? document.body.dataset.state || '' : ''"):
+        if time.time() - t0 > 60:
+            break
+        time.sleep(0.05)
+    open(out, "w", encoding="utf-8").write(c.js("document.documentElement.outerHTML"))
+    if shot:
+        png = c.call("Page.captureScreenshot", format="png")["data"]
+        open(shot, "wb").write(base64.b64decode(png))
+    open(out + ".log", "w", encoding="utf-8").write("\n".join(c.errors))
+
+
+def serve(folder, log):
+    """A static HTTP server of folder on 127.0.0.1 (a thread); its address."""
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, fmt, *args):
+            log.write("%s %s\n" % (self.command, self.path))
+            log.flush()
+    handler = functools.partial(Quiet, directory=folder)
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return "http://127.0.0.1:%d" % srv.server_address[1]
+
+
+def dump(listfile, files=False, folder=None):
+    base = serve(folder, open(listfile + ".http", "w")) if folder else ""
     c = Chrome(files=files)
     try:
-        if shot:
-            c.call("Emulation.setDeviceMetricsOverride", width=1400, height=1100, deviceScaleFactor=1,
-                   mobile=False)
-        c.call("Page.navigate", url=url)
-        t0 = time.time()
-        while not c.js("document.body ? document.body.dataset.state || '' : ''"):
-            if time.time() - t0 > 60:
-                break
-            time.sleep(0.05)
-        open(out, "w", encoding="utf-8").write(c.js("document.documentElement.outerHTML"))
-        if shot:
-            png = c.call("Page.captureScreenshot", format="png")["data"]
-            open(shot, "wb").write(base64.b64decode(png))
-        if c.errors:
-            print("console: " + "; ".join(c.errors)[:400])
-            return 1
-        return 0
+        for line in open(listfile, encoding="utf-8"):
+            w = line.replace("{http}", base).split()
+            if len(w) >= 2:
+                dump_one(c, w[1], w[0], w[2] if len(w) > 2 else None)
     finally:
         c.close()
 
 
 if __name__ == "__main__":
     a = sys.argv[1:]
-    if len(a) >= 3 and a[0] == "dump":
-        shot = a[a.index("--shot") + 1] if "--shot" in a else None
-        sys.exit(dump(a[1], a[2], files="--files" in a, shot=shot))
+    if len(a) >= 2 and a[0] == "dump":
+        dump(a[-1], files="--files" in a, folder=a[a.index("--serve") + 1] if "--serve" in a else None)
+        sys.exit(0)
     sys.exit(__doc__)

@@ -12,11 +12,13 @@ keyboard user does), captures the file each one hands to the browser, and
 checks: the JSON is the document shown in <pre id="result">; the three
 statements (Markdown, LaTeX, Hugging Face co2_eq_emissions) equal
 `joulecast statement ... --format F` for the page's command line, run in
-CLI_DIR; the command file is that command line.  Then it types a new
+CLI_DIR; the command file is that command line.  Every control of the
+form and every button has a name in the browser's accessibility tree (what
+a screen reader announces; web/a11y-names).  Then it types a new
 batch size into the form (Tab to the field, keys as typed) and checks the
 report follows: the page's JSON for the new command line equals the
 CLI's.  No console error.  Prints PASS/FAIL lines web/downloads-*,
-web/live-update.
+web/a11y-names, web/live-update.
 """
 import json
 import os
@@ -101,6 +103,20 @@ def main():
         cmd = files.get("joulecast-command.sh")
         check("command", cmd is not None and cmd.strip() == command,
               f"command file {cmd!r}, the page's command {command!r}")
+        # what a screen reader announces: every control has a name
+        tree = c.call("Accessibility.getFullAXTree")["nodes"]
+        roles = {"textbox", "combobox", "button", "radio", "listbox", "spinbutton", "checkbox"}
+        unnamed, named = [], 0
+        for node in tree:
+            role = node.get("role", {}).get("value")
+            if node.get("ignored") or role not in roles:
+                continue
+            if (node.get("name", {}).get("value") or "").strip():
+                named += 1
+            else:
+                unnamed.append(role)
+        results.append(f"FAIL web/a11y-names: {len(unnamed)} controls without a name: {unnamed[:10]}"
+                       if unnamed or named < 20 else "PASS web/a11y-names")
         # the report follows the form: type 128 into the batch field
         c.js("(() => { const b = document.getElementById('batch'); b.focus(); b.select(); })()")
         c.call("Input.insertText", text="128")

@@ -75,27 +75,24 @@
 
   /* ---- the pickers, from the library's own listings --------------------- */
 
+  // a <datalist> from a listing command's JSON array (key), one option an entry
+  function fillList(id, cmd, key, value, label) {
+    const env = run(cmd, []);
+    if (env.status) return;
+    const dl = $(id);
+    for (const x of JSON.parse(env.output)[key]) {
+      const o = document.createElement('option');
+      o.value = value(x);
+      o.label = label(x);
+      dl.appendChild(o);
+    }
+  }
+
   function fillLists() {
-    const hw = run('hw', []);
-    if (!hw.status) {
-      const dl = $('devices');
-      for (const d of JSON.parse(hw.output).devices) {
-        const o = document.createElement('option');
-        o.value = d.id;
-        o.label = d.name + (d.variant ? ' (' + d.variant + ')' : '') + ' - ' + d.kind;
-        dl.appendChild(o);
-      }
-    }
-    const rg = run('region', []);
-    if (!rg.status) {
-      const dl = $('regions');
-      for (const r of JSON.parse(rg.output).regions) {
-        const o = document.createElement('option');
-        o.value = r.code;
-        o.label = r.name + ' - ' + r.type + (r.provider ? ' ' + r.provider : '');
-        dl.appendChild(o);
-      }
-    }
+    fillList('devices', 'hw', 'devices', (d) => d.id,
+             (d) => d.name + (d.variant ? ' (' + d.variant + ')' : '') + ' - ' + d.kind);
+    fillList('regions', 'region', 'regions', (r) => r.code,
+             (r) => r.name + ' - ' + r.type + (r.provider ? ' ' + r.provider : ''));
     const models = jc.FS.readdir('/models').filter((f) => f.endsWith('.onnx')).sort();
     for (const f of models) addModel('models/' + f, f);
     if (models.includes('resnet50.onnx')) $('bundled').value = 'models/resnet50.onnx';
