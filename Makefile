@@ -40,7 +40,9 @@ PKG_CFLAGS := $(shell pkg-config --cflags libprotobuf-c yaml-0.1 libcjson 2>/dev
 PKG_LIBS   := $(shell pkg-config --libs libprotobuf-c yaml-0.1 libcjson 2>/dev/null || echo -lprotobuf-c -lyaml -lcjson)
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
-BASEFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) \
+# -fvisibility=hidden: libjoulecast.so exports only what include/joulecast.h
+# declares (its visibility pragma); nm -D lists jc_ symbols alone
+BASEFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) -fvisibility=hidden \
              -DJC_HWDB_DIR=\"$(CURDIR)/hwdb\" \
              -Iinclude -Isrc -I$(GEN) $(PKG_CFLAGS)
 CFLAGS   ?= -O2 -g
@@ -113,7 +115,7 @@ $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h &: $(ONNX_PROTO)
 # ---- release build ----------------------------------------------------------
 $(BUILD)/obj/gen/onnx.pb-c.o: $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(DEPFLAGS) $(CFLAGS) -fPIC -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
+	$(CC) -std=c11 $(DEPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
 
 $(BUILD)/obj/%.o: %.c | $(GEN_HDR)
 	@mkdir -p $(dir $@)
@@ -327,7 +329,7 @@ fuzz-long: test-build
 valgrind: all
 	@FULL=1 sh tests/valgrind.sh
 
-lint: $(BUILD)/libjoulecast.a
+lint: $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so
 	@sh tools/lint.sh
 
 clean:

@@ -44,6 +44,16 @@
 extern "C" {
 #endif
 
+/* Exports.  libjoulecast is built with -fvisibility=hidden: of all its
+ * symbols, only the functions declared in this header are exported from
+ * libjoulecast.so (the stage-internal jci_, op_, hw_ ... functions and the
+ * bundled protobuf-c code stay private, so they cannot clash with a
+ * client's own).  The pragma gives every declaration below default
+ * visibility, so a function added here is exported without more ado. */
+#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
+#pragma GCC visibility push(default)
+#endif
+
 #define JC_VERSION "0.1.0"
 
 /* ------------------------------------------------------------------ */
@@ -2835,6 +2845,10 @@ FILE *jc_safe_stream(int fd, int buffered);
  * (OWASP CSV injection).  jc_csv_raw(1) turns that off for the calling
  * thread (count/compare/estimate --csv-raw), jc_csv_raw(0) back on. */
 void jc_csv_raw(int raw);
+
+#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,9 @@
 #                        stage's own prefix: op_/sh_/co_ ops, hw_/hs_ hwdb,
 #                        rj_/fmt_ reports), never jc_ (reads
 #                        build/libjoulecast.a; `make lint` builds it)
+#   exports              libjoulecast.so exports jc_ symbols only (the
+#                        build's -fvisibility=hidden and joulecast.h's
+#                        pragma; `nm -D --defined-only`)
 #
 # Exit status 0 when every check passes, else 1.
 set -u
@@ -137,5 +140,16 @@ else
     sed 's/^/not in include\/joulecast.h but named jc_ (use jci_): /' >> "$tmp/ip"
 fi
 report internal-prefix "$tmp/ip"
+
+# ---- exports: libjoulecast.so defines for clients only the public API --------
+: > "$tmp/ex"
+so=build/libjoulecast.so
+if [ ! -f "$so" ]; then
+  echo "$so missing: run make first" > "$tmp/ex"
+else
+  nm -D --defined-only "$so" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u |
+    grep -v '^jc_' | sed 's/^/exported but not jc_ (built without -fvisibility=hidden?): /' >> "$tmp/ex"
+fi
+report exports "$tmp/ex"
 
 [ "$fails" -eq 0 ]
