@@ -22,7 +22,8 @@
 #                   with extreme attributes, constants and ranks, about
 #                   85,000 models under ASan+UBSan; make test runs 1 in 40)
 #   make valgrind   inspect + count of every backend-suite model under
-#                   valgrind (the sample of 60 runs in make test)
+#                   valgrind (make test runs a sample: 60 models, one
+#                   command each)
 #   make web        web/joulecast.wasm (+ its loader scripts) for the static
 #                   page web/index.html (emscripten; tools/web_deps.sh builds
 #                   cJSON, libyaml and protobuf-c from Debian's sources)
@@ -227,9 +228,12 @@ demo:
 	@$(MAKE) --no-print-directory all
 	@sh tools/demo.sh
 
+# the build under make test runs JOBS compiles at once (default: the cores)
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
 test:
 	@sh tools/deps.sh test
-	@$(MAKE) --no-print-directory test-build
+	@$(MAKE) --no-print-directory -j$(JOBS) test-build
 	@sh tests/run.sh
 
 # the fast loop: unit tests, goldens, lint (tests/run.sh --check)

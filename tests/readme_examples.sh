@@ -9,11 +9,15 @@
 # with the pip-installed package (tests/python_env.inc), as a notebook cell
 # would: when its last line is an expression, the value is displayed the
 # way Jupyter does - through _repr_html_ when it has one, which must give
-# an HTML document.  So the README cannot go stale.
+# an HTML document.  What it checks: that every example still runs (exit 0,
+# and an HTML document from _repr_html_); it does not compare the outputs
+# with the text around them (the goldens, tests/golden/, pin outputs).
+# The commands run the release build ($JC_RELEASE): the sanitizer build
+# runs the same code paths in the goldens and the other layers.
 set -u
 cd "$(dirname "$0")/.."
 export LC_ALL=C
-JC=${JC:-$PWD/build/joulecast}
+JC=${JC_RELEASE:-$PWD/build/joulecast}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir "$T/bin" && ln -s "$JC" "$T/bin/joulecast"

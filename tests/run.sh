@@ -10,7 +10,8 @@
 # prints PASS/FAIL lines; a binary or script that crashes or exits non-zero
 # without reporting a FAIL counts as one failure of its own.
 #
-#   sh tests/run.sh          every layer (make test)
+#   sh tests/run.sh          every layer (make test), two at a time
+#                            (TEST_JOBS=1: one at a time)
 #   sh tests/run.sh --check  the fast loop (make check): the unit tests,
 #                            the goldens and lint, no Python, no valgrind
 set -u
@@ -44,36 +45,70 @@ count() {  # count PASS/FAIL lines of one layer's output file (name, file)
   return 0
 }
 
-run_layer() {  # name, command...
-  name=$1; shift
+# exec_layer NAME: runs one layer into build/test-NAME.out and its exit
+# status and seconds into build/test-NAME.out.rc
+exec_layer() {
+  out=build/test-$(echo "$1" | tr / _).out
+  t0=$(date +%s)
+  case "$1" in
+    unit/*) "build/asan/tests/${1#unit/}" > "$out" 2>&1 ;;
+    *) sh "tests/$1.sh" > "$out" 2>&1 ;;
+  esac
+  echo "$? $(( $(date +%s) - t0 ))" > "$out.rc"
+}
+
+# report_layer NAME: its line "NAME  N passed, N failed  Ts" and its counts
+report_layer() {
+  name=$1
   out=build/test-$(echo "$name" | tr / _).out
-  "$@" > "$out" 2>&1
-  rc=$?
+  read -r rc secs < "$out.rc"
   cat "$out" >> "$LOG"
   nf=$(grep -c '^FAIL ' "$out")
-  if [ $rc -ne 0 ] && [ "$nf" -eq 0 ]; then
+  if [ "$rc" -ne 0 ] && [ "$nf" -eq 0 ]; then
     echo "FAIL $name (exit $rc without a FAIL line; see $out)" >> "$out"
     tail -n 20 "$out" | sed 's/^/    /'
   fi
   np=$(grep -c '^PASS ' "$out"); nf=$(grep -c '^FAIL ' "$out")
-  printf '%-36s %5d passed, %d failed\n' "$name" "$np" "$nf"
+  printf '%-36s %5d passed, %d failed %5ds\n' "$name" "$np" "$nf" "$secs"
   count "$name" "$out"
 }
 
-[ $mode = full ] && run_layer pip_install sh tests/pip_install.sh
+# The layers, in report order.  pip_install runs first, alone (the Python
+# layers use its venv); the others run in two lanes at once (TEST_JOBS=1:
+# one), the second lane taking the long layers that share nothing with the
+# rest (each layer keeps its scratch files in a folder of its own).
+layers=""
 for t in build/asan/tests/test_*; do
-  [ -x "$t" ] || continue
-  run_layer "unit/$(basename "$t")" "$t"
+  [ -x "$t" ] && layers="$layers unit/$(basename "$t")"
 done
 if [ $mode = check ]; then
-  run_layer golden sh tests/golden.sh
-  run_layer lint sh tests/lint.sh
+  layers="$layers golden lint"
 else
   for s in tests/*.sh; do
     case "$s" in tests/run.sh|tests/pip_install.sh) continue ;; esac
-    run_layer "$(basename "$s" .sh)" sh "$s"
+    layers="$layers $(basename "$s" .sh)"
   done
 fi
-echo "(full log: $LOG)"
+LANE2=" valgrind estimate_matrix zoo python pytorch install "
+[ $mode = check ] && LANE2=" golden "
+lane1=""; lane2=""
+for n in $layers; do
+  case "$LANE2" in
+    *" $n "*) [ "${TEST_JOBS:-2}" -gt 1 ] && { lane2="$lane2 $n"; continue; } ;;
+  esac
+  lane1="$lane1 $n"
+done
+
+t_start=$(date +%s)
+if [ $mode = full ]; then
+  exec_layer pip_install
+  report_layer pip_install
+fi
+( for n in $lane2; do exec_layer "$n"; done ) &
+lane2_pid=$!
+for n in $lane1; do exec_layer "$n"; done
+wait $lane2_pid
+for n in $layers; do report_layer "$n"; done
+echo "(full log: $LOG; $(( $(date +%s) - t_start )) s)"
 echo "$pass passed, $fail failed ($walked of them backend-suite models walked, one case per model; $((pass + fail - walked)) other tests)"
 [ "$fail" -eq 0 ]
