@@ -2495,7 +2495,7 @@ char *jc_report_sweep_json(const jc_sweep *s);
 jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f);
 
 /* ------------------------------------------------------------------ */
-/* HTML reports (owner src/report/html.c)                               */
+/* HTML reports (owner src/report/html/)                                */
 /* ------------------------------------------------------------------ */
 /* One self-contained HTML file per report: inline CSS, charts drawn as
  * inline SVG, no script, no network, no external font.  Every string that

@@ -21,7 +21,8 @@
 #   internal-prefix      libjoulecast.a defines jc_ symbols only for names in
 #                        include/joulecast.h; internal ones use jci_ (or a
 #                        stage's own prefix: op_/sh_/co_ ops, hw_/hs_ hwdb,
-#                        rj_/fmt_ reports), never jc_ (reads
+#                        rj_/fmt_ reports, ...: the table of
+#                        docs/ARCHITECTURE.md), never jc_ (reads
 #                        build/libjoulecast.a; `make lint` builds it)
 #   exports              libjoulecast.so exports jc_ symbols only (the
 #                        build's -fvisibility=hidden and joulecast.h's
@@ -138,6 +139,10 @@ else
   nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/defined"
   grep '^jc_' "$tmp/defined" | comm -23 - "$tmp/public" |
     sed 's/^/not in include\/joulecast.h but named jc_ (use jci_): /' >> "$tmp/ip"
+  # every other global symbol has a prefix docs/ARCHITECTURE.md lists
+  grep -v '^\(jc\|jci\|op\|sh\|co\|dim\|fold\|oprules\|ax\|hw\|hs\|tr\|rj\|rcsv\|fmt\|bind\)_' "$tmp/defined" |
+    grep -v '^onnx__\|^protobuf_c_' |
+    sed 's/^/a prefix docs\/ARCHITECTURE.md does not list: /' >> "$tmp/ip"
 fi
 report internal-prefix "$tmp/ip"
 

@@ -2,7 +2,7 @@
  * jobopts.h - the workload options shared by `estimate`, `compare`,
  * `sweep`, `statement`, `calibrate` and (a few of them) `count`: one table (src/cli/jobopts.c) that serves the command line, the
  * job file (keys = long option names without dashes) and --help, plus the
- * parsing, job-file loading and model analysis the three commands share.
+ * parsing, job-file loading and model analysis these commands share.
  *
  * Each command adds its own rows (output format, grid axes, budgets) in a
  * table of its own, of type JO_CMD (also read from job files) or JO_OUT
