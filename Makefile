@@ -60,6 +60,11 @@ GEN_SRC  := $(GEN)/onnx.pb-c.c
 # exists before the first compile (its .d files name it afterwards).
 DEPFLAGS := -MMD -MP
 GEN_HDR  := $(GEN)/onnx.pb-c.h
+# the compile flags, recorded: a change to them (e.g. -fvisibility=hidden)
+# rebuilds every object, as a header change rebuilds those that read it
+FLAGS_STAMP := $(BUILD)/flags.stamp
+FLAGS_NOW   := $(CC) $(BASEFLAGS) $(CFLAGS) $(SANFLAGS)
+$(shell mkdir -p $(BUILD) && { printf '%s\n' '$(FLAGS_NOW)' | cmp -s - $(FLAGS_STAMP) || printf '%s\n' '$(FLAGS_NOW)' > $(FLAGS_STAMP); })
 
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRC)) $(BUILD)/obj/gen/onnx.pb-c.o
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRC))
@@ -114,11 +119,11 @@ $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h &: $(ONNX_PROTO)
 	protoc-c --c_out=$(GEN) -I$(dir $(ONNX_PROTO)) $(ONNX_PROTO)
 
 # ---- release build ----------------------------------------------------------
-$(BUILD)/obj/gen/onnx.pb-c.o: $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h
+$(BUILD)/obj/gen/onnx.pb-c.o: $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(DEPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
 
-$(BUILD)/obj/%.o: %.c | $(GEN_HDR)
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP) | $(GEN_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(DEPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
 
@@ -133,11 +138,11 @@ $(BUILD)/joulecast: $(CLI_OBJ) $(BUILD)/libjoulecast.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libjoulecast.a $(LDLIBS)
 
 # ---- sanitizer build (used by make test) ------------------------------------
-$(BUILD)/asan/gen/onnx.pb-c.o: $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h
+$(BUILD)/asan/gen/onnx.pb-c.o: $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(DEPFLAGS) $(SANFLAGS) -I$(GEN) $(PKG_CFLAGS) -w -c $< -o $@
 
-$(BUILD)/asan/%.o: %.c | $(GEN_HDR)
+$(BUILD)/asan/%.o: %.c $(FLAGS_STAMP) | $(GEN_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(DEPFLAGS) $(SANFLAGS) -c $< -o $@
 
@@ -150,7 +155,7 @@ $(BUILD)/asan/joulecast: $(ACLI_OBJ) $(BUILD)/asan/libjoulecast.a
 
 # unit tests: compiled to objects of their own (so a header change
 # recompiles only the tests that include it), linked with the static lib
-$(BUILD)/asan/unit/%.o: tests/unit/%.c | $(GEN_HDR)
+$(BUILD)/asan/unit/%.o: tests/unit/%.c $(FLAGS_STAMP) | $(GEN_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(DEPFLAGS) $(SANFLAGS) -Itests/unit -c $< -o $@
 
@@ -169,7 +174,7 @@ $(BUILD)/asan/fuzz/libcli.a: $(ACLI_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/asan/fuzzobj/%.o: tests/fuzz/%.c | $(GEN_HDR)
+$(BUILD)/asan/fuzzobj/%.o: tests/fuzz/%.c $(FLAGS_STAMP) | $(GEN_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(DEPFLAGS) $(SANFLAGS) -c $< -o $@
 
