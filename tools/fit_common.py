@@ -78,6 +78,19 @@ def write_constant(cid, value, low=None, high=None, path=EM):
         f.write(text[:m.start(2)] + body + text[m.end(2):])
 
 
+def write_text(cid, key, text, path=EM):
+    """Rewrites the quoted text field `key` (derived, note) of constant
+    `cid` in place; the entry must have that key."""
+    src = open(path).read()
+    m = re.search(r"(  - id: %s\n)((?:    .*\n)+?)(?=  - id:|  #|\Z)" % re.escape(cid), src)
+    if not m or not re.search(r"^    %s: " % key, m.group(2), re.M):
+        raise SystemExit("fit: constant %s has no %s in %s" % (cid, key, path))
+    q = text.replace("\\", "\\\\").replace('"', '\\"')
+    body = re.sub(r"^    %s: .*$" % key, lambda _: '    %s: "%s"' % (key, q), m.group(2), count=1, flags=re.M)
+    with open(path, "w") as f:
+        f.write(src[:m.start(2)] + body + src[m.end(2):])
+
+
 def bisect(f, lo, hi, steps=14, increasing=True):
     """The x in [lo, hi] where f(x) crosses 0 (f monotone)."""
     for _ in range(steps):

@@ -6,11 +6,12 @@
  */
 #include "estimate/efficiency.h"
 #include "estimate/parallel.h"
+#include "analysis/ops/ops.h"
 
 #include <math.h>
 #include <string.h>
 
-static const char *const RT_NAMES[JC_RUNTIME_COUNT] = {"eager", "compiled", "engine"};
+static const char *const RT_NAMES[JC_RUNTIME_COUNT] = {"eager", "compiled", "engine", "eager-pt1"};
 
 const char *jci_runtime_name(jc_runtime r)
 {
@@ -24,14 +25,17 @@ jc_runtime jci_runtime_parse(const char *s)
     return JC_RUNTIME_COUNT;
 }
 
-/* per-runtime constant ids: runtime_<name>_<param> */
+/* per-runtime constant ids: the framework runtimes (eager PyTorch 2 and
+ * 1.x, torch.compile) run the same cuBLAS/cuDNN/generated kernels and
+ * share one set of kernel efficiencies (kernel_eta_*), differing in what
+ * they fuse (fusion.c) and in their dispatch cost; the engine profile
+ * (TensorRT int8) has its own */
 static const char *const RT_IDS[JC_RUNTIME_COUNT][4] = {
-    {"runtime_eager_eta_matrix", "runtime_eager_eta_vector", "runtime_eager_eta_bw",
-     "runtime_eager_launch_s"},
-    {"runtime_compiled_eta_matrix", "runtime_compiled_eta_vector", "runtime_compiled_eta_bw",
-     "runtime_compiled_launch_s"},
+    {"kernel_eta_matrix", "kernel_eta_vector", "kernel_eta_bw", "runtime_eager_launch_s"},
+    {"kernel_eta_matrix", "kernel_eta_vector", "kernel_eta_bw", "runtime_compiled_launch_s"},
     {"runtime_engine_eta_matrix", "runtime_engine_eta_vector", "runtime_engine_eta_bw",
      "runtime_engine_launch_s"},
+    {"kernel_eta_matrix", "kernel_eta_vector", "kernel_eta_bw", "runtime_eager_launch_s"},
 };
 static const char *const SHARED_IDS[] = {"eff_fill_s", "eff_memory_latency_s", "eff_tile_m",
                                          "eff_tile_n", "eff_unaligned_factor"};
@@ -58,25 +62,8 @@ jc_status jci_eff_resolve(const jc_hwdb *db, jc_runtime r, jc_eff_model *m, jc_d
         m->src[i] = c;
         m->id[i] = id;
     }
-    m->fuse_elementwise = r != JC_RUNTIME_EAGER;
     m->fuse_vector_memory = r == JC_RUNTIME_ENGINE;
     return JC_OK;
-}
-
-/* Elementwise ops: one read and one write per element, fused into the
- * producer's epilogue by graph compilers and engines. */
-static int elementwise(const char *op)
-{
-    static const char *const ew[] = {
-        "Relu", "Add", "Sub", "Mul", "Div", "Sigmoid", "Tanh", "Erf", "Gelu", "Clip",
-        "LeakyRelu", "HardSigmoid", "HardSwish", "Cast", "Sqrt", "Pow", "Exp", "Neg",
-        "Abs", "Where", "Max", "Min", "BatchNormalization", "Dropout", "Identity",
-        "Softplus", "Elu", "Selu", "PRelu", "Reciprocal", "Log", "Mish", "QuantizeLinear",
-        "DequantizeLinear", "Equal", "Less", "Greater", "Not", "And", "Or", "Floor", "Ceil",
-        "Round", "Sin", "Cos", "Expand"};
-    for (size_t i = 0; i < sizeof ew / sizeof ew[0]; i++)
-        if (!strcmp(op, ew[i])) return 1;
-    return 0;
 }
 
 double jci_eff_kernels(const jc_analysis *an, const jc_counted_node *n)
@@ -87,28 +74,53 @@ double jci_eff_kernels(const jc_analysis *an, const jc_counted_node *n)
     return n->cost.serial_steps > 0 ? (double)n->cost.serial_steps : 1;
 }
 
-/* GEMM view of a Conv / MatMul / Gemm from its output shape and MACs:
- * N = output channels (Conv) or the last dim, M = the rest, K = MACs per
- * output element.  0 when the shape is not known. */
-static int gemm_dims(const jc_analysis *an, const jc_counted_node *n, double *M, double *N, double *K)
+static int dim_of(const jc_tshape *t, int i, double *v)
 {
-    const char *op = n->node->op_type;
-    int conv = !strcmp(op, "Conv") || !strcmp(op, "ConvTranspose");
-    if (*n->node->domain || !(conv || !strcmp(op, "MatMul") || !strcmp(op, "Gemm"))) return 0;
-    if (!n->node->n_outputs || n->node->outputs[0] < 0) return 0;
-    const jc_tshape *o = &an->insts[n->inst].values[n->node->outputs[0]];
-    if (o->rank < 2) return 0;
-    double numel = 1;
-    for (int i = 0; i < o->rank; i++) {
-        if (o->dims[i].v <= 0) return 0;
-        numel *= (double)o->dims[i].v;
-    }
-    double nn = (double)o->dims[conv ? 1 : o->rank - 1].v;
-    if (!(numel > 0) || !(nn > 0) || n->cost.macs <= 0) return 0;
-    *N = nn;
-    *M = numel / nn;
-    *K = (double)n->cost.macs / numel;
+    if (!t || t->rank <= i || i < 0 || t->dims[i].v <= 0) return 0;
+    *v = (double)t->dims[i].v;
     return 1;
+}
+
+int jci_eff_node_gemm(const jc_analysis *an, const jc_counted_node *n, jc_gemm_shape *g)
+{
+    const jc_node *nd = n->node;
+    const char *op = nd->op_type;
+    int conv = !strcmp(op, "Conv") || !strcmp(op, "ConvTranspose");
+    int mm = !strcmp(op, "MatMul");
+    if (*nd->domain || !(conv || mm || !strcmp(op, "Gemm"))) return 0;
+    if (!nd->n_outputs || nd->outputs[0] < 0 || n->cost.macs <= 0) return 0;
+    const jc_graph_inst *in = &an->insts[n->inst];
+    const jc_tshape *o = &in->values[nd->outputs[0]];
+    if (o->rank < 2) return 0;
+    double numel = 1, d;
+    for (int i = 0; i < o->rank; i++) {
+        if (!dim_of(o, i, &d)) return 0;
+        numel *= d;
+    }
+    memset(g, 0, sizeof *g);
+    g->groups = 1;
+    if (conv) {
+        double c, grp = 1;
+        if (!dim_of(o, 1, &c)) return 0;
+        const jc_attr *a = jc_node_attr(nd, "group");
+        if (a && a->type == JC_ATTR_INT && a->i > 1 && (double)a->i <= c) grp = (double)a->i;
+        g->n = c / grp;
+        g->m = numel / c;
+        g->groups = grp;
+    } else {
+        if (!dim_of(o, o->rank - 1, &g->n)) return 0;
+        /* a batched product of two activations (attention): one GEMM per
+         * batch element; a product with a weight folds the batch into M */
+        const jc_tshape *b = nd->n_inputs > 1 && nd->inputs[1] >= 0 ? &in->values[nd->inputs[1]] : NULL;
+        int batched = mm && b && b->rank >= 3 && in->graph->values[nd->inputs[1]].kind != JC_V_INITIALIZER;
+        if (batched && dim_of(o, o->rank - 2, &g->m)) {
+            g->groups = numel / (g->m * g->n);
+        } else {
+            g->m = numel / g->n;
+        }
+    }
+    g->k = (double)n->cost.macs / numel;
+    return g->m > 0 && g->n > 0 && g->k > 0;
 }
 
 static double pick(jc_range r, int sc, int slow_is_high)
@@ -118,87 +130,178 @@ static double pick(jc_range r, int sc, int slow_is_high)
     return want_high ? r.high : r.low;
 }
 
-/* Compute time of f FLOPs in rep matrix kernels of an M x N output and
- * reduction K (0 0 0: shape unknown, no quantisation): the fill term, the
- * tile and wave quantisation and the alignment factor (efficiency.h). */
-static double matrix_s(const jc_eff_model *m, const jc_eff_device *dv, double f, double M, double N, double K,
-                       double rep, int sc)
+double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,
+                             int sc)
 {
-    double eta_m = pick(m->v[JC_EFF_ETA_MATRIX], sc, 0);
-    double fill = pick(m->v[JC_EFF_FILL_S], sc, 1);
-    double q = 1, al = 1;
-    if (M > 0 && N > 0 && K > 0) {
-        double tmn = m->v[JC_EFF_TILE_M].central, tnn = m->v[JC_EFF_TILE_N].central;
-        if (tmn >= 1 && tnn >= 1) {
-            double tiles = ceil(M / tmn) * ceil(N / tnn);
-            q = (M * N) / (tiles * tmn * tnn);
-            /* the last wave of tiles over the SMs (one partial wave
-             * of a small kernel is the fill term's) */
-            if (dv->sms >= 1 && tiles >= dv->sms) q *= jci_wave_factor(tiles, dv->sms);
-        }
-        if (dv->granule > 0 && (fmod(K, dv->granule) != 0 || fmod(N, dv->granule) != 0))
-            al = pick(m->v[JC_EFF_UNALIGNED], sc, 0);
+    double grp = g->groups >= 1 ? g->groups : 1;
+    double f = 2 * g->m * g->n * g->k * grp;
+    if (!(f > 0)) return 0;
+    if (dv->granule > 0 && (g->n < dv->granule || g->k < dv->granule)) {
+        /* too narrow for a tensor-core tile (depthwise): CUDA cores */
+        double ev = pick(m->v[JC_EFF_ETA_VECTOR], sc, 0);
+        return dv->vpeak > 0 && ev > 0 ? f / (dv->vpeak * ev) : 0;
     }
-    double p = dv->peak * eta_m;
-    return (f + p * fill * rep) / (p * q * al);
+    if (!(dv->peak > 0)) return 0;
+    double q = 1, al = 1;
+    double tmn = m->v[JC_EFF_TILE_M].central, tnn = m->v[JC_EFF_TILE_N].central;
+    if (tmn >= 1 && tnn >= 1) {
+        double tiles = grp * ceil(g->m / tmn) * ceil(g->n / tnn);
+        q = (g->m * g->n * grp) / (tiles * tmn * tnn);
+        /* the last wave of tiles over the SMs (one partial wave of a small
+         * kernel is the fill term's) */
+        if (dv->sms >= 1 && tiles >= dv->sms) q *= jci_wave_factor(tiles, dv->sms);
+    }
+    if (dv->granule > 0 && (fmod(g->k, dv->granule) != 0 || fmod(g->n, dv->granule) != 0))
+        al = pick(m->v[JC_EFF_UNALIGNED], sc, 0);
+    double p = dv->peak * pick(m->v[JC_EFF_ETA_MATRIX], sc, 0);
+    return (f + p * pick(m->v[JC_EFF_FILL_S], sc, 1)) / (p * q * al);
 }
 
 double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, double N, double K, double count,
                       int sc)
 {
-    if (!(dv->peak > 0) || !(M > 0) || !(N > 0) || !(K > 0) || !(count > 0)) return 0;
-    double t = matrix_s(m, dv, 2 * M * N * K * count, M, N, K, count, sc);
+    if (!(M > 0) || !(N > 0) || !(K > 0) || !(count > 0)) return 0;
+    jc_gemm_shape g = {M, N, K, count};
+    double t = jci_eff_gemm_compute_s(m, dv, &g, sc);
     double launch = dv->gpu ? pick(m->v[JC_EFF_LAUNCH_S], sc, 1) : 0;   /* one (grouped) kernel */
     return t > launch ? t : launch;
 }
 
-void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
-                      const jc_counted_node *n, double byte_scale, int sc, jc_node_time *out)
+/* Time of `kernels` memory-bound transfers of b bytes in all. */
+static double mem_s(const jc_eff_model *m, const jc_eff_device *dv, double b, double kernels, int sc)
 {
-    memset(out, 0, sizeof *out);
-    double rep = n->cost.repeat > 0 ? (double)n->cost.repeat : 1;
-    double f = rep * ((double)n->cost.flops + (double)n->cost.special_ops);
-    double b = rep * ((double)n->cost.bytes_read + (double)n->cost.weight_bytes_read +
-                      (double)n->cost.bytes_written) * byte_scale;
-    out->flops = f;
-    out->bytes = b;
-    jc_op_class cls = n->cost.cls;
-    if (cls == JC_CLASS_NONE) {
-        out->bound = JC_BOUND_NONE;
-        return;
-    }
-    const char *op = n->node->op_type;
-    int std = !*n->node->domain;
-    if (cls != JC_CLASS_MATRIX &&
-        ((m->fuse_elementwise && std && elementwise(op)) ||
-         (m->fuse_vector_memory && (cls == JC_CLASS_MEMORY || (std && !strcmp(op, "Softmax")))))) {
-        out->bound = JC_BOUND_FUSED;
-        return;
-    }
-    /* slow corner: low efficiencies, high overheads */
-    double eta_v = pick(m->v[JC_EFF_ETA_VECTOR], sc, 0);
-    double eta_b = pick(m->v[JC_EFF_ETA_BW], sc, 0);
-    double lat = pick(m->v[JC_EFF_LAT_S], sc, 1);
-    double launch = dv->gpu ? pick(m->v[JC_EFF_LAUNCH_S], sc, 1) : 0;
-    double tc = 0, tm = 0;
-    if (cls == JC_CLASS_MATRIX && dv->peak > 0) {
-        double M, N, K;
-        if (!gemm_dims(an, n, &M, &N, &K)) M = N = K = 0;
-        tc = matrix_s(m, dv, f, M, N, K, rep, sc);
-    } else if (cls == JC_CLASS_VECTOR && dv->vpeak > 0) {
-        tc = f / (dv->vpeak * eta_v);
-    }
-    if (dv->bw > 0 && b > 0) tm = (b + dv->bw * lat * rep) / (dv->bw * eta_b);
+    if (!(dv->bw > 0) || !(b > 0)) return 0;
+    return (b + dv->bw * pick(m->v[JC_EFF_LAT_S], sc, 1) * kernels) / (dv->bw * pick(m->v[JC_EFF_ETA_BW], sc, 0));
+}
+
+static double launch_s(const jc_eff_model *m, const jc_eff_device *dv, int sc)
+{
+    return dv->gpu ? pick(m->v[JC_EFF_LAUNCH_S], sc, 1) : 0;
+}
+
+/* t = max(tc, tm, launch floor); bound and eta from the winner. */
+static void finish(const jc_eff_device *dv, double tc, double tm, double floor_t, int matrix,
+                   jc_node_time *out)
+{
     double t = tc > tm ? tc : tm;
     out->bound = tm > tc ? JC_BOUND_MEMORY : JC_BOUND_COMPUTE;
-    double floor_t = launch * rep * jci_eff_kernels(an, n);
     if (floor_t > t) {
         t = floor_t;
         out->bound = JC_BOUND_LAUNCH;
     }
     out->t = t;
     if (t > 0)
-        out->eta = out->bound == JC_BOUND_MEMORY ? b / (t * dv->bw)
-                 : cls == JC_CLASS_MATRIX ? f / (t * dv->peak)
-                 : dv->vpeak > 0 ? f / (t * dv->vpeak) : 0;
+        out->eta = out->bound == JC_BOUND_MEMORY ? out->bytes / (t * dv->bw)
+                 : matrix ? (dv->peak > 0 ? out->flops / (t * dv->peak) : 0)
+                 : dv->vpeak > 0 ? out->flops / (t * dv->vpeak) : 0;
+}
+
+void jci_eff_gemm_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,
+                      double bytes, double elt_bytes, int sc, jc_node_time *out)
+{
+    memset(out, 0, sizeof *out);
+    double grp = g->groups >= 1 ? g->groups : 1;
+    if (bytes < 0) bytes = grp * (g->m * g->k + g->k * g->n + g->m * g->n) * elt_bytes;
+    out->flops = 2 * g->m * g->n * g->k * grp;
+    out->bytes = bytes;
+    finish(dv, jci_eff_gemm_compute_s(m, dv, g, sc), mem_s(m, dv, bytes, 1, sc), launch_s(m, dv, sc), 1, out);
+}
+
+/* Compute time and FLOPs of a matrix node (forward, or its backward:
+ * the input-gradient GEMM m x k over n and the weight-gradient GEMM
+ * k x n over m, each with its own tiles). */
+static double matrix_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
+                       const jc_counted_node *n, double f, int sc, int backward)
+{
+    jc_gemm_shape g;
+    if (jci_eff_node_gemm(an, n, &g)) {
+        if (!backward) return jci_eff_gemm_compute_s(m, dv, &g, sc);
+        jc_gemm_shape dx = {g.m, g.k, g.n, g.groups}, dw = {g.k, g.n, g.m, g.groups};
+        return jci_eff_gemm_compute_s(m, dv, &dx, sc) + jci_eff_gemm_compute_s(m, dv, &dw, sc);
+    }
+    if (!(dv->peak > 0)) return 0;
+    double p = dv->peak * pick(m->v[JC_EFF_ETA_MATRIX], sc, 0);
+    return (backward ? 2 : 1) * (f + p * pick(m->v[JC_EFF_FILL_S], sc, 1)) / p;
+}
+
+void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
+                      const jc_eff_plan *plan, size_t i, double byte_scale, int sc, int backward,
+                      jc_node_time *out)
+{
+    const jc_counted_node *n = &an->nodes[i];
+    memset(out, 0, sizeof *out);
+    double rep = n->cost.repeat > 0 ? (double)n->cost.repeat : 1;
+    double f = rep * ((double)n->cost.flops + (double)n->cost.special_ops);
+    double b = rep * ((double)n->cost.bytes_read + (double)n->cost.weight_bytes_read +
+                      (double)n->cost.bytes_written) * byte_scale;
+    double ob = rep * (double)n->cost.bytes_written * byte_scale;
+    jc_op_class cls = n->cost.cls;
+    int role = plan ? plan->role[i] : JC_PLAN_OWN;
+    if (cls == JC_CLASS_NONE) {
+        out->bound = JC_BOUND_NONE;
+        return;
+    }
+    int std = !*n->node->domain;
+    /* engine: elementwise (ops.def's fusable column), data movement and
+     * softmax run inside the producer's kernel */
+    if (role == JC_PLAN_FUSED ||
+        (!plan && m->fuse_vector_memory && cls != JC_CLASS_MATRIX &&
+         (cls == JC_CLASS_MEMORY || op_fusable_of(n->node) == FUSE_PW ||
+          (std && !strcmp(n->node->op_type, "Softmax"))))) {
+        out->flops = f;
+        out->bytes = b;
+        out->bound = JC_BOUND_FUSED;
+        return;
+    }
+    double kern = jci_eff_kernels(an, n) * (backward && cls == JC_CLASS_MATRIX ? 2 : 1);
+    double tc = 0;
+    int matrix = cls == JC_CLASS_MATRIX;
+    if (role == JC_PLAN_GROUP) {
+        f = rep * plan->flops[i];
+        b = rep * plan->bytes[i];
+        ob = rep * plan->out_bytes[i];
+        matrix = 0;
+    } else if (role == JC_PLAN_ATTN) {
+        const jc_counted_node *a = &an->nodes[plan->partner[i]];
+        double fa = rep * ((double)a->cost.flops + (double)a->cost.special_ops);
+        /* flash backward: both products' gradients and Q K^T recomputed */
+        double k = backward ? 2.5 : 1;
+        tc = k * rep * (matrix_s(m, dv, an, a, fa / rep, sc, 0) + matrix_s(m, dv, an, n, f / rep, sc, 0));
+        f = k * (f + fa) + rep * plan->flops[i];
+        b = rep * plan->bytes[i] * (backward ? 2 : 1);
+        ob = 0;
+    } else if (matrix) {
+        tc = rep * matrix_s(m, dv, an, n, f / rep, sc, backward);
+        if (backward) {
+            f *= 2;
+            b *= 2;
+            ob = 0;
+        }
+    }
+    if (role == JC_PLAN_GROUP || (!matrix && role == JC_PLAN_OWN)) {
+        if (cls == JC_CLASS_VECTOR || role == JC_PLAN_GROUP) {
+            double ev = pick(m->v[JC_EFF_ETA_VECTOR], sc, 0);
+            tc = dv->vpeak > 0 && ev > 0 ? f / (dv->vpeak * ev) : 0;
+        }
+        /* backward: read the output gradient and the saved inputs, write
+         * the input gradients */
+        if (backward) b += ob;
+    }
+    out->flops = f;
+    out->bytes = b;
+    double tl = launch_s(m, dv, sc);
+    finish(dv, tc, mem_s(m, dv, b, rep * kern, sc), tl * rep * kern, matrix, out);
+    if (plan && plan->side_kernels[i] > 0) {
+        double sk = rep * plan->side_kernels[i], sb = rep * plan->side_bytes[i];
+        if (backward && plan->bn_bytes[i] > 0) {
+            /* batch norm in training mode: the forward's statistics pass
+             * (read x), the backward's reduction (read dy, x) and input
+             * gradient (read dy, x, write dx) */
+            sb += rep * 6 * plan->bn_bytes[i];
+            sk += rep * 2;
+        }
+        double ts = mem_s(m, dv, sb, sk, sc);
+        out->t += ts > tl * sk ? ts : tl * sk;
+        out->bytes += sb;
+    }
 }

@@ -1,29 +1,28 @@
 /*
- * efficiency.h - size-aware achieved efficiency per node and the runtime
- * profiles (issue #17 items 1-2): how long one counted node takes on one
- * device under `--runtime eager|compiled|engine`, and whether it costs a
- * kernel at all.  Internal to libjoulecast (src/estimate/); the
- * constants live in hwdb/energy-model.yaml (`runtime_*`, `eff_*`), each
- * with its source.
+ * efficiency.h - size-aware achieved efficiency per kernel and the runtime
+ * profiles (issue #30 items 1-2): how long one counted node takes on one
+ * device under `--runtime eager|eager-pt1|compiled|engine`, and whether it
+ * costs a kernel at all.  Internal to libjoulecast (src/estimate/); the
+ * constants live in hwdb/energy-model.yaml (`kernel_eta_*` shared by the
+ * framework runtimes, `runtime_engine_*`, `runtime_*_launch_s`, `eff_*`),
+ * each with its source; which nodes share a kernel is fusion.c's plan.
  *
- * Per node (docs/energy-model.md section 2):
- *   matrix   t_c = (F + P*eta*fill_s) / (P * eta * q * align)
+ * Per kernel (docs/energy-model.md section 2):
+ *   matrix   t_c = (F + P*eta*fill_s) / (P * eta * q * align) over the
+ *            node's GEMM view (groups x M x N x K; jci_eff_gemm_compute_s)
  *            P the dense peak at the run's precision, eta the profile's
- *            achievable fraction, q the tile quantisation of the output
- *            (M x N padded to whole tiles), align < 1 when K or N is not
- *            a multiple of the tensor-core granule, fill_s the work (as
- *            time at peak) a kernel needs before it fills the device;
- *            with the device's SM count S and T = ceil(M/tile_m) x
- *            ceil(N/tile_n) output tiles, q also carries the wave
- *            quantisation T / (ceil(T/S) x S) when T >= S (a kernel of
- *            fewer tiles than SMs runs one partial wave: fill_s covers it);
+ *            achievable fraction, q the tile and wave quantisation,
+ *            align < 1 off the tensor-core granule, fill_s the work (as
+ *            time at peak) a kernel needs before it fills the device; a
+ *            product narrower than the granule runs at P_vector*eta_vector;
  *   vector   t_c = F / (P_vector * eta_vector);
  *   memory   t_m = (B + BW*lat_s) / (BW * eta_bw): the achieved bandwidth
  *            grows with the transfer size (half of eta_bw at BW*lat_s);
  *   t = max(t_c, t_m, launch_s * kernels)   (GPUs: launch floor)
- * A node the profile fuses (elementwise work under `compiled`, every
- * vector and memory node under `engine`) costs no kernel and no time:
- * its work is done in the epilogue of the producing kernel.
+ *   + side kernels (eager: bias add, NCHW transforms, autocast casts),
+ *   each memory-bound with its own launch floor.
+ * A node whose work runs inside another node's kernel (plan role FUSED;
+ * engine: every vector and memory node) costs no kernel and no time.
  */
 #ifndef JC_EFFICIENCY_H
 #define JC_EFFICIENCY_H
@@ -34,10 +33,12 @@ typedef enum jc_runtime {
     JC_RUNTIME_EAGER = 0,     /* op by op (PyTorch, HF transformers) */
     JC_RUNTIME_COMPILED = 1,  /* graph compilers (torch.compile, XLA) */
     JC_RUNTIME_ENGINE = 2,    /* inference engines (TensorRT, vLLM-class) */
+    JC_RUNTIME_EAGER_PT1 = 3, /* eager PyTorch 1.x: attention unfused (SDPA
+                                 arrived in PyTorch 2.0); eager's constants */
     JC_RUNTIME_COUNT
 } jc_runtime;
 
-/* "eager", "compiled", "engine"; NULL for an unknown value. */
+/* "eager", "compiled", "engine", "eager-pt1"; NULL for an unknown value. */
 const char *jci_runtime_name(jc_runtime r);
 /* Parses a runtime name (case-insensitive); JC_RUNTIME_COUNT when unknown. */
 jc_runtime jci_runtime_parse(const char *s);
@@ -63,8 +64,7 @@ typedef struct jc_eff_model {
     jc_range v[JC_EFF_N];
     const jc_constant *src[JC_EFF_N];
     const char *id[JC_EFF_N];           /* the constant ids (static or arena) */
-    int fuse_elementwise;               /* compiled, engine */
-    int fuse_vector_memory;             /* engine */
+    int fuse_vector_memory;             /* engine: no plan, every vector/memory node fused */
 } jc_eff_model;
 
 /* Fills m from the database constants of runtime r.  Errors
@@ -101,18 +101,104 @@ typedef struct jc_node_time {
 /* Sequential kernels of a node: time steps for LSTM/GRU/RNN, else 1. */
 double jci_eff_kernels(const jc_analysis *an, const jc_counted_node *n);
 
+/* ---- GEMM kernels (also used by training budgets, issue #26) ---------- */
+
+/* One GEMM kernel's shape: `groups` independent products of an m x k by
+ * a k x n matrix (batched MatMul, grouped convolution; groups < 1 counts
+ * as 1).  FLOPs = 2 m n k groups. */
+typedef struct jc_gemm_shape {
+    double m, n, k, groups;
+} jc_gemm_shape;
+
+/* Compute time of one GEMM kernel on dv (scenario sc as in
+ * jci_eff_node_time), no memory term and no launch floor:
+ *   tensor-core path (n and k at least the device's granule, or no
+ *   granule): (F + P eta fill) / (P eta q align), q the tile and wave
+ *   quantisation of the groups x ceil(m/tile_m) x ceil(n/tile_n) tiles
+ *   over the SMs, align the off-granule factor;
+ *   narrower products (depthwise convolutions): F / (P_vector eta_vector).
+ * 0 when the shape or the peak is unknown.  Pure function. */
+double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,
+                             int sc);
+
+/* The whole GEMM kernel: max(compute, memory) with its launch floor,
+ * out filled as for a node (bound, eta, flops, bytes).  bytes: its
+ * operand traffic in bytes; below 0: groups (m k + k n + m n) x
+ * elt_bytes (each operand read or written once). */
+void jci_eff_gemm_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,
+                      double bytes, double elt_bytes, int sc, jc_node_time *out);
+
+/* ---- the runtime's kernels over a graph (fusion.c) -------------------- */
+
+enum {
+    JC_PLAN_OWN = 0,    /* the node is one kernel, its counted work */
+    JC_PLAN_FUSED = 1,  /* its work runs inside another node's kernel */
+    JC_PLAN_GROUP = 2,  /* head of a fused elementwise/normalisation group */
+    JC_PLAN_ATTN = 3    /* second MatMul of an attention kernel (SDPA) */
+};
+
+/* How a runtime turns the counted nodes into kernels (eager and compiled;
+ * the engine profile fuses every vector and memory node, no plan):
+ *   eager PyTorch: one kernel per op, except the single-input
+ *     elementwise/normalisation subgraphs the exporter decomposes a native
+ *     op into (layer_norm, gelu, silu: one kernel each) and attention
+ *     (MatMul, scale/mask, Softmax, MatMul: one SDPA kernel, PyTorch
+ *     >= 2.0); side kernels: a convolution's bias add (or the batch norm
+ *     the export folded into it) and, at 16 bits, cuDNN's NCHW <-> NHWC
+ *     transforms around a tensor-core convolution; autocast's fp32 ops
+ *     (normalisations, softmax) run at 4 bytes per element with a cast
+ *     kernel in and out;
+ *   compiled (torch.compile): pointwise, reduction and data-movement
+ *     nodes fused into groups (one kernel reading the group's inputs and
+ *     writing what leaves it), attention as one kernel, channels-last
+ *     convolutions (no transforms), casts fused.
+ * Arrays are indexed like an->nodes. */
+typedef struct jc_eff_plan {
+    size_t n;
+    unsigned char *role;   /* JC_PLAN_* */
+    double *bytes;         /* GROUP/ATTN heads: the kernel's traffic, B at the run's precision */
+    double *flops;         /* GROUP/ATTN heads: its non-matrix FLOPs */
+    int *partner;          /* ATTN heads: the first MatMul's node; else -1 */
+    double *side_bytes;    /* side kernels' traffic (B at the run's precision) */
+    double *side_kernels;  /* their number */
+    double *out_bytes;     /* bytes the kernel writes (B at the run's precision; backward) */
+    double *in_bytes;      /* bytes it reads */
+    double *bn_bytes;      /* eager: output bytes of a convolution with a bias
+                              (the batch norm the export folded in: in
+                              training it runs in training mode) */
+} jc_eff_plan;
+
+/* Builds the plan of m's runtime over an (eager or compiled; engine:
+ * JC_ERR_USAGE).  run_bytes: bytes per floating-point element at the
+ * run's precision (2 for fp16/bf16); tensor_cores: 1 when the precision
+ * runs matrix work on tensor cores (the NCHW transforms apply).  Arrays
+ * live in arena a.  Errors: JC_ERR_NOMEM. */
+jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, double run_bytes,
+                            int tensor_cores, jci_arena *a, jc_eff_plan *p);
+
+/* The GEMM view of node i (Conv, MatMul, Gemm): 1 and g filled, else 0. */
+int jci_eff_node_gemm(const jc_analysis *an, const jc_counted_node *n, jc_gemm_shape *g);
+
 /* One node's time.  sc: 0 the fast corner (high efficiencies, low
  * overheads), 1 central, 2 the slow corner.  byte_scale multiplies the
- * counted bytes (run precision narrower than the file's). */
-void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv,
-                      const jc_analysis *an, const jc_counted_node *n,
-                      double byte_scale, int sc, jc_node_time *out);
+ * counted bytes (run precision narrower than the file's); plan (NULL:
+ * every node its own kernel, engine fusion as the profile says) gives the
+ * runtime's kernels; backward: 1 for the node's share of a training
+ * step's backward pass (matrix: the input-gradient and weight-gradient
+ * GEMMs of their own shapes; other kernels: read the output gradient and
+ * the saved inputs, write the input gradient; a convolution's folded
+ * batch norm in training mode adds its statistics pass and its backward,
+ * 6 passes over the output). */
+void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
+                      const jc_eff_plan *plan, size_t i, double byte_scale, int sc, int backward,
+                      jc_node_time *out);
 
 /* Time of `count` GEMMs of an M x N output and reduction K (2 M N K
  * FLOPs each) run as one grouped kernel on one device, by the same kernel
- * model as a counted MatMul node (each GEMM its fill term, tile and wave
- * quantisation and alignment; one launch floor), scenario sc as
- * jci_eff_node_time.  The training step
+ * model as a counted MatMul node: jci_eff_gemm_compute_s of the shape
+ * {M, N, K, count} (tiles of every GEMM in one set of waves, one fill
+ * term, alignment, narrow products on CUDA cores) with one launch floor;
+ * scenario sc as jci_eff_node_time.  The training step
  * model (train_step.c) times each layer's GEMMs at their real shapes
  * with it.  0 when a size is not > 0. */
 double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, double N, double K,

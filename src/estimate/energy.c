@@ -97,7 +97,7 @@ static jc_status resolve_runtime(est *s)
     if (j->runtime) {
         r = jci_runtime_parse(j->runtime);
         if (r == JC_RUNTIME_COUNT)
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime must be eager, compiled or engine (got '%s')", j->runtime);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime must be eager, eager-pt1, compiled or engine (got '%s')", j->runtime);
     }
     if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) {
         if (j->runtime)
@@ -107,7 +107,7 @@ static jc_status resolve_runtime(est *s)
     }
     if ((st = jci_eff_resolve(s->db, r, &s->eff, s->b.d))) return st;
     s->eff_on = 1;
-    jci_bld_assume(&s->b, "runtime", jci_bld_str(&s->b, "runtime profile: %s (0 eager, 1 compiled, 2 engine)", jci_runtime_name(r)),
+    jci_bld_assume(&s->b, "runtime", jci_bld_str(&s->b, "runtime profile: %s (0 eager, 1 compiled, 2 engine, 3 eager-pt1)", jci_runtime_name(r)),
                    R1((double)r), "", j->runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
                    j->runtime ? "--runtime"
                               : "eager by default: op-by-op framework execution (give --runtime compiled or engine)");
@@ -442,9 +442,27 @@ static double pick(jc_range r, int sc, int raises_energy)
     return want_high ? r.high : r.low;
 }
 
+/* The runtime's kernels over the graph (fusion.c), built once per
+ * estimate; NULL for the engine profile or a user's utilisation. */
+static const jc_eff_plan *plan_of(est *s)
+{
+    if (s->plan_state == 0) {
+        s->plan_state = -1;
+        int bits = (int)jci_est_prec_bits(s->prec);
+        if (s->eff.runtime != JC_RUNTIME_ENGINE && !s->util_user &&
+            jci_eff_plan_build(&s->eff, s->an, bits / 8.0, s->dev->kind == JC_DEVICE_GPU && bits <= 16,
+                               s->b.a, &s->plan) == JC_OK)
+            s->plan_state = 1;
+    }
+    return s->plan_state == 1 ? &s->plan : NULL;
+}
+
 /* Busy time and dynamic energy of one forward pass on one device
- * (scenario sc); per-node shares go to nodes when non-NULL (central). */
-static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, jc_est_node *nodes)
+ * (scenario sc), and of its backward pass when bwd is non-NULL
+ * (training: each node's backward kernels, efficiency.h); per-node shares
+ * go to nodes when non-NULL (central; forward and backward together). */
+static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_bwd, double *e_bwd,
+                       jc_est_node *nodes)
 {
     const jc_analysis *an = s->an;
     jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->util_user ? 0 : s->sms};
@@ -459,33 +477,46 @@ static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, jc_est_nod
         m.v[JC_EFF_TILE_M] = m.v[JC_EFF_TILE_N] = R1(0);
         m.v[JC_EFF_UNALIGNED] = R1(1);
     }
+    const jc_eff_plan *plan = plan_of(s);
     double idle = pick(s->idle, sc, 1);
     *t_busy = *e_dyn = 0;
+    if (t_bwd) *t_bwd = *e_bwd = 0;
     size_t k = 0;
     for (size_t i = 0; i < an->n_nodes; i++) {
         const jc_counted_node *n = &an->nodes[i];
         if (!n->counted) continue;
-        jc_node_time nt;
-        jci_eff_node_time(&m, &dv, an, n, jci_est_node_byte_scale(s, n), sc, &nt);
-        double p = idle;
-        if (nt.t > 0 && s->pw_on) {
-            double pc = n->cost.cls == JC_CLASS_MATRIX ? s->peak : s->vpeak;
-            double uc = pc > 0 ? nt.flops / (nt.t * pc) : 0;
-            double um = s->bw > 0 ? nt.bytes / (nt.t * s->bw) : 0;
-            p = jci_power_device_w(&s->pw, uc, um,
-                                  nt.bound == JC_BOUND_LAUNCH ? JC_POWER_LAUNCH : JC_POWER_BUSY, sc);
+        double tn = 0, en = 0, fl = 0, by = 0;
+        int mem = 0;
+        for (int back = 0; back <= (t_bwd ? 1 : 0); back++) {
+            jc_node_time nt;
+            jci_eff_node_time(&m, &dv, an, plan, i, jci_est_node_byte_scale(s, n), sc, back, &nt);
+            double p = idle;
+            if (nt.t > 0 && s->pw_on) {
+                double pc = n->cost.cls == JC_CLASS_MATRIX ? s->peak : s->vpeak;
+                double uc = pc > 0 ? nt.flops / (nt.t * pc) : 0;
+                double um = s->bw > 0 ? nt.bytes / (nt.t * s->bw) : 0;
+                p = jci_power_device_w(&s->pw, uc, um,
+                                      nt.bound == JC_BOUND_LAUNCH ? JC_POWER_LAUNCH : JC_POWER_BUSY, sc);
+            }
+            *(back ? t_bwd : t_busy) += nt.t;
+            *(back ? e_bwd : e_dyn) += nt.t * (p - idle);
+            tn += nt.t;
+            en += nt.t * p;
+            if (!back) {
+                fl = nt.flops;
+                by = nt.bytes;
+                mem = nt.bound == JC_BOUND_MEMORY || nt.bound == JC_BOUND_LAUNCH;
+            }
         }
-        *t_busy += nt.t;
-        *e_dyn += nt.t * (p - idle);
         if (nodes) {
             jc_est_node *x = &nodes[k++];
             x->name = n->name;
             x->op = n->op;
-            x->flops = nt.flops;
-            x->bytes = nt.bytes;
-            x->time_s = nt.t;
-            x->memory_bound = nt.bound == JC_BOUND_MEMORY || nt.bound == JC_BOUND_LAUNCH;
-            x->energy_j = nt.t * p;   /* roofline power; the other methods redo it in per_unit() */
+            x->flops = fl;
+            x->bytes = by;
+            x->time_s = tn;
+            x->memory_bound = mem;
+            x->energy_j = en;   /* roofline power; the other methods redo it in per_unit() */
         }
     }
 }
@@ -530,11 +561,20 @@ void jci_est_compute(est *s, int sc, outv *o)
     double flops = 0, bytes = 0;
 
     if (s->have_nodes) {
-        double tp = 0, ep = 0;
+        double tp = 0, ep = 0, tb = 0, eb_ = 0;
+        /* training with a runtime plan: the backward by its own kernels;
+         * otherwise backward_factor x the forward */
+        int own_bwd = train && s->eff_on && !s->util_user && s->eff.runtime != JC_RUNTIME_ENGINE;
         if (s->eff_on || s->pw_on)
-            pass_nodes(s, sc, &tp, &ep, sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL);
-        t_busy = tp * mult * s->passes;
-        e_dyn = ep * mult * s->passes;
+            pass_nodes(s, sc, &tp, &ep, own_bwd ? &tb : NULL, own_bwd ? &eb_ : NULL,
+                       sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL);
+        if (own_bwd) {
+            t_busy = (tp * (1 + s->rc) + tb) * s->passes;
+            e_dyn = (ep * (1 + s->rc) + eb_) * s->passes;
+        } else {
+            t_busy = tp * mult * s->passes;
+            e_dyn = ep * mult * s->passes;
+        }
         flops = s->fwd_flops * mult * s->passes;
         bytes = s->fwd_bytes * (train ? 1 + s->beta : 1) * s->passes;
     } else if (given(s->total_flops)) {

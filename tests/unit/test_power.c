@@ -97,7 +97,13 @@ static void test_runtime_profiles(void)
     jc_diag d;
     jci_eff_resolve(db, JC_RUNTIME_EAGER, &e, &d);
     jci_eff_resolve(db, JC_RUNTIME_ENGINE, &g, &d);
-    CHECK(!e.fuse_elementwise && g.fuse_elementwise && g.fuse_vector_memory);
+    CHECK(!e.fuse_vector_memory && g.fuse_vector_memory);
+    /* the framework runtimes share one set of kernel efficiencies */
+    jc_eff_model c, p1;
+    jci_eff_resolve(db, JC_RUNTIME_COMPILED, &c, &d);
+    jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, &p1, &d);
+    CHECK(c.src[JC_EFF_ETA_MATRIX] == e.src[JC_EFF_ETA_MATRIX] && p1.src[JC_EFF_ETA_BW] == e.src[JC_EFF_ETA_BW]);
+    CHECK(jci_runtime_parse("eager-pt1") == JC_RUNTIME_EAGER_PT1);
     CHECK(g.v[JC_EFF_LAUNCH_S].central < e.v[JC_EFF_LAUNCH_S].central);
 }
 

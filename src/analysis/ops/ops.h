@@ -25,17 +25,28 @@ struct opctx;
 typedef jc_status (*op_shape_fn)(struct opctx *c);
 typedef jc_status (*op_cost_fn)(struct opctx *c);
 
+/* How runtimes that fuse kernels treat an op (ops.def's last column). */
+typedef enum op_fusable {
+    FUSE_NO = 0,   /* a kernel of its own */
+    FUSE_PW = 1,   /* pointwise: joins an elementwise chain */
+    FUSE_RED = 2,  /* reduction / normalisation along an axis */
+    FUSE_MOVE = 3  /* data movement a compiler folds into indexing */
+} op_fusable;
+
 typedef struct op_rule {
     const char *domain, *op;
     int since;              /* first opset version of this form */
     op_shape_fn shape;
     op_cost_fn cost;
     int param;              /* family-specific selector */
+    op_fusable fusable;
 } op_rule;
 
 /* Finds the rule of domain:op in force at `opset` (highest since <= opset;
  * when opset is 0 or below every since, the lowest form).  NULL if none. */
 const op_rule *op_find(const char *domain, const char *op, int opset);
+/* The fusable class of a node's op (FUSE_NO for an op without a rule). */
+op_fusable op_fusable_of(const jc_node *n);
 /* Number of registry lines and the i-th (for docs/tests). */
 size_t op_count(void);
 const op_rule *op_at(size_t i);
@@ -156,7 +167,7 @@ jc_status fold_expand(opctx *c, const jc_tshape *x);
 jc_status fold_tile(opctx *c, const jc_tshape *x);
 
 /* ---- registry handlers (declared per family) ------------------------------------ */
-#define OP(dom, name, since, shp, cst, prm) \
+#define OP(dom, name, since, shp, cst, prm, fus) \
     jc_status shp(opctx *); jc_status cst(opctx *);
 #include "analysis/ops/ops.def"
 #undef OP

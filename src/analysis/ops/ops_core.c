@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const op_rule registry[] = {
-#define OP(dom, name, since, shp, cst, prm) {dom, name, since, shp, cst, prm},
+#define OP(dom, name, since, shp, cst, prm, fus) {dom, name, since, shp, cst, prm, fus},
 #include "analysis/ops/ops.def"
 #undef OP
 };
@@ -38,6 +38,12 @@ const op_rule *op_find(const char *domain, const char *op, int opset)
         if (r->since <= opset && (!best || r->since > best->since)) best = r;
     }
     return best ? best : lowest;
+}
+
+op_fusable op_fusable_of(const jc_node *n)
+{
+    const op_rule *r = op_find(n->domain, n->op_type, n->opset);
+    return r ? r->fusable : FUSE_NO;
 }
 
 /* ---- attributes ---------------------------------------------------------- */

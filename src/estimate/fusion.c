@@ -1,0 +1,482 @@
+/*
+ * fusion.c - the kernels a runtime runs for a counted graph (eager
+ * PyTorch, torch.compile): which nodes fuse into one kernel, the traffic
+ * of each fused kernel, attention as one SDPA kernel, and the side kernels
+ * eager execution adds (bias add, NCHW transforms, autocast casts).
+ * Contract and rules: efficiency.h (jc_eff_plan, jci_eff_plan_build); the
+ * op classes come from the `fusable` column of src/analysis/ops/ops.def.
+ */
+#include "estimate/efficiency.h"
+#include "analysis/ops/ops.h"
+
+#include <string.h>
+
+typedef struct pctx {
+    const jc_analysis *an;
+    const jc_eff_model *m;
+    jc_eff_plan *p;
+    size_t *vbase;     /* per instance: first global value id */
+    size_t nv;
+    int *prod;         /* per global value: producing counted node, -1 */
+    int *cstart, *clist;  /* consumers (CSR); a graph output is consumer -2 */
+    int *grp;          /* per node: its group's head, -1 */
+    int *seed;         /* per head (eager): the group's one input value */
+    int *stamp;        /* per global value: last head that counted it */
+    unsigned char *ban;   /* per node: runs alone (head of a split eager group) */
+    double run_bytes;
+    int eager, sdpa, tensor_cores;
+} pctx;
+
+static size_t gid(const pctx *c, int inst, int32_t v) { return c->vbase[inst] + (size_t)v; }
+
+static size_t inst_of(const pctx *c, size_t g)
+{
+    size_t lo = 0, hi = c->an->n_insts;   /* vbase[lo] <= g < vbase[hi] */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (c->vbase[mid] <= g) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+static const jc_tshape *shape_of(const pctx *c, size_t g)
+{
+    size_t inst = inst_of(c, g);
+    return &c->an->insts[inst].values[g - c->vbase[inst]];
+}
+
+/* Bytes of a value at the run's precision (floating-point elements at
+ * elt bytes, others at their own width); 0 when a dim is unknown. */
+static double vbytes(const pctx *c, size_t g, double elt)
+{
+    const jc_tshape *t = shape_of(c, g);
+    if (!t || t->rank < 0 || t->non_tensor) return 0;
+    double n = 1;
+    for (int i = 0; i < t->rank; i++) {
+        if (t->dims[i].v < 0) return 0;
+        n *= (double)t->dims[i].v;
+    }
+    int fl = t->dtype == JC_DT_FLOAT || t->dtype == JC_DT_FLOAT16 || t->dtype == JC_DT_DOUBLE ||
+             t->dtype == JC_DT_BFLOAT16;
+    int bits = jc_dtype_bits(t->dtype);
+    return n * (fl && elt > 0 ? elt : (bits > 0 ? bits : 8) / 8.0);
+}
+
+static int is_view(const pctx *c, int node)
+{
+    return node >= 0 && c->an->nodes[node].cost.cls == JC_CLASS_NONE;
+}
+
+/* The value behind views (Reshape, Squeeze ...: class none, one input). */
+static size_t root(const pctx *c, size_t g)
+{
+    for (int guard = 0; guard < 64; guard++) {
+        int p = c->prod[g];
+        if (!is_view(c, p)) break;
+        const jc_counted_node *n = &c->an->nodes[p];
+        if (n->node->n_inputs < 1 || n->node->inputs[0] < 0) break;
+        size_t up = gid(c, n->inst, n->node->inputs[0]);
+        const jc_value *v = &c->an->insts[n->inst].graph->values[n->node->inputs[0]];
+        if (v->kind == JC_V_INITIALIZER) break;
+        g = up;
+    }
+    return g;
+}
+
+/* An activation: produced by a node with work, or a graph input. */
+static int is_act(const pctx *c, size_t g)
+{
+    int p = c->prod[g];
+    if (p >= 0) return c->an->nodes[p].cost.cls != JC_CLASS_NONE;
+    size_t inst = inst_of(c, g);
+    jc_vkind k = c->an->insts[inst].graph->values[g - c->vbase[inst]].kind;
+    return k == JC_V_INPUT || k == JC_V_OUTER;
+}
+
+static int fusable(const pctx *c, int i)
+{
+    const jc_counted_node *n = &c->an->nodes[i];
+    if (!n->counted || n->cost.cls == JC_CLASS_NONE || n->cost.cls == JC_CLASS_MATRIX) return 0;
+    if (n->cost.serial_steps > 1 || n->cost.repeat > 1) return 0;
+    op_fusable f = op_fusable_of(n->node);
+    return f == FUSE_PW || f == FUSE_RED || (!c->eager && f == FUSE_MOVE);
+}
+
+/* Activation inputs of node i (roots, distinct), at most cap. */
+static int acts_of(const pctx *c, int i, size_t *out, int cap)
+{
+    const jc_counted_node *n = &c->an->nodes[i];
+    int k = 0;
+    for (size_t j = 0; j < n->node->n_inputs && k < cap; j++) {
+        if (n->node->inputs[j] < 0) continue;
+        size_t g = root(c, gid(c, n->inst, n->node->inputs[j]));
+        if (!is_act(c, g)) continue;
+        int dup = 0;
+        for (int q = 0; q < k; q++) dup |= out[q] == g;
+        if (!dup) out[k++] = g;
+    }
+    return k;
+}
+
+/* Whether value g is read outside group h (through views), or is a
+ * graph output. */
+static int escapes(const pctx *c, size_t g, int h, int depth)
+{
+    for (int q = c->cstart[g]; q < c->cstart[g + 1]; q++) {
+        int u = c->clist[q];
+        if (u == -2) return 1;
+        if (u >= 0 && c->grp[u] == h) continue;
+        if (is_view(c, u) && depth < 64) {
+            const jc_counted_node *n = &c->an->nodes[u];
+            for (size_t o = 0; o < n->node->n_outputs; o++)
+                if (n->node->outputs[o] >= 0 && escapes(c, gid(c, n->inst, n->node->outputs[o]), h, depth + 1))
+                    return 1;
+            continue;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* The one consumer of g through views (node index), or -1. */
+static int sole_consumer(const pctx *c, size_t g, size_t *via)
+{
+    int found = -1;
+    for (int guard = 0; guard < 64; guard++) {
+        if (c->cstart[g + 1] - c->cstart[g] != 1) return -1;
+        int u = c->clist[c->cstart[g]];
+        if (u < 0) return -1;
+        if (!is_view(c, u)) {
+            found = u;
+            break;
+        }
+        const jc_counted_node *n = &c->an->nodes[u];
+        if (n->node->n_outputs != 1 || n->node->outputs[0] < 0) return -1;
+        g = gid(c, n->inst, n->node->outputs[0]);
+    }
+    *via = g;
+    return found;
+}
+
+static int is_op(const pctx *c, int i, const char *op)
+{
+    const jc_node *n = c->an->nodes[i].node;
+    return !*n->domain && !strcmp(n->op_type, op);
+}
+
+static jc_status index_values(pctx *c, jci_arena *a)
+{
+    const jc_analysis *an = c->an;
+    c->vbase = jci_arena_calloc(a, an->n_insts + 1, sizeof *c->vbase);
+    if (!c->vbase) return JC_ERR_NOMEM;
+    for (size_t i = 0; i < an->n_insts; i++) c->vbase[i + 1] = c->vbase[i] + an->insts[i].graph->n_values;
+    c->nv = c->vbase[an->n_insts];
+    c->prod = jci_arena_calloc(a, c->nv + 1, sizeof *c->prod);
+    c->cstart = jci_arena_calloc(a, c->nv + 2, sizeof *c->cstart);
+    c->stamp = jci_arena_calloc(a, c->nv + 1, sizeof *c->stamp);
+    if (!c->prod || !c->cstart || !c->stamp) return JC_ERR_NOMEM;
+    for (size_t g = 0; g < c->nv; g++) c->prod[g] = -1, c->stamp[g] = -1;
+    size_t total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int *fill = NULL;
+        if (pass == 1) {
+            for (size_t g = 0; g < c->nv; g++) c->cstart[g + 1] += c->cstart[g];
+            total = (size_t)c->cstart[c->nv];
+            c->clist = jci_arena_calloc(a, total + 1, sizeof *c->clist);
+            fill = jci_arena_calloc(a, c->nv + 1, sizeof *fill);
+            if (!c->clist || !fill) return JC_ERR_NOMEM;
+        }
+        for (size_t i = 0; i < an->n_nodes; i++) {
+            const jc_counted_node *n = &an->nodes[i];
+            for (size_t j = 0; j < n->node->n_inputs; j++) {
+                if (n->node->inputs[j] < 0) continue;
+                size_t g = gid(c, n->inst, n->node->inputs[j]);
+                if (pass == 0) c->cstart[g + 1]++;
+                else c->clist[c->cstart[g] + fill[g]++] = (int)i;
+            }
+            if (pass == 0)
+                for (size_t o = 0; o < n->node->n_outputs; o++)
+                    if (n->node->outputs[o] >= 0) c->prod[gid(c, n->inst, n->node->outputs[o])] = (int)i;
+        }
+        for (size_t k = 0; k < an->n_insts; k++) {
+            const jc_graph *gr = an->insts[k].graph;
+            for (size_t o = 0; o < gr->n_outputs; o++) {
+                size_t g = gid(c, (int)k, gr->outputs[o]);
+                if (pass == 0) c->cstart[g + 1]++;
+                else c->clist[c->cstart[g] + fill[g]++] = -2;
+            }
+        }
+    }
+    return JC_OK;
+}
+
+/* Softmax s between two MatMuls (Q K^T, scale/mask, Softmax, . V): one
+ * attention kernel headed by the second MatMul; 1 when found. */
+static int attention_at(pctx *c, int s)
+{
+    const jc_counted_node *sn = &c->an->nodes[s];
+    if (sn->node->n_inputs < 1 || sn->node->inputs[0] < 0 || sn->node->n_outputs < 1) return 0;
+    int chain[16], nch = 0, a = -1, b = -1;
+    double extra = 0, cf = (double)sn->cost.flops + (double)sn->cost.special_ops;
+    size_t v = root(c, gid(c, sn->inst, sn->node->inputs[0]));
+    for (int guard = 0; guard < 16 && a < 0; guard++) {
+        int p = c->prod[v];
+        size_t via;
+        if (p < 0 || c->an->nodes[p].inst != sn->inst) return 0;
+        if (is_op(c, p, "MatMul")) {
+            if (sole_consumer(c, gid(c, sn->inst, c->an->nodes[p].node->outputs[0]), &via) < 0) return 0;
+            a = p;
+            break;
+        }
+        if (op_fusable_of(c->an->nodes[p].node) != FUSE_PW || nch >= 16) return 0;
+        size_t ins[4];
+        int k = acts_of(c, p, ins, 4), next = -1;
+        for (int q = 0; q < k; q++) {
+            int pq = c->prod[ins[q]];
+            if (next < 0 && pq >= 0 && (is_op(c, pq, "MatMul") || op_fusable_of(c->an->nodes[pq].node) == FUSE_PW))
+                next = q;
+            else
+                extra += vbytes(c, ins[q], c->run_bytes);
+        }
+        if (next < 0) return 0;
+        chain[nch++] = p;
+        cf += (double)c->an->nodes[p].cost.flops + (double)c->an->nodes[p].cost.special_ops;
+        v = ins[next];
+    }
+    size_t w = gid(c, sn->inst, sn->node->outputs[0]), via;
+    for (int guard = 0; guard < 16 && b < 0; guard++) {
+        int u = sole_consumer(c, w, &via);
+        if (u < 0) return 0;
+        const jc_counted_node *un = &c->an->nodes[u];
+        if (is_op(c, u, "MatMul")) {
+            if (un->node->n_inputs < 2 || root(c, gid(c, un->inst, un->node->inputs[0])) != root(c, via)) return 0;
+            b = u;
+        } else if (op_fusable_of(un->node) == FUSE_PW && nch < 16 && un->node->n_outputs == 1) {
+            chain[nch++] = u;
+            cf += (double)un->cost.flops + (double)un->cost.special_ops;
+            w = gid(c, un->inst, un->node->outputs[0]);
+        } else {
+            return 0;
+        }
+    }
+    if (a < 0 || b < 0) return 0;
+    const jc_counted_node *an_ = &c->an->nodes[a], *bn = &c->an->nodes[b];
+    double bytes = extra;
+    for (int q = 0; q < 2 && q < (int)an_->node->n_inputs; q++)
+        if (an_->node->inputs[q] >= 0) bytes += vbytes(c, gid(c, an_->inst, an_->node->inputs[q]), c->run_bytes);
+    if (bn->node->inputs[1] >= 0) bytes += vbytes(c, gid(c, bn->inst, bn->node->inputs[1]), c->run_bytes);
+    if (bn->node->outputs[0] >= 0) bytes += vbytes(c, gid(c, bn->inst, bn->node->outputs[0]), c->run_bytes);
+    jc_eff_plan *p = c->p;
+    p->role[b] = JC_PLAN_ATTN;
+    p->partner[b] = a;
+    p->bytes[b] = bytes;
+    p->flops[b] = cf;
+    p->role[a] = p->role[s] = JC_PLAN_FUSED;
+    for (int q = 0; q < nch; q++) p->role[chain[q]] = JC_PLAN_FUSED;
+    return 1;
+}
+
+/* Whether node i may join group h (its other inputs: in the group, the
+ * eager group's seed, or - compiled - ready before the group began). */
+static int can_join(const pctx *c, int i, int h, const size_t *acts, int k)
+{
+    for (int q = 0; q < k; q++) {
+        int p = c->prod[acts[q]];
+        if (p >= 0 && c->grp[p] == h) continue;
+        if (c->eager ? (size_t)c->seed[h] == acts[q] : p < h) continue;
+        return 0;
+    }
+    return 1;
+}
+
+static void assign_groups(pctx *c)
+{
+    const jc_analysis *an = c->an;
+    for (size_t i = 0; i < an->n_nodes; i++) {
+        c->grp[i] = -1;
+        if (c->p->role[i] != JC_PLAN_OWN || c->ban[i] || !fusable(c, (int)i)) continue;
+        size_t acts[8];
+        int k = acts_of(c, (int)i, acts, 8), h = -1;
+        for (int q = 0; q < k && h < 0; q++) {
+            int p = c->prod[acts[q]];
+            if (p >= 0 && c->grp[p] >= 0 && an->nodes[p].inst == an->nodes[i].inst &&
+                can_join(c, (int)i, c->grp[p], acts, k))
+                h = c->grp[p];
+        }
+        if (h >= 0) {
+            c->grp[i] = h;
+        } else if (!c->eager || k == 1) {
+            c->grp[i] = (int)i;
+            c->seed[i] = k == 1 ? (int)acts[0] : -1;
+        }
+    }
+}
+
+/* Traffic of group h: inputs read from outside once, values that leave
+ * written once; eager autocast runs a normalisation in fp32 with a cast
+ * kernel before and after.  Returns 0 when an eager group must split
+ * (more than one value leaves it); check_only: only that test. */
+static int group_traffic(pctx *c, int h, int check_only)
+{
+    const jc_analysis *an = c->an;
+    jc_eff_plan *p = c->p;
+    int red = 0, outs = 0;
+    for (size_t i = (size_t)h; i < an->n_nodes; i++)
+        if (c->grp[i] == h && op_fusable_of(an->nodes[i].node) == FUSE_RED) red = 1;
+    int fp32 = c->eager && c->tensor_cores && red;
+    double elt = fp32 ? 4 : c->run_bytes, in = 0, out = 0, fl = 0, act_in = 0;
+    for (size_t i = (size_t)h; i < an->n_nodes; i++) {
+        if (c->grp[i] != h) continue;
+        const jc_counted_node *n = &an->nodes[i];
+        fl += (double)n->cost.flops + (double)n->cost.special_ops;
+        for (size_t j = 0; j < n->node->n_inputs; j++) {
+            if (n->node->inputs[j] < 0) continue;
+            size_t g = root(c, gid(c, n->inst, n->node->inputs[j]));
+            int pr = c->prod[g];
+            if ((pr >= 0 && c->grp[pr] == h) || c->stamp[g] == h) continue;
+            c->stamp[g] = h;
+            double bb = vbytes(c, g, elt);
+            in += bb;
+            if (is_act(c, g)) act_in += bb;
+        }
+        for (size_t o = 0; o < n->node->n_outputs; o++) {
+            if (n->node->outputs[o] < 0) continue;
+            size_t g = gid(c, n->inst, n->node->outputs[o]);
+            if (escapes(c, g, h, 0)) {
+                out += vbytes(c, g, elt);
+                outs++;
+            }
+        }
+    }
+    if (c->eager && outs > 1) return 0;
+    if (check_only) return 1;
+    p->role[h] = JC_PLAN_GROUP;
+    p->bytes[h] = in + out;
+    p->in_bytes[h] = in;
+    p->out_bytes[h] = out;
+    p->flops[h] = fl;
+    if (fp32) {
+        /* to fp32 (read 2, write 4 per element) and back (read 4, write 2) */
+        p->side_bytes[h] += 1.5 * (act_in + out);
+        p->side_kernels[h] += 2;
+    }
+    for (size_t i = (size_t)h + 1; i < an->n_nodes; i++)
+        if (c->grp[i] == h) p->role[i] = JC_PLAN_FUSED;
+    return 1;
+}
+
+/* A MatMul whose one consumer adds a constant bias (the export of a
+ * Linear layer with bias): the add runs in the GEMM's epilogue, as
+ * PyTorch's linear (addmm / cuBLASLt bias epilogue) does. */
+static void bias_epilogue(pctx *c, int i)
+{
+    const jc_counted_node *n = &c->an->nodes[i];
+    size_t via;
+    if (!is_op(c, i, "MatMul") || n->node->n_outputs < 1 || n->node->outputs[0] < 0) return;
+    int u = sole_consumer(c, gid(c, n->inst, n->node->outputs[0]), &via);
+    if (u < 0 || !is_op(c, u, "Add") || c->p->role[u] != JC_PLAN_OWN) return;
+    size_t acts[4];
+    if (acts_of(c, u, acts, 4) != 1) return;   /* the other operand is a constant */
+    c->p->role[u] = JC_PLAN_FUSED;
+}
+
+/* Slice and Split are views in PyTorch (narrow), and a Transpose read
+ * only by matrix products is a strided operand (cuBLAS transposes,
+ * SDPA's strided inputs): no kernel of their own. */
+static void strided_view(pctx *c, int i)
+{
+    if (is_op(c, i, "Slice") || is_op(c, i, "Split")) {
+        c->p->role[i] = JC_PLAN_FUSED;
+        return;
+    }
+    if (!is_op(c, i, "Transpose")) return;
+    const jc_counted_node *n = &c->an->nodes[i];
+    if (n->node->n_outputs != 1 || n->node->outputs[0] < 0) return;
+    size_t g = gid(c, n->inst, n->node->outputs[0]);
+    if (c->cstart[g + 1] == c->cstart[g]) return;
+    for (int q = c->cstart[g]; q < c->cstart[g + 1]; q++) {
+        int u = c->clist[q];
+        if (u < 0 || (!is_op(c, u, "MatMul") && !is_op(c, u, "Gemm"))) return;
+    }
+    c->p->role[i] = JC_PLAN_FUSED;
+}
+
+/* Eager side kernels of a convolution: the bias add (PyTorch adds a
+ * convolution's bias, or the batch norm the export folded into it, in a
+ * kernel of its own) and, on tensor cores, cuDNN's NCHW <-> NHWC
+ * transforms of its input and output. */
+static void conv_sides(pctx *c, int i)
+{
+    const jc_counted_node *n = &c->an->nodes[i];
+    if (!is_op(c, i, "Conv") || n->node->n_outputs < 1 || n->node->outputs[0] < 0) return;
+    double ob = vbytes(c, gid(c, n->inst, n->node->outputs[0]), c->run_bytes);
+    double ib = n->node->inputs[0] >= 0 ? vbytes(c, gid(c, n->inst, n->node->inputs[0]), c->run_bytes) : 0;
+    if (n->node->n_inputs >= 3 && n->node->inputs[2] >= 0) {
+        c->p->side_bytes[i] += 2 * ob;
+        c->p->side_kernels[i] += 1;
+        c->p->bn_bytes[i] = ob;
+    }
+    jc_gemm_shape g;
+    if (c->tensor_cores && jci_eff_node_gemm(c->an, n, &g) && g.n >= 8 && g.k >= 8) {
+        c->p->side_bytes[i] += 2 * (ib + ob);
+        c->p->side_kernels[i] += 2;
+    }
+}
+
+jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, double run_bytes,
+                            int tensor_cores, jci_arena *a, jc_eff_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    if (m->runtime == JC_RUNTIME_ENGINE) return JC_ERR_USAGE;
+    size_t n = an->n_nodes;
+    pctx c = {an, m, p, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, run_bytes,
+              m->runtime != JC_RUNTIME_COMPILED, m->runtime != JC_RUNTIME_EAGER_PT1, tensor_cores};
+    p->n = n;
+    p->role = jci_arena_calloc(a, n + 1, 1);
+    p->bytes = jci_arena_calloc(a, n + 1, sizeof(double));
+    p->flops = jci_arena_calloc(a, n + 1, sizeof(double));
+    p->partner = jci_arena_calloc(a, n + 1, sizeof(int));
+    p->side_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
+    p->side_kernels = jci_arena_calloc(a, n + 1, sizeof(double));
+    p->out_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
+    p->in_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
+    p->bn_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
+    c.grp = jci_arena_calloc(a, n + 1, sizeof(int));
+    c.seed = jci_arena_calloc(a, n + 1, sizeof(int));
+    c.ban = jci_arena_calloc(a, n + 1, 1);
+    if (!p->role || !p->bytes || !p->flops || !p->partner || !p->side_bytes || !p->side_kernels ||
+        !p->out_bytes || !p->in_bytes || !p->bn_bytes || !c.grp || !c.seed || !c.ban)
+        return JC_ERR_NOMEM;
+    jc_status st = index_values(&c, a);
+    if (st) return st;
+    for (size_t i = 0; i < n; i++) p->partner[i] = -1;
+    for (size_t i = 0; i < n; i++)
+        if (an->nodes[i].counted) {
+            bias_epilogue(&c, (int)i);
+            strided_view(&c, (int)i);
+        }
+    if (c.sdpa)
+        for (size_t i = 0; i < n; i++)
+            if (an->nodes[i].counted && is_op(&c, (int)i, "Softmax") && p->role[i] == JC_PLAN_OWN)
+                attention_at(&c, (int)i);
+    /* an eager group that more than one value leaves is split: its head
+     * runs alone and the rest regroup (a residual add before a layer
+     * norm: the add is its own kernel, the norm one kernel) */
+    for (int round = 0, split = 1; split && round < 8; round++) {
+        split = 0;
+        assign_groups(&c);
+        for (size_t i = 0; i < n; i++)
+            if (c.grp[i] == (int)i && c.eager && !group_traffic(&c, (int)i, 1)) {
+                c.ban[i] = 1;
+                split = 1;
+            }
+    }
+    for (size_t i = 0; i < n; i++)
+        if (c.grp[i] == (int)i && !group_traffic(&c, (int)i, 0))
+            for (size_t j = i; j < n; j++)
+                if (c.grp[j] == (int)i) c.grp[j] = -1;
+    if (c.eager)
+        for (size_t i = 0; i < n; i++)
+            if (an->nodes[i].counted && p->role[i] == JC_PLAN_OWN) conv_sides(&c, (int)i);
+    return JC_OK;
+}

@@ -1,0 +1,143 @@
+/*
+ * test_fusion.c - the runtime's kernels over a graph (src/estimate/
+ * fusion.c) and the GEMM kernel model (src/estimate/efficiency.c) on the
+ * torchvision graphs of tests/models/torchvision: attention found as one
+ * SDPA kernel (eager PyTorch 2, compiled) and not under eager-pt1, the
+ * exporter's decomposed normalisations and GELUs as one kernel each, the
+ * eager convolution side kernels, and the GEMM time's tile, wave and
+ * depthwise terms on hand-computed shapes.
+ */
+#include "joulecast.h"
+#include "check.h"
+#include "estimate/efficiency.h"
+
+#include <math.h>
+#include <string.h>
+
+static jc_hwdb *db;
+
+typedef struct counts {
+    int attn, groups, own_softmax, own_reduce, own_erf, side_convs, side_kernels, convs, kernels;
+} counts;
+
+static int plan_counts(const char *model, jc_runtime r, int tensor_cores, counts *c)
+{
+    char path[512];
+    snprintf(path, sizeof path, "tests/models/torchvision/%s.onnx", model);
+    if (!check_need(path)) return 0;
+    jc_model *m;
+    jc_analysis *an;
+    jc_diag d;
+    if (jc_model_load(path, &m, &d)) return 0;
+    jc_analyze_opts o = {0};
+    o.batch = 2;
+    if (jc_analyze(m, &o, &an, &d)) {
+        jc_model_free(m);
+        return 0;
+    }
+    jc_eff_model em;
+    jc_eff_plan p;
+    jci_arena *a = jci_arena_new();
+    int ok = a && jci_eff_resolve(db, r, &em, &d) == JC_OK &&
+             jci_eff_plan_build(&em, an, 2, tensor_cores, a, &p) == JC_OK;
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; ok && i < an->n_nodes; i++) {
+        const char *op = an->nodes[i].node->op_type;
+        if (!an->nodes[i].counted) continue;
+        c->attn += p.role[i] == JC_PLAN_ATTN;
+        c->kernels += p.role[i] != JC_PLAN_FUSED && an->nodes[i].cost.cls != JC_CLASS_NONE;
+        c->groups += p.role[i] == JC_PLAN_GROUP;
+        if (p.role[i] == JC_PLAN_OWN) {
+            c->own_softmax += !strcmp(op, "Softmax");
+            c->own_reduce += !strcmp(op, "ReduceMean");
+            c->own_erf += !strcmp(op, "Erf");
+        }
+        if (!strcmp(op, "Conv")) {
+            c->convs++;
+            c->side_convs += p.side_kernels[i] > 0;
+            c->side_kernels += (int)p.side_kernels[i];
+        }
+    }
+    jci_arena_free(a);
+    jc_analysis_free(an);
+    jc_model_free(m);
+    return ok;
+}
+
+static void test_vit_attention_and_norms(void)
+{
+    counts e, p1, c;
+    if (!plan_counts("vit_b_16", JC_RUNTIME_EAGER, 1, &e)) return;
+    /* 12 encoder blocks: one SDPA kernel each; every LayerNorm (ReduceMean
+     * ... Add) and GELU (Div, Erf, Add, Mul, Mul) one kernel */
+    CHECK(e.attn == 12);
+    CHECK(e.own_softmax == 0 && e.own_reduce == 0 && e.own_erf == 0);
+    CHECK(e.groups >= 25 + 12);
+    CHECK(plan_counts("vit_b_16", JC_RUNTIME_EAGER_PT1, 1, &p1));
+    CHECK(p1.attn == 0 && p1.own_softmax == 0);   /* softmax alone: its own one-input kernel */
+    CHECK(plan_counts("vit_b_16", JC_RUNTIME_COMPILED, 1, &c));
+    /* compiled fuses each residual add with the layer norm after it */
+    CHECK(c.attn == 12 && c.kernels + 12 <= e.kernels);
+    jc_eff_model em;
+    jc_eff_plan pl;
+    jc_diag d;
+    CHECK(jci_eff_resolve(db, JC_RUNTIME_ENGINE, &em, &d) == JC_OK);
+    CHECK(jci_eff_plan_build(&em, NULL, 2, 1, NULL, &pl) == JC_ERR_USAGE);
+}
+
+static void test_conv_side_kernels(void)
+{
+    counts e, f, c;
+    if (!plan_counts("resnet50", JC_RUNTIME_EAGER, 1, &e)) return;
+    /* every convolution: the folded batch norm's kernel + the two NCHW
+     * transforms on tensor cores; only the first at fp32; none compiled */
+    CHECK(e.convs == 53 && e.side_convs == 53 && e.side_kernels == 3 * 53);
+    CHECK(plan_counts("resnet50", JC_RUNTIME_EAGER, 0, &f));
+    CHECK(f.side_kernels == 53);
+    CHECK(plan_counts("resnet50", JC_RUNTIME_COMPILED, 1, &c));
+    CHECK(c.side_kernels == 0);
+}
+
+static void test_gemm_model(void)
+{
+    jc_eff_model m;
+    jc_diag d;
+    CHECK(jci_eff_resolve(db, JC_RUNTIME_EAGER, &m, &d) == JC_OK);
+    double P = 100e12, eta = m.v[JC_EFF_ETA_MATRIX].central, fill = m.v[JC_EFF_FILL_S].central;
+    jc_eff_device dv = {P, 20e12, 1e12, 1, 8, 64};
+    /* 8192 x 8192 x 8192: 64 x 128 = 8192 tiles of 128 x 64, 128 full
+     * waves over 64 SMs, aligned: (F + P eta fill) / (P eta) */
+    jc_gemm_shape g = {8192, 8192, 8192, 1};
+    double F = 2.0 * 8192 * 8192 * 8192;
+    double t = jci_eff_gemm_compute_s(&m, &dv, &g, 1);
+    CHECK(fabs(t - (F + P * eta * fill) / (P * eta)) < 1e-9 * t);
+    /* N = 96: tiles of 64 hold 96 / 128 of useful columns */
+    jc_gemm_shape n96 = {8192, 96, 8192, 1};
+    double t96 = jci_eff_gemm_compute_s(&m, &dv, &n96, 1);
+    double f96 = 2.0 * 8192 * 96 * 8192;
+    double tiles = 64.0 * 2, q = (8192.0 * 96) / (tiles * 128 * 64) * (tiles / (ceil(tiles / 64) * 64));
+    CHECK(fabs(t96 - (f96 + P * eta * fill) / (P * eta * q)) < 1e-9 * t96);
+    /* a grouped convolution of 32 groups x 4 channels: below the granule,
+     * CUDA cores at the vector peak */
+    jc_gemm_shape dw = {100000, 4, 36, 32};
+    double tv = jci_eff_gemm_compute_s(&m, &dv, &dw, 1);
+    CHECK(fabs(tv - 2.0 * 100000 * 4 * 36 * 32 / (20e12 * m.v[JC_EFF_ETA_VECTOR].central)) < 1e-9 * tv);
+    /* the whole kernel: operands at 2 bytes, memory term, launch floor */
+    jc_node_time nt;
+    jc_gemm_shape tiny = {8, 8, 8, 1};
+    jci_eff_gemm_time(&m, &dv, &tiny, -1, 2, 1, &nt);
+    CHECK(nt.bytes == 3 * 64 * 2 && nt.t >= m.v[JC_EFF_LAUNCH_S].central &&
+          fabs(nt.t - jci_eff_gemm_compute_s(&m, &dv, &tiny, 1)) < 1e-15);
+    /* slow corner no faster than central, fast corner no slower */
+    CHECK(jci_eff_gemm_compute_s(&m, &dv, &g, 2) >= t && jci_eff_gemm_compute_s(&m, &dv, &g, 0) <= t);
+}
+
+int main(void)
+{
+    if (!(db = check_bundled_hwdb())) return 1;
+    RUN(test_gemm_model);
+    RUN(test_vit_attention_and_norms);
+    RUN(test_conv_side_kernels);
+    jc_hwdb_free(db);
+    return check_summary();
+}

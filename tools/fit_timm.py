@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""fit_timm.py - fits the framework runtimes' kernel efficiencies
+(kernel_eta_matrix, kernel_eta_bw, kernel_eta_vector in
+hwdb/energy-model.yaml; shared by --runtime eager, eager-pt1 and compiled)
+to timm's measured throughput (tests/accuracy/timm.csv, matched from
+../shared/data/calibration/timm/ by tools/accuracy_timm.py rows).
+
+Every row is predicted by the joulecast CLI (tools/accuracy_timm.py's
+recipe) on a grid of the three constants (in 1/eta, where a kernel's time
+is linear); a fit interpolates that grid (multilinear) and minimises the
+mean |ln(predicted / measured)| over the rows it is given (Nelder-Mead
+inside the grid).  The grid is cached in build/fit/timm-grid.json (keyed
+by the rows, the grid and the joulecast binary; --regrid recomputes it,
+as a changed hwdb/energy-model.yaml constant needs); the cross-validation of `make accuracy`
+(tools/accuracy_timm.py) refits on it once per fold.
+
+  python3 tools/fit_timm.py [--write]   fit on every row; --write stores the
+                                        values in hwdb/energy-model.yaml
+                                        with their spread over the
+                                        leave-one-device-out and
+                                        leave-one-family-out refits, and
+                                        as low/high the central scaled by
+                                        the leave-one-device-out residual
+                                        10th/90th percentiles
+"""
+import argparse
+import hashlib
+import itertools
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import accuracy_common as ac  # noqa: E402
+import accuracy_timm as at  # noqa: E402
+import fit_common as fc  # noqa: E402
+
+PARAMS = ["kernel_eta_matrix", "kernel_eta_bw", "kernel_eta_vector"]
+GRID = {
+    "kernel_eta_matrix": [0.6, 0.8, 1.0],
+    "kernel_eta_bw": [0.7, 0.85, 1.0],
+    "kernel_eta_vector": [0.1, 0.3, 1.0],
+}
+CACHE = os.path.join(ac.ROOT, "build", "fit", "timm-grid.json")
+
+
+def _key(rows):
+    """The grid's cache key: the rows, the grid and the binary's bytes
+    (a rebuilt model recomputes; `--regrid` forces it)."""
+    h = hashlib.sha1()
+    for r in rows:
+        h.update(r["id"].encode())
+    try:
+        with open(ac.jc_path(), "rb") as f:
+            h.update(f.read())
+    except OSError:
+        pass
+    h.update(json.dumps(GRID, sort_keys=True).encode())
+    return h.hexdigest()
+
+
+def grid(rows, verbose=True, regrid=False):
+    """{row id: [[t at each grid point]]}: predicted seconds per sample."""
+    key = _key(rows)
+    try:
+        if regrid:
+            raise OSError("regrid")
+        with open(CACHE) as f:
+            c = json.load(f)
+        if c.get("key") == key:
+            return c["t"]
+    except (OSError, ValueError):
+        pass
+    from concurrent.futures import ThreadPoolExecutor
+    ov = fc.Overlay()
+    out = {r["id"]: [] for r in rows}
+    pts = list(itertools.product(*[GRID[p] for p in PARAMS]))
+
+    def one(args):
+        r, extra = args
+        p, err = at.predict(r, extra)
+        if p is None:
+            raise SystemExit("fit_timm: %s: %s" % (r["id"], err))
+        return 1.0 / p[1]
+    try:
+        with ThreadPoolExecutor(max_workers=2) as ex:
+            for n, pt in enumerate(pts):
+                extra = ov.set(dict(zip(PARAMS, pt)))
+                for r, t in zip(rows, ex.map(one, [(r, extra) for r in rows])):
+                    out[r["id"]].append(t)
+                if verbose:
+                    print("  grid point %d/%d %s" % (n + 1, len(pts), pt), flush=True)
+    finally:
+        ov.close()
+    os.makedirs(os.path.dirname(CACHE), exist_ok=True)
+    with open(CACHE, "w") as f:
+        json.dump({"key": key, "t": out}, f)
+    return out
+
+
+def interp(tvals, params):
+    """Multilinear interpolation of one row's grid at params (in 1/eta)."""
+    axes = [GRID[p] for p in PARAMS]
+    idx, wts = [], []
+    for ax, p in zip(axes, PARAMS):
+        x = 1.0 / params[p]
+        xs = [1.0 / v for v in ax]   # decreasing
+        j = 0
+        while j < len(xs) - 2 and x < xs[j + 1]:
+            j += 1
+        w = (x - xs[j]) / (xs[j + 1] - xs[j])
+        idx.append(j)
+        wts.append(w)
+    dims = [len(a) for a in axes]
+    t = 0.0
+    for corner in itertools.product((0, 1), repeat=len(PARAMS)):
+        w, flat = 1.0, 0
+        for d, (c, j, ww) in enumerate(zip(corner, idx, wts)):
+            w *= ww if c else 1 - ww
+            flat = flat * dims[d] + j + c
+        t += w * tvals[flat]
+    return t
+
+
+def loss(rows, g, params):
+    s = 0.0
+    for r in rows:
+        t = interp(g[r["id"]], params)
+        s += abs(math.log((1.0 / t) / at.measured(r)))
+    return s / len(rows)
+
+
+def nelder_mead(f, x0, step=0.08, iters=300):
+    n = len(x0)
+    pts = [list(x0)] + [[x0[j] + (step if j == i else 0) for j in range(n)] for i in range(n)]
+    vals = [f(p) for p in pts]
+    for _ in range(iters):
+        order = sorted(range(n + 1), key=lambda i: vals[i])
+        pts = [pts[i] for i in order]
+        vals = [vals[i] for i in order]
+        c = [sum(p[j] for p in pts[:-1]) / n for j in range(n)]
+        xr = [c[j] + (c[j] - pts[-1][j]) for j in range(n)]
+        fr = f(xr)
+        if fr < vals[0]:
+            xe = [c[j] + 2 * (c[j] - pts[-1][j]) for j in range(n)]
+            fe = f(xe)
+            pts[-1], vals[-1] = (xe, fe) if fe < fr else (xr, fr)
+        elif fr < vals[-2]:
+            pts[-1], vals[-1] = xr, fr
+        else:
+            xc = [c[j] + 0.5 * (pts[-1][j] - c[j]) for j in range(n)]
+            fcv = f(xc)
+            if fcv < vals[-1]:
+                pts[-1], vals[-1] = xc, fcv
+            else:
+                for i in range(1, n + 1):
+                    pts[i] = [pts[0][j] + 0.5 * (pts[i][j] - pts[0][j]) for j in range(n)]
+                    vals[i] = f(pts[i])
+        if max(vals) - min(vals) < 1e-7:
+            break
+    return pts[0], vals[0]
+
+
+def make_fit(g):
+    """fit(rows) -> {constant: value} on grid g (crossval's fit function)."""
+    lo = {p: min(GRID[p]) for p in PARAMS}
+    hi = {p: max(GRID[p]) for p in PARAMS}
+
+    def fit(rows):
+        def f(x):
+            pr = {}
+            pen = 0.0
+            for p, v in zip(PARAMS, x):
+                vc = min(max(v, lo[p]), hi[p])
+                pen += abs(v - vc) * 10
+                pr[p] = vc
+            return loss(rows, g, pr) + pen
+        x, _ = nelder_mead(f, [0.8, 0.85, 0.3])
+        return {p: min(max(v, lo[p]), hi[p]) for p, v in zip(PARAMS, x)}
+    return fit
+
+
+SOURCE = ("fitted to timm's benchmark rows (huggingface/pytorch-image-models results/ at commit aa4b585: "
+          "measured samples/s on an RTX 3090 and an RTX 4090, PyTorch 2.4 eager and torch.compile inference, "
+          "PyTorch 1.12 eager training; the %d rows matched to tests/models/torchvision graphs, listed in "
+          "tests/accuracy/timm.csv) by tools/fit_timm.py: the value minimising the mean |ln(predicted / "
+          "measured)| jointly with the other kernel_eta constants (tools/crossval.py folds in docs/accuracy.md)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--write", action="store_true")
+    ap.add_argument("--regrid", action="store_true", help="recompute the cached grid")
+    a = ap.parse_args()
+    import crossval as cv
+    rows = ac.read_rows(at.ROWS)
+    g = grid(rows, regrid=a.regrid)
+    fit = make_fit(g)
+    res = cv.run(rows, fit, lambda p, r: 1.0 / interp(g[r["id"]], p), at.measured,
+                 {"device": lambda r: r["device"], "family": lambda r: r["family"]}, n_params=len(PARAMS))
+    for line in cv.report(res, "timm (grid surrogate)"):
+        print(line)
+    best = res["in_sample"]["params"]
+    rf = res["schemes"]["device"]["range_factors"]
+    for p in PARAMS:
+        spread = {k: (min(f["params"][p] for f in s["folds"]), max(f["params"][p] for f in s["folds"]))
+                  for k, s in res["schemes"].items()}
+        at_bound = best[p] in (min(GRID[p]), max(GRID[p]))
+        print("%s = %.4f (%s)%s" % (p, best[p], ", ".join(
+            "%s folds %.4f .. %.4f" % (k, lo, hi) for k, (lo, hi) in spread.items()),
+            "  AT A GRID BOUND" if at_bound else ""))
+        if a.write:
+            # the range: the central scaled by the leave-one-device-out
+            # residual quantiles (a throughput scales with eta)
+            fc.write_constant(p, best[p], best[p] * rf["low_factor"], min(1.0, best[p] * rf["high_factor"]))
+            fc.write_text(p, "derived", SOURCE % len(rows) + "; spread of the refitted value: " + "; ".join(
+                "leave-one-%s-out folds %.3f .. %.3f" % (k, lo, hi) for k, (lo, hi) in spread.items()) +
+                "; low/high = the central x the leave-one-device-out residual 10th/90th percentile factors "
+                "x%.3f / x%.3f, clamped at 1" % (rf["low_factor"], rf["high_factor"]))
+    if a.write:
+        print("wrote hwdb/energy-model.yaml (%s)" % ", ".join(PARAMS))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
