@@ -161,8 +161,9 @@ double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, 
                       int sc)
 {
     if (!(M > 0) || !(N > 0) || !(K > 0) || !(count > 0)) return 0;
-    jc_gemm_shape g = {M, N, K, count};
-    double t = jci_eff_gemm_compute_s(m, dv, &g, sc);
+    /* each GEMM its own tiles, waves and fill term */
+    jc_gemm_shape g = {M, N, K, 1};
+    double t = count * jci_eff_gemm_compute_s(m, dv, &g, sc);
     double launch = dv->gpu ? pick(m->v[JC_EFF_LAUNCH_S], sc, 1) : 0;   /* one (grouped) kernel */
     return t > launch ? t : launch;
 }

@@ -195,9 +195,9 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
 
 /* Time of `count` GEMMs of an M x N output and reduction K (2 M N K
  * FLOPs each) run as one grouped kernel on one device, by the same kernel
- * model as a counted MatMul node: jci_eff_gemm_compute_s of the shape
- * {M, N, K, count} (tiles of every GEMM in one set of waves, one fill
- * term, alignment, narrow products on CUDA cores) with one launch floor;
+ * model as a counted MatMul node: count x jci_eff_gemm_compute_s of one
+ * M x N x K GEMM (each GEMM its fill term, tile and wave quantisation,
+ * alignment; narrow products on CUDA cores) with one launch floor;
  * scenario sc as jci_eff_node_time.  The training step
  * model (train_step.c) times each layer's GEMMs at their real shapes
  * with it.  0 when a size is not > 0. */

@@ -12,13 +12,24 @@
 #include <math.h>
 
 static jc_hwdb *db;
+/* the fitted kernel efficiencies of the eager profile (kernel_eta_matrix,
+ * kernel_eta_bw in hwdb/energy-model.yaml), read from the database */
+static double ETA_M = 0.7, ETA_BW = 0.85;
+
+static void read_etas(void)
+{
+    const jc_constant *c;
+    jc_diag d;
+    if (jc_hwdb_constant(db, "kernel_eta_matrix", &c, &d) == JC_OK) ETA_M = c->value.value;
+    if (jc_hwdb_constant(db, "kernel_eta_bw", &c, &d) == JC_OK) ETA_BW = c->value.value;
+}
 
 /* The kernel model's time of one GEMM of an M x N output over K
- * (efficiency.h): eager eta 0.7, fill 2 us, tiles 128 x 64, waves over
+ * (efficiency.h): eager eta kernel_eta_matrix, fill 2 us, tiles 128 x 64, waves over
  * the SMs, launch floor 10 us. */
 static double gemm(double peak, double sms, double M, double N, double K)
 {
-    double p = peak * 0.7, tiles = ceil(M / 128) * ceil(N / 64);
+    double p = peak * ETA_M, tiles = ceil(M / 128) * ceil(N / 64);
     double q = M * N / (tiles * 128 * 64);
     if (tiles >= sms) q *= tiles / (ceil(tiles / sms) * sms);
     double t = (2 * M * N * K + p * 2e-6) / (p * q);
@@ -58,7 +69,7 @@ static void job_base(jc_job *j, const char *dev, double count)
  *           forward, x 3.5 with the FlashAttention backward, at 0.5 of
  *           peak;
  *   memory  (10 d + 2 (1024 + 2048) + 2 x 4096) = 24,576 elements per
- *           token, bf16, forward + 2 x backward, at 0.85 of 2039 GB/s;
+ *           token, bf16, forward + 2 x backward, at kernel_eta_bw of 2039 GB/s;
  *   checkpoint 16 B x 25,165,824 / 25 GB/s per hour of steps;
  *   lost    1/g - 1 of the step, g = train_goodput (hwdb/training.yaml,
  *           fitted: read from the database). */
@@ -82,7 +93,7 @@ static void test_dense(void)
     double g = 2 * (fb(P, sm, T, 3072, 1024) + fb(P, sm, T, 1024, 1024) + fb(P, sm, T, 4096, 1024) +
                     fb(P, sm, T, 1024, 4096));
     double att = 2 * (2 * T * 1024 * 8 * 256) * 3.5 / (P * 0.5);
-    double mem = T * 2 * 24576 * 2 * 3 / (2039e9 * 0.85);
+    double mem = T * 2 * 24576 * 2 * 3 / (2039e9 * ETA_BW);
     double sum = g + att + mem;
     double ck = 16 * 25165824 / 25e9 * sum / 3600;
     const jc_constant *gc = NULL;
@@ -130,7 +141,7 @@ static void test_moe(void)
     {
         /* 4 grouped GEMMs: the fill term once per GEMM, quantisation of
          * one */
-        double p = P * 0.7;
+        double p = P * ETA_M;
         double f_up = 2 * 512.0 * 4096 * 1024, f_dn = 2 * 512.0 * 1024 * 2048;
         double up = 0, dn = 0;
         double sh[3][3] = {{512, 4096, 1024}, {512, 1024, 4096}, {1024, 4096, 512}};
@@ -150,8 +161,8 @@ static void test_moe(void)
     double layer = fb(P, sm, T, 3072, 1024) + fb(P, sm, T, 1024, 1024) + fb(P, sm, T, 8, 1024) + experts;
     double g = 2 * layer + fb(P, sm, T, 1024, 1024);
     double a2a = 2 * (4 * T * 2 * 1024 * 2 * 0.5) / 450e9;
-    double mem = T * (2 * (10 * 1024 + 2 * 3072 + 3 * 2 * 2048 + 4 * 2 * 1024)) * 2 * 3 / (3350e9 * 0.85) +
-                 T * 1024 * 4 * 3 / (3350e9 * 0.85);
+    double mem = T * (2 * (10 * 1024 + 2 * 3072 + 3 * 2 * 2048 + 4 * 2 * 1024)) * 2 * 3 / (3350e9 * ETA_BW) +
+                 T * 1024 * 4 * 3 / (3350e9 * ETA_BW);
     double att = 2 * (2 * T * 512 * 8 * 256) * 3.5 / (P * 0.5);
     CHECK_NEAR(t->ep, 2, 0);
     CHECK_NEAR(t->dp, 2, 0);
@@ -191,6 +202,7 @@ static void test_refusals(void)
 int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
+    read_etas();
     RUN(test_dense);
     RUN(test_moe);
     RUN(test_refusals);
