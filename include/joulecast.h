@@ -243,8 +243,15 @@ typedef struct jc_model {
     size_t n_ext_files;        /* distinct external data files referenced */
     const char **ext_files;
     char sha256[65];           /* SHA-256 of the .onnx file's bytes (64 hex
-                                  digits) when loaded by jc_request_load,
-                                  else "" (external data not included) */
+                                  digits) when jc_request_load was asked
+                                  for it (jc_request.hash_weights), else ""
+                                  (external data not included) */
+    char graph_sha256[65];     /* the graph identity, set by every load:
+                                  SHA-256 over the file size (8 bytes, big
+                                  endian) and the file's bytes without the
+                                  payloads of the tensors whose values are
+                                  not read (docs/json-schemas.md); reading
+                                  it costs the structure, not the weights */
     void *internal_;           /* arena and file mapping; do not touch */
 } jc_model;
 
@@ -1051,8 +1058,9 @@ int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input
  * build a jc_request and call jc_request_prepare (or, to count one model
  * at several batch sizes, jc_request_load once and jc_request_analyze per
  * size).  The rules live here once:
- *  - model source: a path, or "-" for standard input; the file's SHA-256
- *    is recorded in jc_model.sha256;
+ *  - model source: a path, or "-" for standard input; the graph identity
+ *    (jc_model.graph_sha256) is always recorded, the whole file's SHA-256
+ *    (jc_model.sha256) only with hash_weights, since it reads every weight;
  *  - batch: job->batch must be a whole number >= 1 (at most its limit,
  *    jc_job_key_max); it binds the
  *    first dim of every main-graph input whose first dim is symbolic; a
@@ -1091,6 +1099,9 @@ typedef struct jc_request {
     int no_default_batch;       /* 1: without job->batch a symbolic batch
                                    dim stays unbound (count reports it)
                                    instead of being counted at 1 */
+    int hash_weights;           /* 1: also hash the whole file, weights
+                                   included (jc_model.sha256; --hash-weights,
+                                   and always in statement) */
 } jc_request;
 
 /* Zeroes *rq: no model, no bindings, partial counts refused, a fixed
@@ -1110,7 +1121,8 @@ typedef struct jc_request_info {
 } jc_request_info;
 
 /* Loads the request's model: rq->model as a path, or "-" read from rq->in
- * (else stdin; at most 2 GiB).  Sets m->sha256.  Errors: those of
+ * (else stdin; at most 2 GiB).  Sets m->graph_sha256, and m->sha256 when
+ * rq->hash_weights.  Errors: those of
  * jc_model_load, JC_ERR_USAGE (no model in the request), JC_ERR_RANGE
  * (standard input over the limit). */
 jc_status jc_request_load(const jc_request *rq, jc_model **out, jc_diag *diag);
@@ -1245,7 +1257,10 @@ typedef struct jc_estimate {
     jc_precision prec;
     const char *model_path;       /* the counted model ("<stdin>"), or NULL */
     uint64_t model_size_bytes;    /* its file size; 0 without a model */
-    const char *model_sha256;     /* 64 hex digits; NULL when not recorded */
+    const char *model_sha256;     /* the whole file's SHA-256 (64 hex digits;
+                                     --hash-weights); NULL when not recorded */
+    const char *model_graph_sha256; /* the graph identity (jc_model.
+                                     graph_sha256); NULL without a model */
     const char *hwdb_version;     /* jc_hwdb.data_version, or NULL */
     double batch;                 /* the batch counted at; NAN without a model */
     int lower_bound;              /* 1: the count was partial (allowed):
@@ -1664,6 +1679,7 @@ typedef struct jc_estimate_summary {
     char mode[16], method[16], precision[16], device[128], host[128], region[128];
     char model[512];          /* model.path; "" without a model */
     char model_sha256[65];    /* model.sha256; "" when not recorded */
+    char model_graph_sha256[65]; /* model.graph_sha256; "" when not recorded */
     char hwdb_version[64];    /* hwdb_version; "" when not recorded */
     char figures[16];         /* "estimate" or "lower bound" ("" in files
                                  written before the key existed) */
@@ -2528,7 +2544,9 @@ typedef struct jc_arch_counted_node {
  * them (x0 + x1 c) at every step. */
 typedef struct jc_arch_counted {
     const char *model;                 /* the ONNX path */
-    const char *sha256;                /* of its bytes (64 hex digits) */
+    const char *sha256;                /* of its bytes (64 hex digits; "" unless
+                                          jc_request.hash_weights) */
+    const char *graph_sha256;          /* its graph identity (jc_model) */
     double file_size;                  /* bytes */
     const char *prompt_dim, *past_dim; /* the symbolic dims bound */
     const char *prompt_how, *past_how; /* how each was found, or the option */

@@ -313,6 +313,7 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
         s->e->model_path = an->model->path;
         s->e->model_size_bytes = an->model->file_size;
         s->e->model_sha256 = an->model->sha256[0] ? an->model->sha256 : NULL;
+        s->e->model_graph_sha256 = an->model->graph_sha256[0] ? an->model->graph_sha256 : NULL;
         s->e->lower_bound = an->partial;
         for (size_t i = 0; i < an->n_warnings; i++) jci_bld_warn(&s->b, "%s", an->warnings[i]);  /* the count's */
     }

@@ -1005,6 +1005,8 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
         c->model_path = s->a->counted->model;
         c->model_size_bytes = (uint64_t)s->a->counted->file_size;
         c->model_sha256 = s->a->counted->sha256 && s->a->counted->sha256[0] ? s->a->counted->sha256 : NULL;
+        c->model_graph_sha256 = s->a->counted->graph_sha256 && s->a->counted->graph_sha256[0]
+                                    ? s->a->counted->graph_sha256 : NULL;
     }
     /* relabel the energy stage's inputs: time and power are modelled */
     for (size_t i = 0; i < c->n_assumptions; i++) {

@@ -47,7 +47,7 @@ int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input
 
 /* ---- the model source ------------------------------------------------------ */
 
-static jc_status load_stream(FILE *in, jc_model **out, jc_diag *d)
+static jc_status load_stream(FILE *in, int hash, jc_model **out, jc_diag *d)
 {
     char *buf;
     size_t len;
@@ -64,7 +64,7 @@ static jc_status load_stream(FILE *in, jc_model **out, jc_diag *d)
         return jci_diag_set(d, JC_ERR_MODEL, "<stdin>: empty input: not an ONNX model");
     }
     jc_status st = jc_model_load_buffer(buf, len, "<stdin>", out, d);
-    if (!st) {
+    if (!st && hash) {
         jci_sha256 h;
         jci_sha256_init(&h);
         jci_sha256_update(&h, buf, len);
@@ -79,9 +79,9 @@ jc_status jc_request_load(const jc_request *rq, jc_model **out, jc_diag *d)
     if (!out) return jci_diag_set(d, JC_ERR_USAGE, "jc_request_load: NULL argument");
     *out = NULL;
     if (!rq || !rq->model) return jci_diag_set(d, JC_ERR_USAGE, "the request names no model");
-    if (!strcmp(rq->model, "-")) return load_stream(rq->in ? rq->in : stdin, out, d);
+    if (!strcmp(rq->model, "-")) return load_stream(rq->in ? rq->in : stdin, rq->hash_weights, out, d);
     jc_status st = jc_model_load(rq->model, out, d);
-    if (st) return st;
+    if (st || !rq->hash_weights) return st;
     if ((st = jci_sha256_file(rq->model, (*out)->sha256, d))) {
         jc_model_free(*out);
         *out = NULL;

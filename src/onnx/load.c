@@ -94,6 +94,10 @@ typedef struct loader {
     size_t map_len;
     const uint8_t *released;
     size_t total_nodes;        /* nodes of every graph so far (the node cap) */
+    /* byte ranges of the tensor payloads the decoder does not read (the
+     * graph identity hashes everything else, graph_identity) */
+    struct payload_range { size_t off, len; } *pay;
+    size_t n_pay, cap_pay;
 } loader;
 
 /* The node cap (docs/counting.md "Limits"): a model of more nodes, over
@@ -143,6 +147,60 @@ static void release_behind(loader *L, const uint8_t *upto)
     size_t start = (size_t)(L->released - L->map) & ~(page - 1);
     if (end > start) madvise((void *)(L->map + start), end - start, MADV_DONTNEED);
     L->released = L->map + end;
+}
+
+/* Records [p, p + len) as a payload the graph identity leaves out.
+ * Returns 0, or -1 when out of memory. */
+static int skip_payload(loader *L, const uint8_t *p, size_t len)
+{
+    if (!len || p < L->base || p + len > L->base + L->size) return 0;
+    if (L->n_pay == L->cap_pay) {
+        size_t cap = L->cap_pay ? 2 * L->cap_pay : 64;
+        void *np = realloc(L->pay, cap * sizeof *L->pay);
+        if (!np) return -1;
+        L->pay = np;
+        L->cap_pay = cap;
+    }
+    L->pay[L->n_pay].off = (size_t)(p - L->base);
+    L->pay[L->n_pay].len = len;
+    L->n_pay++;
+    return 0;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+    const struct payload_range *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The graph identity (jc_model.graph_sha256): SHA-256 over the file size
+ * as 8 bytes, most significant first, then every byte of the file except
+ * the payloads of the tensors whose values the decoder does not read
+ * (raw_data or one packed typed field of a tensor too big for its values
+ * to be kept).  Only the structure's pages are touched, so the cost
+ * follows the graph, not the weights; the pages are released behind. */
+static void graph_identity(loader *L, char out[65])
+{
+    jci_sha256 h;
+    jci_sha256_init(&h);
+    unsigned char sz[8];
+    for (int i = 0; i < 8; i++) sz[i] = (unsigned char)((uint64_t)L->size >> (56 - 8 * i));
+    jci_sha256_update(&h, sz, sizeof sz);
+    if (L->n_pay) qsort(L->pay, L->n_pay, sizeof *L->pay, cmp_range);
+    size_t at = 0;
+    L->released = NULL;
+    for (size_t i = 0; i <= L->n_pay; i++) {
+        size_t end = i < L->n_pay ? L->pay[i].off : L->size;
+        for (size_t k = at; k < end;) {       /* in 1 MiB steps, releasing behind */
+            size_t n = end - k < ((size_t)1 << 20) ? end - k : (size_t)1 << 20;
+            jci_sha256_update(&h, L->base + k, n);
+            k += n;
+            release_behind(L, L->base + k);
+        }
+        if (i < L->n_pay && L->pay[i].off + L->pay[i].len > at) at = L->pay[i].off + L->pay[i].len;
+        if (at < end) at = end;
+    }
+    jci_sha256_hex(&h, out);
 }
 
 /* ---- errors -------------------------------------------------------------- */
@@ -502,6 +560,8 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
     int typed_field = 0, ntyped_fields = 0;
     int64_t n_typed = 0;
     const uint8_t *payload_start = NULL, *payload_end = NULL;
+    const uint8_t *packed = NULL;   /* the one packed typed field's bytes */
+    size_t packed_len = 0;
     int loc = 0;
     jc_status st = JC_OK;
 
@@ -550,6 +610,7 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
             typed_len = (size_t)(f.data ? f.data + f.len - typed : f.start + 1 - typed);
             n_typed += k;
             ntyped_fields++;
+            if (f.wt == WT_LEN && f.num != TP_STRING_DATA) { packed = f.data; packed_len = f.len; }
             if (!payload_start) payload_start = f.start;
             payload_end = w.p;
             break;
@@ -609,6 +670,12 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
         } else if (!raw && !typed && numel == 0) {
             if (alloc_vals(L, v, 0)) { st = oom(L); goto out; }
         }
+    }
+    /* a payload whose values were not read is left out of the identity */
+    if (!v->fvals && v->data_loc == JC_DATA_INLINE &&
+        skip_payload(L, raw ? raw : packed, raw ? raw_len : ntyped_fields == 1 ? packed_len : 0)) {
+        st = oom(L);
+        goto out;
     }
 out:
     free(dims.v);
@@ -1604,6 +1671,8 @@ static jc_status load_bytes(const uint8_t *data, size_t len, const char *name,
     L.map = map;
     L.map_len = map_len;
     jc_status st = m->path ? parse_model(&L, data, len) : oom(&L);
+    if (!st) graph_identity(&L, m->graph_sha256);
+    free(L.pay);
     if (st) {
         m->internal_ = mi;
         jc_model_free(m);

@@ -378,6 +378,7 @@ cJSON *rj_estimate(const jc_estimate *e)
         REQ(o = cJSON_AddObjectToObject(root, "model"));
         REQ(rj_str(o, "path", e->model_path));
         REQ(rj_num(o, "size_bytes", (double)e->model_size_bytes));
+        REQ(rj_str(o, "graph_sha256", e->model_graph_sha256));
         REQ(rj_str(o, "sha256", e->model_sha256));
     } else {
         REQ(cJSON_AddNullToObject(root, "model"));
@@ -482,7 +483,7 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
     if (header) {
         fprintf(f, "mode,method,precision,device,devices,host,hosts,region,flops_total,passes,samples");
         for (size_t i = 0; i < n; i++) fprintf(f, ",%s_low,%s,%s_high", cols[i], cols[i], cols[i]);
-        fprintf(f, ",figures,model_sha256\n");
+        fprintf(f, ",figures,model_graph_sha256,model_sha256\n");
     }
     /* unknown figures are "n/a"; an absent host or region is empty */
     fprintf(f, "%s,%s,%s,", jc_mode_name(e->mode), jc_method_name(e->method), e->precision);
@@ -513,6 +514,8 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
         rcsv_num(f, r.high);
     }
     fprintf(f, ",%s,", e->lower_bound ? "lower bound" : "estimate");
+    jci_csv_field(f, e->model_graph_sha256, 0);
+    fputc(',', f);
     jci_csv_field(f, e->model_sha256, 0);
     fprintf(f, "\n");
     return ferror(f) ? JC_ERR_IO : JC_OK;

@@ -229,6 +229,10 @@ static void tail(stmt *s, const jc_estimate *e, const jc_statement_opts *o, int 
             fputs(" and hwdb data ", f);
             put_esc(s, o->db->data_version);
         }
+        if (e->model_sha256) {   /* the file, weights included (statement hashes it) */
+            fputs(" for the model file of SHA-256 ", f);
+            put_esc(s, e->model_sha256);
+        }
     }
     fputs(".\n", f);
 
