@@ -1064,10 +1064,10 @@ int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input
  *  - batch: job->batch must be a whole number >= 1 (at most its limit,
  *    jc_job_key_max); it binds the
  *    first dim of every main-graph input whose first dim is symbolic; a
- *    fixed first dim that differs is refused (JC_FIXED_BATCH_REFUSE) or
- *    replaces the batch (JC_FIXED_BATCH_MODEL, said in the result);
- *    under JC_FIXED_BATCH_REFUSE a batch that binds no input (the model
- *    has none, only scalars, or a fixed first dim of 0) is JC_ERR_USAGE;
+ *    fixed first dim that differs is refused (JC_ERR_USAGE naming the
+ *    input and its dim: estimate, compare, sweep, calibrate and the
+ *    binding alike), and a batch that binds no input (the model has none,
+ *    only scalars, or a fixed first dim of 0) is JC_ERR_USAGE;
  *    without job->batch a symbolic batch dim that no --dim or --input
  *    binds is counted at 1 (the estimate names that default);
  *  - sequence: job->seq must agree with the sequence length the model's
@@ -1076,11 +1076,6 @@ int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input
  *  - partial counts: refused with JC_ERR_INCOMPLETE (exit 9), the message
  *    naming each unbound dim and unsupported op, unless allow_partial;
  *    then every report of the estimate says "lower bound". */
-
-typedef enum jc_fixed_batch_rule {
-    JC_FIXED_BATCH_REFUSE = 0,  /* JC_ERR_USAGE naming the input and its dim */
-    JC_FIXED_BATCH_MODEL = 1    /* count at the model's own batch (compare) */
-} jc_fixed_batch_rule;
 
 typedef struct jc_request {
     const jc_job *job;          /* the workload (batch, seq); NULL: none */
@@ -1095,7 +1090,6 @@ typedef struct jc_request {
     int allow_partial;          /* 1: a partial count passes (lower bound) */
     int bindings_if_present;    /* 1: a --dim/--input the model lacks is
                                    skipped (compare: models differ) */
-    jc_fixed_batch_rule fixed_batch;
     int no_default_batch;       /* 1: without job->batch a symbolic batch
                                    dim stays unbound (count reports it)
                                    instead of being counted at 1 */
@@ -1111,9 +1105,6 @@ void jc_request_init(jc_request *rq);
 /* What jc_request_analyze decided besides the analysis. */
 typedef struct jc_request_info {
     double batch;               /* the batch counted at (NAN: not bound) */
-    int64_t fixed_batch;        /* JC_FIXED_BATCH_MODEL: the model's fixed
-                                   batch that replaced job->batch, else 0 */
-    const char *fixed_input;    /* that input's name (borrowed from m) */
     int partial;                /* the count is partial (allow_partial) */
     unsigned char *dim_used, *input_used;  /* caller's arrays of n_dims /
                                    n_inputs entries, or NULL: set to 1 for

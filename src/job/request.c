@@ -213,8 +213,6 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
         info = &tmp;
     }
     info->batch = NAN;
-    info->fixed_batch = 0;
-    info->fixed_input = NULL;
     info->partial = 0;
     const char *path = m->path ? m->path : "model";
     double b = isnan(batch) && rq->job ? rq->job->batch : batch;
@@ -223,16 +221,11 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
     if (!isnan(b)) {
         const char *in = NULL;
         int64_t fixed = jc_model_fixed_batch(m, b, &in);
-        if (fixed && rq->fixed_batch == JC_FIXED_BATCH_REFUSE)
+        if (fixed)
             return jci_diag_set(d, JC_ERR_USAGE, "%s: input '%s' has a fixed batch dim of %lld, so --batch %g "
                                "cannot be bound; export the model with a dynamic batch axis or use --batch %lld",
                                path, in, (long long)fixed, b, (long long)fixed);
-        if (fixed) {
-            info->fixed_batch = fixed;
-            info->fixed_input = in;
-            b = (double)fixed;
-        }
-        if (!fixed && rq->fixed_batch == JC_FIXED_BATCH_REFUSE && (st = batch_binds(m, b, d))) return st;
+        if ((st = batch_binds(m, b, d))) return st;
     }
 
     /* the bindings that apply to this model */
