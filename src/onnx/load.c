@@ -1526,6 +1526,48 @@ static jc_status parse_function(loader *L, const wfield *ff, jc_function *fn)
     return st;
 }
 
+/* What a file that failed to decode looks like instead of ONNX: JSON, a
+ * zip archive or plain text (its first 256 bytes all printable), else
+ * NULL.  Asked only after a decoding error, so a valid model is never
+ * judged by its first bytes. */
+static const char *other_kind(const uint8_t *b, size_t size)
+{
+    size_t i = 0;
+    while (i < size && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) i++;
+    if (i < size && (b[i] == '{' || b[i] == '['))
+        return "it looks like JSON: a Hugging Face config.json goes to --hf-config, with --generate";
+    if (size >= 4 && !memcmp(b, "PK\003\004", 4))
+        return "it looks like a zip archive, such as a PyTorch checkpoint: export the model to ONNX first";
+    size_t n = size < 256 ? size : 256, text = 0;
+    for (i = 0; i < n; i++) text += (b[i] >= 0x20 && b[i] < 0x7f) || b[i] == '\n' || b[i] == '\t' || b[i] == '\r';
+    return n && text == n ? "it looks like text: a job file ends in .yaml or .yml" : NULL;
+}
+
+/* Why the top-level ModelProto could not be read: a field that claims
+ * more bytes than the file has left is a cut-off file, said with the
+ * file's size and the size it would need; else the wire-level reason. */
+static jc_status model_unreadable(loader *L, const wfield *f, const char *why)
+{
+    const uint8_t *end = L->base + L->size;
+    if (f->wt == WT_LEN && strstr(why, "runs past")) {
+        wire w = {f->start, end};
+        uint64_t tag, n;
+        if (wire_varint(&w, &tag) == 0 && wire_varint(&w, &n) == 0) {
+            L->failed = 1;
+            return jci_diag_at(L->d, JC_ERR_MODEL, L->path, (int64_t)(f->start - L->base),
+                               "truncated at byte %zu of %llu: the file ends inside a field of the model (a copy "
+                               "or download cut short?)", L->size,
+                               (unsigned long long)((uint64_t)(w.p - L->base) + n));
+        }
+    }
+    if (strstr(why, "truncated")) {
+        L->failed = 1;
+        return jci_diag_at(L->d, JC_ERR_MODEL, L->path, (int64_t)(f->start - L->base),
+                           "truncated at byte %zu: the file ends inside a field of the model (%s)", L->size, why);
+    }
+    return fail_at(L, f->start, "model", why);
+}
+
 static jc_status parse_model(loader *L, const uint8_t *data, size_t len)
 {
     jc_model *m = L->m;
@@ -1555,7 +1597,7 @@ static jc_status parse_model(loader *L, const uint8_t *data, size_t len)
         default: break;
         }
     }
-    if (r < 0) return fail_at(L, f.start, "model", why);
+    if (r < 0) return model_unreadable(L, &f, why);
     if (!fields) return fail_at(L, data, "model", "empty file: not an ONNX model");
     if (!graph) return fail_at(L, data, "model", "no graph (field 7 of ModelProto): not an ONNX model");
     if (m->ir_version <= 0 || m->ir_version > 100)
@@ -1671,6 +1713,8 @@ static jc_status load_bytes(const uint8_t *data, size_t len, const char *name,
     L.map = map;
     L.map_len = map_len;
     jc_status st = m->path ? parse_model(&L, data, len) : oom(&L);
+    const char *kind = st == JC_ERR_MODEL ? other_kind(data, len) : NULL;
+    if (kind) st = jci_diag_at(d, JC_ERR_MODEL, name, 0, "not an ONNX file (%s)", kind);
     if (!st) graph_identity(&L, m->graph_sha256);
     free(L.pay);
     if (st) {
