@@ -1495,9 +1495,13 @@ typedef struct jc_ga_own_part {
     const char *role;        /* "cpu" / "gpu" */
     double count;            /* sockets or cards */
     double idle_w, tdp_w, usage;
-    double power_w;          /* idle + (tdp - idle) * usage, times count
-                                (CPU: idle of whole sockets, dynamic per
-                                core used), before PUE */
+    double share;            /* the share of the dynamic range in use:
+                                CPU cores used / cores per socket (4 of
+                                20: 0.2), GPUs: count */
+    double cores_used, cores_per_socket;  /* CPU; 0 for a GPU */
+    double power_w;          /* count x idle + (tdp - idle) x share x
+                                usage (CPU: idle of whole sockets,
+                                dynamic per core used), before PUE */
     const char *idle_source, *tdp_source;
 } jc_ga_own_part;
 

@@ -745,8 +745,10 @@ static jc_status ga_own(ga_ctx *c, const jc_ga_input *in, const jc_device *cpu_d
             pp->idle_w = cpu_dev->idle_w.value;
             pp->tdp_w = cpu_dev->tdp_w.value;
             pp->usage = in->cpu_usage;
-            pp->power_w = sockets * pp->idle_w +
-                (double)in->n_cores * (pp->tdp_w - pp->idle_w) / cpu_dev->cores * in->cpu_usage;
+            pp->cores_used = (double)in->n_cores;
+            pp->cores_per_socket = (double)cpu_dev->cores;
+            pp->share = pp->cores_used / pp->cores_per_socket;
+            pp->power_w = sockets * pp->idle_w + (pp->tdp_w - pp->idle_w) * pp->share * in->cpu_usage;
             pp->idle_source = source_text(a, &cpu_dev->idle_w);
             pp->tdp_source = source_text(a, &cpu_dev->tdp_w);
         }
@@ -765,6 +767,7 @@ static jc_status ga_own(ga_ctx *c, const jc_ga_input *in, const jc_device *cpu_d
             pp->idle_w = gpu_dev->idle_w.value;
             pp->tdp_w = gpu_dev->tdp_w.value;
             pp->usage = in->gpu_usage;
+            pp->share = in->n_gpus;
             pp->power_w = in->n_gpus * (pp->idle_w + (pp->tdp_w - pp->idle_w) * in->gpu_usage);
             pp->idle_source = source_text(a, &gpu_dev->idle_w);
             pp->tdp_source = source_text(a, &gpu_dev->tdp_w);
