@@ -1015,8 +1015,14 @@ const double *jc_job_key_max(const char *key);
 const char *jc_job_key_canonical(const char *key);
 
 /* The job key closest to `name` by the rule of jc_closest_name, for "did
- * you mean" messages; NULL when none is close.  A static string. */
+ * you mean" messages; NULL when none is close.  A static string.  A name
+ * other tools give an option (jc_job_key_meant) comes first. */
 const char *jc_job_key_closest(const char *name);
+
+/* The job key that a name other tools or people use means ("gpu" and
+ * "accelerator": device, "gpus" and "num-gpus": count, "location":
+ * region, ...), from a table in src/job/job.c; NULL for other names. */
+const char *jc_job_key_meant(const char *name);
 
 /* Of the n names, the one closest to `want` for a "did you mean" message,
  * or NULL when none is close (want or names NULL: NULL).  The library's

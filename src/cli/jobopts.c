@@ -228,6 +228,8 @@ static const char *closest_opt(const jobopts *c, const char *name)
 {
     const char *names[JO_MAX_JOBKEYS + N_OPTS + 64];
     size_t n = 0;
+    const char *meant = jc_job_key_meant(name);   /* 'gpu' means the device */
+    if (meant && find_opt(c, meant)) return meant;
     for (size_t i = 0; i < c->n_jobrows; i++)
         if (takes(c->only, &c->jobrows[i])) names[n++] = c->jobrows[i].name;
     for (size_t i = 0; i < N_OPTS; i++)
