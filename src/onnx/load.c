@@ -1937,6 +1937,7 @@ jc_status jci_tensor_file_values(const char *path, int *dtype, int64_t *dims, in
     L.d = d;
     jc_value v = {0};
     jc_status st = parse_tensor(&L, buf, len, &v, "TensorProto");
+    free(L.pay);   /* no identity for a lone tensor */
     if (!st) {
         *dtype = v.dtype;
         *rank = v.rank;
