@@ -1247,7 +1247,13 @@ typedef struct jc_estimate {
                                 ("desktop-workstation", "server-4", ...,
                                 "none" for a CPU); NULL when a host, a
                                 host power or no host term applies */
-    double devices, hosts;
+    const char *host_assumed;  /* the host in words, for every report's
+                                first lines: "gcp:g2-standard-4 x 1 (the
+                                provider's instance for ...)", "0.5 x
+                                system class 'server-2' (a share: ...)",
+                                "none (...)"; never NULL after a run */
+    double devices, hosts;   /* hosts: servers / instances, or the share
+                                of a system-class server (0.5) */
     /* What the estimate is of and what it used, as typed fields: consumers
      * (reports, sweep, statement, calibrate, diff) read these, never an
      * assumption by its key, and never the hardware database again. */
@@ -2378,6 +2384,10 @@ typedef struct jc_sweep_entry {
                                    when the sweep's common basis differs
                                    from it; NAN otherwise */
     double j_per_sample;        /* facility J per sample, central; 0: n/a */
+    const char *host;           /* the host assumed: a host id (the cloud
+                                   provider's instance, or --host), or a
+                                   system class ("server-2"); NULL: none */
+    double hosts;               /* how many (a class share: 0.5) */
 } jc_sweep_entry;
 
 typedef struct jc_sweep {

@@ -173,7 +173,6 @@ static jc_status resolve_hardware(est *s)
                given(j->count) ? "--count" : jci_bld_str(&s->b, "%s:%d (%s has %d x %s)",
                    host->file, host->line, host->id, host->n_accel, dev->id));
     } else {
-        if (given(j->hosts)) jci_bld_warn(&s->b, "--hosts ignored without --host");
         s->G = given(j->count) ? j->count : 1;
         s->K = 0;
         jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",

@@ -220,6 +220,7 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
     if (e->host_id) fprintf(f, ", host %g x %s", e->hosts, e->host_id);
     fprintf(f, "\n");
     if (e->region_code) fprintf(f, "region     %s (%s)\n", e->region_code, e->region_name ? e->region_name : "");
+    if (e->host_assumed) fprintf(f, "host       %s\n", e->host_assumed);
     if (e->flops_per_pass > 0)
         fprintf(f, "work       %s FLOP per forward pass x %s %s = %s FLOP in all\n",
                 fmt_si(b1, sizeof b1, e->flops_per_pass), count_num(b2, sizeof b2, e->passes),
@@ -388,6 +389,9 @@ cJSON *rj_estimate(const jc_estimate *e)
     const rj_field hardware[] = {
         RJF_S("device", e->device_id), RJF_S("device_name", e->device_name), RJF_N("devices", e->devices),
         RJF_S("host", e->host_id), RJF_N("hosts", e->host_id ? e->hosts : NAN),
+        RJF_S("host_class", e->host_id ? NULL : e->host_class),
+        RJF_N("host_class_share", !e->host_id && e->host_class && e->hosts > 0 ? e->hosts : NAN),
+        RJF_S("host_assumed", e->host_assumed),
     };
     const rj_field region[] = {
         RJF_S("code", e->region_code), RJF_S("name", e->region_name), RJF_R("ci_gco2e_per_kwh", e->ci),
