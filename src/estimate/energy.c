@@ -169,8 +169,9 @@ static jc_status resolve_power(est *s)
         if (i == JC_PW_A_LAUNCH && !(s->an && dev->kind == JC_DEVICE_GPU)) continue;
         jci_bld_const(&s->b, s->pw.id[i], labels[i], s->pw.src[i]);
     }
-    if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) {
-        /* nothing says how busy the device is: the published activity */
+    if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params) && !given(j->gpu_usage)) {
+        /* nothing says how busy the device is: the published activity
+         * (--gpu-usage says it: the power model at that usage instead) */
         const char *id = j->mode == JC_MODE_TRAINING
             ? (dev->kind == JC_DEVICE_TPU ? "activity_training_tpu" : "activity_training_gpu")
             : "activity_inference_gpu";
@@ -630,6 +631,7 @@ void jci_est_compute(est *s, int sc, outv *o)
         else busy = avail;
         if (s->pw_on) {
             if (work) e_dyn *= busy / t_busy;
+            else if (given(s->usage)) e_dyn = avail * dyn_w(s, s->usage, 0, sc);   /* the power model at u */
             else e_dyn = busy * (tdp - idle) * pick(s->act, sc, 1);
         }
         o->busy = avail > 0 ? busy / avail : NAN;
