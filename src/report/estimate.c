@@ -224,7 +224,9 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
     if (e->flops_per_pass > 0)
         fprintf(f, "work       %s FLOP per forward pass x %s %s = %s FLOP in all\n",
                 fmt_si(b1, sizeof b1, e->flops_per_pass), count_num(b2, sizeof b2, e->passes),
-                e->mode == JC_MODE_TRAINING ? "steps (forward + backward + optimizer)" : "passes",
+                e->mode == JC_MODE_TRAINING ? (e->passes == 1 ? "step (forward + backward + optimizer)"
+                                                               : "steps (forward + backward + optimizer)")
+                                            : e->passes == 1 ? "pass" : "passes",
                 fmt_si(b3, sizeof b3, e->flops_total));
     else if (e->flops_total > 0)
         fprintf(f, "work       %s FLOP in all\n", fmt_si(b1, sizeof b1, e->flops_total));
