@@ -15,17 +15,9 @@ import sys
 import onnx
 from onnx import TensorProto, helper
 
+from gen_models import varint   # the protobuf varint of the sparse generator
+
 DIMS = {"W1": [8192, 16384], "W2": [16384, 8192]}
-
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
 
 
 def tag(field, wire):
