@@ -19,8 +19,9 @@
 # build/bench/results.md; copy it into bench/RESULTS.md with new figures.
 #   JC=path/to/joulecast LIB=path/to/libjoulecast.a   another build
 #   REPS=5 (small files), BIG_REPS=3 (files over 500 MB)
-#   ONLY=hwdb, ONLY=sweep or ONLY=web   that section alone (no model generation);
-#   web: bench/web.py, the WebAssembly page in headless Chromium (make web)
+#   ONLY=hwdb, ONLY=sweep, ONLY=web or ONLY=weights   that section alone (no model generation);
+#   web: bench/web.py, the WebAssembly page in headless Chromium (make web);
+#   weights: count on a 1 GB file within 2x of the graph alone
 set -eu
 cd "$(dirname "$0")/.."
 export LC_ALL=C
@@ -253,6 +254,44 @@ awk -v cs=$cli_snap -v cy=$cli_yaml -v cold=$cold -v reps=$N_CLI -v pys=$py_snap
     printf "| estimate pipeline with the snapshot | %.3f ms | hwdb %.0f%% of it |\n\n", c["est_snap"] * 1e3, 100 * c["mapped"] / c["est_snap"]
     printf "From Python (bench/py_estimate_loop.py: one `joulecast.estimate()` call, tiny_cnn inference, mean of 50): %.2f ms with the snapshot, %.2f ms parsing the YAML each call (%.0fx).\n\n", pys, pyy, pyy / pys
   }' $B/hwdb_share.txt >> $B/results.md
+fi
+
+# ---- weights are never read: count on a 1 GB file vs the same graph alone -------------------
+# bench/gen_weights.py writes both into a temporary folder (removed after);
+# the guard: count on the 1.07 GB file within 2x of the graph-only file's
+# time, measured in the same run (issue 28 item 1: the model identity hashed
+# every weight, 1 s per 100 MB).  --hash-weights, which reads every byte, is
+# shown beside it.  Exits 1 when the guard fails.
+if want weights; then
+  WD=$(mktemp -d)
+  trap 'rm -rf "$WD"' EXIT
+  $PY bench/gen_weights.py $WD
+  g=$(measure $REPS $JC count $WD/graph_only.onnx --batch 1)
+  w=$(measure $REPS $JC count $WD/full.onnx --batch 1)
+  e=$(measure $REPS $JC estimate $WD/full.onnx --batch 1 --device a100)
+  h=$(measure $BIG_REPS $JC estimate $WD/full.onnx --batch 1 --device a100 --hash-weights)
+  size=$(stat -c %s $WD/full.onnx)
+  rm -rf "$WD"
+  ratio=$(echo "$g|$w" | awk -F'|' '{ split($1, a, " "); split($2, b, " "); printf "%.2f", b[1] / a[1] }')
+  {
+    echo "### Weights are never read: a $(awk -v s=$size 'BEGIN { printf "%.2f GB", s / 1e9 }') file vs the same graph alone"
+    echo
+    echo "bench/gen_weights.py (a two-layer MLP, float32 weights inside vs external and absent). Median wall of the runs."
+    echo
+    echo "| command | wall s | CPU s | peak RSS MiB |"
+    echo "|---|---|---|---|"
+    for r in "count, graph only|$g" "count, weights inside|$w" "estimate, weights inside|$e" "estimate --hash-weights, weights inside|$h"; do
+      echo "$r" | awk -F'|' '{ split($2, v, " "); printf "| %s | %.4f | %s | %.1f |\n", $1, v[1], v[2], v[3] / 1024 }'
+    done
+    echo
+    echo "count with the weights inside / graph only: ${ratio}x (guard: at most 2x)."
+    echo
+  } >> $B/results.md
+  if awk -v r=$ratio 'BEGIN { exit !(r > 2) }'; then
+    echo "bench: count on a 1 GB file took ${ratio}x the graph-only file's time (guard: 2x): weights are being read" >&2
+    cat $B/results.md
+    exit 1
+  fi
 fi
 
 # ---- sweep ------------------------------------------------------------------------------------

@@ -253,8 +253,15 @@ typedef struct jc_model {
     size_t n_ext_files;        /* distinct external data files referenced */
     const char **ext_files;
     char sha256[65];           /* SHA-256 of the .onnx file's bytes (64 hex
-                                  digits) when loaded by jc_request_load,
-                                  else "" (external data not included) */
+                                  digits) when jc_request_load was asked
+                                  for it (jc_request.hash_weights), else ""
+                                  (external data not included) */
+    char graph_sha256[65];     /* the graph identity, set by every load:
+                                  SHA-256 over the file size (8 bytes, big
+                                  endian) and the file's bytes without the
+                                  payloads of the tensors whose values are
+                                  not read (docs/json-schemas.md); reading
+                                  it costs the structure, not the weights */
     void *internal_;           /* arena and file mapping; do not touch */
 } jc_model;
 
@@ -1050,8 +1057,14 @@ const double *jc_job_key_max(const char *key);
 const char *jc_job_key_canonical(const char *key);
 
 /* The job key closest to `name` by the rule of jc_closest_name, for "did
- * you mean" messages; NULL when none is close.  A static string. */
+ * you mean" messages; NULL when none is close.  A static string.  A name
+ * other tools give an option (jc_job_key_meant) comes first. */
 const char *jc_job_key_closest(const char *name);
+
+/* The job key that a name other tools or people use means ("gpu" and
+ * "accelerator": device, "gpus" and "num-gpus": count, "location":
+ * region, ...), from a table in src/job/job.c; NULL for other names. */
+const char *jc_job_key_meant(const char *name);
 
 /* Of the n names, the one closest to `want` for a "did you mean" message,
  * or NULL when none is close (want or names NULL: NULL).  The library's
@@ -1093,15 +1106,16 @@ int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input
  * build a jc_request and call jc_request_prepare (or, to count one model
  * at several batch sizes, jc_request_load once and jc_request_analyze per
  * size).  The rules live here once:
- *  - model source: a path, or "-" for standard input; the file's SHA-256
- *    is recorded in jc_model.sha256;
+ *  - model source: a path, or "-" for standard input; the graph identity
+ *    (jc_model.graph_sha256) is always recorded, the whole file's SHA-256
+ *    (jc_model.sha256) only with hash_weights, since it reads every weight;
  *  - batch: job->batch must be a whole number >= 1 (at most its limit,
  *    jc_job_key_max); it binds the
  *    first dim of every main-graph input whose first dim is symbolic; a
- *    fixed first dim that differs is refused (JC_FIXED_BATCH_REFUSE) or
- *    replaces the batch (JC_FIXED_BATCH_MODEL, said in the result);
- *    under JC_FIXED_BATCH_REFUSE a batch that binds no input (the model
- *    has none, only scalars, or a fixed first dim of 0) is JC_ERR_USAGE;
+ *    fixed first dim that differs is refused (JC_ERR_USAGE naming the
+ *    input and its dim: estimate, compare, sweep, calibrate and the
+ *    binding alike), and a batch that binds no input (the model has none,
+ *    only scalars, or a fixed first dim of 0) is JC_ERR_USAGE;
  *    without job->batch a symbolic batch dim that no --dim or --input
  *    binds is counted at 1 (the estimate names that default);
  *  - sequence: job->seq must agree with the sequence length the model's
@@ -1110,11 +1124,6 @@ int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input
  *  - partial counts: refused with JC_ERR_INCOMPLETE (exit 9), the message
  *    naming each unbound dim and unsupported op, unless allow_partial;
  *    then every report of the estimate says "lower bound". */
-
-typedef enum jc_fixed_batch_rule {
-    JC_FIXED_BATCH_REFUSE = 0,  /* JC_ERR_USAGE naming the input and its dim */
-    JC_FIXED_BATCH_MODEL = 1    /* count at the model's own batch (compare) */
-} jc_fixed_batch_rule;
 
 typedef struct jc_request {
     const jc_job *job;          /* the workload (batch, seq); NULL: none */
@@ -1129,10 +1138,12 @@ typedef struct jc_request {
     int allow_partial;          /* 1: a partial count passes (lower bound) */
     int bindings_if_present;    /* 1: a --dim/--input the model lacks is
                                    skipped (compare: models differ) */
-    jc_fixed_batch_rule fixed_batch;
     int no_default_batch;       /* 1: without job->batch a symbolic batch
                                    dim stays unbound (count reports it)
                                    instead of being counted at 1 */
+    int hash_weights;           /* 1: also hash the whole file, weights
+                                   included (jc_model.sha256; --hash-weights,
+                                   and always in statement) */
 } jc_request;
 
 /* Zeroes *rq: no model, no bindings, partial counts refused, a fixed
@@ -1142,9 +1153,6 @@ void jc_request_init(jc_request *rq);
 /* What jc_request_analyze decided besides the analysis. */
 typedef struct jc_request_info {
     double batch;               /* the batch counted at (NAN: not bound) */
-    int64_t fixed_batch;        /* JC_FIXED_BATCH_MODEL: the model's fixed
-                                   batch that replaced job->batch, else 0 */
-    const char *fixed_input;    /* that input's name (borrowed from m) */
     int partial;                /* the count is partial (allow_partial) */
     unsigned char *dim_used, *input_used;  /* caller's arrays of n_dims /
                                    n_inputs entries, or NULL: set to 1 for
@@ -1152,7 +1160,8 @@ typedef struct jc_request_info {
 } jc_request_info;
 
 /* Loads the request's model: rq->model as a path, or "-" read from rq->in
- * (else stdin; at most 2 GiB).  Sets m->sha256.  Errors: those of
+ * (else stdin; at most 2 GiB).  Sets m->graph_sha256, and m->sha256 when
+ * rq->hash_weights.  Errors: those of
  * jc_model_load, JC_ERR_USAGE (no model in the request), JC_ERR_RANGE
  * (standard input over the limit). */
 jc_status jc_request_load(const jc_request *rq, jc_model **out, jc_diag *diag);
@@ -1280,14 +1289,23 @@ typedef struct jc_estimate {
                                 ("desktop-workstation", "server-4", ...,
                                 "none" for a CPU); NULL when a host, a
                                 host power or no host term applies */
-    double devices, hosts;
+    const char *host_assumed;  /* the host in words, for every report's
+                                first lines: "gcp:g2-standard-4 x 1 (the
+                                provider's instance for ...)", "0.5 x
+                                system class 'server-2' (a share: ...)",
+                                "none (...)"; never NULL after a run */
+    double devices, hosts;   /* hosts: servers / instances, or the share
+                                of a system-class server (0.5) */
     /* What the estimate is of and what it used, as typed fields: consumers
      * (reports, sweep, statement, calibrate, diff) read these, never an
      * assumption by its key, and never the hardware database again. */
     jc_precision prec;
     const char *model_path;       /* the counted model ("<stdin>"), or NULL */
     uint64_t model_size_bytes;    /* its file size; 0 without a model */
-    const char *model_sha256;     /* 64 hex digits; NULL when not recorded */
+    const char *model_sha256;     /* the whole file's SHA-256 (64 hex digits;
+                                     --hash-weights); NULL when not recorded */
+    const char *model_graph_sha256; /* the graph identity (jc_model.
+                                     graph_sha256); NULL without a model */
     const char *hwdb_version;     /* jc_hwdb.data_version, or NULL */
     double batch;                 /* the batch counted at; NAN without a model */
     int lower_bound;              /* 1: the count was partial (allowed):
@@ -1531,9 +1549,13 @@ typedef struct jc_ga_own_part {
     const char *role;        /* "cpu" / "gpu" */
     double count;            /* sockets or cards */
     double idle_w, tdp_w, usage;
-    double power_w;          /* idle + (tdp - idle) * usage, times count
-                                (CPU: idle of whole sockets, dynamic per
-                                core used), before PUE */
+    double share;            /* the share of the dynamic range in use:
+                                CPU cores used / cores per socket (4 of
+                                20: 0.2), GPUs: count */
+    double cores_used, cores_per_socket;  /* CPU; 0 for a GPU */
+    double power_w;          /* count x idle + (tdp - idle) x share x
+                                usage (CPU: idle of whole sockets,
+                                dynamic per core used), before PUE */
     const char *idle_source, *tdp_source;
 } jc_ga_own_part;
 
@@ -1706,6 +1728,7 @@ typedef struct jc_estimate_summary {
     char mode[16], method[16], precision[16], device[128], host[128], region[128];
     char model[512];          /* model.path; "" without a model */
     char model_sha256[65];    /* model.sha256; "" when not recorded */
+    char model_graph_sha256[65]; /* model.graph_sha256; "" when not recorded */
     char hwdb_version[64];    /* hwdb_version; "" when not recorded */
     char figures[16];         /* "estimate" or "lower bound" ("" in files
                                  written before the key existed) */
@@ -2417,6 +2440,10 @@ typedef struct jc_sweep_entry {
                                    when the sweep's common basis differs
                                    from it; NAN otherwise */
     double j_per_sample;        /* facility J per sample, central; 0: n/a */
+    const char *host;           /* the host assumed: a host id (the cloud
+                                   provider's instance, or --host), or a
+                                   system class ("server-2"); NULL: none */
+    double hosts;               /* how many (a class share: 0.5) */
 } jc_sweep_entry;
 
 typedef struct jc_sweep {
@@ -2584,7 +2611,9 @@ typedef struct jc_arch_counted_node {
  * them (x0 + x1 c) at every step. */
 typedef struct jc_arch_counted {
     const char *model;                 /* the ONNX path */
-    const char *sha256;                /* of its bytes (64 hex digits) */
+    const char *sha256;                /* of its bytes (64 hex digits; "" unless
+                                          jc_request.hash_weights) */
+    const char *graph_sha256;          /* its graph identity (jc_model) */
     double file_size;                  /* bytes */
     const char *prompt_dim, *past_dim; /* the symbolic dims bound */
     const char *prompt_how, *past_how; /* how each was found, or the option */

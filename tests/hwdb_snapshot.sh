@@ -50,7 +50,9 @@ export JOULECAST_HWDB_DIR="$T/hwdb" JOULECAST_HWDB_SNAPSHOT="$T/s.snap"
 "$JC" hwdb info > "$T/info" 2>&1
 grep -q '^state           used' "$T/info" && ok copy-used || ko copy-used "$(tr '\n' '|' < "$T/info")"
 "$JC" hw show a100 > "$T/fresh" 2>&1
-grep -q "$T/hwdb/devices/nvidia.yaml" "$T/fresh" && ok cites-the-copy || ko cites-the-copy "$(head -n 3 "$T/fresh" | tr '\n' '|')"
+# sources are cited relative to the database root, wherever the copy lives (issue 28 item 10)
+grep -q " hwdb/devices/nvidia.yaml" "$T/fresh" && ! grep -q "$T" "$T/fresh" && ok cites-root-relative ||
+  ko cites-root-relative "$(grep -m 3 yaml "$T/fresh" | tr '\n' '|')"
 touch -d '2001-01-01' "$T/hwdb/constants.yaml"
 "$JC" hwdb info > "$T/info" 2>&1
 grep -q "^state           not used: .*constants.yaml changed since the snapshot was written" "$T/info" &&

@@ -51,7 +51,8 @@ echo "install-test-marker $$" > "$R/share/joulecast/hwdb/VERSION"
 grep -qx "hwdb      install-test-marker $$" "$T/v" && grep -qx "hwdb-dir  $R/share/joulecast/hwdb" "$T/v" &&
   ok installed-hwdb-found || ko installed-hwdb-found "$(tr '\n' '|' < "$T/v")"
 (cd "$T/elsewhere" && "$R/bin/joulecast" hw show a100) > "$T/hw" 2>&1
-grep -q "$R/share/joulecast/hwdb/devices/nvidia.yaml" "$T/hw" && ok installed-hwdb-cited ||
+# cited relative to the database root, not by the install prefix (issue 28 item 10)
+grep -q " hwdb/devices/nvidia.yaml" "$T/hw" && ! grep -q "$R/share" "$T/hw" && ok installed-hwdb-cited ||
   ko installed-hwdb-cited "$(head -n 3 "$T/hw" | tr '\n' '|')"
 # the installed snapshot is found, used, and changes nothing in the output
 (cd "$T/elsewhere" && "$R/bin/joulecast" hwdb info) > "$T/info" 2>&1

@@ -14,7 +14,8 @@ How a row is predicted (the RECIPE below, the same for every row):
   models/bert_large.onnx bound at the benchmark's sequence length;
   int8 is the precision of the closed-division submissions.
   --host names the system when the hwdb has it (DGX A100, DGX Station A100);
-  otherwise joulecast's default host for the device count applies.
+  otherwise --hosts 1: one whole server of the device count's system class
+  (the default without it is the devices' share of one).
 
   python3 tools/accuracy_mlperf.py [--rows FILE] [--out DIR]
 """
@@ -69,6 +70,8 @@ def recipe(row, seq=None):
     host = HOSTS.get(row["system"])
     if host:
         args += ["--host", host]
+    else:   # one whole server of the device's system class, as metered at the wall
+        args += ["--hosts", "1"]
     return args + EXTRA, None
 
 

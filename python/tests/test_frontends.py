@@ -225,7 +225,7 @@ class FromHfConfig(TempDir):
         self.assertEqual(cm.exception.exit_code, rc)
         self.assertEqual(rc, 2)
         self.assertIn(cm.exception.message, err)
-        self.assertIn("add --generate", cm.exception.message)
+        self.assertIn("--generate", cm.exception.message)   # the message names it (with --train since the step model)
 
 
 if __name__ == "__main__":

@@ -325,7 +325,7 @@ jc_status bind_req_open_over(bind_req *r, const char *cmd, const char *hwdb_dir,
     r->layers = r->arena ? jci_arena_calloc(r->arena, n + 1, sizeof *r->layers) : NULL;
     if (!r->layers) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     analyze_args x;
-    int strict = 0, allow_partial = 0;
+    int strict = 0, allow_partial = 0, hash_weights = 0;
     jc_status st = analyze_args_init(r->arena, &x, n, d);
     for (size_t i = 0; i < n && !st; i++) {
         const char *k = keys[i], *v = values[i];
@@ -351,6 +351,8 @@ jc_status bind_req_open_over(bind_req *r, const char *cmd, const char *hwdb_dir,
             st = bind_flag(k, v, &strict, d);
         } else if (!strcmp(k, "allow-partial")) {
             st = bind_flag(k, v, &allow_partial, d);
+        } else if (!strcmp(k, "hash-weights")) {
+            st = bind_flag(k, v, &hash_weights, d);
         } else if (!strcmp(k, "op-rules")) {
             if (!v || !*v) st = bind_bad(d, k, "a file name", v);
             else x.rq.op_rules = v;
@@ -370,6 +372,8 @@ jc_status bind_req_open_over(bind_req *r, const char *cmd, const char *hwdb_dir,
     r->rq.job = &r->job;
     r->rq.model = r->model;
     r->rq.allow_partial = allow_partial;
+    /* a statement names the file it is of, weights included (as the CLI's) */
+    r->rq.hash_weights = hash_weights || !strcmp(cmd, "statement");
     return st;
 }
 

@@ -33,7 +33,7 @@ typedef int (*bind_own_fn)(void *ctx, jci_arena *a, const char *key, const char 
                            jc_status *st, jc_diag *d);
 
 /* The keys every estimate-like command takes besides the job's. */
-#define BIND_REQ_KEYS "model", "dim", "input", "op-rules", "hwdb", "hwdb-snapshot", "strict", \
+#define BIND_REQ_KEYS "model", "dim", "input", "op-rules", "hwdb", "hwdb-snapshot", "strict", "hash-weights", \
                       "allow-partial"
 
 typedef struct bind_req {

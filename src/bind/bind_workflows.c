@@ -74,7 +74,7 @@ static int is_flag(const char *k)
     const jc_job_key *t = jc_job_keys(&n);
     for (size_t i = 0; i < n; i++)
         if (!strcmp(t[i].name, k)) return t[i].arg == NULL;
-    return !strcmp(k, "strict") || !strcmp(k, "allow-partial");
+    return !strcmp(k, "strict") || !strcmp(k, "allow-partial") || !strcmp(k, "hash-weights");
 }
 
 jc_status jc_command_line(const char *command, const char *const *keys,

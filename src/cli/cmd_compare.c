@@ -3,7 +3,7 @@
  * job (the workload options of `estimate`, src/cli/jobopts.c), estimated
  * for each model on the same device and region, side by side with ratios
  * against the first model.  A model whose batch dim is fixed to another
- * value than --batch is counted at its own batch and says so; a partial
+ * value than --batch is refused, as by estimate; a partial
  * count is said plainly (or refused with --strict).  --dim and --input
  * bindings apply to the models that have the dim or input.  The work is
  * jc_compare_run (src/workflows/compare.c), which the binding calls too.

@@ -83,6 +83,7 @@ int cmd_statement(int argc, char **argv)
     memset(&g, 0, sizeof g);
 
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
+    c.hash_weights = 1;   /* a statement names the file it is of, weights included */
     if (!s.markdown && !s.latex && !s.hf) s.markdown = 1;
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
     if (jc_job_is_serving(&c.job)) {

@@ -23,6 +23,8 @@ static const jo_opt opts[] = {
     {"allow-partial", JO_ALLOW_PARTIAL, 0, NULL,
      "report a partial count (unbound dim, unknown op) as a lower bound instead of refusing it (exit 9)"},
     {"strict", JO_STRICT, 0, NULL, "refuse a partial count with exit 9 (the default; overrides a job file's allow-partial)"},
+    {"hash-weights", JO_HASH_WEIGHTS, 0, NULL,
+     "also record the SHA-256 of the whole model file, weights included (reads every byte; the graph identity never does)"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
 
@@ -183,6 +185,11 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
         if (!rc) c->n_inputs++;
         return rc;
     }
+    case JO_HASH_WEIGHTS:
+        if (val && strcmp(val, "true") && strcmp(val, "false"))
+            return cli_usage(cmd, "%s: --%s expects true or false, got '%s'", where, o->name, val);
+        c->hash_weights = !(val && !strcmp(val, "false"));
+        return 0;
     case JO_ALLOW_PARTIAL:
     case JO_STRICT: {
         int on = 1;
@@ -221,6 +228,8 @@ static const char *closest_opt(const jobopts *c, const char *name)
 {
     const char *names[JO_MAX_JOBKEYS + N_OPTS + 64];
     size_t n = 0;
+    const char *meant = jc_job_key_meant(name);   /* 'gpu' means the device */
+    if (meant && find_opt(c, meant)) return meant;
     for (size_t i = 0; i < c->n_jobrows; i++)
         if (takes(c->only, &c->jobrows[i])) names[n++] = c->jobrows[i].name;
     for (size_t i = 0; i < N_OPTS; i++)
@@ -548,6 +557,7 @@ void jo_request(const jobopts *c, jc_request *rq)
     rq->n_inputs = c->n_inputs;
     rq->op_rules = c->op_rules;
     rq->allow_partial = c->allow_partial;
+    rq->hash_weights = c->hash_weights;
 }
 
 int jo_prepare(const jobopts *c, jc_prepared **p)

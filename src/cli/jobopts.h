@@ -24,6 +24,7 @@ typedef enum jo_type {
     JO_JOB,  /* a key of jc_job (jc_job_keys), applied with jc_job_set */
     JO_STR, JO_DIM, JO_INPUT, JO_OPRULES, JO_HWDB,
     JO_ALLOW_PARTIAL, JO_STRICT,  /* the request's partial-count policy */
+    JO_HASH_WEIGHTS,  /* hash the whole file too (jc_request.hash_weights) */
     JO_CMD, /* the command's own option; job files may give it too */
     JO_CMD_EACH, /* the same, repeatable: each use adds one (--assume) */
     JO_OUT  /* the command's own option; command line only (job files skip it) */
@@ -60,6 +61,7 @@ typedef struct jobopts {
     const char *op_rules;       /* --op-rules FILE, or NULL */
     int allow_partial;          /* --allow-partial (0: refused, exit 9) */
     int strict_given;           /* --strict (with --allow-partial: an error) */
+    int hash_weights;           /* --hash-weights (statement: always) */
     const char *layers[JO_MAX_LAYERS];
     size_t n_layers;
     jc_jobfile *jf;             /* the job file, when one was given */

@@ -241,7 +241,12 @@ int main(int argc, char **argv)
                 commands[i].help(stdout);
                 return 0;
             }
-        fprintf(stderr, "joulecast: no command '%s'\n", argv[2]);
+        if (!strcmp(argv[2], "help")) {   /* help is a command too */
+            fputs("usage: joulecast help COMMAND\n\nPrints the options of one command, as "
+                  "joulecast COMMAND --help does; joulecast help alone lists the commands.\n", stdout);
+            return 0;
+        }
+        fprintf(stderr, "joulecast: no command '%s' (joulecast help lists them)\n", argv[2]);
         return JC_ERR_USAGE;
     }
     for (size_t i = 0; i < N_COMMANDS; i++)

@@ -168,8 +168,9 @@ static jc_status resolve_power(est *s)
         if (i == JC_PW_A_LAUNCH && !(s->an && dev->kind == JC_DEVICE_GPU)) continue;
         jci_bld_const(&s->b, s->pw.id[i], labels[i], s->pw.src[i]);
     }
-    if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) {
-        /* nothing says how busy the device is: the published activity */
+    if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params) && !given(j->gpu_usage)) {
+        /* nothing says how busy the device is: the published activity
+         * (--gpu-usage says it: the power model at that usage instead) */
         const char *id = j->mode == JC_MODE_TRAINING
             ? (dev->kind == JC_DEVICE_TPU ? "activity_training_tpu" : "activity_training_gpu")
             : "activity_inference_gpu";
@@ -258,6 +259,29 @@ jc_status jci_est_resolve_device_numbers(est *s)
     return resolve_power(s);
 }
 
+/* The provider's instance for the job's devices in a cloud region (no
+ * --host named): a cloud-instance host of the region's provider whose
+ * accelerators are the device, the one with the most accelerators whose
+ * count divides the job's (fewest instances).  *k receives the instance
+ * count.  NULL when the region is not a cloud region or the database has
+ * no such instance. */
+static const jc_host *cloud_instance(est *s, double *k)
+{
+    const jc_region *r = NULL;
+    jc_diag tmp;
+    if (!s->job->region || jc_hwdb_region(s->db, s->job->region, &r, &tmp) || !r->provider) return NULL;
+    const jc_host *best = NULL;
+    for (size_t i = 0; i < s->db->n_hosts; i++) {
+        const jc_host *h = &s->db->hosts[i];
+        if (h->kind != JC_HOST_CLOUD_INSTANCE || !h->provider || jci_strcasecmp(h->provider, r->provider) ||
+            h->accel != s->dev || h->n_accel < 1 || fmod(s->G, h->n_accel) != 0 || !h->host_power_w.present)
+            continue;
+        if (!best || h->n_accel > best->n_accel) best = h;
+    }
+    if (best) *k = s->G / best->n_accel;
+    return best;
+}
+
 jc_status jci_est_resolve_host(est *s)
 {
     const jc_job *j = s->job;
@@ -269,6 +293,7 @@ jc_status jci_est_resolve_host(est *s)
         double n = s->host ? s->K : 1;
         s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power (%g host%s)", n, n == 1 ? "" : "s"),
                            R1(per * n), "W", JC_ORIGIN_USER, "--host-power (per host)");
+        s->e->host_assumed = jci_bld_str(&s->b, "%g W x %g (--host-power)", per, n);
         return JC_OK;
     }
     if (s->host) {
@@ -279,6 +304,7 @@ jc_status jci_est_resolve_host(est *s)
         s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power, %g x %s (CPUs, DRAM, fans, NICs)", s->K, s->host->id),
                            R3(r.low * s->K, r.central * s->K, r.high * s->K), "W", JC_ORIGIN_HWDB,
                            jci_bld_cite(&s->b, &s->host->host_power_w));
+        s->e->host_assumed = jci_bld_str(&s->b, "%s x %g (--host)", s->host->id, s->K);
         return JC_OK;
     }
     if (j->method == JC_METHOD_TDP || given(s->avg_power)) {
@@ -289,6 +315,26 @@ jc_status jci_est_resolve_host(est *s)
                given(s->avg_power)
                    ? "not added: the measured average power stands for what was measured (add --host-power or --host)"
                    : "not added: the tdp method counts device power only, as model cards do (add --host-power or --host)");
+        s->e->host_assumed = jci_bld_str(&s->b, "none (%s)", s->e->host_absent);
+        return JC_OK;
+    }
+    /* no host named, a cloud region: the provider's instance for the
+     * device and count (g2-standard-4 for one L4 on GCP) */
+    double k = 0;
+    const jc_host *inst = given(j->hosts) ? NULL : cloud_instance(s, &k);
+    if (inst) {
+        s->host_on = 1;
+        s->host = inst;
+        s->K = k;
+        s->e->host_id = inst->id;
+        s->e->hosts = k;
+        jc_range r = jci_sourced_range(&inst->host_power_w);
+        const char *why = jci_bld_str(&s->b, "the provider's instance for %g x %s in %s; no --host named", s->G,
+                                      s->dev->id, s->job->region);
+        s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power, %g x %s (%s)", k, inst->id, why),
+                                   R3(r.low * k, r.central * k, r.high * k), "W", JC_ORIGIN_HWDB,
+                                   jci_bld_cite(&s->b, &inst->host_power_w));
+        s->e->host_assumed = jci_bld_str(&s->b, "%s x %g (%s)", inst->id, k, why);
         return JC_OK;
     }
     /* no host named: the system class of the device (#18 item 4) */
@@ -298,23 +344,37 @@ jc_status jci_est_resolve_host(est *s)
         jci_bld_assume(&s->b, "host.power_w", "host power: none (system class 'none')", R1(0), "W", JC_ORIGIN_DEFAULT,
                        "a CPU device is its own host: its TDP covers the package; DRAM and platform power are "
                        "not added (give --host-power W to add them)");
+        s->e->host_assumed = "none (a CPU device is its own host)";
         return JC_OK;
     }
     const jc_constant *busy, *hidle;
     if ((st = jci_host_class_resolve(s->db, hc, &busy, &hidle, s->b.d))) return st;
     s->host_on = 1;
-    double nh = jci_host_class_hosts(hc, s->G);
+    /* the devices' share of the class's server (one L4 holds half of a
+     * 2-device server; a desktop workstation is whole), or --hosts whole
+     * servers of the class */
+    double per = jci_host_class_devices(hc);
+    double nh = given(j->hosts) ? j->hosts
+              : hc == JC_HOSTCLASS_WORKSTATION ? jci_host_class_hosts(hc, s->G)  /* a desktop is not shared */
+              : s->G / per;
     jc_range r = jci_sourced_range(&busy->value);
     const char *why = hc == JC_HOSTCLASS_WORKSTATION ? "a consumer card's usual system"
                     : hc == JC_HOSTCLASS_TPU ? "TPU chips share their pod's hosts"
                     : hc == JC_HOSTCLASS_EMBEDDED ? "a SoC module's carrier board and power supply"
                     : "a datacenter part's usual server for this device count";
+    const char *how = given(j->hosts) ? jci_bld_str(&s->b, "%g whole server%s: --hosts", nh, nh == 1 ? "" : "s")
+                    : nh == floor(nh) ? jci_bld_str(&s->b, "%g server%s of %g device%s", nh, nh == 1 ? "" : "s", per,
+                                                  per == 1 ? "" : "s")
+                    : jci_bld_str(&s->b, "a share: %g of its %g devices; --hosts 1 for a whole server", s->G, per);
     s->host_w = jci_bld_assume(&s->b, "host.power_w",
-                               jci_bld_str(&s->b, "host power: system class '%s' x %g (%s; no --host named)",
-                                            jci_host_class_name(hc), nh, why),
+                               jci_bld_str(&s->b, "host power: system class '%s' x %g (%s; %s; no --host named)",
+                                            jci_host_class_name(hc), nh, how, why),
                                R3(r.low * nh, r.central * nh, r.high * nh), "W", JC_ORIGIN_HWDB,
                                jci_bld_cite(&s->b, &busy->value));
     s->e->host_class = jci_host_class_name(hc);
+    s->e->hosts = nh;
+    s->e->host_assumed = jci_bld_str(&s->b, "%g x system class '%s' (%s; no --host named)", nh,
+                                     jci_host_class_name(hc), how);
     return JC_OK;
 }
 
@@ -612,6 +672,7 @@ void jci_est_compute(est *s, int sc, outv *o)
         else busy = avail;
         if (s->pw_on) {
             if (work) e_dyn *= busy / t_busy;
+            else if (given(s->usage)) e_dyn = avail * dyn_w(s, s->usage, 0, sc);   /* the power model at u */
             else e_dyn = busy * (tdp - idle) * pick(s->act, sc, 1);
         }
         o->busy = avail > 0 ? busy / avail : NAN;

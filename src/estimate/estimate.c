@@ -106,12 +106,55 @@ double jci_est_prec_bits(jc_precision p)
     }
 }
 
+/* The device a --measured trace names (nvidia-smi's name column, DCGM's
+ * device name), looked up in the database: what stands for --device when
+ * none is given.  *dev stays NULL when the trace names none (or it cannot
+ * be read: resolve_measured then says why). */
+static jc_status trace_device(est *s, const jc_device **dev, const char **name, double *n_devices)
+{
+    *dev = NULL;
+    *name = NULL;
+    *n_devices = 0;
+    jc_trace_opts o;
+    jc_trace_opts_init(&o);
+    jc_diag tmp;
+    jc_trace *t = NULL;
+    if (jc_trace_opts_from_job(s->job, &o, NULL, &tmp) || jc_trace_load(s->job->measured, &o, &t, &tmp)) return JC_OK;
+    jc_status st = JC_OK;
+    if (t->device_name[0]) {
+        const jc_host *h = NULL;
+        *name = jci_bld_str(&s->b, "%s", t->device_name);
+        /* nvidia-smi's names: "NVIDIA A100-SXM4-40GB", "Tesla V100-SXM2-32GB" */
+        const char *n = t->device_name;
+        if (jc_hwdb_hardware(s->db, n, dev, &h, &tmp) || !*dev) {
+            *dev = NULL;
+            if (!strncmp(n, "NVIDIA ", 7)) n += 7;
+            if (!strncmp(n, "Tesla ", 6)) n += 6;
+            if (n != t->device_name && jc_hwdb_hardware(s->db, n, dev, &h, &tmp)) *dev = NULL;
+        }
+        if (!*dev)
+            st = jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "%s names the device '%s', which the hardware database does not "
+                              "know: give --device ID (joulecast hw list)", s->job->measured, t->device_name);
+    }
+    *n_devices = (double)t->n_devices;
+    jc_trace_free(t);
+    return st;
+}
+
 static jc_status resolve_hardware(est *s)
 {
     const jc_job *j = s->job;
     jc_status st;
     const jc_device *dev = NULL;
     const jc_host *host = NULL;
+    const char *traced = NULL;   /* the device named by the --measured trace */
+    double traced_n = 0;         /* and its device channels */
+    if (!j->host && !j->device && j->measured) {
+        if ((st = trace_device(s, &dev, &traced, &traced_n))) return st;
+        if (dev)
+            jci_bld_warn(&s->b, "device %s: read from the trace's device name '%s' (no --device given)", dev->id,
+                         traced);
+    }
     if (j->host) {
         const jc_device *d2 = NULL;
         if ((st = jc_hwdb_hardware(s->db, j->host, &d2, &host, s->b.d))) return st;
@@ -133,6 +176,10 @@ static jc_status resolve_hardware(est *s)
     }
     if (host && !host->accel && !given(j->count))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "host '%s' names no accelerators: give --count G (devices in all)", host->id);
+    if (!dev && j->measured)
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "no hardware: the trace %s names no device (nvidia-smi's name "
+                            "column, DCGM's device name): give --device ID or --host ID (joulecast hw list)",
+                            j->measured);
     if (!dev)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "no hardware: give --device ID or --host ID "
                     "(joulecast hw list shows them)");
@@ -173,12 +220,14 @@ static jc_status resolve_hardware(est *s)
                given(j->count) ? "--count" : jci_bld_str(&s->b, "%s:%d (%s has %d x %s)",
                    host->file, host->line, host->id, host->n_accel, dev->id));
     } else {
-        if (given(j->hosts)) jci_bld_warn(&s->b, "--hosts ignored without --host");
-        s->G = given(j->count) ? j->count : 1;
+        int from_trace = !given(j->count) && dev && traced && traced_n > 0;
+        s->G = given(j->count) ? j->count : from_trace ? traced_n : 1;
         s->K = 0;
         jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",
                given(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
-               given(j->count) ? "--count" : "one device unless --count is given");
+               given(j->count) ? "--count"
+               : from_trace ? jci_bld_str(&s->b, "the trace's %g device channels (%s)", traced_n, j->measured)
+                            : "one device unless --count is given");
     }
     s->e->devices = s->G;
     s->e->hosts = s->K;
@@ -313,6 +362,7 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
         s->e->model_path = an->model->path;
         s->e->model_size_bytes = an->model->file_size;
         s->e->model_sha256 = an->model->sha256[0] ? an->model->sha256 : NULL;
+        s->e->model_graph_sha256 = an->model->graph_sha256[0] ? an->model->graph_sha256 : NULL;
         s->e->lower_bound = an->partial;
         for (size_t i = 0; i < an->n_warnings; i++) jci_bld_warn(&s->b, "%s", an->warnings[i]);  /* the count's */
     }

@@ -181,6 +181,10 @@ static void predict(est *s)
     jc_trace_job_clear(&j);
     j.hours = j.device_hours = j.gpu_usage = j.cpu_usage = NAN;
     j.per_node = 0;
+    if (!j.device && !j.host) {   /* the device was read from the trace */
+        j.device = s->dev->id;
+        if (isnan(j.count)) j.count = s->G;
+    }
     jc_estimate *p = NULL;
     jc_diag tmp;
     if (jc_estimate_run(&j, s->an, s->db, &p, &tmp)) {

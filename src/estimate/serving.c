@@ -814,6 +814,29 @@ static double default_tp(const sv *s, double maxg, int count_given, double cap, 
     return first;
 }
 
+/* A given --tp must split the model's heads as tensor parallelism does
+ * (vLLM's rule): the attention heads evenly, the KV heads evenly or each
+ * KV head replicated over a whole number of ranks, and, for a mixture of
+ * experts sharded over the tp group (no --ep), the experts evenly. */
+static jc_status tp_divides(sv *s)
+{
+    const jc_arch *a = s->a;
+    int64_t tp = (int64_t)s->tp;
+    if (!a || tp <= 1) return JC_OK;
+    if (a->heads > 0 && a->heads % tp)
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp %lld does not divide the model's %lld attention heads (%s): "
+                            "give a --tp that does", (long long)tp, (long long)a->heads, a->path);
+    if (!a->mla && a->kv_heads > 0 && (tp < a->kv_heads ? a->kv_heads % tp : tp % a->kv_heads))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp %lld cannot split the model's %lld KV heads (%s): it must divide "
+                            "them, or be a multiple of them (each KV head replicated)", (long long)tp,
+                            (long long)a->kv_heads, a->path);
+    if (a->n_experts > 0 && !given(s->job->ep) && a->n_experts % tp)
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp %lld does not divide the model's %lld experts (%s; the experts "
+                            "are sharded over the tp group): give a --tp that does, or --ep", (long long)tp,
+                            (long long)a->n_experts, a->path);
+    return JC_OK;
+}
+
 static jc_status resolve_parallel(sv *s)
 {
     const jc_job *j = s->job;
@@ -829,6 +852,7 @@ static jc_status resolve_parallel(sv *s)
     int tp_all_fit = 0;
     if (given(j->tp)) {
         s->tp = j->tp;
+        if ((st = tp_divides(s))) return st;
     } else {
         double maxg = !isnan(j->count) ? j->count / s->pp : 1024;
         s->tp = default_tp(s, maxg, !isnan(j->count), cap, &tp_all_fit);
@@ -860,6 +884,9 @@ static jc_status resolve_parallel(sv *s)
         if (s->a && !s->a->n_experts) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep given but the model has no experts");
         if (j->ep > grp || fmod(grp, j->ep) != 0)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep %g must divide the %g devices of a replica", j->ep, grp);
+        if (s->a && s->a->n_experts % (int64_t)j->ep)
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep %g does not divide the model's %lld experts (%s)", j->ep,
+                                (long long)s->a->n_experts, s->a->path);
         s->ep = j->ep;
     } else {
         s->ep = s->a && s->a->n_experts ? 1 : 0;
@@ -1010,6 +1037,8 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
         c->model_path = s->a->counted->model;
         c->model_size_bytes = (uint64_t)s->a->counted->file_size;
         c->model_sha256 = s->a->counted->sha256 && s->a->counted->sha256[0] ? s->a->counted->sha256 : NULL;
+        c->model_graph_sha256 = s->a->counted->graph_sha256 && s->a->counted->graph_sha256[0]
+                                    ? s->a->counted->graph_sha256 : NULL;
     }
     /* relabel the energy stage's inputs: time and power are modelled */
     for (size_t i = 0; i < c->n_assumptions; i++) {
@@ -1209,9 +1238,11 @@ static jc_status resolve_work(sv *s)
                                 given(j->params) ? "params" : "active-params", s->a->path,
                                 given(j->params) ? "params" : "active-params");
         jc_arch_params(s->a, &s->n_total, &s->n_active);
+        /* a context the model cannot hold is refused, not estimated */
         if (s->a->max_ctx > 0 && s->P + s->O > (double)s->a->max_ctx)
-            jci_bld_warn(&s->b, "serving: prompt + output (%g tokens) exceed the model's max_position_embeddings %lld",
-                 s->P + s->O, (long long)s->a->max_ctx);
+            return jci_bld_fail(&s->b, JC_ERR_RANGE, "prompt + output = %.0f tokens exceed the model's context of %lld "
+                                "tokens (max_position_embeddings in %s): lower --prompt-tokens or --output-tokens",
+                                s->P + s->O, (long long)s->a->max_ctx, s->a->path);
         if (s->a->counted) {
             jc_status st = counted_assumptions(s);
             if (st) return st;

@@ -1465,7 +1465,19 @@ static jc_status add_file_path(B *b, const char *path)
     return JC_OK;
 }
 
-static jc_status load_layer(B *b, const char *dir, int layer)
+/* The name a file of the bundled database is cited by: "hwdb/" and its
+ * path below the database root, whatever folder it was opened from (the
+ * repository, an installed share folder, a Python package, a frozen test
+ * copy), so footnotes and sources do not change with the working folder. */
+static const char *cite_path(B *b, const char *dir, const char *path)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/') n--;
+    if (strncmp(path, dir, n) || path[n] != '/') return path;   /* a lone file */
+    return jci_arena_printf(b->a, "hwdb/%s", path + n + 1);
+}
+
+static jc_status load_layer(B *b, const char *dir, int layer, int bundled)
 {
     const char **paths;
     size_t n;
@@ -1480,6 +1492,7 @@ static jc_status load_layer(B *b, const char *dir, int layer)
         if ((st = add_file_path(b, f->path))) return st;
         hnode *root;
         if ((st = hw_parse_file(b->s, b->a, f, &root, b->d))) return st;
+        if (bundled && !(f->path = cite_path(b, dir, f->path))) return oom(b);
         if ((st = register_file(b, f, root))) return st;
     }
     return JC_OK;
@@ -1574,10 +1587,10 @@ jc_status jc_hwdb_load(const char *bundled_dir, const char *const *layers,
     b.in->arena = b.a;
     b.db->internal_ = b.in;
     int layer = 0;
-    if (bundled_dir && (st = load_layer(&b, bundled_dir, layer++))) goto done;
+    if (bundled_dir && (st = load_layer(&b, bundled_dir, layer++, 1))) goto done;
     if (bundled_dir && (st = read_data_version(&b, bundled_dir))) goto done;
     for (size_t i = 0; i < n_layers; i++)
-        if ((st = load_layer(&b, layers[i], layer++))) goto done;
+        if ((st = load_layer(&b, layers[i], layer++, 0))) goto done;
     if (env_layers) {
         const char *p = env_layers;
         while (*p) {
@@ -1589,7 +1602,7 @@ jc_status jc_hwdb_load(const char *bundled_dir, const char *const *layers,
                     st = oom(&b);
                     goto done;
                 }
-                if ((st = load_layer(&b, dir, layer++))) goto done;
+                if ((st = load_layer(&b, dir, layer++, 0))) goto done;
             }
             p += len;
             if (*p == ':') p++;

@@ -427,12 +427,14 @@ static uint64_t hash_str(const char *s)
     return h | 1;
 }
 
-/* Offset of a copy of s: a path slot when s names a loaded file, else one
- * deduplicated copy per distinct string.  0 on failure. */
+/* Offset of a copy of s: a path slot when s is a loaded file's path (the
+ * string of jc_hwdb.files itself: records cite their file as "hwdb/REL",
+ * a plain string that the open does not rewrite), else one deduplicated
+ * copy per distinct string.  0 on failure. */
 static uint64_t w_str(W *w, const char *s)
 {
     for (size_t i = 0; i < w->n_files; i++)
-        if (!strcmp(s, w->files[i])) return w->slots + i * SNAP_SLOT;
+        if (s == w->files[i]) return w->slots + i * SNAP_SLOT;
     uint64_t h = hash_str(s);
     if (w->scap) {
         for (size_t j = h & (w->scap - 1); w->s[j].hash; j = (j + 1) & (w->scap - 1))

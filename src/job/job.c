@@ -50,8 +50,26 @@ const char *jc_job_key_canonical(const char *key)
     return NULL;
 }
 
+/* Names other tools (and people) give these options, as data: the key
+ * they mean, ahead of the nearest spelling ('gpu' is the device, not
+ * gpu-usage). */
+static const struct { const char *said, *key; } meant[] = {
+    {"gpu", "device"}, {"gpus", "count"}, {"accelerator", "device"}, {"hardware", "device"},
+    {"gpu-type", "device"}, {"gpu-model", "device"}, {"num-gpus", "count"}, {"gpu-count", "count"},
+    {"n-gpus", "count"}, {"devices", "count"}, {"location", "region"}, {"country", "region"},
+    {"zone", "region"}, {"runtime-hours", "hours"}, {"duration", "hours"},
+};
+
+const char *jc_job_key_meant(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof meant / sizeof meant[0]; i++)
+        if (!strcmp(meant[i].said, name)) return meant[i].key;
+    return NULL;
+}
+
 const char *jc_job_key_closest(const char *name)
 {
+    if (jc_job_key_meant(name)) return jc_job_key_meant(name);
     jci_suggest sg;
     jci_suggest_init(&sg, name, 1);
     for (size_t i = 0; name && i < N_ROWS; i++) jci_suggest_add(&sg, rows[i].pub.name, NULL);
@@ -98,43 +116,45 @@ static const struct size_limit {
     double max;
     const char *unit;
     int zero_ok;     /* 1: 0 is a value (no host power); else sizes are > 0 */
+    int whole;       /* 1: a count of things, a whole number (8.5 devices
+                        is refused where it is given, file:line:col) */
 } size_limits[] = {
-    {"batch", 1e9, "samples per batch", 0},
-    {"flops", 1e30, "FLOPs", 0},
-    {"params", 1e15, "parameters", 0},
-    {"active-params", 1e15, "parameters", 0},
-    {"tokens", 1e18, "tokens", 0},
-    {"seq", 1e9, "tokens per sample", 0},
-    {"requests", 1e18, "requests", 0},
-    {"tokens-per-request", 1e9, "tokens", 0},
-    {"samples", 1e15, "samples per epoch", 0},
-    {"epochs", 1e6, "epochs", 0},
-    {"backward-factor", 100, "x forward", 0},
-    {"hours", 1e6, "hours", 0},
-    {"device-hours", 1e12, "device-hours", 0},
-    {"avg-power", 1e5, "W per device", 0},
-    {"count", 1e8, "devices", 0},
-    {"hosts", 1e7, "hosts", 0},
-    {"host-power", 1e6, "W per host", 1},
-    {"lifetime", 100, "years", 0},
-    {"prompt-tokens", 1e7, "tokens per request", 0},
-    {"output-tokens", 1e6, "tokens per request", 0},
-    {"concurrency", 1e6, "running sequences", 0},
-    {"tp", 1e5, "devices", 0},
-    {"pp", 1e4, "stages", 0},
-    {"ep", 1e5, "devices", 0},
-    {"micro-batches", 1e6, "micro-batches", 0},
-    {"hidden", 1e6, "dimensions", 0},
-    {"layers", 1e5, "layers", 0},
-    {"heads", 1e5, "heads", 0},
-    {"total-params", 1e15, "parameters", 0},
-    {"cp", 1e5, "devices", 0},
-    {"zero", 3, "(ZeRO stage)", 1},
-    {"virtual-stages", 1e3, "stages per device", 0},
-    {"distill-teacher", 1e15, "parameters", 0},
-    {"mtp-heads", 64, "modules", 1},
-    {"long-seq", 1e9, "tokens per sample", 0},
-    {"long-tokens", 1e18, "tokens", 0},
+    {"batch", 1e9, "samples per batch", 0, 1},
+    {"flops", 1e30, "FLOPs", 0, 0},
+    {"params", 1e15, "parameters", 0, 0},
+    {"active-params", 1e15, "parameters", 0, 0},
+    {"tokens", 1e18, "tokens", 0, 0},
+    {"seq", 1e9, "tokens per sample", 0, 0},
+    {"requests", 1e18, "requests", 0, 0},
+    {"tokens-per-request", 1e9, "tokens", 0, 0},
+    {"samples", 1e15, "samples per epoch", 0, 0},
+    {"epochs", 1e6, "epochs", 0, 0},
+    {"backward-factor", 100, "x forward", 0, 0},
+    {"hours", 1e6, "hours", 0, 0},
+    {"device-hours", 1e12, "device-hours", 0, 0},
+    {"avg-power", 1e5, "W per device", 0, 0},
+    {"count", 1e8, "devices", 0, 1},
+    {"hosts", 1e7, "hosts", 0, 1},
+    {"host-power", 1e6, "W per host", 1, 0},
+    {"lifetime", 100, "years", 0, 0},
+    {"prompt-tokens", 1e7, "tokens per request", 0, 0},
+    {"output-tokens", 1e6, "tokens per request", 0, 0},
+    {"concurrency", 1e6, "running sequences", 0, 1},
+    {"tp", 1e5, "devices", 0, 1},
+    {"pp", 1e4, "stages", 0, 1},
+    {"ep", 1e5, "devices", 0, 1},
+    {"micro-batches", 1e6, "micro-batches", 0, 1},
+    {"hidden", 1e6, "dimensions", 0, 0},
+    {"layers", 1e5, "layers", 0, 1},
+    {"heads", 1e5, "heads", 0, 1},
+    {"total-params", 1e15, "parameters", 0, 0},
+    {"cp", 1e5, "devices", 0, 1},
+    {"zero", 3, "(ZeRO stage)", 1, 1},
+    {"virtual-stages", 1e3, "stages per device", 0, 1},
+    {"distill-teacher", 1e15, "parameters", 0, 0},
+    {"mtp-heads", 64, "modules", 1, 1},
+    {"long-seq", 1e9, "tokens per sample", 0, 0},
+    {"long-tokens", 1e18, "tokens", 0, 0},
 };
 
 const double *jc_job_key_max(const char *key)
@@ -145,7 +165,8 @@ const double *jc_job_key_max(const char *key)
 }
 
 /* A size is a count or an amount of something: above its limit it is out
- * of range, and it must be positive (>= 0 where the table says zero_ok). */
+ * of range, and it must be positive (>= 0 where the table says zero_ok)
+ * and, for a count of things, whole. */
 static jc_status check_limit(jc_diag *d, const char *key, double v)
 {
     for (size_t i = 0; i < sizeof size_limits / sizeof size_limits[0]; i++) {
@@ -156,6 +177,9 @@ static jc_status check_limit(jc_diag *d, const char *key, double v)
         int zero_ok = size_limits[i].zero_ok;
         if (v < 0 || (v == 0 && !zero_ok))
             return jci_diag_set(d, JC_ERR_USAGE, "%s must be %s (got %g %s)", key, zero_ok ? ">= 0" : "> 0", v,
+                               size_limits[i].unit);
+        if (size_limits[i].whole && v != floor(v))
+            return jci_diag_set(d, JC_ERR_USAGE, "%s must be a whole number (got %g %s)", key, v,
                                size_limits[i].unit);
     }
     return JC_OK;

@@ -47,7 +47,7 @@ int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input
 
 /* ---- the model source ------------------------------------------------------ */
 
-static jc_status load_stream(FILE *in, jc_model **out, jc_diag *d)
+static jc_status load_stream(FILE *in, int hash, jc_model **out, jc_diag *d)
 {
     char *buf;
     size_t len;
@@ -64,7 +64,7 @@ static jc_status load_stream(FILE *in, jc_model **out, jc_diag *d)
         return jci_diag_set(d, JC_ERR_MODEL, "<stdin>: empty input: not an ONNX model");
     }
     jc_status st = jc_model_load_buffer(buf, len, "<stdin>", out, d);
-    if (!st) {
+    if (!st && hash) {
         jci_sha256 h;
         jci_sha256_init(&h);
         jci_sha256_update(&h, buf, len);
@@ -79,9 +79,9 @@ jc_status jc_request_load(const jc_request *rq, jc_model **out, jc_diag *d)
     if (!out) return jci_diag_set(d, JC_ERR_USAGE, "jc_request_load: NULL argument");
     *out = NULL;
     if (!rq || !rq->model) return jci_diag_set(d, JC_ERR_USAGE, "the request names no model");
-    if (!strcmp(rq->model, "-")) return load_stream(rq->in ? rq->in : stdin, out, d);
+    if (!strcmp(rq->model, "-")) return load_stream(rq->in ? rq->in : stdin, rq->hash_weights, out, d);
     jc_status st = jc_model_load(rq->model, out, d);
-    if (st) return st;
+    if (st || !rq->hash_weights) return st;
     if ((st = jci_sha256_file(rq->model, (*out)->sha256, d))) {
         jc_model_free(*out);
         *out = NULL;
@@ -213,8 +213,6 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
         info = &tmp;
     }
     info->batch = NAN;
-    info->fixed_batch = 0;
-    info->fixed_input = NULL;
     info->partial = 0;
     const char *path = m->path ? m->path : "model";
     double b = isnan(batch) && rq->job ? rq->job->batch : batch;
@@ -223,16 +221,11 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
     if (!isnan(b)) {
         const char *in = NULL;
         int64_t fixed = jc_model_fixed_batch(m, b, &in);
-        if (fixed && rq->fixed_batch == JC_FIXED_BATCH_REFUSE)
+        if (fixed)
             return jci_diag_set(d, JC_ERR_USAGE, "%s: input '%s' has a fixed batch dim of %lld, so --batch %g "
                                "cannot be bound; export the model with a dynamic batch axis or use --batch %lld",
                                path, in, (long long)fixed, b, (long long)fixed);
-        if (fixed) {
-            info->fixed_batch = fixed;
-            info->fixed_input = in;
-            b = (double)fixed;
-        }
-        if (!fixed && rq->fixed_batch == JC_FIXED_BATCH_REFUSE && (st = batch_binds(m, b, d))) return st;
+        if ((st = batch_binds(m, b, d))) return st;
     }
 
     /* the bindings that apply to this model */

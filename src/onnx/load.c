@@ -94,6 +94,10 @@ typedef struct loader {
     size_t map_len;
     const uint8_t *released;
     size_t total_nodes;        /* nodes of every graph so far (the node cap) */
+    /* byte ranges of the tensor payloads the decoder does not read (the
+     * graph identity hashes everything else, graph_identity) */
+    struct payload_range { size_t off, len; } *pay;
+    size_t n_pay, cap_pay;
 } loader;
 
 /* The node cap (docs/counting.md "Limits"): a model of more nodes, over
@@ -143,6 +147,60 @@ static void release_behind(loader *L, const uint8_t *upto)
     size_t start = (size_t)(L->released - L->map) & ~(page - 1);
     if (end > start) madvise((void *)(L->map + start), end - start, MADV_DONTNEED);
     L->released = L->map + end;
+}
+
+/* Records [p, p + len) as a payload the graph identity leaves out.
+ * Returns 0, or -1 when out of memory. */
+static int skip_payload(loader *L, const uint8_t *p, size_t len)
+{
+    if (!len || p < L->base || p + len > L->base + L->size) return 0;
+    if (L->n_pay == L->cap_pay) {
+        size_t cap = L->cap_pay ? 2 * L->cap_pay : 64;
+        void *np = realloc(L->pay, cap * sizeof *L->pay);
+        if (!np) return -1;
+        L->pay = np;
+        L->cap_pay = cap;
+    }
+    L->pay[L->n_pay].off = (size_t)(p - L->base);
+    L->pay[L->n_pay].len = len;
+    L->n_pay++;
+    return 0;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+    const struct payload_range *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The graph identity (jc_model.graph_sha256): SHA-256 over the file size
+ * as 8 bytes, most significant first, then every byte of the file except
+ * the payloads of the tensors whose values the decoder does not read
+ * (raw_data or one packed typed field of a tensor too big for its values
+ * to be kept).  Only the structure's pages are touched, so the cost
+ * follows the graph, not the weights; the pages are released behind. */
+static void graph_identity(loader *L, char out[65])
+{
+    jci_sha256 h;
+    jci_sha256_init(&h);
+    unsigned char sz[8];
+    for (int i = 0; i < 8; i++) sz[i] = (unsigned char)((uint64_t)L->size >> (56 - 8 * i));
+    jci_sha256_update(&h, sz, sizeof sz);
+    if (L->n_pay) qsort(L->pay, L->n_pay, sizeof *L->pay, cmp_range);
+    size_t at = 0;
+    L->released = NULL;
+    for (size_t i = 0; i <= L->n_pay; i++) {
+        size_t end = i < L->n_pay ? L->pay[i].off : L->size;
+        for (size_t k = at; k < end;) {       /* in 1 MiB steps, releasing behind */
+            size_t n = end - k < ((size_t)1 << 20) ? end - k : (size_t)1 << 20;
+            jci_sha256_update(&h, L->base + k, n);
+            k += n;
+            release_behind(L, L->base + k);
+        }
+        if (i < L->n_pay && L->pay[i].off + L->pay[i].len > at) at = L->pay[i].off + L->pay[i].len;
+        if (at < end) at = end;
+    }
+    jci_sha256_hex(&h, out);
 }
 
 /* ---- errors -------------------------------------------------------------- */
@@ -502,6 +560,8 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
     int typed_field = 0, ntyped_fields = 0;
     int64_t n_typed = 0;
     const uint8_t *payload_start = NULL, *payload_end = NULL;
+    const uint8_t *packed = NULL;   /* the one packed typed field's bytes */
+    size_t packed_len = 0;
     int loc = 0;
     jc_status st = JC_OK;
 
@@ -550,6 +610,7 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
             typed_len = (size_t)(f.data ? f.data + f.len - typed : f.start + 1 - typed);
             n_typed += k;
             ntyped_fields++;
+            if (f.wt == WT_LEN && f.num != TP_STRING_DATA) { packed = f.data; packed_len = f.len; }
             if (!payload_start) payload_start = f.start;
             payload_end = w.p;
             break;
@@ -609,6 +670,12 @@ static jc_status parse_tensor(loader *L, const uint8_t *data, size_t len,
         } else if (!raw && !typed && numel == 0) {
             if (alloc_vals(L, v, 0)) { st = oom(L); goto out; }
         }
+    }
+    /* a payload whose values were not read is left out of the identity */
+    if (!v->fvals && v->data_loc == JC_DATA_INLINE &&
+        skip_payload(L, raw ? raw : packed, raw ? raw_len : ntyped_fields == 1 ? packed_len : 0)) {
+        st = oom(L);
+        goto out;
     }
 out:
     free(dims.v);
@@ -1459,6 +1526,48 @@ static jc_status parse_function(loader *L, const wfield *ff, jc_function *fn)
     return st;
 }
 
+/* What a file that failed to decode looks like instead of ONNX: JSON, a
+ * zip archive or plain text (its first 256 bytes all printable), else
+ * NULL.  Asked only after a decoding error, so a valid model is never
+ * judged by its first bytes. */
+static const char *other_kind(const uint8_t *b, size_t size)
+{
+    size_t i = 0;
+    while (i < size && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) i++;
+    if (i < size && (b[i] == '{' || b[i] == '['))
+        return "it looks like JSON: a Hugging Face config.json goes to --hf-config, with --generate";
+    if (size >= 4 && !memcmp(b, "PK\003\004", 4))
+        return "it looks like a zip archive, such as a PyTorch checkpoint: export the model to ONNX first";
+    size_t n = size < 256 ? size : 256, text = 0;
+    for (i = 0; i < n; i++) text += (b[i] >= 0x20 && b[i] < 0x7f) || b[i] == '\n' || b[i] == '\t' || b[i] == '\r';
+    return n && text == n ? "it looks like text: a job file ends in .yaml or .yml" : NULL;
+}
+
+/* Why the top-level ModelProto could not be read: a field that claims
+ * more bytes than the file has left is a cut-off file, said with the
+ * file's size and the size it would need; else the wire-level reason. */
+static jc_status model_unreadable(loader *L, const wfield *f, const char *why)
+{
+    const uint8_t *end = L->base + L->size;
+    if (f->wt == WT_LEN && strstr(why, "runs past")) {
+        wire w = {f->start, end};
+        uint64_t tag, n;
+        if (wire_varint(&w, &tag) == 0 && wire_varint(&w, &n) == 0) {
+            L->failed = 1;
+            return jci_diag_at(L->d, JC_ERR_MODEL, L->path, (int64_t)(f->start - L->base),
+                               "truncated at byte %zu of %llu: the file ends inside a field of the model (a copy "
+                               "or download cut short?)", L->size,
+                               (unsigned long long)((uint64_t)(w.p - L->base) + n));
+        }
+    }
+    if (strstr(why, "truncated")) {
+        L->failed = 1;
+        return jci_diag_at(L->d, JC_ERR_MODEL, L->path, (int64_t)(f->start - L->base),
+                           "truncated at byte %zu: the file ends inside a field of the model (%s)", L->size, why);
+    }
+    return fail_at(L, f->start, "model", why);
+}
+
 static jc_status parse_model(loader *L, const uint8_t *data, size_t len)
 {
     jc_model *m = L->m;
@@ -1488,7 +1597,7 @@ static jc_status parse_model(loader *L, const uint8_t *data, size_t len)
         default: break;
         }
     }
-    if (r < 0) return fail_at(L, f.start, "model", why);
+    if (r < 0) return model_unreadable(L, &f, why);
     if (!fields) return fail_at(L, data, "model", "empty file: not an ONNX model");
     if (!graph) return fail_at(L, data, "model", "no graph (field 7 of ModelProto): not an ONNX model");
     if (m->ir_version <= 0 || m->ir_version > 100)
@@ -1604,6 +1713,10 @@ static jc_status load_bytes(const uint8_t *data, size_t len, const char *name,
     L.map = map;
     L.map_len = map_len;
     jc_status st = m->path ? parse_model(&L, data, len) : oom(&L);
+    const char *kind = st == JC_ERR_MODEL ? other_kind(data, len) : NULL;
+    if (kind) st = jci_diag_at(d, JC_ERR_MODEL, name, 0, "not an ONNX file (%s)", kind);
+    if (!st) graph_identity(&L, m->graph_sha256);
+    free(L.pay);
     if (st) {
         m->internal_ = mi;
         jc_model_free(m);
@@ -1824,6 +1937,7 @@ jc_status jci_tensor_file_values(const char *path, int *dtype, int64_t *dims, in
     L.d = d;
     jc_value v = {0};
     jc_status st = parse_tensor(&L, buf, len, &v, "TensorProto");
+    free(L.pay);   /* no identity for a lone tensor */
     if (!st) {
         *dtype = v.dtype;
         *rank = v.rank;

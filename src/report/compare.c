@@ -133,7 +133,10 @@ static jc_status serving_text(const jc_compare_item *items, size_t n, FILE *f)
     if (same_place(items, n)) {
         fprintf(f, "hardware   %s (%s), devices per model in the table\n", e0->device_name, e0->device_id);
         if (e0->region_code) fprintf(f, "region     %s (%s)\n", e0->region_code, e0->region_name ? e0->region_name : "");
+        if (e0->host_assumed) fprintf(f, "host       %s (the first model's)\n", e0->host_assumed);
     }
+    fprintf(f, "facility   PUE %.3g: J/tok fac, J/request and facility kWh are at the facility (devices + host, "
+               "x PUE)\n", e0->pue.central);
     static const char *const head[S_COUNT] = {"params", "active", "TTFT ms", "ITL ms", "tok/s/dev", "J/tok dev",
                                               "J/tok fac", "J/request", "facility kWh", "kgCO2e"};
     fprintf(f, "\n  %-34s %4s %3s %5s", "model", "dev", "tp", "conc");
@@ -181,7 +184,10 @@ jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f
     if (same_place(items, n)) {
         fprintf(f, "hardware   %g x %s (%s), %s\n", e0->devices, e0->device_name, e0->device_id, e0->precision);
         if (e0->region_code) fprintf(f, "region     %s (%s)\n", e0->region_code, e0->region_name ? e0->region_name : "");
+        if (e0->host_assumed) fprintf(f, "host       %s\n", e0->host_assumed);
     }
+    fprintf(f, "facility   PUE %.3g: facility kWh and J/sample are at the facility (devices + host, x PUE)\n",
+            e0->pue.central);
     fprintf(f, "\n  %-32s %6s %10s %10s %11s %13s %11s %11s\n", "model", "batch", "MACs", "params", "wall h",
             "facility kWh", "kgCO2e", "J/sample");
     for (size_t i = 0; i < n; i++) {

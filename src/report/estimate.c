@@ -220,10 +220,13 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
     if (e->host_id) fprintf(f, ", host %g x %s", e->hosts, e->host_id);
     fprintf(f, "\n");
     if (e->region_code) fprintf(f, "region     %s (%s)\n", e->region_code, e->region_name ? e->region_name : "");
+    if (e->host_assumed) fprintf(f, "host       %s\n", e->host_assumed);
     if (e->flops_per_pass > 0)
         fprintf(f, "work       %s FLOP per forward pass x %s %s = %s FLOP in all\n",
                 fmt_si(b1, sizeof b1, e->flops_per_pass), count_num(b2, sizeof b2, e->passes),
-                e->mode == JC_MODE_TRAINING ? "steps (forward + backward + optimizer)" : "passes",
+                e->mode == JC_MODE_TRAINING ? (e->passes == 1 ? "step (forward + backward + optimizer)"
+                                                               : "steps (forward + backward + optimizer)")
+                                            : e->passes == 1 ? "pass" : "passes",
                 fmt_si(b3, sizeof b3, e->flops_total));
     else if (e->flops_total > 0)
         fprintf(f, "work       %s FLOP in all\n", fmt_si(b1, sizeof b1, e->flops_total));
@@ -378,6 +381,7 @@ cJSON *rj_estimate(const jc_estimate *e)
         REQ(o = cJSON_AddObjectToObject(root, "model"));
         REQ(rj_str(o, "path", e->model_path));
         REQ(rj_num(o, "size_bytes", (double)e->model_size_bytes));
+        REQ(rj_str(o, "graph_sha256", e->model_graph_sha256));
         REQ(rj_str(o, "sha256", e->model_sha256));
     } else {
         REQ(cJSON_AddNullToObject(root, "model"));
@@ -387,6 +391,9 @@ cJSON *rj_estimate(const jc_estimate *e)
     const rj_field hardware[] = {
         RJF_S("device", e->device_id), RJF_S("device_name", e->device_name), RJF_N("devices", e->devices),
         RJF_S("host", e->host_id), RJF_N("hosts", e->host_id ? e->hosts : NAN),
+        RJF_S("host_class", e->host_id ? NULL : e->host_class),
+        RJF_N("host_class_share", !e->host_id && e->host_class && e->hosts > 0 ? e->hosts : NAN),
+        RJF_S("host_assumed", e->host_assumed),
     };
     const rj_field region[] = {
         RJF_S("code", e->region_code), RJF_S("name", e->region_name), RJF_R("ci_gco2e_per_kwh", e->ci),
@@ -482,7 +489,7 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
     if (header) {
         fprintf(f, "mode,method,precision,device,devices,host,hosts,region,flops_total,passes,samples");
         for (size_t i = 0; i < n; i++) fprintf(f, ",%s_low,%s,%s_high", cols[i], cols[i], cols[i]);
-        fprintf(f, ",figures,model_sha256\n");
+        fprintf(f, ",figures,model_graph_sha256,model_sha256\n");
     }
     /* unknown figures are "n/a"; an absent host or region is empty */
     fprintf(f, "%s,%s,%s,", jc_mode_name(e->mode), jc_method_name(e->method), e->precision);
@@ -513,6 +520,8 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
         rcsv_num(f, r.high);
     }
     fprintf(f, ",%s,", e->lower_bound ? "lower bound" : "estimate");
+    jci_csv_field(f, e->model_graph_sha256, 0);
+    fputc(',', f);
     jci_csv_field(f, e->model_sha256, 0);
     fprintf(f, "\n");
     return ferror(f) ? JC_ERR_IO : JC_OK;

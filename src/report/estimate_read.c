@@ -119,6 +119,7 @@ jc_status jc_read_estimate_json(const char *path, jc_estimate_summary *out, jc_d
     if (cJSON_IsObject(model)) {
         copy(out->model, sizeof out->model, model, "path");
         copy(out->model_sha256, sizeof out->model_sha256, model, "sha256");
+        copy(out->model_graph_sha256, sizeof out->model_graph_sha256, model, "graph_sha256");
     }
     copy(out->hwdb_version, sizeof out->hwdb_version, root, "hwdb_version");
     copy(out->figures, sizeof out->figures, root, "figures");
@@ -186,6 +187,8 @@ jc_status jc_estimate_diff(const jc_estimate_summary *a, const jc_estimate_summa
     df->max_increase = max_increase;
     df->on_high = on_high;
     change(df, "model", a->model, b->model);
+    if (!strcmp(a->model, b->model) && a->model_graph_sha256[0] && b->model_graph_sha256[0])
+        change(df, "model graph (graph_sha256)", a->model_graph_sha256, b->model_graph_sha256);
     if (!strcmp(a->model, b->model) && a->model_sha256[0] && b->model_sha256[0])
         change(df, "model file (sha256)", a->model_sha256, b->model_sha256);
     change(df, "hwdb data version", a->hwdb_version, b->hwdb_version);

@@ -119,9 +119,20 @@ jc_status jc_report_ga_text(const jc_ga_result *r, FILE *f)
     } else {
         for (size_t i = 0; i < r->n_own_parts; i++) {
             const jc_ga_own_part *p = &r->own_parts[i];
-            fprintf(f, "  %-4s %s x %g: idle %g W + (TDP %g W - idle) x usage %g -> %s W\n",
-                    p->role, p->device_id, p->count, p->idle_w, p->tdp_w, p->usage,
-                    num(b1, sizeof b1, p->power_w));
+            /* the formula shown is the one that gives the figure: the
+             * count, and the CPU's share of its sockets' cores */
+            char cnt[32] = "", share[96] = "";
+            if (p->count != 1) snprintf(cnt, sizeof cnt, "%g x ", p->count);
+            if (p->cores_per_socket > 0)
+                snprintf(share, sizeof share, " x share %g (%g of %g cores)", p->share, p->cores_used,
+                         p->cores_per_socket);
+            if (p->cores_per_socket > 0)
+                fprintf(f, "  %-4s %s x %g: %sidle %g W + (TDP %g W - idle)%s x usage %g -> %s W\n", p->role,
+                        p->device_id, p->count, cnt, p->idle_w, p->tdp_w, share, p->usage,
+                        num(b1, sizeof b1, p->power_w));
+            else
+                fprintf(f, "  %-4s %s x %g: %s(idle %g W + (TDP %g W - idle) x usage %g) -> %s W\n", p->role,
+                        p->device_id, p->count, cnt, p->idle_w, p->tdp_w, p->usage, num(b1, sizeof b1, p->power_w));
             if (p->tdp_source) fprintf(f, "       TDP source: %s\n", p->tdp_source);
             if (p->idle_source) fprintf(f, "       idle source: %s\n", p->idle_source);
         }
@@ -212,6 +223,9 @@ static int ga_own(cJSON *o, const jc_ga_result *r)
         if (!x || !rj_str(x, "device", p->device_id) || !rj_str(x, "role", p->role) ||
             !rj_num(x, "count", p->count) || !rj_num(x, "idle_w", p->idle_w) ||
             !rj_num(x, "tdp_w", p->tdp_w) || !rj_num(x, "usage", p->usage) ||
+            !rj_num(x, "share", p->share) ||
+            (p->cores_per_socket > 0 && (!rj_num(x, "cores_used", p->cores_used) ||
+                                         !rj_num(x, "cores_per_socket", p->cores_per_socket))) ||
             !rj_num(x, "power_w", p->power_w) || !rj_str(x, "tdp_source", p->tdp_source) ||
             !rj_str(x, "idle_source", p->idle_source))
             return 0;

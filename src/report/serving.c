@@ -58,7 +58,9 @@ jc_status jc_report_serving_text(const jc_serving *s, FILE *f)
             s->model_type ? s->model_type : "", s->model_type ? ")" : "", fmt_si(b1, sizeof b1, s->params_total));
     if (s->params_active < s->params_total) fprintf(f, ", %s active", fmt_si(b2, sizeof b2, s->params_active));
     fprintf(f, "\nworkload   %s requests x (%g prompt + %g output tokens), %g running sequences per replica%s\n",
-            num(b1, sizeof b1, s->requests), s->prompt_tokens, s->output_tokens, s->concurrency,
+            s->requests == floor(s->requests) && s->requests < 1e15 ? fmt_int(b1, sizeof b1, (int64_t)s->requests)
+                                                                   : num(b1, sizeof b1, s->requests),
+            s->prompt_tokens, s->output_tokens, s->concurrency,
             s->memory_limited ? " (KV-memory bound)" : "");
     fprintf(f, "parallel   tp %g x pp %g", s->tp, s->pp);
     if (s->ep > 0) fprintf(f, ", ep %g", s->ep);

@@ -131,11 +131,11 @@ static void hardware(stmt *s, const jc_estimate *e)
     put_esc(s, e->device_name);
     const jc_assumption *dv = jci_estimate_assumption(e, JCI_AK_DEVICES);
     if (e->device_file)
-        note(s, "Hardware: device %s, %s:%d; device count %s.", e->device_id, e->device_file, e->device_line,
-             src_text(t1, sizeof t1, dv));
+        note(s, "Hardware: device %s, %s:%d; device count %s; host assumed: %s.", e->device_id, e->device_file,
+             e->device_line, src_text(t1, sizeof t1, dv), e->host_assumed ? e->host_assumed : "none");
     else
-        note(s, "Hardware: device %s of the joulecast hardware database; device count %s.", e->device_id,
-             src_text(t1, sizeof t1, dv));
+        note(s, "Hardware: device %s of the joulecast hardware database; device count %s; host assumed: %s.",
+             e->device_id, src_text(t1, sizeof t1, dv), e->host_assumed ? e->host_assumed : "none");
     if (e->host_id) {
         fprintf(f, " in %g ", e->hosts);
         put_esc(s, e->host_id);
@@ -228,6 +228,10 @@ static void tail(stmt *s, const jc_estimate *e, const jc_statement_opts *o, int 
             fputs(JC_VERSION, f);
             fputs(" and hwdb data ", f);
             put_esc(s, o->db->data_version);
+        }
+        if (e->model_sha256) {   /* the file, weights included (statement hashes it) */
+            fputs(" for the model file of SHA-256 ", f);
+            put_esc(s, e->model_sha256);
         }
     }
     fputs(".\n", f);

@@ -61,6 +61,9 @@ jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
                    "figure where it differs (e.g. Google's for a GCP region), not used\n", s->ci_basis);
     else
         fprintf(f, "intensity  each region's own default dataset (bases may differ between providers)\n");
+    fprintf(f, "host       each entry's own (no --host: the provider's instance for the device and count in a cloud "
+               "region, else the system class's share of a server; --json names it per entry)\n");
+    fprintf(f, "facility   facility kWh (and J/sample, --json/--csv) are at the facility: devices + host, x the PUE column\n");
 
     if (s->n_entries) {
         size_t shown = top && top < s->n_entries ? top : s->n_entries;
@@ -150,6 +153,8 @@ char *jc_report_sweep_json(const jc_sweep *s)
         REQ(rj_num(o, "pue", x->pue));
         REQ(rj_num(o, "ci_region_default", x->ci_region_default));
         REQ(rj_num(o, "j_per_sample", rj_known(x->j_per_sample)));
+        REQ(rj_str(o, "host", x->host));
+        REQ(rj_num(o, "hosts", x->host ? x->hosts : NAN));
     }
     REQ(arr = cJSON_AddArrayToObject(root, "skipped"));
     for (size_t i = 0; i < s->n_skipped; i++) {

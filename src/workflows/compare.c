@@ -4,7 +4,7 @@
  * (jc_run_compare_json, src/bind/bind_workflows.c): the same request (job and
  * bindings, src/job/request.c) counted and estimated for each model on the
  * same database.  A model whose batch dim is fixed to another value than
- * the job's batch is counted at its own batch and says so; a partial count
+ * the job's batch is refused (the request path's rule); a partial count
  * is refused unless the request allows it, then said plainly; --dim and
  * --input bindings apply to the models that have the dim or input, and one
  * that no model uses is an error.  With --generate each file is a Hugging
@@ -153,15 +153,7 @@ static jc_status one_model(jc_compare *c, size_t i, const jc_request *rq0, const
     jc_job job = *rq.job;
     char note[1200] = "";
     size_t k = 0;
-    if (info.fixed_batch) {
-        k += (size_t)snprintf(note + k, sizeof note - k,
-                              "input '%s' has a fixed batch dim of %lld, so it is counted at batch %lld, "
-                              "not %g: totals cover the same samples, per-pass figures do not compare",
-                              info.fixed_input, (long long)info.fixed_batch, (long long)info.fixed_batch,
-                              job.batch);
-        job.batch = (double)info.fixed_batch;
-    }
-    if (info.partial && k < sizeof note) {
+    if (info.partial) {
         char what[700];
         jc_analysis_partial_words(an, what, sizeof what);
         k += (size_t)snprintf(note + k, sizeof note - k, "%spartial count (%s): its figures are lower bounds",
@@ -201,11 +193,11 @@ jc_status jc_compare_run(const jc_request *request, const char *const *paths, si
     jc_status st = jc_batch_check(request->job->batch, "--batch", d);
     if (st) return st;
     /* models differ: a binding is applied to the models that have the dim
-     * or input (one that no model uses is refused below), and a model whose
-     * batch dim is fixed is counted at its own batch */
+     * or input (one that no model uses is refused below); a model whose
+     * batch dim is fixed to another value than --batch is refused, as
+     * everywhere (the request path's one rule) */
     jc_request rq = *request;
     rq.bindings_if_present = 1;
-    rq.fixed_batch = JC_FIXED_BATCH_MODEL;
     jc_compare *c = compare_new(n);
     unsigned char *dim_used = calloc(rq.n_dims + 1, 1), *input_used = calloc(rq.n_inputs + 1, 1);
     if (!c || !dim_used || !input_used) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");

@@ -364,6 +364,7 @@ jc_status jc_arch_load_onnx(const jc_request *rq, jc_arch **out, jc_diag *d)
     a->path = c->k->model = jci_arena_strdup(c->ar, rq->model);
     a->model_type = "onnx";
     c->k->sha256 = jci_arena_strdup(c->ar, m->sha256);
+    c->k->graph_sha256 = jci_arena_strdup(c->ar, m->graph_sha256);
     c->k->file_size = (double)m->file_size;
     if ((st = find_prompt(c)) || (st = find_past(c))) goto done;
     if (!strcmp(c->k->prompt_dim, c->k->past_dim)) {

@@ -283,6 +283,14 @@ static jc_status unknown_location(const jc_ga_version *v, const char *code,
             "'%s' names a cloud region of a provider the Green Algorithms calculator v%s does not list; "
             "give --platform cloud --provider other --region COUNTRY, or --ci G", code, v->version);
     }
+    /* a bare data-centre name ("europe-west1") is a cloud region too */
+    for (size_t i = 0; !colon && i < v->n_datacenters; i++)
+        if (name_eq(v->datacenters[i].name, code))
+            return jci_diag_set(diag, JC_ERR_NOTFOUND,
+                "'%s' is a cloud region: the Green Algorithms calculator v%s takes it as "
+                "--platform cloud --provider %s --datacenter %s (location %s, with its PUE), not as --region",
+                code, v->version, v->datacenters[i].provider, v->datacenters[i].name,
+                v->datacenters[i].location ? v->datacenters[i].location : "n/a");
     const char **names = malloc((v->n_locations ? v->n_locations : 1) * sizeof *names);
     char sug[512] = "";
     if (names) {
@@ -292,8 +300,8 @@ static jc_status unknown_location(const jc_ga_version *v, const char *code,
     }
     return jci_diag_set(diag, JC_ERR_NOTFOUND,
         "unknown region '%s' in the Green Algorithms calculator v%s "
-        "carbon-intensity table; did you mean %s? (or give --ci G)",
-        code, v->version, sug[0] ? sug : "'WORLD'");
+        "carbon-intensity table%s%s%s (its codes: FR, US-CA, AU-NSW, ..., WORLD; or give --ci G)",
+        code, v->version, sug[0] ? "; did you mean " : "", sug, sug[0] ? "?" : "");
 }
 
 /* ---- validation ------------------------------------------------------- */
@@ -713,6 +721,9 @@ static void ga_notes(ga_ctx *c, const jc_ga_input *in)
         add_note(c, "CPU usage 1 (the calculator's default): every core at TDP for the whole runtime");
     if (in->n_gpus > 0 && in->gpu_usage == 1.0)
         add_note(c, "GPU usage 1 (the calculator's default): every GPU at TDP for the whole runtime");
+    if (in->memory_gb == 0)
+        add_note(c, "memory 0 GB (the calculator's default when --memory is not given): no memory power at all; "
+                    "give --memory GB, the memory the job requested");
     add_note(c, jci_arena_printf(a, "memory power is per GB requested (%g W/GB), not per "
                 "GB installed; no power for storage, network, or the rest of the server",
                 r->memory_w_per_gb));
@@ -745,8 +756,10 @@ static jc_status ga_own(ga_ctx *c, const jc_ga_input *in, const jc_device *cpu_d
             pp->idle_w = cpu_dev->idle_w.value;
             pp->tdp_w = cpu_dev->tdp_w.value;
             pp->usage = in->cpu_usage;
-            pp->power_w = sockets * pp->idle_w +
-                (double)in->n_cores * (pp->tdp_w - pp->idle_w) / cpu_dev->cores * in->cpu_usage;
+            pp->cores_used = (double)in->n_cores;
+            pp->cores_per_socket = (double)cpu_dev->cores;
+            pp->share = pp->cores_used / pp->cores_per_socket;
+            pp->power_w = sockets * pp->idle_w + (pp->tdp_w - pp->idle_w) * pp->share * in->cpu_usage;
             pp->idle_source = source_text(a, &cpu_dev->idle_w);
             pp->tdp_source = source_text(a, &cpu_dev->tdp_w);
         }
@@ -765,6 +778,7 @@ static jc_status ga_own(ga_ctx *c, const jc_ga_input *in, const jc_device *cpu_d
             pp->idle_w = gpu_dev->idle_w.value;
             pp->tdp_w = gpu_dev->tdp_w.value;
             pp->usage = in->gpu_usage;
+            pp->share = in->n_gpus;
             pp->power_w = in->n_gpus * (pp->idle_w + (pp->tdp_w - pp->idle_w) * in->gpu_usage);
             pp->idle_source = source_text(a, &gpu_dev->idle_w);
             pp->tdp_source = source_text(a, &gpu_dev->tdp_w);

@@ -396,6 +396,8 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, const jc_device 
     x.ci_region_default = e->ci_region_default;
     x.pue = e->pue.central;
     x.j_per_sample = e->j_per_sample.central;
+    x.host = e->host_id ? e->host_id : e->host_class && strcmp(e->host_class, "none") ? e->host_class : NULL;
+    x.hosts = x.host ? e->hosts : 0;
     for (size_t i = 0; i < e->n_warnings; i++) note(w, "%s", e->warnings[i]);
     push(w, &w->in->entries, &w->s->n_entries, &w->cap_e, &x);
     jc_estimate_free(e);

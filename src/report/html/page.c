@@ -451,4 +451,11 @@ void jci_html_run_line(FILE *f, const jc_estimate *e, const char *mode)
         fprintf(f, ")");
     }
     fprintf(f, "</p>\n");
+    /* the host assumed and where the energy is counted, on the first lines */
+    if (e->host_assumed) {
+        fprintf(f, "<p class=\"sub\">host: ");
+        jci_html_esc(f, e->host_assumed);
+        fprintf(f, " &#183; facility energy and J/sample at PUE %.3g (devices + host, &#215; PUE)</p>\n",
+                e->pue.central);
+    }
 }
