@@ -163,9 +163,7 @@ def per_row_fits(rows):
                                  increasing=False)}
     finally:
         ov.close()
-    os.makedirs(os.path.dirname(FOLD_ROWS), exist_ok=True)
-    with open(FOLD_ROWS, "w") as f:
-        json.dump({"key": key, "rows": out}, f)
+    fc.save_cache(FOLD_ROWS, key, "rows", out)
     return out
 
 

@@ -8,6 +8,7 @@ fitted values back into hwdb/energy-model.yaml (value, low, high of the
 named constants; the source text already says which rows and which
 script).  Standard library only.
 """
+import json
 import os
 import re
 import sys
@@ -101,3 +102,13 @@ def bisect(f, lo, hi, steps=14, increasing=True):
         else:
             lo = mid
     return 0.5 * (lo + hi)
+
+
+def save_cache(path, key, name, data):
+    """Writes a fit's cache file: {"key": key, name: data} as JSON at path
+    (its folder made if needed).  key says what the cached values were
+    computed from (the binary's probe and the rows); readers compare it
+    before reusing data."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump({"key": key, name: data}, f)

@@ -96,9 +96,7 @@ def grid(rows, verbose=True, regrid=False):
                     print("  grid point %d/%d %s" % (n, len(pts), pt), flush=True)
     finally:
         ov.close()
-    os.makedirs(os.path.dirname(CACHE), exist_ok=True)
-    with open(CACHE, "w") as f:
-        json.dump({"key": key, "t": out}, f)
+    fc.save_cache(CACHE, key, "t", out)
     return out
 
 
