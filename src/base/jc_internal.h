@@ -18,6 +18,28 @@
 #define JCI_SMALL_TENSOR 4096
 #define JCI_SMALL_VALUES 64
 
+/* ---- ranges: the three scenarios of an estimate ---------------------- */
+
+/* The scenarios an estimate computes: every ranged parameter at the end
+ * that lowers the result (time, energy), the central values, the end that
+ * raises it. */
+enum { SC_LOW = 0, SC_CENTRAL = 1, SC_HIGH = 2 };
+
+/* How a ranged parameter moves the result as it grows: JCI_RAISES (idle
+ * power, PUE, launch time: a larger value, more time or energy) or
+ * JCI_LOWERS (utilisation, bandwidth, efficiency). */
+typedef enum { JCI_LOWERS = 0, JCI_RAISES = 1 } jci_sense;
+
+/* The value of r that scenario sc (SC_*) takes: r.central for SC_CENTRAL;
+ * for SC_HIGH the end that raises the result (r.high of a JCI_RAISES
+ * parameter, r.low of a JCI_LOWERS one), for SC_LOW the other end.  The
+ * one low/central/high picker of the library. */
+static inline double jci_pick(jc_range r, int sc, jci_sense sense)
+{
+    if (sc == SC_CENTRAL) return r.central;
+    return (sc == SC_HIGH) == (sense == JCI_RAISES) ? r.high : r.low;
+}
+
 /* ---- arena: one per loaded object, freed with one call ---------------- */
 
 typedef struct jci_arena jci_arena;

@@ -123,13 +123,6 @@ int jci_eff_node_gemm(const jc_analysis *an, const jc_counted_node *n, jc_gemm_s
     return g->m > 0 && g->n > 0 && g->k > 0;
 }
 
-static double pick(jc_range r, int sc, int slow_is_high)
-{
-    if (sc == 1) return r.central;
-    int want_high = (sc == 2) == (slow_is_high != 0);
-    return want_high ? r.high : r.low;
-}
-
 double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,
                              int sc)
 {
@@ -138,7 +131,7 @@ double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, co
     if (!(f > 0)) return 0;
     if (dv->granule > 0 && (g->n < dv->granule || g->k < dv->granule)) {
         /* too narrow for a tensor-core tile (depthwise): CUDA cores */
-        double ev = pick(m->v[JC_EFF_ETA_VECTOR], sc, 0);
+        double ev = jci_pick(m->v[JC_EFF_ETA_VECTOR], sc, JCI_LOWERS);
         return dv->vpeak > 0 && ev > 0 ? f / (dv->vpeak * ev) : 0;
     }
     if (!(dv->peak > 0)) return 0;
@@ -152,9 +145,9 @@ double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, co
         if (dv->sms >= 1 && tiles >= dv->sms) q *= jci_wave_factor(tiles, dv->sms);
     }
     if (dv->granule > 0 && (fmod(g->k, dv->granule) != 0 || fmod(g->n, dv->granule) != 0))
-        al = pick(m->v[JC_EFF_UNALIGNED], sc, 0);
-    double p = dv->peak * pick(m->v[JC_EFF_ETA_MATRIX], sc, 0);
-    return (f + p * pick(m->v[JC_EFF_FILL_S], sc, 1)) / (p * q * al);
+        al = jci_pick(m->v[JC_EFF_UNALIGNED], sc, JCI_LOWERS);
+    double p = dv->peak * jci_pick(m->v[JC_EFF_ETA_MATRIX], sc, JCI_LOWERS);
+    return (f + p * jci_pick(m->v[JC_EFF_FILL_S], sc, JCI_RAISES)) / (p * q * al);
 }
 
 double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, double N, double K, double count,
@@ -164,7 +157,7 @@ double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, 
     /* each GEMM its own tiles, waves and fill term */
     jc_gemm_shape g = {M, N, K, 1};
     double t = count * jci_eff_gemm_compute_s(m, dv, &g, sc);
-    double launch = dv->gpu ? pick(m->v[JC_EFF_LAUNCH_S], sc, 1) : 0;   /* one (grouped) kernel */
+    double launch = dv->gpu ? jci_pick(m->v[JC_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;   /* one (grouped) kernel */
     return t > launch ? t : launch;
 }
 
@@ -172,12 +165,12 @@ double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, 
 static double mem_s(const jc_eff_model *m, const jc_eff_device *dv, double b, double kernels, int sc)
 {
     if (!(dv->bw > 0) || !(b > 0)) return 0;
-    return (b + dv->bw * pick(m->v[JC_EFF_LAT_S], sc, 1) * kernels) / (dv->bw * pick(m->v[JC_EFF_ETA_BW], sc, 0));
+    return (b + dv->bw * jci_pick(m->v[JC_EFF_LAT_S], sc, JCI_RAISES) * kernels) / (dv->bw * jci_pick(m->v[JC_EFF_ETA_BW], sc, JCI_LOWERS));
 }
 
 static double launch_s(const jc_eff_model *m, const jc_eff_device *dv, int sc)
 {
-    return dv->gpu ? pick(m->v[JC_EFF_LAUNCH_S], sc, 1) : 0;
+    return dv->gpu ? jci_pick(m->v[JC_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;
 }
 
 /* t = max(tc, tm, launch floor); bound and eta from the winner. */
@@ -221,8 +214,8 @@ static double matrix_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_
         return jci_eff_gemm_compute_s(m, dv, &dx, sc) + jci_eff_gemm_compute_s(m, dv, &dw, sc);
     }
     if (!(dv->peak > 0)) return 0;
-    double p = dv->peak * pick(m->v[JC_EFF_ETA_MATRIX], sc, 0);
-    return (backward ? 2 : 1) * (f + p * pick(m->v[JC_EFF_FILL_S], sc, 1)) / p;
+    double p = dv->peak * jci_pick(m->v[JC_EFF_ETA_MATRIX], sc, JCI_LOWERS);
+    return (backward ? 2 : 1) * (f + p * jci_pick(m->v[JC_EFF_FILL_S], sc, JCI_RAISES)) / p;
 }
 
 void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
@@ -281,7 +274,7 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
     }
     if (role == JC_PLAN_GROUP || (!matrix && role == JC_PLAN_OWN)) {
         if (cls == JC_CLASS_VECTOR || role == JC_PLAN_GROUP) {
-            double ev = pick(m->v[JC_EFF_ETA_VECTOR], sc, 0);
+            double ev = jci_pick(m->v[JC_EFF_ETA_VECTOR], sc, JCI_LOWERS);
             tc = dv->vpeak > 0 && ev > 0 ? f / (dv->vpeak * ev) : 0;
         }
         /* backward: read the output gradient and the saved inputs, write

@@ -495,13 +495,6 @@ jc_status jci_est_resolve_place(est *s)
 }
 
 
-static double pick(jc_range r, int sc, int raises_energy)
-{
-    if (sc == SC_CENTRAL) return r.central;
-    int want_high = (sc == SC_HIGH) == (raises_energy != 0);
-    return want_high ? r.high : r.low;
-}
-
 /* The runtime's kernels over the graph (fusion.c), built once per
  * estimate; NULL for the engine profile or a user's utilisation. */
 static const jc_eff_plan *plan_of(est *s)
@@ -538,7 +531,7 @@ static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_
         m.v[JC_EFF_UNALIGNED] = R1(1);
     }
     const jc_eff_plan *plan = plan_of(s);
-    double idle = pick(s->idle, sc, 1);
+    double idle = jci_pick(s->idle, sc, JCI_RAISES);
     *t_busy = *e_dyn = 0;
     if (t_bwd) *t_bwd = *e_bwd = 0;
     size_t k = 0;
@@ -585,7 +578,7 @@ static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_
  * memory utilisation um (roofline method), scenario sc. */
 static double dyn_w(est *s, double uc, double um, int sc)
 {
-    return jci_power_device_w(&s->pw, uc, um, JC_POWER_BUSY, sc) - pick(s->idle, sc, 1);
+    return jci_power_device_w(&s->pw, uc, um, JC_POWER_BUSY, sc) - jci_pick(s->idle, sc, JCI_RAISES);
 }
 
 /* Without a graph, an end-to-end utilisation u below the profile's
@@ -595,7 +588,7 @@ static double dyn_w(est *s, double uc, double um, int sc)
 static double rest_um(est *s, double u, int sc)
 {
     if (!s->eff_on) return 0;
-    double em = pick(s->eff.v[JC_EFF_ETA_MATRIX], sc, 0), eb = pick(s->eff.v[JC_EFF_ETA_BW], sc, 0);
+    double em = jci_pick(s->eff.v[JC_EFF_ETA_MATRIX], sc, JCI_LOWERS), eb = jci_pick(s->eff.v[JC_EFF_ETA_BW], sc, JCI_LOWERS);
     double f = em > 0 ? 1 - u / em : 0;
     return f > 0 ? eb * f : 0;
 }
@@ -613,9 +606,9 @@ void jci_est_compute(est *s, int sc, outv *o)
     const jc_job *j = s->job;
     int train = j->mode == JC_MODE_TRAINING;
     double G = s->G;
-    double u = pick(s->util, sc, 0);         /* higher utilisation: less energy */
-    double eb = s->eff_on ? pick(s->eff.v[JC_EFF_ETA_BW], sc, 0) : 1;
-    double idle = pick(s->idle, sc, 1), tdp = s->tdp.central;
+    double u = jci_pick(s->util, sc, JCI_LOWERS);         /* higher utilisation: less energy */
+    double eb = s->eff_on ? jci_pick(s->eff.v[JC_EFF_ETA_BW], sc, JCI_LOWERS) : 1;
+    double idle = jci_pick(s->idle, sc, JCI_RAISES), tdp = s->tdp.central;
     double mult = train ? 1 + s->beta + s->rc : 1;
     double t_busy = 0, e_dyn = 0;  /* device-seconds and dynamic J of the whole job */
     double flops = 0, bytes = 0;
@@ -673,7 +666,7 @@ void jci_est_compute(est *s, int sc, outv *o)
         if (s->pw_on) {
             if (work) e_dyn *= busy / t_busy;
             else if (given(s->usage)) e_dyn = avail * dyn_w(s, s->usage, 0, sc);   /* the power model at u */
-            else e_dyn = busy * (tdp - idle) * pick(s->act, sc, 1);
+            else e_dyn = busy * (tdp - idle) * jci_pick(s->act, sc, JCI_RAISES);
         }
         o->busy = avail > 0 ? busy / avail : NAN;
     } else {
@@ -703,18 +696,18 @@ void jci_est_compute(est *s, int sc, outv *o)
     } else if (j->method == JC_METHOD_TDP) {
         e_dev = tdp * G * T;
     } else if (j->method == JC_METHOD_JOULES_PER_OP) {
-        e_dev = e_idle + flops * pick(s->e_flop_r, sc, 1) * 1e-12 + bytes * s->e_byte;
+        e_dev = e_idle + flops * jci_pick(s->e_flop_r, sc, JCI_RAISES) * 1e-12 + bytes * s->e_byte;
     } else {
         e_dev = e_idle + e_dyn;
     }
     o->e_idle = e_idle;
     o->e_dev = e_dev;
-    o->e_host = s->host_on ? pick(s->host_w, sc, 1) * s->host_factor * T : 0;
+    o->e_host = s->host_on ? jci_pick(s->host_w, sc, JCI_RAISES) * s->host_factor * T : 0;
     jci_est_apply_measured(s, o);
-    double pue = pick(s->pue, sc, 1);
+    double pue = jci_pick(s->pue, sc, JCI_RAISES);
     o->e_fac = (o->e_dev + o->e_host) * pue;
     double kwh = o->e_fac / 3.6e6;
-    o->co2 = kwh * pick(s->ci, sc, 1) / 1000.0;
+    o->co2 = kwh * jci_pick(s->ci, sc, JCI_RAISES) / 1000.0;
     o->co2_mkt = 0;
     if (s->e->has_market) o->co2_mkt = kwh * s->region->market_gco2e_per_kwh.value / 1000.0;
     o->emb = 0;
@@ -759,12 +752,9 @@ static void ranges(est *s, const outv o[3])
     e->co2_kg = rng(o[SC_LOW].co2, o[SC_CENTRAL].co2, o[SC_HIGH].co2);
     if (e->has_market) e->co2_market_kg = rng(o[SC_LOW].co2_mkt, o[SC_CENTRAL].co2_mkt, o[SC_HIGH].co2_mkt);
     /* per-device average power and implied utilisation */
-    for (int sc = 0; sc < 3; sc++) {
-        double p = o[sc].T > 0 ? o[sc].e_dev / (G * o[sc].T) : 0;
-        double *dst = sc == 0 ? &e->avg_power_w.low : sc == 1 ? &e->avg_power_w.central : &e->avg_power_w.high;
-        *dst = p;
-    }
-    e->avg_power_w = rng(e->avg_power_w.low, e->avg_power_w.central, e->avg_power_w.high);
+    double pw[3];
+    for (int sc = SC_LOW; sc <= SC_HIGH; sc++) pw[sc] = o[sc].T > 0 ? o[sc].e_dev / (G * o[sc].T) : 0;
+    e->avg_power_w = rng(pw[SC_LOW], pw[SC_CENTRAL], pw[SC_HIGH]);
     if (s->peak > 0 && e->flops_total > 0) {
         double ul = e->flops_total / (G * s->peak * o[SC_HIGH].T);
         double uc = e->flops_total / (G * s->peak * o[SC_CENTRAL].T);

@@ -92,9 +92,8 @@ typedef struct est {
     jc_arch *arch;               /* job.hf_config read (owned; freed by jc_estimate_run) */
 } est;
 
-/* The three scenarios compute() runs: every ranged parameter at the end that
- * lowers the energy, the central values, the end that raises it. */
-enum { SC_LOW = 0, SC_CENTRAL = 1, SC_HIGH = 2 };
+/* The three scenarios compute() runs are SC_LOW, SC_CENTRAL, SC_HIGH
+ * (base/jc_internal.h, with jci_pick). */
 
 /* One scenario's results (compute()). */
 typedef struct outv {

@@ -41,11 +41,6 @@ jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev, jc_po
     return JC_OK;
 }
 
-static double pick(jc_range r, int sc)
-{
-    return sc == 0 ? r.low : sc == 2 ? r.high : r.central;
-}
-
 static double clamp01(double x)
 {
     return !(x > 0) ? 0 : x > 1 ? 1 : x;
@@ -53,19 +48,19 @@ static double clamp01(double x)
 
 double jci_power_activity(const jc_power_model *pm, double u_compute, double u_memory, int sc)
 {
-    double z = pick(pm->k[JC_PW_K_COMPUTE], sc) * clamp01(u_compute) +
-               pick(pm->k[JC_PW_K_MEMORY], sc) * clamp01(u_memory);
+    double z = jci_pick(pm->k[JC_PW_K_COMPUTE], sc, JCI_RAISES) * clamp01(u_compute) +
+               jci_pick(pm->k[JC_PW_K_MEMORY], sc, JCI_RAISES) * clamp01(u_memory);
     return 1 - exp(-z);
 }
 
 double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
                          jc_power_phase phase, int sc)
 {
-    double idle = pick(pm->idle_w, sc), tdp = pick(pm->tdp_w, sc);
+    double idle = jci_pick(pm->idle_w, sc, JCI_RAISES), tdp = jci_pick(pm->tdp_w, sc, JCI_RAISES);
     if (tdp < idle) tdp = idle;
     switch (phase) {
     case JC_POWER_IDLE: return idle;
-    case JC_POWER_LAUNCH: return idle + (tdp - idle) * clamp01(pick(pm->k[JC_PW_A_LAUNCH], sc));
+    case JC_POWER_LAUNCH: return idle + (tdp - idle) * clamp01(jci_pick(pm->k[JC_PW_A_LAUNCH], sc, JCI_RAISES));
     case JC_POWER_BUSY: break;
     }
     return idle + (tdp - idle) * jci_power_activity(pm, u_compute, u_memory, sc);

@@ -612,13 +612,13 @@ static void run_central(const sv *s, corner *k)
 }
 
 /* The range's corners: the central case scaled by the folds' residual
- * quantiles of time (band_t) and of energy (band_e); 0 the low-energy
- * corner (the fastest), 2 the high. */
+ * quantiles of time (band_t) and of energy (band_e); SC_LOW the
+ * low-energy corner (the fastest), SC_HIGH the high. */
 static void corner_of(const sv *s, const corner *c, int sc, corner *k)
 {
     *k = *c;
-    if (sc == 1) return;
-    double ft = sc == 0 ? s->band_t.low : s->band_t.high, fe = sc == 0 ? s->band_e.low : s->band_e.high;
+    if (sc == SC_CENTRAL) return;
+    double ft = jci_pick(s->band_t, sc, JCI_RAISES), fe = jci_pick(s->band_e, sc, JCI_RAISES);
     k->t_pre *= ft;
     k->t_step *= ft;
     k->ttft *= ft;
@@ -955,7 +955,6 @@ static jc_status resolve_parallel(sv *s)
 }
 
 /* Host power's range end for corner sc (0 low, 1 central, 2 high). */
-static double pickr(jc_range r, int sc) { return sc == 1 ? r.central : sc == 0 ? r.low : r.high; }
 
 /* ---- the energy stage ---------------------------------------------------------- */
 
@@ -1003,17 +1002,17 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     jc_host_class cls = jci_host_class_default(s->dev, s->G);
     int host_share = !s->job->host && isnan(s->job->host_power_w) && cls != JC_HOSTCLASS_NONE &&
                      jci_host_class_resolve(s->db, cls, &hc, &hidle, &tmp) == JC_OK;
-    for (int sc = 0; sc < 3 && !st; sc++) {
+    for (int sc = SC_LOW; sc <= SC_HIGH && !st; sc++) {
         jj.hours = k[sc].T / 3600;
         jj.avg_power_w = k[sc].p_avg;
         if (host_share) {
-            jj.host_power_w = jci_host_class_hosts(cls, s->G) * pickr(jci_sourced_range(&hc->value), sc);
+            jj.host_power_w = jci_host_class_hosts(cls, s->G) * jci_pick(jci_sourced_range(&hc->value), sc, JCI_RAISES);
         }
         st = jc_estimate_run(&jj, NULL, s->db, &e[sc], s->b.d);
     }
     if (st) goto done;
-    jc_estimate *c = e[1];
-#define M(f) merge(&c->f, &e[0]->f, &e[2]->f)
+    jc_estimate *c = e[SC_CENTRAL];
+#define M(f) merge(&c->f, &e[SC_LOW]->f, &e[SC_HIGH]->f)
     M(wall_hours); M(device_hours); M(energy_device_kwh); M(energy_idle_kwh); M(energy_dynamic_kwh);
     M(energy_host_kwh); M(energy_it_kwh); M(energy_facility_kwh); M(co2_kg); M(avg_power_w);
     M(j_per_sample); M(j_per_token);
@@ -1026,7 +1025,7 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     for (int sc = 0; sc < 3; sc++) {
         double fl = s->R * (k[sc].pre_flops + s->O * k[sc].dec_flops_tok);
         double u = k[sc].T > 0 && s->peak > 0 ? fl / (s->G * s->peak * k[sc].T) : 0;
-        if (sc == 1) {
+        if (sc == SC_CENTRAL) {
             c->flops_total = fl;
             c->implied_utilization.central = u;
         }
@@ -1059,8 +1058,8 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
         } else if (x->key == jci_akey_name(JCI_AK_HOST_POWER) && host_share) {
             x->label = jci_bld_str(&s->b, "host power: system class '%s' x %g (the usual system for %g device%s; no --host named)",
                             jci_host_class_name(cls), jci_host_class_hosts(cls, s->G), s->G, s->G == 1 ? "" : "s");
-            x->value.low = e[0]->assumptions[i].value.central;
-            x->value.high = e[2]->assumptions[i].value.central;
+            x->value.low = e[SC_LOW]->assumptions[i].value.central;
+            x->value.high = e[SC_HIGH]->assumptions[i].value.central;
             x->origin = JC_ORIGIN_HWDB;
             x->source = jci_bld_cite(&s->b, &hc->value);
         }
@@ -1085,11 +1084,11 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     c->samples_per_kwh = R3(s->R / c->energy_facility_kwh.high, s->R / c->energy_facility_kwh.central,
                             s->R / c->energy_facility_kwh.low);
     *out = c;
-    e[1] = NULL;
+    e[SC_CENTRAL] = NULL;
 done:
-    jc_estimate_free(e[0]);
-    jc_estimate_free(e[1]);
-    jc_estimate_free(e[2]);
+    jc_estimate_free(e[SC_LOW]);
+    jc_estimate_free(e[SC_CENTRAL]);
+    jc_estimate_free(e[SC_HIGH]);
     return st;
 }
 

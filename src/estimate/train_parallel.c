@@ -15,13 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static double pick(jc_range r, int sc, int raises_energy)
-{
-    if (sc == SC_CENTRAL) return r.central;
-    int want_high = (sc == SC_HIGH) == (raises_energy != 0);
-    return want_high ? r.high : r.low;
-}
-
 /* A per-device interconnect constant: "<id>.<device>", else "<id>" as a
  * named fallback (with a warning unless generic_ok). */
 static jc_status dev_const(est *s, const char *id, const char *label, int generic_ok, jc_range *out)
@@ -159,7 +152,7 @@ static double tp_time(const est *s, int sc)
 {
     if (s->tp <= 1 || !(s->tokens > 0)) return 0;
     double ab = jci_est_prec_bits(s->prec) / 8;
-    double bw = jci_ring_bw(s->tp, s->per_node, pick(s->link_bw, sc, 0) * 1e9, pick(s->net_bw, sc, 0) * 1e9);
+    double bw = jci_ring_bw(s->tp, s->per_node, jci_pick(s->link_bw, sc, JCI_LOWERS) * 1e9, jci_pick(s->net_bw, sc, JCI_LOWERS) * 1e9);
     /* every token of a data-parallel replica passes each of the stage's
      * layers: 2 all-reduces forward, 2 backward, of d values each */
     double bytes = s->tokens / s->dp * s->hidden * ab;
@@ -178,11 +171,11 @@ double jci_est_parallel_wall(const est *s, int sc, double T_compute, double *com
             double k = floor(s->per_node / s->tp);
             if (k < 1) k = 1;
             if (k > s->dp) k = s->dp;
-            double bw = jci_ring_bw(s->dp, k, pick(s->link_bw, sc, 0) * 1e9, pick(s->net_bw, sc, 0) * 1e9);
-            double bytes = s->grad_params * pick(s->grad_bytes, sc, 1) / (s->tp * s->pp);
+            double bw = jci_ring_bw(s->dp, k, jci_pick(s->link_bw, sc, JCI_LOWERS) * 1e9, jci_pick(s->net_bw, sc, JCI_LOWERS) * 1e9);
+            double bytes = s->grad_params * jci_pick(s->grad_bytes, sc, JCI_RAISES) / (s->tp * s->pp);
             double t_ar = jci_allreduce_ring_s(s->dp, bytes, bw, 0);
             double bwd = T_compute / s->dp_steps * s->beta / (1 + s->beta + s->rc);
-            T += s->dp_steps * jci_exposed_s(t_ar, bwd, pick(s->overlap, sc, 0));
+            T += s->dp_steps * jci_exposed_s(t_ar, bwd, jci_pick(s->overlap, sc, JCI_LOWERS));
         }
     }
     if (comm_s) *comm_s = T - T_compute;

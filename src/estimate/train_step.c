@@ -81,13 +81,6 @@ typedef struct tstate {
     const char *recompute_why;   /* set when the layout search turned recompute on */
 } tstate;
 
-static double pick(jc_range r, int sc, int raises_energy)
-{
-    if (sc == SC_CENTRAL) return r.central;
-    int want_high = (sc == SC_HIGH) == (raises_energy != 0);
-    return want_high ? r.high : r.low;
-}
-
 int jci_est_step_wanted(const jc_job *j)
 {
     return j->mode == JC_MODE_TRAINING && (j->hf_config || given(j->layers));
@@ -235,7 +228,7 @@ static double group_bw(const tstate *t, double n, double stride, int sc)
 {
     double k = t->per_node / stride;
     if (k < 1) k = 1;
-    return jci_ring_bw(n, k, pick(t->link_bw, sc, 0) * 1e9, pick(t->net_bw, sc, 0) * 1e9);
+    return jci_ring_bw(n, k, jci_pick(t->link_bw, sc, JCI_LOWERS) * 1e9, jci_pick(t->net_bw, sc, JCI_LOWERS) * 1e9);
 }
 
 /* One micro-batch through the layers of one device: parts[] += seconds;
@@ -248,7 +241,7 @@ static double micro_batch(const est *s, const tstate *t, const tlay *y, double S
     dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
     double T = y->mbs * S / y->cp, tp = y->tp, d = h->d;
     double Ls = h->L / y->pp, nm = h->n_moe / y->pp, nd = Ls - nm;
-    double peak = s->peak, bw = s->bw * pick(s->eff.v[JC_EFF_ETA_BW], sc, 0);
+    double peak = s->peak, bw = s->bw * jci_pick(s->eff.v[JC_EFF_ETA_BW], sc, JCI_LOWERS);
     double fwd = 0;   /* forward FLOPs of the micro-batch on this device */
     /* attention projections: in (QKV / MLA down + up) and out */
     double a_in = (h->attn_w - h->o_w) / d;
@@ -280,9 +273,9 @@ static double micro_batch(const est *s, const tstate *t, const tlay *y, double S
         if (y->ep > 1) {
             double bytes = 4 * T * h->k * d * 2 * (y->ep - 1) / y->ep;
             double in_node = fmin(1, t->per_node / (tp * y->cp) / y->ep);
-            double tt = bytes * (in_node / (pick(t->link_bw, sc, 0) * 1e9) +
-                                 (1 - in_node) / (pick(t->net_bw, sc, 0) * 1e9));
-            parts[P_EP] += nm * tt * (1 - pick(t->ep_overlap, sc, 0));
+            double tt = bytes * (in_node / (jci_pick(t->link_bw, sc, JCI_LOWERS) * 1e9) +
+                                 (1 - in_node) / (jci_pick(t->net_bw, sc, JCI_LOWERS) * 1e9));
+            parts[P_EP] += nm * tt * (1 - jci_pick(t->ep_overlap, sc, JCI_LOWERS));
         }
     }
     /* attention core, layer by layer (sliding windows) */
@@ -293,7 +286,7 @@ static double micro_batch(const est *s, const tstate *t, const tlay *y, double S
     }
     att_f /= y->pp;
     /* FlashAttention-2 backward: 5 matmuls to the forward's 2 (Dao 2023) */
-    att = att_f * (1 + s->rc + 2.5) / (peak * pick(t->att_eta, sc, 0));
+    att = att_f * (1 + s->rc + 2.5) / (peak * jci_pick(t->att_eta, sc, JCI_LOWERS));
     parts[P_ATTN] += att;
     fwd += att_f;
     /* elementwise traffic: forward once, backward twice, bf16 */
@@ -323,7 +316,7 @@ static double micro_batch(const est *s, const tstate *t, const tlay *y, double S
         fwd += h->mtp * fwd / (Ls > 0 ? Ls : 1) / y->pp;
     }
     /* pipeline: activations forward, gradients backward, per virtual stage */
-    if (y->pp > 1) parts[P_PP] += 2 * y->v * T * d * 2 / (pick(t->net_bw, sc, 0) * 1e9);
+    if (y->pp > 1) parts[P_PP] += 2 * y->v * T * d * 2 / (jci_pick(t->net_bw, sc, JCI_LOWERS) * 1e9);
     return fwd * (1 + s->beta);
 }
 
@@ -355,7 +348,7 @@ static double step_time(const est *s, tstate *t, int g, int sc)
      * gathers the parameters forward and backward in every micro-batch */
     double pd, pe;
     dev_params(h, y, &pd, &pe);
-    double gb = pick(t->grad_bytes, sc, 1), ov = pick(t->overlap, sc, 0);
+    double gb = jci_pick(t->grad_bytes, sc, JCI_RAISES), ov = jci_pick(t->overlap, sc, JCI_LOWERS);
     double edp = y->ep > 1 ? fmax(1, y->dp / y->ep) : y->dp;
     double stride = y->tp * y->cp;
     double t_dp = jci_allreduce_ring_s(y->dp, pd * gb, group_bw(t, y->dp, stride, sc), 0) +
@@ -364,16 +357,16 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     else p[P_DP] = fmax(0, t_dp - ov * t_mb);
     /* optimizer: its bytes per parameter of the shard this device updates */
     double shard = y->zero >= 1 ? pd / y->dp + pe / edp : pd + pe;
-    double bw = s->bw * pick(s->eff.v[JC_EFF_ETA_BW], sc, 0);
+    double bw = s->bw * jci_pick(s->eff.v[JC_EFF_ETA_BW], sc, JCI_LOWERS);
     p[P_OPT] = t->opt_bytes_pp * shard / bw;
     double sum = 0;
     for (int i = 0; i < P_N; i++) sum += p[i];
     /* checkpoints: every ckpt_h hours the device copies its shard of the
      * weights and optimizer state (16 B per parameter) to host memory */
-    double ck = 16 * (h->P_total / s->G) / (pick(t->pcie, sc, 0) * 1e9);
-    p[P_CKPT] = ck * sum / (pick(t->ckpt_h, sc, 0) * 3600);
+    double ck = 16 * (h->P_total / s->G) / (jci_pick(t->pcie, sc, JCI_LOWERS) * 1e9);
+    p[P_CKPT] = ck * sum / (jci_pick(t->ckpt_h, sc, JCI_LOWERS) * 3600);
     sum += p[P_CKPT];
-    double gp = pick(t->goodput, sc, 0);
+    double gp = jci_pick(t->goodput, sc, JCI_LOWERS);
     p[P_LOST] = sum * (1 / gp - 1);
     st->t[sc] = sum + p[P_LOST];
     return mf * y->m * y->tp * y->pp * y->cp * y->dp;
@@ -696,7 +689,7 @@ static jc_status fill_result(est *s, tstate *t, double flops, const double T[3])
     /* the fast corner (SC_LOW) has the highest utilisation */
     r->utilization = (jc_range){u[SC_HIGH], u[SC_CENTRAL], u[SC_LOW]};
     double gp[3];
-    for (int sc = 0; sc < 3; sc++) gp[sc] = pick(t->goodput, sc, 0);
+    for (int sc = 0; sc < 3; sc++) gp[sc] = jci_pick(t->goodput, sc, JCI_LOWERS);
     r->goodput = (jc_range){gp[SC_HIGH], gp[SC_CENTRAL], gp[SC_LOW]};
     r->mfu = (jc_range){u[SC_HIGH] / gp[SC_HIGH], u[SC_CENTRAL] / gp[SC_CENTRAL], u[SC_LOW] / gp[SC_LOW]};
     s->e->train_step = r;
