@@ -21,6 +21,8 @@
 #   make fuzz-long  the whole op sweep (tests/opsweep.sh: every op of ops.def
 #                   with extreme attributes, constants and ranks, about
 #                   85,000 models under ASan+UBSan; make test runs 1 in 40)
+#   make fuzz-opsweep  the randomised op sweep, seed after seed, for
+#                   FUZZ_SECONDS of CPU (default 600; tests/opsweep/fuzz_opsweep.sh)
 #   make valgrind   inspect + count of every backend-suite model under
 #                   valgrind (make test runs a sample: 60 models, one
 #                   command each)
@@ -331,9 +333,12 @@ fuzz-build: $(FUZZ_BIN)
 fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_TARGETS)
 
-.PHONY: fuzz-long
+.PHONY: fuzz-long fuzz-opsweep
 fuzz-long: test-build
 	@OPSWEEP_SAMPLE=1 nice -n 19 sh tests/opsweep.sh
+
+fuzz-opsweep: test-build
+	@sh tests/opsweep/fuzz_opsweep.sh
 
 valgrind: all
 	@FULL=1 sh tests/valgrind.sh

@@ -105,6 +105,30 @@ no_raw() {  # name file: the file holds none of those bytes and no forged line
 "$JC" trace $TR/control_bytes_name.csv > $T/out 2> $T/err; no_raw "escape/trace_channel_name" $T/out
 grep -qF '\u202e' $T/out && echo "PASS escape/trace_bidi_override_as_u202e" || echo "FAIL escape/trace_bidi_override_as_u202e: $(head -c 300 $T/out)"
 "$JC" count "$(printf 'x\033]0;title\007.onnx')" > $T/out 2> $T/err; no_raw "escape/stderr_diagnostic" $T/err
+# hwdb layers: a string with a line break, ESC or a bidi override (YAML's
+# own escapes \n, \e, \u202e in a quoted string) is refused at its line:col
+# (hwdb strings are one line), so `hw list` / `hw show` never print a
+# forged line; the diagnostic shows the string escaped
+mkdir -p $T/evil
+evil_layer() {  # NAME VARIANT: YAML double-quoted scalars, written as given
+  cat > $T/evil/dev.yaml <<EOY
+schema: joulecast-hwdb/1
+sources:
+  s1: {citation: "test", url: "https://example.org", year: 2024}
+devices:
+  - id: evil-gpu
+    kind: gpu
+    vendor: Evil
+    name: "$1"
+    variant: "$2"
+    tdp_w: {value: 100, source: s1}
+EOY
+}
+evil_layer 'Evil\nFORGED line' 'x'
+case_ "escape/hwdb_name_newline_refused_at_line_col" 5 "dev.yaml:8:11: device 'evil-gpu': name: contains a control byte, a line break" "$JC" hw list --hwdb $T/evil
+evil_layer 'Evil GPU' 'x\e]0;pwned\a \u202e'
+case_ "escape/hwdb_variant_osc_refused" 5 "variant: contains a control byte" "$JC" hw show evil-gpu --hwdb $T/evil
+no_raw "escape/hwdb_osc_shown_escaped_in_diagnostic" $T/err
 
 # ---- 11: CSV formula cells prefixed with ' by default; --csv-raw for the bytes ----
 "$JC" count $H/csv_formulas.onnx --csv > $T/out 2> $T/err

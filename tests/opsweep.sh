@@ -7,7 +7,10 @@
 # crash or sanitizer report is a finding, named with its model, and the
 # sweep goes on after it.  `make test` runs a sample (every OPSWEEP_SAMPLE-th
 # model, default 40: about 2,100 models); `make fuzz-long` the whole set
-# (OPSWEEP_SAMPLE=1, about 85,000).  Prints PASS/FAIL lines.
+# (OPSWEEP_SAMPLE=1, about 85,000).  OPSWEEP_RANDOM=SEED makes it the
+# randomised sweep instead: OPSWEEP_COUNT (default 20000) random models of
+# that seed (tests/opsweep/fuzz_opsweep.sh runs seed after seed for a given
+# CPU time).  Prints PASS/FAIL lines.
 set -u
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -18,7 +21,12 @@ BIN=build/asan/fuzz/replay_onnx
 [ -x $BIN ] || { echo "FAIL opsweep: $BIN is not built (make test-build)"; exit 0; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/jc_opsweep.XXXXXX") || exit 1   # private: make test runs may overlap
 trap 'rm -rf "$W"' EXIT
-/usr/bin/python3 tests/opsweep/gen_opsweep.py $W/m --sample $S > $W/gen.log 2>&1 ||
+if [ -n "${OPSWEEP_RANDOM:-}" ]; then
+  set -- --random "$OPSWEEP_RANDOM" "${OPSWEEP_COUNT:-20000}"; S=1
+else
+  set -- --sample "$S"
+fi
+/usr/bin/python3 tests/opsweep/gen_opsweep.py $W/m "$@" > $W/gen.log 2>&1 ||
   { echo "FAIL opsweep: the generator failed: $(tail -3 $W/gen.log)"; exit 0; }
 ls $W/m | sort > $W/all
 total=$(wc -l < $W/all)
@@ -38,5 +46,11 @@ while :; do
   sort -o $W/done $W/done
   [ -n "${OPSWEEP_KEEP:-}" ] && mkdir -p "$OPSWEEP_KEEP" && cp "$W/m/$bad" "$OPSWEEP_KEEP/"
 done
-[ $found -eq 0 ] && echo "PASS opsweep: $total models (every ${S}th of $(sed -n 's/.* of \([0-9]*\) models.*/\1/p' $W/gen.log)) clean under ASan+UBSan"
+[ $found -eq 0 ] && echo "PASS opsweep: $total models (every ${S}th of $(sed -n 's/.* of \([0-9]*\) models.*/\1/p' $W/gen.log)${OPSWEEP_RANDOM:+, random seed $OPSWEEP_RANDOM}) clean under ASan+UBSan"
+# make test's sample also runs 1,000 models of a fixed random seed, so the
+# randomised mode of `make fuzz-opsweep` is itself tested
+if [ -z "${OPSWEEP_RANDOM:-}" ] && [ "$S" != 1 ]; then
+  rm -rf "$W"
+  OPSWEEP_RANDOM=1 OPSWEEP_COUNT=1000 sh tests/opsweep.sh
+fi
 exit 0

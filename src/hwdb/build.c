@@ -237,6 +237,9 @@ static jc_status want_scalar_str(B *b, const hnode *n, const char *key,
                    key, n->s, n->s);
     if (!allow_empty && !n->s[0])
         return err(b, n, "%s: must not be empty", key);
+    if (!jc_text_is_safe(n->s)) /* hwdb strings are one line of plain text (issue 27 item 10) */
+        return err(b, n, "%s: contains a control byte, a line break or a bidi override (shown escaped: '%s'); "
+                   "hwdb strings are one line of plain text", key, jci_text_escaped(b->a, n->s));
     *out = n->s;
     return JC_OK;
 }

@@ -15,10 +15,17 @@ only each op's first case (rank 0) and every K-th after it are written
 (deterministic: the same K gives the same files; every op is in it).  tests/opsweep.sh runs them through the fuzz target code
 (tests/fuzz/fuzz_onnx.c) built with ASan+UBSan: every status is accepted,
 a crash or sanitizer report is a finding.
+With --random SEED N the sweep is randomised instead (the long-run mode of
+`make fuzz-opsweep`): N models, each a random op of ops.def with several
+attributes set at once from a wider pool (small values, extremes, values
+near 2^31 and 2^62), random int64 constants of 0-8 values, inputs of
+random rank 0-8 with dims 0, 1, small, huge or symbolic, random element
+types and omitted optional inputs.  The same SEED gives the same files.
 Run with Debian's /usr/bin/python3 (python3-onnx):
-  /usr/bin/python3 tests/opsweep/gen_opsweep.py OUTDIR [--sample K]"""
+  /usr/bin/python3 tests/opsweep/gen_opsweep.py OUTDIR [--sample K | --random SEED N]"""
 import glob
 import os
+import random
 import re
 import sys
 
@@ -166,10 +173,82 @@ class Gen:
                       nout=nout)
 
 
+# ---- randomised mode (--random SEED N) ------------------------------------
+RINTS = INTS + [2, 3, 4, 7, 8, 16, 2 ** 31 - 1, 2 ** 31, -2 ** 31, 2 ** 62, -2 ** 62, I64MAX - 1, -3]
+RDIMS = [0, 1, 1, 2, 3, 4, 7, 64, 2 ** 31 - 1, 2 ** 40, "N", "seq"]
+RTYPES = [TensorProto.FLOAT, TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.INT64,
+          TensorProto.INT32, TensorProto.BOOL, TensorProto.UINT8, TensorProto.DOUBLE]
+
+
+def rand_int(rng):
+    return rng.choice(RINTS) if rng.random() < 0.7 else rng.randint(-10, 10)
+
+
+def rand_attr(rng, kind):
+    if kind == "int":
+        return rand_int(rng)
+    if kind == "ints":
+        return [rand_int(rng) for _ in range(rng.choice([0, 1, 2, 3, 4, 6, 8, 16]))]
+    if kind == "float":
+        return rng.choice(FLOATS + [0.5, 2.0, 1e-30, -1e-30])
+    return [rng.choice(FLOATS + [0.5, 2.0]) for _ in range(rng.choice([0, 1, 2, 4, 8]))]
+
+
+def rand_shape(rng):
+    r = rng.choice([0, 1, 2, 3, 4, 4, 4, 5, 6, 8])
+    return [rng.choice(RDIMS) if rng.random() < 0.4 else rng.choice([1, 2, 3, 8]) for _ in range(r)]
+
+
+def rand_model(rng, ops, fallback, path):
+    domain, op, since = rng.choice(ops)
+    sc = schema(domain, op, since)
+    ins = input_specs(sc)
+    nin = len(ins) if ins else rng.randint(1, 4)
+    nin = max(0, nin - rng.choice([0, 0, 0, 1])) if nin else rng.randint(1, 3)
+    nout = max(1, len(sc.outputs)) if sc else 1
+    specs = attr_specs(sc, fallback)
+    attrs = {n: rand_attr(rng, k) for n, k in rng.sample(specs, min(len(specs), rng.randint(0, 4)))}
+    inputs, inits, names = [], [], []
+    for k in range(nin):
+        nm = f"in{k}"
+        if rng.random() < 0.08:            # an omitted optional input
+            names.append("")
+            continue
+        names.append(nm)
+        if rng.random() < 0.3:             # an int64 constant
+            n = rng.choice([0, 1, 1, 2, 4, 8])
+            dims = [] if n == 1 and rng.random() < 0.5 else [n]
+            inits.append(helper.make_tensor(nm, TensorProto.INT64, dims, [rand_int(rng) for _ in range(n)]))
+        else:
+            inputs.append(helper.make_tensor_value_info(nm, rng.choice(RTYPES), rand_shape(rng)))
+    outs = [f"out{k}" for k in range(nout)]
+    node = helper.make_node(op, names, outs, name=f"n_{op}", domain=domain, **attrs)
+    g = helper.make_graph([node], "sweep", inputs, [helper.make_tensor_value_info(o, TensorProto.FLOAT, None)
+                                                    for o in outs], initializer=inits)
+    opsets = [helper.make_opsetid("", since if domain == "" else 17)]
+    if domain:
+        opsets.append(helper.make_opsetid(domain, since))
+    m = helper.make_model(g, opset_imports=opsets, producer_name="joulecast-opsweep-random")
+    m.ir_version = 8
+    with open(path, "wb") as f:
+        f.write(m.SerializeToString())
+
+
+def main_random(out, seed, n):
+    rng = random.Random(seed)
+    ops, fallback = registry(), rule_attr_names()
+    for i in range(n):
+        rand_model(rng, ops, fallback, os.path.join(out, f"r{seed}_{i:06d}.onnx"))
+    print(f"gen_opsweep: {n} of {n} models written to {out} (random, seed {seed})")
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     out = sys.argv[1]
+    if len(sys.argv) > 4 and sys.argv[2] == "--random":
+        os.makedirs(out, exist_ok=True)
+        return main_random(out, int(sys.argv[3]), int(sys.argv[4]))
     sample = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--sample" else 1
     os.makedirs(out, exist_ok=True)
     g = Gen(out, sample)
