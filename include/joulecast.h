@@ -1051,6 +1051,22 @@ const jc_job_key *jc_job_keys(size_t *n);
  * larger value with JC_ERR_RANGE.  Points into a static table. */
 const double *jc_job_key_max(const char *key);
 
+/* Checks every number of a filled-in job (one not given is NAN) against
+ * its key's row of the table: the range (> 0, >= 0, a whole number >= 1
+ * or >= 0) and the limit that jc_job_set applies to a value given as
+ * text, so a job built field by field is refused as the command line
+ * would refuse it.  JC_ERR_RANGE above a limit, JC_ERR_USAGE otherwise;
+ * the message names the option ("--count must be a whole number >= 1
+ * (got 8.5 devices)").  The estimate and the serving model call it
+ * first. */
+jc_status jc_job_check(const jc_job *job, jc_diag *diag);
+
+/* The same check for one value v of the number key `key` (NAN: not
+ * given, JC_OK); `label` names it in the message (e.g. "--batch", or an
+ * axis of a sweep), NULL for "--KEY".  JC_ERR_INTERNAL for a key that is
+ * not a number key. */
+jc_status jc_job_check_value(const char *key, const char *label, double v, jc_diag *diag);
+
 /* The first key of the table that sets the same field as `key` (an alias
  * such as "mfu" gives "utilization"; a key gives itself), or NULL for an
  * unknown key.  Points into the static table. */

@@ -123,6 +123,15 @@ else
   ok no-escape-in-source
 fi
 
+# every key of src/job/job_keys.def is an option of estimate (the CLI
+# holds all of the library's job keys: no cap drops the later ones)
+"$JC" estimate --help > "$T/esthelp" 2>&1
+miss=""
+for k in $(sed -n 's/^JOB_KEY("\([a-z0-9-]*\)".*/\1/p' src/job/job_keys.def); do
+  grep -q -- "--$k\b" "$T/esthelp" || miss="$miss $k"
+done
+[ -z "$miss" ] && ok every-job-key-an-option || ko every-job-key-an-option "not in estimate --help:$miss"
+
 # bash completion (dynamic: reads the program's own help)
 if command -v bash > /dev/null; then
   comp() {  # words... -> completions offered for the last word

@@ -416,7 +416,7 @@ jc_status bind_stream_done(FILE *f, char **buf, jc_status st, char **out, jc_dia
 
 /* The keys jc_bind_keys("estimate") lists: every key of a jc_job (the
  * library's table, src/job/job_keys.def), then the binding's own. */
-#define JOB_KEY(name, kind, field, arg, help) name,
+#define JOB_KEY(name, ...) name,
 static const char *const est_key_names[] = {
 #include "job/job_keys.def"
     BIND_REQ_KEYS, "html", NULL

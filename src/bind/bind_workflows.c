@@ -16,7 +16,7 @@
 #include <string.h>
 
 /* The keys of every estimate-like command: the job's, then the request's. */
-#define JOB_KEY(name, kind, field, arg, help) name,
+#define JOB_KEY(name, ...) name,
 static const char *const statement_keys[] = {
 #include "job/job_keys.def"
     BIND_REQ_KEYS, "format", "training-type", "location", NULL

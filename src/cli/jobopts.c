@@ -40,13 +40,18 @@ void jo_init(jobopts *c, const char *cmd, const jo_opt *extra, size_t n_extra,
     c->ctx = ctx;
     size_t n;
     const jc_job_key *k = jc_job_keys(&n);
-    for (size_t i = 0; i < n && i < JO_MAX_JOBKEYS; i++) {
+    c->jobrows = calloc(n ? n : 1, sizeof *c->jobrows);
+    if (!c->jobrows) {
+        c->nomem = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
         c->jobrows[i].name = k[i].name;
         c->jobrows[i].type = JO_JOB;
         c->jobrows[i].arg = k[i].arg;
         c->jobrows[i].help = k[i].help;
     }
-    c->n_jobrows = n < JO_MAX_JOBKEYS ? n : JO_MAX_JOBKEYS;
+    c->n_jobrows = n;
 }
 
 void jo_only(jobopts *c, const char *const *only)
@@ -83,6 +88,7 @@ void jo_help_only(FILE *f, const char *const *only, const jo_opt *extra, size_t 
     help_rows(f, c.jobrows, c.n_jobrows, only);
     help_rows(f, opts, N_OPTS, only);
     if (n_extra) help_rows(f, extra, n_extra, NULL);
+    jo_free(&c);
 }
 
 void jo_help(FILE *f, const jo_opt *extra, size_t n_extra)
@@ -226,16 +232,19 @@ static const jo_opt *find_opt(const jobopts *c, const char *name)
 /* The option the command takes that is closest to name ("did you mean"). */
 static const char *closest_opt(const jobopts *c, const char *name)
 {
-    const char *names[JO_MAX_JOBKEYS + N_OPTS + 64];
-    size_t n = 0;
     const char *meant = jc_job_key_meant(name);   /* 'gpu' means the device */
     if (meant && find_opt(c, meant)) return meant;
+    const char **names = calloc(c->n_jobrows + N_OPTS + c->n_extra + 1, sizeof *names);
+    if (!names) return NULL;   /* no suggestion; the option is still refused */
+    size_t n = 0;
     for (size_t i = 0; i < c->n_jobrows; i++)
         if (takes(c->only, &c->jobrows[i])) names[n++] = c->jobrows[i].name;
     for (size_t i = 0; i < N_OPTS; i++)
         if (takes(c->only, &opts[i])) names[n++] = opts[i].name;
-    for (size_t i = 0; i < c->n_extra && n < sizeof names / sizeof names[0]; i++) names[n++] = c->extra[i].name;
-    return jc_closest_name(name, names, n);
+    for (size_t i = 0; i < c->n_extra; i++) names[n++] = c->extra[i].name;
+    const char *best = jc_closest_name(name, names, n);
+    free(names);
+    return best;
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -477,8 +486,33 @@ static int load_jobfile(jobopts *c, int argc, char **argv)
     return 0;
 }
 
+/* Records an option of the command line (every one: a later value of the
+ * same option is compared with it, a job file's key yields to it). */
+static int remember(jobopts *c, const jo_opt *o, const char *val)
+{
+    if (c->n_given == c->cap_given) {
+        size_t cap = c->cap_given ? 2 * c->cap_given : 32;
+        const jo_opt **g = realloc(c->given, cap * sizeof *g);
+        if (g) c->given = g;
+        const char **gv = g ? realloc(c->given_val, cap * sizeof *gv) : NULL;
+        if (gv) c->given_val = gv;
+        if (!g || !gv) {
+            fprintf(stderr, "joulecast: %s: out of memory\n", c->cmd);
+            return JC_ERR_NOMEM;
+        }
+        c->cap_given = cap;
+    }
+    c->given_val[c->n_given] = val;
+    c->given[c->n_given++] = o;
+    return 0;
+}
+
 int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
 {
+    if (c->nomem) {
+        fprintf(stderr, "joulecast: %s: out of memory\n", c->cmd);
+        return JC_ERR_NOMEM;
+    }
     int rc = load_jobfile(c, argc, argv);
     if (rc) return rc;
     const char *mode_by = NULL;   /* the command-line option that set the mode */
@@ -536,10 +570,7 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
             mode_by = o->name;
             mode_was = (int)c->job.mode;
         }
-        if (c->n_given < sizeof c->given / sizeof c->given[0]) {
-            c->given_val[c->n_given] = val;
-            c->given[c->n_given++] = o;
-        }
+        if ((rc = remember(c, o, val))) return rc;
     }
     if (c->strict_given && c->allow_partial)
         return cli_usage(c->cmd, "--strict and --allow-partial contradict each other; give one");
@@ -603,4 +634,12 @@ void jo_free(jobopts *c)
     c->n_owned = 0;
     jc_jobfile_free(c->jf);
     c->jf = NULL;
+    free(c->jobrows);
+    c->jobrows = NULL;
+    c->n_jobrows = 0;
+    free(c->given);
+    free(c->given_val);
+    c->given = NULL;
+    c->given_val = NULL;
+    c->n_given = c->cap_given = 0;
 }

@@ -18,7 +18,6 @@
 #define JO_MAX_BIND 64
 #define JO_MAX_RANK 64    /* dims of one --input */
 #define JO_MAX_LAYERS 16
-#define JO_MAX_JOBKEYS 128   /* more than the keys of job_keys.def (74): jo_init keeps the first JO_MAX_JOBKEYS */
 
 typedef enum jo_type {
     JO_JOB,  /* a key of jc_job (jc_job_keys), applied with jc_job_set */
@@ -69,11 +68,12 @@ typedef struct jobopts {
     char rulesbuf[4096];        /* a job file's op-rules, made relative to it */
     char *owned[JO_MAX_LAYERS]; /* a job file's hwdb layers, made relative */
     size_t n_owned;
-    const jo_opt *given[128];   /* options given on the command line */
-    const char *given_val[128]; /* their values */
-    size_t n_given;
-    jo_opt jobrows[JO_MAX_JOBKEYS];  /* the jc_job keys, as rows */
+    const jo_opt **given;       /* options given on the command line (all of them) */
+    const char **given_val;     /* their values */
+    size_t n_given, cap_given;
+    jo_opt *jobrows;            /* the jc_job keys, as rows (all of them, malloc'ed) */
     size_t n_jobrows;
+    int nomem;                  /* jo_init could not allocate jobrows: jo_parse fails */
     const jo_opt *extra;        /* the command's own rows */
     size_t n_extra;
     const char *const *only;    /* NULL, or the shared rows the command
@@ -83,7 +83,9 @@ typedef struct jobopts {
 } jobopts;
 
 /* Prepares c for command `cmd` with its own option rows (may be NULL/0)
- * and the handler that applies them.  Never fails. */
+ * and the handler that applies them; every key of jc_job_keys() becomes
+ * a row (no cap).  Out of memory is reported by jo_parse (JC_ERR_NOMEM).
+ * Release with jo_free. */
 void jo_init(jobopts *c, const char *cmd, const jo_opt *extra, size_t n_extra,
              jo_handler handler, void *ctx);
 

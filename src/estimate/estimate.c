@@ -197,10 +197,7 @@ static jc_status resolve_hardware(est *s)
     s->e->device_line = dev->line;
 
     /* counts */
-    if (given(j->hosts) && (j->hosts < 1 || j->hosts != floor(j->hosts)))
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--hosts must be a whole number >= 1 (got %g)", j->hosts);
-    if (given(j->count) && (j->count < 1 || j->count != floor(j->count)))
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count must be a whole number of devices >= 1 (got %g)", j->count);
+    /* --hosts and --count are whole numbers >= 1: jc_job_check, above */
     if (host) {
         s->K = given(j->hosts) ? j->hosts : 1;
         jci_bld_assume(&s->b, "hosts", "servers / instances", R1(s->K), "",
@@ -377,6 +374,8 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     s->scaling = 1;
     s->usage = s->m_dev = s->m_host = s->m_wall = s->m_idle_w = NAN;
     s->host_factor = 1;
+    jc_diag jd;   /* every number against its key's range (job_keys.def) */
+    if (jc_job_check(job, &jd)) { st = jci_bld_fail(&s->b, jd.status, "%s", jd.msg); goto fail; }
     if ((st = resolve_all(s))) goto fail;
 
     if (job->per_node && s->have_nodes) {

@@ -841,11 +841,7 @@ static jc_status resolve_parallel(sv *s)
 {
     const jc_job *j = s->job;
     jc_status st;
-    if (given(j->pp) && (j->pp < 1 || j->pp != floor(j->pp))) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--pp must be a whole number >= 1");
-    if (given(j->tp) && (j->tp < 1 || j->tp != floor(j->tp))) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp must be a whole number >= 1");
-    if (given(j->ep) && (j->ep < 1 || j->ep != floor(j->ep))) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep must be a whole number >= 1");
-    if (!isnan(j->count) && (j->count < 1 || j->count != floor(j->count)))
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count must be a whole number of devices >= 1 (got %g)", j->count);
+    /* --pp, --tp, --ep and --count are whole numbers >= 1 (jc_job_check) */
     s->pp = given(j->pp) ? j->pp : 1;
     double cap = s->mem * s->memfrac.central;
     double wdev, kvdev;
@@ -1217,9 +1213,8 @@ static jc_status resolve_work(sv *s)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "needs --prompt-tokens P (mean prompt tokens per request, >= 1)");
     if (!given(j->output_tokens) || j->output_tokens < 1)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "needs --output-tokens O (mean output tokens per request, >= 1)");
-    if (j->output_tokens > 1e6 || j->prompt_tokens > 1e7)
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--prompt-tokens / --output-tokens out of range");
-    if (!given(j->concurrency) || j->concurrency < 1 || j->concurrency != floor(j->concurrency))
+    /* their limits (job_keys.def): jc_job_check, at the start */
+    if (!given(j->concurrency))   /* a whole number >= 1 when given: jc_job_check */
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "needs --concurrency B (running sequences per replica, a whole number >= 1)");
     s->P = jci_bld_assume(&s->b, "serving.prompt_tokens", "prompt tokens per request (mean)", R1(j->prompt_tokens), "",
                   JC_ORIGIN_USER, "--prompt-tokens").central;
@@ -1336,7 +1331,8 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
     s->r->model = arch ? arch->path : "--params";
     s->r->model_type = arch ? arch->model_type : NULL;
     if (job->mode != JC_MODE_GENERATION) { st = jci_bld_fail(&s->b, JC_ERR_USAGE, "the job's mode is not generation"); goto fail; }
-    jc_diag md;
+    jc_diag md;   /* every number against its key's range (job_keys.def), then the mode's keys */
+    if (jc_job_check(job, &md)) { st = jci_bld_fail(&s->b, md.status, "%s", md.msg); goto fail; }
     if (jc_job_check_mode(job, &md)) { st = jci_bld_fail(&s->b, JC_ERR_USAGE, "%s", md.msg); goto fail; }
     if (!isnan(job->batch)) { st = jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch does not apply to generation: give --concurrency B"); goto fail; }
     if (!isnan(job->tokens) || !isnan(job->tokens_per_request)) {

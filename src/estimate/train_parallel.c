@@ -35,7 +35,8 @@ static jc_status dev_const(est *s, const char *id, const char *label, int generi
     return JC_OK;
 }
 
-/* The options of the layout, checked: whole sizes, what each needs. */
+/* The options of the layout, checked: what each needs (their sizes are
+ * whole numbers by job_keys.def, checked by jc_job_check). */
 static jc_status check_layout(est *s)
 {
     const jc_job *j = s->job;
@@ -49,8 +50,7 @@ static jc_status check_layout(est *s)
         if (given(s->known_T))
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s has no effect with a known runtime (--hours / "
                                 "--device-hours): the layout only shapes modelled time", names[i]);
-        if (!(v[i] >= 1) || v[i] != floor(v[i]))
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s must be a whole number >= 1 (got %g)", names[i], v[i]);
+        /* whole numbers >= 1: jc_job_check, at the estimate's start */
     }
     if (s->an && ((given(j->tp) && j->tp > 1) || (given(j->pp) && j->pp > 1) || given(j->hidden)))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp / --pp / --hidden are not modelled for a MODEL.onnx training "

@@ -13,14 +13,19 @@
 #include <string.h>
 
 enum { K_NUM, K_NAME, K_FLAG, K_MODE, K_TRAIN, K_INFER, K_GEN, K_METHOD };
+enum { R_ANY, R_GT0, R_GE0, R_WHOLE1, R_WHOLE0 };
 
 typedef struct key_row {
     jc_job_key pub;
     int kind;
     size_t off;
+    int range;          /* R_*: job_keys.def's range column */
+    double max;         /* 0: none */
+    const char *unit;
 } key_row;
 
-#define JOB_KEY(name, kind, field, arg, help) {{name, arg, help}, K_##kind, offsetof(jc_job, field)},
+#define JOB_KEY(name, kind, field, arg, range, max, unit, help) \
+    {{name, arg, help}, K_##kind, offsetof(jc_job, field), R_##range, max, unit},
 static const key_row rows[] = {
 #include "job/job_keys.def"
 };
@@ -28,7 +33,7 @@ static const key_row rows[] = {
 #define N_ROWS (sizeof rows / sizeof rows[0])
 
 /* The public view: the jc_job_key parts of rows[], in order. */
-#define JOB_KEY(name, kind, field, arg, help) {name, arg, help},
+#define JOB_KEY(name, kind, field, arg, range, max, unit, help) {name, arg, help},
 static const jc_job_key pub_keys[] = {
 #include "job/job_keys.def"
 };
@@ -107,80 +112,61 @@ static int parse_num(const char *s, double *out)
     return 0;
 }
 
-/* The largest value a size option may take: beyond it the figures would be
- * astronomical, not a job anyone runs (the largest published training runs
- * use ~1e5 devices, ~4e13 tokens, ~5e25 FLOPs).  A value above its limit is
- * refused with JC_ERR_RANGE naming the option and the limit. */
-static const struct size_limit {
-    const char *key;
-    double max;
-    const char *unit;
-    int zero_ok;     /* 1: 0 is a value (no host power); else sizes are > 0 */
-    int whole;       /* 1: a count of things, a whole number (8.5 devices
-                        is refused where it is given, file:line:col) */
-} size_limits[] = {
-    {"batch", 1e9, "samples per batch", 0, 1},
-    {"flops", 1e30, "FLOPs", 0, 0},
-    {"params", 1e15, "parameters", 0, 0},
-    {"active-params", 1e15, "parameters", 0, 0},
-    {"tokens", 1e18, "tokens", 0, 0},
-    {"seq", 1e9, "tokens per sample", 0, 0},
-    {"requests", 1e18, "requests", 0, 0},
-    {"tokens-per-request", 1e9, "tokens", 0, 0},
-    {"samples", 1e15, "samples per epoch", 0, 0},
-    {"epochs", 1e6, "epochs", 0, 0},
-    {"backward-factor", 100, "x forward", 0, 0},
-    {"hours", 1e6, "hours", 0, 0},
-    {"device-hours", 1e12, "device-hours", 0, 0},
-    {"avg-power", 1e5, "W per device", 0, 0},
-    {"count", 1e8, "devices", 0, 1},
-    {"hosts", 1e7, "hosts", 0, 1},
-    {"host-power", 1e6, "W per host", 1, 0},
-    {"lifetime", 100, "years", 0, 0},
-    {"prompt-tokens", 1e7, "tokens per request", 0, 0},
-    {"output-tokens", 1e6, "tokens per request", 0, 0},
-    {"concurrency", 1e6, "running sequences", 0, 1},
-    {"tp", 1e5, "devices", 0, 1},
-    {"pp", 1e4, "stages", 0, 1},
-    {"ep", 1e5, "devices", 0, 1},
-    {"micro-batches", 1e6, "micro-batches", 0, 1},
-    {"hidden", 1e6, "dimensions", 0, 0},
-    {"layers", 1e5, "layers", 0, 1},
-    {"heads", 1e5, "heads", 0, 1},
-    {"total-params", 1e15, "parameters", 0, 0},
-    {"cp", 1e5, "devices", 0, 1},
-    {"zero", 3, "(ZeRO stage)", 1, 1},
-    {"virtual-stages", 1e3, "stages per device", 0, 1},
-    {"distill-teacher", 1e15, "parameters", 0, 0},
-    {"mtp-heads", 64, "modules", 1, 1},
-    {"long-seq", 1e9, "tokens per sample", 0, 0},
-    {"long-tokens", 1e18, "tokens", 0, 0},
-};
-
-const double *jc_job_key_max(const char *key)
+static const key_row *row_of(const char *key)
 {
-    for (size_t i = 0; key && i < sizeof size_limits / sizeof size_limits[0]; i++)
-        if (!strcmp(size_limits[i].key, key)) return &size_limits[i].max;
+    for (size_t i = 0; key && i < N_ROWS; i++)
+        if (!strcmp(rows[i].pub.name, key)) return &rows[i];
     return NULL;
 }
 
-/* A size is a count or an amount of something: above its limit it is out
- * of range, and it must be positive (>= 0 where the table says zero_ok)
- * and, for a count of things, whole. */
-static jc_status check_limit(jc_diag *d, const char *key, double v)
+const double *jc_job_key_max(const char *key)
 {
-    for (size_t i = 0; i < sizeof size_limits / sizeof size_limits[0]; i++) {
-        if (strcmp(size_limits[i].key, key)) continue;
-        if (fabs(v) > size_limits[i].max)
-            return jci_diag_set(d, JC_ERR_RANGE, "%s %g is out of range: at most %g %s", key, v,
-                               size_limits[i].max, size_limits[i].unit);
-        int zero_ok = size_limits[i].zero_ok;
-        if (v < 0 || (v == 0 && !zero_ok))
-            return jci_diag_set(d, JC_ERR_USAGE, "%s must be %s (got %g %s)", key, zero_ok ? ">= 0" : "> 0", v,
-                               size_limits[i].unit);
-        if (size_limits[i].whole && v != floor(v))
-            return jci_diag_set(d, JC_ERR_USAGE, "%s must be a whole number (got %g %s)", key, v,
-                               size_limits[i].unit);
+    const key_row *r = row_of(key);
+    return r && r->max > 0 ? &r->max : NULL;
+}
+
+/* The one check of a number against its row (job_keys.def's range, max
+ * and unit): above the limit it is out of range; below the range's lower
+ * bound, or not whole for a count of things, it is a usage error.  `dash`
+ * is "--" where the message names the key as an option of a filled-in
+ * job (jc_job_check), "" where the caller adds its own prefix (jc_job_set:
+ * the CLI says "--", a job file its file:line:col). */
+static jc_status check_row(jc_diag *d, const key_row *r, const char *dash, const char *label, double v)
+{
+    if (r->range == R_ANY) return JC_OK;
+    const char *name = label ? label : r->pub.name;
+    if (r->max > 0 && fabs(v) > r->max)
+        return jci_diag_set(d, JC_ERR_RANGE, "%s%s %g is out of range: at most %g %s", dash, name, v, r->max, r->unit);
+    int whole = r->range == R_WHOLE1 || r->range == R_WHOLE0;
+    int zero_ok = r->range == R_GE0 || r->range == R_WHOLE0;
+    if (whole && (v != floor(v) || v < 0 || (v == 0 && !zero_ok)))
+        return jci_diag_set(d, JC_ERR_USAGE, "%s%s must be a whole number %s (got %g %s)", dash, name,
+                            zero_ok ? ">= 0" : ">= 1", v, r->unit);
+    if (v < 0 || (v == 0 && !zero_ok))
+        return jci_diag_set(d, JC_ERR_USAGE, "%s%s must be %s (got %g %s)", dash, name, zero_ok ? ">= 0" : "> 0", v,
+                            r->unit);
+    return JC_OK;
+}
+
+jc_status jc_job_check_value(const char *key, const char *label, double v, jc_diag *d)
+{
+    const key_row *r = row_of(key);
+    if (!r || r->kind != K_NUM) return jci_diag_set(d, JC_ERR_INTERNAL, "jc_job_check_value: '%s' is not a number key",
+                                                   key ? key : "(null)");
+    if (isnan(v)) return JC_OK;
+    return check_row(d, r, label ? "" : "--", label, v);
+}
+
+jc_status jc_job_check(const jc_job *job, jc_diag *d)
+{
+    if (!job) return jci_diag_set(d, JC_ERR_USAGE, "jc_job_check: NULL job");
+    const char *base = (const char *)job;
+    for (size_t i = 0; i < N_ROWS; i++) {
+        if (rows[i].kind != K_NUM) continue;
+        double v = *(const double *)(base + rows[i].off);
+        if (isnan(v)) continue;
+        jc_status st = check_row(d, &rows[i], "--", NULL, v);
+        if (st) return st;
     }
     return JC_OK;
 }
@@ -201,9 +187,7 @@ static int parse_flag(const char *s, int *on)
 jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d)
 {
     if (!job || !key) return jci_diag_set(d, JC_ERR_USAGE, "jc_job_set: NULL argument");
-    const key_row *r = NULL;
-    for (size_t i = 0; i < N_ROWS && !r; i++)
-        if (!strcmp(rows[i].pub.name, key)) r = &rows[i];
+    const key_row *r = row_of(key);
     if (!r) {
         const char *best = jc_job_key_closest(key);
         if (best) return jci_diag_set(d, JC_ERR_NOTFOUND, "unknown key '%s'; did you mean '%s'?", key, best);
@@ -217,9 +201,9 @@ jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d
         int pr = parse_num(value, &v);
         if (pr == -2) /* too large for a double: out of range, not malformed */
             return jci_diag_set(d, JC_ERR_RANGE, "%s %s is out of range%s", key, value,
-                               jc_job_key_max(key) ? " (too large)" : "");
+                               r->max > 0 ? " (too large)" : "");
         if (pr) return bad(d, key, "a number", value);
-        jc_status lst = check_limit(d, key, v);
+        jc_status lst = check_row(d, r, "", NULL, v);
         if (lst) return lst;
         *(double *)(base + r->off) = v;
         return JC_OK;

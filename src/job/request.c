@@ -23,13 +23,7 @@ void jc_request_init(jc_request *rq)
 
 jc_status jc_batch_check(double batch, const char *what, jc_diag *d)
 {
-    if (isnan(batch)) return JC_OK;
-    const double *max = jc_job_key_max("batch");
-    if (max && batch > *max)
-        return jci_diag_set(d, JC_ERR_RANGE, "%s %g is out of range: at most %g", what ? what : "batch", batch, *max);
-    if (!(batch >= 1) || batch != floor(batch))
-        return jci_diag_set(d, JC_ERR_USAGE, "%s must be a whole number >= 1", what ? what : "batch");
-    return JC_OK;
+    return jc_job_check_value("batch", what ? what : "batch", batch, d);
 }
 
 int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input)

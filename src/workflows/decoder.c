@@ -308,14 +308,17 @@ static jc_status count_all(dctx *c)
     jc_arch_counted *k = c->k;
     const jc_job *j = c->rq->job;
     double P = j->prompt_tokens, O = j->output_tokens;
-    if (isnan(P) || P < 1 || P != floor(P) || P > 1e7)
+    jc_status st;   /* their limits (job_keys.def), then what the decoder needs */
+    if ((st = jc_job_check_value("prompt-tokens", NULL, P, c->d)) ||
+        (st = jc_job_check_value("output-tokens", NULL, O, c->d)))
+        return st;
+    if (isnan(P) || P < 1 || P != floor(P))
         return jci_diag_set(c->d, JC_ERR_USAGE, "estimate --generate: needs --prompt-tokens P (a whole number >= 1) to "
                             "count the decoder's prefill");
-    if (isnan(O) || O < 1 || O > 1e6)
+    if (isnan(O) || O < 1)
         return jci_diag_set(c->d, JC_ERR_USAGE, "estimate --generate: needs --output-tokens O (mean output tokens per "
                             "request, >= 1)");
     jc_totals t;
-    jc_status st;
     k->prompt_tokens = P;
     if ((st = count_at(c, P, 0, 0, &t))) return st;
     k->prefill_flops = (double)t.flops;

@@ -54,6 +54,37 @@ static void test_batch_check(void)
     CHECK(strstr(d.msg, "at most") != NULL);
 }
 
+/* The ranges of job_keys.def: one check for a value given as text
+ * (jc_job_set) and for a job filled in field by field (jc_job_check). */
+static void test_job_key_ranges(void)
+{
+    jc_diag d;
+    jc_job j;
+    jc_job_init(&j);
+    CHECK_I64(jc_job_check(&j, &d), JC_OK);                /* nothing given */
+    CHECK_I64(jc_job_set(&j, "count", "8.5", &d), JC_ERR_USAGE);
+    CHECK_STR(d.msg, "count must be a whole number >= 1 (got 8.5 devices)");
+    CHECK_I64(jc_job_set(&j, "zero", "0", &d), JC_OK);     /* WHOLE0 */
+    CHECK_I64(jc_job_set(&j, "zero", "4", &d), JC_ERR_RANGE);
+    CHECK_I64(jc_job_set(&j, "host-power", "0", &d), JC_OK); /* GE0 */
+    CHECK_I64(jc_job_set(&j, "flops", "0", &d), JC_ERR_USAGE); /* GT0 */
+    CHECK_I64(jc_job_set(&j, "hidden", "4096.5", &d), JC_ERR_USAGE); /* a width is whole */
+    CHECK_I64(jc_job_set(&j, "pue", "-1", &d), JC_OK);     /* ANY: checked where it is used */
+    CHECK(jc_job_key_max("pue") == NULL);
+    CHECK(jc_job_key_max("count") && *jc_job_key_max("count") == 1e8);
+    jc_job_init(&j);
+    j.tp = 2.5;                                             /* as a C caller fills it */
+    CHECK_I64(jc_job_check(&j, &d), JC_ERR_USAGE);
+    CHECK_STR(d.msg, "--tp must be a whole number >= 1 (got 2.5 devices)");
+    j.tp = 2;
+    j.hosts = 1e9;
+    CHECK_I64(jc_job_check(&j, &d), JC_ERR_RANGE);
+    CHECK(strstr(d.msg, "--hosts") && strstr(d.msg, "at most 1e+07 hosts"));
+    CHECK_I64(jc_job_check_value("batch", "--batches", 0, &d), JC_ERR_USAGE);
+    CHECK(!strncmp(d.msg, "--batches must be", 17));
+    CHECK_I64(jc_job_check_value("device", NULL, 1, &d), JC_ERR_INTERNAL);
+}
+
 static jc_status prepare(const char *model, const jc_job *job, jc_request *rq, jc_prepared **p, jc_diag *d)
 {
     rq->job = job;
@@ -345,6 +376,7 @@ int main(void)
     RUN(test_sha256_vectors);
     RUN(test_graph_identity);
     RUN(test_batch_check);
+    RUN(test_job_key_ranges);
     RUN(test_default_batch);
     RUN(test_fixed_batch);
     RUN(test_partial_policy);
