@@ -1108,6 +1108,20 @@ jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d
  * applies. */
 jc_status jc_job_check_mode(const jc_job *job, jc_diag *diag);
 
+/* The grid-intensity dataset every estimate reads a region's intensity
+ * from unless the job's ci-dataset says otherwise: one basis (lifecycle,
+ * consumption-based) for every region and provider, so that neither a
+ * provider's own accounting nor an older table ranks a region.  A region
+ * without a value in it (nor its grid zone) falls back to its own
+ * default dataset, and the estimate says so (assumption grid.ci_basis,
+ * a warning). */
+#define JC_CI_BASIS "electricitymaps-2025"
+
+/* The dataset the job reads intensities from: its ci-dataset, else
+ * JC_CI_BASIS; NULL when it gives --ci or asks for each region's own
+ * default (ci-dataset "default").  A static or borrowed string. */
+const char *jc_job_ci_basis(const jc_job *job);
+
 /* A batch dim the model cannot take: the first graph input whose first
  * dim is fixed at a value other than `batch`.  Returns that value and sets
  * *input to the input's name (borrowed from m), or returns 0. */
@@ -1347,9 +1361,13 @@ typedef struct jc_estimate {
                                      NULL with --ci */
     const char *ci_dataset_name, *ci_basis;
     int ci_year;                  /* the year of that value; 0 with --ci */
-    double ci_region_default;     /* with --ci-dataset: the region's own
-                                     default intensity when it differs from
-                                     the value used (not used); else NAN */
+    double ci_region_default;     /* on a common basis (jc_job_ci_basis):
+                                     the region's own default intensity
+                                     when it differs from the value used
+                                     (not used); else NAN */
+    int ci_basis_fallback;        /* 1: the region has no value in the
+                                     common basis, its own default is used
+                                     (another basis than other regions) */
     /* work */
     double flops_per_pass;   /* forward, at the bound batch; 0 without model */
     double passes;           /* forward passes (inference) or steps (training) */
@@ -2455,6 +2473,11 @@ typedef struct jc_sweep_entry {
                                    the provider's figure for a GCP region)
                                    when the sweep's common basis differs
                                    from it; NAN otherwise */
+    const char *ci_dataset;     /* the dataset of the intensity used (NULL
+                                   with --ci) */
+    int ci_basis_fallback;      /* 1: the region has no value in the common
+                                   basis; its own default (ci_dataset) is
+                                   used (jc_estimate.ci_basis_fallback) */
     double j_per_sample;        /* facility J per sample, central; 0: n/a */
     const char *host;           /* the host assumed: a host id (the cloud
                                    provider's instance, or --host), or a
@@ -2479,7 +2502,7 @@ typedef struct jc_sweep {
     size_t n_notes;    const char **notes;  /* partial counts, fixed batch
                                    dims, the job's own warnings (once) */
     const char *ci_basis;       /* the intensity dataset every region is
-                                   compared on (JC_SWEEP_CI_BASIS unless the
+                                   compared on (JC_CI_BASIS unless the
                                    job names one), or NULL: each region's
                                    own default ("default", or --ci) */
     double ci_given;            /* the job's --ci, gCO2e/kWh, every entry's
@@ -2487,10 +2510,6 @@ typedef struct jc_sweep {
     void *internal_;
 } jc_sweep;
 
-/* The dataset a sweep compares regions on unless the job's ci-dataset
- * says otherwise: one basis (lifecycle, consumption-based) for every
- * provider, so a provider's own accounting does not rank its regions. */
-#define JC_SWEEP_CI_BASIS "electricitymaps-2025"
 
 /* Estimates the request's job (rq->job) at every point of the grid.  The
  * model (NULL when the job gives --flops or --params; loaded with

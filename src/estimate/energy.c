@@ -410,29 +410,47 @@ jc_status jci_est_resolve_place(est *s)
             return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "region %s has no carbon-intensity value in any dataset; give --ci G", r->code);
         const jc_region *from = r->default_from ? r->default_from : r;
         const char *why = r->default_reason ? r->default_reason : "n/a";
-        if (j->ci_dataset && strcmp(j->ci_dataset, "default")) {
-            /* one named basis: the region's value in that dataset, else its
+        const char *basis = jc_job_ci_basis(j);
+        const int named = basis && j->ci_dataset;   /* the user's basis, not the default one */
+        if (basis) {
+            /* one basis: the region's value in that dataset, else its
              * grid zone's; the region's own default is kept beside it */
-            const jc_intensity *x = jc_region_intensity(r, j->ci_dataset, 0);
+            const jc_intensity *x = jc_region_intensity(r, basis, 0);
             const jc_region *xf = r;
             if (!x && r->grid_region) {
-                x = jc_region_intensity(r->grid_region, j->ci_dataset, 0);
+                x = jc_region_intensity(r->grid_region, basis, 0);
                 xf = r->grid_region;
             }
-            if (!x)
+            if (!x && named)
                 return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "region %s has no value in dataset %s%s%s (the intensity "
                                     "basis asked for); give another --ci-dataset, 'default' for the region's own, "
-                                    "or --ci G", r->code, j->ci_dataset, r->grid_region ? " nor its grid zone " : "",
+                                    "or --ci G", r->code, basis, r->grid_region ? " nor its grid zone " : "",
                                     r->grid_region ? r->grid_region->code : "");
-            if (x != di) s->e->ci_region_default = di->value.value;
-            if (x != di)
-                jci_bld_assume(&s->b, "grid.ci_region_default",
-                               jci_bld_str(&s->b, "the region's own default intensity: %s, dataset %s %d (%s); not used",
-                                            from->code, di->dataset_id, di->value.year, di->basis ? di->basis : "basis n/a"),
-                               R1(di->value.value), "gCO2e/kWh", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &di->value));
-            di = x;
-            from = xf;
-            why = jci_bld_str(&s->b, "--ci-dataset %s (one basis for every region)", j->ci_dataset);
+            if (!x) {
+                /* the default basis lacks the region: its own default, named */
+                s->e->ci_basis_fallback = 1;
+                why = jci_bld_str(&s->b, "%s has no value in joulecast's common basis %s%s%s, so its own default is "
+                                  "used (%s), on another basis than regions that have one", r->code, basis,
+                                  r->grid_region ? " nor has its grid zone " : "",
+                                  r->grid_region ? r->grid_region->code : "", why);
+                if (code)   /* without --region the world-average warning says enough */
+                    jci_bld_warn(&s->b, "region %s has no value in the common intensity basis %s: its own default, "
+                                 "dataset %s %d (%s), is used, so its emissions are not on the basis of other "
+                                 "regions; --ci G gives a figure of your own", r->code, basis, di->dataset_id,
+                                 di->value.year, di->basis ? di->basis : "basis n/a");
+            } else {
+                if (x != di) s->e->ci_region_default = di->value.value;
+                if (x != di)
+                    jci_bld_assume(&s->b, "grid.ci_region_default",
+                                   jci_bld_str(&s->b, "the region's own default intensity: %s, dataset %s %d (%s); not used",
+                                                from->code, di->dataset_id, di->value.year, di->basis ? di->basis : "basis n/a"),
+                                   R1(di->value.value), "gCO2e/kWh", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &di->value));
+                di = x;
+                from = xf;
+                why = named ? jci_bld_str(&s->b, "--ci-dataset %s (one basis for every region)", basis)
+                            : jci_bld_str(&s->b, "joulecast's common basis %s for every region (--ci-dataset "
+                                          "default: each region's own)", basis);
+            }
         }
         /* spread: the latest value of every dataset for the region and,
          * for a cloud region, for its grid zone too; a superseded dataset
@@ -452,8 +470,7 @@ jc_status jci_est_resolve_place(est *s)
             }
         }
         const char *src = jci_bld_str(&s->b, "%s; %s: %s", jci_bld_cite(&s->b, &di->value),
-                                       j->ci_dataset && strcmp(j->ci_dataset, "default") ? "chosen by"
-                                                                                          : "default because", why);
+                                       basis && !s->e->ci_basis_fallback ? "chosen by" : "default because", why);
         s->ci = jci_bld_assume(&s->b, "grid.ci",
                        jci_bld_str(&s->b, "grid carbon intensity, %s, dataset %s %d (%s); range: other datasets",
                             from->code, di->dataset_id, di->value.year, di->basis ? di->basis : "basis n/a"),

@@ -327,3 +327,10 @@ jc_status jc_job_check_mode(const jc_job *job, jc_diag *d)
     }
     return JC_OK;
 }
+
+const char *jc_job_ci_basis(const jc_job *job)
+{
+    if (!job || !isnan(job->ci)) return NULL;
+    if (!job->ci_dataset) return JC_CI_BASIS;
+    return strcmp(job->ci_dataset, "default") ? job->ci_dataset : NULL;
+}

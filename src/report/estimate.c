@@ -398,7 +398,9 @@ cJSON *rj_estimate(const jc_estimate *e)
     const rj_field region[] = {
         RJF_S("code", e->region_code), RJF_S("name", e->region_name), RJF_R("ci_gco2e_per_kwh", e->ci),
         RJF_S("ci_source", e->ci_source), RJF_S("ci_dataset", e->ci_dataset_id),
-        RJF_N("ci_year", e->ci_year ? (double)e->ci_year : NAN), RJF_R("pue", e->pue),
+        RJF_N("ci_year", e->ci_year ? (double)e->ci_year : NAN),
+        RJF_N("ci_region_default", e->ci_region_default), RJF_B("ci_basis_fallback", e->ci_basis_fallback),
+        RJF_R("pue", e->pue),
         RJF_S("pue_source", e->pue_source),
     };
     /* 0 in the estimate means "not known" for these: null */

@@ -153,6 +153,32 @@ static void code(stmt *s, const char *t)
 /* How the figures came about: the method sentence of the tail. */
 enum { STMT_PREDICTED, STMT_COMPUTED, STMT_SERVING };
 
+/* The intensity basis in words: the region's own default figure beside
+ * the common basis, or why this region is on another basis. */
+static void basis_words(stmt *s, const jc_estimate *e)
+{
+    char a[64];
+    const jc_intensity *own = e->region ? e->region->default_intensity : NULL;
+    const char *co2 = s->fmt == JC_STMT_LATEX ? "gCO$_2$e/kWh" : "gCO\xe2\x82\x82" "e/kWh";
+    if (e->ci_basis_fallback) {
+        fputs(" (", s->f);
+        put_esc(s, e->region_code);
+        fputs(" has no value in the basis joulecast uses for every region, ", s->f);
+        put_esc(s, JC_CI_BASIS);
+        fputs(", so its own default is used: ", s->f);
+        put_esc(s, e->ci_basis ? e->ci_basis : "basis not stated");
+        fputs(")", s->f);
+    } else if (!isnan(e->ci_region_default) && own) {
+        fputs(", the basis joulecast uses for every region; the region's own default figure is ", s->f);
+        fprintf(s->f, "%s %s (", sig(a, sizeof a, e->ci_region_default), co2);
+        const char *oname = own->dataset && own->dataset->name ? own->dataset->name : own->dataset_id;
+        char yr[16];
+        snprintf(yr, sizeof yr, "%d", own->value.year);
+        put_esc(s, oname);
+        fprintf(s->f, "%s%s), not used", strstr(oname, yr) ? "" : ", ", strstr(oname, yr) ? "" : yr);
+    }
+}
+
 /* The rest of the paragraph, shared by every estimate: PUE, grid,
  * emissions, method, reproduction and (Markdown) the footnotes. */
 static void tail(stmt *s, const jc_estimate *e, const jc_statement_opts *o, int how)
@@ -184,6 +210,7 @@ static void tail(stmt *s, const jc_estimate *e, const jc_statement_opts *o, int 
         char yr[16];
         snprintf(yr, sizeof yr, "%d", e->ci_year);
         if (!strstr(dname, yr)) fprintf(f, ", %s", yr);
+        basis_words(s, e);
         note(s, "Grid intensity: dataset %s (%s), year %d, %s; basis %s.", e->ci_dataset_id, dname,
              e->ci_year, src_text(t1, sizeof t1, ci), e->ci_basis ? e->ci_basis : "not stated");
     } else {

@@ -23,7 +23,8 @@ static void entry_row(FILE *f, size_t rank, const jc_sweep_entry *x)
     char t[40], en[40], co[40], ci[40], b[40], own[40];
     if (x->batch > 0) snprintf(b, sizeof b, "%g", x->batch);
     else snprintf(b, sizeof b, "-");
-    if (isnan(x->ci_region_default)) snprintf(own, sizeof own, "-");
+    if (x->ci_basis_fallback) snprintf(own, sizeof own, "own");
+    else if (isnan(x->ci_region_default)) snprintf(own, sizeof own, "-");
     else sig4(own, sizeof own, x->ci_region_default);
     fprintf(f, "  %5zu %c %-24.24s %-27.27s %-5s %6s %11s %13s %11s %9s %5.2f %9s\n", rank,
             x->pareto ? '*' : ' ', x->device_id ? x->device_id : "-",
@@ -58,7 +59,8 @@ jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
     else if (s->ci_basis)
         fprintf(f, "intensity  every region on one basis: dataset %s (its grid zone's value for a cloud region "
                    "without one; --ci-dataset default uses each region's own); 'own CI': the region's own default "
-                   "figure where it differs (e.g. Google's for a GCP region), not used\n", s->ci_basis);
+                   "figure where it differs (e.g. Google's for a GCP region), not used; 'own': the region has no value in "
+                   "the basis, its own default dataset is used (--json: ci_dataset)\n", s->ci_basis);
     else
         fprintf(f, "intensity  each region's own default dataset (bases may differ between providers)\n");
     fprintf(f, "host       each entry's own (no --host: the provider's instance for the device and count in a cloud "
@@ -152,6 +154,7 @@ char *jc_report_sweep_json(const jc_sweep *s)
         REQ(rj_num(o, "ci_gco2e_per_kwh", x->ci));
         REQ(rj_num(o, "pue", x->pue));
         REQ(rj_num(o, "ci_region_default", x->ci_region_default));
+        REQ(rj_str(o, "ci_dataset", x->ci_dataset));
         REQ(rj_num(o, "j_per_sample", rj_known(x->j_per_sample)));
         REQ(rj_str(o, "host", x->host));
         REQ(rj_num(o, "hosts", x->host ? x->hosts : NAN));
@@ -193,7 +196,7 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
 {
     fprintf(f, "rank,device,device_name,region,precision,batch,pareto,wall_hours_low,wall_hours,wall_hours_high,"
                "energy_kwh_low,energy_kwh,energy_kwh_high,co2_kg_low,co2_kg,co2_kg_high,ci_gco2e_per_kwh,pue,"
-               "j_per_sample,ci_region_default,skipped_reason\n");
+               "j_per_sample,ci_region_default,ci_dataset,skipped_reason\n");
     for (size_t i = 0; i < s->n_entries; i++) {
         const jc_sweep_entry *x = &s->entries[i];
         fprintf(f, "%zu,", i + 1);
@@ -204,13 +207,15 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
         rcsv_num(f, rj_known(x->j_per_sample));
         fputc(',', f);
         rcsv_num(f, x->ci_region_default);
+        fputc(',', f);
+        jci_csv_field(f, x->ci_dataset ? x->ci_dataset : "", 0);
         fputs(",\n", f);
     }
     for (size_t i = 0; i < s->n_skipped; i++) {
         const jc_sweep_entry *x = &s->skipped[i];
         fprintf(f, ",");
         csv_point(f, x);
-        fprintf(f, ",,,,,,,,,,,,,,,");
+        fprintf(f, ",,,,,,,,,,,,,,,,");
         jci_csv_field(f, x->reason, 0);
         fputc('\n', f);
     }

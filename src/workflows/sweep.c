@@ -394,6 +394,8 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, const jc_device 
     x.co2_kg = e->co2_kg;
     x.ci = e->ci.central;
     x.ci_region_default = e->ci_region_default;
+    x.ci_dataset = e->ci_dataset_id ? adup(w, e->ci_dataset_id) : NULL;
+    x.ci_basis_fallback = e->ci_basis_fallback;
     x.pue = e->pue.central;
     x.j_per_sample = e->j_per_sample.central;
     x.host = e->host_id ? e->host_id : e->host_class && strcmp(e->host_class, "none") ? e->host_class : NULL;
@@ -566,11 +568,9 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
     size_t nb_ok = 0;   /* batches analysed (or no model) */
 
     jc_job jj = *job;
-    /* regions are compared on one intensity basis unless the job says
-     * otherwise (--ci-dataset default: each region's own; --ci: given) */
-    if (isnan(job->ci) && !job->ci_dataset) jj.ci_dataset = JC_SWEEP_CI_BASIS;
+    /* regions are compared on the estimate's one intensity basis */
     s->ci_given = job->ci;
-    s->ci_basis = isnan(job->ci) && jj.ci_dataset && strcmp(jj.ci_dataset, "default") ? jj.ci_dataset : NULL;
+    s->ci_basis = jc_job_ci_basis(job);
     jj.per_node = 0;
     for (size_t bi = 0; bi < w->nb && !w->oom; bi++) {
         double b = w->batches[bi], counted = NAN;
