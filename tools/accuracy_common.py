@@ -271,8 +271,9 @@ def index():
         lines += ["## Headline: cross-validated error", "",
                   "Each fold refits the set's constants without one device (leave-one-device-out) or one",
                   "model family (leave-one-family-out) and predicts the rows it left out (tools/crossval.py);",
-                  "a row's range comes from the residual quantiles (10th-90th) of the other folds, so the",
-                  "coverage is measured, not tuned. In-sample (every row fitted) beside it.", "",
+                  "a row's range is a nominal 90% interval from the other folds' held-out residuals (the",
+                  "conformal quantile of |ln(predicted / measured)|, applied both ways), so the coverage is",
+                  "measured on the folds, not tuned. In-sample (every row fitted) beside it.", "",
                   "| set | group | rows | leave-one-device-out | leave-one-family-out | in-sample | fitted constants |",
                   "|---|---|---:|---:|---:|---:|---:|"]
         for x in cvsets:

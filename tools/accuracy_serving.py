@@ -7,8 +7,9 @@ Python binding), cross-validated with tools/crossval.py: leave one device
 out and leave one model family out, each fold's constants the ones
 tools/fit_serving.py fitted without that device or family
 (tests/accuracy/serving-folds.json, replayed here, not refitted).  Ranges
-of a held-out row come from the other folds' residual quantiles, so the
-coverage is measured.  In-sample figures (the constants of
+of a held-out row come from the other folds' held-out residuals (a
+nominal 90 % conformal interval, tools/crossval.py), so the coverage is
+measured.  In-sample figures (the constants of
 hwdb/serving.yaml, fitted to every row) stand beside them.
 
 Publishes docs/accuracy/serving.md and build/accuracy/serving.json (the
@@ -64,8 +65,8 @@ def page(ej, et, stored, commit, when):
              "rows, `vllm` for v3).", "",
              "**Cross-validated.** Each fold refits the %d serving constants (tools/fit_serving.py) without one device's "
              "rows (leave one device out) or one model family's rows (leave one family out) and predicts the rows left "
-             "out; a held-out row's range comes from the other folds' residual quantiles (10th-90th percentile, "
-             "tools/crossval.py), so coverage is measured, not tuned. In-sample: the constants fitted to every row "
+             "out; a held-out row's range comes from the other folds' held-out residuals (a nominal 90%% "
+             "interval: the conformal quantile of |ln(predicted / measured)|, tools/crossval.py), so coverage is measured, not tuned. In-sample: the constants fitted to every row "
              "(hwdb/serving.yaml). Identical ML.ENERGY configurations published twice differ by 5-19%% in J/token "
              "(the ML.ENERGY leaderboard v2 and v3 data): no model can be judged more finely." % ej["n_params"], "",
              "With two devices in the calibration set, leaving one out fits the constants on the other alone: the "

@@ -220,7 +220,7 @@ def main():
                  "1.12), --batch B (training: --train, one step). The kernel efficiencies (kernel_eta_*) are "
                  "refitted per fold by tools/fit_timm.py; the table shows each row as predicted by the "
                  "leave-one-device-out fold that excluded its device, with the range from the other folds' "
-                 "residual 10th-90th percentiles (tools/crossval.py).",
+                 "held-out residuals (a nominal 90% conformal interval, tools/crossval.py).",
                  "wall-clock throughput of the forward (training: forward + backward + optimizer) pass "
                  "on one GPU; no energy.", out, out_dir=a.out, cv=cvs,
                  targets="leave-one-device-out median |error| <= 15% (eager and compiled each); "

@@ -11,7 +11,7 @@ Interface
     import crossval as cv
     res = cv.run(rows, fit, predict, measured,
                  keys={"device": lambda r: r["device"], "family": lambda r: r["family"]},
-                 n_params=3, quantiles=(0.1, 0.9))
+                 n_params=3, nominal=0.9)
 
   rows      list of anything (dicts usually): the calibration rows.
   fit       fit(train_rows) -> params, a dict {constant id: float}.  Called
@@ -28,26 +28,38 @@ Interface
             scheme (it is still used for fitting every fold).
   n_params  the number of free (fitted) constants: the check is
             n_params <= len(rows) / 20 (issue #30: one per 20 rows).
-  quantiles (lo, hi) of the residual distribution that bound the range.
+  nominal   the nominal coverage of a range (default 0.9: a 90 % interval).
+            The older keyword quantiles=(lo, hi) is still accepted and
+            means nominal = hi - lo.
 
 Residuals are in log space, e = ln(predicted / measured); the signed
 error reported is predicted / measured - 1 (exp(e) - 1).
 
-Ranges and coverage.  A row held out in fold k gets the range
-  [p / exp(Q_hi), p / exp(Q_lo)]
-where p is its fold-k prediction and Q_lo/Q_hi the residual quantiles of
-the OTHER folds' held-out rows (fold k's own residuals never set its
-range), so the coverage counted on the folds is measured, not tuned.  The
-published range for a device or family without rows of its own is the
-quantile of every held-out residual of that scheme: `range_factors`
-(multiply the central by low_factor and high_factor).
+Ranges and coverage (a split-conformal interval, nominal 90 %).  A row
+held out in fold k gets the range
+  [p / exp(W_k), p * exp(W_k)]
+where p is its fold-k prediction and W_k the conformal quantile of the
+absolute log residuals |e| of the OTHER folds' held-out rows: the
+ceil((n + 1) * nominal)-th smallest of those n values (their largest when
+n is too small for that rank).  Fold k's own residuals never set its
+range, so the coverage counted on the folds is measured, not tuned.  The
+interval is symmetric in log space because the sign of a new device's or
+family's bias is not known from the other folds (with two devices the
+other fold's bias is often the opposite of this one's); its coverage is
+nominal only when the folds' residuals are exchangeable, which is what
+the measured coverage tests.  The published range for a device or family
+without rows of its own is the same quantile over every held-out residual
+of that scheme: `range_factors` (multiply the central by low_factor and
+high_factor).  The in-sample range uses the in-sample residuals alike.
 
 Returned dict (res):
   res["in_sample"]        {"params", "rows": [per-row], "summary"}
   res["schemes"][name]    {"folds": [{"key", "rows", "params",
                               "median_abs_error"}], "rows": [per-row],
                             "summary", "range_factors": {"low_factor",
-                            "high_factor", "q_lo", "q_hi"}}
+                            "high_factor", "q_lo", "q_hi", "nominal",
+                            "n"}}  (q_lo = -W, q_hi = +W in log space;
+                            n the held-out residuals W came from)
   res["spread"][name]     {constant id: {"in_sample", "min", "max",
                             "rel_spread"}} (rel_spread = (max - min) /
                             |in-sample value| across that scheme's folds)
@@ -80,6 +92,16 @@ def _quantile(xs, q):
 
 def _median(xs):
     return _quantile(xs, 0.5)
+
+
+def conformal_width(residuals, nominal):
+    """W: the ceil((n + 1) * nominal)-th smallest |residual| of n (the
+    largest when the rank exceeds n); None without residuals."""
+    a = sorted(abs(x) for x in residuals)
+    if not a:
+        return None
+    k = int(math.ceil((len(a) + 1) * nominal - 1e-9))
+    return a[min(max(k, 1), len(a)) - 1]
 
 
 def summarise(per_rows):
@@ -125,15 +147,22 @@ def _predict_rows(params, rows, predict, measured, key=None):
     return out
 
 
-def _apply_range(d, q_lo, q_hi):
-    if d.get("central") is None or q_lo is None:
+def _apply_range(d, w):
+    if d.get("central") is None or w is None:
         return
-    d["low"] = d["central"] / math.exp(q_hi)
-    d["high"] = d["central"] / math.exp(q_lo)
+    d["low"] = d["central"] / math.exp(w)
+    d["high"] = d["central"] * math.exp(w)
     d["inside"] = d["low"] <= d["measured"] <= d["high"]
 
 
-def _scheme(rows, fit, predict, measured, keyf, quantiles):
+def _factors(residuals, nominal):
+    w = conformal_width(residuals, nominal)
+    return {"q_lo": None if w is None else -w, "q_hi": w, "nominal": nominal, "n": len(residuals),
+            "low_factor": None if w is None else math.exp(-w),
+            "high_factor": None if w is None else math.exp(w)}
+
+
+def _scheme(rows, fit, predict, measured, keyf, nominal):
     keys = sorted({keyf(r) for r in rows if keyf(r) is not None}, key=str)
     folds, per = [], []
     for k in keys:
@@ -146,19 +175,16 @@ def _scheme(rows, fit, predict, measured, keyf, quantiles):
         folds.append({"key": k, "rows": len(test), "params": params,
                       "median_abs_error": summarise(pr)["median_abs_error"]})
         per.extend(pr)
-    # range of a held-out row: quantiles of the other folds' residuals
+    # range of a held-out row: the conformal width of the other folds'
+    # held-out residuals
     for k in keys:
         others = [x["log_residual"] for x in per
                   if x.get("central") is not None and x["key"] != k]
-        q = (_quantile(others, quantiles[0]), _quantile(others, quantiles[1]))
+        w = conformal_width(others, nominal)
         for d in per:
             if d["key"] == k:
-                _apply_range(d, q[0], q[1])
-    allres = [x["log_residual"] for x in per if x.get("central") is not None]
-    q_lo, q_hi = _quantile(allres, quantiles[0]), _quantile(allres, quantiles[1])
-    rf = {"q_lo": q_lo, "q_hi": q_hi,
-          "low_factor": None if q_hi is None else math.exp(-q_hi),
-          "high_factor": None if q_lo is None else math.exp(-q_lo)}
+                _apply_range(d, w)
+    rf = _factors([x["log_residual"] for x in per if x.get("central") is not None], nominal)
     return {"folds": folds, "rows": per, "summary": summarise(per), "range_factors": rf}
 
 
@@ -174,20 +200,25 @@ def _spread(in_params, folds):
     return out
 
 
-def run(rows, fit, predict, measured, keys, n_params, quantiles=(0.1, 0.9)):
+def run(rows, fit, predict, measured, keys, n_params, nominal=0.9, quantiles=None):
     """Cross-validates fit/predict on rows; see the module comment."""
+    if quantiles is not None:
+        nominal = quantiles[1] - quantiles[0]
+    if not 0 < nominal < 1:
+        raise ValueError("crossval: nominal coverage %r is not inside (0, 1)" % nominal)
     rows = list(rows)
     params = fit(rows)
     ins = _predict_rows(params, rows, predict, measured)
     res_all = [d["log_residual"] for d in ins if d.get("central") is not None]
-    qi = (_quantile(res_all, quantiles[0]), _quantile(res_all, quantiles[1]))
+    wi = conformal_width(res_all, nominal)
     for d in ins:
-        _apply_range(d, qi[0], qi[1])
-    res = {"in_sample": {"params": params, "rows": ins, "summary": summarise(ins)},
+        _apply_range(d, wi)
+    res = {"in_sample": {"params": params, "rows": ins, "summary": summarise(ins),
+                         "range_factors": _factors(res_all, nominal)},
            "schemes": {}, "spread": {}, "n_params": n_params, "n_rows": len(rows),
-           "params_ok": n_params * 20 <= len(rows), "quantiles": quantiles}
+           "params_ok": n_params * 20 <= len(rows), "nominal": nominal}
     for name, keyf in keys.items():
-        s = _scheme(rows, fit, predict, measured, keyf, quantiles)
+        s = _scheme(rows, fit, predict, measured, keyf, nominal)
         res["schemes"][name] = s
         res["spread"][name] = _spread(params, s["folds"])
     return res
@@ -213,8 +244,8 @@ def report(res, title):
         out.append(line("leave-1-" + name, s["summary"]))
         rf = s["range_factors"]
         if rf["low_factor"] is not None:
-            out.append("    range for an unseen %s: x%.3f .. x%.3f of the central" % (
-                name, rf["low_factor"], rf["high_factor"]))
+            out.append("    range for an unseen %s: x%.3f .. x%.3f of the central (nominal %.0f%%)" % (
+                name, rf["low_factor"], rf["high_factor"], 100 * rf["nominal"]))
         for f in s["folds"]:
             out.append("    fold %-40s rows %4d  median |error| %s" % (
                 str(f["key"])[:40], f["rows"], _pct(f["median_abs_error"])))
@@ -281,6 +312,22 @@ def selftest():
     check("an outlier device is not covered by its own residuals", not any(d["inside"] for d in d4))
     by = summarise_by(lodo["rows"], lambda r: r["family"])
     check("summarise_by groups", sorted(by) == ["fa", "fb", "fc"] and by["fa"]["rows"] == 40)
+    check("unseen-device range is symmetric in log space",
+          abs(math.log(rf["low_factor"]) + math.log(rf["high_factor"])) < 1e-12)
+    check("conformal width: rank ceil((n+1) 0.9) of |e|",
+          conformal_width([0.1, -0.2, 0.3, -0.4, 0.5, 0.6, 0.7, 0.8, 0.9], 0.9) == 0.9 and
+          conformal_width([-0.5, 0.1], 0.9) == 0.5 and conformal_width([], 0.9) is None)
+    # two devices with opposite biases: each fold's symmetric range from
+    # the other covers it (an asymmetric quantile range would not)
+    rows4 = [dict(r) for r in rows if r["device"] in ("d1", "d2")]
+    for r in rows4:
+        r["y"] = 2.0 * r["x"] * (1.15 if r["device"] == "d1" else 1 / 1.15) * math.exp(rnd.gauss(0, 0.01))
+    r4 = run(rows4, fit, predict, lambda r: r["y"], {"device": lambda r: r["device"]}, n_params=1)
+    check("opposite device biases: fold ranges cover",
+          r4["schemes"]["device"]["summary"]["coverage"] > 0.8)
+    check("older keyword quantiles=(0.1, 0.9) means nominal 0.8",
+          run(rows4, fit, predict, lambda r: r["y"], {"device": lambda r: r["device"]}, n_params=1,
+              quantiles=(0.1, 0.9))["nominal"] == 0.8)
     check("report prints", any("leave-1-device" in l for l in report(res, "selftest")))
     return 0 if ok else 1
 

@@ -19,7 +19,7 @@ Each constant has one value for every device and runtime.
      out) and without each model family's rows (leave one family out);
      each fold's constants predict its held-out rows.  The held-out
      residuals (predicted / measured) of every fold give the range: its
-     ends are the 10th and 90th percentiles of time and of J/token
+     ends are the nominal 90 % conformal interval (tools/crossval.py) of time and of J/token
      (serving_range_time, serving_range_energy), and each constant's
      low-high is its spread across the folds.  The fold constants go to
      tests/accuracy/serving-folds.json, which tools/accuracy_serving.py
@@ -239,8 +239,8 @@ def write_block(values, spread, ranges, nrows, fold_note):
         lo, hi = ranges[name]
         lines += ["  - id: %s" % name, "    value: 1", "    low: %.4g" % lo, "    high: %.4g" % hi, "    unit: \"1\"",
                   "    source: mlenergy-fit",
-                  "    derived: \"the range of the serving %s as factors of the central value: the 10th-90th percentile of "
-                  "predicted/measured over the held-out rows of the %s (measured, not a target)\""
+                  "    derived: \"the range of the serving %s as factors of the central value: the nominal 90%% conformal interval of "
+                  "|ln(predicted/measured)| over the held-out rows of the %s (measured, not a target)\""
                   % ("time" if key == "time" else "GPU J per output token", fold_note)]
     text = text[:begin] + "\n".join(lines) + "\n" + text[end:]
     with open(HWDB, "w") as f:

@@ -20,8 +20,9 @@ forces a new one); the cross-validation of `make accuracy`
                                         leave-one-device-out and
                                         leave-one-family-out refits, and
                                         as low/high the central scaled by
-                                        the leave-one-device-out residual
-                                        10th/90th percentiles
+                                        the leave-one-device-out range
+                                        factors (nominal 90 % conformal
+                                        interval, tools/crossval.py)
 """
 import argparse
 import hashlib
@@ -217,7 +218,8 @@ def main():
             fc.write_constant(p, best[p], best[p] * rf["low_factor"], min(1.0, best[p] * rf["high_factor"]))
             fc.write_text(p, "derived", SOURCE % len(rows) + "; spread of the refitted value: " + "; ".join(
                 "leave-one-%s-out folds %.3f .. %.3f" % (k, lo, hi) for k, (lo, hi) in spread.items()) +
-                "; low/high = the central x the leave-one-device-out residual 10th/90th percentile factors "
+                "; low/high = the central x the leave-one-device-out range factors (nominal 90% conformal interval "
+                "of the held-out residuals, tools/crossval.py) "
                 "x%.3f / x%.3f, clamped at 1" % (rf["low_factor"], rf["high_factor"]))
     if a.write:
         print("wrote hwdb/energy-model.yaml (%s)" % ", ".join(PARAMS))
