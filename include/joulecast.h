@@ -500,6 +500,14 @@ int64_t jc_cost_view(const jc_node_cost *c, jc_convention conv,
 /* The same over the analysis totals. */
 int64_t jc_totals_view(const jc_totals *t, jc_convention conv);
 
+/* Writes v into buf (cap bytes) by the one number rule of the text and
+ * HTML reports (docs/json-schemas.md, "Numbers in text and HTML"): four
+ * significant digits with trailing zeros dropped, a whole number in full,
+ * thousands separators from 1,000 on, an exponent only below 1e-4 or from
+ * 1e15 on, "n/a" for a NaN or an infinity.  Returns buf.  For a client
+ * that prints a figure of its own next to a report's. */
+const char *jc_format_number(char *buf, size_t cap, double v);
+
 /* Writes the `count` report of an analysis: text (per_node adds the
  * per-node table; top = number of top nodes by MACs, 0 for none). */
 jc_status jc_report_count_text(const jc_analysis *a, FILE *f, int per_node,

@@ -10,6 +10,10 @@
 
 #include <stdbool.h>
 
+/* A figure by the reports' number rule (jc_format_number), in a buffer
+ * that lives to the end of the enclosing block. */
+#define CLI_NUM(v) jc_format_number((char[40]){0}, 40, (v))
+
 typedef struct cli_cmd {
     const char *name;
     int (*run)(int argc, char **argv);   /* argv[0] is the command name */

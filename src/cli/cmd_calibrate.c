@@ -107,13 +107,10 @@ static void pct(char *buf, size_t cap, double e)
 
 static void row(const char *label, double meas, double b, double eb, double a, double ea)
 {
-    char m[32], x[32], y[32], p1[32], p2[32];
-    snprintf(m, sizeof m, isnan(meas) ? "n/a" : "%.4g", meas);
-    snprintf(x, sizeof x, isnan(b) ? "n/a" : "%.4g", b);
-    snprintf(y, sizeof y, isnan(a) ? "n/a" : "%.4g", a);
+    char p1[32], p2[32];
     pct(p1, sizeof p1, eb);
     pct(p2, sizeof p2, ea);
-    printf("  %-36s %10s %10s %8s %10s %8s\n", label, m, x, p1, y, p2);
+    printf("  %-36s %10s %10s %8s %10s %8s\n", label, CLI_NUM(meas), CLI_NUM(b), p1, CLI_NUM(a), p2);
 }
 
 /* The written layer on top of the command line's --hwdb layers. */
@@ -142,11 +139,6 @@ static int fail(const jc_diag *d, int usage)
     return usage ? cli_usage("calibrate", "%s", d->msg) : cli_fail(d);
 }
 
-static const char *num4(char *buf, size_t cap, double v)
-{
-    snprintf(buf, cap, isnan(v) ? "n/a" : "%.4g", v);
-    return buf;
-}
 
 /* A trace's power fit, before -> after (nothing for a measurement CSV). */
 static void print_power(const jc_power_fit *p)
@@ -156,25 +148,25 @@ static void print_power(const jc_power_fit *p)
     if (!p->fitted) {
         printf("power      activity not fitted: %s\n", p->note);
     } else {
-        printf("power      fitted to %zu device samples (%s), residual %.4g W RMS (the database's model: %s W RMS)\n",
+        printf("power      fitted to %zu device samples (%s), residual %s W RMS (the database's model: %s W RMS)\n",
                p->samples, p->fit_km ? "power against compute and memory utilisation" : "power against utilisation",
-               p->rms_w, num4(a, sizeof a, p->rms_before_w));
+               CLI_NUM(p->rms_w), jc_format_number(a, sizeof a, p->rms_before_w));
         if (p->fit_idle)
-            printf("           device idle_w %s -> %.4g W (mean of the %zu samples at 0 %% utilisation)\n",
-                   num4(a, sizeof a, p->idle_before), p->idle_after, p->idle_samples);
+            printf("           device idle_w %s -> %s W (mean of the %zu samples at 0 %% utilisation)\n",
+                   jc_format_number(a, sizeof a, p->idle_before), CLI_NUM(p->idle_after), p->idle_samples);
         else
             printf("           device idle_w not fitted: %s\n", p->idle_note);
-        printf("           %s %.4g -> %.4g (%.4g +- %.2g on the trace's utilisation; its mean %.4g, the run's FLOP/s "
-               "over peak %.4g)\n", p->kc_id, p->kc_before, p->kc_after, p->kc_trace, p->kc_trace_se, p->u_mean,
-               p->uc_run);
+        printf("           %s %s -> %s (%s +- %s on the trace's utilisation; its mean %s, the run's FLOP/s "
+               "over peak %s)\n", p->kc_id, CLI_NUM(p->kc_before), CLI_NUM(p->kc_after), CLI_NUM(p->kc_trace), CLI_NUM(p->kc_trace_se), CLI_NUM(p->u_mean),
+               CLI_NUM(p->uc_run));
         if (p->fit_km)
-            printf("           %s %.4g -> %.4g (%.4g +- %.2g on the trace's memory utilisation; its mean %.4g, the "
-                   "run's bytes/s over bandwidth %.4g)\n", p->km_id, p->km_before, p->km_after, p->km_trace,
-                   p->km_trace_se, p->um_mean, p->um_run);
+            printf("           %s %s -> %s (%s +- %s on the trace's memory utilisation; its mean %s, the "
+                   "run's bytes/s over bandwidth %s)\n", p->km_id, CLI_NUM(p->km_before), CLI_NUM(p->km_after), CLI_NUM(p->km_trace),
+                   CLI_NUM(p->km_trace_se), CLI_NUM(p->um_mean), CLI_NUM(p->um_run));
         else
             printf("           %s not fitted: %s\n", p->km_id, p->km_note);
     }
-    printf("           energy per byte not fitted: %s\n", p->pj_byte_note ? p->pj_byte_note : num4(b, sizeof b, NAN));
+    printf("           energy per byte not fitted: %s\n", p->pj_byte_note ? p->pj_byte_note : jc_format_number(b, sizeof b, NAN));
 }
 
 static void print_text(const jc_calib_result *r)
@@ -189,18 +181,16 @@ static void print_text(const jc_calib_result *r)
         printf("joulecast calibrate: %s line %d (%s%s%s)\n", r->src->path, mr->line,
                !strcmp(ms->format, "codecarbon") ? "CodeCarbon emissions.csv" : "measurement CSV",
                mr->date[0] ? ", run of " : "", mr->date);
-    printf("run        %g x %s, %s, %s\n", cal->devices, cal->device_id, jc_mode_name(cal->mode),
+    printf("run        %s x %s, %s, %s\n", CLI_NUM(cal->devices), cal->device_id, jc_mode_name(cal->mode),
            jc_precision_name(cal->precision));
-    printf("measured   wall time %.4g h, device energy %.4g kWh (IT side%s)\n", cal->meas_hours,
-           cal->meas_device_kwh, isnan(mr->pue) ? "" : ", the tool's PUE removed");
-    char ub[32];
-    snprintf(ub, sizeof ub, isnan(cal->util_before) ? "n/a" : "%.4g", cal->util_before);
-    printf("fitted     utilization.%s %s -> %.4g (to the measured %s, roofline method)\n",
-           jc_mode_name(cal->mode), ub, cal->util_after,
+    printf("measured   wall time %s h, device energy %s kWh (IT side%s)\n", CLI_NUM(cal->meas_hours),
+           CLI_NUM(cal->meas_device_kwh), isnan(mr->pue) ? "" : ", the tool's PUE removed");
+    printf("fitted     utilization.%s %s -> %s (to the measured %s, roofline method)\n",
+           jc_mode_name(cal->mode), CLI_NUM(cal->util_before), CLI_NUM(cal->util_after),
            !strcmp(cal->util_from, "duration") ? "wall time" : "device energy");
     if (cal->fit_pj)
-        printf("           energy.pj_per_flop.%s %.4g -> %.4g (to the measured device energy, joules-per-op method)\n",
-               jc_precision_name(cal->precision), cal->pj_before, cal->pj_after);
+        printf("           energy.pj_per_flop.%s %s -> %s (to the measured device energy, joules-per-op method)\n",
+               jc_precision_name(cal->precision), CLI_NUM(cal->pj_before), CLI_NUM(cal->pj_after));
     else
         printf("           energy per FLOP not fitted: %s\n", cal->pj_note);
     print_power(&cal->power);

@@ -115,16 +115,16 @@ static int hwdb_info(int argc, char **argv)
         if (st)
             printf("state           not used: %s\n", d.msg);
         else
-            printf("state           used (%s): opened in %.3f ms\n",
+            printf("state           used (%s): opened in %s ms\n",
                    jc_hwdb_from_snapshot(db) == 2 ? "mapped in place" : "read and relocated",
-                   (t1 - t0) * 1e3);
+                   CLI_NUM((t1 - t0) * 1e3));
         jc_hwdb_free(db);
         db = NULL;
     }
     double t0 = now_s();
     if (jc_hwdb_load(dir, NULL, 0, NULL, &db, &d)) return cli_fail(&d);
     double t1 = now_s();
-    printf("yaml            %zu files parsed in %.3f ms\n", db->n_files, (t1 - t0) * 1e3);
+    printf("yaml            %zu files parsed in %s ms\n", db->n_files, CLI_NUM((t1 - t0) * 1e3));
     jc_hwdb_free(db);
     const char *layers = getenv("JOULECAST_HWDB");
     if (layers && *layers)

@@ -76,7 +76,7 @@ static void help_rows(FILE *f, const jo_opt *o, size_t n, const char *const *onl
         snprintf(left, sizeof left, "--%s%s%s", o[i].name, o[i].arg ? " " : "",
                  o[i].arg ? o[i].arg : "");
         const double *max = o[i].type == JO_JOB ? jc_job_key_max(o[i].name) : NULL;
-        if (max) fprintf(f, "  %-26s %s (at most %g)\n", left, o[i].help, *max);
+        if (max) fprintf(f, "  %-26s %s (at most %s)\n", left, o[i].help, CLI_NUM(*max));
         else fprintf(f, "  %-26s %s\n", left, o[i].help);
     }
 }

@@ -7,7 +7,7 @@
  * docs/json-schemas.md ("compare").
  */
 #include "base/jc_internal.h"
-#include "report/sig.h"
+#include "report/fmt.h"
 
 #include <cjson/cJSON.h>
 #include "report/rjson.h"
@@ -113,7 +113,7 @@ static void notes_text(const jc_compare_item *items, size_t n, FILE *f)
     fprintf(f, "\nnotes\n");
     if (!place)
         for (size_t i = 0; i < n; i++)
-            fprintf(f, "  - %s: %g x %s, region %s\n", items[i].label, items[i].est->devices,
+            fprintf(f, "  - %s: %s x %s, region %s\n", items[i].label, FMT_N(items[i].est->devices),
                     items[i].est->device_id, items[i].est->region_code ? items[i].est->region_code : "(--ci)");
     for (size_t i = 0; i < n; i++) {
         if (items[i].note) fprintf(f, "  - %s: %s\n", items[i].label, items[i].note);
@@ -127,16 +127,16 @@ static jc_status serving_text(const jc_compare_item *items, size_t n, FILE *f)
     const jc_serving *s0 = items[0].serving;
     const jc_estimate *e0 = items[0].est;
     char b[S_COUNT][40], lb[40], rq[40];
-    fprintf(f, "joulecast compare --generate: %zu models, %s requests x (%g prompt + %g output tokens), "
-               "concurrency %g\n", n, fmt_int(rq, sizeof rq, (int64_t)llround(s0->requests)), s0->prompt_tokens,
-            s0->output_tokens, s0->concurrency_asked);
+    fprintf(f, "joulecast compare --generate: %zu models, %s requests x (%s prompt + %s output tokens), "
+               "concurrency %s\n", n, fmt_int(rq, sizeof rq, (int64_t)llround(s0->requests)), FMT_N(s0->prompt_tokens),
+            FMT_N(s0->output_tokens), FMT_N(s0->concurrency_asked));
     if (same_place(items, n)) {
         fprintf(f, "hardware   %s (%s), devices per model in the table\n", e0->device_name, e0->device_id);
         if (e0->region_code) fprintf(f, "region     %s (%s)\n", e0->region_code, e0->region_name ? e0->region_name : "");
         if (e0->host_assumed) fprintf(f, "host       %s (the first model's)\n", e0->host_assumed);
     }
-    fprintf(f, "facility   PUE %.3g: J/tok fac, J/request and facility kWh are at the facility (devices + host, "
-               "x PUE)\n", e0->pue.central);
+    fprintf(f, "facility   PUE %s: J/tok fac, J/request and facility kWh are at the facility (devices + host, "
+               "x PUE)\n", FMT_N(e0->pue.central));
     static const char *const head[S_COUNT] = {"params", "active", "TTFT ms", "ITL ms", "tok/s/dev", "J/tok dev",
                                               "J/tok fac", "J/request", "facility kWh", "kgCO2e"};
     fprintf(f, "\n  %-34s %4s %3s %5s", "model", "dev", "tp", "conc");
@@ -147,11 +147,11 @@ static jc_status serving_text(const jc_compare_item *items, size_t n, FILE *f)
         for (int k = 0; k < S_COUNT; k++) {
             double v = sfig(&items[i], k).central;
             if (k == S_PARAMS || k == S_ACTIVE) fmt_si(b[k], sizeof b[0], v);
-            else sig4(b[k], sizeof b[0], k == S_TTFT || k == S_ITL ? v * 1e3 : v);
+            else fmt_num(b[k], sizeof b[0], k == S_TTFT || k == S_ITL ? v * 1e3 : v);
             if (!isfinite(v)) snprintf(b[k], sizeof b[0], "n/a");
         }
-        fprintf(f, "  %-34s %4g %3g %4g%s", fit(lb, sizeof lb, items[i].label, 34), s->devices, s->tp,
-                s->concurrency, s->memory_limited ? "m" : " ");
+        fprintf(f, "  %-34s %4s %3s %4s%s", fit(lb, sizeof lb, items[i].label, 34), FMT_N(s->devices), FMT_N(s->tp),
+                FMT_N(s->concurrency), s->memory_limited ? "m" : " ");
         for (int k = 0; k < S_COUNT; k++) fprintf(f, " %*s", k == S_ENERGY ? 12 : 9, b[k]);
         fprintf(f, "\n");
     }
@@ -163,7 +163,7 @@ static jc_status serving_text(const jc_compare_item *items, size_t n, FILE *f)
         for (int k = 0; k < S_COUNT; k++) {
             double r = sratio(items, i, k);
             if (isnan(r)) snprintf(b[k], sizeof b[0], "n/a");
-            else snprintf(b[k], sizeof b[0], "%.3gx", r);
+            else snprintf(b[k], sizeof b[0], "%sx", FMT_N(r));
             fprintf(f, " %*s", k == S_ENERGY ? 12 : 9, b[k]);
         }
         fprintf(f, "\n");
@@ -182,22 +182,22 @@ jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f
     char b[F_COUNT][40], bb[40];
     fprintf(f, "joulecast compare: %zu models, %s, %s method\n", n, jc_mode_name(e0->mode), jc_method_name(e0->method));
     if (same_place(items, n)) {
-        fprintf(f, "hardware   %g x %s (%s), %s\n", e0->devices, e0->device_name, e0->device_id, e0->precision);
+        fprintf(f, "hardware   %s x %s (%s), %s\n", FMT_N(e0->devices), e0->device_name, e0->device_id, e0->precision);
         if (e0->region_code) fprintf(f, "region     %s (%s)\n", e0->region_code, e0->region_name ? e0->region_name : "");
         if (e0->host_assumed) fprintf(f, "host       %s\n", e0->host_assumed);
     }
-    fprintf(f, "facility   PUE %.3g: facility kWh and J/sample are at the facility (devices + host, x PUE)\n",
-            e0->pue.central);
+    fprintf(f, "facility   PUE %s: facility kWh and J/sample are at the facility (devices + host, x PUE)\n",
+            FMT_N(e0->pue.central));
     fprintf(f, "\n  %-32s %6s %10s %10s %11s %13s %11s %11s\n", "model", "batch", "MACs", "params", "wall h",
             "facility kWh", "kgCO2e", "J/sample");
     for (size_t i = 0; i < n; i++) {
         const jc_compare_item *x = &items[i];
         if (x->macs >= 0) fmt_si(b[F_MACS], sizeof b[0], (double)x->macs);
-        else snprintf(b[F_MACS], sizeof b[0], "?");
+        else snprintf(b[F_MACS], sizeof b[0], "n/a");
         if (x->params >= 0) fmt_si(b[F_PARAMS], sizeof b[0], (double)x->params);
-        else snprintf(b[F_PARAMS], sizeof b[0], "?");
-        for (int k = F_TIME; k < F_COUNT; k++) sig4(b[k], sizeof b[0], fig(x, k));
-        if (x->batch > 0) snprintf(bb, sizeof bb, "%g", x->batch);
+        else snprintf(b[F_PARAMS], sizeof b[0], "n/a");
+        for (int k = F_TIME; k < F_COUNT; k++) fmt_num(b[k], sizeof b[0], fig(x, k));
+        if (x->batch > 0) fmt_num(bb, sizeof bb, x->batch);
         else snprintf(bb, sizeof bb, "-");
         char lb[40];
         fprintf(f, "  %-32s %6s %10s %10s %11s %13s %11s %11s%s\n", fit(lb, sizeof lb, x->label, 32), bb,
@@ -211,7 +211,7 @@ jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f
         for (int k = 0; k < F_COUNT; k++) {
             double r = ratio(items, i, k);
             if (isnan(r)) snprintf(b[k], sizeof b[0], "n/a");
-            else snprintf(b[k], sizeof b[0], "%.3gx", r);
+            else snprintf(b[k], sizeof b[0], "%sx", FMT_N(r));
         }
         char lb[40];
         fprintf(f, "  %-32s %6s %10s %10s %11s %13s %11s %11s\n", fit(lb, sizeof lb, items[i].label, 32), "",

@@ -5,7 +5,6 @@
  */
 #include "base/jc_internal.h"
 #include "report/fmt.h"
-#include "report/sig.h"
 #include "report/rjson.h"
 
 #include <cjson/cJSON.h>
@@ -13,30 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A number with 4 significant digits, thousands separators from 10,000
- * on, no exponent below 1e15.  "n/a" for a NaN (unknown). */
-static const char *num(char *buf, size_t cap, double v)
-{
-    return sig4_or(buf, cap, v, "n/a");
-}
-
-/* A count (passes, steps, devices, batch): a whole number as one, with
- * thousands separators ("1", "938", "31,250"), never "1.000" or "938.0";
- * anything else as num(). */
-static const char *count_num(char *buf, size_t cap, double v)
-{
-    if (isfinite(v) && v == floor(v) && fabs(v) < 1e15) {
-        fmt_int(buf, cap, (int64_t)v);
-        return buf;
-    }
-    return num(buf, cap, v);
-}
-
 static void row(FILE *f, const char *label, jc_range r, const char *unit)
 {
     char a[40], b[40], c[40];
-    fprintf(f, "  %-34s %14s %14s %14s  %s\n", label, num(a, sizeof a, r.low),
-            num(b, sizeof b, r.central), num(c, sizeof c, r.high), unit);
+    fprintf(f, "  %-34s %14s %14s %14s  %s\n", label, fmt_num(a, sizeof a, r.low),
+            fmt_num(b, sizeof b, r.central), fmt_num(c, sizeof c, r.high), unit);
 }
 
 static int exact(jc_range r)
@@ -57,7 +37,7 @@ static void measured_text(const jc_estimate *e, FILE *f)
     char a[40], b[40], c[40], d[40], p1[32], p2[32];
     fprintf(f, "\nmeasured   %s (%s%s%s%s%s): %s energy %s kWh over %s h replaces the model's; %s\n", t->path,
             t->format_label, t->start[0] ? ", " : "", t->start, t->end[0] ? " to " : "", t->end, e->measured_scope,
-            num(a, sizeof a, e->measured_kwh), num(b, sizeof b, e->measured_hours),
+            fmt_num(a, sizeof a, e->measured_kwh), fmt_num(b, sizeof b, e->measured_hours),
             !strcmp(e->measured_scope, "device") ? "the host term is modelled; PUE and grid intensity applied"
             : !strcmp(e->measured_scope, "host") ? "the devices are modelled; PUE and grid intensity applied"
                                                  : "PUE and grid intensity applied");
@@ -66,8 +46,8 @@ static void measured_text(const jc_estimate *e, FILE *f)
     pct_err(p2, sizeof p2, e->predicted_hours, e->measured_hours);
     fprintf(f, "prediction the model alone: device energy %s kWh (measured %s), wall time %s h (measured %s); "
                "error of the prediction: %s energy, %s time\n",
-            num(a, sizeof a, e->predicted_device_kwh), num(b, sizeof b, meas_dev), num(c, sizeof c, e->predicted_hours),
-            num(d, sizeof d, e->measured_hours), p1, p2);
+            fmt_num(a, sizeof a, e->predicted_device_kwh), fmt_num(b, sizeof b, meas_dev), fmt_num(c, sizeof c, e->predicted_hours),
+            fmt_num(d, sizeof d, e->measured_hours), p1, p2);
 }
 
 /* Widest node name shown in full; longer ones keep their start and end
@@ -154,8 +134,8 @@ static jc_status nodes_text(const jc_estimate *e, FILE *f, int top)
         node_name(nm, sizeof nm, x->name);
         /* pad by characters, not bytes */
         int pad = w - (int)utf8_chars(nm);
-        fprintf(f, "  %s%*s %-18.18s %12.4g %6.2f%% %12.4g %6.2f%%  %s\n", nm, pad, "", x->op, x->time_s,
-                tt > 0 ? 100 * x->time_s / tt : 0, x->energy_j, te > 0 ? 100 * x->energy_j / te : 0,
+        fprintf(f, "  %s%*s %-18.18s %12s %6.2f%% %12s %6.2f%%  %s\n", nm, pad, "", x->op, FMT_N(x->time_s),
+                tt > 0 ? 100 * x->time_s / tt : 0, FMT_N(x->energy_j), te > 0 ? 100 * x->energy_j / te : 0,
                 x->memory_bound ? "memory" : "compute");
     }
     if (shown < n) {
@@ -164,8 +144,8 @@ static jc_status nodes_text(const jc_estimate *e, FILE *f, int top)
             rt += e->nodes[idx[k]].time_s;
             re += e->nodes[idx[k]].energy_j;
         }
-        fprintf(f, "  ... %zu more nodes: %.4g s (%.2f%% of the time), %.4g J (%.2f%% of the energy); "
-                   "--top 0 lists all, --json always does\n", n - shown, rt, tt > 0 ? 100 * rt / tt : 0, re,
+        fprintf(f, "  ... %zu more nodes: %s s (%.2f%% of the time), %s J (%.2f%% of the energy); "
+                   "--top 0 lists all, --json always does\n", n - shown, FMT_N(rt), tt > 0 ? 100 * rt / tt : 0, FMT_N(re),
                 te > 0 ? 100 * re / te : 0);
     }
     free(idx);
@@ -185,26 +165,26 @@ static void train_step_text(const jc_estimate *e, FILE *f)
         {"expert parallel", t->ep, t->why_ep},   {"ZeRO stage", t->zero, t->why_zero},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        fprintf(f, "  %-18s %8g   %s\n", rows[i].name, rows[i].v, rows[i].why);
-    if (t->pp > 1) fprintf(f, "  %-18s %8g   interleaved stages per device\n", "virtual stages", t->virtual_stages);
-    fprintf(f, "  %-18s %8s   tokens per step: %s\n", "global batch", count_num(b1, sizeof b1, t->global_batch_tokens),
+        fprintf(f, "  %-18s %8s   %s\n", rows[i].name, FMT_N(rows[i].v), rows[i].why);
+    if (t->pp > 1) fprintf(f, "  %-18s %8s   interleaved stages per device\n", "virtual stages", FMT_N(t->virtual_stages));
+    fprintf(f, "  %-18s %8s   tokens per step: %s\n", "global batch", fmt_num(b1, sizeof b1, t->global_batch_tokens),
             t->why_batch);
-    fprintf(f, "  %-18s %8g   x %g sequence(s) of %g tokens per data-parallel rank: %s\n", "micro-batches",
-            t->micro_batches, t->micro_batch_seqs, t->seq, t->why_micro);
-    fprintf(f, "  %-18s %8.1f   GB per device of %.1f GB usable (weights, gradients, optimizer, activations)\n",
-            "memory", t->memory_gb, t->memory_cap_gb);
-    fprintf(f, "\ntraining step (one device, central; %s steps)\n", count_num(b1, sizeof b1, t->steps));
+    fprintf(f, "  %-18s %8s   x %s sequence(s) of %s tokens per data-parallel rank: %s\n", "micro-batches",
+            FMT_N(t->micro_batches), FMT_N(t->micro_batch_seqs), FMT_N(t->seq), t->why_micro);
+    fprintf(f, "  %-18s %8s   GB per device of %s GB usable (weights, gradients, optimizer, activations)\n",
+            "memory", FMT_N(t->memory_gb), FMT_N(t->memory_cap_gb));
+    fprintf(f, "\ntraining step (one device, central; %s steps)\n", fmt_num(b1, sizeof b1, t->steps));
     for (size_t i = 0; i < t->n_parts; i++)
-        fprintf(f, "  %-14s %10.4g s %5.1f%%  %s\n", t->parts[i].name, t->parts[i].s,
+        fprintf(f, "  %-14s %10s s %5.1f%%  %s\n", t->parts[i].name, FMT_N(t->parts[i].s),
                 t->step_s > 0 ? 100 * t->parts[i].s / t->step_s : 0, t->parts[i].what);
-    fprintf(f, "  %-14s %10.4g s\n", "step", t->step_s);
+    fprintf(f, "  %-14s %10s s\n", "step", FMT_N(t->step_s));
     if (t->long_steps > 0)
-        fprintf(f, "  long-context stage: %s steps of %.4g s at %g tokens (context parallel %g, data parallel %g)\n",
-                count_num(b1, sizeof b1, t->long_steps), t->long_step_s, t->long_seq, t->long_cp, t->long_dp);
+        fprintf(f, "  long-context stage: %s steps of %s s at %s tokens (context parallel %s, data parallel %s)\n",
+                fmt_num(b1, sizeof b1, t->long_steps), FMT_N(t->long_step_s), FMT_N(t->long_seq), FMT_N(t->long_cp), FMT_N(t->long_dp));
     if (t->why_recompute) fprintf(f, "  recompute: %s\n", t->why_recompute);
-    fprintf(f, "  MFU %.3f [%.3f-%.3f] in steps x goodput %.2f [%.2f-%.2f] = utilisation %.3f [%.3f-%.3f]\n",
-            t->mfu.central, t->mfu.low, t->mfu.high, t->goodput.central, t->goodput.low, t->goodput.high,
-            t->utilization.central, t->utilization.low, t->utilization.high);
+    fprintf(f, "  MFU %s [%s-%s] in steps x goodput %s [%s-%s] = utilisation %s [%s-%s]\n",
+            FMT_N(t->mfu.central), FMT_N(t->mfu.low), FMT_N(t->mfu.high), FMT_N(t->goodput.central), FMT_N(t->goodput.low), FMT_N(t->goodput.high),
+            FMT_N(t->utilization.central), FMT_N(t->utilization.low), FMT_N(t->utilization.high));
 }
 
 jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
@@ -216,14 +196,14 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
 {
     char b1[64], b2[64], b3[64];
     fprintf(f, "joulecast estimate: %s, %s method\n", jc_mode_name(e->mode), jc_method_name(e->method));
-    fprintf(f, "hardware   %g x %s (%s), %s", e->devices, e->device_name, e->device_id, e->precision);
-    if (e->host_id) fprintf(f, ", host %g x %s", e->hosts, e->host_id);
+    fprintf(f, "hardware   %s x %s (%s), %s", FMT_N(e->devices), e->device_name, e->device_id, e->precision);
+    if (e->host_id) fprintf(f, ", host %s x %s", FMT_N(e->hosts), e->host_id);
     fprintf(f, "\n");
     if (e->region_code) fprintf(f, "region     %s (%s)\n", e->region_code, e->region_name ? e->region_name : "");
     if (e->host_assumed) fprintf(f, "host       %s\n", e->host_assumed);
     if (e->flops_per_pass > 0)
         fprintf(f, "work       %s FLOP per forward pass x %s %s = %s FLOP in all\n",
-                fmt_si(b1, sizeof b1, e->flops_per_pass), count_num(b2, sizeof b2, e->passes),
+                fmt_si(b1, sizeof b1, e->flops_per_pass), fmt_num(b2, sizeof b2, e->passes),
                 e->mode == JC_MODE_TRAINING ? (e->passes == 1 ? "step (forward + backward + optimizer)"
                                                                : "steps (forward + backward + optimizer)")
                                             : e->passes == 1 ? "pass" : "passes",
@@ -281,7 +261,7 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
         for (size_t i = 0; i < e->n_equivalences; i++) {
             const jc_assumption *q = &e->equivalences[i];
             size_t n = strlen(q->source);
-            fprintf(f, "  %12s %-12s %s\n  %12s %-12s [%.*s%s]\n", num(b1, sizeof b1, q->value.central), q->unit,
+            fprintf(f, "  %12s %-12s %s\n  %12s %-12s [%.*s%s]\n", fmt_num(b1, sizeof b1, q->value.central), q->unit,
                     q->label, "", "", n > 160 ? 157 : (int)n, q->source, n > 160 ? "..." : "");
         }
     }
@@ -291,13 +271,12 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
     for (size_t i = 0; i < e->n_assumptions; i++) {
         const jc_assumption *a = &e->assumptions[i];
         char v[200];
-        if (exact(a->value))   /* a dimensionless whole number is a count */
-            snprintf(v, sizeof v, "%s", (!a->unit || !*a->unit || !strcmp(a->unit, "bits")) ? count_num(b1, sizeof b1, a->value.central)
-                                                                  : num(b1, sizeof b1, a->value.central));
+        if (exact(a->value))
+            fmt_num(v, sizeof v, a->value.central);
         else {
             char lo[40], hi[40];
-            snprintf(v, sizeof v, "%s [%s-%s]", num(b1, sizeof b1, a->value.central),
-                     num(lo, sizeof lo, a->value.low), num(hi, sizeof hi, a->value.high));
+            snprintf(v, sizeof v, "%s [%s-%s]", fmt_num(b1, sizeof b1, a->value.central),
+                     fmt_num(lo, sizeof lo, a->value.low), fmt_num(hi, sizeof hi, a->value.high));
         }
         fprintf(f, "  %-26s %-26s %-10s %-8s %s\n", a->key, v, a->unit ? a->unit : "",
                 jc_origin_name(a->origin), a->label);

@@ -6,8 +6,7 @@
  * live here too: cJSON stays inside src/report/.
  */
 #include "base/jc_internal.h"
-#include "report/rjson.h"
-
+#include "report/fmt.h"
 #include "report/rjson.h"
 
 #include <cjson/cJSON.h>
@@ -180,7 +179,7 @@ jc_status jc_estimate_diff(const jc_estimate_summary *a, const jc_estimate_summa
     jci_diag_clear(d);
     if (!a || !b || !df) return jci_diag_set(d, JC_ERR_USAGE, "jc_estimate_diff: NULL argument");
     if (!isnan(max_increase) && !(max_increase >= 0 && isfinite(max_increase)))
-        return jci_diag_set(d, JC_ERR_USAGE, "--max-increase must be >= 0 (got %g)", max_increase);
+        return jci_diag_set(d, JC_ERR_USAGE, "--max-increase must be >= 0 (got %s)", FMT_N(max_increase));
     memset(df, 0, sizeof *df);
     df->old_e = a;
     df->new_e = b;
@@ -201,8 +200,8 @@ jc_status jc_estimate_diff(const jc_estimate_summary *a, const jc_estimate_summa
     change(df, "region", a->region, b->region);
     if (a->devices != b->devices && !(isnan(a->devices) && isnan(b->devices))) {
         char x[40], y[40];
-        snprintf(x, sizeof x, "%g", a->devices);
-        snprintf(y, sizeof y, "%g", b->devices);
+        fmt_num(x, sizeof x, a->devices);
+        fmt_num(y, sizeof y, b->devices);
         change(df, "devices", x, y);
     }
     char why[900] = "";
@@ -228,24 +227,17 @@ jc_status jc_estimate_diff(const jc_estimate_summary *a, const jc_estimate_summa
                 df->exceeded = 1;
                 size_t n = strlen(why);
                 if (isnan(r->change))
-                    snprintf(why + n, sizeof why - n, "%s%s rose from 0 to %.6g %s", n ? "; " : "", r->label,
-                             r->new_v, r->unit);
+                    snprintf(why + n, sizeof why - n, "%s%s rose from 0 to %s %s", n ? "; " : "", r->label,
+                             FMT_N(r->new_v), r->unit);
                 else
-                    snprintf(why + n, sizeof why - n, "%s%s rose by %.1f%% (%.6g -> %.6g %s), more than the %.1f%% allowed",
-                             n ? "; " : "", r->label, 100 * r->change, r->old_v, r->new_v, r->unit,
+                    snprintf(why + n, sizeof why - n, "%s%s rose by %.1f%% (%s -> %s %s), more than the %.1f%% allowed",
+                             n ? "; " : "", r->label, 100 * r->change, FMT_N(r->old_v), FMT_N(r->new_v), r->unit,
                              100 * max_increase);
             }
         }
     }
     if (df->exceeded) return jci_diag_set(d, JC_ERR_BUDGET, "diff: %s", why);
     return JC_OK;
-}
-
-static const char *fmtv(char *buf, size_t cap, double v)
-{
-    if (isnan(v)) snprintf(buf, cap, "n/a");
-    else snprintf(buf, cap, "%.4g", v);
-    return buf;
 }
 
 jc_status jc_report_diff_text(const jc_diff *df, FILE *f)
@@ -262,8 +254,8 @@ jc_status jc_report_diff_text(const jc_diff *df, FILE *f)
         const jc_diff_row *r = &df->rows[i];
         if (isnan(r->change)) snprintf(c, sizeof c, "n/a");
         else snprintf(c, sizeof c, "%+.1f%%", 100 * r->change);
-        fprintf(f, "  %-28s %12s %12s %9s  %-7s %s\n", r->label, fmtv(a, sizeof a, r->old_v),
-                fmtv(b, sizeof b, r->new_v), c, r->unit,
+        fprintf(f, "  %-28s %12s %12s %9s  %-7s %s\n", r->label, fmt_num(a, sizeof a, r->old_v),
+                fmt_num(b, sizeof b, r->new_v), c, r->unit,
                 !r->gated ? "" : r->exceeded ? "EXCEEDED" : "ok");
     }
     if (!isnan(df->max_increase))

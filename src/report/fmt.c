@@ -1,10 +1,16 @@
 /*
- * fmt.c - locale-independent number formatting for text reports.
+ * fmt.c - the number format of the text reports (fmt.h): one rule for a
+ * figure, one for a count, SI prefixes, byte sizes.  Locale-independent:
+ * thousands separators are written here, and printf's decimal point is
+ * the C locale's, which the library never changes.
  */
 #include "report/fmt.h"
 
+#include "joulecast.h"
+
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *fmt_int(char *buf, size_t cap, int64_t v)
@@ -22,7 +28,41 @@ const char *fmt_int(char *buf, size_t cap, int64_t v)
     if (neg) tmp[n++] = '-';
     size_t k = 0;
     while (n > 0 && k + 1 < cap) buf[k++] = tmp[--n];
-    buf[k] = 0;
+    if (cap) buf[k] = 0;
+    return buf;
+}
+
+/* Drops the trailing zeros of a decimal fraction in s, and a bare point:
+ * "3.200" -> "3.2", "1.000e-07" -> "1e-07"; the exponent is kept. */
+static void drop_zeros(char *s)
+{
+    char *dot = strchr(s, '.');
+    if (!dot) return;
+    char *e = strchr(dot, 'e');
+    char *end = e ? e : dot + strlen(dot);
+    char *z = end;
+    while (z > dot + 1 && z[-1] == '0') z--;
+    if (z == dot + 1) z = dot;
+    memmove(z, end, strlen(end) + 1);
+}
+
+const char *fmt_num(char *buf, size_t cap, double v)
+{
+    if (!cap) return buf;
+    if (!isfinite(v)) { snprintf(buf, cap, "n/a"); return buf; }
+    double a = fabs(v);
+    if (a < 1e15 && v == floor(v)) return fmt_int(buf, cap, (int64_t)v);
+    /* the decimal exponent after rounding to four significant digits */
+    char e4[32];
+    snprintf(e4, sizeof e4, "%.3e", v);
+    const char *ep = strchr(e4, 'e');
+    int ex = ep ? atoi(ep + 1) : 0;
+    if (ex >= 3 && ex < 15) return fmt_int(buf, cap, (int64_t)llround(v));
+    char out[48];
+    if (ex >= 15 || ex < -4) snprintf(out, sizeof out, "%s", e4);
+    else snprintf(out, sizeof out, "%.*f", 3 - ex, v);
+    drop_zeros(out);
+    snprintf(buf, cap, "%s", out);
     return buf;
 }
 
@@ -42,15 +82,20 @@ const char *fmt_bytes(char *buf, size_t cap, double b)
 const char *fmt_si(char *buf, size_t cap, double v)
 {
     static const char *p[] = {"", "k", "M", "G", "T", "P", "E", "Z", "Y"};
+    if (!isfinite(v)) return fmt_num(buf, cap, v);
     int i = 0;
-    double a = fabs(v);
-    while (a >= 1000 && i < 8) {
-        a /= 1000;
+    /* the prefix of the value as rounded to four digits (999,96 -> 1 k) */
+    while (i < 8 && fabs(v) >= 999.95) {
         v /= 1000;
         i++;
     }
-    if (a >= 100 || i == 0) snprintf(buf, cap, "%.0f%s%s", v, *p[i] ? " " : "", p[i]);
-    else if (a >= 10) snprintf(buf, cap, "%.1f %s", v, p[i]);
-    else snprintf(buf, cap, "%.2f %s", v, p[i]);
+    char m[FMT_CAP];
+    fmt_num(m, sizeof m, v);
+    snprintf(buf, cap, "%s%s%s", m, i ? " " : "", p[i]);
     return buf;
+}
+
+const char *jc_format_number(char *buf, size_t cap, double v)
+{
+    return fmt_num(buf, cap, v);
 }

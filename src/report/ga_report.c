@@ -4,8 +4,7 @@
  * result (src/workflows/ga.c).
  */
 #include "base/jc_internal.h"
-#include "report/rjson.h"
-
+#include "report/fmt.h"
 #include "report/rjson.h"
 
 #include <cjson/cJSON.h>
@@ -13,22 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A value with 2 decimals from 1 upward, else 3 significant digits. */
-static const char *num(char *buf, size_t cap, double v)
-{
-    if (v == 0) snprintf(buf, cap, "0");
-    else if (fabs(v) >= 1) snprintf(buf, cap, "%.2f", v);
-    else snprintf(buf, cap, "%.3g", v);
-    return buf;
-}
-
 /* v (in units u[0]) in u[0], u[1] (x 1e3) or u[2] (x 1e6). */
 static const char *scaled(char *buf, size_t cap, double v, const char *const u[3])
 {
     char n[40];
-    if (fabs(v) >= 1e6) snprintf(buf, cap, "%s %s", num(n, sizeof n, v / 1e6), u[2]);
-    else if (fabs(v) >= 1e3) snprintf(buf, cap, "%s %s", num(n, sizeof n, v / 1e3), u[1]);
-    else snprintf(buf, cap, "%s %s", num(n, sizeof n, v), u[0]);
+    if (fabs(v) >= 1e6) snprintf(buf, cap, "%s %s", fmt_num(n, sizeof n, v / 1e6), u[2]);
+    else if (fabs(v) >= 1e3) snprintf(buf, cap, "%s %s", fmt_num(n, sizeof n, v / 1e3), u[1]);
+    else snprintf(buf, cap, "%s %s", fmt_num(n, sizeof n, v), u[0]);
     return buf;
 }
 
@@ -60,32 +50,32 @@ jc_status jc_report_ga_text(const jc_ga_result *r, FILE *f)
                "Grealey, Inouye, Adv. Sci. 2021)\n\n", r->version);
     fprintf(f, "energy   %s\n", energy(b1, sizeof b1, r->energy_wh));
     fprintf(f, "carbon   %s\n", carbon(b1, sizeof b1, r->carbon_g));
-    fprintf(f, "power    %s W (PUE included), for %s h", num(b1, sizeof b1, r->power_w),
-            num(b2, sizeof b2, r->runtime_h));
-    if (r->psf != 1) fprintf(f, " x PSF %g", r->psf);
+    fprintf(f, "power    %s W (PUE included), for %s h", fmt_num(b1, sizeof b1, r->power_w),
+            fmt_num(b2, sizeof b2, r->runtime_h));
+    if (r->psf != 1) fprintf(f, " x PSF %s", FMT_N(r->psf));
     fprintf(f, "\n\nsplit\n");
     if (r->n_cores > 0)
-        fprintf(f, "  CPU     %-12s %-14s %s  %d core%s x %g W x usage %g x PUE %g\n",
+        fprintf(f, "  CPU     %-12s %-14s %s  %d core%s x %s W x usage %s x PUE %s\n",
                 energy(b1, sizeof b1, r->energy_cpu_wh), carbon(b2, sizeof b2, r->carbon_cpu_g),
                 pct(b3, sizeof b3, r->energy_cpu_wh, r->energy_wh), r->n_cores,
-                r->n_cores == 1 ? "" : "s", r->cpu_w_per_core, r->cpu_usage, r->pue);
+                r->n_cores == 1 ? "" : "s", FMT_N(r->cpu_w_per_core), FMT_N(r->cpu_usage), FMT_N(r->pue));
     if (r->n_gpus > 0)
-        fprintf(f, "  GPU     %-12s %-14s %s  %d GPU%s x %g W x usage %g x PUE %g\n",
+        fprintf(f, "  GPU     %-12s %-14s %s  %d GPU%s x %s W x usage %s x PUE %s\n",
                 energy(b1, sizeof b1, r->energy_gpu_wh), carbon(b2, sizeof b2, r->carbon_gpu_g),
                 pct(b3, sizeof b3, r->energy_gpu_wh, r->energy_wh), r->n_gpus,
-                r->n_gpus == 1 ? "" : "s", r->gpu_w,
-                r->gpu_usage, r->pue);
-    fprintf(f, "  memory  %-12s %-14s %s  %g GB x %g W/GB x PUE %g\n",
+                r->n_gpus == 1 ? "" : "s", FMT_N(r->gpu_w),
+                FMT_N(r->gpu_usage), FMT_N(r->pue));
+    fprintf(f, "  memory  %-12s %-14s %s  %s GB x %s W/GB x PUE %s\n",
             energy(b1, sizeof b1, r->energy_memory_wh), carbon(b2, sizeof b2, r->carbon_memory_g),
-            pct(b3, sizeof b3, r->energy_memory_wh, r->energy_wh), r->memory_gb,
-            r->memory_w_per_gb, r->pue);
+            pct(b3, sizeof b3, r->energy_memory_wh, r->energy_wh), FMT_N(r->memory_gb),
+            FMT_N(r->memory_w_per_gb), FMT_N(r->pue));
     fprintf(f, "\nformula: energy = runtime x (cores x W/core x usage + GPUs x W x usage"
                " + GB x W/GB) x PUE x PSF;\n         carbon = energy x carbon intensity\n");
 
     fprintf(f, "\nused\n");
     for (size_t i = 0; i < r->n_used; i++) {
         const jc_ga_used *u = &r->used[i];
-        fprintf(f, "  %-22s %g%s%s\n      from: %s\n", u->what, u->value,
+        fprintf(f, "  %-22s %s%s%s\n      from: %s\n", u->what, FMT_N(u->value),
                 u->unit[0] ? " " : "", u->unit, u->from ? u->from : "");
         if (u->source) fprintf(f, "      source: %s\n", u->source);
     }
@@ -98,13 +88,13 @@ jc_status jc_report_ga_text(const jc_ga_result *r, FILE *f)
     fprintf(f, "\n");
 
     fprintf(f, "\nequivalences (the calculator's)\n");
-    fprintf(f, "  tree-months        %s\n", num(b1, sizeof b1, r->tree_months));
-    fprintf(f, "  car km (EU)        %s\n", num(b1, sizeof b1, r->car_km_eu));
-    fprintf(f, "  car km (US)        %s\n", num(b1, sizeof b1, r->car_km_us));
-    if (r->train_km > 0) fprintf(f, "  train km           %s\n", num(b1, sizeof b1, r->train_km));
+    fprintf(f, "  tree-months        %s\n", fmt_num(b1, sizeof b1, r->tree_months));
+    fprintf(f, "  car km (EU)        %s\n", fmt_num(b1, sizeof b1, r->car_km_eu));
+    fprintf(f, "  car km (US)        %s\n", fmt_num(b1, sizeof b1, r->car_km_us));
+    if (r->train_km > 0) fprintf(f, "  train km           %s\n", fmt_num(b1, sizeof b1, r->train_km));
     if (r->flight_label)
-        fprintf(f, "  flights            %s x %s (%s%%)\n", num(b1, sizeof b1, r->flight_fraction),
-                r->flight_label, num(b4, sizeof b4, 100 * r->flight_fraction));
+        fprintf(f, "  flights            %s x %s (%s%%)\n", fmt_num(b1, sizeof b1, r->flight_fraction),
+                r->flight_label, fmt_num(b4, sizeof b4, 100 * r->flight_fraction));
 
     if (r->n_warnings) {
         fprintf(f, "\nwarnings\n");
@@ -122,25 +112,25 @@ jc_status jc_report_ga_text(const jc_ga_result *r, FILE *f)
             /* the formula shown is the one that gives the figure: the
              * count, and the CPU's share of its sockets' cores */
             char cnt[32] = "", share[96] = "";
-            if (p->count != 1) snprintf(cnt, sizeof cnt, "%g x ", p->count);
+            if (p->count != 1) snprintf(cnt, sizeof cnt, "%s x ", FMT_N(p->count));
             if (p->cores_per_socket > 0)
-                snprintf(share, sizeof share, " x share %g (%g of %g cores)", p->share, p->cores_used,
-                         p->cores_per_socket);
+                snprintf(share, sizeof share, " x share %s (%s of %s cores)", FMT_N(p->share), FMT_N(p->cores_used),
+                         FMT_N(p->cores_per_socket));
             if (p->cores_per_socket > 0)
-                fprintf(f, "  %-4s %s x %g: %sidle %g W + (TDP %g W - idle)%s x usage %g -> %s W\n", p->role,
-                        p->device_id, p->count, cnt, p->idle_w, p->tdp_w, share, p->usage,
-                        num(b1, sizeof b1, p->power_w));
+                fprintf(f, "  %-4s %s x %s: %sidle %s W + (TDP %s W - idle)%s x usage %s -> %s W\n", p->role,
+                        p->device_id, FMT_N(p->count), cnt, FMT_N(p->idle_w), FMT_N(p->tdp_w), share, FMT_N(p->usage),
+                        fmt_num(b1, sizeof b1, p->power_w));
             else
-                fprintf(f, "  %-4s %s x %g: %s(idle %g W + (TDP %g W - idle) x usage %g) -> %s W\n", p->role,
-                        p->device_id, p->count, cnt, p->idle_w, p->tdp_w, p->usage, num(b1, sizeof b1, p->power_w));
+                fprintf(f, "  %-4s %s x %s: %s(idle %s W + (TDP %s W - idle) x usage %s) -> %s W\n", p->role,
+                        p->device_id, FMT_N(p->count), cnt, FMT_N(p->idle_w), FMT_N(p->tdp_w), FMT_N(p->usage), fmt_num(b1, sizeof b1, p->power_w));
             if (p->tdp_source) fprintf(f, "       TDP source: %s\n", p->tdp_source);
             if (p->idle_source) fprintf(f, "       idle source: %s\n", p->idle_source);
         }
         fprintf(f, "  power %s W (memory and PUE included), energy %s, carbon %s",
-                num(b1, sizeof b1, r->own_power_w), energy(b2, sizeof b2, r->own_energy_wh),
+                fmt_num(b1, sizeof b1, r->own_power_w), energy(b2, sizeof b2, r->own_energy_wh),
                 carbon(b3, sizeof b3, r->own_carbon_g));
         if (r->energy_wh > 0)
-            fprintf(f, " (%sx the calculator's)", num(b4, sizeof b4, r->own_energy_wh / r->energy_wh));
+            fprintf(f, " (%sx the calculator's)", fmt_num(b4, sizeof b4, r->own_energy_wh / r->energy_wh));
         fprintf(f, "\n  %s\n", r->own_reason);
     }
     return ferror(f) ? JC_ERR_IO : JC_OK;

@@ -6,6 +6,7 @@
  */
 #include "base/jc_internal.h"
 #include "hwdb/hwdb_fields.h"
+#include "report/fmt.h"
 
 #include <string.h>
 
@@ -51,8 +52,8 @@ static void list_field(out *o, const char *key, const char **v, size_t n)
 static void sv(out *o, const char *key, const jc_sourced *s, const char *unit)
 {
     if (!s->present) return;
-    pr(o, "  %-22s %g%s%s", key, s->value, unit[0] ? " " : "", unit);
-    if (s->has_range) pr(o, "  (range %g-%g)", s->low, s->high);
+    pr(o, "  %-22s %s%s%s", key, FMT_N(s->value), unit[0] ? " " : "", unit);
+    if (s->has_range) pr(o, "  (range %s-%s)", FMT_N(s->low), FMT_N(s->high));
     if (s->year) pr(o, "  [%d]", s->year);
     if (s->derived) pr(o, "  (derived)");
     else if (s->measured) pr(o, "  (measured)");
@@ -105,7 +106,7 @@ static void text_field(out *o, const jci_hwfield *f, const void *rec)
         break;
     case HF_T_NUM:
         memcpy(&v, p, sizeof v);
-        if (v) pr(o, "  %-22s %g%s%s\n", f->key, v, f->unit[0] ? " " : "", f->unit);
+        if (v) pr(o, "  %-22s %s%s%s\n", f->key, FMT_N(v), f->unit[0] ? " " : "", f->unit);
         break;
     case HF_T_SV:
         if ((f->flags & HF_WANTED) && !((const jc_sourced *)p)->present)
@@ -195,7 +196,7 @@ jc_status jc_report_hw_list_text(const jc_hwdb *db, const jc_hw_filter *flt, FIL
             const jc_device *d = &db->devices[i];
             if (!jc_hw_filter_device(flt, d)) continue;
             char tdp[32] = "-";
-            if (d->tdp_w.present) snprintf(tdp, sizeof tdp, "%g", d->tdp_w.value);
+            if (d->tdp_w.present) fmt_num(tdp, sizeof tdp, d->tdp_w.value);
             pr(&o, "%-38s %-11s %8s  %s%s%s\n", d->id, jc_device_kind_name(d->kind), tdp,
                d->name, d->variant ? " " : "", d->variant ? d->variant : "");
             n++;
@@ -258,7 +259,7 @@ jc_status jc_report_region_list_text(const jc_hwdb *db, const char *provider,
         if (!region_match(r, provider, type)) continue;
         char v[32] = "-", ds[80] = "-";
         if (r->default_intensity) {
-            snprintf(v, sizeof v, "%g", r->default_intensity->value.value);
+            fmt_num(v, sizeof v, r->default_intensity->value.value);
             snprintf(ds, sizeof ds, "%s%s%s", r->default_intensity->dataset_id,
                      r->default_from != r ? " via " : "",
                      r->default_from != r ? r->default_from->code : "");
@@ -277,7 +278,7 @@ static void region_intensity(out *o, const void *rec, const jci_hwfield *f)
     const jc_region *r = rec;
     if (r->default_intensity) {
         const jc_intensity *it = r->default_intensity;
-        pr(o, "  %-22s %g gCO2e/kWh (%s, %d)%s%s\n", "default intensity", it->value.value,
+        pr(o, "  %-22s %s gCO2e/kWh (%s, %d)%s%s\n", "default intensity", FMT_N(it->value.value),
            it->dataset_id, it->value.year, r->default_from != r ? " from " : "",
            r->default_from != r ? r->default_from->code : "");
     } else {

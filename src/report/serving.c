@@ -15,23 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *num(char *buf, size_t cap, double v)
-{
-    double a = fabs(v);
-    if (!isfinite(v)) snprintf(buf, cap, "n/a");
-    else if (a >= 10000) fmt_int(buf, cap, (int64_t)llround(v));
-    else if (a >= 100) snprintf(buf, cap, "%.1f", v);
-    else if (a >= 1) snprintf(buf, cap, "%.3f", v);
-    else if (a == 0) snprintf(buf, cap, "0");
-    else snprintf(buf, cap, "%.3g", v);
-    return buf;
-}
-
 static void row(FILE *f, const char *label, jc_range r, double scale, const char *unit)
 {
     char a[40], b[40], c[40];
-    fprintf(f, "  %-34s %14s %14s %14s  %s\n", label, num(a, sizeof a, r.low * scale),
-            num(b, sizeof b, r.central * scale), num(c, sizeof c, r.high * scale), unit);
+    fprintf(f, "  %-34s %14s %14s %14s  %s\n", label, fmt_num(a, sizeof a, r.low * scale),
+            fmt_num(b, sizeof b, r.central * scale), fmt_num(c, sizeof c, r.high * scale), unit);
 }
 
 /* The estimate's text with its first line (mode, method) replaced. */
@@ -57,15 +45,15 @@ jc_status jc_report_serving_text(const jc_serving *s, FILE *f)
     fprintf(f, "model      %s%s%s%s, %s parameters", s->model, s->model_type ? " (" : "",
             s->model_type ? s->model_type : "", s->model_type ? ")" : "", fmt_si(b1, sizeof b1, s->params_total));
     if (s->params_active < s->params_total) fprintf(f, ", %s active", fmt_si(b2, sizeof b2, s->params_active));
-    fprintf(f, "\nworkload   %s requests x (%g prompt + %g output tokens), %g running sequences per replica%s\n",
+    fprintf(f, "\nworkload   %s requests x (%s prompt + %s output tokens), %s running sequences per replica%s\n",
             s->requests == floor(s->requests) && s->requests < 1e15 ? fmt_int(b1, sizeof b1, (int64_t)s->requests)
-                                                                   : num(b1, sizeof b1, s->requests),
-            s->prompt_tokens, s->output_tokens, s->concurrency,
+                                                                   : fmt_num(b1, sizeof b1, s->requests),
+            FMT_N(s->prompt_tokens), FMT_N(s->output_tokens), FMT_N(s->concurrency),
             s->memory_limited ? " (KV-memory bound)" : "");
-    fprintf(f, "parallel   tp %g x pp %g", s->tp, s->pp);
-    if (s->ep > 0) fprintf(f, ", ep %g", s->ep);
-    fprintf(f, ", %g replica%s, %g device%s; weights %s%s%s%s, KV %s, arithmetic %s\n", s->replicas,
-            s->replicas == 1 ? "" : "s", s->devices, s->devices == 1 ? "" : "s", s->weights,
+    fprintf(f, "parallel   tp %s x pp %s", FMT_N(s->tp), FMT_N(s->pp));
+    if (s->ep > 0) fprintf(f, ", ep %s", FMT_N(s->ep));
+    fprintf(f, ", %s replica%s, %s device%s; weights %s%s%s%s, KV %s, arithmetic %s\n", FMT_N(s->replicas),
+            s->replicas == 1 ? "" : "s", FMT_N(s->devices), s->devices == 1 ? "" : "s", s->weights,
             s->expert_weights ? " (experts " : "", s->expert_weights ? s->expert_weights : "",
             s->expert_weights ? ")" : "", s->kv_format, s->compute_precision);
     char b4[64], b5[64];
@@ -76,7 +64,7 @@ jc_status jc_report_serving_text(const jc_serving *s, FILE *f)
     fprintf(f, "work       prefill %s FLOP per request; decode %s FLOP per token, %s read per step (mean)",
             fmt_si(b1, sizeof b1, s->prefill_flops), fmt_si(b2, sizeof b2, s->decode_flops_per_token),
             fmt_bytes(b3, sizeof b3, s->decode_bytes_per_step));
-    if (s->experts_touched > 0) fprintf(f, "; %.1f experts touched per MoE layer per step", s->experts_touched);
+    if (s->experts_touched > 0) fprintf(f, "; %s experts touched per MoE layer per step", FMT_N(s->experts_touched));
     fprintf(f, "\n\n  %-34s %14s %14s %14s\n", "serving", "low", "central", "high");
     row(f, "time to first token (TTFT)", s->ttft_s, 1e3, "ms (queueing excluded)");
     row(f, "inter-token latency (mean)", s->itl_s, 1e3, "ms");
@@ -94,8 +82,8 @@ jc_status jc_report_serving_text(const jc_serving *s, FILE *f)
         fprintf(f, "  %-36s %-18s %12s %12s %10s %10s\n", "node", "op", "FLOP", "bytes", "time us", "bound");
         for (size_t i = 0; i < s->n_nodes; i++) {
             const jc_est_node *n = &s->nodes[i];
-            fprintf(f, "  %-36s %-18s %12s %12s %10.2f %10s\n", n->name, n->op, fmt_si(b1, sizeof b1, n->flops),
-                    fmt_si(b2, sizeof b2, n->bytes), n->time_s * 1e6, n->memory_bound ? "memory" : "compute");
+            fprintf(f, "  %-36s %-18s %12s %12s %10s %10s\n", n->name, n->op, fmt_si(b1, sizeof b1, n->flops),
+                    fmt_si(b2, sizeof b2, n->bytes), FMT_N(n->time_s * 1e6), n->memory_bound ? "memory" : "compute");
         }
     }
     fprintf(f, "\n");
@@ -191,7 +179,7 @@ jc_status jc_report_serving_csv(const jc_serving *s, FILE *f, int header)
 static const char *ms(char *buf, size_t cap, double s)
 {
     if (isnan(s)) snprintf(buf, cap, "none");
-    else snprintf(buf, cap, "%.1f ms", s * 1e3);
+    else snprintf(buf, cap, "%s ms", FMT_N(s * 1e3));
     return buf;
 }
 
@@ -208,18 +196,18 @@ jc_status jc_report_serving_sweep_text(const jc_serving_sweep *s, size_t top, FI
         const jc_serving_sweep_entry *e = &s->entries[i];
         if (top && shown >= top && !e->pareto) continue;
         shown++;
-        fprintf(f, "  %-4zu %-26s %6g %4g %-6s %6g %6g%s %9.1f %10.2f %10.0f %12.4g %12.4g  %s%s\n", i + 1,
-                e->device_id, e->count, e->tp, e->weights, e->concurrency_asked, e->concurrency,
-                e->memory_limited ? "m" : " ", e->ttft_s * 1e3, e->itl_s * 1e3, e->tokens_per_s,
-                e->j_per_output_token, e->j_per_output_token_facility, e->pareto ? "*" : "",
+        fprintf(f, "  %-4zu %-26s %6s %4s %-6s %6s %6s%s %9s %10s %10s %12s %12s  %s%s\n", i + 1,
+                e->device_id, FMT_N(e->count), FMT_N(e->tp), e->weights, FMT_N(e->concurrency_asked), FMT_N(e->concurrency),
+                e->memory_limited ? "m" : " ", FMT_N(e->ttft_s * 1e3), FMT_N(e->itl_s * 1e3), FMT_N(e->tokens_per_s),
+                FMT_N(e->j_per_output_token), FMT_N(e->j_per_output_token_facility), e->pareto ? "*" : "",
                 e->meets ? "" : e->reason);
     }
     if (s->n_estimated < s->n_entries) {
         fprintf(f, "\nnot estimated\n");
         for (size_t i = s->n_estimated; i < s->n_entries; i++) {
             const jc_serving_sweep_entry *e = &s->entries[i];
-            fprintf(f, "  %-26s count %g tp %g conc %g %s: %s\n", e->device_id, e->count, e->tp,
-                    e->concurrency_asked, e->weights, e->reason ? e->reason : "");
+            fprintf(f, "  %-26s count %s tp %s conc %s %s: %s\n", e->device_id, FMT_N(e->count), FMT_N(e->tp),
+                    FMT_N(e->concurrency_asked), e->weights, e->reason ? e->reason : "");
         }
     }
     fprintf(f, "\n(m: the KV memory, not the asked concurrency, bounds the running sequences)\n");

@@ -16,20 +16,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Three significant digits; thousands separators from 1,000 on. */
-static const char *sig(char *buf, size_t cap, double v)
-{
-    if (!isfinite(v)) { snprintf(buf, cap, "n/a"); return buf; }
-    double a = fabs(v);
-    if (a >= 1000) return fmt_int(buf, cap, (int64_t)llround(v));
-    if (a == 0) { snprintf(buf, cap, "0"); return buf; }
-    int dec = 2 - (int)floor(log10(a));
-    if (dec < 0) dec = 0;
-    if (dec > 12) dec = 12;
-    snprintf(buf, cap, "%.*f", dec, v);
-    return buf;
-}
-
 /* A sentence-sized text with its footnotes, built for one format. */
 typedef struct stmt {
     jc_statement_format fmt;
@@ -127,7 +113,7 @@ static void hardware(stmt *s, const jc_estimate *e)
 {
     FILE *f = s->f;
     char t1[1100];
-    fprintf(f, " on %g %s ", e->devices, s->fmt == JC_STMT_LATEX ? "$\\times$" : "\xc3\x97");
+    fprintf(f, " on %s %s ", FMT_N(e->devices), s->fmt == JC_STMT_LATEX ? "$\\times$" : "\xc3\x97");
     put_esc(s, e->device_name);
     const jc_assumption *dv = jci_estimate_assumption(e, JCI_AK_DEVICES);
     if (e->device_file)
@@ -137,7 +123,7 @@ static void hardware(stmt *s, const jc_estimate *e)
         note(s, "Hardware: device %s of the joulecast hardware database; device count %s; host assumed: %s.",
              e->device_id, src_text(t1, sizeof t1, dv), e->host_assumed ? e->host_assumed : "none");
     if (e->host_id) {
-        fprintf(f, " in %g ", e->hosts);
+        fprintf(f, " in %s ", FMT_N(e->hosts));
         put_esc(s, e->host_id);
         fputs(e->hosts == 1 ? " host" : " hosts", f);
     }
@@ -188,12 +174,12 @@ static void tail(stmt *s, const jc_estimate *e, const jc_statement_opts *o, int 
     const char *dash = s->fmt == JC_STMT_LATEX ? "--" : "\xe2\x80\x93";   /* en dash */
     /* PUE */
     const jc_assumption *pue = jci_estimate_assumption(e, JCI_AK_PUE);
-    fprintf(f, " at a PUE of %s", e->pue.central > 0 ? sig(a, sizeof a, e->pue.central) : "n/a");
+    fprintf(f, " at a PUE of %s", e->pue.central > 0 ? fmt_num(a, sizeof a, e->pue.central) : "n/a");
     note(s, "PUE: %s.", src_text(t1, sizeof t1, pue));
 
     /* grid */
     const jc_assumption *ci = jci_estimate_assumption(e, JCI_AK_CI);
-    fprintf(f, ". With a grid carbon intensity of %s gCO%se/kWh", sig(a, sizeof a, e->ci.central),
+    fprintf(f, ". With a grid carbon intensity of %s gCO%se/kWh", fmt_num(a, sizeof a, e->ci.central),
             s->fmt == JC_STMT_LATEX ? "$_2$" : "\xe2\x82\x82");
     if (e->region_code) {
         fputs(" for ", f);
@@ -220,11 +206,11 @@ static void tail(stmt *s, const jc_estimate *e, const jc_statement_opts *o, int 
     /* emissions */
     if (s->fmt == JC_STMT_LATEX)
         fprintf(f, ", this amounts to %s~kgCO$_2$e of location-based emissions (range %s--%s~kgCO$_2$e)",
-                sig(a, sizeof a, e->co2_kg.central), sig(b, sizeof b, e->co2_kg.low), sig(c, sizeof c, e->co2_kg.high));
+                fmt_num(a, sizeof a, e->co2_kg.central), fmt_num(b, sizeof b, e->co2_kg.low), fmt_num(c, sizeof c, e->co2_kg.high));
     else
         fprintf(f, ", this amounts to %s %s of location-based emissions (range %s%s%s %s)",
-                sig(a, sizeof a, e->co2_kg.central), unit_co2(s), sig(b, sizeof b, e->co2_kg.low), dash,
-                sig(c, sizeof c, e->co2_kg.high), unit_co2(s));
+                fmt_num(a, sizeof a, e->co2_kg.central), unit_co2(s), fmt_num(b, sizeof b, e->co2_kg.low), dash,
+                fmt_num(c, sizeof c, e->co2_kg.high), unit_co2(s));
     note(s, "Emissions = facility energy x grid carbon intensity (operational, location-based%s); the range "
             "combines the energy range with the spread of the region's grid datasets.",
          e->has_embodied ? "; the embodied share is reported apart by joulecast" : "; embodied emissions excluded");
@@ -294,55 +280,55 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
     /* time */
     const jc_assumption *rh = jci_estimate_assumption(e, JCI_AK_RUNTIME_HOURS), *rdh = jci_estimate_assumption(e, JCI_AK_RUNTIME_DEVICE_HOURS);
     fprintf(f, " takes %s%s h of wall-clock time (%s device-hours)", rh || rdh ? "" : "an estimated ",
-            sig(a, sizeof a, e->wall_hours.central), sig(b, sizeof b, e->device_hours.central));
+            fmt_num(a, sizeof a, e->wall_hours.central), fmt_num(b, sizeof b, e->device_hours.central));
     if (rh || rdh) {
         note(s, "Runtime %s.", src_text(t1, sizeof t1, rh ? rh : rdh));
     } else {
         const jc_assumption *u = jci_estimate_assumption(e, JCI_AK_UTILIZATION);
         char ur[160] = "";
         if (u && u->value.low != u->value.high)
-            snprintf(ur, sizeof ur, ", range %s%s%s", sig(b, sizeof b, u->value.low), dash,
-                     sig(c, sizeof c, u->value.high));
+            snprintf(ur, sizeof ur, ", range %s%s%s", fmt_num(b, sizeof b, u->value.low), dash,
+                     fmt_num(c, sizeof c, u->value.high));
         if (u) {
             note(s, "Runtime predicted by joulecast's roofline model from %s FLOP of work at a utilisation of "
                     "%s of dense peak%s; utilisation: %s.",
-                 fmt_si(a, sizeof a, e->flops_total), sig(t2, 40, u->value.central), ur, src_text(t1, sizeof t1, u));
+                 fmt_si(a, sizeof a, e->flops_total), fmt_num(t2, 40, u->value.central), ur, src_text(t1, sizeof t1, u));
         } else {
             /* no utilisation was assumed: the time is modelled node by node,
              * and the utilisation is what that time implies */
             const jc_range *iu = &e->implied_utilization;
             if (!isnan(iu->central) && iu->low != iu->high)
-                snprintf(ur, sizeof ur, ", range %s%s%s", sig(b, sizeof b, iu->low), dash, sig(c, sizeof c, iu->high));
+                snprintf(ur, sizeof ur, ", range %s%s%s", fmt_num(b, sizeof b, iu->low), dash, fmt_num(c, sizeof c, iu->high));
             note(s, "Runtime predicted by joulecast's roofline model from %s FLOP of work, node by node from each "
                     "node's FLOPs and bytes at the runtime profile's achievable fractions of peak (docs/energy-model.md); "
                     "implied utilisation %s of dense peak%s; runtime profile: %s.",
-                 fmt_si(a, sizeof a, e->flops_total), isnan(iu->central) ? "n/a" : sig(t2, 40, iu->central), ur,
+                 fmt_si(a, sizeof a, e->flops_total), isnan(iu->central) ? "n/a" : fmt_num(t2, 40, iu->central), ur,
                  src_text(t1, sizeof t1, jci_estimate_assumption(e, JCI_AK_RUNTIME)));
         }
     }
 
     /* energy */
     fprintf(f, " and uses %s%s kWh of facility energy (range %s%s%s kWh)", rh || rdh ? "" : "an estimated ",
-            sig(a, sizeof a, e->energy_facility_kwh.central), sig(b, sizeof b, e->energy_facility_kwh.low), dash,
-            sig(c, sizeof c, e->energy_facility_kwh.high));
+            fmt_num(a, sizeof a, e->energy_facility_kwh.central), fmt_num(b, sizeof b, e->energy_facility_kwh.low), dash,
+            fmt_num(c, sizeof c, e->energy_facility_kwh.high));
     {
         const jc_assumption *tdp = jci_estimate_assumption(e, JCI_AK_TDP), *ap = jci_estimate_assumption(e, JCI_AK_AVG_POWER),
                             *hp = jci_estimate_assumption(e, JCI_AK_HOST_POWER);
         char dp[1100];
         if (ap) snprintf(dp, sizeof dp, "measured average power %s W per device, %s",
-                         sig(a, sizeof a, ap->value.central), src_text(t2, sizeof t2, ap));
+                         fmt_num(a, sizeof a, ap->value.central), src_text(t2, sizeof t2, ap));
         else if (tdp && e->method == JC_METHOD_ROOFLINE && !e->has_measured && !isnan(e->avg_power_w.central))
             snprintf(dp, sizeof dp, "on average %s W per device from the utilisation-based power model between "
-                                    "idle and TDP; device TDP %s W, %s", sig(a, sizeof a, e->avg_power_w.central),
-                     sig(c, sizeof c, tdp->value.central), src_text(t2, sizeof t2, tdp));
-        else if (tdp) snprintf(dp, sizeof dp, "device TDP %s W, %s", sig(a, sizeof a, tdp->value.central),
+                                    "idle and TDP; device TDP %s W, %s", fmt_num(a, sizeof a, e->avg_power_w.central),
+                     fmt_num(c, sizeof c, tdp->value.central), src_text(t2, sizeof t2, tdp));
+        else if (tdp) snprintf(dp, sizeof dp, "device TDP %s W, %s", fmt_num(a, sizeof a, tdp->value.central),
                                src_text(t2, sizeof t2, tdp));
         else snprintf(dp, sizeof dp, "device power not recorded");
         note(s, "Energy by joulecast's %s method (docs/energy-model.md): device energy %s kWh (%s), "
                 "host energy %s kWh (%s), times the PUE. The range takes every ranged input at the end "
                 "that lowers, then raises, the energy (docs/energy-model.md, section 5).",
-             jc_method_name(e->method), sig(b, sizeof b, e->energy_device_kwh.central), dp,
-             sig(c, sizeof c, e->energy_host_kwh.central), src_text(t1, sizeof t1, hp));
+             jc_method_name(e->method), fmt_num(b, sizeof b, e->energy_device_kwh.central), dp,
+             fmt_num(c, sizeof c, e->energy_host_kwh.central), src_text(t1, sizeof t1, hp));
     }
 
     tail(s, e, o, rh || rdh ? STMT_COMPUTED : STMT_PREDICTED);
@@ -365,13 +351,13 @@ static void serving_paragraph(stmt *s, const jc_serving *v, const jc_statement_o
     if (v->model_type) { put_esc(s, v->model_type); fputs(", ", f); }
     fprintf(f, "%s parameters", fmt_si(a, sizeof a, v->params_total));
     if (v->params_active < v->params_total) fprintf(f, ", %s active", fmt_si(b, sizeof b, v->params_active));
-    fprintf(f, ") for %s requests of %g prompt and %g output tokens", sig(a, sizeof a, v->requests),
-            v->prompt_tokens, v->output_tokens);
+    fprintf(f, ") for %s requests of %s prompt and %s output tokens", fmt_num(a, sizeof a, v->requests),
+            FMT_N(v->prompt_tokens), FMT_N(v->output_tokens));
     hardware(s, e);
-    fprintf(f, " (%g replica%s of tensor parallel %g, pipeline %g, ", v->replicas, v->replicas == 1 ? "" : "s",
-            v->tp, v->pp);
-    if (v->ep > 0) fprintf(f, "expert parallel %g, ", v->ep);
-    fprintf(f, "%g running sequences per replica%s, ", v->concurrency,
+    fprintf(f, " (%s replica%s of tensor parallel %s, pipeline %s, ", FMT_N(v->replicas), v->replicas == 1 ? "" : "s",
+            FMT_N(v->tp), FMT_N(v->pp));
+    if (v->ep > 0) fprintf(f, "expert parallel %s, ", FMT_N(v->ep));
+    fprintf(f, "%s running sequences per replica%s, ", FMT_N(v->concurrency),
             v->memory_limited ? " as the KV-cache memory allows" : "");
     put_esc(s, v->weights);
     fputs(" weights, ", f);
@@ -382,33 +368,33 @@ static void serving_paragraph(stmt *s, const jc_serving *v, const jc_statement_o
     put_esc(s, v->kv_format);
     fputs(" KV cache)", f);
 
-    fprintf(f, " takes an estimated %s h of serving time (%s device-hours)", sig(a, sizeof a, e->wall_hours.central),
-            sig(b, sizeof b, e->device_hours.central));
+    fprintf(f, " takes an estimated %s h of serving time (%s device-hours)", fmt_num(a, sizeof a, e->wall_hours.central),
+            fmt_num(b, sizeof b, e->device_hours.central));
     note(s, "Serving time predicted by joulecast's serving model (docs/workflow-serving.md): per request a "
-            "prefill over the prompt and decode steps over the context growing from %g to %g tokens, "
-            "continuous batching at %g running sequences; time to first token %s ms, inter-token latency "
+            "prefill over the prompt and decode steps over the context growing from %s to %s tokens, "
+            "continuous batching at %s running sequences; time to first token %s ms, inter-token latency "
             "%s ms, %s output tokens/s per device (central); the phase efficiencies and runtime overheads "
             "are constants of hwdb/serving.yaml, each listed with its line and source among the estimate's "
-            "assumptions.", v->prompt_tokens, v->prompt_tokens + v->output_tokens, v->concurrency,
-         sig(a, sizeof a, v->ttft_s.central * 1e3), sig(b, sizeof b, v->itl_s.central * 1e3),
-         sig(c, sizeof c, v->tokens_per_s_per_device.central));
+            "assumptions.", FMT_N(v->prompt_tokens), FMT_N(v->prompt_tokens + v->output_tokens), FMT_N(v->concurrency),
+         fmt_num(a, sizeof a, v->ttft_s.central * 1e3), fmt_num(b, sizeof b, v->itl_s.central * 1e3),
+         fmt_num(c, sizeof c, v->tokens_per_s_per_device.central));
 
     fprintf(f, " and uses an estimated %s kWh of facility energy (range %s%s%s kWh)",
-            sig(a, sizeof a, e->energy_facility_kwh.central), sig(b, sizeof b, e->energy_facility_kwh.low), dash,
-            sig(c, sizeof c, e->energy_facility_kwh.high));
+            fmt_num(a, sizeof a, e->energy_facility_kwh.central), fmt_num(b, sizeof b, e->energy_facility_kwh.low), dash,
+            fmt_num(c, sizeof c, e->energy_facility_kwh.high));
     const jc_assumption *ap = jci_estimate_assumption(e, JCI_AK_AVG_POWER), *hp = jci_estimate_assumption(e, JCI_AK_HOST_POWER);
-    snprintf(t2, sizeof t2, "prefill %s W, decode %s W", sig(a, sizeof a, v->power_prefill_w.central),
-             sig(b, sizeof b, v->power_decode_w.central));
+    snprintf(t2, sizeof t2, "prefill %s W, decode %s W", fmt_num(a, sizeof a, v->power_prefill_w.central),
+             fmt_num(b, sizeof b, v->power_decode_w.central));
     note(s, "Energy by joulecast's serving model: device energy %s kWh at an average of %s W per device "
             "(%s; %s), host energy %s kWh (%s), times the PUE. The range takes every ranged input at the end "
             "that lowers, then raises, the energy (docs/energy-model.md, section 5).",
-         sig(c, sizeof c, e->energy_device_kwh.central), sig(a, 32, e->avg_power_w.central), t2,
-         src_text(t1, sizeof t1, ap), sig(b, sizeof b, e->energy_host_kwh.central),
+         fmt_num(c, sizeof c, e->energy_device_kwh.central), fmt_num(a, 32, e->avg_power_w.central), t2,
+         src_text(t1, sizeof t1, ap), fmt_num(b, sizeof b, e->energy_host_kwh.central),
          src_text(t3, sizeof t3, hp));
     fprintf(f, ", %s J per output token (%s J at the devices alone) and %s J per request, %s%s of the device "
-               "energy in prefill,", sig(a, sizeof a, v->j_per_output_token.central),
-            sig(b, sizeof b, v->j_per_output_token_device.central), sig(c, sizeof c, v->j_per_request.central),
-            sig(t1, 64, 100 * v->prefill_energy_share), pct);
+               "energy in prefill,", fmt_num(a, sizeof a, v->j_per_output_token.central),
+            fmt_num(b, sizeof b, v->j_per_output_token_device.central), fmt_num(c, sizeof c, v->j_per_request.central),
+            fmt_num(t1, 64, 100 * v->prefill_energy_share), pct);
     tail(s, e, o, STMT_SERVING);
 }
 
@@ -418,8 +404,8 @@ static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts
     double g = e->co2_kg.central * 1000;
     fputs("co2_eq_emissions:\n", f);
     /* grams, three significant digits (whole grams from 100 g on) */
-    if (g >= 100) fprintf(f, "  emissions: %.0f\n", g);
-    else fprintf(f, "  emissions: %s\n", sig(a, sizeof a, g));
+    if (g >= 100) fprintf(f, "  emissions: %s\n", FMT_N(g));
+    else fprintf(f, "  emissions: %s\n", fmt_num(a, sizeof a, g));
     if (e->lower_bound)
         fputs("  # lower bound: the model's operation count is partial (--allow-partial)\n", f);
     int n = snprintf(buf, sizeof buf, "joulecast %s %s (%s method), %s; "
@@ -429,7 +415,7 @@ static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts
                                 : !strcmp(e->measured_scope, "host") ? "host energy measured (trace), devices modelled"
                                 : "energy measured (trace)")
                              : "predicted, not measured",
-             sig(a, 32, e->co2_kg.low * 1000), sig(a + 32, 32, e->co2_kg.high * 1000),
+             fmt_num(a, 32, e->co2_kg.low * 1000), fmt_num(a + 32, 32, e->co2_kg.high * 1000),
              o->reproduce ? "; reproduce: " : "", o->reproduce ? o->reproduce : "",
              o->reproduce && o->db && o->db->data_version ? " with hwdb data " : "",
              o->reproduce && o->db && o->db->data_version ? o->db->data_version : "");
@@ -446,7 +432,7 @@ static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts
     } else {
         jci_yaml_quote(f, "not stated (grid intensity given directly)");
     }
-    snprintf(buf, sizeof buf, "%g x %s", e->devices, e->device_name);
+    snprintf(buf, sizeof buf, "%s x %s", FMT_N(e->devices), e->device_name);
     fputs("\n  hardware_used: ", f);
     jci_yaml_quote(f, buf);
     fputs("\n", f);

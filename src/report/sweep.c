@@ -5,7 +5,7 @@
  * ("sweep").
  */
 #include "base/jc_internal.h"
-#include "report/sig.h"
+#include "report/fmt.h"
 
 #include <cjson/cJSON.h>
 #include "report/rjson.h"
@@ -21,16 +21,17 @@ static const char *plural(size_t n, const char *one, const char *many)
 static void entry_row(FILE *f, size_t rank, const jc_sweep_entry *x)
 {
     char t[40], en[40], co[40], ci[40], b[40], own[40];
-    if (x->batch > 0) snprintf(b, sizeof b, "%g", x->batch);
+    if (x->batch > 0) fmt_num(b, sizeof b, x->batch);
     else snprintf(b, sizeof b, "-");
     if (x->ci_basis_fallback) snprintf(own, sizeof own, "own");
     else if (isnan(x->ci_region_default)) snprintf(own, sizeof own, "-");
-    else sig4(own, sizeof own, x->ci_region_default);
-    fprintf(f, "  %5zu %c %-24.24s %-27.27s %-5s %6s %11s %13s %11s %9s %5.2f %9s\n", rank,
+    else fmt_num(own, sizeof own, x->ci_region_default);
+    fprintf(f, "  %5zu %c %-24.24s %-27.27s %-5s %6s %11s %13s %11s %9s %5s %9s
+", rank,
             x->pareto ? '*' : ' ', x->device_id ? x->device_id : "-",
             x->region_code ? x->region_code : "(--ci)", x->precision ? x->precision : "-", b,
-            sig4(t, sizeof t, x->wall_hours.central), sig4(en, sizeof en, x->energy_kwh.central),
-            sig4(co, sizeof co, x->co2_kg.central), sig4(ci, sizeof ci, x->ci), x->pue, own);
+            fmt_num(t, sizeof t, x->wall_hours.central), fmt_num(en, sizeof en, x->energy_kwh.central),
+            fmt_num(co, sizeof co, x->co2_kg.central), fmt_num(ci, sizeof ci, x->ci), FMT_N(x->pue), own);
 }
 
 static void table_head(FILE *f)
@@ -55,7 +56,7 @@ jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
             plural(s->n_skipped, "entry", "entries"), s->n_pareto);
     if (s->model) fprintf(f, "analyses   %zu (the model is counted once per batch size)\n", s->n_analyses);
     if (!isnan(s->ci_given))
-        fprintf(f, "intensity  %.6g gCO2e/kWh for every entry (given: --ci)\n", s->ci_given);
+        fprintf(f, "intensity  %s gCO2e/kWh for every entry (given: --ci)\n", FMT_N(s->ci_given));
     else if (s->ci_basis)
         fprintf(f, "intensity  every region on one basis: dataset %s (its grid zone's value for a cloud region "
                    "without one; --ci-dataset default uses each region's own); 'own CI': the region's own default "
@@ -99,7 +100,7 @@ jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
         for (size_t i = 0; i < s->n_skipped; i++) {
             const jc_sweep_entry *x = &s->skipped[i];
             char b[40];
-            if (x->batch > 0) snprintf(b, sizeof b, "batch %g", x->batch);
+            if (x->batch > 0) snprintf(b, sizeof b, "batch %s", FMT_N(x->batch));
             else snprintf(b, sizeof b, "every batch");
             fprintf(f, "  %-24s %-27s %-5s %-12s %s\n", x->device_id ? x->device_id : "(every device)",
                     x->region_code ? x->region_code : "(every region)", x->precision ? x->precision : "-", b,

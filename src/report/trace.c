@@ -6,28 +6,21 @@
  * text and null in JSON, never 0.  Also the JSON parse of one Scaphandre
  * report for the trace reader (cJSON stays in src/report/).
  */
-#include "report/rjson.h"
 #include "base/jc_internal.h"
-
+#include "report/fmt.h"
 #include "report/rjson.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
 
-static void num(char *b, size_t cap, const char *fmt, double v)
-{
-    if (isfinite(v)) snprintf(b, cap, fmt, v);
-    else snprintf(b, cap, "n/a");
-}
-
 jc_status jc_report_trace_text(const jc_trace *t, FILE *f)
 {
     if (!t || !f) return JC_ERR_USAGE;
     fprintf(f, "trace      %s (%s)\n", t->path, t->format_label ? t->format_label : jc_trace_format_name(t->format));
-    if (t->start[0] && t->end[0]) fprintf(f, "window     %s to %s (%.6g s)\n", t->start, t->end, t->duration_s);
-    else if (t->start[0]) fprintf(f, "window     run of %s (%.6g s)\n", t->start, t->duration_s);
-    else fprintf(f, "window     relative times, %.6g s\n", t->duration_s);
+    if (t->start[0] && t->end[0]) fprintf(f, "window     %s to %s (%s s)\n", t->start, t->end, FMT_N(t->duration_s));
+    else if (t->start[0]) fprintf(f, "window     run of %s (%s s)\n", t->start, FMT_N(t->duration_s));
+    else fprintf(f, "window     relative times, %s s\n", FMT_N(t->duration_s));
     size_t ns = 0;
     for (size_t i = 0; i < t->n_channels; i++) ns += t->channels[i].samples;
     fprintf(f, "read       %zu data row%s, %zu sample%s in %zu channel%s; %zu row%s not read\n\n", t->rows,
@@ -38,12 +31,12 @@ jc_status jc_report_trace_text(const jc_trace *t, FILE *f)
     for (size_t i = 0; i < t->n_channels; i++) {
         const jc_trace_channel *c = &t->channels[i];
         char e[32], a[32], p[32], u[32], iw[32], m[32];
-        num(e, sizeof e, "%.4f", c->energy_j / 3600);
-        num(a, sizeof a, "%.2f", c->avg_w);
-        num(p, sizeof p, "%.2f", c->peak_w);
-        num(u, sizeof u, "%.3f", c->avg_util);
-        num(iw, sizeof iw, "%.2f", c->idle_w);
-        num(m, sizeof m, "%.4f", c->marginal_j / 3600);
+        fmt_num(e, sizeof e, c->energy_j / 3600);
+        fmt_num(a, sizeof a, c->avg_w);
+        fmt_num(p, sizeof p, c->peak_w);
+        fmt_num(u, sizeof u, c->avg_util);
+        fmt_num(iw, sizeof iw, c->idle_w);
+        fmt_num(m, sizeof m, c->marginal_j / 3600);
         fprintf(f, "  %-34.34s %-6s %9zu %11s %8s %8s %6s %9s %11s %5zu\n", c->name, jc_trace_scope_name(c->scope),
                 c->samples, e, a, p, u, iw, m, c->n_gaps);
     }
@@ -51,24 +44,24 @@ jc_status jc_report_trace_text(const jc_trace *t, FILE *f)
     for (int s = 0; s < JC_TRACE_SCOPE_COUNT; s++) {
         if (!t->has_scope[s]) continue;
         char m[32];
-        num(m, sizeof m, "%.6g", t->marginal_j[s] / 3.6e6);
-        fprintf(f, "%-6s     energy %.6g kWh (%.6g J), marginal above idle %s kWh\n", jc_trace_scope_name((jc_trace_scope)s),
-                t->energy_j[s] / 3.6e6, t->energy_j[s], m);
+        fmt_num(m, sizeof m, t->marginal_j[s] / 3.6e6);
+        fprintf(f, "%-6s     energy %s kWh (%s J), marginal above idle %s kWh\n", jc_trace_scope_name((jc_trace_scope)s),
+                FMT_N(t->energy_j[s] / 3.6e6), FMT_N(t->energy_j[s]), m);
     }
     if (t->has_scope[JC_TRACE_DEVICE]) {
         char a[32], p[32], u[32];
-        num(a, sizeof a, "%.2f", t->device_avg_w);
-        num(p, sizeof p, "%.2f", t->device_peak_w);
-        num(u, sizeof u, "%.3f", t->device_avg_util);
+        fmt_num(a, sizeof a, t->device_avg_w);
+        fmt_num(p, sizeof p, t->device_peak_w);
+        fmt_num(u, sizeof u, t->device_avg_util);
         fprintf(f, "devices    %zu; average %s W in all over the window, peak %s W (sum of the devices' latest "
                    "samples), average utilisation %s\n", t->n_devices, a, p, u);
     }
     for (size_t i = 0; i < t->n_channels; i++) {
         const jc_trace_channel *c = &t->channels[i];
         if (c->idle_found)
-            fprintf(f, "idle       %s: leading %.6g s, trailing %.6g s%s, %.4g Wh at %.2f W (%s)\n", c->name,
-                    c->lead_idle_s, c->trail_idle_s, c->idle_capped ? " (at least)" : "", c->idle_energy_j / 3600,
-                    c->idle_w, c->idle_rule);
+            fprintf(f, "idle       %s: leading %s s, trailing %s s%s, %s Wh at %s W (%s)\n", c->name,
+                    FMT_N(c->lead_idle_s), FMT_N(c->trail_idle_s), c->idle_capped ? " (at least)" : "", FMT_N(c->idle_energy_j / 3600),
+                    FMT_N(c->idle_w), c->idle_rule);
         else
             fprintf(f, "idle       %s: none found (%s)\n", c->name, c->idle_rule ? c->idle_rule : "n/a");
     }

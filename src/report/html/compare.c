@@ -119,7 +119,7 @@ static void cell(FILE *f, const jc_compare_item *items, size_t i, const fig *g)
         snprintf(k, sizeof k, "models.%zu.ratio.%s", i, g->key);
         fprintf(f, "<br><span class=\"src\"><span class=\"num\"");
         jci_html_dattr(f, k, v / base);
-        fprintf(f, ">%.3g</span>&#215;</span>", v / base);
+        fprintf(f, ">%s</span>&#215;</span>", FMT_N(v / base));
     }
     fprintf(f, "</td>");
 }

@@ -67,7 +67,7 @@ static void head_and_cards(FILE *f, const jc_estimate *e, const char *model)
     if (e->flops_per_pass > 0) {
         char a[48], b[48], c[48];
         fprintf(f, "<p class=\"sub\">work: %s FLOP per forward pass &#215; %s %s = %s FLOP</p>\n",
-                fmt_si(a, sizeof a, e->flops_per_pass), sig4(b, sizeof b, e->passes),
+                fmt_si(a, sizeof a, e->flops_per_pass), fmt_num(b, sizeof b, e->passes),
                 e->mode == JC_MODE_TRAINING ? (e->passes == 1 ? "step" : "steps") : e->passes == 1 ? "pass" : "passes",
                 fmt_si(c, sizeof c, e->flops_total));
     }

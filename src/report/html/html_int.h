@@ -12,7 +12,7 @@
 #define JC_REPORT_HTML_INT_H
 
 #include "base/jc_internal.h"
-#include "report/sig.h"
+#include "report/fmt.h"
 
 #include <stdio.h>
 
@@ -48,8 +48,6 @@ void jci_html_dattr(FILE *f, const char *key, double v);
 void jci_html_num(FILE *f, const char *key, double v);
 /* A whole number shown with thousands separators. */
 void jci_html_inum(FILE *f, const char *key, double v);
-/* A number with a fixed count of decimals. */
-void jci_html_fnum(FILE *f, const char *key, double v, int decimals);
 /* The step of ladder u that shows v readably. */
 const unit_step *jci_html_pick_unit(const unit_step *u, double v);
 /* A quantity scaled to a readable unit; data-value stays in the JSON's unit. */

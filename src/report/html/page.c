@@ -142,7 +142,7 @@ void jci_html_num(FILE *f, const char *key, double v)
     char b[48];
     fprintf(f, "<span class=\"num\"");
     jci_html_dattr(f, key, v);
-    fprintf(f, ">%s</span>", sig4(b, sizeof b, v));
+    fprintf(f, ">%s</span>", fmt_num(b, sizeof b, v));
 }
 
 /* A whole number shown with thousands separators (counts, batch sizes). */
@@ -152,14 +152,6 @@ void jci_html_inum(FILE *f, const char *key, double v)
     fprintf(f, "<span class=\"num\"");
     jci_html_dattr(f, key, v);
     fprintf(f, ">%s</span>", fmt_int(b, sizeof b, (int64_t)llround(v)));
-}
-
-/* A number with a fixed count of decimals (PUE). */
-void jci_html_fnum(FILE *f, const char *key, double v, int decimals)
-{
-    fprintf(f, "<span class=\"num\"");
-    jci_html_dattr(f, key, v);
-    fprintf(f, ">%.*f</span>", decimals, v);
 }
 
 /* A quantity scaled to a readable unit: the display unit changes (Wh,
@@ -183,7 +175,7 @@ void jci_html_qty(FILE *f, const char *key, double v, const unit_step *us)
     char b[48];
     fprintf(f, "<span class=\"num\"");
     jci_html_dattr(f, key, v);
-    fprintf(f, ">%s</span> <span class=\"unit\">%s</span>", sig4(b, sizeof b, v * u->factor), u->unit);
+    fprintf(f, ">%s</span> <span class=\"unit\">%s</span>", fmt_num(b, sizeof b, v * u->factor), u->unit);
 }
 
 /* ---- page frame ------------------------------------------------------------------- */
@@ -268,7 +260,7 @@ void jci_html_num_in(FILE *f, const char *key, double v, const unit_step *u)
     char b[48];
     fprintf(f, "<span class=\"num\"");
     jci_html_dattr(f, key, v);
-    fprintf(f, ">%s</span>", sig4(b, sizeof b, v * u->factor));
+    fprintf(f, ">%s</span>", fmt_num(b, sizeof b, v * u->factor));
 }
 
 void jci_html_range_cells(FILE *f, const char *key, jc_range r, const unit_step *u)
@@ -331,7 +323,7 @@ void jci_html_hbars(FILE *f, const bar *b, size_t n, const char *unit, int vw, i
         jci_html_esc(f, b[i].label);
         if (b[i].sub) { fprintf(f, " ("); jci_html_esc(f, b[i].sub); fprintf(f, ")"); }
         if (si) fmt_si(vb, sizeof vb, b[i].v);
-        else sig4(vb, sizeof vb, b[i].v);
+        else fmt_num(vb, sizeof vb, b[i].v);
         fprintf(f, ": %s %s</title>\n", vb, unit);
         fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">", label_w - 8, y + 17);
         jci_html_esc_cut(f, b[i].label, 34);
@@ -373,7 +365,7 @@ void jci_html_stack(FILE *f, const seg *s, size_t n, const unit_step *us)
         char b[48];
         const unit_step *u = jci_html_pick_unit(us, s[i].v);
         fprintf(f, "<g><title>%s: %s %s (%.1f%%)</title><rect x=\"%.2f\" y=\"4\" width=\"%.2f\" height=\"36\" "
-                   "fill=\"%s\"", s[i].label, sig4(b, sizeof b, s[i].v * u->factor), u->unit,
+                   "fill=\"%s\"", s[i].label, fmt_num(b, sizeof b, s[i].v * u->factor), u->unit,
                 tot > 0 ? 100 * s[i].v / tot : 0, x, w, s[i].color);
         jci_html_dattr(f, s[i].key, s[i].v);
         fprintf(f, "/>");
@@ -417,8 +409,8 @@ void jci_html_ranges(FILE *f, const rrow *r, size_t n)
         jci_html_dattr(f, k, r[i].r.central);
         fprintf(f, "/>\n<text x=\"%d\" y=\"%.1f\" font-size=\"12\" class=\"tick\">%s &#8211; <tspan font-weight=\"600\" "
                    "style=\"fill:#1f2933\">%s</tspan> &#8211; %s %s</text></g>\n",
-                lw + pw + 14, y + 4, sig4(a, sizeof a, r[i].r.low * u->factor),
-                sig4(b, sizeof b, r[i].r.central * u->factor), sig4(c, sizeof c, r[i].r.high * u->factor), u->unit);
+                lw + pw + 14, y + 4, fmt_num(a, sizeof a, r[i].r.low * u->factor),
+                fmt_num(b, sizeof b, r[i].r.central * u->factor), fmt_num(c, sizeof c, r[i].r.high * u->factor), u->unit);
     }
     fprintf(f, "</svg>\n");
 }
@@ -433,14 +425,14 @@ void jci_html_hardware_line(FILE *f, const jc_estimate *e)
 
 void jci_html_run_line(FILE *f, const jc_estimate *e, const char *mode)
 {
-    fprintf(f, "<p class=\"sub\"><b>%s</b> &#183; %s method &#183; <b>%g &#215; ", mode ? mode : jc_mode_name(e->mode),
-            jc_method_name(e->method), e->devices);
+    fprintf(f, "<p class=\"sub\"><b>%s</b> &#183; %s method &#183; <b>%s &#215; ", mode ? mode : jc_mode_name(e->mode),
+            jc_method_name(e->method), FMT_N(e->devices));
     jci_html_esc(f, e->device_name);
     fprintf(f, "</b> (");
     jci_html_esc(f, e->device_id);
     fprintf(f, "), %s", e->precision ? e->precision : "");
     if (e->host_id) {
-        fprintf(f, ", host %g &#215; ", e->hosts);
+        fprintf(f, ", host %s &#215; ", FMT_N(e->hosts));
         jci_html_esc(f, e->host_id);
     }
     if (e->region_code) {
@@ -455,7 +447,7 @@ void jci_html_run_line(FILE *f, const jc_estimate *e, const char *mode)
     if (e->host_assumed) {
         fprintf(f, "<p class=\"sub\">host: ");
         jci_html_esc(f, e->host_assumed);
-        fprintf(f, " &#183; facility energy and J/sample at PUE %.3g (devices + host, &#215; PUE)</p>\n",
-                e->pue.central);
+        fprintf(f, " &#183; facility energy and J/sample at PUE %s (devices + host, &#215; PUE)</p>\n",
+                FMT_N(e->pue.central));
     }
 }

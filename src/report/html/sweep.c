@@ -65,12 +65,6 @@ static size_t ax_ticks(const axis *a, double *t, size_t cap)
     return n;
 }
 
-static const char *tick_label(char *b, size_t cap, double v)
-{
-    snprintf(b, cap, "%.3g", v);
-    return b;
-}
-
 static void entry_title(FILE *f, const jc_sweep_entry *x)
 {
     char a[48], b[48];
@@ -78,8 +72,8 @@ static void entry_title(FILE *f, const jc_sweep_entry *x)
     fprintf(f, " in ");
     jci_html_esc(f, x->region_code ? x->region_code : "(--ci)");
     fprintf(f, ", %s", x->precision ? x->precision : "");
-    if (x->batch > 0) fprintf(f, ", batch %g", x->batch);
-    fprintf(f, ": %s h, %s kgCO2e", sig4(a, sizeof a, x->wall_hours.central), sig4(b, sizeof b, x->co2_kg.central));
+    if (x->batch > 0) fprintf(f, ", batch %s", FMT_N(x->batch));
+    fprintf(f, ": %s h, %s kgCO2e", fmt_num(a, sizeof a, x->wall_hours.central), fmt_num(b, sizeof b, x->co2_kg.central));
 }
 
 static int by_time(const void *pa, const void *pb)
@@ -122,14 +116,14 @@ static jc_status svg_scatter(FILE *f, const jc_sweep *s)
         double x = ax_map(&ax, t[i]);
         fprintf(f, "<line class=\"gridl\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><text class=\"tick\" "
                    "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, mt, x, vh - mb, x, vh - mb + 16,
-                tick_label(b, sizeof b, t[i]));
+                fmt_num(b, sizeof b, t[i]));
     }
     nt = ax_ticks(&ay, t, 40);
     for (size_t i = 0; i < nt; i++) {
         double y = ax_map(&ay, t[i]);
         fprintf(f, "<line class=\"gridl\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/><text class=\"tick\" "
                    "x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", ml, y, vw - mr, y, ml - 8, y + 4,
-                tick_label(b, sizeof b, t[i]));
+                fmt_num(b, sizeof b, t[i]));
     }
     fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/><line class=\"axis\" x1=\"%d\" "
                "y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", ml, vh - mb, vw - mr, vh - mb, ml, mt, ml, vh - mb);
@@ -208,7 +202,7 @@ static void sweep_row(FILE *f, const jc_sweep *s, size_t i)
     jci_html_num(f, k, x->ci);
     fprintf(f, "</td><td class=\"n\">");
     snprintf(k, sizeof k, "entries.%zu.pue", i);
-    jci_html_fnum(f, k, x->pue, 2);
+    jci_html_num(f, k, x->pue);
     fprintf(f, "</td></tr>\n");
 }
 
@@ -296,7 +290,7 @@ jc_status jc_report_sweep_html(const jc_sweep *s, size_t top, FILE *f)
             fprintf(f, "</td><td>");
             jci_html_esc(f, x->region_code ? x->region_code : "(every region)");
             fprintf(f, "</td><td>%s</td><td class=\"n\">", x->precision ? x->precision : "");
-            if (x->batch > 0) fprintf(f, "%g", x->batch);
+            if (x->batch > 0) fprintf(f, "%s", FMT_N(x->batch));
             else fprintf(f, "all");
             fprintf(f, "</td><td class=\"src\">");
             jci_html_esc(f, x->reason);

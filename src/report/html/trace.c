@@ -51,8 +51,8 @@ static void chart(FILE *f, const jc_trace *t)
     fprintf(f, "<path class=\"axis\" d=\"M%d %dV%.0fH%.0f\" stroke=\"#3e4c59\" fill=\"none\"/>\n", L, T, T + ph, L + pw);
     for (int k = 0; k <= 4; k++) {
         double w = wmax * k / 4, s = tmax * k / 4;
-        fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.0f W</text>\n", L - 4, Y(w) + 4, w);
-        fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%.4g s</text>\n", X(s), H - 14, s);
+        fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s W</text>\n", L - 4, Y(w) + 4, FMT_N(w));
+        fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s s</text>\n", X(s), H - 14, FMT_N(s));
     }
     /* one line per channel, broken at gaps */
     for (size_t i = 0; i < t->n_channels; i++) {
