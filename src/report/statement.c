@@ -403,8 +403,9 @@ static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts
     char a[64], buf[1400];
     double g = e->co2_kg.central * 1000;
     fputs("co2_eq_emissions:\n", f);
-    /* grams, three significant digits (whole grams from 100 g on) */
-    if (g >= 100) fprintf(f, "  emissions: %s\n", FMT_N(g));
+    /* grams as a YAML number (no thousands separators): whole grams from
+     * 100 g on, else the reports' four significant digits */
+    if (g >= 100) fprintf(f, "  emissions: %.0f\n", g);
     else fprintf(f, "  emissions: %s\n", fmt_num(a, sizeof a, g));
     if (e->lower_bound)
         fputs("  # lower bound: the model's operation count is partial (--allow-partial)\n", f);
