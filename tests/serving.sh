@@ -102,17 +102,18 @@ a = c["models"][0]
 assert abs(m["ratio"]["j_per_request"] - m["j_per_request"]["central"] / a["j_per_request"]["central"]) < 1e-12
 PY
 then ok compare-same-as-estimate; else ko compare-same-as-estimate "$(head -c 200 "$out/cmp.err")"; fi
-# statement --generate: the paragraph's J per output token is estimate's (3 significant digits)
+# statement --generate: the paragraph's J per output token is estimate's (the reports' number rule)
 if $JC statement --generate --hf-config $CFG/llama-3.1-8b.json $W > "$out/st.md" 2> "$out/st.err" &&
    $JC estimate --generate --hf-config $CFG/llama-3.1-8b.json $W --json > "$out/l8.json" &&
    python3 - "$out/st.md" "$out/l8.json" <<'PY'
 import json, sys
+sys.path.insert(0, "tests")
+from fmt_rule import fmt_num
 t, e = open(sys.argv[1], encoding="utf-8").read(), json.load(open(sys.argv[2]))
 r = e["results"]
 j = r["j_per_output_token"]["central"]
-assert ("%s J per output token" % ("%.3g" % j)) in t, (j, t[:400])
-assert ("%.3g J per request" % r["j_per_request"]["central"]).replace("e+0", "e") in t or \
-       ("%.1f J per request" % r["j_per_request"]["central"]) in t
+assert ("%s J per output token" % fmt_num(j)) in t, (j, t[:400])
+assert ("%s J per request" % fmt_num(r["j_per_request"]["central"])) in t, t[:400]
 assert "--generate" in t and "reproduces them" in t
 PY
 then ok statement-figures; else ko statement-figures "$(head -c 200 "$out/st.err")"; fi

@@ -129,11 +129,13 @@ $JC estimate $JOB --json > "$out/model.json" 2>&1
 $JC statement $JOB > "$out/stmt.md" 2>&1
 python3 - "$out/model.json" "$out/stmt.md" <<'EOF' && ok statement_modelled_figures || ko statement_modelled_figures "statement does not name the estimate's utilisation or power"
 import json, sys
+sys.path.insert(0, "tests")
+from fmt_rule import fmt_num
 r = json.load(open(sys.argv[1]))["results"]
 t = open(sys.argv[2], encoding="utf-8").read()
 u, w = r["implied_utilization"]["central"], r["avg_power_w_per_device"]["central"]
 assert "utilisation of n/a" not in t and "not recorded" not in t, t
-assert "implied utilisation %.3g of dense peak" % u in t, (u, t)
-assert "on average %.3g W per device from the utilisation-based power model" % w in t, (w, t)
+assert "implied utilisation %s of dense peak" % fmt_num(u) in t, (u, t)
+assert "on average %s W per device from the utilisation-based power model" % fmt_num(w) in t, (w, t)
 EOF
 exit 0
