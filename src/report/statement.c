@@ -156,7 +156,7 @@ static void basis_words(stmt *s, const jc_estimate *e)
         fputs(")", s->f);
     } else if (!isnan(e->ci_region_default) && own) {
         fputs(", the basis joulecast uses for every region; the region's own default figure is ", s->f);
-        fprintf(s->f, "%s %s (", sig(a, sizeof a, e->ci_region_default), co2);
+        fprintf(s->f, "%s %s (", fmt_num(a, sizeof a, e->ci_region_default), co2);
         const char *oname = own->dataset && own->dataset->name ? own->dataset->name : own->dataset_id;
         char yr[16];
         snprintf(yr, sizeof yr, "%d", own->value.year);

@@ -26,8 +26,7 @@ static void entry_row(FILE *f, size_t rank, const jc_sweep_entry *x)
     if (x->ci_basis_fallback) snprintf(own, sizeof own, "own");
     else if (isnan(x->ci_region_default)) snprintf(own, sizeof own, "-");
     else fmt_num(own, sizeof own, x->ci_region_default);
-    fprintf(f, "  %5zu %c %-24.24s %-27.27s %-5s %6s %11s %13s %11s %9s %5s %9s
-", rank,
+    fprintf(f, "  %5zu %c %-24.24s %-27.27s %-5s %6s %11s %13s %11s %9s %5s %9s\n", rank,
             x->pareto ? '*' : ' ', x->device_id ? x->device_id : "-",
             x->region_code ? x->region_code : "(--ci)", x->precision ? x->precision : "-", b,
             fmt_num(t, sizeof t, x->wall_hours.central), fmt_num(en, sizeof en, x->energy_kwh.central),
