@@ -1332,6 +1332,11 @@ typedef struct jc_estimate {
                                 provider's instance for ...)", "0.5 x
                                 system class 'server-2' (a share: ...)",
                                 "none (...)"; never NULL after a run */
+    int host_given;          /* 1: the user named the host (--host) or
+                                its power (--host-power); 0: assumed */
+    const char *device_alias; /* the name the job gave for the device when
+                                it is an alias, not the id ("v100" for
+                                nvidia-v100-sxm2-32gb), else NULL */
     double devices, hosts;   /* hosts: servers / instances, or the share
                                 of a system-class server (0.5) */
     /* What the estimate is of and what it used, as typed fields: consumers

@@ -294,6 +294,7 @@ jc_status jci_est_resolve_host(est *s)
         s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power (%g host%s)", n, n == 1 ? "" : "s"),
                            R1(per * n), "W", JC_ORIGIN_USER, "--host-power (per host)");
         s->e->host_assumed = jci_bld_str(&s->b, "%g W x %g (--host-power)", per, n);
+        s->e->host_given = 1;
         return JC_OK;
     }
     if (s->host) {
@@ -305,6 +306,7 @@ jc_status jci_est_resolve_host(est *s)
                            R3(r.low * s->K, r.central * s->K, r.high * s->K), "W", JC_ORIGIN_HWDB,
                            jci_bld_cite(&s->b, &s->host->host_power_w));
         s->e->host_assumed = jci_bld_str(&s->b, "%s x %g (--host)", s->host->id, s->K);
+        s->e->host_given = 1;
         return JC_OK;
     }
     if (j->method == JC_METHOD_TDP || given(s->avg_power)) {

@@ -141,6 +141,31 @@ static jc_status trace_device(est *s, const jc_device **dev, const char **name, 
     return st;
 }
 
+/* Does `t` hold the dash-separated words of `w` in a row (ASCII case
+ * folded)?  "v100" is in "nvidia-v100-pcie-16gb", not in "nvidia-v1000". */
+static int holds_words(const char *t, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = t; *p; p++) {
+        if (p != t && p[-1] != '-') continue;
+        size_t i = 0;
+        while (i < n && p[i] && (p[i] | 0x20) == (w[i] | 0x20)) i++;
+        if (i == n && (p[n] == 0 || p[n] == '-')) return 1;
+    }
+    return 0;
+}
+
+/* The name the job gave (an alias, not dev's id) picks one of several
+ * variants: another device's id holds it too ("v100" names the SXM2
+ * 32GB entry of the V100s). */
+static int picks_variant(const jc_hwdb *db, const jc_device *dev, const char *name)
+{
+    if (!jci_strcasecmp(name, dev->id)) return 0;
+    for (size_t i = 0; i < db->n_devices; i++)
+        if (&db->devices[i] != dev && holds_words(db->devices[i].id, name)) return 1;
+    return 0;
+}
+
 static jc_status resolve_hardware(est *s)
 {
     const jc_job *j = s->job;
@@ -160,9 +185,13 @@ static jc_status resolve_hardware(est *s)
         if ((st = jc_hwdb_hardware(s->db, j->host, &d2, &host, s->b.d))) return st;
         if (d2) return jci_bld_fail(&s->b, JC_ERR_USAGE, "'%s' is a device, not a host: use --device", j->host);
     }
+    const char *alias = NULL;            /* the --device name of a device */
+    const jc_device *dev_named = NULL;   /* and the device it names */
     if (j->device) {
         const jc_host *h2 = NULL;
         if ((st = jc_hwdb_hardware(s->db, j->device, &dev, &h2, s->b.d))) return st;
+        if (!h2) alias = j->device;
+        dev_named = dev;
         if (h2) {
             if (host) return jci_bld_fail(&s->b, JC_ERR_USAGE, "both --host and --device name a host");
             host = h2;
@@ -195,6 +224,8 @@ static jc_status resolve_hardware(est *s)
     s->e->device = dev;
     s->e->device_file = dev->file;
     s->e->device_line = dev->line;
+    if (alias && dev_named == dev && picks_variant(s->db, dev, alias))
+        s->e->device_alias = jci_bld_str(&s->b, "%s", alias);
 
     /* counts */
     /* --hosts and --count are whole numbers >= 1: jc_job_check, above */

@@ -3,8 +3,8 @@
  * estimate as one row of CodeCarbon's emissions.csv, so predictions land
  * in the dashboards and notebooks people already feed with CodeCarbon.
  *
- * The columns are those written by codecarbon 2.4 (the sample under
- * /work/shared/data/codecarbon/emissions.csv).  Units follow CodeCarbon:
+ * The columns are those written by codecarbon 2.4 (its examples/emissions.csv,
+ * copied to tests/data/codecarbon/emissions-sample.csv).  Units follow CodeCarbon:
  * duration in s, emissions in kg, emissions_rate in kg/s, power in W,
  * energy in kWh; CodeCarbon multiplies every energy column by its `pue`,
  * so gpu_energy and cpu_energy here are IT energy x PUE and

@@ -196,7 +196,9 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
 {
     char b1[64], b2[64], b3[64];
     fprintf(f, "joulecast estimate: %s, %s method\n", jc_mode_name(e->mode), jc_method_name(e->method));
-    fprintf(f, "hardware   %s x %s (%s), %s", FMT_N(e->devices), e->device_name, e->device_id, e->precision);
+    fprintf(f, "hardware   %s x %s (%s", FMT_N(e->devices), e->device_name, e->device_id);
+    if (e->device_alias) fprintf(f, "; '%s' picks this variant, joulecast hw list shows the others", e->device_alias);
+    fprintf(f, "), %s", e->precision);
     if (e->host_id) fprintf(f, ", host %s x %s", FMT_N(e->hosts), e->host_id);
     fprintf(f, "\n");
     if (e->region_code) fprintf(f, "region     %s (%s)\n", e->region_code, e->region_name ? e->region_name : "");
@@ -368,7 +370,8 @@ cJSON *rj_estimate(const jc_estimate *e)
     REQ(rj_str(root, "hwdb_version", e->hwdb_version));
     const jc_range none = {NAN, NAN, NAN};
     const rj_field hardware[] = {
-        RJF_S("device", e->device_id), RJF_S("device_name", e->device_name), RJF_N("devices", e->devices),
+        RJF_S("device", e->device_id), RJF_S("device_name", e->device_name), RJF_S("device_alias", e->device_alias),
+        RJF_N("devices", e->devices),
         RJF_S("host", e->host_id), RJF_N("hosts", e->host_id ? e->hosts : NAN),
         RJF_S("host_class", e->host_id ? NULL : e->host_class),
         RJF_N("host_class_share", !e->host_id && e->host_class && e->hosts > 0 ? e->hosts : NAN),

@@ -25,13 +25,41 @@ typedef struct stmt {
     int n_notes;
 } stmt;
 
+/* LaTeX: a URL at t as \url{...} (hyperref or the url package; % and #
+ * escaped, as a footnote argument needs); returns its length, 0 when t
+ * starts no URL.  It ends at a space or a closing bracket, without a
+ * final full stop, comma or semicolon. */
+static size_t put_url(stmt *s, const char *t)
+{
+    if (strncmp(t, "http://", 7) && strncmp(t, "https://", 8)) return 0;
+    size_t n = strcspn(t, " \t\n)]}");
+    while (n > 8 && strchr(".,;:", t[n - 1])) n--;
+    fputs("\\url{", s->f);
+    for (size_t i = 0; i < n; i++) {
+        if (strchr("%#{}\\", t[i])) fputc('\\', s->f);
+        fputc(t[i], s->f);
+    }
+    fputc('}', s->f);
+    return n;
+}
+
 /* Writes s with the escapes of the format (Markdown: inline emphasis and
- * link characters; LaTeX: the ten special characters). */
+ * link characters; LaTeX: the ten special characters, "--" kept as two
+ * hyphens ("-{}-", not an en dash: option names) and URLs as \url). */
 static void put_esc(stmt *s, const char *t)
 {
     for (; t && *t; t++) {
         unsigned char c = (unsigned char)*t;
         if (s->fmt == JC_STMT_LATEX) {
+            size_t u = put_url(s, t);
+            if (u) {
+                t += u - 1;
+                continue;
+            }
+            if (c == '-' && t[1] == '-') {
+                fputs("-{}", s->f);
+                continue;
+            }
             switch (c) {
             case '\\': fputs("\\textbackslash{}", s->f); continue;
             case '~': fputs("\\textasciitilde{}", s->f); continue;
@@ -108,24 +136,48 @@ static const char *unit_co2(const stmt *s)
     return s->fmt == JC_STMT_LATEX ? "kgCO2e" : "kgCO\xe2\x82\x82" "e";
 }
 
-/* " on N x DEVICE[^n] in H hosts": the hardware with its footnote. */
-static void hardware(stmt *s, const jc_estimate *e)
+/* " on N x DEVICE[^n] in H hosts": the hardware with its footnote, then
+ * in words the precision (prec: when the time model used it) and the
+ * host, each saying whether it was given or assumed. */
+static void hardware(stmt *s, const jc_estimate *e, int prec)
 {
     FILE *f = s->f;
-    char t1[1100];
+    char t1[1100], al[200] = "";
     fprintf(f, " on %s %s ", FMT_N(e->devices), s->fmt == JC_STMT_LATEX ? "$\\times$" : "\xc3\x97");
     put_esc(s, e->device_name);
     const jc_assumption *dv = jci_estimate_assumption(e, JCI_AK_DEVICES);
+    if (e->device_alias)
+        snprintf(al, sizeof al, " ('%s' is an alias that picks this variant; joulecast hw list shows the others)",
+                 e->device_alias);
     if (e->device_file)
-        note(s, "Hardware: device %s, %s:%d; device count %s; host assumed: %s.", e->device_id, e->device_file,
-             e->device_line, src_text(t1, sizeof t1, dv), e->host_assumed ? e->host_assumed : "none");
+        note(s, "Hardware: device %s%s, %s:%d; device count %s; host %s: %s.", e->device_id, al, e->device_file,
+             e->device_line, src_text(t1, sizeof t1, dv), e->host_given ? "given" : "assumed",
+             e->host_assumed ? e->host_assumed : "none");
     else
-        note(s, "Hardware: device %s of the joulecast hardware database; device count %s; host assumed: %s.",
-             e->device_id, src_text(t1, sizeof t1, dv), e->host_assumed ? e->host_assumed : "none");
+        note(s, "Hardware: device %s%s of the joulecast hardware database; device count %s; host %s: %s.",
+             e->device_id, al, src_text(t1, sizeof t1, dv), e->host_given ? "given" : "assumed",
+             e->host_assumed ? e->host_assumed : "none");
+    if (prec && e->precision) {
+        const jc_assumption *pr = jci_estimate_assumption(e, JCI_AK_PRECISION);
+        fputs(" in ", f);
+        put_esc(s, e->precision);
+        fputs(pr && pr->origin == JC_ORIGIN_USER ? " arithmetic" : " arithmetic (assumed: the device's default)", f);
+    }
     if (e->host_id) {
         fprintf(f, " in %s ", FMT_N(e->hosts));
         put_esc(s, e->host_id);
         fputs(e->hosts == 1 ? " host" : " hosts", f);
+        if (!e->host_given) fputs(" (assumed: the provider's instance for these devices)", f);
+    } else if (e->host_given) {
+        fputs(" with the host power given", f);
+    } else if (e->host_class && strcmp(e->host_class, "none") && e->hosts > 0) {
+        char n[64];
+        if (e->hosts == 1) snprintf(n, sizeof n, "one server");
+        else if (e->hosts < 1) snprintf(n, sizeof n, "a %s share of one server", FMT_N(e->hosts));
+        else snprintf(n, sizeof n, "%s servers", FMT_N(e->hosts));
+        fprintf(f, " with the host power of %s of the system class '", n);
+        put_esc(s, e->host_class);
+        fputs("' (assumed: no host named)", f);
     }
 }
 
@@ -223,6 +275,9 @@ static void tail(stmt *s, const jc_estimate *e, const jc_statement_opts *o, int 
     else if (how == STMT_SERVING)
         fprintf(f, ". These figures are %spredicted with joulecast %s (serving model, docs/workflow-serving.md), "
                 "not measured", e->lower_bound ? "lower bounds, " : "", JC_VERSION);
+    else if (how == STMT_COMPUTED && e->method == JC_METHOD_ROOFLINE)
+        fprintf(f, ". These figures are %scomputed with joulecast %s from the runtime given and the device power "
+                   "model, not measured", e->lower_bound ? "lower bounds, " : "", JC_VERSION);
     else
         fprintf(f, ". These figures are %s%s with joulecast %s (%s method), not measured",
                 e->lower_bound ? "lower bounds, " : "", how == STMT_COMPUTED ? "computed" : "predicted", JC_VERSION,
@@ -267,18 +322,23 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
     int train = e->mode == JC_MODE_TRAINING;
     const char *dash = s->fmt == JC_STMT_LATEX ? "--" : "\xe2\x80\x93";   /* en dash */
 
-    /* what ran, on what */
-    fputs(train ? "Training " : "Running inference with ", f);
+    /* what ran, on what: only what the user gave */
+    const jc_assumption *rh = jci_estimate_assumption(e, JCI_AK_RUNTIME_HOURS), *rdh = jci_estimate_assumption(e, JCI_AK_RUNTIME_DEVICE_HOURS);
+    const jc_assumption *np = jci_estimate_assumption(e, JCI_AK_PARAMS), *fl = jci_estimate_assumption(e, JCI_AK_TOTAL_FLOPS);
     if (o->model) {
-        fputs("the model ", f);
+        fputs(train ? "Training the model " : "Running inference with the model ", f);
         code(s, o->model);
+    } else if (np) {
+        fprintf(f, "%s a model of %s parameters", train ? "Training" : "Running inference with",
+                fmt_si(a, sizeof a, np->value.central));
+    } else if (fl && fl->origin == JC_ORIGIN_USER) {
+        fprintf(f, "%s job of %s FLOP", train ? "A training" : "An inference", fmt_si(a, sizeof a, fl->value.central));
     } else {
-        fputs("the model", f);
+        fputs(train ? "A training job" : "An inference job", f);
     }
-    hardware(s, e);
+    hardware(s, e, !(rh || rdh));
 
     /* time */
-    const jc_assumption *rh = jci_estimate_assumption(e, JCI_AK_RUNTIME_HOURS), *rdh = jci_estimate_assumption(e, JCI_AK_RUNTIME_DEVICE_HOURS);
     fprintf(f, " takes %s%s h of wall-clock time (%s device-hours)", rh || rdh ? "" : "an estimated ",
             fmt_num(a, sizeof a, e->wall_hours.central), fmt_num(b, sizeof b, e->device_hours.central));
     if (rh || rdh) {
@@ -324,10 +384,13 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
         else if (tdp) snprintf(dp, sizeof dp, "device TDP %s W, %s", fmt_num(a, sizeof a, tdp->value.central),
                                src_text(t2, sizeof t2, tdp));
         else snprintf(dp, sizeof dp, "device power not recorded");
-        note(s, "Energy by joulecast's %s method (docs/energy-model.md): device energy %s kWh (%s), "
+        char how_e[80];
+        if ((rh || rdh) && e->method == JC_METHOD_ROOFLINE) snprintf(how_e, sizeof how_e, "device power model over the runtime given");
+        else snprintf(how_e, sizeof how_e, "%s method", jc_method_name(e->method));
+        note(s, "Energy by joulecast's %s (docs/energy-model.md): device energy %s kWh (%s), "
                 "host energy %s kWh (%s), times the PUE. The range takes every ranged input at the end "
                 "that lowers, then raises, the energy (docs/energy-model.md, section 5).",
-             jc_method_name(e->method), fmt_num(b, sizeof b, e->energy_device_kwh.central), dp,
+             how_e, fmt_num(b, sizeof b, e->energy_device_kwh.central), dp,
              fmt_num(c, sizeof c, e->energy_host_kwh.central), src_text(t1, sizeof t1, hp));
     }
 
@@ -353,7 +416,7 @@ static void serving_paragraph(stmt *s, const jc_serving *v, const jc_statement_o
     if (v->params_active < v->params_total) fprintf(f, ", %s active", fmt_si(b, sizeof b, v->params_active));
     fprintf(f, ") for %s requests of %s prompt and %s output tokens", fmt_num(a, sizeof a, v->requests),
             FMT_N(v->prompt_tokens), FMT_N(v->output_tokens));
-    hardware(s, e);
+    hardware(s, e, 0);
     fprintf(f, " (%s replica%s of tensor parallel %s, pipeline %s, ", FMT_N(v->replicas), v->replicas == 1 ? "" : "s",
             FMT_N(v->tp), FMT_N(v->pp));
     if (v->ep > 0) fprintf(f, "expert parallel %s, ", FMT_N(v->ep));
@@ -409,12 +472,16 @@ static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts
     else fprintf(f, "  emissions: %s\n", fmt_num(a, sizeof a, g));
     if (e->lower_bound)
         fputs("  # lower bound: the model's operation count is partial (--allow-partial)\n", f);
-    int n = snprintf(buf, sizeof buf, "joulecast %s %s (%s method), %s; "
+    const int known = jci_estimate_assumption(e, JCI_AK_RUNTIME_HOURS) || jci_estimate_assumption(e, JCI_AK_RUNTIME_DEVICE_HOURS);
+    char meth[64] = "";
+    if (!known || e->method != JC_METHOD_ROOFLINE) snprintf(meth, sizeof meth, " (%s method)", jc_method_name(e->method));
+    int n = snprintf(buf, sizeof buf, "joulecast %s %s%s, %s; "
              "location-based, range %s-%s g%s%s%s%s", JC_VERSION,
-             e->lower_bound ? "lower bound (partial count)" : "estimate", jc_method_name(e->method),
+             e->lower_bound ? "lower bound (partial count)" : "estimate", meth,
              e->has_measured ? (!strcmp(e->measured_scope, "device") ? "device energy measured (trace), host modelled"
                                 : !strcmp(e->measured_scope, "host") ? "host energy measured (trace), devices modelled"
                                 : "energy measured (trace)")
+             : known ? "computed from the runtime given and the device power model, not measured"
                              : "predicted, not measured",
              fmt_num(a, 32, e->co2_kg.low * 1000), fmt_num(a + 32, 32, e->co2_kg.high * 1000),
              o->reproduce ? "; reproduce: " : "", o->reproduce ? o->reproduce : "",
@@ -423,6 +490,8 @@ static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts
     ellipsize(buf, sizeof buf, n);
     fputs("  source: ", f);
     jci_yaml_quote(f, buf);
+    if (!o->training_type)
+        fputs("\n  # training_type: the default, pre-training; --training-type fine-tuning for a fine-tune", f);
     fputs("\n  training_type: ", f);
     jci_yaml_quote(f, o->training_type ? o->training_type : "pre-training");
     fputs("\n  geographical_location: ", f);
