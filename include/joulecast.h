@@ -1697,7 +1697,9 @@ char *jc_report_inspect_json(const jc_model *m);
 /* ------------------------------------------------------------------ */
 /* Workflows: paper statement, CodeCarbon row, budget gate, diff,      */
 /* calibration (owners src/report/statement.c, src/report/codecarbon.c, */
-/* src/workflows/budget.c, src/report/estimate_read.c, src/workflows/calibrate.c)           */
+/* src/workflows/budget.c, src/workflows/diff.c (the diff's reading)  */
+/* and src/report/estimate_read.c (its text and JSON),                */
+/* src/workflows/calibrate.c; the measurement CSV src/trace/measurements.c) */
 /* ------------------------------------------------------------------ */
 
 /* Formats of `joulecast statement`. */
@@ -1981,7 +1983,7 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c,
                                     const char *date, FILE *f, jc_diag *diag);
 
 /* ------------------------------------------------------------------ */
-/* Power traces (owner src/workflows/trace.c, trace_formats.c)          */
+/* Power traces (owner src/trace/: trace.c, trace_formats.c)           */
 /* ------------------------------------------------------------------ */
 /* Measured runs from the meters people already use, read as a stream
  * (memory does not grow with the trace) and integrated per channel

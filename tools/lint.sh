@@ -4,7 +4,10 @@
 # check; each FAIL is followed by the offending places, indented.
 #
 #   third-party-headers  protobuf-c (onnx.pb-c.h) only in src/onnx/, yaml.h
-#                        only in src/base/yaml.c, cJSON.h only in src/report/ and src/analysis/hfconfig.c (config.json reader)
+#                        only in src/base/yaml.c, cJSON.h only in src/report/
+#                        and three readers: src/analysis/hfconfig.c
+#                        (config.json), src/trace/trace_json.c (Scaphandre),
+#                        src/workflows/diff.c (estimate --json read back)
 #   hwdb-internals       src/hwdb/hwdb_int.h included only inside src/hwdb/
 #                        (tests and benchmarks may include it)
 #   no-printing          the library (src/ except src/cli/) never names
@@ -24,6 +27,10 @@
 #                        rj_/fmt_ reports, ...: the table of
 #                        docs/ARCHITECTURE.md), never jc_ (reads
 #                        build/libjoulecast.a; `make lint` builds it)
+#   stage-order          a stage folder's objects call only their own stage
+#                        and earlier ones: base onnx analysis hwdb job trace
+#                        estimate workflows report bind (nm -u of
+#                        build/obj/src/STAGE/*.o; the CLI is outside)
 #   exports              libjoulecast.so exports jc_ symbols only (the
 #                        build's -fvisibility=hidden and joulecast.h's
 #                        pragma; `nm -D --defined-only`)
@@ -58,7 +65,7 @@ for f in $(csrc); do
   case "$f" in src/base/yaml.c) ;; *)
     grep -Hn '#[[:space:]]*include[[:space:]]*[<"]yaml\.h' "$f" >> "$tmp/tp" ;;
   esac
-  case "$f" in src/report/*|src/analysis/hfconfig.c) ;; *)
+  case "$f" in src/report/*|src/analysis/hfconfig.c|src/trace/trace_json.c|src/workflows/diff.c) ;; *)
     grep -Hn '#[[:space:]]*include[[:space:]]*[<"]\(cjson/\)\{0,1\}cJSON\.h' "$f" >> "$tmp/tp" ;;
   esac
 done
@@ -145,6 +152,39 @@ else
     sed 's/^/a prefix docs\/ARCHITECTURE.md does not list: /' >> "$tmp/ip"
 fi
 report internal-prefix "$tmp/ip"
+
+# ---- stage order: a stage calls only itself and the stages before it -------
+# The order of docs/ARCHITECTURE.md's flow; the release objects of each
+# folder (build/obj/src/STAGE/) name the symbols they use (nm -u), and each
+# one defined in a later stage is a call the wrong way.
+: > "$tmp/so"
+stages="base onnx analysis hwdb job trace estimate workflows report bind"
+# the objects of a stage whose source is still there (a moved file leaves
+# its old object behind)
+stage_objs() {
+  find "build/obj/src/$1" -name '*.o' 2>/dev/null | sort | while read -r o; do
+    c=${o#build/obj/}; [ -f "${c%.o}.c" ] && echo "$o"
+  done
+}
+if [ ! -d build/obj/src/base ]; then
+  echo "build/obj/src missing: run make first" > "$tmp/so"
+else
+  i=0
+  for s in $stages; do
+    i=$((i + 1))
+    for o in $(stage_objs "$s"); do nm -g --defined-only "$o"; done 2>/dev/null |
+      awk -v r=$i -v s=$s 'NF == 3 { print $3, r, s }' >> "$tmp/sdef"
+  done
+  i=0
+  for s in $stages; do
+    i=$((i + 1))
+    for o in $(stage_objs "$s"); do
+      nm -u "$o" | awk -v o="${o#build/obj/}" '{ print $2, o }'
+    done | awk -v r=$i -v s=$s 'NR == FNR { rank[$1] = $2; st[$1] = $3; next }
+      ($1 in rank) && rank[$1] > r { print $2 " (" s ") calls " $1 " of the later stage " st[$1] }' "$tmp/sdef" - >> "$tmp/so"
+  done
+fi
+report stage-order "$tmp/so"
 
 # ---- exports: libjoulecast.so defines for clients only the public API --------
 : > "$tmp/ex"

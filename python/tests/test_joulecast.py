@@ -543,7 +543,7 @@ class Errors(InWork):
                             "ga", "--runtime", "2h", "--cores", "4", "--region", "FR", "--ci", "50")
 
     def test_trace_without_effect_refused_like_cli(self):
-        # one rule in the trace reader (src/workflows/trace.c opts_apply) and in
+        # one rule in the trace reader (src/trace/trace.c opts_apply) and in
         # calibrate's source (calibrate_run.c) for both front ends
         out = os.path.join(WORK, "z.yaml")
         self.check_like_cli(lambda: joulecast.calibrate("tests/data/codecarbon/a100-u031.csv",

@@ -111,6 +111,13 @@ typedef enum jci_read_result {
  * bytes.  On failure *out is NULL; the caller words the message. */
 jci_read_result jci_read_stream(FILE *f, size_t max, char **out, size_t *len);
 
+/* The file at path read whole by jci_read_stream (max bytes at most),
+ * with the messages worded once: JC_ERR_IO "PATH: cannot open: ..." or
+ * "PATH: read error", JC_ERR_USAGE "PATH: larger than N MiB" followed by
+ * `too_big` (e.g. ": not an estimate"; "" for nothing), JC_ERR_NOMEM.
+ * *out as jci_read_stream's. */
+jc_status jci_read_file(const char *path, size_t max, const char *too_big, char **out, size_t *len, jc_diag *d);
+
 /* ---- checked arithmetic ------------------------------------------------- */
 
 /* r = a*b / a+b for non-negative operands; false on overflow (r untouched). */
@@ -152,6 +159,11 @@ uint64_t jci_hash_str(const char *s);
 
 /* ASCII case-insensitive comparison, independent of the locale. */
 int jci_strcasecmp(const char *a, const char *b);
+
+/* The date YYYY-MM-DD that s starts with ("2024-05-31T10:39:13" gives
+ * "2024-05-31") into dst (at least 11 bytes); "" when s does not start
+ * with that form. */
+void jci_date_ymd(char *dst, const char *s);
 
 /* Levenshtein distance between a and b, case-insensitive, capped at cap
  * (returns cap when the distance is at least cap).  "did you mean" goes

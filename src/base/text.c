@@ -1,11 +1,12 @@
 /*
  * text.c - small string helpers: case-insensitive compare, the capped edit
  * distance behind every "did you mean", shell quoting of a reproducing
- * command line, comma lists, YAML and CSV quoting, UTC time stamps and
- * UTF-8 validation.
+ * command line, comma lists, YAML and CSV quoting, UTC time stamps, the
+ * date a time stamp starts with, and UTF-8 validation.
  */
 #include "base/jc_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,4 +155,17 @@ size_t jci_utf8_len(const unsigned char *p)
         return p[1] >= lo && p[1] <= hi && (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80 ? 4 : 0;
     }
     return 0;
+}
+
+/* "2024-05-31T10:39:13" -> "2024-05-31" when it has that form. */
+void jci_date_ymd(char *dst, const char *s)
+{
+    dst[0] = 0;
+    if (strlen(s) < 10) return;
+    for (int i = 0; i < 10; i++) {
+        int want_dash = i == 4 || i == 7;
+        if (want_dash ? s[i] != '-' : !isdigit((unsigned char)s[i])) return;
+    }
+    memcpy(dst, s, 10);
+    dst[10] = 0;
 }

@@ -4,7 +4,8 @@
  * (schema joulecast-estimate/1) and, with --max-increase, exits 10
  * (JC_ERR_BUDGET) when facility energy or location-based emissions rose
  * by more than allowed: the energy gate of a CI pipeline.  Reading and
- * rendering are in src/report/estimate_read.c.
+ * comparing are src/workflows/diff.c, the rendering
+ * src/report/estimate_read.c.
  */
 #include "cli/workflow.h"
 

@@ -3,7 +3,7 @@
  * [--gap S] [--idle-w W] [--interval S] [--row N] [--json]`: reads a power
  * trace (nvidia-smi, dcgmi, CodeCarbon, Carbontracker, PowerJoular,
  * Scaphandre, plain timestamp,watts) and prints its integral per channel
- * and per scope (src/workflows/trace.c).  The trace options are job keys
+ * and per scope (src/trace/trace.c).  The trace options are job keys
  * (src/job/job_keys.def), read by jc_trace_opts_from_job as calibrate and
  * estimate --measured read them.
  */

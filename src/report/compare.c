@@ -7,7 +7,7 @@
  * docs/json-schemas.md ("compare").
  */
 #include "base/jc_internal.h"
-#include "report/fmt.h"
+#include "base/fmt.h"
 
 #include <cjson/cJSON.h>
 #include "report/rjson.h"

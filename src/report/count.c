@@ -6,7 +6,7 @@
  * checked arithmetic.  Schema: docs/json-schemas.md, section "count".
  */
 #include "base/jc_internal.h"
-#include "report/fmt.h"
+#include "base/fmt.h"
 
 #include <cjson/cJSON.h>
 #include "report/rjson.h"

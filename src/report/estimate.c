@@ -4,7 +4,7 @@
  * are documented in docs/json-schemas.md ("estimate").
  */
 #include "base/jc_internal.h"
-#include "report/fmt.h"
+#include "base/fmt.h"
 #include "report/rjson.h"
 
 #include <cjson/cJSON.h>

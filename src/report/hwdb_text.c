@@ -6,7 +6,7 @@
  */
 #include "base/jc_internal.h"
 #include "hwdb/hwdb_fields.h"
-#include "report/fmt.h"
+#include "base/fmt.h"
 
 #include <string.h>
 

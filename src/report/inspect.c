@@ -4,7 +4,7 @@
  */
 #include "base/jc_internal.h"
 #include "report/rjson.h"
-#include "report/fmt.h"
+#include "base/fmt.h"
 
 #include "report/rjson.h"
 

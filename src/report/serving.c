@@ -7,7 +7,7 @@
  * Formatting only.  JSON keys: docs/json-schemas.md ("generation").
  */
 #include "base/jc_internal.h"
-#include "report/fmt.h"
+#include "base/fmt.h"
 #include "report/rjson.h"
 
 #include <cjson/cJSON.h>

@@ -11,7 +11,7 @@
  */
 #include "base/jc_internal.h"
 #include "estimate/akeys.h"
-#include "report/fmt.h"
+#include "base/fmt.h"
 
 #include <math.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * ("sweep").
  */
 #include "base/jc_internal.h"
-#include "report/fmt.h"
+#include "base/fmt.h"
 
 #include <cjson/cJSON.h>
 #include "report/rjson.h"

@@ -3,11 +3,11 @@
  * a text summary (one line per channel, then the totals per scope, gaps,
  * unreadable rows and the reader's assumptions) and as JSON (schema
  * joulecast-trace/1, docs/json-schemas.md).  Unknown values are "n/a" in
- * text and null in JSON, never 0.  Also the JSON parse of one Scaphandre
- * report for the trace reader (cJSON stays in src/report/).
+ * text and null in JSON, never 0.  (Reading a trace is the trace stage,
+ * src/trace/.)
  */
 #include "base/jc_internal.h"
-#include "report/fmt.h"
+#include "base/fmt.h"
 #include "report/rjson.h"
 
 #include <cjson/cJSON.h>
@@ -152,24 +152,4 @@ char *jc_report_trace_json(const jc_trace *t)
 done:
     cJSON_Delete(r);
     return out;
-}
-
-/* One report of Scaphandre's JSON exporter (src/workflows/trace_formats.c
- * reads the stream): host.timestamp (s) and host.consumption (W, converted
- * from microwatts).  0, -1 when not JSON, -2 when the fields are missing. */
-int jci_trace_scaphandre_report(const char *text, double *t, double *w)
-{
-    cJSON *j = cJSON_Parse(text);
-    if (!j) return -1;
-    const cJSON *h = cJSON_GetObjectItemCaseSensitive(j, "host");
-    const cJSON *c = h ? cJSON_GetObjectItemCaseSensitive(h, "consumption") : NULL;
-    const cJSON *ts = h ? cJSON_GetObjectItemCaseSensitive(h, "timestamp") : NULL;
-    int rc = -2;
-    if (cJSON_IsNumber(c) && cJSON_IsNumber(ts)) {
-        *t = ts->valuedouble;
-        *w = c->valuedouble * 1e-6;
-        rc = 0;
-    }
-    cJSON_Delete(j);
-    return rc;
 }

@@ -9,7 +9,7 @@
  * calibrate.c; front ends only parse options and render jc_calib_result.
  */
 #include "base/jc_internal.h"
-#include "workflows/trace_int.h"
+#include "workflows/trace_fit.h"
 
 #include <errno.h>
 #include <math.h>

@@ -12,8 +12,7 @@
  * (achieved FLOP/s / peak, bytes/s / bandwidth) by matching the exponent
  * at the run's mean operating point.
  */
-#include "workflows/trace_int.h"
-#include "estimate/power.h"
+#include "workflows/trace_fit.h"
 
 #include <math.h>
 #include <stdlib.h>

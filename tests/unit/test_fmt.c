@@ -1,13 +1,13 @@
 /*
  * test_fmt.c - the one number format of the text and HTML reports
- * (src/report/fmt.c, docs/json-schemas.md "Numbers in text and HTML"):
+ * (src/base/fmt.c, docs/json-schemas.md "Numbers in text and HTML"):
  * each case is written out by hand from the rule, including the
  * boundaries where rounding moves a value into the next band (999.96 ->
  * "1,000", 9.99996e-05 -> "0.0001", 999.96 k -> "1 M").
  */
 #include "check.h"
 #include "joulecast.h"
-#include "report/fmt.h"
+#include "base/fmt.h"
 
 static char b[FMT_CAP];
 

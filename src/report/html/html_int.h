@@ -12,7 +12,7 @@
 #define JC_REPORT_HTML_INT_H
 
 #include "base/jc_internal.h"
-#include "report/fmt.h"
+#include "base/fmt.h"
 
 #include <stdio.h>
 

@@ -4,7 +4,7 @@
  * thousands separators are written here, and printf's decimal point is
  * the C locale's, which the library never changes.
  */
-#include "report/fmt.h"
+#include "base/fmt.h"
 
 #include "joulecast.h"
 

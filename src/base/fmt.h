@@ -6,6 +6,7 @@
  * below 1e-4 or from 1e15 on, "n/a" for an unknown; SI prefixes for FLOP
  * and parameter counts; binary units for bytes.  Locale-independent.
  * JSON and CSV are machine formats and are not written through it.
+ * In base because a workflow's text (the diff's reasons) uses it too.
  */
 #ifndef JC_FMT_H
 #define JC_FMT_H

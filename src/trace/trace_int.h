@@ -1,6 +1,9 @@
 /*
- * trace_int.h - what the trace readers (src/workflows/trace_formats.c)
- * and the streaming integrator (src/workflows/trace.c) share.  A reader
+ * trace_int.h - what the trace readers (src/trace/trace_formats.c,
+ * trace_json.c) and the streaming integrator (src/trace/trace.c) share,
+ * and the utilisation grid calibrate's power fit reads
+ * (src/workflows/trace_fit.c).  The trace stage sits below the estimate
+ * (`estimate --measured` reads a trace) and uses nothing above it.  A reader
  * turns lines into samples and hands each to tr_sample(); the integrator
  * keeps a bounded amount per channel (a 64-sample reorder window, 4096
  * samples at the start and at the end for idle detection, a fixed number
@@ -10,7 +13,6 @@
 #define JC_TRACE_INT_H
 
 #include "base/jc_internal.h"
-#include "estimate/power.h"
 
 #include <stdio.h>
 
@@ -55,7 +57,8 @@ const jc_trace_opts *tr_opts(const tr_ctx *c);
 const char *tr_path(const tr_ctx *c);
 void tr_set_label(tr_ctx *c, const char *label);
 
-/* ---- power against utilisation (calibrate's power fit, trace_fit.c) ---- */
+/* ---- power against utilisation (read by calibrate's power fit,
+ * src/workflows/trace_fit.c) ---- */
 
 /* Every device sample with a utilisation, binned by its utilisation to
  * 1 % (nvidia-smi and GPUTL log whole percents: exact there): per bin the
@@ -72,14 +75,6 @@ typedef struct tr_pgrid {
 
 /* The trace's grid, NULL when no device sample had a utilisation. */
 const tr_pgrid *tr_power_grid(const jc_trace *t);
-
-/* Fits the device power model to t's grid (trace_fit.c): pm0 is the
- * database's model of the device (coefficients, idle and TDP set, central
- * values used), uc_run / um_run the run's compute and memory utilisation
- * on the model's scale over the trace's active window (NAN or 0: unknown).
- * Fills *f (fitted, or why not in f->note); never fails. */
-void jci_trace_power_fit(const jc_trace *t, const jc_power_model *pm0, double uc_run, double um_run,
-                         jc_power_fit *f);
 
 /* ---- text helpers (trace_formats.c) ---- */
 
@@ -103,9 +98,9 @@ int tr_read_watts(tr_ctx *c, FILE *f);
 int tr_read_codecarbon(tr_ctx *c, const char *path);
 
 /* One Scaphandre JSON report -> host.timestamp, host.consumption in W
- * (src/report/trace.c: cJSON stays in src/report/); 0, -1 not JSON,
+ * (src/trace/trace_json.c, the stage's one cJSON user); 0, -1 not JSON,
  * -2 fields missing. */
-int jci_trace_scaphandre_report(const char *text, double *t, double *w);
+int tr_scaphandre_report(const char *text, double *t, double *w);
 
 /* Detects the format from the first bytes of the file (head, NUL
  * terminated); JC_TRACE_AUTO when none matches. */

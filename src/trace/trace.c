@@ -1,6 +1,6 @@
 /*
  * trace.c - the streaming integrator of power traces (include/joulecast.h
- * "Power traces"): samples from a reader (src/workflows/trace_formats.c)
+ * "Power traces"): samples from a reader (src/trace/trace_formats.c)
  * pass per channel through a small reorder window (unsorted timestamps
  * within 64 samples are put in order; older ones are reported by line),
  * then into a trapezoid integral whose intervals above the gap threshold
@@ -10,7 +10,7 @@
  * pairwise when full) is kept for the HTML report.  Memory per channel is
  * constant: a trace of 10^6 samples takes what one of 10^4 takes.
  */
-#include "workflows/trace_int.h"
+#include "trace/trace_int.h"
 
 #include <errno.h>
 #include <math.h>

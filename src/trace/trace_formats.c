@@ -1,7 +1,7 @@
 /*
  * trace_formats.c - the readers of power traces (docs/traces.md): each
  * turns the lines of one meter's output into samples for the streaming
- * integrator (src/workflows/trace.c), one line at a time, and names the
+ * integrator (src/trace/trace.c), one line at a time, and names the
  * line of every row it cannot read.  Formats: nvidia-smi --query-gpu CSV
  * (with or without nounits, any subset and order of the columns, GPUs
  * interleaved), dcgmi dmon, CodeCarbon's emissions.csv (run totals, read
@@ -9,7 +9,7 @@
  * PowerJoular's CSV, Scaphandre's JSON exporter, and a plain
  * timestamp,watts CSV.
  */
-#include "workflows/trace_int.h"
+#include "trace/trace_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -691,7 +691,7 @@ static int scaph_object(tr_ctx *c, const char *text, int line)
 {
     tr_row(c);
     double t, w;
-    int rc = jci_trace_scaphandre_report(text, &t, &w);
+    int rc = tr_scaphandre_report(text, &t, &w);
     if (rc == -1) { tr_bad(c, line, "not a JSON object"); return 0; }
     if (rc) { tr_bad(c, line, "no numeric host.consumption and host.timestamp"); return 0; }
     return tr_sample(c, "host", "host (RAPL)", JC_TRACE_HOST, -1, t, w, NAN, NAN, line);
