@@ -473,6 +473,9 @@ typedef struct jc_analysis {
     size_t n_data_dependent; const char **data_dependent; /* "node: sym" */
     size_t n_unknown_other;  /* nodes blocked by anonymous unknown dims */
     size_t n_warnings;       const char **warnings;
+    int batch_defaulted;     /* 1: the request counted a symbolic batch dim
+                                at 1 because neither a batch nor a --dim /
+                                --input binding gave it (jc_request_analyze) */
     void *internal_;
 } jc_analysis;
 

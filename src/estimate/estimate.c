@@ -200,10 +200,10 @@ static jc_status resolve_hardware(est *s)
     }
     if (host && !dev) {
         if (!host->accel)
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "host '%s' names no accelerators; give --device ID and --count G", host->id);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "host '%s' holds accelerators it does not name; give --device ID", host->id);
         dev = host->accel;
     }
-    if (host && !host->accel && !given(j->count))
+    if (host && !host->accel && host->n_accel < 1 && !given(j->count))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "host '%s' names no accelerators: give --count G (devices in all)", host->id);
     if (!dev && j->measured)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "no hardware: the trace %s names no device (nvidia-smi's name "
@@ -234,7 +234,9 @@ static jc_status resolve_hardware(est *s)
         jci_bld_assume(&s->b, "hosts", "servers / instances", R1(s->K), "",
                given(j->hosts) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
                given(j->hosts) ? "--hosts" : "one host unless --hosts is given");
-        double per = host->accel == dev ? host->n_accel : 1;
+        /* a host that names its accelerator, or holds n_accel of the
+         * --device: that many per host; another device: one per host */
+        double per = host->accel == dev || (!host->accel && host->n_accel > 0) ? host->n_accel : 1;
         if (given(j->count)) {
             s->G = j->count;
             if (j->count > per * s->K)
@@ -245,7 +247,11 @@ static jc_status resolve_hardware(est *s)
         }
         jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",
                given(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_HWDB,
-               given(j->count) ? "--count" : jci_bld_str(&s->b, "%s:%d (%s has %d x %s)",
+               given(j->count) ? "--count"
+               : !host->accel ? jci_bld_str(&s->b, "%s:%d (%s holds %d accelerator%s; the device is --device's %s)",
+                                            host->file, host->line, host->id, host->n_accel,
+                                            host->n_accel == 1 ? "" : "s", dev->id)
+                              : jci_bld_str(&s->b, "%s:%d (%s has %d x %s)",
                    host->file, host->line, host->id, host->n_accel, dev->id));
     } else {
         int from_trace = !given(j->count) && dev && traced && traced_n > 0;

@@ -179,10 +179,14 @@ static jc_status resolve_batch(est *s, double *out)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch %g, but the model was counted with its input '%s' at "
                         "batch %g (a --dim or --input binding?): give one batch size", b, in0->name, counted);
         jci_bld_assume(&s->b, "batch", "batch size", R1(b), "", JC_ORIGIN_USER, "--batch");
+    } else if (given(counted) && bsym && an->batch_defaulted) {
+        b = counted;
+        jci_bld_assume(&s->b, "batch", jci_bld_str(&s->b, "batch size: input '%s' dim '%s' counted at 1", in0->name, bsym),
+               R1(b), "", JC_ORIGIN_DEFAULT, "1: neither --batch nor a --dim/--input binding gives it (give --batch B)");
     } else if (given(counted) && bsym) {
         b = counted;
         jci_bld_assume(&s->b, "batch", jci_bld_str(&s->b, "batch size: input '%s' dim '%s' as counted", in0->name, bsym), R1(b), "",
-               JC_ORIGIN_MODEL, "a --dim/--input binding, or 1 when neither --batch nor a binding gives it");
+               JC_ORIGIN_USER, "a --dim/--input binding");
     } else if (given(counted)) {
         b = counted;
         jci_bld_assume(&s->b, "batch", jci_bld_str(&s->b, "batch size: input '%s' has a fixed batch dim", in0->name), R1(b), "",

@@ -273,11 +273,13 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
         for (size_t i = 0; v && i < ni; i++) bound |= !strcmp(inputs[i].name, v->name);
         if (sym && !bound && !rq->no_default_batch) ao.batch = 1;
     }
+    const int defaulted = isnan(b) && ao.batch == 1;
     st = jc_analyze(m, &ao, out, d);
     free(dims);
     free(inputs);
     if (st) return st;
     jc_analysis *an = *out;
+    an->batch_defaulted = defaulted;
 
     /* the batch counted at: the first input's first dim */
     const jc_graph *g = m->graph;

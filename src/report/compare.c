@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *fit(char *buf, size_t cap, const char *s, size_t w);
 
 /* The compared figures, in column order. */
 enum { F_MACS, F_PARAMS, F_TIME, F_ENERGY, F_CO2, F_JPS, F_COUNT };
@@ -122,11 +121,20 @@ static void notes_text(const jc_compare_item *items, size_t n, FILE *f)
     }
 }
 
+/* The model column's width: the longest label, at least w (labels are
+ * printed whole, never cut: two paths that differ on the left stay apart). */
+static int label_w(const jc_compare_item *items, size_t n, size_t w)
+{
+    for (size_t i = 0; i < n; i++)
+        if (items[i].label && strlen(items[i].label) > w) w = strlen(items[i].label);
+    return w > 4096 ? 4096 : (int)w;
+}
+
 static jc_status serving_text(const jc_compare_item *items, size_t n, FILE *f)
 {
     const jc_serving *s0 = items[0].serving;
     const jc_estimate *e0 = items[0].est;
-    char b[S_COUNT][40], lb[40], rq[40];
+    char b[S_COUNT][40], rq[40];
     fprintf(f, "joulecast compare --generate: %zu models, %s requests x (%s prompt + %s output tokens), "
                "concurrency %s\n", n, fmt_int(rq, sizeof rq, (int64_t)llround(s0->requests)), FMT_N(s0->prompt_tokens),
             FMT_N(s0->output_tokens), FMT_N(s0->concurrency_asked));
@@ -139,7 +147,8 @@ static jc_status serving_text(const jc_compare_item *items, size_t n, FILE *f)
                "x PUE)\n", FMT_N(e0->pue.central));
     static const char *const head[S_COUNT] = {"params", "active", "TTFT ms", "ITL ms", "tok/s/dev", "J/tok dev",
                                               "J/tok fac", "J/request", "facility kWh", "kgCO2e"};
-    fprintf(f, "\n  %-34s %4s %3s %5s", "model", "dev", "tp", "conc");
+    const int lw = label_w(items, n, 34);
+    fprintf(f, "\n  %-*s %4s %3s %5s", lw, "model", "dev", "tp", "conc");
     for (int k = 0; k < S_COUNT; k++) fprintf(f, " %*s", k == S_ENERGY ? 12 : 9, head[k]);
     fprintf(f, "\n");
     for (size_t i = 0; i < n; i++) {
@@ -150,16 +159,16 @@ static jc_status serving_text(const jc_compare_item *items, size_t n, FILE *f)
             else fmt_num(b[k], sizeof b[0], k == S_TTFT || k == S_ITL ? v * 1e3 : v);
             if (!isfinite(v)) snprintf(b[k], sizeof b[0], "n/a");
         }
-        fprintf(f, "  %-34s %4s %3s %4s%s", fit(lb, sizeof lb, items[i].label, 34), FMT_N(s->devices), FMT_N(s->tp),
+        fprintf(f, "  %-*s %4s %3s %4s%s", lw, items[i].label, FMT_N(s->devices), FMT_N(s->tp),
                 FMT_N(s->concurrency), s->memory_limited ? "m" : " ");
         for (int k = 0; k < S_COUNT; k++) fprintf(f, " %*s", k == S_ENERGY ? 12 : 9, b[k]);
         fprintf(f, "\n");
     }
-    fprintf(f, "\nratio against %s\n  %-34s %4s %3s %5s", items[0].label, "model", "", "", "");
+    fprintf(f, "\nratio against %s\n  %-*s %4s %3s %5s", items[0].label, lw, "model", "", "", "");
     for (int k = 0; k < S_COUNT; k++) fprintf(f, " %*s", k == S_ENERGY ? 12 : 9, head[k]);
     fprintf(f, "\n");
     for (size_t i = 0; i < n; i++) {
-        fprintf(f, "  %-34s %4s %3s %5s", fit(lb, sizeof lb, items[i].label, 34), "", "", "");
+        fprintf(f, "  %-*s %4s %3s %5s", lw, items[i].label, "", "", "");
         for (int k = 0; k < S_COUNT; k++) {
             double r = sratio(items, i, k);
             if (isnan(r)) snprintf(b[k], sizeof b[0], "n/a");
@@ -182,13 +191,16 @@ jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f
     char b[F_COUNT][40], bb[40];
     fprintf(f, "joulecast compare: %zu models, %s, %s method\n", n, jc_mode_name(e0->mode), jc_method_name(e0->method));
     if (same_place(items, n)) {
-        fprintf(f, "hardware   %s x %s (%s), %s\n", FMT_N(e0->devices), e0->device_name, e0->device_id, e0->precision);
+        fprintf(f, "hardware   %s x %s (%s", FMT_N(e0->devices), e0->device_name, e0->device_id);
+        if (e0->device_alias) fprintf(f, "; '%s' picks this variant, joulecast hw list shows the others", e0->device_alias);
+        fprintf(f, "), %s\n", e0->precision);
         if (e0->region_code) fprintf(f, "region     %s (%s)\n", e0->region_code, e0->region_name ? e0->region_name : "");
         if (e0->host_assumed) fprintf(f, "host       %s\n", e0->host_assumed);
     }
     fprintf(f, "facility   PUE %s: facility kWh and J/sample are at the facility (devices + host, x PUE)\n",
             FMT_N(e0->pue.central));
-    fprintf(f, "\n  %-32s %6s %10s %10s %11s %13s %11s %11s\n", "model", "batch", "MACs", "params", "wall h",
+    const int lw = label_w(items, n, 32);
+    fprintf(f, "\n  %-*s %6s %10s %10s %11s %13s %11s %11s\n", lw, "model", "batch", "MACs", "params", "wall h",
             "facility kWh", "kgCO2e", "J/sample");
     for (size_t i = 0; i < n; i++) {
         const jc_compare_item *x = &items[i];
@@ -199,13 +211,12 @@ jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f
         for (int k = F_TIME; k < F_COUNT; k++) fmt_num(b[k], sizeof b[0], fig(x, k));
         if (x->batch > 0) fmt_num(bb, sizeof bb, x->batch);
         else snprintf(bb, sizeof bb, "-");
-        char lb[40];
-        fprintf(f, "  %-32s %6s %10s %10s %11s %13s %11s %11s%s\n", fit(lb, sizeof lb, x->label, 32), bb,
+        fprintf(f, "  %-*s %6s %10s %10s %11s %13s %11s %11s%s\n", lw, x->label, bb,
                 b[F_MACS], b[F_PARAMS],
                 b[F_TIME], b[F_ENERGY], b[F_CO2], b[F_JPS], x->partial ? "  (partial)" : "");
     }
     fprintf(f, "\nratio against %s\n", items[0].label);
-    fprintf(f, "  %-32s %6s %10s %10s %11s %13s %11s %11s\n", "model", "", "MACs", "params", "wall h",
+    fprintf(f, "  %-*s %6s %10s %10s %11s %13s %11s %11s\n", lw, "model", "", "MACs", "params", "wall h",
             "facility kWh", "kgCO2e", "J/sample");
     for (size_t i = 0; i < n; i++) {
         for (int k = 0; k < F_COUNT; k++) {
@@ -213,8 +224,7 @@ jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f
             if (isnan(r)) snprintf(b[k], sizeof b[0], "n/a");
             else snprintf(b[k], sizeof b[0], "%sx", FMT_N(r));
         }
-        char lb[40];
-        fprintf(f, "  %-32s %6s %10s %10s %11s %13s %11s %11s\n", fit(lb, sizeof lb, items[i].label, 32), "",
+        fprintf(f, "  %-*s %6s %10s %10s %11s %13s %11s %11s\n", lw, items[i].label, "",
                 b[F_MACS], b[F_PARAMS],
                 b[F_TIME], b[F_ENERGY], b[F_CO2], b[F_JPS]);
     }
@@ -298,15 +308,6 @@ static void csv_count(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, ",%.0f", v);
     else fputs(",n/a", f);
-}
-
-/* The label in at most w columns: a long path keeps its end. */
-static const char *fit(char *buf, size_t cap, const char *s, size_t w)
-{
-    size_t n = strlen(s);
-    if (n <= w) snprintf(buf, cap, "%s", s);
-    else snprintf(buf, cap, "...%s", s + n - (w - 3));
-    return buf;
 }
 
 jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)

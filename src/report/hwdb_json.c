@@ -305,7 +305,7 @@ char *jc_report_hw_list_json(const jc_hwdb *db, const jc_hw_filter *flt)
         add_str(&b, o, "name", h->name);
         add_str(&b, o, "provider", h->provider);
         add_str(&b, o, "accelerator", h->accel ? h->accel->id : NULL);
-        add_num(&b, o, "accelerator_count", h->accel ? h->n_accel : 0);
+        add_num(&b, o, "accelerator_count", h->n_accel);
         add_num(&b, o, "host_power_w", h->host_power_w.value);
         push(&b, ha, o);
     }

@@ -210,6 +210,7 @@ jc_status jc_report_hw_list_text(const jc_hwdb *db, const jc_hw_filter *flt, FIL
             if (!jc_hw_filter_host(flt, h)) continue;
             char acc[64] = "-";
             if (h->accel) snprintf(acc, sizeof acc, "%d x %s", h->n_accel, h->accel->id);
+            else if (h->n_accel > 0) snprintf(acc, sizeof acc, "%d x (--device)", h->n_accel);
             pr(&o, "%-34s %-15s %-22s %s\n", h->id, jc_host_kind_name(h->kind), acc, h->name);
             n++;
         }

@@ -173,7 +173,7 @@ static jc_status expand_devices(sw *w, const jc_sweep_spec *sp)
         jc_status st = jc_hwdb_hardware(db, name, &dev, &host, w->d);
         if (st) return st;
         if (host && !host->accel && !w->job->device)
-            return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: host '%s' has no accelerators; give --devices", host->id);
+            return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: host '%s' names no accelerator; give --devices", host->id);
         w->devs[0] = NULL;   /* the job's own --device / --host */
         w->nd = 1;
         return JC_OK;
