@@ -24,8 +24,8 @@ sweep) and ``.to_frame()`` gives its rows as a pandas DataFrame.
 
 import os
 
-from ._native import (Error, hwdb_dir, hwdb_snapshot, keys, library_path,
-                      USAGE)
+from ._native import (Error, format_number, hwdb_dir, hwdb_snapshot, keys,
+                      library_path, USAGE)
 from . import _native
 from ._result import Result
 from ._frontends import from_torch, from_hf_config
@@ -37,7 +37,7 @@ except ImportError:  # a source tree that setup.py has not built
 
 __all__ = ["Error", "Result", "count", "estimate", "statement", "compare", "sweep",
            "calibrate", "ga", "hw", "region", "from_torch", "from_hf_config", "keys",
-           "library_path", "hwdb_dir", "hwdb_snapshot", "__version__"]
+           "library_path", "hwdb_dir", "hwdb_snapshot", "format_number", "__version__"]
 
 
 def _fs(p):

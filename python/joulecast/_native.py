@@ -112,6 +112,8 @@ def _declare(lib):
     lib.jc_hwdb_snapshot_write.restype = ctypes.c_int
     lib.jc_hwdb_free.argtypes = [ctypes.c_void_p]
     lib.jc_hwdb_free.restype = None
+    lib.jc_format_number.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_double]
+    lib.jc_format_number.restype = ctypes.c_char_p
 
 
 def load():
@@ -237,6 +239,16 @@ def keys(command):
         out.append(p[i].decode())
         i += 1
     return out
+
+
+def format_number(v):
+    """v as the text reports write it (the library's jc_format_number,
+    docs/json-schemas.md "Numbers in text and HTML"): "3.2", "2,039",
+    "3,324,550", "6.983e-05"; "n/a" for None, NaN or an infinity."""
+    if v is None:
+        return "n/a"
+    buf = ctypes.create_string_buffer(64)
+    return load().jc_format_number(buf, len(buf), float(v)).decode()
 
 
 def value(v):

@@ -151,6 +151,17 @@ class SameAsCli(InWork):
         self.assertEqual(got, want)
         self.assertEqual(got["mode"], "training")
 
+    def test_format_number_is_the_reports_rule(self):
+        # the library's one number rule: hand-written cases, then a figure of
+        # the JSON written as the statement writes it
+        for v, want in ((3.2, "3.2"), (2039, "2,039"), (3324550.4, "3,324,550"),
+                        (6.983e-05, "6.983e-05"), (float("nan"), "n/a"), (None, "n/a")):
+            self.assertEqual(joulecast.format_number(v), want, v)
+        job = dict(device="h100", count=1024, region="US", train={"params": 7e9, "tokens": 2e12})
+        kwh = joulecast.estimate(**job)["results"]["energy_facility_kwh"]["central"]
+        self.assertIn("%s kWh of facility energy" % joulecast.format_number(kwh),
+                      joulecast.statement(**job))
+
     def test_estimate_6nd_equals_cli(self):
         got = joulecast.estimate(device="h100", count=1024, region="US",
                                  train={"params": 7e9, "tokens": 2e12})
