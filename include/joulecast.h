@@ -2876,6 +2876,77 @@ int jc_serving_latency_parse(const char *s, double *seconds);
 /* Parses one item of a --counts / --tps / --concurrencies axis: a whole
  * number from 1 to 1e6.  Returns 1 and sets *v on success, else 0. */
 int jc_serving_axis_parse(const char *s, double *v);
+
+/* ---- sweep's own options, parsed once (src/workflows/sweep_opts.c) ---- */
+
+/* One option of a command beyond the job's keys: its name (the long
+ * option without dashes, a job-file key, a binding key), its argument
+ * (NULL: a flag), the --help line, and output 1 where it shapes the
+ * output only (the command line takes it; a job file's is ignored). */
+typedef struct jc_cmd_key {
+    const char *name, *arg, *help;
+    int output;
+} jc_cmd_key;
+
+/* One comma-list axis as given: items (trimmed), and for a numeric axis
+ * each item's value (NAN for a name axis). */
+typedef struct jc_sweep_axis {
+    const char **items;
+    double *values;
+    size_t n;
+} jc_sweep_axis;
+
+/* The options of `joulecast sweep` beyond the job's: the axes of the
+ * model grid and of the serving grid (--generate), the latency targets
+ * (NAN: none), the ranking and --top.  Each key given twice appends. */
+typedef struct jc_sweep_opts {
+    jc_sweep_axis devices, regions, batches, precisions;
+    jc_sweep_axis counts, tps, concurrencies, weights;   /* --generate */
+    double max_itl_s, max_ttft_s;
+    jc_sweep_sort sort;
+    int64_t top;
+    int top_given;
+    void *internal_;
+} jc_sweep_opts;
+
+/* The keys jc_sweep_opts_set takes, in --help order (static; *n the
+ * count). */
+const jc_cmd_key *jc_sweep_opt_keys(size_t *n);
+
+/* Prepares o (nothing given); release with jc_sweep_opts_release.
+ * JC_ERR_NOMEM. */
+jc_status jc_sweep_opts_init(jc_sweep_opts *o, jc_diag *diag);
+void jc_sweep_opts_release(jc_sweep_opts *o);
+
+/* Sets sweep option `key` from its text, the one parse the CLI, job files
+ * and the binding share: a comma list appended to its axis (an empty item
+ * refused; --batches items as jc_sweep_batches_parse, --counts / --tps /
+ * --concurrencies as jc_serving_axis_parse), a duration
+ * (jc_serving_latency_parse), a sort key, a row count >= 0.  The message
+ * starts with the key ("sort expects emissions, energy or time, got
+ * 'x'"); the caller says where it came from.  JC_ERR_NOTFOUND for a key
+ * that is not sweep's, JC_ERR_RANGE for a batch above its limit,
+ * JC_ERR_USAGE otherwise. */
+jc_status jc_sweep_opts_set(jc_sweep_opts *o, const char *key, const char *value, jc_diag *diag);
+
+/* What jc_sweep_spec_from_opts resolves: the model grid (jc_sweep_run) or,
+ * generation set, the serving grid (jc_serving_sweep_run); pointers into
+ * the options. */
+typedef struct jc_sweep_plan {
+    int generation;
+    jc_sweep_spec spec;
+    jc_serving_sweep_spec serving;
+} jc_sweep_plan;
+
+/* The rules between sweep's options, the job and the output, applied
+ * once for every front end: --top with a machine output (machine: JSON
+ * or CSV) and no HTML (html) is refused; in generation mode the model
+ * grid's axes and HTML are refused and --device with --devices; outside
+ * it the serving grid's options are refused, then the grid is resolved
+ * (jc_sweep_spec_resolve) and the job's batch checked (jc_batch_check).
+ * JC_ERR_USAGE or JC_ERR_RANGE with the message. */
+jc_status jc_sweep_spec_from_opts(const jc_sweep_opts *o, const jc_job *job, int machine, int html,
+                                  jc_sweep_plan *plan, jc_diag *diag);
 /* Text (top: rows of the ranked table, 0 for all), JSON (malloc'ed; NULL on
  * out-of-memory) and CSV of a serving sweep. */
 jc_status jc_report_serving_sweep_text(const jc_serving_sweep *s, size_t top, FILE *f);

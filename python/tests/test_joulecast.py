@@ -661,6 +661,25 @@ class Errors(InWork):
                             "sweep", "--flops", "1e15", "--requests", "1000", "--devices", "a100",
                             "--regions", "FR,DE", "--ci", "50")
 
+    def test_sweep_options_refused_like_cli(self):
+        # sweep's own options are parsed once, by the library (jc_sweep_opts_set,
+        # jc_sweep_spec_from_opts): the same message from both front ends
+        base = dict(flops=1e15, requests=1000)
+        cli = ["sweep", "--flops", "1e15", "--requests", "1000"]
+        for kw, args in ((dict(devices="a100,h100", regions="FR", sort="bogus"),
+                          ["--devices", "a100,h100", "--regions", "FR", "--sort", "bogus"]),
+                         (dict(devices="a100,,h100", regions="FR"), ["--devices", "a100,,h100", "--regions", "FR"]),
+                         (dict(devices="a100", regions="FR", batches="0"), ["--devices", "a100", "--regions", "FR",
+                                                                           "--batches", "0"]),
+                         (dict(devices="a100", regions="FR", counts="1,x"), ["--devices", "a100", "--regions", "FR",
+                                                                            "--counts", "1,x"]),
+                         (dict(devices="a100", regions="FR", counts="1,2"), ["--devices", "a100", "--regions", "FR",
+                                                                            "--counts", "1,2"]),
+                         (dict(devices="a100", regions="FR", max_itl="fast"), ["--devices", "a100", "--regions", "FR",
+                                                                              "--max-itl", "fast"])):
+            e = self.check_like_cli(lambda: joulecast.sweep(**base, **kw), *cli, *args)
+            self.assertEqual(e.status, 2, kw)
+
     def test_train_and_infer_exclusive(self):
         with self.assertRaises(joulecast.Error):
             joulecast.estimate(device="a100", flops=1e20, train=True, infer=True)

@@ -25,11 +25,13 @@ static const char *const compare_keys[] = {
 #include "job/job_keys.def"
     BIND_REQ_KEYS, "html", NULL
 };
+#define SWEEP_OPT(name, ...) name,
 static const char *const sweep_keys[] = {
 #include "job/job_keys.def"
-    BIND_REQ_KEYS, "devices", "regions", "batches", "precisions", "sort", "top", "html",
-    "counts", "tps", "concurrencies", "weights-list", "max-itl", "max-ttft", NULL
+#include "workflows/sweep_opts.def"
+    BIND_REQ_KEYS, "html", NULL
 };
+#undef SWEEP_OPT
 static const char *const calibrate_keys[] = {
 #include "job/job_keys.def"
     BIND_REQ_KEYS, "measurements", "out", "row", "date", NULL
@@ -200,97 +202,35 @@ jc_status jc_run_compare_json(const char *hwdb_dir, const char *const *keys,
 
 /* ---- sweep ------------------------------------------------------------------ */
 
-typedef struct axis {
-    const char **items;
-    size_t n;
-} axis;
-
+/* sweep's own keys: the library's (jc_sweep_opts_set), and "html" (the
+ * result is the HTML report). */
 typedef struct sweep_own {
-    axis devices, regions, batches, precisions;
-    axis counts, tps, concurrencies, weights;   /* generate=True */
-    double max_itl_s, max_ttft_s;               /* NAN: no target */
-    jc_sweep_sort sort;
-    int64_t top;
-    int top_given, html;
+    jc_sweep_opts o;
+    int html;
 } sweep_own;
-
-/* Appends the comma list v (items trimmed of spaces; an empty item is an
- * error) to the axis; items point into an arena copy. */
-static jc_status split(jci_arena *a, axis *x, const char *k, const char *v, jc_diag *d)
-{
-    char *b = v ? jci_arena_strdup(a, v) : NULL;
-    if (!b) return v ? jci_diag_set(d, JC_ERR_NOMEM, "out of memory") : bind_bad(d, k, "a comma list", v);
-    size_t cap = 1;
-    for (const char *p = b; *p; p++) cap += *p == ',';
-    const char **items = jci_arena_calloc(a, x->n + cap, sizeof *items);
-    if (!items) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    if (x->n) memcpy(items, x->items, x->n * sizeof *items);
-    x->items = items;
-    int n = jc_split_list(b, x->items + x->n, cap);
-    if (n < 0) return jci_diag_set(d, JC_ERR_USAGE, "option '%s' has an empty item in '%s'", k, v);
-    x->n += (size_t)n;
-    return JC_OK;
-}
 
 static int sweep_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_status *st, jc_diag *d)
 {
     sweep_own *s = ctx;
+    (void)a;
+    if (!strcmp(k, "html")) {
+        *st = bind_flag(k, v, &s->html, d);
+        return 1;
+    }
+    *st = jc_sweep_opts_set(&s->o, k, v, d);
+    if (*st != JC_ERR_NOTFOUND) return 1;
     *st = JC_OK;
-    if (!strcmp(k, "devices")) *st = split(a, &s->devices, k, v, d);
-    else if (!strcmp(k, "regions")) *st = split(a, &s->regions, k, v, d);
-    else if (!strcmp(k, "batches")) *st = split(a, &s->batches, k, v, d);
-    else if (!strcmp(k, "precisions")) *st = split(a, &s->precisions, k, v, d);
-    else if (!strcmp(k, "counts")) *st = split(a, &s->counts, k, v, d);
-    else if (!strcmp(k, "tps")) *st = split(a, &s->tps, k, v, d);
-    else if (!strcmp(k, "concurrencies")) *st = split(a, &s->concurrencies, k, v, d);
-    else if (!strcmp(k, "weights-list")) *st = split(a, &s->weights, k, v, d);
-    else if (!strcmp(k, "max-itl") || !strcmp(k, "max-ttft")) {
-        double *t = !strcmp(k, "max-itl") ? &s->max_itl_s : &s->max_ttft_s;
-        if (!jc_serving_latency_parse(v, t))
-            *st = bind_bad(d, k, "a duration > 0 such as 50ms or 0.05s", v);
-    } else if (!strcmp(k, "sort")) {
-        if (!v || jc_sweep_sort_parse(v, &s->sort)) *st = bind_bad(d, k, "emissions, energy or time", v);
-    } else if (!strcmp(k, "top")) {
-        *st = bind_i64(k, v, 0, &s->top, d);
-        s->top_given = 1;
-    } else if (!strcmp(k, "html")) *st = bind_flag(k, v, &s->html, d);
-    else return 0;
-    return 1;
-}
-
-/* Numbers of one --counts / --tps / --concurrencies axis into an arena
- * array (jc_serving_axis_parse: whole numbers from 1 to 1e6). */
-static jc_status axis_numbers(jci_arena *a, const axis *x, const char *k, double **out, jc_diag *d)
-{
-    *out = jci_arena_calloc(a, x->n + 1, sizeof **out);
-    if (!*out) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < x->n; i++)
-        if (!jc_serving_axis_parse(x->items[i], &(*out)[i]))
-            return jci_diag_set(d, JC_ERR_USAGE, "option '%s' takes whole numbers >= 1, got '%s'", k, x->items[i]);
-    return JC_OK;
+    return 0;
 }
 
 /* sweep with generate=True: the serving grid of `joulecast sweep
- * --generate` (jc_serving_sweep_run), the same refusals as the CLI. */
-static jc_status sweep_generation(bind_req *r, const sweep_own *own, char **json, jc_diag *d)
+ * --generate` (jc_serving_sweep_run). */
+static jc_status sweep_generation(bind_req *r, const jc_serving_sweep_spec *sp, char **json, jc_diag *d)
 {
-    if (own->regions.n || own->batches.n || own->precisions.n || own->html)
-        return jci_diag_set(d, JC_ERR_USAGE, "sweep: --regions, --batches, --precisions and --html do not apply to "
-                            "--generate (give --region; sweep --concurrencies and --weights-list)");
-    if (own->devices.n && r->job.device)
-        return jci_diag_set(d, JC_ERR_USAGE, "sweep: --device and --devices both name the hardware; give the list to --devices");
-    double *counts, *tps, *concs;
-    jc_status st = axis_numbers(r->arena, &own->counts, "counts", &counts, d);
-    if (!st) st = axis_numbers(r->arena, &own->tps, "tps", &tps, d);
-    if (!st) st = axis_numbers(r->arena, &own->concurrencies, "concurrencies", &concs, d);
-    if (st) return st;
     jc_arch *arch = NULL;
     jc_serving_sweep *s = NULL;
-    st = jc_generation_arch(&r->rq, &arch, d);
-    jc_serving_sweep_spec sp = {own->devices.items, own->devices.n, counts, own->counts.n, tps, own->tps.n,
-                                concs, own->concurrencies.n, own->weights.items, own->weights.n,
-                                own->max_itl_s, own->max_ttft_s};
-    if (!st) st = jc_serving_sweep_run(&sp, &r->job, arch, r->db, &s, d);
+    jc_status st = jc_generation_arch(&r->rq, &arch, d);
+    if (!st) st = jc_serving_sweep_run(sp, &r->job, arch, r->db, &s, d);
     if (!st) {
         *json = jc_report_serving_sweep_json(s);
         if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
@@ -300,53 +240,19 @@ static jc_status sweep_generation(bind_req *r, const sweep_own *own, char **json
     return st;
 }
 
-jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
-                        const char *const *values, size_t n, char **json, jc_diag *d)
+/* The model grid (jc_sweep_run), as JSON or (html) the HTML report. */
+static jc_status sweep_grid(bind_req *r, const sweep_own *own, const jc_sweep_spec *sp, char **json, jc_diag *d)
 {
-    if (bind_check_out(json, d)) return JC_ERR_USAGE;
-    sweep_own own;
-    memset(&own, 0, sizeof own);
-    own.max_itl_s = own.max_ttft_s = NAN;
-    bind_req r;
     jc_sweep *s = NULL;
-    double *batches = NULL;
-    jc_status st = bind_req_open(&r, "sweep", hwdb_dir, keys, values, n, sweep_key, &own, d);
-    if (!st && own.top_given && !own.html)   /* as `joulecast sweep --top N --json` */
-        st = jci_diag_set(d, JC_ERR_USAGE, "sweep: %s", "--top limits the rows of the text and HTML tables; JSON and CSV list every entry: drop it, or add --html");
-    if (!st && r.job.mode == JC_MODE_GENERATION) {
-        st = sweep_generation(&r, &own, json, d);
-        bind_req_close(&r);
-        return st;
-    }
-    if (!st && (own.counts.n || own.tps.n || own.concurrencies.n || own.weights.n ||
-                !isnan(own.max_itl_s) || !isnan(own.max_ttft_s)))
-        st = jci_diag_set(d, JC_ERR_USAGE, "sweep: --counts, --tps, --concurrencies, --weights-list, --max-itl "
-                          "and --max-ttft need --generate");
-    jc_sweep_spec sp;
-    memset(&sp, 0, sizeof sp);
-    if (!st) {
-        sp.devices = own.devices.items;
-        sp.n_devices = own.devices.n;
-        sp.regions = own.regions.items;
-        sp.n_regions = own.regions.n;
-        sp.n_batches = own.batches.n;
-        sp.precisions = own.precisions.items;
-        sp.n_precisions = own.precisions.n;
-        sp.sort = own.sort;
-        batches = jci_arena_calloc(r.arena, own.batches.n + 1, sizeof *batches);
-        sp.batches = batches;
-        st = batches ? jc_sweep_spec_resolve(&sp, &r.job, d) : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    }
-    if (!st) st = jc_sweep_batches_parse(own.batches.items, own.batches.n, batches, d);
-    if (!st) st = jc_batch_check(r.job.batch, "--batch", d);
     jc_model *m = NULL;
-    if (!st && r.model) st = jc_request_load(&r.rq, &m, d);
-    if (!st) st = jc_sweep_run(&sp, &r.rq, m, r.db, &s, d);
-    if (!st && own.html) {
+    jc_status st = JC_OK;
+    if (r->model) st = jc_request_load(&r->rq, &m, d);
+    if (!st) st = jc_sweep_run(sp, &r->rq, m, r->db, &s, d);
+    if (!st && own->html) {
         char *buf;
         size_t len;
         FILE *f = bind_stream(&buf, &len);
-        size_t top = own.top_given ? (size_t)own.top : 100;
+        size_t top = own->o.top_given ? (size_t)own->o.top : 100;
         st = bind_stream_done(f, &buf, f ? jc_report_sweep_html(s, top, f) : JC_OK, json, d);
     } else if (!st) {
         *json = jc_report_sweep_json(s);
@@ -354,7 +260,25 @@ jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
     }
     jc_sweep_free(s);
     jc_model_free(m);
+    return st;
+}
+
+jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
+                        const char *const *values, size_t n, char **json, jc_diag *d)
+{
+    if (bind_check_out(json, d)) return JC_ERR_USAGE;
+    sweep_own own;
+    memset(&own, 0, sizeof own);
+    jc_status st = jc_sweep_opts_init(&own.o, d);
+    if (st) return st;
+    bind_req r;
+    jc_sweep_plan plan;
+    st = bind_req_open(&r, "sweep", hwdb_dir, keys, values, n, sweep_key, &own, d);
+    /* the result is JSON (a machine output) unless html */
+    if (!st) st = jc_sweep_spec_from_opts(&own.o, &r.job, !own.html, own.html, &plan, d);
+    if (!st) st = plan.generation ? sweep_generation(&r, &plan.serving, json, d) : sweep_grid(&r, &own, &plan.spec, json, d);
     bind_req_close(&r);
+    jc_sweep_opts_release(&own.o);
     return st;
 }
 

@@ -51,9 +51,9 @@ jc_status jc_sweep_batches_parse(const char *const *items, size_t n, double *out
         bool number = end && !errno && !*end && isfinite(v);
         jc_status st = number ? jc_batch_check(v, "--batches", d) : JC_ERR_USAGE;
         if (st == JC_ERR_RANGE)
-            return jci_diag_set(d, JC_ERR_RANGE, "--batches: %s is out of range: at most %g", it,
+            return jci_diag_set(d, JC_ERR_RANGE, "batches: %s is out of range: at most %g", it,
                                *jc_job_key_max("batch"));
-        if (st) return jci_diag_set(d, JC_ERR_USAGE, "--batches takes whole numbers >= 1, got '%s'", it);
+        if (st) return jci_diag_set(d, JC_ERR_USAGE, "batches takes whole numbers >= 1, got '%s'", it);
         out[i] = v;
     }
     return JC_OK;
