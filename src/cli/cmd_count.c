@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* The shared rows count takes (jobopts.c, job_keys.def); its own below. */
-static const char *const shared[] = {"dim", "input", "op-rules", NULL};
+static const char *const shared[] = {"model", "dim", "input", "op-rules", NULL};
 
 enum { CO_BATCH, CO_VALUE, CO_ASSUME, CO_PER_NODE, CO_TOP, CO_JSON, CO_CSV, CO_CONVENTION, CO_STRICT };
 static const jo_opt own[] = {
@@ -33,12 +33,14 @@ static const jo_opt own[] = {
 void help_count(FILE *f)
 {
     fprintf(f,
-        "usage: joulecast count MODEL.onnx [options]\n\n"
+        "usage: joulecast count [JOB.yaml] MODEL.onnx [options]\n\n"
         "Infers every tensor's shape and counts MACs, FLOPs, special ops\n"
         "(transcendentals), bytes and parameters per node (docs/counting.md).\n"
         "Unknown dims, unsupported ops and data-dependent sizes are listed\n"
         "first and never counted as zero; --batch binds the first dim of every\n"
-        "symbolic input, and without it such a dim stays unbound.\n\n");
+        "symbolic input, and without it such a dim stays unbound.  A job file\n"
+        "(as estimate reads it) gives the model, batch, dims, inputs and op\n"
+        "rules; its estimate keys are named in a warning and skipped.\n\n");
     jo_help_only(f, shared, own, N_OWN);
 }
 

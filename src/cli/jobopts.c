@@ -229,6 +229,18 @@ static const jo_opt *find_opt(const jobopts *c, const char *name)
     return NULL;
 }
 
+/* Is name a shared row the command does not take (jo_only)?  count reads
+ * an estimate's job file: its estimate keys are named and skipped. */
+static int not_taken(const jobopts *c, const char *name)
+{
+    if (!c->only) return 0;
+    for (size_t i = 0; i < c->n_jobrows; i++)
+        if (!strcmp(c->jobrows[i].name, name)) return 1;
+    for (size_t i = 0; i < N_OPTS; i++)
+        if (!strcmp(opts[i].name, name)) return 1;
+    return 0;
+}
+
 /* The option the command takes that is closest to name ("did you mean"). */
 static const char *closest_opt(const jobopts *c, const char *name)
 {
@@ -393,6 +405,11 @@ int jo_apply_jobfile(jobopts *c, const char *path)
         char where[600];
         snprintf(where, sizeof where, "%s:%d:%d", jf->path, jf->lines[k], jf->cols[k]);
         const jo_opt *o = find_opt(c, jf->keys[k]);
+        if (!o && not_taken(c, jf->keys[k])) {   /* said, not silent */
+            fprintf(stderr, "joulecast: %s: warning: '%s' has no effect on %s (a key of estimate jobs); "
+                    "ignored\n", where, jf->keys[k], c->cmd);
+            continue;
+        }
         if (!o) {
             const char *near = closest_opt(c, jf->keys[k]);
             return cli_usage(c->cmd, "%s: unknown key '%s'%s%s%s (keys are the long option names)",

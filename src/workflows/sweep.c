@@ -586,7 +586,9 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
                 *d = ad;
                 goto fail;
             }
-            if (st) {   /* a batch the model refuses (a fixed batch dim): skipped */
+            if (st) {   /* a batch the model refuses (a fixed batch dim): skipped, and
+                           counted as a failure (every batch refused: estimate's exit 2) */
+                jci_grid_fail(&w->fails, &ad);
                 skip(w, NULL, NULL, NULL, bb, w->np * w->nd * w->nr_ok, "%s", ad.msg);
                 st = JC_OK;
                 continue;
