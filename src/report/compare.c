@@ -297,10 +297,11 @@ done:
 
 /* ---- CSV ----------------------------------------------------------------------- */
 
+/* A figure after a comma, by the one CSV number rule (rcsv_num). */
 static void csv_num(FILE *f, double v)
 {
-    if (isfinite(v)) fprintf(f, ",%.6g", v);
-    else fputs(",n/a", f);
+    fputc(',', f);
+    rcsv_num(f, v);
 }
 
 /* A count, exact (doubles hold integers exactly up to 2^53). */
