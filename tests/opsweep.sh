@@ -38,7 +38,11 @@ while :; do
   [ -s $W/todo ] || break
   xargs $BIN onnx < $W/todo > $W/out 2> $W/err && { sed -n 's|^PASS onnx .*/||p' $W/out >> $W/done; break; }
   sed -n 's|^PASS onnx .*/||p' $W/out >> $W/done
-  bad=$(sed -n 's|^replay onnx .*/\([^ ]*\) (.*|\1|p' $W/err | tail -n 1)
+  # the model that died: replayed (stderr) but never passed (stdout); xargs
+  # goes on with its next batch after one dies, so it is not the last replayed
+  sed -n 's|^replay onnx .*/\([^ ]*\) (.*|\1|p' $W/err | sort > $W/tried
+  sed -n 's|^PASS onnx .*/||p' $W/out | sort > $W/passed
+  bad=$(comm -23 $W/tried $W/passed | head -n 1)
   [ -n "$bad" ] || { echo "FAIL opsweep: replay failed without naming a model: $(tail -5 $W/err)"; break; }
   found=$((found + 1))
   echo "FAIL opsweep/$bad: $(grep -m1 'runtime error\|ERROR: AddressSanitizer\|SUMMARY' $W/err | head -c 300)"

@@ -229,10 +229,12 @@ jc_status co_pool(opctx *c)
     read_geom(c, &g, x->rank - 2 > MAXR ? MAXR : x->rank - 2, NULL, 2);
     for (int i = 0; i < g.ns; i++)
         if (!op_mul(c, k, g.k[i], &k)) return op_overflow(c);
-    if (c->param == 0) return op_flops(c, ny, k - 1) ? JC_OK : op_overflow(c);
+    int64_t k2m1; /* 2k - 1, checked: a kernel near 2^62 is hostile, not a pool */
+    if (!op_mul(c, k, 2, &k2m1) || !op_add(c, k2m1, -1, &k2m1)) return op_overflow(c);
+    if (c->param == 0) return op_flops(c, ny, k2m1 - k) ? JC_OK : op_overflow(c);
     if (c->param == 1) return op_flops(c, ny, k) ? JC_OK : op_overflow(c);
     /* LpPool: |x|^p per tap, sum, root */
-    if (!op_flops(c, ny, 2 * k - 1) || !op_specials(c, ny, 1)) return op_overflow(c);
+    if (!op_flops(c, ny, k2m1) || !op_specials(c, ny, 1)) return op_overflow(c);
     return JC_OK;
 }
 
