@@ -43,11 +43,11 @@ FOLDS = os.path.join(S.ROOT, "tests", "accuracy", "serving-folds.json")
 # constant cannot soak up what the model lacks), unit, what bounds it
 TIME = [("serving_gemm_mfu", 0.6, 0.3, 0.85, "1", "fraction of the dense peak a large GEMM reaches"),
         ("serving_stream_mbu", 0.8, 0.5, 0.95, "1", "fraction of the memory bandwidth a streaming kernel reaches"),
-        ("serving_kernel_floor_s", 3e-6, 5e-7, 2e-5, "s", "a kernel's launch gap, ramp and tail under CUDA graphs: at most tens of us"),
+        ("serving_kernel_floor_s", 4e-6, 1e-6, 1e-5, "s", "a kernel's launch gap, ramp and tail under CUDA graphs, and the small kernels (norms, rotary, activations) the roofline leaves out: a few us"),
         ("serving_eager_launch_s", 1e-5, 2e-6, 6e-5, "s", "eager PyTorch's host time per kernel launch: 5-50 us"),
-        ("serving_host_seq_s", 2e-5, 1e-7, 1e-3, "s", "the runtime's output processing per sequence per step"),
-        ("serving_host_worker_s", 5e-4, 1e-6, 1e-2, "s", "sending the step's inputs to one more worker process: at most a few ms per step, as vLLM 0.5's broadcast of Python objects"),
-        ("serving_moe_bw_ratio", 0.6, 0.2, 1.0, "1", "grouped expert GEMMs reach at most the dense GEMMs' bandwidth")]
+        ("serving_host_seq_s", 3e-4, 1e-6, 1e-3, "s", "the engine loop's Python work per running sequence per step (scheduling, input preparation, sampling bookkeeping): tens to hundreds of us"),
+        ("serving_host_step_s", 2e-3, 1e-5, 1e-2, "s", "the engine loop's Python work per step whatever the batch (scheduler pass, input tensors, sampler): a few ms at most"),
+        ("serving_host_worker_s", 5e-3, 1e-5, 2e-2, "s", "one more worker process per step of a runtime that sends every step's inputs to each worker: the v2 rows' step time at a fixed batch grows by 8-9 ms per further worker (docs/workflow-serving.md)")]
 POWER = [("serving_power_k_compute", 2.0, 0.2, 10, "1", "k_c of power.h's model"),
          ("serving_power_k_memory", 1.0, 0.1, 10, "1", "k_m of power.h's model"),
          ("serving_power_a_launch", 0.2, 0.0, 0.6, "1", "activity while the device waits on the host: near idle")]

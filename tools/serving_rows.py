@@ -37,9 +37,13 @@ FAMILIES = [
 ]
 
 ASSUMPTIONS = {
-    "v3_prompt_tokens": 1000,
+    "v3_prompt_tokens": 300,
     "v3_prompt_note": "ML.ENERGY v3 publishes no mean prompt length (lm-arena-chat prompts are the concatenated "
-                      "conversation history): 1000 tokens is assumed for every v3 row",
+                      "conversation history): 300 tokens is assumed for every v3 row, the most the rows' own running "
+                      "batch allows: Llama-3.1-70B on 4 H100 ran 898.5 sequences at max_num_seqs 1024, and the KV "
+                      "memory a GPU has after its weights (0.9 x 80 GB - 35.3 GB) holds 448k tokens at 81,920 B per "
+                      "token, so a running sequence's mean context P + O/2 is at most 499 tokens and, with O = 351, "
+                      "P at most 324 (less where vLLM reserves activation memory)",
     "phi3_small": "Phi-3-small's alternating block-sparse attention is modelled as dense attention",
 }
 

@@ -1,7 +1,6 @@
 /*
- * fmt.c - the one number format of text (fmt.h): reports, statements,
- * messages and the CLI's summaries (jc_format_number); SI prefixes, byte
- * sizes, integers with thousands separators.  Locale-independent:
+ * fmt.c - the number format of the text reports (fmt.h): one rule for a
+ * figure, one for a count, SI prefixes, byte sizes.  Locale-independent:
  * thousands separators are written here, and printf's decimal point is
  * the C locale's, which the library never changes.
  */

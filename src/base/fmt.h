@@ -1,6 +1,6 @@
 /*
  * fmt.h - the one number format of joulecast's text reports, HTML pages,
- * statements, messages and CLI summaries, for every stage (docs/json-schemas.md, "Numbers in text
+ * statements and CLI summaries (docs/json-schemas.md, "Numbers in text
  * and HTML"): four significant digits (trailing zeros dropped), a whole
  * number in full, thousands separators from 1,000 on, an exponent only
  * below 1e-4 or from 1e15 on, "n/a" for an unknown; SI prefixes for FLOP
@@ -8,8 +8,8 @@
  * JSON and CSV are machine formats and are not written through it.
  * In base because a workflow's text (the diff's reasons) uses it too.
  */
-#ifndef JC_BASE_FMT_H
-#define JC_BASE_FMT_H
+#ifndef JC_FMT_H
+#define JC_FMT_H
 
 #include <stddef.h>
 #include <stdint.h>

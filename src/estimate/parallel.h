@@ -3,13 +3,16 @@
  * (issue #17 item 5, issue #15): ring all-reduce time, the bandwidth a
  * ring gets when it crosses nodes, the pipeline bubble, the share of an
  * all-reduce the backward pass hides, and the wave quantisation of a
- * kernel's tiles over the device's SMs.  Pure functions of their numbers;
- * the constants they take live in hwdb/interconnect.yaml and
- * hwdb/energy-model.yaml, looked up per device by jci_const_specific.  Internal to libjoulecast (jci_ prefix).
+ * kernel's tiles over the device's SMs: pure functions of their numbers.
+ * The link a collective runs over is the device's own sourced
+ * interconnect_gbs (hwdb/devices), read by jci_link_bw for serving and
+ * training alike; the other constants live in hwdb/interconnect.yaml and
+ * hwdb/energy-model.yaml.  Internal to libjoulecast (jci_ prefix).
  */
 #ifndef JC_PARALLEL_H
 #define JC_PARALLEL_H
 
+#include "estimate/builder.h"
 #include "joulecast.h"
 
 #include <stddef.h>
@@ -46,5 +49,14 @@ double jci_wave_factor(double tiles, double units);
  * per-runtime constants of serving and the interconnect use it. */
 int jci_const_specific(const jc_hwdb *db, const char *id, const char *const *q, int n,
                        const jc_constant **c, char *buf, size_t cap);
+
+/* The device-to-device link bandwidth within a node, one direction, in
+ * GB/s: the device's sourced interconnect_gbs (its datasheet's figure,
+ * half the bidirectional one), recorded as assumption
+ * "device.interconnect_gbs"; a device without one gets the named fallback
+ * constant link_bw_gbs of hwdb/interconnect.yaml (a PCIe Gen4 x16 link),
+ * labelled FALLBACK, with a warning that starts with `who` ("serving",
+ * "multi-device").  JC_ERR_HWDB (diagnostic filled) when neither exists. */
+jc_status jci_link_bw(jci_builder *b, const jc_hwdb *db, const jc_device *dev, const char *who, jc_range *out);
 
 #endif

@@ -166,7 +166,8 @@ static const wfmt *find_fmt(const char *n)
 typedef struct rt_profile {
     const char *name;
     int chunked;          /* prefill chunks ride in the decode steps (else prefill steps of their own) */
-    int overlap;          /* per-sequence output processing runs off the step's critical path (another process) */
+    int overlap;          /* the engine's host work (scheduling, input preparation, output processing) runs beside the
+                           * GPU's step (another process, asynchronous scheduling), off the step's critical path */
     int send_inputs;      /* every step's full inputs are sent to each further worker (else diffs, shared memory) */
     int continuous;       /* continuous batching (0: a static batch runs to its end) */
     double graphs;        /* decode steps of up to this many sequences replay CUDA graphs; larger ones (and
@@ -179,7 +180,9 @@ typedef struct rt_profile {
 static const rt_profile profiles[] = {
     {"vllm", 1, 1, 0, 1, 512, {256, 1024}, {2048, 8192}, "ML.ENERGY v3 rows (vLLM 0.11.1)",
      "vLLM >= 0.6: the API server and output processing in their own process, off the engine's step (vLLM v0.6.0 "
-     "release blog, blog.vllm.ai 2024-09-05); V1 engine: chunked prefill always on, defaults max_num_seqs 1024 / max_num_batched_tokens "
+     "release blog, blog.vllm.ai 2024-09-05); the scheduler's pass for the next step beside the GPU's current one "
+     "(--async-scheduling, as ML.ENERGY v3 ran vLLM 0.11; without it the V1 scheduler's pass is on the step's path "
+     "and not modelled); V1 engine: chunked prefill always on, defaults max_num_seqs 1024 / max_num_batched_tokens "
      "8192 on GPUs of 70 GB and more, else 256 / 2048 (vllm/engine/arg_utils.py); CUDA graphs captured up to "
      "512 sequences (cudagraph_capture_sizes); workers keep a persistent batch and get the scheduler's diffs "
      "through shared memory (vLLM V1 blog, blog.vllm.ai 2025-01-27)"},
@@ -234,7 +237,7 @@ typedef struct sv {
     const rt_profile *rt;                /* serving runtime profile */
     double max_seqs, step_tokens;        /* the runtime's limits on this device */
     /* constants: fitted (central values; their low/high are the spread across folds) and sourced */
-    double mfu, mbu, t_kern, t_eager, t_host_seq, t_host_worker, moe_bw;
+    double mfu, mbu, t_kern, t_eager, t_host_seq, t_host_step, t_host_worker;
     double lat, tile_m, dq_ops, link_bw;
     jc_range band_t, band_e;             /* the folds' residual quantiles of time and J/token */
     jc_range memfrac;
@@ -258,21 +261,6 @@ static jc_status sconst_c(sv *s, const char *id, const char *label, double *out)
     jc_status st = sconst(s, id, label, &r);
     if (!st) *out = r.central;
     return st;
-}
-
-/* A device's interconnect figure: "<id>.<device id>", else "<id>" (the
- * named fallback, with a warning). */
-static jc_status devconst(sv *s, const char *id, const char *label, jc_range *out)
-{
-    char key[200];
-    const char *const q[1] = {s->dev->id};
-    const jc_constant *c = NULL;
-    int k = jci_const_specific(s->db, id, q, 1, &c, key, sizeof key);
-    if (k < 0) return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/interconnect.yaml)", id);
-    if (k > 0) label = jci_bld_str(&s->b, "%s: FALLBACK (no figure for %s)", label, s->dev->id);
-    *out = jci_bld_const(&s->b, c->id, label, c);
-    if (k > 0) jci_bld_warn(&s->b, "serving: no '%s' for %s: the value %g of '%s' is used", id, s->dev->id, out->central, key);
-    return JC_OK;
 }
 
 /* ---- per-step work --------------------------------------------------------------- */
@@ -460,21 +448,22 @@ static void step_time(const sv *s, double n_dec, double n_pre, double c, double 
     double imb = s->ep > 1 ? jci_sv_imbalance(w.exp_slots, s->ep) : 1;
     double pad = w.exp_flops > 0 ? jci_sv_padded_tokens(w.exp_slots, w.experts, s->tile_m) / w.exp_slots : 1;
     double t_lin = fmax((w.lin_flops - w.exp_flops) / (g * F) + dq, (w.w_bytes - w.exp_bytes) / (g * BW));
-    double t_exp = w.exp_flops > 0 ? fmax(w.exp_flops * pad * imb / (ep_dev * F), w.exp_bytes / (ep_dev * BW * s->moe_bw)) +
+    double t_exp = w.exp_flops > 0 ? fmax(w.exp_flops * pad * imb / (ep_dev * F), w.exp_bytes / (ep_dev * BW)) +
                                      w.perm_bytes / (g * BW) : 0;
     double t_att = fmax(w.att_flops / (g * F), w.kv_bytes / (kv_split(s) * s->pp * BW));
     o->t_kern = w.kernels / s->pp * s->t_kern;
     o->t_coll = collective_s(s, n_tok, &w);
     o->t_gpu = t_lin + t_exp + t_att + o->t_kern + o->t_coll;
     /* the runtime's host work on the step's path: the step's inputs sent
-     * to each further worker of the replica; output processing per
-     * sequence unless another process does it (overlap); a step beyond the
-     * CUDA-graph sizes (or any prefill step) launches every kernel from the
-     * host, and the GPU waits on the launches when they take longer */
-    double host_seq = s->rt->overlap ? 0 : n_dec * s->t_host_seq;
+     * to each further worker of the replica; the engine loop's work per
+     * step and per running sequence, unless the profile overlaps it with
+     * the GPU's step; a step beyond the CUDA-graph sizes (or any prefill
+     * step) launches every kernel from the host, and the GPU waits on the
+     * launches when they take longer */
+    double host_loop = s->rt->overlap ? 0 : s->t_host_step + n_dec * s->t_host_seq;
     int eager = n_pre > 0 && n_dec == 0 ? 1 : n_dec > s->rt->graphs;
     double launch = eager ? w.kernels / s->pp * s->t_eager : 0;
-    o->t_host = (s->rt->send_inputs ? (s->tp * s->pp - 1) * s->t_host_worker : 0) + host_seq + launch;
+    o->t_host = (s->rt->send_inputs ? (s->tp * s->pp - 1) * s->t_host_worker : 0) + host_loop + launch;
     if (eager && launch > o->t_gpu) o->t_gpu = launch;   /* launch-bound */
     o->t = o->t_gpu + o->t_host - launch;
     o->flops = (w.lin_flops + w.att_flops) / g;
@@ -751,10 +740,12 @@ static jc_status resolve_device(sv *s)
     SC("serving_stream_mbu", "weight and KV streaming: achieved fraction of the memory bandwidth", mbu);
     SC("serving_kernel_floor_s", "time a kernel costs beyond its roofline (launch gap, ramp, tail)", t_kern);
     SC("serving_eager_launch_s", "host time to launch one kernel outside a CUDA graph (eager PyTorch)", t_eager);
-    SC("serving_host_seq_s", "runtime host time per running sequence per step (output processing, detokenisation)", t_host_seq);
+    SC("serving_host_seq_s", "runtime host time per running sequence per step in the engine's own loop (scheduling, "
+       "input preparation, sampling bookkeeping), on the step's path where the runtime does not overlap it", t_host_seq);
+    SC("serving_host_step_s", "runtime host time per step in the engine's own loop whatever the batch (scheduler pass, "
+       "input tensors, sampler launch), on the step's path where the runtime does not overlap it", t_host_step);
     SC("serving_host_worker_s", "runtime host time per step per further worker of a replica (the step's inputs sent to it)",
        t_host_worker);
-    SC("serving_moe_bw_ratio", "grouped expert GEMMs: bandwidth achieved relative to dense GEMMs", moe_bw);
     SC("serving_allreduce_latency_s", "latency of one small all-reduce over the tensor-parallel group", lat);
     SC("serving_moe_tile_tokens", "grouped-GEMM tile rows: tokens of each expert padded to a multiple", tile_m);
 #undef SC
@@ -919,7 +910,7 @@ static jc_status resolve_parallel(sv *s)
                         "and %s has no embedding table gathered by input_ids nor an inputs_embeds input to read it from",
                         s->tp, s->a->path);
         jc_range lb = R1(0);
-        if ((st = devconst(s, "link_bw_gbs", "interconnect bandwidth per device, one direction", &lb))) return st;
+        if ((st = jci_link_bw(&s->b, s->db, s->dev, "serving", &lb))) return st;
         s->link_bw = lb.central;
     }
     /* concurrency bounded by the KV memory left after the weights */

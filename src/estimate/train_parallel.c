@@ -120,8 +120,7 @@ jc_status jci_est_resolve_parallel(est *s)
             return st;
         s->per_node = r.central;
     }
-    if ((st = dev_const(s, "link_bw_gbs", "device link bandwidth within a node, one direction", 0, &s->link_bw)))
-        return st;
+    if ((st = jci_link_bw(&s->b, s->db, s->dev, "multi-device", &s->link_bw))) return st;
     if (s->G > s->per_node &&
         (st = dev_const(s, "network_bw_gbs", "inter-node network bandwidth per device, one direction", 0, &s->net_bw)))
         return st;

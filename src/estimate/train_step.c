@@ -501,7 +501,7 @@ static jc_status resolve_constants(est *s, tstate *t)
                      "beside", &t->overlap)) ||
         (st = tconst(s, "allreduce_grad_bytes_per_param", "gradient bytes per parameter reduced", &t->grad_bytes)))
         return st;
-    if ((st = tlink(s, "link_bw_gbs", "device link bandwidth within a node, one direction", &t->link_bw)) ||
+    if ((st = jci_link_bw(&s->b, s->db, s->dev, "training step", &t->link_bw)) ||
         (st = tlink(s, "network_bw_gbs", "inter-node network bandwidth per device, one direction", &t->net_bw)))
         return st;
     const jc_constant *c;
