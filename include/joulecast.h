@@ -2220,6 +2220,31 @@ jc_status jc_calibrate_run(const jc_job *job, const jc_analysis *an, const jc_hw
  * unknown figures null), malloc'ed (jc_free), NULL on out-of-memory. */
 char *jc_report_calibrate_json(const jc_calib_result *r);
 
+/* calibrate's own options (src/workflows/calibrate_run.c), parsed once
+ * for the CLI, job files and the binding: the measurement file, the layer
+ * to write, the data row (NAN: the last), the date when the file has none.
+ * Strings are borrowed. */
+typedef struct jc_calibrate_opts {
+    const char *measurements, *out, *date;
+    double row;
+} jc_calibrate_opts;
+
+/* Nothing given (row NAN). */
+void jc_calibrate_opts_init(jc_calibrate_opts *o);
+/* Sets "measurements", "out", "date" (each a non-empty value) or "row" (a
+ * whole number >= 1) from its text; the message starts with the key, the
+ * caller says where it came from.  JC_ERR_NOTFOUND for another key,
+ * JC_ERR_USAGE for a bad value. */
+jc_status jc_calibrate_opts_set(jc_calibrate_opts *o, const char *key, const char *value, jc_diag *diag);
+/* The rules before a calibration, for every front end: the measurements
+ * and out are given; the job's "measured" (estimate's trace) is refused:
+ * the trace is the measurement itself; the job's trace keys become *topts
+ * (jc_trace_opts_from_job; *trace_opt 1 when one was given) and are
+ * cleared from the job (jc_trace_job_clear), so the fit's estimates do not
+ * read them.  JC_ERR_USAGE with the message. */
+jc_status jc_calibrate_opts_check(const jc_calibrate_opts *o, jc_job *job, jc_trace_opts *topts, int *trace_opt,
+                                  jc_diag *diag);
+
 /* ------------------------------------------------------------------ */
 /* Bindings: options as strings in, JSON out (owner src/bind/bind.c)         */
 /* ------------------------------------------------------------------ */

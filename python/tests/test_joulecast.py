@@ -680,6 +680,18 @@ class Errors(InWork):
             e = self.check_like_cli(lambda: joulecast.sweep(**base, **kw), *cli, *args)
             self.assertEqual(e.status, 2, kw)
 
+    def test_calibrate_options_refused_like_cli(self):
+        # calibrate's own options: one parse and one set of rules in the library
+        # (jc_calibrate_opts_set, jc_calibrate_opts_check)
+        self.check_like_cli(lambda: joulecast.calibrate("nope.csv", device="a100"),
+                            "calibrate", "nope.csv", "--device", "a100")
+        self.check_like_cli(lambda: joulecast.calibrate("nope.csv", out="x.yaml", device="a100", row=0),
+                            "calibrate", "nope.csv", "--out", "x.yaml", "--device", "a100", "--row", "0")
+        e = self.check_like_cli(lambda: joulecast.calibrate("nope.csv", out="x.yaml", device="a100",
+                                                            measured="t.csv"),
+                                "calibrate", "nope.csv", "--out", "x.yaml", "--device", "a100", "--measured", "t.csv")
+        self.assertIn("is for estimate", e.message)
+
     def test_train_and_infer_exclusive(self):
         with self.assertRaises(joulecast.Error):
             joulecast.estimate(device="a100", flops=1e20, train=True, infer=True)

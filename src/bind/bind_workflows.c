@@ -385,8 +385,7 @@ jc_status jc_run_region_json(const char *hwdb_dir, const char *const *keys, cons
 /* ---- calibrate --------------------------------------------------------------- */
 
 typedef struct cal_own {
-    const char *measurements, *out, *date;
-    double row;                 /* NAN: the last */
+    jc_calibrate_opts o;        /* measurements, out, row, date: the library's parse */
     jc_trace_opts topts;
     int trace_opt;              /* a trace key given (trace-format, scope, gap, idle-w, interval) */
     int skip_out_keys;          /* a job file's pass: its output keys are skipped */
@@ -401,24 +400,8 @@ static int cal_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_sta
     if (!is_own && strcmp(k, "json") && strcmp(k, "html")) return 0;
     if (c->skip_out_keys < 0) return 1;                 /* a job file's output option: the CLI skips it */
     if (!is_own) { *st = bind_unknown(d, "calibrate", k); return 1; }
-    if (!v || !*v) { *st = bind_bad(d, k, "a value", v); return 1; }
-    if (!strcmp(k, "measurements")) c->measurements = v;
-    else if (!strcmp(k, "out")) c->out = v;
-    else if (!strcmp(k, "date")) c->date = v;
-    else {
-        int64_t r;
-        if (!(*st = bind_i64(k, v, 1, &r, d))) c->row = (double)r;
-    }
+    *st = jc_calibrate_opts_set(&c->o, k, v, d);
     return 1;
-}
-
-/* The job's trace keys read as trace options (as the CLI). */
-static jc_status cal_trace_keys(cal_own *c, jc_job *job, jc_diag *d)
-{
-    if (job->measured)
-        return jci_diag_set(d, JC_ERR_USAGE, "calibrate: measured is for estimate: give the trace itself "
-                            "as calibrate's measurements");
-    return jc_trace_opts_from_job(job, &c->topts, &c->trace_opt, d);
 }
 
 /* The pairs of the row's job file (relative hwdb / model / op-rules paths
@@ -481,10 +464,8 @@ static jc_status cal_open(bind_req *r, cal_own *own, const char *hwdb_dir, const
                           jc_jobfile **jf, jc_diag *d)
 {
     jc_status st = bind_req_open(r, "calibrate", hwdb_dir, keys, values, n, cal_key, own, d);
-    if (!st && !own->measurements) st = jci_diag_set(d, JC_ERR_USAGE, "calibrate: give measurements (the file)");
-    if (!st && !own->out) st = jci_diag_set(d, JC_ERR_USAGE, "calibrate: give out (the override layer to write)");
-    if (!st) st = cal_trace_keys(own, &r->job, d);
-    if (!st) st = jc_calib_source_open(own->measurements, &own->topts, own->trace_opt, own->row, src, NULL, d);
+    if (!st) st = jc_calibrate_opts_check(&own->o, &r->job, &own->topts, &own->trace_opt, d);
+    if (!st) st = jc_calib_source_open(own->o.measurements, &own->topts, own->trace_opt, own->o.row, src, NULL, d);
     if (!st && (*src)->job_path[0]) {
         const char **k2 = NULL, **v2 = NULL;
         size_t n2 = 0;
@@ -496,7 +477,7 @@ static jc_status cal_open(bind_req *r, cal_own *own, const char *hwdb_dir, const
             st = bind_req_open_over(r, "calibrate", hwdb_dir, k2, v2, n2, (*jf)->n, cal_key, own, d);
         }
     }
-    if (!st) jc_trace_job_clear(&r->job);   /* read above */
+    if (!st) jc_trace_job_clear(&r->job);   /* the job file's, read with the caller's above */
     if (!st && !r->model && (*src)->model_path[0]) r->model = r->rq.model = (*src)->model_path;
     if (!st && !r->job.device && !r->job.host) st = jc_calib_source_device(*src, r->db, &r->job.device, NULL, d);
     return st;
@@ -508,7 +489,7 @@ jc_status jc_run_calibrate_json(const char *hwdb_dir, const char *const *keys, c
     if (bind_check_out(json, d)) return JC_ERR_USAGE;
     cal_own own;
     memset(&own, 0, sizeof own);
-    own.row = NAN;
+    jc_calibrate_opts_init(&own.o);
     jc_trace_opts_init(&own.topts);
     bind_req r;
     jc_calib_source *src = NULL;
@@ -520,7 +501,7 @@ jc_status jc_run_calibrate_json(const char *hwdb_dir, const char *const *keys, c
     if (!st) st = bind_req_model(&r, d);
     jc_calib_result res;
     cal_reopen rx = {hwdb_dir, &r};
-    if (!st) st = jc_calibrate_run(&r.job, r.p->analysis, r.db, src, own.out, own.date, cal_reopen_db, &rx, &res, d);
+    if (!st) st = jc_calibrate_run(&r.job, r.p->analysis, r.db, src, own.o.out, own.o.date, cal_reopen_db, &rx, &res, d);
     if (!st) {
         *json = jc_report_calibrate_json(&res);
         if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");

@@ -14,20 +14,19 @@
 #include <string.h>
 
 typedef struct cal_cli {
-    const char *csv, *out, *date;
+    jc_calibrate_opts o;     /* calibrate's own options, parsed by the library */
     int json;                /* --json */
-    double row;              /* 1-based data row; NAN: the last */
     jobopts *c;
     jc_trace_opts topts;     /* a power trace's reading options */
     int trace_opt;           /* a trace option was given */
 } cal_cli;
 
-enum { CA_OUT = 1, CA_ROW, CA_DATE, CA_JSON };
+enum { CA_LIB = 1, CA_JSON };
 
 static const jo_opt opts[] = {
-    {"out", JO_OUT, CA_OUT, "FILE", "the hwdb override YAML to write (required)"},
-    {"row", JO_OUT, CA_ROW, "N", "the measurement's data row, 1 = first (default: the last)"},
-    {"date", JO_OUT, CA_DATE, "YYYY-MM-DD", "date of the measurement when the file has none"},
+    {"out", JO_OUT, CA_LIB, "FILE", "the hwdb override YAML to write (required)"},
+    {"row", JO_OUT, CA_LIB, "N", "the measurement's data row, 1 = first (default: the last)"},
+    {"date", JO_OUT, CA_LIB, "YYYY-MM-DD", "date of the measurement when the file has none"},
     {"json", JO_OUT, CA_JSON, NULL, "print the result as JSON (schema joulecast-calibrate/1)"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
@@ -69,12 +68,11 @@ static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *wh
 {
     cal_cli *k = ctx;
     switch (o->off) {
-    case CA_OUT: k->out = val; return 0;
-    case CA_ROW:
-        if (!cli_parse_f64(val, &k->row) || k->row < 1 || k->row != floor(k->row))
-            return cli_usage("calibrate", "%s: --row expects a whole number >= 1, got '%s'", where, val);
+    case CA_LIB: {   /* out, row, date: jc_calibrate_opts_set */
+        jc_diag d;
+        if (jc_calibrate_opts_set(&k->o, o->name, val, &d)) return cli_usage("calibrate", "%s: --%s", where, d.msg);
         return 0;
-    case CA_DATE: k->date = val; return 0;
+    }
     case CA_JSON: k->json = 1; return 0;
     }
     return JC_ERR_INTERNAL;
@@ -89,8 +87,8 @@ static int ends_with(const char *s, const char *suf)
 static int positional(void *ctx, const char *a)
 {
     cal_cli *k = ctx;
-    if (!ends_with(a, ".onnx") && strcmp(a, "-") && (!k->csv || !strcmp(k->csv, a))) {
-        k->csv = a;   /* the measurement: a CSV of totals or a power trace */
+    if (!ends_with(a, ".onnx") && strcmp(a, "-") && (!k->o.measurements || !strcmp(k->o.measurements, a))) {
+        k->o.measurements = a;   /* the measurement: a CSV of totals or a power trace */
         return 0;
     }
     if (k->c->model && strcmp(k->c->model, a))
@@ -208,25 +206,12 @@ static void print_text(const jc_calib_result *r)
         cal->before.err_kwh_jpo, ac->device_kwh_jpo, ac->err_kwh_jpo);
 }
 
-/* Options that point the trace reading: the job keys --trace-format,
- * --scope, --gap, --idle-w and --interval (estimate --measured reads them
- * too) go to the trace options. */
-static int trace_keys(cal_cli *k, jobopts *c)
-{
-    jc_diag d;
-    if (c->job.measured)
-        return cli_usage("calibrate", "--measured is for estimate: give the trace itself as calibrate's measurement file");
-    if (jc_trace_opts_from_job(&c->job, &k->topts, &k->trace_opt, &d)) return cli_usage("calibrate", "%s", d.msg);
-    jc_trace_job_clear(&c->job);   /* read here, not by the estimates of the fit */
-    return 0;
-}
-
 int cmd_calibrate(int argc, char **argv)
 {
     cal_cli k;
     jobopts c;
     memset(&k, 0, sizeof k);
-    k.row = NAN;
+    jc_calibrate_opts_init(&k.o);
     k.c = &c;
     jo_init(&c, "calibrate", opts, N_OPTS, apply_own, &k);
     jc_trace_opts_init(&k.topts);
@@ -237,19 +222,23 @@ int cmd_calibrate(int argc, char **argv)
     int rc = 0, usage = 0;
 
     if ((rc = jo_parse(&c, argc, argv, positional, &k))) goto out;
-    if (!k.csv) { rc = cli_usage("calibrate", "give the measurement file (MEASUREMENTS.csv)"); goto out; }
-    if (!k.out) { rc = cli_usage("calibrate", "give --out FILE.yaml: the override layer to write"); goto out; }
-    if ((rc = trace_keys(&k, &c))) goto out;
-    if (jc_calib_source_open(k.csv, &k.topts, k.trace_opt, k.row, &src, &usage, &d)) {
+    /* measurements and out given, trace keys to the trace options
+     * (--trace-format, --scope, --gap, --idle-w, --interval) */
+    if (jc_calibrate_opts_check(&k.o, &c.job, &k.topts, &k.trace_opt, &d)) {
+        rc = cli_usage("calibrate", "%s", d.msg);
+        goto out;
+    }
+    const char *csv = k.o.measurements;
+    if (jc_calib_source_open(csv, &k.topts, k.trace_opt, k.o.row, &src, &usage, &d)) {
         rc = fail(&d, usage);
         goto out;
     }
     if (src->trace) {
         const jc_trace *tr = src->trace;
         for (size_t i = 0; i < tr->n_bad && i < JC_TRACE_MAX_ISSUES; i++)
-            fprintf(stderr, "joulecast: warning: %s:%d: %s (row not used)\n", k.csv, tr->bad[i].line, tr->bad[i].msg);
+            fprintf(stderr, "joulecast: warning: %s:%d: %s (row not used)\n", csv, tr->bad[i].line, tr->bad[i].msg);
         for (size_t i = 0; i < tr->n_gaps && i < JC_TRACE_MAX_ISSUES; i++)
-            fprintf(stderr, "joulecast: warning: %s:%d: %s\n", k.csv, tr->gaps[i].line, tr->gaps[i].msg);
+            fprintf(stderr, "joulecast: warning: %s:%d: %s\n", csv, tr->gaps[i].line, tr->gaps[i].msg);
     }
     /* the row's job file, beneath the command line (which still wins) */
     if (src->job_path[0] && !c.jf && (rc = jo_apply_jobfile(&c, src->job_path))) goto out;
@@ -263,7 +252,7 @@ int cmd_calibrate(int argc, char **argv)
 
     jc_calib_result res;
     reopen_ctx rx = {&c, 0};
-    if (jc_calibrate_run(&c.job, p->analysis, db, src, k.out, k.date, reopen, &rx, &res, &d)) {
+    if (jc_calibrate_run(&c.job, p->analysis, db, src, k.o.out, k.o.date, reopen, &rx, &res, &d)) {
         rc = rx.reported ? (int)d.status : cli_fail(&d);
         goto out;
     }

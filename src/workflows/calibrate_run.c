@@ -263,3 +263,46 @@ jc_status jc_calibrate_run(const jc_job *job, const jc_analysis *an, const jc_hw
     jc_hwdb_free(after);
     return st;
 }
+
+/* ---- calibrate's own options ------------------------------------------------ */
+
+void jc_calibrate_opts_init(jc_calibrate_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->row = NAN;
+}
+
+jc_status jc_calibrate_opts_set(jc_calibrate_opts *o, const char *key, const char *value, jc_diag *d)
+{
+    if (!o || !key) return jci_diag_set(d, JC_ERR_USAGE, "jc_calibrate_opts_set: NULL argument");
+    const char **slot = !strcmp(key, "measurements") ? &o->measurements : !strcmp(key, "out") ? &o->out
+                      : !strcmp(key, "date") ? &o->date : NULL;
+    if (!slot && strcmp(key, "row")) return jci_diag_set(d, JC_ERR_NOTFOUND, "calibrate: unknown option '%s'", key);
+    if (!value || !*value) return jci_diag_set(d, JC_ERR_USAGE, "%s expects a value, got nothing", key);
+    if (slot) {
+        *slot = value;
+        return JC_OK;
+    }
+    char *end = NULL;
+    double r = strtod(value, &end);
+    if (*end || !(r >= 1) || r != floor(r) || r > 1e9)
+        return jci_diag_set(d, JC_ERR_USAGE, "row expects a whole number >= 1 (a data row, 1 = first), got '%s'", value);
+    o->row = r;
+    return JC_OK;
+}
+
+jc_status jc_calibrate_opts_check(const jc_calibrate_opts *o, jc_job *job, jc_trace_opts *topts, int *trace_opt,
+                                  jc_diag *d)
+{
+    if (!o || !job || !topts || !trace_opt) return jci_diag_set(d, JC_ERR_USAGE, "jc_calibrate_opts_check: NULL argument");
+    if (!o->measurements)
+        return jci_diag_set(d, JC_ERR_USAGE, "give the measurement file (MEASUREMENTS.csv or a power trace; "
+                            "the key measurements)");
+    if (!o->out) return jci_diag_set(d, JC_ERR_USAGE, "give --out FILE.yaml: the override layer to write");
+    if (job->measured)
+        return jci_diag_set(d, JC_ERR_USAGE, "--measured is for estimate: give the trace itself as calibrate's "
+                            "measurement file");
+    jc_status st = jc_trace_opts_from_job(job, topts, trace_opt, d);
+    if (!st) jc_trace_job_clear(job);   /* read here, not by the estimates of the fit */
+    return st;
+}
