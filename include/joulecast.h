@@ -1712,6 +1712,12 @@ typedef enum jc_statement_format {
     JC_STMT_HF = 2         /* the Hugging Face model-card co2_eq_emissions block */
 } jc_statement_format;
 
+/* Parses statement's "format" option, the one parse of the CLI's --format
+ * and the binding's key: markdown (md), latex (tex), hf, or all; *mask
+ * receives 1 << each jc_statement_format named.  JC_ERR_USAGE ("format
+ * expects markdown, latex, hf or all, got 'x'") otherwise. */
+jc_status jc_statement_formats_parse(const char *s, unsigned *mask, jc_diag *diag);
+
 /* What the statement says besides the estimate.  Every pointer is
  * borrowed for the call; NULL means "not given". */
 typedef struct jc_statement_opts {

@@ -621,6 +621,9 @@ class Errors(InWork):
                             "statement", *args, "--location", "Paris")
         self.check_like_cli(lambda: joulecast.statement(format="latex", training_type="fine-tuning", **job),
                             "statement", *args, "--format", "latex", "--training-type", "fine-tuning")
+        e = self.check_like_cli(lambda: joulecast.statement(format="word", **job),   # jc_statement_formats_parse
+                                "statement", *args, "--format", "word")
+        self.assertIn("format expects markdown, latex, hf or all", e.message)
         both = joulecast.statement(format="all", location="Paris", **job)
         self.assertIn("geographical_location: \"Paris\"", both["hf"])
 

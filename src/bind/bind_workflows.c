@@ -122,13 +122,11 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
     jc_estimate *e = NULL;
     jc_statement_format fmt = JC_STMT_MARKDOWN;
     jc_status st = bind_req_open(&r, "statement", hwdb_dir, keys, values, n, stmt_key, &own, d);
-    if (!st && own.format) {
-        const char *f = own.format;
-        if (!strcmp(f, "markdown") || !strcmp(f, "md")) fmt = JC_STMT_MARKDOWN;
-        else if (!strcmp(f, "latex") || !strcmp(f, "tex")) fmt = JC_STMT_LATEX;
-        else if (!strcmp(f, "hf")) fmt = JC_STMT_HF;
-        else st = bind_bad(d, "format", "markdown, latex or hf (one per call)", f);
-    }
+    unsigned mask = 1u << JC_STMT_MARKDOWN;
+    if (!st && own.format) st = jc_statement_formats_parse(own.format, &mask, d);   /* the CLI's parse */
+    if (!st && (mask & (mask - 1)))   /* one text per call: the Python package's format="all" makes three */
+        st = jci_diag_set(d, JC_ERR_USAGE, "format: give one of markdown, latex or hf per call, got '%s'", own.format);
+    if (!st) fmt = mask & 1u << JC_STMT_HF ? JC_STMT_HF : mask & 1u << JC_STMT_LATEX ? JC_STMT_LATEX : JC_STMT_MARKDOWN;
     /* --generate: the serving request, as `statement --generate` runs it */
     jc_generation g;
     memset(&g, 0, sizeof g);

@@ -56,13 +56,15 @@ static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *wh
 {
     stmt_cli *s = ctx;
     switch (o->off) {
-    case ST_FORMAT:
-        if (!strcmp(val, "markdown") || !strcmp(val, "md")) s->markdown = 1;
-        else if (!strcmp(val, "latex") || !strcmp(val, "tex")) s->latex = 1;
-        else if (!strcmp(val, "hf")) s->hf = 1;
-        else if (!strcmp(val, "all")) s->markdown = s->latex = s->hf = 1;
-        else return cli_usage("statement", "%s: --format must be markdown, latex, hf or all, got '%s'", where, val);
+    case ST_FORMAT: {   /* the library's parse, as the binding's */
+        unsigned m;
+        jc_diag d;
+        if (jc_statement_formats_parse(val, &m, &d)) return cli_usage("statement", "%s: --%s", where, d.msg);
+        s->markdown |= !!(m & 1u << JC_STMT_MARKDOWN);
+        s->latex |= !!(m & 1u << JC_STMT_LATEX);
+        s->hf |= !!(m & 1u << JC_STMT_HF);
         return 0;
+    }
     case ST_TTYPE: s->training_type = val; return 0;
     case ST_LOCATION: s->location = val; return 0;
     }
