@@ -991,6 +991,7 @@ typedef struct jc_job {
     double hours;            /* wall clock */
     double device_hours;
     double avg_power_w;      /* measured average power per device */
+    double power_limit_w;    /* device power limit (cap), W; NAN: the device's default */
     /* hardware */
     const char *device;      /* device id/alias, or NULL with host */
     const char *host;        /* server / cloud instance id */

@@ -15,7 +15,9 @@ How a row is predicted (the RECIPE below, the same for every row):
   int8 is the precision of the closed-division submissions.
   --host names the system when the hwdb has it (DGX A100, DGX Station A100);
   otherwise --hosts 1: one whole server of the device count's system class
-  (the default without it is the devices' share of one).
+  (sourced, not fitted: hwdb/energy-model.yaml host_class_*).
+  --power-limit W where the row gives the MaxQ submission's GPU power
+  limit (column power_limit_w, from the submission's configuration).
 
   python3 tools/accuracy_mlperf.py [--rows FILE] [--out DIR]
 """
@@ -67,6 +69,8 @@ def recipe(row, seq=None):
     args = ["estimate"] + model_args(row["benchmark"], seq) + [
         "--device", row["device"], "--count", row["devices"], "--precision", "int8",
         "--batch", str(b), "--requests", str(b * 64), "--pue", "1", "--ci", "400"]
+    if row.get("power_limit_w"):   # the MaxQ submission's stated GPU power limit
+        args += ["--power-limit", row["power_limit_w"]]
     host = HOSTS.get(row["system"])
     if host:
         args += ["--host", host]
@@ -115,10 +119,12 @@ def score_rows(rows, extra=()):
     return out
 
 
-# Constants fitted to these rows (tools/fit_efficiency.py, tools/fit_power.py):
-# the engine efficiency, the BERT effective sequence, the GPU power
-# coefficients k_compute and k_memory and the three server host classes.
-N_FITTED = 7
+# Constants fitted to these rows: the engine efficiency and the BERT
+# effective sequence (throughput, tools/fit_efficiency.py's rule) and the
+# GPU power coefficient k_compute (wall power, tools/fit_power.py); the
+# host classes and the DRAM energy per bit are sourced, not fitted.
+N_FITTED = 3
+POWER_K = "power_k_compute_gpu"
 FOLD_ROWS = os.path.join(ac.ROOT, "build", "fit", "mlperf-rows.json")
 
 
@@ -167,48 +173,113 @@ def per_row_fits(rows):
     return out
 
 
-def fold_fit(per):
-    """crossval's fit: the throughput constants from the rows given (the
-    medians of their per-row values, as fit_efficiency.py); a fold without
-    ResNet-50 rows takes eta from the BERT rows at 384 tokens, a fold
-    without BERT rows the benchmark's 384 tokens."""
+def throughput_fit(per, rows):
+    """The throughput constants from the rows given (the medians of their
+    per-row values, as fit_efficiency.py); a fold without ResNet-50 rows
+    takes eta from the BERT rows at 384 tokens, a fold without BERT rows
+    the benchmark's 384 tokens."""
+    res = [per[r["id"]]["eta"] for r in rows if r["benchmark"] == "resnet50"]
+    bert = [per[r["id"]] for r in rows if r["benchmark"] == "bert-99"]
+    if res:
+        return {"runtime_engine_eta_matrix": ac.median(res),
+                "bert_effective_sequence": ac.median([b["seq"] for b in bert]) if bert else 384.0}
+    return {"runtime_engine_eta_matrix": ac.median([b["eta384"] for b in bert]),
+            "bert_effective_sequence": 384.0}
+
+
+class Predictor:
+    """J/sample of a row at trial constants, through the CLI (an overlay
+    layer per distinct set of constants, memoised)."""
+
+    def __init__(self):
+        import fit_common as fc
+        self.fc, self.layers, self.memo = fc, {}, {}
+
+    def j(self, params, row):
+        key = (params["runtime_engine_eta_matrix"], params.get(POWER_K), params["bert_effective_sequence"], row["id"])
+        if key not in self.memo:
+            ck = {"runtime_engine_eta_matrix": params["runtime_engine_eta_matrix"]}
+            if params.get(POWER_K) is not None:
+                ck[POWER_K] = params[POWER_K]
+            lk = tuple(sorted(ck.items()))
+            if lk not in self.layers:
+                ov = self.fc.Overlay()
+                self.layers[lk] = (ov, ov.set(ck))
+            js, _ = predict(row, self.layers[lk][1], int(round(params["bert_effective_sequence"])))
+            j = js and js["results"]["j_per_sample"]
+            self.memo[key] = j["central"] if j and j.get("central") is not None else None
+        return self.memo[key]
+
+    def close(self):
+        for ov, _ in self.layers.values():
+            ov.close()
+
+
+def power_fit(pred, params, rows, lo=0.3, hi=10.0):
+    """k_compute from the rows given: the value at which the median of
+    ln(predicted / measured J/sample) is 0 at the rows' throughput constants
+    (J/sample rises with k; regula falsi in ln k, Illinois variant, from
+    k = 1 and 4, within [lo, hi])."""
+    import math
+    from concurrent.futures import ThreadPoolExecutor
+
+    def f(z):
+        p = dict(params, **{POWER_K: round(math.exp(z), 5)})
+        with ThreadPoolExecutor(max_workers=3) as ex:
+            js = list(ex.map(lambda r: pred.j(p, r), rows))
+        return ac.median([math.log(j / float(r["j_per_sample"])) for j, r in zip(js, rows) if j])
+    a, b = math.log(1.0), math.log(4.0)
+    fa, fb = f(a), f(b)
+    side = 0
+    for _ in range(8):
+        if fa == fb:
+            break
+        c = b - fb * (b - a) / (fb - fa)
+        c = min(math.log(hi), max(math.log(lo), c))
+        fc_ = f(c)
+        if abs(fc_) < 0.002:
+            b = c
+            break
+        if fc_ * fb < 0:
+            a, fa = b, fb
+            side = 0
+        else:
+            side += 1
+            if side >= 2:
+                fa *= 0.5
+        b, fb = c, fc_
+    return round(math.exp(b), 5)
+
+
+def fold_fit(per, pred):
+    """crossval's fit: the throughput constants, then k_compute at them,
+    from the rows given only."""
     def fit(rows):
-        res = [per[r["id"]]["eta"] for r in rows if r["benchmark"] == "resnet50"]
-        bert = [per[r["id"]] for r in rows if r["benchmark"] == "bert-99"]
-        if res:
-            return {"runtime_engine_eta_matrix": ac.median(res),
-                    "bert_effective_sequence": ac.median([b["seq"] for b in bert]) if bert else 384.0}
-        return {"runtime_engine_eta_matrix": ac.median([b["eta384"] for b in bert]),
-                "bert_effective_sequence": 384.0}
+        p = throughput_fit(per, rows)
+        p[POWER_K] = power_fit(pred, p, rows)
+        return p
     return fit
+
+
+def predictable(rows):
+    return [r for r in rows if recipe(r)[0] is not None and r["device"] != "nvidia-jetson-agx-xavier"]
 
 
 def crossvalidate(rows):
     """tools/crossval.py over the predictable rows: leave-one-device-out
-    (accelerator) and leave-one-benchmark-out (model family); the power
-    and host constants stay at their all-row fit (tools/fit_power.py: its
-    grid is not rerun per fold), so only the throughput side is refitted."""
+    (accelerator) and leave-one-benchmark-out (model family); every fold
+    refits the engine efficiency, the BERT effective sequence and the GPU
+    power coefficient k_compute without its rows."""
     import crossval as cv
-    import fit_common as fc
-    rs = [r for r in rows if recipe(r)[0] is not None and r["device"] != "nvidia-jetson-agx-xavier"]
+    rs = predictable(rows)
     per = per_row_fits(rs)
-    layers = {}
-
-    def pred(params, row):
-        eta = params["runtime_engine_eta_matrix"]
-        if eta not in layers:
-            ov = fc.Overlay()
-            layers[eta] = (ov, ov.set({"runtime_engine_eta_matrix": eta}))
-        js, _ = predict(row, layers[eta][1], int(round(params["bert_effective_sequence"])))
-        j = js and js["results"]["j_per_sample"]
-        return j["central"] if j and j.get("central") is not None else None
+    pred = Predictor()
     try:
-        res = cv.run(rs, fold_fit(per), pred, lambda r: float(r["j_per_sample"]),
+        res = cv.run(rs, fold_fit(per, pred), pred.j, lambda r: float(r["j_per_sample"]),
                      {"device": lambda r: r["device"], "family": lambda r: r["benchmark"]},
                      n_params=N_FITTED)
     finally:
-        for ov, _ in layers.values():
-            ov.close()
+        pred.close()
     for line in cv.report(res, "MLPerf v1.1 J/sample"):
         print(line)
     return res
@@ -226,7 +297,9 @@ def main():
            "at the effective sequence length %d fitted to the BERT rows, see tools/fit_efficiency.py) on "
            "the row's accelerator and count, int8, batch %d (Offline) / %d (Server), PUE 1; J/sample = "
            "predicted facility (= wall at PUE 1) energy / samples. The systems the hwdb names (DGX A100, "
-           "DGX Station A100) are given with --host, the others take the host of their system class; "
+           "DGX Station A100) are given with --host, the others take one whole host of their system class "
+           "(sourced host_class_* constants, not fitted); rows whose GPU power limit the submission published "
+           "(MaxQ configurations, the XE8545's 500 W parts) run with --power-limit; "
            "extra flags: %s." % (bert_seq(), BATCH["Offline"], BATCH["Server"], " ".join(EXTRA) or "none"))
     scope = ("AC wall power of the whole system under test (accelerators, host CPUs, memory, fans, PSU "
              "losses), SPEC PTDaemon, as recomputed by the calibration file from the raw power logs; "
@@ -235,9 +308,9 @@ def main():
     if not a.no_cv:
         res = crossvalidate(rows)
         cvs = ac.cv_summary(res, {"group": lambda r: "%s %s" % (r["benchmark"], r["scenario"])})
-        how += (" Cross-validated: each fold refits the engine efficiency and the BERT effective sequence "
-                "without its accelerator or benchmark; the GPU power coefficients and host classes keep "
-                "their all-row fit (in-sample), so the folds measure the throughput side only.")
+        how += (" Cross-validated: each fold refits the engine efficiency, the BERT effective sequence and "
+                "the GPU power coefficient k_compute without its accelerator or benchmark; the host classes "
+                "and the DRAM energy per bit are sourced, not fitted.")
     ac.write_set("mlperf", "MLPerf Inference v1.1 (ResNet-50, BERT-99; Offline, Server)", "J/sample",
                  how + " Method: roofline (device power from utilisation).", scope, score_rows(rows),
                  out_dir=a.out, cv=cvs,

@@ -69,7 +69,7 @@ void jc_job_init(jc_job *j)
     j->requests = j->batch = j->tokens_per_request = NAN;
     j->samples = j->epochs = j->seq = NAN;
     j->backward_factor = NAN;
-    j->hours = j->device_hours = j->avg_power_w = NAN;
+    j->hours = j->device_hours = j->avg_power_w = j->power_limit_w = NAN;
     j->gpu_usage = j->cpu_usage = NAN;
     j->trace_gap_s = j->trace_idle_w = j->trace_interval_s = NAN;
     j->count = j->hosts = j->utilization = j->host_power_w = j->scaling = NAN;

@@ -1,6 +1,8 @@
 /*
- * power.c - device power from compute and memory utilisation, launch-bound
- * and idle power, and the host power of a system class.  Equations:
+ * power.c - device power from compute and memory utilisation (with the
+ * DRAM energy of the memory type), the power limit and the clocks it
+ * leaves, launch-bound and idle power, and the host power of a system
+ * class.  Equations:
  * power.h and docs/energy-model.md section 3; constants:
  * hwdb/energy-model.yaml (`power_*`, `host_class_*`).
  */
@@ -27,6 +29,7 @@ jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev, jc_po
     static const char *const tpu[JC_PW_N] = {"power_k_compute_tpu", "power_k_memory_tpu",
                                              "activity_launch_bound"};
     const char *const *ids = dev && dev->kind == JC_DEVICE_TPU ? tpu : gpu;
+    pm->mem_w = pm->limit_w = 0;   /* the caller sets them (energy.c) */
     for (int i = 0; i < JC_PW_N; i++) {
         const jc_constant *c;
         jc_diag tmp;
@@ -41,6 +44,26 @@ jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev, jc_po
     return JC_OK;
 }
 
+/* memory-type prefix -> constant (first match wins) */
+static const struct { const char *prefix, *id; } MEM_PJ[] = {
+    {"HBM", "mem_pj_per_bit_hbm"},
+    {"GDDR5", "mem_pj_per_bit_gddr5"},
+    {"GDDR6", "mem_pj_per_bit_gddr6"},
+    {"GDDR7", "mem_pj_per_bit_gddr6"},
+};
+
+const jc_constant *jci_power_mem_constant(const jc_hwdb *db, const jc_device *dev)
+{
+    if (!dev || !dev->memory_type) return NULL;
+    for (size_t i = 0; i < sizeof MEM_PJ / sizeof MEM_PJ[0]; i++) {
+        if (strncmp(dev->memory_type, MEM_PJ[i].prefix, strlen(MEM_PJ[i].prefix))) continue;
+        const jc_constant *c;
+        jc_diag tmp;
+        return jc_hwdb_constant(db, MEM_PJ[i].id, &c, &tmp) == JC_OK ? c : NULL;
+    }
+    return NULL;
+}
+
 static double clamp01(double x)
 {
     return !(x > 0) ? 0 : x > 1 ? 1 : x;
@@ -53,17 +76,36 @@ double jci_power_activity(const jc_power_model *pm, double u_compute, double u_m
     return 1 - exp(-z);
 }
 
+double jci_power_uncapped_w(const jc_power_model *pm, double u_compute, double u_memory, int sc)
+{
+    double idle = jci_pick(pm->idle_w, sc, JCI_RAISES), tdp = jci_pick(pm->tdp_w, sc, JCI_RAISES);
+    if (tdp < idle) tdp = idle;
+    if (pm->limit_w > tdp) tdp = pm->limit_w;   /* a raised limit lifts the ceiling the clocks reach */
+    double mem = pm->mem_w > 0 ? pm->mem_w * clamp01(u_memory) : 0;
+    return idle + (tdp - idle) * jci_power_activity(pm, u_compute, u_memory, sc) + mem;
+}
+
+double jci_power_cap_clock(const jc_power_model *pm, double p_uncapped, int sc)
+{
+    double idle = jci_pick(pm->idle_w, sc, JCI_RAISES), lim = pm->limit_w;
+    /* at or above the TDP the clocks are the design point's: the time
+     * model's efficiencies were fitted there (the timm rows) */
+    if (!(lim > idle) || !(lim < jci_pick(pm->tdp_w, sc, JCI_RAISES)) || !(p_uncapped > lim)) return 1;
+    return cbrt((lim - idle) / (p_uncapped - idle));
+}
+
 double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
                          jc_power_phase phase, int sc)
 {
     double idle = jci_pick(pm->idle_w, sc, JCI_RAISES), tdp = jci_pick(pm->tdp_w, sc, JCI_RAISES);
     if (tdp < idle) tdp = idle;
+    double p;
     switch (phase) {
     case JC_POWER_IDLE: return idle;
-    case JC_POWER_LAUNCH: return idle + (tdp - idle) * clamp01(jci_pick(pm->k[JC_PW_A_LAUNCH], sc, JCI_RAISES));
-    case JC_POWER_BUSY: break;
+    case JC_POWER_LAUNCH: p = idle + (tdp - idle) * clamp01(jci_pick(pm->k[JC_PW_A_LAUNCH], sc, JCI_RAISES)); break;
+    default: p = jci_power_uncapped_w(pm, u_compute, u_memory, sc); break;
     }
-    return idle + (tdp - idle) * jci_power_activity(pm, u_compute, u_memory, sc);
+    return pm->limit_w > idle && p > pm->limit_w ? pm->limit_w : p;
 }
 
 /* ---- host classes --------------------------------------------------------- */

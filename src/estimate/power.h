@@ -5,8 +5,19 @@
  *
  * Device power (W per device):
  *   busy     P = idle + (TDP - idle) * (1 - exp(-(k_c * u_c + k_m * u_m)))
+ *                + e_mem * u_m * BW
  *            u_c = achieved FLOP/s / dense peak at the run's precision,
- *            u_m = achieved bytes/s / peak memory bandwidth;
+ *            u_m = achieved bytes/s / peak memory bandwidth BW,
+ *            e_mem = the DRAM access energy per byte of the device's
+ *            memory type (HBM, GDDR6, ...; hwdb constants mem_pj_per_bit_*),
+ *            so GDDR and HBM parts draw differently per byte moved;
+ *            (TDP is the larger of the TDP and a power limit set above it:
+ *            a part configured for more power boosts further);
+ *   capped   a busy P above the power limit L (the device's power_limit_w,
+ *            or --power-limit) is L; below the TDP the clocks fall until it is:
+ *            dynamic power ~ f^3 (voltage follows frequency), so
+ *            compute-bound kernels run f_cap / f = ((L - idle) / (P - idle))^(1/3)
+ *            as fast (jci_power_cap_clock);
  *   launch   P = idle + (TDP - idle) * a_launch   (waiting on kernel
  *            launches: near idle, #18 item 12);
  *   idle     P = idle   (a device that waits for the others).
@@ -37,20 +48,42 @@ typedef struct jc_power_model {
     jc_range k[JC_PW_N];               /* k_compute, k_memory, a_launch */
     const jc_constant *src[JC_PW_N];   /* their hwdb constants */
     const char *id[JC_PW_N];
+    double mem_w;                      /* e_mem x BW: DRAM power at full bandwidth, W (0: none) */
+    double limit_w;                    /* power limit L, W (0: none) */
 } jc_power_model;
 
 /* Fills the coefficients of pm for device dev (GPU/SoC/accelerator
  * constants `power_*_gpu`, TPU constants `power_*_tpu`); the caller sets
- * pm->idle_w and pm->tdp_w (from the device entry, with their sources).
- * Errors (JC_ERR_HWDB) name a missing constant.  pm points into db. */
+ * pm->idle_w and pm->tdp_w (from the device entry, with their sources)
+ * and, where it has them, pm->mem_w and pm->limit_w (left 0: no memory
+ * term, no limit).  Errors (JC_ERR_HWDB) name a missing constant.  pm
+ * points into db. */
 jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev,
                                  jc_power_model *pm, jc_diag *d);
 
-/* Power of one device, W.  sc: 0 the low corner (low coefficients, low
- * idle), 1 central, 2 the high corner.  Utilisations are clamped to
- * [0, 1]. */
+/* The hwdb constant of the DRAM access energy per bit (pJ/bit) of dev's
+ * memory type (mem_pj_per_bit_hbm, _gddr5, _gddr6; power.c's table), or
+ * NULL: no type, a type without a figure (LPDDR, DDR, unified), or the
+ * constant missing from db. */
+const jc_constant *jci_power_mem_constant(const jc_hwdb *db, const jc_device *dev);
+
+/* Power of one device, W, at most pm->limit_w when that is set.  sc: 0
+ * the low corner (low coefficients, low idle), 1 central, 2 the high
+ * corner.  Utilisations are clamped to [0, 1]. */
 double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
                          jc_power_phase phase, int sc);
+
+/* The clock ratio f_cap / f (in (0, 1]) at which a busy device drawing
+ * p_uncapped W (jci_power_device_w without the limit) stays within a
+ * limit L = pm->limit_w set below its TDP (MaxQ, nvidia-smi -pl):
+ * ((L - idle) / (p_uncapped - idle))^(1/3); 1 when the limit is not
+ * reached, not set, or at or above the TDP (the design point, where the
+ * time model's efficiencies were fitted).  A compute-bound kernel takes
+ * 1 / ratio as long. */
+double jci_power_cap_clock(const jc_power_model *pm, double p_uncapped, int sc);
+
+/* Busy power without the limit (the cap's input), W. */
+double jci_power_uncapped_w(const jc_power_model *pm, double u_compute, double u_memory, int sc);
 
 /* Dynamic activity (P - idle) / (TDP - idle) at (u_c, u_m), central. */
 double jci_power_activity(const jc_power_model *pm, double u_compute, double u_memory, int sc);

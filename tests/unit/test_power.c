@@ -3,8 +3,10 @@
  * profiles (src/estimate/power.c, src/estimate/efficiency.c) against the
  * bundled hwdb: the equations of power.h / efficiency.h on hand-computed
  * cases, the default system class of consumer, datacenter, CPU and TPU
- * devices (#18 item 4), launch-bound power near idle (#18 item 12), and
- * that every constant the profiles need is in hwdb with a source.
+ * devices (#18 item 4), launch-bound power near idle (#18 item 12), the
+ * DRAM energy per bit by memory type and the power limit with the clocks
+ * it leaves (#30 item 4), and that every constant the profiles need is in
+ * hwdb with a source.
  */
 #include "joulecast.h"
 #include "check.h"
@@ -53,6 +55,52 @@ static void test_power_equation(void)
     const jc_device *tpu = dev("google-tpu-v2");
     CHECK(tpu && jci_power_model_resolve(db, tpu, &pm, &d) == JC_OK);
     CHECK(tpu && !strcmp(pm.id[JC_PW_K_COMPUTE], "power_k_compute_tpu"));
+}
+
+static void test_memory_type_and_limit(void)
+{
+    const jc_device *a100 = dev("nvidia-a100-sxm4-80gb"), *a10 = dev("nvidia-a10");
+    CHECK(a100 && a10);
+    if (!a100 || !a10) return;
+    /* GDDR and HBM draw differently per byte: each type its constant */
+    const jc_constant *hbm = jci_power_mem_constant(db, a100), *gddr = jci_power_mem_constant(db, a10);
+    CHECK(hbm && !strcmp(hbm->id, "mem_pj_per_bit_hbm") && hbm->value.source);
+    CHECK(gddr && !strcmp(gddr->id, "mem_pj_per_bit_gddr6") && gddr->value.source);
+    CHECK(hbm && gddr && gddr->value.value > hbm->value.value);
+    CHECK(jci_power_mem_constant(db, dev("intel-xeon-gold-6148")) == NULL);   /* DDR: no figure */
+    jc_power_model pm;
+    jc_diag d;
+    CHECK(jci_power_model_resolve(db, a100, &pm, &d) == JC_OK);
+    CHECK(pm.mem_w == 0 && pm.limit_w == 0);
+    pm.idle_w = (jc_range){50, 50, 50};
+    pm.tdp_w = (jc_range){400, 400, 400};
+    double p0 = jci_power_device_w(&pm, 0.3, 0.5, JC_POWER_BUSY, 1);
+    pm.mem_w = 60;   /* 60 W at full bandwidth: half of it at u_m = 0.5 */
+    CHECK_NEAR(jci_power_device_w(&pm, 0.3, 0.5, JC_POWER_BUSY, 1), p0 + 30, 1e-12);
+    CHECK_NEAR(jci_power_uncapped_w(&pm, 0.3, 0.5, 1), p0 + 30, 1e-12);
+    /* no limit: full clocks */
+    CHECK_NEAR(jci_power_cap_clock(&pm, 390, 1), 1, 1e-12);
+    /* a 200 W limit caps busy power and lowers the clocks by the cube root
+     * of the dynamic power's ratio; launch-bound and idle are unaffected */
+    pm.limit_w = 200;
+    double pu = jci_power_uncapped_w(&pm, 1, 1, 1);
+    CHECK(pu > 200);
+    CHECK_NEAR(jci_power_device_w(&pm, 1, 1, JC_POWER_BUSY, 1), 200, 1e-12);
+    CHECK_NEAR(jci_power_cap_clock(&pm, pu, 1), cbrt(150 / (pu - 50)), 1e-12);
+    CHECK_NEAR(jci_power_cap_clock(&pm, 150, 1), 1, 1e-12);
+    /* a limit at the TDP caps power but keeps the design-point clocks */
+    pm.limit_w = 400;
+    CHECK_NEAR(jci_power_cap_clock(&pm, 450, 1), 1, 1e-12);
+    CHECK_NEAR(jci_power_device_w(&pm, 1, 1, JC_POWER_BUSY, 1), 400, 1e-12);
+    pm.limit_w = 200;
+    CHECK_NEAR(jci_power_device_w(&pm, 0, 0, JC_POWER_IDLE, 1), 50, 1e-12);
+    /* a limit above the TDP lifts the ceiling (a part configured for more) */
+    pm.mem_w = 0;
+    pm.limit_w = 0;
+    double at_tdp = jci_power_uncapped_w(&pm, 1, 0, 1);
+    pm.limit_w = 500;
+    CHECK(jci_power_uncapped_w(&pm, 1, 0, 1) > at_tdp);
+    CHECK(jci_power_device_w(&pm, 5, 5, JC_POWER_BUSY, 1) <= 500);
 }
 
 static void test_host_class_defaults(void)
@@ -111,6 +159,7 @@ int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_power_equation);
+    RUN(test_memory_type_and_limit);
     RUN(test_host_class_defaults);
     RUN(test_runtime_profiles);
     jc_hwdb_free(db);
