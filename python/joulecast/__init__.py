@@ -27,7 +27,7 @@ import os
 from ._native import (Error, format_number, hwdb_dir, hwdb_snapshot, keys,
                       library_path, USAGE)
 from . import _native
-from ._result import Result
+from ._result import JoulecastWarning, Result
 from ._frontends import from_torch, from_hf_config
 
 try:
@@ -35,7 +35,7 @@ try:
 except ImportError:  # a source tree that setup.py has not built
     __version__ = None
 
-__all__ = ["Error", "Result", "count", "estimate", "statement", "compare", "sweep",
+__all__ = ["Error", "JoulecastWarning", "Result", "count", "estimate", "statement", "compare", "sweep",
            "calibrate", "ga", "hw", "region", "from_torch", "from_hf_config", "keys",
            "library_path", "hwdb_dir", "hwdb_snapshot", "format_number", "__version__"]
 
@@ -51,7 +51,9 @@ def _job(model, train, infer, options):
         raise Error("give train or infer, not both", USAGE, "usage error")
     kv = []
     if model is not None:
-        kv.append(("model", os.fspath(model)))
+        path = os.fspath(model)
+        # a job file where the CLI takes one (joulecast estimate JOB.yaml)
+        kv.append(("job" if str(path).endswith((".yaml", ".yml")) else "model", path))
     for mode, spec in (("train", train), ("infer", infer)):
         if spec is None or spec is False:
             continue
@@ -65,6 +67,16 @@ def _job(model, train, infer, options):
 
 def _nodes(doc):
     return doc.get("nodes") or []
+
+
+def _serving_row(doc):
+    """A generation estimate as one row: the hardware and region, the
+    serving figures (lists left out), then the results."""
+    row = dict(device=doc["hardware"].get("device"), devices=doc["hardware"].get("devices"),
+               region=doc["region"].get("code"))
+    row.update((k, v) for k, v in doc["serving"].items() if not isinstance(v, list))
+    row.update(doc.get("results") or {})
+    return row
 
 
 def _request(fname, first, kv, html=False, rows=None):
@@ -97,11 +109,17 @@ def estimate(model=None, device=None, region=None, train=None, infer=None,
     key of ``joulecast estimate`` is a keyword (count=8, pue=1.1,
     flops=3.14e23, params=7e9, tokens=2e12, dims={...}, hf_config=...).
     hwdb: the database folder, or a list (folder, override layers...).
-    to_frame(): one row per node (the request re-run with per_node)."""
+    model may be a job file (.yaml/.yml), as ``joulecast estimate
+    JOB.yaml``: its keys go beneath the keywords (job= names one too).
+    to_frame(): one row per node (the request re-run with per_node); a
+    generation estimate: one row of its serving figures."""
     base, hkv = _native.hwdb_args(hwdb)
     kv = _job(model, train, infer, dict(device=device, region=region, **options)) + hkv
 
     def rows(doc, kv):
+        if doc.get("serving") and not doc.get("nodes"):
+            # a generation estimate: its serving figures and results, one row
+            return lambda: [_serving_row(doc)]
         if doc.get("nodes") or model is None:
             return lambda: _nodes(doc)
         return lambda: _nodes(_native.call("jc_run_estimate_json", base, kv + [("per-node", "true")]))

@@ -281,6 +281,12 @@ def pairs(options):
         if v is None:
             continue
         key = k.replace("_", "-")
+        if key in ("dims", "inputs") and not isinstance(v, dict):
+            # the plural keys are the binding's dicts; a list of "NAME=V"
+            # strings is the singular key's (dim=[...], input=[...])
+            raise Error("%s= takes a dict ({'name': value}), not %s: %s=%r, or %s=[...] for "
+                        "'NAME=V' strings" % (k, type(v).__name__, k, _as_dict_hint(v), key[:-1]),
+                        USAGE, "usage error")
         if key in ("dims", "dim") and isinstance(v, dict):
             out += [("dim", "%s=%s" % (n, value(d))) for n, d in v.items()]
         elif key in ("inputs", "input") and isinstance(v, dict):
@@ -292,6 +298,18 @@ def pairs(options):
             out += [(key, value(x)) for x in v]
         else:
             out.append((key, value(v)))
+    return out
+
+
+def _as_dict_hint(v):
+    """{'sequence': 128} for ['sequence=128'], for the message of a wrong type."""
+    items = v if isinstance(v, (list, tuple)) else [v]
+    out = {}
+    for x in items:
+        name, sep, val = str(x).partition("=")
+        if not sep:
+            return {"name": "value"}
+        out[name] = int(val) if val.isdigit() else val
     return out
 
 

@@ -306,11 +306,66 @@ jc_status bind_open_hwdb(const char *hwdb_dir, const char *snapshot,
 
 /* ---- the request of estimate-like commands ---------------------------------- */
 
+jc_status bind_with_jobfile(jci_arena *a, const jc_jobfile *jf, const char *const *keys,
+                            const char *const *values, size_t n, const char *skip, const char ***ok,
+                            const char ***ov, size_t *on, jc_diag *d)
+{
+    const char **k2 = jci_arena_calloc(a, jf->n + n + 1, sizeof *k2);
+    const char **v2 = jci_arena_calloc(a, jf->n + n + 1, sizeof *v2);
+    if (!k2 || !v2) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    const char *slash = strrchr(jf->path, '/');
+    for (size_t i = 0; i < jf->n; i++) {
+        const char *k = jf->keys[i], *v = jf->values[i];
+        k2[i] = k;
+        v2[i] = v;
+        int is_path = !strcmp(k, "hwdb") || !strcmp(k, "model") || !strcmp(k, "op-rules");
+        if (is_path && v && *v && v[0] != '/' && slash) {
+            size_t len = (size_t)(slash - jf->path) + 1 + strlen(v) + 1;
+            char *p = jci_arena_alloc(a, len);
+            if (!p) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+            snprintf(p, len, "%.*s/%s", (int)(slash - jf->path), jf->path, v);
+            v2[i] = p;
+        }
+    }
+    size_t m = jf->n;
+    for (size_t i = 0; i < n; i++) {
+        if (skip && keys[i] && !strcmp(keys[i], skip)) continue;
+        k2[m] = keys[i];
+        v2[m++] = values[i];
+    }
+    *ok = k2;
+    *ov = v2;
+    *on = m;
+    return JC_OK;
+}
+
 jc_status bind_req_open(bind_req *r, const char *cmd, const char *hwdb_dir,
                         const char *const *keys, const char *const *values, size_t n,
                         bind_own_fn own, void *ctx, jc_diag *d)
 {
-    return bind_req_open_over(r, cmd, hwdb_dir, keys, values, n, 0, own, ctx, d);
+    const char *job = NULL;
+    for (size_t i = 0; keys && values && i < n; i++) {
+        if (!keys[i] || strcmp(keys[i], "job")) continue;
+        if (job || !values[i] || !*values[i]) {
+            memset(r, 0, sizeof *r);
+            return job ? jci_diag_set(d, JC_ERR_USAGE, "%s: one job file at a time", cmd)
+                       : bind_bad(d, "job", "a job file (YAML)", values[i]);
+        }
+        job = values[i];
+    }
+    if (!job) return bind_req_open_over(r, cmd, hwdb_dir, keys, values, n, 0, own, ctx, d);
+    /* the file's pairs beneath the caller's, as `joulecast CMD JOB.yaml ...` */
+    jc_jobfile *jf = NULL;
+    jci_arena *a = jci_arena_new();
+    const char **k2 = NULL, **v2 = NULL;
+    size_t n2 = 0;
+    jc_status st = a ? jc_jobfile_load(job, &jf, d) : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    if (!st) st = bind_with_jobfile(a, jf, keys, values, n, "job", &k2, &v2, &n2, d);
+    if (!st) st = bind_req_open_over(r, cmd, hwdb_dir, k2, v2, n2, jf->n, own, ctx, d);
+    else memset(r, 0, sizeof *r);
+    r->jf = jf;
+    r->jf_arena = a;
+    return st;
 }
 
 jc_status bind_req_open_over(bind_req *r, const char *cmd, const char *hwdb_dir,
@@ -387,6 +442,8 @@ void bind_req_close(bind_req *r)
     jc_prepared_free(r->p);
     jc_hwdb_free(r->db);
     jci_arena_free(r->arena);
+    jc_jobfile_free(r->jf);
+    jci_arena_free(r->jf_arena);
     memset(r, 0, sizeof *r);
 }
 

@@ -33,7 +33,7 @@ typedef int (*bind_own_fn)(void *ctx, jci_arena *a, const char *key, const char 
                            jc_status *st, jc_diag *d);
 
 /* The keys every estimate-like command takes besides the job's. */
-#define BIND_REQ_KEYS "model", "dim", "input", "op-rules", "hwdb", "hwdb-snapshot", "strict", "hash-weights", \
+#define BIND_REQ_KEYS "job", "model", "dim", "input", "op-rules", "hwdb", "hwdb-snapshot", "strict", "hash-weights", \
                       "allow-partial"
 
 typedef struct bind_req {
@@ -46,16 +46,28 @@ typedef struct bind_req {
     size_t n_layers;
     jc_hwdb *db;               /* opened by bind_req_open */
     jc_prepared *p;            /* model + analysis, by bind_req_model */
+    jc_jobfile *jf;            /* the "job" key's file, whose pairs go
+                                  beneath the caller's (as the CLI's) */
+    jci_arena *jf_arena;       /* the merged pairs */
 } bind_req;
 
 /* Parses the pairs of command `cmd` (own keys first through own, may be
  * NULL; then BIND_REQ_KEYS and every jc_job key) into r->rq and opens the
- * database.  Always initialises r (release with bind_req_close).
+ * database.  A "job" pair names a job file (as the CLI's JOB.yaml): its
+ * pairs go beneath the others (bind_with_jobfile).  Always initialises r (release with bind_req_close).
  * Errors: JC_ERR_USAGE (unknown key, malformed value, no database, strict
  * with allow-partial), those of the database. */
 jc_status bind_req_open(bind_req *r, const char *cmd, const char *hwdb_dir,
                         const char *const *keys, const char *const *values, size_t n,
                         bind_own_fn own, void *ctx, jc_diag *d);
+
+/* The pairs of job file jf (relative hwdb / model / op-rules paths made
+ * relative to the file) in front of the caller's n pairs, which win as on
+ * the command line; the caller's pairs whose key is `skip` (NULL: none)
+ * are left out.  Arrays in arena a; *on receives the count. */
+jc_status bind_with_jobfile(jci_arena *a, const jc_jobfile *jf, const char *const *keys,
+                            const char *const *values, size_t n, const char *skip, const char ***ok,
+                            const char ***ov, size_t *on, jc_diag *d);
 
 /* bind_req_open where the first n_under pairs are a job file's, which
  * the later (the caller's) override: a key given twice with two values is

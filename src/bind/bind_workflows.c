@@ -402,40 +402,6 @@ static int cal_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_sta
     return 1;
 }
 
-/* The pairs of the row's job file (relative hwdb / model / op-rules paths
- * made relative to the file) in front of the caller's, which win as on
- * the command line.  Arrays in arena a. */
-static jc_status cal_with_jobfile(jci_arena *a, const jc_jobfile *jf, const char *const *keys,
-                                  const char *const *values, size_t n, const char ***ok,
-                                  const char ***ov, size_t *on, jc_diag *d)
-{
-    const char **k2 = jci_arena_calloc(a, jf->n + n + 1, sizeof *k2);
-    const char **v2 = jci_arena_calloc(a, jf->n + n + 1, sizeof *v2);
-    if (!k2 || !v2) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    const char *slash = strrchr(jf->path, '/');
-    for (size_t i = 0; i < jf->n; i++) {
-        const char *k = jf->keys[i], *v = jf->values[i];
-        k2[i] = k;
-        v2[i] = v;
-        int is_path = !strcmp(k, "hwdb") || !strcmp(k, "model") || !strcmp(k, "op-rules");
-        if (is_path && v && *v && v[0] != '/' && slash) {
-            size_t len = (size_t)(slash - jf->path) + 1 + strlen(v) + 1;
-            char *p = jci_arena_alloc(a, len);
-            if (!p) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-            snprintf(p, len, "%.*s/%s", (int)(slash - jf->path), jf->path, v);
-            v2[i] = p;
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        k2[jf->n + i] = keys[i];
-        v2[jf->n + i] = values[i];
-    }
-    *ok = k2;
-    *ov = v2;
-    *on = jf->n + n;
-    return JC_OK;
-}
-
 typedef struct cal_reopen {
     const char *hwdb_dir;
     const bind_req *r;
@@ -468,7 +434,7 @@ static jc_status cal_open(bind_req *r, cal_own *own, const char *hwdb_dir, const
         const char **k2 = NULL, **v2 = NULL;
         size_t n2 = 0;
         st = jc_jobfile_load((*src)->job_path, jf, d);
-        if (!st) st = cal_with_jobfile(a, *jf, keys, values, n, &k2, &v2, &n2, d);
+        if (!st) st = bind_with_jobfile(a, *jf, keys, values, n, NULL, &k2, &v2, &n2, d);
         if (!st) {
             bind_req_close(r);
             own->skip_out_keys = -1;   /* the file's: skipped; the caller's were read above */
