@@ -698,6 +698,11 @@ class Errors(InWork):
                             "compare", "models/tiny_cnn.onnx", "models/resnet18.onnx", "--batch", "8",
                             "--device", "a100", "--hours", "2")
 
+    def test_hw_kind_refused_like_cli(self):
+        # one check of the list filters for both front ends (jc_hw_list_check)
+        e = self.check_like_cli(lambda: joulecast.hw(kind="nope"), "hw", "list", "--kind", "nope")
+        self.assertIn("--kind must be gpu, cpu, tpu, accelerator, soc or host", e.message)
+
     def test_region_filters_refused_like_cli(self):
         # jc_region_list_check: the filters of both front ends
         self.check_like_cli(lambda: joulecast.region(provider="aws", type="country"),

@@ -337,11 +337,6 @@ jc_status jc_run_hw_json(const char *hwdb_dir, const char *const *keys, const ch
     jc_status st = lookup_open("hw", "kind", NULL, hwdb_dir, keys, values, n, &x, &db, d);
     if (!st && (x.a || x.vendor || x.form || x.year) && x.show)
         st = jci_diag_set(d, JC_ERR_USAGE, "hw: kind, vendor, form-factor and year filter a list, show names one: not both");
-    if (!st && x.a && strcmp(x.a, "host")) {
-        int ok = 0;
-        for (int k = JC_DEVICE_GPU; k <= JC_DEVICE_SOC; k++) ok |= !strcmp(x.a, jc_device_kind_name(k));
-        if (!ok) st = bind_bad(d, "kind", "gpu, cpu, tpu, accelerator, soc or host", x.a);
-    }
     if (!st && x.show) {
         const jc_device *dev;
         const jc_host *host;
