@@ -1,13 +1,15 @@
 /*
- * fmt.c - the number format of the text reports (fmt.h): one rule for a
- * figure, one for a count, SI prefixes, byte sizes.  Locale-independent:
- * thousands separators are written here, and printf's decimal point is
- * the C locale's, which the library never changes.
+ * fmt.c - the one number format of text (fmt.h): reports, statements,
+ * messages and the CLI's summaries (jc_format_number); SI prefixes, byte
+ * sizes, integers with thousands separators; a machine format's number.
+ * Locale-independent: thousands separators are written here, and the
+ * decimal point is '.' whatever LC_NUMERIC a client sets (c_point).
  */
 #include "base/fmt.h"
 
 #include "joulecast.h"
 
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,20 @@ const char *fmt_int(char *buf, size_t cap, int64_t v)
     while (n > 0 && k + 1 < cap) buf[k++] = tmp[--n];
     if (cap) buf[k] = 0;
     return buf;
+}
+
+/* Writes '.' for the decimal point printf wrote in s: the C locale's own,
+ * or a client's LC_NUMERIC one (a comma, or several bytes) that printf
+ * uses once the process calls setlocale.  The library never calls it. */
+static void c_point(char *s)
+{
+    const char *dp = localeconv()->decimal_point;
+    size_t n = dp ? strlen(dp) : 0;
+    if (n == 0 || (n == 1 && dp[0] == '.')) return;
+    char *p = strstr(s, dp);
+    if (!p) return;
+    *p = '.';
+    memmove(p + 1, p + n, strlen(p + n) + 1);
 }
 
 /* Drops the trailing zeros of a decimal fraction in s, and a bare point:
@@ -61,6 +77,7 @@ const char *fmt_num(char *buf, size_t cap, double v)
     char out[48];
     if (ex >= 15 || ex < -4) snprintf(out, sizeof out, "%s", e4);
     else snprintf(out, sizeof out, "%.*f", 3 - ex, v);
+    c_point(out);
     drop_zeros(out);
     snprintf(buf, cap, "%s", out);
     return buf;
@@ -76,6 +93,7 @@ const char *fmt_bytes(char *buf, size_t cap, double b)
     }
     if (i == 0) snprintf(buf, cap, "%.0f B", b);
     else snprintf(buf, cap, "%.1f %s", b, u[i]);
+    c_point(buf);
     return buf;
 }
 
@@ -98,4 +116,12 @@ const char *fmt_si(char *buf, size_t cap, double v)
 const char *jc_format_number(char *buf, size_t cap, double v)
 {
     return fmt_num(buf, cap, v);
+}
+
+const char *fmt_machine(char *buf, size_t cap, double v)
+{
+    if (!isfinite(v)) snprintf(buf, cap, "n/a");
+    else snprintf(buf, cap, "%.6g", v);
+    c_point(buf);
+    return buf;
 }

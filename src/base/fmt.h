@@ -1,15 +1,16 @@
 /*
- * fmt.h - the one number format of joulecast's text reports, HTML pages,
- * statements and CLI summaries (docs/json-schemas.md, "Numbers in text
- * and HTML"): four significant digits (trailing zeros dropped), a whole
- * number in full, thousands separators from 1,000 on, an exponent only
- * below 1e-4 or from 1e15 on, "n/a" for an unknown; SI prefixes for FLOP
- * and parameter counts; binary units for bytes.  Locale-independent.
- * JSON and CSV are machine formats and are not written through it.
- * In base because a workflow's text (the diff's reasons) uses it too.
+ * fmt.h - the one number format of joulecast's text, for every stage:
+ * reports, HTML pages, statements, messages and CLI summaries
+ * (docs/json-schemas.md, "Numbers in text and HTML"): four significant
+ * digits (trailing zeros dropped), a whole number in full, thousands
+ * separators from 1,000 on, an exponent only below 1e-4 or from 1e15 on,
+ * "n/a" for an unknown; SI prefixes for FLOP and parameter counts; binary
+ * units for bytes; and the number of a machine format (CSV, YAML).
+ * Locale-independent: '.' is the point whatever LC_NUMERIC a client sets.
+ * JSON numbers are cJSON's.
  */
-#ifndef JC_FMT_H
-#define JC_FMT_H
+#ifndef JC_BASE_FMT_H
+#define JC_BASE_FMT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +34,13 @@ const char *fmt_num(char *buf, size_t cap, double v);
 const char *fmt_int(char *buf, size_t cap, int64_t v);
 /* Bytes in binary units with one decimal: "97.5 MiB" ("812 B" below 1 KiB). */
 const char *fmt_bytes(char *buf, size_t cap, double bytes);
+/* A number for a machine format (a CSV cell, a value of the hwdb layer
+ * calibrate writes), not the text rule: six significant digits as %.6g
+ * writes them, no thousands separators, an exponent where %g writes one,
+ * "n/a" for unknown; '.' as the point. */
+const char *fmt_machine(char *buf, size_t cap, double v);
+/* fmt_machine into a buffer that lives to the end of the enclosing block. */
+#define FMT_M(v) fmt_machine((char[FMT_CAP]){0}, FMT_CAP, (v))
 /* An SI-prefixed magnitude, the mantissa by fmt_num's rule: "2.101 T",
  * "11.69 M", "812" (no prefix below 1,000); "n/a" for a NaN. */
 const char *fmt_si(char *buf, size_t cap, double v);

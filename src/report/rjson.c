@@ -3,6 +3,7 @@
  */
 #include "report/rjson.h"
 
+#include "base/fmt.h"
 #include "base/jc_internal.h"
 
 #include <math.h>
@@ -105,8 +106,8 @@ int rj_str_array(cJSON *o, const char *k, const char *const *v, size_t n)
 
 void rcsv_num(FILE *f, double v)
 {
-    if (isfinite(v)) fprintf(f, "%.6g", v);
-    else fputs("n/a", f);
+    char b[FMT_CAP];
+    fputs(fmt_machine(b, sizeof b, v), f);
 }
 
 double rj_known(double v)

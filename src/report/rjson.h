@@ -70,8 +70,8 @@ char *rj_print_unformatted(const cJSON *root);
  * keys to it.  NULL on out-of-memory.  Defined in estimate.c. */
 cJSON *rj_estimate(const jc_estimate *e);
 
-/* Writes v as a CSV field with %.6g, or "n/a" when it is not finite
- * (unknown). */
+/* Writes v as a CSV field (fmt_machine: %.6g with '.', or "n/a" when
+ * it is not finite: unknown). */
 void rcsv_num(FILE *f, double v);
 
 /* v when it is > 0, else NAN: for figures whose 0 means "not known"

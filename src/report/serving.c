@@ -260,11 +260,16 @@ jc_status jc_report_serving_sweep_csv(const jc_serving_sweep *s, FILE *f)
         jci_csv_field(f, e->device_id, 0);
         fprintf(f, ",%g,%g,", e->count, e->tp);
         jci_csv_field(f, e->weights, 0);
-        if (e->estimated)
-            fprintf(f, ",%g,%g,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,", e->concurrency_asked, e->concurrency,
-                    e->memory_limited, e->ttft_s, e->itl_s, e->tokens_per_s, e->j_per_output_token,
-                    e->j_per_output_token_facility, e->meets, e->pareto);
-        else
+        if (e->estimated) {
+            fprintf(f, ",%g,%g,%d", e->concurrency_asked, e->concurrency, e->memory_limited);
+            const double v[] = {e->ttft_s, e->itl_s, e->tokens_per_s, e->j_per_output_token,
+                                e->j_per_output_token_facility};
+            for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+                fputc(',', f);
+                rcsv_num(f, v[k]);
+            }
+            fprintf(f, ",%d,%d,", e->meets, e->pareto);
+        } else
             fprintf(f, ",%g,n/a,n/a,n/a,n/a,n/a,n/a,n/a,0,0,", e->concurrency_asked);
         jci_csv_field(f, e->reason, 0);
         fprintf(f, "\n");

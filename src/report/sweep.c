@@ -201,9 +201,15 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
         const jc_sweep_entry *x = &s->entries[i];
         fprintf(f, "%zu,", i + 1);
         csv_point(f, x);
-        fprintf(f, ",%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", x->pareto, x->wall_hours.low,
-                x->wall_hours.central, x->wall_hours.high, x->energy_kwh.low, x->energy_kwh.central,
-                x->energy_kwh.high, x->co2_kg.low, x->co2_kg.central, x->co2_kg.high, x->ci, x->pue);
+        fprintf(f, ",%d", x->pareto);
+        rcsv_range(f, x->wall_hours);
+        rcsv_range(f, x->energy_kwh);
+        rcsv_range(f, x->co2_kg);
+        fputc(',', f);
+        rcsv_num(f, x->ci);
+        fputc(',', f);
+        rcsv_num(f, x->pue);
+        fputc(',', f);
         rcsv_num(f, rj_known(x->j_per_sample));
         fputc(',', f);
         rcsv_num(f, x->ci_region_default);

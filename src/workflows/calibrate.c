@@ -21,6 +21,7 @@
  * that will later use them.  Nothing here prints.
  */
 #include "base/jc_internal.h"
+#include "base/fmt.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -162,12 +163,12 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
     double lo = 1e-4, hi = 1, glo, ghi;
     if ((st = g_of(&c, lo, &glo, d)) || (st = g_of(&c, hi, &ghi, d))) return st;
     if (target < ghi * (1 - 1e-12))
-        return jci_diag_set(d, JC_ERR_RANGE, "calibrate: the measured %s %.6g %s is below the %.6g %s predicted at "
-                           "full utilisation (1.0) of %g x %s: check the job (work, batch, device count) against "
-                           "the run", what, target, unit, ghi, unit, out->devices, out->device_id);
+        return jci_diag_set(d, JC_ERR_RANGE, "calibrate: the measured %s %s %s is below the %s %s predicted at "
+                           "full utilisation (1.0) of %s x %s: check the job (work, batch, device count) against "
+                           "the run", what, FMT_N(target), unit, FMT_N(ghi), unit, FMT_N(out->devices), out->device_id);
     if (target > glo * (1 + 1e-12))
-        return jci_diag_set(d, JC_ERR_RANGE, "calibrate: the measured %s %.6g %s is above the %.6g %s predicted at "
-                           "a utilisation of 0.0001: check the job against the run", what, target, unit, glo, unit);
+        return jci_diag_set(d, JC_ERR_RANGE, "calibrate: the measured %s %s %s is above the %s %s predicted at "
+                           "a utilisation of 0.0001: check the job against the run", what, FMT_N(target), unit, FMT_N(glo), unit);
     if (glo == ghi)
         return jci_diag_set(d, JC_ERR_RANGE, "calibrate: the predicted %s does not depend on the utilisation "
                            "(all work is memory-bound): nothing to fit", what);
@@ -202,14 +203,14 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
     double pj = pf->value + (out->meas_device_kwh - k1) * 3.6e6 / F * 1e12;
     out->pj_before = pf->value;
     if (!isfinite(pj)) {
-        snprintf(out->pj_note, sizeof out->pj_note, "the measured device energy %.4g kWh gives an energy per "
-                 "FLOP that is not finite: not fitted", out->meas_device_kwh);
+        snprintf(out->pj_note, sizeof out->pj_note, "the measured device energy %s kWh gives an energy per "
+                 "FLOP that is not finite: not fitted", FMT_N(out->meas_device_kwh));
         return JC_OK;
     }
     if (!(F > 0) || !(pj > 0)) {
-        snprintf(out->pj_note, sizeof out->pj_note, "the measured device energy %.4g kWh is below the idle floor "
-                 "and memory traffic the joules-per-op method predicts (%.4g kWh at %.4g pJ/FLOP): not fitted",
-                 out->meas_device_kwh, k1, pf->value);
+        snprintf(out->pj_note, sizeof out->pj_note, "the measured device energy %s kWh is below the idle floor "
+                 "and memory traffic the joules-per-op method predicts (%s kWh at %s pJ/FLOP): not fitted",
+                 FMT_N(out->meas_device_kwh), FMT_N(k1), FMT_N(pf->value));
         return JC_OK;
     }
     out->fit_pj = 1;
@@ -223,11 +224,12 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
 static void write_idle(FILE *f, const jc_power_fit *p)
 {
     if (!p->fitted || !p->fit_idle) return;
-    char buf[1500], before[32];
-    snprintf(before, sizeof before, isnan(p->idle_before) ? "n/a" : "%.4g W", p->idle_before);
+    char buf[1500], before[48];
+    if (isnan(p->idle_before)) snprintf(before, sizeof before, "n/a");
+    else snprintf(before, sizeof before, "%s W", FMT_N(p->idle_before));
     snprintf(buf, sizeof buf, "fitted by joulecast calibrate: the mean power of the %zu samples at 0 %% "
              "utilisation of %s; hwdb value before: %s", p->idle_samples, p->detail, before);
-    fprintf(f, "    idle_w: {value: %.6g, source: calibration, measured: ", p->idle_after);
+    fprintf(f, "    idle_w: {value: %s, source: calibration, measured: ", FMT_M(p->idle_after));
     jci_yaml_quote(f, buf);
     fprintf(f, "}\n");
 }
@@ -248,7 +250,7 @@ jc_status jc_calibration_write_power_yaml(const jc_calibration *c, const char *d
     snprintf(buf, sizeof buf, "joulecast calibrate: power against utilisation in %s", p->detail);
     jci_yaml_quote(f, buf);
     fprintf(f, "\n    date: \"%s\"\n    note: ", chk);
-    snprintf(buf, sizeof buf, "%g x %s, %s, %s", c->devices, c->device_id, jc_mode_name(c->mode),
+    snprintf(buf, sizeof buf, "%s x %s, %s, %s", FMT_N(c->devices), c->device_id, jc_mode_name(c->mode),
              jc_precision_name(c->precision));
     jci_yaml_quote(f, buf);
     fprintf(f, "\nconstants:\n");
@@ -258,18 +260,19 @@ jc_status jc_calibration_write_power_yaml(const jc_calibration *c, const char *d
         double se = i ? p->km_trace_se : p->kc_trace_se, u = i ? p->um_mean : p->u_mean;
         double ur = i ? p->um_run : p->uc_run;
         snprintf(buf, sizeof buf, "fitted by joulecast calibrate (least squares, power against utilisation, "
-                 "P = idle + (TDP - idle)(1 - exp(-(k_c u + k_m um))), TDP %.4g W) to %s: %.6g +- %.2g on the "
-                 "trace's %s utilisation, x %.4g / %.4g (its mean over the active window / the run's %s on the "
-                 "model's scale)%s; low/high: 2 standard errors; hwdb value before: %.4g; applies to every device of "
-                 "this kind the layer is used with", p->tdp_w, p->detail, kt, se, i ? "memory" : "compute", u, ur,
+                 "P = idle + (TDP - idle)(1 - exp(-(k_c u + k_m um))), TDP %s W) to %s: %s +- %s on the "
+                 "trace's %s utilisation, x %s / %s (its mean over the active window / the run's %s on the "
+                 "model's scale)%s; low/high: 2 standard errors; hwdb value before: %s; applies to every device of "
+                 "this kind the layer is used with", FMT_N(p->tdp_w), p->detail, FMT_N(kt), FMT_N(se), i ? "memory" : "compute", FMT_N(u), FMT_N(ur),
                  i ? "bytes/s over bandwidth" : "FLOP/s over peak",
                  !i && !p->fit_km ? ", less the database's memory term at the run's mean" : "",
-                 i ? p->km_before : p->kc_before);
+                 FMT_N(i ? p->km_before : p->kc_before));
         /* low/high: 2 standard errors of the trace-scale fit, on the model's scale */
         double sc = kt > 0 ? v / kt : 0, lo = fmax(0, (kt - 2 * se) * sc), hi = (kt + 2 * se) * sc;
         if (!isfinite(lo) || !isfinite(hi)) lo = hi = v;
-        fprintf(f, "  - id: %s\n    value: %.6g\n    low: %.6g\n    high: %.6g\n    unit: \"1\"\n"
-                "    source: calibration\n    derived: ", i ? p->km_id : p->kc_id, v, fmin(lo, v), fmax(hi, v));
+        fprintf(f, "  - id: %s\n    value: %s\n    low: %s\n    high: %s\n    unit: \"1\"\n"
+                "    source: calibration\n    derived: ", i ? p->km_id : p->kc_id, FMT_M(v), FMT_M(fmin(lo, v)),
+                FMT_M(fmax(hi, v)));
         jci_yaml_quote(f, buf);
         fprintf(f, "\n");
     }
@@ -309,30 +312,30 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c, const jc_measuremen
     snprintf(buf, sizeof buf, "joulecast calibrate: measured run in %s", meas);
     jci_yaml_quote(f, buf);
     fprintf(f, "\n    date: \"%s\"\n    note: ", chk);
-    snprintf(buf, sizeof buf, "%g x %s, %s, %s; measured %.6g h, device energy %.6g kWh",
-             c->devices, c->device_id, jc_mode_name(c->mode), jc_precision_name(c->precision),
-             c->meas_hours, c->meas_device_kwh);
+    snprintf(buf, sizeof buf, "%s x %s, %s, %s; measured %s h, device energy %s kWh",
+             FMT_N(c->devices), c->device_id, jc_mode_name(c->mode), jc_precision_name(c->precision),
+             FMT_N(c->meas_hours), FMT_N(c->meas_device_kwh));
     jci_yaml_quote(f, buf);
     fprintf(f, "\ndevices:\n  - id: %s\n", c->device_id);
     if (c->fit_util) {
         char ub[32];
-        snprintf(ub, sizeof ub, isnan(c->util_before) ? "n/a" : "%.4g", c->util_before);
+        fmt_num(ub, sizeof ub, c->util_before);
         snprintf(buf, sizeof buf, "fitted by joulecast calibrate to the measured %s (%s) of %s; hwdb value before: %s; "
                  "low/high: %s",
                  !strcmp(c->util_from, "duration") ? "wall time" : "device energy",
                  !strcmp(c->util_from, "duration") ? "roofline time" : "roofline device energy", meas, ub,
                  isnan(c->util_before) ? "the fitted value (the hwdb has no utilisation figure to take a range from)"
                                        : "the hwdb's relative range around the fitted value");
-        fprintf(f, "    utilization:\n      %s: {value: %.6g, low: %.6g, high: %.6g, source: calibration, measured: ",
-                jc_mode_name(c->mode), c->util_after, c->util_low, c->util_high);
+        fprintf(f, "    utilization:\n      %s: {value: %s, low: %s, high: %s, source: calibration, measured: ",
+                jc_mode_name(c->mode), FMT_M(c->util_after), FMT_M(c->util_low), FMT_M(c->util_high));
         jci_yaml_quote(f, buf);
         fprintf(f, "}\n");
     }
     if (c->fit_pj) {
         snprintf(buf, sizeof buf, "fitted by joulecast calibrate to the measured device energy of %s "
-                 "(joules-per-op method at the fitted utilisation); hwdb value before: %.4g", meas, c->pj_before);
-        fprintf(f, "    energy:\n      pj_per_flop:\n        %s: {value: %.6g, source: calibration, measured: ",
-                jc_precision_name(c->precision), c->pj_after);
+                 "(joules-per-op method at the fitted utilisation); hwdb value before: %s", meas, FMT_N(c->pj_before));
+        fprintf(f, "    energy:\n      pj_per_flop:\n        %s: {value: %s, source: calibration, measured: ",
+                jc_precision_name(c->precision), FMT_M(c->pj_after));
         jci_yaml_quote(f, buf);
         fprintf(f, "}\n");
     }

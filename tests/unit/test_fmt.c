@@ -83,6 +83,14 @@ static void test_si_bytes_int(void)
     CHECK_STR(t, "1.5|2,500");
 }
 
+static void test_csv(void)
+{
+    CHECK_STR(fmt_machine(b, sizeof b, 2.8391e18), "2.8391e+18");
+    CHECK_STR(fmt_machine(b, sizeof b, 450450), "450450");
+    CHECK_STR(fmt_machine(b, sizeof b, 0.0327037), "0.0327037");
+    CHECK_STR(fmt_machine(b, sizeof b, NAN), "n/a");
+}
+
 int main(void)
 {
     RUN(test_num_whole);
@@ -90,5 +98,6 @@ int main(void)
     RUN(test_num_exponent);
     RUN(test_num_unknown);
     RUN(test_si_bytes_int);
+    RUN(test_csv);
     return check_summary();
 }
