@@ -1,7 +1,7 @@
 """fmt_rule.py - the text reports' number rule (docs/json-schemas.md,
 "Numbers in text and HTML") written again in Python from the document, so
 the shell layers can say which text a figure of the JSON must appear as
-in a text report; an independent check of src/report/fmt.c."""
+in a text report; an independent check of src/base/fmt.c."""
 import math
 
 

@@ -10,6 +10,7 @@
  * pairwise when full) is kept for the HTML report.  Memory per channel is
  * constant: a trace of 10^6 samples takes what one of 10^4 takes.
  */
+#include "base/fmt.h"
 #include "trace/trace_int.h"
 
 #include <errno.h>
@@ -371,8 +372,8 @@ static void integrate(tr_ctx *c, tr_chan *h, const tr_s *s)
             if (t->n_gaps < JC_TRACE_MAX_ISSUES) {
                 jc_trace_issue *x = &t->gaps[t->n_gaps];
                 x->line = s->line;
-                snprintf(x->msg, sizeof x->msg, "%.60s: no sample for %.6g s (from t = %.6g s; threshold %.3g s): "
-                         "not bridged", p->name, dt, q->t, h->thr);
+                snprintf(x->msg, sizeof x->msg, "%.60s: no sample for %s s (from t = %s s; threshold %s s): "
+                         "not bridged", p->name, FMT_N(dt), FMT_N(q->t), FMT_N(h->thr));
             }
             t->n_gaps++;
         } else {
@@ -426,8 +427,8 @@ static int out_of_range(tr_ctx *c, const char *name, jc_trace_scope scope, doubl
 {
     double maxw = scope == JC_TRACE_DEVICE ? TR_MAX_DEVICE_W : TR_MAX_HOST_W;
     if (w > maxw)
-        return tr_fail(c, JC_ERR_RANGE, line, "%s: power %.6g W is above %.0f W (10 x the largest %s power "
-                       "joulecast knows): not a measurement", name, w, maxw,
+        return tr_fail(c, JC_ERR_RANGE, line, "%s: power %s W is above %s W (10 x the largest %s power "
+                       "joulecast knows): not a measurement", name, FMT_N(w), FMT_N(maxw),
                        scope == JC_TRACE_DEVICE ? "device" : "system");
     if (!isnan(u) && (u < 0 || u > 1.0 + 1e-9))
         return tr_fail(c, JC_ERR_RANGE, line, "%s: utilisation %.6g %% is outside 0..100 %%", name, u * 100);
@@ -435,8 +436,8 @@ static int out_of_range(tr_ctx *c, const char *name, jc_trace_scope scope, doubl
         return tr_fail(c, JC_ERR_RANGE, line, "%s: memory utilisation %.6g %% is outside 0..100 %%", name,
                        um * 100);
     if (fabs(t_rel) > TR_MAX_SPAN_S)
-        return tr_fail(c, JC_ERR_RANGE, line, "%s: time %.6g s from the trace's first sample is more than 10 "
-                       "years (%.3g s): not one run", name, t_rel, TR_MAX_SPAN_S);
+        return tr_fail(c, JC_ERR_RANGE, line, "%s: time %s s from the trace's first sample is more than 10 "
+                       "years (%s s): not one run", name, FMT_N(t_rel), FMT_N(TR_MAX_SPAN_S));
     return 0;
 }
 
@@ -452,8 +453,8 @@ int tr_sample(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope
     int st = out_of_range(c, name, scope, t, w, u, um, line);
     if (st) return st;
     if (h->started && t < h->last.t) {
-        tr_bad(c, line, "%s: time %.6g s is before the sample of line %d (%.6g s), beyond the %d-sample "
-               "reorder window: not used", name, t, h->last.line, h->last.t, TR_REORDER);
+        tr_bad(c, line, "%s: time %s s is before the sample of line %d (%s s), beyond the %d-sample "
+               "reorder window: not used", name, FMT_N(t), h->last.line, FMT_N(h->last.t), TR_REORDER);
         return 0;
     }
     dev_latest(c, h, w);   /* in file order: the devices' samples of one moment lie together */
@@ -496,8 +497,8 @@ int tr_block(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope,
         h->thr = INFINITY;
         p->gap_threshold_s = NAN;
     } else if (t0 < p->t_last - 1e-9) {
-        tr_bad(c, line, "%s: epoch starts at %.6g s, before the previous one ended (%.6g s): not used", name, t0,
-               p->t_last);
+        tr_bad(c, line, "%s: epoch starts at %s s, before the previous one ended (%s s): not used", name, FMT_N(t0),
+               FMT_N(p->t_last));
         return 0;
     } else if (t0 > p->t_last + 1e-9) {
         p->n_gaps++;
@@ -506,8 +507,8 @@ int tr_block(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope,
         if (t->n_gaps < JC_TRACE_MAX_ISSUES) {
             jc_trace_issue *x = &t->gaps[t->n_gaps];
             x->line = line;
-            snprintf(x->msg, sizeof x->msg, "%.60s: %.6g s between epochs not measured: not bridged", name,
-                     t0 - p->t_last);
+            snprintf(x->msg, sizeof x->msg, "%.60s: %s s between epochs not measured: not bridged", name,
+                     FMT_N(t0 - p->t_last));
         }
         t->n_gaps++;
     }
@@ -527,8 +528,8 @@ int tr_block(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope,
 int tr_total(tr_ctx *c, const char *key, const char *name, jc_trace_scope scope, double duration_s, double joules)
 {
     if (!(duration_s >= 0) || !isfinite(joules) || joules < 0)
-        return tr_fail(c, JC_ERR_RANGE, 0, "%s: duration %.6g s, energy %.6g J: not a measurement", name,
-                       duration_s, joules);
+        return tr_fail(c, JC_ERR_RANGE, 0, "%s: duration %s s, energy %s J: not a measurement", name,
+                       FMT_N(duration_s), FMT_N(joules));
     int st = out_of_range(c, name, scope, duration_s, duration_s > 0 ? joules / duration_s : 0, NAN, NAN, 0);
     if (st) return st;
     tr_chan *h = chan(c, key, name, scope, -1);
@@ -748,20 +749,20 @@ static int finish(tr_ctx *c)
         size_t ns = 0;
         for (size_t i = 0; i < t->n_channels; i++) ns += t->channels[i].samples;
         if (t->start[0] && !t->end[0])
-            snprintf(buf, sizeof buf, "%s (%s run totals, run of %s, %.6g s)", t->path,
-                     jc_trace_format_name(t->format), t->start, t1 - t0);
+            snprintf(buf, sizeof buf, "%s (%s run totals, run of %s, %s s)", t->path,
+                     jc_trace_format_name(t->format), t->start, FMT_N(t1 - t0));
         else if (t->start[0])
-            snprintf(buf, sizeof buf, "%s (%s trace, %s to %s, %.6g s, %zu sample%s, %zu channel%s)", t->path,
-                     jc_trace_format_name(t->format), t->start, t->end, t1 - t0, ns, ns == 1 ? "" : "s",
+            snprintf(buf, sizeof buf, "%s (%s trace, %s to %s, %s s, %zu sample%s, %zu channel%s)", t->path,
+                     jc_trace_format_name(t->format), t->start, t->end, FMT_N(t1 - t0), ns, ns == 1 ? "" : "s",
                      t->n_channels, t->n_channels == 1 ? "" : "s");
         else
-            snprintf(buf, sizeof buf, "%s (%s trace, relative times, %.6g s, %zu sample%s, %zu channel%s)", t->path,
-                     jc_trace_format_name(t->format), t1 - t0, ns, ns == 1 ? "" : "s", t->n_channels,
+            snprintf(buf, sizeof buf, "%s (%s trace, relative times, %s s, %zu sample%s, %zu channel%s)", t->path,
+                     jc_trace_format_name(t->format), FMT_N(t1 - t0), ns, ns == 1 ? "" : "s", t->n_channels,
                      t->n_channels == 1 ? "" : "s");
         size_t bl = strlen(buf);
         if (t->has_scope[JC_TRACE_DEVICE] && t->active_s[JC_TRACE_DEVICE] < t1 - t0 && bl > 1)
-            snprintf(buf + bl - 1, sizeof buf - bl + 1, "; devices' active window %.6g s, idle ends removed)",
-                     t->active_s[JC_TRACE_DEVICE]);
+            snprintf(buf + bl - 1, sizeof buf - bl + 1, "; devices' active window %s s, idle ends removed)",
+                     FMT_N(t->active_s[JC_TRACE_DEVICE]));
         tr_internal *ti = t->internal_;
         ti->pg = c->pg;
         ti->detail = jci_arena_strdup(c->a, buf);

@@ -9,6 +9,7 @@
  * PowerJoular's CSV, Scaphandre's JSON exporter, and a plain
  * timestamp,watts CSV.
  */
+#include "base/fmt.h"
 #include "trace/trace_int.h"
 
 #include <ctype.h>
@@ -845,8 +846,8 @@ int tr_read_codecarbon(tr_ctx *c, const char *path)
     }
     const jc_measurement *m = &ms->rows[row ? row - 1 : ms->n - 1];
     for (size_t i = 0; i < ms->n; i++) tr_row(c);
-    tr_note(c, "CodeCarbon: line %d, energies divided by its pue %g (CodeCarbon multiplies it in); gpu_energy is "
-               "device scope, cpu_energy + ram_energy host scope", m->line, isnan(m->pue) ? 1.0 : m->pue);
+    tr_note(c, "CodeCarbon: line %d, energies divided by its pue %s (CodeCarbon multiplies it in); gpu_energy is "
+               "device scope, cpu_energy + ram_energy host scope", m->line, FMT_N(isnan(m->pue) ? 1.0 : m->pue));
     if (!(m->duration_s > 0)) { st = tr_fail(c, JC_ERR_USAGE, m->line, "no duration"); goto out; }
     if (!isnan(m->device_kwh))
         st = tr_total(c, "gpu", m->device[0] ? m->device : "GPU (all)", JC_TRACE_DEVICE, m->duration_s,
@@ -857,7 +858,7 @@ int tr_read_codecarbon(tr_ctx *c, const char *path)
     tr_device_name(c, m->device);
     tr_totals_meta(c, m->devices, m->date);
     if (!st && m->devices > 1)
-        tr_note(c, "CodeCarbon: gpu_count %g; the GPUs' energy is one total", m->devices);
+        tr_note(c, "CodeCarbon: gpu_count %s; the GPUs' energy is one total", FMT_N(m->devices));
 out:
     jc_measurements_free(ms);
     return st;

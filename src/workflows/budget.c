@@ -5,6 +5,7 @@
  * The CLI turns JC_ERR_BUDGET into exit code 10 (README "Exit codes").
  */
 #include "base/jc_internal.h"
+#include "base/fmt.h"
 
 #include <math.h>
 #include <string.h>
@@ -20,8 +21,8 @@ static int over(char *buf, size_t cap, const char *what, const char *opt,
     char p[40];
     if (isfinite(pct)) snprintf(p, sizeof p, "%.1f%%", pct);
     else snprintf(p, sizeof p, "a limit of 0");
-    snprintf(buf + n, cap - n, "%s%s %.6g %s (%s) exceeds %s %.6g by %.6g %s (%s)",
-             n ? "; " : "", what, v, unit, end, opt, limit, v - limit, unit, p);
+    snprintf(buf + n, cap - n, "%s%s %s %s (%s) exceeds %s %s by %s %s (%s)",
+             n ? "; " : "", what, FMT_N(v), unit, end, opt, FMT_N(limit), FMT_N(v - limit), unit, p);
     return 1;
 }
 

@@ -13,6 +13,7 @@
  * src/report/compare.c.
  */
 #include "base/jc_internal.h"
+#include "base/fmt.h"
 #include "workflows/grid_rules.h"
 
 #include <math.h>
@@ -76,8 +77,8 @@ static jc_status one_config(jc_compare *c, size_t i, const jc_request *rq0, cons
     it->batch = 0;   /* none: the running sequences are the serving figure */
     if (s->memory_limited) {
         char note[300];
-        snprintf(note, sizeof note, "the KV memory holds %g running sequences per replica, not the %g asked "
-                 "(--concurrency)", s->concurrency, s->concurrency_asked);
+        snprintf(note, sizeof note, "the KV memory holds %s running sequences per replica, not the %s asked "
+                 "(--concurrency)", FMT_N(s->concurrency), FMT_N(s->concurrency_asked));
         if (!(c->notes_[i] = strdup(note))) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
         it->note = c->notes_[i];
     }
@@ -217,8 +218,8 @@ jc_status jc_compare_run(const jc_request *request, const char *const *paths, si
     for (size_t i = 1; !st && i < n; i++)
         if (c->items[i].batch != c->items[0].batch && !c->notes_[i]) {
             char note[300];
-            snprintf(note, sizeof note, "counted at batch %g, the first model at batch %g",
-                     c->items[i].batch, c->items[0].batch);
+            snprintf(note, sizeof note, "counted at batch %s, the first model at batch %s",
+                     FMT_N(c->items[i].batch), FMT_N(c->items[0].batch));
             if (!(c->notes_[i] = strdup(note))) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
             c->items[i].note = c->notes_[i];
         }

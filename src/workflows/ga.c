@@ -22,6 +22,7 @@
  *   NYC-MEL.
  */
 #include "base/jc_internal.h"
+#include "base/fmt.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -210,14 +211,14 @@ static jc_status resolve_hw(const jc_ga_version *v, const jc_hwdb *db,
                 return jci_diag_set(diag, JC_ERR_NOTFOUND,
                     "the Green Algorithms calculator v%s has no CPU model for "
                     "hwdb device '%s'; pass its power per core with "
-                    "--tdp-per-core (hwdb: %g W / %d cores = %.2f W)",
-                    v->version, d->id, d->tdp_w.value, d->cores,
-                    d->tdp_w.value / d->cores);
+                    "--tdp-per-core (hwdb: %s W / %d cores = %s W)",
+                    v->version, d->id, FMT_N(d->tdp_w.value), d->cores,
+                    FMT_N(d->tdp_w.value / d->cores));
             if (!is_cpu && d->tdp_w.present)
                 return jci_diag_set(diag, JC_ERR_NOTFOUND,
                     "the Green Algorithms calculator v%s has no GPU model for "
                     "hwdb device '%s'; pass its power with --gpu-tdp "
-                    "(hwdb: %g W)", v->version, d->id, d->tdp_w.value);
+                    "(hwdb: %s W)", v->version, d->id, FMT_N(d->tdp_w.value));
             return jci_diag_set(diag, JC_ERR_NOTFOUND,
                 "the Green Algorithms calculator v%s has no %s model for hwdb "
                 "device '%s'; pass its power with %s", v->version, what, d->id,
@@ -377,9 +378,9 @@ static jc_status ga_cpu(ga_ctx *c, const jc_ga_version *v, const jc_hwdb *db,
             const jc_ga_hw *row;
             if (resolve_hw(v, db, in->cpu_model, 1, &row, cpu_dev, NULL) == JC_OK) {
                 r->cpu_model = row->name;
-                add_warning(c, jci_arena_printf(a, "--tdp-per-core %g W used instead of "
-                    "the calculator's %g W for '%s'", in->tdp_per_core_w,
-                    row->tdp_per_core_w.value, row->name));
+                add_warning(c, jci_arena_printf(a, "--tdp-per-core %s W used instead of "
+                    "the calculator's %s W for '%s'", FMT_N(in->tdp_per_core_w),
+                    FMT_N(row->tdp_per_core_w.value), row->name));
             }
         }
     } else {
@@ -724,9 +725,9 @@ static void ga_notes(ga_ctx *c, const jc_ga_input *in)
     if (in->memory_gb == 0)
         add_note(c, "memory 0 GB (the calculator's default when --memory is not given): no memory power at all; "
                     "give --memory GB, the memory the job requested");
-    add_note(c, jci_arena_printf(a, "memory power is per GB requested (%g W/GB), not per "
+    add_note(c, jci_arena_printf(a, "memory power is per GB requested (%s W/GB), not per "
                 "GB installed; no power for storage, network, or the rest of the server",
-                r->memory_w_per_gb));
+                FMT_N(r->memory_w_per_gb)));
     add_note(c, "TDP is a thermal design figure, not a measurement: real draw can be above it (boost) or well below");
     add_note(c, "operational emissions only: no embodied (manufacturing) carbon");
 }

@@ -12,6 +12,7 @@
  * (achieved FLOP/s / peak, bytes/s / bandwidth) by matching the exponent
  * at the run's mean operating point.
  */
+#include "base/fmt.h"
 #include "workflows/trace_fit.h"
 
 #include <math.h>
@@ -228,9 +229,9 @@ static int choose(const tr_pgrid *g, double um_run, jc_power_fit *f, fitset *s, 
     else if (!(um_run > 0))
         snprintf(f->km_note, sizeof f->km_note, "the job moves no counted bytes: k_m kept at the database's");
     else
-        snprintf(f->km_note, sizeof f->km_note, "the memory utilisation %s (correlation %.3f with the compute "
+        snprintf(f->km_note, sizeof f->km_note, "the memory utilisation %s (correlation %s with the compute "
                  "utilisation): k_m is not separable; kept at the database's, k_c carries the rest",
-                 var_m <= 1e-6 ? "does not vary" : "moves with the compute utilisation", isfinite(r) ? r : 1.0);
+                 var_m <= 1e-6 ? "does not vary" : "moves with the compute utilisation", FMT_N(isfinite(r) ? r : 1.0));
     return 0;
 }
 
@@ -334,8 +335,8 @@ void jci_trace_power_fit(const jc_trace *t, const jc_power_model *pm0, double uc
         f->kc_after = (k[0] * f->u_mean - f->km_before * (um_run > 0 ? um_run : 0)) / uc_run;
     }
     if (!(f->kc_after > 0)) {
-        snprintf(f->note, sizeof f->note, "k_c on the model's scale comes out %.4g (%.4g on the trace's scale, less "
-                 "the database's memory term at the run's mean): not written", f->kc_after, k[0]);
+        snprintf(f->note, sizeof f->note, "k_c on the model's scale comes out %s (%s on the trace's scale, less "
+                 "the database's memory term at the run's mean): not written", FMT_N(f->kc_after), FMT_N(k[0]));
         f->kc_after = f->kc_before;
         f->fit_km = 0;
         f->km_after = f->km_before;
