@@ -305,10 +305,14 @@ def index():
         if s.get("targets"):
             lines.append("- %s: %s" % (s["title"], s["targets"]))
     lines += ["", "## What these errors do and do not say", "",
-              "- Cross-validated sets (the headline): timm's framework throughput refits the three kernel",
+              "- Cross-validated sets (the headline): timm's framework throughput refits the four kernel",
               "  efficiencies shared by eager PyTorch, eager PyTorch 1.x and torch.compile (tools/fit_timm.py) in",
               "  every fold; with two devices a leave-one-device-out fold fits on one GPU and predicts the other,",
-              "  and each row's range comes from the other fold's residuals only. MLPerf's folds refit all three",
+              "  and each row's range comes from the other fold's residuals only. The training rows (PyTorch 1.12,",
+              "  RTX 3090 only) alone inform kernel_eta_backward: the fold that leaves the RTX 3090 out has none and",
+              "  predicts them at its prior 1, which is why their leave-one-device-out error is the largest.",
+              "  kernel_eta_matrix sits at its bound 1 in every fold (the GeForce rows run above the datasheet",
+              "  peak at the rated boost clock). MLPerf's folds refit all three",
               "  of its fitted constants (the engine efficiency, the BERT effective sequence and the GPU power",
               "  coefficient k_compute); its host classes and DRAM energy per bit are sourced, not fitted. That is",
               "  3 constants for 30 rows, one per 10: more than the one per 20 of issue #30. A fold without BERT",

@@ -18,10 +18,10 @@ name, input size and parameter count within 7 %.
 
 How a row is predicted (RECIPE, the same for every row):
   joulecast estimate tests/models/torchvision/G.onnx --device D
-      --precision fp16 --runtime eager|compiled --batch B --requests B
-      --pue 1 --ci 400                                  (inference)
+      --precision fp16 --runtime pytorch|torch-compile --batch B
+      --requests B --pue 1 --ci 400                      (inference)
   ... --train --samples B --epochs 1 --batch B           (training step;
-      --runtime eager-pt1: the training file ran PyTorch 1.12, before SDPA)
+      --runtime pytorch-1: the training file ran PyTorch 1.12, before SDPA)
   samples/s = B / predicted wall seconds.  AMP runs its matrix kernels
   in fp16 with fp32 accumulate (the device's fp16 rate with fp32
   accumulate) and keeps the rest in fp32/fp16 by op.
@@ -130,10 +130,15 @@ def write_rows(rows, path=ROWS):
             w.writerow(r)
 
 
+# the rows' runtime column (eager, compiled, eager-pt1) -> the profile's
+# software name (the column keeps the former names: the rows' ids use them)
+PROFILE = {"eager": "pytorch", "compiled": "torch-compile", "eager-pt1": "pytorch-1"}
+
+
 def recipe(row):
     g = os.path.join("tests", "models", "torchvision", row["graph"] + ".onnx")
     b = str(row["batch"])
-    a = ["estimate", g, "--device", row["device"], "--precision", "fp16", "--runtime", row["runtime"],
+    a = ["estimate", g, "--device", row["device"], "--precision", "fp16", "--runtime", PROFILE[row["runtime"]],
          "--batch", b, "--pue", "1", "--ci", "400"]
     if row["mode"] == "training":
         return a + ["--train", "--samples", b, "--epochs", "1"]
@@ -196,7 +201,7 @@ def main():
     try:
         res = cv.run(rows, ft.make_fit(g), pr, measured,
                      {"device": lambda r: r["device"], "family": lambda r: r["family"]},
-                     n_params=len(ft.PARAMS))
+                     n_params=len(ft.FIT))
     finally:
         close()
     for line in cv.report(res, "timm"):
@@ -216,8 +221,10 @@ def main():
     cvs = ac.cv_summary(res, {"group": group, "class": lambda r: "%s %s" % (r["runtime"], r["kind"])})
     ac.write_set("timm", "timm framework throughput (RTX 3090/4090; eager, compiled, training)", "samples/s",
                  "`joulecast estimate` of the torchvision graph on the row's device, --precision fp16, "
-                 "--runtime eager (PyTorch 2.4), compiled (torch.compile) or eager-pt1 (training, PyTorch "
-                 "1.12), --batch B (training: --train, one step). The kernel efficiencies (kernel_eta_*) are "
+                 "--runtime pytorch (eager PyTorch 2.4; rows 'eager'), torch-compile (rows 'compiled') or "
+                 "pytorch-1 (training, eager PyTorch 1.12; rows 'eager-pt1'), --batch B (training: --train, one "
+                 "step). The kernel efficiencies (kernel_eta_*; kernel_eta_backward from the training rows alone, "
+                 "its prior 1 in a fold without them) are "
                  "refitted per fold by tools/fit_timm.py; the table shows each row as predicted by the "
                  "leave-one-device-out fold that excluded its device, with the range from the other folds' "
                  "held-out residuals (a nominal 90% conformal interval, tools/crossval.py).",

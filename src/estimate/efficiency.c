@@ -11,18 +11,52 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const RT_NAMES[JC_RUNTIME_COUNT] = {"eager", "compiled", "engine", "eager-pt1"};
+/* The profiles' names (the software they model) and the former
+ * generic names, kept as aliases. */
+static const struct {
+    const char *name;
+    jc_runtime r;
+    int alias;
+} RT_TABLE[] = {
+    {"pytorch", JC_RUNTIME_EAGER, 0},
+    {"torch-compile", JC_RUNTIME_COMPILED, 0},
+    {"tensorrt", JC_RUNTIME_ENGINE, 0},
+    {"pytorch-1", JC_RUNTIME_EAGER_PT1, 0},
+    {"eager", JC_RUNTIME_EAGER, 1},
+    {"compiled", JC_RUNTIME_COMPILED, 1},
+    {"engine", JC_RUNTIME_ENGINE, 1},
+    {"eager-pt1", JC_RUNTIME_EAGER_PT1, 1},
+};
+static const char *const RT_SOFTWARE[JC_RUNTIME_COUNT] = {
+    "eager PyTorch >= 2.0: op by op, attention as one scaled_dot_product_attention kernel",
+    "torch.compile (inductor): fused elementwise groups, channels-last convolutions",
+    "TensorRT: elementwise, softmax and data movement fused into the producer, CUDA graphs",
+    "eager PyTorch 1.x: op by op, attention unfused (scaled_dot_product_attention arrived in PyTorch 2.0)",
+};
+#define RT_TABLE_N (sizeof RT_TABLE / sizeof RT_TABLE[0])
 
 const char *jci_runtime_name(jc_runtime r)
 {
-    return (unsigned)r < JC_RUNTIME_COUNT ? RT_NAMES[r] : NULL;
+    return (unsigned)r < JC_RUNTIME_COUNT ? RT_TABLE[r].name : NULL;
+}
+
+const char *jci_runtime_software(jc_runtime r)
+{
+    return (unsigned)r < JC_RUNTIME_COUNT ? RT_SOFTWARE[r] : NULL;
 }
 
 jc_runtime jci_runtime_parse(const char *s)
 {
-    for (int i = 0; s && i < JC_RUNTIME_COUNT; i++)
-        if (!jci_strcasecmp(s, RT_NAMES[i])) return (jc_runtime)i;
+    for (size_t i = 0; s && i < RT_TABLE_N; i++)
+        if (!jci_strcasecmp(s, RT_TABLE[i].name)) return RT_TABLE[i].r;
     return JC_RUNTIME_COUNT;
+}
+
+int jci_runtime_is_alias(const char *s)
+{
+    for (size_t i = 0; s && i < RT_TABLE_N; i++)
+        if (!jci_strcasecmp(s, RT_TABLE[i].name)) return RT_TABLE[i].alias;
+    return 0;
 }
 
 /* per-runtime constant ids: the framework runtimes (eager PyTorch 2 and
@@ -38,7 +72,7 @@ static const char *const RT_IDS[JC_RUNTIME_COUNT][4] = {
     {"kernel_eta_matrix", "kernel_eta_vector", "kernel_eta_bw", "runtime_eager_launch_s"},
 };
 static const char *const SHARED_IDS[] = {"eff_fill_s", "eff_memory_latency_s", "eff_tile_m",
-                                         "eff_tile_n", "eff_unaligned_factor"};
+                                         "eff_tile_n", "eff_unaligned_factor", "kernel_eta_backward"};
 
 jc_status jci_eff_resolve(const jc_hwdb *db, jc_runtime r, jc_eff_model *m, jc_diag *d)
 {
@@ -54,7 +88,7 @@ jc_status jci_eff_resolve(const jc_hwdb *db, jc_runtime r, jc_eff_model *m, jc_d
             return jci_diag_set(d, JC_ERR_HWDB,
                                "estimate: the hardware database has no constant '%s' (runtime "
                                "profile %s; hwdb/energy-model.yaml or an override layer must define it)",
-                               id, RT_NAMES[r]);
+                               id, RT_TABLE[r].name);
         const jc_sourced *v = &c->value;
         m->v[i].central = v->value;
         m->v[i].low = v->has_range ? v->low : v->value;
@@ -278,9 +312,20 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
             tc = dv->vpeak > 0 && ev > 0 ? f / (dv->vpeak * ev) : 0;
         }
         /* backward: read the output gradient and the saved inputs, write
-         * the input gradients */
+         * the input gradients; a normalisation's parameter-gradient (or
+         * statistics) reduction reads dy and x once more, a kernel of its
+         * own (PyTorch's layer_norm / batch_norm backward) */
         if (backward) b += ob;
+        if (backward && role == JC_PLAN_GROUP && plan->norm_bytes[i] > 0) {
+            b += rep * plan->norm_bytes[i];
+            kern += 1;
+        }
     }
+    /* forward: an input the previous kernel wrote is still in the L2 when
+     * it fits there, and is not read from DRAM (the L2's bandwidth is
+     * several times DRAM's: counted free) */
+    if (!backward && plan && rep == 1 && dv->l2 > 0 && plan->l2_bytes[i] > 0 && plan->l2_max[i] <= dv->l2)
+        b -= plan->l2_bytes[i] < b ? plan->l2_bytes[i] : b;
     out->flops = f;
     out->bytes = b;
     double tl = launch_s(m, dv, sc);
@@ -294,8 +339,22 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
             sb += rep * 6 * plan->bn_bytes[i];
             sk += rep * 2;
         }
+        if (backward && plan->xform_bytes[i] > 0) {
+            /* NCHW <-> NHWC: the data gradient transforms dy in and dx
+             * out, the weight gradient x and dy in: twice the forward's */
+            sb += rep * plan->xform_bytes[i];
+            sk += rep * 2;
+        }
         double ts = mem_s(m, dv, sb, sk, sc);
         out->t += ts > tl * sk ? ts : tl * sk;
         out->bytes += sb;
+    }
+    /* the backward's kernels (data- and weight-gradient GEMMs with their
+     * split reductions, autograd's multi-input elementwise kernels) reach
+     * a fraction of the forward kernel model's speed */
+    double eb = backward ? jci_pick(m->v[JC_EFF_ETA_BWD], sc, JCI_LOWERS) : 1;
+    if (eb > 0 && eb < 1e9) {
+        out->t /= eb;
+        out->eta *= eb;
     }
 }

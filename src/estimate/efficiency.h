@@ -1,7 +1,8 @@
 /*
  * efficiency.h - size-aware achieved efficiency per kernel and the runtime
  * profiles (issue #30 items 1-2): how long one counted node takes on one
- * device under `--runtime eager|eager-pt1|compiled|engine`, and whether it
+ * device under `--runtime pytorch|pytorch-1|torch-compile|tensorrt` (the
+ * former names eager, eager-pt1, compiled, engine are aliases), and whether it
  * costs a kernel at all.  Internal to libjoulecast (src/estimate/); the
  * constants live in hwdb/energy-model.yaml (`kernel_eta_*` shared by the
  * framework runtimes, `runtime_engine_*`, `runtime_*_launch_s`, `eff_*`),
@@ -18,6 +19,8 @@
  *   vector   t_c = F / (P_vector * eta_vector);
  *   memory   t_m = (B + BW*lat_s) / (BW * eta_bw): the achieved bandwidth
  *            grows with the transfer size (half of eta_bw at BW*lat_s);
+ *            in a plan's forward, inputs the previous kernel wrote are
+ *            read from the L2 (not counted in B) when they fit there;
  *   t = max(t_c, t_m, launch_s * kernels)   (GPUs: launch floor)
  *   + side kernels (eager: bias add, NCHW transforms, autocast casts),
  *   each memory-bound with its own launch floor.
@@ -38,10 +41,17 @@ typedef enum jc_runtime {
     JC_RUNTIME_COUNT
 } jc_runtime;
 
-/* "eager", "compiled", "engine", "eager-pt1"; NULL for an unknown value. */
+/* The profile's name, the software it models: "pytorch", "torch-compile",
+ * "tensorrt", "pytorch-1"; NULL for an unknown value. */
 const char *jci_runtime_name(jc_runtime r);
-/* Parses a runtime name (case-insensitive); JC_RUNTIME_COUNT when unknown. */
+/* One line on the software and what its profile fuses; NULL if unknown. */
+const char *jci_runtime_software(jc_runtime r);
+/* Parses a runtime name (case-insensitive): a profile's name or a former
+ * name kept as an alias (eager, compiled, engine, eager-pt1);
+ * JC_RUNTIME_COUNT when unknown. */
 jc_runtime jci_runtime_parse(const char *s);
+/* 1 when s is a former name (an alias), else 0. */
+int jci_runtime_is_alias(const char *s);
 
 /* Ids of the profile's constants (index with JC_EFF_*). */
 enum {
@@ -54,6 +64,7 @@ enum {
     JC_EFF_TILE_M,           /* eff_tile_m */
     JC_EFF_TILE_N,           /* eff_tile_n */
     JC_EFF_UNALIGNED,        /* eff_unaligned_factor */
+    JC_EFF_ETA_BWD,          /* kernel_eta_backward */
     JC_EFF_N
 };
 
@@ -82,6 +93,8 @@ typedef struct jc_eff_device {
     int gpu;           /* 1: launch floor applies */
     int granule;       /* tensor-core dim granule (8 for 16-bit, 16 for 8-bit); 0: none */
     double sms;        /* streaming multiprocessors (wave quantisation); 0: unknown */
+    double l2;         /* L2 bytes (an input the previous kernel wrote and no
+                          larger than this is read from the L2); 0: unknown */
 } jc_eff_device;
 
 typedef enum jc_node_bound {
@@ -92,7 +105,8 @@ typedef enum jc_node_bound {
 /* The time of one node (all its repeats) on one device. */
 typedef struct jc_node_time {
     double t;          /* s */
-    double flops, bytes;  /* its work (bytes at the run's precision) */
+    double flops, bytes;  /* its work (bytes: its DRAM traffic at the run's
+                             precision, an L2-resident input excluded) */
     jc_node_bound bound;
     double eta;        /* achieved fraction of the relevant peak (compute
                           nodes: F / (t * P); memory: B / (t * BW)) */
@@ -163,6 +177,17 @@ typedef struct jc_eff_plan {
     double *side_kernels;  /* their number */
     double *out_bytes;     /* bytes the kernel writes (B at the run's precision; backward) */
     double *in_bytes;      /* bytes it reads */
+    double *norm_bytes;    /* GROUP heads of a normalisation: the traffic its
+                              training step adds (a reduction other than
+                              softmax: the parameter-gradient pass reads
+                              dy and x again, 2 x its output; a batch norm
+                              also its forward statistics pass, 3 x) */
+    double *l2_bytes;      /* kernel heads: bytes of the activation inputs the
+                              previous kernel wrote (L2 candidates) */
+    double *l2_max;        /* the largest of those inputs, B */
+    double *xform_bytes;   /* eager: the NCHW <-> NHWC transforms' share of
+                              side_bytes (a training step's backward runs
+                              them twice: dgrad and wgrad each) */
     double *bn_bytes;      /* eager: output bytes of a convolution with a bias
                               (the batch norm the export folded in: in
                               training it runs in training mode) */
@@ -188,7 +213,11 @@ int jci_eff_node_gemm(const jc_analysis *an, const jc_counted_node *n, jc_gemm_s
  * GEMMs of their own shapes; other kernels: read the output gradient and
  * the saved inputs, write the input gradient; a convolution's folded
  * batch norm in training mode adds its statistics pass and its backward,
- * 6 passes over the output). */
+ * 6 passes over the output; a normalisation group its parameter-gradient
+ * reduction; the NCHW transforms run twice; every backward kernel's time
+ * is divided by kernel_eta_backward).  dv->l2: a forward kernel's inputs
+ * that the previous kernel wrote (plan l2_bytes) are not DRAM traffic
+ * when the largest fits in it. */
 void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
                       const jc_eff_plan *plan, size_t i, double byte_scale, int sc, int backward,
                       jc_node_time *out);

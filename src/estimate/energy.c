@@ -97,7 +97,8 @@ static jc_status resolve_runtime(est *s)
     if (j->runtime) {
         r = jci_runtime_parse(j->runtime);
         if (r == JC_RUNTIME_COUNT)
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime must be eager, eager-pt1, compiled or engine (got '%s')", j->runtime);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime must be pytorch, pytorch-1, torch-compile or tensorrt "
+                                "(former names: eager, eager-pt1, compiled, engine) (got '%s')", j->runtime);
     }
     if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) {
         if (j->runtime)
@@ -107,21 +108,27 @@ static jc_status resolve_runtime(est *s)
     }
     if ((st = jci_eff_resolve(s->db, r, &s->eff, s->b.d))) return st;
     s->eff_on = 1;
-    jci_bld_assume(&s->b, "runtime", jci_bld_str(&s->b, "runtime profile: %s (0 eager, 1 compiled, 2 engine, 3 eager-pt1)", jci_runtime_name(r)),
+    jci_bld_assume(&s->b, "runtime", jci_bld_str(&s->b, "runtime profile: %s, %s (0 pytorch, 1 torch-compile, 2 tensorrt, "
+                                                 "3 pytorch-1)", jci_runtime_name(r), jci_runtime_software(r)),
                    R1((double)r), "", j->runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
-                   j->runtime ? "--runtime"
-                              : "eager by default: op-by-op framework execution (give --runtime compiled or engine)");
+                   !j->runtime ? "pytorch by default: op-by-op framework execution (give --runtime torch-compile or tensorrt)"
+                   : jci_runtime_is_alias(j->runtime)
+                       ? jci_bld_str(&s->b, "--runtime %s: the former name of %s (an alias)", j->runtime, jci_runtime_name(r))
+                       : "--runtime");
     static const char *const labels[JC_EFF_N] = {
         "achievable fraction of dense peak, large matrix kernels", "achievable fraction of vector peak",
         "achievable fraction of memory bandwidth, large transfers", "floor on one kernel's time (launch)",
         "work (as time at peak) a matrix kernel needs to fill the device",
         "memory latency per kernel (achieved bandwidth vs transfer size)", "tile of the output's M dim",
-        "tile of the output's N dim", "efficiency factor for K or N off the Tensor Core granule"};
+        "tile of the output's N dim", "efficiency factor for K or N off the Tensor Core granule",
+        "backward kernels' achieved fraction of the forward kernel model's speed"};
     int step = jci_est_step_wanted(j);   /* the training step model times GEMMs at their shapes */
     for (int i = 0; i < JC_EFF_N; i++) {
         /* without a graph: the optimizer's traffic and the memory-bound share */
         if (!s->an && !step && i != JC_EFF_ETA_BW && i != JC_EFF_ETA_MATRIX) continue;
         if ((step && (i == JC_EFF_ETA_VECTOR || i == JC_EFF_LAT_S)) || (i == JC_EFF_LAUNCH_S && s->dev->kind != JC_DEVICE_GPU)) continue;
+        if (i == JC_EFF_ETA_BWD && !(s->an && j->mode == JC_MODE_TRAINING && !s->util_user &&
+                                     s->eff.runtime != JC_RUNTIME_ENGINE)) continue;
         if (s->util_user && (i == JC_EFF_ETA_MATRIX || i == JC_EFF_FILL_S || i == JC_EFF_TILE_M ||
                              i == JC_EFF_TILE_N || i == JC_EFF_UNALIGNED)) continue;
         jci_bld_const(&s->b, s->eff.id[i], labels[i], s->eff.src[i]);
@@ -135,6 +142,13 @@ static jc_status resolve_runtime(est *s)
         else
             jci_bld_warn(&s->b, "device %s has no sm_count in the database: matrix kernels carry no wave "
                          "quantisation", s->dev->id);
+        /* a framework runtime's kernel reads an input its predecessor wrote
+         * from the L2 when it fits there (the device's l2_mb) */
+        if (s->an && s->eff.runtime != JC_RUNTIME_ENGINE && s->dev->l2_mb.present)
+            s->l2 = jci_bld_assume(&s->b, "device.l2_mb", "L2 cache (an input the previous kernel wrote and no "
+                                   "larger than this is read from it, not from DRAM)",
+                                   R1(s->dev->l2_mb.value), "MB", JC_ORIGIN_HWDB,
+                                   jci_bld_cite(&s->b, &s->dev->l2_mb)).central * 1048576.0;
     }
     if (given(j->scaling)) {
         if (!(j->scaling > 0 && j->scaling <= 1))
@@ -587,7 +601,8 @@ static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_
                        jc_est_node *nodes)
 {
     const jc_analysis *an = s->an;
-    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->util_user ? 0 : s->sms};
+    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->util_user ? 0 : s->sms,
+                        s->util_user ? 0 : s->l2};
     int bits = (int)jci_est_prec_bits(s->prec);
     dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
     jc_eff_model m = s->eff;

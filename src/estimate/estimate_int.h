@@ -77,6 +77,7 @@ typedef struct est {
     int pw_on;
     double size_factor;          /* params mode: u x 1 / (1 + N_half / N) */
     double sms;                  /* SM count (wave quantisation); 0: unknown */
+    double l2;                   /* L2 bytes (device l2_mb; kernels' L2-resident inputs); 0: unknown */
     jc_eff_plan plan;            /* the runtime's kernels (fusion.c) */
     int plan_state;              /* 0 not built, 1 built, -1 none */
     /* multi-device training (train_parallel.c) */

@@ -320,9 +320,15 @@ static int group_traffic(pctx *c, int h, int check_only)
 {
     const jc_analysis *an = c->an;
     jc_eff_plan *p = c->p;
-    int red = 0, outs = 0;
-    for (size_t i = (size_t)h; i < an->n_nodes; i++)
-        if (c->grp[i] == h && op_fusable_of(an->nodes[i].node) == FUSE_RED) red = 1;
+    int red = 0, soft = 0, bn = 0, outs = 0;
+    for (size_t i = (size_t)h; i < an->n_nodes; i++) {
+        if (c->grp[i] != h) continue;
+        bn |= is_op(c, (int)i, "BatchNormalization");
+        if (op_fusable_of(an->nodes[i].node) == FUSE_RED) {
+            red = 1;
+            soft |= is_op(c, (int)i, "Softmax") || is_op(c, (int)i, "LogSoftmax");
+        }
+    }
     int fp32 = c->eager && c->tensor_cores && red;
     double elt = fp32 ? 4 : c->run_bytes, in = 0, out = 0, fl = 0, act_in = 0;
     for (size_t i = (size_t)h; i < an->n_nodes; i++) {
@@ -355,6 +361,9 @@ static int group_traffic(pctx *c, int h, int check_only)
     p->in_bytes[h] = in;
     p->out_bytes[h] = out;
     p->flops[h] = fl;
+    /* training: a normalisation's parameter-gradient reduction (read dy,
+     * x); a batch norm in training mode also its statistics pass */
+    p->norm_bytes[h] = bn ? 3 * out : red && !soft ? 2 * out : 0;
     if (fp32) {
         /* to fp32 (read 2, write 4 per element) and back (read 4, write 2) */
         p->side_bytes[h] += 1.5 * (act_in + out);
@@ -419,7 +428,32 @@ static void conv_sides(pctx *c, int i)
     jc_gemm_shape g;
     if (c->tensor_cores && jci_eff_node_gemm(c->an, n, &g) && g.n >= 8 && g.k >= 8) {
         c->p->side_bytes[i] += 2 * (ib + ob);
+        c->p->xform_bytes[i] = 2 * (ib + ob);
         c->p->side_kernels[i] += 2;
+    }
+}
+
+/* L2 candidates: the activation inputs of each kernel written by the
+ * kernel just before it (its producer at or after the previous kernel's
+ * head, in node order: that kernel or a node fused into it). */
+static void l2_candidates(pctx *c)
+{
+    const jc_analysis *an = c->an;
+    jc_eff_plan *p = c->p;
+    int prev = -1;
+    for (size_t i = 0; i < an->n_nodes; i++) {
+        const jc_counted_node *n = &an->nodes[i];
+        if (!n->counted || n->cost.cls == JC_CLASS_NONE || p->role[i] == JC_PLAN_FUSED) continue;
+        size_t acts[8];
+        int k = prev < 0 ? 0 : acts_of(c, (int)i, acts, 8);
+        for (int q = 0; q < k; q++) {
+            int pr = c->prod[acts[q]];
+            if (pr < prev || pr >= (int)i) continue;
+            double b = vbytes(c, acts[q], c->run_bytes);
+            p->l2_bytes[i] += b;
+            if (b > p->l2_max[i]) p->l2_max[i] = b;
+        }
+        prev = (int)i;
     }
 }
 
@@ -441,11 +475,15 @@ jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, doubl
     p->out_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
     p->in_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
     p->bn_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
+    p->xform_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
+    p->norm_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
+    p->l2_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
+    p->l2_max = jci_arena_calloc(a, n + 1, sizeof(double));
     c.grp = jci_arena_calloc(a, n + 1, sizeof(int));
     c.seed = jci_arena_calloc(a, n + 1, sizeof(int));
     c.ban = jci_arena_calloc(a, n + 1, 1);
     if (!p->role || !p->bytes || !p->flops || !p->partner || !p->side_bytes || !p->side_kernels ||
-        !p->out_bytes || !p->in_bytes || !p->bn_bytes || !c.grp || !c.seed || !c.ban)
+        !p->out_bytes || !p->in_bytes || !p->bn_bytes || !p->xform_bytes || !p->norm_bytes || !p->l2_bytes || !p->l2_max || !c.grp || !c.seed || !c.ban)
         return JC_ERR_NOMEM;
     jc_status st = index_values(&c, a);
     if (st) return st;
@@ -478,5 +516,6 @@ jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, doubl
     if (c.eager)
         for (size_t i = 0; i < n; i++)
             if (an->nodes[i].counted && p->role[i] == JC_PLAN_OWN) conv_sides(&c, (int)i);
+    l2_candidates(&c);
     return JC_OK;
 }

@@ -236,7 +236,7 @@ static double group_bw(const tstate *t, double n, double stride, int sc)
 static double micro_batch(const est *s, const tstate *t, const tlay *y, double S, int sc, double *parts)
 {
     const tshape *h = &t->sh;
-    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms};
+    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0};
     int bits = (int)jci_est_prec_bits(s->prec);
     dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
     double T = y->mbs * S / y->cp, tp = y->tp, d = h->d;
@@ -332,7 +332,7 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     double one[P_N] = {0};
     double mf = micro_batch(s, t, y, st->S, sc, one);
     if (t->teacher > 0) {
-        jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms};
+        jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0};
         double T = y->mbs * st->S / y->cp;
         one[P_TEACHER] = jci_eff_gemm_s(&s->eff, &dv, T, h->d, h->d, t->teacher / (h->d * h->d * y->tp * y->pp), sc);
         mf += 2 * T * t->teacher / (y->tp * y->pp);

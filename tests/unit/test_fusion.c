@@ -4,8 +4,10 @@
  * torchvision graphs of tests/models/torchvision: attention found as one
  * SDPA kernel (eager PyTorch 2, compiled) and not under eager-pt1, the
  * exporter's decomposed normalisations and GELUs as one kernel each, the
- * eager convolution side kernels, and the GEMM time's tile, wave and
- * depthwise terms on hand-computed shapes.
+ * eager convolution side kernels, the GEMM time's tile, wave and
+ * depthwise terms on hand-computed shapes, and the training step's
+ * backward terms (transforms twice, normalisation reductions,
+ * kernel_eta_backward) and the forward's L2-resident inputs.
  */
 #include "joulecast.h"
 #include "check.h"
@@ -104,7 +106,7 @@ static void test_gemm_model(void)
     jc_diag d;
     CHECK(jci_eff_resolve(db, JC_RUNTIME_EAGER, &m, &d) == JC_OK);
     double P = 100e12, eta = m.v[JC_EFF_ETA_MATRIX].central, fill = m.v[JC_EFF_FILL_S].central;
-    jc_eff_device dv = {P, 20e12, 1e12, 1, 8, 64};
+    jc_eff_device dv = {P, 20e12, 1e12, 1, 8, 64, 0};
     /* 8192 x 8192 x 8192: 64 x 128 = 8192 tiles of 128 x 64, 128 full
      * waves over 64 SMs, aligned: (F + P eta fill) / (P eta) */
     jc_gemm_shape g = {8192, 8192, 8192, 1};
@@ -132,12 +134,117 @@ static void test_gemm_model(void)
     CHECK(jci_eff_gemm_compute_s(&m, &dv, &g, 2) >= t && jci_eff_gemm_compute_s(&m, &dv, &g, 0) <= t);
 }
 
+/* Time of node i on dv (central) with plan p, forward or backward. */
+static double node_t(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
+                     const jc_eff_plan *p, size_t i, int backward)
+{
+    jc_node_time nt;
+    jci_eff_node_time(m, dv, an, p, i, 1, 1, backward, &nt);
+    return nt.t;
+}
+
+static void test_backward_and_l2(void)
+{
+    const char *path = "tests/models/torchvision/resnet50.onnx";
+    if (!check_need(path)) return;
+    jc_model *mo;
+    jc_analysis *an;
+    jc_diag d;
+    if (jc_model_load(path, &mo, &d)) return;
+    jc_analyze_opts o = {0};
+    o.batch = 8;
+    if (jc_analyze(mo, &o, &an, &d)) {
+        jc_model_free(mo);
+        return;
+    }
+    jc_eff_model m;
+    jc_eff_plan p;
+    jci_arena *a = jci_arena_new();
+    CHECK(a && jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, &m, &d) == JC_OK &&
+          jci_eff_plan_build(&m, an, 2, 1, a, &p) == JC_OK);
+    jc_eff_device dv = {100e12, 20e12, 1e12, 1, 8, 64, 0};
+    int xf = 0, l2 = 0, bwd = 0;
+    for (size_t i = 0; a && i < an->n_nodes; i++) {
+        if (!an->nodes[i].counted || p.role[i] == JC_PLAN_FUSED) continue;
+        if (p.xform_bytes[i] > 0 && !xf) {
+            /* the backward's transforms: removing them saves their traffic
+             * over the bandwidth (and more: two more kernels) */
+            double t = node_t(&m, &dv, an, &p, i, 1), x = p.xform_bytes[i];
+            p.xform_bytes[i] = 0;
+            double t0 = node_t(&m, &dv, an, &p, i, 1);
+            p.xform_bytes[i] = x;
+            xf = t - t0 >= x / (dv.bw * m.v[JC_EFF_ETA_BW].central) * 0.999;
+        }
+        if (p.l2_bytes[i] > 0 && an->nodes[i].cost.cls != JC_CLASS_MATRIX && !l2) {
+            /* an input the previous kernel wrote: from the L2 when it fits */
+            double t = node_t(&m, &dv, an, &p, i, 0);
+            jc_eff_device big = dv, small = dv;
+            big.l2 = 2 * p.l2_max[i];
+            small.l2 = p.l2_max[i] / 2;
+            l2 = node_t(&m, &big, an, &p, i, 0) < t && node_t(&m, &small, an, &p, i, 0) == t &&
+                 node_t(&m, &big, an, &p, i, 1) == node_t(&m, &dv, an, &p, i, 1);
+        }
+        if (!bwd) {
+            /* every backward kernel's time over kernel_eta_backward */
+            double t = node_t(&m, &dv, an, &p, i, 1);
+            jc_eff_model h = m;
+            h.v[JC_EFF_ETA_BWD] = (jc_range){0.5, 0.5, 0.5};
+            double e = m.v[JC_EFF_ETA_BWD].central;
+            bwd = t > 0 && fabs(node_t(&h, &dv, an, &p, i, 1) - t * e / 0.5) < 1e-12 * t &&
+                  node_t(&h, &dv, an, &p, i, 0) == node_t(&m, &dv, an, &p, i, 0);
+        }
+    }
+    CHECK(xf);
+    CHECK(l2);
+    CHECK(bwd);
+    jci_arena_free(a);
+    jc_analysis_free(an);
+    jc_model_free(mo);
+}
+
+static void test_norm_backward(void)
+{
+    const char *path = "tests/models/torchvision/vit_b_16.onnx";
+    if (!check_need(path)) return;
+    jc_model *mo;
+    jc_analysis *an;
+    jc_diag d;
+    if (jc_model_load(path, &mo, &d)) return;
+    jc_analyze_opts o = {0};
+    o.batch = 2;
+    if (jc_analyze(mo, &o, &an, &d)) {
+        jc_model_free(mo);
+        return;
+    }
+    jc_eff_model m;
+    jc_eff_plan p;
+    jci_arena *a = jci_arena_new();
+    CHECK(a && jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, &m, &d) == JC_OK &&
+          jci_eff_plan_build(&m, an, 2, 1, a, &p) == JC_OK);
+    int norms = 0, soft_extra = 0;
+    for (size_t i = 0; a && i < an->n_nodes; i++) {
+        if (p.role[i] != JC_PLAN_GROUP) continue;
+        /* a layer norm's group (head ReduceMean): its reduction pass,
+         * 2 x what it writes; a softmax (unfused under pytorch-1): none */
+        if (!strcmp(an->nodes[i].node->op_type, "ReduceMean"))
+            norms += p.norm_bytes[i] > 0 && fabs(p.norm_bytes[i] - 2 * p.out_bytes[i]) < 1e-9 * p.norm_bytes[i];
+        if (!strcmp(an->nodes[i].node->op_type, "Softmax")) soft_extra += p.norm_bytes[i] > 0;
+    }
+    CHECK(norms == 25);   /* 2 per block x 12 + the final norm */
+    CHECK(soft_extra == 0);
+    jci_arena_free(a);
+    jc_analysis_free(an);
+    jc_model_free(mo);
+}
+
 int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_gemm_model);
     RUN(test_vit_attention_and_norms);
     RUN(test_conv_side_kernels);
+    RUN(test_backward_and_l2);
+    RUN(test_norm_backward);
     jc_hwdb_free(db);
     return check_summary();
 }

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "estimate/efficiency.h"
 #include "estimate/power.h"
+#include <string.h>
 
 static jc_hwdb *db;
 
@@ -152,6 +153,13 @@ static void test_runtime_profiles(void)
     jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, &p1, &d);
     CHECK(c.src[JC_EFF_ETA_MATRIX] == e.src[JC_EFF_ETA_MATRIX] && p1.src[JC_EFF_ETA_BW] == e.src[JC_EFF_ETA_BW]);
     CHECK(jci_runtime_parse("eager-pt1") == JC_RUNTIME_EAGER_PT1);
+    /* profiles are named by their software; the former names are aliases */
+    CHECK(jci_runtime_parse("pytorch") == JC_RUNTIME_EAGER && jci_runtime_parse("PyTorch-1") == JC_RUNTIME_EAGER_PT1);
+    CHECK(jci_runtime_parse("torch-compile") == JC_RUNTIME_COMPILED && jci_runtime_parse("tensorrt") == JC_RUNTIME_ENGINE);
+    CHECK(jci_runtime_parse("compiled") == JC_RUNTIME_COMPILED && jci_runtime_is_alias("compiled"));
+    CHECK(!jci_runtime_is_alias("pytorch") && !jci_runtime_is_alias("nonsense"));
+    CHECK(jci_runtime_parse("onnxruntime") == JC_RUNTIME_COUNT);
+    CHECK(!strcmp(jci_runtime_name(JC_RUNTIME_EAGER_PT1), "pytorch-1") && jci_runtime_software(JC_RUNTIME_ENGINE));
     CHECK(g.v[JC_EFF_LAUNCH_S].central < e.v[JC_EFF_LAUNCH_S].central);
 }
 
