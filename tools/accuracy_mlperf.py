@@ -219,7 +219,8 @@ def power_fit(pred, params, rows, lo=0.3, hi=10.0):
     """k_compute from the rows given: the value at which the median of
     ln(predicted / measured J/sample) is 0 at the rows' throughput constants
     (J/sample rises with k; regula falsi in ln k, Illinois variant, from
-    k = 1 and 4, within [lo, hi])."""
+    k = 1 and 4, within [lo, hi]; a bound when the rows' median error has
+    one sign over the whole of it)."""
     import math
     from concurrent.futures import ThreadPoolExecutor
 
@@ -228,6 +229,11 @@ def power_fit(pred, params, rows, lo=0.3, hi=10.0):
         with ThreadPoolExecutor(max_workers=3) as ex:
             js = list(ex.map(lambda r: pred.j(p, r), rows))
         return ac.median([math.log(j / float(r["j_per_sample"])) for j, r in zip(js, rows) if j])
+    # no root inside the bounds: the bound the rows push towards
+    if f(math.log(lo)) >= 0:
+        return lo
+    if f(math.log(hi)) <= 0:
+        return hi
     a, b = math.log(1.0), math.log(4.0)
     fa, fb = f(a), f(b)
     side = 0
