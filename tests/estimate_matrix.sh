@@ -44,9 +44,10 @@ done
 for d in $($JC hw list | awk 'NR > 1 && $1 !~ /^\(/ && $1 != "HOST" && $2 != "server" && $2 != "cloud-instance" { print $1 }'); do
   check "estimate/tiny_cnn/device/$d" $JC estimate models/tiny_cnn.onnx --batch 4 --requests 1000 --device "$d" --region FR
 done
-# every host: its own accelerators, or 4 x A100 where the host names none
+# every host: its own accelerators, or A100s where the host names no device
+# (the generic hosts hold a count of accelerators the user names)
 for h in $($JC hw list --kind host | awk 'NR > 1 && $1 !~ /^\(/ { print $1 }'); do
-  if $JC hw show "$h" | grep -q '^ *accelerators'; then
+  if $JC hw show "$h" | grep -q "^ *accelerators.device"; then
     check "estimate/tiny_cnn/host/$h" $JC estimate models/tiny_cnn.onnx --batch 4 --requests 1000 --host "$h" --region FR
   else
     check "estimate/tiny_cnn/host/$h" $JC estimate models/tiny_cnn.onnx --batch 4 --requests 1000 --host "$h" --device a100 --count 4 --region FR
