@@ -189,7 +189,9 @@ jc_status sh_mha(opctx *c)
     }
     if (v && v->rank == 3) y[2] = v->dims[2];
     int64_t h = op_attr_i(c, "num_heads", 0);
-    if (v && v->rank == 4 && known(v->dims[1]) && known(v->dims[3])) y[2].v = v->dims[1].v * v->dims[3].v;
+    if (v && v->rank == 4 && known(v->dims[1]) && known(v->dims[3]) &&
+        !op_mul(c, v->dims[1].v, v->dims[3].v, &y[2].v))
+        return op_overflow(c);
     jc_status st = op_set_out(c, 0, dt, 3, y);
     (void)h;
     for (int k = 1; k < c->nout && !st; k++) st = op_set_out(c, k, dt, 4, NULL);
@@ -205,6 +207,7 @@ jc_status co_mha(opctx *c)
     int64_t h = op_attr_i(c, "num_heads", 1), D = q->dims[2].v, Dv = y->dims[2].v;
     L = k->rank == 3 ? k->dims[1].v : k->rank == 4 ? k->dims[2].v : -1;
     if (L < 0 || Dv < 0 || h <= 0) return op_unknown(c);
+    if (D == 0) return score_cost(c, 0, 0, Dv / h); /* an empty query: no scores (nq is 0 too) */
     /* scores = B*h*S*L = numel(Q)/D * h * L */
     if (!op_mul(c, nq / D, L, &scores) || !op_mul(c, scores, h, &scores)) return op_overflow(c);
     return score_cost(c, scores, D / h, Dv / h);
