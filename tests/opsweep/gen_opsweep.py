@@ -93,6 +93,21 @@ def attr_specs(sc, fallback):
     return out
 
 
+def write_model(path, domain, op, since, names, inputs, inits, nout, attrs, producer):
+    """One node of op over input names (graph inputs and initializers), nout outputs."""
+    outs = [f"out{k}" for k in range(nout)]
+    node = helper.make_node(op, names, outs, name=f"n_{op}", domain=domain, **attrs)
+    g = helper.make_graph([node], "sweep", inputs, [helper.make_tensor_value_info(o, TensorProto.FLOAT, None)
+                                                    for o in outs], initializer=inits)
+    opsets = [helper.make_opsetid("", since if domain == "" else 17)]
+    if domain:
+        opsets.append(helper.make_opsetid(domain, since))
+    m = helper.make_model(g, opset_imports=opsets, producer_name=producer)
+    m.ir_version = 8
+    with open(path, "wb") as f:
+        f.write(m.SerializeToString())
+
+
 def typical_shape(r):
     if r == 0:
         return []
@@ -120,18 +135,9 @@ class Gen:
                 inits.append(helper.make_tensor(nm, TensorProto.INT64, dims, vals))
             else:
                 inputs.append(helper.make_tensor_value_info(nm, TensorProto.FLOAT, typical_shape(rank)))
-        outs = [f"out{k}" for k in range(nout)]
-        node = helper.make_node(op, names, outs, name=f"n_{op}", domain=domain, **(attrs or {}))
-        g = helper.make_graph([node], "sweep", inputs, [helper.make_tensor_value_info(o, TensorProto.FLOAT, None)
-                                                        for o in outs], initializer=inits)
-        opsets = [helper.make_opsetid("", since if domain == "" else 17)]
-        if domain:
-            opsets.append(helper.make_opsetid(domain, since))
-        m = helper.make_model(g, opset_imports=opsets, producer_name="joulecast-opsweep")
-        m.ir_version = 8
         safe = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{self.n:05d}_{op}_{tag}")[:120]
-        with open(os.path.join(self.out, safe + ".onnx"), "wb") as f:
-            f.write(m.SerializeToString())
+        write_model(os.path.join(self.out, safe + ".onnx"), domain, op, since, names, inputs, inits, nout,
+                    attrs or {}, "joulecast-opsweep")
         self.written += 1
 
     def op(self, domain, op, since, fallback):
@@ -221,17 +227,7 @@ def rand_model(rng, ops, fallback, path):
             inits.append(helper.make_tensor(nm, TensorProto.INT64, dims, [rand_int(rng) for _ in range(n)]))
         else:
             inputs.append(helper.make_tensor_value_info(nm, rng.choice(RTYPES), rand_shape(rng)))
-    outs = [f"out{k}" for k in range(nout)]
-    node = helper.make_node(op, names, outs, name=f"n_{op}", domain=domain, **attrs)
-    g = helper.make_graph([node], "sweep", inputs, [helper.make_tensor_value_info(o, TensorProto.FLOAT, None)
-                                                    for o in outs], initializer=inits)
-    opsets = [helper.make_opsetid("", since if domain == "" else 17)]
-    if domain:
-        opsets.append(helper.make_opsetid(domain, since))
-    m = helper.make_model(g, opset_imports=opsets, producer_name="joulecast-opsweep-random")
-    m.ir_version = 8
-    with open(path, "wb") as f:
-        f.write(m.SerializeToString())
+    write_model(path, domain, op, since, names, inputs, inits, nout, attrs, "joulecast-opsweep-random")
 
 
 def main_random(out, seed, n):
