@@ -143,25 +143,49 @@ static double node_t(const jc_eff_model *m, const jc_eff_device *dv, const jc_an
     return nt.t;
 }
 
-static void test_backward_and_l2(void)
-{
-    const char *path = "tests/models/torchvision/resnet50.onnx";
-    if (!check_need(path)) return;
+/* A model analysed at batch `batch` and its pytorch-1 training plan (2
+ * scenarios' worth, tensor cores on), for the backward tests.  false when
+ * the model is absent or does not load or analyse (nothing to free);
+ * a failed plan is a CHECK failure, and t is closed by pt1_plan_close. */
+typedef struct pt1_plan {
     jc_model *mo;
     jc_analysis *an;
-    jc_diag d;
-    if (jc_model_load(path, &mo, &d)) return;
-    jc_analyze_opts o = {0};
-    o.batch = 8;
-    if (jc_analyze(mo, &o, &an, &d)) {
-        jc_model_free(mo);
-        return;
-    }
     jc_eff_model m;
     jc_eff_plan p;
-    jci_arena *a = jci_arena_new();
-    CHECK(a && jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, &m, &d) == JC_OK &&
-          jci_eff_plan_build(&m, an, 2, 1, a, &p) == JC_OK);
+    jci_arena *a;
+} pt1_plan;
+
+static bool pt1_plan_open(pt1_plan *t, const char *path, int64_t batch)
+{
+    jc_diag d;
+    if (!check_need(path) || jc_model_load(path, &t->mo, &d)) return false;
+    jc_analyze_opts o = {0};
+    o.batch = batch;
+    if (jc_analyze(t->mo, &o, &t->an, &d)) {
+        jc_model_free(t->mo);
+        return false;
+    }
+    t->a = jci_arena_new();
+    CHECK(t->a && jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, &t->m, &d) == JC_OK &&
+          jci_eff_plan_build(&t->m, t->an, 2, 1, t->a, &t->p) == JC_OK);
+    return true;
+}
+
+static void pt1_plan_close(pt1_plan *t)
+{
+    jci_arena_free(t->a);
+    jc_analysis_free(t->an);
+    jc_model_free(t->mo);
+}
+
+static void test_backward_and_l2(void)
+{
+    pt1_plan pl;
+    if (!pt1_plan_open(&pl, "tests/models/torchvision/resnet50.onnx", 8)) return;
+    jc_eff_model m = pl.m;
+    jc_eff_plan p = pl.p;
+    const jc_analysis *an = pl.an;
+    jci_arena *a = pl.a;
     jc_eff_device dv = {100e12, 20e12, 1e12, 1, 8, 64, 0};
     int xf = 0, l2 = 0, bwd = 0;
     for (size_t i = 0; a && i < an->n_nodes; i++) {
@@ -197,30 +221,16 @@ static void test_backward_and_l2(void)
     CHECK(xf);
     CHECK(l2);
     CHECK(bwd);
-    jci_arena_free(a);
-    jc_analysis_free(an);
-    jc_model_free(mo);
+    pt1_plan_close(&pl);
 }
 
 static void test_norm_backward(void)
 {
-    const char *path = "tests/models/torchvision/vit_b_16.onnx";
-    if (!check_need(path)) return;
-    jc_model *mo;
-    jc_analysis *an;
-    jc_diag d;
-    if (jc_model_load(path, &mo, &d)) return;
-    jc_analyze_opts o = {0};
-    o.batch = 2;
-    if (jc_analyze(mo, &o, &an, &d)) {
-        jc_model_free(mo);
-        return;
-    }
-    jc_eff_model m;
-    jc_eff_plan p;
-    jci_arena *a = jci_arena_new();
-    CHECK(a && jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, &m, &d) == JC_OK &&
-          jci_eff_plan_build(&m, an, 2, 1, a, &p) == JC_OK);
+    pt1_plan pl;
+    if (!pt1_plan_open(&pl, "tests/models/torchvision/vit_b_16.onnx", 2)) return;
+    jc_eff_plan p = pl.p;
+    const jc_analysis *an = pl.an;
+    jci_arena *a = pl.a;
     int norms = 0, soft_extra = 0;
     for (size_t i = 0; a && i < an->n_nodes; i++) {
         if (p.role[i] != JC_PLAN_GROUP) continue;
@@ -232,9 +242,7 @@ static void test_norm_backward(void)
     }
     CHECK(norms == 25);   /* 2 per block x 12 + the final norm */
     CHECK(soft_extra == 0);
-    jci_arena_free(a);
-    jc_analysis_free(an);
-    jc_model_free(mo);
+    pt1_plan_close(&pl);
 }
 
 int main(void)
