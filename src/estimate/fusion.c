@@ -457,6 +457,26 @@ static void l2_candidates(pctx *c)
     }
 }
 
+/* The plan's per-node arrays and the builder's own, zeroed, n + 1 each
+ * in arena a: a table of slots by element type.  JC_ERR_NOMEM when one
+ * fails. */
+static jc_status alloc_arrays(pctx *c, jci_arena *a, size_t n)
+{
+    jc_eff_plan *p = c->p;
+    double **dbl[] = {&p->bytes, &p->flops, &p->side_bytes, &p->side_kernels, &p->out_bytes, &p->in_bytes,
+                      &p->bn_bytes, &p->xform_bytes, &p->norm_bytes, &p->l2_bytes, &p->l2_max};
+    int **ints[] = {&p->partner, &c->grp, &c->seed};
+    unsigned char **flags[] = {&p->role, &c->ban};
+    int ok = 1;
+    for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++)
+        ok &= (*dbl[i] = jci_arena_calloc(a, n + 1, sizeof **dbl[i])) != NULL;
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        ok &= (*ints[i] = jci_arena_calloc(a, n + 1, sizeof **ints[i])) != NULL;
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        ok &= (*flags[i] = jci_arena_calloc(a, n + 1, sizeof **flags[i])) != NULL;
+    return ok ? JC_OK : JC_ERR_NOMEM;
+}
+
 jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, double run_bytes,
                             int tensor_cores, jci_arena *a, jc_eff_plan *p)
 {
@@ -466,25 +486,7 @@ jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, doubl
     pctx c = {an, m, p, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, run_bytes,
               m->runtime != JC_RUNTIME_COMPILED, m->runtime != JC_RUNTIME_EAGER_PT1, tensor_cores};
     p->n = n;
-    p->role = jci_arena_calloc(a, n + 1, 1);
-    p->bytes = jci_arena_calloc(a, n + 1, sizeof(double));
-    p->flops = jci_arena_calloc(a, n + 1, sizeof(double));
-    p->partner = jci_arena_calloc(a, n + 1, sizeof(int));
-    p->side_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
-    p->side_kernels = jci_arena_calloc(a, n + 1, sizeof(double));
-    p->out_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
-    p->in_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
-    p->bn_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
-    p->xform_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
-    p->norm_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
-    p->l2_bytes = jci_arena_calloc(a, n + 1, sizeof(double));
-    p->l2_max = jci_arena_calloc(a, n + 1, sizeof(double));
-    c.grp = jci_arena_calloc(a, n + 1, sizeof(int));
-    c.seed = jci_arena_calloc(a, n + 1, sizeof(int));
-    c.ban = jci_arena_calloc(a, n + 1, 1);
-    if (!p->role || !p->bytes || !p->flops || !p->partner || !p->side_bytes || !p->side_kernels ||
-        !p->out_bytes || !p->in_bytes || !p->bn_bytes || !p->xform_bytes || !p->norm_bytes || !p->l2_bytes || !p->l2_max || !c.grp || !c.seed || !c.ban)
-        return JC_ERR_NOMEM;
+    if (alloc_arrays(&c, a, n)) return JC_ERR_NOMEM;
     jc_status st = index_values(&c, a);
     if (st) return st;
     for (size_t i = 0; i < n; i++) p->partner[i] = -1;

@@ -22,10 +22,19 @@ typedef struct key_row {
     int range;          /* R_*: job_keys.def's range column */
     double max;         /* 0: none */
     const char *unit;
+    unsigned modes;     /* JM_*: the kinds of estimate it acts in */
+    const char *gen_hint;   /* in a serving estimate: what to give instead */
 } key_row;
 
-#define JOB_KEY(name, kind, field, arg, range, max, unit, help) \
-    {{name, arg, help}, K_##kind, offsetof(jc_job, field), R_##range, max, unit},
+/* job_keys.def's modes column, as a set of (1 << jc_mode). */
+enum {
+    JM_INF = 1 << JC_MODE_INFERENCE, JM_TRAIN = 1 << JC_MODE_TRAINING, JM_GEN = 1 << JC_MODE_GENERATION,
+    JM_INF_TRAIN = JM_INF | JM_TRAIN, JM_INF_GEN = JM_INF | JM_GEN, JM_TRAIN_GEN = JM_TRAIN | JM_GEN,
+    JM_ALL = JM_INF | JM_TRAIN | JM_GEN
+};
+
+#define JOB_KEY(name, kind, field, arg, range, max, unit, modes, hint, help) \
+    {{name, arg, help}, K_##kind, offsetof(jc_job, field), R_##range, max, unit, JM_##modes, hint},
 static const key_row rows[] = {
 #include "job/job_keys.def"
 };
@@ -33,7 +42,7 @@ static const key_row rows[] = {
 #define N_ROWS (sizeof rows / sizeof rows[0])
 
 /* The public view: the jc_job_key parts of rows[], in order. */
-#define JOB_KEY(name, kind, field, arg, range, max, unit, help) {name, arg, help},
+#define JOB_KEY(name, kind, field, arg, range, max, unit, modes, hint, help) {name, arg, help},
 static const jc_job_key pub_keys[] = {
 #include "job/job_keys.def"
 };
@@ -239,70 +248,31 @@ jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d
 
 /* ---- keys that belong to one kind of estimate -------------------------------- */
 
-enum { M_INF = 1 << JC_MODE_INFERENCE, M_TRAIN = 1 << JC_MODE_TRAINING, M_GEN = 1 << JC_MODE_GENERATION };
+/* The keys that do something in some modes only are job_keys.def's with
+ * a modes column other than ALL (every other key applies to all, or is
+ * checked where its use is); gen_hint says what to give instead in a
+ * serving estimate. */
 
-/* The keys that do something in some modes only (every other key applies
- * to all, or is checked where its use is: --tp/--pp/--hidden by the
- * layout, --hf-config and the decoder dims by the serving request), and
- * what to say in a mode where the key does nothing. */
-static const struct mode_row {
-    const char *key;
-    unsigned modes;
-    const char *gen_hint;   /* in a serving estimate: what to give instead */
-} mode_rows[] = {
-    {"samples", M_TRAIN, NULL},
-    {"epochs", M_TRAIN, NULL},
-    {"optimizer", M_TRAIN, NULL},
-    {"backward-factor", M_TRAIN, NULL},
-    {"recompute", M_TRAIN, NULL},
-    {"micro-batches", M_TRAIN, NULL},
-    {"layers", M_TRAIN, NULL},
-    {"heads", M_TRAIN, NULL},
-    {"total-params", M_TRAIN, NULL},
-    {"cp", M_TRAIN, NULL},
-    {"zero", M_TRAIN, NULL},
-    {"virtual-stages", M_TRAIN, NULL},
-    {"distill-teacher", M_TRAIN, NULL},
-    {"mtp-heads", M_TRAIN, NULL},
-    {"long-seq", M_TRAIN, NULL},
-    {"long-tokens", M_TRAIN, NULL},
-    {"ep", M_GEN | M_TRAIN, NULL},
-    {"requests", M_INF | M_GEN, NULL},
-    {"tokens-per-request", M_INF, " (give --output-tokens)"},
-    {"runtime", M_INF | M_TRAIN, " (the serving runtime is --serving-runtime)"},
-    {"precision", M_INF | M_TRAIN, " (the arithmetic precision follows --weights)"},
-    {"prompt-tokens", M_GEN, NULL},
-    {"output-tokens", M_GEN, NULL},
-    {"concurrency", M_GEN, NULL},
-    {"weights", M_GEN, NULL},
-    {"kv-format", M_GEN, NULL},
-    {"serving-runtime", M_GEN, NULL},
-};
-
-/* Is the key set in the job (not at jc_job_init's "not given")? */
-static int key_given(const jc_job *job, const char *key)
+/* Is row r's field set in the job (not at jc_job_init's "not given")? */
+static int key_given(const jc_job *job, const key_row *r)
 {
     const char *base = (const char *)job;
-    for (size_t i = 0; i < N_ROWS; i++) {
-        if (strcmp(rows[i].pub.name, key)) continue;
-        switch (rows[i].kind) {
-        case K_NUM: return !isnan(*(const double *)(base + rows[i].off));
-        case K_NAME: return *(const char *const *)(base + rows[i].off) != NULL;
-        case K_FLAG: return *(const int *)(base + rows[i].off) != 0;
-        default: return 0;
-        }
+    switch (r->kind) {
+    case K_NUM: return !isnan(*(const double *)(base + r->off));
+    case K_NAME: return *(const char *const *)(base + r->off) != NULL;
+    case K_FLAG: return *(const int *)(base + r->off) != 0;
+    default: return 0;
     }
-    return 0;
 }
 
 static const char *kind_of(unsigned modes)
 {
     switch (modes) {
-    case M_TRAIN: return "a training option";
-    case M_INF: return "an inference option";
-    case M_GEN: return "a serving option (--generate)";
-    case M_INF | M_GEN: return "an inference and serving option";
-    case M_TRAIN | M_GEN: return "a training and serving option";
+    case JM_TRAIN: return "a training option";
+    case JM_INF: return "an inference option";
+    case JM_GEN: return "a serving option (--generate)";
+    case JM_INF_GEN: return "an inference and serving option";
+    case JM_TRAIN_GEN: return "a training and serving option";
     default: return "an option of inference and training estimates";
     }
 }
@@ -311,18 +281,18 @@ jc_status jc_job_check_mode(const jc_job *job, jc_diag *d)
 {
     if (!job) return jci_diag_set(d, JC_ERR_USAGE, "jc_job_check_mode: NULL job");
     unsigned m = 1u << job->mode;
-    for (size_t i = 0; i < sizeof mode_rows / sizeof mode_rows[0]; i++) {
-        const struct mode_row *r = &mode_rows[i];
-        if ((r->modes & m) || !key_given(job, r->key)) continue;
+    for (size_t i = 0; i < N_ROWS; i++) {
+        const key_row *r = &rows[i];
+        if ((r->modes & m) || !key_given(job, r)) continue;
         const char *what = job->mode == JC_MODE_TRAINING ? "a training estimate"
                          : job->mode == JC_MODE_GENERATION ? "a serving estimate (--generate)"
                                                            : "an inference estimate (the default mode)";
         const char *fix;
         if (job->mode == JC_MODE_GENERATION) fix = r->gen_hint ? r->gen_hint : "";
-        else if (r->modes == M_GEN) fix = ": add --generate (--mode generation), or drop it";
+        else if (r->modes == JM_GEN) fix = ": add --generate (--mode generation), or drop it";
         else if (job->mode == JC_MODE_TRAINING) fix = ": drop it, or estimate inference without --train";
         else fix = ": add --train, or drop it";
-        return jci_diag_set(d, JC_ERR_USAGE, "--%s is %s and has no effect on %s%s%s", r->key, kind_of(r->modes), what,
+        return jci_diag_set(d, JC_ERR_USAGE, "--%s is %s and has no effect on %s%s%s", r->pub.name, kind_of(r->modes), what,
                            job->mode == JC_MODE_GENERATION ? ": drop it" : "", fix);
     }
     return JC_OK;
