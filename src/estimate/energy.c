@@ -369,7 +369,10 @@ jc_status jci_est_resolve_host(est *s)
         s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power, %g x %s (CPUs, DRAM, fans, NICs)", s->K, s->host->id),
                            R3(r.low * s->K, r.central * s->K, r.high * s->K), "W", JC_ORIGIN_HWDB,
                            jci_bld_cite(&s->b, &s->host->host_power_w));
-        s->e->host_assumed = jci_bld_str(&s->b, "%s x %g (--host)", s->host->id, s->K);
+        int derived_k = !given(j->hosts) && s->K > 1;  /* count_hardware: from --count */
+        s->e->host_assumed = derived_k ? jci_bld_str(&s->b, "%s x %g (--host; hosts to hold --count %g)",
+                                                     s->host->id, s->K, s->G)
+                                       : jci_bld_str(&s->b, "%s x %g (--host)", s->host->id, s->K);
         s->e->host_given = 1;
         return JC_OK;
     }

@@ -166,6 +166,57 @@ static int picks_variant(const jc_hwdb *db, const jc_device *dev, const char *na
     return 0;
 }
 
+/* The number of hosts (K) and devices (G), each an assumption with its
+ * origin.  A host that names its accelerator, or names none but holds
+ * n_accel slots, holds n_accel of --device per host; a host whose slots
+ * are not known (n_accel 0) holds what --count says.  --count beyond one
+ * host's slots without --hosts takes as many hosts as it needs (derived,
+ * rounded up); --count beyond the --hosts given is refused: no host
+ * energy is computed for hosts that hold no device or for devices that
+ * have no host.  --hosts and --count are whole numbers >= 1
+ * (jc_job_check).  Errors: JC_ERR_USAGE with the diagnostic. */
+static jc_status count_hardware(est *s, const jc_host *host, const jc_device *dev, const char *traced,
+                                double traced_n)
+{
+    const jc_job *j = s->job;
+    if (!host) {
+        int from_trace = !given(j->count) && dev && traced && traced_n > 0;
+        s->G = given(j->count) ? j->count : from_trace ? traced_n : 1;
+        s->K = 0;
+        jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",
+               given(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
+               given(j->count) ? "--count"
+               : from_trace ? jci_bld_str(&s->b, "the trace's %g device channels (%s)", traced_n, j->measured)
+                            : "one device unless --count is given");
+        return JC_OK;
+    }
+    double per = host->accel == dev || (!host->accel && host->n_accel > 0) ? host->n_accel : 1;
+    int slots = host->n_accel > 0 && (host->accel == dev || !host->accel);
+    int derive = slots && !given(j->hosts) && given(j->count) && j->count > per;
+    s->K = given(j->hosts) ? j->hosts : derive ? ceil(j->count / per) : 1;
+    if (slots && given(j->hosts) && given(j->count) && j->count > per * s->K)
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count %g exceeds the %g devices of --hosts %g x %s (%g each): "
+                            "give --hosts %g, or leave --hosts out", j->count, per * s->K, s->K, host->id, per,
+                            ceil(j->count / per));
+    jci_bld_assume(&s->b, "hosts", "servers / instances", R1(s->K), "",
+           given(j->hosts) ? JC_ORIGIN_USER : derive ? JC_ORIGIN_DERIVED : JC_ORIGIN_DEFAULT,
+           given(j->hosts) ? "--hosts"
+           : derive ? jci_bld_str(&s->b, "--count %g at %g devices per %s, rounded up", j->count, per, host->id)
+                    : "one host unless --hosts is given");
+    if (given(j->count) && !slots && j->count > per * s->K)
+        jci_bld_warn(&s->b, "--count %g exceeds the %g devices of %g x %s", j->count, per * s->K, s->K, host->id);
+    s->G = given(j->count) ? j->count : per * s->K;
+    jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",
+           given(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_HWDB,
+           given(j->count) ? "--count"
+           : !host->accel ? jci_bld_str(&s->b, "%s:%d (%s holds %d accelerator%s; the device is --device's %s)",
+                                        host->file, host->line, host->id, host->n_accel,
+                                        host->n_accel == 1 ? "" : "s", dev->id)
+                          : jci_bld_str(&s->b, "%s:%d (%s has %d x %s)",
+               host->file, host->line, host->id, host->n_accel, dev->id));
+    return JC_OK;
+}
+
 static jc_status resolve_hardware(est *s)
 {
     const jc_job *j = s->job;
@@ -227,42 +278,7 @@ static jc_status resolve_hardware(est *s)
     if (alias && dev_named == dev && picks_variant(s->db, dev, alias))
         s->e->device_alias = jci_bld_str(&s->b, "%s", alias);
 
-    /* counts */
-    /* --hosts and --count are whole numbers >= 1: jc_job_check, above */
-    if (host) {
-        s->K = given(j->hosts) ? j->hosts : 1;
-        jci_bld_assume(&s->b, "hosts", "servers / instances", R1(s->K), "",
-               given(j->hosts) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
-               given(j->hosts) ? "--hosts" : "one host unless --hosts is given");
-        /* a host that names its accelerator, or holds n_accel of the
-         * --device: that many per host; another device: one per host */
-        double per = host->accel == dev || (!host->accel && host->n_accel > 0) ? host->n_accel : 1;
-        if (given(j->count)) {
-            s->G = j->count;
-            if (j->count > per * s->K)
-                jci_bld_warn(&s->b, "--count %g exceeds the %g devices of %g x %s", j->count,
-                     per * s->K, s->K, host->id);
-        } else {
-            s->G = per * s->K;
-        }
-        jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",
-               given(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_HWDB,
-               given(j->count) ? "--count"
-               : !host->accel ? jci_bld_str(&s->b, "%s:%d (%s holds %d accelerator%s; the device is --device's %s)",
-                                            host->file, host->line, host->id, host->n_accel,
-                                            host->n_accel == 1 ? "" : "s", dev->id)
-                              : jci_bld_str(&s->b, "%s:%d (%s has %d x %s)",
-                   host->file, host->line, host->id, host->n_accel, dev->id));
-    } else {
-        int from_trace = !given(j->count) && dev && traced && traced_n > 0;
-        s->G = given(j->count) ? j->count : from_trace ? traced_n : 1;
-        s->K = 0;
-        jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",
-               given(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
-               given(j->count) ? "--count"
-               : from_trace ? jci_bld_str(&s->b, "the trace's %g device channels (%s)", traced_n, j->measured)
-                            : "one device unless --count is given");
-    }
+    if ((st = count_hardware(s, host, dev, traced, traced_n))) return st;
     s->e->devices = s->G;
     s->e->hosts = s->K;
 
