@@ -226,17 +226,21 @@ jc_status sh_gqa(opctx *c)
         B = q->dims[0];
         S = q->dims[1];
         D = q->dims[2];
-        if (packed && known(D) && h + 2 * kvh > 0) {
-            dh.v = D.v / (h + 2 * kvh);
+        /* packed QKV: D = (h + 2 kvh) dh; the sum is checked (kv_num_heads is untrusted) */
+        int64_t all = packed && h >= 0 && kvh >= 0
+                          ? op_sadd(c, h, op_smul(c, kvh, 2, "kv_num_heads"), "kv_num_heads") : -1;
+        if (packed && known(D) && all > 0) {
+            dh.v = D.v / all;
             D.v = dh.v * h;
         } else if (known(D) && h > 0) dh.v = D.v / h;
     }
     jc_dim y[3] = {B, S, D};
     jc_status st = op_set_out(c, 0, dt, 3, y);
     jc_dim T = S;
-    if (pk && pk->rank == 4) T = known(S) && known(pk->dims[2]) ? (jc_dim){S.v + pk->dims[2].v, NULL}
-                                                                : (jc_dim){-1, NULL};
-    jc_dim p[4] = {B, {kvh, NULL}, T, dh};
+    if (pk && pk->rank == 4)
+        T = known(S) && known(pk->dims[2]) ? (jc_dim){op_sadd(c, S.v, pk->dims[2].v, "input past_key"), NULL}
+                                           : (jc_dim){-1, NULL};
+    jc_dim p[4] = {B, {kvh >= 0 ? kvh : -1, NULL}, T, dh};
     for (int k = 1; k < 3 && k < c->nout && !st; k++) st = op_set_out(c, k, dt, 4, p);
     return st;
 }
@@ -251,7 +255,7 @@ jc_status co_gqa(opctx *c)
     int64_t D = y->dims[2].v;
     if (!pk || pk->rank != 4 || !known(pk->dims[2]) || h <= 0 || D <= 0) return op_unknown(c);
     /* scores = B*h*S*T = numel(Y)/D * h * T; dk = dv = D/h */
-    if (!op_mul(c, ny / D * h, pk->dims[2].v, &scores)) return op_overflow(c);
+    if (!op_mul(c, ny / D, h, &scores) || !op_mul(c, scores, pk->dims[2].v, &scores)) return op_overflow(c);
     op_note(c, "GroupQueryAttention: full square counted (causal masking not discounted)");
     return score_cost(c, scores, D / h, D / h);
 }
