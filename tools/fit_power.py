@@ -10,7 +10,8 @@ power_k_compute_tpu to the Patterson et al. 2021 TPU v2 rows
 (tests/accuracy/training-runs.csv).
 
 GPU: the fit is tools/accuracy_mlperf.py's (power_fit): at the engine
-efficiency and BERT sequence fitted to the rows' throughput, the k_c at
+efficiency fitted to the rows' throughput (BERT at its sourced mean
+sequence), the k_c at
 which the median of ln(predicted / measured J/sample) is 0; every row is
 predicted through the CLI with the harness's recipe (its MaxQ power
 limits, the sourced host classes and the DRAM energy per bit of the
@@ -95,8 +96,7 @@ def fit_tpu():
 def fit_gpu():
     """(k_c, low, high): the all-row fit; low/high its spread over the
     leave-one-device-out folds (the leave-one-benchmark-out folds are
-    printed: without BERT rows the fold runs BERT at 384 tokens, so their
-    k_c says more about the sequence than about power)."""
+    printed)."""
     rows = mp.predictable(ac.read_rows(os.path.join(ac.ROOT, "tests", "accuracy", "mlperf-v1.1.csv")))
     per = mp.per_row_fits(rows)
     pred = mp.Predictor()
@@ -107,17 +107,15 @@ def fit_gpu():
         for name, keyf in (("device", lambda r: r["device"]), ("benchmark", lambda r: r["benchmark"])):
             for k in sorted({keyf(r) for r in rows}):
                 fp = fit([r for r in rows if keyf(r) != k])
-                print("  fold without %-28s k_c %.4g (eta %.4g, seq %.0f)" % (
-                    k, fp[mp.POWER_K], fp["runtime_engine_eta_matrix"], fp["bert_effective_sequence"]))
+                print("  fold without %-28s k_c %.4g (eta %.4g)" % (k, fp[mp.POWER_K], fp[mp.ETA]))
                 spread.setdefault(name, []).append(fp[mp.POWER_K])
     finally:
         pred.close()
     k = allp[mp.POWER_K]
     lo, hi = min(spread["device"] + [k]), max(spread["device"] + [k])
     print("power_k_compute_gpu = %.4g [%.4g-%.4g over the device folds; %.4g-%.4g over the benchmark folds] "
-          "(%d rows; eta %.4g, seq %.0f)" % (k, lo, hi, min(spread["benchmark"]), max(spread["benchmark"]),
-                                           len(rows), allp["runtime_engine_eta_matrix"],
-                                           allp["bert_effective_sequence"]))
+          "(%d rows; eta %.4g)" % (k, lo, hi, min(spread["benchmark"]), max(spread["benchmark"]),
+                                   len(rows), allp[mp.ETA]))
     return k, lo, hi
 
 
