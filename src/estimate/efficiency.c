@@ -59,16 +59,18 @@ int jci_runtime_is_alias(const char *s)
     return 0;
 }
 
-/* per-runtime constant ids: the framework runtimes (eager PyTorch 2 and
- * 1.x, torch.compile) run the same cuBLAS/cuDNN/generated kernels and
- * share one set of kernel efficiencies (kernel_eta_*), differing in what
- * they fuse (fusion.c) and in their dispatch cost; the engine profile
- * (TensorRT int8) has its own */
+/* per-runtime constant ids: every profile runs its vector and memory-bound
+ * kernels at the one set of kernel efficiencies (kernel_eta_vector,
+ * kernel_eta_bw); the framework runtimes (eager PyTorch 2 and 1.x,
+ * torch.compile) also share kernel_eta_matrix (the same cuBLAS/cuDNN/
+ * generated GEMMs), differing in what they fuse (fusion.c) and in their
+ * dispatch cost; TensorRT's matrix kernels (int8 implicit-GEMM
+ * convolutions and IMMA GEMMs with their requantising epilogues) have
+ * their own, runtime_engine_eta_matrix */
 static const char *const RT_IDS[JC_RUNTIME_COUNT][4] = {
     {"kernel_eta_matrix", "kernel_eta_vector", "kernel_eta_bw", "runtime_eager_launch_s"},
     {"kernel_eta_matrix", "kernel_eta_vector", "kernel_eta_bw", "runtime_compiled_launch_s"},
-    {"runtime_engine_eta_matrix", "runtime_engine_eta_vector", "runtime_engine_eta_bw",
-     "runtime_engine_launch_s"},
+    {"runtime_engine_eta_matrix", "kernel_eta_vector", "kernel_eta_bw", "runtime_engine_launch_s"},
     {"kernel_eta_matrix", "kernel_eta_vector", "kernel_eta_bw", "runtime_eager_launch_s"},
 };
 static const char *const SHARED_IDS[] = {"eff_fill_s", "eff_memory_latency_s", "eff_tile_m",
