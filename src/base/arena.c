@@ -92,11 +92,25 @@ char *jci_arena_strdup(jci_arena *a, const char *s)
 
 char *jci_arena_vprintf(jci_arena *a, const char *fmt, va_list ap)
 {
+    if (!a) return NULL;
+    /* one pass into the free tail of the current block; a text that does
+     * not fit is measured there and formatted again into a block of its
+     * own size (the second pass is the rare case) */
+    jc_block *b = a->head;
+    size_t room = b ? b->cap - b->used : 0;
     va_list aq;
     va_copy(aq, ap);
-    int n = vsnprintf(NULL, 0, fmt, aq);
+    int n = vsnprintf(room ? (char *)b->data + b->used : NULL, room, fmt, aq);
     va_end(aq);
-    char *r = n >= 0 ? jci_arena_alloc(a, (size_t)n + 1) : NULL;
+    if (n < 0) return NULL;
+    if ((size_t)n < room) {
+        size_t need = ((size_t)n + 1 + 15) & ~(size_t)15;   /* room is a multiple of 16 */
+        char *r = (char *)b->data + b->used;
+        b->used += need;
+        a->total += need;
+        return r;
+    }
+    char *r = jci_arena_alloc(a, (size_t)n + 1);
     if (r) vsnprintf(r, (size_t)n + 1, fmt, ap);
     return r;
 }

@@ -246,4 +246,22 @@ size_t jci_utf8_len(const unsigned char *p);
  * which.  Points into d; not present when d publishes neither. */
 const jc_sourced *jci_device_peak(const jc_device *d, jc_precision p, bool *acc32);
 
+/* ---- estimates of one analysis over a grid (src/estimate/estimate.c) --- */
+
+/* What the estimates of one analysis share across the points of a grid
+ * (sweep, calibrate): the runtime's kernel plan (src/estimate/fusion.c),
+ * which depends on the analysis, the runtime profile and the precision's
+ * element width alone, built once per such combination instead of once
+ * per point.  Bound to the analysis it was made for; an estimate of
+ * another analysis ignores it.  The analysis must outlive it. */
+typedef struct jci_est_share jci_est_share;
+/* A share for estimates of an; NULL on out-of-memory. */
+jci_est_share *jci_est_share_new(const jc_analysis *an);
+/* Releases it (NULL: a no-op).  Estimates made with it stay valid. */
+void jci_est_share_free(jci_est_share *sh);
+/* jc_estimate_run, with what sh already holds reused (NULL: none);
+ * the result is the same byte for byte. */
+jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
+                                  jci_est_share *sh, jc_estimate **out, jc_diag *d);
+
 #endif /* JC_INTERNAL_H */

@@ -79,14 +79,53 @@ jc_range jci_bld_assume(jci_builder *b, const char *key, const char *label, jc_r
     return v;
 }
 
+const char *jci_bld_cat(jci_builder *b, size_t n, const char *const *parts)
+{
+    size_t len = 0, at = 0;
+    for (size_t i = 0; i < n; i++) len += parts[i] ? strlen(parts[i]) : 0;
+    char *r = jci_arena_alloc(b->a, len + 1);
+    if (!r) {
+        b->oom = 1;
+        return "";
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t k = parts[i] ? strlen(parts[i]) : 0;
+        memcpy(r + at, parts[i] ? parts[i] : "", k);
+        at += k;
+    }
+    r[at] = 0;
+    return r;
+}
+
+/* v in decimal ("%d") into buf (room for any int); returns buf. */
+static const char *dec(char buf[16], int v)
+{
+    char t[16];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do t[n++] = (char)('0' + u % 10); while ((u /= 10) && n < 15);
+    int k = 0;
+    if (v < 0) buf[k++] = '-';
+    while (n) buf[k++] = t[--n];
+    buf[k] = 0;
+    return buf;
+}
+
 const char *jci_bld_cite(jci_builder *b, const jc_sourced *v)
 {
-    /* whole texts: reports that show less cut them with an ellipsis */
-    const char *cite = v->source && v->source->citation
-        ? jci_bld_str(b, "%s, %d", v->source->citation, v->year ? v->year : v->source->year) : "";
+    /* whole texts: reports that show less cut them with an ellipsis;
+     * joined, not printf'ed (a sweep formats some 20 per grid point) */
+    char line[16], year[16];
     const char *how = v->derived ? "; derived: " : v->measured ? "; measured: " : "";
     const char *txt = v->derived ? v->derived : v->measured ? v->measured : "";
-    return jci_bld_str(b, "%s:%d (%s)%s%s", v->file ? v->file : "hwdb", v->line, cite, how, txt);
+    const char *file = v->file ? v->file : "hwdb";
+    if (v->source && v->source->citation) {
+        const char *p[] = {file, ":", dec(line, v->line), " (", v->source->citation, ", ",
+                           dec(year, v->year ? v->year : v->source->year), ")", how, txt};
+        return jci_bld_cat(b, sizeof p / sizeof p[0], p);
+    }
+    const char *p[] = {file, ":", dec(line, v->line), " ()", how, txt};
+    return jci_bld_cat(b, sizeof p / sizeof p[0], p);
 }
 
 jc_range jci_sourced_range(const jc_sourced *v)

@@ -63,6 +63,10 @@ jc_range jci_bld_assume(jci_builder *b, const char *key, const char *label, jc_r
  * serving model takes over the energy stage's list this way). */
 void jci_bld_push(jci_builder *b, const jc_assumption *x);
 
+/* The n texts of parts joined, in the arena (a NULL part is empty); ""
+ * on out-of-memory. */
+const char *jci_bld_cat(jci_builder *b, size_t n, const char *const *parts);
+
 /* The citation of an hwdb value, in the arena, whole (reports that show
  * less cut it): "hwdb/devices/nvidia.yaml:966 (NVIDIA A100 datasheet ...,
  * 2020); derived: ...".  "" on out-of-memory. */

@@ -88,8 +88,10 @@ const char *jci_akey_name(jci_akey id)
 
 const char *jci_akey_canonical(const char *key)
 {
+    /* the first character before strcmp: most keys differ there (every
+     * hwdb constant recorded under its own id scans the whole table) */
     for (int i = 0; key && i < JCI_AK_COUNT_; i++)
-        if (!strcmp(akey_names[i], key)) return akey_names[i];
+        if (akey_names[i][0] == key[0] && !strcmp(akey_names[i], key)) return akey_names[i];
     return NULL;
 }
 

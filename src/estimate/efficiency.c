@@ -237,14 +237,17 @@ void jci_eff_gemm_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
     finish(dv, jci_eff_gemm_compute_s(m, dv, g, sc), mem_s(m, dv, bytes, 1, sc), launch_s(m, dv, sc), 1, out);
 }
 
-/* Compute time and FLOPs of a matrix node (forward, or its backward:
+/* Compute time and FLOPs of matrix node i (forward, or its backward:
  * the input-gradient GEMM m x k over n and the weight-gradient GEMM
- * k x n over m, each with its own tiles). */
+ * k x n over m, each with its own tiles); its GEMM view from the plan
+ * when there is one. */
 static double matrix_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
-                       const jc_counted_node *n, double f, int sc, int backward)
+                       const jc_eff_plan *plan, size_t i, double f, int sc, int backward)
 {
     jc_gemm_shape g;
-    if (jci_eff_node_gemm(an, n, &g)) {
+    int gemm = plan ? plan->gemm_ok[i] : jci_eff_node_gemm(an, &an->nodes[i], &g);   /* the plan's, found once */
+    if (gemm && plan) g = plan->gemm[i];
+    if (gemm) {
         if (!backward) return jci_eff_gemm_compute_s(m, dv, &g, sc);
         jc_gemm_shape dx = {g.m, g.k, g.n, g.groups}, dw = {g.k, g.n, g.m, g.groups};
         return jci_eff_gemm_compute_s(m, dv, &dx, sc) + jci_eff_gemm_compute_s(m, dv, &dw, sc);
@@ -296,12 +299,13 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
         double fa = rep * ((double)a->cost.flops + (double)a->cost.special_ops);
         /* flash backward: both products' gradients and Q K^T recomputed */
         double k = backward ? 2.5 : 1;
-        tc = k * rep * (matrix_s(m, dv, an, a, fa / rep, sc, 0) + matrix_s(m, dv, an, n, f / rep, sc, 0));
+        tc = k * rep * (matrix_s(m, dv, an, plan, (size_t)plan->partner[i], fa / rep, sc, 0) +
+                        matrix_s(m, dv, an, plan, i, f / rep, sc, 0));
         f = k * (f + fa) + rep * plan->flops[i];
         b = rep * plan->bytes[i] * (backward ? 2 : 1);
         ob = 0;
     } else if (matrix) {
-        tc = rep * matrix_s(m, dv, an, n, f / rep, sc, backward);
+        tc = rep * matrix_s(m, dv, an, plan, i, f / rep, sc, backward);
         if (backward) {
             f *= 2;
             b *= 2;

@@ -191,6 +191,8 @@ typedef struct jc_eff_plan {
     double *bn_bytes;      /* eager: output bytes of a convolution with a bias
                               (the batch norm the export folded in: in
                               training it runs in training mode) */
+    jc_gemm_shape *gemm;   /* the node's GEMM view (jci_eff_node_gemm), found once */
+    unsigned char *gemm_ok;  /* 1 where gemm[i] holds one */
 } jc_eff_plan;
 
 /* Builds the plan of m's runtime over an (eager or compiled; engine:

@@ -582,18 +582,18 @@ jc_status jci_est_resolve_place(est *s)
 
 
 /* The runtime's kernels over the graph (fusion.c), built once per
- * estimate; NULL for the engine profile or a user's utilisation. */
+ * estimate or taken from the grid's share; NULL for the engine profile or
+ * a user's utilisation. */
 static const jc_eff_plan *plan_of(est *s)
 {
     if (s->plan_state == 0) {
         s->plan_state = -1;
         int bits = (int)jci_est_prec_bits(s->prec);
         if (s->eff.runtime != JC_RUNTIME_ENGINE && !s->util_user &&
-            jci_eff_plan_build(&s->eff, s->an, bits / 8.0, s->dev->kind == JC_DEVICE_GPU && bits <= 16,
-                               s->b.a, &s->plan) == JC_OK)
+            (s->plan = jci_est_plan(s, bits / 8.0, s->dev->kind == JC_DEVICE_GPU && bits <= 16)))
             s->plan_state = 1;
     }
-    return s->plan_state == 1 ? &s->plan : NULL;
+    return s->plan_state == 1 ? s->plan : NULL;
 }
 
 /* Busy time and dynamic energy of one forward pass on one device
@@ -959,7 +959,9 @@ jc_status jci_est_equivalences(est *s)
         x->value = R1(v);
         x->unit = eq[i].unit;
         x->origin = JC_ORIGIN_HWDB;
-        x->source = jci_bld_str(&s->b, "%g %s; %s", c->value.value, c->unit ? c->unit : "", jci_bld_cite(&s->b, &c->value));
+        const char *src[] = {jci_bld_str(&s->b, "%g %s; ", c->value.value, c->unit ? c->unit : ""),
+                             jci_bld_cite(&s->b, &c->value)};
+        x->source = jci_bld_cat(&s->b, 2, src);
     }
     return JC_OK;
 }

@@ -385,8 +385,65 @@ static jc_status finite_results(const jc_estimate *e, jc_diag *d)
     return JC_OK;
 }
 
+/* ---- what a grid's estimates share ------------------------------------------ */
+
+#define SHARE_PLANS 8   /* runtimes x element widths a grid visits; more are built per estimate */
+
+struct jci_est_share {
+    const jc_analysis *an;
+    jci_arena *a;         /* the plans' arrays */
+    size_t n;
+    struct { jc_runtime runtime; double run_bytes; int tensor_cores; jc_eff_plan plan; } p[SHARE_PLANS];
+};
+
+jci_est_share *jci_est_share_new(const jc_analysis *an)
+{
+    jci_est_share *sh = calloc(1, sizeof *sh);
+    if (!sh) return NULL;
+    sh->an = an;
+    if (!(sh->a = jci_arena_new())) {
+        free(sh);
+        return NULL;
+    }
+    return sh;
+}
+
+void jci_est_share_free(jci_est_share *sh)
+{
+    if (!sh) return;
+    jci_arena_free(sh->a);
+    free(sh);
+}
+
+const jc_eff_plan *jci_est_plan(est *s, double run_bytes, int tensor_cores)
+{
+    /* the plan reads the analysis, the runtime and these two alone (fusion.c) */
+    jci_est_share *sh = s->share && s->share->an == s->an ? s->share : NULL;
+    for (size_t i = 0; sh && i < sh->n; i++)
+        if (sh->p[i].runtime == s->eff.runtime && sh->p[i].run_bytes == run_bytes &&
+            sh->p[i].tensor_cores == tensor_cores)
+            return &sh->p[i].plan;
+    int keep = sh && sh->n < SHARE_PLANS;
+    jc_eff_plan *p = keep ? &sh->p[sh->n].plan : jci_arena_alloc(s->b.a, sizeof *p);
+    if (!p || jci_eff_plan_build(&s->eff, s->an, run_bytes, tensor_cores, keep ? sh->a : s->b.a, p) != JC_OK)
+        return NULL;
+    if (keep) {
+        sh->p[sh->n].runtime = s->eff.runtime;
+        sh->p[sh->n].run_bytes = run_bytes;
+        sh->p[sh->n].tensor_cores = tensor_cores;
+        sh->n++;
+    }
+    return p;
+}
+
 jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
                           const jc_hwdb *db, jc_estimate **out, jc_diag *d)
+{
+    return jci_estimate_run_shared(job, an, db, NULL, out, d);
+}
+
+jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
+                                  jci_est_share *sh, jc_estimate **out, jc_diag *d)
 {
     if (!job || !db || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_estimate_run: NULL argument");
     *out = NULL;
@@ -398,6 +455,7 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
     s->job = job;
     s->an = an;
     s->db = db;
+    s->share = sh;
     s->e = jci_arena_alloc(a, sizeof *s->e);
     est_internal *ei = jci_arena_alloc(a, sizeof *ei);
     jc_status st = JC_OK;

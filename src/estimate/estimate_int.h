@@ -78,8 +78,9 @@ typedef struct est {
     double size_factor;          /* params mode: u x 1 / (1 + N_half / N) */
     double sms;                  /* SM count (wave quantisation); 0: unknown */
     double l2;                   /* L2 bytes (device l2_mb; kernels' L2-resident inputs); 0: unknown */
-    jc_eff_plan plan;            /* the runtime's kernels (fusion.c) */
+    const jc_eff_plan *plan;     /* the runtime's kernels (fusion.c; own or the share's) */
     int plan_state;              /* 0 not built, 1 built, -1 none */
+    jci_est_share *share;        /* what a grid's estimates share, or NULL */
     /* multi-device training (train_parallel.c) */
     int par_on;                  /* G > 1 training: the layout is modelled */
     double tp, pp, dp, micro;    /* parallel sizes, micro-batches per step */
@@ -110,6 +111,11 @@ typedef struct outv {
 jc_status jci_est_need_const(est *s, const char *id, const jc_constant **c);
 /* Bits of a precision (32 for an unknown one). */
 double jci_est_prec_bits(jc_precision p);
+/* The runtime's kernel plan over s->an at run_bytes per floating-point
+ * element (tensor_cores: the NCHW transforms apply): the share's when it
+ * holds one for these, else built (into the share when it has room, else
+ * into the estimate's arena).  NULL when it cannot be built. */
+const jc_eff_plan *jci_est_plan(est *s, double run_bytes, int tensor_cores);
 
 /* ---- stages ----------------------------------------------------------------- */
 

@@ -425,8 +425,8 @@ static void conv_sides(pctx *c, int i)
         c->p->side_kernels[i] += 1;
         c->p->bn_bytes[i] = ob;
     }
-    jc_gemm_shape g;
-    if (c->tensor_cores && jci_eff_node_gemm(c->an, n, &g) && g.n >= 8 && g.k >= 8) {
+    const jc_gemm_shape *g = &c->p->gemm[i];
+    if (c->tensor_cores && c->p->gemm_ok[i] && g->n >= 8 && g->k >= 8) {
         c->p->side_bytes[i] += 2 * (ib + ob);
         c->p->xform_bytes[i] = 2 * (ib + ob);
         c->p->side_kernels[i] += 2;
@@ -466,8 +466,8 @@ static jc_status alloc_arrays(pctx *c, jci_arena *a, size_t n)
     double **dbl[] = {&p->bytes, &p->flops, &p->side_bytes, &p->side_kernels, &p->out_bytes, &p->in_bytes,
                       &p->bn_bytes, &p->xform_bytes, &p->norm_bytes, &p->l2_bytes, &p->l2_max};
     int **ints[] = {&p->partner, &c->grp, &c->seed};
-    unsigned char **flags[] = {&p->role, &c->ban};
-    int ok = 1;
+    unsigned char **flags[] = {&p->role, &c->ban, &p->gemm_ok};
+    int ok = (p->gemm = jci_arena_calloc(a, n + 1, sizeof *p->gemm)) != NULL;
     for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++)
         ok &= (*dbl[i] = jci_arena_calloc(a, n + 1, sizeof **dbl[i])) != NULL;
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
@@ -489,7 +489,10 @@ jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, doubl
     if (alloc_arrays(&c, a, n)) return JC_ERR_NOMEM;
     jc_status st = index_values(&c, a);
     if (st) return st;
-    for (size_t i = 0; i < n; i++) p->partner[i] = -1;
+    for (size_t i = 0; i < n; i++) {
+        p->partner[i] = -1;
+        p->gemm_ok[i] = (unsigned char)jci_eff_node_gemm(an, &an->nodes[i], &p->gemm[i]);
+    }
     for (size_t i = 0; i < n; i++)
         if (an->nodes[i].counted) {
             bias_epilogue(&c, (int)i);

@@ -3,8 +3,10 @@
  * regions x batch sizes x precisions, sorted, with the Pareto front of
  * wall time against location-based emissions marked.
  *
- * The model is analysed once per batch size (never per grid point) and
- * the database is the caller's, loaded once.  Each point is one
+ * The model is analysed once per batch size (never per grid point), the
+ * runtime's kernel plan of that analysis is built once per runtime and
+ * precision width (jci_est_share) and the database is the caller's,
+ * loaded once.  Each point is one
  * jc_estimate_run, so a sweep entry is exactly what `estimate` prints for
  * the same options.  A point that cannot be estimated becomes a skipped
  * entry with its reason; reasons that do not depend on the region (no
@@ -47,6 +49,9 @@ jc_status jc_sweep_sort_parse(const char *s, jc_sweep_sort *out)
 
 /* ---- the builder ------------------------------------------------------------ */
 
+/* Strings of the current device / region slot, copied once per slot. */
+typedef struct slot_str { const char *id, *name; } slot_str;
+
 typedef struct sw {
     jci_arena *a;
     jc_sweep *s;
@@ -64,6 +69,12 @@ typedef struct sw {
     const char **precs;      size_t np;   /* canonical names, or NULL */
     double *batches;         size_t nb;   /* NAN: the job's own */
     jci_grid_fails fails;    /* the points whose estimate failed */
+    /* per device (and precision slot x device): the device, why it cannot be
+       estimated (NULL: it can), the precision it runs at; the id and name
+       strings of each device and region slot, copied once */
+    const jc_device **rdevs;
+    const char **why, **used;
+    struct slot_str *dstr, *rstr;
 } sw;
 
 static int push(sw *w, jc_sweep_entry **arr, size_t *n, size_t *cap, const jc_sweep_entry *x)
@@ -357,16 +368,14 @@ static const char *device_reason(sw *w, const jc_device *dev, const char *p, con
     return buf;
 }
 
-/* Strings of the current device / region slot, copied once per slot. */
-typedef struct slot_str { const char *id, *name; } slot_str;
 
-static void run_point(sw *w, jc_job *jj, const jc_analysis *an, const jc_device *dev,
+static void run_point(sw *w, jc_job *jj, const jc_analysis *an, jci_est_share *sh, const jc_device *dev,
                       const jc_region *reg, const char *prec, double batch, double counted,
                       slot_str *ds, slot_str *rs)
 {
     jc_estimate *e = NULL;
     jc_diag dd;
-    jc_status st = jc_estimate_run(jj, an, w->db, &e, &dd);
+    jc_status st = jci_estimate_run_shared(jj, an, w->db, sh, &e, &dd);
     if (st == JC_ERR_NOMEM) { w->oom = 1; return; }
     if (st) {
         jci_grid_fail(&w->fails, &dd);
@@ -403,6 +412,34 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, const jc_device 
     for (size_t i = 0; i < e->n_warnings; i++) note(w, "%s", e->warnings[i]);
     push(w, &w->in->entries, &w->s->n_entries, &w->cap_e, &x);
     jc_estimate_free(e);
+}
+
+/* Every point of one analysed batch (an; NULL without a model): precision
+ * x device x region, the estimates sharing the runtime's kernel plan
+ * (jci_est_share: built once per runtime and precision width, not per
+ * point).  jj is the job with the batch set. */
+static void run_batch(sw *w, jc_job *jj, const jc_analysis *an, double bb, double counted)
+{
+    jci_est_share *sh = an ? jci_est_share_new(an) : NULL;
+    if (an && !sh) {
+        w->oom = 1;
+        return;
+    }
+    for (size_t pi = 0; pi < w->np && !w->oom; pi++) {
+        for (size_t di = 0; di < w->nd && !w->oom; di++) {
+            const jc_device *dev = w->devs[di];
+            if (w->why[pi * w->nd + di]) continue;   /* listed once, by jc_sweep_run */
+            if (dev) jj->device = dev->id;
+            jj->precision = w->precs[pi] ? w->precs[pi] : w->job->precision;
+            for (size_t ri = 0; ri < w->nr && !w->oom; ri++) {
+                if (!w->reg_ok[ri]) continue;
+                jj->region = w->regs[ri] ? w->regs[ri]->code : w->job->region;
+                run_point(w, jj, an, sh, w->rdevs[di], w->regs[ri], w->used[pi * w->nd + di], bb, counted,
+                          &w->dstr[di], &w->rstr[ri]);
+            }
+        }
+    }
+    jci_est_share_free(sh);
 }
 
 /* ---- ordering and the Pareto front ------------------------------------------------ */
@@ -540,14 +577,14 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
             skip(w, NULL, w->regs[r], NULL, NAN, w->nd * w->np * w->nb,
                  "region %s has no carbon-intensity value in any dataset (give --ci G)", w->regs[r]->code);
 
-    slot_str *dstr = jci_arena_calloc(a, w->nd, sizeof *dstr);
-    slot_str *rstr = jci_arena_calloc(a, w->nr, sizeof *rstr);
+    slot_str *dstr = w->dstr = jci_arena_calloc(a, w->nd, sizeof *dstr);
+    slot_str *rstr = w->rstr = jci_arena_calloc(a, w->nr, sizeof *rstr);
     /* per precision x device: the device itself, why it cannot be
        estimated (NULL: it can; the same for every batch and region) and
        the precision it runs at */
-    const jc_device **rdevs = jci_arena_calloc(a, w->nd, sizeof *rdevs);
-    const char **why = jci_arena_calloc(a, w->np * w->nd, sizeof *why);
-    const char **used = jci_arena_calloc(a, w->np * w->nd, sizeof *used);
+    const jc_device **rdevs = w->rdevs = jci_arena_calloc(a, w->nd, sizeof *rdevs);
+    const char **why = w->why = jci_arena_calloc(a, w->np * w->nd, sizeof *why);
+    const char **used = w->used = jci_arena_calloc(a, w->np * w->nd, sizeof *used);
     jc_refusal *kinds = jci_arena_calloc(a, w->np * w->nd, sizeof *kinds);
     if (!dstr || !rstr || !rdevs || !why || !used || !kinds) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
     for (size_t di = 0; di < w->nd; di++) {
@@ -597,20 +634,7 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
         }
         nb_ok++;
         jj.batch = bb;
-        for (size_t pi = 0; pi < w->np && !w->oom; pi++) {
-            for (size_t di = 0; di < w->nd && !w->oom; di++) {
-                const jc_device *dev = w->devs[di];
-                if (why[pi * w->nd + di]) continue;   /* listed once, below */
-                if (dev) jj.device = dev->id;
-                jj.precision = w->precs[pi] ? w->precs[pi] : job->precision;
-                for (size_t ri = 0; ri < w->nr && !w->oom; ri++) {
-                    if (!w->reg_ok[ri]) continue;
-                    jj.region = w->regs[ri] ? w->regs[ri]->code : job->region;
-                    run_point(w, &jj, an, rdevs[di], w->regs[ri], used[pi * w->nd + di], bb, counted,
-                              &dstr[di], &rstr[ri]);
-                }
-            }
-        }
+        run_batch(w, &jj, an, bb, counted);
         jc_analysis_free(an);
         an = NULL;
     }

@@ -9,10 +9,15 @@
  *  - the model is analysed once per batch size, not per point;
  *  - devices without a peak at the precision, regions without intensity
  *    and refused batches are skipped with a reason, never dropped;
- *  - unknown names and contradictory inputs are errors with a message.
+ *  - unknown names and contradictory inputs are errors with a message;
+ *  - an estimate through a grid's share (jci_estimate_run_shared: the
+ *    runtime's kernel plan built once) is jc_estimate_run's, byte for
+ *    byte, whatever runtime, precision and device come in what order,
+ *    and a share made for another analysis is not used.
  */
 #include "check.h"
 #include "joulecast.h"
+#include "base/jc_internal.h"
 
 #include <stdlib.h>
 
@@ -302,6 +307,64 @@ static void test_sweep_reports(void)
     jc_sweep_free(s);
 }
 
+/* The JSON of one estimate of an, through share sh (NULL: jc_estimate_run). */
+static char *estimate_json(const jc_job *j, const jc_analysis *an, jci_est_share *sh)
+{
+    jc_estimate *e = NULL;
+    jc_diag d;
+    jc_status st = sh ? jci_estimate_run_shared(j, an, db, sh, &e, &d) : jc_estimate_run(j, an, db, &e, &d);
+    if (st) printf("  estimate: %s\n", d.msg);
+    char *js = st ? NULL : jc_report_estimate_json(e);
+    jc_estimate_free(e);
+    return js;
+}
+
+static void test_shared_plan_same_estimate(void)
+{
+    jc_model *bert = NULL;
+    jc_diag d;
+    if (!tiny || jc_model_load("models/bert_base.onnx", &bert, &d)) { check_cur_fail_ = 1; return; }
+    jc_dim_binding seq = {"sequence", 64};
+    jc_analyze_opts o1 = {.batch = 4}, o2 = {.batch = 2, .dims = &seq, .n_dims = 1};
+    jc_analysis *cnn = NULL, *tr = NULL;
+    CHECK_I64(jc_analyze(tiny, &o1, &cnn, &d), JC_OK);
+    CHECK_I64(jc_analyze(bert, &o2, &tr, &d), JC_OK);
+    jci_est_share *sh_cnn = jci_est_share_new(cnn), *sh_tr = jci_est_share_new(tr);
+    CHECK(sh_cnn && sh_tr);
+    /* every runtime at one precision before the next precision: a plan
+     * taken for the wrong runtime or width changes the next point's
+     * figures; the transformer's last points are handed the CNN's share,
+     * which must be ignored */
+    const char *rts[] = {"pytorch", "torch-compile", "pytorch-1"}, *precs[] = {"fp16", "fp32", "fp8"};
+    const char *devs[] = {"a100", "h100", "l4", "a10"};   /* each has fp16 and fp32 peaks; fp8 on the H100 */
+    int compared = 0, k = 0;
+    for (int t = 0; t < 2 && sh_cnn && sh_tr; t++)
+        for (int p = 0; p < 3; p++)
+            for (int r = 0; r < 3; r++, k++) {
+                jc_job j;
+                jc_job_init(&j);
+                j.requests = 1e6;
+                j.per_node = 1;
+                j.runtime = rts[r];
+                j.precision = precs[p];
+                j.device = p == 2 ? "h100" : devs[k % 4];
+                const jc_analysis *an = t ? tr : cnn;
+                jci_est_share *sh = !t ? sh_cnn : p < 2 ? sh_tr : sh_cnn;
+                char *x = estimate_json(&j, an, NULL), *y = estimate_json(&j, an, sh);
+                CHECK(x && y && !strcmp(x, y));
+                if (x && y && strcmp(x, y)) printf("  differs: %s %s %s (%s)\n", j.runtime, j.precision, j.device, t ? "bert" : "cnn");
+                compared += x && y;
+                jc_free(x);
+                jc_free(y);
+            }
+    CHECK_I64(compared, 18);
+    jci_est_share_free(sh_cnn);
+    jci_est_share_free(sh_tr);
+    jc_analysis_free(cnn);
+    jc_analysis_free(tr);
+    jc_model_free(bert);
+}
+
 int main(void)
 {
     jc_diag d;
@@ -317,6 +380,7 @@ int main(void)
     RUN(test_errors_and_skips);
     RUN(test_refusals_are_the_estimators);
     RUN(test_sweep_reports);
+    RUN(test_shared_plan_same_estimate);
     jc_model_free(tiny);
     jc_hwdb_free(db);
     return check_summary();
