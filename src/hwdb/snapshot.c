@@ -3,7 +3,7 @@
  * jc_hwdb written as one file that opens in well under a millisecond instead
  * of the ~20 ms libyaml needs to parse the YAML (bench/RESULTS.md).
  *
- * Layout (format 4, 64-bit builds only):
+ * Layout (format 5, 64-bit builds only):
  *   [0, 4096)            header (hs_header, src/hwdb/hwdb_int.h)
  *   [slots, +n*SLOT)     one SLOT-byte slot per YAML file for its path, as
  *                        the YAML loader would spell it; written at open
@@ -201,7 +201,7 @@ static bool ref_target(int t)
 /* ---- file format --------------------------------------------------------------- */
 
 #define SNAP_MAGIC "JCHWSNAP"
-#define SNAP_FORMAT 4u
+#define SNAP_FORMAT 5u   /* 5: the additive checksum (hs_checksum) */
 #define SNAP_HDR_BYTES 4096u
 #define SNAP_SLOT 512u           /* bytes per path slot; a longer path: stale */
 #define SNAP_MAX_FILES 4096u
@@ -250,29 +250,42 @@ static uint32_t abi_hash(void)
     return v;
 }
 
+/* Two 64-bit lanes in 16 bytes (GCC and Clang vector extension: SSE2
+ * registers on x86-64, plain 64-bit code where there are none). */
+typedef uint64_t hs_lanes __attribute__((vector_size(16)));
+
 uint64_t hs_checksum(const unsigned char *p, size_t n)
 {
-    /* four independent multiply-xorshift lanes over 32-byte blocks, then
-     * the tail byte by byte */
-    uint64_t h = 0x6a6f756c65636173ull, a = 1, b = 2, c = 3, e = 4;
+    /* Fletcher-style over 64-byte blocks: eight 64-bit running sums (four
+     * pairs of lanes) and the sum of each running sum, so a flipped bit
+     * anywhere changes its lane's sum by a power of two (never by 0 mod
+     * 2^64) and a moved word changes the second sum; then the tail byte
+     * by byte.  Additions only, in named registers (an array of lanes
+     * stays in memory under GCC -O2): 3-4x the speed of the multiply
+     * lanes of format 4, near memory speed (bench/RESULTS.md) */
+    hs_lanes s0 = {0, 0}, s1 = {0, 0}, s2 = {0, 0}, s3 = {0, 0};
+    hs_lanes t0 = {0, 0}, t1 = {0, 0}, t2 = {0, 0}, t3 = {0, 0};
     size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        uint64_t w, x, y, z;
-        memcpy(&w, p + i, 8);
-        memcpy(&x, p + i + 8, 8);
-        memcpy(&y, p + i + 16, 8);
-        memcpy(&z, p + i + 24, 8);
-        a = (a ^ w) * 0x9e3779b97f4a7c15ull;
-        b = (b ^ x) * 0xc2b2ae3d27d4eb4full;
-        c = (c ^ y) * 0x165667b19e3779f9ull;
-        e = (e ^ z) * 0xd6e8feb86659fd93ull;
-        a ^= a >> 29;
-        b ^= b >> 31;
-        c ^= c >> 27;
-        e ^= e >> 33;
+    for (; i + 64 <= n; i += 64) {
+        hs_lanes a, b, c, e;
+        memcpy(&a, p + i, 16);
+        memcpy(&b, p + i + 16, 16);
+        memcpy(&c, p + i + 32, 16);
+        memcpy(&e, p + i + 48, 16);
+        s0 += a;
+        s1 += b;
+        s2 += c;
+        s3 += e;
+        t0 += s0;
+        t1 += s1;
+        t2 += s2;
+        t3 += s3;
     }
-    for (; i < n; i++) a = (a ^ p[i]) * 0x100000001b3ull;
-    return mix(mix(mix(mix(h, a), b), c), e) ^ n;
+    const hs_lanes all[8] = {s0, s1, s2, s3, t0, t1, t2, t3};
+    uint64_t h = 0x6a6f756c65636173ull;
+    for (int k = 0; k < 8; k++) h = mix(mix(h, all[k][0]), all[k][1]);
+    for (; i < n; i++) h = mix(h, p[i]);
+    return h ^ n;
 }
 
 /* The checksum of a whole snapshot image: every byte of the file, the
