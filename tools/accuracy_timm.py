@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """accuracy_timm.py - the timm framework-throughput set of `make accuracy`
 (issue #30 items 1, 2 and 5): timm's own benchmark of PyTorch eager,
-torch.compile and training throughput on an RTX 3090 and an RTX 4090
+torch.compile and training throughput on an RTX 3090 and an RTX 4090,
+and fp32 torch.compile inference at batch 1 on an Intel Core i9-10940X
 (../shared/data/calibration/timm/, huggingface/pytorch-image-models
 results/ at commit aa4b585), matched to the torchvision graphs of
 tests/models/torchvision/ and predicted by the joulecast CLI, scored
@@ -18,13 +19,15 @@ name, input size and parameter count within 7 %.
 
 How a row is predicted (RECIPE, the same for every row):
   joulecast estimate tests/models/torchvision/G.onnx --device D
-      --precision fp16 --runtime pytorch|torch-compile --batch B
+      --precision P --runtime pytorch|torch-compile --batch B
       --requests B --pue 1 --ci 400                      (inference)
   ... --train --samples B --epochs 1 --batch B           (training step;
       --runtime pytorch-1: the training file ran PyTorch 1.12, before SDPA)
-  samples/s = B / predicted wall seconds.  AMP runs its matrix kernels
-  in fp16 with fp32 accumulate (the device's fp16 rate with fp32
-  accumulate) and keeps the rest in fp32/fp16 by op.
+  samples/s = B / predicted wall seconds.  P is the row's precision:
+  fp16 for the GPUs' AMP (matrix kernels in fp16 with fp32 accumulate,
+  the device's fp16 rate with fp32 accumulate; the rest in fp32/fp16 by
+  op), fp32 for the CPU (its kernels are the CPU kernel path's,
+  src/estimate/efficiency.h).
 
   python3 tools/accuracy_timm.py [--rows FILE] [--out DIR]
   python3 tools/accuracy_timm.py rows    rebuild tests/accuracy/timm.csv
@@ -44,14 +47,17 @@ if not os.path.isdir(CAL):
     CAL = "/work/shared/data/calibration/timm"
 ZOO = os.path.join(ac.ROOT, "tests", "models", "torchvision")
 ROWS = os.path.join(ac.ROOT, "tests", "accuracy", "timm.csv")
-# calibration file -> (device id, runtime, mode)
+# calibration file -> (device id, runtime, mode, precision): AMP runs
+# are fp16, the CPU file fp32 (its name says so)
 FILES = {
-    "benchmark-infer-amp-nchw-pt240-cu124-rtx3090.csv": ("nvidia-rtx-3090", "eager", "inference"),
-    "benchmark-infer-amp-nchw-pt240-cu124-rtx4090.csv": ("nvidia-rtx-4090", "eager", "inference"),
-    "benchmark-infer-amp-nchw-pt240-cu124-rtx4090-dynamo.csv": ("nvidia-rtx-4090", "compiled", "inference"),
-    "benchmark-train-amp-nchw-pt112-cu113-rtx3090.csv": ("nvidia-rtx-3090", "eager-pt1", "training"),
+    "benchmark-infer-amp-nchw-pt240-cu124-rtx3090.csv": ("nvidia-rtx-3090", "eager", "inference", "fp16"),
+    "benchmark-infer-amp-nchw-pt240-cu124-rtx4090.csv": ("nvidia-rtx-4090", "eager", "inference", "fp16"),
+    "benchmark-infer-amp-nchw-pt240-cu124-rtx4090-dynamo.csv": ("nvidia-rtx-4090", "compiled", "inference", "fp16"),
+    "benchmark-train-amp-nchw-pt112-cu113-rtx3090.csv": ("nvidia-rtx-3090", "eager-pt1", "training", "fp16"),
+    "benchmark-infer-fp32-nchw-pt240-cpu-i9_10940x-dynamo.csv": ("intel-core-i9-10940x", "compiled", "inference",
+                                                                 "fp32"),
 }
-FIELDS = ["id", "graph", "timm_model", "device", "runtime", "mode", "batch", "img_size",
+FIELDS = ["id", "graph", "timm_model", "device", "runtime", "mode", "precision", "batch", "img_size",
           "samples_per_s", "family", "kind", "source"]
 # model families (leave-one-family-out) and the two classes the issue
 # scores separately (transformer-style blocks vs convolution nets)
@@ -84,7 +90,7 @@ def build_rows():
     gmacs = {r["model"]: float(r["gmacs"]) for r in _tsv(os.path.join(ZOO, "GMACS.tsv"))}
     params = {}
     out = []
-    for fn, (dev, rt, mode) in FILES.items():
+    for fn, (dev, rt, mode, prec) in FILES.items():
         by = {}
         with open(os.path.join(CAL, fn)) as f:
             for r in csv.DictReader(f):
@@ -111,7 +117,7 @@ def build_rows():
                     continue
                 b, s = r["train_batch_size"], r["train_samples_per_sec"]
             out.append({"id": "%s-%s-%s-%s" % (tv, dev.replace("nvidia-", ""), rt, mode), "graph": tv,
-                        "timm_model": tm, "device": dev, "runtime": rt, "mode": mode, "batch": b,
+                        "timm_model": tm, "device": dev, "runtime": rt, "mode": mode, "precision": prec, "batch": b,
                         "img_size": inputs[tv], "samples_per_s": s, "family": family(tv),
                         "kind": "transformer" if family(tv) in TRANSFORMER else "cnn",
                         "source": "huggingface/pytorch-image-models@aa4b585 results/" + fn})
@@ -123,7 +129,8 @@ def write_rows(rows, path=ROWS):
         f.write("# timm benchmark rows matched to tests/models/torchvision graphs by tools/accuracy_timm.py rows\n"
                 "# (copied from the calibration set's timm files; source: huggingface/pytorch-image-models\n"
                 "# results/ at commit aa4b585, each row's file in `source`). samples_per_s: timm's measured\n"
-                "# throughput at `batch` (AMP fp16, NCHW; PyTorch 2.4 inference, 1.12 training).\n")
+                "# throughput at `batch` (NCHW; `precision` fp16: AMP on the GPUs, fp32 on the CPU; PyTorch 2.4\n"
+                "# inference, 1.12 training).\n")
         w = csv.DictWriter(f, FIELDS, lineterminator="\n")
         w.writeheader()
         for r in rows:
@@ -138,7 +145,7 @@ PROFILE = {"eager": "pytorch", "compiled": "torch-compile", "eager-pt1": "pytorc
 def recipe(row):
     g = os.path.join("tests", "models", "torchvision", row["graph"] + ".onnx")
     b = str(row["batch"])
-    a = ["estimate", g, "--device", row["device"], "--precision", "fp16", "--runtime", PROFILE[row["runtime"]],
+    a = ["estimate", g, "--device", row["device"], "--precision", row.get("precision") or "fp16", "--runtime", PROFILE[row["runtime"]],
          "--batch", b, "--pue", "1", "--ci", "400"]
     if row["mode"] == "training":
         return a + ["--train", "--samples", b, "--epochs", "1"]
@@ -219,17 +226,20 @@ def main():
             r.update(low=d["low"], central=d["central"], high=d["high"])
         out.append(r)
     cvs = ac.cv_summary(res, {"group": group, "class": lambda r: "%s %s" % (r["runtime"], r["kind"])})
-    ac.write_set("timm", "timm framework throughput (RTX 3090/4090; eager, compiled, training)", "samples/s",
-                 "`joulecast estimate` of the torchvision graph on the row's device, --precision fp16, "
+    ac.write_set("timm", "timm framework throughput (RTX 3090/4090: eager, compiled, training; Core i9-10940X: "
+                 "compiled)", "samples/s",
+                 "`joulecast estimate` of the torchvision graph on the row's device, --precision fp16 (GPUs, AMP) or "
+                 "fp32 (the CPU, batch 1), "
                  "--runtime pytorch (eager PyTorch 2.4; rows 'eager'), torch-compile (rows 'compiled') or "
                  "pytorch-1 (training, eager PyTorch 1.12; rows 'eager-pt1'), --batch B (training: --train, one "
                  "step). The kernel efficiencies (kernel_eta_*; kernel_eta_backward from the training rows alone, "
-                 "its prior 1 in a fold without them) are "
+                 "its prior 1 in a fold without them; the CPU kernel path's cpu_kernel_eta_matrix and "
+                 "cpu_kernel_call_s from the CPU rows alone, their priors 1 and 5 us in a fold without them) are "
                  "refitted per fold by tools/fit_timm.py; the table shows each row as predicted by the "
                  "leave-one-device-out fold that excluded its device, with the range from the other folds' "
                  "held-out residuals (a nominal 90% conformal interval, tools/crossval.py).",
                  "wall-clock throughput of the forward (training: forward + backward + optimizer) pass "
-                 "on one GPU; no energy.", out, out_dir=a.out, cv=cvs,
+                 "on one device (a GPU, or the CPU's cores); no energy.", out, out_dir=a.out, cv=cvs,
                  targets="leave-one-device-out median |error| <= 15% (eager and compiled each); "
                          "transformers and CNNs in eager PyTorch each within 20% median (issue #30)")
     return 0

@@ -45,7 +45,14 @@ import fit_common as fc  # noqa: E402
 
 PARAMS = ["kernel_eta_matrix", "kernel_eta_bw", "kernel_eta_vector"]
 BWD = "kernel_eta_backward"
-FIT = PARAMS + [BWD]
+# the CPU kernel path (a CPU row's device is a CPU): its matrix efficiency
+# takes kernel_eta_matrix's grid axis (a CPU row does not read
+# kernel_eta_matrix, a GPU row not this one: one overlay sets both), and
+# its per-kernel call cost adds to each kernel (exactly linear: a second
+# slice, as kernel_eta_backward's for the training rows)
+CPU_ETA = "cpu_kernel_eta_matrix"
+CALL = "cpu_kernel_call_s"
+FIT = PARAMS + [BWD, CPU_ETA, CALL]
 # the grid reaches past 1 in eta_matrix so that the fit's bound, 1 (no
 # kernel beats the datasheet peak), is interpolated, not extrapolated
 GRID = {
@@ -56,6 +63,11 @@ GRID = {
 BWD_SLICE = 0.5           # the second slice's kernel_eta_backward
 BWD_BOUNDS = (0.4, 1.0)   # the fit's range of kernel_eta_backward
 BWD_PRIOR = 1.0
+CPU_GRID = [0.25, 0.45, 1.0]   # cpu_kernel_eta_matrix on kernel_eta_matrix's axis
+CALL_BASE, CALL_SLICE = 5e-6, 50e-6
+# priors where a fold has no CPU row: the datasheet peak, and the compiled
+# runtime's sourced dispatch per kernel (runtime_compiled_launch_s)
+PRIOR = {BWD: BWD_PRIOR, CPU_ETA: 1.0, CALL: CALL_BASE}
 # the fit's bounds: the grid's, except eta_matrix at most 1.  The rows push
 # it there: the peak is the datasheet's at the rated boost clock, which the
 # GeForce cards of these rows exceed while power and temperature allow;
@@ -64,7 +76,10 @@ BWD_PRIOR = 1.0
 BOUNDS = {p: (min(GRID[p]), max(GRID[p])) for p in PARAMS}
 BOUNDS["kernel_eta_matrix"] = (min(GRID["kernel_eta_matrix"]), 1.0)
 BOUNDS[BWD] = BWD_BOUNDS
+BOUNDS[CPU_ETA] = (min(CPU_GRID), 1.0)
+BOUNDS[CALL] = (1e-6, 1e-4)
 CACHE = os.path.join(ac.ROOT, "build", "fit", "timm-grid.json")
+CACHE_CPU = os.path.join(ac.ROOT, "build", "fit", "timm-grid-cpu.json")
 
 
 def _key(rows):
@@ -72,7 +87,7 @@ def _key(rows):
     h = hashlib.sha1()
     for r in rows:
         h.update(r["id"].encode())
-    h.update(json.dumps([GRID, BWD_SLICE], sort_keys=True).encode())
+    h.update(json.dumps([GRID, BWD_SLICE, CPU_GRID, CALL_BASE, CALL_SLICE], sort_keys=True).encode())
     return h.hexdigest()
 
 
@@ -80,13 +95,25 @@ def _training(r):
     return r["mode"] == "training"
 
 
+def _cpu(r):
+    return r.get("precision") == "fp32" and not r["device"].startswith("nvidia-")
+
+
+def _free(rows):
+    """The constants these rows inform."""
+    return PARAMS + ([BWD] if any(_training(r) for r in rows) else []) + (
+        [CPU_ETA, CALL] if any(_cpu(r) for r in rows) else [])
+
+
 def _points():
     return list(itertools.product(*[GRID[p] for p in PARAMS]))
 
 
-def _eval_point(rows, ov, pt, ex, bwd=1.0):
+def _eval_point(rows, ov, pt, ex, bwd=1.0, call=CALL_BASE):
     v = dict(zip(PARAMS, pt))
     v[BWD] = bwd
+    v[CPU_ETA] = CPU_GRID[GRID[PARAMS[0]].index(pt[0])]
+    v[CALL] = call
     extra = ov.set(v)
 
     def one(r):
@@ -97,7 +124,7 @@ def _eval_point(rows, ov, pt, ex, bwd=1.0):
     return list(ex.map(one, rows))
 
 
-def grid(rows, verbose=True, regrid=False):
+def grid(rows, verbose=True, regrid=False, cache=CACHE):
     """{row id: [t at each grid point]}: predicted seconds per sample at
     kernel_eta_backward = 1; a training row's list continues with the same
     points at BWD_SLICE.  The cached grid is reused when the binary still
@@ -111,7 +138,7 @@ def grid(rows, verbose=True, regrid=False):
         with ThreadPoolExecutor(max_workers=2) as ex:
             probe = _eval_point(rows, ov, pts[0], ex)
             try:
-                with open(CACHE) as f:
+                with open(cache) as f:
                     c = json.load(f)
                 if not regrid and c.get("key") == key and all(
                         abs(c["t"][r["id"]][0] / t - 1) < 1e-9 for r, t in zip(rows, probe)):
@@ -130,30 +157,44 @@ def grid(rows, verbose=True, regrid=False):
                     out[r["id"]].append(t)
                 if verbose:
                     print("  training slice point %d/%d %s" % (n, len(pts), pt), flush=True)
+            cr = [r for r in rows if _cpu(r)]
+            for n, pt in enumerate(pts, 1):
+                for r, t in zip(cr, _eval_point(cr, ov, pt, ex, call=CALL_SLICE)):
+                    out[r["id"]].append(t)
     finally:
         ov.close()
-    fc.save_cache(CACHE, key, "t", out)
+    fc.save_cache(cache, key, "t", out)
     return out
 
 
-def interp(tvals, params):
+def interp(row, tvals, params):
     """One row's time at params: multilinear in the forward constants'
-    1/eta, linear in 1/kernel_eta_backward (training rows)."""
+    1/eta (a CPU row: cpu_kernel_eta_matrix's in place of
+    kernel_eta_matrix's), linear in 1/kernel_eta_backward (training rows)
+    or in cpu_kernel_call_s (CPU rows)."""
     n = len(_points())
-    t1 = _interp3(tvals[:n], params)
+    cpu = _cpu(row)
+    t1 = _interp3(tvals[:n], params, cpu)
     if len(tvals) <= n:
         return t1
-    t2 = _interp3(tvals[n:2 * n], params)
-    xb, x1, x2 = 1.0 / params.get(BWD, BWD_PRIOR), 1.0, 1.0 / BWD_SLICE
+    t2 = _interp3(tvals[n:2 * n], params, cpu)
+    if cpu:
+        xb, x1, x2 = params.get(CALL, PRIOR[CALL]), CALL_BASE, CALL_SLICE
+    else:
+        xb, x1, x2 = 1.0 / params.get(BWD, BWD_PRIOR), 1.0, 1.0 / BWD_SLICE
     return t1 + (t2 - t1) * (xb - x1) / (x2 - x1)
 
 
-def _interp3(tvals, params):
+def _interp3(tvals, params, cpu=False):
     """Multilinear interpolation of one grid slice at params (in 1/eta)."""
-    axes = [GRID[p] for p in PARAMS]
+    axes = [CPU_GRID if cpu and p == PARAMS[0] else GRID[p] for p in PARAMS]
     idx, wts = [], []
     for ax, p in zip(axes, PARAMS):
-        x = 1.0 / params[p]
+        if len(ax) == 1:   # a held constant (--cpu): one value, no weight
+            idx.append(0)
+            wts.append(0.0)
+            continue
+        x = 1.0 / params.get(CPU_ETA, PRIOR[CPU_ETA]) if cpu and p == PARAMS[0] else 1.0 / params[p]
         xs = [1.0 / v for v in ax]   # decreasing
         j = 0
         while j < len(xs) - 2 and x < xs[j + 1]:
@@ -165,6 +206,8 @@ def _interp3(tvals, params):
     t = 0.0
     for corner in itertools.product((0, 1), repeat=len(PARAMS)):
         w, flat = 1.0, 0
+        if any(c and dims[d] == 1 for d, c in enumerate(corner)):
+            continue
         for d, (c, j, ww) in enumerate(zip(corner, idx, wts)):
             w *= ww if c else 1 - ww
             flat = flat * dims[d] + j + c
@@ -175,7 +218,7 @@ def _interp3(tvals, params):
 def loss(rows, g, params):
     s = 0.0
     for r in rows:
-        t = interp(g[r["id"]], params)
+        t = interp(r, g[r["id"]], params)
         s += abs(math.log((1.0 / t) / at.measured(r)))
     return s / len(rows)
 
@@ -211,72 +254,125 @@ def nelder_mead(f, x0, step=0.08, iters=300):
     return pts[0], vals[0]
 
 
-def make_fit(g):
+def make_fit(g, fixed=None):
     """fit(rows) -> {constant: value} on grid g (crossval's fit function).
-    Rows without a training row leave kernel_eta_backward at its prior."""
+    Rows without a training row leave kernel_eta_backward at its prior,
+    rows without a CPU row the CPU kernel path's constants at theirs;
+    the constants in `fixed` ({id: value}) are held, not fitted."""
+    fixed = dict(fixed or {})
     lo = {p: b[0] for p, b in BOUNDS.items()}
     hi = {p: b[1] for p, b in BOUNDS.items()}
 
     def fit(rows):
-        free = FIT if any(_training(r) for r in rows) else PARAMS
+        free = [p for p in _free(rows) if p not in fixed]
+        x0 = {"kernel_eta_matrix": 0.9, "kernel_eta_bw": 0.85, "kernel_eta_vector": 0.12, BWD: 0.8,
+              CPU_ETA: 0.4, CALL: 20e-6}
+        # the call cost in units of 10 us: a step comparable to the etas'
+        scale = {CALL: 1e-5}
 
         def clamp(x):
-            return {p: min(max(v, lo[p]), hi[p]) for p, v in zip(free, x)}
+            return {p: min(max(v * scale.get(p, 1), lo[p]), hi[p]) for p, v in zip(free, x)}
 
         def f(x):
-            pr = clamp(x)
-            pen = sum(abs(v - pr[p]) * 10 for p, v in zip(free, x))
+            pr = dict(fixed, **clamp(x))
+            pen = sum(abs(v - pr[p] / scale.get(p, 1)) * 10 for p, v in zip(free, x))
             return loss(rows, g, pr) + pen
-        x, _ = nelder_mead(f, [0.9, 0.85, 0.12, 0.8][:len(free)])
-        out = clamp(x)
-        out.setdefault(BWD, BWD_PRIOR)
+        x, _ = nelder_mead(f, [x0[p] / scale.get(p, 1) for p in free])
+        out = dict(fixed, **clamp(x))
+        for p, v in PRIOR.items():
+            out.setdefault(p, v)
         return out
     return fit
 
 
 SOURCE = ("fitted to timm's benchmark rows (huggingface/pytorch-image-models results/ at commit aa4b585: "
           "measured samples/s on an RTX 3090 and an RTX 4090, PyTorch 2.4 eager and torch.compile inference, "
-          "PyTorch 1.12 eager training; the %d rows matched to tests/models/torchvision graphs, listed in "
+          "PyTorch 1.12 eager training; fp32 torch.compile inference at batch 1 on an Intel Core i9-10940X; the %d rows matched to tests/models/torchvision graphs, listed in "
           "tests/accuracy/timm.csv) by tools/fit_timm.py: the value minimising the mean |ln(predicted / "
           "measured)| jointly with the other kernel_eta constants (tools/crossval.py folds in docs/accuracy.md)")
+
+
+def hwdb_values(ids, path=fc.EM):
+    """{id: value} of constants in hwdb/energy-model.yaml."""
+    out, cur = {}, None
+    with open(path) as f:
+        for line in f:
+            t = line.strip()
+            if t.startswith("- id: "):
+                cur = t[6:].strip()
+            elif cur in ids and cur not in out and t.startswith("value: "):
+                out[cur] = float(t[7:])
+    return out
+
+
+SOURCE_CPU = ("fitted to the %d CPU rows of timm's benchmark (huggingface/pytorch-image-models results/ at commit "
+              "aa4b585, benchmark-infer-fp32-nchw-pt240-cpu-i9_10940x-dynamo.csv: measured samples/s of fp32 "
+              "torch.compile inference at batch 1 on an Intel Core i9-10940X, matched to tests/models/torchvision "
+              "graphs, listed in tests/accuracy/timm.csv) by tools/fit_timm.py --cpu: with cpu_kernel_eta_matrix and "
+              "cpu_kernel_call_s the values minimising the mean |ln(predicted / measured)|, the shared forward "
+              "constants (kernel_eta_bw, kernel_eta_vector) held at their hwdb values; one CPU in the rows, so no "
+              "leave-one-device-out fold can fit these (tools/accuracy_timm.py's CPU fold predicts the CPU at the "
+              "priors: 1 and 5 us)")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--regrid", action="store_true", help="recompute the cached grid")
+    ap.add_argument("--cpu", action="store_true",
+                    help="the CPU kernel path's constants alone, on the CPU rows, the shared forward constants "
+                         "held at their hwdb values (leave-one-family-out folds)")
     a = ap.parse_args()
     import crossval as cv
     rows = ac.read_rows(at.ROWS)
-    g = grid(rows, regrid=a.regrid)
-    fit = make_fit(g)
-    res = cv.run(rows, fit, lambda p, r: 1.0 / interp(g[r["id"]], p), at.measured,
-                 {"device": lambda r: r["device"], "family": lambda r: r["family"]}, n_params=len(FIT))
-    for line in cv.report(res, "timm (grid surrogate)"):
+    keys = {"device": lambda r: r["device"], "family": lambda r: r["family"]}
+    fixed, fitted, cache = None, FIT, CACHE
+    if a.cpu:
+        rows = [r for r in rows if _cpu(r)]
+        fixed, fitted, cache = hwdb_values(PARAMS + [BWD]), [CPU_ETA, CALL], CACHE_CPU
+        keys = {"family": keys["family"]}
+        # the held forward constants: one grid value each (their hwdb value)
+        for p in PARAMS[1:]:
+            GRID[p] = [fixed[p]]
+    g = grid(rows, regrid=a.regrid, cache=cache)
+    fit = make_fit(g, fixed)
+    res = cv.run(rows, fit, lambda p, r: 1.0 / interp(r, g[r["id"]], p), at.measured, keys,
+                 n_params=len(fitted))
+    for line in cv.report(res, "timm%s (grid surrogate)" % (" CPU rows" if a.cpu else "")):
         print(line)
     best = res["in_sample"]["params"]
-    rf = res["schemes"]["device"]["range_factors"]
-    for p in FIT:
+    rf = res["schemes"]["family" if a.cpu else "device"]["range_factors"]
+    for p in fitted:
         spread = {k: (min(f["params"][p] for f in s["folds"]), max(f["params"][p] for f in s["folds"]))
                   for k, s in res["schemes"].items()}
         at_bound = best[p] in BOUNDS[p]
-        print("%s = %.4f (%s)%s" % (p, best[p], ", ".join(
-            "%s folds %.4f .. %.4f" % (k, lo, hi) for k, (lo, hi) in spread.items()),
+        print("%s = %.4g (%s)%s" % (p, best[p], ", ".join(
+            "%s folds %.4g .. %.4g" % (k, lo, hi) for k, (lo, hi) in spread.items()),
             "  AT A GRID BOUND" if at_bound else ""))
         if a.write:
             # the range: the central scaled by the leave-one-device-out
             # residual quantiles (a throughput scales with eta)
-            fc.write_constant(p, best[p], best[p] * rf["low_factor"], min(1.0, best[p] * rf["high_factor"]))
-            fc.write_text(p, "derived", SOURCE % len(rows) + "; spread of the refitted value: " + "; ".join(
-                "leave-one-%s-out folds %.3f .. %.3f" % (k, lo, hi) for k, (lo, hi) in spread.items()) +
-                "; low/high = the central x the leave-one-device-out range factors (nominal 90%% conformal interval "
+            # (an efficiency at most 1; the call cost, a time, scales inversely)
+            if p == CALL:
+                fc.write_constant(p, best[p], best[p] / rf["high_factor"], best[p] / rf["low_factor"])
+            else:
+                fc.write_constant(p, best[p], best[p] * rf["low_factor"], min(1.0, best[p] * rf["high_factor"]))
+            fc.write_text(p, "derived", (SOURCE_CPU if a.cpu else SOURCE) % len(rows) +
+                "; spread of the refitted value: " + "; ".join(
+                "leave-one-%s-out folds %.4g .. %.4g" % (k, lo, hi) for k, (lo, hi) in spread.items()) +
+                "; low/high = the central x the leave-one-%s-out range factors (nominal 90%% conformal interval "
+                % ("family" if a.cpu else "device") +
                 "of the held-out residuals, tools/crossval.py) "
-                "x%.3f / x%.3f, clamped at 1" % (rf["low_factor"], rf["high_factor"]) +
+                "x%.3f / x%.3f%s" % (rf["low_factor"], rf["high_factor"], " (inverse for a time)" if p == CALL
+                                      else ", clamped at 1") +
                 ("; at its bound 1 when the rows push past the datasheet peak (GeForce cards boost above "
                  "the rated clock the peak is computed at)" if p == "kernel_eta_matrix" else "") +
-                ("; training rows only: a fold without them keeps the prior 1" if p == BWD else ""))
+                ("; training rows only: a fold without them keeps the prior 1" if p == BWD else "") +
+                ("; CPU rows only: a fold without them keeps the prior (%s)" % (
+                    "1, the datasheet peak" if p == CPU_ETA else "5 us, runtime_compiled_launch_s")
+                 if p in (CPU_ETA, CALL) else ""))
     if a.write:
-        print("wrote hwdb/energy-model.yaml (%s)" % ", ".join(FIT))
+        print("wrote hwdb/energy-model.yaml (%s)" % ", ".join(fitted))
     return 0
 
 

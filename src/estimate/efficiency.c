@@ -76,14 +76,25 @@ static const char *const RT_IDS[JC_RUNTIME_COUNT][4] = {
 static const char *const SHARED_IDS[] = {"eff_fill_s", "eff_memory_latency_s", "eff_tile_m",
                                          "eff_tile_n", "eff_unaligned_factor", "kernel_eta_backward"};
 
-jc_status jci_eff_resolve(const jc_hwdb *db, jc_runtime r, jc_eff_model *m, jc_diag *d)
+/* The CPU kernel path (oneDNN/MKL and generated C++ kernels on the
+ * cores): its own matrix efficiency, and a per-kernel call cost in place
+ * of the GPU's launch floor (efficiency.h). */
+static const char *cpu_id(jc_runtime r, int i)
+{
+    if (r == JC_RUNTIME_ENGINE) return NULL;
+    return i == JC_EFF_ETA_MATRIX ? "cpu_kernel_eta_matrix" : i == JC_EFF_LAUNCH_S ? "cpu_kernel_call_s" : NULL;
+}
+
+jc_status jci_eff_resolve(const jc_hwdb *db, jc_runtime r, int cpu, jc_eff_model *m, jc_diag *d)
 {
     memset(m, 0, sizeof *m);
     if ((unsigned)r >= JC_RUNTIME_COUNT)
         return jci_diag_set(d, JC_ERR_USAGE, "unknown runtime profile");
     m->runtime = r;
+    m->cpu_path = cpu && cpu_id(r, JC_EFF_LAUNCH_S);
     for (int i = 0; i < JC_EFF_N; i++) {
         const char *id = i < 4 ? RT_IDS[r][i] : SHARED_IDS[i - 4];
+        if (m->cpu_path && cpu_id(r, i)) id = cpu_id(r, i);
         const jc_constant *c;
         jc_diag tmp;
         if (jc_hwdb_constant(db, id, &c, &tmp) != JC_OK)
@@ -173,7 +184,9 @@ double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, co
     if (!(dv->peak > 0)) return 0;
     double q = 1, al = 1;
     double tmn = m->v[JC_EFF_TILE_M].central, tnn = m->v[JC_EFF_TILE_N].central;
-    if (tmn >= 1 && tnn >= 1) {
+    /* thread-block tiles: none on the CPU kernel path (its kernels block
+     * registers, not output tiles over SMs) */
+    if (!m->cpu_path && tmn >= 1 && tnn >= 1) {
         double tiles = grp * ceil(g->m / tmn) * ceil(g->n / tnn);
         q = (g->m * g->n * grp) / (tiles * tmn * tnn);
         /* the last wave of tiles over the SMs (one partial wave of a small
@@ -186,6 +199,8 @@ double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, co
     return (f + p * jci_pick(m->v[JC_EFF_FILL_S], sc, JCI_RAISES)) / (p * q * al);
 }
 
+static double call_s(const jc_eff_model *m, int sc);
+
 double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, double N, double K, double count,
                       int sc)
 {
@@ -194,7 +209,14 @@ double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, 
     jc_gemm_shape g = {M, N, K, 1};
     double t = count * jci_eff_gemm_compute_s(m, dv, &g, sc);
     double launch = dv->gpu ? jci_pick(m->v[JC_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;   /* one (grouped) kernel */
-    return t > launch ? t : launch;
+    return (t > launch ? t : launch) + call_s(m, sc);
+}
+
+/* The CPU kernel path's call cost of one kernel (it adds to the kernel:
+ * the cores that dispatch it are the cores that run it); 0 elsewhere. */
+static double call_s(const jc_eff_model *m, int sc)
+{
+    return m->cpu_path ? jci_pick(m->v[JC_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;
 }
 
 /* Time of `kernels` memory-bound transfers of b bytes in all. */
@@ -235,6 +257,7 @@ void jci_eff_gemm_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
     out->flops = 2 * g->m * g->n * g->k * grp;
     out->bytes = bytes;
     finish(dv, jci_eff_gemm_compute_s(m, dv, g, sc), mem_s(m, dv, bytes, 1, sc), launch_s(m, dv, sc), 1, out);
+    out->t += call_s(m, sc);
 }
 
 /* Compute time and FLOPs of matrix node i (forward, or its backward:
@@ -336,6 +359,7 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
     out->bytes = b;
     double tl = launch_s(m, dv, sc);
     finish(dv, tc, mem_s(m, dv, b, rep * kern, sc), tl * rep * kern, matrix, out);
+    out->t += call_s(m, sc) * rep * kern;
     if (plan && plan->side_kernels[i] > 0) {
         double sk = rep * plan->side_kernels[i], sb = rep * plan->side_bytes[i];
         if (backward && plan->bn_bytes[i] > 0) {
@@ -352,7 +376,7 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
             sk += rep * 2;
         }
         double ts = mem_s(m, dv, sb, sk, sc);
-        out->t += ts > tl * sk ? ts : tl * sk;
+        out->t += (ts > tl * sk ? ts : tl * sk) + call_s(m, sc) * sk;
         out->bytes += sb;
     }
     /* the backward's kernels (data- and weight-gradient GEMMs with their

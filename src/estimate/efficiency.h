@@ -21,7 +21,8 @@
  *            grows with the transfer size (half of eta_bw at BW*lat_s);
  *            in a plan's forward, inputs the previous kernel wrote are
  *            read from the L2 (not counted in B) when they fit there;
- *   t = max(t_c, t_m, launch_s * kernels)   (GPUs: launch floor)
+ *   t = max(t_c, t_m, launch_s * kernels)   (GPUs: launch floor;
+ *            the CPU kernel path: max(t_c, t_m) + call_s * kernels)
  *   + side kernels (eager: bias add, NCHW transforms, autocast casts),
  *   each memory-bound with its own launch floor.
  * A node whose work runs inside another node's kernel (plan role FUSED;
@@ -76,13 +77,21 @@ typedef struct jc_eff_model {
     const jc_constant *src[JC_EFF_N];
     const char *id[JC_EFF_N];           /* the constant ids (static or arena) */
     int fuse_vector_memory;             /* engine: no plan, every vector/memory node fused */
+    int cpu_path;                       /* the CPU kernel path: no thread-block tiles, and
+                                           v[JC_EFF_LAUNCH_S] is a call cost added to every
+                                           kernel, not a floor */
 } jc_eff_model;
 
-/* Fills m from the database constants of runtime r.  Errors
- * (JC_ERR_HWDB) name the missing constant id.  m holds pointers into db:
- * valid while db is.  The id strings of the per-runtime constants are
- * static. */
-jc_status jci_eff_resolve(const jc_hwdb *db, jc_runtime r, jc_eff_model *m,
+/* Fills m from the database constants of runtime r.  cpu: the device is
+ * a CPU, whose framework runtimes run the CPU kernel path (oneDNN/MKL and
+ * generated C++ kernels on the cores, not cuBLAS/cuDNN): matrix kernels
+ * at cpu_kernel_eta_matrix without thread-block tiles, and each kernel costs cpu_kernel_call_s (the
+ * library call and the threads' fork and join) on top of its time, since
+ * the cores that dispatch it also run it (a GPU overlaps the launch: a
+ * floor); the engine profile has no CPU path.  Errors (JC_ERR_HWDB) name
+ * the missing constant id.  m holds pointers into db: valid while db is.
+ * The id strings of the per-runtime constants are static. */
+jc_status jci_eff_resolve(const jc_hwdb *db, jc_runtime r, int cpu, jc_eff_model *m,
                          jc_diag *d);
 
 /* The device figures one node's time needs. */
@@ -129,14 +138,15 @@ typedef struct jc_gemm_shape {
  *   tensor-core path (n and k at least the device's granule, or no
  *   granule): (F + P eta fill) / (P eta q align), q the tile and wave
  *   quantisation of the groups x ceil(m/tile_m) x ceil(n/tile_n) tiles
- *   over the SMs, align the off-granule factor;
+ *   over the SMs (none on the CPU kernel path), align the off-granule
+ *   factor;
  *   narrower products (depthwise convolutions): F / (P_vector eta_vector).
  * 0 when the shape or the peak is unknown.  Pure function. */
 double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,
                              int sc);
 
-/* The whole GEMM kernel: max(compute, memory) with its launch floor,
- * out filled as for a node (bound, eta, flops, bytes).  bytes: its
+/* The whole GEMM kernel: max(compute, memory) with its launch floor (the
+ * CPU kernel path: plus its call cost), out filled as for a node (bound, eta, flops, bytes).  bytes: its
  * operand traffic in bytes; below 0: groups (m k + k n + m n) x
  * elt_bytes (each operand read or written once). */
 void jci_eff_gemm_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,

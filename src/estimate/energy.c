@@ -106,7 +106,7 @@ static jc_status resolve_runtime(est *s)
                          "without a model, --flops or --params)", j->runtime);
         return JC_OK;
     }
-    if ((st = jci_eff_resolve(s->db, r, &s->eff, s->b.d))) return st;
+    if ((st = jci_eff_resolve(s->db, r, s->dev->kind == JC_DEVICE_CPU, &s->eff, s->b.d))) return st;
     s->eff_on = 1;
     jci_bld_assume(&s->b, "runtime", jci_bld_str(&s->b, "runtime profile: %s, %s (0 pytorch, 1 torch-compile, 2 tensorrt, "
                                                  "3 pytorch-1)", jci_runtime_name(r), jci_runtime_software(r)),
@@ -115,9 +115,11 @@ static jc_status resolve_runtime(est *s)
                    : jci_runtime_is_alias(j->runtime)
                        ? jci_bld_str(&s->b, "--runtime %s: the former name of %s (an alias)", j->runtime, jci_runtime_name(r))
                        : "--runtime");
-    static const char *const labels[JC_EFF_N] = {
+    const char *const labels[JC_EFF_N] = {
         "achievable fraction of dense peak, large matrix kernels", "achievable fraction of vector peak",
-        "achievable fraction of memory bandwidth, large transfers", "floor on one kernel's time (launch)",
+        "achievable fraction of memory bandwidth, large transfers",
+        s->eff.cpu_path ? "per-kernel call cost on the CPU (added to each kernel's time)"
+                               : "floor on one kernel's time (launch)",
         "work (as time at peak) a matrix kernel needs to fill the device",
         "memory latency per kernel (achieved bandwidth vs transfer size)", "tile of the output's M dim",
         "tile of the output's N dim", "efficiency factor for K or N off the Tensor Core granule",
@@ -126,7 +128,7 @@ static jc_status resolve_runtime(est *s)
     for (int i = 0; i < JC_EFF_N; i++) {
         /* without a graph: the optimizer's traffic and the memory-bound share */
         if (!s->an && !step && i != JC_EFF_ETA_BW && i != JC_EFF_ETA_MATRIX) continue;
-        if ((step && (i == JC_EFF_ETA_VECTOR || i == JC_EFF_LAT_S)) || (i == JC_EFF_LAUNCH_S && s->dev->kind != JC_DEVICE_GPU)) continue;
+        if ((step && (i == JC_EFF_ETA_VECTOR || i == JC_EFF_LAT_S)) || (i == JC_EFF_LAUNCH_S && s->dev->kind != JC_DEVICE_GPU && !s->eff.cpu_path)) continue;
         if (i == JC_EFF_ETA_BWD && !(s->an && j->mode == JC_MODE_TRAINING && !s->util_user &&
                                      s->eff.runtime != JC_RUNTIME_ENGINE)) continue;
         if (s->util_user && (i == JC_EFF_ETA_MATRIX || i == JC_EFF_FILL_S || i == JC_EFF_TILE_M ||

@@ -40,7 +40,7 @@ static int plan_counts(const char *model, jc_runtime r, int tensor_cores, counts
     jc_eff_model em;
     jc_eff_plan p;
     jci_arena *a = jci_arena_new();
-    int ok = a && jci_eff_resolve(db, r, &em, &d) == JC_OK &&
+    int ok = a && jci_eff_resolve(db, r, 0, &em, &d) == JC_OK &&
              jci_eff_plan_build(&em, an, 2, tensor_cores, a, &p) == JC_OK;
     memset(c, 0, sizeof *c);
     for (size_t i = 0; ok && i < an->n_nodes; i++) {
@@ -83,7 +83,7 @@ static void test_vit_attention_and_norms(void)
     jc_eff_model em;
     jc_eff_plan pl;
     jc_diag d;
-    CHECK(jci_eff_resolve(db, JC_RUNTIME_ENGINE, &em, &d) == JC_OK);
+    CHECK(jci_eff_resolve(db, JC_RUNTIME_ENGINE, 0, &em, &d) == JC_OK);
     CHECK(jci_eff_plan_build(&em, NULL, 2, 1, NULL, &pl) == JC_ERR_USAGE);
 }
 
@@ -104,7 +104,7 @@ static void test_gemm_model(void)
 {
     jc_eff_model m;
     jc_diag d;
-    CHECK(jci_eff_resolve(db, JC_RUNTIME_EAGER, &m, &d) == JC_OK);
+    CHECK(jci_eff_resolve(db, JC_RUNTIME_EAGER, 0, &m, &d) == JC_OK);
     double P = 100e12, eta = m.v[JC_EFF_ETA_MATRIX].central, fill = m.v[JC_EFF_FILL_S].central;
     jc_eff_device dv = {P, 20e12, 1e12, 1, 8, 64, 0};
     /* 8192 x 8192 x 8192: 64 x 128 = 8192 tiles of 128 x 64, 128 full
@@ -132,6 +132,35 @@ static void test_gemm_model(void)
           fabs(nt.t - jci_eff_gemm_compute_s(&m, &dv, &tiny, 1)) < 1e-15);
     /* slow corner no faster than central, fast corner no slower */
     CHECK(jci_eff_gemm_compute_s(&m, &dv, &g, 2) >= t && jci_eff_gemm_compute_s(&m, &dv, &g, 0) <= t);
+}
+
+/* The CPU kernel path: the CPU's constants in the matrix and launch
+ * slots, no thread-block tiles, and the call cost added to a kernel (not
+ * a floor); the engine profile has no CPU path. */
+static void test_cpu_kernel_path(void)
+{
+    jc_eff_model m, e;
+    jc_diag d;
+    CHECK(jci_eff_resolve(db, JC_RUNTIME_COMPILED, 1, &m, &d) == JC_OK);
+    CHECK(m.cpu_path && !strcmp(m.id[JC_EFF_ETA_MATRIX], "cpu_kernel_eta_matrix") &&
+          !strcmp(m.id[JC_EFF_LAUNCH_S], "cpu_kernel_call_s") && !strcmp(m.id[JC_EFF_ETA_BW], "kernel_eta_bw"));
+    CHECK(jci_eff_resolve(db, JC_RUNTIME_ENGINE, 1, &e, &d) == JC_OK);
+    CHECK(!e.cpu_path && !strcmp(e.id[JC_EFF_ETA_MATRIX], "runtime_engine_eta_matrix"));
+    double P = 3e12, eta = m.v[JC_EFF_ETA_MATRIX].central, fill = m.v[JC_EFF_FILL_S].central;
+    double call = m.v[JC_EFF_LAUNCH_S].central;
+    jc_eff_device cpu = {P, P, 100e9, 0, 0, 0, 0};
+    /* N = 96 on a CPU: no tile padding (a GPU's 64-wide tiles would hold
+     * 96 / 128 useful columns) */
+    jc_gemm_shape n96 = {8192, 96, 8192, 1};
+    double f96 = 2.0 * 8192 * 96 * 8192;
+    double t96 = jci_eff_gemm_compute_s(&m, &cpu, &n96, 1);
+    CHECK(fabs(t96 - (f96 + P * eta * fill) / (P * eta)) < 1e-9 * t96);
+    /* the whole kernel: its compute, then the call cost on top */
+    jc_node_time nt;
+    jc_gemm_shape tiny = {8, 8, 8, 1};
+    jci_eff_gemm_time(&m, &cpu, &tiny, -1, 4, 1, &nt);
+    CHECK(call > 0 && fabs(nt.t - jci_eff_gemm_compute_s(&m, &cpu, &tiny, 1) - call) < 1e-12);
+    CHECK(fabs(jci_eff_gemm_s(&m, &cpu, 8, 8, 8, 1, 1) - nt.t) < 1e-12);
 }
 
 /* Time of node i on dv (central) with plan p, forward or backward. */
@@ -166,7 +195,7 @@ static bool pt1_plan_open(pt1_plan *t, const char *path, int64_t batch)
         return false;
     }
     t->a = jci_arena_new();
-    CHECK(t->a && jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, &t->m, &d) == JC_OK &&
+    CHECK(t->a && jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, 0, &t->m, &d) == JC_OK &&
           jci_eff_plan_build(&t->m, t->an, 2, 1, t->a, &t->p) == JC_OK);
     return true;
 }
@@ -249,6 +278,7 @@ int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_gemm_model);
+    RUN(test_cpu_kernel_path);
     RUN(test_vit_attention_and_norms);
     RUN(test_conv_side_kernels);
     RUN(test_backward_and_l2);

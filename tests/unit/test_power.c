@@ -137,20 +137,20 @@ static void test_runtime_profiles(void)
     for (int r = 0; r < JC_RUNTIME_COUNT; r++) {
         jc_eff_model m;
         jc_diag d;
-        CHECK(jci_eff_resolve(db, (jc_runtime)r, &m, &d) == JC_OK);
+        CHECK(jci_eff_resolve(db, (jc_runtime)r, 0, &m, &d) == JC_OK);
         for (int i = 0; i < JC_EFF_N; i++)
             CHECK(m.src[i] && m.src[i]->value.source && m.v[i].low <= m.v[i].central &&
                   m.v[i].central <= m.v[i].high);
     }
     jc_eff_model e, g;
     jc_diag d;
-    jci_eff_resolve(db, JC_RUNTIME_EAGER, &e, &d);
-    jci_eff_resolve(db, JC_RUNTIME_ENGINE, &g, &d);
+    jci_eff_resolve(db, JC_RUNTIME_EAGER, 0, &e, &d);
+    jci_eff_resolve(db, JC_RUNTIME_ENGINE, 0, &g, &d);
     CHECK(!e.fuse_vector_memory && g.fuse_vector_memory);
     /* the framework runtimes share one set of kernel efficiencies */
     jc_eff_model c, p1;
-    jci_eff_resolve(db, JC_RUNTIME_COMPILED, &c, &d);
-    jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, &p1, &d);
+    jci_eff_resolve(db, JC_RUNTIME_COMPILED, 0, &c, &d);
+    jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, 0, &p1, &d);
     CHECK(c.src[JC_EFF_ETA_MATRIX] == e.src[JC_EFF_ETA_MATRIX] && p1.src[JC_EFF_ETA_BW] == e.src[JC_EFF_ETA_BW]);
     CHECK(jci_runtime_parse("eager-pt1") == JC_RUNTIME_EAGER_PT1);
     /* profiles are named by their software; the former names are aliases */
