@@ -196,7 +196,9 @@ double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, co
     if (dv->granule > 0 && (fmod(g->k, dv->granule) != 0 || fmod(g->n, dv->granule) != 0))
         al = jci_pick(m->v[JC_EFF_UNALIGNED], sc, JCI_LOWERS);
     double p = dv->peak * jci_pick(m->v[JC_EFF_ETA_MATRIX], sc, JCI_LOWERS);
-    return (f + p * jci_pick(m->v[JC_EFF_FILL_S], sc, JCI_RAISES)) / (p * q * al);
+    /* the padded tiles' work, then the fill: a latency, not scaled by
+     * the tiles' padding */
+    return (f / (q * al) + p * jci_pick(m->v[JC_EFF_FILL_S], sc, JCI_RAISES)) / p;
 }
 
 static double call_s(const jc_eff_model *m, int sc);

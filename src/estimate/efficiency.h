@@ -9,7 +9,7 @@
  * each with its source; which nodes share a kernel is fusion.c's plan.
  *
  * Per kernel (docs/energy-model.md section 2):
- *   matrix   t_c = (F + P*eta*fill_s) / (P * eta * q * align) over the
+ *   matrix   t_c = (F / (q * align) + P*eta*fill_s) / (P * eta) over the
  *            node's GEMM view (groups x M x N x K; jci_eff_gemm_compute_s)
  *            P the dense peak at the run's precision, eta the profile's
  *            achievable fraction, q the tile and wave quantisation,
@@ -136,10 +136,10 @@ typedef struct jc_gemm_shape {
 /* Compute time of one GEMM kernel on dv (scenario sc as in
  * jci_eff_node_time), no memory term and no launch floor:
  *   tensor-core path (n and k at least the device's granule, or no
- *   granule): (F + P eta fill) / (P eta q align), q the tile and wave
+ *   granule): (F / (q align) + P eta fill) / (P eta), q the tile and wave
  *   quantisation of the groups x ceil(m/tile_m) x ceil(n/tile_n) tiles
  *   over the SMs (none on the CPU kernel path), align the off-granule
- *   factor;
+ *   factor; the fill is a latency, not scaled by the padding;
  *   narrower products (depthwise convolutions): F / (P_vector eta_vector).
  * 0 when the shape or the peak is unknown.  Pure function. */
 double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,

@@ -118,7 +118,7 @@ static void test_gemm_model(void)
     double t96 = jci_eff_gemm_compute_s(&m, &dv, &n96, 1);
     double f96 = 2.0 * 8192 * 96 * 8192;
     double tiles = 64.0 * 2, q = (8192.0 * 96) / (tiles * 128 * 64) * (tiles / (ceil(tiles / 64) * 64));
-    CHECK(fabs(t96 - (f96 + P * eta * fill) / (P * eta * q)) < 1e-9 * t96);
+    CHECK(fabs(t96 - (f96 / q + P * eta * fill) / (P * eta)) < 1e-9 * t96);
     /* a grouped convolution of 32 groups x 4 channels: below the granule,
      * CUDA cores at the vector peak */
     jc_gemm_shape dw = {100000, 4, 36, 32};
@@ -128,8 +128,10 @@ static void test_gemm_model(void)
     jc_node_time nt;
     jc_gemm_shape tiny = {8, 8, 8, 1};
     jci_eff_gemm_time(&m, &dv, &tiny, -1, 2, 1, &nt);
-    CHECK(nt.bytes == 3 * 64 * 2 && nt.t >= m.v[JC_EFF_LAUNCH_S].central &&
-          fabs(nt.t - jci_eff_gemm_compute_s(&m, &dv, &tiny, 1)) < 1e-15);
+    /* (its padded tile and fill take 2 us: below the launch floor) */
+    CHECK(nt.bytes == 3 * 64 * 2 &&
+          fabs(nt.t - fmax(m.v[JC_EFF_LAUNCH_S].central, jci_eff_gemm_compute_s(&m, &dv, &tiny, 1))) < 1e-15);
+    CHECK(jci_eff_gemm_compute_s(&m, &dv, &tiny, 1) < 2 * fill + 1e-12);
     /* slow corner no faster than central, fast corner no slower */
     CHECK(jci_eff_gemm_compute_s(&m, &dv, &g, 2) >= t && jci_eff_gemm_compute_s(&m, &dv, &g, 0) <= t);
 }
