@@ -121,13 +121,34 @@ def score_rows(rows, extra=()):
 
 
 # Constants fitted to these rows: the engine efficiency (throughput,
-# tools/fit_efficiency.py's rule) and the GPU power coefficient k_compute
-# (wall power, tools/fit_power.py); the BERT sequence (BERT_SEQ), the host
-# classes and the DRAM energy per bit are sourced, not fitted.
-N_FITTED = 2
+# tools/fit_efficiency.py's rule).  The device power constants
+# (power_k_compute_gpu, power_k_memory_gpu) are the ones every path uses,
+# fitted by tools/fit_power.py to these rows' wall power and the ML.ENERGY
+# serving rows' GPU power together (367 rows); each fold replays the power
+# fold of tests/accuracy/power-folds.json that left out the same rows.  The
+# BERT sequence (BERT_SEQ), the host classes and the DRAM energy per bit
+# are sourced, not fitted.
+N_FITTED = 1
 ETA = "runtime_engine_eta_matrix"
-POWER_K = "power_k_compute_gpu"
+POWER_IDS = ("power_k_compute_gpu", "power_k_memory_gpu")
+POWER_FOLDS = os.path.join(ac.ROOT, "tests", "accuracy", "power-folds.json")
 FOLD_ROWS = os.path.join(ac.ROOT, "build", "fit", "mlperf-rows.json")
+
+
+def power_folds():
+    """{frozenset of MLPerf row ids left out: device power constants} of
+    tools/fit_power.py (frozenset(): the all-row fit); {} without the file
+    (the hwdb's values)."""
+    try:
+        with open(POWER_FOLDS) as f:
+            d = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    out = {frozenset(): d["all"]}
+    for f in d["folds"]:
+        if f["set"] == "mlperf":
+            out[frozenset(f["left_out"])] = f["params"]
+    return out
 
 
 def _ratio(row, ov, eta):
@@ -180,11 +201,9 @@ class Predictor:
         self.fc, self.layers, self.memo = fc, {}, {}
 
     def j(self, params, row):
-        key = (params[ETA], params.get(POWER_K), row["id"])
+        ck = dict(params)
+        key = (tuple(sorted(ck.items())), row["id"])
         if key not in self.memo:
-            ck = {ETA: params[ETA]}
-            if params.get(POWER_K) is not None:
-                ck[POWER_K] = params[POWER_K]
             lk = tuple(sorted(ck.items()))
             if lk not in self.layers:
                 ov = self.fc.Overlay()
@@ -199,56 +218,26 @@ class Predictor:
             ov.close()
 
 
-def power_fit(pred, params, rows, lo=0.3, hi=10.0):
-    """k_compute from the rows given: the value at which the median of
-    ln(predicted / measured J/sample) is 0 at the rows' throughput constants
-    (J/sample rises with k; regula falsi in ln k, Illinois variant, from
-    k = 1 and 4, within [lo, hi]; a bound when the rows' median error has
-    one sign over the whole of it)."""
-    import math
-    from concurrent.futures import ThreadPoolExecutor
-
-    def f(z):
-        p = dict(params, **{POWER_K: round(math.exp(z), 5)})
-        with ThreadPoolExecutor(max_workers=3) as ex:
-            js = list(ex.map(lambda r: pred.j(p, r), rows))
-        return ac.median([math.log(j / float(r["j_per_sample"])) for j, r in zip(js, rows) if j])
-    # no root inside the bounds: the bound the rows push towards
-    if f(math.log(lo)) >= 0:
-        return lo
-    if f(math.log(hi)) <= 0:
-        return hi
-    a, b = math.log(1.0), math.log(4.0)
-    fa, fb = f(a), f(b)
-    side = 0
-    for _ in range(8):
-        if fa == fb:
-            break
-        c = b - fb * (b - a) / (fb - fa)
-        c = min(math.log(hi), max(math.log(lo), c))
-        fc_ = f(c)
-        if abs(fc_) < 0.002:
-            b = c
-            break
-        if fc_ * fb < 0:
-            a, fa = b, fb
-            side = 0
-        else:
-            side += 1
-            if side >= 2:
-                fa *= 0.5
-        b, fb = c, fc_
-    return round(math.exp(b), 5)
-
-
 def fold_fit(per, pred):
-    """crossval's fit: the throughput constants, then k_compute at them,
-    from the rows given only."""
+    """crossval's fit: the throughput constants from the rows given, and the
+    device power constants of the power fold that left out the other rows
+    (tools/fit_power.py; the hwdb's where it has none)."""
+    stored = power_folds()
+
     def fit(rows):
         p = throughput_fit(per, rows)
-        p[POWER_K] = power_fit(pred, p, rows)
+        p.update(stored.get(frozenset(per) - {r["id"] for r in rows}, {}))
         return p
     return fit
+
+
+def power_rows():
+    """Rows of the joint power fit (tools/fit_power.py), 0 without its file."""
+    try:
+        with open(POWER_FOLDS) as f:
+            return sum(json.load(f)["rows"].values())
+    except (OSError, ValueError, KeyError):
+        return 0
 
 
 def predictable(rows):
@@ -258,8 +247,9 @@ def predictable(rows):
 def crossvalidate(rows):
     """tools/crossval.py over the predictable rows: leave-one-device-out
     (accelerator) and leave-one-benchmark-out (model family); every fold
-    refits the engine efficiency and the GPU power coefficient k_compute
-    without its rows (BERT runs at the sourced BERT_SEQ in every fold)."""
+    refits the engine efficiency without its rows (BERT runs at the
+    sourced BERT_SEQ in every fold) and takes the device power constants
+    of the power fold that left them out (tools/fit_power.py)."""
     import crossval as cv
     rs = predictable(rows)
     per = per_row_fits(rs)
@@ -270,8 +260,10 @@ def crossvalidate(rows):
                      n_params=N_FITTED)
     finally:
         pred.close()
-    fitted = sorted(res["in_sample"]["params"])
-    if len(fitted) != N_FITTED:   # the count crossval checks is the fit's own
+    # the count crossval checks is the fit's own (the device power constants
+    # are replayed from tools/fit_power.py's folds, counted against its rows)
+    fitted = sorted(k for k in res["in_sample"]["params"] if k not in POWER_IDS)
+    if len(fitted) != N_FITTED:
         raise SystemExit("accuracy_mlperf: the folds fit %d constants (%s), N_FITTED says %d"
                          % (len(fitted), ", ".join(fitted), N_FITTED))
     for line in cv.report(res, "MLPerf v1.1 J/sample"):
@@ -304,8 +296,12 @@ def main():
         res = crossvalidate(rows)
         cvs = ac.cv_summary(res, {"group": lambda r: "%s %s" % (r["benchmark"], r["scenario"])})
         how += (" Cross-validated: each fold refits the engine efficiency (to its rows' samples/s, both "
-                "benchmarks) and the GPU power coefficient k_compute without its accelerator or benchmark; "
-                "the BERT sequence, the host classes and the DRAM energy per bit are sourced, not fitted.")
+                "benchmarks) without its accelerator or benchmark and takes the device power constants "
+                "(power_k_compute_gpu, power_k_memory_gpu: one set for every device and path) that tools/fit_power.py "
+                "fitted without the same rows, to these rows' wall power and the ML.ENERGY serving rows' GPU power "
+                "together (the fitted constant counted here is the throughput one; the power ones are counted "
+                "against the %d rows of their joint fit); the BERT sequence, the host classes and the DRAM energy "
+                "per bit are sourced, not fitted." % power_rows())
     ac.write_set("mlperf", "MLPerf Inference v1.1 (ResNet-50, BERT-99; Offline, Server)", "J/sample",
                  how + " Method: roofline (device power from utilisation).", scope, score_rows(rows),
                  out_dir=a.out, cv=cvs,

@@ -63,7 +63,9 @@ def page(ej, et, stored, commit, when):
              "estimate --generate` for the row's model (a config written from its architecture facts), device, GPU count, "
              "tp/pp, steady-state running batch, mean prompt and output tokens and runtime profile (`vllm-0.5` for v2 "
              "rows, `vllm` for v3).", "",
-             "**Cross-validated.** Each fold refits the %d serving constants (tools/fit_serving.py) without one device's "
+             "**Cross-validated.** Each fold refits the %d serving constants (the time constants by tools/fit_serving.py; "
+             "the device power constants `power_k_*_gpu`, shared with every other path, by tools/fit_power.py on these "
+             "rows' GPU power and the MLPerf rows' wall power together) without one device's "
              "rows (leave one device out) or one model family's rows (leave one family out) and predicts the rows left "
              "out; a held-out row's range comes from the other folds' held-out residuals (a nominal 90%% "
              "interval: the conformal quantile of |ln(predicted / measured)|, tools/crossval.py), so coverage is measured, not tuned. In-sample: the constants fitted to every row "
@@ -101,9 +103,10 @@ def page(ej, et, stored, commit, when):
             lines.append("| %s | %s | %d | %s |" % (scheme, f["key"], f["rows"], pct(f["median_abs_error"])))
     lines += ["", "## Constants and their spread over the folds", "",
               "| constant | fitted to every row | min over folds | max over folds |", "|---|---:|---:|---:|"]
-    for p in FS.TIME + FS.POWER:
-        vals = [f["params"][p[0]] for f in stored["folds"]]
-        lines.append("| %s | %.4g | %.4g | %.4g |" % (p[0], stored["all"][p[0]], min(vals), max(vals)))
+    for cid in FS.TIME_IDS + FS.POWER_IDS:
+        vals = [f["params"][cid] for f in stored["folds"] if cid in f["params"]]
+        if cid in stored["all"] and vals:
+            lines.append("| %s | %.4g | %.4g | %.4g |" % (cid, stored["all"][cid], min(vals), max(vals)))
     lines += ["", "%d fitted constants for %d rows (at most one per 20 rows: %s). Range factors for a device or family "
               "without rows (the widest over the two schemes): J/token x%.3f-x%.3f, time x%.3f-x%.3f." % (
                   ej["n_params"], ej["n_rows"], "ok" if ej["params_ok"] else "TOO MANY",
@@ -137,8 +140,9 @@ def main():
     args = ap.parse_args()
     rows = [r for r in S.load_rows() if S.config_for(r) is not None]
     stored = json.load(open(FS.FOLDS))
-    replay = {frozenset(f["left_out"]): f["params"] for f in stored["folds"]}
-    replay[frozenset()] = stored["all"]
+    replay = FS.replay_folds()   # time constants with each fold's device power constants (tools/fit_power.py)
+    stored = dict(stored, all=replay[frozenset()],
+                  folds=[dict(f, params=replay[frozenset(f["left_out"])]) for f in stored["folds"]])
     C = FS.Cached(FS.Fitter(args.jobs, 0), {}, 0, 0, stored=replay)
     ej, et = FS.crossvalidate(C, rows)
     commit = AC.git_commit()

@@ -12,10 +12,13 @@ Each constant has one value for every device and runtime.
 
   1. time: the seven constants of TIME by Nelder-Mead on the squared log
      error of the output throughput (tokens/s);
-  2. power: the three coefficients of POWER (power.h's model) by
-     Nelder-Mead on the squared log error of the measured GPU power at the
-     fitted times;
-  3. folds: the same fit without each device's rows (leave one device
+  2. power: not here: the device power constants (power_k_*_gpu of
+     hwdb/energy-model.yaml) are one set for every path, fitted by
+     tools/fit_power.py to these rows' GPU power and the MLPerf rows' wall
+     power together; each fold here predicts its energy with the power
+     fold of tests/accuracy/power-folds.json that left out the same rows
+     (the hwdb's values where that file has no such fold);
+  3. folds: the time fit without each device's rows (leave one device
      out) and without each model family's rows (leave one family out);
      each fold's constants predict its held-out rows.  The held-out
      residuals (predicted / measured) of every fold give the range: its
@@ -48,16 +51,37 @@ TIME = [("serving_gemm_mfu", 0.6, 0.3, 0.85, "1", "fraction of the dense peak a 
         ("serving_host_seq_s", 3e-4, 1e-6, 1e-3, "s", "the engine loop's Python work per running sequence per step (scheduling, input preparation, sampling bookkeeping): tens to hundreds of us"),
         ("serving_host_step_s", 2e-3, 1e-5, 1e-2, "s", "the engine loop's Python work per step whatever the batch (scheduler pass, input tensors, sampler): a few ms at most"),
         ("serving_host_worker_s", 5e-3, 1e-5, 2e-2, "s", "one more worker process per step of a runtime that sends every step's inputs to each worker: the v2 rows' step time at a fixed batch grows by 8-9 ms per further worker (docs/workflow-serving.md)")]
-POWER = [("serving_power_k_compute", 2.0, 0.2, 10, "1", "k_c of power.h's model"),
-         ("serving_power_k_memory", 1.0, 0.1, 10, "1", "k_m of power.h's model"),
-         ("serving_power_a_launch", 0.2, 0.0, 0.6, "1", "activity while the device waits on the host: near idle")]
+TIME_IDS = [p[0] for p in TIME]
+# the shared device power constants (tools/fit_power.py): the serving
+# rows' share of their fit is counted with them
+POWER_IDS = ["power_k_compute_gpu", "power_k_memory_gpu"]
+POWER_FOLDS = os.path.join(S.ROOT, "tests", "accuracy", "power-folds.json")
+
+
+def power_folds():
+    """{frozenset of serving row ids left out: power constants} of
+    tools/fit_power.py's serving folds, with frozenset() the all-row fit;
+    {} when the file is missing (the hwdb's values are used)."""
+    try:
+        d = json.load(open(POWER_FOLDS))
+    except (OSError, ValueError):
+        return {}
+    out = {frozenset(): d["all"]}
+    for f in d["folds"]:
+        if f["set"] == "serving":
+            out[frozenset(f["left_out"])] = f["params"]
+    return out
+
+
 RANGES = [("serving_range_time", "time"), ("serving_range_energy", "j")]
 
 
 def block_lines(values, ranges=None):
     out = ["  # ---- BEGIN fitted (candidate of tools/fit_serving.py)"]
     for name, v in values.items():
-        unit = next(p[4] for p in TIME + POWER if p[0] == name)
+        if name not in TIME_IDS:
+            continue
+        unit = next(p[4] for p in TIME if p[0] == name)
         out.append("  - {id: %s, value: %.9g, low: %.9g, high: %.9g, unit: \"%s\", source: mlenergy-fit}"
                    % (name, v, v, v, unit))
     for name, _ in RANGES:
@@ -125,7 +149,8 @@ class Fitter:
         self.evals = evals
 
     def run(self, rows, values, ranges=None):
-        self.runner.set_constants(block_lines(values, ranges))
+        power = {k: v for k, v in values.items() if k in POWER_IDS} or None
+        self.runner.set_constants(block_lines(values, ranges), power=power)
         return self.runner.run(rows)
 
     def stage(self, rows, params, fixed, loss, start, evals):
@@ -144,12 +169,12 @@ class Fitter:
         z, best = nelder_mead(f, z0, evals)
         return vals(z), best
 
-    def fit(self, rows, start, evals):
-        fixed = {p[0]: start.get(p[0], p[1]) for p in POWER}
-        v, lt = self.stage(rows, TIME, fixed, lambda p, r: math.log(p["tps"] / r["tokens_per_s"]), start, evals)
-        v, lp = self.stage(rows, POWER, v, lambda p, r: math.log(p["power"] / S.measured_power_per_gpu(r)), start,
-                           max(30, evals // 2))
-        print("  fit over %d rows: time loss %.4f, power loss %.4f" % (len(rows), lt, lp), file=sys.stderr)
+    def fit(self, rows, start, evals, power=None):
+        """The time constants fitted to rows; power: the fold's device power
+        constants (tools/fit_power.py), added to the result as they are."""
+        v, lt = self.stage(rows, TIME, dict(power or {}), lambda p, r: math.log(p["tps"] / r["tokens_per_s"]),
+                           start, evals)
+        print("  fit over %d rows: time loss %.4f" % (len(rows), lt), file=sys.stderr)
         return v
 
 
@@ -175,7 +200,8 @@ class Cached:
                 full = len(ids) == len(self.all_ids)
                 print("fit: %d rows (%d left out)" % (len(ids), len(self.all_ids) - len(ids)), file=sys.stderr)
                 base = self.fits.get(frozenset(self.all_ids), self.start)
-                self.fits[ids] = self.F.fit(train, base, self.evals if full else self.fold_evals)
+                power = power_folds().get(frozenset(self.all_ids - ids))
+                self.fits[ids] = self.F.fit(train, base, self.evals if full else self.fold_evals, power)
         return self.fits[ids]
 
     def result(self, params, row):
@@ -207,7 +233,7 @@ def crossvalidate(C, rows):
     import crossval as cv
     C.all_ids = frozenset(r["id"] for r in rows)
     C.rows = rows
-    n = len(TIME) + len(POWER)
+    n = len(TIME) + len(POWER_IDS)
     ej = cv.run(rows, C.fit, C.predict_j, lambda r: r["j_per_output_token"], KEYS, n)
     et = cv.run(rows, C.fit, C.predict_time, lambda r: 1 / r["tokens_per_s"], KEYS, n)
     return ej, et
@@ -226,15 +252,14 @@ def write_block(values, spread, ranges, nrows, fold_note):
     begin = text.index("  # ---- BEGIN fitted")
     end = text.index("  # ---- END fitted ----")
     lines = ["  # ---- BEGIN fitted (written by tools/fit_serving.py; do not edit by hand) ----"]
-    for p in TIME + POWER:
+    for p in TIME:
         v = values[p[0]]
         lo, hi = spread[p[0]]
         lines += ["  - id: %s" % p[0], "    value: %.4g" % v, "    low: %.4g" % min(lo, v), "    high: %.4g" % max(hi, v),
                   "    unit: \"%s\"" % p[4], "    source: mlenergy-fit",
                   "    derived: \"fitted to the %d rows of the ML.ENERGY leaderboard v2/v3 measurements (ml-energy/leaderboard-v2@c3af7f31, ml-energy/leaderboard@0cd52dab) (copied in "
-                  "tests/accuracy/serving-rows.yaml) by tools/fit_serving.py, %s; bounds %g-%g (%s); low-high: its "
-                  "spread over the %s\"" % (nrows, "output tokens/s" if p in TIME else "measured GPU power at the fitted times",
-                                            p[2], p[3], p[5], fold_note)]
+                  "tests/accuracy/serving-rows.yaml) by tools/fit_serving.py, output tokens/s; bounds %g-%g (%s); low-high: its "
+                  "spread over the %s\"" % (nrows, p[2], p[3], p[5], fold_note)]
     for name, key in RANGES:
         lo, hi = ranges[name]
         lines += ["  - id: %s" % name, "    value: 1", "    low: %.4g" % lo, "    high: %.4g" % hi, "    unit: \"1\"",
@@ -245,6 +270,45 @@ def write_block(values, spread, ranges, nrows, fold_note):
     text = text[:begin] + "\n".join(lines) + "\n" + text[end:]
     with open(HWDB, "w") as f:
         f.write(text)
+
+
+def replay_folds():
+    """{frozenset of row ids left out: constants} of the stored serving
+    folds (serving-folds.json's time constants with the power folds' device
+    power constants); frozenset(): the all-row fit."""
+    stored = json.load(open(FOLDS))
+    replay = {frozenset(f["left_out"]): f["params"] for f in stored["folds"]}
+    replay[frozenset()] = stored["all"]
+    power = power_folds()
+    return {k: dict(v, **power.get(k, {})) for k, v in replay.items()}
+
+
+def refresh_energy_range(jobs=2):
+    """After a refit of the device power constants (tools/fit_power.py):
+    the stored folds replayed with their new power folds, and
+    serving_range_energy (hwdb/serving.yaml, serving-folds.json) rewritten
+    from their held-out J/token residuals, as main() writes it.  Returns the
+    crossval result of J/token."""
+    rows = [r for r in S.load_rows() if config_for_ok(r)]
+    C = Cached(Fitter(jobs, 0), {}, 0, 0, stored=replay_folds())
+    ej, _ = crossvalidate(C, rows)
+    lo, hi = range_factors(ej)
+    text = open(HWDB).read()
+    i = text.index("  - id: serving_range_energy")
+    j = text.index("    unit:", i)
+    text = text[:i] + "  - id: serving_range_energy\n    value: 1\n    low: %.4g\n    high: %.4g\n" % (lo, hi) + text[j:]
+    with open(HWDB, "w") as f:
+        f.write(text)
+    stored = json.load(open(FOLDS))
+    stored["ranges"]["serving_range_energy"] = [lo, hi]
+    with open(FOLDS, "w") as f:
+        json.dump(stored, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return ej
+
+
+def config_for_ok(r):
+    return S.config_for(r) is not None
 
 
 def main():
@@ -263,7 +327,7 @@ def main():
     full = ej["in_sample"]["params"]
     ranges = {"serving_range_energy": range_factors(ej), "serving_range_time": range_factors(et)}
     spread = {}
-    for p in TIME + POWER:
+    for p in TIME:
         vals = [f["params"][p[0]] for s in ej["schemes"].values() for f in s["folds"]]
         spread[p[0]] = (min(vals), max(vals))
     folds = [(name, f["key"]) for name, s in ej["schemes"].items() for f in s["folds"]]

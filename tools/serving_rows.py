@@ -120,19 +120,29 @@ class Runner:
         self.base = os.path.join(ROOT, "hwdb")
         self.snap = os.path.join(ROOT, "build", "hwdb.snap")
 
-    def set_constants(self, block_lines):
-        """block_lines: YAML lines of the constants in place of the fitted block."""
+    def set_constants(self, block_lines, power=None):
+        """block_lines: YAML lines of the constants in place of the fitted
+        block of hwdb/serving.yaml; power: {id: value} of the device power
+        constants of hwdb/energy-model.yaml (power_k_*; tools/fit_power.py)
+        in place of the hwdb's, or None: the hwdb's."""
+        import fit_common as fc
         hw = os.path.join(self.tmp, "hwdb")
+        own = ("serving.yaml", "energy-model.yaml")
         if not os.path.isdir(hw):
             os.makedirs(hw)
             for name in os.listdir(os.path.join(ROOT, "hwdb")):
-                if name != "serving.yaml":
+                if name not in own:
                     os.symlink(os.path.join(ROOT, "hwdb", name), os.path.join(hw, name))
         text = open(os.path.join(ROOT, "hwdb", "serving.yaml")).read()
         b = text.index("  # ---- BEGIN fitted")
         e = text.index("  # ---- END fitted ----")
         with open(os.path.join(hw, "serving.yaml"), "w") as f:
             f.write(text[:b] + "\n".join(block_lines) + "\n" + text[e:])
+        em = os.path.join(hw, "energy-model.yaml")
+        with open(em, "w") as f:
+            f.write(open(os.path.join(ROOT, "hwdb", "energy-model.yaml")).read())
+        for cid, v in (power or {}).items():
+            fc.write_constant(cid, v, v, v, path=em)
         snap = os.path.join(self.tmp, "hwdb.snap")
         lib = self.N.load()
         d = self.N._Diag()

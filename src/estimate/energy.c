@@ -165,54 +165,6 @@ static jc_status resolve_runtime(est *s)
     return JC_OK;
 }
 
-/* The DRAM power of the device's memory type at full bandwidth (power.h:
- * e_mem x BW), when the type has an energy per bit in the database. */
-static jc_status resolve_power_memory(est *s)
-{
-    const jc_device *dev = s->dev;
-    const jc_constant *c = jci_power_mem_constant(s->db, dev);
-    if (!c || !(s->bw > 0)) {
-        if (dev->kind == JC_DEVICE_GPU && s->bw > 0)
-            jci_bld_assume(&s->b, "power.memory_w", "DRAM power at full bandwidth: none added", R1(0), "W",
-                           JC_ORIGIN_DEFAULT, jci_bld_str(&s->b, "memory type %s has no energy per bit in the database "
-                           "(hwdb/energy-model.yaml mem_pj_per_bit_*)", dev->memory_type ? dev->memory_type : "n/a"));
-        return JC_OK;
-    }
-    double pj = jci_bld_const(&s->b, c->id, jci_bld_str(&s->b, "DRAM access energy per bit, %s", dev->memory_type), c).central;
-    s->pw.mem_w = jci_bld_assume(&s->b, "power.memory_w", jci_bld_str(&s->b, "DRAM power at full bandwidth: %g pJ/bit x 8 x "
-                                  "%g GB/s (%s)", pj, s->bw / 1e9, dev->memory_type), R1(pj * 8e-12 * s->bw), "W",
-                                  JC_ORIGIN_DERIVED, jci_bld_str(&s->b, "%s and the device's memory_bw_gbs", c->id)).central;
-    return JC_OK;
-}
-
-/* The power limit busy power is capped at: --power-limit (inside the
- * device's configurable range), else the device's default power_limit_w,
- * else its TDP. */
-static jc_status resolve_power_limit(est *s)
-{
-    const jc_job *j = s->job;
-    const jc_device *dev = s->dev;
-    const jc_sourced *pl = &dev->power_limit_w;
-    if (given(j->power_limit_w)) {
-        double lo = pl->present && pl->has_range ? pl->low : s->idle.central;
-        double hi = pl->present && pl->has_range ? pl->high : s->tdp.central;
-        if (!(j->power_limit_w > s->idle.central) || j->power_limit_w < lo || j->power_limit_w > hi)
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--power-limit %g W is outside what %s accepts (%g-%g W%s; above "
-                                "its idle %g W)", j->power_limit_w, dev->id, lo, hi,
-                                pl->present && pl->has_range ? ", its power_limit_w range" : ": idle to TDP, no published "
-                                "range", s->idle.central);
-        s->pw.limit_w = jci_bld_assume(&s->b, "power.limit_w", "device power limit (busy power capped, clocks lowered)",
-                                       R1(j->power_limit_w), "W", JC_ORIGIN_USER, "--power-limit").central;
-    } else if (pl->present) {
-        s->pw.limit_w = jci_bld_assume(&s->b, "power.limit_w", "device power limit: its default",
-                                       R1(pl->value), "W", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, pl)).central;
-    } else if (s->tdp.central > 0) {
-        s->pw.limit_w = jci_bld_assume(&s->b, "power.limit_w", "device power limit: its TDP (no power_limit_w published)",
-                                       R1(s->tdp.central), "W", JC_ORIGIN_DERIVED, "device.tdp_w").central;
-    }
-    return JC_OK;
-}
-
 /* The power model of the roofline method: power from utilisation, with
  * the activity fallback for a known runtime without any work figure. */
 static jc_status resolve_power(est *s)
@@ -221,19 +173,9 @@ static jc_status resolve_power(est *s)
     const jc_device *dev = s->dev;
     jc_status st;
     if (j->method != JC_METHOD_ROOFLINE || given(s->avg_power)) return JC_OK;
-    if ((st = jci_power_model_resolve(s->db, dev, &s->pw, s->b.d))) return st;
-    s->pw.idle_w = s->idle;
-    s->pw.tdp_w = s->tdp;
+    if ((st = jci_power_setup(&s->b, s->db, dev, s->bw, s->idle, s->tdp, j->power_limit_w,
+                              s->an && dev->kind == JC_DEVICE_GPU, &s->pw))) return st;
     s->pw_on = 1;
-    static const char *const labels[JC_PW_N] = {
-        "power: compute coefficient k_c in activity = 1 - exp(-(k_c u_c + k_m u_m))",
-        "power: memory coefficient k_m", "power activity while launch-bound (near idle)"};
-    for (int i = 0; i < JC_PW_N; i++) {
-        if (i == JC_PW_A_LAUNCH && !(s->an && dev->kind == JC_DEVICE_GPU)) continue;
-        jci_bld_const(&s->b, s->pw.id[i], labels[i], s->pw.src[i]);
-    }
-    if ((st = resolve_power_memory(s))) return st;
-    if ((st = resolve_power_limit(s))) return st;
     if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params) && !given(j->gpu_usage)) {
         /* nothing says how busy the device is: the published activity
          * (--gpu-usage says it: the power model at that usage instead) */

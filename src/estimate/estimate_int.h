@@ -155,8 +155,11 @@ jc_status jci_est_summarise(est *s, const outv o[3]);
  * --measured read into s->trace with its figures per scope (the known
  * runtime becomes its devices' active window). */
 jc_status jci_est_resolve_measured(est *s);
-/* measured.c: --cpu-usage: the host power's scale from the default host
- * class's idle and busy power (after the host is resolved). */
+/* measured.c: the host power's scale from the default host class's idle
+ * and busy power at the host CPUs' usage (after the host is resolved):
+ * --cpu-usage, else for an inference job with a database host figure the
+ * constant host_cpu_usage_inference; a training job, --host-power and a
+ * measured host keep the busy figure. */
 jc_status jci_est_resolve_cpu_usage(est *s);
 /* measured.c: scenario o with the trace's figures in place of the model's
  * for its scope. */

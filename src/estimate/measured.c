@@ -123,16 +123,51 @@ jc_status jci_est_resolve_measured(est *s)
     return JC_OK;
 }
 
+/* The host CPUs' usage the host power is scaled at: --cpu-usage, else for
+ * an inference job whose host power comes from the database (a system
+ * class, a named or cloud host; not --host-power or a measured host) the
+ * usage an inference engine leaves its host (host_cpu_usage_inference),
+ * else none (the host at its busy figure).  *origin and *src say which. */
+static jc_status cpu_usage_of(est *s, double *u, jc_origin *origin, const char **src)
+{
+    const jc_job *j = s->job;
+    *u = NAN;
+    if (given(j->cpu_usage)) {
+        *u = j->cpu_usage;
+        *origin = JC_ORIGIN_USER;
+        *src = "--cpu-usage";
+        return JC_OK;
+    }
+    if (!s->host_on || j->mode == JC_MODE_TRAINING || given(j->host_power_w) || given(s->m_host) ||
+        given(s->m_wall))
+        return JC_OK;
+    const jc_constant *c;
+    jc_diag tmp;
+    if (jc_hwdb_constant(s->db, "host_cpu_usage_inference", &c, &tmp) != JC_OK)
+        return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant 'host_cpu_usage_inference' "
+                            "(hwdb/energy-model.yaml: the host CPUs' usage during inference)");
+    *u = c->value.value;
+    *origin = JC_ORIGIN_HWDB;
+    *src = jci_bld_cite(&s->b, &c->value);
+    return JC_OK;
+}
+
 jc_status jci_est_resolve_cpu_usage(est *s)
 {
     const jc_job *j = s->job;
-    if (!given(j->cpu_usage)) return JC_OK;
-    if (!s->host_on)
+    double u;
+    jc_origin origin = JC_ORIGIN_USER;
+    const char *src = NULL;
+    jc_status st;
+    if (given(j->cpu_usage) && !s->host_on)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--cpu-usage scales the host term, and this estimate adds none (the tdp "
                             "method, --avg-power or a measured host): leave it out or add --host-power");
-    if (given(s->m_host))
+    if (given(j->cpu_usage) && given(s->m_host))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--cpu-usage and a trace that measured the host both give the host power");
+    if ((st = cpu_usage_of(s, &u, &origin, &src))) return st;
+    if (!given(u)) return JC_OK;
     jc_host_class hc = jci_host_class_default(s->dev, s->G);
+    if (origin != JC_ORIGIN_USER && hc == JC_HOSTCLASS_NONE) return JC_OK;   /* no class idle/busy to scale by */
     const jc_constant *busy = NULL, *idle = NULL;
     jc_diag tmp;
     if (hc == JC_HOSTCLASS_NONE || jci_host_class_resolve(s->db, hc, &busy, &idle, &tmp) || !busy || !idle ||
@@ -141,9 +176,10 @@ jc_status jci_est_resolve_cpu_usage(est *s)
                             "database (hwdb/energy-model.yaml host_class_*)", jci_host_class_name(hc));
     double f = idle->value.value / busy->value.value;
     if (f > 1) f = 1;
-    s->host_factor = f + (1 - f) * j->cpu_usage;
-    jci_bld_assume(&s->b, "host.usage", "host CPUs busy this fraction of the runtime", R1(j->cpu_usage), "",
-                   JC_ORIGIN_USER, "--cpu-usage");
+    s->host_factor = f + (1 - f) * u;
+    jci_bld_assume(&s->b, "host.usage", origin == JC_ORIGIN_USER ? "host CPUs busy this fraction of the runtime"
+                   : "host CPUs busy this fraction of the runtime (an inference job: its engine leaves the host "
+                     "CPUs mostly idle; --cpu-usage sets it)", R1(u), "", origin, src);
     jci_bld_assume(&s->b, "host.usage_factor",
                    jci_bld_str(&s->b, "host power scale at that usage: idle/busy + (1 - idle/busy) x usage, class %s",
                                 jci_host_class_name(hc)),

@@ -64,6 +64,66 @@ const jc_constant *jci_power_mem_constant(const jc_hwdb *db, const jc_device *de
     return NULL;
 }
 
+/* The DRAM power of the device's memory type at full bandwidth (e_mem x
+ * BW), when the type has an energy per bit in the database. */
+static void setup_memory(jci_builder *b, const jc_hwdb *db, const jc_device *dev, double bw, jc_power_model *pm)
+{
+    const jc_constant *c = jci_power_mem_constant(db, dev);
+    if (!c || !(bw > 0)) {
+        if (dev->kind == JC_DEVICE_GPU && bw > 0)
+            jci_bld_assume(b, "power.memory_w", "DRAM power at full bandwidth: none added", R1(0), "W",
+                           JC_ORIGIN_DEFAULT, jci_bld_str(b, "memory type %s has no energy per bit in the database "
+                           "(hwdb/energy-model.yaml mem_pj_per_bit_*)", dev->memory_type ? dev->memory_type : "n/a"));
+        return;
+    }
+    double pj = jci_bld_const(b, c->id, jci_bld_str(b, "DRAM access energy per bit, %s", dev->memory_type), c).central;
+    pm->mem_w = jci_bld_assume(b, "power.memory_w", jci_bld_str(b, "DRAM power at full bandwidth: %g pJ/bit x 8 x "
+                               "%g GB/s (%s)", pj, bw / 1e9, dev->memory_type), R1(pj * 8e-12 * bw), "W",
+                               JC_ORIGIN_DERIVED, jci_bld_str(b, "%s and the device's memory_bw_gbs", c->id)).central;
+}
+
+/* The limit busy power is capped at: user_limit (inside the device's
+ * configurable range), else the device's power_limit_w, else its TDP. */
+static jc_status setup_limit(jci_builder *b, const jc_device *dev, double idle, double tdp, double user_limit,
+                             jc_power_model *pm)
+{
+    const jc_sourced *pl = &dev->power_limit_w;
+    if (given(user_limit)) {
+        double lo = pl->present && pl->has_range ? pl->low : idle;
+        double hi = pl->present && pl->has_range ? pl->high : tdp;
+        if (!(user_limit > idle) || user_limit < lo || user_limit > hi)
+            return jci_bld_fail(b, JC_ERR_USAGE, "--power-limit %g W is outside what %s accepts (%g-%g W%s; above "
+                                "its idle %g W)", user_limit, dev->id, lo, hi,
+                                pl->present && pl->has_range ? ", its power_limit_w range" : ": idle to TDP, no published "
+                                "range", idle);
+        pm->limit_w = jci_bld_assume(b, "power.limit_w", "device power limit (busy power capped, clocks lowered)",
+                                     R1(user_limit), "W", JC_ORIGIN_USER, "--power-limit").central;
+    } else if (pl->present) {
+        pm->limit_w = jci_bld_assume(b, "power.limit_w", "device power limit: its default",
+                                     R1(pl->value), "W", JC_ORIGIN_HWDB, jci_bld_cite(b, pl)).central;
+    } else if (tdp > 0) {
+        pm->limit_w = jci_bld_assume(b, "power.limit_w", "device power limit: its TDP (no power_limit_w published)",
+                                     R1(tdp), "W", JC_ORIGIN_DERIVED, "device.tdp_w").central;
+    }
+    return JC_OK;
+}
+
+jc_status jci_power_setup(jci_builder *b, const jc_hwdb *db, const jc_device *dev, double bw, jc_range idle,
+                          jc_range tdp, double user_limit, int record_launch, jc_power_model *pm)
+{
+    static const char *const labels[JC_PW_N] = {
+        "power: compute coefficient k_c in activity = 1 - exp(-(k_c u_c + k_m u_m))",
+        "power: memory coefficient k_m", "power activity while launch-bound (near idle)"};
+    jc_status st;
+    if ((st = jci_power_model_resolve(db, dev, pm, b->d))) return st;
+    pm->idle_w = idle;
+    pm->tdp_w = tdp;
+    for (int i = 0; i < JC_PW_N; i++)
+        if (i != JC_PW_A_LAUNCH || record_launch) jci_bld_const(b, pm->id[i], labels[i], pm->src[i]);
+    setup_memory(b, db, dev, bw, pm);
+    return setup_limit(b, dev, idle.central, tdp.central, user_limit, pm);
+}
+
 static double clamp01(double x)
 {
     return !(x > 0) ? 0 : x > 1 ? 1 : x;

@@ -34,6 +34,7 @@
 #define JC_POWER_H
 
 #include "base/jc_internal.h"
+#include "estimate/builder.h"
 
 typedef enum jc_power_phase {
     JC_POWER_BUSY = 0,    /* kernels running */
@@ -60,6 +61,18 @@ typedef struct jc_power_model {
  * points into db. */
 jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev,
                                  jc_power_model *pm, jc_diag *d);
+
+/* The one set-up of a device's power model for every path (the estimate's
+ * roofline method and LLM serving): the coefficients (jci_power_model_resolve,
+ * each recorded in b as an assumption; a_launch only when record_launch),
+ * idle and TDP as given, the DRAM power of the device's memory type at
+ * bandwidth bw B/s (assumption power.memory_w) and the power limit
+ * (power.limit_w): user_limit W when given (not NAN; it must lie in the
+ * device's power_limit_w range, else between idle and TDP), else the
+ * device's power_limit_w, else its TDP.  Errors (through b): a missing
+ * constant, a limit outside the range. */
+jc_status jci_power_setup(jci_builder *b, const jc_hwdb *db, const jc_device *dev, double bw, jc_range idle,
+                          jc_range tdp, double user_limit, int record_launch, jc_power_model *pm);
 
 /* The hwdb constant of the DRAM access energy per bit (pJ/bit) of dev's
  * memory type (mem_pj_per_bit_hbm, _gddr5, _gddr6; power.c's table), or

@@ -250,7 +250,8 @@ static jc_status sconst(sv *s, const char *id, const char *label, jc_range *out)
     const jc_constant *c = NULL;
     jc_diag tmp;
     if (jc_hwdb_constant(s->db, id, &c, &tmp) != JC_OK)
-        return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/serving.yaml)", id);
+        return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/serving.yaml, "
+                            "hwdb/energy-model.yaml)", id);
     *out = jci_bld_const(&s->b, c->id, label, c);
     return JC_OK;
 }
@@ -691,6 +692,23 @@ static jc_status resolve_formats(sv *s)
     return JC_OK;
 }
 
+/* The device's idle power: its published figure, else (as the estimate's
+ * energy stage) the hwdb's idle fraction of its TDP. */
+static jc_status resolve_idle(sv *s, const jc_device *dev)
+{
+    if (dev->idle_w.present) {
+        s->idle = jci_bld_assume(&s->b, "device.idle_w", "device idle power", R1(dev->idle_w.value), "W", JC_ORIGIN_HWDB,
+                                 jci_bld_cite(&s->b, &dev->idle_w)).central;
+        return JC_OK;
+    }
+    jc_range f;
+    jc_status st = sconst(s, "idle_fraction_of_tdp_gpu", "device idle power as a fraction of its TDP (no published idle)", &f);
+    if (st) return st;
+    s->idle = jci_bld_assume(&s->b, "device.idle_w", "device idle power (no published figure)", R1(f.central * s->tdp),
+                             "W", JC_ORIGIN_DERIVED, "TDP x idle_fraction_of_tdp_gpu").central;
+    return JC_OK;
+}
+
 static jc_status resolve_device(sv *s)
 {
     const jc_job *j = s->job;
@@ -710,10 +728,8 @@ static jc_status resolve_device(sv *s)
     s->mem = jci_bld_assume(&s->b, "device.memory_gb", "device memory", R1(dev->memory_gb.value), "GB",
                     JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->memory_gb)).central * 1e9;
     s->tdp = dev->tdp_w.value;
-    s->idle = dev->idle_w.present ? dev->idle_w.value : 0.114 * s->tdp;
     jci_bld_assume(&s->b, "device.tdp_w", "device TDP", R1(s->tdp), "W", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->tdp_w));
-    jci_bld_assume(&s->b, "device.idle_w", "device idle power", R1(s->idle), "W", dev->idle_w.present ? JC_ORIGIN_HWDB : JC_ORIGIN_DERIVED,
-           dev->idle_w.present ? jci_bld_cite(&s->b, &dev->idle_w) : "0.114 x TDP (the CCF median idle/max ratio)");
+    if ((st = resolve_idle(s, dev))) return st;
     s->rt = find_profile(j->serving_runtime ? j->serving_runtime : "vllm");
     if (!s->rt)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--serving-runtime must be one of vllm (default), vllm-0.5, sglang, trt-llm, "
@@ -752,18 +768,13 @@ static jc_status resolve_device(sv *s)
     if ((st = sconst(s, "serving_range_time", "range of the serving time: the folds' residual quantiles", &s->band_t))) return st;
     if ((st = sconst(s, "serving_range_energy", "range of the J per output token: the folds' residual quantiles", &s->band_e)))
         return st;
-    /* device power: the model of power.h, P = idle + (TDP - idle) (1 - exp(-(k_c u_c + k_m u_m)))
-     * while computing and idle + (TDP - idle) a_launch while the runtime
-     * runs, with its serving coefficients (one set for every device) */
+    /* device power: the one model of power.h for every path, with the
+     * estimate's constants (one set for every device): P = idle + (TDP - idle)
+     * (1 - exp(-(k_c u_c + k_m u_m))) + the DRAM's energy per byte while
+     * computing, idle + (TDP - idle) a_launch while the runtime runs, at most
+     * the device's power limit */
     memset(&s->pm, 0, sizeof s->pm);
-    s->pm.idle_w = R1(s->idle);
-    s->pm.tdp_w = R1(s->tdp);
-    if ((st = sconst(s, "serving_power_k_compute", "serving power: k_c (FLOP utilisation) of power.h's model",
-                     &s->pm.k[JC_PW_K_COMPUTE]))) return st;
-    if ((st = sconst(s, "serving_power_k_memory", "serving power: k_m (bandwidth utilisation) of power.h's model",
-                     &s->pm.k[JC_PW_K_MEMORY]))) return st;
-    if ((st = sconst(s, "serving_power_a_launch", "serving power: activity while the runtime runs (launch-bound)",
-                     &s->pm.k[JC_PW_A_LAUNCH]))) return st;
+    if ((st = jci_power_setup(&s->b, s->db, dev, s->bw, R1(s->idle), R1(s->tdp), NAN, 1, &s->pm))) return st;
     for (int i = 0; i < JC_PW_N; i++) s->pm.k[i] = R1(s->pm.k[i].central);   /* the range is the folds' (band_e) */
     if ((st = sconst(s, "serving_memory_fraction", "fraction of device memory the runtime may use", &s->memfrac)))
         return st;
@@ -1040,8 +1051,9 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
             x->value.low = k[0].p_avg;
             x->value.high = k[2].p_avg;
             x->origin = JC_ORIGIN_DERIVED;
-            x->source = "src/estimate/power.h: idle + (TDP - idle) (1 - exp(-(k_c u_c + k_m u_m))) while computing, "
-                        "a_launch while the runtime runs; serving_power_* constants of hwdb/serving.yaml";
+            x->source = "src/estimate/power.h: idle + (TDP - idle) (1 - exp(-(k_c u_c + k_m u_m))) + the DRAM's energy "
+                        "per byte while computing, a_launch while the runtime runs, at most the power limit; the "
+                        "power_* constants of hwdb/energy-model.yaml (every device and path)";
         } else if (x->key == jci_akey_name(JCI_AK_HOST_POWER) && host_share) {
             x->label = jci_bld_str(&s->b, "host power: system class '%s' x %g (the usual system for %g device%s; no --host named)",
                             jci_host_class_name(cls), jci_host_class_hosts(cls, s->G), s->G, s->G == 1 ? "" : "s");
@@ -1335,6 +1347,11 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
         !isnan(job->flops) || job->method != JC_METHOD_ROOFLINE) {
         st = jci_bld_fail(&s->b, JC_ERR_USAGE, "--hours, --device-hours, --avg-power, --utilization, --flops and --method are not "
                   "used by the serving model (its time and power are modelled per phase)");
+        goto fail;
+    }
+    if (!isnan(job->power_limit_w)) {   /* its step times are at the design clocks: a cap would change them */
+        st = jci_bld_fail(&s->b, JC_ERR_USAGE, "--power-limit is not modelled by the serving model yet (its step times are at "
+                  "the device's design clocks; the device's default limit caps its power)");
         goto fail;
     }
     if ((st = resolve_work(s))) goto fail;

@@ -4,7 +4,8 @@
  * context and batch, the touched-experts occupancy, the MoE step's
  * routed part, tile padding and expert-parallel imbalance; the all-reduce
  * time is test_parallel.c), the runtime profiles' mechanisms (chunked
- * prefill, host overlap),
+ * prefill, host overlap), the device power model it shares with the
+ * estimate (the same constants, the DRAM's energy, the limit),
  * the Hugging Face config reader (layer patterns, parameter counts, errors
  * naming the key) and the memory-fit refusal of jc_serving_run.
  */
@@ -349,6 +350,54 @@ static void test_runtime_profiles(void)
     jc_arch_free(a);
 }
 
+static const jc_assumption *assumed(const jc_serving *s, const char *key)
+{
+    for (size_t i = 0; s && s->estimate && i < s->estimate->n_assumptions; i++)
+        if (!strcmp(s->estimate->assumptions[i].key, key)) return &s->estimate->assumptions[i];
+    return NULL;
+}
+
+/* Serving's device power is the estimate's model with the estimate's
+ * constants (one set for every path, issue #30 item 4): the coefficients
+ * are the hwdb's power_k_*_gpu, the DRAM's energy per byte of the
+ * device's memory type is added, the power limit is the device's, and a
+ * user limit is refused (the step times are at the design clocks). */
+static void test_shared_power_model(void)
+{
+    jc_arch *a = load("llama-3.1-8b.json");
+    if (!a) return;
+    jc_job j;
+    jc_serving *s = NULL;
+    jc_diag d;
+    job_for(&j, 1);
+    CHECK_I64(jc_serving_run(&j, a, db, &s, &d), JC_OK);
+    const jc_constant *kc = NULL, *hbm = NULL;
+    jc_diag tmp;
+    CHECK_I64(jc_hwdb_constant(db, "power_k_compute_gpu", &kc, &tmp), JC_OK);
+    CHECK_I64(jc_hwdb_constant(db, "mem_pj_per_bit_hbm", &hbm, &tmp), JC_OK);
+    const jc_assumption *k = assumed(s, "power_k_compute_gpu"), *m = assumed(s, "power.memory_w"),
+                        *bw = assumed(s, "device.memory_bw"), *lim = assumed(s, "power.limit_w"),
+                        *tdp = assumed(s, "device.tdp_w");
+    CHECK(k && m && bw && lim && tdp && kc && hbm);
+    CHECK(assumed(s, "activity_launch_bound") != NULL);
+    CHECK(assumed(s, "serving_power_k_compute") == NULL);
+    if (k && m && bw && lim && tdp && kc && hbm && s) {
+        CHECK_NEAR(k->value.central, kc->value.value, 1e-12);
+        /* H100 SXM5 HBM3: pJ/bit x 8 bit x GB/s */
+        CHECK_NEAR(m->value.central, hbm->value.value * 8e-12 * bw->value.central * 1e9, 1e-6);
+        CHECK(lim->value.central > 0);
+        CHECK(s->power_decode_w.central <= lim->value.central + 1e-9);
+        CHECK(s->power_prefill_w.central <= lim->value.central + 1e-9);
+    }
+    jc_serving_free(s);
+    s = NULL;
+    j.power_limit_w = 500;
+    CHECK_I64(jc_serving_run(&j, a, db, &s, &d), JC_ERR_USAGE);
+    CHECK(strstr(d.msg, "--power-limit is not modelled by the serving model") != NULL);
+    jc_serving_free(s);
+    jc_arch_free(a);
+}
+
 int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
@@ -358,6 +407,7 @@ int main(void)
     RUN(test_occupancy);
     RUN(test_moe_padding_imbalance);
     RUN(test_runtime_profiles);
+    RUN(test_shared_power_model);
     RUN(test_configs);
     RUN(test_config_errors);
     RUN(test_memory_fit);
