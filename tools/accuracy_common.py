@@ -72,8 +72,11 @@ def median(xs):
 
 
 def score(measured, low, central, high):
-    """Per-row figures: signed error, inside-range flag, range width."""
+    """Per-row figures: signed error, inside-range flag, range width
+    (a row without a range, low and high None: inside and width None)."""
     err = central / measured - 1.0
+    if low is None or high is None:
+        return {"error": err, "inside": None, "width": None}
     inside = low <= measured <= high
     width = high / low if low > 0 else float("inf")
     return {"error": err, "inside": inside, "width": width}
@@ -85,13 +88,14 @@ def summarise(scored):
     if n == 0:
         return {"rows": 0, "median_abs_error": None, "coverage": None,
                 "median_width": None, "max_abs_error": None}
+    ranged = [s for s in scored if s["inside"] is not None]
     return {
         "rows": n,
         "median_abs_error": median([abs(s["error"]) for s in scored]),
         "max_abs_error": max(abs(s["error"]) for s in scored),
         "median_signed_error": median([s["error"] for s in scored]),
-        "coverage": sum(1 for s in scored if s["inside"]) / float(n),
-        "median_width": median([s["width"] for s in scored]),
+        "coverage": sum(1 for s in ranged if s["inside"]) / float(len(ranged)) if ranged else None,
+        "median_width": median([s["width"] for s in ranged]),
     }
 
 
@@ -105,15 +109,17 @@ def fmt(x, digits=4):
     return "%.*g" % (digits, x)
 
 
-def cv_summary(res, groupings):
+def cv_summary(res, groupings, notes=None):
     """The cross-validated figures of a tools/crossval.py result for the
     set's JSON and docs/accuracy.md: per scheme (in-sample, each
     leave-one-out scheme) the summary over all rows and per group of each
     grouping ({name: row -> group}), the constants' fold spread and the
-    parameter check."""
+    parameter check.  notes: {"grouping: group": text} printed beside
+    that group's line (what its figures mean, e.g. a fold at a prior)."""
     import crossval as cv
     out = {"n_params": res["n_params"], "n_rows": res["n_rows"], "params_ok": res["params_ok"],
-           "schemes": {}, "spread": res["spread"], "in_sample_params": res["in_sample"]["params"]}
+           "schemes": {}, "spread": res["spread"], "in_sample_params": res["in_sample"]["params"],
+           "notes": dict(notes or {})}
     parts = [("in-sample", res["in_sample"]["rows"])] + \
         [("leave-one-%s-out" % k, v["rows"]) for k, v in res["schemes"].items()]
     for name, prs in parts:
@@ -123,7 +129,16 @@ def cv_summary(res, groupings):
                 d["%s: %s" % (gname, g)] = sm
         out["schemes"][name] = d
     out["range_factors"] = {k: v["range_factors"] for k, v in res["schemes"].items()}
+    by = {k: v["range_factors_by"] for k, v in res["schemes"].items() if "range_factors_by" in v}
+    if by:
+        out["range_factors_by"] = by
     return out
+
+
+def group_label(cv, g):
+    """A cross-validated group's name with its note, if any."""
+    n = (cv.get("notes") or {}).get(g)
+    return "%s (%s)" % (g, n) if n else g
 
 
 def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=None):
@@ -141,7 +156,7 @@ def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=
     for r in rows:
         if r.get("central") is None:
             continue
-        r.update(score(r["measured"], r["low"], r["central"], r["high"]))
+        r.update(score(r["measured"], r.get("low"), r["central"], r.get("high")))
         groups.setdefault(r.get("group", "all"), []).append(r)
     summ = {g: summarise(v) for g, v in groups.items()}
     allp = [r for r in rows if r.get("central") is not None]
@@ -170,6 +185,10 @@ def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=
         if r.get("central") is None:
             lines.append("| %s | %s | %s | not predicted | n/a | n/a | %s |" % (
                 r["id"], r.get("group", ""), fmt(r["measured"]), r.get("reason", "")))
+        elif r["inside"] is None:
+            lines.append("| %s | %s | %s | %s [no range] | %s | n/a | %s |" % (
+                r["id"], r.get("group", ""), fmt(r["measured"]), fmt(r["central"]), pct(r["error"]),
+                r.get("note", "")))
         else:
             lines.append("| %s | %s | %s | %s [%s-%s] | %s | %s | %s |" % (
                 r["id"], r.get("group", ""), fmt(r["measured"]), fmt(r["central"]), fmt(r["low"]),
@@ -185,6 +204,9 @@ def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=
     for r in rows:
         if r.get("central") is None:
             print("  %-70s measured %-10s not predicted: %s" % (r["id"][:70], fmt(r["measured"]), r.get("reason", "")))
+        elif r["inside"] is None:
+            print("  %-70s measured %-10s predicted %-10s [no range] %8s" % (
+                r["id"][:70], fmt(r["measured"]), fmt(r["central"]), pct(r["error"])))
         else:
             print("  %-70s measured %-10s predicted %-10s [%s-%s] %8s %s" % (
                 r["id"][:70], fmt(r["measured"]), fmt(r["central"]), fmt(r["low"]), fmt(r["high"]),
@@ -216,7 +238,8 @@ def cv_lines(cv):
             x = cv["schemes"][sc].get(g)
             cells.append("n/a" if not x or x["median_abs_error"] is None else "%s (%s)" % (
                 pct(x["median_abs_error"]).lstrip("+"), _cov(x["coverage"])))
-        lines.append("| %s | %d | %s |" % (g, cv["schemes"][schemes[0]][g]["rows"], " | ".join(cells)))
+        lines.append("| %s | %d | %s |" % (group_label(cv, g), cv["schemes"][schemes[0]][g]["rows"],
+                                           " | ".join(cells)))
     lines += ["", "| constant | in-sample | " + " | ".join("spread over %s folds" % k for k in cv["spread"]) + " |",
               "|---|---:|" + "---|" * len(cv["spread"])]
     for cid, v in sorted(cv["in_sample_params"].items()):
@@ -224,7 +247,12 @@ def cv_lines(cv):
             "%.4g .. %.4g" % (sp[cid]["min"], sp[cid]["max"]) if cid in sp else "n/a"
             for sp in cv["spread"].values())))
     rf = cv.get("range_factors") or {}
-    if rf:
+    if cv.get("range_factors_by"):
+        lines += ["", "A device or family without rows gets the range its class's folds measured: " + "; ".join(
+            "%s: unseen %s %s" % (c, k, "x%.3f .. x%.3f of the central" % (f["low_factor"], f["high_factor"])
+                                  if f.get("low_factor") is not None else "no range (no other fold of the class)")
+            for k, byc in cv["range_factors_by"].items() for c, f in byc.items()) + "."]
+    elif rf:
         lines += ["", "A device or family without rows gets the range its fold measured: " + "; ".join(
             "unseen %s x%.3f .. x%.3f of the central" % (k, v["low_factor"], v["high_factor"])
             for k, v in rf.items() if v.get("low_factor") is not None) + "."]
@@ -286,7 +314,7 @@ def index():
                 return "%s (coverage %s)" % (pct(v["median_abs_error"]).lstrip("+"), _cov(v["coverage"]))
             for g in sch["in-sample"]:
                 lines.append("| %s | %s | %d | %s | %s | %s | %d |" % (
-                    x["title"], g, sch["in-sample"][g]["rows"], cell("leave-one-device-out", g),
+                    x["title"], group_label(x["cv"], g), sch["in-sample"][g]["rows"], cell("leave-one-device-out", g),
                     cell("leave-one-family-out", g), cell("in-sample", g), x["cv"]["n_params"]))
         lines += ["", "## Every set (as scored by its script)", ""]
     lines += ["| set | group | unit | rows | median abs error | max abs error | coverage | median width | details |",
@@ -312,8 +340,11 @@ def index():
               "  residuals only. The training rows (PyTorch 1.12, RTX 3090 only) alone inform kernel_eta_backward:",
               "  the fold that leaves the RTX 3090 out has none and predicts them at its prior 1. The CPU rows",
               "  (one CPU, the Core i9-10940X) alone inform cpu_kernel_eta_matrix and cpu_kernel_call_s: the fold",
-              "  that leaves the CPU out predicts it at their priors (1 and 5 us), which is why the CPU's",
-              "  leave-one-device-out error is the largest.",
+              "  that leaves the CPU out predicts it at their priors (1 and 5 us), so the CPU's leave-one-device-",
+              "  out line is the prior's error, not a cross-validated one. GPU and CPU rows are scored as two",
+              "  classes (device class: GPU / CPU): a row's range comes only from its own class's other folds, so",
+              "  the CPU fold does not widen the GPU rows' ranges, and the single CPU has no leave-one-device-out",
+              "  range (coverage n/a).",
               "  kernel_eta_matrix sits at its bound 1 in every fold (the GeForce rows run above the datasheet",
               "  peak at the rated boost clock). MLPerf's folds refit both of its fitted constants (the",
               "  TensorRT engine efficiency, to the fold's samples/s of both benchmarks, and the GPU power",
@@ -362,6 +393,8 @@ def selftest():
         # predicted 0.5 [0.4-0.8] vs measured 1.0: -50%, outside, width 2
         {"id": "hand-b", "measured": 1.0, "low": 0.4, "central": 0.5, "high": 0.8, "group": "g"},
         {"id": "hand-c", "measured": 3.0, "reason": "no peak in the hwdb", "group": "g"},
+        # predicted 2.0 without a range vs measured 4.0: -50%, no coverage
+        {"id": "hand-d", "measured": 4.0, "central": 2.0, "group": "h"},
     ]
     with tempfile.TemporaryDirectory() as tmp:
         s = write_set("selftest", "self-test", "J", "hand-made", "none", rows, out_dir=tmp)
@@ -374,15 +407,19 @@ def selftest():
         print("%s accuracy selftest: %s = %r (want %r)" % ("PASS" if good else "FAIL", name, got, want))
         ok = ok and good
     a = s["all"]
-    check("rows", a["rows"], 2)
+    check("rows", a["rows"], 3)
     check("not_predicted", a["not_predicted"], 1)
     check("error hand-a", round(rows[0]["error"], 12), 0.2)
     check("error hand-b", rows[1]["error"], -0.5)
-    check("median |error|", a["median_abs_error"], 0.5 * ((1.2 - 1.0) + 0.5))
-    check("coverage", a["coverage"], 0.5)
+    check("median |error|", s["g"]["median_abs_error"], 0.5 * ((1.2 - 1.0) + 0.5))
+    check("median |error| with the rangeless row", a["median_abs_error"], 0.5)
+    check("coverage (rows with a range only)", a["coverage"], 0.5)
     check("median width", a["median_width"], 0.5 * (1.5 + 2.0))
     check("table names the unpredicted row", "hand-c" in md and "not predicted" in md, True)
     check("median of 3", median([3.0, 1.0, 2.0]), 2.0)
+    check("a row without a range: error, no coverage", (s["h"]["median_abs_error"], s["h"]["coverage"]),
+          (0.5, None))
+    check("table marks the row without a range", "[no range]" in md, True)
     return 0 if ok else 1
 
 

@@ -206,9 +206,11 @@ def main():
     g = ft.grid(rows)
     pr, close = cv_predict()
     try:
+        # GPU and CPU rows run different kernel paths: scored as two
+        # classes, each row's range from its own class's other folds
         res = cv.run(rows, ft.make_fit(g), pr, measured,
                      {"device": lambda r: r["device"], "family": lambda r: r["family"]},
-                     n_params=len(ft.FIT))
+                     n_params=len(ft.FIT), strata=ft.device_class)
     finally:
         close()
     for line in cv.report(res, "timm"):
@@ -223,9 +225,18 @@ def main():
         if d.get("central") is None:
             r["reason"] = "not predicted"
         else:
-            r.update(low=d["low"], central=d["central"], high=d["high"])
+            # no range where no other fold of the row's class measured one
+            r.update(low=d.get("low"), central=d["central"], high=d.get("high"))
         out.append(r)
-    cvs = ac.cv_summary(res, {"group": group, "class": lambda r: "%s %s" % (r["runtime"], r["kind"])})
+    ncpu = len({r["device"] for r in rows if ft.device_class(r) == "CPU"})
+    notes = {}
+    if ncpu == 1:
+        notes["device class: CPU"] = (
+            "one CPU device, so its leave-one-device-out fold is the prior: cpu_kernel_eta_matrix %.3g, "
+            "cpu_kernel_call_s %.3g us, no range" % (ft.PRIOR[ft.CPU_ETA], 1e6 * ft.PRIOR[ft.CALL]))
+    cvs = ac.cv_summary(res, {"device class": ft.device_class, "group": group,
+                              "class": lambda r: "%s %s (%s)" % (r["runtime"], r["kind"], ft.device_class(r))},
+                        notes)
     ac.write_set("timm", "timm framework throughput (RTX 3090/4090: eager, compiled, training; Core i9-10940X: "
                  "compiled)", "samples/s",
                  "`joulecast estimate` of the torchvision graph on the row's device, --precision fp16 (GPUs, AMP) or "
@@ -236,8 +247,11 @@ def main():
                  "its prior 1 in a fold without them; the CPU kernel path's cpu_kernel_eta_matrix and "
                  "cpu_kernel_call_s from the CPU rows alone, their priors 1 and 5 us in a fold without them) are "
                  "refitted per fold by tools/fit_timm.py; the table shows each row as predicted by the "
-                 "leave-one-device-out fold that excluded its device, with the range from the other folds' "
-                 "held-out residuals (a nominal 90% conformal interval, tools/crossval.py).",
+                 "leave-one-device-out fold that excluded its device, with the range from the held-out "
+                 "residuals of the other folds' rows of its device class (GPU or CPU: the two kernel paths "
+                 "are scored separately; a nominal 90% conformal interval, tools/crossval.py). With one CPU "
+                 "in the rows, no other CPU fold exists: the CPU rows' leave-one-device-out figures are "
+                 "the priors' and they have no range there.",
                  "wall-clock throughput of the forward (training: forward + backward + optimizer) pass "
                  "on one device (a GPU, or the CPU's cores); no energy.", out, out_dir=a.out, cv=cvs,
                  targets="leave-one-device-out median |error| <= 15% (eager and compiled each); "

@@ -11,7 +11,7 @@ Interface
     import crossval as cv
     res = cv.run(rows, fit, predict, measured,
                  keys={"device": lambda r: r["device"], "family": lambda r: r["family"]},
-                 n_params=3, nominal=0.9)
+                 n_params=3, nominal=0.9, strata=None)
 
   rows      list of anything (dicts usually): the calibration rows.
   fit       fit(train_rows) -> params, a dict {constant id: float}.  Called
@@ -31,6 +31,15 @@ Interface
   nominal   the nominal coverage of a range (default 0.9: a 90 % interval).
             The older keyword quantiles=(lo, hi) is still accepted and
             means nominal = hi - lo.
+  strata    optional strata(row) -> class name: rows of classes whose
+            predictions share no fitted constant (e.g. a GPU and a CPU
+            kernel path) are scored as separate groups.  The folds are
+            the same (each fold still refits on every row not held out),
+            but a row's range comes only from the held-out residuals of
+            other folds' rows of ITS class, and the unseen-device or
+            -family range is reported per class (range_factors_by).  A
+            class with a single fold key (one device) gets no range in
+            that scheme: no other fold of its class measured one.
 
 Residuals are in log space, e = ln(predicted / measured); the signed
 error reported is predicted / measured - 1 (exp(e) - 1).
@@ -58,8 +67,11 @@ Returned dict (res):
                               "median_abs_error"}], "rows": [per-row],
                             "summary", "range_factors": {"low_factor",
                             "high_factor", "q_lo", "q_hi", "nominal",
-                            "n"}}  (q_lo = -W, q_hi = +W in log space;
-                            n the held-out residuals W came from)
+                            "n"}, "range_factors_by": {class:
+                            the same per class of strata (absent
+                            without strata)}}  (q_lo = -W, q_hi = +W in
+                            log space; n the held-out residuals W came
+                            from)
   res["spread"][name]     {constant id: {"in_sample", "min", "max",
                             "rel_spread"}} (rel_spread = (max - min) /
                             |in-sample value| across that scheme's folds)
@@ -162,7 +174,7 @@ def _factors(residuals, nominal):
             "high_factor": None if w is None else math.exp(w)}
 
 
-def _scheme(rows, fit, predict, measured, keyf, nominal):
+def _scheme(rows, fit, predict, measured, keyf, nominal, strata=None):
     keys = sorted({keyf(r) for r in rows if keyf(r) is not None}, key=str)
     folds, per = [], []
     for k in keys:
@@ -176,16 +188,23 @@ def _scheme(rows, fit, predict, measured, keyf, nominal):
                       "median_abs_error": summarise(pr)["median_abs_error"]})
         per.extend(pr)
     # range of a held-out row: the conformal width of the other folds'
-    # held-out residuals
+    # held-out residuals (of its own class where there are strata)
+    cls = strata or (lambda r: None)
     for k in keys:
-        others = [x["log_residual"] for x in per
-                  if x.get("central") is not None and x["key"] != k]
-        w = conformal_width(others, nominal)
-        for d in per:
-            if d["key"] == k:
-                _apply_range(d, w)
-    rf = _factors([x["log_residual"] for x in per if x.get("central") is not None], nominal)
-    return {"folds": folds, "rows": per, "summary": summarise(per), "range_factors": rf}
+        for c in sorted({cls(d["row"]) for d in per if d["key"] == k}, key=str):
+            others = [x["log_residual"] for x in per
+                      if x.get("central") is not None and x["key"] != k and cls(x["row"]) == c]
+            w = conformal_width(others, nominal)
+            for d in per:
+                if d["key"] == k and cls(d["row"]) == c:
+                    _apply_range(d, w)
+    out = {"folds": folds, "rows": per, "summary": summarise(per),
+           "range_factors": _factors([x["log_residual"] for x in per if x.get("central") is not None], nominal)}
+    if strata:
+        out["range_factors_by"] = {c: _factors([x["log_residual"] for x in per if x.get("central") is not None
+                                                and cls(x["row"]) == c], nominal)
+                                   for c in sorted({cls(x["row"]) for x in per}, key=str)}
+    return out
 
 
 def _spread(in_params, folds):
@@ -200,7 +219,7 @@ def _spread(in_params, folds):
     return out
 
 
-def run(rows, fit, predict, measured, keys, n_params, nominal=0.9, quantiles=None):
+def run(rows, fit, predict, measured, keys, n_params, nominal=0.9, quantiles=None, strata=None):
     """Cross-validates fit/predict on rows; see the module comment."""
     if quantiles is not None:
         nominal = quantiles[1] - quantiles[0]
@@ -210,15 +229,19 @@ def run(rows, fit, predict, measured, keys, n_params, nominal=0.9, quantiles=Non
     params = fit(rows)
     ins = _predict_rows(params, rows, predict, measured)
     res_all = [d["log_residual"] for d in ins if d.get("central") is not None]
-    wi = conformal_width(res_all, nominal)
-    for d in ins:
-        _apply_range(d, wi)
+    cls = strata or (lambda r: None)
+    for c in {cls(d["row"]) for d in ins}:
+        wi = conformal_width([d["log_residual"] for d in ins if d.get("central") is not None
+                              and cls(d["row"]) == c], nominal)
+        for d in ins:
+            if cls(d["row"]) == c:
+                _apply_range(d, wi)
     res = {"in_sample": {"params": params, "rows": ins, "summary": summarise(ins),
                          "range_factors": _factors(res_all, nominal)},
            "schemes": {}, "spread": {}, "n_params": n_params, "n_rows": len(rows),
            "params_ok": n_params * 20 <= len(rows), "nominal": nominal}
     for name, keyf in keys.items():
-        s = _scheme(rows, fit, predict, measured, keyf, nominal)
+        s = _scheme(rows, fit, predict, measured, keyf, nominal, strata)
         res["schemes"][name] = s
         res["spread"][name] = _spread(params, s["folds"])
     return res
@@ -246,6 +269,9 @@ def report(res, title):
         if rf["low_factor"] is not None:
             out.append("    range for an unseen %s: x%.3f .. x%.3f of the central (nominal %.0f%%)" % (
                 name, rf["low_factor"], rf["high_factor"], 100 * rf["nominal"]))
+        for c, f in s.get("range_factors_by", {}).items():
+            out.append("    class %s: %s" % (c, "range for an unseen %s x%.3f .. x%.3f" % (
+                name, f["low_factor"], f["high_factor"]) if f["low_factor"] is not None else "no residuals"))
         for f in s["folds"]:
             out.append("    fold %-40s rows %4d  median |error| %s" % (
                 str(f["key"])[:40], f["rows"], _pct(f["median_abs_error"])))
@@ -329,6 +355,19 @@ def selftest():
           run(rows4, fit, predict, lambda r: r["y"], {"device": lambda r: r["device"]}, n_params=1,
               quantiles=(0.1, 0.9))["nominal"] == 0.8)
     check("report prints", any("leave-1-device" in l for l in report(res, "selftest")))
+    # strata: a class (d4, tripled) with one fold key gets no range from the
+    # other class's folds, and the other class's ranges ignore its residuals
+    r5 = run(rows3, fit, predict, lambda r: r["y"], {"device": lambda r: r["device"]}, n_params=1,
+             strata=lambda r: "odd" if r["device"] == "d4" else "even")
+    d5 = r5["schemes"]["device"]["rows"]
+    check("strata: a class with one device has no range of its own",
+          all(d.get("inside") is None for d in d5 if d["key"] == "d4"))
+    w_even = [math.log(d["high"] / d["central"]) for d in d5 if d["key"] != "d4"]
+    w_pool = [math.log(d["high"] / d["central"]) for d in r3["schemes"]["device"]["rows"] if d["key"] != "d4"]
+    check("strata: the other class's ranges do not widen by the outlier class",
+          max(w_even) < min(w_pool))
+    check("strata: unseen-device range per class",
+          r5["schemes"]["device"]["range_factors_by"]["even"]["high_factor"] < 1.5)
     return 0 if ok else 1
 
 

@@ -99,6 +99,11 @@ def _cpu(r):
     return r.get("precision") == "fp32" and not r["device"].startswith("nvidia-")
 
 
+def device_class(r):
+    """A row's kernel path, the class crossval scores it in: "CPU" or "GPU"."""
+    return "CPU" if _cpu(r) else "GPU"
+
+
 def _free(rows):
     """The constants these rows inform."""
     return PARAMS + ([BWD] if any(_training(r) for r in rows) else []) + (
@@ -337,12 +342,23 @@ def main():
     g = grid(rows, regrid=a.regrid, cache=cache)
     fit = make_fit(g, fixed)
     res = cv.run(rows, fit, lambda p, r: 1.0 / interp(r, g[r["id"]], p), at.measured, keys,
-                 n_params=len(fitted))
+                 n_params=len(fitted), strata=device_class)
     for line in cv.report(res, "timm%s (grid surrogate)" % (" CPU rows" if a.cpu else "")):
         print(line)
     best = res["in_sample"]["params"]
-    rf = res["schemes"]["family" if a.cpu else "device"]["range_factors"]
+    def factors(p):
+        """The range factors of constant p: its class's (GPU or CPU kernel
+        path) leave-one-device-out ones, leave-one-family-out where its
+        class has one device (no other fold of the class measured one)."""
+        c = "CPU" if p in (CPU_ETA, CALL) else "GPU"
+        ndev = len({r["device"] for r in rows if device_class(r) == c})
+        for sc in ("device", "family") if ndev > 1 else ("family",):
+            f = res["schemes"].get(sc, {}).get("range_factors_by", {}).get(c)
+            if f and f["low_factor"] is not None:
+                return sc, f
+        raise SystemExit("fit_timm: no range factors for %s" % p)
     for p in fitted:
+        sc, rf = factors(p)
         spread = {k: (min(f["params"][p] for f in s["folds"]), max(f["params"][p] for f in s["folds"]))
                   for k, s in res["schemes"].items()}
         at_bound = best[p] in BOUNDS[p]
@@ -360,8 +376,8 @@ def main():
             fc.write_text(p, "derived", (SOURCE_CPU if a.cpu else SOURCE) % len(rows) +
                 "; spread of the refitted value: " + "; ".join(
                 "leave-one-%s-out folds %.4g .. %.4g" % (k, lo, hi) for k, (lo, hi) in spread.items()) +
-                "; low/high = the central x the leave-one-%s-out range factors (nominal 90%% conformal interval "
-                % ("family" if a.cpu else "device") +
+                "; low/high = the central x the leave-one-%s-out range factors of the %s rows (nominal 90%% "
+                "conformal interval " % (sc, "CPU" if p in (CPU_ETA, CALL) else "GPU") +
                 "of the held-out residuals, tools/crossval.py) "
                 "x%.3f / x%.3f%s" % (rf["low_factor"], rf["high_factor"], " (inverse for a time)" if p == CALL
                                       else ", clamped at 1") +
