@@ -226,7 +226,12 @@ def fold_fit(per, pred):
 
     def fit(rows):
         p = throughput_fit(per, rows)
-        p.update(stored.get(frozenset(per) - {r["id"] for r in rows}, {}))
+        left = frozenset(per) - {r["id"] for r in rows}
+        if left not in stored:
+            raise SystemExit("accuracy_mlperf: %s has no power fold leaving out %s: the predictable rows "
+                             "changed since tools/fit_power.py wrote it; rerun tools/fit_power.py --write"
+                             % (os.path.relpath(POWER_FOLDS, ac.ROOT), ", ".join(sorted(left)) or "no row"))
+        p.update(stored[left])
         return p
     return fit
 

@@ -73,6 +73,22 @@ def power_folds():
     return out
 
 
+def fold_power(left_out):
+    """The power constants of the fold that left out those rows; None (the
+    hwdb's values, said on stderr) without tools/fit_power.py's file; an
+    error when the file has no such fold (the rows changed since it ran)."""
+    power = power_folds()
+    if not power:
+        print("fit_serving: no %s: the folds use the hwdb's device power constants (run tools/fit_power.py)"
+              % os.path.relpath(POWER_FOLDS, S.ROOT), file=sys.stderr)
+        return None
+    if left_out not in power:
+        raise SystemExit("fit_serving: %s has no power fold leaving out these %d rows (the rows changed since "
+                         "tools/fit_power.py wrote it); rerun tools/fit_power.py --write"
+                         % (os.path.relpath(POWER_FOLDS, S.ROOT), len(left_out)))
+    return power[left_out]
+
+
 RANGES = [("serving_range_time", "time"), ("serving_range_energy", "j")]
 
 
@@ -200,7 +216,7 @@ class Cached:
                 full = len(ids) == len(self.all_ids)
                 print("fit: %d rows (%d left out)" % (len(ids), len(self.all_ids) - len(ids)), file=sys.stderr)
                 base = self.fits.get(frozenset(self.all_ids), self.start)
-                power = power_folds().get(frozenset(self.all_ids - ids))
+                power = fold_power(frozenset(self.all_ids - ids))
                 self.fits[ids] = self.F.fit(train, base, self.evals if full else self.fold_evals, power)
         return self.fits[ids]
 
@@ -280,7 +296,12 @@ def replay_folds():
     replay = {frozenset(f["left_out"]): f["params"] for f in stored["folds"]}
     replay[frozenset()] = stored["all"]
     power = power_folds()
-    return {k: dict(v, **power.get(k, {})) for k, v in replay.items()}
+    missing = [k for k in replay if k not in power]
+    if missing:
+        raise SystemExit("fit_serving: %s has no power fold for %d of the stored serving folds (the rows "
+                         "changed since tools/fit_power.py wrote it); rerun tools/fit_power.py --write"
+                         % (os.path.relpath(POWER_FOLDS, S.ROOT), len(missing)))
+    return {k: dict(v, **power[k]) for k, v in replay.items()}
 
 
 def refresh_energy_range(jobs=2):
