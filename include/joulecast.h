@@ -611,6 +611,8 @@ typedef struct jc_device {
     jc_sourced power_limit_w;   /* default; low/high the configurable range */
     const char *interconnect;   /* device-to-device link, or NULL */
     jc_sourced interconnect_gbs; /* per device, one direction */
+    jc_sourced node_devices;     /* devices per link domain of the reference system */
+    jc_sourced node_network_gbs; /* inter-node network per device, one direction */
     jc_sourced pj_per_flop[JC_PREC_COUNT];         /* energy.pj_per_flop */
     jc_sourced pj_per_byte;                        /* energy.pj_per_byte */
     jc_sourced util_training, util_inference;      /* with low/high */

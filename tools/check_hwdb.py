@@ -73,7 +73,7 @@ def check_device_specs(f, w, rec):
     """The rules between a device's spec fields (src/hwdb/build.c
     device_spec_rules): a CPU's peaks say how they are derived, an
     fp32-accumulate rate sits beside a headline rate at most equal to it,
-    an SM count is whole, the TDP lies in the power-limit range."""
+    an SM count and a link domain's device count are whole, the TDP lies in the power-limit range."""
     pk = rec.get("peak_tflops") or {}
     pa = rec.get("peak_tflops_acc32") or {}
     for p, v in pk.items():
@@ -84,9 +84,10 @@ def check_device_specs(f, w, rec):
             err(f, "%s: peak_tflops_acc32.%s without peak_tflops.%s" % (w, p, p))
         elif isinstance(v, dict) and isinstance(pk[p], dict) and v.get("value", 0) > pk[p].get("value", 0):
             err(f, "%s: peak_tflops_acc32.%s above peak_tflops.%s" % (w, p, p))
-    sm = rec.get("sm_count")
-    if isinstance(sm, dict) and is_num(sm.get("value")) and sm["value"] != int(sm["value"]):
-        err(f, "%s: sm_count must be a whole number" % w)
+    for k in ("sm_count", "node_devices"):
+        sm = rec.get(k)
+        if isinstance(sm, dict) and is_num(sm.get("value")) and sm["value"] != int(sm["value"]):
+            err(f, "%s: %s must be a whole number" % (w, k))
     pl, tdp = rec.get("power_limit_w"), rec.get("tdp_w")
     if isinstance(pl, dict) and isinstance(tdp, dict) and "low" in pl and "high" in pl and is_num(tdp.get("value")):
         if not pl["low"] <= tdp["value"] <= pl["high"]:

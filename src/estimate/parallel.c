@@ -2,13 +2,15 @@
  * parallel.c - the multi-device arithmetic shared by training
  * (train_parallel.c) and serving (serving.c): ring all-reduce, the ring's
  * bandwidth across nodes, pipeline bubble, the exposed part of an
- * all-reduce, wave quantisation, and the one lookup of a device's link
- * bandwidth (jci_link_bw).  Equations: parallel.h and
+ * all-reduce, wave quantisation, and the one lookup of the figures of the
+ * node a device sits in (jci_node_figure: link, devices per link domain,
+ * inter-node network).  Equations: parallel.h and
  * docs/energy-model.md "Multi-device training".
  */
 #include "estimate/parallel.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 
 double jci_allreduce_ring_s(double n, double bytes, double bw, double latency)
@@ -43,39 +45,47 @@ double jci_wave_factor(double tiles, double units)
     return tiles / (ceil(tiles / units) * units);
 }
 
-int jci_const_specific(const jc_hwdb *db, const char *id, const char *const *q, int n,
-                       const jc_constant **c, char *buf, size_t cap)
-{
-    jc_diag tmp;
-    *c = NULL;
-    for (int k = 0; k <= n; k++) {
-        if (k < n && (!q[k] || !*q[k])) continue;
-        if (k < n) snprintf(buf, cap, "%s.%s", id, q[k]);
-        else snprintf(buf, cap, "%s", id);
-        if (jc_hwdb_constant(db, buf, c, &tmp) == JC_OK) return k;
-    }
-    *c = NULL;
-    return -1;
-}
+/* What each node figure is: the device field (and assumption key) that
+ * holds it, its label, the fallback constant of hwdb/interconnect.yaml,
+ * what that fallback stands for, and whether using it warns. */
+typedef struct node_fig {
+    size_t off;
+    const char *field, *key, *label, *unit, *fallback, *fb_what;
+    int warn;
+} node_fig;
 
-jc_status jci_link_bw(jci_builder *b, const jc_hwdb *db, const jc_device *dev, const char *who, jc_range *out)
+static const node_fig FIGS[JCI_NODE_FIG_COUNT_] = {
+    [JCI_LINK_BW] = {offsetof(jc_device, interconnect_gbs), "interconnect_gbs", "device.interconnect_gbs",
+                     "device link bandwidth within a node, one direction", "GB/s", "link_bw_gbs",
+                     "a PCIe Gen4 x16 link", 1},
+    [JCI_NODE_DEVICES] = {offsetof(jc_device, node_devices), "node_devices", "device.node_devices",
+                          "devices per node (one link domain: NVLink, a TPU pod's ICI)", "devices", "devices_per_node",
+                          "an 8-accelerator NVLink baseboard", 0},
+    [JCI_NETWORK_BW] = {offsetof(jc_device, node_network_gbs), "node_network_gbs", "device.node_network_gbs",
+                        "inter-node network bandwidth per device, one direction", "GB/s", "network_bw_gbs",
+                        "a 100 Gb/s network per device", 1},
+};
+
+jc_status jci_node_figure(jci_builder *b, const jc_hwdb *db, const jc_device *dev, jci_node_fig which,
+                          const char *who, jc_range *out)
 {
-    if (dev->interconnect_gbs.present && dev->interconnect_gbs.value > 0) {
-        *out = jci_bld_assume(b, "device.interconnect_gbs",
-                              jci_bld_str(b, "device link bandwidth within a node, one direction (%s)",
-                                          dev->interconnect ? dev->interconnect : "interconnect"),
-                              jci_sourced_range(&dev->interconnect_gbs), "GB/s", JC_ORIGIN_HWDB,
-                              jci_bld_cite(b, &dev->interconnect_gbs));
+    const node_fig *f = &FIGS[which];
+    const jc_sourced *v = (const jc_sourced *)((const char *)dev + f->off);
+    if (v->present && v->value > 0) {
+        const char *label = f->label;
+        if (which == JCI_LINK_BW)
+            label = jci_bld_str(b, "%s (%s)", label, dev->interconnect ? dev->interconnect : "interconnect");
+        *out = jci_bld_assume(b, f->key, label, jci_sourced_range(v), f->unit, JC_ORIGIN_HWDB, jci_bld_cite(b, v));
         return JC_OK;
     }
     const jc_constant *c = NULL;
     jc_diag tmp;
-    if (jc_hwdb_constant(db, "link_bw_gbs", &c, &tmp) != JC_OK)
-        return jci_bld_fail(b, JC_ERR_HWDB, "device %s has no interconnect_gbs and the hardware database has no "
-                            "fallback constant 'link_bw_gbs' (hwdb/interconnect.yaml)", dev->id);
-    *out = jci_bld_const(b, c->id, jci_bld_str(b, "device link bandwidth within a node, one direction: FALLBACK (%s has "
-                                               "no interconnect_gbs)", dev->id), c);
-    jci_bld_warn(b, "%s: %s has no published interconnect_gbs: the fallback %g GB/s of 'link_bw_gbs' (a PCIe Gen4 "
-                 "x16 link) is used", who, dev->id, out->central);
+    if (jc_hwdb_constant(db, f->fallback, &c, &tmp) != JC_OK)
+        return jci_bld_fail(b, JC_ERR_HWDB, "device %s has no %s and the hardware database has no fallback "
+                            "constant '%s' (hwdb/interconnect.yaml)", dev->id, f->field, f->fallback);
+    *out = jci_bld_const(b, c->id, jci_bld_str(b, "%s: FALLBACK (%s has no %s)", f->label, dev->id, f->field), c);
+    if (f->warn)
+        jci_bld_warn(b, "%s: %s has no published %s: the fallback %g %s of '%s' (%s) is used", who, dev->id,
+                     f->field, out->central, f->unit, f->fallback, f->fb_what);
     return JC_OK;
 }

@@ -4,10 +4,12 @@
  * ring gets when it crosses nodes, the pipeline bubble, the share of an
  * all-reduce the backward pass hides, and the wave quantisation of a
  * kernel's tiles over the device's SMs: pure functions of their numbers.
- * The link a collective runs over is the device's own sourced
- * interconnect_gbs (hwdb/devices), read by jci_link_bw for serving and
- * training alike; the other constants live in hwdb/interconnect.yaml and
- * hwdb/energy-model.yaml.  Internal to libjoulecast (jci_ prefix).
+ * The link a collective runs over, the devices one link domain holds and
+ * the network between nodes are the device's own sourced figures
+ * (hwdb/devices: interconnect_gbs, node_devices, node_network_gbs), read
+ * by jci_node_figure for serving and training alike, with the generic
+ * fallbacks of hwdb/interconnect.yaml; the other constants live there and
+ * in hwdb/energy-model.yaml.  Internal to libjoulecast (jci_ prefix).
  */
 #ifndef JC_PARALLEL_H
 #define JC_PARALLEL_H
@@ -42,21 +44,27 @@ double jci_exposed_s(double t_ar, double t_bwd, double overlap);
  * streaming multiprocessors (1 when either is < 1). */
 double jci_wave_factor(double tiles, double units);
 
-/* The most specific constant of "<id>.<q[0]>", ..., "<id>.<q[n-1]>", "<id>"
- * (a NULL or empty qualifier is skipped): *c the constant, the id found
- * copied to buf (cap bytes).  Returns the index of the qualifier matched,
- * n for the bare id, -1 when none exists (*c NULL).  Per-device and
- * per-runtime constants of serving and the interconnect use it. */
-int jci_const_specific(const jc_hwdb *db, const char *id, const char *const *q, int n,
-                       const jc_constant **c, char *buf, size_t cap);
+/* The figures of the node a device sits in, each a sourced field of the
+ * device record (hwdb/devices) with a generic fallback constant of
+ * hwdb/interconnect.yaml: */
+typedef enum jci_node_fig {
+    JCI_LINK_BW,      /* interconnect_gbs: the device link within a node, GB/s
+                         one direction (half the datasheet's bidirectional
+                         figure); fallback link_bw_gbs (PCIe Gen4 x16) */
+    JCI_NODE_DEVICES, /* node_devices: devices per link domain; fallback
+                         devices_per_node (an 8-device baseboard) */
+    JCI_NETWORK_BW,   /* node_network_gbs: inter-node network per device,
+                         GB/s one direction; fallback network_bw_gbs */
+    JCI_NODE_FIG_COUNT_
+} jci_node_fig;
 
-/* The device-to-device link bandwidth within a node, one direction, in
- * GB/s: the device's sourced interconnect_gbs (its datasheet's figure,
- * half the bidirectional one), recorded as assumption
- * "device.interconnect_gbs"; a device without one gets the named fallback
- * constant link_bw_gbs of hwdb/interconnect.yaml (a PCIe Gen4 x16 link),
- * labelled FALLBACK, with a warning that starts with `who` ("serving",
- * "multi-device").  JC_ERR_HWDB (diagnostic filled) when neither exists. */
-jc_status jci_link_bw(jci_builder *b, const jc_hwdb *db, const jc_device *dev, const char *who, jc_range *out);
+/* The node figure `which` of dev: the device's own sourced value, recorded
+ * as assumption "device.<field>" with its citation; else the fallback
+ * constant, recorded under its id and labelled FALLBACK, with a warning
+ * that starts with `who` ("serving", "multi-device") for the bandwidths
+ * (the device count's fallback is the usual server, so it only says so
+ * in its label).  JC_ERR_HWDB (diagnostic filled) when neither exists. */
+jc_status jci_node_figure(jci_builder *b, const jc_hwdb *db, const jc_device *dev, jci_node_fig which,
+                          const char *who, jc_range *out);
 
 #endif

@@ -921,7 +921,7 @@ static jc_status resolve_parallel(sv *s)
                         "and %s has no embedding table gathered by input_ids nor an inputs_embeds input to read it from",
                         s->tp, s->a->path);
         jc_range lb = R1(0);
-        if ((st = jci_link_bw(&s->b, s->db, s->dev, "serving", &lb))) return st;
+        if ((st = jci_node_figure(&s->b, s->db, s->dev, JCI_LINK_BW, "serving", &lb))) return st;
         s->link_bw = lb.central;
     }
     /* concurrency bounded by the KV memory left after the weights */

@@ -1,7 +1,7 @@
 /*
  * train_parallel.c - multi-device training (issue #17 item 5): the layout
  * of G devices as tensor parallel (--tp) x pipeline stages (--pp) x data
- * parallel (the rest), the interconnect it runs on (hwdb/interconnect.yaml),
+ * parallel (the rest), the interconnect it runs on (the device's node figures, jci_node_figure),
  * and the time the layout adds to the compute: the pipeline bubble
  * (p-1)/(m+p-1), the tensor-parallel all-reduces of activations (4 per
  * layer per token: Shoeybi et al. 2019, Megatron-LM, section 3) and the
@@ -14,26 +14,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-/* A per-device interconnect constant: "<id>.<device>", else "<id>" as a
- * named fallback (with a warning unless generic_ok). */
-static jc_status dev_const(est *s, const char *id, const char *label, int generic_ok, jc_range *out)
-{
-    char key[200];
-    const char *const q[1] = {s->dev->id};
-    const jc_constant *c;
-    int k = jci_const_specific(s->db, id, q, 1, &c, key, sizeof key);
-    if (k < 0)
-        return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/interconnect.yaml "
-                            "or an override layer must define it)", id);
-    if (k == 1 && !generic_ok) {
-        label = jci_bld_str(&s->b, "%s: FALLBACK (no figure for %s)", label, s->dev->id);
-        jci_bld_warn(&s->b, "multi-device: no '%s' for %s: the fallback %g %s of '%s' is used", id, s->dev->id,
-                     c->value.value, c->unit ? c->unit : "", key);
-    }
-    *out = jci_bld_const(&s->b, c->id, label, c);
-    return JC_OK;
-}
 
 /* The options of the layout, checked: what each needs (their sizes are
  * whole numbers by job_keys.def, checked by jc_job_check). */
@@ -116,13 +96,12 @@ jc_status jci_est_resolve_parallel(est *s)
                                      R1(s->host->n_accel), "", JC_ORIGIN_HWDB, "the host's accelerators").central;
     } else {
         jc_range r;
-        if ((st = dev_const(s, "devices_per_node", "devices per node (one link domain: NVLink, a TPU pod's ICI)", 1, &r)))
-            return st;
+        if ((st = jci_node_figure(&s->b, s->db, s->dev, JCI_NODE_DEVICES, "multi-device", &r))) return st;
         s->per_node = r.central;
     }
-    if ((st = jci_link_bw(&s->b, s->db, s->dev, "multi-device", &s->link_bw))) return st;
+    if ((st = jci_node_figure(&s->b, s->db, s->dev, JCI_LINK_BW, "multi-device", &s->link_bw))) return st;
     if (s->G > s->per_node &&
-        (st = dev_const(s, "network_bw_gbs", "inter-node network bandwidth per device, one direction", 0, &s->net_bw)))
+        (st = jci_node_figure(&s->b, s->db, s->dev, JCI_NETWORK_BW, "multi-device", &s->net_bw)))
         return st;
     if (s->tp > 1) {
         s->hidden = s->job->hidden;

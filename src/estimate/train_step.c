@@ -469,24 +469,6 @@ static jc_status tconst(est *s, const char *id, const char *label, jc_range *out
     return st;
 }
 
-/* A per-device interconnect constant, "<id>.<device>" else "<id>" (a
- * named fallback). */
-static jc_status tlink(est *s, const char *id, const char *label, jc_range *out)
-{
-    char key[200];
-    const char *const q[1] = {s->dev->id};
-    const jc_constant *c;
-    int k = jci_const_specific(s->db, id, q, 1, &c, key, sizeof key);
-    if (k < 0) return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant '%s'", id);
-    if (k == 1) {
-        label = jci_bld_str(&s->b, "%s: FALLBACK (no figure for %s)", label, s->dev->id);
-        jci_bld_warn(&s->b, "training step: no '%s' for %s: the fallback %g of '%s' is used", id, s->dev->id,
-                     c->value.value, key);
-    }
-    *out = jci_bld_const(&s->b, c->id, label, c);
-    return JC_OK;
-}
-
 static jc_status resolve_constants(est *s, tstate *t)
 {
     jc_status st;
@@ -501,18 +483,15 @@ static jc_status resolve_constants(est *s, tstate *t)
                      "beside", &t->overlap)) ||
         (st = tconst(s, "allreduce_grad_bytes_per_param", "gradient bytes per parameter reduced", &t->grad_bytes)))
         return st;
-    if ((st = jci_link_bw(&s->b, s->db, s->dev, "training step", &t->link_bw)) ||
-        (st = tlink(s, "network_bw_gbs", "inter-node network bandwidth per device, one direction", &t->net_bw)))
+    if ((st = jci_node_figure(&s->b, s->db, s->dev, JCI_LINK_BW, "training step", &t->link_bw)) ||
+        (st = jci_node_figure(&s->b, s->db, s->dev, JCI_NETWORK_BW, "training step", &t->net_bw)))
         return st;
-    const jc_constant *c;
     if (s->host && s->host->n_accel > 0) {
         t->per_node = s->host->n_accel;
     } else {
-        char key[200];
-        const char *const q[1] = {s->dev->id};
-        if (jci_const_specific(s->db, "devices_per_node", q, 1, &c, key, sizeof key) < 0)
-            return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant 'devices_per_node'");
-        t->per_node = jci_bld_const(&s->b, c->id, "devices per node (one link domain)", c).central;
+        jc_range r;
+        if ((st = jci_node_figure(&s->b, s->db, s->dev, JCI_NODE_DEVICES, "training step", &r))) return st;
+        t->per_node = r.central;
     }
     if (!s->dev->memory_gb.present)
         return jci_bld_fail(&s->b, JC_ERR_HWDB, "device %s has no memory_gb: the training layout needs it",

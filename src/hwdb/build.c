@@ -1009,6 +1009,9 @@ static jc_status device_spec_rules(B *b, const hnode *m, const jc_device *dv)
     }
     if (dv->sm_count.present && dv->sm_count.value != floor(dv->sm_count.value))
         return err(b, mget(mget(m, "sm_count"), "value"), "sm_count (%g) must be a whole number", dv->sm_count.value);
+    if (dv->node_devices.present && dv->node_devices.value != floor(dv->node_devices.value))
+        return err(b, mget(mget(m, "node_devices"), "value"), "node_devices (%g) must be a whole number",
+                   dv->node_devices.value);
     if (dv->power_limit_w.present && dv->tdp_w.present &&
         (dv->tdp_w.value < dv->power_limit_w.low || dv->tdp_w.value > dv->power_limit_w.high))
         return err(b, mget(mget(m, "tdp_w"), "value"), "tdp_w (%g W) outside power_limit_w %g-%g W",
