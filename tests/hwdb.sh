@@ -91,6 +91,23 @@ if python3 -c 'import yaml' 2>/dev/null; then
              "constant_unknown_key.yaml: constant test_w_per_gb: unknown keys \['units'\]"; do
     case_ "schema_check_hwdb_$(echo "$pat" | sed 's/\.yaml.*//')" 1 "$pat" -- python3 tools/check_hwdb.py tests/hwdb/schema_bad
   done
+  # no constant keyed by a device (id or alias), no fitted constant keyed by
+  # a benchmark or a version, no fitted value in a device record (issue 30):
+  # planted cases in tests/hwdb/schema_bad/keyed_*.yaml
+  for c in "device_id:constant test_network_gbs.test-gpu-k: keyed by device 'test-gpu-k'" \
+           "device_alias:constant test_launch_s_tgk: keyed by device 'tgk'" \
+           "version:constant test_decode_eta.vllm-0.5: a fitted constant keyed by version '0.5'" \
+           "version_v:constant test_eta_v2: a fitted constant keyed by version 'v2'" \
+           "benchmark:constant test_eta_mlperf: a fitted constant keyed by benchmark 'mlperf'" \
+           "device_record:device test-gpu-k: energy.pj_per_flop.int8 is fitted to calibration rows"; do
+    case_ "schema_check_hwdb_keyed_${c%%:*}" 1 "${c#*:}" -- python3 tools/check_hwdb.py tests/hwdb/schema_bad
+  done
+  # ... while a constant that is not fitted may carry a version-like token
+  if python3 tools/check_hwdb.py tests/hwdb/schema_bad 2>&1 | grep -q 'test_unfitted_v2'; then
+    echo "FAIL hwdb_cli/schema_check_hwdb_keyed_unfitted_version (an unfitted constant was refused for a version token)"
+  else
+    echo "PASS hwdb_cli/schema_check_hwdb_keyed_unfitted_version"
+  fi
   # the rules between a device's spec fields: the loader's bad corpus
   # (tests/hwdb/bad/, test_hwdb) is refused by tools/check_hwdb.py too
   for c in "cpu_peak_not_derived:peak_tflops.fp32: a CPU's peak is derived" \

@@ -373,7 +373,7 @@ def index():
               "- Jetson Xavier rows: the two Xavier NX rows are predicted from the GPU's tensor-core peaks derived",
               "  from the NX data sheet (48 tensor cores at 1100 MHz; the two DLAs that the ResNet-50 submission also",
               "  uses are not modelled) on the `embedded-module` host class (carrier board + adapter loss, a judgement,",
-              "  not fitted); the joules-per-op method has no measured energy per op for them. The two AGX Xavier rows",
+              "  not fitted); the joules-per-op method prices them from their specs like every device. The two AGX Xavier rows",
               "  are not predicted: its GPU clock, and so a GPU peak, could not be verified in a source (the module's",
               "  32 TOPS adds the GPU and two DLAs).",
               "- Pre-training device-hours: the training step model (docs/energy-model.md, \"Training step model\")",

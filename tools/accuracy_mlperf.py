@@ -312,11 +312,19 @@ def main():
                  out_dir=a.out, cv=cvs,
                  targets="leave-one-device-out median |error| of J/sample <= 15% (issue #30)")
     if not a.roofline_only:
+        jcv = None
+        if not a.no_cv:
+            import fit_jop
+            jres, _ = fit_jop.crossvalidate(rows)
+            jcv = ac.cv_summary(jres, {"group": lambda r: "%s %s" % (r["benchmark"], r["scenario"])})
         ac.write_set("mlperf_jop", "MLPerf Inference v1.1, joules-per-op method", "J/sample",
-                     how + " Method: --method joules-per-op (device idle power + measured energy per int8 "
-                     "operation, tools/fit_jop.py).", scope,
-                     score_rows(rows, ["--method", "joules-per-op"]), out_dir=a.out,
-                     targets="scored beside the roofline method (issue #17 item 4)")
+                     how + " Method: --method joules-per-op (device idle power + the device's spec-derived "
+                     "energy per int8 operation, (TDP - idle) / peak, x jop_op_energy_scale, one constant for "
+                     "every device fitted to these rows by tools/fit_jop.py; cross-validated: each fold refits "
+                     "it without its accelerator or benchmark).", scope,
+                     score_rows(rows, ["--method", "joules-per-op"]), out_dir=a.out, cv=jcv,
+                     targets="scored beside the roofline method (issue #17 item 4); no constant keyed by a "
+                     "device (issue #30)")
     return 0
 
 

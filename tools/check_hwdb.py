@@ -5,7 +5,8 @@
 # every source id exists in its file and has a year or date, ids/aliases are
 # unique case-insensitively across the database, ranges are sane
 # (0 < utilisation <= 1, idle < tdp, low <= value <= high), referenced
-# devices/regions/providers exist.  The entry kinds with a field table in
+# devices/regions/providers exist, no constant is keyed by a device id or
+# alias, and no fitted value is keyed by a device, a benchmark or a version.  The entry kinds with a field table in
 # the loader (src/hwdb/fields_<kind>.def) are checked by that table, read from
 # tools/hwdb_fields.json (`joulecast hwdb schema --json`; tests/hwdb.sh
 # keeps it current): keys, types, required keys, ranges, enum values.
@@ -221,6 +222,72 @@ def check_fields(f, w, entry, kind, sources):
             check_value(f, "%s.%s" % (w, key), fd, entry[key], sources, subs)
 
 
+# No constant keyed by a device or a benchmark (version) (issue #30): a
+# device enters through its specs, a runtime through its profile.  A
+# constant id names a device when one of its dot-, dash- or
+# underscore-separated runs of words equals a device id or alias of the
+# database; a fitted constant (derived/measured text "fitted to") names a
+# benchmark or a version when its id has one of BENCHMARK_WORDS or a
+# version token (v3, 0.5, v1.1).  A device record holds no fitted value:
+# a fitted constant belongs in the constants, pooled over devices.
+BENCHMARK_WORDS = ("mlperf", "mlenergy", "ml-energy", "timm", "squad", "imagenet")
+VERSION_TOKEN = re.compile(r"(^|[._-])(v\d+(\.\d+)*|\d+\.\d+(\.\d+)*)($|[._-])", re.I)
+
+
+def _fitted(v):
+    return isinstance(v, dict) and any("fitted to" in str(v.get(k, "")).lower() for k in ("derived", "measured"))
+
+
+def _names_device(cid, dev_names):
+    """The device id or alias that constant id cid names, else None: any
+    run of its words (split at . - _) joined back with its separators."""
+    low = cid.lower()
+    for n in dev_names:
+        i = low.find(n)
+        while i >= 0:
+            j = i + len(n)
+            if (i == 0 or low[i - 1] in "._-") and (j == len(low) or low[j] in "._-"):
+                return n
+            i = low.find(n, i + 1)
+    return None
+
+
+def check_keyed_constants(consts, devices):
+    dev_names = set()
+    for d, rec in devices.items():
+        dev_names.add(str(d).lower())
+        dev_names.update(str(a).lower() for a in rec.get("aliases", []) or [])
+    dev_names = sorted(dev_names, key=len, reverse=True)
+    for f, c in consts:
+        cid = str(c.get("id", ""))
+        n = _names_device(cid, dev_names)
+        if n:
+            err(f, "constant %s: keyed by device %r (a device enters through its specs in hwdb/devices, "
+                "never through a constant's id)" % (cid, n))
+        if not _fitted(c):
+            continue
+        low = cid.lower()
+        b = [w for w in BENCHMARK_WORDS if w in low]
+        if b:
+            err(f, "constant %s: a fitted constant keyed by benchmark %r" % (cid, b[0]))
+        m = VERSION_TOKEN.search(cid)
+        if m:
+            err(f, "constant %s: a fitted constant keyed by version %r" % (cid, m.group(2)))
+
+
+def check_device_unfitted(f, w, rec, where=""):
+    """A device record's values are its specs and measurements: a value
+    fitted to calibration rows ("fitted to") is a constant keyed by the
+    device."""
+    for k, v in rec.items():
+        at = "%s.%s" % (where, k) if where else k
+        if _fitted(v):
+            err(f, "%s: %s is fitted to calibration rows: a fitted constant keyed by a device (fit a pooled "
+                "constant over devices instead)" % (w, at))
+        elif isinstance(v, dict) and "value" not in v:
+            check_device_unfitted(f, w, v, at)
+
+
 def walk_sources(f, sources):
     for sid, s in sources.items():
         w = "source %s" % sid
@@ -234,6 +301,7 @@ def main():
     names = {}          # lower-case id/alias -> file
     devices, regions, providers, hosts = {}, {}, {}, []
     intens = []
+    consts = []         # (file, constant entry)
     datasets = {}
     counts = {}
     files = []
@@ -298,6 +366,7 @@ def main():
                     if "ga" in rec and "tdp_w" not in rec["ga"] and "tdp_per_core_w" not in rec["ga"]:
                         err(f, w + ": ga needs tdp_w or tdp_per_core_w")
                     check_device_specs(f, w, rec)
+                    check_device_unfitted(f, w, rec)
         elif k == "intensities":
             ds = body
             check_fields(f, "intensities", ds, KINDS["intensities"], sources)
@@ -333,6 +402,7 @@ def main():
             counts[f] = len(body)
             for c in body:
                 check_fields(f, "constant %s" % c.get("id"), c, KINDS["constants"], sources)
+                consts.append((f, c))
         elif k == "ga":
             g = body
             n = 0
@@ -346,6 +416,7 @@ def main():
             if g.get("source") not in sources:
                 err(f, "ga.source unknown")
             counts[f] = n
+    check_keyed_constants(consts, devices)
     # cross references
     rnames = {}
     for c, r in regions.items():

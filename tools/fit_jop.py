@@ -1,109 +1,133 @@
 #!/usr/bin/env python3
-"""fit_jop.py - measured joules per operation (issue #17 item 4): for each
-device metered by the MLPerf Inference v1.1 rows (tests/accuracy/
+"""fit_jop.py - the one fitted constant of the joules-per-op method (issue
+#30: no constant keyed by a device): jop_op_energy_scale k, pooled over
+every device of the MLPerf Inference v1.1 rows (tests/accuracy/
 mlperf-v1.1.csv, copied from ../shared/data/calibration/
-mlperf-inference-v1.1.yaml), the dynamic energy per int8 operation and per
-byte of memory traffic, with the device's idle power as its static power:
+mlperf-inference-v1.1.yaml).  A device enters only through its specs:
 
-  (wall W - host W) / G - idle W = e_op * (ops/s per device) + e_byte * (B/s per device)
+  device energy = idle W x time + k x ops x e_op + bytes x e_byte
 
-ops and bytes per sample are the counted work of the harness's recipe
-(the prediction's flops_total and bytes_total per sample), the rate is the
-measured samples/s; host W is the system's hwdb host entry or its fitted
-server class (host_class_server*_w).  Non-negative least squares per
-device over its ResNet-50 and BERT rows; a device whose hwdb entry already
-has an energy per byte (derived from its memory type) keeps it and only
-the per-op term is fitted, so the method's two terms stay consistent.
+e_op is the device's spec-derived energy per operation at the run's
+precision, (tdp_w - idle_w) / dense peak (hwdb/devices
+energy.pj_per_flop, derived by tools/gen_hwdb.py), e_byte its energy per
+byte from its memory type where the hwdb has one; k says how much more
+dynamic energy a counted operation costs in a measured system than that
+full-load figure (below-peak power that does not fall in proportion,
+work the counted ops leave out).  k is the value at which the median of
+ln(predicted / measured J/sample) over the rows given is 0 (the rule of
+the roofline's power fit in tools/accuracy_mlperf.py).  J/sample is
+linear in k, so each row is predicted twice through the CLI (k = 1 and
+k = 2, an override layer) and every trial k after that is arithmetic.
 
-Writes tools/jop_measured.json; tools/gen_hwdb.py turns it into
-`measured:` energy.pj_per_flop.int8 / energy.pj_per_byte values of those
-devices (naming the rows).  Then the joules-per-op method runs on measured
-values for them, and tools/accuracy_mlperf.py --method joules-per-op
-scores it.
+tools/crossval.py refits k without each device (leave-one-device-out) and
+without each benchmark (leave-one-benchmark-out); the in-sample value is
+written with low/high = the smallest and largest leave-one-device-out
+fold's value, and the derived text names the rows and the folds.
 
   python3 tools/fit_jop.py [--write]
 """
 import argparse
-import json
+import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import accuracy_common as ac  # noqa: E402
 import accuracy_mlperf as mp  # noqa: E402
+import fit_common as fc  # noqa: E402
 
-OUT = os.path.join(ac.ROOT, "tools", "jop_measured.json")
-
-
-def nnls2(rows):
-    """min sum (y - a x1 - b x2)^2 with a, b >= 0; rows = [(x1, x2, y)]."""
-    s11 = sum(x1 * x1 for x1, _, _ in rows)
-    s22 = sum(x2 * x2 for _, x2, _ in rows)
-    s12 = sum(x1 * x2 for x1, x2, _ in rows)
-    s1y = sum(x1 * y for x1, _, y in rows)
-    s2y = sum(x2 * y for _, x2, y in rows)
-    det = s11 * s22 - s12 * s12
-    if det > 0:
-        a = (s1y * s22 - s2y * s12) / det
-        b = (s2y * s11 - s1y * s12) / det
-        if a >= 0 and b >= 0:
-            return a, b
-    # one term only: the better of the two
-    a1 = max(0.0, s1y / s11) if s11 > 0 else 0.0
-    b2 = max(0.0, s2y / s22) if s22 > 0 else 0.0
-    e1 = sum((y - a1 * x1) ** 2 for x1, _, y in rows)
-    e2 = sum((y - b2 * x2) ** 2 for _, x2, y in rows)
-    return (a1, 0.0) if e1 <= e2 else (0.0, b2)
+CID = "jop_op_energy_scale"
+METHOD = ["--method", "joules-per-op"]
+K_LO, K_HI = 0.1, 10.0
 
 
-def main():  # noqa: C901
+def _j(row, layer):
+    js, _ = mp.predict(row, layer + METHOD)
+    j = js and js["results"]["j_per_sample"]
+    return j["central"] if j and j.get("central") is not None else None
+
+
+def linear_parts(rows):
+    """{row id: (a, b)} with predicted J/sample = a + b k, from the CLI at
+    k = 1 and k = 2; rows the CLI cannot predict are left out."""
+    ov = fc.Overlay()
+    try:
+        j1 = {r["id"]: _j(r, ov.set({CID: 1.0})) for r in rows}
+        j2 = {r["id"]: _j(r, ov.set({CID: 2.0})) for r in rows}
+    finally:
+        ov.close()
+    return {i: (2 * j1[i] - j2[i], j2[i] - j1[i]) for i in j1 if j1[i] and j2[i]}
+
+
+def make_fit(parts):
+    """crossval's fit: k from the rows given only (a bound when their
+    median error keeps one sign over [K_LO, K_HI])."""
+    def med_log(rows, k):
+        return ac.median([math.log((parts[r["id"]][0] + parts[r["id"]][1] * k) / float(r["j_per_sample"]))
+                          for r in rows if r["id"] in parts])
+
+    def fit(rows):
+        lo, hi = K_LO, K_HI
+        if med_log(rows, lo) >= 0:
+            return {CID: lo}
+        if med_log(rows, hi) <= 0:
+            return {CID: hi}
+        for _ in range(40):   # bisection in ln k: J/sample rises with k
+            mid = math.sqrt(lo * hi)
+            if med_log(rows, mid) > 0:
+                hi = mid
+            else:
+                lo = mid
+        return {CID: round(math.sqrt(lo * hi), 4)}
+    return fit
+
+
+def crossvalidate(rows, parts=None):
+    """tools/crossval.py over the predictable rows; returns (res, rows)."""
+    import crossval as cv
+    rs = mp.predictable(rows)
+    parts = parts or linear_parts(rs)
+
+    def predict(p, r):
+        ab = parts.get(r["id"])
+        return None if ab is None else ab[0] + ab[1] * p[CID]
+    res = cv.run(rs, make_fit(parts), predict, lambda r: float(r["j_per_sample"]),
+                 {"device": lambda r: r["device"], "family": lambda r: r["benchmark"]}, n_params=1)
+    return res, rs
+
+
+def derived_text(res, rs):
+    folds = res["schemes"]["device"]["folds"]
+    fam = res["schemes"]["family"]["folds"]
+    devs = sorted({r["device"] for r in rs})
+    return ("fitted to the MLPerf Inference v1.1 power results (mlcommons/inference_results_v1.1@7fc43356) rows "
+            "(the %d rows of tests/accuracy/mlperf-v1.1.csv on %d devices: %s; AC wall power at PUE 1, hosts from the "
+            "sourced host_class_* constants or the DGX host entries) by tools/fit_jop.py: one value for every device, "
+            "the k at which the median ln(predicted / measured J/sample) of the joules-per-op method is 0, where a "
+            "device's dynamic energy is k x ops x its spec-derived energy per op ((tdp_w - idle_w) / dense peak) + "
+            "bytes x its memory type's energy per byte; low/high = the smallest and largest leave-one-device-out "
+            "fold's value (%s); leave-one-benchmark-out folds: %s" % (
+                len(rs), len(devs), ", ".join(devs),
+                ", ".join("without %s %.3g" % (f["key"], f["params"][CID]) for f in folds),
+                ", ".join("without %s %.3g" % (f["key"], f["params"][CID]) for f in fam)))
+
+
+def main():
+    import crossval as cv
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--write", action="store_true")
+    ap.add_argument("--write", action="store_true", help="write the value into hwdb/energy-model.yaml")
     a = ap.parse_args()
-    rs = [r for r in ac.read_rows(os.path.join(ac.ROOT, "tests", "accuracy", "mlperf-v1.1.csv"))
-          if mp.recipe(r)[0] is not None and r["device"] != "nvidia-jetson-agx-xavier"]
-    per = {}
-    fixed_pb = {}
-    for r in rs:
-        js, err = mp.predict(r, ["--method", "joules-per-op"])
-        if js is None:
-            raise SystemExit("fit: %s: %s" % (r["id"], err))
-        res, w = js["results"], js["work"]
-        T = res["wall_hours"]["central"]
-        host_w = res["energy_host_kwh"]["central"] / T * 1000.0
-        a_ = {x["key"]: x for x in js["assumptions"]}
-        idle = a_["device.idle_w"]["value"]["central"]
-        g = float(r["devices"])
-        rate = float(r["samples_per_s"]) / g
-        ops = w["flops_total"] / w["samples"] * rate
-        byt = w["bytes_total"] / w["samples"] * rate
-        dyn = (float(r["wall_power_w"]) - host_w) / g - idle
-        pb = a_.get("device.pj_per_byte")
-        if pb is not None:
-            # the device has a (derived) energy per byte: keep it, fit the per-op term
-            dyn -= pb["value"]["central"] * 1e-12 * byt
-            byt = 0.0
-            fixed_pb[r["device"]] = pb["value"]["central"]
-        per.setdefault(r["device"], []).append((ops, byt, dyn, r["id"]))
-    out = {}
-    for dev, pts in sorted(per.items()):
-        e_op, e_b = nnls2([(x1, x2, y) for x1, x2, y, _ in pts])
-        each = sorted((y - e_b * x2) / x1 * 1e12 for x1, x2, y, _ in pts if x1 > 0)
-        lo = each[int(0.1 * (len(each) - 1))]
-        hi = each[int(round(0.9 * (len(each) - 1)))]
-        out[dev] = {"pj_per_op_int8": round(e_op * 1e12, 4), "pj_per_byte": round(e_b * 1e12, 3),
-                    "pj_per_op_int8_p10_p90": [round(min(lo, e_op * 1e12), 4), round(max(hi, e_op * 1e12), 4)],
-                    "pj_per_byte_kept": fixed_pb.get(dev), "rows": [i for _, _, _, i in pts]}
-        print("%-24s %.3f pJ/int8 op, %.2f pJ/B (%d rows)" % (dev, e_op * 1e12, e_b * 1e12, len(pts)))
-        for x1, x2, y, i in pts:
-            print("    %-70s dyn %.0f W, fit %.0f W" % (i, y, e_op * x1 + e_b * x2))
+    rows = ac.read_rows(os.path.join(ac.ROOT, "tests", "accuracy", "mlperf-v1.1.csv"))
+    res, rs = crossvalidate(rows)
+    for line in cv.report(res, "joules-per-op J/sample, %s" % CID):
+        print(line)
+    k = res["in_sample"]["params"][CID]
+    ks = [f["params"][CID] for f in res["schemes"]["device"]["folds"]]
+    print("%s = %.4g (leave-one-device-out %.4g .. %.4g)" % (CID, k, min(ks), max(ks)))
     if a.write:
-        with open(OUT, "w") as f:
-            json.dump({"fitted_by": "tools/fit_jop.py",
-                       "fitted_to": "the MLPerf Inference v1.1 power results (mlcommons/inference_results_v1.1@7fc43356; rows copied in tests/accuracy/mlperf-v1.1.csv)",
-                       "devices": out}, f, indent=1, sort_keys=True)
-            f.write("\n")
-        print("wrote %s (run tools/gen_hwdb.py next)" % OUT)
+        fc.write_constant(CID, k, min(ks + [k]), max(ks + [k]))
+        fc.write_text(CID, "derived", derived_text(res, rs))
+        print("wrote %s in hwdb/energy-model.yaml" % CID)
 
 
 if __name__ == "__main__":

@@ -551,15 +551,6 @@ def util_block(dev_id):
     return {"training": tr, "inference": inf}, srcs
 
 
-# measured joules per op written by tools/fit_jop.py (absent: none)
-_JOP_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jop_measured.json")
-JOP_MEASURED = json.load(open(_JOP_PATH))["devices"] if os.path.exists(_JOP_PATH) else {}
-SRC_JOP = {"citation": "joulecast fit (tools/fit_jop.py) to the MLPerf Inference v1.1 power results "
-                       "(mlcommons/inference_results_v1.1 @ 7fc43356; rows copied in tests/accuracy/mlperf-v1.1.csv): "
-                       "AC wall power and samples/s",
-           "year": 2021,
-           "note": "in-sample for these rows; the values themselves are in tools/jop_measured.json"}
-
 UTIL_SOURCES = {
     "patterson2021": SRC_PATTERSON, "palm2022": SRC_PALM, "megatron2019": SRC_MEGATRON,
     "opt2022": SRC_OPT, "llama3-2024": SRC_LLAMA3, "pope2022": SRC_POPE, "joulecast-rule": SRC_JOULECAST_RULE,
@@ -708,21 +699,6 @@ def build_accelerators(data, epo, ga_gpu_rows, ga_src):
         if pb:
             en["pj_per_byte"] = pb
             S[pbs] = SRC_OCONNOR if pbs == "oconnor2017" else SRC_HOROWITZ
-        jm = JOP_MEASURED.get(did)
-        if jm and jm.get("pj_per_op_int8"):
-            # measured joules per op (tools/fit_jop.py -> tools/jop_measured.json)
-            en.setdefault("pj_per_flop", {})["int8"] = {
-                "value": jm["pj_per_op_int8"], "low": jm["pj_per_op_int8_p10_p90"][0],
-                "high": jm["pj_per_op_int8_p10_p90"][1], "source": "jc-fit-jop",
-                "measured": "fitted to the MLPerf Inference v1.1 power results (mlcommons/inference_results_v1.1@7fc43356) rows %s by tools/fit_jop.py: "
-                            "dynamic energy per int8 operation above idle, from AC wall power minus the host, at the "
-                            "counted operations and the measured samples/s; low/high = the p10/p90 of the per-row values; %s" % (
-                                ", ".join(jm["rows"]),
-                                "the per-byte term kept at this entry's %s pJ/B" % num(jm["pj_per_byte_kept"])
-                                if jm.get("pj_per_byte_kept") else
-                                "the rows do not separate a per-byte term (fitted %s pJ/B), so the memory "
-                                "traffic's energy is inside this figure" % num(jm["pj_per_byte"]))}
-            S["jc-fit-jop"] = SRC_JOP
         if en:
             d["energy"] = en
         ub, us = util_block(did)

@@ -190,6 +190,56 @@ static jc_status resolve_power(est *s)
     return JC_OK;
 }
 
+/* The joules-per-op method's energies: per FLOP at the run's precision
+ * and per byte of memory traffic.  A device's own measured energy per
+ * FLOP is charged as it is; one derived from its specs ((TDP - idle) /
+ * dense peak) is scaled by jop_op_energy_scale, the one constant fitted
+ * over every device's MLPerf rows (tools/fit_jop.py), and a precision
+ * other than int8 (the rows' precision) is warned about. */
+static jc_status resolve_jop(est *s, jc_refusal why)
+{
+    const jc_device *dev = s->dev;
+    const jc_sourced *ef = &dev->pj_per_flop[s->prec];
+    if (why == JC_REFUSAL_NO_PJ_PER_FLOP)
+        return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s has no energy per FLOP at %s: use --method roofline",
+                            dev->id, jc_precision_name(s->prec));
+    jc_range e = jci_bld_assume(&s->b, "device.pj_per_flop", jci_bld_str(&s->b, "energy per FLOP, %s",
+                                jc_precision_name(s->prec)), jci_sourced_range(ef), "pJ/FLOP", JC_ORIGIN_HWDB,
+                                jci_bld_cite(&s->b, ef));
+    if (!ef->measured) {
+        const jc_constant *c;
+        jc_status st = jci_est_need_const(s, "jop_op_energy_scale", &c);
+        if (st) return st;
+        jc_range k = jci_bld_const(&s->b, "jop_op_energy_scale", "dynamic energy of a counted operation in measured "
+                                   "systems / the device's spec-derived energy per operation (one value for every "
+                                   "device)", c);
+        e = jci_bld_assume(&s->b, "jop.pj_per_flop", "energy per FLOP charged: device.pj_per_flop x "
+                           "jop_op_energy_scale", R3(e.low * k.low, e.central * k.central, e.high * k.high),
+                           "pJ/FLOP", JC_ORIGIN_DERIVED, "device.pj_per_flop x jop_op_energy_scale");
+        jci_bld_warn(&s->b, "joules-per-op: the energy per FLOP of %s is its (TDP - idle) / peak scaled by the pooled "
+                     "jop_op_energy_scale %g, fitted to saturated int8 inference (MLPerf v1.1)%s; a run far below "
+                     "peak costs more per operation than this (use --method roofline)", dev->id, k.central,
+                     s->prec == JC_PREC_INT8 ? "" : jci_bld_str(&s->b, ": at %s it is an extrapolation",
+                                                                jc_precision_name(s->prec)));
+    }
+    s->e_flop_r = e;
+    s->e_flop = e.central * 1e-12;
+    const jc_constant *mc = jci_power_mem_constant(s->db, dev);
+    if (dev->pj_per_byte.present)
+        s->e_byte = jci_bld_assume(&s->b, "device.pj_per_byte", "energy per byte of memory traffic",
+                                   R1(dev->pj_per_byte.value), "pJ/B", JC_ORIGIN_HWDB,
+                                   jci_bld_cite(&s->b, &dev->pj_per_byte)).central * 1e-12;
+    else if (mc)   /* the memory type's DRAM energy, as the roofline's power model charges it */
+        s->e_byte = jci_bld_assume(&s->b, "jop.pj_per_byte", jci_bld_str(&s->b, "energy per byte of memory traffic: "
+                                   "%s's %s x 8 bit", dev->memory_type, mc->id), R1(8 * mc->value.value), "pJ/B",
+                                   JC_ORIGIN_DERIVED, jci_bld_cite(&s->b, &mc->value)).central * 1e-12;
+    else
+        jci_bld_warn(&s->b, "device %s has no energy per byte and its memory type %s has no energy per bit in the "
+                     "database: memory traffic adds no energy above idle in the joules-per-op method", dev->id,
+                     dev->memory_type ? dev->memory_type : "(unknown)");
+    return JC_OK;
+}
+
 jc_status jci_est_resolve_device_numbers(est *s)
 {
     const jc_device *dev = s->dev;
@@ -241,26 +291,7 @@ jc_status jci_est_resolve_device_numbers(est *s)
                          "W", JC_ORIGIN_DERIVED,
                          jci_bld_str(&s->b, "TDP x idle_fraction_of_tdp_gpu (%s)", jci_bld_cite(&s->b, &c->value)));
     }
-    if (s->job->method == JC_METHOD_JOULES_PER_OP) {
-        const jc_sourced *ef = &dev->pj_per_flop[s->prec];
-        if (why == JC_REFUSAL_NO_PJ_PER_FLOP)
-            return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s has no energy per FLOP at %s: use --method roofline",
-                        dev->id, jc_precision_name(s->prec));
-        s->e_flop_r = jci_bld_assume(&s->b, "device.pj_per_flop", jci_bld_str(&s->b, "energy per FLOP, %s", jc_precision_name(s->prec)),
-                                     jci_sourced_range(ef), "pJ/FLOP", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, ef));
-        s->e_flop = s->e_flop_r.central * 1e-12;
-        if (!ef->measured)
-            jci_bld_warn(&s->b, "the energy per FLOP of %s is derived from TDP, idle power and peak, not measured: "
-                    "the joules-per-op method then charges power only for useful FLOPs and underestimates "
-                    "devices that run well below peak (use --method roofline, or calibrate)", dev->id);
-        if (dev->pj_per_byte.present)
-            s->e_byte = jci_bld_assume(&s->b, "device.pj_per_byte", "energy per byte of memory traffic",
-                               R1(dev->pj_per_byte.value), "pJ/B", JC_ORIGIN_HWDB,
-                               jci_bld_cite(&s->b, &dev->pj_per_byte)).central * 1e-12;
-        else
-            jci_bld_warn(&s->b, "device %s has no energy per byte: memory traffic adds no energy above idle "
-                    "in the joules-per-op method", dev->id);
-    }
+    if (s->job->method == JC_METHOD_JOULES_PER_OP && (st = resolve_jop(s, why))) return st;
 
     if ((st = resolve_util(s))) return st;
     if ((st = resolve_runtime(s))) return st;

@@ -22,6 +22,7 @@
  */
 #include "base/jc_internal.h"
 #include "base/fmt.h"
+#include "estimate/akeys.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -48,9 +49,13 @@ static double meas_device_kwh(const jc_device *dev, const jc_measurement *m)
     return m->device_kwh;
 }
 
-/* One roofline (or joules-per-op) run at utilisation u (NAN: the hwdb's). */
-static jc_status trial(const jc_job *j0, const jc_analysis *an, const jc_hwdb *db, double u,
-                       jc_method method, double *hours, double *kwh, double *flops, jc_diag *d)
+/* One estimate of the job at utilisation u by `method`: its wall hours,
+ * device kWh and FLOPs, and (joules-per-op) the energy per FLOP it
+ * charged, jop.pj_per_flop (the device's spec-derived value x
+ * jop_op_energy_scale) or the device's measured device.pj_per_flop; any
+ * output may be NULL. */
+static jc_status trial_pj(const jc_job *j0, const jc_analysis *an, const jc_hwdb *db, double u,
+                          jc_method method, double *hours, double *kwh, double *flops, double *pj, jc_diag *d)
 {
     jc_job j = *j0;
     j.utilization = u;
@@ -62,8 +67,20 @@ static jc_status trial(const jc_job *j0, const jc_analysis *an, const jc_hwdb *d
     if (hours) *hours = e->wall_hours.central;
     if (kwh) *kwh = e->energy_device_kwh.central;
     if (flops) *flops = e->flops_total;
+    if (pj) {
+        const jc_assumption *a = jci_estimate_assumption(e, JCI_AK_JOP_PJ_PER_FLOP);
+        if (!a) a = jci_estimate_assumption(e, JCI_AK_PJ_PER_FLOP);
+        *pj = a ? a->value.central : NAN;
+    }
     jc_estimate_free(e);
     return JC_OK;
+}
+
+/* One roofline (or joules-per-op) run at utilisation u (NAN: the hwdb's). */
+static jc_status trial(const jc_job *j0, const jc_analysis *an, const jc_hwdb *db, double u,
+                       jc_method method, double *hours, double *kwh, double *flops, jc_diag *d)
+{
+    return trial_pj(j0, an, db, u, method, hours, kwh, flops, NULL, d);
 }
 
 static double rel(double pred, double meas)
@@ -197,10 +214,12 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
                  dev->id, jc_precision_name(out->precision));
         return JC_OK;
     }
-    double k1, F;
-    if ((st = trial(&j, an, db, out->util_after, JC_METHOD_JOULES_PER_OP, NULL, &k1, &F, d))) return st;
-    /* E(e) = E(e0) + (e - e0) F: linear in the energy per FLOP */
-    double pj = pf->value + (out->meas_device_kwh - k1) * 3.6e6 / F * 1e12;
+    double k1, F, e0;
+    if ((st = trial_pj(&j, an, db, out->util_after, JC_METHOD_JOULES_PER_OP, NULL, &k1, &F, &e0, d))) return st;
+    /* E(e) = E(e0) + (e - e0) F: linear in the energy per FLOP charged
+     * (e0: the device's value, scaled by jop_op_energy_scale unless measured) */
+    if (!isfinite(e0)) e0 = pf->value;
+    double pj = e0 + (out->meas_device_kwh - k1) * 3.6e6 / F * 1e12;
     out->pj_before = pf->value;
     if (!isfinite(pj)) {
         snprintf(out->pj_note, sizeof out->pj_note, "the measured device energy %s kWh gives an energy per "
