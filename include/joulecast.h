@@ -920,7 +920,8 @@ int jc_hw_filter_host(const jc_hw_filter *f, const jc_host *h);
  * JC_ERR_NOTFOUND (with suggestions) for a vendor no entry has. */
 jc_status jc_hw_list_check(const jc_hwdb *db, const jc_hw_filter *f, jc_diag *diag);
 /* Sets f's year range from "2023", "2020-2024", "2022-" or "-2019" (years
- * 1900-2100); JC_ERR_USAGE naming --year otherwise. */
+ * 1900-2100); JC_ERR_USAGE otherwise, the message starting with the key
+ * ("year expects a year ..."). */
 jc_status jc_hw_filter_years(const char *s, jc_hw_filter *f, jc_diag *diag);
 
 /* Writes `hw list` / `hw show` / `region list` / `region show` views as
@@ -1715,7 +1716,7 @@ typedef enum jc_statement_format {
     JC_STMT_HF = 2         /* the Hugging Face model-card co2_eq_emissions block */
 } jc_statement_format;
 
-/* Parses statement's "format" option, the one parse of the CLI's --format
+/* Parses statement's "format" option (src/workflows/cmd_opts.c), the one parse of --format
  * and the binding's key: markdown (md), latex (tex), hf, or all; *mask
  * receives 1 << each jc_statement_format named.  JC_ERR_USAGE ("format
  * expects markdown, latex, hf or all, got 'x'") otherwise. */
@@ -2911,16 +2912,56 @@ int jc_serving_latency_parse(const char *s, double *seconds);
  * number from 1 to 1e6.  Returns 1 and sets *v on success, else 0. */
 int jc_serving_axis_parse(const char *s, double *v);
 
-/* ---- sweep's own options, parsed once (src/workflows/sweep_opts.c) ---- */
+/* ---- a command's own options, parsed once (src/workflows/sweep_opts.c,
+ * src/workflows/cmd_opts.c) ---- */
 
 /* One option of a command beyond the job's keys: its name (the long
  * option without dashes, a job-file key, a binding key), its argument
- * (NULL: a flag), the --help line, and output 1 where it shapes the
- * output only (the command line takes it; a job file's is ignored). */
+ * (NULL: a flag), the --help line, output 1 where it shapes the output
+ * only (the command line takes it; a job file's is ignored), and
+ * argument 1 where the command line takes it as an argument rather than
+ * --name (hw show ID, calibrate MEASUREMENTS.csv). */
 typedef struct jc_cmd_key {
     const char *name, *arg, *help;
     int output;
+    int argument;
 } jc_cmd_key;
+
+/* The own options of `command` that the library parses, in --help order:
+ * those of "sweep" (jc_sweep_opt_keys), "statement" (jc_statement_keys_set),
+ * "calibrate" (jc_calibrate_opts_set), "hw" and "region"
+ * (jc_lookup_opts_set).  Static rows; NULL and *n 0 for another command. */
+const jc_cmd_key *jc_command_opt_keys(const char *command, size_t *n);
+
+/* `joulecast statement`'s own options: the formats asked for (1 <<
+ * jc_statement_format each; 0: none given), the HF block's training type
+ * and location (borrowed; NULL: not given). */
+typedef struct jc_statement_keys {
+    unsigned formats;
+    const char *training_type, *location;
+} jc_statement_keys;
+/* Sets "format" (adds its formats, jc_statement_formats_parse),
+ * "training-type" or "location" (non-empty) from its text; the message
+ * starts with the key.  JC_ERR_NOTFOUND for another key, JC_ERR_USAGE for
+ * a bad value.  Zero o before the first call. */
+jc_status jc_statement_keys_set(jc_statement_keys *o, const char *key, const char *value, jc_diag *diag);
+
+/* The options of `joulecast hw` (show, kind, vendor, form-factor, year)
+ * and `region` (show, provider, type), borrowed; NULL: not given. */
+typedef struct jc_lookup_opts {
+    const char *show, *kind, *vendor, *form_factor, *year;
+    const char *provider, *type;
+} jc_lookup_opts;
+/* Sets option `key` of `command` ("hw" or "region") from its text (year
+ * checked as jc_hw_filter_years reads it).  JC_ERR_NOTFOUND for a key
+ * the command does not take, JC_ERR_USAGE for a bad value.  Zero o before
+ * the first call. */
+jc_status jc_lookup_opts_set(jc_lookup_opts *o, const char *command, const char *key, const char *value,
+                             jc_diag *diag);
+/* The rules between them, for every front end: a filter of the list with
+ * show (one entry) is refused; hw's filter into *f (zeroed for region,
+ * whose filters are o->provider and o->type).  JC_ERR_USAGE. */
+jc_status jc_lookup_opts_check(const jc_lookup_opts *o, const char *command, jc_hw_filter *f, jc_diag *diag);
 
 /* One comma-list axis as given: items (trimmed), and for a numeric axis
  * each item's value (NAN for a name axis). */

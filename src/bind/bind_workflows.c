@@ -15,30 +15,64 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The keys of every estimate-like command: the job's, then the request's. */
+/* The keys of every estimate-like command: the job's, then the request's,
+ * then the command's own (the library's tables: sweep_opts.def,
+ * cmd_opts.def, whose CMD_OPT lines each list keeps by command). */
 #define JOB_KEY(name, ...) name,
+#define SWEEP_OPT(name, ...) name,
+#define CMD_OPT(command, name, ...) OWN_##command(name)
+#define OWN_hw(name)
+#define OWN_region(name)
+#define OWN_statement(name) name,
+#define OWN_calibrate(name)
 static const char *const statement_keys[] = {
 #include "job/job_keys.def"
-    BIND_REQ_KEYS, "format", "training-type", "location", NULL
+    BIND_REQ_KEYS,
+#include "workflows/cmd_opts.def"
+    NULL
 };
+#undef OWN_statement
+#define OWN_statement(name)
+#undef OWN_calibrate
+#define OWN_calibrate(name) name,
+static const char *const calibrate_keys[] = {
+#include "job/job_keys.def"
+    BIND_REQ_KEYS,
+#include "workflows/cmd_opts.def"
+    NULL
+};
+#undef OWN_calibrate
+#define OWN_calibrate(name)
 static const char *const compare_keys[] = {
 #include "job/job_keys.def"
     BIND_REQ_KEYS, "html", NULL
 };
-#define SWEEP_OPT(name, ...) name,
 static const char *const sweep_keys[] = {
 #include "job/job_keys.def"
 #include "workflows/sweep_opts.def"
     BIND_REQ_KEYS, "html", NULL
 };
-#undef SWEEP_OPT
-static const char *const calibrate_keys[] = {
-#include "job/job_keys.def"
-    BIND_REQ_KEYS, "measurements", "out", "row", "date", NULL
-};
 #undef JOB_KEY
-static const char *const hw_keys[] = {"show", "kind", "vendor", "form-factor", "year", "hwdb", "hwdb-snapshot", NULL};
-static const char *const region_keys[] = {"show", "provider", "type", "hwdb", "hwdb-snapshot", NULL};
+#undef SWEEP_OPT
+#undef OWN_hw
+#define OWN_hw(name) name,
+static const char *const hw_keys[] = {
+#include "workflows/cmd_opts.def"
+    "hwdb", "hwdb-snapshot", NULL
+};
+#undef OWN_hw
+#define OWN_hw(name)
+#undef OWN_region
+#define OWN_region(name) name,
+static const char *const region_keys[] = {
+#include "workflows/cmd_opts.def"
+    "hwdb", "hwdb-snapshot", NULL
+};
+#undef OWN_region
+#undef OWN_hw
+#undef OWN_statement
+#undef OWN_calibrate
+#undef CMD_OPT
 
 const char *const *bind_workflow_keys(const char *command)
 {
@@ -51,23 +85,31 @@ const char *const *bind_workflow_keys(const char *command)
     return NULL;
 }
 
+/* A key through a command's library setter: 1 when the key is the
+ * command's (its status in *st), 0 (JC_ERR_NOTFOUND) to pass it on. */
+static int lib_key(jc_status set, jc_status *st)
+{
+    *st = set == JC_ERR_NOTFOUND ? JC_OK : set;
+    return set != JC_ERR_NOTFOUND;
+}
+
+/* Is key one of command's own (jc_command_opt_keys)? */
+static int own_key(const char *command, const char *key)
+{
+    size_t n = 0;
+    const jc_cmd_key *t = jc_command_opt_keys(command, &n);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(t[i].name, key)) return 1;
+    return 0;
+}
+
 /* ---- statement ------------------------------------------------------------- */
 
-typedef struct stmt_own {
-    const char *format, *training_type, *location;
-} stmt_own;
-
+/* format, training-type, location: jc_statement_keys_set, the CLI's parse. */
 static int stmt_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_status *st, jc_diag *d)
 {
-    stmt_own *s = ctx;
     (void)a;
-    *st = JC_OK;
-    if (!strcmp(k, "format")) s->format = v;
-    else if (!strcmp(k, "training-type")) s->training_type = v;
-    else if (!strcmp(k, "location")) s->location = v;
-    else return 0;
-    if (!v || !*v) *st = bind_bad(d, k, "a value", v);
-    return 1;
+    return lib_key(jc_statement_keys_set(ctx, k, v, d), st);
 }
 
 static int is_flag(const char *k)
@@ -93,9 +135,7 @@ jc_status jc_command_line(const char *command, const char *const *keys,
     for (size_t i = 0; i < n; i++) {
         const char *k = keys[i], *v = values[i] ? values[i] : "";
         if (!k) return bind_unknown(d, command, "(null)");
-        if (!strcmp(k, "format") || !strcmp(k, "training-type") || !strcmp(k, "location") ||
-            !strcmp(k, "hwdb-snapshot"))
-            continue;
+        if (own_key("statement", k) || !strcmp(k, "hwdb-snapshot")) continue;   /* not estimate's */
         if (!strcmp(k, "model")) {
             jc_shell_arg_append(buf, cap, v);
             continue;
@@ -117,15 +157,15 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
                             const char *const *values, size_t n, char **text, jc_diag *d)
 {
     if (bind_check_out(text, d)) return JC_ERR_USAGE;
-    stmt_own own = {NULL, NULL, NULL};
+    jc_statement_keys own = {0, NULL, NULL};
     bind_req r;
     jc_estimate *e = NULL;
     jc_statement_format fmt = JC_STMT_MARKDOWN;
     jc_status st = bind_req_open(&r, "statement", hwdb_dir, keys, values, n, stmt_key, &own, d);
-    unsigned mask = 1u << JC_STMT_MARKDOWN;
-    if (!st && own.format) st = jc_statement_formats_parse(own.format, &mask, d);   /* the CLI's parse */
+    unsigned mask = own.formats ? own.formats : 1u << JC_STMT_MARKDOWN;
     if (!st && (mask & (mask - 1)))   /* one text per call: the Python package's format="all" makes three */
-        st = jci_diag_set(d, JC_ERR_USAGE, "format: give one of markdown, latex or hf per call, got '%s'", own.format);
+        st = jci_diag_set(d, JC_ERR_USAGE, "format: give one of markdown, latex or hf per call (all, or "
+                          "format given twice, asks for more)");
     if (!st) fmt = mask & 1u << JC_STMT_HF ? JC_STMT_HF : mask & 1u << JC_STMT_LATEX ? JC_STMT_LATEX : JC_STMT_MARKDOWN;
     /* --generate: the serving request, as `statement --generate` runs it */
     jc_generation g;
@@ -211,14 +251,8 @@ static int sweep_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_s
 {
     sweep_own *s = ctx;
     (void)a;
-    if (!strcmp(k, "html")) {
-        *st = bind_flag(k, v, &s->html, d);
-        return 1;
-    }
-    *st = jc_sweep_opts_set(&s->o, k, v, d);
-    if (*st != JC_ERR_NOTFOUND) return 1;
-    *st = JC_OK;
-    return 0;
+    if (!strcmp(k, "html")) return lib_key(bind_flag(k, v, &s->html, d), st);
+    return lib_key(jc_sweep_opts_set(&s->o, k, v, d), st);
 }
 
 /* sweep with generate=True: the serving grid of `joulecast sweep
@@ -283,18 +317,17 @@ jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
 /* ---- hw and region ---------------------------------------------------------- */
 
 typedef struct lookup_args {
-    const char *show, *a, *b;     /* hw: kind; region: provider, type */
-    const char *vendor, *form, *year;   /* hw list filters */
+    jc_lookup_opts o;           /* the library's parse, as the CLI's */
+    jc_hw_filter filter;        /* hw's, by jc_lookup_opts_check */
     const char *snapshot;
     const char **layers;
     size_t n_layers;
 } lookup_args;
 
-/* Parses the keys of hw (names: "kind", NULL) or region ("provider",
- * "type") and opens the database. */
-static jc_status lookup_open(const char *cmd, const char *ka, const char *kb, const char *hwdb_dir,
-                             const char *const *keys, const char *const *values, size_t n,
-                             lookup_args *x, jc_hwdb **db, jc_diag *d)
+/* Parses the keys of hw or region (the library's, jc_lookup_opts_set;
+ * hwdb and hwdb-snapshot here), checks them and opens the database. */
+static jc_status lookup_open(const char *cmd, const char *hwdb_dir, const char *const *keys,
+                             const char *const *values, size_t n, lookup_args *x, jc_hwdb **db, jc_diag *d)
 {
     memset(x, 0, sizeof *x);
     *db = NULL;
@@ -303,20 +336,19 @@ static jc_status lookup_open(const char *cmd, const char *ka, const char *kb, co
     if (!x->layers) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         const char *k = keys[i], *v = values[i];
-        const char **slot = NULL;
+        jc_status st = JC_OK;
         if (!k) return bind_unknown(d, cmd, "(null)");
-        if (!strcmp(k, "show")) slot = &x->show;
-        else if (!strcmp(k, ka)) slot = &x->a;
-        else if (kb && !strcmp(k, kb)) slot = &x->b;
-        else if (!strcmp(cmd, "hw") && !strcmp(k, "vendor")) slot = &x->vendor;
-        else if (!strcmp(cmd, "hw") && !strcmp(k, "form-factor")) slot = &x->form;
-        else if (!strcmp(cmd, "hw") && !strcmp(k, "year")) slot = &x->year;
-        else if (!strcmp(k, "hwdb-snapshot")) slot = &x->snapshot;
-        else if (!strcmp(k, "hwdb")) slot = &x->layers[x->n_layers++];
-        else return bind_unknown(d, cmd, k);
+        if (lib_key(jc_lookup_opts_set(&x->o, cmd, k, v, d), &st)) {
+            if (st) return st;
+            continue;
+        }
+        if (strcmp(k, "hwdb") && strcmp(k, "hwdb-snapshot")) return bind_unknown(d, cmd, k);
         if (!v || !*v) return bind_bad(d, k, "a value", v);
-        *slot = v;
+        if (!strcmp(k, "hwdb")) x->layers[x->n_layers++] = v;
+        else x->snapshot = v;
     }
+    jc_status st = jc_lookup_opts_check(&x->o, cmd, &x->filter, d);
+    if (st) return st;
     if (!hwdb_dir && !x->n_layers)
         return jci_diag_set(d, JC_ERR_USAGE, "%s: no hardware database (give its folder, or an hwdb layer)", cmd);
     return bind_open_hwdb(hwdb_dir, x->snapshot, x->layers, x->n_layers, db, d);
@@ -334,19 +366,15 @@ jc_status jc_run_hw_json(const char *hwdb_dir, const char *const *keys, const ch
     if (bind_check_out(json, d)) return JC_ERR_USAGE;
     lookup_args x;
     jc_hwdb *db = NULL;
-    jc_status st = lookup_open("hw", "kind", NULL, hwdb_dir, keys, values, n, &x, &db, d);
-    if (!st && (x.a || x.vendor || x.form || x.year) && x.show)
-        st = jci_diag_set(d, JC_ERR_USAGE, "hw: kind, vendor, form-factor and year filter a list, show names one: not both");
-    if (!st && x.show) {
+    jc_status st = lookup_open("hw", hwdb_dir, keys, values, n, &x, &db, d);
+    if (!st && x.o.show) {
         const jc_device *dev;
         const jc_host *host;
-        st = jc_hwdb_hardware(db, x.show, &dev, &host, d);
+        st = jc_hwdb_hardware(db, x.o.show, &dev, &host, d);
         if (!st) st = emit(dev ? jc_report_device_json(dev) : jc_report_host_json(host), json, d);
     } else if (!st) {
-        jc_hw_filter f = {.kind = x.a, .vendor = x.vendor, .form_factor = x.form};
-        if (x.year) st = jc_hw_filter_years(x.year, &f, d);
-        if (!st) st = jc_hw_list_check(db, &f, d);
-        if (!st) st = emit(jc_report_hw_list_json(db, &f), json, d);
+        st = jc_hw_list_check(db, &x.filter, d);
+        if (!st) st = emit(jc_report_hw_list_json(db, &x.filter), json, d);
     }
     jc_hwdb_free(db);
     free(x.layers);
@@ -359,16 +387,14 @@ jc_status jc_run_region_json(const char *hwdb_dir, const char *const *keys, cons
     if (bind_check_out(json, d)) return JC_ERR_USAGE;
     lookup_args x;
     jc_hwdb *db = NULL;
-    jc_status st = lookup_open("region", "provider", "type", hwdb_dir, keys, values, n, &x, &db, d);
-    if (!st && x.show && (x.a || x.b))
-        st = jci_diag_set(d, JC_ERR_USAGE, "region: provider and type filter the list; show names one: not both");
-    if (!st && !x.show) st = jc_region_list_check(db, x.a, x.b, d);
-    if (!st && x.show) {
+    jc_status st = lookup_open("region", hwdb_dir, keys, values, n, &x, &db, d);
+    if (!st && !x.o.show) st = jc_region_list_check(db, x.o.provider, x.o.type, d);
+    if (!st && x.o.show) {
         const jc_region *reg;
-        st = jc_hwdb_region(db, x.show, &reg, d);
+        st = jc_hwdb_region(db, x.o.show, &reg, d);
         if (!st) st = emit(jc_report_region_json(reg), json, d);
     } else if (!st) {
-        st = emit(jc_report_region_list_json(db, x.a, x.b), json, d);
+        st = emit(jc_report_region_list_json(db, x.o.provider, x.o.type), json, d);
     }
     jc_hwdb_free(db);
     free(x.layers);
@@ -378,7 +404,7 @@ jc_status jc_run_region_json(const char *hwdb_dir, const char *const *keys, cons
 /* ---- calibrate --------------------------------------------------------------- */
 
 typedef struct cal_own {
-    jc_calibrate_opts o;        /* measurements, out, row, date: the library's parse */
+    jc_calibrate_opts o;        /* calibrate's own keys (cmd_opts.def): the library's parse */
     jc_trace_opts topts;
     int trace_opt;              /* a trace key given (trace-format, scope, gap, idle-w, interval) */
     int skip_out_keys;          /* a job file's pass: its output keys are skipped */
@@ -389,7 +415,7 @@ static int cal_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_sta
     cal_own *c = ctx;
     (void)a;
     *st = JC_OK;
-    int is_own = !strcmp(k, "measurements") || !strcmp(k, "out") || !strcmp(k, "row") || !strcmp(k, "date");
+    int is_own = own_key("calibrate", k);
     if (!is_own && strcmp(k, "json") && strcmp(k, "html")) return 0;
     if (c->skip_out_keys < 0) return 1;                 /* a job file's output option: the CLI skips it */
     if (!is_own) { *st = bind_unknown(d, "calibrate", k); return 1; }

@@ -15,21 +15,17 @@
 
 typedef struct cal_cli {
     jc_calibrate_opts o;     /* calibrate's own options, parsed by the library */
-    int json;                /* --json */
     jobopts *c;
     jc_trace_opts topts;     /* a power trace's reading options */
     int trace_opt;           /* a trace option was given */
 } cal_cli;
 
-enum { CA_LIB = 1, CA_JSON };
+enum { CA_LIB = 1 };
 
-static const jo_opt opts[] = {
-    {"out", JO_OUT, CA_LIB, "FILE", "the hwdb override YAML to write (required)"},
-    {"row", JO_OUT, CA_LIB, "N", "the measurement's data row, 1 = first (default: the last)"},
-    {"date", JO_OUT, CA_LIB, "YYYY-MM-DD", "date of the measurement when the file has none"},
-    {"json", JO_OUT, CA_JSON, NULL, "print the result as JSON (schema joulecast-calibrate/1)"},
-};
-#define N_OPTS (sizeof opts / sizeof opts[0])
+/* The rows: out, row and date are the library's (jc_command_opt_keys,
+ * parsed by jc_calibrate_opts_set), then --json (schema
+ * joulecast-calibrate/1). */
+static const jo_spec spec = {"calibrate", CA_LIB, JO_TAKES_JSON, NULL, 0};
 
 void help_calibrate(FILE *f)
 {
@@ -57,25 +53,19 @@ void help_calibrate(FILE *f)
                "the idle power (mean at 0 %% utilisation, into the layer) and the coefficients\n"
                "k_c, k_m (least squares of power against utilisation, written beside it as\n"
                "OUT.power.yaml: give both layers to estimate).  docs/traces.md \"Power fit\".\n\n");
-    jo_help(f, opts, N_OPTS);
+    jo_help_spec(f, &spec);
     fprintf(f, "\nexample:\n"
                "  joulecast calibrate emissions.csv models/resnet50.onnx --train --batch 256 \\\n"
                "      --samples 1281167 --device a100 --out mylab.yaml\n"
                "  joulecast estimate models/resnet50.onnx --train ... --hwdb mylab.yaml\n");
 }
 
-static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *where)
+/* out, row, date: jc_calibrate_opts_set (jobopts applies --json). */
+static int apply_lib(void *ctx, const jo_opt *o, const char *val, const char *where)
 {
     cal_cli *k = ctx;
-    switch (o->off) {
-    case CA_LIB: {   /* out, row, date: jc_calibrate_opts_set */
-        jc_diag d;
-        if (jc_calibrate_opts_set(&k->o, o->name, val, &d)) return cli_usage("calibrate", "%s: --%s", where, d.msg);
-        return 0;
-    }
-    case CA_JSON: k->json = 1; return 0;
-    }
-    return JC_ERR_INTERNAL;
+    jc_diag d;
+    return jo_lib_status("calibrate", where, jc_calibrate_opts_set(&k->o, o->name, val, &d), &d);
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -213,7 +203,7 @@ int cmd_calibrate(int argc, char **argv)
     memset(&k, 0, sizeof k);
     jc_calibrate_opts_init(&k.o);
     k.c = &c;
-    jo_init(&c, "calibrate", opts, N_OPTS, apply_own, &k);
+    jo_init_spec(&c, &spec, apply_lib, &k);
     jc_trace_opts_init(&k.topts);
     jc_calib_source *src = NULL;
     jc_prepared *p = NULL;
@@ -256,7 +246,7 @@ int cmd_calibrate(int argc, char **argv)
         rc = rx.reported ? (int)d.status : cli_fail(&d);
         goto out;
     }
-    if (k.json) {
+    if (c.out.json) {
         if ((rc = cli_emit_json(jc_report_calibrate_json(&res)))) goto out;
     } else {
         print_text(&res);

@@ -19,18 +19,10 @@
 typedef struct cmp_cli {
     const char *models[MAX_MODELS];
     size_t n;
-    int json, csv;
-    const char *html;
 } cmp_cli;
 
-enum { C_JSON = 1, C_CSV, C_HTML };
-
-static const jo_opt opts[] = {
-    {"json", JO_OUT, C_JSON, NULL, "JSON output (docs/json-schemas.md \"compare\")"},
-    {"csv", JO_OUT, C_CSV, NULL, "CSV: a header and one row per model"},
-    {"html", JO_OUT, C_HTML, "FILE", "also write a self-contained HTML report with charts ('-': to stdout)"},
-};
-#define N_OPTS (sizeof opts / sizeof opts[0])
+/* The rows: --json, --csv and --html (jobopts applies them). */
+static const jo_spec spec = {"compare", 0, JO_TAKES_ALL, NULL, 0};
 
 void help_compare(FILE *f)
 {
@@ -45,25 +37,13 @@ void help_compare(FILE *f)
                "given, comes first), and\n"
                "the table gives TTFT, inter-token latency, tokens/s per device, J per output\n"
                "token and per request beside the energy and emissions.\n\n");
-    jo_help(f, opts, N_OPTS);
+    jo_help_spec(f, &spec);
     fprintf(f, "\nexamples:\n"
                "  joulecast compare models/resnet50.onnx models/resnet18.onnx models/mobilenet_v2.onnx \\\n"
                "      --batch 64 --requests 1000000 --device a100 --region FR\n"
                "  joulecast compare --generate llama-3.1-8b.json mistral-7b.json qwen2.5-7b.json \\\n"
                "      --prompt-tokens 500 --output-tokens 300 --concurrency 64 --requests 1e6 \\\n"
                "      --device h100 --region US\n");
-}
-
-static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *where)
-{
-    cmp_cli *c = ctx;
-    (void)where;
-    switch (o->off) {
-    case C_JSON: c->json = 1; return 0;
-    case C_CSV: c->csv = 1; return 0;
-    case C_HTML: c->html = val; return 0;
-    }
-    return JC_ERR_INTERNAL;
 }
 
 static int add_model(void *ctx, const char *arg)
@@ -79,7 +59,7 @@ int cmd_compare(int argc, char **argv)
     cmp_cli cc;
     jobopts c;
     memset(&cc, 0, sizeof cc);
-    jo_init(&c, "compare", opts, N_OPTS, apply_out, &cc);
+    jo_init_spec(&c, &spec, NULL, NULL);
     jc_hwdb *db = NULL;
     jc_compare *cmp = NULL;
     const char *paths[MAX_MODELS + 1];
@@ -88,12 +68,8 @@ int cmd_compare(int argc, char **argv)
     jc_diag d;
     int rc = 0;
 
-    if ((rc = jo_parse(&c, argc, argv, add_model, &cc))) goto out;
-    if (cc.json + cc.csv > 1) { rc = cli_usage("compare", "--json and --csv are exclusive"); goto out; }
-    if (cc.html && !strcmp(cc.html, "-") && cc.json + cc.csv) {
-        rc = cli_usage("compare", "--html - writes the HTML to stdout: it cannot be combined with another format");
-        goto out;
-    }
+    if ((rc = jo_parse(&c, argc, argv, add_model, &cc)) || (rc = jo_out_check(&c, 0))) goto out;
+    const jo_out *fmt = &c.out;
     if (c.model) paths[n++] = c.model;
     for (size_t i = 0; i < cc.n; i++) paths[n++] = cc.models[i];
     if (c.job.mode == JC_MODE_GENERATION) {
@@ -110,16 +86,16 @@ int cmd_compare(int argc, char **argv)
         goto out;
     }
 
-    if (cc.html) {
-        FILE *hf = jo_html_open(cc.html, &rc);
+    if (fmt->html) {
+        FILE *hf = jo_html_open(fmt->html, &rc);
         if (!hf) goto out;
         jc_status hs = jc_report_compare_html(cmp->items, cmp->n, hf);
-        if ((rc = jo_html_close(hf, cc.html, hs))) goto out;
-        if (!strcmp(cc.html, "-")) goto out;
+        if ((rc = jo_html_close(hf, fmt->html, hs))) goto out;
+        if (!strcmp(fmt->html, "-")) goto out;
     }
-    if (cc.json) {
+    if (fmt->json) {
         if ((rc = cli_emit_json(jc_report_compare_json(cmp->items, cmp->n)))) goto out;
-    } else if (cc.csv) {
+    } else if (fmt->csv) {
         if (jc_report_compare_csv(cmp->items, cmp->n, stdout)) rc = JC_ERR_IO;
     } else {
         if (jc_report_compare_text(cmp->items, cmp->n, stdout)) rc = JC_ERR_IO;

@@ -16,30 +16,27 @@
 #include <string.h>
 
 typedef struct est_out {
-    int json, csv;
+    jo_out *fmt;             /* jobopts' --json, --csv, --html: --format json/csv sets them too */
     int codecarbon;          /* --format codecarbon */
     const char *project;     /* its project_name */
     jc_budget budget;        /* --max-kwh, --max-kgco2e, --on */
-    const char *html;        /* --html FILE ('-': stdout) */
     int top;                 /* --top N; -1: not given */
     int text;                /* --format text given */
 } est_out;
 
-enum { OUT_JSON = 1, OUT_CSV, OUT_FORMAT, OUT_PROJECT, OUT_MAXKWH, OUT_MAXKG, OUT_ON, OUT_TOP };
-enum { OUT_HTML = 100 };
+enum { OUT_FORMAT = 1, OUT_PROJECT, OUT_MAXKWH, OUT_MAXKG, OUT_ON, OUT_TOP };
 
+/* After --json, --csv and --html (jobopts'), this command's own rows. */
 static const jo_opt opts[] = {
-    {"json", JO_OUT, OUT_JSON, NULL, "JSON output (docs/json-schemas.md)"},
-    {"csv", JO_OUT, OUT_CSV, NULL, "one CSV row with a header"},
     {"format", JO_OUT, OUT_FORMAT, "F", "text (default), json, csv, or codecarbon: a row of CodeCarbon's emissions.csv"},
     {"project", JO_OUT, OUT_PROJECT, "NAME", "project_name of the codecarbon row (default joulecast-prediction)"},
     {"max-kwh", JO_CMD, OUT_MAXKWH, "X", "budget: exit 10 when the facility energy exceeds X kWh"},
     {"max-kgco2e", JO_CMD, OUT_MAXKG, "Y", "budget: exit 10 when location-based emissions exceed Y kgCO2e"},
     {"on", JO_CMD, OUT_ON, "WHICH", "the figure budgets test: central (default) or high"},
-    {"html", JO_OUT, OUT_HTML, "FILE", "also write a self-contained HTML report with charts ('-': to stdout, instead of the text)"},
     {"top", JO_OUT, OUT_TOP, "N", "with --per-node, text: the N nodes of most energy (default 10; 0: all)"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
+static const jo_spec spec = {"estimate", 0, JO_TAKES_ALL, opts, N_OPTS};
 
 void help_estimate(FILE *f)
 {
@@ -48,7 +45,7 @@ void help_estimate(FILE *f)
                "emissions of a training or inference job, with a low-central-high range\n"
                "and every assumption named with its source.  A job file holds the same\n"
                "options as YAML keys (docs/job-file.md); options given here override it.\n\n");
-    jo_help(f, opts, N_OPTS);
+    jo_help_spec(f, &spec);
     fprintf(f, "\nexamples:\n"
                "  joulecast estimate models/resnet50.onnx --train --samples 1281167 --epochs 90 \\\n"
                "      --batch 256 --device a100 --count 8 --region US-CA\n"
@@ -62,12 +59,9 @@ static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *wh
 {
     est_out *out = ctx;
     switch (o->off) {
-    case OUT_JSON: out->json = 1; return 0;
-    case OUT_CSV: out->csv = 1; return 0;
-    case OUT_HTML: out->html = val; return 0;
     case OUT_FORMAT:
-        if (!strcmp(val, "json")) out->json = 1;
-        else if (!strcmp(val, "csv")) out->csv = 1;
+        if (!strcmp(val, "json")) out->fmt->json = 1;
+        else if (!strcmp(val, "csv")) out->fmt->csv = 1;
         else if (!strcmp(val, "codecarbon")) out->codecarbon = 1;
         else if (!strcmp(val, "text")) out->text = 1;
         else
@@ -112,17 +106,17 @@ static int run_generation(jobopts *c, const est_out *out, const jc_hwdb *db)
     if (jc_generation_run(&rq, db, &g, &d))
         return d.status == JC_ERR_USAGE ? cli_usage("estimate", "%s", d.msg) : cli_fail(&d);
     const jc_serving *s = g.serving;
-    if (out->html) {
-        FILE *hf = jo_html_open(out->html, &rc);
+    if (c->out.html) {
+        FILE *hf = jo_html_open(c->out.html, &rc);
         if (!hf) goto done;
         jc_status hs = jc_report_serving_html(s, hf);
-        if ((rc = jo_html_close(hf, out->html, hs))) goto done;
+        if ((rc = jo_html_close(hf, c->out.html, hs))) goto done;
     }
-    if (out->html && !strcmp(out->html, "-")) {
+    if (c->out.html && !strcmp(c->out.html, "-")) {
         /* the HTML was the output */
-    } else if (out->json) {
+    } else if (c->out.json) {
         if ((rc = cli_emit_json(jc_report_serving_json(s)))) goto done;
-    } else if (out->csv) {
+    } else if (c->out.csv) {
         if (jc_report_serving_csv(s, stdout, 1)) rc = JC_ERR_IO;
     } else if (jc_report_serving_text(s, stdout)) {
         rc = JC_ERR_IO;
@@ -143,7 +137,8 @@ int cmd_estimate(int argc, char **argv)
     memset(&out, 0, sizeof out);
     out.budget.max_kwh = out.budget.max_kgco2e = NAN;
     out.top = -1;
-    jo_init(&c, "estimate", opts, N_OPTS, apply_out, &out);
+    jo_init_spec(&c, &spec, apply_out, &out);
+    out.fmt = &c.out;
     jc_prepared *p = NULL;
     jc_hwdb *db = NULL;
     jc_estimate *e = NULL;
@@ -151,7 +146,7 @@ int cmd_estimate(int argc, char **argv)
     int rc = 0;
 
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
-    if (out.json + out.csv + out.codecarbon + out.text > 1) {
+    if (c.out.json + c.out.csv + out.codecarbon + out.text > 1) {
         rc = cli_usage("estimate", "--json, --csv, --format text and --format codecarbon are exclusive: "
                        "choose one output format");
         goto out;
@@ -161,18 +156,15 @@ int cmd_estimate(int argc, char **argv)
         rc = cli_usage("estimate", "--project names the codecarbon row: it needs --format codecarbon");
         goto out;
     }
-    if (out.top >= 0 && (!c.job.per_node || out.json + out.csv + out.codecarbon)) {
+    if (out.top >= 0 && (!c.job.per_node || c.out.json + c.out.csv + out.codecarbon)) {
         rc = cli_usage("estimate", "--top cuts the text report's per-node table: it needs --per-node "
                        "(--json and --csv always list every node)");
         goto out;
     }
 
-    if (out.html && !strcmp(out.html, "-") && out.json + out.csv + out.codecarbon) {
-        rc = cli_usage("estimate", "--html - writes the HTML to stdout: it cannot be combined with another format");
-        goto out;
-    }
+    if ((rc = jo_out_check(&c, out.codecarbon))) goto out;
     /* the HTML shows energy per node, when there are nodes (a model, or the decoder of an HF config) */
-    if (out.html && (c.model || c.job.hf_config)) c.job.per_node = 1;
+    if (c.out.html && (c.model || c.job.hf_config)) c.job.per_node = 1;
 
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
 
@@ -182,17 +174,17 @@ int cmd_estimate(int argc, char **argv)
     }
     if ((rc = jo_prepare(&c, &p))) goto out;
     if (jc_estimate_run(&c.job, p->analysis, db, &e, &d)) { rc = cli_fail(&d); goto out; }
-    if (out.html) {
-        FILE *hf = jo_html_open(out.html, &rc);
+    if (c.out.html) {
+        FILE *hf = jo_html_open(c.out.html, &rc);
         if (!hf) goto out;
         jc_status hs = jc_report_estimate_html(e, c.model, 0, hf);
-        if ((rc = jo_html_close(hf, out.html, hs))) goto out;
+        if ((rc = jo_html_close(hf, c.out.html, hs))) goto out;
     }
-    if (out.html && !strcmp(out.html, "-")) {
+    if (c.out.html && !strcmp(c.out.html, "-")) {
         /* the HTML was the output */
-    } else if (out.json) {
+    } else if (c.out.json) {
         if ((rc = cli_emit_json(jc_report_estimate_json(e)))) goto out;
-    } else if (out.csv) {
+    } else if (c.out.csv) {
         if (jc_report_estimate_csv(e, stdout, 1)) rc = JC_ERR_IO;
     } else if (out.codecarbon) {
         char ts[32];

@@ -1,11 +1,14 @@
 /*
  * cmd_hw.c - `joulecast hw list [--kind K] [--vendor V] [--form-factor F]
  * [--year Y|Y1-Y2] [--json]` and `joulecast hw show ID [--json]`: the
- * devices and hosts of the hardware database, every value with its source.
+ * devices and hosts of the hardware database, every value with its
+ * source.  The options are the library's (jc_command_opt_keys("hw"),
+ * parsed by jc_lookup_opts_set and checked by jc_lookup_opts_check), as
+ * the binding's; the command line around them is src/cli/lookup.c's,
+ * which `region` shares.
  */
-#include "cli/cli.h"
+#include "cli/lookup.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 void help_hw(FILE *f)
@@ -17,77 +20,33 @@ void help_hw(FILE *f)
         "Lists the devices and hosts of the hardware database, or shows one\n"
         "(by id or alias, case-insensitive) with every value, its range, year,\n"
         "source and the file:line:column it comes from; a value computed from\n"
-        "published figures is marked (derived) and says how.\n\n"
-        "  --kind K         list only devices of kind K, or hosts (host)\n"
-        "  --vendor V       only entries of vendor V (case-insensitive: NVIDIA, AMD ...)\n"
-        "  --form-factor F  only devices whose form factor holds F (SXM, PCIe, OAM ...)\n"
-        "  --year Y         only devices released in Y; Y1-Y2 a range, Y- or -Y open\n"
-        "  --json       JSON output (schema: docs/json-schemas.md)\n"
-        "  --hwdb DIR   an override layer on top of the bundled database\n"
-        "               (repeatable; $JOULECAST_HWDB adds more)\n");
+        "published figures is marked (derived) and says how.\n\n");
+    lookup_help(f, "hw");
+}
+
+/* hw show ID: the device or host. */
+static int show(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *flt, int json)
+{
+    const jc_device *dev;
+    const jc_host *host;
+    jc_diag d;
+    (void)flt;
+    if (jc_hwdb_hardware(db, o->show, &dev, &host, &d)) return cli_fail(&d);
+    if (json) return cli_emit_json(dev ? jc_report_device_json(dev) : jc_report_host_json(host));
+    return (dev ? jc_report_device_text(dev, stdout) : jc_report_host_text(host, stdout)) ? JC_ERR_IO : 0;
+}
+
+/* hw list: the entries the filter keeps. */
+static int list(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *flt, int json)
+{
+    jc_diag d;
+    (void)o;
+    if (jc_hw_list_check(db, flt, &d)) return cli_fail(&d);
+    if (json) return cli_emit_json(jc_report_hw_list_json(db, flt));
+    return jc_report_hw_list_text(db, flt, stdout) ? JC_ERR_IO : 0;
 }
 
 int cmd_hw(int argc, char **argv)
 {
-    if (argc < 2 || (strcmp(argv[1], "list") && strcmp(argv[1], "show")))
-        return cli_usage("hw", "expected 'hw list' or 'hw show ID'");
-    bool show = !strcmp(argv[1], "show");
-    const char **layers = calloc((size_t)argc, sizeof *layers);
-    if (!layers) return JC_ERR_NOMEM;
-    size_t n = 0;
-    const char *kind = NULL, *id = NULL, *year = NULL;
-    jc_hw_filter flt = {0};
-    int json = 0, err = 0, rc = 0;
-    for (int i = 2; i < argc && !rc; i++) {
-        const char *v;
-        if (cli_hwdb_layer_opt(argc, argv, &i, layers, &n, &err)) {
-            if (err) rc = JC_ERR_USAGE;
-        } else if (!show && cli_opt_once(argc, argv, &i, "hw", "--kind", &v, &err)) {
-            if (err) rc = JC_ERR_USAGE;
-            kind = v;
-        } else if (!show && cli_opt_once(argc, argv, &i, "hw", "--vendor", &v, &err)) {
-            if (err) rc = JC_ERR_USAGE;
-            flt.vendor = v;
-        } else if (!show && cli_opt_once(argc, argv, &i, "hw", "--form-factor", &v, &err)) {
-            if (err) rc = JC_ERR_USAGE;
-            flt.form_factor = v;
-        } else if (!show && cli_opt_once(argc, argv, &i, "hw", "--year", &v, &err)) {
-            if (err) rc = JC_ERR_USAGE;
-            year = v;
-        } else if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            rc = cli_usage("hw", "unknown option '%s'", argv[i]);
-        } else if (show && !id) {
-            id = argv[i];
-        } else {
-            rc = cli_usage("hw", "unexpected argument '%s'", argv[i]);
-        }
-    }
-    flt.kind = kind;
-    jc_diag yd;
-    if (!rc && year && jc_hw_filter_years(year, &flt, &yd)) rc = cli_usage("hw", "%s", yd.msg);
-    if (!rc && show && !id) rc = cli_usage("hw", "missing ID (see 'joulecast hw list')");
-    jc_hwdb *db = NULL;
-    if (!rc) rc = cli_hwdb_open(layers, n, &db);
-    if (!rc && !show) {
-        jc_diag d;
-        if (jc_hw_list_check(db, &flt, &d)) rc = cli_fail(&d);
-        else if (json) rc = cli_emit_json(jc_report_hw_list_json(db, &flt));
-        else if (jc_report_hw_list_text(db, &flt, stdout)) rc = JC_ERR_IO;
-    } else if (!rc) {
-        const jc_device *dev;
-        const jc_host *host;
-        jc_diag d;
-        if (jc_hwdb_hardware(db, id, &dev, &host, &d)) {
-            rc = cli_fail(&d);
-        } else if (json) {
-            rc = cli_emit_json(dev ? jc_report_device_json(dev) : jc_report_host_json(host));
-        } else if (dev ? jc_report_device_text(dev, stdout) : jc_report_host_text(host, stdout)) {
-            rc = JC_ERR_IO;
-        }
-    }
-    jc_hwdb_free(db);
-    free(layers);
-    return rc;
+    return lookup_run("hw", argc, argv, list, show);
 }

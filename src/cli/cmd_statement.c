@@ -9,25 +9,14 @@
 #include "cli/workflow.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-typedef struct stmt_cli {
-    int markdown, latex, hf;
-    const char *training_type, *location;
-} stmt_cli;
+enum { ST_LIB = 1 };
 
-enum { ST_FORMAT = 1, ST_TTYPE, ST_LOCATION };
-
-static const jo_opt opts[] = {
-    {"format", JO_OUT, ST_FORMAT, "F", "markdown (default), latex, hf (model-card YAML) or all"},
-    {"training-type", JO_OUT, ST_TTYPE, "T", "hf block: pre-training (default) or fine-tuning"},
-    {"location", JO_OUT, ST_LOCATION, "TEXT", "hf block: geographical_location (default: the region)"},
-};
-#define N_OPTS (sizeof opts / sizeof opts[0])
-
-/* Statement-only options: dropped from the reproducing command line. */
-static const char *const own[] = {"format", "training-type", "location", NULL};
-
+/* The rows: format, training-type and location, the library's
+ * (jc_command_opt_keys, parsed by jc_statement_keys_set). */
+static const jo_spec spec = {"statement", ST_LIB, 0, NULL, 0};
 void help_statement(FILE *f)
 {
     fprintf(f, "usage: joulecast statement [JOB.yaml] [MODEL.onnx] [estimate options] [--format F]\n\n"
@@ -43,7 +32,7 @@ void help_statement(FILE *f)
                "describes training, so it is refused for inference and --generate).\n"
                "With --generate (LLM serving) the paragraph also states J per output\n"
                "token, J per request and the prefill share.\n\n");
-    jo_help(f, opts, N_OPTS);
+    jo_help_spec(f, &spec);
     fprintf(f, "\nexamples:\n"
                "  joulecast statement docs/examples/resnet50-imagenet.yaml --format latex\n"
                "  joulecast statement --train --params 7e9 --tokens 2e12 --device h100 --count 1024 \\\n"
@@ -52,31 +41,30 @@ void help_statement(FILE *f)
                "      --output-tokens 300 --concurrency 64 --requests 1e7 --device h100 --region US\n");
 }
 
+/* format, training-type, location: the library's parse (jc_statement_keys_set), as the binding's. */
 static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *where)
 {
-    stmt_cli *s = ctx;
-    switch (o->off) {
-    case ST_FORMAT: {   /* the library's parse, as the binding's */
-        unsigned m;
-        jc_diag d;
-        if (jc_statement_formats_parse(val, &m, &d)) return cli_usage("statement", "%s: --%s", where, d.msg);
-        s->markdown |= !!(m & 1u << JC_STMT_MARKDOWN);
-        s->latex |= !!(m & 1u << JC_STMT_LATEX);
-        s->hf |= !!(m & 1u << JC_STMT_HF);
-        return 0;
-    }
-    case ST_TTYPE: s->training_type = val; return 0;
-    case ST_LOCATION: s->location = val; return 0;
-    }
-    return JC_ERR_INTERNAL;
+    jc_diag d;
+    return jo_lib_status("statement", where, jc_statement_keys_set(ctx, o->name, val, &d), &d);
+}
+
+/* Writes the reproducing `joulecast estimate` command: argv without
+ * statement's own options. */
+static void reproduce(char *buf, size_t cap, int argc, char **argv)
+{
+    size_t n = 0;
+    const jc_cmd_key *k = jc_command_opt_keys("statement", &n);
+    const char *own[8] = {NULL};
+    for (size_t i = 0; i < n && i + 1 < sizeof own / sizeof own[0]; i++) own[i] = k[i].name;
+    wf_reproduce(buf, cap, argc, argv, own, NULL);
 }
 
 int cmd_statement(int argc, char **argv)
 {
-    stmt_cli s;
+    jc_statement_keys s;
     jobopts c;
     memset(&s, 0, sizeof s);
-    jo_init(&c, "statement", opts, N_OPTS, apply_own, &s);
+    jo_init_spec(&c, &spec, apply_own, &s);
     jc_prepared *p = NULL;
     jc_hwdb *db = NULL;
     jc_estimate *own_e = NULL;
@@ -89,7 +77,7 @@ int cmd_statement(int argc, char **argv)
 
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
     c.hash_weights = 1;   /* a statement names the file it is of, weights included */
-    if (!s.markdown && !s.latex && !s.hf) s.markdown = 1;
+    if (!s.formats) s.formats = 1u << JC_STMT_MARKDOWN;
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
     if (jc_job_is_serving(&c.job)) {
         jc_request rq;
@@ -105,23 +93,24 @@ int cmd_statement(int argc, char **argv)
         e = own_e;
     }
 
-    wf_reproduce(repro, sizeof repro, argc, argv, own, NULL);
+    reproduce(repro, sizeof repro, argc, argv);
     jc_statement_opts so = {db, repro, p && p->model ? p->model->path : c.job.hf_config ? c.job.hf_config : c.model,
                             s.training_type, s.location};
-    int many = s.markdown + s.latex + s.hf > 1;
-    struct { int on; jc_statement_format fmt; const char *title; } parts[] = {
-        {s.markdown, JC_STMT_MARKDOWN, "Markdown"},
-        {s.latex, JC_STMT_LATEX, "LaTeX"},
-        {s.hf, JC_STMT_HF, "Hugging Face model card (README.md front matter)"},
+    int hf = !!(s.formats & 1u << JC_STMT_HF);
+    int many = (s.formats & (s.formats - 1)) != 0;
+    static const struct { jc_statement_format fmt; const char *title; } parts[] = {
+        {JC_STMT_MARKDOWN, "Markdown"},
+        {JC_STMT_LATEX, "LaTeX"},
+        {JC_STMT_HF, "Hugging Face model card (README.md front matter)"},
     };
     int first = 1;
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        if (!parts[i].on) continue;
+        if (!(s.formats & 1u << parts[i].fmt)) continue;
         if (many) printf("%s==== %s ====\n\n", first ? "" : "\n", parts[i].title);
         first = 0;
         /* the HF block's own options go to it alone (--format all) */
         jc_statement_opts po = so;
-        if (parts[i].fmt != JC_STMT_HF && s.hf) po.training_type = po.location = NULL;
+        if (parts[i].fmt != JC_STMT_HF && hf) po.training_type = po.location = NULL;
         jc_status st = g.serving ? jc_report_serving_statement(g.serving, &po, parts[i].fmt, stdout, &d)
                                  : jc_report_statement(e, &po, parts[i].fmt, stdout, &d);
         if (st) { rc = cli_fail(&d); goto out; }

@@ -96,6 +96,74 @@ void jo_help(FILE *f, const jo_opt *extra, size_t n_extra)
     jo_help_only(f, NULL, extra, n_extra);
 }
 
+void jo_help_rows(FILE *f, const jo_opt *rows, size_t n)
+{
+    help_rows(f, rows, n, NULL);
+}
+
+void jo_help_page(FILE *f, const char *about, const jo_opt *rows, size_t n, const char *examples)
+{
+    fputs(about, f);
+    jo_help(f, rows, n);
+    fputs(examples, f);
+}
+
+/* The shared output rows (jo_spec.outs), ids above every command's. */
+enum { ID_JSON = 1000, ID_CSV, ID_HTML };
+static const jo_opt out_rows[] = {
+    {"json", JO_OUT, ID_JSON, NULL, "JSON output (docs/json-schemas.md: the command's section)"},
+    {"csv", JO_OUT, ID_CSV, NULL, "CSV output: a header row, then one row per estimate (model, entry)"},
+    {"html", JO_OUT, ID_HTML, "FILE", "also write a self-contained HTML report with charts ('-': to stdout, instead "
+     "of the text)"},
+};
+
+jo_opt *jo_spec_rows(const jo_spec *s, size_t *n)
+{
+    size_t nk = 0, m = 0;
+    const jc_cmd_key *k = s->lib_id ? jc_command_opt_keys(s->cmd, &nk) : NULL;
+    jo_opt *r = calloc(nk + 3 + s->n_extra + 1, sizeof *r);
+    if (!r) return NULL;
+    for (size_t i = 0; i < nk; i++)
+        if (!k[i].argument) r[m++] = (jo_opt){k[i].name, k[i].output ? JO_OUT : JO_CMD, s->lib_id, k[i].arg, k[i].help};
+    for (size_t i = 0; i < 3; i++)
+        if (s->outs & 1u << i) r[m++] = out_rows[i];
+    if (s->n_extra) memcpy(r + m, s->extra, s->n_extra * sizeof *r);
+    *n = m + s->n_extra;
+    return r;
+}
+
+void jo_init_spec(jobopts *c, const jo_spec *s, jo_handler handler, void *ctx)
+{
+    size_t n = 0;
+    jo_opt *rows = jo_spec_rows(s, &n);
+    jo_init(c, s->cmd, rows, n, handler, ctx);
+    c->spec_rows = rows;
+    if (!rows) c->nomem = 1;
+}
+
+void jo_help_spec(FILE *f, const jo_spec *s)
+{
+    size_t n = 0;
+    jo_opt *rows = jo_spec_rows(s, &n);
+    if (rows) jo_help(f, rows, n);
+    free(rows);
+}
+
+int jo_out_check(const jobopts *c, int others)
+{
+    if (c->out.json + c->out.csv > 1) return cli_usage(c->cmd, "--json and --csv are exclusive");
+    if (c->out.html && !strcmp(c->out.html, "-") && c->out.json + c->out.csv + others)
+        return cli_usage(c->cmd, "--html - writes the HTML to stdout: it cannot be combined with another format");
+    return 0;
+}
+
+int jo_lib_status(const char *cmd, const char *where, jc_status st, const jc_diag *d)
+{
+    if (st == JC_OK) return 0;
+    if (st == JC_ERR_RANGE) return cli_range(cmd, "%s: --%s", where, d->msg);
+    return cli_usage(cmd, "%s: --%s", where, d->msg);
+}
+
 int jo_parse_dim(const char *cmd, const char *where, const char *opt, const char *val,
                  int64_t min, jc_dim_binding *b)
 {
@@ -210,9 +278,18 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
         }
         return 0;
     }
+    case JO_OUT:
+        if (o->off == ID_JSON || o->off == ID_CSV) {
+            *(o->off == ID_JSON ? &c->out.json : &c->out.csv) = 1;
+            return 0;
+        }
+        if (o->off == ID_HTML) {
+            c->out.html = val;
+            return 0;
+        }
+        /* fall through */
     case JO_CMD:
     case JO_CMD_EACH:
-    case JO_OUT:
         return c->handler ? c->handler(c->ctx, o, val, where) : JC_ERR_INTERNAL;
     }
     return JC_ERR_INTERNAL;
@@ -653,6 +730,8 @@ void jo_free(jobopts *c)
     c->jf = NULL;
     free(c->jobrows);
     c->jobrows = NULL;
+    free(c->spec_rows);
+    c->spec_rows = NULL;
     c->n_jobrows = 0;
     free(c->given);
     free(c->given_val);

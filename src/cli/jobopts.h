@@ -46,6 +46,15 @@ typedef int (*jo_handler)(void *ctx, const jo_opt *o, const char *val,
  * returns 0 or an exit code.  NULL: one model, kept in jobopts.model. */
 typedef int (*jo_positional)(void *ctx, const char *arg);
 
+/* The output options estimate, compare and sweep share (--json, --csv,
+ * --html FILE): rows of jobopts.c's, applied by jobopts itself into
+ * jobopts.out; a command takes those its jo_spec.outs names. */
+enum { JO_TAKES_JSON = 1, JO_TAKES_CSV = 2, JO_TAKES_HTML = 4, JO_TAKES_ALL = 7 };
+typedef struct jo_out {
+    int json, csv;
+    const char *html;     /* --html FILE ('-': stdout), or NULL */
+} jo_out;
+
 typedef struct jobopts {
     const char *cmd;            /* command name, for messages */
     jc_job job;
@@ -80,6 +89,8 @@ typedef struct jobopts {
                                    takes (jo_only) */
     jo_handler handler;
     void *ctx;
+    jo_opt *spec_rows;          /* jo_init_spec's rows (malloc'ed), or NULL */
+    jo_out out;                 /* the shared output options given */
 } jobopts;
 
 /* Prepares c for command `cmd` with its own option rows (may be NULL/0)
@@ -106,6 +117,42 @@ void jo_help(FILE *f, const jo_opt *extra, size_t n_extra);
 /* The same for a command limited with jo_only(only): the shared rows it
  * takes, then its own. */
 void jo_help_only(FILE *f, const char *const *only, const jo_opt *extra, size_t n_extra);
+
+/* A command's own rows: the library's options of cmd (jc_command_opt_keys,
+ * each with id lib_id; a key the command line takes as an argument is
+ * left out), the shared output rows outs names, then extra. */
+typedef struct jo_spec {
+    const char *cmd;
+    size_t lib_id;          /* the id of the library's rows for the handler */
+    unsigned outs;          /* JO_TAKES_* */
+    const jo_opt *extra;
+    size_t n_extra;
+} jo_spec;
+
+/* The rows of spec s: malloc'ed (free it), NULL when out of memory; *n
+ * receives the count. */
+jo_opt *jo_spec_rows(const jo_spec *s, size_t *n);
+/* jo_init with the rows of s (jobopts owns them: jo_free); out of memory
+ * is reported by jo_parse. */
+void jo_init_spec(jobopts *c, const jo_spec *s, jo_handler handler, void *ctx);
+/* jo_help with the rows of s. */
+void jo_help_spec(FILE *f, const jo_spec *s);
+/* The rules between the shared output options: --json with --csv, and
+ * --html - (the HTML on stdout) with either or with `others` other
+ * formats asked for, are refused.  0, or the exit code (printed). */
+int jo_out_check(const jobopts *c, int others);
+
+/* The exit code of a library setter's status st for option `name`
+ * given at `where` (d->msg starts with the key): 0 for JC_OK; else the
+ * message printed, "WHERE: --MSG", exit 7 for JC_ERR_RANGE, a usage error
+ * otherwise. */
+int jo_lib_status(const char *cmd, const char *where, jc_status st, const jc_diag *d);
+
+/* Prints a command's --help page: the usage and what it does (about),
+ * the rows (jo_help_rows), then the examples. */
+void jo_help_page(FILE *f, const char *about, const jo_opt *rows, size_t n, const char *examples);
+/* Prints rows alone, one "  --name ARG  help" line each. */
+void jo_help_rows(FILE *f, const jo_opt *rows, size_t n);
 
 /* Applies the job file at `path` beneath what jo_parse already read from
  * the command line: a key the command line gave is kept (repeatable keys

@@ -312,7 +312,7 @@ static int parse_years(const char *s, int *lo, int *hi)
 jc_status jc_hw_filter_years(const char *s, jc_hw_filter *f, jc_diag *d)
 {
     if (!s || !f || parse_years(s, &f->year_min, &f->year_max))
-        return jci_diag_set(d, JC_ERR_USAGE, "--year expects a year (2023) or a range (2020-2024, 2022-, -2019), "
+        return jci_diag_set(d, JC_ERR_USAGE, "year expects a year (2023) or a range (2020-2024, 2022-, -2019), "
                             "not '%s'", s ? s : "(null)");
     return JC_OK;
 }

@@ -563,18 +563,3 @@ jc_status jc_report_serving_statement(const jc_serving *v, const jc_statement_op
 {
     return write_statement(v ? v->estimate : NULL, v, o, fmt, f, d);
 }
-
-jc_status jc_statement_formats_parse(const char *s, unsigned *mask, jc_diag *d)
-{
-    static const struct { const char *name; unsigned mask; } t[] = {
-        {"markdown", 1u << JC_STMT_MARKDOWN}, {"md", 1u << JC_STMT_MARKDOWN}, {"latex", 1u << JC_STMT_LATEX},
-        {"tex", 1u << JC_STMT_LATEX}, {"hf", 1u << JC_STMT_HF},
-        {"all", 1u << JC_STMT_MARKDOWN | 1u << JC_STMT_LATEX | 1u << JC_STMT_HF},
-    };
-    for (size_t i = 0; s && mask && i < sizeof t / sizeof t[0]; i++)
-        if (!strcmp(s, t[i].name)) {
-            *mask = t[i].mask;
-            return JC_OK;
-        }
-    return jci_diag_set(d, JC_ERR_USAGE, "format expects markdown, latex, hf or all, got '%s'", s ? s : "");
-}

@@ -272,24 +272,7 @@ void jc_calibrate_opts_init(jc_calibrate_opts *o)
     o->row = NAN;
 }
 
-jc_status jc_calibrate_opts_set(jc_calibrate_opts *o, const char *key, const char *value, jc_diag *d)
-{
-    if (!o || !key) return jci_diag_set(d, JC_ERR_USAGE, "jc_calibrate_opts_set: NULL argument");
-    const char **slot = !strcmp(key, "measurements") ? &o->measurements : !strcmp(key, "out") ? &o->out
-                      : !strcmp(key, "date") ? &o->date : NULL;
-    if (!slot && strcmp(key, "row")) return jci_diag_set(d, JC_ERR_NOTFOUND, "calibrate: unknown option '%s'", key);
-    if (!value || !*value) return jci_diag_set(d, JC_ERR_USAGE, "%s expects a value, got nothing", key);
-    if (slot) {
-        *slot = value;
-        return JC_OK;
-    }
-    char *end = NULL;
-    double r = strtod(value, &end);
-    if (*end || !(r >= 1) || r != floor(r) || r > 1e9)
-        return jci_diag_set(d, JC_ERR_USAGE, "row expects a whole number >= 1 (a data row, 1 = first), got '%s'", value);
-    o->row = r;
-    return JC_OK;
-}
+/* jc_calibrate_opts_set: src/workflows/cmd_opts.c, the table of cmd_opts.def. */
 
 jc_status jc_calibrate_opts_check(const jc_calibrate_opts *o, jc_job *job, jc_trace_opts *topts, int *trace_opt,
                                   jc_diag *d)

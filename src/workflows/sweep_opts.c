@@ -19,7 +19,7 @@ enum { O_LIST, O_NUMS, O_BATCHES, O_LATENCY, O_SORT, O_TOP };
 
 /* The keys as data (src/workflows/sweep_opts.def): the public rows, and
  * how[] (same order): what each takes and where it goes. */
-#define SWEEP_OPT(name, arg, output, kind, field, help) {name, arg, help, output},
+#define SWEEP_OPT(name, arg, output, kind, field, help) {name, arg, help, output, 0},
 static const jc_cmd_key keys[] = {
 #include "workflows/sweep_opts.def"
 };
