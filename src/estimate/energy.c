@@ -29,7 +29,7 @@ static jc_status resolve_util(est *s)
         /* below 1e-6 (0.0001 % of peak) no measured job runs: such a value
          * only makes the times absurd or infinite */
         if (!(j->utilization >= 1e-6 && j->utilization <= 1))
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--utilization must be in [1e-06, 1] (got %g)", j->utilization);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--utilization must be in [1e-06, 1] (got %s)", FMT_N(j->utilization));
         s->util = jci_bld_assume(&s->b, "utilization",
                                  s->an ? "achieved fraction of dense peak on matrix nodes (MFU; replaces the runtime profile's)"
                                        : "achieved fraction of dense peak (MFU)",
@@ -77,7 +77,7 @@ static jc_status resolve_util(est *s)
         double N = given(j->active_params) ? j->active_params : j->params;
         s->size_factor = 1 / (1 + nh / N);
         jci_bld_assume(&s->b, "utilization.size_factor",
-                       jci_bld_str(&s->b, "utilisation size factor 1 / (1 + N_half / N) at N = %.3g", N),
+                       jci_bld_str(&s->b, "utilisation size factor 1 / (1 + N_half / N) at N = %s", FMT_N(N)),
                        R1(s->size_factor), "", JC_ORIGIN_DERIVED, "utilization_size_half_params and --params");
         r.low *= s->size_factor;
         r.central *= s->size_factor;
@@ -154,7 +154,7 @@ static jc_status resolve_runtime(est *s)
     }
     if (given(j->scaling)) {
         if (!(j->scaling > 0 && j->scaling <= 1))
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--scaling must be in (0, 1] (got %g)", j->scaling);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--scaling must be in (0, 1] (got %s)", FMT_N(j->scaling));
         s->scaling = jci_bld_assume(&s->b, "scaling", "multi-device scaling efficiency", R1(j->scaling), "",
                                     JC_ORIGIN_USER, "--scaling").central;
     } else {
@@ -217,8 +217,8 @@ static jc_status resolve_jop(est *s, jc_refusal why)
                            "jop_op_energy_scale", R3(e.low * k.low, e.central * k.central, e.high * k.high),
                            "pJ/FLOP", JC_ORIGIN_DERIVED, "device.pj_per_flop x jop_op_energy_scale");
         jci_bld_warn(&s->b, "joules-per-op: the energy per FLOP of %s is its (TDP - idle) / peak scaled by the pooled "
-                     "jop_op_energy_scale %g, fitted to saturated int8 inference (MLPerf v1.1)%s; a run far below "
-                     "peak costs more per operation than this (use --method roofline)", dev->id, k.central,
+                     "jop_op_energy_scale %s, fitted to saturated int8 inference (MLPerf v1.1)%s; a run far below "
+                     "peak costs more per operation than this (use --method roofline)", dev->id, FMT_N(k.central),
                      s->prec == JC_PREC_INT8 ? "" : jci_bld_str(&s->b, ": at %s it is an extrapolation",
                                                                 jc_precision_name(s->prec)));
     }
@@ -330,9 +330,9 @@ jc_status jci_est_resolve_host(est *s)
         s->host_on = 1;
         double per = j->host_power_w;
         double n = s->host ? s->K : 1;
-        s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power (%g host%s)", n, n == 1 ? "" : "s"),
+        s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power (%s host%s)", FMT_N(n), n == 1 ? "" : "s"),
                            R1(per * n), "W", JC_ORIGIN_USER, "--host-power (per host)");
-        s->e->host_assumed = jci_bld_str(&s->b, "%g W x %g (--host-power)", per, n);
+        s->e->host_assumed = jci_bld_str(&s->b, "%s W x %s (--host-power)", FMT_N(per), FMT_N(n));
         s->e->host_given = 1;
         return JC_OK;
     }
@@ -341,13 +341,13 @@ jc_status jci_est_resolve_host(est *s)
             return jci_bld_fail(&s->b, JC_ERR_HWDB, "host %s has no host_power_w", s->host->id);
         s->host_on = 1;
         jc_range r = jci_sourced_range(&s->host->host_power_w);
-        s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power, %g x %s (CPUs, DRAM, fans, NICs)", s->K, s->host->id),
+        s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power, %s x %s (CPUs, DRAM, fans, NICs)", FMT_N(s->K), s->host->id),
                            R3(r.low * s->K, r.central * s->K, r.high * s->K), "W", JC_ORIGIN_HWDB,
                            jci_bld_cite(&s->b, &s->host->host_power_w));
         int derived_k = !given(j->hosts) && s->K > 1;  /* count_hardware: from --count */
-        s->e->host_assumed = derived_k ? jci_bld_str(&s->b, "%s x %g (--host; hosts to hold --count %g)",
-                                                     s->host->id, s->K, s->G)
-                                       : jci_bld_str(&s->b, "%s x %g (--host)", s->host->id, s->K);
+        s->e->host_assumed = derived_k ? jci_bld_str(&s->b, "%s x %s (--host; hosts to hold --count %s)",
+                                                     s->host->id, FMT_N(s->K), FMT_N(s->G))
+                                       : jci_bld_str(&s->b, "%s x %s (--host)", s->host->id, FMT_N(s->K));
         s->e->host_given = 1;
         return JC_OK;
     }
@@ -373,12 +373,12 @@ jc_status jci_est_resolve_host(est *s)
         s->e->host_id = inst->id;
         s->e->hosts = k;
         jc_range r = jci_sourced_range(&inst->host_power_w);
-        const char *why = jci_bld_str(&s->b, "the provider's instance for %g x %s in %s; no --host named", s->G,
+        const char *why = jci_bld_str(&s->b, "the provider's instance for %s x %s in %s; no --host named", FMT_N(s->G),
                                       s->dev->id, s->job->region);
-        s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power, %g x %s (%s)", k, inst->id, why),
+        s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power, %s x %s (%s)", FMT_N(k), inst->id, why),
                                    R3(r.low * k, r.central * k, r.high * k), "W", JC_ORIGIN_HWDB,
                                    jci_bld_cite(&s->b, &inst->host_power_w));
-        s->e->host_assumed = jci_bld_str(&s->b, "%s x %g (%s)", inst->id, k, why);
+        s->e->host_assumed = jci_bld_str(&s->b, "%s x %s (%s)", inst->id, FMT_N(k), why);
         return JC_OK;
     }
     /* no host named: the system class of the device (#18 item 4) */
@@ -406,18 +406,18 @@ jc_status jci_est_resolve_host(est *s)
                     : hc == JC_HOSTCLASS_TPU ? "TPU chips share their pod's hosts"
                     : hc == JC_HOSTCLASS_EMBEDDED ? "a SoC module's carrier board and power supply"
                     : "a datacenter part's usual server for this device count";
-    const char *how = given(j->hosts) ? jci_bld_str(&s->b, "%g whole server%s: --hosts", nh, nh == 1 ? "" : "s")
-                    : nh == floor(nh) ? jci_bld_str(&s->b, "%g server%s of %g device%s", nh, nh == 1 ? "" : "s", per,
+    const char *how = given(j->hosts) ? jci_bld_str(&s->b, "%s whole server%s: --hosts", FMT_N(nh), nh == 1 ? "" : "s")
+                    : nh == floor(nh) ? jci_bld_str(&s->b, "%s server%s of %s device%s", FMT_N(nh), nh == 1 ? "" : "s", FMT_N(per),
                                                   per == 1 ? "" : "s")
-                    : jci_bld_str(&s->b, "a share: %g of its %g devices; --hosts 1 for a whole server", s->G, per);
+                    : jci_bld_str(&s->b, "a share: %s of its %s devices; --hosts 1 for a whole server", FMT_N(s->G), FMT_N(per));
     s->host_w = jci_bld_assume(&s->b, "host.power_w",
-                               jci_bld_str(&s->b, "host power: system class '%s' x %g (%s; %s; no --host named)",
-                                            jci_host_class_name(hc), nh, how, why),
+                               jci_bld_str(&s->b, "host power: system class '%s' x %s (%s; %s; no --host named)",
+                                            jci_host_class_name(hc), FMT_N(nh), how, why),
                                R3(r.low * nh, r.central * nh, r.high * nh), "W", JC_ORIGIN_HWDB,
                                jci_bld_cite(&s->b, &busy->value));
     s->e->host_class = jci_host_class_name(hc);
     s->e->hosts = nh;
-    s->e->host_assumed = jci_bld_str(&s->b, "%g x system class '%s' (%s; no --host named)", nh,
+    s->e->host_assumed = jci_bld_str(&s->b, "%s x system class '%s' (%s; no --host named)", FMT_N(nh),
                                      jci_host_class_name(hc), how);
     return JC_OK;
 }
@@ -445,7 +445,7 @@ jc_status jci_est_resolve_place(est *s)
     }
     /* carbon intensity */
     if (given(j->ci)) {
-        if (j->ci < 0 || j->ci > 2000) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ci must be in [0, 2000] gCO2e/kWh (got %g)", j->ci);
+        if (j->ci < 0 || j->ci > 2000) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ci must be in [0, 2000] gCO2e/kWh (got %s)", FMT_N(j->ci));
         s->ci = jci_bld_assume(&s->b, "grid.ci", "grid carbon intensity", R1(j->ci), "gCO2e/kWh", JC_ORIGIN_USER, "--ci");
         s->e->ci_source = "--ci";
     } else {
@@ -534,7 +534,7 @@ jc_status jci_est_resolve_place(est *s)
     }
     /* PUE */
     if (given(j->pue)) {
-        if (j->pue < 1 || j->pue > 3) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--pue must be in [1, 3] (got %g)", j->pue);
+        if (j->pue < 1 || j->pue > 3) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--pue must be in [1, 3] (got %s)", FMT_N(j->pue));
         s->pue = jci_bld_assume(&s->b, "pue", "power usage effectiveness", R1(j->pue), "", JC_ORIGIN_USER, "--pue");
         s->e->pue_source = "--pue";
     } else if (r && r->pue.present) {
@@ -934,7 +934,7 @@ jc_status jci_est_equivalences(est *s)
         x->value = R1(v);
         x->unit = eq[i].unit;
         x->origin = JC_ORIGIN_HWDB;
-        const char *src[] = {jci_bld_str(&s->b, "%g %s; ", c->value.value, c->unit ? c->unit : ""),
+        const char *src[] = {jci_bld_str(&s->b, "%s %s; ", FMT_N(c->value.value), c->unit ? c->unit : ""),
                              jci_bld_cite(&s->b, &c->value)};
         x->source = jci_bld_cat(&s->b, 2, src);
     }

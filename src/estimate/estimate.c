@@ -186,7 +186,7 @@ static jc_status count_hardware(est *s, const jc_host *host, const jc_device *de
         jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",
                given(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
                given(j->count) ? "--count"
-               : from_trace ? jci_bld_str(&s->b, "the trace's %g device channels (%s)", traced_n, j->measured)
+               : from_trace ? jci_bld_str(&s->b, "the trace's %s device channels (%s)", FMT_N(traced_n), j->measured)
                             : "one device unless --count is given");
         return JC_OK;
     }
@@ -195,16 +195,16 @@ static jc_status count_hardware(est *s, const jc_host *host, const jc_device *de
     int derive = slots && !given(j->hosts) && given(j->count) && j->count > per;
     s->K = given(j->hosts) ? j->hosts : derive ? ceil(j->count / per) : 1;
     if (slots && given(j->hosts) && given(j->count) && j->count > per * s->K)
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count %g exceeds the %g devices of --hosts %g x %s (%g each): "
-                            "give --hosts %g, or leave --hosts out", j->count, per * s->K, s->K, host->id, per,
-                            ceil(j->count / per));
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count %s exceeds the %s devices of --hosts %s x %s (%s each): "
+                            "give --hosts %s, or leave --hosts out", FMT_N(j->count), FMT_N(per * s->K), FMT_N(s->K), host->id, FMT_N(per),
+                            FMT_N(ceil(j->count / per)));
     jci_bld_assume(&s->b, "hosts", "servers / instances", R1(s->K), "",
            given(j->hosts) ? JC_ORIGIN_USER : derive ? JC_ORIGIN_DERIVED : JC_ORIGIN_DEFAULT,
            given(j->hosts) ? "--hosts"
-           : derive ? jci_bld_str(&s->b, "--count %g at %g devices per %s, rounded up", j->count, per, host->id)
+           : derive ? jci_bld_str(&s->b, "--count %s at %s devices per %s, rounded up", FMT_N(j->count), FMT_N(per), host->id)
                     : "one host unless --hosts is given");
     if (given(j->count) && !slots && j->count > per * s->K)
-        jci_bld_warn(&s->b, "--count %g exceeds the %g devices of %g x %s", j->count, per * s->K, s->K, host->id);
+        jci_bld_warn(&s->b, "--count %s exceeds the %s devices of %s x %s", FMT_N(j->count), FMT_N(per * s->K), FMT_N(s->K), host->id);
     s->G = given(j->count) ? j->count : per * s->K;
     jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",
            given(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_HWDB,
@@ -348,14 +348,14 @@ static jc_status resolve_all(est *s)
     double par = jci_est_parallel_devices(s);
     if (!given(s->known_T) && par < s->G)
         jci_bld_warn(&s->b, s->job->mode == JC_MODE_TRAINING
-                            ? "a step's batch of %g samples keeps at most %g of the %g devices busy (one sample per "
-                              "device at least): the wall time is that of %g devices, and every device draws at "
+                            ? "a step's batch of %s samples keeps at most %s of the %s devices busy (one sample per "
+                              "device at least): the wall time is that of %s devices, and every device draws at "
                               "least idle power for all of it"
-                            : "%g forward passes keep on average %.4g of the %g devices busy (a pass is never split "
+                            : "%s forward passes keep on average %s of the %s devices busy (a pass is never split "
                               "across devices; passes run in waves): the wall time is at least one pass's, and "
                               "every device draws at least idle power for all of it",
-                     s->job->mode == JC_MODE_TRAINING ? s->batch : s->passes,
-                     s->job->mode == JC_MODE_TRAINING ? par : par, s->G, par);
+                     FMT_N(s->job->mode == JC_MODE_TRAINING ? s->batch : s->passes), FMT_N(par), FMT_N(s->G),
+                     FMT_N(par));
     if ((st = jci_est_resolve_host(s))) return st;
     if ((st = jci_est_resolve_cpu_usage(s))) return st;
     if ((st = jci_est_resolve_place(s))) return st;
@@ -378,9 +378,9 @@ static jc_status finite_results(const jc_estimate *e, jc_diag *d)
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         const jc_range *r = f[i].r;
         if (isinf(r->low) || isinf(r->central) || isinf(r->high))
-            return jci_diag_set(d, JC_ERR_RANGE, "%s is not finite (%g .. %g): an input is out of range "
+            return jci_diag_set(d, JC_ERR_RANGE, "%s is not finite (%s .. %s): an input is out of range "
                                 "(e.g. a --utilization or --requests far from any real job)",
-                                f[i].name, r->low, r->high);
+                                f[i].name, FMT_N(r->low), FMT_N(r->high));
     }
     return JC_OK;
 }

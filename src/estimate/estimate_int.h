@@ -20,6 +20,7 @@
 #ifndef JC_ESTIMATE_INT_H
 #define JC_ESTIMATE_INT_H
 
+#include "base/fmt.h"
 #include "base/jc_internal.h"
 #include "estimate/builder.h"
 #include "estimate/efficiency.h"

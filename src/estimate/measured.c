@@ -24,7 +24,7 @@ static jc_status usage_of(est *s, double u, const char *opt, double *out)
     *out = NAN;
     if (!given(u)) return JC_OK;
     if (!(u >= 0 && u <= 1))
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s must be in [0, 1] (a fraction of the time; got %g)", opt, u);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s must be in [0, 1] (a fraction of the time; got %s)", opt, FMT_N(u));
     if (!given(s->known_T))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s needs a known runtime (--hours or --device-hours): without one "
                             "the model predicts the usage", opt);
@@ -79,8 +79,8 @@ static jc_status load_trace(est *s)
         jci_bld_assume(&s->b, "measured.wall_kwh", "measured energy at the wall (devices and host together)",
                        R1(s->m_wall / 3.6e6), "kWh", JC_ORIGIN_USER, src);
     if (given(s->m_dev) && t->n_devices != (size_t)s->G)
-        jci_bld_warn(&s->b, "the trace has %zu device channel%s but the job %g device%s: the measured energy is used as "
-                     "it is (give --count %zu)", t->n_devices, t->n_devices == 1 ? "" : "s", s->G, s->G == 1 ? "" : "s",
+        jci_bld_warn(&s->b, "the trace has %zu device channel%s but the job %s device%s: the measured energy is used as "
+                     "it is (give --count %zu)", t->n_devices, t->n_devices == 1 ? "" : "s", FMT_N(s->G), s->G == 1 ? "" : "s",
                      t->n_devices);
     for (size_t i = 0; i < t->n_bad && i < 3; i++)
         jci_bld_warn(&s->b, "%s:%d: %s (row not used)", t->path, t->bad[i].line, t->bad[i].msg);

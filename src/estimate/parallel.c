@@ -7,6 +7,7 @@
  * inter-node network).  Equations: parallel.h and
  * docs/energy-model.md "Multi-device training".
  */
+#include "base/fmt.h"
 #include "estimate/parallel.h"
 
 #include <math.h>
@@ -85,7 +86,7 @@ jc_status jci_node_figure(jci_builder *b, const jc_hwdb *db, const jc_device *de
                             "constant '%s' (hwdb/interconnect.yaml)", dev->id, f->field, f->fallback);
     *out = jci_bld_const(b, c->id, jci_bld_str(b, "%s: FALLBACK (%s has no %s)", f->label, dev->id, f->field), c);
     if (f->warn)
-        jci_bld_warn(b, "%s: %s has no published %s: the fallback %g %s of '%s' (%s) is used", who, dev->id,
-                     f->field, out->central, f->unit, f->fallback, f->fb_what);
+        jci_bld_warn(b, "%s: %s has no published %s: the fallback %s %s of '%s' (%s) is used", who, dev->id,
+                     f->field, FMT_N(out->central), f->unit, f->fallback, f->fb_what);
     return JC_OK;
 }

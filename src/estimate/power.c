@@ -6,6 +6,7 @@
  * power.h and docs/energy-model.md section 3; constants:
  * hwdb/energy-model.yaml (`power_*`, `host_class_*`).
  */
+#include "base/fmt.h"
 #include "estimate/power.h"
 
 #include <math.h>
@@ -77,8 +78,8 @@ static void setup_memory(jci_builder *b, const jc_hwdb *db, const jc_device *dev
         return;
     }
     double pj = jci_bld_const(b, c->id, jci_bld_str(b, "DRAM access energy per bit, %s", dev->memory_type), c).central;
-    pm->mem_w = jci_bld_assume(b, "power.memory_w", jci_bld_str(b, "DRAM power at full bandwidth: %g pJ/bit x 8 x "
-                               "%g GB/s (%s)", pj, bw / 1e9, dev->memory_type), R1(pj * 8e-12 * bw), "W",
+    pm->mem_w = jci_bld_assume(b, "power.memory_w", jci_bld_str(b, "DRAM power at full bandwidth: %s pJ/bit x 8 x "
+                               "%s GB/s (%s)", FMT_N(pj), FMT_N(bw / 1e9), dev->memory_type), R1(pj * 8e-12 * bw), "W",
                                JC_ORIGIN_DERIVED, jci_bld_str(b, "%s and the device's memory_bw_gbs", c->id)).central;
 }
 
@@ -92,10 +93,10 @@ static jc_status setup_limit(jci_builder *b, const jc_device *dev, double idle, 
         double lo = pl->present && pl->has_range ? pl->low : idle;
         double hi = pl->present && pl->has_range ? pl->high : tdp;
         if (!(user_limit > idle) || user_limit < lo || user_limit > hi)
-            return jci_bld_fail(b, JC_ERR_USAGE, "--power-limit %g W is outside what %s accepts (%g-%g W%s; above "
-                                "its idle %g W)", user_limit, dev->id, lo, hi,
+            return jci_bld_fail(b, JC_ERR_USAGE, "--power-limit %s W is outside what %s accepts (%s-%s W%s; above "
+                                "its idle %s W)", FMT_N(user_limit), dev->id, FMT_N(lo), FMT_N(hi),
                                 pl->present && pl->has_range ? ", its power_limit_w range" : ": idle to TDP, no published "
-                                "range", idle);
+                                "range", FMT_N(idle));
         pm->limit_w = jci_bld_assume(b, "power.limit_w", "device power limit (busy power capped, clocks lowered)",
                                      R1(user_limit), "W", JC_ORIGIN_USER, "--power-limit").central;
     } else if (pl->present) {

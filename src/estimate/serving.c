@@ -25,6 +25,7 @@
  * the merged lists to the estimate.  Nothing here prints; warnings travel
  * in the estimate.
  */
+#include "base/fmt.h"
 #include "base/jc_internal.h"
 #include "estimate/akeys.h"
 #include "estimate/builder.h"
@@ -740,7 +741,7 @@ static jc_status resolve_device(sv *s)
     jci_bld_assume(&s->b, "serving.runtime", jci_bld_str(&s->b, "serving runtime profile: %s (%s; %s prefill; output processing %s; %s)%s",
            s->rt->name, s->rt->continuous ? "continuous batching" : "one static batch",
            s->rt->chunked ? "chunked" : "separate", s->rt->overlap ? "off the step" : "in the step",
-           s->rt->graphs > 0 ? jci_bld_str(&s->b, "CUDA graphs up to %g sequences", s->rt->graphs) : "eager launches",
+           s->rt->graphs > 0 ? jci_bld_str(&s->b, "CUDA graphs up to %s sequences", FMT_N(s->rt->graphs)) : "eager launches",
            s->rt->calibrated ? jci_bld_str(&s->b, "; calibrated on %s", s->rt->calibrated)
                              : "; no calibration rows: its mechanisms with the constants fitted on vLLM"),
            R1((double)(s->rt - profiles)), "", j->serving_runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT, s->rt->doc);
@@ -748,8 +749,8 @@ static jc_status resolve_device(sv *s)
         jci_bld_warn(&s->b, "serving: the %s profile has no calibration rows: its step differs from vLLM's by the mechanisms "
                      "of its profile only (docs/workflow-serving.md)", s->rt->name);
     if (s->rt->continuous)
-        jci_bld_assume(&s->b, "serving.step_tokens", jci_bld_str(&s->b, "the runtime's limits on %s: %g running sequences, %g tokens "
-               "per step", s->dev->id, s->max_seqs, s->step_tokens), R1(s->step_tokens), "tokens", JC_ORIGIN_DEFAULT,
+        jci_bld_assume(&s->b, "serving.step_tokens", jci_bld_str(&s->b, "the runtime's limits on %s: %s running sequences, %s tokens "
+               "per step", s->dev->id, FMT_N(s->max_seqs), FMT_N(s->step_tokens)), R1(s->step_tokens), "tokens", JC_ORIGIN_DEFAULT,
                big ? "the profile's defaults for devices of 70 GB and more" : "the profile's defaults for devices under 70 GB");
 #define SC(ID, LABEL, DST) do { if ((st = sconst_c(s, ID, LABEL, &s->DST))) return st; } while (0)
     SC("serving_gemm_mfu", "matrix kernels: achieved fraction of the dense peak", mfu);
@@ -856,10 +857,10 @@ static jc_status resolve_parallel(sv *s)
         s->tp = default_tp(s, maxg, !isnan(j->count), cap, &tp_all_fit);
         if (!s->tp) {
             double need = ceil(s->r->weight_bytes / (cap * s->pp));
-            return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights (%.1f GB) do not fit %s%g x %s (%.0f GB usable each at "
+            return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights (%.1f GB) do not fit %s%s x %s (%.0f GB usable each at "
                         "memory fraction %.2f): at least %.0f devices are needed (give --count, --tp or a smaller "
                         "--weights format)", s->wf->name, s->r->weight_bytes / 1e9,
-                        !isnan(j->count) ? "" : "up to ", !isnan(j->count) ? j->count : 1024 * s->pp,
+                        !isnan(j->count) ? "" : "up to ", FMT_N(!isnan(j->count) ? j->count : 1024 * s->pp),
                         s->dev->id, cap / 1e9, s->memfrac.central, need < 1 ? 1 : need);
         }
     }
@@ -867,23 +868,23 @@ static jc_status resolve_parallel(sv *s)
     if (!isnan(j->count)) {
         s->G = j->count;
         if (fmod(s->G, grp) != 0)
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count %g is not a multiple of tp x pp = %g", s->G, grp);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count %s is not a multiple of tp x pp = %s", FMT_N(s->G), FMT_N(grp));
     } else {
         s->G = grp;
     }
     s->reps = s->G / grp;
     if (mem_need(s, s->tp, 1, &wdev, &kvdev) > cap) {
         if (!isnan(j->count) || given(j->tp))
-            return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights need %.1f GB per device at tp %g x pp %g, more than the "
+            return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights need %.1f GB per device at tp %s x pp %s, more than the "
                         "%.0f GB usable of %s: raise --tp/--pp/--count or use a smaller --weights format",
-                        s->wf->name, wdev / 1e9, s->tp, s->pp, cap / 1e9, s->dev->id);
+                        s->wf->name, wdev / 1e9, FMT_N(s->tp), FMT_N(s->pp), cap / 1e9, s->dev->id);
     }
     if (given(j->ep)) {
         if (s->a && !s->a->n_experts) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep given but the model has no experts");
         if (j->ep > grp || fmod(grp, j->ep) != 0)
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep %g must divide the %g devices of a replica", j->ep, grp);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep %s must divide the %s devices of a replica", FMT_N(j->ep), FMT_N(grp));
         if (s->a && s->a->n_experts % (int64_t)j->ep)
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep %g does not divide the model's %lld experts (%s)", j->ep,
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep %s does not divide the model's %lld experts (%s)", FMT_N(j->ep),
                                 (long long)s->a->n_experts, s->a->path);
         s->ep = j->ep;
     } else {
@@ -892,12 +893,12 @@ static jc_status resolve_parallel(sv *s)
     jci_bld_assume(&s->b, "serving.tp", "tensor-parallel size", R1(s->tp), "", given(j->tp) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
            given(j->tp) ? "--tp"
            : tp_all_fit ? jci_bld_str(&s->b, "the smallest power-of-two group%s whose weights (%.1f GB) and the KV cache of "
-                                      "%g sequences fit %s at memory fraction %.2f",
-                                      isnan(j->count) ? "" : " dividing --count", s->r->weight_bytes / 1e9, s->B,
+                                      "%s sequences fit %s at memory fraction %.2f",
+                                      isnan(j->count) ? "" : " dividing --count", s->r->weight_bytes / 1e9, FMT_N(s->B),
                                       s->dev->id, s->memfrac.central)
-           : jci_bld_str(&s->b, "no group%s holds the KV cache of %g sequences: the smallest power-of-two group whose "
+           : jci_bld_str(&s->b, "no group%s holds the KV cache of %s sequences: the smallest power-of-two group whose "
                                 "weights (%.1f GB) and one sequence fit %s at memory fraction %.2f",
-                         isnan(j->count) ? " up to 1024" : " dividing --count", s->B, s->r->weight_bytes / 1e9,
+                         isnan(j->count) ? " up to 1024" : " dividing --count", FMT_N(s->B), s->r->weight_bytes / 1e9,
                          s->dev->id, s->memfrac.central));
     jci_bld_assume(&s->b, "serving.pp", "pipeline stages", R1(s->pp), "", given(j->pp) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
            given(j->pp) ? "--pp" : "1 unless --pp");
@@ -911,15 +912,15 @@ static jc_status resolve_parallel(sv *s)
     if (s->reps > 1)
         jci_bld_assume(&s->b, "serving.replicas", "replicas (data parallel)", R1(s->reps), "", JC_ORIGIN_DERIVED, "--count / (tp x pp)");
     if (isnan(j->count) && !given(j->tp) && s->tp > 1)
-        jci_bld_warn(&s->b, "memory: the %s weights (%.1f GB)%s do not fit one %s: %g devices are used (tensor parallel)",
+        jci_bld_warn(&s->b, "memory: the %s weights (%.1f GB)%s do not fit one %s: %s devices are used (tensor parallel)",
              s->wf->name, s->r->weight_bytes / 1e9,
-             tp_all_fit ? jci_bld_str(&s->b, " and the KV cache of %g sequences", s->B) : "", s->dev->id, s->tp);
+             tp_all_fit ? jci_bld_str(&s->b, " and the KV cache of %s sequences", FMT_N(s->B)) : "", s->dev->id, FMT_N(s->tp));
     /* interconnect */
     if (s->tp > 1) {
         if (s->a && s->a->counted && s->a->hidden < 1)
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "tensor parallel over %g devices needs the hidden size for the all-reduces, "
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "tensor parallel over %s devices needs the hidden size for the all-reduces, "
                         "and %s has no embedding table gathered by input_ids nor an inputs_embeds input to read it from",
-                        s->tp, s->a->path);
+                        FMT_N(s->tp), s->a->path);
         jc_range lb = R1(0);
         if ((st = jci_node_figure(&s->b, s->db, s->dev, JCI_LINK_BW, "serving", &lb))) return st;
         s->link_bw = lb.central;
@@ -933,18 +934,18 @@ static jc_status resolve_parallel(sv *s)
     if (bmax < 1) bmax = 1;
     if (b > bmax) {
         s->r->memory_limited = 1;
-        jci_bld_warn(&s->b, "memory: the KV cache of %g sequences at a mean context of %g tokens does not fit after the weights; "
-                "%g sequences run per replica (memory, not --concurrency, limits the batch)", b, s->P + s->O / 2, bmax);
+        jci_bld_warn(&s->b, "memory: the KV cache of %s sequences at a mean context of %s tokens does not fit after the weights; "
+                "%s sequences run per replica (memory, not --concurrency, limits the batch)", FMT_N(b), FMT_N(s->P + s->O / 2), FMT_N(bmax));
         s->B = bmax;
     }
     if (s->rt->continuous && s->B > s->max_seqs)
-        jci_bld_warn(&s->b, "serving: %g running sequences exceed the %s profile's default limit of %g on %s: the runtime "
-                     "must be started with a larger one (vLLM and SGLang: --max-num-seqs, --max-running-requests)", s->B, s->rt->name, s->max_seqs, s->dev->id);
+        jci_bld_warn(&s->b, "serving: %s running sequences exceed the %s profile's default limit of %s on %s: the runtime "
+                     "must be started with a larger one (vLLM and SGLang: --max-num-seqs, --max-running-requests)", FMT_N(s->B), s->rt->name, FMT_N(s->max_seqs), s->dev->id);
     jci_bld_assume(&s->b, "serving.concurrency", s->r->memory_limited ? "running sequences per replica (KV-memory bound)"
                                                           : "running sequences per replica",
            R1(s->B), "", s->r->memory_limited ? JC_ORIGIN_DERIVED : JC_ORIGIN_USER,
-           s->r->memory_limited ? jci_bld_str(&s->b, "--concurrency %g, capped by the KV memory: (%.1f GB usable - %.1f GB "
-                                      "weights) / %.3f GB per sequence", j->concurrency, cap / 1e9, wdev / 1e9,
+           s->r->memory_limited ? jci_bld_str(&s->b, "--concurrency %s, capped by the KV memory: (%.1f GB usable - %.1f GB "
+                                      "weights) / %.3f GB per sequence", FMT_N(j->concurrency), cap / 1e9, wdev / 1e9,
                                       one_kv / 1e9) : "--concurrency");
     s->r->memory_capacity = s->mem;
     s->r->memory_per_device = mem_need(s, s->tp, s->B, &wdev, &kvdev);
@@ -1055,8 +1056,8 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
                         "per byte while computing, a_launch while the runtime runs, at most the power limit; the "
                         "power_* constants of hwdb/energy-model.yaml (every device and path)";
         } else if (x->key == jci_akey_name(JCI_AK_HOST_POWER) && host_share) {
-            x->label = jci_bld_str(&s->b, "host power: system class '%s' x %g (the usual system for %g device%s; no --host named)",
-                            jci_host_class_name(cls), jci_host_class_hosts(cls, s->G), s->G, s->G == 1 ? "" : "s");
+            x->label = jci_bld_str(&s->b, "host power: system class '%s' x %s (the usual system for %s device%s; no --host named)",
+                            jci_host_class_name(cls), FMT_N(jci_host_class_hosts(cls, s->G)), FMT_N(s->G), s->G == 1 ? "" : "s");
             x->value.low = e[SC_LOW]->assumptions[i].value.central;
             x->value.high = e[SC_HIGH]->assumptions[i].value.central;
             x->origin = JC_ORIGIN_HWDB;
@@ -1116,9 +1117,9 @@ static jc_status counted_nodes(sv *s, const corner *k)
     }
     s->r->nodes = v;
     s->r->n_nodes = ck->n_nodes;
-    jci_bld_warn(&s->b, "serving: the per-node view is one decode step of the ONNX decoder at context %g, counted at one "
-            "sequence and scaled to %g; activations as the graph moves them (the present key/value copies "
-            "included)", ck->nodes_ctx, mb);
+    jci_bld_warn(&s->b, "serving: the per-node view is one decode step of the ONNX decoder at context %s, counted at one "
+            "sequence and scaled to %s; activations as the graph moves them (the present key/value copies "
+            "included)", FMT_N(ck->nodes_ctx), FMT_N(mb));
     return JC_OK;
 }
 
@@ -1177,8 +1178,8 @@ static jc_status counted_assumptions(sv *s)
     const jc_arch_counted *k = s->a->counted;
     const jc_job *j = s->job;
     if (k->prompt_tokens != s->P)
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "the decoder was counted at %g prompt tokens, not --prompt-tokens %g",
-                    k->prompt_tokens, s->P);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "the decoder was counted at %s prompt tokens, not --prompt-tokens %s",
+                    FMT_N(k->prompt_tokens), FMT_N(s->P));
     const char *src = jci_bld_str(&s->b, "%s, counted", k->model);
     jci_bld_assume(&s->b, "work.params", "parameters (the ONNX initializers' elements)", R1(s->n_total), "", JC_ORIGIN_MODEL, k->model);
     jci_bld_assume(&s->b, "decoder.prompt_dim", jci_bld_str(&s->b, "prompt dim '%s' = the prompt tokens for the prefill, 1 for a decode step",
@@ -1194,9 +1195,9 @@ static jc_status counted_assumptions(sv *s)
     jci_bld_assume(&s->b, "decoder.prefill_flops", "prefill FLOPs of one request (counted at batch 1, past 0: the graph's attention "
            "scores cover the whole prompt x prompt square and logits come out for every prompt token)",
            R1(k->prefill_flops), "FLOP", JC_ORIGIN_MODEL, src);
-    jci_bld_assume(&s->b, "decoder.decode_flops", jci_bld_str(&s->b, "decode FLOPs per token: %.6g + %.6g x context (counted at contexts %g and "
-           "%g, linear between%s)", k->decode_flops0, k->decode_flops_per_ctx, k->ctx[0], k->ctx[1],
-           k->mid_ctx > k->ctx[0] ? jci_bld_str(&s->b, "; a count at %g is %.2g%% off the line", k->mid_ctx, 100 * k->mid_error)
+    jci_bld_assume(&s->b, "decoder.decode_flops", jci_bld_str(&s->b, "decode FLOPs per token: %s + %s x context (counted at contexts %s and "
+           "%s, linear between%s)", FMT_N(k->decode_flops0), FMT_N(k->decode_flops_per_ctx), FMT_N(k->ctx[0]), FMT_N(k->ctx[1]),
+           k->mid_ctx > k->ctx[0] ? jci_bld_str(&s->b, "; a count at %s is %s%% off the line", FMT_N(k->mid_ctx), FMT_N(100 * k->mid_error))
                                   : ""), R1(k->decode_flops0 + k->decode_flops_per_ctx * (s->P + s->O / 2)), "FLOP",
            JC_ORIGIN_MODEL, jci_bld_str(&s->b, "%s, counted; the value: at the mean context P + O/2", k->model));
     jci_bld_assume(&s->b, "decoder.weight_elems_step", "weights a decode step reads (every initializer a node takes; of an "
@@ -1204,8 +1205,8 @@ static jc_status counted_assumptions(sv *s)
     jci_bld_assume(&s->b, "decoder.kv_elems_per_token", jci_bld_str(&s->b, "KV-cache elements per token of context (the past inputs' dims "
            "but batch and past, %s)", k->kv_dtype), R1(k->kv_elems_per_token), "elements", JC_ORIGIN_MODEL, src);
     if (k->mid_error > 1e-6)
-        jci_bld_warn(&s->b, "serving: the decoder's FLOPs per decode step are not linear in the context (%.2g%% off the line at "
-                "context %g): the steps between the counted contexts are approximate", 100 * k->mid_error, k->mid_ctx);
+        jci_bld_warn(&s->b, "serving: the decoder's FLOPs per decode step are not linear in the context (%s%% off the line at "
+                "context %s): the steps between the counted contexts are approximate", FMT_N(100 * k->mid_error), FMT_N(k->mid_ctx));
     return JC_OK;
 }
 

@@ -39,15 +39,15 @@ static jc_status check_layout(est *s)
     if (given(j->micro_batches) && pp <= 1)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--micro-batches only sets the pipeline bubble: give --pp P > 1 too");
     if (pp > 1 && !given(j->micro_batches))
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--pp %g needs --micro-batches M: the pipeline bubble (p-1)/(m+p-1) "
-                            "depends on it", pp);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--pp %s needs --micro-batches M: the pipeline bubble (p-1)/(m+p-1) "
+                            "depends on it", FMT_N(pp));
     if (given(j->hidden) && tp <= 1)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--hidden only sizes the tensor-parallel activations: give --tp T > 1 too");
     if (tp > 1 && !given(j->hidden))
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp %g with --train --params needs --hidden H (the model width: each "
-                            "layer all-reduces its activations of H values per token)", tp);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp %s with --train --params needs --hidden H (the model width: each "
+                            "layer all-reduces its activations of H values per token)", FMT_N(tp));
     if ((tp > 1 || pp > 1) && fmod(s->G, tp * pp) != 0)
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count %g is not a multiple of tp x pp = %g", s->G, tp * pp);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count %s is not a multiple of tp x pp = %s", FMT_N(s->G), FMT_N(tp * pp));
     s->tp = tp;
     s->pp = pp;
     s->micro = given(j->micro_batches) ? j->micro_batches : 1;
@@ -64,8 +64,8 @@ static void dp_work(est *s)
         s->dp_steps = s->passes;
         return;
     }
-    jci_bld_warn(&s->b, "multi-device: the data-parallel gradient all-reduce of %g devices is not modelled: %s",
-                 s->dp, s->params > 0 ? "give --batch B --seq L (the global batch of one step) to count the steps"
+    jci_bld_warn(&s->b, "multi-device: the data-parallel gradient all-reduce of %s devices is not modelled: %s",
+                 FMT_N(s->dp), s->params > 0 ? "give --batch B --seq L (the global batch of one step) to count the steps"
                                       : "--flops gives no parameter count (give --params N --tokens D)");
 }
 
@@ -106,7 +106,7 @@ jc_status jci_est_resolve_parallel(est *s)
     if (s->tp > 1) {
         s->hidden = s->job->hidden;
         s->layers = s->params / (12 * s->hidden * s->hidden);
-        jci_bld_assume(&s->b, "parallel.layers", jci_bld_str(&s->b, "layers = N / (12 d^2) at d = %g", s->hidden),
+        jci_bld_assume(&s->b, "parallel.layers", jci_bld_str(&s->b, "layers = N / (12 d^2) at d = %s", FMT_N(s->hidden)),
                        R1(s->layers), "", JC_ORIGIN_DERIVED,
                        "Kaplan et al. 2020, eq. 2.1 (N = 12 n_layer d_model^2 for a dense transformer) and --hidden");
     }

@@ -112,8 +112,8 @@ static jc_status shape_params(est *s, tshape *h)
     h->P_active = j->params;
     h->P_total = given(j->total_params) ? j->total_params : j->params;
     if (h->P_total < h->P_active)
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--total-params %g is below --params %g (the active)", h->P_total,
-                            h->P_active);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--total-params %s is below --params %s (the active)", FMT_N(h->P_total),
+                            FMT_N(h->P_active));
     h->attn_w = 4 * h->d * h->d;
     h->o_w = h->d * h->d;
     h->gated = 0;
@@ -121,8 +121,8 @@ static jc_status shape_params(est *s, tshape *h)
      * 256 (as published models choose it: 11008, 13824, 53248) */
     h->ffn = round((h->P_active / h->L - h->attn_w) / (2 * h->d) / 256) * 256;
     if (!(h->ffn >= 256))
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--params %g is too small for %g layers of width %g (4 d^2 of "
-                            "attention per layer alone is %g)", h->P_active, h->L, h->d, h->L * h->attn_w);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--params %s is too small for %s layers of width %s (4 d^2 of "
+                            "attention per layer alone is %s)", FMT_N(h->P_active), FMT_N(h->L), FMT_N(h->d), FMT_N(h->L * h->attn_w));
     h->mtp = given(j->mtp_heads) ? j->mtp_heads : 0;
     return JC_OK;
 }
@@ -517,8 +517,8 @@ static jc_status resolve_batch_tokens(est *s, tstate *t, double S, double D)
         return st;
     double C = 6 * t->sh.P_active * D;
     t->B_tok = fmax(S, round(a.central * pow(C, b.central) / S) * S);
-    t->why[6] = jci_bld_str(&s->b, "compute-optimal batch %g C^%g at C = 6ND = %.3g FLOP (DeepSeek LLM, "
-                            "arXiv:2401.02954, section 3.1), in whole sequences (give --batch B)", a.central, b.central, C);
+    t->why[6] = jci_bld_str(&s->b, "compute-optimal batch %s C^%s at C = 6ND = %s FLOP (DeepSeek LLM, "
+                            "arXiv:2401.02954, section 3.1), in whole sequences (give --batch B)", FMT_N(a.central), FMT_N(b.central), FMT_N(C));
     return JC_OK;
 }
 
@@ -534,15 +534,15 @@ static jc_status resolve_stages(est *s, tstate *t, double *D_out)
     if (!given(S)) {
         double mx = t->sh.a && t->sh.a->max_ctx > 0 ? (double)t->sh.a->max_ctx : 8192;
         S = fmin(mx, 8192);
-        t->why[7] = jci_bld_str(&s->b, "sequence %g: the config's context, at most 8192 (the main stage of "
-                                "Llama 3 and DeepSeek-V3 pre-training ran at 8192 / 4096; give --seq)", S);
+        t->why[7] = jci_bld_str(&s->b, "sequence %s: the config's context, at most 8192 (the main stage of "
+                                "Llama 3 and DeepSeek-V3 pre-training ran at 8192 / 4096; give --seq)", FMT_N(S));
     }
     if (given(j->long_seq) != given(j->long_tokens))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--long-seq and --long-tokens go together (a long-context stage of "
                             "T tokens at L tokens per sequence)");
     if (given(j->long_tokens) && !(j->long_tokens < D))
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--long-tokens %g must be below --tokens %g (the long stage is "
-                            "part of the run)", j->long_tokens, D);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--long-tokens %s must be below --tokens %s (the long stage is "
+                            "part of the run)", FMT_N(j->long_tokens), FMT_N(D));
     t->n_stages = given(j->long_tokens) ? 2 : 1;
     t->st[0].S = S;
     t->st[0].tokens = D - (given(j->long_tokens) ? j->long_tokens : 0);
@@ -567,7 +567,7 @@ static void explain(est *s, tstate *t, const tlay *y, double need)
     t->why[1] = given(j->pp) ? "--pp"
               : y->pp > 1 ? jci_bld_str(&s->b, "pipeline stages across nodes once tensor parallel fills the node (%s)", gb)
                           : "no pipeline: fits without stages";
-    t->why[2] = jci_bld_str(&s->b, "the rest of the %g devices", s->G);
+    t->why[2] = jci_bld_str(&s->b, "the rest of the %s devices", FMT_N(s->G));
     t->why[3] = given(j->cp) ? "--cp"
               : y->cp > 1 ? "one rank per 8192 tokens of the sequence (Llama 3 Herd, Table 4)" : "sequence <= 8192 tokens";
     t->why[4] = h->E <= 0 ? "dense model" : given(j->ep) ? "--ep"
@@ -596,19 +596,19 @@ static jc_status layout_stage(est *s, tstate *t, int g)
         /* the weights, gradients and optimizer state alone (16 B per
          * parameter, fully sharded) bound the devices needed from below */
         double need = ceil(16 * t->sh.P_total / t->cap);
-        return jci_bld_fail(&s->b, JC_ERR_RANGE, "training: %s does not fit %g x %s at any layout%s, even with full "
-                            "activation recompute: its weights, gradients and optimizer state alone (16 B x %.3g "
+        return jci_bld_fail(&s->b, JC_ERR_RANGE, "training: %s does not fit %s x %s at any layout%s, even with full "
+                            "activation recompute: its weights, gradients and optimizer state alone (16 B x %s "
                             "parameters) need at least %.0f devices of %.1f GB usable; give more devices (--count)%s",
-                            t->sh.src, s->G, s->dev->id,
+                            t->sh.src, FMT_N(s->G), s->dev->id,
                             (given(s->job->tp) || given(s->job->pp) || given(s->job->ep) || given(s->job->zero) ||
                              given(s->job->cp)) ? " the options allow" : "",
-                            t->sh.P_total, need, t->cap / 1e9,
+                            FMT_N(t->sh.P_total), need, t->cap / 1e9,
                             (given(s->job->tp) || given(s->job->pp) || given(s->job->ep) || given(s->job->zero) ||
                              given(s->job->cp)) ? " or drop the layout options" : "");
     }
     if (st->B_seq < st->ly.dp)
-        jci_bld_warn(&s->b, "training: the global batch of %g sequences is smaller than the %g data-parallel ranks: "
-                     "each rank gets part of a sequence (give --batch, or fewer devices)", st->B_seq, st->ly.dp);
+        jci_bld_warn(&s->b, "training: the global batch of %s sequences is smaller than the %s data-parallel ranks: "
+                     "each rank gets part of a sequence (give --batch, or fewer devices)", FMT_N(st->B_seq), FMT_N(st->ly.dp));
     st->steps = ceil(st->tokens / (st->B_seq * st->S));
     return JC_OK;
 }

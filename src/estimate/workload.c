@@ -98,8 +98,8 @@ static jc_status resolve_counted(est *s)
     double ratio = b > 0 ? scaled / b : 1;
     const char *label = "bytes moved by one forward pass";
     if (ratio != 1)
-        label = jci_bld_str(&s->b, "bytes moved by one forward pass (counted at %s, x%.2g for %s)",
-                             stored ? jc_dtype_name(stored) : "the stored dtypes", ratio, jc_precision_name(s->prec));
+        label = jci_bld_str(&s->b, "bytes moved by one forward pass (counted at %s, x%s for %s)",
+                             stored ? jc_dtype_name(stored) : "the stored dtypes", FMT_N(ratio), jc_precision_name(s->prec));
     else if (stored && stored != JC_DT_FLOAT)
         label = jci_bld_str(&s->b, "bytes moved by one forward pass (counted at %s, as run at %s)",
                              jc_dtype_name(stored), jc_precision_name(s->prec));
@@ -137,7 +137,7 @@ static jc_status resolve_given(est *s)
         jci_bld_assume(&s->b, "work.tokens", "tokens", R1(D), "", given(j->tokens) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED,
                given(j->tokens) ? "--tokens" : "--requests x --tokens-per-request");
         s->total_flops = jci_bld_assume(&s->b, "work.total_flops",
-                                train ? jci_bld_str(&s->b, "%g x N x D (2 forward + 2 x %g backward)", per_tok, s->beta)
+                                train ? jci_bld_str(&s->b, "%s x N x D (2 forward + 2 x %s backward)", FMT_N(per_tok), FMT_N(s->beta))
                                       : "2 x N x D (forward only)",
                                 R1(per_tok * N * D), "FLOP", JC_ORIGIN_DERIVED,
                                 "Kaplan et al. 2020 approximation, attention FLOPs excluded").central;
@@ -176,8 +176,8 @@ static jc_status resolve_batch(est *s, double *out)
         b = j->batch;
         if (!(b >= 1)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch must be >= 1");
         if (given(counted) && counted != b)
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch %g, but the model was counted with its input '%s' at "
-                        "batch %g (a --dim or --input binding?): give one batch size", b, in0->name, counted);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch %s, but the model was counted with its input '%s' at "
+                        "batch %s (a --dim or --input binding?): give one batch size", FMT_N(b), in0->name, FMT_N(counted));
         jci_bld_assume(&s->b, "batch", "batch size", R1(b), "", JC_ORIGIN_USER, "--batch");
     } else if (given(counted) && bsym && an->batch_defaulted) {
         b = counted;
@@ -219,7 +219,7 @@ static jc_status resolve_steps(est *s, double b)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "training needs --samples S (or --tokens T --seq L)");
         S = b;
     }
-    if (S < b) jci_bld_warn(&s->b, "batch %g is larger than the %g samples of the data set", b, S);
+    if (S < b) jci_bld_warn(&s->b, "batch %s is larger than the %s samples of the data set", FMT_N(b), FMT_N(S));
     double E = given(j->epochs) ? j->epochs : 1;
     if (!(E > 0)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--epochs must be > 0");
     jci_bld_assume(&s->b, "epochs", "epochs", R1(E), "", given(j->epochs) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
@@ -354,9 +354,9 @@ void jci_est_check_memory(est *s)
             k += snprintf(parts + k, sizeof parts - (size_t)k, " + gradients %.1f GB + %s state %.1f GB",
                           grads / 1e9, opt_name, opt / 1e9);
         if (act > 0) snprintf(parts + k, sizeof parts - (size_t)k, " + activations %.1f GB", act / 1e9);
-        jci_bld_warn(&s->b, "memory: %s = %.1f GB, but %g x %s hold %.1f GB: at least %.0f devices%s would be "
+        jci_bld_warn(&s->b, "memory: %s = %.1f GB, but %s x %s hold %.1f GB: at least %.0f devices%s would be "
                         "needed%s",
-                     parts, need / 1e9, G, s->dev->id, cap / 1e9, ceil(need / (s->dev->memory_gb.value * 1e9)),
+                     parts, need / 1e9, FMT_N(G), s->dev->id, cap / 1e9, ceil(need / (s->dev->memory_gb.value * 1e9)),
                      s->have_nodes ? " (or a smaller batch)" : "",
                      train ? " (training state per ZeRO, Rajbhandari et al. 2020, section 3.1)" : "");
     }
