@@ -75,9 +75,9 @@ static bool fft_cost(opctx *c, int64_t transforms, int64_t n)
 {
     if (n <= 1) return true;
     int64_t lg = 0;
-    while ((1LL << lg) < n) lg++;
+    while (lg < 63 && (INT64_C(1) << lg) < n) lg++;   /* ceil(log2 n); n <= 2^63 - 1 */
     int64_t per;
-    return op_mul(c, 5 * n, lg, &per) && op_flops(c, transforms, per);
+    return op_mul(c, n, 5, &per) && op_mul(c, per, lg, &per) && op_flops(c, transforms, per);
 }
 
 jc_status co_dft(opctx *c)
@@ -124,7 +124,8 @@ jc_status co_stft(opctx *c)
     const jc_tshape *w = op_in(c, 2);
     int64_t fl = c->nin > 3 && c->in[3] ? scalar_in(c, 3) : (w && w->rank == 1 ? w->dims[0].v : -1);
     if (fl <= 0) return op_unknown(c);
-    int64_t frames = y->dims[0].v * y->dims[1].v, t;
+    int64_t frames, t;
+    if (!op_mul(c, y->dims[0].v, y->dims[1].v, &frames)) return op_overflow(c);  /* numel may be 0 */
     op_note(c, "STFT counted as FFT per frame (5 n log2 n) + window multiply");
     if (!fft_cost(c, frames, fl) || !op_mul(c, frames, fl, &t) || !op_flops(c, t, 1)) return op_overflow(c);
     return JC_OK;
