@@ -29,6 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import accuracy_common as ac  # noqa: E402
+import fit_common as fc  # noqa: E402
 
 # BERT-99 runs SQuAD v1.1 at max_seq_len 384, and the TensorRT
 # submissions run unpadded, variable-length kernels, so a sample costs its
@@ -131,24 +132,12 @@ def score_rows(rows, extra=()):
 N_FITTED = 1
 ETA = "runtime_engine_eta_matrix"
 POWER_IDS = ("power_k_compute_gpu", "power_k_memory_gpu")
-POWER_FOLDS = os.path.join(ac.ROOT, "tests", "accuracy", "power-folds.json")
 FOLD_ROWS = os.path.join(ac.ROOT, "build", "fit", "mlperf-rows.json")
 
 
 def power_folds():
-    """{frozenset of MLPerf row ids left out: device power constants} of
-    tools/fit_power.py (frozenset(): the all-row fit); {} without the file
-    (the hwdb's values)."""
-    try:
-        with open(POWER_FOLDS) as f:
-            d = json.load(f)
-    except (OSError, ValueError):
-        return {}
-    out = {frozenset(): d["all"]}
-    for f in d["folds"]:
-        if f["set"] == "mlperf":
-            out[frozenset(f["left_out"])] = f["params"]
-    return out
+    """tools/fit_power.py's folds of these rows (fit_common.power_folds)."""
+    return fc.power_folds("mlperf")
 
 
 def _ratio(row, ov, eta):
@@ -163,19 +152,14 @@ def per_row_fits(rows):
     (bisection through the CLI, BERT at BERT_SEQ): {row id: {"eta": x}}.
     Cached in build/fit/ while the binary predicts every row's throughput
     the same."""
-    import fit_common as fc
     probe = {}
     for r in rows:
         js, _ = predict(r)
         probe[r["id"]] = samples_per_s(js) if js else None
     key = json.dumps(probe, sort_keys=True)
-    try:
-        with open(FOLD_ROWS) as f:
-            c = json.load(f)
-        if c["key"] == key:
-            return c["rows"]
-    except (OSError, ValueError, KeyError):
-        pass
+    cached = fc.load_cache(FOLD_ROWS, key, "rows")
+    if cached is not None:
+        return cached
     ov = fc.Overlay()
     try:
         out = {r["id"]: {"eta": fc.bisect(lambda x, r=r: _ratio(r, ov, x) - 1, 0.05, 1.0, steps=12)}
@@ -197,8 +181,7 @@ class Predictor:
     layer per distinct set of constants, memoised)."""
 
     def __init__(self):
-        import fit_common as fc
-        self.fc, self.layers, self.memo = fc, {}, {}
+            self.fc, self.layers, self.memo = fc, {}, {}
 
     def j(self, params, row):
         ck = dict(params)
@@ -230,7 +213,7 @@ def fold_fit(per, pred):
         if left not in stored:
             raise SystemExit("accuracy_mlperf: %s has no power fold leaving out %s: the predictable rows "
                              "changed since tools/fit_power.py wrote it; rerun tools/fit_power.py --write"
-                             % (os.path.relpath(POWER_FOLDS, ac.ROOT), ", ".join(sorted(left)) or "no row"))
+                             % (os.path.relpath(fc.POWER_FOLDS, ac.ROOT), ", ".join(sorted(left)) or "no row"))
         p.update(stored[left])
         return p
     return fit
@@ -239,7 +222,7 @@ def fold_fit(per, pred):
 def power_rows():
     """Rows of the joint power fit (tools/fit_power.py), 0 without its file."""
     try:
-        with open(POWER_FOLDS) as f:
+        with open(fc.POWER_FOLDS) as f:
             return sum(json.load(f)["rows"].values())
     except (OSError, ValueError, KeyError):
         return 0

@@ -112,3 +112,35 @@ def save_cache(path, key, name, data):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         json.dump({"key": key, name: data}, f)
+
+
+def load_cache(path, key, name):
+    """The data a fit cached at path under name (save_cache), or None when
+    the file is missing, unreadable or was computed from another key."""
+    try:
+        with open(path) as f:
+            c = json.load(f)
+        return c[name] if c.get("key") == key else None
+    except (OSError, ValueError, KeyError, AttributeError):
+        return None
+
+
+# the device power constants' folds, written by tools/fit_power.py
+POWER_FOLDS = os.path.join(ac.ROOT, "tests", "accuracy", "power-folds.json")
+
+
+def power_folds(set_name):
+    """{frozenset of row ids of set_name ("mlperf", "serving") left out:
+    the device power constants of that fold} of tools/fit_power.py, with
+    frozenset() the all-row fit; {} without the file (callers say that
+    the hwdb's values are used)."""
+    try:
+        with open(POWER_FOLDS) as f:
+            d = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    out = {frozenset(): d["all"]}
+    for f in d["folds"]:
+        if f["set"] == set_name:
+            out[frozenset(f["left_out"])] = f["params"]
+    return out

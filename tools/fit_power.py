@@ -84,7 +84,7 @@ IDS = ("power_k_compute_gpu", "power_k_memory_gpu")
 # 0.92); a fit at a bound says so (fit_gpu)
 GRID = ([2.2, 3.3, 5.0, 7.5, 11.0], [0.35, 0.6, 1.0, 1.6, 2.5])
 GRID_CACHE = os.path.join(ac.ROOT, "build", "fit", "power-grid.json")
-FOLDS = os.path.join(ac.ROOT, "tests", "accuracy", "power-folds.json")
+FOLDS = fc.POWER_FOLDS
 
 
 def rows_of_both():
@@ -122,13 +122,9 @@ def grid_predictions(rows):
     key = json.dumps({"grid": GRID, "serving_time": {k: v for k, v in sorted(tfold.items()) if not k.startswith("power_")},
                       "mlperf": tp, "probe": [mp.predict(ml[0])[0]["results"]["j_per_sample"]["central"],
                                               len(sv), len(ml)]}, sort_keys=True)
-    try:
-        with open(GRID_CACHE) as f:
-            c = json.load(f)
-        if c["key"] == key:
-            return c["pred"]
-    except (OSError, ValueError, KeyError):
-        pass
+    cached = fc.load_cache(GRID_CACHE, key, "pred")
+    if cached is not None:
+        return cached
     R = S.Runner(jobs=2)
     pred = {r["id"]: [[None] * len(GRID[1]) for _ in GRID[0]] for r in sv + ml}
     for i, kc in enumerate(GRID[0]):

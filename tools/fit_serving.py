@@ -39,6 +39,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import serving_rows as S  # noqa: E402
+import fit_common as fc  # noqa: E402
 
 HWDB = os.path.join(S.ROOT, "hwdb", "serving.yaml")
 FOLDS = os.path.join(S.ROOT, "tests", "accuracy", "serving-folds.json")
@@ -55,22 +56,11 @@ TIME_IDS = [p[0] for p in TIME]
 # the shared device power constants (tools/fit_power.py): the serving
 # rows' share of their fit is counted with them
 POWER_IDS = ["power_k_compute_gpu", "power_k_memory_gpu"]
-POWER_FOLDS = os.path.join(S.ROOT, "tests", "accuracy", "power-folds.json")
 
 
 def power_folds():
-    """{frozenset of serving row ids left out: power constants} of
-    tools/fit_power.py's serving folds, with frozenset() the all-row fit;
-    {} when the file is missing (the hwdb's values are used)."""
-    try:
-        d = json.load(open(POWER_FOLDS))
-    except (OSError, ValueError):
-        return {}
-    out = {frozenset(): d["all"]}
-    for f in d["folds"]:
-        if f["set"] == "serving":
-            out[frozenset(f["left_out"])] = f["params"]
-    return out
+    """tools/fit_power.py's folds of the serving rows (fit_common.power_folds)."""
+    return fc.power_folds("serving")
 
 
 def fold_power(left_out):
@@ -80,12 +70,12 @@ def fold_power(left_out):
     power = power_folds()
     if not power:
         print("fit_serving: no %s: the folds use the hwdb's device power constants (run tools/fit_power.py)"
-              % os.path.relpath(POWER_FOLDS, S.ROOT), file=sys.stderr)
+              % os.path.relpath(fc.POWER_FOLDS, S.ROOT), file=sys.stderr)
         return None
     if left_out not in power:
         raise SystemExit("fit_serving: %s has no power fold leaving out these %d rows (the rows changed since "
                          "tools/fit_power.py wrote it); rerun tools/fit_power.py --write"
-                         % (os.path.relpath(POWER_FOLDS, S.ROOT), len(left_out)))
+                         % (os.path.relpath(fc.POWER_FOLDS, S.ROOT), len(left_out)))
     return power[left_out]
 
 
@@ -300,7 +290,7 @@ def replay_folds():
     if missing:
         raise SystemExit("fit_serving: %s has no power fold for %d of the stored serving folds (the rows "
                          "changed since tools/fit_power.py wrote it); rerun tools/fit_power.py --write"
-                         % (os.path.relpath(POWER_FOLDS, S.ROOT), len(missing)))
+                         % (os.path.relpath(fc.POWER_FOLDS, S.ROOT), len(missing)))
     return {k: dict(v, **power[k]) for k, v in replay.items()}
 
 
