@@ -14,11 +14,26 @@
  * that lives to the end of the enclosing block. */
 #define CLI_NUM(v) jc_format_number((char[40]){0}, 40, (v))
 
+struct jo_spec;
+
+/* A command's --help page, as data: the usage and what the command does
+ * (through its blank line), the option rows, then what follows them (the
+ * examples; NULL: nothing).  The rows are those of spec (jo_help_spec),
+ * else those rows() prints for the command, else none (about lists them).
+ * The pages are src/cli/help.c's; main.c prints every one the one way
+ * (help_page). */
+typedef struct cli_help {
+    const char *about;
+    const struct jo_spec *spec;
+    void (*rows)(FILE *f, const char *cmd);
+    const char *tail;
+} cli_help;
+
 typedef struct cli_cmd {
     const char *name;
     int (*run)(int argc, char **argv);   /* argv[0] is the command name */
     const char *summary;
-    void (*help)(FILE *f);
+    const cli_help *help;
 } cli_cmd;
 
 /* Prints "joulecast: <msg>" for a failed status to stderr and returns the
@@ -38,6 +53,17 @@ int cli_range(const char *cmd, const char *fmt, ...)
  * frees it; NULL (the renderer ran out of memory) prints an error.
  * Returns 0 or JC_ERR_NOMEM. */
 int cli_emit_json(char *s);
+
+/* The exit code of a report written to stdout by a text, CSV or
+ * Markdown writer: 0, or JC_ERR_IO when the writer failed. */
+int cli_written(jc_status st);
+
+/* Parses argv[from..argc-1] of a command that takes --json and one
+ * argument: --json sets *json, the argument goes to *arg (left as it was
+ * when none is given).  Returns 0; -1 after refusing an unknown option
+ * (exit JC_ERR_USAGE); or the index of a second argument, which the
+ * caller refuses in its own words. */
+int cli_json_and_arg(const char *cmd, int argc, char **argv, int from, const char **arg, int *json);
 
 /* Matches "--name VALUE" or "--name=VALUE" at argv[*i]; on a match stores
  * the value, advances *i past it and returns true.  A missing value is a
@@ -78,38 +104,20 @@ int cli_hwdb_open_from(const char *const *layers, size_t n_layers, int snapshot,
  * realpath, so runs skip it). */
 const char *cli_hwdb_snapshot_path(char *buf, size_t cap, int for_display);
 
-/* Command entry points (one file each: src/cli/cmd_<name>.c). */
-int cmd_inspect(int argc, char **argv);
-void help_inspect(FILE *f);
-int cmd_count(int argc, char **argv);
-void help_count(FILE *f);
-int cmd_estimate(int argc, char **argv);
-void help_estimate(FILE *f);
-int cmd_compare(int argc, char **argv);
-void help_compare(FILE *f);
-int cmd_sweep(int argc, char **argv);
-void help_sweep(FILE *f);
-int cmd_hw(int argc, char **argv);
-void help_hw(FILE *f);
-int cmd_region(int argc, char **argv);
-void help_region(FILE *f);
-int cmd_trace(int argc, char **argv);
-void help_trace(FILE *f);
-int cmd_hwdb(int argc, char **argv);
-void help_hwdb(FILE *f);
+/* Command entry points (one file each: src/cli/cmd_<name>.c) and their
+ * --help pages (src/cli/help.c), one line each in commands.def. */
+#define CLI_COMMAND(name, summary) int cmd_##name(int argc, char **argv); extern const cli_help help_##name;
+#include "cli/commands.def"
+#undef CLI_COMMAND
+
+/* The option rows of count's and trace's pages (cmd_count.c,
+ * cmd_trace.c): the rows those commands parse. */
+void count_help_rows(FILE *f, const char *cmd);
+void trace_help_rows(FILE *f, const char *cmd);
 
 /* Matches "--hwdb DIR" at argv[*i] (like cli_opt) and appends DIR to
  * layers (room for argc entries); returns 1 on a match.  (cmd_hwdb.c) */
 int cli_hwdb_layer_opt(int argc, char **argv, int *i, const char **layers,
                        size_t *n_layers, int *err);
-int cmd_ga(int argc, char **argv);
-void help_ga(FILE *f);
-/* Workflows (src/cli/cmd_statement.c, cmd_calibrate.c, cmd_diff.c). */
-int cmd_statement(int argc, char **argv);
-void help_statement(FILE *f);
-int cmd_calibrate(int argc, char **argv);
-void help_calibrate(FILE *f);
-int cmd_diff(int argc, char **argv);
-void help_diff(FILE *f);
 
 #endif

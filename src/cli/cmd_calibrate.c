@@ -20,53 +20,17 @@ typedef struct cal_cli {
     int trace_opt;           /* a trace option was given */
 } cal_cli;
 
-enum { CA_LIB = 1 };
+/* out, row, date: jc_calibrate_opts_set (jobopts applies --json). */
+static jc_status set_lib(void *ctx, const char *key, const char *val, jc_diag *d)
+{
+    cal_cli *k = ctx;
+    return jc_calibrate_opts_set(&k->o, key, val, d);
+}
 
 /* The rows: out, row and date are the library's (jc_command_opt_keys,
  * parsed by jc_calibrate_opts_set), then --json (schema
  * joulecast-calibrate/1). */
-static const jo_spec spec = {"calibrate", CA_LIB, JO_TAKES_JSON, NULL, 0};
-
-void help_calibrate(FILE *f)
-{
-    fprintf(f, "usage: joulecast calibrate MEASUREMENTS.csv|TRACE [JOB.yaml] [MODEL.onnx] [estimate options]\n"
-               "                           --out FILE.yaml [--row N] [--date YYYY-MM-DD] [trace options]\n\n"
-               "Fits the effective utilisation (MFU) of the device and workload class to a\n"
-               "measured run: the value whose roofline prediction gives the measured wall\n"
-               "time (or, without a duration, the measured device energy); with both, also\n"
-               "the device's energy per FLOP at the run's precision (joules-per-op method).\n"
-               "Writes them as an hwdb override layer, every value `measured:` with the\n"
-               "file, row and date; `joulecast estimate --hwdb FILE.yaml` then uses them.\n"
-               "Prints the prediction error before and after.\n\n"
-               "Measurements: CodeCarbon's emissions.csv (duration, gpu_energy or cpu_energy,\n"
-               "gpu_count, gpu_model, pue; energies are divided by pue, which CodeCarbon\n"
-               "multiplies in), or a CSV with columns among job, model, device, count,\n"
-               "hours, device_kwh, avg_watts, date.  The job options describe the measured\n"
-               "run (model, batch, samples, epochs, mode); the file's device and count are\n"
-               "used when the options give none.\n\n"
-               "A power trace (nvidia-smi, dcgmi, Carbontracker, PowerJoular, Scaphandre or a\n"
-               "plain timestamp,watts CSV; joulecast help trace) is integrated first: its\n"
-               "devices' active window (the idle ends every device shares removed) gives the\n"
-               "duration and the device energy; the layer names the trace, its format and\n"
-               "its time window.  A trace that logs a utilisation per sample (nvidia-smi\n"
-               "utilization.gpu/.memory, dcgmi GPUTL/DRAMA) also fits the device power model:\n"
-               "the idle power (mean at 0 %% utilisation, into the layer) and the coefficients\n"
-               "k_c, k_m (least squares of power against utilisation, written beside it as\n"
-               "OUT.power.yaml: give both layers to estimate).  docs/traces.md \"Power fit\".\n\n");
-    jo_help_spec(f, &spec);
-    fprintf(f, "\nexample:\n"
-               "  joulecast calibrate emissions.csv models/resnet50.onnx --train --batch 256 \\\n"
-               "      --samples 1281167 --device a100 --out mylab.yaml\n"
-               "  joulecast estimate models/resnet50.onnx --train ... --hwdb mylab.yaml\n");
-}
-
-/* out, row, date: jc_calibrate_opts_set (jobopts applies --json). */
-static int apply_lib(void *ctx, const jo_opt *o, const char *val, const char *where)
-{
-    cal_cli *k = ctx;
-    jc_diag d;
-    return jo_lib_status("calibrate", where, jc_calibrate_opts_set(&k->o, o->name, val, &d), &d);
-}
+const jo_spec calibrate_spec = {"calibrate", JO_TAKES_LIB | JO_TAKES_JSON, set_lib, NULL, 0};
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -203,7 +167,7 @@ int cmd_calibrate(int argc, char **argv)
     memset(&k, 0, sizeof k);
     jc_calibrate_opts_init(&k.o);
     k.c = &c;
-    jo_init_spec(&c, &spec, apply_lib, &k);
+    jo_init_spec(&c, &calibrate_spec, NULL, &k);
     jc_trace_opts_init(&k.topts);
     jc_calib_source *src = NULL;
     jc_prepared *p = NULL;

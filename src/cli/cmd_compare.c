@@ -22,29 +22,7 @@ typedef struct cmp_cli {
 } cmp_cli;
 
 /* The rows: --json, --csv and --html (jobopts applies them). */
-static const jo_spec spec = {"compare", 0, JO_TAKES_ALL, NULL, 0};
-
-void help_compare(FILE *f)
-{
-    fprintf(f, "usage: joulecast compare A.onnx B.onnx ... [JOB.yaml] [options]\n"
-               "       joulecast compare --generate A.json B.json|B.onnx ... [options]\n\n"
-               "Estimates the same job (workload, device, region) for each model and prints\n"
-               "MACs, parameters, wall time, facility energy, emissions and J/sample side by\n"
-               "side, then each as a ratio against the first model.  Options are those of\n"
-               "`joulecast estimate`; a job file's model (if any) comes first.  With\n"
-               "--generate the files are Hugging Face config.json files or ONNX decoder\n"
-               "exports, each served as `estimate --generate` serves one (--hf-config, if\n"
-               "given, comes first), and\n"
-               "the table gives TTFT, inter-token latency, tokens/s per device, J per output\n"
-               "token and per request beside the energy and emissions.\n\n");
-    jo_help_spec(f, &spec);
-    fprintf(f, "\nexamples:\n"
-               "  joulecast compare models/resnet50.onnx models/resnet18.onnx models/mobilenet_v2.onnx \\\n"
-               "      --batch 64 --requests 1000000 --device a100 --region FR\n"
-               "  joulecast compare --generate llama-3.1-8b.json mistral-7b.json qwen2.5-7b.json \\\n"
-               "      --prompt-tokens 500 --output-tokens 300 --concurrency 64 --requests 1e6 \\\n"
-               "      --device h100 --region US\n");
-}
+const jo_spec compare_spec = {"compare", JO_TAKES_ALL, NULL, NULL, 0};
 
 static int add_model(void *ctx, const char *arg)
 {
@@ -59,7 +37,7 @@ int cmd_compare(int argc, char **argv)
     cmp_cli cc;
     jobopts c;
     memset(&cc, 0, sizeof cc);
-    jo_init_spec(&c, &spec, NULL, NULL);
+    jo_init_spec(&c, &compare_spec, NULL, NULL);
     jc_hwdb *db = NULL;
     jc_compare *cmp = NULL;
     const char *paths[MAX_MODELS + 1];
@@ -96,9 +74,9 @@ int cmd_compare(int argc, char **argv)
     if (fmt->json) {
         if ((rc = cli_emit_json(jc_report_compare_json(cmp->items, cmp->n)))) goto out;
     } else if (fmt->csv) {
-        if (jc_report_compare_csv(cmp->items, cmp->n, stdout)) rc = JC_ERR_IO;
+        rc = cli_written(jc_report_compare_csv(cmp->items, cmp->n, stdout));
     } else {
-        if (jc_report_compare_text(cmp->items, cmp->n, stdout)) rc = JC_ERR_IO;
+        rc = cli_written(jc_report_compare_text(cmp->items, cmp->n, stdout));
     }
 out:
     jc_compare_free(cmp);

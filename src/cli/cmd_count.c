@@ -30,17 +30,10 @@ static const jo_opt own[] = {
 };
 #define N_OWN (sizeof own / sizeof own[0])
 
-void help_count(FILE *f)
+/* count's rows: the shared ones it takes, then its own. */
+void count_help_rows(FILE *f, const char *cmd)
 {
-    fprintf(f,
-        "usage: joulecast count [JOB.yaml] MODEL.onnx [options]\n\n"
-        "Infers every tensor's shape and counts MACs, FLOPs, special ops\n"
-        "(transcendentals), bytes and parameters per node (docs/counting.md).\n"
-        "Unknown dims, unsupported ops and data-dependent sizes are listed\n"
-        "first and never counted as zero; --batch binds the first dim of every\n"
-        "symbolic input, and without it such a dim stays unbound.  A job file\n"
-        "(as estimate reads it) gives the model, batch, dims, inputs and op\n"
-        "rules; its estimate keys are named in a warning and skipped.\n\n");
+    (void)cmd;
     jo_help_only(f, shared, own, N_OWN);
 }
 

@@ -13,21 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void help_diff(FILE *f)
-{
-    fprintf(f, "usage: joulecast diff OLD.json NEW.json [--max-increase P%%] [--on central|high] [--json]\n\n"
-               "Compares two outputs of `joulecast estimate --json`: wall time, device-hours,\n"
-               "energy (devices, host, facility) and emissions, old, new and relative change,\n"
-               "and the settings that differ (device, region, method, ...).\n\n"
-               "  --max-increase P%%  exit 10 when facility energy or location-based emissions\n"
-               "                     rose by more than P percent (e.g. 20%%)\n"
-               "  --on WHICH         compare the central figures (default) or the high end\n"
-               "  --json             JSON output (docs/json-schemas.md \"diff\")\n"
-               "\nexample (CI):\n"
-               "  joulecast estimate job.yaml --json > new.json\n"
-               "  joulecast diff baseline.json new.json --max-increase 20%%\n");
-}
-
 int cmd_diff(int argc, char **argv)
 {
     const char *files[2] = {NULL, NULL};
@@ -64,12 +49,8 @@ int cmd_diff(int argc, char **argv)
         if (jc_read_estimate_json(files[k], &s[k], &d)) { rc = cli_fail(&d); goto out; }
     jc_status st = jc_estimate_diff(&s[0], &s[1], maxinc, on_high, df, &d);
     if (st && st != JC_ERR_BUDGET) { rc = cli_fail(&d); goto out; }
-    if (json) {
-        if ((rc = cli_emit_json(jc_report_diff_json(df)))) goto out;
-    } else if (jc_report_diff_text(df, stdout)) {
-        rc = JC_ERR_IO;
-        goto out;
-    }
+    rc = json ? cli_emit_json(jc_report_diff_json(df)) : cli_written(jc_report_diff_text(df, stdout));
+    if (rc) goto out;
     if (st == JC_ERR_BUDGET) {
         fflush(stdout);
         rc = cli_fail(&d);

@@ -36,23 +36,7 @@ static const jo_opt opts[] = {
     {"top", JO_OUT, OUT_TOP, "N", "with --per-node, text: the N nodes of most energy (default 10; 0: all)"},
 };
 #define N_OPTS (sizeof opts / sizeof opts[0])
-static const jo_spec spec = {"estimate", 0, JO_TAKES_ALL, opts, N_OPTS};
-
-void help_estimate(FILE *f)
-{
-    fprintf(f, "usage: joulecast estimate [JOB.yaml] [MODEL.onnx] [options]\n\n"
-               "Predicts wall time, device-hours, energy (device, host, facility) and\n"
-               "emissions of a training or inference job, with a low-central-high range\n"
-               "and every assumption named with its source.  A job file holds the same\n"
-               "options as YAML keys (docs/job-file.md); options given here override it.\n\n");
-    jo_help_spec(f, &spec);
-    fprintf(f, "\nexamples:\n"
-               "  joulecast estimate models/resnet50.onnx --train --samples 1281167 --epochs 90 \\\n"
-               "      --batch 256 --device a100 --count 8 --region US-CA\n"
-               "  joulecast estimate --flops 3.14e23 --train --device v100 --count 10000 --region US\n"
-               "  joulecast estimate --generate --hf-config llama-3.1-8b.json --prompt-tokens 500 \\\n"
-               "      --output-tokens 300 --concurrency 64 --requests 1e7 --device h100 --region US\n");
-}
+const jo_spec estimate_spec = {"estimate", JO_TAKES_ALL, NULL, opts, N_OPTS};
 
 /* This command's own rows. */
 static int apply_out(void *ctx, const jo_opt *o, const char *val, const char *where)
@@ -117,9 +101,9 @@ static int run_generation(jobopts *c, const est_out *out, const jc_hwdb *db)
     } else if (c->out.json) {
         if ((rc = cli_emit_json(jc_report_serving_json(s)))) goto done;
     } else if (c->out.csv) {
-        if (jc_report_serving_csv(s, stdout, 1)) rc = JC_ERR_IO;
-    } else if (jc_report_serving_text(s, stdout)) {
-        rc = JC_ERR_IO;
+        rc = cli_written(jc_report_serving_csv(s, stdout, 1));
+    } else {
+        rc = cli_written(jc_report_serving_text(s, stdout));
     }
     if (!rc && jc_budget_check(s->estimate, &out->budget, &d)) {
         fflush(stdout);
@@ -137,7 +121,7 @@ int cmd_estimate(int argc, char **argv)
     memset(&out, 0, sizeof out);
     out.budget.max_kwh = out.budget.max_kgco2e = NAN;
     out.top = -1;
-    jo_init_spec(&c, &spec, apply_out, &out);
+    jo_init_spec(&c, &estimate_spec, apply_out, &out);
     out.fmt = &c.out;
     jc_prepared *p = NULL;
     jc_hwdb *db = NULL;
@@ -185,16 +169,15 @@ int cmd_estimate(int argc, char **argv)
     } else if (c.out.json) {
         if ((rc = cli_emit_json(jc_report_estimate_json(e)))) goto out;
     } else if (c.out.csv) {
-        if (jc_report_estimate_csv(e, stdout, 1)) rc = JC_ERR_IO;
+        rc = cli_written(jc_report_estimate_csv(e, stdout, 1));
     } else if (out.codecarbon) {
         char ts[32];
         jc_utc_timestamp(ts, sizeof ts, 0);
         jc_codecarbon_opts co = {ts, out.project, NULL};
-        if (jc_report_estimate_codecarbon(e, &co, stdout, 1)) rc = JC_ERR_IO;
+        rc = cli_written(jc_report_estimate_codecarbon(e, &co, stdout, 1));
     } else {
         if (c.model) printf("model      %s\n", c.model);
-        if (jc_report_estimate_text_top(e, stdout, out.top >= 0 ? out.top : JC_PER_NODE_TOP_DEFAULT))
-            rc = JC_ERR_IO;
+        rc = cli_written(jc_report_estimate_text_top(e, stdout, out.top >= 0 ? out.top : JC_PER_NODE_TOP_DEFAULT));
     }
     /* the budget gate: after the report, so CI logs show the figures */
     if (!rc && jc_budget_check(e, &out.budget, &d)) {

@@ -11,19 +11,6 @@
 
 #include <string.h>
 
-void help_hw(FILE *f)
-{
-    fprintf(f,
-        "usage: joulecast hw list [--kind gpu|cpu|tpu|accelerator|soc|host] [--vendor V]\n"
-        "                         [--form-factor F] [--year Y|Y1-Y2] [--json]\n"
-        "       joulecast hw show ID [--json]\n\n"
-        "Lists the devices and hosts of the hardware database, or shows one\n"
-        "(by id or alias, case-insensitive) with every value, its range, year,\n"
-        "source and the file:line:column it comes from; a value computed from\n"
-        "published figures is marked (derived) and says how.\n\n");
-    lookup_help(f, "hw");
-}
-
 /* hw show ID: the device or host. */
 static int show(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *flt, int json)
 {
@@ -33,7 +20,7 @@ static int show(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *
     (void)flt;
     if (jc_hwdb_hardware(db, o->show, &dev, &host, &d)) return cli_fail(&d);
     if (json) return cli_emit_json(dev ? jc_report_device_json(dev) : jc_report_host_json(host));
-    return (dev ? jc_report_device_text(dev, stdout) : jc_report_host_text(host, stdout)) ? JC_ERR_IO : 0;
+    return cli_written(dev ? jc_report_device_text(dev, stdout) : jc_report_host_text(host, stdout));
 }
 
 /* hw list: the entries the filter keeps. */
@@ -42,8 +29,7 @@ static int list(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *
     jc_diag d;
     (void)o;
     if (jc_hw_list_check(db, flt, &d)) return cli_fail(&d);
-    if (json) return cli_emit_json(jc_report_hw_list_json(db, flt));
-    return jc_report_hw_list_text(db, flt, stdout) ? JC_ERR_IO : 0;
+    return json ? cli_emit_json(jc_report_hw_list_json(db, flt)) : cli_written(jc_report_hw_list_text(db, flt, stdout));
 }
 
 int cmd_hw(int argc, char **argv)

@@ -21,40 +21,6 @@ int cli_hwdb_layer_opt(int argc, char **argv, int *i, const char **layers,
     return 1;
 }
 
-void help_hwdb(FILE *f)
-{
-    fprintf(f,
-        "usage: joulecast hwdb check [DIR...] [--alone] [--hwdb DIR]...\n"
-        "       joulecast hwdb snapshot [DIR] -o FILE\n"
-        "       joulecast hwdb info\n"
-        "       joulecast hwdb schema [KIND] [--json]\n\n"
-        "Validates a hardware database (schema: docs/hwdb-schema.md) and prints\n"
-        "the number of entries of each kind.  Without DIR: the bundled database\n"
-        "with the --hwdb and $JOULECAST_HWDB layers.  With DIR (a folder or a\n"
-        "single .yaml file): DIR checked as an override layer on top of the\n"
-        "bundled database, or as a database of its own with --alone.\n"
-        "Every error names file:line:column.  Exit status 5 on an invalid\n"
-        "database, 3 when a folder or file cannot be read.\n\n"
-        "  --alone      check DIR... without the bundled database\n"
-        "  --hwdb DIR   an override layer (repeatable)\n\n"
-        "`hwdb snapshot` loads DIR (default: the bundled folder) and writes it\n"
-        "to FILE as a snapshot that opens in well under a millisecond instead\n"
-        "of the ~20 ms the YAML takes to parse.  `make` writes build/hwdb.snap\n"
-        "and `make install` share/joulecast/hwdb.snap; runs without --hwdb or\n"
-        "$JOULECAST_HWDB layers use the first of $JOULECAST_HWDB_SNAPSHOT\n"
-        "(\"off\": none), <exe dir>/hwdb.snap and\n"
-        "<exe dir>/../share/joulecast/hwdb.snap while it is fresh (no *.yaml\n"
-        "file or folder of it changed: same sizes and modification times),\n"
-        "else they parse the YAML.  The numbers are the same either way.\n\n"
-        "`hwdb info` prints the bundled folder, the snapshot and whether it is\n"
-        "used (or why not), and the time each way of loading takes.\n\n"
-        "`hwdb schema` prints the fields of a record kind (\"device\"; default:\n"
-        "every kind with a field table) as the loader checks them: key, type,\n"
-        "required, range, C member and notes, as Markdown (the tables of\n"
-        "docs/hwdb-schema.md) or, with --json, as the document\n"
-        "tools/hwdb_fields.json that tools/check_hwdb.py reads.\n");
-}
-
 static double now_s(void)
 {
     struct timespec t;
@@ -136,13 +102,9 @@ static int hwdb_schema(int argc, char **argv)
 {
     const char *kind = NULL;
     int json = 0;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) json = 1;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage("hwdb", "unknown option '%s'", argv[i]);
-        else if (kind) return cli_usage("hwdb", "hwdb schema takes one KIND");
-        else kind = argv[i];
-    }
+    int i = cli_json_and_arg("hwdb", argc, argv, 2, &kind, &json);
+    if (i < 0) return JC_ERR_USAGE;
+    if (i) return cli_usage("hwdb", "hwdb schema takes one KIND");
     if (json) {
         if (kind) return cli_usage("hwdb", "hwdb schema --json prints every kind: no KIND");
         return cli_emit_json(jc_report_hwdb_schema_json());

@@ -7,18 +7,6 @@
  */
 #include "cli/lookup.h"
 
-void help_region(FILE *f)
-{
-    fprintf(f,
-        "usage: joulecast region list [--provider aws|gcp|azure|...] [--type TYPE] [--json]\n"
-        "       joulecast region show CODE [--json]\n\n"
-        "Lists the regions of the hardware database with their default grid\n"
-        "carbon intensity (gCO2e/kWh), or shows one region (code or alias,\n"
-        "case-insensitive) with every dataset's value, year, basis and source,\n"
-        "the default and why it was chosen.\n\n");
-    lookup_help(f, "region");
-}
-
 /* region show CODE. */
 static int show(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *flt, int json)
 {
@@ -26,8 +14,7 @@ static int show(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *
     jc_diag d;
     (void)flt;
     if (jc_hwdb_region(db, o->show, &r, &d)) return cli_fail(&d);
-    if (json) return cli_emit_json(jc_report_region_json(r));
-    return jc_report_region_text(r, stdout) ? JC_ERR_IO : 0;
+    return json ? cli_emit_json(jc_report_region_json(r)) : cli_written(jc_report_region_text(r, stdout));
 }
 
 /* region list, by provider and type. */
@@ -38,7 +25,7 @@ static int list(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *
     if (jc_region_list_check(db, o->provider, o->type, &d))
         return d.status == JC_ERR_USAGE ? cli_usage("region", "%s", d.msg) : cli_fail(&d);
     if (json) return cli_emit_json(jc_report_region_list_json(db, o->provider, o->type));
-    return jc_report_region_list_text(db, o->provider, o->type, stdout) ? JC_ERR_IO : 0;
+    return cli_written(jc_report_region_list_text(db, o->provider, o->type, stdout));
 }
 
 int cmd_region(int argc, char **argv)

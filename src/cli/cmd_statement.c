@@ -12,41 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ST_LIB = 1 };
+/* format, training-type, location: the library's parse, as the binding's. */
+static jc_status set_lib(void *keys, const char *key, const char *val, jc_diag *d)
+{
+    return jc_statement_keys_set(keys, key, val, d);
+}
 
 /* The rows: format, training-type and location, the library's
  * (jc_command_opt_keys, parsed by jc_statement_keys_set). */
-static const jo_spec spec = {"statement", ST_LIB, 0, NULL, 0};
-void help_statement(FILE *f)
-{
-    fprintf(f, "usage: joulecast statement [JOB.yaml] [MODEL.onnx] [estimate options] [--format F]\n\n"
-               "Runs the estimate the options describe (as `joulecast estimate` would) and\n"
-               "prints a carbon statement to paste into a paper: hardware, device count,\n"
-               "hours, energy, PUE, grid intensity with its dataset and year, emissions\n"
-               "with their range, method, joulecast version and the command that\n"
-               "reproduces it; every figure's source in a footnote.  It says in words\n"
-               "what was given and what assumed (the precision, the host, a device alias\n"
-               "that picks a variant, the intensity basis).  --format latex writes\n"
-               "\\footnote{}s and \\url{}s (load hyperref or url).  --format hf prints\n"
-               "the Hugging Face model-card co2_eq_emissions block (emissions in grams; it\n"
-               "describes training, so it is refused for inference and --generate).\n"
-               "With --generate (LLM serving) the paragraph also states J per output\n"
-               "token, J per request and the prefill share.\n\n");
-    jo_help_spec(f, &spec);
-    fprintf(f, "\nexamples:\n"
-               "  joulecast statement docs/examples/resnet50-imagenet.yaml --format latex\n"
-               "  joulecast statement --train --params 7e9 --tokens 2e12 --device h100 --count 1024 \\\n"
-               "      --region US --format hf\n"
-               "  joulecast statement --generate --hf-config llama-3.1-8b.json --prompt-tokens 500 \\\n"
-               "      --output-tokens 300 --concurrency 64 --requests 1e7 --device h100 --region US\n");
-}
-
-/* format, training-type, location: the library's parse (jc_statement_keys_set), as the binding's. */
-static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *where)
-{
-    jc_diag d;
-    return jo_lib_status("statement", where, jc_statement_keys_set(ctx, o->name, val, &d), &d);
-}
+const jo_spec statement_spec = {"statement", JO_TAKES_LIB, set_lib, NULL, 0};
 
 /* Writes the reproducing `joulecast estimate` command: argv without
  * statement's own options. */
@@ -64,7 +38,7 @@ int cmd_statement(int argc, char **argv)
     jc_statement_keys s;
     jobopts c;
     memset(&s, 0, sizeof s);
-    jo_init_spec(&c, &spec, apply_own, &s);
+    jo_init_spec(&c, &statement_spec, NULL, &s);
     jc_prepared *p = NULL;
     jc_hwdb *db = NULL;
     jc_estimate *own_e = NULL;

@@ -15,45 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct sweep_cli {
-    jc_sweep_opts o;    /* sweep's own options, parsed by the library */
-} sweep_cli;
-
-enum { S_LIB = 1 };
+static jc_status set_lib(void *o, const char *key, const char *val, jc_diag *d)
+{
+    return jc_sweep_opts_set(o, key, val, d);
+}
 
 /* The command's rows: the library's sweep keys (jc_command_opt_keys,
  * parsed by jc_sweep_opts_set), then --json, --csv and --html. */
-static const jo_spec spec = {"sweep", S_LIB, JO_TAKES_ALL, NULL, 0};
-
-void help_sweep(FILE *f)
-{
-    fprintf(f, "usage: joulecast sweep [JOB.yaml] [MODEL.onnx] [options]\n\n"
-               "Estimates one job over devices x regions x batch sizes x precisions (each a\n"
-               "comma list), sorts the entries and marks the Pareto front of wall time against\n"
-               "emissions.  Entries that cannot be estimated are listed as skipped with the\n"
-               "reason.  Without --devices (or --device) every gpu, tpu and accelerator is\n"
-               "swept; without --regions (or --region/--ci) every cloud region.  The other\n"
-               "options are those of `joulecast estimate`.\n\n");
-    jo_help_spec(f, &spec);
-    fprintf(f, "\nexamples:\n"
-               "  joulecast sweep models/resnet50.onnx --batch 64 --requests 1000000\n"
-               "  joulecast sweep models/bert_base.onnx --dim sequence=128 --batches 8,32,128 \\\n"
-               "      --devices a100,h100,l4 --regions aws:all --precisions bf16,fp8 --sort energy\n"
-               "  joulecast sweep --generate --hf-config llama-3.1-8b.json --prompt-tokens 500 --output-tokens 300 \\\n"
-               "      --devices h100,l40s --counts 1,2 --concurrencies 8,64,256 --weights-list bf16,fp8 --max-itl 50ms\n");
-}
-
-/* The library's rows (jobopts applies the output rows itself). */
-static int apply_lib(void *ctx, const jo_opt *o, const char *val, const char *where)
-{
-    sweep_cli *c = ctx;
-    jc_diag d;
-    return jo_lib_status("sweep", where, jc_sweep_opts_set(&c->o, o->name, val, &d), &d);
-}
+const jo_spec sweep_spec = {"sweep", JO_TAKES_LIB | JO_TAKES_ALL, set_lib, NULL, 0};
 
 /* sweep --generate: devices x counts x tp x concurrency x weights
  * (jc_serving_sweep_run). */
-static int sweep_generation(const sweep_cli *sc, jobopts *c, const jc_serving_sweep_spec *sp, jc_hwdb *db)
+static int sweep_generation(const jc_sweep_opts *o, jobopts *c, const jc_serving_sweep_spec *sp, jc_hwdb *db)
 {
     jc_arch *arch = NULL;
     jc_serving_sweep *s = NULL;
@@ -67,9 +40,9 @@ static int sweep_generation(const sweep_cli *sc, jobopts *c, const jc_serving_sw
     if (c->out.json) {
         if ((rc = cli_emit_json(jc_report_serving_sweep_json(s)))) goto out;
     } else if (c->out.csv) {
-        if (jc_report_serving_sweep_csv(s, stdout)) rc = JC_ERR_IO;
-    } else if (jc_report_serving_sweep_text(s, (size_t)sc->o.top, stdout)) {
-        rc = JC_ERR_IO;
+        rc = cli_written(jc_report_serving_sweep_csv(s, stdout));
+    } else {
+        rc = cli_written(jc_report_serving_sweep_text(s, (size_t)o->top, stdout));
     }
 out:
     jc_serving_sweep_free(s);
@@ -79,15 +52,14 @@ out:
 
 int cmd_sweep(int argc, char **argv)
 {
-    sweep_cli sc;
+    jc_sweep_opts o;
     jobopts c;
     jc_diag d;
-    memset(&sc, 0, sizeof sc);
-    if (jc_sweep_opts_init(&sc.o, &d)) {
+    if (jc_sweep_opts_init(&o, &d)) {
         fprintf(stderr, "joulecast: sweep: out of memory\n");
         return JC_ERR_NOMEM;
     }
-    jo_init_spec(&c, &spec, apply_lib, &sc);
+    jo_init_spec(&c, &sweep_spec, NULL, &o);
     jc_hwdb *db = NULL;
     jc_model *m = NULL;
     jc_sweep *s = NULL;
@@ -96,13 +68,13 @@ int cmd_sweep(int argc, char **argv)
 
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL)) || (rc = jo_out_check(&c, 0))) goto out;
     const jo_out *fmt = &c.out;
-    if (jc_sweep_spec_from_opts(&sc.o, &c.job, fmt->json + fmt->csv > 0, fmt->html != NULL, &plan, &d)) {
+    if (jc_sweep_spec_from_opts(&o, &c.job, fmt->json + fmt->csv > 0, fmt->html != NULL, &plan, &d)) {
         rc = d.status == JC_ERR_RANGE ? cli_range("sweep", "%s", d.msg) : cli_usage("sweep", "%s", d.msg);
         goto out;
     }
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
     if (plan.generation) {
-        rc = sweep_generation(&sc, &c, &plan.serving, db);
+        rc = sweep_generation(&o, &c, &plan.serving, db);
         goto out;
     }
     jc_request rq;
@@ -114,16 +86,16 @@ int cmd_sweep(int argc, char **argv)
     if (fmt->html) {
         FILE *hf = jo_html_open(fmt->html, &rc);
         if (!hf) goto out;
-        jc_status hs = jc_report_sweep_html(s, sc.o.top_given ? (size_t)sc.o.top : 100, hf);
+        jc_status hs = jc_report_sweep_html(s, o.top_given ? (size_t)o.top : 100, hf);
         if ((rc = jo_html_close(hf, fmt->html, hs))) goto out;
         if (!strcmp(fmt->html, "-")) goto out;
     }
     if (fmt->json) {
         if ((rc = cli_emit_json(jc_report_sweep_json(s)))) goto out;
     } else if (fmt->csv) {
-        if (jc_report_sweep_csv(s, stdout)) rc = JC_ERR_IO;
+        rc = cli_written(jc_report_sweep_csv(s, stdout));
     } else {
-        jc_status st = jc_report_sweep_text(s, (size_t)sc.o.top, stdout);
+        jc_status st = jc_report_sweep_text(s, (size_t)o.top, stdout);
         if (st) rc = st;
     }
 out:
@@ -131,6 +103,6 @@ out:
     jc_model_free(m);
     jc_hwdb_free(db);
     jo_free(&c);
-    jc_sweep_opts_release(&sc.o);
+    jc_sweep_opts_release(&o);
     return rc;
 }

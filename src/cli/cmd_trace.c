@@ -24,16 +24,10 @@ static int is_trace_key(const char *k)
     return 0;
 }
 
-void help_trace(FILE *f)
+/* The trace keys' rows, as the job-key table words them. */
+void trace_help_rows(FILE *f, const char *cmd)
 {
-    fprintf(f, "usage: joulecast trace FILE [--trace-format F] [--scope S] [--gap S] [--idle-w W]\n"
-               "                       [--interval S] [--row N] [--json]\n\n"
-               "Reads a power trace and integrates it per channel (one GPU, the CPU, the host,\n"
-               "a wall meter): trapezoid energy, gaps above a threshold reported and not\n"
-               "bridged, duration, average and peak power, average utilisation, the leading\n"
-               "and trailing idle phases and the marginal (above-idle) energy.  The trace is\n"
-               "streamed: memory does not grow with its length.  Rows that cannot be read\n"
-               "are named by line.  Formats and their scopes: docs/traces.md.\n\n");
+    (void)cmd;
     size_t n;
     const jc_job_key *k = jc_job_keys(&n);
     for (size_t i = 0; i < n; i++) {
@@ -42,12 +36,6 @@ void help_trace(FILE *f)
         snprintf(left, sizeof left, "--%s %s", k[i].name, k[i].arg);
         fprintf(f, "  %-17s %s\n", left, k[i].help);
     }
-    fprintf(f, "  --row N           codecarbon: the data row (default: the last)\n"
-               "  --json            JSON output (schema joulecast-trace/1)\n\n"
-               "example:\n"
-               "  nvidia-smi --query-gpu=timestamp,index,name,power.draw,utilization.gpu \\\n"
-               "      --format=csv -lms 1000 > run.csv &\n"
-               "  joulecast trace run.csv\n");
 }
 
 int cmd_trace(int argc, char **argv)
@@ -96,8 +84,7 @@ int cmd_trace(int argc, char **argv)
     jc_trace *t = NULL;
     int rc = 0;
     if (jc_trace_load(path, &o, &t, &d)) return cli_fail(&d);
-    if (json) rc = cli_emit_json(jc_report_trace_json(t));
-    else if (jc_report_trace_text(t, stdout)) rc = JC_ERR_IO;
+    rc = json ? cli_emit_json(jc_report_trace_json(t)) : cli_written(jc_report_trace_text(t, stdout));
     jc_trace_free(t);
     return rc;
 }

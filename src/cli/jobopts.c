@@ -101,15 +101,9 @@ void jo_help_rows(FILE *f, const jo_opt *rows, size_t n)
     help_rows(f, rows, n, NULL);
 }
 
-void jo_help_page(FILE *f, const char *about, const jo_opt *rows, size_t n, const char *examples)
-{
-    fputs(about, f);
-    jo_help(f, rows, n);
-    fputs(examples, f);
-}
-
-/* The shared output rows (jo_spec.outs), ids above every command's. */
-enum { ID_JSON = 1000, ID_CSV, ID_HTML };
+/* The library's rows and the shared output rows (jo_spec.takes), ids
+ * above every command's. */
+enum { ID_LIB = 1000, ID_JSON, ID_CSV, ID_HTML };
 static const jo_opt out_rows[] = {
     {"json", JO_OUT, ID_JSON, NULL, "JSON output (docs/json-schemas.md: the command's section)"},
     {"csv", JO_OUT, ID_CSV, NULL, "CSV output: a header row, then one row per estimate (model, entry)"},
@@ -120,13 +114,13 @@ static const jo_opt out_rows[] = {
 jo_opt *jo_spec_rows(const jo_spec *s, size_t *n)
 {
     size_t nk = 0, m = 0;
-    const jc_cmd_key *k = s->lib_id ? jc_command_opt_keys(s->cmd, &nk) : NULL;
+    const jc_cmd_key *k = s->takes & JO_TAKES_LIB ? jc_command_opt_keys(s->cmd, &nk) : NULL;
     jo_opt *r = calloc(nk + 3 + s->n_extra + 1, sizeof *r);
     if (!r) return NULL;
     for (size_t i = 0; i < nk; i++)
-        if (!k[i].argument) r[m++] = (jo_opt){k[i].name, k[i].output ? JO_OUT : JO_CMD, s->lib_id, k[i].arg, k[i].help};
+        if (!k[i].argument) r[m++] = (jo_opt){k[i].name, k[i].output ? JO_OUT : JO_CMD, ID_LIB, k[i].arg, k[i].help};
     for (size_t i = 0; i < 3; i++)
-        if (s->outs & 1u << i) r[m++] = out_rows[i];
+        if (s->takes & 1u << i) r[m++] = out_rows[i];
     if (s->n_extra) memcpy(r + m, s->extra, s->n_extra * sizeof *r);
     *n = m + s->n_extra;
     return r;
@@ -137,6 +131,7 @@ void jo_init_spec(jobopts *c, const jo_spec *s, jo_handler handler, void *ctx)
     size_t n = 0;
     jo_opt *rows = jo_spec_rows(s, &n);
     jo_init(c, s->cmd, rows, n, handler, ctx);
+    c->lib = s->lib;
     c->spec_rows = rows;
     if (!rows) c->nomem = 1;
 }
@@ -290,6 +285,10 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
         /* fall through */
     case JO_CMD:
     case JO_CMD_EACH:
+        if (o->off == ID_LIB && c->lib) {
+            jc_diag d;
+            return jo_lib_status(c->cmd, where, c->lib(c->ctx, o->name, val, &d), &d);
+        }
         return c->handler ? c->handler(c->ctx, o, val, where) : JC_ERR_INTERNAL;
     }
     return JC_ERR_INTERNAL;

@@ -46,10 +46,17 @@ typedef int (*jo_handler)(void *ctx, const jo_opt *o, const char *val,
  * returns 0 or an exit code.  NULL: one model, kept in jobopts.model. */
 typedef int (*jo_positional)(void *ctx, const char *arg);
 
+/* The library's setter of a command's own options (jc_sweep_opts_set,
+ * ...) called with jo_init_spec's ctx; jobopts turns its status into the
+ * exit code (jo_lib_status). */
+typedef jc_status (*jo_lib_set)(void *ctx, const char *key, const char *val, jc_diag *d);
+
 /* The output options estimate, compare and sweep share (--json, --csv,
  * --html FILE): rows of jobopts.c's, applied by jobopts itself into
- * jobopts.out; a command takes those its jo_spec.outs names. */
-enum { JO_TAKES_JSON = 1, JO_TAKES_CSV = 2, JO_TAKES_HTML = 4, JO_TAKES_ALL = 7 };
+ * jobopts.out; a command takes those its jo_spec.takes names.
+ * JO_TAKES_LIB: the library's own options of the command
+ * (jc_command_opt_keys). */
+enum { JO_TAKES_JSON = 1, JO_TAKES_CSV = 2, JO_TAKES_HTML = 4, JO_TAKES_ALL = 7, JO_TAKES_LIB = 8 };
 typedef struct jo_out {
     int json, csv;
     const char *html;     /* --html FILE ('-': stdout), or NULL */
@@ -88,6 +95,7 @@ typedef struct jobopts {
     const char *const *only;    /* NULL, or the shared rows the command
                                    takes (jo_only) */
     jo_handler handler;
+    jo_lib_set lib;             /* the spec's setter of the library's rows */
     void *ctx;
     jo_opt *spec_rows;          /* jo_init_spec's rows (malloc'ed), or NULL */
     jo_out out;                 /* the shared output options given */
@@ -118,22 +126,28 @@ void jo_help(FILE *f, const jo_opt *extra, size_t n_extra);
  * takes, then its own. */
 void jo_help_only(FILE *f, const char *const *only, const jo_opt *extra, size_t n_extra);
 
-/* A command's own rows: the library's options of cmd (jc_command_opt_keys,
- * each with id lib_id; a key the command line takes as an argument is
- * left out), the shared output rows outs names, then extra. */
+/* A command's own rows: with JO_TAKES_LIB the library's options of cmd
+ * (jc_command_opt_keys; a key the command line takes as an argument is
+ * left out), set through lib (NULL: handed to the handler), then the
+ * shared output rows `takes` names, then extra. */
 typedef struct jo_spec {
     const char *cmd;
-    size_t lib_id;          /* the id of the library's rows for the handler */
-    unsigned outs;          /* JO_TAKES_* */
+    unsigned takes;         /* JO_TAKES_* */
+    jo_lib_set lib;
     const jo_opt *extra;
     size_t n_extra;
 } jo_spec;
 
+/* The specs of the commands that parse with jobopts (cmd_<name>.c), which
+ * their help pages (help.c) print the rows of. */
+extern const jo_spec estimate_spec, compare_spec, sweep_spec, statement_spec, calibrate_spec;
+
 /* The rows of spec s: malloc'ed (free it), NULL when out of memory; *n
  * receives the count. */
 jo_opt *jo_spec_rows(const jo_spec *s, size_t *n);
-/* jo_init with the rows of s (jobopts owns them: jo_free); out of memory
- * is reported by jo_parse. */
+/* jo_init with the rows of s (jobopts owns them: jo_free) and its
+ * library setter, both called with ctx; out of memory is reported by
+ * jo_parse. */
 void jo_init_spec(jobopts *c, const jo_spec *s, jo_handler handler, void *ctx);
 /* jo_help with the rows of s. */
 void jo_help_spec(FILE *f, const jo_spec *s);
@@ -148,9 +162,6 @@ int jo_out_check(const jobopts *c, int others);
  * otherwise. */
 int jo_lib_status(const char *cmd, const char *where, jc_status st, const jc_diag *d);
 
-/* Prints a command's --help page: the usage and what it does (about),
- * the rows (jo_help_rows), then the examples. */
-void jo_help_page(FILE *f, const char *about, const jo_opt *rows, size_t n, const char *examples);
 /* Prints rows alone, one "  --name ARG  help" line each. */
 void jo_help_rows(FILE *f, const jo_opt *rows, size_t n);
 

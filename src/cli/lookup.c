@@ -19,7 +19,7 @@ static const jo_opt hwdb_row[] = {
 
 void lookup_help(FILE *f, const char *cmd)
 {
-    jo_spec s = {cmd, 1, JO_TAKES_JSON, hwdb_row, 1};
+    jo_spec s = {cmd, JO_TAKES_LIB | JO_TAKES_JSON, NULL, hwdb_row, 1};
     size_t n = 0;
     jo_opt *rows = jo_spec_rows(&s, &n);
     if (rows) jo_help_rows(f, rows, n);

@@ -4,6 +4,7 @@
  * values; see README "Exit codes").  Only the CLI writes to the terminal.
  */
 #include "cli/cli.h"
+#include "cli/jobopts.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,21 +13,21 @@
 #include <string.h>
 
 static const cli_cmd commands[] = {
-    {"inspect", cmd_inspect, "show what an ONNX file holds (no weights read)", help_inspect},
-    {"count", cmd_count, "shapes, MACs, FLOPs, bytes and params per node", help_count},
-    {"estimate", cmd_estimate, "time, energy and emissions of training or inference", help_estimate},
-    {"compare", cmd_compare, "the same job for several models, side by side with ratios", help_compare},
-    {"sweep", cmd_sweep, "one job over devices x regions x batch sizes x precisions; Pareto front", help_sweep},
-    {"hw", cmd_hw, "list or show devices and hosts of the hardware database", help_hw},
-    {"region", cmd_region, "list or show regions and their grid carbon intensity", help_region},
-    {"hwdb", cmd_hwdb, "check a hardware database or an override folder", help_hwdb},
-    {"ga", cmd_ga, "the Green Algorithms calculator's figure for a job, and what it leaves out", help_ga},
-    {"statement", cmd_statement, "a paper's carbon statement (Markdown, LaTeX, HF model card)", help_statement},
-    {"calibrate", cmd_calibrate, "fit utilisation and energy per FLOP to a measured run", help_calibrate},
-    {"trace", cmd_trace, "integrate a power trace (nvidia-smi, dcgmi, CodeCarbon, ...)", help_trace},
-    {"diff", cmd_diff, "compare two estimate JSON files; an energy gate for CI", help_diff},
+#define CLI_COMMAND(name, summary) {#name, cmd_##name, summary, &help_##name},
+#include "cli/commands.def"
+#undef CLI_COMMAND
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+/* Prints command c's --help page (cli_help). */
+static void help_page(FILE *f, const cli_cmd *c)
+{
+    const cli_help *h = c->help;
+    fputs(h->about, f);
+    if (h->spec) jo_help_spec(f, h->spec);
+    else if (h->rows) h->rows(f, c->name);
+    if (h->tail) fputs(h->tail, f);
+}
 
 int cli_fail(const jc_diag *d)
 {
@@ -70,6 +71,22 @@ int cli_emit_json(char *s)
     fputs(s, stdout);
     fputc('\n', stdout);
     jc_free(s);
+    return 0;
+}
+
+int cli_written(jc_status st)
+{
+    return st ? JC_ERR_IO : 0;
+}
+
+int cli_json_and_arg(const char *cmd, int argc, char **argv, int from, const char **arg, int *json)
+{
+    for (int i = from; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) *json = 1;
+        else if (argv[i][0] == '-' && argv[i][1]) return cli_usage(cmd, "unknown option '%s'", argv[i]), -1;
+        else if (*arg) return i;
+        else *arg = argv[i];
+    }
     return 0;
 }
 
@@ -238,7 +255,7 @@ int main(int argc, char **argv)
         }
         for (size_t i = 0; i < N_COMMANDS; i++)
             if (!strcmp(argv[2], commands[i].name)) {
-                commands[i].help(stdout);
+                help_page(stdout, &commands[i]);
                 return 0;
             }
         if (!strcmp(argv[2], "help")) {   /* help is a command too */
@@ -253,7 +270,7 @@ int main(int argc, char **argv)
         if (!strcmp(c, commands[i].name)) {
             for (int k = 2; k < argc; k++)
                 if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-                    commands[i].help(stdout);
+                    help_page(stdout, &commands[i]);
                     return 0;
                 }
             return commands[i].run(argc - 1, argv + 1);
