@@ -183,6 +183,12 @@ jc_status bind_check_out(char **json, jc_diag *d)
     return JC_OK;
 }
 
+jc_status bind_json(char *doc, char **out, jc_diag *d)
+{
+    *out = doc;
+    return doc ? JC_OK : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+}
+
 /* ---- count ---------------------------------------------------------------- */
 
 static const char *const count_keys[] = {
@@ -284,10 +290,7 @@ jc_status jc_run_count_json(const char *model_path, const char *const *keys,
     if (!st) st = jc_request_load(&x.rq, &m, d);
     if (!st) st = jc_request_analyze(&x.rq, m, NAN, &an, NULL, d);
     if (!st) st = strict_check(an, x.strict, model_path, d);
-    if (!st) {
-        *json = jc_report_count_json(an);
-        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    }
+    if (!st) st = bind_json(jc_report_count_json(an), json, d);
     jc_analysis_free(an);
     jc_model_free(m);
     jci_arena_free(a);
@@ -380,14 +383,17 @@ jc_status bind_req_open_over(bind_req *r, const char *cmd, const char *hwdb_dir,
     r->layers = r->arena ? jci_arena_calloc(r->arena, n + 1, sizeof *r->layers) : NULL;
     if (!r->layers) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     analyze_args x;
-    int strict = 0, allow_partial = 0, hash_weights = 0;
+    int strict = 0, allow_partial = 0, hash_weights = 0, takes_html = 0;
+    for (const char *const *t = jc_bind_keys(cmd); t && *t && !takes_html; t++) takes_html = !strcmp(*t, "html");
     jc_status st = analyze_args_init(r->arena, &x, n, d);
     for (size_t i = 0; i < n && !st; i++) {
         const char *k = keys[i], *v = values[i];
         if (!k) {
             st = bind_unknown(d, cmd, "(null)");
-        } else if (own && own(ctx, r->arena, k, v, &st, d)) {
+        } else if (own && own(ctx, k, v, &st, d)) {
             /* the command's own key */
+        } else if (!strcmp(k, "html") && takes_html) {
+            st = bind_flag(k, v, &r->html, d);
         } else if (strcmp(k, "dim") && strcmp(k, "input") && strcmp(k, "hwdb") &&
                    (st = bind_once(cmd, keys, values, i, n_under, d))) {
             /* a one-value key given twice with two values */
@@ -480,30 +486,20 @@ static const char *const est_key_names[] = {
 };
 #undef JOB_KEY
 
-/* "html": the result is the HTML report (`estimate --html -`). */
-static int est_own(void *ctx, jci_arena *a, const char *k, const char *v, jc_status *st, jc_diag *d)
-{
-    (void)a;
-    if (strcmp(k, "html")) return 0;
-    *st = bind_flag(k, v, ctx, d);
-    return 1;
-}
-
 /* estimate --generate --json (or --html -): jc_generation_run, then the
  * serving JSON or the HTML of its estimate. */
-static jc_status gen_json(bind_req *r, int html, char **json, jc_diag *d)
+static jc_status gen_json(bind_req *r, char **json, jc_diag *d)
 {
     jc_generation g;
     jc_status st = jc_generation_run(&r->rq, r->db, &g, d);
-    if (!st && html) {
+    if (!st && r->html) {
         char *buf;
         size_t len;
         FILE *f = bind_stream(&buf, &len);
         st = bind_stream_done(f, &buf, f ? jc_report_serving_html(g.serving, f)
                                          : JC_OK, json, d);
     } else if (!st) {
-        *json = jc_report_serving_json(g.serving);
-        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        st = bind_json(jc_report_serving_json(g.serving), json, d);
     }
     jc_generation_release(&g);
     return st;
@@ -513,29 +509,27 @@ jc_status jc_run_estimate_json(const char *hwdb_dir, const char *const *keys,
                            const char *const *values, size_t n, char **json, jc_diag *d)
 {
     if (bind_check_out(json, d)) return JC_ERR_USAGE;
-    int html = 0;
     bind_req r;
     jc_estimate *e = NULL;
-    jc_status st = bind_req_open(&r, "estimate", hwdb_dir, keys, values, n, est_own, &html, d);
+    jc_status st = bind_req_open(&r, "estimate", hwdb_dir, keys, values, n, NULL, NULL, d);
     /* the HTML shows energy per node, when there are nodes (a model, or the decoder of an HF config) */
-    if (!st && html && (r.model || r.job.hf_config)) r.job.per_node = 1;
+    if (!st && r.html && (r.model || r.job.hf_config)) r.job.per_node = 1;
     if (!st && (jc_job_is_serving(&r.job))) {
         /* the serving request, as estimate --generate runs it */
-        st = gen_json(&r, html, json, d);
+        st = gen_json(&r, json, d);
         bind_req_close(&r);
         return st;
     }
     if (!st) st = bind_req_model(&r, d);
     if (!st) st = jc_estimate_run(&r.job, r.p->analysis, r.db, &e, d);
-    if (!st && html) {
+    if (!st && r.html) {
         char *buf;
         size_t len;
         FILE *f = bind_stream(&buf, &len);
         st = bind_stream_done(f, &buf, f ? jc_report_estimate_html(e, r.model, 0, f) : JC_OK,
                               json, d);
     } else if (!st) {
-        *json = jc_report_estimate_json(e);
-        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        st = bind_json(jc_report_estimate_json(e), json, d);
     }
     jc_estimate_free(e);
     bind_req_close(&r);
@@ -602,10 +596,7 @@ jc_status jc_run_ga_json(const char *hwdb_dir, const char *const *keys, const ch
         st = jci_diag_set(d, JC_ERR_USAGE, "ga: no hardware database (give its folder, or an hwdb layer)");
     if (!st) st = bind_open_hwdb(hwdb_dir, snapshot, layers, n_layers, &db, d);
     if (!st) st = jc_ga_compute(db, &in, &r, d);
-    if (!st) {
-        *json = jc_report_ga_json(r);
-        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    }
+    if (!st) st = bind_json(jc_report_ga_json(r), json, d);
     jc_ga_result_free(r);
     jc_hwdb_free(db);
     jci_arena_free(a);

@@ -20,6 +20,9 @@ jc_status bind_i64(const char *key, const char *val, int64_t lo, int64_t *out, j
 jc_status bind_unknown(jc_diag *d, const char *cmd, const char *key);
 /* Checks the output pointer and clears it and the diagnostic. */
 jc_status bind_check_out(char **out, jc_diag *d);
+/* A renderer's document handed to *out: JC_OK, or JC_ERR_NOMEM when doc
+ * is NULL (the renderer ran out of memory). */
+jc_status bind_json(char *doc, char **out, jc_diag *d);
 
 /* The database: the snapshot of hwdb_dir when one is given, there are no
  * layers and it is fresh (src/hwdb/snapshot.c), else the YAML. */
@@ -29,8 +32,7 @@ jc_status bind_open_hwdb(const char *hwdb_dir, const char *snapshot,
 
 /* A command's own keys: called for every key before the shared ones.
  * Returns 1 when it took the key (status in *st), 0 to pass it on. */
-typedef int (*bind_own_fn)(void *ctx, jci_arena *a, const char *key, const char *val,
-                           jc_status *st, jc_diag *d);
+typedef int (*bind_own_fn)(void *ctx, const char *key, const char *val, jc_status *st, jc_diag *d);
 
 /* The keys every estimate-like command takes besides the job's. */
 #define BIND_REQ_KEYS "job", "model", "dim", "input", "op-rules", "hwdb", "hwdb-snapshot", "strict", "hash-weights", \
@@ -44,6 +46,8 @@ typedef struct bind_req {
     const char *snapshot;      /* "hwdb-snapshot" */
     const char **layers;       /* "hwdb" keys, in order */
     size_t n_layers;
+    int html;                  /* "html" (estimate, compare, sweep: the keys
+                                  that list it): the result is the HTML report */
     jc_hwdb *db;               /* opened by bind_req_open */
     jc_prepared *p;            /* model + analysis, by bind_req_model */
     jc_jobfile *jf;            /* the "job" key's file, whose pairs go
@@ -52,7 +56,8 @@ typedef struct bind_req {
 } bind_req;
 
 /* Parses the pairs of command `cmd` (own keys first through own, may be
- * NULL; then BIND_REQ_KEYS and every jc_job key) into r->rq and opens the
+ * NULL; then "html" where jc_bind_keys(cmd) lists it, BIND_REQ_KEYS and
+ * every jc_job key) into r->rq and opens the
  * database.  A "job" pair names a job file (as the CLI's JOB.yaml): its
  * pairs go beneath the others (bind_with_jobfile).  Always initialises r (release with bind_req_close).
  * Errors: JC_ERR_USAGE (unknown key, malformed value, no database, strict

@@ -106,9 +106,8 @@ static int own_key(const char *command, const char *key)
 /* ---- statement ------------------------------------------------------------- */
 
 /* format, training-type, location: jc_statement_keys_set, the CLI's parse. */
-static int stmt_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_status *st, jc_diag *d)
+static int stmt_key(void *ctx, const char *k, const char *v, jc_status *st, jc_diag *d)
 {
-    (void)a;
     return lib_key(jc_statement_keys_set(ctx, k, v, d), st);
 }
 
@@ -194,22 +193,19 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
 
 /* ---- compare ---------------------------------------------------------------- */
 
-typedef struct cmp_own {
-    const char **models;
+/* compare's "model" keys: every one a model, in order. */
+typedef struct cmp_models {
+    const char **paths;
     size_t n;
-    int html;
-} cmp_own;
+} cmp_models;
 
-static int cmp_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_status *st, jc_diag *d)
+static int cmp_key(void *ctx, const char *k, const char *v, jc_status *st, jc_diag *d)
 {
-    cmp_own *c = ctx;
-    (void)a;
+    cmp_models *c = ctx;
+    if (strcmp(k, "model")) return 0;
     *st = JC_OK;
-    if (!strcmp(k, "html")) *st = bind_flag(k, v, &c->html, d);
-    else if (!strcmp(k, "model")) {
-        if (!v || !*v) *st = bind_bad(d, k, "a file name", v);
-        else c->models[c->n++] = v;
-    } else return 0;
+    if (!v || !*v) *st = bind_bad(d, k, "a file name", v);
+    else c->paths[c->n++] = v;
     return 1;
 }
 
@@ -217,42 +213,32 @@ jc_status jc_run_compare_json(const char *hwdb_dir, const char *const *keys,
                           const char *const *values, size_t n, char **json, jc_diag *d)
 {
     if (bind_check_out(json, d)) return JC_ERR_USAGE;
-    cmp_own own = {calloc(n + 1, sizeof(char *)), 0, 0};
-    if (!own.models) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    cmp_models own = {calloc(n + 1, sizeof(char *)), 0};
+    if (!own.paths) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     bind_req r;
     jc_compare *c = NULL;
     jc_status st = bind_req_open(&r, "compare", hwdb_dir, keys, values, n, cmp_key, &own, d);
-    if (!st) st = jc_compare_run(&r.rq, own.models, own.n, r.db, &c, d);
-    if (!st && own.html) {
+    if (!st) st = jc_compare_run(&r.rq, own.paths, own.n, r.db, &c, d);
+    if (!st && r.html) {
         char *buf;
         size_t len;
         FILE *f = bind_stream(&buf, &len);
         st = bind_stream_done(f, &buf, f ? jc_report_compare_html(c->items, c->n, f) : JC_OK, json, d);
     } else if (!st) {
-        *json = jc_report_compare_json(c->items, c->n);
-        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        st = bind_json(jc_report_compare_json(c->items, c->n), json, d);
     }
     jc_compare_free(c);
     bind_req_close(&r);
-    free(own.models);
+    free(own.paths);
     return st;
 }
 
 /* ---- sweep ------------------------------------------------------------------ */
 
-/* sweep's own keys: the library's (jc_sweep_opts_set), and "html" (the
- * result is the HTML report). */
-typedef struct sweep_own {
-    jc_sweep_opts o;
-    int html;
-} sweep_own;
-
-static int sweep_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_status *st, jc_diag *d)
+/* sweep's own keys: the library's (jc_sweep_opts_set). */
+static int sweep_key(void *ctx, const char *k, const char *v, jc_status *st, jc_diag *d)
 {
-    sweep_own *s = ctx;
-    (void)a;
-    if (!strcmp(k, "html")) return lib_key(bind_flag(k, v, &s->html, d), st);
-    return lib_key(jc_sweep_opts_set(&s->o, k, v, d), st);
+    return lib_key(jc_sweep_opts_set(ctx, k, v, d), st);
 }
 
 /* sweep with generate=True: the serving grid of `joulecast sweep
@@ -263,32 +249,28 @@ static jc_status sweep_generation(bind_req *r, const jc_serving_sweep_spec *sp, 
     jc_serving_sweep *s = NULL;
     jc_status st = jc_generation_arch(&r->rq, &arch, d);
     if (!st) st = jc_serving_sweep_run(sp, &r->job, arch, r->db, &s, d);
-    if (!st) {
-        *json = jc_report_serving_sweep_json(s);
-        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    }
+    if (!st) st = bind_json(jc_report_serving_sweep_json(s), json, d);
     jc_serving_sweep_free(s);
     jc_arch_free(arch);
     return st;
 }
 
 /* The model grid (jc_sweep_run), as JSON or (html) the HTML report. */
-static jc_status sweep_grid(bind_req *r, const sweep_own *own, const jc_sweep_spec *sp, char **json, jc_diag *d)
+static jc_status sweep_grid(bind_req *r, const jc_sweep_opts *o, const jc_sweep_spec *sp, char **json, jc_diag *d)
 {
     jc_sweep *s = NULL;
     jc_model *m = NULL;
     jc_status st = JC_OK;
     if (r->model) st = jc_request_load(&r->rq, &m, d);
     if (!st) st = jc_sweep_run(sp, &r->rq, m, r->db, &s, d);
-    if (!st && own->html) {
+    if (!st && r->html) {
         char *buf;
         size_t len;
         FILE *f = bind_stream(&buf, &len);
-        size_t top = own->o.top_given ? (size_t)own->o.top : 100;
+        size_t top = o->top_given ? (size_t)o->top : 100;
         st = bind_stream_done(f, &buf, f ? jc_report_sweep_html(s, top, f) : JC_OK, json, d);
     } else if (!st) {
-        *json = jc_report_sweep_json(s);
-        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        st = bind_json(jc_report_sweep_json(s), json, d);
     }
     jc_sweep_free(s);
     jc_model_free(m);
@@ -299,18 +281,17 @@ jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
                         const char *const *values, size_t n, char **json, jc_diag *d)
 {
     if (bind_check_out(json, d)) return JC_ERR_USAGE;
-    sweep_own own;
-    memset(&own, 0, sizeof own);
-    jc_status st = jc_sweep_opts_init(&own.o, d);
+    jc_sweep_opts o;
+    jc_status st = jc_sweep_opts_init(&o, d);
     if (st) return st;
     bind_req r;
     jc_sweep_plan plan;
-    st = bind_req_open(&r, "sweep", hwdb_dir, keys, values, n, sweep_key, &own, d);
+    st = bind_req_open(&r, "sweep", hwdb_dir, keys, values, n, sweep_key, &o, d);
     /* the result is JSON (a machine output) unless html */
-    if (!st) st = jc_sweep_spec_from_opts(&own.o, &r.job, !own.html, own.html, &plan, d);
-    if (!st) st = plan.generation ? sweep_generation(&r, &plan.serving, json, d) : sweep_grid(&r, &own, &plan.spec, json, d);
+    if (!st) st = jc_sweep_spec_from_opts(&o, &r.job, !r.html, r.html, &plan, d);
+    if (!st) st = plan.generation ? sweep_generation(&r, &plan.serving, json, d) : sweep_grid(&r, &o, &plan.spec, json, d);
     bind_req_close(&r);
-    jc_sweep_opts_release(&own.o);
+    jc_sweep_opts_release(&o);
     return st;
 }
 
@@ -354,12 +335,6 @@ static jc_status lookup_open(const char *cmd, const char *hwdb_dir, const char *
     return bind_open_hwdb(hwdb_dir, x->snapshot, x->layers, x->n_layers, db, d);
 }
 
-static jc_status emit(char *s, char **json, jc_diag *d)
-{
-    *json = s;
-    return s ? JC_OK : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-}
-
 jc_status jc_run_hw_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
                      size_t n, char **json, jc_diag *d)
 {
@@ -371,10 +346,10 @@ jc_status jc_run_hw_json(const char *hwdb_dir, const char *const *keys, const ch
         const jc_device *dev;
         const jc_host *host;
         st = jc_hwdb_hardware(db, x.o.show, &dev, &host, d);
-        if (!st) st = emit(dev ? jc_report_device_json(dev) : jc_report_host_json(host), json, d);
+        if (!st) st = bind_json(dev ? jc_report_device_json(dev) : jc_report_host_json(host), json, d);
     } else if (!st) {
         st = jc_hw_list_check(db, &x.filter, d);
-        if (!st) st = emit(jc_report_hw_list_json(db, &x.filter), json, d);
+        if (!st) st = bind_json(jc_report_hw_list_json(db, &x.filter), json, d);
     }
     jc_hwdb_free(db);
     free(x.layers);
@@ -392,9 +367,9 @@ jc_status jc_run_region_json(const char *hwdb_dir, const char *const *keys, cons
     if (!st && x.o.show) {
         const jc_region *reg;
         st = jc_hwdb_region(db, x.o.show, &reg, d);
-        if (!st) st = emit(jc_report_region_json(reg), json, d);
+        if (!st) st = bind_json(jc_report_region_json(reg), json, d);
     } else if (!st) {
-        st = emit(jc_report_region_list_json(db, x.o.provider, x.o.type), json, d);
+        st = bind_json(jc_report_region_list_json(db, x.o.provider, x.o.type), json, d);
     }
     jc_hwdb_free(db);
     free(x.layers);
@@ -410,10 +385,9 @@ typedef struct cal_own {
     int skip_out_keys;          /* a job file's pass: its output keys are skipped */
 } cal_own;
 
-static int cal_key(void *ctx, jci_arena *a, const char *k, const char *v, jc_status *st, jc_diag *d)
+static int cal_key(void *ctx, const char *k, const char *v, jc_status *st, jc_diag *d)
 {
     cal_own *c = ctx;
-    (void)a;
     *st = JC_OK;
     int is_own = own_key("calibrate", k);
     if (!is_own && strcmp(k, "json") && strcmp(k, "html")) return 0;
@@ -487,10 +461,7 @@ jc_status jc_run_calibrate_json(const char *hwdb_dir, const char *const *keys, c
     jc_calib_result res;
     cal_reopen rx = {hwdb_dir, &r};
     if (!st) st = jc_calibrate_run(&r.job, r.p->analysis, r.db, src, own.o.out, own.o.date, cal_reopen_db, &rx, &res, d);
-    if (!st) {
-        *json = jc_report_calibrate_json(&res);
-        if (!*json) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    }
+    if (!st) st = bind_json(jc_report_calibrate_json(&res), json, d);
     bind_req_close(&r);
     jc_calib_source_free(src);
     jc_jobfile_free(jf);
