@@ -260,7 +260,7 @@ static int serving_json(cJSON *o, const jc_compare_item *x)
 char *jc_report_compare_json(const jc_compare_item *items, size_t n)
 {
     if (!valid(items, n)) return NULL;
-    cJSON *root = cJSON_CreateObject(), *o, *arr, *r, *w;
+    cJSON *root = cJSON_CreateObject(), *o, *arr, *r;
     char *out = NULL;
     if (!root) return NULL;
     const jc_estimate *e0 = items[0].est;
@@ -284,10 +284,9 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
         REQ(rj_fields(o, fs, sizeof fs / sizeof fs[0]));
         if (x->serving) REQ(serving_json(o, x));
         REQ(r = cJSON_AddObjectToObject(o, "ratio"));
-        for (int k = 0; k < F_COUNT; k++) REQ(rj_num_or_null(r, fkey[k], ratio(items, i, k)));
-        for (int k = S_ACTIVE; x->serving && k < S_ENERGY; k++) REQ(rj_num_or_null(r, skey[k], sratio(items, i, k)));
-        REQ(w = cJSON_AddArrayToObject(o, "warnings"));
-        for (size_t k = 0; k < e->n_warnings; k++) REQ(rj_push_str(w, e->warnings[k]));
+        for (int k = 0; k < F_COUNT; k++) REQ(rj_num(r, fkey[k], ratio(items, i, k)));
+        for (int k = S_ACTIVE; x->serving && k < S_ENERGY; k++) REQ(rj_num(r, skey[k], sratio(items, i, k)));
+        REQ(rj_str_array(o, "warnings", e->warnings, e->n_warnings));
     }
     out = rj_print(root);
 done:

@@ -36,37 +36,28 @@ jc_status jc_report_diff_text(const jc_diff *df, FILE *f)
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }
 
-static int addnum(cJSON *o, const char *k, double v)
-{
-    if (isfinite(v)) return cJSON_AddNumberToObject(o, k, v) != NULL;
-    return cJSON_AddNullToObject(o, k) != NULL;
-}
-
 char *jc_report_diff_json(const jc_diff *df)
 {
     cJSON *root = cJSON_CreateObject(), *arr, *o;
     char *out = NULL;
     if (!root) return NULL;
-    REQ(cJSON_AddStringToObject(root, "schema", "joulecast-diff/1"));
-    REQ(cJSON_AddStringToObject(root, "old", df->old_e->path));
-    REQ(cJSON_AddStringToObject(root, "new", df->new_e->path));
-    REQ(cJSON_AddStringToObject(root, "on", df->on_high ? "high" : "central"));
-    REQ(addnum(root, "max_increase", df->max_increase));
-    REQ(cJSON_AddBoolToObject(root, "exceeded", df->exceeded));
+    const rj_field head[] = {
+        RJF_S("schema", "joulecast-diff/1"), RJF_S("old", df->old_e->path), RJF_S("new", df->new_e->path),
+        RJF_S("on", df->on_high ? "high" : "central"), RJF_N("max_increase", df->max_increase),
+        RJF_B("exceeded", df->exceeded),
+    };
+    REQ(rj_fields(root, head, sizeof head / sizeof head[0]));
     REQ(arr = cJSON_AddArrayToObject(root, "changed_settings"));
     for (size_t i = 0; i < df->n_changes; i++) REQ(rj_push_str(arr, df->changes[i]));
     REQ(arr = cJSON_AddArrayToObject(root, "metrics"));
     for (size_t i = 0; i < df->n; i++) {
         const jc_diff_row *r = &df->rows[i];
-        REQ(o = cJSON_CreateObject());
-        REQ(rj_push(arr, o));
-        REQ(cJSON_AddStringToObject(o, "key", r->key));
-        REQ(cJSON_AddStringToObject(o, "unit", r->unit));
-        REQ(addnum(o, "old", r->old_v));
-        REQ(addnum(o, "new", r->new_v));
-        REQ(addnum(o, "change", r->change));
-        REQ(cJSON_AddBoolToObject(o, "gated", r->gated));
-        REQ(cJSON_AddBoolToObject(o, "exceeded", r->exceeded));
+        const rj_field row[] = {
+            RJF_S("key", r->key), RJF_S("unit", r->unit), RJF_N("old", r->old_v), RJF_N("new", r->new_v),
+            RJF_N("change", r->change), RJF_B("gated", r->gated), RJF_B("exceeded", r->exceeded),
+        };
+        REQ(o = rj_push_object(arr));
+        REQ(rj_fields(o, row, sizeof row / sizeof row[0]));
     }
     out = rj_print(root);
 done:

@@ -210,8 +210,7 @@ char *jc_report_inspect_json(const jc_model *m)
     REQ(cJSON_AddNumberToObject(root, "model_version", (double)m->model_version));
     REQ(arr = cJSON_AddArrayToObject(root, "opsets"));
     for (size_t i = 0; i < m->n_opsets; i++) {
-        REQ(o = cJSON_CreateObject());
-        REQ(rj_push(arr, o));
+        REQ(o = rj_push_object(arr));
         REQ(cJSON_AddStringToObject(o, "domain", opset_domain(m->opsets[i].domain)));
         REQ(cJSON_AddNumberToObject(o, "version", (double)m->opsets[i].version));
     }
@@ -235,8 +234,7 @@ char *jc_report_inspect_json(const jc_model *m)
     REQ(oc = count_ops(g, &nops, &keys));
     REQ(arr = cJSON_AddArrayToObject(root, "op_types"));
     for (size_t i = 0; i < nops; i++) {
-        REQ(o = cJSON_CreateObject());
-        REQ(rj_push(arr, o));
+        REQ(o = rj_push_object(arr));
         REQ(cJSON_AddStringToObject(o, "op", oc[i].key));
         REQ(cJSON_AddNumberToObject(o, "count", (double)oc[i].n));
     }
@@ -246,8 +244,7 @@ char *jc_report_inspect_json(const jc_model *m)
     REQ(rj_str_array(root, "external_data_files", (const char *const *)m->ext_files, m->n_ext_files));
     REQ(arr = cJSON_AddArrayToObject(root, "functions"));
     for (size_t i = 0; i < m->n_functions; i++) {
-        REQ(o = cJSON_CreateObject());
-        REQ(rj_push(arr, o));
+        REQ(o = rj_push_object(arr));
         REQ(cJSON_AddStringToObject(o, "domain", m->functions[i].domain));
         REQ(cJSON_AddStringToObject(o, "name", m->functions[i].name));
         REQ(cJSON_AddNumberToObject(o, "nodes", m->functions[i].body ? (double)m->functions[i].body->n_nodes : 0));

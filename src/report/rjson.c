@@ -20,11 +20,6 @@ int rj_num(cJSON *o, const char *k, double v)
     return isfinite(v) ? cJSON_AddNumberToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
 }
 
-int rj_num_or_null(cJSON *o, const char *k, double v)
-{
-    return rj_num(o, k, v);
-}
-
 int rj_range(cJSON *o, const char *k, jc_range r)
 {
     if (!isfinite(r.low) || !isfinite(r.central) || !isfinite(r.high))

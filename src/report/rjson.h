@@ -14,7 +14,6 @@
 /* Each adds key k to object o and returns 1, or 0 on out-of-memory. */
 int rj_str(cJSON *o, const char *k, const char *v);      /* NULL -> null */
 int rj_num(cJSON *o, const char *k, double v);           /* non-finite -> null */
-int rj_num_or_null(cJSON *o, const char *k, double v);   /* the same as rj_num */
 int rj_range(cJSON *o, const char *k, jc_range r);       /* {low, central, high}; null if unknown */
 
 /* One key of an object written from a table (rj_fields): the figures of

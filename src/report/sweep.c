@@ -139,8 +139,7 @@ char *jc_report_sweep_json(const jc_sweep *s)
     REQ(arr = cJSON_AddArrayToObject(root, "entries"));
     for (size_t i = 0; i < s->n_entries; i++) {
         const jc_sweep_entry *x = &s->entries[i];
-        REQ(o = cJSON_CreateObject());
-        REQ(rj_push(arr, o));
+        REQ(o = rj_push_object(arr));
         REQ(rj_num(o, "rank", (double)(i + 1)));
         REQ(rj_str(o, "device", x->device_id));
         REQ(rj_str(o, "device_name", x->device_name));
@@ -162,14 +161,12 @@ char *jc_report_sweep_json(const jc_sweep *s)
     REQ(arr = cJSON_AddArrayToObject(root, "skipped"));
     for (size_t i = 0; i < s->n_skipped; i++) {
         const jc_sweep_entry *x = &s->skipped[i];
-        REQ(o = cJSON_CreateObject());
-        REQ(rj_push(arr, o));
-        REQ(rj_str(o, "device", x->device_id));
-        REQ(rj_str(o, "region", x->region_code));
-        REQ(rj_str(o, "precision", x->precision));
-        if (x->batch > 0) REQ(rj_num(o, "batch", x->batch));
-        else REQ(cJSON_AddNullToObject(o, "batch"));
-        REQ(rj_str(o, "reason", x->reason));
+        const rj_field fs[] = {
+            RJF_S("device", x->device_id), RJF_S("region", x->region_code), RJF_S("precision", x->precision),
+            RJF_N("batch", x->batch > 0 ? x->batch : NAN), RJF_S("reason", x->reason),
+        };
+        REQ(o = rj_push_object(arr));
+        REQ(rj_fields(o, fs, sizeof fs / sizeof fs[0]));
     }
     REQ(rj_str_array(root, "notes", (const char *const *)s->notes, s->n_notes));
     out = rj_print(root);

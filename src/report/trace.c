@@ -146,8 +146,7 @@ char *jc_report_trace_json(const jc_trace *t)
     REQ(issues_json(r, "gaps", t->gaps, t->n_gaps));
     REQ(rj_num(r, "gaps_total", (double)t->n_gaps));
     REQ(issues_json(r, "not_read", t->bad, t->n_bad));
-    REQ(a = cJSON_AddArrayToObject(r, "notes"));
-    for (size_t i = 0; i < t->n_notes; i++) REQ(rj_push_str(a, t->notes[i]));
+    REQ(rj_str_array(r, "notes", t->notes, t->n_notes));
     out = rj_print(r);
 done:
     cJSON_Delete(r);
