@@ -12,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-void jci_bld_init(jci_builder *b, jci_arena *a, jc_diag *d, const char *stage)
+jc_status jci_bld_open(jci_builder *b, jc_diag *d, const char *stage)
 {
+    jci_diag_clear(d);
     memset(b, 0, sizeof *b);
-    b->a = a;
     b->d = d;
     b->stage = stage;
+    b->a = jci_arena_new();
+    return b->a ? JC_OK : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
 }
 
 static void *grow(jci_builder *b, void *p, size_t *cap, size_t n, size_t sz)

@@ -38,10 +38,11 @@ static inline jc_range R3(double lo, double c, double hi) { jc_range r = {lo, c,
 /* A job's number is given (jc_job_init sets the others to NAN). */
 static inline int given(double x) { return !isnan(x); }
 
-/* Starts an empty builder over arena a (owned by the caller's result),
- * diagnostic d and the stage name of its failure messages (a static
- * string). */
-void jci_bld_init(jci_builder *b, jci_arena *a, jc_diag *d, const char *stage);
+/* Starts a run: clears diagnostic d and starts an empty builder over a
+ * new arena (b->a, which the caller's result will own), d and the stage
+ * name of its failure messages (a static string).  JC_OK, or
+ * JC_ERR_NOMEM (d filled) when the arena cannot be made. */
+jc_status jci_bld_open(jci_builder *b, jc_diag *d, const char *stage);
 
 /* printf into the arena, the whole text; "" (and oom set) on
  * out-of-memory, so callers can use the result at once. */

@@ -447,11 +447,9 @@ jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, cons
 {
     if (!job || !db || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_estimate_run: NULL argument");
     *out = NULL;
-    jci_diag_clear(d);
-    jci_arena *a = jci_arena_new();
-    if (!a) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     est S = {0}, *s = &S;
-    jci_bld_init(&s->b, a, d, "estimate");
+    if (jci_bld_open(&s->b, d, "estimate")) return JC_ERR_NOMEM;
+    jci_arena *a = s->b.a;
     s->job = job;
     s->an = an;
     s->db = db;

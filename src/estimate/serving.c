@@ -1318,11 +1318,9 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
 {
     if (!job || !db || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_serving_run: NULL argument");
     *out = NULL;
-    jci_diag_clear(d);
-    jci_arena *ar = jci_arena_new();
-    if (!ar) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     sv S = {0}, *s = &S;
-    jci_bld_init(&s->b, ar, d, "estimate --generate");
+    if (jci_bld_open(&s->b, d, "estimate --generate")) return JC_ERR_NOMEM;
+    jci_arena *ar = s->b.a;
     s->job = job;
     s->a = arch;
     s->db = db;

@@ -24,8 +24,8 @@ typedef struct fx {
 static void fx_open(fx *f, const char *stage)
 {
     memset(f, 0, sizeof *f);
-    f->a = jci_arena_new();
-    jci_bld_init(&f->b, f->a, &f->d, stage);
+    CHECK_I64(jci_bld_open(&f->b, &f->d, stage), JC_OK);
+    f->a = f->b.a;
 }
 
 static jc_status fx_move(fx *f) { return jci_bld_move(&f->b, &f->as, &f->n_as, &f->w, &f->n_w); }
