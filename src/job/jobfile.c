@@ -10,10 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct jf_internal {
-    jci_arena *a;
-} jf_internal;
-
 typedef struct kvbuild {
     jc_jobfile *jf;
     size_t cap;
@@ -56,11 +52,9 @@ jc_status jc_jobfile_load(const char *path, jc_jobfile **out, jc_diag *d)
     jc_status st = JC_OK;
     if (!a || !scratch) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
     jc_jobfile *jf = jci_arena_alloc(a, sizeof *jf);
-    jf_internal *ji = jci_arena_alloc(a, sizeof *ji);
     hw_file *hf = jci_arena_alloc(a, sizeof *hf);
-    if (!jf || !ji || !hf) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
-    ji->a = a;
-    jf->internal_ = ji;
+    if (!jf || !hf) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
+    jf->internal_ = a;   /* the arena that holds it all */
     hf->job = 1;   /* errors: JC_ERR_USAGE (exit 2), job-file wording */
     jf->path = hf->path = jci_arena_strdup(a, path);
     if (!jf->path) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto out; }
@@ -115,7 +109,5 @@ out:
 
 void jc_jobfile_free(jc_jobfile *jf)
 {
-    if (!jf) return;
-    jf_internal *ji = jf->internal_;
-    jci_arena_free(ji->a);
+    if (jf) jci_arena_free(jf->internal_);
 }

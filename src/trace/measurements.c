@@ -20,8 +20,6 @@
 
 /* ---- CSV --------------------------------------------------------------------- */
 
-typedef struct ms_internal { jci_arena *a; } ms_internal;
-
 /* Splits the next record of text at *pos into fields (RFC 4180: quoted
  * fields may hold commas, doubled quotes and line breaks).  Fields are
  * NUL-terminated in place.  Returns the field count, 0 at the end, -1 on
@@ -221,10 +219,8 @@ jc_status jc_measurements_load(const char *path, jc_measurements **out, jc_diag 
     }
 
     jc_measurements *ms = jci_arena_alloc(a, sizeof *ms);
-    ms_internal *mi = jci_arena_alloc(a, sizeof *mi);
-    if (!ms || !mi) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
-    mi->a = a;
-    ms->internal_ = mi;
+    if (!ms) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    ms->internal_ = a;   /* the arena that holds it all */
     ms->path = jci_arena_strdup(a, path);
     ms->format = cc ? "codecarbon" : "simple";
     size_t rcap = 0;
@@ -259,7 +255,5 @@ fail:
 
 void jc_measurements_free(jc_measurements *m)
 {
-    if (!m) return;
-    ms_internal *mi = m->internal_;
-    jci_arena_free(mi->a);
+    if (m) jci_arena_free(m->internal_);
 }
