@@ -204,6 +204,30 @@ static int is_na(const char *s)
     return !*s || s[0] == '[' || !jci_strcasecmp(s, "N/A") || !jci_strcasecmp(s, "nan") || !jci_strcasecmp(s, "-");
 }
 
+/* A CSV row of n fields where the header has nh: 1, or 0 after naming the
+ * row bad ("N fields, <want> NH"; nl 0: the file's last line, cut short). */
+static int row_fields(tr_ctx *c, int line, int n, int nh, int nl, const char *want)
+{
+    if (n == nh) return 1;
+    tr_bad(c, line, "%d field%s, %s %d%s", n, n == 1 ? "" : "s", want, nh, nl ? "" : " (truncated last line)");
+    return 0;
+}
+
+/* Column col's power in W: 0 with *w and its unit ("" when bare), or 1
+ * after naming the row bad (not given, or not a number of W). */
+static int power_field(tr_ctx *c, int line, const char *col, const char *s, double *w, char *unit, size_t cap)
+{
+    if (is_na(s)) {
+        tr_bad(c, line, "%s is '%.40s'", col, s);
+        return 1;
+    }
+    if (tr_parse_num(s, w, unit, cap) || !strcmp(unit, "%")) {
+        tr_bad(c, line, "%s '%.40s' is not a number of W", col, s);
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- detection ------------------------------------------------------------------ */
 
 static int has_ci(const char *hay, const char *needle)
@@ -291,22 +315,14 @@ int tr_read_nvidia_smi(tr_ctx *c, FILE *fp)
         tr_row(c);
         int n = split_csv(s, f, MAX_COLS);
         if (n < 0) { tr_bad(c, L.line, "unterminated quote"); continue; }
-        if (n != nh) {
-            tr_bad(c, L.line, "%d field%s, the header has %d%s", n, n == 1 ? "" : "s", nh,
-                   nl ? "" : " (truncated last line)");
-            continue;
-        }
+        if (!row_fields(c, L.line, n, nh, nl, "the header has")) continue;
         double t = 0, w, u = NAN, um = NAN;
         char unit[16];
         if (ct >= 0 && tr_parse_time(f[ct], &t)) {
             tr_bad(c, L.line, "timestamp '%.40s' is not YYYY/MM/DD HH:MM:SS.fff", f[ct]);
             continue;
         }
-        if (is_na(f[cp])) { tr_bad(c, L.line, "power.draw is '%.40s'", f[cp]); continue; }
-        if (tr_parse_num(f[cp], &w, unit, sizeof unit) || !strcmp(unit, "%")) {
-            tr_bad(c, L.line, "power.draw '%.40s' is not a number of W", f[cp]);
-            continue;
-        }
+        if (power_field(c, L.line, "power.draw", f[cp], &w, unit, sizeof unit)) continue;
         if (cu >= 0 && !is_na(f[cu])) {
             if (tr_parse_num(f[cu], &u, unit, sizeof unit)) {
                 tr_bad(c, L.line, "utilization.gpu '%.40s' is not a number of %%", f[cu]);
@@ -667,11 +683,7 @@ int tr_read_powerjoular(tr_ctx *c, FILE *fp)
         }
         tr_row(c);
         int n = split_csv(s, f, MAX_COLS);
-        if (n != nh) {
-            tr_bad(c, L.line, "%d field%s, the header has %d%s", n, n == 1 ? "" : "s", nh,
-                   nl ? "" : " (truncated last line)");
-            continue;
-        }
+        if (!row_fields(c, L.line, n, nh, nl, "the header has")) continue;
         double t, u = NAN, wc = NAN, wg = NAN;
         char unit[16];
         if (tr_parse_time(f[cd], &t)) { tr_bad(c, L.line, "Date '%.40s' is not YYYY-MM-DD HH:MM:SS", f[cd]); continue; }
@@ -804,21 +816,14 @@ int tr_read_watts(tr_ctx *c, FILE *fp)
         }
         tr_row(c);
         if (n < 0) { tr_bad(c, L.line, "unterminated quote"); continue; }
-        if (n != nh) {
-            tr_bad(c, L.line, "%d field%s, expected %d%s", n, n == 1 ? "" : "s", nh, nl ? "" : " (truncated last line)");
-            continue;
-        }
+        if (!row_fields(c, L.line, n, nh, nl, "expected")) continue;
         double t, w;
         char unit[16];
         if (time_field(c, f[ct], &tscale, &t)) {
             tr_bad(c, L.line, "time '%.40s' is neither ISO 8601 nor a number", f[ct]);
             continue;
         }
-        if (is_na(f[cw])) { tr_bad(c, L.line, "power is '%.40s'", f[cw]); continue; }
-        if (tr_parse_num(f[cw], &w, unit, sizeof unit) || !strcmp(unit, "%")) {
-            tr_bad(c, L.line, "power '%.40s' is not a number of W", f[cw]);
-            continue;
-        }
+        if (power_field(c, L.line, "power", f[cw], &w, unit, sizeof unit)) continue;
         if (!unit[0]) w *= wscale;
         if ((st = tr_sample(c, "meter", name, scope, -1, t, w, NAN, NAN, L.line))) break;
     }
