@@ -240,11 +240,15 @@ done
 cold=$(echo "$cold / $REPS / 1000" | bc -l)
 set -- $(JOULECAST_LIB=$(dirname $LIB)/libjoulecast.so $PY bench/py_estimate_loop.py 50)
 py_snap=$1; py_yaml=$2
-awk -v cs=$cli_snap -v cy=$cli_yaml -v cold=$cold -v reps=$N_CLI -v pys=$py_snap -v pyy=$py_yaml '
+# the bundled hwdb as the loader reads it: its YAML files and their bytes
+hw_files=$(find hwdb -name '*.yaml' | wc -l)
+hw_bytes=$(find hwdb -name '*.yaml' -exec cat {} + | wc -c)
+awk -v cs=$cli_snap -v cy=$cli_yaml -v cold=$cold -v reps=$N_CLI -v pys=$py_snap -v pyy=$py_yaml \
+    -v nf=$hw_files -v nb=$hw_bytes '
   { w[$1] = $2; c[$1] = $3 }
   END {
     printf "### hwdb load as a share of an estimate run\n\n"
-    printf "ResNet-50 (graph only), inference on an A100 in US-CA, text report.  The bundled hwdb is 42 YAML files (1.1 MB); `make` writes its snapshot build/hwdb.snap (src/hwdb/snapshot.c), which runs use while the YAML is unchanged.\n\n"
+    printf "ResNet-50 (graph only), inference on an A100 in US-CA, text report.  The bundled hwdb is %d YAML files (%.1f MB); `make` writes its snapshot build/hwdb.snap (src/hwdb/snapshot.c), which runs use while the YAML is unchanged.\n\n", nf, nb / 1e6
     printf "Whole `joulecast estimate` processes (mean wall of %d back-to-back runs each way, fork and exec included, the snapshot runs before and after the YAML runs; the snapshot open is the mean first open in a fresh process, from `joulecast hwdb info`):\n\n", reps
     printf "| hwdb loaded by | hwdb load | whole run | share |\n|---|---|---|---|\n"
     printf "| snapshot, mapped in place | %.3f ms | %.2f ms | %.0f%% |\n", cold * 1e3, cs * 1e3, 100 * cold / cs
