@@ -335,45 +335,56 @@ static jc_status lookup_open(const char *cmd, const char *hwdb_dir, const char *
     return bind_open_hwdb(hwdb_dir, x->snapshot, x->layers, x->n_layers, db, d);
 }
 
-jc_status jc_run_hw_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
-                     size_t n, char **json, jc_diag *d)
+/* hw's document: the device or host x->o.show names, or the list. */
+static jc_status hw_doc(const jc_hwdb *db, const lookup_args *x, char **json, jc_diag *d)
+{
+    if (x->o.show) {
+        const jc_device *dev;
+        const jc_host *host;
+        jc_status st = jc_hwdb_hardware(db, x->o.show, &dev, &host, d);
+        return st ? st : bind_json(dev ? jc_report_device_json(dev) : jc_report_host_json(host), json, d);
+    }
+    jc_status st = jc_hw_list_check(db, &x->filter, d);
+    return st ? st : bind_json(jc_report_hw_list_json(db, &x->filter), json, d);
+}
+
+/* region's document: the region x->o.show names, or the list. */
+static jc_status region_doc(const jc_hwdb *db, const lookup_args *x, char **json, jc_diag *d)
+{
+    if (x->o.show) {
+        const jc_region *reg;
+        jc_status st = jc_hwdb_region(db, x->o.show, &reg, d);
+        return st ? st : bind_json(jc_report_region_json(reg), json, d);
+    }
+    jc_status st = jc_region_list_check(db, x->o.provider, x->o.type, d);
+    return st ? st : bind_json(jc_report_region_list_json(db, x->o.provider, x->o.type), json, d);
+}
+
+/* hw or region: the keys parsed and checked, the database opened, then
+ * the command's document. */
+static jc_status lookup_json(const char *cmd, const char *hwdb_dir, const char *const *keys,
+                             const char *const *values, size_t n, char **json, jc_diag *d)
 {
     if (bind_check_out(json, d)) return JC_ERR_USAGE;
     lookup_args x;
     jc_hwdb *db = NULL;
-    jc_status st = lookup_open("hw", hwdb_dir, keys, values, n, &x, &db, d);
-    if (!st && x.o.show) {
-        const jc_device *dev;
-        const jc_host *host;
-        st = jc_hwdb_hardware(db, x.o.show, &dev, &host, d);
-        if (!st) st = bind_json(dev ? jc_report_device_json(dev) : jc_report_host_json(host), json, d);
-    } else if (!st) {
-        st = jc_hw_list_check(db, &x.filter, d);
-        if (!st) st = bind_json(jc_report_hw_list_json(db, &x.filter), json, d);
-    }
+    jc_status st = lookup_open(cmd, hwdb_dir, keys, values, n, &x, &db, d);
+    if (!st) st = (!strcmp(cmd, "hw") ? hw_doc : region_doc)(db, &x, json, d);
     jc_hwdb_free(db);
     free(x.layers);
     return st;
 }
 
+jc_status jc_run_hw_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
+                     size_t n, char **json, jc_diag *d)
+{
+    return lookup_json("hw", hwdb_dir, keys, values, n, json, d);
+}
+
 jc_status jc_run_region_json(const char *hwdb_dir, const char *const *keys, const char *const *values,
                          size_t n, char **json, jc_diag *d)
 {
-    if (bind_check_out(json, d)) return JC_ERR_USAGE;
-    lookup_args x;
-    jc_hwdb *db = NULL;
-    jc_status st = lookup_open("region", hwdb_dir, keys, values, n, &x, &db, d);
-    if (!st && !x.o.show) st = jc_region_list_check(db, x.o.provider, x.o.type, d);
-    if (!st && x.o.show) {
-        const jc_region *reg;
-        st = jc_hwdb_region(db, x.o.show, &reg, d);
-        if (!st) st = bind_json(jc_report_region_json(reg), json, d);
-    } else if (!st) {
-        st = bind_json(jc_report_region_list_json(db, x.o.provider, x.o.type), json, d);
-    }
-    jc_hwdb_free(db);
-    free(x.layers);
-    return st;
+    return lookup_json("region", hwdb_dir, keys, values, n, json, d);
 }
 
 /* ---- calibrate --------------------------------------------------------------- */
