@@ -609,6 +609,7 @@ typedef struct jc_device {
     const char *memory_type;    /* "HBM3", "GDDR6X", "unified", ... or NULL */
     jc_sourced l2_mb;           /* L2 / last-level cache, MB */
     jc_sourced power_limit_w;   /* default; low/high the configurable range */
+    jc_sourced boost_power_w;   /* the die's power holding its boost clock in a dense load */
     const char *interconnect;   /* device-to-device link, or NULL */
     jc_sourced interconnect_gbs; /* per device, one direction */
     jc_sourced node_devices;     /* devices per link domain of the reference system */

@@ -574,9 +574,11 @@ static const jc_eff_plan *plan_of(est *s)
 /* Busy time and dynamic energy of one forward pass on one device
  * (scenario sc), and of its backward pass when bwd is non-NULL
  * (training: each node's backward kernels, efficiency.h); per-node shares
- * go to nodes when non-NULL (central; forward and backward together). */
+ * go to nodes when non-NULL (central; forward and backward together).
+ * clk, when non-NULL, accumulates the compute-bound kernels' time (clk[0])
+ * and that time x their clock ratio under the power limit (clk[1]). */
 static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_bwd, double *e_bwd,
-                       jc_est_node *nodes)
+                       jc_est_node *nodes, double *clk)
 {
     const jc_analysis *an = s->an;
     jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->util_user ? 0 : s->sms,
@@ -612,10 +614,21 @@ static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_
                 double um = s->bw > 0 ? nt.bytes / (nt.t * s->bw) : 0;
                 int launch = nt.bound == JC_BOUND_LAUNCH;
                 p = jci_power_device_w(&s->pw, uc, um, launch ? JC_POWER_LAUNCH : JC_POWER_BUSY, sc);
-                /* at the power limit a compute-bound kernel runs at the
-                 * clocks the cap leaves (power.h) */
-                if (!launch && nt.bound == JC_BOUND_COMPUTE)
-                    nt.t /= jci_power_cap_clock(&s->pw, jci_power_uncapped_w(&s->pw, uc, um, sc), sc);
+                /* where the die's draw at boost clock exceeds the power
+                 * limit a compute-bound kernel runs at the clocks the cap
+                 * leaves, drawing the limit (power.h) */
+                double r = !launch && nt.bound == JC_BOUND_COMPUTE ? jci_power_cap_clock(&s->pw, uc, um, sc) : 1;
+                if (r < 1) {
+                    nt.t /= r;
+                    p = s->pw.limit_w;
+                    if (clk) {
+                        clk[0] += nt.t;
+                        clk[1] += nt.t * r;
+                    }
+                } else if (clk && nt.bound == JC_BOUND_COMPUTE) {
+                    clk[0] += nt.t;
+                    clk[1] += nt.t;
+                }
             }
             *(back ? t_bwd : t_busy) += nt.t;
             *(back ? e_bwd : e_dyn) += nt.t * (p - idle);
@@ -638,6 +651,23 @@ static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_
             x->energy_j = en;   /* roofline power; the other methods redo it in per_unit() */
         }
     }
+}
+
+/* Names the clocks the power limit leaves: the compute-bound kernels'
+ * time-weighted clock ratio r < 1, in MHz where the device has a boost
+ * clock (power.cap_clock). */
+static void record_cap_clock(est *s, double r)
+{
+    double f = s->dev->boost_ghz > 0 ? s->dev->boost_ghz * 1e3 : 0;
+    const char *lim = FMT_N(s->pw.limit_w);
+    if (f > 0)
+        jci_bld_assume(&s->b, "power.cap_clock", jci_bld_str(&s->b, "clock-limited at the %s W power cap: compute-bound "
+                       "kernels at %s MHz of the %s MHz boost (time-weighted)", lim, FMT_N(r * f), FMT_N(f)),
+                       R1(r * f), "MHz", JC_ORIGIN_DERIVED, "power.limit_w, power.boost_w and device.boost_ghz (power.h)");
+    else
+        jci_bld_assume(&s->b, "power.cap_clock", jci_bld_str(&s->b, "clock-limited at the %s W power cap: compute-bound "
+                       "kernels at %s of the boost clock (time-weighted; no boost_ghz published)", lim, FMT_N(r)),
+                       R1(r), "", JC_ORIGIN_DERIVED, "power.limit_w and power.boost_w (power.h)");
 }
 
 /* Dynamic power above idle of a device at compute utilisation uc and
@@ -684,9 +714,11 @@ void jci_est_compute(est *s, int sc, outv *o)
         /* training with a runtime plan: the backward by its own kernels;
          * otherwise backward_factor x the forward */
         int own_bwd = train && s->eff_on && !s->util_user && s->eff.runtime != JC_RUNTIME_ENGINE;
+        double clk[2] = {0, 0};
         if (s->eff_on || s->pw_on)
             pass_nodes(s, sc, &tp, &ep, own_bwd ? &tb : NULL, own_bwd ? &eb_ : NULL,
-                       sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL);
+                       sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL, sc == SC_CENTRAL ? clk : NULL);
+        if (clk[1] < clk[0] * (1 - 1e-9)) record_cap_clock(s, clk[1] / clk[0]);
         if (own_bwd) {
             t_busy = (tp * (1 + s->rc) + tb) * s->passes;
             e_dyn = (ep * (1 + s->rc) + eb_) * s->passes;

@@ -2,7 +2,8 @@
  * power.c - device power from compute and memory utilisation (with the
  * DRAM energy of the memory type), the power limit and the clocks it
  * leaves, launch-bound and idle power, and the host power of a system
- * class.  Equations:
+ * class, and the clocks a power limit leaves the die (its power at boost
+ * clock, boost_power_w).  Equations:
  * power.h and docs/energy-model.md section 3; constants:
  * hwdb/energy-model.yaml (`power_*`, `host_class_*`).
  */
@@ -30,7 +31,7 @@ jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev, jc_po
     static const char *const tpu[JC_PW_N] = {"power_k_compute_tpu", "power_k_memory_tpu",
                                              "activity_launch_bound"};
     const char *const *ids = dev && dev->kind == JC_DEVICE_TPU ? tpu : gpu;
-    pm->mem_w = pm->limit_w = 0;   /* the caller sets them (energy.c) */
+    pm->mem_w = pm->limit_w = pm->boost_w = 0;   /* the caller sets them (energy.c) */
     for (int i = 0; i < JC_PW_N; i++) {
         const jc_constant *c;
         jc_diag tmp;
@@ -109,6 +110,21 @@ static jc_status setup_limit(jci_builder *b, const jc_device *dev, double idle, 
     return JC_OK;
 }
 
+/* The die's power at its boost clock (B of power.h): the device's
+ * boost_power_w, else its TDP, recorded when it matters (the device has
+ * one, or a limit below the TDP lowers the clocks). */
+static void setup_boost(jci_builder *b, const jc_device *dev, double tdp, jc_power_model *pm)
+{
+    const jc_sourced *bp = &dev->boost_power_w;
+    if (bp->present && bp->value > tdp)
+        pm->boost_w = jci_bld_assume(b, "power.boost_w", "the die's power holding its boost clock at full activity "
+                                     "(the clocks fall below boost where a power limit under it binds)",
+                                     R1(bp->value), "W", JC_ORIGIN_HWDB, jci_bld_cite(b, bp)).central;
+    else if (pm->limit_w > 0 && pm->limit_w < tdp)
+        jci_bld_assume(b, "power.boost_w", "the die's power holding its boost clock at full activity: its TDP "
+                       "(no boost_power_w published)", R1(tdp), "W", JC_ORIGIN_DERIVED, "device.tdp_w");
+}
+
 jc_status jci_power_setup(jci_builder *b, const jc_hwdb *db, const jc_device *dev, double bw, jc_range idle,
                           jc_range tdp, double user_limit, int record_launch, jc_power_model *pm)
 {
@@ -122,7 +138,9 @@ jc_status jci_power_setup(jci_builder *b, const jc_hwdb *db, const jc_device *de
     for (int i = 0; i < JC_PW_N; i++)
         if (i != JC_PW_A_LAUNCH || record_launch) jci_bld_const(b, pm->id[i], labels[i], pm->src[i]);
     setup_memory(b, db, dev, bw, pm);
-    return setup_limit(b, dev, idle.central, tdp.central, user_limit, pm);
+    if ((st = setup_limit(b, dev, idle.central, tdp.central, user_limit, pm))) return st;
+    setup_boost(b, dev, tdp.central, pm);
+    return JC_OK;
 }
 
 static double clamp01(double x)
@@ -146,13 +164,16 @@ double jci_power_uncapped_w(const jc_power_model *pm, double u_compute, double u
     return idle + (tdp - idle) * jci_power_activity(pm, u_compute, u_memory, sc) + mem;
 }
 
-double jci_power_cap_clock(const jc_power_model *pm, double p_uncapped, int sc)
+double jci_power_cap_clock(const jc_power_model *pm, double u_compute, double u_memory, int sc)
 {
-    double idle = jci_pick(pm->idle_w, sc, JCI_RAISES), lim = pm->limit_w;
-    /* at or above the TDP the clocks are the design point's: the time
-     * model's efficiencies were fitted there (the timm rows) */
-    if (!(lim > idle) || !(lim < jci_pick(pm->tdp_w, sc, JCI_RAISES)) || !(p_uncapped > lim)) return 1;
-    return cbrt((lim - idle) / (p_uncapped - idle));
+    double idle = jci_pick(pm->idle_w, sc, JCI_RAISES), tdp = jci_pick(pm->tdp_w, sc, JCI_RAISES);
+    double lim = pm->limit_w, boost = pm->boost_w > tdp ? pm->boost_w : tdp;
+    /* at or above B the die holds its boost clock; without boost_power_w
+     * B is the TDP, the design point of the timm rows' efficiencies */
+    if (!(lim > idle) || !(lim < boost)) return 1;
+    double mem = pm->mem_w > 0 ? pm->mem_w * clamp01(u_memory) : 0;
+    double pb = idle + (boost - idle) * jci_power_activity(pm, u_compute, u_memory, sc) + mem;
+    return pb > lim ? cbrt((lim - idle) / (pb - idle)) : 1;
 }
 
 double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,

@@ -14,10 +14,17 @@
  *            (TDP is the larger of the TDP and a power limit set above it:
  *            a part configured for more power boosts further);
  *   capped   a busy P above the power limit L (the device's power_limit_w,
- *            or --power-limit) is L; below the TDP the clocks fall until it is:
- *            dynamic power ~ f^3 (voltage follows frequency), so
- *            compute-bound kernels run f_cap / f = ((L - idle) / (P - idle))^(1/3)
- *            as fast (jci_power_cap_clock);
+ *            or --power-limit) is L;
+ *   clocks   the clocks fall until the die's draw at its boost clock meets
+ *            L: P_b = idle + (B - idle) * activity + e_mem * u_m * BW, where
+ *            B is the power the die draws holding its boost clock at full
+ *            activity (the device's boost_power_w: the highest TDP its vendor
+ *            rates the same die for, so the same die on a 250 W card and on
+ *            a 400 W module draws the same at the same clock; absent: its
+ *            TDP); dynamic power ~ f^3 (voltage follows frequency), so
+ *            compute-bound kernels run f_cap / f_boost = ((L - idle) /
+ *            (P_b - idle))^(1/3) as fast, at power L (jci_power_cap_clock);
+ *            1 when L >= B (the design point);
  *   launch   P = idle + (TDP - idle) * a_launch   (waiting on kernel
  *            launches: near idle, #18 item 12);
  *   idle     P = idle   (a device that waits for the others).
@@ -51,13 +58,15 @@ typedef struct jc_power_model {
     const char *id[JC_PW_N];
     double mem_w;                      /* e_mem x BW: DRAM power at full bandwidth, W (0: none) */
     double limit_w;                    /* power limit L, W (0: none) */
+    double boost_w;                    /* B: the die's power holding its boost clock at full
+                                          activity, W (0: the TDP) */
 } jc_power_model;
 
 /* Fills the coefficients of pm for device dev (GPU/SoC/accelerator
  * constants `power_*_gpu`, TPU constants `power_*_tpu`); the caller sets
  * pm->idle_w and pm->tdp_w (from the device entry, with their sources)
- * and, where it has them, pm->mem_w and pm->limit_w (left 0: no memory
- * term, no limit).  Errors (JC_ERR_HWDB) name a missing constant.  pm
+ * and, where it has them, pm->mem_w, pm->limit_w and pm->boost_w (left 0:
+ * no memory term, no limit, the die holds its boost clock at its TDP).  Errors (JC_ERR_HWDB) name a missing constant.  pm
  * points into db. */
 jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev,
                                  jc_power_model *pm, jc_diag *d);
@@ -70,7 +79,10 @@ jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev,
  * (power.limit_w): user_limit W when given (not NAN; it must lie in the
  * device's power_limit_w range, else between idle and TDP), else the
  * device's power_limit_w, else its TDP.  Errors (through b): a missing
- * constant, a limit outside the range. */
+ * constant, a limit outside the range.  The die's power at its boost
+ * clock (pm->boost_w, assumption power.boost_w) is the device's
+ * boost_power_w; without one it is its TDP, a fallback recorded (as
+ * power.boost_w) only when a power limit below the TDP is in play. */
 jc_status jci_power_setup(jci_builder *b, const jc_hwdb *db, const jc_device *dev, double bw, jc_range idle,
                           jc_range tdp, double user_limit, int record_launch, jc_power_model *pm);
 
@@ -86,14 +98,16 @@ const jc_constant *jci_power_mem_constant(const jc_hwdb *db, const jc_device *de
 double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
                          jc_power_phase phase, int sc);
 
-/* The clock ratio f_cap / f (in (0, 1]) at which a busy device drawing
- * p_uncapped W (jci_power_device_w without the limit) stays within a
- * limit L = pm->limit_w set below its TDP (MaxQ, nvidia-smi -pl):
- * ((L - idle) / (p_uncapped - idle))^(1/3); 1 when the limit is not
- * reached, not set, or at or above the TDP (the design point, where the
- * time model's efficiencies were fitted).  A compute-bound kernel takes
- * 1 / ratio as long. */
-double jci_power_cap_clock(const jc_power_model *pm, double p_uncapped, int sc);
+/* The clock ratio f_cap / f_boost (in (0, 1]) of a busy device at
+ * utilisations (u_c, u_m) under the limit L = pm->limit_w (its default,
+ * MaxQ, nvidia-smi -pl): with the die's draw at its boost clock
+ * P_b = idle + (B - idle) * activity + mem_w * u_m (B = pm->boost_w, or
+ * the TDP when 0), ((L - idle) / (P_b - idle))^(1/3) when P_b > L; 1 when
+ * it is not, when no limit is set, or when L >= B (the die holds its boost
+ * clock there: without boost_w, a limit at or above the TDP is the design
+ * point, as before B).  A compute-bound kernel takes 1 / ratio as long and
+ * draws L meanwhile. */
+double jci_power_cap_clock(const jc_power_model *pm, double u_compute, double u_memory, int sc);
 
 /* Busy power without the limit (the cap's input), W. */
 double jci_power_uncapped_w(const jc_power_model *pm, double u_compute, double u_memory, int sc);

@@ -1016,6 +1016,9 @@ static jc_status device_spec_rules(B *b, const hnode *m, const jc_device *dv)
         (dv->tdp_w.value < dv->power_limit_w.low || dv->tdp_w.value > dv->power_limit_w.high))
         return err(b, mget(mget(m, "tdp_w"), "value"), "tdp_w (%g W) outside power_limit_w %g-%g W",
                    dv->tdp_w.value, dv->power_limit_w.low, dv->power_limit_w.high);
+    if (dv->boost_power_w.present && dv->tdp_w.present && dv->boost_power_w.value < dv->tdp_w.value)
+        return err(b, mget(mget(m, "boost_power_w"), "value"), "boost_power_w (%g W) below tdp_w (%g W): the die's "
+                   "highest rated power is at least this card's", dv->boost_power_w.value, dv->tdp_w.value);
     return JC_OK;
 }
 

@@ -80,18 +80,19 @@ static void test_memory_type_and_limit(void)
     CHECK_NEAR(jci_power_device_w(&pm, 0.3, 0.5, JC_POWER_BUSY, 1), p0 + 30, 1e-12);
     CHECK_NEAR(jci_power_uncapped_w(&pm, 0.3, 0.5, 1), p0 + 30, 1e-12);
     /* no limit: full clocks */
-    CHECK_NEAR(jci_power_cap_clock(&pm, 390, 1), 1, 1e-12);
+    CHECK_NEAR(jci_power_cap_clock(&pm, 1, 1, 1), 1, 1e-12);
     /* a 200 W limit caps busy power and lowers the clocks by the cube root
      * of the dynamic power's ratio; launch-bound and idle are unaffected */
     pm.limit_w = 200;
     double pu = jci_power_uncapped_w(&pm, 1, 1, 1);
     CHECK(pu > 200);
     CHECK_NEAR(jci_power_device_w(&pm, 1, 1, JC_POWER_BUSY, 1), 200, 1e-12);
-    CHECK_NEAR(jci_power_cap_clock(&pm, pu, 1), cbrt(150 / (pu - 50)), 1e-12);
-    CHECK_NEAR(jci_power_cap_clock(&pm, 150, 1), 1, 1e-12);
+    /* without boost_w the die's draw at boost is the TDP-scaled one */
+    CHECK_NEAR(jci_power_cap_clock(&pm, 1, 1, 1), cbrt(150 / (pu - 50)), 1e-12);
+    CHECK_NEAR(jci_power_cap_clock(&pm, 0, 0, 1), 1, 1e-12);
     /* a limit at the TDP caps power but keeps the design-point clocks */
     pm.limit_w = 400;
-    CHECK_NEAR(jci_power_cap_clock(&pm, 450, 1), 1, 1e-12);
+    CHECK_NEAR(jci_power_cap_clock(&pm, 1, 1, 1), 1, 1e-12);
     CHECK_NEAR(jci_power_device_w(&pm, 1, 1, JC_POWER_BUSY, 1), 400, 1e-12);
     pm.limit_w = 200;
     CHECK_NEAR(jci_power_device_w(&pm, 0, 0, JC_POWER_IDLE, 1), 50, 1e-12);
@@ -102,6 +103,48 @@ static void test_memory_type_and_limit(void)
     pm.limit_w = 500;
     CHECK(jci_power_uncapped_w(&pm, 1, 0, 1) > at_tdp);
     CHECK(jci_power_device_w(&pm, 5, 5, JC_POWER_BUSY, 1) <= 500);
+}
+
+/* The clocks at a power cap from the die's power at boost (power.h):
+ * hand-computed with activity 1 - exp(-ln 4 x 1) = 0.75 (k_m 0). */
+static void test_cap_clock_boost(void)
+{
+    jc_power_model pm;
+    memset(&pm, 0, sizeof pm);
+    pm.idle_w = (jc_range){50, 50, 50};
+    pm.tdp_w = (jc_range){250, 250, 250};
+    pm.k[JC_PW_K_COMPUTE] = (jc_range){log(4), log(4), log(4)};
+    pm.k[JC_PW_K_MEMORY] = (jc_range){0, 0, 0};
+    CHECK_NEAR(jci_power_activity(&pm, 1, 0, 1), 0.75, 1e-12);
+    /* hand-computed cases: {B, L, DRAM W at full bandwidth, u_m, f_cap / f_boost} */
+    static const struct { double boost, limit, mem, um, ratio; } cases[] = {
+        /* B = 450 W: at boost the die draws 50 + 400 x 0.75 = 350 W; a
+         * 200 W limit leaves (150 / 300)^(1/3) of the boost clock */
+        {450, 200, 0, 0, 0.7937005259840998},
+        /* the card's default limit (its 250 W TDP) binds too: (200 / 300)^(1/3) */
+        {450, 250, 0, 0, 0.8735804647362989},
+        /* a limit at the draw at boost, or at B, leaves the boost clock */
+        {450, 350, 0, 0, 1},
+        {450, 450, 0, 0, 1},
+        /* the DRAM's draw counts: 80 W at full bandwidth, u_m 0.5: 50 +
+         * 300 + 40 = 390 W at boost; under 200 W (150 / 340)^(1/3) */
+        {450, 200, 80, 0.5, 0.76126777700895},
+        /* without B (0: the TDP) the old design point: 50 + 200 x 0.75 =
+         * 200 W under 200 W leaves the clock; under 125 W (75 / 150)^(1/3) */
+        {0, 200, 0, 0, 1},
+        {0, 125, 0, 0, 0.7937005259840998},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pm.boost_w = cases[i].boost;
+        pm.limit_w = cases[i].limit;
+        pm.mem_w = cases[i].mem;
+        CHECK_NEAR(jci_power_cap_clock(&pm, 1, cases[i].um, 1), cases[i].ratio, 1e-12);
+    }
+    /* a device enters through its spec: the A100 cards carry the GA100
+     * die's 500 W, the A10 none */
+    const jc_device *pcie = dev("nvidia-a100-pcie-40gb"), *a10 = dev("nvidia-a10");
+    CHECK(pcie && pcie->boost_power_w.present && pcie->boost_power_w.value == 500 && pcie->boost_power_w.source);
+    CHECK(a10 && !a10->boost_power_w.present);
 }
 
 static void test_host_class_defaults(void)
@@ -168,6 +211,7 @@ int main(void)
     if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_power_equation);
     RUN(test_memory_type_and_limit);
+    RUN(test_cap_clock_boost);
     RUN(test_host_class_defaults);
     RUN(test_runtime_profiles);
     jc_hwdb_free(db);
