@@ -166,13 +166,21 @@ static jc_status resolve_runtime(est *s)
 }
 
 /* The power model of the roofline method: power from utilisation, with
- * the activity fallback for a known runtime without any work figure. */
+ * the activity fallback for a known runtime without any work figure.  The
+ * other methods with a graph's kernels take it for the clocks the power
+ * limit leaves (the time is the same whatever charges the energy). */
 static jc_status resolve_power(est *s)
 {
     const jc_job *j = s->job;
     const jc_device *dev = s->dev;
     jc_status st;
-    if (j->method != JC_METHOD_ROOFLINE || given(s->avg_power)) return JC_OK;
+    if (given(s->avg_power)) return JC_OK;
+    if (j->method != JC_METHOD_ROOFLINE) {
+        if (!s->an || !s->eff_on || s->util_user || dev->kind != JC_DEVICE_GPU || !(s->tdp.central > 0)) return JC_OK;
+        if ((st = jci_power_setup(&s->b, s->db, dev, s->bw, s->idle, s->tdp, j->power_limit_w, 0, &s->pw))) return st;
+        s->pw_clk = 1;
+        return JC_OK;
+    }
     if ((st = jci_power_setup(&s->b, s->db, dev, s->bw, s->idle, s->tdp, j->power_limit_w,
                               s->an && dev->kind == JC_DEVICE_GPU, &s->pw))) return st;
     s->pw_on = 1;
@@ -608,19 +616,19 @@ static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_
             jc_node_time nt;
             jci_eff_node_time(&m, &dv, an, plan, i, jci_est_node_byte_scale(s, n), sc, back, &nt);
             double p = idle;
-            if (nt.t > 0 && s->pw_on) {
+            if (nt.t > 0 && (s->pw_on || s->pw_clk)) {
                 double pc = n->cost.cls == JC_CLASS_MATRIX ? s->peak : s->vpeak;
                 double uc = pc > 0 ? nt.flops / (nt.t * pc) : 0;
                 double um = s->bw > 0 ? nt.bytes / (nt.t * s->bw) : 0;
                 int launch = nt.bound == JC_BOUND_LAUNCH;
-                p = jci_power_device_w(&s->pw, uc, um, launch ? JC_POWER_LAUNCH : JC_POWER_BUSY, sc);
+                if (s->pw_on) p = jci_power_device_w(&s->pw, uc, um, launch ? JC_POWER_LAUNCH : JC_POWER_BUSY, sc);
                 /* where the die's draw at boost clock exceeds the power
                  * limit a compute-bound kernel runs at the clocks the cap
                  * leaves, drawing the limit (power.h) */
                 double r = !launch && nt.bound == JC_BOUND_COMPUTE ? jci_power_cap_clock(&s->pw, uc, um, sc) : 1;
                 if (r < 1) {
                     nt.t /= r;
-                    p = s->pw.limit_w;
+                    if (s->pw_on) p = s->pw.limit_w;
                     if (clk) {
                         clk[0] += nt.t;
                         clk[1] += nt.t * r;
@@ -715,7 +723,7 @@ void jci_est_compute(est *s, int sc, outv *o)
          * otherwise backward_factor x the forward */
         int own_bwd = train && s->eff_on && !s->util_user && s->eff.runtime != JC_RUNTIME_ENGINE;
         double clk[2] = {0, 0};
-        if (s->eff_on || s->pw_on)
+        if (s->eff_on || s->pw_on || s->pw_clk)
             pass_nodes(s, sc, &tp, &ep, own_bwd ? &tb : NULL, own_bwd ? &eb_ : NULL,
                        sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL, sc == SC_CENTRAL ? clk : NULL);
         if (clk[1] < clk[0] * (1 - 1e-9)) record_cap_clock(s, clk[1] / clk[0]);

@@ -76,6 +76,8 @@ typedef struct est {
     int util_user;               /* --utilization replaces the matrix efficiency */
     jc_power_model pw;           /* roofline power from utilisation */
     int pw_on;
+    int pw_clk;                  /* the other methods: pw set up for the clocks at the
+                                    power limit only (their power is their own) */
     double size_factor;          /* params mode: u x 1 / (1 + N_half / N) */
     double sms;                  /* SM count (wave quantisation); 0: unknown */
     double l2;                   /* L2 bytes (device l2_mb; kernels' L2-resident inputs); 0: unknown */
