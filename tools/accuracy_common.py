@@ -340,7 +340,7 @@ def index():
               "  residuals only. The training rows (PyTorch 1.12, RTX 3090 only) alone inform kernel_eta_backward:",
               "  the fold that leaves the RTX 3090 out has none and predicts them at its prior 1. The CPU rows",
               "  (one CPU, the Core i9-10940X) alone inform cpu_kernel_eta_matrix and cpu_kernel_call_s: the fold",
-              "  that leaves the CPU out predicts it at their priors (1 and 5 us), so the CPU's leave-one-device-",
+              "  that leaves the CPU out predicts it at their priors (1 and runtime_eager_launch_s), so the CPU's leave-one-device-",
               "  out line is the prior's error, not a cross-validated one. GPU and CPU rows are scored as two",
               "  classes (device class: GPU / CPU): a row's range comes only from its own class's other folds, so",
               "  the CPU fold does not widen the GPU rows' ranges, and the single CPU has no leave-one-device-out",

@@ -243,15 +243,18 @@ def main():
                  "fp32 (the CPU, batch 1), "
                  "--runtime pytorch (eager PyTorch 2.4; rows 'eager'), torch-compile (rows 'compiled') or "
                  "pytorch-1 (training, eager PyTorch 1.12; rows 'eager-pt1'), --batch B (training: --train, one "
-                 "step). The kernel efficiencies (kernel_eta_*; kernel_eta_backward from the training rows alone, "
-                 "its prior 1 in a fold without them; the CPU kernel path's cpu_kernel_eta_matrix and "
-                 "cpu_kernel_call_s from the CPU rows alone, their priors 1 and 5 us in a fold without them) are "
+                 "step). The kernel efficiencies (kernel_eta_*, from the GPU rows alone; kernel_eta_backward from "
+                 "the training rows alone, its prior 1 in a fold without them; the CPU kernel path's "
+                 "cpu_kernel_eta_matrix and cpu_kernel_call_s from the CPU rows alone, the shared constants held "
+                 "at the fold's GPU fit, their priors 1 (the datasheet peak) and %.3g us "
+                 "(runtime_eager_launch_s: torch.compile's default wrapper invokes each kernel from Python) in a "
+                 "fold without them) are "
                  "refitted per fold by tools/fit_timm.py; the table shows each row as predicted by the "
                  "leave-one-device-out fold that excluded its device, with the range from the held-out "
                  "residuals of the other folds' rows of its device class (GPU or CPU: the two kernel paths "
-                 "are scored separately; a nominal 90% conformal interval, tools/crossval.py). With one CPU "
+                 "are scored separately; a nominal 90%% conformal interval, tools/crossval.py). With one CPU "
                  "in the rows, no other CPU fold exists: the CPU rows' leave-one-device-out figures are "
-                 "the priors' and they have no range there.",
+                 "the priors' and they have no range there." % (1e6 * ft.PRIOR[ft.CALL]),
                  "wall-clock throughput of the forward (training: forward + backward + optimizer) pass "
                  "on one device (a GPU, or the CPU's cores); no energy.", out, out_dir=a.out, cv=cvs,
                  targets="leave-one-device-out median |error| <= 15% (eager and compiled each); "

@@ -15,9 +15,12 @@ every backward kernel, so a training row's time is exactly linear in its
 inverse: training rows are predicted on a second grid slice (at
 kernel_eta_backward = 0.5) and interpolated in 1/eta_backward.  A fold
 without training rows cannot fit kernel_eta_backward and keeps its prior,
-1 (backward kernels as fast as the forward kernel model says).  The grid is cached in build/fit/timm-grid.json and
-reused while the binary predicts its first point the same (--regrid
-forces a new one); the cross-validation of `make accuracy`
+1 (backward kernels as fast as the forward kernel model says).  The
+GPU rows alone fit the shared constants and the CPU rows alone the CPU
+kernel path's two (make_fit: one stage per kernel path).  The grid is
+cached per row in build/fit/timm-grid.json and a row's values reused
+while the binary predicts its first point the same (--regrid forces a
+new grid); the cross-validation of `make accuracy`
 (tools/accuracy_timm.py) refits on it once per fold.
 
   python3 tools/fit_timm.py [--write]   fit on every row; --write stores the
@@ -31,7 +34,6 @@ forces a new one); the cross-validation of `make accuracy`
                                         interval, tools/crossval.py)
 """
 import argparse
-import hashlib
 import itertools
 import json
 import math
@@ -63,11 +65,17 @@ GRID = {
 BWD_SLICE = 0.5           # the second slice's kernel_eta_backward
 BWD_BOUNDS = (0.4, 1.0)   # the fit's range of kernel_eta_backward
 BWD_PRIOR = 1.0
-CPU_GRID = [0.25, 0.45, 1.0]   # cpu_kernel_eta_matrix on kernel_eta_matrix's axis
+# cpu_kernel_eta_matrix on kernel_eta_matrix's axis: its lower end (and
+# the fit's bound) far below the CPU rows' fit, so that no fold stops there
+CPU_GRID = [0.1, 0.3, 1.0]
 CALL_BASE, CALL_SLICE = 5e-6, 50e-6
-# priors where a fold has no CPU row: the datasheet peak, and the compiled
-# runtime's sourced dispatch per kernel (runtime_compiled_launch_s)
-PRIOR = {BWD: BWD_PRIOR, CPU_ETA: 1.0, CALL: CALL_BASE}
+# priors where a fold has no CPU row: the datasheet peak, and the per-kernel
+# host cost of a kernel invoked from Python, eager PyTorch's per-op dispatch
+# (runtime_eager_launch_s, read from the hwdb below): torch.compile's
+# default wrapper on a CPU is Python code that invokes each generated and
+# external kernel (PyTorch's Inductor C++ wrapper tutorial)
+EAGER_LAUNCH = "runtime_eager_launch_s"
+PRIOR = {BWD: BWD_PRIOR, CPU_ETA: 1.0}
 # the fit's bounds: the grid's, except eta_matrix at most 1.  The rows push
 # it there: the peak is the datasheet's at the rated boost clock, which the
 # GeForce cards of these rows exceed while power and temperature allow;
@@ -82,13 +90,16 @@ CACHE = os.path.join(ac.ROOT, "build", "fit", "timm-grid.json")
 CACHE_CPU = os.path.join(ac.ROOT, "build", "fit", "timm-grid-cpu.json")
 
 
-def _key(rows):
-    """The grid's cache key: the rows and the grid."""
-    h = hashlib.sha1()
-    for r in rows:
-        h.update(r["id"].encode())
-    h.update(json.dumps([GRID, BWD_SLICE, CPU_GRID, CALL_BASE, CALL_SLICE], sort_keys=True).encode())
-    return h.hexdigest()
+# the cache's format: {row id: {"spec": _spec(row), "t": [...]}}
+CACHE_FORMAT = "timm-grid per row 2"
+
+
+def _spec(r):
+    """What a row's grid values depend on besides the binary: the axes
+    and slices of the grid its kernel path is evaluated on."""
+    if _cpu(r):
+        return json.dumps([GRID, CPU_GRID, CALL_BASE, CALL_SLICE], sort_keys=True)
+    return json.dumps([GRID, BWD_SLICE] if _training(r) else [GRID], sort_keys=True)
 
 
 def _training(r):
@@ -132,43 +143,51 @@ def _eval_point(rows, ov, pt, ex, bwd=1.0, call=CALL_BASE):
 def grid(rows, verbose=True, regrid=False, cache=CACHE):
     """{row id: [t at each grid point]}: predicted seconds per sample at
     kernel_eta_backward = 1; a training row's list continues with the same
-    points at BWD_SLICE.  The cached grid is reused when the binary still
-    predicts its first point the same (the model unchanged), else
-    recomputed."""
+    points at BWD_SLICE, a CPU row's with the points at CALL_SLICE.  A
+    row's cached values are reused when its grid is the same (_spec) and
+    the binary still predicts its first point the same (the model
+    unchanged for it), else recomputed: a change to one kernel path
+    recomputes that path's rows alone (--regrid: every row)."""
     from concurrent.futures import ThreadPoolExecutor
-    key = _key(rows)
     pts = _points()
     ov = fc.Overlay()
+    old = fc.load_cache(cache, CACHE_FORMAT, "rows") or {}
+    out = {}
     try:
         with ThreadPoolExecutor(max_workers=2) as ex:
             probe = _eval_point(rows, ov, pts[0], ex)
-            try:
-                with open(cache) as f:
-                    c = json.load(f)
-                if not regrid and c.get("key") == key and all(
-                        abs(c["t"][r["id"]][0] / t - 1) < 1e-9 for r, t in zip(rows, probe)):
-                    return c["t"]
-            except (OSError, ValueError, KeyError, ZeroDivisionError):
-                pass
-            out = {r["id"]: [t] for r, t in zip(rows, probe)}
+            todo = []
+            for r, t in zip(rows, probe):
+                c = old.get(r["id"])
+                if (not regrid and c and c.get("spec") == _spec(r) and c.get("t") and t > 0
+                        and abs(c["t"][0] / t - 1) < 1e-9):
+                    out[r["id"]] = c["t"]
+                else:
+                    out[r["id"]] = [t]
+                    todo.append(r)
+            if not todo:
+                return out
+            if verbose:
+                print("  grid: %d of %d rows to predict" % (len(todo), len(rows)), flush=True)
             for n, pt in enumerate(pts[1:], 2):
-                for r, t in zip(rows, _eval_point(rows, ov, pt, ex)):
+                for r, t in zip(todo, _eval_point(todo, ov, pt, ex)):
                     out[r["id"]].append(t)
                 if verbose:
                     print("  grid point %d/%d %s" % (n, len(pts), pt), flush=True)
-            tr = [r for r in rows if _training(r)]
-            for n, pt in enumerate(pts, 1):
+            tr = [r for r in todo if _training(r)]
+            for n, pt in enumerate(pts if tr else [], 1):
                 for r, t in zip(tr, _eval_point(tr, ov, pt, ex, BWD_SLICE)):
                     out[r["id"]].append(t)
                 if verbose:
                     print("  training slice point %d/%d %s" % (n, len(pts), pt), flush=True)
-            cr = [r for r in rows if _cpu(r)]
-            for n, pt in enumerate(pts, 1):
+            cr = [r for r in todo if _cpu(r)]
+            for n, pt in enumerate(pts if cr else [], 1):
                 for r, t in zip(cr, _eval_point(cr, ov, pt, ex, call=CALL_SLICE)):
                     out[r["id"]].append(t)
     finally:
         ov.close()
-    fc.save_cache(cache, key, "t", out)
+    old.update({r["id"]: {"spec": _spec(r), "t": out[r["id"]]} for r in rows})
+    fc.save_cache(cache, CACHE_FORMAT, "rows", old)
     return out
 
 
@@ -261,40 +280,61 @@ def nelder_mead(f, x0, step=0.08, iters=300):
 
 def make_fit(g, fixed=None):
     """fit(rows) -> {constant: value} on grid g (crossval's fit function).
-    Rows without a training row leave kernel_eta_backward at its prior,
-    rows without a CPU row the CPU kernel path's constants at theirs;
-    the constants in `fixed` ({id: value}) are held, not fitted."""
+    Two stages, one per kernel path: the GPU rows alone fit the shared
+    forward constants (and kernel_eta_backward where training rows are
+    among them); then the CPU rows alone fit the CPU kernel path's two
+    constants, the shared ones held at the first stage's values.  A CPU
+    row so informs only the CPU path's constants: the GPU rows' fit is
+    the same with or without the CPU rows.  Rows without a training row
+    leave kernel_eta_backward at its prior, rows without a CPU row the
+    CPU path's constants at theirs; the constants in `fixed` ({id:
+    value}) are held, not fitted."""
     fixed = dict(fixed or {})
-    lo = {p: b[0] for p, b in BOUNDS.items()}
-    hi = {p: b[1] for p, b in BOUNDS.items()}
 
     def fit(rows):
-        free = [p for p in _free(rows) if p not in fixed]
-        x0 = {"kernel_eta_matrix": 0.9, "kernel_eta_bw": 0.85, "kernel_eta_vector": 0.12, BWD: 0.8,
-              CPU_ETA: 0.4, CALL: 20e-6}
-        # the call cost in units of 10 us: a step comparable to the etas'
-        scale = {CALL: 1e-5}
-
-        def clamp(x):
-            return {p: min(max(v * scale.get(p, 1), lo[p]), hi[p]) for p, v in zip(free, x)}
-
-        def f(x):
-            pr = dict(fixed, **clamp(x))
-            pen = sum(abs(v - pr[p] / scale.get(p, 1)) * 10 for p, v in zip(free, x))
-            return loss(rows, g, pr) + pen
-        x, _ = nelder_mead(f, [x0[p] / scale.get(p, 1) for p in free])
-        out = dict(fixed, **clamp(x))
+        gpu = [r for r in rows if not _cpu(r)]
+        cpu = [r for r in rows if _cpu(r)]
+        out = dict(fixed)
+        if gpu:
+            out.update(_fit_stage(g, gpu, [p for p in _free(gpu) if p not in out], out))
+        if cpu:
+            out.update(_fit_stage(g, cpu, [p for p in (CPU_ETA, CALL) if p not in out], out))
         for p, v in PRIOR.items():
             out.setdefault(p, v)
         return out
     return fit
 
 
+def _fit_stage(g, rows, free, held):
+    """{constant: value} of the constants `free` minimising the loss over
+    rows, the constants in `held` at their values (Nelder-Mead inside
+    BOUNDS, a penalty past them)."""
+    if not free:
+        return {}
+    lo = {p: b[0] for p, b in BOUNDS.items()}
+    hi = {p: b[1] for p, b in BOUNDS.items()}
+    x0 = {"kernel_eta_matrix": 0.9, "kernel_eta_bw": 0.85, "kernel_eta_vector": 0.12, BWD: 0.8,
+          CPU_ETA: 0.4, CALL: 20e-6}
+    # the call cost in units of 10 us: a step comparable to the etas'
+    scale = {CALL: 1e-5}
+
+    def clamp(x):
+        return {p: min(max(v * scale.get(p, 1), lo[p]), hi[p]) for p, v in zip(free, x)}
+
+    def f(x):
+        pr = dict(held, **clamp(x))
+        pen = sum(abs(v - pr[p] / scale.get(p, 1)) * 10 for p, v in zip(free, x))
+        return loss(rows, g, pr) + pen
+    x, _ = nelder_mead(f, [x0[p] / scale.get(p, 1) for p in free])
+    return clamp(x)
+
+
 SOURCE = ("fitted to timm's benchmark rows (huggingface/pytorch-image-models results/ at commit aa4b585: "
           "measured samples/s on an RTX 3090 and an RTX 4090, PyTorch 2.4 eager and torch.compile inference, "
-          "PyTorch 1.12 eager training; fp32 torch.compile inference at batch 1 on an Intel Core i9-10940X; the %d rows matched to tests/models/torchvision graphs, listed in "
+          "PyTorch 1.12 eager training; the %d GPU rows matched to tests/models/torchvision graphs, listed in "
           "tests/accuracy/timm.csv) by tools/fit_timm.py: the value minimising the mean |ln(predicted / "
-          "measured)| jointly with the other kernel_eta constants (tools/crossval.py folds in docs/accuracy.md)")
+          "measured)| over the GPU rows jointly with the other kernel_eta constants (the CPU rows inform only the "
+          "CPU kernel path's constants; tools/crossval.py folds in docs/accuracy.md)")
 
 
 def hwdb_values(ids, path=fc.EM):
@@ -310,14 +350,18 @@ def hwdb_values(ids, path=fc.EM):
     return out
 
 
+PRIOR[CALL] = hwdb_values([EAGER_LAUNCH])[EAGER_LAUNCH]
+
+
 SOURCE_CPU = ("fitted to the %d CPU rows of timm's benchmark (huggingface/pytorch-image-models results/ at commit "
               "aa4b585, benchmark-infer-fp32-nchw-pt240-cpu-i9_10940x-dynamo.csv: measured samples/s of fp32 "
               "torch.compile inference at batch 1 on an Intel Core i9-10940X, matched to tests/models/torchvision "
-              "graphs, listed in tests/accuracy/timm.csv) by tools/fit_timm.py --cpu: with cpu_kernel_eta_matrix and "
-              "cpu_kernel_call_s the values minimising the mean |ln(predicted / measured)|, the shared forward "
-              "constants (kernel_eta_bw, kernel_eta_vector) held at their hwdb values; one CPU in the rows, so no "
-              "leave-one-device-out fold can fit these (tools/accuracy_timm.py's CPU fold predicts the CPU at the "
-              "priors: 1 and 5 us)")
+              "graphs, listed in tests/accuracy/timm.csv) by tools/fit_timm.py (its second stage, the CPU rows alone; "
+              "--cpu: that stage alone): with cpu_kernel_eta_matrix and cpu_kernel_call_s the values minimising the "
+              "mean |ln(predicted / measured)|, the shared forward constants (kernel_eta_bw, kernel_eta_vector) "
+              "held at the GPU rows' fit (their hwdb values); one CPU in the rows, so no leave-one-device-out fold "
+              "can fit these: the CPU's leave-one-device-out error is its priors' (1 and "
+              "runtime_eager_launch_s), docs/accuracy/timm.md")
 
 
 def main():
@@ -373,7 +417,8 @@ def main():
                 fc.write_constant(p, best[p], best[p] / rf["high_factor"], best[p] / rf["low_factor"])
             else:
                 fc.write_constant(p, best[p], best[p] * rf["low_factor"], min(1.0, best[p] * rf["high_factor"]))
-            fc.write_text(p, "derived", (SOURCE_CPU if a.cpu else SOURCE) % len(rows) +
+            ncls = sum(1 for r in rows if device_class(r) == ("CPU" if p in (CPU_ETA, CALL) else "GPU"))
+            fc.write_text(p, "derived", (SOURCE_CPU if p in (CPU_ETA, CALL) else SOURCE) % ncls +
                 "; spread of the refitted value: " + "; ".join(
                 "leave-one-%s-out folds %.4g .. %.4g" % (k, lo, hi) for k, (lo, hi) in spread.items()) +
                 "; low/high = the central x the leave-one-%s-out range factors of the %s rows (nominal 90%% "
@@ -385,7 +430,8 @@ def main():
                  "the rated clock the peak is computed at)" if p == "kernel_eta_matrix" else "") +
                 ("; training rows only: a fold without them keeps the prior 1" if p == BWD else "") +
                 ("; CPU rows only: a fold without them keeps the prior (%s)" % (
-                    "1, the datasheet peak" if p == CPU_ETA else "5 us, runtime_compiled_launch_s")
+                    "1, the datasheet peak" if p == CPU_ETA else
+                    "%.3g us, runtime_eager_launch_s" % (1e6 * PRIOR[CALL]))
                  if p in (CPU_ETA, CALL) else ""))
     if a.write:
         print("wrote hwdb/energy-model.yaml (%s)" % ", ".join(fitted))
