@@ -603,6 +603,7 @@ typedef struct jc_device {
     jc_sourced peak_tflops[JC_PREC_COUNT];         /* dense */
     jc_sourced peak_tflops_sparse[JC_PREC_COUNT];  /* structured sparsity */
     jc_sourced memory_gb, memory_bw_gbs;
+    jc_sourced memory_bw_sustained_gbs;   /* measured sustained bandwidth; absent: none published */
     jc_sourced peak_tflops_acc32[JC_PREC_COUNT];   /* dense, fp32 accumulate,
                                                       where it differs */
     jc_sourced sm_count;        /* SMs / CUs / cores (a whole number) */

@@ -221,11 +221,20 @@ static double call_s(const jc_eff_model *m, int sc)
     return m->cpu_path ? jci_pick(m->v[JC_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;
 }
 
-/* Time of `kernels` memory-bound transfers of b bytes in all. */
+double jci_eff_bw(const jc_eff_model *m, const jc_eff_device *dv, int sc)
+{
+    if (dv->bw_sustained > 0) return dv->bw_sustained;
+    return dv->bw > 0 ? dv->bw * jci_pick(m->v[JC_EFF_ETA_BW], sc, JCI_LOWERS) : 0;
+}
+
+/* Time of `kernels` memory-bound transfers of b bytes in all, at the
+ * achieved bandwidth of a large transfer (jci_eff_bw); each kernel adds
+ * the datasheet bandwidth x eff_memory_latency_s bytes' worth. */
 static double mem_s(const jc_eff_model *m, const jc_eff_device *dv, double b, double kernels, int sc)
 {
-    if (!(dv->bw > 0) || !(b > 0)) return 0;
-    return (b + dv->bw * jci_pick(m->v[JC_EFF_LAT_S], sc, JCI_RAISES) * kernels) / (dv->bw * jci_pick(m->v[JC_EFF_ETA_BW], sc, JCI_LOWERS));
+    double bw = jci_eff_bw(m, dv, sc);
+    if (!(dv->bw > 0) || !(bw > 0) || !(b > 0)) return 0;
+    return (b + dv->bw * jci_pick(m->v[JC_EFF_LAT_S], sc, JCI_RAISES) * kernels) / bw;
 }
 
 static double launch_s(const jc_eff_model *m, const jc_eff_device *dv, int sc)

@@ -19,6 +19,8 @@
  *   vector   t_c = F / (P_vector * eta_vector);
  *   memory   t_m = (B + BW*lat_s) / (BW * eta_bw): the achieved bandwidth
  *            grows with the transfer size (half of eta_bw at BW*lat_s);
+ *            BW * eta_bw is the device's measured sustained bandwidth
+ *            where the hwdb has one (jci_eff_bw);
  *            in a plan's forward, inputs the previous kernel wrote are
  *            read from the L2 (not counted in B) when they fit there;
  *   t = max(t_c, t_m, launch_s * kernels)   (GPUs: launch floor;
@@ -104,7 +106,16 @@ typedef struct jc_eff_device {
     double sms;        /* streaming multiprocessors (wave quantisation); 0: unknown */
     double l2;         /* L2 bytes (an input the previous kernel wrote and no
                           larger than this is read from the L2); 0: unknown */
+    double bw_sustained; /* B/s, the device's measured sustained bandwidth;
+                            0: none published (bw x eta_bw) */
 } jc_eff_device;
+
+/* Achieved bandwidth of a large memory-bound transfer on dv, B/s: the
+ * device's measured sustained bandwidth where the hwdb publishes one
+ * (memory_bw_sustained_gbs: it is what a streaming kernel reaches), else
+ * its datasheet bandwidth x kernel_eta_bw (scenario sc picks the end of
+ * eta_bw's range that lowers it); 0 when the device has no bandwidth. */
+double jci_eff_bw(const jc_eff_model *m, const jc_eff_device *dv, int sc);
 
 typedef enum jc_node_bound {
     JC_BOUND_COMPUTE = 0, JC_BOUND_MEMORY = 1, JC_BOUND_LAUNCH = 2,

@@ -280,6 +280,11 @@ jc_status jci_est_resolve_device_numbers(est *s)
     if (dev->memory_bw_gbs.present)
         s->bw = jci_bld_assume(&s->b, "device.memory_bw", "memory bandwidth", R1(dev->memory_bw_gbs.value),
                        "GB/s", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->memory_bw_gbs)).central * 1e9;
+    if (dev->memory_bw_sustained_gbs.present && s->bw > 0)
+        s->bw_sus = jci_bld_assume(&s->b, "device.memory_bw_sustained", "measured sustained memory bandwidth (what a "
+                                   "large memory-bound kernel reaches, in place of memory_bw x kernel_eta_bw)",
+                                   R1(dev->memory_bw_sustained_gbs.value), "GB/s", JC_ORIGIN_HWDB,
+                                   jci_bld_cite(&s->b, &dev->memory_bw_sustained_gbs)).central * 1e9;
 
     /* power */
     if (dev->tdp_w.present)
@@ -590,7 +595,7 @@ static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_
 {
     const jc_analysis *an = s->an;
     jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->util_user ? 0 : s->sms,
-                        s->util_user ? 0 : s->l2};
+                        s->util_user ? 0 : s->l2, s->bw_sus};
     int bits = (int)jci_est_prec_bits(s->prec);
     dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
     jc_eff_model m = s->eff;

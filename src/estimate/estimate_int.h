@@ -44,6 +44,7 @@ typedef struct est {
     jc_precision prec;
     double G, K;                 /* devices, hosts */
     double peak, vpeak, bw;      /* FLOP/s matrix, FLOP/s vector, B/s */
+    double bw_sus;               /* B/s, measured sustained bandwidth; 0: none published */
     jc_range util, act, act_mem, idle, tdp, host_w, pue, ci, mem_eff, vec_eff;
     jc_range overhead;           /* per-kernel time floor, s (GPUs) */
     double scaling;

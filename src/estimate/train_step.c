@@ -236,12 +236,12 @@ static double group_bw(const tstate *t, double n, double stride, int sc)
 static double micro_batch(const est *s, const tstate *t, const tlay *y, double S, int sc, double *parts)
 {
     const tshape *h = &t->sh;
-    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0};
+    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
     int bits = (int)jci_est_prec_bits(s->prec);
     dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
     double T = y->mbs * S / y->cp, tp = y->tp, d = h->d;
     double Ls = h->L / y->pp, nm = h->n_moe / y->pp, nd = Ls - nm;
-    double peak = s->peak, bw = s->bw * jci_pick(s->eff.v[JC_EFF_ETA_BW], sc, JCI_LOWERS);
+    double peak = s->peak, bw = jci_eff_bw(&s->eff, &dv, sc);
     double fwd = 0;   /* forward FLOPs of the micro-batch on this device */
     /* attention projections: in (QKV / MLA down + up) and out */
     double a_in = (h->attn_w - h->o_w) / d;
@@ -332,7 +332,7 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     double one[P_N] = {0};
     double mf = micro_batch(s, t, y, st->S, sc, one);
     if (t->teacher > 0) {
-        jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0};
+        jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
         double T = y->mbs * st->S / y->cp;
         one[P_TEACHER] = jci_eff_gemm_s(&s->eff, &dv, T, h->d, h->d, t->teacher / (h->d * h->d * y->tp * y->pp), sc);
         mf += 2 * T * t->teacher / (y->tp * y->pp);
@@ -357,7 +357,8 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     else p[P_DP] = fmax(0, t_dp - ov * t_mb);
     /* optimizer: its bytes per parameter of the shard this device updates */
     double shard = y->zero >= 1 ? pd / y->dp + pe / edp : pd + pe;
-    double bw = s->bw * jci_pick(s->eff.v[JC_EFF_ETA_BW], sc, JCI_LOWERS);
+    jc_eff_device dvo = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
+    double bw = jci_eff_bw(&s->eff, &dvo, sc);
     p[P_OPT] = t->opt_bytes_pp * shard / bw;
     double sum = 0;
     for (int i = 0; i < P_N; i++) sum += p[i];

@@ -106,7 +106,7 @@ static void test_gemm_model(void)
     jc_diag d;
     CHECK(jci_eff_resolve(db, JC_RUNTIME_EAGER, 0, &m, &d) == JC_OK);
     double P = 100e12, eta = m.v[JC_EFF_ETA_MATRIX].central, fill = m.v[JC_EFF_FILL_S].central;
-    jc_eff_device dv = {P, 20e12, 1e12, 1, 8, 64, 0};
+    jc_eff_device dv = {P, 20e12, 1e12, 1, 8, 64, 0, 0};
     /* 8192 x 8192 x 8192: 64 x 128 = 8192 tiles of 128 x 64, 128 full
      * waves over 64 SMs, aligned: (F + P eta fill) / (P eta) */
     jc_gemm_shape g = {8192, 8192, 8192, 1};
@@ -150,7 +150,7 @@ static void test_cpu_kernel_path(void)
     CHECK(!e.cpu_path && !strcmp(e.id[JC_EFF_ETA_MATRIX], "runtime_engine_eta_matrix"));
     double P = 3e12, eta = m.v[JC_EFF_ETA_MATRIX].central, fill = m.v[JC_EFF_FILL_S].central;
     double call = m.v[JC_EFF_LAUNCH_S].central;
-    jc_eff_device cpu = {P, P, 100e9, 0, 0, 0, 0};
+    jc_eff_device cpu = {P, P, 100e9, 0, 0, 0, 0, 0};
     /* N = 96 on a CPU: no tile padding (a GPU's 64-wide tiles would hold
      * 96 / 128 useful columns) */
     jc_gemm_shape n96 = {8192, 96, 8192, 1};
@@ -163,6 +163,34 @@ static void test_cpu_kernel_path(void)
     jci_eff_gemm_time(&m, &cpu, &tiny, -1, 4, 1, &nt);
     CHECK(call > 0 && fabs(nt.t - jci_eff_gemm_compute_s(&m, &cpu, &tiny, 1) - call) < 1e-12);
     CHECK(fabs(jci_eff_gemm_s(&m, &cpu, 8, 8, 8, 1, 1) - nt.t) < 1e-12);
+}
+
+/* The achieved bandwidth of a large memory-bound transfer: the datasheet
+ * bandwidth x kernel_eta_bw, or the device's measured sustained bandwidth
+ * where it has one (the eta not applied to it); a memory-bound kernel's
+ * time at that bandwidth with its latency. */
+static void test_sustained_bandwidth(void)
+{
+    jc_eff_model m;
+    jc_diag d;
+    CHECK(jci_eff_resolve(db, JC_RUNTIME_COMPILED, 1, &m, &d) == JC_OK);
+    /* eta_bw and latency set by hand: 0.9 [0.8-1], 1 us */
+    m.v[JC_EFF_ETA_BW] = (jc_range){0.8, 0.9, 1.0};
+    m.v[JC_EFF_LAT_S] = (jc_range){1e-6, 1e-6, 1e-6};
+    m.v[JC_EFF_LAUNCH_S] = (jc_range){0, 0, 0};
+    jc_eff_device dv = {3e12, 3e12, 100e9, 0, 0, 0, 0, 0};
+    CHECK(fabs(jci_eff_bw(&m, &dv, 1) - 90e9) < 1 && fabs(jci_eff_bw(&m, &dv, 2) - 80e9) < 1 &&
+          fabs(jci_eff_bw(&m, &dv, 0) - 100e9) < 1);
+    dv.bw_sustained = 56e9;
+    CHECK(jci_eff_bw(&m, &dv, 0) == 56e9 && jci_eff_bw(&m, &dv, 1) == 56e9 && jci_eff_bw(&m, &dv, 2) == 56e9);
+    jc_eff_device none = {3e12, 3e12, 0, 0, 0, 0, 0, 0};
+    CHECK(jci_eff_bw(&m, &none, 1) == 0);
+    /* a 56 MB copy through the GEMM model's memory term: no compute to
+     * speak of (K = 1), (56e6 + 100e9 x 1e-6) / 56e9 = 1.0017857 ms */
+    jc_node_time nt;
+    jc_gemm_shape copy = {1, 1, 1, 1};
+    jci_eff_gemm_time(&m, &dv, &copy, 56e6, 4, 1, &nt);
+    CHECK(nt.bound == JC_BOUND_MEMORY && fabs(nt.t - 56.1e6 / 56e9) < 1e-12);
 }
 
 /* Time of node i on dv (central) with plan p, forward or backward. */
@@ -217,7 +245,7 @@ static void test_backward_and_l2(void)
     jc_eff_plan p = pl.p;
     const jc_analysis *an = pl.an;
     jci_arena *a = pl.a;
-    jc_eff_device dv = {100e12, 20e12, 1e12, 1, 8, 64, 0};
+    jc_eff_device dv = {100e12, 20e12, 1e12, 1, 8, 64, 0, 0};
     int xf = 0, l2 = 0, bwd = 0;
     for (size_t i = 0; a && i < an->n_nodes; i++) {
         if (!an->nodes[i].counted || p.role[i] == JC_PLAN_FUSED) continue;
@@ -281,6 +309,7 @@ int main(void)
     if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_gemm_model);
     RUN(test_cpu_kernel_path);
+    RUN(test_sustained_bandwidth);
     RUN(test_vit_attention_and_norms);
     RUN(test_conv_side_kernels);
     RUN(test_backward_and_l2);
