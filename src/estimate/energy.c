@@ -666,23 +666,6 @@ static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_
     }
 }
 
-/* Names the clocks the power limit leaves: the compute-bound kernels'
- * time-weighted clock ratio r < 1, in MHz where the device has a boost
- * clock (power.cap_clock). */
-static void record_cap_clock(est *s, double r)
-{
-    double f = s->dev->boost_ghz > 0 ? s->dev->boost_ghz * 1e3 : 0;
-    const char *lim = FMT_N(s->pw.limit_w);
-    if (f > 0)
-        jci_bld_assume(&s->b, "power.cap_clock", jci_bld_str(&s->b, "clock-limited at the %s W power cap: compute-bound "
-                       "kernels at %s MHz of the %s MHz boost (time-weighted)", lim, FMT_N(r * f), FMT_N(f)),
-                       R1(r * f), "MHz", JC_ORIGIN_DERIVED, "power.limit_w, power.boost_w and device.boost_ghz (power.h)");
-    else
-        jci_bld_assume(&s->b, "power.cap_clock", jci_bld_str(&s->b, "clock-limited at the %s W power cap: compute-bound "
-                       "kernels at %s of the boost clock (time-weighted; no boost_ghz published)", lim, FMT_N(r)),
-                       R1(r), "", JC_ORIGIN_DERIVED, "power.limit_w and power.boost_w (power.h)");
-}
-
 /* Dynamic power above idle of a device at compute utilisation uc and
  * memory utilisation um (roofline method), scenario sc. */
 static double dyn_w(est *s, double uc, double um, int sc)
@@ -731,7 +714,7 @@ void jci_est_compute(est *s, int sc, outv *o)
         if (s->eff_on || s->pw_on || s->pw_clk)
             pass_nodes(s, sc, &tp, &ep, own_bwd ? &tb : NULL, own_bwd ? &eb_ : NULL,
                        sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL, sc == SC_CENTRAL ? clk : NULL);
-        if (clk[1] < clk[0] * (1 - 1e-9)) record_cap_clock(s, clk[1] / clk[0]);
+        if (clk[1] < clk[0] * (1 - 1e-9)) jci_power_record_cap_clock(&s->b, s->dev, &s->pw, clk[1] / clk[0]);
         if (own_bwd) {
             t_busy = (tp * (1 + s->rc) + tb) * s->passes;
             e_dyn = (ep * (1 + s->rc) + eb_) * s->passes;

@@ -176,6 +176,20 @@ double jci_power_cap_clock(const jc_power_model *pm, double u_compute, double u_
     return pb > lim ? cbrt((lim - idle) / (pb - idle)) : 1;
 }
 
+void jci_power_record_cap_clock(jci_builder *b, const jc_device *dev, const jc_power_model *pm, double r)
+{
+    double f = dev->boost_ghz > 0 ? dev->boost_ghz * 1e3 : 0;
+    const char *lim = FMT_N(pm->limit_w);
+    if (f > 0)
+        jci_bld_assume(b, "power.cap_clock", jci_bld_str(b, "clock-limited at the %s W power cap: compute-bound "
+                       "kernels at %s MHz of the %s MHz boost (time-weighted)", lim, FMT_N(r * f), FMT_N(f)),
+                       R1(r * f), "MHz", JC_ORIGIN_DERIVED, "power.limit_w, power.boost_w and device.boost_ghz (power.h)");
+    else
+        jci_bld_assume(b, "power.cap_clock", jci_bld_str(b, "clock-limited at the %s W power cap: compute-bound "
+                       "kernels at %s of the boost clock (time-weighted; no boost_ghz published)", lim, FMT_N(r)),
+                       R1(r), "", JC_ORIGIN_DERIVED, "power.limit_w and power.boost_w (power.h)");
+}
+
 double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
                          jc_power_phase phase, int sc)
 {

@@ -109,6 +109,13 @@ double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_m
  * draws L meanwhile. */
 double jci_power_cap_clock(const jc_power_model *pm, double u_compute, double u_memory, int sc);
 
+/* Names the clocks the power limit leaves in b (assumption
+ * power.cap_clock): r, the compute-bound kernels' time-weighted clock
+ * ratio (< 1; the caller records it only then), in MHz of dev's boost
+ * clock where it has one, else as a fraction of it.  Every path that
+ * takes jci_power_cap_clock (the estimate, LLM serving) names it here. */
+void jci_power_record_cap_clock(jci_builder *b, const jc_device *dev, const jc_power_model *pm, double r);
+
 /* Busy power without the limit (the cap's input), W. */
 double jci_power_uncapped_w(const jc_power_model *pm, double u_compute, double u_memory, int sc);
 

@@ -11,7 +11,10 @@
  *              layer from the interconnect, memory fit with the stored
  *              weight format;
  *   power      per device and phase from the achieved FLOP and byte rates
- *              (constants fitted by tools/fit_serving.py, hwdb/serving.yaml);
+ *              (the estimate's power model, power.h); where the die's draw
+ *              at its boost clock exceeds the power limit, compute-bound
+ *              kernel classes run at the clocks it leaves and draw it
+ *              (jci_power_cap_clock, as a graph's kernels do);
  *   energy     the whole workload's device, host and facility energy and
  *              emissions come from the one energy stage (jc_estimate_run,
  *              given the modelled time and power), three times: the
@@ -294,6 +297,16 @@ double jci_sv_imbalance(double slots, double ep)
     return f > ep ? ep : f;
 }
 
+double jci_sv_part_time(const jc_power_model *pm, double t_c, double t_m, double flops, double bytes, double peak,
+                        double bw, double *r)
+{
+    *r = 1;
+    if (!(t_c > t_m)) return t_m;
+    if (pm && t_c > 0)
+        *r = jci_power_cap_clock(pm, peak > 0 ? flops / (t_c * peak) : 0, bw > 0 ? bytes / (t_c * bw) : 0, 1);
+    return t_c / *r;
+}
+
 static double ctx_eff(int64_t window, double c) { return window > 0 && c > (double)window ? (double)window : c; }
 
 /* Kernels of one layer per step: norm, QKV, rotary + cache write,
@@ -388,9 +401,14 @@ static void step_work(const sv *s, double n_tok, double n_seq, double c, double 
     jci_sv_step_work(s->a, s->wb, s->wb_exp, s->kvb, n_tok, n_seq, c, n_logit, w);
 }
 
-/* Per-device time of one step of a pipeline stage and its achieved rates. */
+/* Per-device time of one step of a pipeline stage and its achieved rates;
+ * of them, the compute-bound kernel classes': t_cmp their time, t_cmp_r
+ * their time x clock ratio under the power limit; t_cap the time of those
+ * the limit slows (they draw the limit), t_cap_r what it would be at the
+ * boost clock. */
 typedef struct stept {
     double t, t_gpu, t_coll, t_kern, t_host, flops, bytes;
+    double t_cmp, t_cmp_r, t_cap, t_cap_r;
 } stept;
 
 /* KV and attention split: heads across TP ranks, replicated where the
@@ -449,10 +467,30 @@ static void step_time(const sv *s, double n_dec, double n_pre, double c, double 
     double ep_dev = s->ep > 1 ? s->ep : g;
     double imb = s->ep > 1 ? jci_sv_imbalance(w.exp_slots, s->ep) : 1;
     double pad = w.exp_flops > 0 ? jci_sv_padded_tokens(w.exp_slots, w.experts, s->tile_m) / w.exp_slots : 1;
-    double t_lin = fmax((w.lin_flops - w.exp_flops) / (g * F) + dq, (w.w_bytes - w.exp_bytes) / (g * BW));
-    double t_exp = w.exp_flops > 0 ? fmax(w.exp_flops * pad * imb / (ep_dev * F), w.exp_bytes / (ep_dev * BW)) +
-                                     w.perm_bytes / (g * BW) : 0;
-    double t_att = fmax(w.att_flops / (g * F), w.kv_bytes / (kv_split(s) * s->pp * BW));
+    /* each class by its roofline; a compute-bound one at the clocks the
+     * power limit leaves (jci_sv_part_time) */
+    memset(o, 0, sizeof *o);
+    struct { double tc, tm, f, b; } part[3] = {
+        {(w.lin_flops - w.exp_flops) / (g * F) + dq, (w.w_bytes - w.exp_bytes) / (g * BW),
+         (w.lin_flops - w.exp_flops) / g, (w.w_bytes - w.exp_bytes) / g},
+        {w.exp_flops > 0 ? w.exp_flops * pad * imb / (ep_dev * F) : 0, w.exp_flops > 0 ? w.exp_bytes / (ep_dev * BW) : 0,
+         w.exp_flops / ep_dev, w.exp_bytes / ep_dev},
+        {w.att_flops / (g * F), w.kv_bytes / (kv_split(s) * s->pp * BW), w.att_flops / g, w.kv_bytes / (kv_split(s) * s->pp)}};
+    double t_part[3];
+    for (int i = 0; i < 3; i++) {
+        double r;
+        t_part[i] = jci_sv_part_time(&s->pm, part[i].tc, part[i].tm, part[i].f, part[i].b, s->peak, s->bw, &r);
+        if (part[i].tc > part[i].tm) {
+            o->t_cmp += t_part[i];
+            o->t_cmp_r += t_part[i] * r;
+        }
+        if (r < 1) {
+            o->t_cap += t_part[i];
+            o->t_cap_r += t_part[i] * r;
+        }
+    }
+    double t_lin = t_part[0], t_att = t_part[2];
+    double t_exp = w.exp_flops > 0 ? t_part[1] + w.perm_bytes / (g * BW) : 0;
     o->t_kern = w.kernels / s->pp * s->t_kern;
     o->t_coll = collective_s(s, n_tok, &w);
     o->t_gpu = t_lin + t_exp + t_att + o->t_kern + o->t_coll;
@@ -466,7 +504,11 @@ static void step_time(const sv *s, double n_dec, double n_pre, double c, double 
     int eager = n_pre > 0 && n_dec == 0 ? 1 : n_dec > s->rt->graphs;
     double launch = eager ? w.kernels / s->pp * s->t_eager : 0;
     o->t_host = (s->rt->send_inputs ? (s->tp * s->pp - 1) * s->t_host_worker : 0) + host_loop + launch;
-    if (eager && launch > o->t_gpu) o->t_gpu = launch;   /* launch-bound */
+    if (eager && launch > o->t_gpu) {   /* launch-bound: the launches, not the clocks, set the time */
+        o->t_gpu = launch;
+        o->t_cmp_r = o->t_cmp;
+        o->t_cap = o->t_cap_r = 0;
+    }
     o->t = o->t_gpu + o->t_host - launch;
     o->flops = (w.lin_flops + w.att_flops) / g;
     o->bytes = (w.w_bytes - w.exp_bytes + w.perm_bytes) / g + w.exp_bytes / ep_dev + w.kv_bytes / (kv_split(s) * s->pp);
@@ -478,6 +520,7 @@ typedef struct corner {
     double p_pre, p_dec, p_avg;                      /* W per device */
     double e_dev_share_pre, t_share_pre, uf, ub, upre, gpu_share;
     double pre_flops, dec_flops_tok, dec_bytes_step, coll;
+    double cmp_t, cmp_tr;                            /* the round's compute-bound kernel time, x its clock ratio */
 } corner;
 
 /* Prefill FLOPs of one request (projections and the causal attention). */
@@ -499,16 +542,23 @@ static double prefill_flops(const sv *s)
     return wp.lin_flops + att;
 }
 
-/* Power of a device over a step: busy while its kernels run, launch-bound
- * while it waits on the runtime's host work. */
+/* Power of a device over a step: busy while its kernels run, at the
+ * step's utilisations at the boost clock, except the kernels the power
+ * limit slows, which draw the limit (power.h); launch-bound while it
+ * waits on the runtime's host work.  *uf, *ub: the busy time's
+ * utilisations. */
 static double step_power(const sv *s, const stept *st, double *uf, double *ub)
 {
     double busy = st->t_gpu < st->t ? st->t_gpu : st->t;
     *uf = busy > 0 ? st->flops / (busy * s->peak) : 0;
     *ub = busy > 0 ? st->bytes / (busy * s->bw) : 0;
+    double cap = fmin(st->t_cap, busy);
+    double at_boost = busy - cap + (cap > 0 ? st->t_cap_r : 0);   /* the busy time at the boost clock */
+    double p_busy = jci_power_device_w(&s->pm, at_boost > 0 ? st->flops / (at_boost * s->peak) : 0,
+                                       at_boost > 0 ? st->bytes / (at_boost * s->bw) : 0, JC_POWER_BUSY, 1);
+    if (cap > 0) p_busy = (cap * s->pm.limit_w + (busy - cap) * p_busy) / busy;
     double share = st->t > 0 ? busy / st->t : 1;
-    return share * jci_power_device_w(&s->pm, *uf, *ub, JC_POWER_BUSY, 1) +
-           (1 - share) * jci_power_device_w(&s->pm, 0, 0, JC_POWER_LAUNCH, 1);
+    return share * p_busy + (1 - share) * jci_power_device_w(&s->pm, 0, 0, JC_POWER_LAUNCH, 1);
 }
 
 enum { CTX_SAMPLES = 16 };
@@ -548,6 +598,8 @@ static void run_central(const sv *s, corner *k)
             dec_e += st.t * step_power(s, &st, &uf, &ub);
         }
         step_time(s, mb, pre_tok, ctx, P / 2, &st);
+        k->cmp_t += st.t_cmp * pp * steps / CTX_SAMPLES;
+        k->cmp_tr += st.t_cmp_r * pp * steps / CTX_SAMPLES;
         sum_t += st.t;
         sum_e += st.t * step_power(s, &st, &uf, &ub);
         sum_f += st.flops;
@@ -569,6 +621,8 @@ static void run_central(const sv *s, corner *k)
         stept st;
         double uf, ub;
         step_time(s, 0, pre_batch * P, 0, P / 2, &st);
+        k->cmp_t += st.t_cmp * pp * n_pre_steps;
+        k->cmp_tr += st.t_cmp_r * pp * n_pre_steps;
         k->t_pre = st.t * pp;
         k->p_pre = step_power(s, &st, &uf, &ub);
         k->upre = uf;
@@ -773,9 +827,12 @@ static jc_status resolve_device(sv *s)
      * estimate's constants (one set for every device): P = idle + (TDP - idle)
      * (1 - exp(-(k_c u_c + k_m u_m))) + the DRAM's energy per byte while
      * computing, idle + (TDP - idle) a_launch while the runtime runs, at most
-     * the device's power limit */
+     * the power limit (--power-limit, else the device's); where the die's
+     * draw at its boost clock exceeds the limit, compute-bound kernel
+     * classes run at the clocks it leaves (jci_sv_part_time) */
     memset(&s->pm, 0, sizeof s->pm);
-    if ((st = jci_power_setup(&s->b, s->db, dev, s->bw, R1(s->idle), R1(s->tdp), NAN, 1, &s->pm))) return st;
+    if ((st = jci_power_setup(&s->b, s->db, dev, s->bw, R1(s->idle), R1(s->tdp), j->power_limit_w, 1, &s->pm)))
+        return st;
     for (int i = 0; i < JC_PW_N; i++) s->pm.k[i] = R1(s->pm.k[i].central);   /* the range is the folds' (band_e) */
     if ((st = sconst(s, "serving_memory_fraction", "fraction of device memory the runtime may use", &s->memfrac)))
         return st;
@@ -1110,8 +1167,8 @@ static jc_status counted_nodes(sv *s, const corner *k)
         x->op = n->op;
         x->flops = n->flops * mb / g;
         x->bytes = (n->weight_bytes * wscale + n->act_bytes * mb) / g;
-        double tc = x->flops / (s->peak * s->mfu), tm = x->bytes / (s->bw * s->mbu);
-        x->time_s = tc > tm ? tc : tm;
+        double tc = x->flops / (s->peak * s->mfu), tm = x->bytes / (s->bw * s->mbu), r;
+        x->time_s = jci_sv_part_time(&s->pm, tc, tm, x->flops, x->bytes, s->peak, s->bw, &r);   /* at the cap clock */
         x->memory_bound = tm > tc;
         x->energy_j = x->time_s * k->p_dec;
     }
@@ -1138,8 +1195,9 @@ static jc_status decode_nodes(sv *s, const corner *k)
 #define NODE(NAME, OP, F, BY, KVSPLIT) do { \
         jc_est_node *x = &v[m++]; x->name = (NAME); x->op = (OP); \
         x->flops = (F) / g; x->bytes = (BY) / (KVSPLIT); \
-        double tc = x->flops / (s->peak * ud), tm = x->bytes / (s->bw * mbu); \
-        x->time_s = tc > tm ? tc : tm; x->memory_bound = tm > tc; \
+        double tc = x->flops / (s->peak * ud), tm = x->bytes / (s->bw * mbu), r_; \
+        x->time_s = jci_sv_part_time(&s->pm, tc, tm, x->flops, x->bytes, s->peak, s->bw, &r_); \
+        x->memory_bound = tm > tc; \
         x->energy_j = x->time_s * k->p_dec; } while (0)
     double d = (double)a->hidden;
     NODE("embed_tokens", "Gather", 0, B * d * 2, g);
@@ -1348,11 +1406,6 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
                   "used by the serving model (its time and power are modelled per phase)");
         goto fail;
     }
-    if (!isnan(job->power_limit_w)) {   /* its step times are at the design clocks: a cap would change them */
-        st = jci_bld_fail(&s->b, JC_ERR_USAGE, "--power-limit is not modelled by the serving model yet (its step times are at "
-                  "the device's design clocks; the device's default limit caps its power)");
-        goto fail;
-    }
     if ((st = resolve_work(s))) goto fail;
     if ((st = resolve_device(s))) goto fail;
     if ((st = resolve_formats(s))) goto fail;
@@ -1380,6 +1433,8 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
         jci_bld_warn(&s->b, "serving: experts touched per decode step assume uniform routing: E x (1 - (1 - k/E)^B)");
     corner k[3];
     run_central(s, &k[1]);
+    if (k[1].cmp_tr < k[1].cmp_t * (1 - 1e-9))   /* the clocks the power limit leaves, named as the estimate names them */
+        jci_power_record_cap_clock(&s->b, s->dev, &s->pm, k[1].cmp_tr / k[1].cmp_t);
     corner_of(s, &k[1], 0, &k[0]);
     corner_of(s, &k[1], 2, &k[2]);
     fill_result(s, k);

@@ -49,5 +49,15 @@ double jci_sv_padded_tokens(double slots, double experts, double tile);
  * at most ep (1 for ep <= 1). */
 double jci_sv_imbalance(double slots, double ep);
 
-
+/* Time of one class of a step's kernels on one device (dense projections,
+ * routed experts, attention): the roofline max(t_c, t_m) of its compute
+ * term t_c and memory term t_m (s).  Where it is compute-bound (t_c > t_m)
+ * it runs at the clocks the power limit of pm leaves (power.h,
+ * jci_power_cap_clock at the part's utilisations flops / (t_c peak) and
+ * bytes / (t_c bw), central case; flops and bytes per device): t_c / r,
+ * drawing the limit meanwhile.  *r receives r (1 where memory-bound, where
+ * the limit does not bind, or pm NULL). */
+struct jc_power_model;
+double jci_sv_part_time(const struct jc_power_model *pm, double t_c, double t_m, double flops, double bytes,
+                        double peak, double bw, double *r);
 #endif

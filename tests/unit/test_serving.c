@@ -6,11 +6,14 @@
  * time is test_parallel.c), the runtime profiles' mechanisms (chunked
  * prefill, host overlap), the device power model it shares with the
  * estimate (the same constants, the DRAM's energy, the limit),
+ * the clocks a power limit leaves a compute-bound step (the estimate's
+ * jci_power_cap_clock, hand-computed; --power-limit and power.cap_clock),
  * the Hugging Face config reader (layer patterns, parameter counts, errors
  * naming the key) and the memory-fit refusal of jc_serving_run.
  */
 #include "joulecast.h"
 #include "check.h"
+#include "estimate/power.h"
 #include "estimate/serving_int.h"
 
 static jc_hwdb *db;
@@ -389,12 +392,79 @@ static void test_shared_power_model(void)
         CHECK(s->power_decode_w.central <= lim->value.central + 1e-9);
         CHECK(s->power_prefill_w.central <= lim->value.central + 1e-9);
     }
+    /* the H100 holds its boost clock at its default limit (no
+     * boost_power_w: B is its TDP, the limit) */
+    CHECK(assumed(s, "power.cap_clock") == NULL);
     jc_serving_free(s);
     s = NULL;
-    j.power_limit_w = 500;
-    CHECK_I64(jc_serving_run(&j, a, db, &s, &d), JC_ERR_USAGE);
-    CHECK(strstr(d.msg, "--power-limit is not modelled by the serving model") != NULL);
+    j.power_limit_w = 6000;   /* outside the job key's range */
+    CHECK(jc_serving_run(&j, a, db, &s, &d) != JC_OK);
     jc_serving_free(s);
+    jc_arch_free(a);
+}
+
+/* One class of a step's kernels under a power limit (jci_sv_part_time):
+ * idle 50 W, TDP 400 W, B 500 W, k_c 4 ln 2, k_m 0, at u_c 0.5: activity
+ * 1 - e^(-ln 4) = 0.75, P_b = 50 + 450 x 0.75 = 387.5 W. */
+static void test_part_time_at_cap(void)
+{
+    jc_power_model pm;
+    memset(&pm, 0, sizeof pm);
+    pm.idle_w = (jc_range){50, 50, 50};
+    pm.tdp_w = (jc_range){400, 400, 400};
+    pm.k[JC_PW_K_COMPUTE] = (jc_range){4 * log(2), 4 * log(2), 4 * log(2)};
+    pm.boost_w = 500;
+    pm.limit_w = 200;
+    double r, peak = 1e12, bw = 1e12;
+    /* compute-bound (1 s against 0.5 s), 5e11 FLOPs: u_c 0.5; at 200 W
+     * r = (150 / 337.5)^(1/3) = 0.763143, 1 / r = 1.310371 s */
+    CHECK_NEAR(jci_sv_part_time(&pm, 1, 0.5, 5e11, 0, peak, bw, &r), 1.310370697, 1e-8);
+    CHECK_NEAR(r, 0.763142828, 1e-8);
+    /* memory-bound: its time, whatever the limit */
+    CHECK_NEAR(jci_sv_part_time(&pm, 0.4, 0.5, 2e11, 5e11, peak, bw, &r), 0.5, 1e-15);
+    CHECK_NEAR(r, 1, 1e-15);
+    /* the DRAM term: 100 W at full bandwidth, u_m 0.5 -> P_b 437.5 W,
+     * r = (150 / 387.5)^(1/3) = 0.728797, 1 / r = 1.372124 s */
+    pm.mem_w = 100;
+    CHECK_NEAR(jci_sv_part_time(&pm, 1, 0.5, 5e11, 5e11, peak, bw, &r), 1.372124385, 1e-8);
+    pm.mem_w = 0;
+    /* 400 W is above P_b: boost clock */
+    pm.limit_w = 400;
+    CHECK_NEAR(jci_sv_part_time(&pm, 1, 0.5, 5e11, 0, peak, bw, &r), 1, 1e-15);
+    CHECK_NEAR(r, 1, 1e-15);
+    /* no power model: the roofline */
+    CHECK_NEAR(jci_sv_part_time(NULL, 1, 0.5, 5e11, 0, peak, bw, &r), 1, 1e-15);
+}
+
+/* The serving job takes the clocks the limit leaves as the estimate does:
+ * the A100's die draws more than its 400 W at its boost clock
+ * (boost_power_w 500 W), so its compute-bound kernels run below 1,410
+ * MHz (power.cap_clock), and a lower --power-limit lowers them further and
+ * lengthens the steps; the busy power stays at most the limit. */
+static void test_serving_cap_clock(void)
+{
+    jc_arch *a = load("llama-3.1-8b.json");
+    if (!a) return;
+    jc_job j;
+    jc_serving *s0 = NULL, *s1 = NULL;
+    jc_diag d;
+    job_for(&j, 1);
+    j.device = "nvidia-a100-sxm4-40gb";
+    CHECK_I64(jc_serving_run(&j, a, db, &s0, &d), JC_OK);
+    j.power_limit_w = 250;
+    CHECK_I64(jc_serving_run(&j, a, db, &s1, &d), JC_OK);
+    const jc_assumption *c0 = assumed(s0, "power.cap_clock"), *c1 = assumed(s1, "power.cap_clock"),
+                        *l1 = assumed(s1, "power.limit_w");
+    CHECK(c0 && c1 && l1);
+    if (c0 && c1 && l1) {
+        CHECK(c0->value.central < 1410 && c1->value.central < c0->value.central);
+        CHECK(strstr(c1->label, "250 W power cap") != NULL);
+        CHECK(l1->origin == JC_ORIGIN_USER);
+        CHECK(s1->ttft_s.central > s0->ttft_s.central);
+        CHECK(s1->power_prefill_w.central <= 250 + 1e-9);
+    }
+    jc_serving_free(s0);
+    jc_serving_free(s1);
     jc_arch_free(a);
 }
 
@@ -408,6 +478,8 @@ int main(void)
     RUN(test_moe_padding_imbalance);
     RUN(test_runtime_profiles);
     RUN(test_shared_power_model);
+    RUN(test_part_time_at_cap);
+    RUN(test_serving_cap_clock);
     RUN(test_configs);
     RUN(test_config_errors);
     RUN(test_memory_fit);
