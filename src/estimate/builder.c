@@ -12,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-jc_status jci_bld_open(jci_builder *b, jc_diag *d, const char *stage)
+jc_status jci_bld_open(jci_builder *b, jc_diag *d, const char *stage, const jc_job *job, const jc_hwdb *db)
 {
     jci_diag_clear(d);
     memset(b, 0, sizeof *b);
     b->d = d;
     b->stage = stage;
+    b->job = job;
+    b->db = db;
     b->a = jci_arena_new();
     return b->a ? JC_OK : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
 }

@@ -3,10 +3,10 @@
  * estimate (estimate_int.h, struct est) and the serving model (serving.c,
  * struct sv) fill while they resolve their inputs.  It holds the result's
  * arena, the caller's diagnostic, the stage name that prefixes failure
- * messages, the growing lists of assumptions and warnings, and two sticky
- * flags (out of memory, an assumption key missing from
- * assumption_keys.def); jci_bld_move checks both and hands the lists to
- * the result.  The small range constructors and the "given" test of a
+ * messages, the run's job and hwdb, the growing lists of assumptions and
+ * warnings, and two sticky flags (out of memory, an assumption key missing
+ * from assumption_keys.def); jci_bld_move checks both and hands the lists
+ * to the result.  The small range constructors and the "given" test of a
  * job's number both stages use are here too.
  *
  * Symbols use the internal prefix jci_bld_ / jci_range; none is exported
@@ -30,6 +30,8 @@ typedef struct jci_builder {
     size_t n_warn, cap_warn;
     int oom;                   /* an allocation failed (sticky) */
     const char *bad_key;       /* the first assumption key not in assumption_keys.def */
+    const jc_job *job;         /* the run's job and database (borrowed from the caller) */
+    const jc_hwdb *db;
 } jci_builder;
 
 /* Ranges: exact value v; low, central, high. */
@@ -39,10 +41,12 @@ static inline jc_range R3(double lo, double c, double hi) { jc_range r = {lo, c,
 static inline int given(double x) { return !isnan(x); }
 
 /* Starts a run: clears diagnostic d and starts an empty builder over a
- * new arena (b->a, which the caller's result will own), d and the stage
- * name of its failure messages (a static string).  JC_OK, or
+ * new arena (b->a, which the caller's result will own), d, the stage
+ * name of its failure messages (a static string) and the run's job and
+ * database (borrowed: they must outlive the run; either may be NULL
+ * where the caller checks them).  JC_OK, or
  * JC_ERR_NOMEM (d filled) when the arena cannot be made. */
-jc_status jci_bld_open(jci_builder *b, jc_diag *d, const char *stage);
+jc_status jci_bld_open(jci_builder *b, jc_diag *d, const char *stage, const jc_job *job, const jc_hwdb *db);
 
 /* printf into the arena, the whole text; "" (and oom set) on
  * out-of-memory, so callers can use the result at once. */

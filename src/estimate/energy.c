@@ -19,7 +19,7 @@
  * user's override; in params mode scaled by the model size. */
 static jc_status resolve_util(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     const jc_device *dev = s->dev;
     jc_status st;
     /* a known runtime without any work figure: nothing to model */
@@ -91,7 +91,7 @@ static jc_status resolve_util(est *s)
  * cost and the achievable efficiencies. */
 static jc_status resolve_runtime(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     jc_status st;
     jc_runtime r = JC_RUNTIME_EAGER;
     if (j->runtime) {
@@ -106,7 +106,7 @@ static jc_status resolve_runtime(est *s)
                          "without a model, --flops or --params)", j->runtime);
         return JC_OK;
     }
-    if ((st = jci_eff_resolve(s->db, r, s->dev->kind == JC_DEVICE_CPU, &s->eff, s->b.d))) return st;
+    if ((st = jci_eff_resolve(s->b.db, r, s->dev->kind == JC_DEVICE_CPU, &s->eff, s->b.d))) return st;
     s->eff_on = 1;
     jci_bld_assume(&s->b, "runtime", jci_bld_str(&s->b, "runtime profile: %s, %s (0 pytorch, 1 torch-compile, 2 tensorrt, "
                                                  "3 pytorch-1)", jci_runtime_name(r), jci_runtime_software(r)),
@@ -171,17 +171,17 @@ static jc_status resolve_runtime(est *s)
  * limit leaves (the time is the same whatever charges the energy). */
 static jc_status resolve_power(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     const jc_device *dev = s->dev;
     jc_status st;
     if (given(s->avg_power)) return JC_OK;
     if (j->method != JC_METHOD_ROOFLINE) {
         if (!s->an || !s->eff_on || s->util_user || dev->kind != JC_DEVICE_GPU || !(s->tdp.central > 0)) return JC_OK;
-        if ((st = jci_power_setup(&s->b, s->db, dev, s->bw, s->idle, s->tdp, j->power_limit_w, 0, &s->pw))) return st;
+        if ((st = jci_power_setup(&s->b, s->b.db, dev, s->bw, s->idle, s->tdp, j->power_limit_w, 0, &s->pw))) return st;
         s->pw_clk = 1;
         return JC_OK;
     }
-    if ((st = jci_power_setup(&s->b, s->db, dev, s->bw, s->idle, s->tdp, j->power_limit_w,
+    if ((st = jci_power_setup(&s->b, s->b.db, dev, s->bw, s->idle, s->tdp, j->power_limit_w,
                               s->an && dev->kind == JC_DEVICE_GPU, &s->pw))) return st;
     s->pw_on = 1;
     if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params) && !given(j->gpu_usage)) {
@@ -232,7 +232,7 @@ static jc_status resolve_jop(est *s, jc_refusal why)
     }
     s->e_flop_r = e;
     s->e_flop = e.central * 1e-12;
-    const jc_constant *mc = jci_power_mem_constant(s->db, dev);
+    const jc_constant *mc = jci_power_mem_constant(s->b.db, dev);
     if (dev->pj_per_byte.present)
         s->e_byte = jci_bld_assume(&s->b, "device.pj_per_byte", "energy per byte of memory traffic",
                                    R1(dev->pj_per_byte.value), "pJ/B", JC_ORIGIN_HWDB,
@@ -253,7 +253,7 @@ jc_status jci_est_resolve_device_numbers(est *s)
     const jc_device *dev = s->dev;
     jc_status st;
     /* what the device must publish: the one rule (checks.c) that sweep lists */
-    jc_refusal why = jc_estimate_refusal(s->job, dev, jc_precision_name(s->prec), NULL, NULL, 0);
+    jc_refusal why = jc_estimate_refusal(s->b.job, dev, jc_precision_name(s->prec), NULL, NULL, 0);
     bool acc32;
     const jc_sourced *pk = jci_device_peak(dev, s->prec, &acc32);
     if (pk->present) {
@@ -304,7 +304,7 @@ jc_status jci_est_resolve_device_numbers(est *s)
                          "W", JC_ORIGIN_DERIVED,
                          jci_bld_str(&s->b, "TDP x idle_fraction_of_tdp_gpu (%s)", jci_bld_cite(&s->b, &c->value)));
     }
-    if (s->job->method == JC_METHOD_JOULES_PER_OP && (st = resolve_jop(s, why))) return st;
+    if (s->b.job->method == JC_METHOD_JOULES_PER_OP && (st = resolve_jop(s, why))) return st;
 
     if ((st = resolve_util(s))) return st;
     if ((st = resolve_runtime(s))) return st;
@@ -321,10 +321,10 @@ static const jc_host *cloud_instance(est *s, double *k)
 {
     const jc_region *r = NULL;
     jc_diag tmp;
-    if (!s->job->region || jc_hwdb_region(s->db, s->job->region, &r, &tmp) || !r->provider) return NULL;
+    if (!s->b.job->region || jc_hwdb_region(s->b.db, s->b.job->region, &r, &tmp) || !r->provider) return NULL;
     const jc_host *best = NULL;
-    for (size_t i = 0; i < s->db->n_hosts; i++) {
-        const jc_host *h = &s->db->hosts[i];
+    for (size_t i = 0; i < s->b.db->n_hosts; i++) {
+        const jc_host *h = &s->b.db->hosts[i];
         if (h->kind != JC_HOST_CLOUD_INSTANCE || !h->provider || jci_strcasecmp(h->provider, r->provider) ||
             h->accel != s->dev || h->n_accel < 1 || fmod(s->G, h->n_accel) != 0 || !h->host_power_w.present)
             continue;
@@ -336,7 +336,7 @@ static const jc_host *cloud_instance(est *s, double *k)
 
 jc_status jci_est_resolve_host(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     jc_status st;
     if (given(j->host_power_w)) {
         if (j->host_power_w < 0) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--host-power must be >= 0");
@@ -387,7 +387,7 @@ jc_status jci_est_resolve_host(est *s)
         s->e->hosts = k;
         jc_range r = jci_sourced_range(&inst->host_power_w);
         const char *why = jci_bld_str(&s->b, "the provider's instance for %s x %s in %s; no --host named", FMT_N(s->G),
-                                      s->dev->id, s->job->region);
+                                      s->dev->id, s->b.job->region);
         s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power, %s x %s (%s)", FMT_N(k), inst->id, why),
                                    R3(r.low * k, r.central * k, r.high * k), "W", JC_ORIGIN_HWDB,
                                    jci_bld_cite(&s->b, &inst->host_power_w));
@@ -405,7 +405,7 @@ jc_status jci_est_resolve_host(est *s)
         return JC_OK;
     }
     const jc_constant *busy, *hidle;
-    if ((st = jci_host_class_resolve(s->db, hc, &busy, &hidle, s->b.d))) return st;
+    if ((st = jci_host_class_resolve(s->b.db, hc, &busy, &hidle, s->b.d))) return st;
     s->host_on = 1;
     /* the devices' share of the class's server (one L4 holds half of a
      * 2-device server; a desktop workstation is whole), or --hosts whole
@@ -437,13 +437,13 @@ jc_status jci_est_resolve_host(est *s)
 
 jc_status jci_est_resolve_place(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     jc_status st;
     const char *code = j->region;
     if (code) {
-        if ((st = jc_hwdb_region(s->db, code, &s->region, s->b.d))) return st;
+        if ((st = jc_hwdb_region(s->b.db, code, &s->region, s->b.d))) return st;
     } else if (!given(j->ci)) {
-        if ((st = jc_hwdb_region(s->db, "WORLD", &s->region, s->b.d))) return st;
+        if ((st = jc_hwdb_region(s->b.db, "WORLD", &s->region, s->b.d))) return st;
         jci_bld_warn(&s->b, "no --region: the world average grid intensity is used; name the region for a real figure");
     }
     const jc_region *r = s->region;
@@ -453,7 +453,7 @@ jc_status jci_est_resolve_place(est *s)
         s->e->region = r;
         jc_diag tmp;
         if (r->type == JC_REGION_COUNTRY) s->e->region_country = r;
-        else if (r->country && jc_hwdb_region(s->db, r->country, &s->e->region_country, &tmp))
+        else if (r->country && jc_hwdb_region(s->b.db, r->country, &s->e->region_country, &tmp))
             s->e->region_country = NULL;   /* a country the database lacks: left empty */
     }
     /* carbon intensity */
@@ -558,7 +558,7 @@ jc_status jci_est_resolve_place(est *s)
         const char *prov = (r && r->provider) ? r->provider
                          : (s->host && s->host->provider) ? s->host->provider : "local-unknown";
         const jc_provider *p;
-        if ((st = jc_hwdb_provider(s->db, prov, &p, s->b.d))) return st;
+        if ((st = jc_hwdb_provider(s->b.db, prov, &p, s->b.d))) return st;
         if (!p->pue.present) return jci_bld_fail(&s->b, JC_ERR_HWDB, "provider %s has no PUE", p->id);
         s->e->pue_source = jci_bld_cite(&s->b, &p->pue);
         s->pue = jci_bld_assume(&s->b, "pue", jci_bld_str(&s->b, "PUE: %s (%s)", p->id, p->name ? p->name : p->id),
@@ -689,13 +689,13 @@ double jci_est_parallel_devices(const est *s)
 {
     double G = s->G;
     if (!s->have_nodes || !(s->passes >= 1) || !given(s->batch)) return G;
-    if (s->job->mode == JC_MODE_TRAINING) return s->batch < G ? s->batch : G;
+    if (s->b.job->mode == JC_MODE_TRAINING) return s->batch < G ? s->batch : G;
     return s->passes / ceil(s->passes / G);   /* passes per wave */
 }
 
 void jci_est_compute(est *s, int sc, outv *o)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     int train = j->mode == JC_MODE_TRAINING;
     double G = s->G;
     double u = jci_pick(s->util, sc, JCI_LOWERS);         /* higher utilisation: less energy */
@@ -866,7 +866,7 @@ static void ranges(est *s, const outv o[3])
 /* Embodied emissions (--embodied): the device's share over its lifetime. */
 static jc_status embodied(est *s, const outv o[3])
 {
-    const jc_job *job = s->job;
+    const jc_job *job = s->b.job;
     jc_estimate *e = s->e;
     double G = s->G;
     jc_status st;
@@ -900,7 +900,7 @@ static jc_status embodied(est *s, const outv o[3])
  * (central). */
 static void per_unit(est *s, const outv o[3])
 {
-    const jc_job *job = s->job;
+    const jc_job *job = s->b.job;
     jc_estimate *e = s->e;
     if (s->samples > 0) {
         e->j_per_sample = rng(o[SC_LOW].e_fac / s->samples, o[SC_CENTRAL].e_fac / s->samples,
@@ -929,7 +929,7 @@ jc_status jci_est_summarise(est *s, const outv o[3])
 {
     jc_status st;
     ranges(s, o);
-    if (s->job->embodied && (st = embodied(s, o))) return st;
+    if (s->b.job->embodied && (st = embodied(s, o))) return st;
     per_unit(s, o);
     return JC_OK;
 }
@@ -953,7 +953,7 @@ jc_status jci_est_equivalences(est *s)
     for (size_t i = 0; i < n; i++) {
         const jc_constant *c;
         jc_diag tmp;
-        if (jc_hwdb_constant(s->db, eq[i].id, &c, &tmp) || !(c->value.value > 0)) continue;
+        if (jc_hwdb_constant(s->b.db, eq[i].id, &c, &tmp) || !(c->value.value > 0)) continue;
         jc_assumption *x = &e->equivalences[e->n_equivalences++];
         double kg = e->co2_kg.central;
         double v = eq[i].per_km ? kg * 1000 / c->value.value : kg / c->value.value;

@@ -86,7 +86,7 @@ void jc_job_init(jc_job *j)
 jc_status jci_est_need_const(est *s, const char *id, const jc_constant **c)
 {
     jc_diag tmp;
-    if (jc_hwdb_constant(s->db, id, c, &tmp) == JC_OK) return JC_OK;
+    if (jc_hwdb_constant(s->b.db, id, c, &tmp) == JC_OK) return JC_OK;
     return jci_bld_fail(&s->b, JC_ERR_HWDB,
                 "the hardware database has no constant '%s' (hwdb/energy-model.yaml "
                 "or an override layer must define it)", id);
@@ -119,22 +119,22 @@ static jc_status trace_device(est *s, const jc_device **dev, const char **name, 
     jc_trace_opts_init(&o);
     jc_diag tmp;
     jc_trace *t = NULL;
-    if (jc_trace_opts_from_job(s->job, &o, NULL, &tmp) || jc_trace_load(s->job->measured, &o, &t, &tmp)) return JC_OK;
+    if (jc_trace_opts_from_job(s->b.job, &o, NULL, &tmp) || jc_trace_load(s->b.job->measured, &o, &t, &tmp)) return JC_OK;
     jc_status st = JC_OK;
     if (t->device_name[0]) {
         const jc_host *h = NULL;
         *name = jci_bld_str(&s->b, "%s", t->device_name);
         /* nvidia-smi's names: "NVIDIA A100-SXM4-40GB", "Tesla V100-SXM2-32GB" */
         const char *n = t->device_name;
-        if (jc_hwdb_hardware(s->db, n, dev, &h, &tmp) || !*dev) {
+        if (jc_hwdb_hardware(s->b.db, n, dev, &h, &tmp) || !*dev) {
             *dev = NULL;
             if (!strncmp(n, "NVIDIA ", 7)) n += 7;
             if (!strncmp(n, "Tesla ", 6)) n += 6;
-            if (n != t->device_name && jc_hwdb_hardware(s->db, n, dev, &h, &tmp)) *dev = NULL;
+            if (n != t->device_name && jc_hwdb_hardware(s->b.db, n, dev, &h, &tmp)) *dev = NULL;
         }
         if (!*dev)
             st = jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "%s names the device '%s', which the hardware database does not "
-                              "know: give --device ID (joulecast hw list)", s->job->measured, t->device_name);
+                              "know: give --device ID (joulecast hw list)", s->b.job->measured, t->device_name);
     }
     *n_devices = (double)t->n_devices;
     jc_trace_free(t);
@@ -178,7 +178,7 @@ static int picks_variant(const jc_hwdb *db, const jc_device *dev, const char *na
 static jc_status count_hardware(est *s, const jc_host *host, const jc_device *dev, const char *traced,
                                 double traced_n)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     if (!host) {
         int from_trace = !given(j->count) && dev && traced && traced_n > 0;
         s->G = given(j->count) ? j->count : from_trace ? traced_n : 1;
@@ -219,7 +219,7 @@ static jc_status count_hardware(est *s, const jc_host *host, const jc_device *de
 
 static jc_status resolve_hardware(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     jc_status st;
     const jc_device *dev = NULL;
     const jc_host *host = NULL;
@@ -233,14 +233,14 @@ static jc_status resolve_hardware(est *s)
     }
     if (j->host) {
         const jc_device *d2 = NULL;
-        if ((st = jc_hwdb_hardware(s->db, j->host, &d2, &host, s->b.d))) return st;
+        if ((st = jc_hwdb_hardware(s->b.db, j->host, &d2, &host, s->b.d))) return st;
         if (d2) return jci_bld_fail(&s->b, JC_ERR_USAGE, "'%s' is a device, not a host: use --device", j->host);
     }
     const char *alias = NULL;            /* the --device name of a device */
     const jc_device *dev_named = NULL;   /* and the device it names */
     if (j->device) {
         const jc_host *h2 = NULL;
-        if ((st = jc_hwdb_hardware(s->db, j->device, &dev, &h2, s->b.d))) return st;
+        if ((st = jc_hwdb_hardware(s->b.db, j->device, &dev, &h2, s->b.d))) return st;
         if (!h2) alias = j->device;
         dev_named = dev;
         if (h2) {
@@ -275,7 +275,7 @@ static jc_status resolve_hardware(est *s)
     s->e->device = dev;
     s->e->device_file = dev->file;
     s->e->device_line = dev->line;
-    if (alias && dev_named == dev && picks_variant(s->db, dev, alias))
+    if (alias && dev_named == dev && picks_variant(s->b.db, dev, alias))
         s->e->device_alias = jci_bld_str(&s->b, "%s", alias);
 
     if ((st = count_hardware(s, host, dev, traced, traced_n))) return st;
@@ -309,7 +309,7 @@ typedef struct est_internal { jci_arena *a; jc_trace *trace; } est_internal;
  * average power (--avg-power). */
 static jc_status resolve_runtime(est *s)
 {
-    const jc_job *job = s->job;
+    const jc_job *job = s->b.job;
     if (given(job->hours) && given(job->device_hours))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--hours and --device-hours both give the runtime; choose one");
     if (given(job->hours)) {
@@ -335,7 +335,7 @@ static jc_status resolve_runtime(est *s)
 static jc_status resolve_all(est *s)
 {
     jc_status st;
-    if (s->job->mode != JC_MODE_INFERENCE && s->job->mode != JC_MODE_TRAINING)
+    if (s->b.job->mode != JC_MODE_INFERENCE && s->b.job->mode != JC_MODE_TRAINING)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "unknown mode");
     if ((st = jci_est_check_options(s))) return st;
     if ((st = resolve_hardware(s))) return st;
@@ -347,14 +347,14 @@ static jc_status resolve_all(est *s)
     if ((st = jci_est_resolve_parallel(s))) return st;
     double par = jci_est_parallel_devices(s);
     if (!given(s->known_T) && par < s->G)
-        jci_bld_warn(&s->b, s->job->mode == JC_MODE_TRAINING
+        jci_bld_warn(&s->b, s->b.job->mode == JC_MODE_TRAINING
                             ? "a step's batch of %s samples keeps at most %s of the %s devices busy (one sample per "
                               "device at least): the wall time is that of %s devices, and every device draws at "
                               "least idle power for all of it"
                             : "%s forward passes keep on average %s of the %s devices busy (a pass is never split "
                               "across devices; passes run in waves): the wall time is at least one pass's, and "
                               "every device draws at least idle power for all of it",
-                     FMT_N(s->job->mode == JC_MODE_TRAINING ? s->batch : s->passes), FMT_N(par), FMT_N(s->G),
+                     FMT_N(s->b.job->mode == JC_MODE_TRAINING ? s->batch : s->passes), FMT_N(par), FMT_N(s->G),
                      FMT_N(par));
     if ((st = jci_est_resolve_host(s))) return st;
     if ((st = jci_est_resolve_cpu_usage(s))) return st;
@@ -448,11 +448,9 @@ jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, cons
     if (!job || !db || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_estimate_run: NULL argument");
     *out = NULL;
     est S = {0}, *s = &S;
-    if (jci_bld_open(&s->b, d, "estimate")) return JC_ERR_NOMEM;
+    if (jci_bld_open(&s->b, d, "estimate", job, db)) return JC_ERR_NOMEM;
     jci_arena *a = s->b.a;
-    s->job = job;
     s->an = an;
-    s->db = db;
     s->share = sh;
     s->e = jci_arena_alloc(a, sizeof *s->e);
     est_internal *ei = jci_arena_alloc(a, sizeof *ei);

@@ -33,9 +33,7 @@
 typedef struct est {
     jci_builder b;               /* arena, diagnostic, assumptions, warnings (builder.h) */
     jc_estimate *e;
-    const jc_job *job;
     const jc_analysis *an;
-    const jc_hwdb *db;
 
     /* resolved inputs */
     const jc_device *dev;

@@ -35,7 +35,7 @@ static jc_status usage_of(est *s, double u, const char *opt, double *out)
 /* The trace's figures: device, host and wall energy, duration. */
 static jc_status load_trace(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     jc_trace_opts o;
     jc_trace_opts_init(&o);
     jc_diag tmp;
@@ -102,7 +102,7 @@ static jc_status load_trace(est *s)
 
 jc_status jci_est_resolve_measured(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     jc_status st;
     s->m_dev = s->m_host = s->m_wall = s->m_idle_w = NAN;
     s->host_factor = 1;
@@ -130,7 +130,7 @@ jc_status jci_est_resolve_measured(est *s)
  * else none (the host at its busy figure).  *origin and *src say which. */
 static jc_status cpu_usage_of(est *s, double *u, jc_origin *origin, const char **src)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     *u = NAN;
     if (given(j->cpu_usage)) {
         *u = j->cpu_usage;
@@ -143,7 +143,7 @@ static jc_status cpu_usage_of(est *s, double *u, jc_origin *origin, const char *
         return JC_OK;
     const jc_constant *c;
     jc_diag tmp;
-    if (jc_hwdb_constant(s->db, "host_cpu_usage_inference", &c, &tmp) != JC_OK)
+    if (jc_hwdb_constant(s->b.db, "host_cpu_usage_inference", &c, &tmp) != JC_OK)
         return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant 'host_cpu_usage_inference' "
                             "(hwdb/energy-model.yaml: the host CPUs' usage during inference)");
     *u = c->value.value;
@@ -154,7 +154,7 @@ static jc_status cpu_usage_of(est *s, double *u, jc_origin *origin, const char *
 
 jc_status jci_est_resolve_cpu_usage(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     double u;
     jc_origin origin = JC_ORIGIN_USER;
     const char *src = NULL;
@@ -170,7 +170,7 @@ jc_status jci_est_resolve_cpu_usage(est *s)
     if (origin != JC_ORIGIN_USER && hc == JC_HOSTCLASS_NONE) return JC_OK;   /* no class idle/busy to scale by */
     const jc_constant *busy = NULL, *idle = NULL;
     jc_diag tmp;
-    if (hc == JC_HOSTCLASS_NONE || jci_host_class_resolve(s->db, hc, &busy, &idle, &tmp) || !busy || !idle ||
+    if (hc == JC_HOSTCLASS_NONE || jci_host_class_resolve(s->b.db, hc, &busy, &idle, &tmp) || !busy || !idle ||
         !(busy->value.value > 0))
         return jci_bld_fail(&s->b, JC_ERR_HWDB, "--cpu-usage needs the idle and busy power of host class %s in the "
                             "database (hwdb/energy-model.yaml host_class_*)", jci_host_class_name(hc));
@@ -212,7 +212,7 @@ static void predict(est *s)
 {
     jc_estimate *e = s->e;
     e->predicted_hours = e->predicted_device_kwh = e->predicted_it_kwh = NAN;
-    jc_job j = *s->job;
+    jc_job j = *s->b.job;
     j.measured = NULL;
     jc_trace_job_clear(&j);
     j.hours = j.device_hours = j.gpu_usage = j.cpu_usage = NAN;
@@ -223,7 +223,7 @@ static void predict(est *s)
     }
     jc_estimate *p = NULL;
     jc_diag tmp;
-    if (jc_estimate_run(&j, s->an, s->db, &p, &tmp)) {
+    if (jc_estimate_run(&j, s->an, s->b.db, &p, &tmp)) {
         jci_bld_warn(&s->b, "no prediction beside the measurement: %s", tmp.msg);
         return;
     }
@@ -236,7 +236,7 @@ static void predict(est *s)
 jc_status jci_est_measured_summary(est *s, const outv o[3])
 {
     if (given(s->known_T) && !s->trace && !given(s->usage) && given(o[SC_CENTRAL].busy) &&
-        s->job->method == JC_METHOD_ROOFLINE && !given(s->avg_power)) {
+        s->b.job->method == JC_METHOD_ROOFLINE && !given(s->avg_power)) {
         const char *why = given(s->usage) ? "--gpu-usage"
                         : s->have_nodes || given(s->total_flops)
                             ? "the work at the utilisation above over the device-time of the runtime (capped at 1): "

@@ -225,9 +225,7 @@ static const rt_profile *find_profile(const char *n)
 typedef struct sv {
     jci_builder b;                       /* arena, diagnostic, assumptions, warnings (builder.h) */
     jc_serving *r;
-    const jc_job *job;
     const jc_arch *a;
-    const jc_hwdb *db;
     const jc_device *dev;
     /* resolved */
     double G, tp, pp, ep, reps, B, P, O, R;
@@ -253,7 +251,7 @@ static jc_status sconst(sv *s, const char *id, const char *label, jc_range *out)
 {
     const jc_constant *c = NULL;
     jc_diag tmp;
-    if (jc_hwdb_constant(s->db, id, &c, &tmp) != JC_OK)
+    if (jc_hwdb_constant(s->b.db, id, &c, &tmp) != JC_OK)
         return jci_bld_fail(&s->b, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/serving.yaml, "
                             "hwdb/energy-model.yaml)", id);
     *out = jci_bld_const(&s->b, c->id, label, c);
@@ -679,7 +677,7 @@ static void corner_of(const sv *s, const corner *c, int sc, corner *k)
 
 static jc_status resolve_formats(sv *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     const jc_arch *a = s->a;
     const char *wname = j->weights ? j->weights : a && a->weight_format ? a->weight_format : "bf16";
     s->wf = find_fmt(wname);
@@ -766,13 +764,13 @@ static jc_status resolve_idle(sv *s, const jc_device *dev)
 
 static jc_status resolve_device(sv *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     const jc_device *dev = NULL;
     const jc_host *host = NULL;
     jc_status st;
     const char *name = j->device ? j->device : j->host;
     if (!name) return jci_bld_fail(&s->b, JC_ERR_USAGE, "no hardware: give --device ID (joulecast hw list shows them)");
-    if ((st = jc_hwdb_hardware(s->db, name, &dev, &host, s->b.d))) return st;
+    if ((st = jc_hwdb_hardware(s->b.db, name, &dev, &host, s->b.d))) return st;
     if (!dev && host) dev = host->accel;
     if (!dev) return jci_bld_fail(&s->b, JC_ERR_USAGE, "'%s' names no accelerator: give --device", name);
     s->dev = dev;
@@ -831,7 +829,7 @@ static jc_status resolve_device(sv *s)
      * draw at its boost clock exceeds the limit, compute-bound kernel
      * classes run at the clocks it leaves (jci_sv_part_time) */
     memset(&s->pm, 0, sizeof s->pm);
-    if ((st = jci_power_setup(&s->b, s->db, dev, s->bw, R1(s->idle), R1(s->tdp), j->power_limit_w, 1, &s->pm)))
+    if ((st = jci_power_setup(&s->b, s->b.db, dev, s->bw, R1(s->idle), R1(s->tdp), j->power_limit_w, 1, &s->pm)))
         return st;
     for (int i = 0; i < JC_PW_N; i++) s->pm.k[i] = R1(s->pm.k[i].central);   /* the range is the folds' (band_e) */
     if ((st = sconst(s, "serving_memory_fraction", "fraction of device memory the runtime may use", &s->memfrac)))
@@ -890,7 +888,7 @@ static jc_status tp_divides(sv *s)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp %lld cannot split the model's %lld KV heads (%s): it must divide "
                             "them, or be a multiple of them (each KV head replicated)", (long long)tp,
                             (long long)a->kv_heads, a->path);
-    if (a->n_experts > 0 && !given(s->job->ep) && a->n_experts % tp)
+    if (a->n_experts > 0 && !given(s->b.job->ep) && a->n_experts % tp)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--tp %lld does not divide the model's %lld experts (%s; the experts "
                             "are sharded over the tp group): give a --tp that does, or --ep", (long long)tp,
                             (long long)a->n_experts, a->path);
@@ -899,7 +897,7 @@ static jc_status tp_divides(sv *s)
 
 static jc_status resolve_parallel(sv *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     jc_status st;
     /* --pp, --tp, --ep and --count are whole numbers >= 1 (jc_job_check) */
     s->pp = given(j->pp) ? j->pp : 1;
@@ -979,7 +977,7 @@ static jc_status resolve_parallel(sv *s)
                         "and %s has no embedding table gathered by input_ids nor an inputs_embeds input to read it from",
                         FMT_N(s->tp), s->a->path);
         jc_range lb = R1(0);
-        if ((st = jci_node_figure(&s->b, s->db, s->dev, JCI_LINK_BW, "serving", &lb))) return st;
+        if ((st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_LINK_BW, "serving", &lb))) return st;
         s->link_bw = lb.central;
     }
     /* concurrency bounded by the KV memory left after the weights */
@@ -1031,7 +1029,7 @@ static void merge(jc_range *c, const jc_range *lo, const jc_range *hi)
 
 static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
 {
-    jc_job jj = *s->job;
+    jc_job jj = *s->b.job;
     jc_estimate *e[3] = {NULL, NULL, NULL};
     jc_status st = JC_OK;
     jj.mode = JC_MODE_INFERENCE;
@@ -1040,7 +1038,7 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     jj.requests = s->R;
     jj.count = s->G;
     jj.device = s->dev->id;
-    jj.host = s->job->host;
+    jj.host = s->b.job->host;
     jj.device_hours = NAN;
     jj.utilization = NAN;
     jj.hf_config = NULL;
@@ -1056,15 +1054,15 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     const jc_constant *hc = NULL, *hidle = NULL;
     jc_diag tmp;
     jc_host_class cls = jci_host_class_default(s->dev, s->G);
-    int host_share = !s->job->host && isnan(s->job->host_power_w) && cls != JC_HOSTCLASS_NONE &&
-                     jci_host_class_resolve(s->db, cls, &hc, &hidle, &tmp) == JC_OK;
+    int host_share = !s->b.job->host && isnan(s->b.job->host_power_w) && cls != JC_HOSTCLASS_NONE &&
+                     jci_host_class_resolve(s->b.db, cls, &hc, &hidle, &tmp) == JC_OK;
     for (int sc = SC_LOW; sc <= SC_HIGH && !st; sc++) {
         jj.hours = k[sc].T / 3600;
         jj.avg_power_w = k[sc].p_avg;
         if (host_share) {
             jj.host_power_w = jci_host_class_hosts(cls, s->G) * jci_pick(jci_sourced_range(&hc->value), sc, JCI_RAISES);
         }
-        st = jc_estimate_run(&jj, NULL, s->db, &e[sc], s->b.d);
+        st = jc_estimate_run(&jj, NULL, s->b.db, &e[sc], s->b.d);
     }
     if (st) goto done;
     jc_estimate *c = e[SC_CENTRAL];
@@ -1234,7 +1232,7 @@ typedef struct serving_internal { jci_arena *ar; } serving_internal;
 static jc_status counted_assumptions(sv *s)
 {
     const jc_arch_counted *k = s->a->counted;
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     if (k->prompt_tokens != s->P)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "the decoder was counted at %s prompt tokens, not --prompt-tokens %s",
                     FMT_N(k->prompt_tokens), FMT_N(s->P));
@@ -1270,7 +1268,7 @@ static jc_status counted_assumptions(sv *s)
 
 static jc_status resolve_work(sv *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     if (!given(j->prompt_tokens) || j->prompt_tokens < 1)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "needs --prompt-tokens P (mean prompt tokens per request, >= 1)");
     if (!given(j->output_tokens) || j->output_tokens < 1)
@@ -1335,7 +1333,7 @@ static void fill_result(sv *s, const corner k[3])
     r->prompt_tokens = s->P;
     r->output_tokens = s->O;
     r->requests = s->R;
-    r->concurrency_asked = s->job->concurrency;
+    r->concurrency_asked = s->b.job->concurrency;
     r->concurrency = s->B;
     r->tp = s->tp;
     r->pp = s->pp;
@@ -1377,11 +1375,9 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
     if (!job || !db || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_serving_run: NULL argument");
     *out = NULL;
     sv S = {0}, *s = &S;
-    if (jci_bld_open(&s->b, d, "estimate --generate")) return JC_ERR_NOMEM;
+    if (jci_bld_open(&s->b, d, "estimate --generate", job, db)) return JC_ERR_NOMEM;
     jci_arena *ar = s->b.a;
-    s->job = job;
     s->a = arch;
-    s->db = db;
     jc_status st = JC_OK;
     s->r = jci_arena_alloc(ar, sizeof *s->r);
     serving_internal *si = jci_arena_alloc(ar, sizeof *si);

@@ -19,7 +19,7 @@
  * whole numbers by job_keys.def, checked by jc_job_check). */
 static jc_status check_layout(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     static const char *const names[] = {"tp", "pp", "micro-batches", "hidden"};
     const double v[] = {j->tp, j->pp, j->micro_batches, j->hidden};
     for (int i = 0; i < 4; i++) {
@@ -75,7 +75,7 @@ jc_status jci_est_resolve_parallel(est *s)
     s->tp = s->pp = s->dp = s->micro = 1;
     if (s->step_on) return JC_OK;   /* the training step model (train_step.c) lays the job out */
     if ((st = check_layout(s))) return st;
-    if (s->job->mode != JC_MODE_TRAINING || given(s->known_T) || !(s->G > 1)) return JC_OK;
+    if (s->b.job->mode != JC_MODE_TRAINING || given(s->known_T) || !(s->G > 1)) return JC_OK;
     dp_work(s);
     if (s->tp <= 1 && s->pp <= 1 && s->dp_steps <= 0) return JC_OK;
     s->par_on = 1;
@@ -96,15 +96,15 @@ jc_status jci_est_resolve_parallel(est *s)
                                      R1(s->host->n_accel), "", JC_ORIGIN_HWDB, "the host's accelerators").central;
     } else {
         jc_range r;
-        if ((st = jci_node_figure(&s->b, s->db, s->dev, JCI_NODE_DEVICES, "multi-device", &r))) return st;
+        if ((st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_NODE_DEVICES, "multi-device", &r))) return st;
         s->per_node = r.central;
     }
-    if ((st = jci_node_figure(&s->b, s->db, s->dev, JCI_LINK_BW, "multi-device", &s->link_bw))) return st;
+    if ((st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_LINK_BW, "multi-device", &s->link_bw))) return st;
     if (s->G > s->per_node &&
-        (st = jci_node_figure(&s->b, s->db, s->dev, JCI_NETWORK_BW, "multi-device", &s->net_bw)))
+        (st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_NETWORK_BW, "multi-device", &s->net_bw)))
         return st;
     if (s->tp > 1) {
-        s->hidden = s->job->hidden;
+        s->hidden = s->b.job->hidden;
         s->layers = s->params / (12 * s->hidden * s->hidden);
         jci_bld_assume(&s->b, "parallel.layers", jci_bld_str(&s->b, "layers = N / (12 d^2) at d = %s", FMT_N(s->hidden)),
                        R1(s->layers), "", JC_ORIGIN_DERIVED,

@@ -92,7 +92,7 @@ int jci_est_step_wanted(const jc_job *j)
  * embeddings not separated). */
 static jc_status shape_params(est *s, tshape *h)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     static const char *const need[] = {"params", "hidden", "heads", "seq"};
     const double v[] = {j->params, j->hidden, j->heads, j->seq};
     for (int i = 0; i < 4; i++)
@@ -130,7 +130,7 @@ static jc_status shape_params(est *s, tshape *h)
 /* The shape of a Hugging Face config. */
 static jc_status shape_arch(est *s, const jc_arch *a, tshape *h)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     if (given(j->params) || given(j->total_params) || given(j->active_params) || given(j->layers) ||
         given(j->hidden) || given(j->heads))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--hf-config gives the architecture: drop --params / "
@@ -388,8 +388,8 @@ static double pow2_floor(double x)
 static void micro(const est *s, tlay *y, double B_seq, double S)
 {
     double per_rank = B_seq / y->dp;
-    if (given(s->job->micro_batches)) {
-        y->m = s->job->micro_batches;
+    if (given(s->b.job->micro_batches)) {
+        y->m = s->b.job->micro_batches;
         y->mbs = per_rank / y->m;
     } else {
         y->mbs = S >= 2048 ? 1 : floor(2048 / S);
@@ -404,7 +404,7 @@ static void micro(const est *s, tlay *y, double B_seq, double S)
  * Table 4: CP 16 at 131,072 tokens, none at 8192). */
 static double cp_of(const est *s, double S)
 {
-    if (given(s->job->cp)) return s->job->cp;
+    if (given(s->b.job->cp)) return s->b.job->cp;
     return S > 8192 ? pow2_floor(ceil(S / 8192) * 2 - 1) : 1;
 }
 
@@ -416,7 +416,7 @@ static int fits(const est *s, const tstate *t, tlay *y, const tstage *st, int wh
     if (y->ep > 1 && (fmod(y->dp, y->ep) != 0 || fmod(t->sh.E, y->ep) != 0)) return 0;
     if (whole && st->B_seq < y->dp) return 0;   /* a sequence per data-parallel rank at least */
     micro(s, y, st->B_seq, st->S);
-    if (y->pp > 1 && !given(s->job->virtual_stages)) y->v = fmax(1, fmin(8, pow2_floor(t->sh.L / y->pp)));
+    if (y->pp > 1 && !given(s->b.job->virtual_stages)) y->v = fmax(1, fmin(8, pow2_floor(t->sh.L / y->pp)));
     return mem_bytes(s, t, &t->sh, y, st->S) <= t->cap;
 }
 
@@ -428,7 +428,7 @@ static int fits(const est *s, const tstate *t, tlay *y, const tstage *st, int wh
  * fits, else leaves the last tried in y. */
 static int search_pass(const est *s, tstate *t, tstage *st, tlay *y, int whole)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     const tshape *h = &t->sh;
     double cp = cp_of(s, st->S);
     for (double pp = 1; pp <= fmax(h->L, given(j->pp) ? j->pp : 1); pp *= 2) {
@@ -484,14 +484,14 @@ static jc_status resolve_constants(est *s, tstate *t)
                      "beside", &t->overlap)) ||
         (st = tconst(s, "allreduce_grad_bytes_per_param", "gradient bytes per parameter reduced", &t->grad_bytes)))
         return st;
-    if ((st = jci_node_figure(&s->b, s->db, s->dev, JCI_LINK_BW, "training step", &t->link_bw)) ||
-        (st = jci_node_figure(&s->b, s->db, s->dev, JCI_NETWORK_BW, "training step", &t->net_bw)))
+    if ((st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_LINK_BW, "training step", &t->link_bw)) ||
+        (st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_NETWORK_BW, "training step", &t->net_bw)))
         return st;
     if (s->host && s->host->n_accel > 0) {
         t->per_node = s->host->n_accel;
     } else {
         jc_range r;
-        if ((st = jci_node_figure(&s->b, s->db, s->dev, JCI_NODE_DEVICES, "training step", &r))) return st;
+        if ((st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_NODE_DEVICES, "training step", &r))) return st;
         t->per_node = r.central;
     }
     if (!s->dev->memory_gb.present)
@@ -505,7 +505,7 @@ static jc_status resolve_constants(est *s, tstate *t)
  * compute-optimal batch B = 0.292 C^0.3271 tokens at C = 6 N D. */
 static jc_status resolve_batch_tokens(est *s, tstate *t, double S, double D)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     if (given(j->batch)) {
         t->B_tok = j->batch * S;
         t->why[6] = "--batch x --seq";
@@ -527,7 +527,7 @@ static jc_status resolve_batch_tokens(est *s, tstate *t, double S, double D)
  * tokens, and a long-context stage of --long-tokens at --long-seq. */
 static jc_status resolve_stages(est *s, tstate *t, double *D_out)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     if (!given(j->tokens) || !(j->tokens > 0))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--train with %s needs --tokens D (the tokens trained on)",
                             j->hf_config ? "--hf-config" : "--layers");
@@ -558,7 +558,7 @@ static jc_status resolve_stages(est *s, tstate *t, double *D_out)
 /* Why each size of the layout is what it is. */
 static void explain(est *s, tstate *t, const tlay *y, double need)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     const tshape *h = &t->sh;
     char gb[64];
     snprintf(gb, sizeof gb, "%.1f of %.1f GB usable", need / 1e9, t->cap / 1e9);
@@ -601,11 +601,11 @@ static jc_status layout_stage(est *s, tstate *t, int g)
                             "activation recompute: its weights, gradients and optimizer state alone (16 B x %s "
                             "parameters) need at least %.0f devices of %.1f GB usable; give more devices (--count)%s",
                             t->sh.src, FMT_N(s->G), s->dev->id,
-                            (given(s->job->tp) || given(s->job->pp) || given(s->job->ep) || given(s->job->zero) ||
-                             given(s->job->cp)) ? " the options allow" : "",
+                            (given(s->b.job->tp) || given(s->b.job->pp) || given(s->b.job->ep) || given(s->b.job->zero) ||
+                             given(s->b.job->cp)) ? " the options allow" : "",
                             FMT_N(t->sh.P_total), need, t->cap / 1e9,
-                            (given(s->job->tp) || given(s->job->pp) || given(s->job->ep) || given(s->job->zero) ||
-                             given(s->job->cp)) ? " or drop the layout options" : "");
+                            (given(s->b.job->tp) || given(s->b.job->pp) || given(s->b.job->ep) || given(s->b.job->zero) ||
+                             given(s->b.job->cp)) ? " or drop the layout options" : "");
     }
     if (st->B_seq < st->ly.dp)
         jci_bld_warn(&s->b, "training: the global batch of %s sequences is smaller than the %s data-parallel ranks: "
@@ -647,7 +647,7 @@ static jc_status fill_result(est *s, tstate *t, double flops, const double T[3])
     r->why_recompute = t->recompute_why;
     r->why_tp = t->why[0], r->why_pp = t->why[1], r->why_dp = t->why[2], r->why_cp = t->why[3];
     r->why_ep = t->why[4], r->why_zero = t->why[5], r->why_batch = t->why[6];
-    r->why_micro = given(s->job->micro_batches) ? "--micro-batches"
+    r->why_micro = given(s->b.job->micro_batches) ? "--micro-batches"
                                                 : "one sequence per micro-batch (sequences under 2048 tokens packed to 2048)";
     r->memory_gb = mem_bytes(s, t, h, y, st->S) / 1e9;
     r->memory_cap_gb = t->cap / 1e9;
@@ -682,7 +682,7 @@ static jc_status fill_result(est *s, tstate *t, double flops, const double T[3])
 static void record_layout(est *s, const tstate *t)
 {
     const tlay *y = &t->st[0].ly;
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     jci_bld_assume(&s->b, "train.params_total", "parameters, all (memory, optimizer, gradients)", R1(t->sh.P_total), "",
                    j->hf_config ? JC_ORIGIN_MODEL : JC_ORIGIN_USER, t->sh.a ? "the config's shapes" : "--total-params / --params");
     jci_bld_assume(&s->b, "train.params_active", "parameters one token uses (FLOPs)", R1(t->sh.P_active), "",
@@ -705,7 +705,7 @@ static void record_layout(est *s, const tstate *t)
 
 jc_status jci_est_resolve_step(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     jc_status st;
     tstate *t = jci_arena_calloc(s->b.a, 1, sizeof *t);
     if (!t) return jci_bld_fail(&s->b, JC_ERR_NOMEM, "out of memory");

@@ -12,7 +12,7 @@
 /* Training: backward factor and activation recomputation. */
 static jc_status resolve_training(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     jc_status st;
     const jc_constant *c;
     if (given(j->backward_factor)) {
@@ -56,7 +56,7 @@ double jci_est_node_byte_scale(const est *s, const jc_counted_node *n)
  * partial count warns, or fails when no work is known. */
 static jc_status resolve_counted(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     const jc_analysis *an = s->an;
     if (given(j->flops) || given(j->params))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "a model and --flops/--params both give the work; choose one");
@@ -111,7 +111,7 @@ static jc_status resolve_counted(est *s)
 /* The work given directly: --flops F, or --params N with tokens. */
 static jc_status resolve_given(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     int train = j->mode == JC_MODE_TRAINING;
     if (given(j->flops)) {
         if (given(j->params)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--flops and --params both give the work; choose one");
@@ -163,7 +163,7 @@ static jc_status resolve_given(est *s)
  * input's first dim), or 1. */
 static jc_status resolve_batch(est *s, double *out)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     const jc_analysis *an = s->an;
     /* the batch the model was counted at: its first input's first dim */
     const jc_graph *g = an->model->graph;
@@ -203,7 +203,7 @@ static jc_status resolve_batch(est *s, double *out)
 /* Training steps of a counted model: samples (or tokens / seq) and epochs. */
 static jc_status resolve_steps(est *s, double b)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     double S = j->samples;
     if (!given(S) && given(j->tokens)) {
         if (!given(j->seq) || j->seq < 1)
@@ -234,7 +234,7 @@ static jc_status resolve_steps(est *s, double b)
 /* Forward passes of a counted model: requests / batch. */
 static jc_status resolve_passes(est *s, double b)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     double Rq = given(j->requests) ? j->requests : b;
     if (!(Rq >= 1)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--requests must be >= 1");
     jci_bld_assume(&s->b, "requests", "inference requests", R1(Rq), "",
@@ -252,7 +252,7 @@ static jc_status resolve_passes(est *s, double b)
  * parameter per step. */
 static jc_status resolve_optimizer(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     jc_status st;
     const char *opt = j->optimizer ? j->optimizer : "adamw";
     const char *fid, *bid;
@@ -281,7 +281,7 @@ static jc_status resolve_optimizer(est *s)
  * optimizer. */
 jc_status jci_est_resolve_work(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     jc_status st;
     int train = j->mode == JC_MODE_TRAINING;
 
@@ -325,7 +325,7 @@ jc_status jci_est_resolve_work(est *s)
  * backward pass).  A warning when it exceeds the devices' memory. */
 void jci_est_check_memory(est *s)
 {
-    const jc_job *job = s->job;
+    const jc_job *job = s->b.job;
     const jc_analysis *an = s->an;
     double G = s->G;
     if (!s->dev->memory_gb.present || !(s->params > 0) || s->step_on) return;   /* the step model lays it out */
@@ -365,7 +365,7 @@ void jci_est_check_memory(est *s)
 /* The options that do nothing in this job, refused by name. */
 jc_status jci_est_check_options(est *s)
 {
-    const jc_job *j = s->job;
+    const jc_job *j = s->b.job;
     int train = j->mode == JC_MODE_TRAINING;
     int known_T = given(j->hours) || given(j->device_hours);
     /* --train --params: --batch with --seq counts the steps (optimizer,

@@ -24,7 +24,7 @@ typedef struct fx {
 static void fx_open(fx *f, const char *stage)
 {
     memset(f, 0, sizeof *f);
-    CHECK_I64(jci_bld_open(&f->b, &f->d, stage), JC_OK);
+    CHECK_I64(jci_bld_open(&f->b, &f->d, stage, NULL, NULL), JC_OK);
     f->a = f->b.a;
 }
 
