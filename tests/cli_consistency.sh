@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli_consistency.sh - keeps the command table, --help, the man page, the
 # README, the completion and the CLI conventions in agreement:
-#  - every command of src/cli/main.c's table is listed by `joulecast
+#  - every command of src/cli/commands.def (the command table) is listed by `joulecast
 #    --help`, has `joulecast help CMD` (the same text as `CMD --help`) and
 #    a section in build/man/joulecast.1;
 #  - every long option a command's help lists is in its man section and
@@ -33,8 +33,8 @@ man_section() {
 }
 opts_of() { grep -o -- '--[a-z][a-z0-9-]*' | sort -u; }
 
-cmds=$(sed -n 's/^ *{"\([a-z][a-z-]*\)", *cmd_[a-z_]*,.*/\1/p' src/cli/main.c)
-[ -n "$cmds" ] && ok table-parsed || ko table-parsed "no command found in src/cli/main.c"
+cmds=$(sed -n 's/^CLI_COMMAND(\([a-z][a-z_]*\),.*/\1/p' src/cli/commands.def)
+[ -n "$cmds" ] && ok table-parsed || ko table-parsed "no command found in src/cli/commands.def"
 "$JC" --help > "$T/help" 2>&1
 listed=$(awk '/^commands:/{on=1; next} on && /^$/{exit} on && /^  [a-z]/{print $1}' "$T/help")
 for c in $cmds; do
@@ -61,7 +61,7 @@ for c in $cmds; do
 done
 for c in $listed; do
   [ "$c" = help ] && continue
-  printf '%s\n' "$cmds" | grep -qx "$c" || ko "listed-only/$c" "--help lists '$c' but main.c's table has no such command"
+  printf '%s\n' "$cmds" | grep -qx "$c" || ko "listed-only/$c" "--help lists '$c' but src/cli/commands.def has no such command"
 done
 "$JC" help no-such-command > /dev/null 2>&1; rc=$?
 [ $rc = 2 ] && ok help-unknown || ko help-unknown "exit $rc, expected 2"

@@ -173,7 +173,9 @@ double jci_power_cap_clock(const jc_power_model *pm, double u_compute, double u_
     if (!(lim > idle) || !(lim < boost)) return 1;
     double mem = pm->mem_w > 0 ? pm->mem_w * clamp01(u_memory) : 0;
     double pb = idle + (boost - idle) * jci_power_activity(pm, u_compute, u_memory, sc) + mem;
-    return pb > lim ? cbrt((lim - idle) / (pb - idle)) : 1;
+    /* pow, not cbrt: glibc's and musl's (the WebAssembly page's) pow are the
+     * same code, their cbrt are not, and the page must print the CLI's bits */
+    return pb > lim ? pow((lim - idle) / (pb - idle), 1.0 / 3.0) : 1;
 }
 
 void jci_power_record_cap_clock(jci_builder *b, const jc_device *dev, const jc_power_model *pm, double r)
