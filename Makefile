@@ -5,8 +5,8 @@
 #   make demo       install missing packages, build, run a real example
 #   make test       install missing packages, build (also with ASan+UBSan),
 #                   run every test layer; ends with "N passed, N failed"
-#   make check      the fast loop from a built tree: unit tests, goldens
-#                   and lint (no Python, no valgrind); about 25 s
+#   make check      the fast loop from a built tree: unit tests, goldens,
+#                   lint and cli_consistency (no Python, no valgrind); about 25 s
 #   make deps       install the Debian packages joulecast needs (as root),
 #                   or print the exact apt-get command
 #   make bench      run the benchmarks in bench/ (not part of make test)
@@ -243,7 +243,7 @@ test:
 	@$(MAKE) --no-print-directory -j$(JOBS) test-build
 	@sh tests/run.sh
 
-# the fast loop: unit tests, goldens, lint (tests/run.sh --check)
+# the fast loop: unit tests, goldens, lint, cli_consistency (tests/run.sh --check)
 check: test-build
 	@sh tests/run.sh --check
 

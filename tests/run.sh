@@ -13,6 +13,7 @@
 #   sh tests/run.sh          every layer (make test), two at a time
 #                            (TEST_JOBS=1: one at a time)
 #   sh tests/run.sh --check  the fast loop (make check): the unit tests,
+#                            the CLI's table/help/man agreement (cli_consistency),
 #                            the goldens and lint, no Python, no valgrind
 set -u
 mode=full
@@ -82,7 +83,7 @@ for t in build/asan/tests/test_*; do
   [ -x "$t" ] && layers="$layers unit/$(basename "$t")"
 done
 if [ $mode = check ]; then
-  layers="$layers golden lint"
+  layers="$layers golden lint cli_consistency"
 else
   for s in tests/*.sh; do
     case "$s" in tests/run.sh|tests/pip_install.sh) continue ;; esac
