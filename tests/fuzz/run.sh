@@ -65,6 +65,11 @@ for t in "$@"; do
   # /usr/bin/time adds a "Command exited with non-zero status" line on a crash
   awk -v d="$(date -u +%Y-%m-%dT%H:%M)" -v t="$t" '$1 ~ /^[0-9.]+$/ { printf "%s\t%s\t%.0f\n", d, t, $1 + $2 }' $B/time.$t >> $B/cputime.tsv
   tail -n 3 $B/log.$t | sed 's/^/  /'
+  # libFuzzer exits 72 when interrupted (SIGINT, SIGTERM): a stop, not a finding
+  if [ $rc -eq 72 ] && grep -q 'libFuzzer: run interrupted' $B/log.$t; then
+    echo "fuzz: $t interrupted (no crash; its CPU seconds are counted)"
+    exit 130
+  fi
   if [ $rc -ne 0 ]; then
     echo "fuzz: $t FOUND A CRASH (exit $rc): see $B/log.$t and $B/artifacts/$t/"
     exit 1
