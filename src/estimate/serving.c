@@ -808,7 +808,9 @@ static jc_status resolve_device(sv *s)
     SC("serving_gemm_mfu", "matrix kernels: achieved fraction of the dense peak", mfu);
     SC("serving_stream_mbu", "weight and KV streaming: achieved fraction of the memory bandwidth", mbu);
     SC("serving_kernel_floor_s", "time a kernel costs beyond its roofline (launch gap, ramp, tail)", t_kern);
-    SC("serving_eager_launch_s", "host time to launch one kernel outside a CUDA graph (eager PyTorch)", t_eager);
+    /* the one eager-launch constant of every path (sourced, not fitted: the
+     * serving rows do not inform it, docs/workflow-serving.md) */
+    SC("runtime_eager_launch_s", "host time to launch one kernel outside a CUDA graph (eager PyTorch)", t_eager);
     SC("serving_host_seq_s", "runtime host time per running sequence per step in the engine's own loop (scheduling, "
        "input preparation, sampling bookkeeping), on the step's path where the runtime does not overlap it", t_host_seq);
     SC("serving_host_step_s", "runtime host time per step in the engine's own loop whatever the batch (scheduler pass, "
