@@ -181,6 +181,18 @@ def unsquash(v, lo, hi):
     return math.log(s / (1 - s))
 
 
+def tps_error(p, r):
+    """The time fit's residual of one row: ln(predicted / measured tokens/s)."""
+    return math.log(p["tps"] / r["tokens_per_s"])
+
+
+def mean_sq(res, rows, loss=tps_error):
+    """The fits' loss: the mean squared residual over the rows the model
+    predicts, plus 1 per row it refuses (so a refusal never pays)."""
+    err = [loss(p, r) for p, r in zip(res, rows) if "error" not in p]
+    return sum(e * e for e in err) / max(1, len(err)) + sum(1 for p in res if "error" in p)
+
+
 class Fitter:
     def __init__(self, jobs, evals):
         self.runner = S.Runner(jobs=jobs)
@@ -198,10 +210,7 @@ class Fitter:
             return v
 
         def f(z):
-            res = self.run(rows, vals(z))
-            bad = sum(1 for p in res if "error" in p)
-            err = [loss(p, r) for p, r in zip(res, rows) if "error" not in p]
-            return sum(e * e for e in err) / max(1, len(err)) + bad
+            return mean_sq(self.run(rows, vals(z)), rows, loss)
         import numpy as np
         z0 = np.array([unsquash(start.get(p[0], p[1]), p[2], p[3]) for p in params])
         z, best, used, ok = minimise(f, z0, evals)
@@ -212,8 +221,7 @@ class Fitter:
     def fit(self, rows, start, evals, power=None):
         """The time constants fitted to rows; power: the fold's device power
         constants (tools/fit_power.py), added to the result as they are."""
-        v, lt = self.stage(rows, TIME, dict(power or {}), lambda p, r: math.log(p["tps"] / r["tokens_per_s"]),
-                           start, evals)
+        v, lt = self.stage(rows, TIME, dict(power or {}), tps_error, start, evals)
         print("  fit over %d rows: time loss %.4f" % (len(rows), lt), file=sys.stderr)
         return v
 
@@ -292,9 +300,7 @@ def bound_probes(F, rows, full):
     time loss with it 20 % past that bound (the others as fitted), so the
     hwdb says how much the bound holds the fit back."""
     def loss(v):
-        res = F.run(rows, v)
-        err = [math.log(p["tps"] / r["tokens_per_s"]) for p, r in zip(res, rows) if "error" not in p]
-        return sum(e * e for e in err) / max(1, len(err)) + sum(1 for p in res if "error" in p)
+        return mean_sq(F.run(rows, v), rows)
     out, base = {}, None
     for name, _, lo, hi, _, _ in TIME:
         v = full[name]
