@@ -2,14 +2,17 @@
 # accuracy.sh (test layer) - the accuracy harness of `make accuracy`:
 # its arithmetic on two hand-made rows (tools/accuracy_common.py
 # selftest) and of the cross-validation folds (tools/crossval.py
-# selftest), and that the MLPerf set script runs end to end on two rows
-# through the CLI and writes its table.  It does not check the errors:
+# selftest), of the fitters' optimiser (tools/fit_common.py selftest:
+# Levenberg-Marquardt on problems with known answers), and that the
+# MLPerf set script runs end to end on two rows through the CLI and
+# writes its table.  It does not check the errors:
 # those are measured by `make accuracy` and published in docs/accuracy.md.
 set -u
 cd "$(dirname "$0")/.."
 export LC_ALL=C
 python3 tools/accuracy_common.py selftest
 python3 tools/crossval.py selftest
+python3 tools/fit_common.py selftest
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 { grep '^#' tests/accuracy/mlperf-v1.1.csv; grep -v '^#' tests/accuracy/mlperf-v1.1.csv | sed -n '1p;5p;22p'; } > "$tmp/rows.csv"

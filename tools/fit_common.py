@@ -144,3 +144,107 @@ def power_folds(set_name):
         if f["set"] == set_name:
             out[frozenset(f["left_out"])] = f["params"]
     return out
+
+
+def solve(A, b):
+    """x with A x = b, A square (lists of lists), by Gaussian elimination
+    with partial pivoting; None when A is singular."""
+    n = len(b)
+    M = [list(map(float, A[i])) + [float(b[i])] for i in range(n)]
+    for c in range(n):
+        piv = max(range(c, n), key=lambda i: abs(M[i][c]))
+        if M[piv][c] == 0:
+            return None
+        M[c], M[piv] = M[piv], M[c]
+        for i in range(c + 1, n):
+            f = M[i][c] / M[c][c]
+            for j in range(c, n + 1):
+                M[i][j] -= f * M[c][j]
+    x = [0.0] * n
+    for i in range(n - 1, -1, -1):
+        x[i] = (M[i][n] - sum(M[i][j] * x[j] for j in range(i + 1, n))) / M[i][i]
+    return x
+
+
+def levenberg_marquardt(g, z0, max_evals, h=1e-3, rtol=1e-7):
+    """Least squares by Levenberg-Marquardt.  g(z) runs the rows at the
+    point z (a list) and returns (loss, residuals): the loss is what is
+    minimised (the mean square of the residuals; a row the model refuses
+    may add to it with residual 0, having no gradient).  The Jacobian is
+    taken by forward differences of step h (len(z) runs of g); a step is
+    kept only when it lowers the loss, else the damping grows.  Stops when
+    a kept step gains less than rtol of the loss, when no damping finds a
+    lower loss (a minimum: the most damped step is a short gradient step),
+    or before max_evals runs.  Deterministic.  Returns (point, loss, runs
+    of g, converged).  Gauss-Newton steps run along a curved, flat valley
+    of the loss to its floor, where a Nelder-Mead simplex shrinks and
+    stops at a point that depends on where it entered the valley."""
+    z = [float(v) for v in z0]
+    n = len(z)
+    loss, r = g(z)
+    used, lam = 1, 1e-3
+    while used + n + 1 <= max_evals:
+        cols = []
+        for i in range(n):
+            zi = list(z)
+            zi[i] += h
+            cols.append([(a - b) / h for a, b in zip(g(zi)[1], r)])
+        used += n
+        A = [[sum(x * y for x, y in zip(cols[i], cols[j])) for j in range(n)] for i in range(n)]
+        grad = [sum(x * y for x, y in zip(cols[i], r)) for i in range(n)]
+        while True:
+            if used >= max_evals:
+                return z, loss, used, False
+            damped = [[A[i][j] + (lam * (A[i][i] + 1e-12) if i == j else 0.0) for j in range(n)] for i in range(n)]
+            dz = solve(damped, [-v for v in grad])
+            if dz is not None:
+                trial = [a + b for a, b in zip(z, dz)]
+                new_loss, new_r = g(trial)
+                used += 1
+                if new_loss < loss:
+                    break
+            lam *= 4
+            if lam > 1e8:
+                return z, loss, used, True
+        gain = loss - new_loss
+        z, loss, r, lam = trial, new_loss, new_r, max(lam / 3, 1e-9)
+        if gain < rtol * loss:
+            return z, loss, used, True
+    return z, loss, used, False
+
+
+def selftest():
+    """The optimiser on problems with known answers (make test:
+    tests/accuracy.sh)."""
+    ok = True
+
+    def check(name, good, detail):
+        nonlocal ok
+        print("%s fit selftest: %s (%s)" % ("PASS" if good else "FAIL", name, detail))
+        ok = ok and good
+
+    def line(z):   # y = 2x + 1 through four points, with noise +-0.1
+        pts = [(0, 1.1), (1, 2.9), (2, 5.1), (3, 6.9)]
+        r = [z[0] * x + z[1] - y for x, y in pts]
+        return sum(e * e for e in r) / len(r), r
+    z, loss, used, conv = levenberg_marquardt(line, [0.0, 0.0], 200)
+    # the least-squares line: slope 1.96, intercept 1.06
+    check("linear least squares", conv and abs(z[0] - 1.96) < 1e-4 and abs(z[1] - 1.06) < 1e-4,
+          "slope %.5f intercept %.5f in %d runs" % (z[0], z[1], used))
+
+    def valley(z):  # Rosenbrock's curved valley as residuals: minimum 0 at (1, 1)
+        r = [10 * (z[1] - z[0] ** 2), 1 - z[0]]
+        return sum(e * e for e in r) / 2, r
+    z, loss, used, conv = levenberg_marquardt(valley, [-1.2, 1.0], 2000, h=1e-6, rtol=1e-12)
+    check("curved valley", conv and abs(z[0] - 1) < 1e-3 and abs(z[1] - 1) < 1e-3,
+          "(%.5f, %.5f), loss %.2g in %d runs" % (z[0], z[1], loss, used))
+    z, loss, used, conv = levenberg_marquardt(valley, [-1.2, 1.0], 10)
+    check("a budget too small is said", not conv and used <= 10, "%d runs, converged %s" % (used, conv))
+    check("singular system", solve([[1, 2], [2, 4]], [1, 2]) is None, "solve returns None")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "selftest":
+        sys.exit(selftest())
+    sys.exit(__doc__)

@@ -10,8 +10,8 @@ the Python binding) on every row with the candidate constants in a private
 copy of the database, so the fit and the product are one implementation.
 Each constant has one value for every device and runtime.
 
-  1. time: the six constants of TIME by Nelder-Mead on the squared log
-     error of the output throughput (tokens/s).  Not here: the host time
+  1. time: the six constants of TIME by Levenberg-Marquardt on the
+     squared log error of the output throughput (tokens/s).  Not here: the host time
      of an eager kernel launch (runtime_eager_launch_s of
      hwdb/energy-model.yaml, sourced), which these rows do not inform:
      with the other constants at their fit, the loss moves by 1e-4 of
@@ -36,8 +36,8 @@ Usage: nice -n 10 python3 tools/fit_serving.py [--jobs N] [--evals N] [--write]
 Prints the fit and its cross-validation; --write stores them in
 hwdb/serving.yaml (then `make` rebuilds the snapshot) and
 tests/accuracy/serving-folds.json.  The all-row fit starts from TIME's
-initial values and every fit runs Nelder-Mead with restarts to
-convergence, so a rerun on the same rows reproduces the stored values.
+initial values and every fit runs Levenberg-Marquardt to convergence, so
+a rerun on the same rows reproduces the stored values.
 """
 import argparse
 import json
@@ -103,70 +103,6 @@ def block_lines(values, ranges=None):
     return out
 
 
-def nelder_mead(f, x0, max_evals, step=0.4, ftol=1e-6):
-    """One Nelder-Mead run from x0 (a simplex of size step); it stops
-    after max_evals evaluations or when the simplex's values lie within
-    ftol of each other.  Returns (best point, its value, evaluations)."""
-    import numpy as np   # here: the harness (accuracy_serving.py) replays folds without numpy
-    n = len(x0)
-    pts = [x0.copy()]
-    for i in range(n):
-        p = x0.copy()
-        p[i] += step
-        pts.append(p)
-    vals = [f(p) for p in pts]
-    evals = n + 1
-    while evals < max_evals:
-        order = np.argsort(vals)
-        pts = [pts[i] for i in order]
-        vals = [vals[i] for i in order]
-        if vals[-1] - vals[0] < ftol:
-            break
-        c = np.mean(pts[:-1], axis=0)
-        xr = c + (c - pts[-1])
-        fr = f(xr)
-        evals += 1
-        if fr < vals[0]:
-            xe = c + 2 * (c - pts[-1])
-            fe = f(xe)
-            evals += 1
-            pts[-1], vals[-1] = (xe, fe) if fe < fr else (xr, fr)
-        elif fr < vals[-2]:
-            pts[-1], vals[-1] = xr, fr
-        else:
-            xc = c + 0.5 * (pts[-1] - c)
-            fc = f(xc)
-            evals += 1
-            if fc < vals[-1]:
-                pts[-1], vals[-1] = xc, fc
-            else:
-                for i in range(1, n + 1):
-                    pts[i] = pts[0] + 0.5 * (pts[i] - pts[0])
-                    vals[i] = f(pts[i])
-                    evals += 1
-    return pts[int(np.argmin(vals))], min(vals), evals
-
-
-def minimise(f, x0, max_evals, tol=1e-5):
-    """Nelder-Mead restarted from its best point with a fresh simplex
-    (a collapsed simplex can stall short of the minimum) until a restart
-    improves the loss by less than tol, or max_evals evaluations are
-    spent.  Deterministic: the same start and rows give the same result.
-    Returns (best point, its value, evaluations, converged)."""
-    x, best, used = x0, f(x0), 1
-    step = 0.4
-    while used < max_evals:
-        z, v, k = nelder_mead(f, x, max_evals - used, step)
-        used += k
-        gain = best - v
-        if v < best:
-            x, best = z, v
-        if gain < tol:
-            return x, best, used, True
-        step = 0.2
-    return x, best, used, False
-
-
 def squash(z, lo, hi):
     """Unbounded z to (lo, hi), log-spaced for positive bounds."""
     s = 1 / (1 + math.exp(-z))
@@ -209,12 +145,12 @@ class Fitter:
             v.update({p[0]: squash(zi, p[2], p[3]) for p, zi in zip(params, z)})
             return v
 
-        def f(z):
-            return mean_sq(self.run(rows, vals(z)), rows, loss)
-        import numpy as np
-        z0 = np.array([unsquash(start.get(p[0], p[1]), p[2], p[3]) for p in params])
-        z, best, used, ok = minimise(f, z0, evals)
-        print("  Nelder-Mead: %d evaluations, %s" % (used, "converged" if ok else "NOT converged (--evals)"),
+        def g(z):
+            res = self.run(rows, vals(z))
+            return mean_sq(res, rows, loss), [0.0 if "error" in p else loss(p, row) for p, row in zip(res, rows)]
+        z0 = [unsquash(start.get(p[0], p[1]), p[2], p[3]) for p in params]
+        z, best, used, ok = fc.levenberg_marquardt(g, z0, evals)
+        print("  Levenberg-Marquardt: %d evaluations, %s" % (used, "converged" if ok else "NOT converged (--evals)"),
               file=sys.stderr)
         return vals(z), best
 
@@ -309,8 +245,10 @@ def bound_probes(F, rows, full):
             continue
         base = base if base is not None else loss(full)
         past = loss(dict(full, **{name: hi * 1.2 if side == "upper" else lo / 1.2}))
-        out[name] = ("; at its %s bound: 20%% past it the rows' time loss changes by %+.1f%% (%.5f -> %.5f)"
-                     % (side, 100 * (past / base - 1), base, past))
+        why = ("the loss rises past the bound, so the rows' own optimum lies at about the bound, which does not hold it"
+               if past > base else "the loss falls past the bound: the bound holds it, the rows want more")
+        out[name] = ("; at its %s bound: 20%% past it the rows' time loss changes by %+.1f%% (%.5f -> %.5f): %s"
+                     % (side, 100 * (past / base - 1), base, past, why))
     return out
 
 
