@@ -6,7 +6,8 @@
 # generated tables and tools/hwdb_fields.json equal `joulecast hwdb schema`
 # (tools/hwdb_schema.py --check), and both readers of the tables refuse the
 # same bad entries (tests/hwdb/schema_bad/): the C loader and
-# tools/check_hwdb.py.
+# tools/check_hwdb.py; and that the generated hwdb files equal
+# tools/gen_hwdb.py's output (SKIP where its inputs, ../shared/data, are absent).
 # Prints one PASS/FAIL line per case.
 set -u
 cd "$(dirname "$0")/.."
@@ -121,4 +122,26 @@ if python3 -c 'import yaml' 2>/dev/null; then
   done
 else
   echo "FAIL hwdb_cli/schema_check_hwdb (PyYAML is not installed: python3 -c 'import yaml')"
+fi
+
+# the generated hwdb files are the generator's output (tools/gen_hwdb.py from
+# the shared facts and tools/hwdb_input/): a hand edit of a generated file,
+# or a generator change not rerun, is a FAIL.  It needs the facts the
+# generator reads (../shared/data, or $JC_SHARED_DATA); where they are
+# absent (a clone outside the workplace) the case says SKIP.
+data=${JC_SHARED_DATA:-../shared/data}
+if [ -f "$data/facts/accelerators.csv" ]; then
+  rm -rf "$out/gen" && mkdir -p "$out/gen"
+  if python3 tools/gen_hwdb.py --data "$data" --out "$out/gen" > "$out/gen.log" 2>&1; then
+    bad=$(cd "$out/gen" && find . -name '*.yaml' | sort | while read -r f; do cmp -s "$f" "$OLDPWD/hwdb/$f" || echo "$f"; done)
+    if [ -z "$bad" ]; then
+      echo "PASS hwdb_cli/generated_files_match_generator ($(find "$out/gen" -name '*.yaml' | wc -l) files)"
+    else
+      echo "FAIL hwdb_cli/generated_files_match_generator (differ from tools/gen_hwdb.py's output: $(echo $bad); rerun it and commit both)"
+    fi
+  else
+    echo "FAIL hwdb_cli/generated_files_match_generator (tools/gen_hwdb.py failed)"; tail -5 "$out/gen.log" | sed 's/^/    /'
+  fi
+else
+  echo "SKIP hwdb_cli/generated_files_match_generator (no $data/facts: the generator's inputs are not here)"
 fi

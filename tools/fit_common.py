@@ -79,6 +79,15 @@ def write_constant(cid, value, low=None, high=None, path=EM):
         f.write(text[:m.start(2)] + body + text[m.end(2):])
 
 
+def read_constant(cid, path=EM):
+    """The value of constant `cid` as hwdb/energy-model.yaml (or path)
+    stores it; SystemExit when there is no such entry."""
+    m = re.search(r"  - id: %s\n(?:    .*\n)*?    value: ([^\n]+)\n" % re.escape(cid), open(path).read())
+    if not m:
+        raise SystemExit("fit: constant %s not found in %s" % (cid, path))
+    return float(m.group(1))
+
+
 def write_text(cid, key, text, path=EM):
     """Rewrites the quoted text field `key` (derived, note) of constant
     `cid` in place; the entry must have that key."""

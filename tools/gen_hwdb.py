@@ -463,7 +463,7 @@ GA_GPU_SPECS = {
                         8, "GDDR6", 448,
                         "Turing TU104 with 368 tensor cores, but the tensor fp16/int8 peaks at reference clocks could not be verified and are left out; the calculator's 215 W is the reference-card TDP"),
     "nvidia-jetson-agx-xavier": ("nv-xavier-specs", {}, 32, "LPDDR4x, shared by CPU and GPU; 16 GB on the first 2018 developer kit", 137,
-                                 "no peak throughput added: NVIDIA states the module's 32 INT8 TOPS (GPU + two DLAs) and GPU FP16/INT8 figures, but none could be checked, nor a vendor fp32 figure; an estimate needs --hours or a peak from an override layer"),
+                                 "peaks are the GPU's tensor cores at the 1377 MHz GPU clock of NVIDIA's Jetson modules table (tools/hwdb_input/devices.csv): the module's 32 INT8 TOPS include two DLAs (used by MLPerf's submissions beside the GPU), which are not modelled; no vendor fp32 figure was found"),
     "amd-radeon-rx-480": ("amd-rx480-specs",
                           {"fp32": (5.8, "up to, at the 1266 MHz boost clock (2304 x 2 x 1.266 GHz = 5.83 TFLOPS)")},
                           8, "GDDR5, 8 GB at 8 Gbps (the 4 GB card: 224 GB/s)", 256,
@@ -1510,6 +1510,8 @@ def build_hosts(data, epo, cpu_devs):
         h["kind"] = "server"
         if dev:
             h["accelerators"] = {"device": dev, "count": n}
+        elif n:   # a generic host's slots: the device is --device
+            h["accelerators"] = {"count": n}
         h["cpu"] = {"device": cpu_dev, "count": ncpu}
         h["vcpus"] = cpu_by[cpu_dev]["threads"] * ncpu
         h["memory_gb"] = {"value": mem, "source": src}
@@ -1534,13 +1536,13 @@ def build_hosts(data, epo, cpu_devs):
                      "an OEM HGX A100 8-GPU server; CPU and memory taken from the DGX A100 reference configuration (2x EPYC 7742, 1 TB)"))
     hosts.append(srv("hgx-h100-8gpu", ["hgx-h100"], "NVIDIA HGX H100 8-GPU server (DGX H100 reference configuration)", "NVIDIA (reference design; OEM servers vary)", "nvidia-h100-sxm5", 8, "intel-xeon-platinum-8480plus", 2, 2048, "dgx-h100", None,
                      "an OEM HGX H100 8-GPU server; CPU and memory taken from the DGX H100 reference configuration; measured whole-node peak 8.4 kW in training (latif2025)", " (8480C assumed = 8480+ TDP)"))
-    hosts.append(srv("server-8gpu", ["generic-8gpu-server"], "Typical 8-GPU server (2-socket, 1 TB; accelerators given by the user)", "generic", None, 0, "amd-epyc-7742", 2, 1024, "dgx-a100", None,
-                     "configuration of the DGX A100 reference (2x 64-core EPYC 7742, 1 TB); pair with --device and --count"))
-    hosts.append(srv("server-4gpu", ["generic-4gpu-server"], "Typical 4-GPU server (1-socket, 512 GB; accelerators given by the user)", "generic", None, 0, "amd-epyc-7742", 1, 512, "dgx-station-a100", None,
-                     "configuration of the DGX Station A100 (1x 64-core EPYC 7742, 512 GB); pair with --device and --count"))
+    hosts.append(srv("server-8gpu", ["generic-8gpu-server"], "Typical 8-GPU server (2-socket, 1 TB; accelerators given by the user)", "generic", None, 8, "amd-epyc-7742", 2, 1024, "dgx-a100", None,
+                     "configuration of the DGX A100 reference (2x 64-core EPYC 7742, 1 TB); pair with --device (8 of them unless --count)"))
+    hosts.append(srv("server-4gpu", ["generic-4gpu-server"], "Typical 4-GPU server (1-socket, 512 GB; accelerators given by the user)", "generic", None, 4, "amd-epyc-7742", 1, 512, "dgx-station-a100", None,
+                     "configuration of the DGX Station A100 (1x 64-core EPYC 7742, 512 GB); pair with --device (4 of them unless --count)"))
     S["ws-1gpu"] = {"citation": "joulecast reference 1-GPU workstation: one 16-core desktop CPU (AMD Ryzen 9 5950X, 105 W TDP per the AMD product-page export in CodeCarbon amd_cpu_desktop_dataset.csv) with 64 GB memory", "year": 2020,
                     "note": "a stated reference configuration, not a measured product; " + FACTS_NOTE + " (cpus.csv amd-ryzen-9-5950x)"}
-    hosts.append(srv("workstation-1gpu", ["generic-1gpu-server", "server-1gpu"], "Typical 1-GPU workstation (16-core desktop CPU, 64 GB; accelerator given by the user)", "generic", None, 0, "amd-ryzen-9-5950x", 1, 64, "ws-1gpu", None,
+    hosts.append(srv("workstation-1gpu", ["generic-1gpu-server", "server-1gpu"], "Typical 1-GPU workstation (16-core desktop CPU, 64 GB; accelerator given by the user)", "generic", None, 1, "amd-ryzen-9-5950x", 1, 64, "ws-1gpu", None,
                      "pair with --device; e.g. one RTX 4090 or A100 PCIe"))
     # the project's own cloud instances (tools/hwdb_input/hosts.csv), at the end
     srcs = {r["id"]: r for r in read_csv(os.path.join(INPUT_DIR, "sources.csv"))}
