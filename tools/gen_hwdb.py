@@ -1704,7 +1704,9 @@ def apply_project_input(docs, epo):
                     f["sources"][sid] = srcs[sid]
                 elif sid not in f["sources"]:
                     raise SystemExit("tools/hwdb_input/devices.csv: %s.%s: source '%s' is in neither sources.csv nor %s" % (dev, k, sid, fn))
-        if new:
+        # a new device, or one of the facts that gains its peaks here, gets
+        # the derived values the facts' accelerators have (energy per FLOP)
+        if new or (any(r["key"].startswith("peak_tflops.") for r in rs) and "energy" not in d):
             complete_new_device(d, f, ratio, nratio, order)
 
 
