@@ -11,8 +11,8 @@ copy of the database, so the fit and the product are one implementation.
 Each constant has one value for every device and runtime.
 
   1. time: the six constants of TIME by Levenberg-Marquardt on the
-     squared log error of the output throughput (tokens/s).  Not here: the host time
-     of an eager kernel launch (runtime_eager_launch_s of
+     squared log error of the output throughput (tokens/s).  Not here:
+     the host time of an eager kernel launch (runtime_eager_launch_s of
      hwdb/energy-model.yaml, sourced), which these rows do not inform:
      with the other constants at their fit, the loss moves by 1e-4 of
      itself between 2 and 20 us (prefill steps are not launch-bound);

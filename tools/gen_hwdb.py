@@ -16,7 +16,6 @@ import csv
 import json
 import os
 import re
-import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLS = os.path.join(ROOT, "tools")
@@ -1494,8 +1493,6 @@ def build_hosts(data, epo, cpu_devs):
     cpu_by = {d["id"]: d for d in cpu_devs}
     for k in ("dgx-a100", "dgx-h100", "dgx-station-a100", "latif2025"):
         S[k] = HOST_SOURCES[k]
-    e7742 = cpu_by["amd-epyc-7742"]["tdp_w"]["value"]
-    x8480 = cpu_by["intel-xeon-platinum-8480plus"]["tdp_w"]["value"]
     S["cpu-epyc-7742"] = {"citation": "AMD EPYC 7742 TDP 225 W (AMD product page export in CodeCarbon amd_cpu_server_dataset.csv)", "year": 2019, "note": FACTS_NOTE + " (cpus.csv amd-epyc-7742)"}
     S["cpu-xeon-8480"] = {"citation": "Intel Xeon Platinum 8480+ TDP 350 W (Intel ARK export in CodeCarbon intel_cpu_ark_dataset.csv); the DGX part 8480C is assumed to have the same TDP", "year": 2023, "note": FACTS_NOTE + " (cpus.csv intel-xeon-platinum-8480plus)"}
 
