@@ -55,11 +55,18 @@ def percentile(xs, q):
     return xs[lo] + (xs[hi] - xs[lo]) * (i - lo)
 
 
+def entry(text, cid):
+    """The match of constant `cid`'s entry in a constants file's text:
+    group(2) is its body (the indented lines after `- id:`), to read or to
+    splice back at start(2)..end(2); None when there is no such entry."""
+    return re.search(r"(  - id: %s\n)((?:    .*\n)+?)(?=  - id:|  #|\Z)" % re.escape(cid), text)
+
+
 def write_constant(cid, value, low=None, high=None, path=EM):
     """Rewrites value/low/high of constant `cid` in place (the entry must
     exist with those keys; its other fields are kept)."""
     text = open(path).read()
-    m = re.search(r"(  - id: %s\n)((?:    .*\n)+?)(?=  - id:|  #|\Z)" % re.escape(cid), text)
+    m = entry(text, cid)
     if not m:
         raise SystemExit("fit: constant %s not found in %s" % (cid, path))
     body = m.group(2)
@@ -82,17 +89,18 @@ def write_constant(cid, value, low=None, high=None, path=EM):
 def read_constant(cid, path=EM):
     """The value of constant `cid` as hwdb/energy-model.yaml (or path)
     stores it; SystemExit when there is no such entry."""
-    m = re.search(r"  - id: %s\n(?:    .*\n)*?    value: ([^\n]+)\n" % re.escape(cid), open(path).read())
-    if not m:
+    m = entry(open(path).read(), cid)
+    v = m and re.search(r"^    value: (.*)$", m.group(2), re.M)
+    if not v:
         raise SystemExit("fit: constant %s not found in %s" % (cid, path))
-    return float(m.group(1))
+    return float(v.group(1))
 
 
 def write_text(cid, key, text, path=EM):
     """Rewrites the quoted text field `key` (derived, note) of constant
     `cid` in place; the entry must have that key."""
     src = open(path).read()
-    m = re.search(r"(  - id: %s\n)((?:    .*\n)+?)(?=  - id:|  #|\Z)" % re.escape(cid), src)
+    m = entry(src, cid)
     if not m or not re.search(r"^    %s: " % key, m.group(2), re.M):
         raise SystemExit("fit: constant %s has no %s in %s" % (cid, key, path))
     q = text.replace("\\", "\\\\").replace('"', '\\"')
