@@ -4,7 +4,10 @@
 #                   build/hwdb.snap (the bundled hwdb pre-loaded)
 #   make demo       install missing packages, build, run a real example
 #   make test       install missing packages, build (also with ASan+UBSan),
-#                   run every test layer; ends with "N passed, N failed"
+#                   run every test layer; ends with "N passed, N failed,
+#                   N skipped" (the skips allowed: tests/expected_skips.txt)
+#   make golden     the golden CLI outputs (tests/golden/); CASE=name: one
+#                   case (make golden-update [CASE=name] rewrites them)
 #   make check      the fast loop from a built tree: unit tests, goldens,
 #                   lint and cli_consistency (no Python, no valgrind); about 25 s
 #   make deps       install the Debian packages joulecast needs (as root),
@@ -92,7 +95,7 @@ HWDBDIR    := $(DATADIR)/joulecast/hwdb
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 
-.PHONY: all deps demo test check test-build clean bench accuracy lint check-deps golden-update golden-freeze fuzz fuzz-build valgrind hwdb-schema
+.PHONY: all deps demo test check test-build clean bench accuracy lint check-deps golden golden-update golden-freeze fuzz fuzz-build valgrind hwdb-schema
 
 all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so $(BUILD)/hwdb.snap
 
@@ -366,8 +369,12 @@ $(filter-out $(DEP_FILES:.d=.o),$(LIB_OBJ) $(CLI_OBJ) $(ALIB_OBJ) $(ACLI_OBJ) \
 hwdb-schema: $(BUILD)/joulecast
 	python3 tools/hwdb_schema.py --update $(BUILD)/joulecast
 
+# the goldens (tests/golden/), or one: make golden CASE=name
+golden: all
+	@CASE='$(CASE)' JC=$(CURDIR)/build/joulecast sh tests/golden.sh
+
 golden-update: all
-	UPDATE=1 JC=$(CURDIR)/build/joulecast sh tests/golden.sh
+	CASE='$(CASE)' UPDATE=1 JC=$(CURDIR)/build/joulecast sh tests/golden.sh
 
 # a new copy of hwdb/ for the goldens (tests/golden/hwdb-frozen/README.md),
 # then the goldens rewritten against it: review the diff

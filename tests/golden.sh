@@ -7,6 +7,9 @@
 # Commands run from the repository root under LC_ALL=C.  Refresh the
 # expectations after an intended change with `make golden-update`
 # (UPDATE=1 sh tests/golden.sh), then review the diff before committing.
+# One case alone: `make golden CASE=name` (CASE=name sh tests/golden.sh;
+# `make golden-update CASE=name` rewrites that one); a CASE that names no
+# folder is a FAIL.
 #
 # Every case runs against the frozen hardware database
 # tests/golden/hwdb-frozen/ (JOULECAST_HWDB_DIR; its snapshot is written
@@ -28,7 +31,13 @@ export JOULECAST_HWDB_SNAPSHOT="$scratch/frozen.snap"
 if ! "$JC" hwdb snapshot "$JOULECAST_HWDB_DIR" -o "$JOULECAST_HWDB_SNAPSHOT" > "$scratch/snap.log" 2>&1; then
   echo "FAIL golden/frozen-hwdb-snapshot"; sed 's/^/    /' "$scratch/snap.log"; exit 1
 fi
-for dir in tests/golden/*/; do
+cases="tests/golden/*/"
+if [ -n "${CASE:-}" ]; then
+  cases="tests/golden/$CASE/"
+  [ -f "tests/golden/$CASE/cmd" ] || {
+    echo "FAIL golden/$CASE (no such case: tests/golden/$CASE/cmd is missing)"; exit 1; }
+fi
+for dir in $cases; do
   [ -f "$dir/cmd" ] || continue
   name=$(basename "$dir")
   out=$(mktemp) err=$(mktemp)

@@ -2,10 +2,13 @@
 # readme_examples.sh - runs every command of the ```sh blocks of README.md
 # and docs/workflow-serving.md that
 # starts with "joulecast " (continuation lines ending in "\" joined), with
-# the joulecast under test first on PATH, from the repository root; a
-# non-zero exit fails.  A command naming a file that is not in the
-# repository (a word ending in .onnx/.yaml/.yml/.json that does not exist)
-# is skipped, and the skip is reported.  Every ```python block runs too,
+# the joulecast under test first on PATH, in order, from a scratch folder
+# that links every entry of the repository root (so a file one example
+# writes with --out/-o is there for the next, and none is left in the
+# tree); a non-zero exit fails.  A command naming an input file that is
+# not in the repository (a word ending in .onnx/.yaml/.yml/.json that does
+# not exist and follows no --out/-o) cannot run: it prints SKIP, which
+# tests/run.sh counts and fails (no such skip is expected).  Every ```python block runs too,
 # with the pip-installed package (tests/python_env.inc), as a notebook cell
 # would: when its last line is an expression, the value is displayed the
 # way Jupyter does - through _repr_html_ when it has one, which must give
@@ -21,6 +24,9 @@ JC=${JC_RELEASE:-$PWD/build/joulecast}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir "$T/bin" && ln -s "$JC" "$T/bin/joulecast"
+# the examples' working folder: the repository's entries, linked
+W=$T/work
+mkdir "$W" && for e in *; do ln -s "$PWD/$e" "$W/$e"; done
 # one command per line of $T/cmds
 awk '
   /^```sh[[:space:]]*$/ { on = 1; next }
@@ -40,18 +46,20 @@ i=0
 while IFS= read -r cmd; do
   i=$((i + 1))
   name=$(printf '%s' "$cmd" | cut -d' ' -f2)
-  skip=""
+  skip=""; prev=""
   for w in $cmd; do
     case "$w" in
       \#*) break ;;
-      *.onnx|*.yaml|*.yml|*.json) [ -e "$w" ] || skip="$w" ;;
+      *.onnx|*.yaml|*.yml|*.json)
+        case "$prev" in --out|-o) ;; *) [ -e "$W/$w" ] || skip="$w" ;; esac ;;
     esac
+    prev=$w
   done
   if [ -n "$skip" ]; then
-    echo "  skipped readme/$i-$name: $skip is not in the repository (not counted)"
+    echo "SKIP readme/$i-$name ($skip is not in the repository)"
     continue
   fi
-  if PATH="$T/bin:$PATH" sh -c "$cmd" > "$T/out" 2> "$T/err" < /dev/null; then
+  if (cd "$W" && PATH="$T/bin:$PATH" sh -c "$cmd") > "$T/out" 2> "$T/err" < /dev/null; then
     echo "PASS readme/$i-$name"
   else
     echo "FAIL readme/$i-$name: exit $?: $cmd"
