@@ -31,6 +31,10 @@
 #                        and earlier ones: base onnx analysis hwdb job trace
 #                        estimate workflows report bind (nm -u of
 #                        build/obj/src/STAGE/*.o; the CLI is outside)
+#   estimate-calls       no function-call cycle between the files of
+#                        src/estimate/ (nm of build/obj/src/estimate/*.o: a
+#                        file calls another when it uses a symbol that one
+#                        defines; a cycle is named with one call per edge)
 #   exports              libjoulecast.so exports jc_ symbols only (the
 #                        build's -fvisibility=hidden and joulecast.h's
 #                        pragma; `nm -D --defined-only`)
@@ -185,6 +189,41 @@ else
   done
 fi
 report stage-order "$tmp/so"
+
+# ---- calls between the files of src/estimate/ form no cycle ------------------
+# Each object's defined globals and undefined references (nm) give the
+# file-to-file call graph; the transitive closure finds a file that reaches
+# itself; a cycle is printed by its files in order, with the symbol of each
+# call (a file already printed in one is not the start of another).
+: > "$tmp/cy"
+if [ ! -d build/obj/src/estimate ]; then
+  echo "build/obj/src/estimate missing: run make first" > "$tmp/cy"
+else
+  for o in $(stage_objs estimate); do
+    f=$(basename "$o" .o)
+    nm -g --defined-only "$o" 2>/dev/null | awk -v f="$f" 'NF == 3 { print "D", $3, f }'
+    nm -u "$o" 2>/dev/null | awk -v f="$f" '{ print "U", $2, f }'
+  done | awk '
+    $1 == "D" { def[$2] = $3; next }
+    { use[++n] = $2; by[n] = $3 }
+    END {
+      for (i = 1; i <= n; i++) {
+        t = def[use[i]]
+        if (t == "" || t == by[i]) continue
+        f = by[i]; files[f] = 1; files[t] = 1
+        if (!((f, t) in e)) { e[f, t] = use[i]; r[f, t] = 1; nx[f, t] = t }
+      }
+      for (k in files) for (i in files) if ((i, k) in r) for (j in files)
+        if ((k, j) in r && !((i, j) in r)) { r[i, j] = 1; nx[i, j] = nx[i, k] }
+      for (f in files) {
+        if (!((f, f) in r) || seen[f]) continue
+        path = f ".c"; c = f; cnt = 0
+        do { t = nx[c, f]; path = path " -> " t ".c (" e[c, t] ")"; seen[c] = 1; c = t } while (c != f && ++cnt < 100)
+        print "call cycle: " path
+      }
+    }' >> "$tmp/cy"
+fi
+report estimate-calls "$tmp/cy"
 
 # ---- exports: libjoulecast.so defines for clients only the public API --------
 : > "$tmp/ex"

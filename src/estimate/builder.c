@@ -193,3 +193,12 @@ void jci_bld_release(jci_builder *b)
     b->warn = NULL;
     b->n_as = b->cap_as = b->n_warn = b->cap_warn = 0;
 }
+
+jc_status jci_bld_need_const(jci_builder *b, const char *id, const jc_constant **c)
+{
+    jc_diag tmp;
+    if (jc_hwdb_constant(b->db, id, c, &tmp) == JC_OK) return JC_OK;
+    return jci_bld_fail(b, JC_ERR_HWDB,
+                "the hardware database has no constant '%s' (hwdb/energy-model.yaml "
+                "or an override layer must define it)", id);
+}

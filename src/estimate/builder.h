@@ -95,6 +95,9 @@ jc_status jci_bld_fail(jci_builder *b, jc_status st, const char *fmt, ...)
  * an error). */
 jc_status jci_bld_check(jci_builder *b);
 
+/* The constant id of the database, required: *c borrowed from it; an
+ * error (JC_ERR_HWDB, through jci_bld_fail) names the missing id. */
+jc_status jci_bld_need_const(jci_builder *b, const char *id, const jc_constant **c);
 /* Checks the builder (jci_bld_check), then copies both lists into the
  * arena: *as / *n_as and *warn / *n_warn receive them (never NULL
  * arrays).  The builder's own lists stay until jci_bld_release. */

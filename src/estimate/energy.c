@@ -60,7 +60,7 @@ static jc_status resolve_util(est *s)
         const char *id = j->mode == JC_MODE_TRAINING ? "utilization_training_default"
                                                       : "utilization_inference_default";
         const jc_constant *c;
-        if ((st = jci_est_need_const(s, id, &c))) return st;
+        if ((st = jci_bld_need_const(&s->b, id, &c))) return st;
         r = jci_bld_const(&s->b, "utilization",
                                 jci_bld_str(&s->b, "achieved fraction of dense peak, %s: FALLBACK (%s has no published figure)",
                                              jc_mode_name(j->mode), dev->id), c);
@@ -71,7 +71,7 @@ static jc_status resolve_util(est *s)
     if (given(j->params) && j->params > 0) {
         /* smaller models run further below peak: u x 1 / (1 + N_half / N) */
         const jc_constant *c;
-        if ((st = jci_est_need_const(s, "utilization_size_half_params", &c))) return st;
+        if ((st = jci_bld_need_const(&s->b, "utilization_size_half_params", &c))) return st;
         double nh = jci_bld_const(&s->b, "utilization_size_half_params",
                                         "model size at which the utilisation is half its large-model value", c).central;
         double N = given(j->active_params) ? j->active_params : j->params;
@@ -191,7 +191,7 @@ static jc_status resolve_power(est *s)
             ? (dev->kind == JC_DEVICE_TPU ? "activity_training_tpu" : "activity_training_gpu")
             : "activity_inference_gpu";
         const jc_constant *c;
-        if ((st = jci_est_need_const(s, id, &c))) return st;
+        if ((st = jci_bld_need_const(&s->b, id, &c))) return st;
         s->act = jci_bld_const(&s->b, id, "power activity: (P - idle) / (TDP - idle) (no work figure: "
                                      "published average for the workload class)", c);
     }
@@ -216,7 +216,7 @@ static jc_status resolve_jop(est *s, jc_refusal why)
                                 jci_bld_cite(&s->b, ef));
     if (!ef->measured) {
         const jc_constant *c;
-        jc_status st = jci_est_need_const(s, "jop_op_energy_scale", &c);
+        jc_status st = jci_bld_need_const(&s->b, "jop_op_energy_scale", &c);
         if (st) return st;
         jc_range k = jci_bld_const(&s->b, "jop_op_energy_scale", "dynamic energy of a counted operation in measured "
                                    "systems / the device's spec-derived energy per operation (one value for every "
@@ -297,7 +297,7 @@ jc_status jci_est_resolve_device_numbers(est *s)
                          JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->idle_w));
     } else if (dev->tdp_w.present) {
         const jc_constant *c;
-        if ((st = jci_est_need_const(s, "idle_fraction_of_tdp_gpu", &c))) return st;
+        if ((st = jci_bld_need_const(&s->b, "idle_fraction_of_tdp_gpu", &c))) return st;
         jc_range f = jci_sourced_range(&c->value);
         s->idle = jci_bld_assume(&s->b, "device.idle_w", "device idle power (no published figure)",
                          R3(f.low * s->tdp.central, f.central * s->tdp.central, f.high * s->tdp.central),
@@ -569,102 +569,7 @@ jc_status jci_est_resolve_place(est *s)
 }
 
 
-/* The runtime's kernels over the graph (fusion.c), built once per
- * estimate or taken from the grid's share; NULL for the engine profile or
- * a user's utilisation. */
-static const jc_eff_plan *plan_of(est *s)
-{
-    if (s->plan_state == 0) {
-        s->plan_state = -1;
-        int bits = (int)jci_est_prec_bits(s->prec);
-        if (s->eff.runtime != JC_RUNTIME_ENGINE && !s->util_user &&
-            (s->plan = jci_est_plan(s, bits / 8.0, s->dev->kind == JC_DEVICE_GPU && bits <= 16)))
-            s->plan_state = 1;
-    }
-    return s->plan_state == 1 ? s->plan : NULL;
-}
 
-/* Busy time and dynamic energy of one forward pass on one device
- * (scenario sc), and of its backward pass when bwd is non-NULL
- * (training: each node's backward kernels, efficiency.h); per-node shares
- * go to nodes when non-NULL (central; forward and backward together).
- * clk, when non-NULL, accumulates the compute-bound kernels' time (clk[0])
- * and that time x their clock ratio under the power limit (clk[1]). */
-static void pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_bwd, double *e_bwd,
-                       jc_est_node *nodes, double *clk)
-{
-    const jc_analysis *an = s->an;
-    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->util_user ? 0 : s->sms,
-                        s->util_user ? 0 : s->l2, s->bw_sus};
-    int bits = (int)jci_est_prec_bits(s->prec);
-    dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
-    jc_eff_model m = s->eff;
-    if (s->util_user) {
-        /* the user's (or a calibration's) MFU is the achieved fraction of
-         * matrix nodes */
-        m.v[JC_EFF_ETA_MATRIX] = s->util;
-        m.v[JC_EFF_FILL_S] = R1(0);
-        m.v[JC_EFF_TILE_M] = m.v[JC_EFF_TILE_N] = R1(0);
-        m.v[JC_EFF_UNALIGNED] = R1(1);
-    }
-    const jc_eff_plan *plan = plan_of(s);
-    double idle = jci_pick(s->idle, sc, JCI_RAISES);
-    *t_busy = *e_dyn = 0;
-    if (t_bwd) *t_bwd = *e_bwd = 0;
-    size_t k = 0;
-    for (size_t i = 0; i < an->n_nodes; i++) {
-        const jc_counted_node *n = &an->nodes[i];
-        if (!n->counted) continue;
-        double tn = 0, en = 0, fl = 0, by = 0;
-        int mem = 0;
-        for (int back = 0; back <= (t_bwd ? 1 : 0); back++) {
-            jc_node_time nt;
-            jci_eff_node_time(&m, &dv, an, plan, i, jci_est_node_byte_scale(s, n), sc, back, &nt);
-            double p = idle;
-            if (nt.t > 0 && (s->pw_on || s->pw_clk)) {
-                double pc = n->cost.cls == JC_CLASS_MATRIX ? s->peak : s->vpeak;
-                double uc = pc > 0 ? nt.flops / (nt.t * pc) : 0;
-                double um = s->bw > 0 ? nt.bytes / (nt.t * s->bw) : 0;
-                int launch = nt.bound == JC_BOUND_LAUNCH;
-                if (s->pw_on) p = jci_power_device_w(&s->pw, uc, um, launch ? JC_POWER_LAUNCH : JC_POWER_BUSY, sc);
-                /* where the die's draw at boost clock exceeds the power
-                 * limit a compute-bound kernel runs at the clocks the cap
-                 * leaves, drawing the limit (power.h) */
-                double r = !launch && nt.bound == JC_BOUND_COMPUTE ? jci_power_cap_clock(&s->pw, uc, um, sc) : 1;
-                if (r < 1) {
-                    nt.t /= r;
-                    if (s->pw_on) p = s->pw.limit_w;
-                    if (clk) {
-                        clk[0] += nt.t;
-                        clk[1] += nt.t * r;
-                    }
-                } else if (clk && nt.bound == JC_BOUND_COMPUTE) {
-                    clk[0] += nt.t;
-                    clk[1] += nt.t;
-                }
-            }
-            *(back ? t_bwd : t_busy) += nt.t;
-            *(back ? e_bwd : e_dyn) += nt.t * (p - idle);
-            tn += nt.t;
-            en += nt.t * p;
-            if (!back) {
-                fl = nt.flops;
-                by = nt.bytes;
-                mem = nt.bound == JC_BOUND_MEMORY || nt.bound == JC_BOUND_LAUNCH;
-            }
-        }
-        if (nodes) {
-            jc_est_node *x = &nodes[k++];
-            x->name = n->name;
-            x->op = n->op;
-            x->flops = fl;
-            x->bytes = by;
-            x->time_s = tn;
-            x->memory_bound = mem;
-            x->energy_j = en;   /* roofline power; the other methods redo it in per_unit() */
-        }
-    }
-}
 
 /* Dynamic power above idle of a device at compute utilisation uc and
  * memory utilisation um (roofline method), scenario sc. */
@@ -683,14 +588,6 @@ static double rest_um(est *s, double u, int sc)
     double em = jci_pick(s->eff.v[JC_EFF_ETA_MATRIX], sc, JCI_LOWERS), eb = jci_pick(s->eff.v[JC_EFF_ETA_BW], sc, JCI_LOWERS);
     double f = em > 0 ? 1 - u / em : 0;
     return f > 0 ? eb * f : 0;
-}
-
-double jci_est_parallel_devices(const est *s)
-{
-    double G = s->G;
-    if (!s->have_nodes || !(s->passes >= 1) || !given(s->batch)) return G;
-    if (s->b.job->mode == JC_MODE_TRAINING) return s->batch < G ? s->batch : G;
-    return s->passes / ceil(s->passes / G);   /* passes per wave */
 }
 
 void jci_est_compute(est *s, int sc, outv *o)
@@ -712,7 +609,7 @@ void jci_est_compute(est *s, int sc, outv *o)
         int own_bwd = train && s->eff_on && !s->util_user && s->eff.runtime != JC_RUNTIME_ENGINE;
         double clk[2] = {0, 0};
         if (s->eff_on || s->pw_on || s->pw_clk)
-            pass_nodes(s, sc, &tp, &ep, own_bwd ? &tb : NULL, own_bwd ? &eb_ : NULL,
+            jci_est_pass_nodes(s, sc, &tp, &ep, own_bwd ? &tb : NULL, own_bwd ? &eb_ : NULL,
                        sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL, sc == SC_CENTRAL ? clk : NULL);
         if (clk[1] < clk[0] * (1 - 1e-9)) jci_power_record_cap_clock(&s->b, s->dev, &s->pw, clk[1] / clk[0]);
         if (own_bwd) {
@@ -881,7 +778,7 @@ static jc_status embodied(est *s, const outv o[3])
                       JC_ORIGIN_USER, "--lifetime").central;
     } else {
         const jc_constant *c;
-        if ((st = jci_est_need_const(s, "default_lifetime_years", &c))) return st;
+        if ((st = jci_bld_need_const(&s->b, "default_lifetime_years", &c))) return st;
         life = jci_bld_const(&s->b, "lifetime_years", "hardware lifetime", c).central;
     }
     double emb = s->dev->embodied_kgco2e.value;
@@ -920,7 +817,7 @@ static void per_unit(est *s, const outv o[3])
             else if (job->method == JC_METHOD_TDP) x->energy_j = x->time_s * tdp;
             else if (job->method == JC_METHOD_JOULES_PER_OP)
                 x->energy_j = x->time_s * idle + x->flops * s->e_flop + x->bytes * s->e_byte;
-            /* roofline: pass_nodes() set it from the node's power */
+            /* roofline: jci_est_pass_nodes() set it from the node's power */
         }
     }
 }

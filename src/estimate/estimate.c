@@ -26,40 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- names ----------------------------------------------------------------- */
-
-const char *jc_method_name(jc_method m)
-{
-    switch (m) {
-    case JC_METHOD_ROOFLINE: return "roofline";
-    case JC_METHOD_JOULES_PER_OP: return "joules-per-op";
-    case JC_METHOD_TDP: return "tdp";
-    }
-    return "?";
-}
-
-const char *jc_mode_name(jc_mode m)
-{
-    switch (m) {
-    case JC_MODE_INFERENCE: return "inference";
-    case JC_MODE_TRAINING: return "training";
-    case JC_MODE_GENERATION: return "generation";
-    }
-    return "?";
-}
-
-const char *jc_origin_name(jc_origin o)
-{
-    switch (o) {
-    case JC_ORIGIN_USER: return "user";
-    case JC_ORIGIN_HWDB: return "hwdb";
-    case JC_ORIGIN_MODEL: return "model";
-    case JC_ORIGIN_DERIVED: return "derived";
-    case JC_ORIGIN_DEFAULT: return "default";
-    }
-    return "?";
-}
-
 void jc_job_init(jc_job *j)
 {
     memset(j, 0, sizeof *j);
@@ -81,30 +47,7 @@ void jc_job_init(jc_job *j)
     j->distill_teacher = j->mtp_heads = j->long_seq = j->long_tokens = NAN;
 }
 
-/* ---- required constants ------------------------------------------------------ */
-
-jc_status jci_est_need_const(est *s, const char *id, const jc_constant **c)
-{
-    jc_diag tmp;
-    if (jc_hwdb_constant(s->b.db, id, c, &tmp) == JC_OK) return JC_OK;
-    return jci_bld_fail(&s->b, JC_ERR_HWDB,
-                "the hardware database has no constant '%s' (hwdb/energy-model.yaml "
-                "or an override layer must define it)", id);
-}
-
 /* ---- hardware and precision -------------------------------------------------- */
-
-double jci_est_prec_bits(jc_precision p)
-{
-    switch (p) {
-    case JC_PREC_FP64: return 64;
-    case JC_PREC_FP32: case JC_PREC_TF32: return 32;
-    case JC_PREC_FP16: case JC_PREC_BF16: return 16;
-    case JC_PREC_FP8: case JC_PREC_INT8: return 8;
-    case JC_PREC_INT4: return 4;
-    default: return 32;
-    }
-}
 
 /* The device a --measured trace names (nvidia-smi's name column, DCGM's
  * device name), looked up in the database: what stands for --device when
@@ -385,55 +328,32 @@ static jc_status finite_results(const jc_estimate *e, jc_diag *d)
     return JC_OK;
 }
 
-/* ---- what a grid's estimates share ------------------------------------------ */
-
-#define SHARE_PLANS 8   /* runtimes x element widths a grid visits; more are built per estimate */
-
-struct jci_est_share {
-    const jc_analysis *an;
-    jci_arena *a;         /* the plans' arrays */
-    size_t n;
-    struct { jc_runtime runtime; double run_bytes; int tensor_cores; jc_eff_plan plan; } p[SHARE_PLANS];
-};
-
-jci_est_share *jci_est_share_new(const jc_analysis *an)
+/* A measured run (--measured): the model's own prediction of the job
+ * beside the measurement, the same job run without the trace and without
+ * a runtime (a warning says why when it cannot be run). */
+static void predict(est *s)
 {
-    jci_est_share *sh = calloc(1, sizeof *sh);
-    if (!sh) return NULL;
-    sh->an = an;
-    if (!(sh->a = jci_arena_new())) {
-        free(sh);
-        return NULL;
+    jc_estimate *e = s->e;
+    e->predicted_hours = e->predicted_device_kwh = e->predicted_it_kwh = NAN;
+    jc_job j = *s->b.job;
+    j.measured = NULL;
+    jc_trace_job_clear(&j);
+    j.hours = j.device_hours = j.gpu_usage = j.cpu_usage = NAN;
+    j.per_node = 0;
+    if (!j.device && !j.host) {   /* the device was read from the trace */
+        j.device = s->dev->id;
+        if (isnan(j.count)) j.count = s->G;
     }
-    return sh;
-}
-
-void jci_est_share_free(jci_est_share *sh)
-{
-    if (!sh) return;
-    jci_arena_free(sh->a);
-    free(sh);
-}
-
-const jc_eff_plan *jci_est_plan(est *s, double run_bytes, int tensor_cores)
-{
-    /* the plan reads the analysis, the runtime and these two alone (fusion.c) */
-    jci_est_share *sh = s->share && s->share->an == s->an ? s->share : NULL;
-    for (size_t i = 0; sh && i < sh->n; i++)
-        if (sh->p[i].runtime == s->eff.runtime && sh->p[i].run_bytes == run_bytes &&
-            sh->p[i].tensor_cores == tensor_cores)
-            return &sh->p[i].plan;
-    int keep = sh && sh->n < SHARE_PLANS;
-    jc_eff_plan *p = keep ? &sh->p[sh->n].plan : jci_arena_alloc(s->b.a, sizeof *p);
-    if (!p || jci_eff_plan_build(&s->eff, s->an, run_bytes, tensor_cores, keep ? sh->a : s->b.a, p) != JC_OK)
-        return NULL;
-    if (keep) {
-        sh->p[sh->n].runtime = s->eff.runtime;
-        sh->p[sh->n].run_bytes = run_bytes;
-        sh->p[sh->n].tensor_cores = tensor_cores;
-        sh->n++;
+    jc_estimate *p = NULL;
+    jc_diag tmp;
+    if (jc_estimate_run(&j, s->an, s->b.db, &p, &tmp)) {
+        jci_bld_warn(&s->b, "no prediction beside the measurement: %s", tmp.msg);
+        return;
     }
-    return p;
+    e->predicted_hours = p->wall_hours.central;
+    e->predicted_device_kwh = p->energy_device_kwh.central;
+    e->predicted_it_kwh = p->energy_it_kwh.central;
+    jc_estimate_free(p);
 }
 
 jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
@@ -497,6 +417,7 @@ jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, cons
     for (int sc = 0; sc < 3; sc++) jci_est_compute(s, sc, &o[sc]);
     if ((st = jci_est_summarise(s, o))) goto fail;
     if ((st = jci_est_measured_summary(s, o))) goto fail;
+    if (s->trace) predict(s);
     if ((st = finite_results(s->e, d))) goto fail;
     jci_est_check_memory(s);
     if ((st = jci_est_equivalences(s))) goto fail;

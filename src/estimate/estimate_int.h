@@ -7,7 +7,8 @@
  * (serving.c) embeds as well; the stages call jci_bld_*(&s->b, ...).
  *
  *   estimate.c   entry point jc_estimate_run, hardware and precision, the
- *                known runtime, required hwdb constants;
+ *                known runtime;
+ *   timing.c     the kernel plan, per-node time and power, busy devices;
  *   workload.c   the work: counted nodes or a FLOP figure, batch, passes
  *                and training steps, tokens, optimizer, memory capacity;
  *   energy.c     time, power, energy, emissions and their low-central-high
@@ -107,13 +108,11 @@ typedef struct outv {
     double busy;              /* known runtime: fraction of device-time busy; NAN: modelled time */
 } outv;
 
-/* ---- helpers (estimate.c) ------------------------------------------------ */
+/* ---- helpers ------------------------------------------------------------- */
 
-/* A constant of the database, required: an error names the missing id. */
-jc_status jci_est_need_const(est *s, const char *id, const jc_constant **c);
-/* Bits of a precision (32 for an unknown one). */
+/* names.c: bits of a precision (32 for an unknown one). */
 double jci_est_prec_bits(jc_precision p);
-/* The runtime's kernel plan over s->an at run_bytes per floating-point
+/* timing.c: the runtime's kernel plan over s->an at run_bytes per floating-point
  * element (tensor_cores: the NCHW transforms apply): the share's when it
  * holds one for these, else built (into the share when it has room, else
  * into the estimate's arena).  NULL when it cannot be built. */
@@ -135,10 +134,20 @@ void jci_est_check_memory(est *s);
  * option that has no effect is an error, never silent. */
 jc_status jci_est_check_options(est *s);
 
-/* energy.c: how many of the G devices can work at once (G, or fewer when
+/* timing.c: how many of the G devices can work at once (G, or fewer when
  * the passes or a step's samples are fewer than the devices, or passes
  * come in waves); the wall time divides the device-seconds by it. */
 double jci_est_parallel_devices(const est *s);
+/* timing.c: busy time (s) and dynamic energy above idle (J) of one
+ * forward pass on one device, scenario sc, and of its backward pass when
+ * t_bwd and e_bwd are non-NULL (training: each node's backward kernels,
+ * efficiency.h); per-node figures go to nodes when non-NULL (forward and
+ * backward together, roofline power).  clk, when non-NULL, accumulates
+ * the compute-bound kernels' time (clk[0]) and that time x their clock
+ * ratio under the power limit (clk[1]).  Cannot fail: without a plan the
+ * nodes are timed one kernel each. */
+void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_bwd, double *e_bwd,
+                        jc_est_node *nodes, double *clk);
 
 /* energy.c: peaks, bandwidth, TDP, idle, energy per op, utilisation,
  * efficiencies, scaling and power activity of the device. */
@@ -166,9 +175,9 @@ jc_status jci_est_resolve_cpu_usage(est *s);
 /* measured.c: scenario o with the trace's figures in place of the model's
  * for its scope. */
 void jci_est_apply_measured(const est *s, outv *o);
-/* measured.c: the busy-fraction assumption of a known runtime, and for a
- * measured run the model's own prediction of the job (run without the
- * trace and without a runtime) beside the measurement. */
+/* measured.c: the busy-fraction assumption of a known runtime.  (For a
+ * measured run, estimate.c runs the model's own prediction of the job,
+ * without the trace and without a runtime, beside the measurement.) */
 jc_status jci_est_measured_summary(est *s, const outv o[3]);
 
 /* train_parallel.c: the multi-device layout of a training job (--tp,

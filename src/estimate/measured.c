@@ -6,8 +6,9 @@
  *                      device energy, host energy and runtime; what the
  *                      trace did not measure (the host of a GPU trace) is
  *                      still modelled, and PUE and grid intensity apply as
- *                      always; the model's own prediction of the job is
- *                      kept beside it for the error line;
+ *                      always; the model's own prediction of the job
+ *                      (estimate.c runs it) is kept beside it for the
+ *                      error line;
  *   --gpu-usage U      with a known runtime: the devices are busy a
  *                      fraction U of it (the power model at that usage);
  *   --cpu-usage U      the host power between the default host class's
@@ -207,32 +208,6 @@ void jci_est_apply_measured(const est *s, outv *o)
     if (o->e_idle > o->e_dev) o->e_idle = o->e_dev;
 }
 
-/* The model's own prediction of the job: no trace, no runtime. */
-static void predict(est *s)
-{
-    jc_estimate *e = s->e;
-    e->predicted_hours = e->predicted_device_kwh = e->predicted_it_kwh = NAN;
-    jc_job j = *s->b.job;
-    j.measured = NULL;
-    jc_trace_job_clear(&j);
-    j.hours = j.device_hours = j.gpu_usage = j.cpu_usage = NAN;
-    j.per_node = 0;
-    if (!j.device && !j.host) {   /* the device was read from the trace */
-        j.device = s->dev->id;
-        if (isnan(j.count)) j.count = s->G;
-    }
-    jc_estimate *p = NULL;
-    jc_diag tmp;
-    if (jc_estimate_run(&j, s->an, s->b.db, &p, &tmp)) {
-        jci_bld_warn(&s->b, "no prediction beside the measurement: %s", tmp.msg);
-        return;
-    }
-    e->predicted_hours = p->wall_hours.central;
-    e->predicted_device_kwh = p->energy_device_kwh.central;
-    e->predicted_it_kwh = p->energy_it_kwh.central;
-    jc_estimate_free(p);
-}
-
 jc_status jci_est_measured_summary(est *s, const outv o[3])
 {
     if (given(s->known_T) && !s->trace && !given(s->usage) && given(o[SC_CENTRAL].busy) &&
@@ -248,6 +223,5 @@ jc_status jci_est_measured_summary(est *s, const outv o[3])
                        R3(fmin(lo, o[SC_CENTRAL].busy), o[SC_CENTRAL].busy, fmax(hi, o[SC_CENTRAL].busy)), "",
                        given(s->usage) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED, why);
     }
-    if (s->trace) predict(s);
     return jci_bld_check(&s->b);
 }

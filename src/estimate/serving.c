@@ -31,6 +31,7 @@
 #include "base/fmt.h"
 #include "base/jc_internal.h"
 #include "estimate/akeys.h"
+#include "estimate/arch.h"
 #include "estimate/builder.h"
 #include "estimate/parallel.h"
 #include "estimate/power.h"
@@ -40,99 +41,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- architecture arithmetic ------------------------------------------------ */
-
-static double attn_params(const jc_arch *a)
-{
-    double d = (double)a->hidden, h = (double)a->heads;
-    if (a->mla) {
-        double qk = (double)(a->qk_nope + a->qk_rope);
-        double q = a->q_lora > 0 ? d * (double)a->q_lora + (double)a->q_lora * h * qk : d * h * qk;
-        return q + d * (double)(a->kv_lora + a->qk_rope) +
-               (double)a->kv_lora * h * (double)(a->qk_nope + a->v_head) + h * (double)a->v_head * d;
-    }
-    double dh = (double)a->head_dim, hk = (double)a->kv_heads;
-    return d * h * dh + 2 * d * hk * dh + h * dh * d;
-}
-
-static double mlp_params(const jc_arch *a, int64_t ffn)
-{
-    return (a->gated ? 3.0 : 2.0) * (double)a->hidden * (double)ffn;
-}
-
-/* Per MoE layer: one routed expert, the shared part, the router. */
-static double expert_params(const jc_arch *a) { return mlp_params(a, a->expert_ffn); }
-static double shared_params(const jc_arch *a)
-{
-    return (a->shared_ffn > 0 ? 3.0 * (double)a->hidden * (double)a->shared_ffn : 0) +
-           (double)a->hidden * (double)a->n_experts;
-}
-
-static double embed_params(const jc_arch *a)
-{
-    return (double)a->vocab * (double)a->hidden + (double)a->learned_pos * (double)a->hidden;
-}
-
-static double head_params(const jc_arch *a)
-{
-    return a->tied ? 0 : (double)a->vocab * (double)a->hidden;
-}
-
-void jc_arch_params(const jc_arch *a, double *total, double *active)
-{
-    if (a->counted) {   /* an ONNX decoder: its initializers */
-        if (total) *total = a->counted->params;
-        if (active) *active = a->counted->params;
-        return;
-    }
-    double t = embed_params(a) + head_params(a), act = t;
-    for (int64_t i = 0; i < a->n_layers; i++) {
-        double at = attn_params(a);
-        t += at;
-        act += at;
-        if (a->layer[i].moe) {
-            t += (double)a->n_experts * expert_params(a) + shared_params(a);
-            act += (double)a->top_k * expert_params(a) + shared_params(a);
-        } else {
-            t += mlp_params(a, a->ffn);
-            act += mlp_params(a, a->ffn);
-        }
-    }
-    if (total) *total = t;
-    if (active) *active = act;
-}
-
-void jci_arch_weights(const jc_arch *a, jci_arch_w *w)
-{
-    w->attn = attn_params(a);
-    w->mlp = mlp_params(a, a->ffn);
-    w->expert = a->n_experts > 0 ? expert_params(a) : 0;
-    w->shared = a->n_experts > 0 ? shared_params(a) : 0;
-    w->embed = embed_params(a);
-    w->head = head_params(a);
-}
-
-/* KV elements per token per layer. */
-static double kv_elems_layer(const jc_arch *a)
-{
-    if (a->mla) return (double)(a->kv_lora + a->qk_rope);
-    return 2.0 * (double)a->kv_heads * (double)a->head_dim;
-}
-
-double jc_arch_kv_bytes_per_token(const jc_arch *a, double kv_bytes)
-{
-    return (double)a->n_layers * kv_elems_layer(a) * kv_bytes;
-}
-
-/* Attention FLOPs of one query token against one cached token, per layer
- * (QK^T and PV; MLA decode in the absorbed form over the latent). */
-static double attn_flops_pair(const jc_arch *a)
-{
-    double h = (double)a->heads;
-    if (a->mla) return 2 * h * (double)(a->kv_lora + a->qk_rope) + 2 * h * (double)a->kv_lora;
-    return 4 * h * (double)a->head_dim;
-}
 
 /* ---- formats ---------------------------------------------------------------- */
 
@@ -320,16 +228,16 @@ void jci_sv_step_work(const jc_arch *a, double wb, double wb_exp, double kvb, do
     double d = (double)a->hidden;
     double ex = touched((double)a->n_experts, (double)a->top_k, n_tok);
     w->experts = a->n_experts > 0 ? ex : 0;
-    double pair = attn_flops_pair(a), kve = kv_elems_layer(a) * kvb;
+    double pair = jci_arch_attn_flops_pair(a), kve = jci_arch_kv_elems_layer(a) * kvb;
     w->kernels = KERNELS_STEP;
     for (int64_t i = 0; i < a->n_layers; i++) {
         const jc_arch_layer *L = &a->layer[i];
-        double at = attn_params(a);
+        double at = jci_arch_attn_params(a);
         w->lin_flops += 2 * n_tok * at;
         w->w_bytes += at * wb;
         w->w_elems += at;
         if (L->moe) {
-            double sh = shared_params(a), ep = expert_params(a);
+            double sh = jci_arch_shared_params(a), ep = jci_arch_expert_params(a);
             w->lin_flops += 2 * n_tok * ((double)a->top_k * ep + sh);
             w->w_bytes += sh * wb + ex * ep * wb_exp;
             w->w_elems += sh + ex * ep;
@@ -340,7 +248,7 @@ void jci_sv_step_work(const jc_arch *a, double wb, double wb_exp, double kvb, do
             w->moe_layers += 1;
             w->kernels += KERNELS_MOE;
         } else {
-            double m = mlp_params(a, a->ffn);
+            double m = jci_arch_mlp_params(a, a->ffn);
             w->lin_flops += 2 * n_tok * m;
             w->w_bytes += m * wb;
             w->w_elems += m;
@@ -360,7 +268,7 @@ void jci_sv_step_work(const jc_arch *a, double wb, double wb_exp, double kvb, do
  * prefix of c tokens, summed over the layers (windows cap the prefix). */
 static double chunk_att_flops(const jc_arch *a, double n, double c)
 {
-    double f = 0, pair = attn_flops_pair(a);
+    double f = 0, pair = jci_arch_attn_flops_pair(a);
     for (int64_t i = 0; i < a->n_layers; i++) f += n * pair * ctx_eff(a->layer[i].window, c);
     return f;
 }
@@ -529,7 +437,7 @@ static double prefill_flops(const sv *s)
     step_work(s, s->P, 0, 0, 1, &wp);
     double att = 0, P = s->P;
     if (!s->coarse) {
-        double pair = attn_flops_pair(s->a);
+        double pair = jci_arch_attn_flops_pair(s->a);
         for (int64_t i = 0; i < s->a->n_layers; i++) {
             int64_t w = s->a->layer[i].window;
             double full = P * (P + 1) / 2;
@@ -847,7 +755,7 @@ static double mem_need(const sv *s, double tp, double b, double *w_dev, double *
     double per_seq = 0;
     if (!s->coarse)
         for (int64_t i = 0; i < s->a->n_layers; i++)
-            per_seq += ctx_eff(s->a->layer[i].window, s->P + s->O / 2) * kv_elems_layer(s->a) * s->kvb;
+            per_seq += ctx_eff(s->a->layer[i].window, s->P + s->O / 2) * jci_arch_kv_elems_layer(s->a) * s->kvb;
     *w_dev = wtot / (tp * s->pp);
     *kv_dev = b * per_seq / (kvsplit * s->pp);
     return *w_dev + *kv_dev;
@@ -1202,18 +1110,18 @@ static jc_status decode_nodes(sv *s, const corner *k)
     double d = (double)a->hidden;
     NODE("embed_tokens", "Gather", 0, B * d * 2, g);
     for (int64_t i = 0; i < a->n_layers; i++) {
-        double at = attn_params(a);
+        double at = jci_arch_attn_params(a);
         NODE(jci_bld_str(&s->b, "layers.%lld.self_attn.proj", (long long)i), "MatMul", 2 * B * at, at * s->wb, g);
-        double ce = ctx_eff(a->layer[i].window, c), kve = kv_elems_layer(a) * s->kvb;
+        double ce = ctx_eff(a->layer[i].window, c), kve = jci_arch_kv_elems_layer(a) * s->kvb;
         NODE(jci_bld_str(&s->b, "layers.%lld.self_attn.%s", (long long)i, a->layer[i].window ? "sliding_attention" : "attention"),
-             a->mla ? "MLAttention" : "Attention", B * attn_flops_pair(a) * ce, B * ce * kve + B * kve,
+             a->mla ? "MLAttention" : "Attention", B * jci_arch_attn_flops_pair(a) * ce, B * ce * kve + B * kve,
              kv_split(s) * s->pp);
         if (a->layer[i].moe) {
-            double sh = shared_params(a);
+            double sh = jci_arch_shared_params(a);
             NODE(jci_bld_str(&s->b, "layers.%lld.mlp.experts", (long long)i), "MoE",
-                 2 * B * ((double)a->top_k * expert_params(a) + sh), sh * s->wb + ex * expert_params(a) * s->wb_exp, g);
+                 2 * B * ((double)a->top_k * jci_arch_expert_params(a) + sh), sh * s->wb + ex * jci_arch_expert_params(a) * s->wb_exp, g);
         } else {
-            double mp = mlp_params(a, a->ffn);
+            double mp = jci_arch_mlp_params(a, a->ffn);
             NODE(jci_bld_str(&s->b, "layers.%lld.mlp", (long long)i), "MatMul", 2 * B * mp, mp * s->wb, g);
         }
         NODE(jci_bld_str(&s->b, "layers.%lld.norms", (long long)i), "RMSNormalization", 8 * B * d, 4 * B * d * 2, g);
@@ -1412,12 +1320,12 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
     } else if (arch) {
         double tot = 0;
         for (int64_t i = 0; i < arch->n_layers; i++) {
-            double lp = attn_params(arch);
-            if (arch->layer[i].moe) tot += lp * s->wb + shared_params(arch) * s->wb +
-                                          (double)arch->n_experts * expert_params(arch) * s->wb_exp;
-            else tot += (lp + mlp_params(arch, arch->ffn)) * s->wb;
+            double lp = jci_arch_attn_params(arch);
+            if (arch->layer[i].moe) tot += lp * s->wb + jci_arch_shared_params(arch) * s->wb +
+                                          (double)arch->n_experts * jci_arch_expert_params(arch) * s->wb_exp;
+            else tot += (lp + jci_arch_mlp_params(arch, arch->ffn)) * s->wb;
         }
-        tot += (embed_params(arch) + head_params(arch)) * 2;   /* embeddings and LM head kept at 16 bits */
+        tot += (jci_arch_embed_params(arch) + jci_arch_head_params(arch)) * 2;   /* embeddings and LM head kept at 16 bits */
         s->r->weight_bytes = tot;
     } else {
         s->r->weight_bytes = s->n_total * s->wb;

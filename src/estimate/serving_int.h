@@ -1,13 +1,12 @@
 /*
  * serving_int.h - the serving model's arithmetic, exposed for the unit tests
- * (tests/unit/test_serving.c) and the training step model
- * (train_step.c, jci_arch_weights): pure functions of their arguments, no
+ * (tests/unit/test_serving.c): pure functions of their arguments, no
  * allocation, no errors.
  */
 #ifndef JC_SERVING_INT_H
 #define JC_SERVING_INT_H
 
-#include "joulecast.h"
+#include "estimate/arch.h"
 
 /* Work of one step of the whole model (one replica): n_tok tokens
  * computed, n_seq sequences attending to c cached tokens each, n_logit
@@ -29,15 +28,6 @@ void jci_sv_step_work(const jc_arch *a, double wb, double wb_exp, double kvb, do
 /* Expected distinct experts of E touched by n tokens routed top-k under
  * uniform routing: E (1 - (1 - k/E)^n). */
 double jci_sv_touched_experts(double E, double k, double n);
-
-/* The weights of an architecture by part (elements): attention of one
- * layer, the dense MLP of one dense layer, one routed expert, the shared
- * expert(s) plus router of one MoE layer, the embedding table (and learned
- * positions), the LM head (0 when tied). */
-typedef struct jci_arch_w {
-    double attn, mlp, expert, shared, embed, head;
-} jci_arch_w;
-void jci_arch_weights(const jc_arch *a, jci_arch_w *w);
 
 /* Token rows the grouped GEMM computes when `slots` token-expert pairs are
  * spread over `experts` touched experts and each expert's rows are padded

@@ -111,10 +111,10 @@ jc_status jci_est_resolve_parallel(est *s)
                        "Kaplan et al. 2020, eq. 2.1 (N = 12 n_layer d_model^2 for a dense transformer) and --hidden");
     }
     if (s->dp_steps > 0) {
-        if ((st = jci_est_need_const(s, "dp_overlap_backward", &c))) return st;
+        if ((st = jci_bld_need_const(&s->b, "dp_overlap_backward", &c))) return st;
         s->overlap = jci_bld_const(&s->b, "dp_overlap_backward", "share of the backward pass the gradient "
                                          "all-reduce runs beside", c);
-        if ((st = jci_est_need_const(s, "allreduce_grad_bytes_per_param", &c))) return st;
+        if ((st = jci_bld_need_const(&s->b, "allreduce_grad_bytes_per_param", &c))) return st;
         if (jci_est_prec_bits(s->prec) >= 32)
             s->grad_bytes = jci_bld_assume(&s->b, "parallel.grad_bytes", "gradient bytes per parameter reduced (fp32 run)",
                                            R1(4), "B", JC_ORIGIN_DERIVED, "the run precision");

@@ -20,7 +20,7 @@
  */
 #include "estimate/estimate_int.h"
 #include "estimate/parallel.h"
-#include "estimate/serving_int.h"
+#include "estimate/arch.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -465,7 +465,7 @@ static int search(const est *s, tstate *t, tstage *st, tlay *y)
 static jc_status tconst(est *s, const char *id, const char *label, jc_range *out)
 {
     const jc_constant *c;
-    jc_status st = jci_est_need_const(s, id, &c);
+    jc_status st = jci_bld_need_const(&s->b, id, &c);
     if (!st) *out = jci_bld_const(&s->b, id, label, c);
     return st;
 }

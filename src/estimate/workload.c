@@ -21,7 +21,7 @@ static jc_status resolve_training(est *s)
         s->beta = jci_bld_assume(&s->b, "backward_factor", "backward FLOPs / forward FLOPs", R1(j->backward_factor),
                          "", JC_ORIGIN_USER, "--backward-factor").central;
     } else {
-        if ((st = jci_est_need_const(s, "backward_factor", &c))) return st;
+        if ((st = jci_bld_need_const(&s->b, "backward_factor", &c))) return st;
         s->beta = jci_bld_const(&s->b, "backward_factor", "backward FLOPs / forward FLOPs", c).central;
     }
     s->rc = j->recompute ? 1 : 0;
@@ -269,9 +269,9 @@ static jc_status resolve_optimizer(est *s)
     }
     if (fid) {
         const jc_constant *c;
-        if ((st = jci_est_need_const(s, fid, &c))) return st;
+        if ((st = jci_bld_need_const(&s->b, fid, &c))) return st;
         s->opt_flops_pp = jci_bld_const(&s->b, fid, jci_bld_str(&s->b, "%s FLOPs per parameter per step", opt), c).central;
-        if ((st = jci_est_need_const(s, bid, &c))) return st;
+        if ((st = jci_bld_need_const(&s->b, bid, &c))) return st;
         s->opt_bytes_pp = jci_bld_const(&s->b, bid, jci_bld_str(&s->b, "%s bytes per parameter per step", opt), c).central;
     }
     return JC_OK;
