@@ -23,7 +23,8 @@
 #                   FUZZ_SECONDS (default 60); tests/fuzz/README.md
 #   make fuzz-long  the whole op sweep (tests/opsweep.sh: every op of ops.def
 #                   with extreme attributes, constants and ranks, about
-#                   85,000 models under ASan+UBSan; make test runs 1 in 40)
+#                   85,000 models under ASan+UBSan; make test runs 1 in 40),
+#                   then the HF config.json fuzz target for FUZZ_SECONDS
 #   make fuzz-opsweep  the randomised op sweep, seed after seed, for
 #                   FUZZ_SECONDS of CPU (default 600; tests/opsweep/fuzz_opsweep.sh)
 #   make valgrind   inspect + count of every backend-suite model under
@@ -169,7 +170,7 @@ $(BUILD)/asan/tests/%: $(BUILD)/asan/unit/%.o $(BUILD)/asan/libjoulecast.a
 	$(CC) $(SANFLAGS) -o $@ $< $(BUILD)/asan/libjoulecast.a $(LDLIBS)
 
 # fuzz targets replayed over tests/fuzz/regress/ (tests/fuzz_regress.sh)
-FUZZ_TARGETS := onnx hwdb jobfile estimate_cli oprules trace
+FUZZ_TARGETS := onnx hwdb jobfile estimate_cli oprules trace hfconfig
 ACLI_LIB_OBJ := $(filter-out %/main.o %/cmd_estimate.o,$(ACLI_OBJ))
 REPLAY_BIN   := $(patsubst %,$(BUILD)/asan/fuzz/replay_%,$(FUZZ_TARGETS))
 REPLAY_OBJ   := $(patsubst %,$(BUILD)/asan/fuzzobj/fuzz_%.o,$(FUZZ_TARGETS)) $(BUILD)/asan/fuzzobj/replay_main.o
@@ -337,8 +338,9 @@ fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 .PHONY: fuzz-long fuzz-opsweep
-fuzz-long: test-build
+fuzz-long: test-build $(BUILD)/fuzz/fuzz_hfconfig
 	@OPSWEEP_SAMPLE=1 nice -n 19 sh tests/opsweep.sh
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh hfconfig
 
 fuzz-opsweep: test-build
 	@sh tests/opsweep/fuzz_opsweep.sh

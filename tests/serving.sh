@@ -60,6 +60,14 @@ $JC estimate --generate --hf-config "$out/nofile.json" $W > /dev/null 2>&1; [ $?
 $JC estimate --generate --hf-config "$out/missing.json" $W > /dev/null 2> "$out/e"; rc=$?
 [ $rc -eq 4 ] && grep -q "'hidden_size'" "$out/e" && ok exit-missing-key || ko exit-missing-key "rc $rc: $(cat "$out/e")"
 $JC estimate --generate --hf-config "$out/unknown.json" $W > /dev/null 2>&1; [ $? -eq 6 ] && ok exit-unknown-type || ko exit-unknown-type "not 6"
+# issue 43: a config that is no model (exit 4 naming the key), a key above its option's limit (exit 7)
+R=tests/fuzz/regress/hfconfig
+$JC estimate --generate --hf-config $R/mixtral_zero_experts.json $W > /dev/null 2> "$out/e"; rc=$?
+[ $rc -eq 4 ] && grep -q "'num_local_experts' must be a whole number >= 1" "$out/e" && ok exit-zero-experts \
+  || ko exit-zero-experts "rc $rc: $(cat "$out/e")"
+$JC estimate --generate --hf-config $R/mtp_layers_1e12.json $W > /dev/null 2> "$out/e"; rc=$?
+[ $rc -eq 7 ] && grep -q "'num_nextn_predict_layers' is 1e+12, above the limit of the option it matches (--mtp-heads" \
+  "$out/e" && ok exit-key-above-option-limit || ko exit-key-above-option-limit "rc $rc: $(cat "$out/e")"
 $JC estimate --generate --hf-config $CFG/llama-3.1-70b.json $W --count 1 > /dev/null 2> "$out/e"; rc=$?
 [ $rc -eq 7 ] && grep -q "at least 2 devices" "$out/e" && ok 70b-on-one-refused || ko 70b-on-one-refused "rc $rc"
 $JC estimate --generate --hf-config $CFG/llama-3.1-70b.json $W > "$out/t" 2>&1 && grep -q "do not fit one" "$out/t" \

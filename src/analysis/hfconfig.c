@@ -11,12 +11,17 @@
  * local attention).  A multimodal wrapper's text_config is read.
  *
  * Errors name the file and the key: a key the family needs that is
- * missing or not a positive integer is JC_ERR_MODEL; an unknown
- * model_type is JC_ERR_NOTFOUND; an unreadable file JC_ERR_IO.
+ * missing or not a positive integer is JC_ERR_MODEL; a key above the
+ * limit of the option that says the same (num_hidden_layers: --layers,
+ * num_nextn_predict_layers: --mtp-heads, ...; src/job/job_keys.def) or a
+ * product of two keys past 64 bits is JC_ERR_RANGE; an unknown
+ * model_type is JC_ERR_NOTFOUND; an unreadable file JC_ERR_IO.  Lists
+ * of layers (mlp_only_layers, moe_layers, layer_types) are read once.
  */
 #include "base/jc_internal.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +52,48 @@ jc_arch *jci_arch_new(jci_arena **ar_out)
     return a;
 }
 
-/* An integer key; required keys fail with the key named. */
+/* The limits of the command-line options (src/job/job_keys.def, the one
+ * home of every option's bound), read as data: a config key that says
+ * what an option says takes that option's limit (key_opt below). */
+#define JOB_KEY(name, kind, field, arg, range, max, unit, modes, hint, help) {name, max},
+static const struct { const char *name; double max; } opt_max[] = {
+#include "job/job_keys.def"
+};
+#undef JOB_KEY
+
+/* Config keys and the option that says the same thing. */
+static const struct { const char *key, *opt; } key_opt[] = {
+    {"num_hidden_layers", "layers"}, {"n_layer", "layers"}, {"n_layers", "layers"},
+    {"hidden_size", "hidden"}, {"n_embd", "hidden"}, {"n_embed", "hidden"}, {"d_model", "hidden"},
+    {"num_attention_heads", "heads"}, {"n_head", "heads"}, {"n_heads", "heads"},
+    {"num_key_value_heads", "heads"}, {"num_kv_heads", "heads"}, {"kv_n_heads", "heads"},
+    {"max_position_embeddings", "seq"}, {"n_positions", "seq"}, {"max_seq_len", "seq"},
+    {"sliding_window", "seq"}, {"attention_chunk_size", "seq"},
+    {"num_nextn_predict_layers", "mtp-heads"},
+};
+
+#define KEY_MAX 1e12   /* any other size: beyond it no model exists */
+
+/* The largest value of `key`; *opt receives the option it shares its limit
+ * with, or NULL. */
+static double key_max(const char *key, const char **opt)
+{
+    *opt = NULL;
+    for (size_t i = 0; i < sizeof key_opt / sizeof key_opt[0]; i++) {
+        if (strcmp(key, key_opt[i].key)) continue;
+        for (size_t j = 0; j < sizeof opt_max / sizeof opt_max[0]; j++)
+            if (!strcmp(opt_max[j].name, key_opt[i].opt) && opt_max[j].max > 0) {
+                *opt = opt_max[j].name;
+                return opt_max[j].max;
+            }
+    }
+    return KEY_MAX;
+}
+
+/* An integer key.  A required key (the family needs it) is a whole number
+ * >= 1; an optional one >= 0, `dflt` when missing or null.  Above its
+ * limit (key_max): JC_ERR_RANGE naming the key and the option whose limit
+ * it shares; otherwise a bad value is JC_ERR_MODEL naming the key. */
 static jc_status get_int(hfc *h, const char *key, int required, int64_t dflt, int64_t *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(h->root, key);
@@ -58,11 +104,19 @@ static jc_status get_int(hfc *h, const char *key, int required, int64_t dflt, in
         *out = dflt;
         return JC_OK;
     }
-    if (cJSON_IsNumber(v) && v->valuedouble > 1e12)   /* say the limit, not "whole number" */
+    const char *opt;
+    double max = key_max(key, &opt);
+    if (cJSON_IsNumber(v) && v->valuedouble > max) {   /* say the limit, not "whole number" */
+        if (opt)
+            return jci_diag_set(h->d, JC_ERR_RANGE, "%s: key '%s' is %g, above the limit of the option it "
+                                "matches (--%s: at most %g)", h->path, key, v->valuedouble, opt, max);
         return jci_diag_set(h->d, JC_ERR_RANGE, "%s: key '%s' is %g, above the largest size joulecast takes "
-                            "(1e12)", h->path, key, v->valuedouble);
-    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble != (double)(int64_t)v->valuedouble)
-        return jci_diag_set(h->d, JC_ERR_MODEL, "%s: key '%s' must be a whole number >= 0", h->path, key);
+                            "(%g)", h->path, key, v->valuedouble, max);
+    }
+    if (!cJSON_IsNumber(v) || v->valuedouble < (required ? 1 : 0) ||
+        v->valuedouble != (double)(int64_t)v->valuedouble)
+        return jci_diag_set(h->d, JC_ERR_MODEL, "%s: key '%s' must be a whole number >= %d", h->path, key,
+                           required ? 1 : 0);
     *out = (int64_t)v->valuedouble;
     return JC_OK;
 }
@@ -127,6 +181,30 @@ static jc_status read_layer_types(hfc *h, int64_t window)
     return JC_OK;
 }
 
+/* A list of layer indices (mlp_only_layers, moe_layers), read once into
+ * *flags (n_layers entries, 1 for a listed layer; NULL when the key is
+ * absent).  An entry that is not a whole number in [0, n_layers) is
+ * JC_ERR_MODEL naming the key. */
+static jc_status read_layer_list(hfc *h, const char *key, unsigned char **flags)
+{
+    *flags = NULL;
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(h->root, key);
+    if (!l || cJSON_IsNull(l)) return JC_OK;
+    if (!cJSON_IsArray(l))
+        return jci_diag_set(h->d, JC_ERR_MODEL, "%s: key '%s' must be a list of layer numbers", h->path, key);
+    *flags = jci_arena_calloc(h->ar, (size_t)h->a->n_layers, 1);
+    if (!*flags) return jci_diag_set(h->d, JC_ERR_NOMEM, "out of memory");
+    const cJSON *x;
+    cJSON_ArrayForEach(x, l) {
+        double v = cJSON_IsNumber(x) ? x->valuedouble : -1;
+        if (!(v >= 0 && v < (double)h->a->n_layers) || v != floor(v))
+            return jci_diag_set(h->d, JC_ERR_MODEL, "%s: key '%s' must list layer numbers from 0 to %lld",
+                               h->path, key, (long long)h->a->n_layers - 1);
+        (*flags)[(int64_t)v] = 1;
+    }
+    return JC_OK;
+}
+
 /* The experts of a mixture-of-experts family, and which layers have them. */
 static jc_status read_experts(hfc *h, fam f)
 {
@@ -151,12 +229,10 @@ static jc_status read_experts(hfc *h, fam f)
         }
         int64_t step;
         if ((st = get_int(h, "decoder_sparse_step", 0, 1, &step))) return st;
-        const cJSON *only = cJSON_GetObjectItemCaseSensitive(r, "mlp_only_layers");
+        unsigned char *only;
+        if ((st = read_layer_list(h, "mlp_only_layers", &only))) return st;
         for (int64_t i = 0; i < a->n_layers; i++) {
-            int moe = step > 0 && (i + 1) % step == 0;
-            const cJSON *x;
-            if (cJSON_IsArray(only))
-                cJSON_ArrayForEach(x, only) if (cJSON_IsNumber(x) && (int64_t)x->valuedouble == i) moe = 0;
+            int moe = step > 0 && (i + 1) % step == 0 && !(only && only[i]);
             a->layer[i].moe = moe;
             if (!moe && a->ffn <= 0)
                 return jci_diag_set(h->d, JC_ERR_MODEL, "%s: layer %lld is dense but the key 'intermediate_size' "
@@ -186,7 +262,9 @@ static jc_status read_experts(hfc *h, fam f)
         if ((st = get_int(h, "n_routed_experts", 1, 0, &a->n_experts))) return st;
         if ((st = get_int(h, "num_experts_per_tok", 1, 0, &a->top_k))) return st;
         if ((st = get_int(h, "n_shared_experts", 0, 0, &v))) return st;
-        a->shared_ffn = v * a->expert_ffn;
+        if (!jci_mul_ok(v, a->expert_ffn, &a->shared_ffn))
+            return jci_diag_set(h->d, JC_ERR_RANGE, "%s: n_shared_experts x moe_intermediate_size overflows 64 bits",
+                               h->path);
         int64_t first, freq;
         if ((st = get_int(h, "first_k_dense_replace", 0, 0, &first))) return st;
         if ((st = get_int(h, "moe_layer_freq", 0, 1, &freq))) return st;
@@ -204,15 +282,9 @@ static jc_status read_experts(hfc *h, fam f)
         if ((st = get_int(h, "intermediate_size_mlp", 0, a->ffn, &a->ffn))) return st;
         int64_t step;
         if ((st = get_int(h, "interleave_moe_layer_step", 0, 1, &step))) return st;
-        const cJSON *ml = cJSON_GetObjectItemCaseSensitive(r, "moe_layers");
-        for (int64_t i = 0; i < a->n_layers; i++) a->layer[i].moe = step > 0 && (i + 1) % step == 0;
-        if (cJSON_IsArray(ml)) {
-            for (int64_t i = 0; i < a->n_layers; i++) a->layer[i].moe = 0;
-            const cJSON *x;
-            cJSON_ArrayForEach(x, ml)
-                if (cJSON_IsNumber(x) && x->valuedouble >= 0 && x->valuedouble < (double)a->n_layers)
-                    a->layer[(int64_t)x->valuedouble].moe = 1;
-        }
+        unsigned char *ml;
+        if ((st = read_layer_list(h, "moe_layers", &ml))) return st;
+        for (int64_t i = 0; i < a->n_layers; i++) a->layer[i].moe = ml ? ml[i] : step > 0 && (i + 1) % step == 0;
         break;
     }
     default:
@@ -265,11 +337,6 @@ static jc_status read_family(hfc *h, fam f)
     if (f == F_LLAMA4) {
         if ((st = get_int(h, "attention_chunk_size", 0, 0, &window))) return st;
     }
-    if (a->n_layers < 1 || a->n_layers > 100000 || a->hidden < 1 || a->heads < 1 || a->kv_heads < 1 ||
-        a->head_dim < 1 || a->vocab < 1 || a->heads % a->kv_heads)
-        return jci_diag_set(h->d, JC_ERR_MODEL, "%s: num_hidden_layers (<= 100000), hidden_size, num_attention_heads, "
-                           "num_key_value_heads (dividing the heads), head_dim and vocab_size must be >= 1",
-                           h->path);
     a->layer = jci_arena_calloc(h->ar, (size_t)a->n_layers, sizeof *a->layer);
     if (!a->layer) return jci_diag_set(h->d, JC_ERR_NOMEM, "out of memory");
     /* default layer pattern */
@@ -292,6 +359,12 @@ static jc_status read_family(hfc *h, fam f)
 
     if ((st = get_int(h, "num_nextn_predict_layers", 0, 0, &a->mtp_layers))) return st;
     if ((st = read_experts(h, f))) return st;
+    /* checked once every key is read (DeepSeek's head size comes from its
+     * MLA keys) */
+    if (a->kv_heads < 1 || a->head_dim < 1 || a->heads % a->kv_heads)
+        return jci_diag_set(h->d, JC_ERR_MODEL, "%s: num_key_value_heads must be >= 1 and divide "
+                           "num_attention_heads (%lld), and head_dim (or hidden_size / num_attention_heads) "
+                           "must be >= 1", h->path, (long long)a->heads);
     if (a->n_experts > 0 && (a->top_k < 1 || a->top_k > a->n_experts || a->expert_ffn < 1))
         return jci_diag_set(h->d, JC_ERR_MODEL, "%s: the experts need 1 <= num_experts_per_tok <= the number "
                            "of experts and an expert intermediate size >= 1", h->path);

@@ -4,7 +4,8 @@
 # core at nice 19.  Seeds come from the backend suite
 # (/usr/share/libonnx-testdata/data/**/model.onnx), models/, hwdb/,
 # tests/hwdb/, docs/examples/, tests/models/rules/ (op-rules files),
-# tests/data/traces/ and tests/fuzz/seeds/ (estimate command
+# tests/data/traces/, tests/serving/configs/ + tests/fuzz/regress/hfconfig/
+# (config.json files) and tests/fuzz/seeds/ (estimate command
 # lines, one argv per file, arguments separated by NUL bytes; more op-rules
 # files and traces).  Corpora
 # grow in build/fuzz/corpus/<target>/; crashes land in
@@ -17,7 +18,7 @@ set -u
 cd "$(dirname "$0")/../.."
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 B=build/fuzz
-[ $# -gt 0 ] || set -- onnx hwdb jobfile estimate_cli oprules trace
+[ $# -gt 0 ] || set -- onnx hwdb jobfile estimate_cli oprules trace hfconfig
 
 seed() {  # target dir
   t=$1; d=$2
@@ -39,6 +40,8 @@ seed() {  # target dir
       cp tests/fuzz/seeds/estimate_cli/* "$d/" ;;
     oprules)
       for f in tests/models/rules/*.yaml tests/fuzz/seeds/oprules/*; do [ -f "$f" ] && cp "$f" "$d/"; done ;;
+    hfconfig)
+      for f in tests/serving/configs/*.json tests/fuzz/regress/hfconfig/*; do [ -f "$f" ] && cp "$f" "$d/"; done ;;
     trace)
       for f in tests/data/traces/* tests/fuzz/seeds/trace/*; do
         case $f in *.py|*.md) continue ;; esac
