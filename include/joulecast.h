@@ -1098,6 +1098,10 @@ const char *jc_job_key_closest(const char *name);
  * "accelerator": device, "gpus" and "num-gpus": count, "location":
  * region, ...), from a table in src/job/job.c; NULL for other names. */
 const char *jc_job_key_meant(const char *name);
+/* jc_job_key_meant read with the value given (NULL: unknown): a name
+ * where a number was meant ("--devices a100", "gpus: h100") means the
+ * device, a number ("--devices 8") the count. */
+const char *jc_job_key_meant_for(const char *name, const char *value);
 
 /* Of the n names, the one closest to `want` for a "did you mean" message,
  * or NULL when none is close (want or names NULL: NULL).  The library's
@@ -1107,6 +1111,11 @@ const char *jc_job_key_meant(const char *name);
  * word of (or holds, or is held in) also counts; equal ranks go to the
  * smaller edit distance, then the name.  Returns one of names (borrowed). */
 const char *jc_closest_name(const char *want, const char *const *names, size_t n);
+/* Of the n option or key names (borrowed), the one a "did you mean"
+ * offers for the unknown key `name` given with `value` (NULL when
+ * unknown): the key it means (jc_job_key_meant_for) when that is among
+ * the names, else jc_closest_name's; NULL when none is close. */
+const char *jc_closest_key(const char *name, const char *value, const char *const *names, size_t n);
 
 /* Sets the field of `key` from its text: numbers in the C locale's
  * format, names borrowed (they must outlive the job), flags as NULL (on)

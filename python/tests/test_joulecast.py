@@ -484,6 +484,16 @@ class Issue28Python(InWork):
         self.assertFalse(any(isinstance(v, dict) for v in df.values.ravel()))
         self.assertEqual(df["co2_kg_low"][1], c["models"][1]["co2_kg"]["low"])
 
+    def test_unknown_keyword_suggests(self):
+        # issue 44 item 16: a mistyped keyword gets the CLI's suggestion,
+        # and a device name given as devices= means the device
+        for kw, near in ((dict(regoin="FR"), "region"), (dict(devices="a100"), "device"),
+                         (dict(devices=8), "count")):
+            with self.assertRaises(joulecast.Error) as cm:
+                joulecast.estimate("models/resnet18.onnx", **kw)
+            self.assertIn("did you mean '%s'?" % near, cm.exception.message)
+            self.assertEqual(cm.exception.status, 2)
+
     def test_dims_of_the_wrong_type(self):
         with self.assertRaises(joulecast.Error) as cm:
             joulecast.count("models/bert_base.onnx", dims=["sequence=128"])

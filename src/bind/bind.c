@@ -169,10 +169,20 @@ static jc_status values(jci_arena *a, const char *key, const char *val, jc_value
     return JC_OK;
 }
 
+jc_status bind_unknown_value(jc_diag *d, const char *cmd, const char *key, const char *value)
+{
+    const char *const *names = key ? jc_bind_keys(cmd) : NULL;
+    size_t n = 0;
+    while (names && names[n]) n++;
+    const char *near = names ? jc_closest_key(key, value, names, n) : NULL;
+    return jci_diag_set(d, JC_ERR_USAGE, "%s: unknown option '%s'%s%s%s (keys are the long option "
+                       "names of 'joulecast %s' without the dashes)", cmd, key ? key : "(null)",
+                       near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "", cmd);
+}
+
 jc_status bind_unknown(jc_diag *d, const char *cmd, const char *key)
 {
-    return jci_diag_set(d, JC_ERR_USAGE, "%s: unknown option '%s' (keys are the long option "
-                       "names of 'joulecast %s' without the dashes)", cmd, key ? key : "(null)", cmd);
+    return bind_unknown_value(d, cmd, key, NULL);
 }
 
 jc_status bind_check_out(char **json, jc_diag *d)
@@ -419,7 +429,7 @@ jc_status bind_req_open_over(bind_req *r, const char *cmd, const char *hwdb_dir,
             else x.rq.op_rules = v;
         } else {
             st = jc_job_set(&r->job, k, v, d);
-            if (st == JC_ERR_NOTFOUND) st = bind_unknown(d, cmd, k);
+            if (st == JC_ERR_NOTFOUND) st = bind_unknown_value(d, cmd, k, v);
         }
     }
     if (!st && !hwdb_dir && !r->n_layers)

@@ -317,11 +317,10 @@ static int not_taken(const jobopts *c, const char *name)
     return 0;
 }
 
-/* The option the command takes that is closest to name ("did you mean"). */
-static const char *closest_opt(const jobopts *c, const char *name)
+/* The option the command takes that is closest to name, given with value
+ * (NULL: none), for "did you mean" ('gpu' means the device). */
+static const char *closest_opt(const jobopts *c, const char *name, const char *value)
 {
-    const char *meant = jc_job_key_meant(name);   /* 'gpu' means the device */
-    if (meant && find_opt(c, meant)) return meant;
     const char **names = calloc(c->n_jobrows + N_OPTS + c->n_extra + 1, sizeof *names);
     if (!names) return NULL;   /* no suggestion; the option is still refused */
     size_t n = 0;
@@ -330,7 +329,7 @@ static const char *closest_opt(const jobopts *c, const char *name)
     for (size_t i = 0; i < N_OPTS; i++)
         if (takes(c->only, &opts[i])) names[n++] = opts[i].name;
     for (size_t i = 0; i < c->n_extra; i++) names[n++] = c->extra[i].name;
-    const char *best = jc_closest_name(name, names, n);
+    const char *best = jc_closest_key(name, value, names, n);
     free(names);
     return best;
 }
@@ -487,7 +486,7 @@ int jo_apply_jobfile(jobopts *c, const char *path)
             continue;
         }
         if (!o) {
-            const char *near = closest_opt(c, jf->keys[k]);
+            const char *near = closest_opt(c, jf->keys[k], jf->values[k]);
             return cli_usage(c->cmd, "%s: unknown key '%s'%s%s%s (keys are the long option names)",
                              where, jf->keys[k], near ? "; did you mean '" : "",
                              near ? near : "", near ? "'?" : "");
@@ -632,7 +631,7 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
         key[kl] = 0;
         const jo_opt *o = find_opt(c, key);
         if (!o) {
-            const char *near = closest_opt(c, key);
+            const char *near = closest_opt(c, key, eq ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL);
             if (near) return cli_usage(c->cmd, "unknown option '--%s'; did you mean '--%s'?", key, near);
             return cli_usage(c->cmd, "unknown option '--%s'", key);
         }

@@ -231,6 +231,16 @@ static int csv_raw_option(int *argc, char **argv)
     return 0;
 }
 
+/* The command closest to what was typed, for "did you mean"; NULL when
+ * none is close. */
+static const char *closest_command(const char *typed)
+{
+    const char *names[N_COMMANDS + 1];
+    for (size_t i = 0; i < N_COMMANDS; i++) names[i] = commands[i].name;
+    names[N_COMMANDS] = "help";
+    return jc_closest_name(typed, names, N_COMMANDS + 1);
+}
+
 int main(int argc, char **argv)
 {
     safe_streams();
@@ -263,7 +273,9 @@ int main(int argc, char **argv)
                   "joulecast COMMAND --help does; joulecast help alone lists the commands.\n", stdout);
             return 0;
         }
-        fprintf(stderr, "joulecast: no command '%s' (joulecast help lists them)\n", argv[2]);
+        const char *near = closest_command(argv[2]);
+        fprintf(stderr, "joulecast: no command '%s'%s%s%s (joulecast help lists them)\n", argv[2],
+                near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         return JC_ERR_USAGE;
     }
     for (size_t i = 0; i < N_COMMANDS; i++)
@@ -275,7 +287,9 @@ int main(int argc, char **argv)
                 }
             return commands[i].run(argc - 1, argv + 1);
         }
-    fprintf(stderr, "joulecast: unknown command '%s'\n", c);
+    const char *near = closest_command(c);
+    fprintf(stderr, "joulecast: unknown command '%s'%s%s%s\n", c, near ? "; did you mean '" : "",
+            near ? near : "", near ? "'?" : "");
     usage(stderr);
     return JC_ERR_USAGE;
 }

@@ -66,19 +66,38 @@ const char *jc_job_key_canonical(const char *key)
 
 /* Names other tools (and people) give these options, as data: the key
  * they mean, ahead of the nearest spelling ('gpu' is the device, not
- * gpu-usage). */
-static const struct { const char *said, *key; } meant[] = {
-    {"gpu", "device"}, {"gpus", "count"}, {"accelerator", "device"}, {"hardware", "device"},
-    {"gpu-type", "device"}, {"gpu-model", "device"}, {"num-gpus", "count"}, {"gpu-count", "count"},
-    {"n-gpus", "count"}, {"devices", "count"}, {"location", "region"}, {"country", "region"},
-    {"zone", "region"}, {"runtime-hours", "hours"}, {"duration", "hours"},
+ * gpu-usage); named: the key meant when the value given is a name, not a
+ * number ('--devices a100' is the device, '--devices 8' the count). */
+static const struct { const char *said, *key, *named; } meant[] = {
+    {"gpu", "device", NULL}, {"gpus", "count", "device"}, {"accelerator", "device", NULL},
+    {"hardware", "device", NULL}, {"gpu-type", "device", NULL}, {"gpu-model", "device", NULL},
+    {"num-gpus", "count", NULL}, {"gpu-count", "count", NULL}, {"n-gpus", "count", NULL},
+    {"devices", "count", "device"}, {"location", "region", NULL}, {"country", "region", NULL},
+    {"zone", "region", NULL}, {"runtime-hours", "hours", NULL}, {"duration", "hours", NULL},
 };
 
 const char *jc_job_key_meant(const char *name)
 {
-    for (size_t i = 0; name && i < sizeof meant / sizeof meant[0]; i++)
-        if (!strcmp(meant[i].said, name)) return meant[i].key;
+    return jc_job_key_meant_for(name, NULL);
+}
+
+const char *jc_job_key_meant_for(const char *name, const char *value)
+{
+    for (size_t i = 0; name && i < sizeof meant / sizeof meant[0]; i++) {
+        if (strcmp(meant[i].said, name)) continue;
+        char *end = NULL;
+        if (meant[i].named && value && *value) (void)strtod(value, &end);
+        return end && *end ? meant[i].named : meant[i].key;
+    }
     return NULL;
+}
+
+const char *jc_closest_key(const char *name, const char *value, const char *const *names, size_t n)
+{
+    const char *m = jc_job_key_meant_for(name, value);   /* 'gpu' means the device */
+    for (size_t i = 0; m && i < n; i++)
+        if (names[i] && !strcmp(names[i], m)) return m;
+    return jc_closest_name(name, names, n);
 }
 
 const char *jc_job_key_closest(const char *name)
