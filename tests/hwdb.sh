@@ -71,6 +71,19 @@ case_ region_show 0 'default intensity' -- "$JC" region show fr
 case_ region_show_why 0 'why' -- "$JC" region show DE
 case_ region_show_cloud 0 'grid' -- "$JC" region show aws:us-east-1
 case_ region_show_typo 6 'did you mean' -- "$JC" region show frnace
+# a US state one grid zone serves draws from that zone's value in the common
+# basis, named, without the fallback warning (issue 44 item 15)
+for rz in US-CA:US-CAL-CISO:208 US-TX:US-TEX-ERCO:363 US-MA:US-NE-ISNE: AU-ACT:AU-NSW:; do
+  r=${rz%%:*} z=${rz#*:}; v=${z#*:}; z=${z%%:*}
+  case_ "region_state_zone_$r" 0 "grid.ci  *$v.*grid carbon intensity, $z, dataset electricitymaps-2025" -- \
+    "$JC" estimate models/resnet18.onnx --device a100 --region "$r"
+  if grep -q "^region  *$r (.*; grid zone $z)" "$out/region_state_zone_$r.out" &&
+     ! grep -q "no value in the common intensity basis" "$out/region_state_zone_$r.out"; then
+    echo "PASS hwdb_cli/region_state_zone_named_$r"
+  else
+    echo "FAIL hwdb_cli/region_state_zone_named_$r (no 'grid zone $z' in the region line, or the basis warning)"
+  fi
+done
 json_ok hw_list_json "$JC" hw list --json
 json_ok hw_show_json "$JC" hw show h100 --json
 json_ok host_show_json "$JC" hw show p4d.24xlarge --json

@@ -1132,7 +1132,10 @@ def build_regions(data, iso, gci, cloud_rows, ga_locs_all, google_years):
                 used_alias.add(n.lower())
         ctry.append({"code": a2, "aliases": al, "name": name, "type": "country"})
     write_yaml(OUT, "regions/countries.yaml", ["(none: tools/iso3166-1.tsv)"], {"schema": "joulecast-hwdb/1", "sources": S_iso, "regions": ctry})
-    # subnational and grid zones
+    # subnational and grid zones; the grid zone a state or territory draws
+    # from where one zone serves most of it (tools/hwdb_input/grid_zones.csv)
+    with open(os.path.join(INPUT_DIR, "grid_zones.csv"), encoding="utf-8") as f:
+        zones = {r["code"]: r for r in csv.DictReader(f)}
     sub = []
     have = set()
     for code in sorted(subs):
@@ -1143,6 +1146,10 @@ def build_regions(data, iso, gci, cloud_rows, ga_locs_all, google_years):
         if code in GA_CODE_ALIAS.values():
             e["aliases"] = [k for k, v in GA_CODE_ALIAS.items() if v == code]
             e["note"] = "Green Algorithms uses the code %s for this province" % e["aliases"][0]
+        if code in zones:
+            z = zones.pop(code)
+            e["grid"] = z["grid"]
+            e["note"] = "grid zone %s: %s; %s, %s" % (z["grid"], z["note"], z["url"], z["year"])
         sub.append(e)
         have.add(code)
     for code, (name, ctry_code) in sorted(GA_GRIDS.items()):
@@ -1157,7 +1164,10 @@ def build_regions(data, iso, gci, cloud_rows, ga_locs_all, google_years):
             continue
         sub.append({"code": code, "name": em[code], "type": "grid", "country": code.split("-")[0], "note": "Electricity Maps zone"})
         have.add(code)
-    write_yaml(OUT, "regions/subnational.yaml", ["facts/grid_carbon_intensity.csv", "green-algorithms/*/CI_aggregated.csv"],
+    if zones:
+        raise SystemExit("tools/hwdb_input/grid_zones.csv: no such subdivision: %s" % ", ".join(sorted(zones)))
+    write_yaml(OUT, "regions/subnational.yaml", ["facts/grid_carbon_intensity.csv", "green-algorithms/*/CI_aggregated.csv",
+                                                 "tools/hwdb_input/grid_zones.csv"],
                {"schema": "joulecast-hwdb/1", "sources": S_iso, "regions": sub})
     # country codes in EM that are not ISO (XK handled in iso list)
     em_ctry = set(r["region_code"] for r in gci if r["dataset"].startswith("Electricity Maps") and r["region_type"] == "country/territory")

@@ -510,12 +510,13 @@ jc_status jci_est_resolve_place(est *s)
             }
         }
         /* spread: the latest value of every dataset for the region and,
-         * for a cloud region, for its grid zone too; a superseded dataset
+         * for a region with a grid zone (a cloud region, a state one
+         * zone serves), for the zone too; a superseded dataset
          * (an older calculator table, an older year of a yearly series)
          * is shown by `region show` but never widens the range
          * (docs/energy-model.md section 5) */
         double lo = di->value.value, hi = di->value.value;
-        const jc_region *pool[2] = {r, r->type == JC_REGION_CLOUD ? r->grid_region : NULL};
+        const jc_region *pool[2] = {r, r->grid_region};
         for (int q = 0; q < 2; q++) {
             const jc_region *z = pool[q];
             for (size_t i = 0; z && i < z->n_intensity; i++) {

@@ -12,6 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The grid zone the estimate's region draws from (a cloud region's, or a
+ * state's where one zone serves most of it), or NULL. */
+static const char *grid_zone(const jc_estimate *e)
+{
+    return e->region && e->region->grid_region ? e->region->grid_region->code : NULL;
+}
+
 static void row(FILE *f, const char *label, jc_range r, const char *unit)
 {
     char a[40], b[40], c[40];
@@ -201,7 +208,9 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
     fprintf(f, "), %s", e->precision);
     if (e->host_id) fprintf(f, ", host %s x %s", FMT_N(e->hosts), e->host_id);
     fprintf(f, "\n");
-    if (e->region_code) fprintf(f, "region     %s (%s)\n", e->region_code, e->region_name ? e->region_name : "");
+    if (e->region_code)
+        fprintf(f, "region     %s (%s%s%s)\n", e->region_code, e->region_name ? e->region_name : "",
+                grid_zone(e) ? "; grid zone " : "", grid_zone(e) ? grid_zone(e) : "");
     if (e->host_assumed) fprintf(f, "host       %s\n", e->host_assumed);
     if (e->flops_per_pass > 0)
         fprintf(f, "work       %s FLOP per forward pass x %s %s = %s FLOP in all\n",
@@ -378,7 +387,8 @@ cJSON *rj_estimate(const jc_estimate *e)
         RJF_S("host_assumed", e->host_assumed),
     };
     const rj_field region[] = {
-        RJF_S("code", e->region_code), RJF_S("name", e->region_name), RJF_R("ci_gco2e_per_kwh", e->ci),
+        RJF_S("code", e->region_code), RJF_S("name", e->region_name), RJF_S("grid_zone", grid_zone(e)),
+        RJF_R("ci_gco2e_per_kwh", e->ci),
         RJF_S("ci_source", e->ci_source), RJF_S("ci_dataset", e->ci_dataset_id),
         RJF_N("ci_year", e->ci_year ? (double)e->ci_year : NAN),
         RJF_N("ci_region_default", e->ci_region_default), RJF_B("ci_basis_fallback", e->ci_basis_fallback),
