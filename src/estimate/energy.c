@@ -1,13 +1,15 @@
 /*
- * energy.c - time, power, energy and emissions of an estimate: the
- * device's numbers (peaks, bandwidth, TDP, idle, utilisation, activity),
- * host power, the place (carbon intensity and its spread, PUE), the
- * per-scenario arithmetic (roofline time per node, device / host /
- * facility energy, emissions), and the low-central-high ranges of the
- * result.  Part of the estimate stage (estimate_int.h); the equations are
+ * energy.c - time, power and energy of a graph's estimate: the device's
+ * numbers (peaks, bandwidth, TDP, idle, utilisation, activity), host
+ * power, the place (carbon intensity and its spread, PUE), the
+ * per-scenario arithmetic (the nodes' time and power from timing.c, the
+ * devices' and hosts' energy), and the result from the three scenarios
+ * through the account (account.c: facility energy, emissions, ranges).
+ * Part of the estimate stage (estimate_int.h); the equations are
  * docs/energy-model.md.
  */
 #include "estimate/estimate_int.h"
+#include "estimate/account.h"
 #include "estimate/parallel.h"
 
 #include <stdio.h>
@@ -696,66 +698,17 @@ void jci_est_compute(est *s, int sc, outv *o)
     o->e_dev = e_dev;
     o->e_host = s->host_on ? jci_pick(s->host_w, sc, JCI_RAISES) * s->host_factor * T : 0;
     jci_est_apply_measured(s, o);
-    double pue = jci_pick(s->pue, sc, JCI_RAISES);
-    o->e_fac = (o->e_dev + o->e_host) * pue;
-    double kwh = o->e_fac / 3.6e6;
-    o->co2 = kwh * jci_pick(s->ci, sc, JCI_RAISES) / 1000.0;
-    o->co2_mkt = 0;
-    if (s->e->has_market) o->co2_mkt = kwh * s->region->market_gco2e_per_kwh.value / 1000.0;
-    o->emb = 0;
 }
 
-/* ---- ranges of the result ------------------------------------------------------- */
+/* ---- the result: the account of the three scenarios --------------------------- */
 
-static jc_range rng(double lo, double c, double hi)
-{
-    jc_range r = {lo, c, hi};
-    if (r.low > r.central) r.low = r.central;
-    if (r.high < r.central) r.high = r.central;
-    return r;
-}
-
-/* Time, energy and emissions as ranges; average power and the implied
- * utilisation, with their warnings. */
-static void ranges(est *s, const outv o[3])
+/* The warnings of the account's average power and implied utilisation. */
+static void range_warnings(est *s)
 {
     jc_estimate *e = s->e;
-    double G = s->G;
-    e->passes = s->passes;
-    e->samples = s->samples;
-    e->tokens = s->tokens;
-    e->flops_total = o[SC_CENTRAL].flops;
-    e->bytes_total = s->have_nodes ? s->fwd_bytes * s->passes : 0;
-    /* time: the low corner is the fastest */
-    e->wall_hours = rng(o[SC_LOW].T / 3600, o[SC_CENTRAL].T / 3600, o[SC_HIGH].T / 3600);
-    e->device_hours = rng(G * o[SC_LOW].T / 3600, G * o[SC_CENTRAL].T / 3600, G * o[SC_HIGH].T / 3600);
-#define KWH(field) rng(o[SC_LOW].field / 3.6e6, o[SC_CENTRAL].field / 3.6e6, o[SC_HIGH].field / 3.6e6)
-    e->energy_device_kwh = KWH(e_dev);
-    e->energy_idle_kwh = KWH(e_idle);
-    e->energy_host_kwh = KWH(e_host);
-    e->energy_facility_kwh = KWH(e_fac);
-#undef KWH
-    e->energy_dynamic_kwh = rng((o[SC_LOW].e_dev - o[SC_LOW].e_idle) / 3.6e6,
-                                (o[SC_CENTRAL].e_dev - o[SC_CENTRAL].e_idle) / 3.6e6,
-                                (o[SC_HIGH].e_dev - o[SC_HIGH].e_idle) / 3.6e6);
-    e->energy_it_kwh = rng((o[SC_LOW].e_dev + o[SC_LOW].e_host) / 3.6e6,
-                           (o[SC_CENTRAL].e_dev + o[SC_CENTRAL].e_host) / 3.6e6,
-                           (o[SC_HIGH].e_dev + o[SC_HIGH].e_host) / 3.6e6);
-    e->co2_kg = rng(o[SC_LOW].co2, o[SC_CENTRAL].co2, o[SC_HIGH].co2);
-    if (e->has_market) e->co2_market_kg = rng(o[SC_LOW].co2_mkt, o[SC_CENTRAL].co2_mkt, o[SC_HIGH].co2_mkt);
-    /* per-device average power and implied utilisation */
-    double pw[3];
-    for (int sc = SC_LOW; sc <= SC_HIGH; sc++) pw[sc] = o[sc].T > 0 ? o[sc].e_dev / (G * o[sc].T) : 0;
-    e->avg_power_w = rng(pw[SC_LOW], pw[SC_CENTRAL], pw[SC_HIGH]);
-    if (s->peak > 0 && e->flops_total > 0) {
-        double ul = e->flops_total / (G * s->peak * o[SC_HIGH].T);
-        double uc = e->flops_total / (G * s->peak * o[SC_CENTRAL].T);
-        double uh = e->flops_total / (G * s->peak * o[SC_LOW].T);
-        e->implied_utilization = rng(ul, uc, uh);
-        if (given(s->known_T) && uc > 1)
-            jci_bld_warn(&s->b, "the given runtime implies a utilisation of %.2f of dense peak: more work than the devices can do "
-                    "in that time (check --hours, --count and the work)", uc);
-    }
+    if (s->peak > 0 && e->flops_total > 0 && given(s->known_T) && e->implied_utilization.central > 1)
+        jci_bld_warn(&s->b, "the given runtime implies a utilisation of %.2f of dense peak: more work than the devices can do "
+                "in that time (check --hours, --count and the work)", e->implied_utilization.central);
     if (s->dev->tdp_w.present && e->avg_power_w.central > s->dev->tdp_w.value * 1.0001)
         jci_bld_warn(&s->b, "the implied average device power %.0f W exceeds the TDP %.0f W of %s",
              e->avg_power_w.central, s->dev->tdp_w.value, s->dev->id);
@@ -765,8 +718,6 @@ static void ranges(est *s, const outv o[3])
 static jc_status embodied(est *s, const outv o[3])
 {
     const jc_job *job = s->b.job;
-    jc_estimate *e = s->e;
-    double G = s->G;
     jc_status st;
     if (!s->dev->embodied_kgco2e.present) {
         jci_bld_warn(&s->b, "--embodied: device %s has no embodied-emissions figure in the database", s->dev->id);
@@ -787,82 +738,43 @@ static jc_status embodied(est *s, const outv o[3])
            jci_bld_str(&s->b, "embodied emissions per device (scope: %s)",
                 s->dev->embodied_scope ? s->dev->embodied_scope : "n/a"),
            R1(emb), "kgCO2e", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &s->dev->embodied_kgco2e));
-    double yr = 365.25 * 24 * 3600;
-    e->has_embodied = 1;
-    e->co2_embodied_kg = rng(G * emb * o[SC_LOW].T / (life * yr), G * emb * o[SC_CENTRAL].T / (life * yr),
-                             G * emb * o[SC_HIGH].T / (life * yr));
+    double T[3] = {o[SC_LOW].T, o[SC_CENTRAL].T, o[SC_HIGH].T};
+    jci_account_embodied(s->G, T, emb, life, s->e);
     return JC_OK;
 }
 
-/* Per-sample and per-token figures (facility energy) and per-node energy
- * (central). */
-static void per_unit(est *s, const outv o[3])
+/* Per-node energy (central) by the run's method; the roofline's was set
+ * by jci_est_pass_nodes from each node's power. */
+static void node_energy(est *s)
 {
     const jc_job *job = s->b.job;
     jc_estimate *e = s->e;
-    if (s->samples > 0) {
-        e->j_per_sample = rng(o[SC_LOW].e_fac / s->samples, o[SC_CENTRAL].e_fac / s->samples,
-                              o[SC_HIGH].e_fac / s->samples);
-        e->samples_per_kwh = rng(s->samples * 3.6e6 / o[SC_HIGH].e_fac, s->samples * 3.6e6 / o[SC_CENTRAL].e_fac,
-                                 s->samples * 3.6e6 / o[SC_LOW].e_fac);
-    }
-    if (s->tokens > 0)
-        e->j_per_token = rng(o[SC_LOW].e_fac / s->tokens, o[SC_CENTRAL].e_fac / s->tokens,
-                             o[SC_HIGH].e_fac / s->tokens);
-    /* per-node energy (central) */
-    if (e->n_nodes) {
-        double idle = s->idle.central, tdp = s->tdp.central;
-        for (size_t i = 0; i < e->n_nodes; i++) {
-            jc_est_node *x = &e->nodes[i];
-            if (given(s->avg_power)) x->energy_j = x->time_s * s->avg_power;
-            else if (job->method == JC_METHOD_TDP) x->energy_j = x->time_s * tdp;
-            else if (job->method == JC_METHOD_JOULES_PER_OP)
-                x->energy_j = x->time_s * idle + x->flops * s->e_flop + x->bytes * s->e_byte;
-            /* roofline: jci_est_pass_nodes() set it from the node's power */
-        }
+    double idle = s->idle.central, tdp = s->tdp.central;
+    for (size_t i = 0; i < e->n_nodes; i++) {
+        jc_est_node *x = &e->nodes[i];
+        if (given(s->avg_power)) x->energy_j = x->time_s * s->avg_power;
+        else if (job->method == JC_METHOD_TDP) x->energy_j = x->time_s * tdp;
+        else if (job->method == JC_METHOD_JOULES_PER_OP)
+            x->energy_j = x->time_s * idle + x->flops * s->e_flop + x->bytes * s->e_byte;
     }
 }
 
 jc_status jci_est_summarise(est *s, const outv o[3])
 {
     jc_status st;
-    ranges(s, o);
-    if (s->b.job->embodied && (st = embodied(s, o))) return st;
-    per_unit(s, o);
-    return JC_OK;
-}
-
-/* ---- equivalences ----------------------------------------------------------------- */
-
-jc_status jci_est_equivalences(est *s)
-{
     jc_estimate *e = s->e;
-    /* equivalences of the central location-based emissions */
-    static const struct { const char *id, *label, *unit; int per_km; } eq[] = {
-        {"car_gco2e_per_km_eu", "driving an average EU passenger car", "km", 1},
-        {"car_gco2e_per_km_us", "driving an average US passenger car", "km", 1},
-        {"tree_kgco2e_per_month", "sequestration by one tree", "tree-months", 0},
-        {"flight_par_lon_kgco2e", "Paris-London flights (one passenger)", "flights", 0},
-        {"flight_nyc_sf_kgco2e", "New York-San Francisco flights (one passenger)", "flights", 0},
-    };
-    size_t n = sizeof eq / sizeof eq[0];
-    e->equivalences = jci_arena_calloc(s->b.a, n, sizeof(jc_assumption));
-    if (!e->equivalences) return jci_diag_set(s->b.d, JC_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        const jc_constant *c;
-        jc_diag tmp;
-        if (jc_hwdb_constant(s->b.db, eq[i].id, &c, &tmp) || !(c->value.value > 0)) continue;
-        jc_assumption *x = &e->equivalences[e->n_equivalences++];
-        double kg = e->co2_kg.central;
-        double v = eq[i].per_km ? kg * 1000 / c->value.value : kg / c->value.value;
-        x->key = eq[i].id;
-        x->label = eq[i].label;
-        x->value = R1(v);
-        x->unit = eq[i].unit;
-        x->origin = JC_ORIGIN_HWDB;
-        const char *src[] = {jci_bld_str(&s->b, "%s %s; ", FMT_N(c->value.value), c->unit ? c->unit : ""),
-                             jci_bld_cite(&s->b, &c->value)};
-        x->source = jci_bld_cat(&s->b, 2, src);
-    }
+    jci_account_in in = {.G = s->G, .peak = s->peak, .samples = s->samples, .tokens = s->tokens};
+    for (int sc = SC_LOW; sc <= SC_HIGH; sc++)
+        in.sc[sc] = (jci_acct_scn){o[sc].T, o[sc].e_dev, o[sc].e_idle, o[sc].e_host, o[sc].flops};
+    in.place = (jci_acct_place){s->pue, s->ci, e->has_market,
+                                e->has_market ? s->region->market_gco2e_per_kwh.value : 0};
+    e->passes = s->passes;
+    e->samples = s->samples;
+    e->tokens = s->tokens;
+    e->bytes_total = s->have_nodes ? s->fwd_bytes * s->passes : 0;
+    jci_account_run(&in, e);
+    range_warnings(s);
+    if (s->b.job->embodied && (st = embodied(s, o))) return st;
+    node_energy(s);
     return JC_OK;
 }

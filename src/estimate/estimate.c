@@ -21,6 +21,7 @@
  * travel in the result.
  */
 #include "estimate/estimate_int.h"
+#include "estimate/account.h"
 #include "estimate/akeys.h"
 
 #include <stdlib.h>
@@ -420,7 +421,7 @@ jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, cons
     if (s->trace) predict(s);
     if ((st = finite_results(s->e, d))) goto fail;
     jci_est_check_memory(s);
-    if ((st = jci_est_equivalences(s))) goto fail;
+    if ((st = jci_account_equivalences(&s->b, s->e))) goto fail;
     if ((st = jci_bld_move(&s->b, &s->e->assumptions, &s->e->n_assumptions,
                            &s->e->warnings, &s->e->n_warnings))) goto fail;
     jci_bld_release(&s->b);

@@ -103,7 +103,7 @@ typedef struct est {
 /* One scenario's results (compute()). */
 typedef struct outv {
     double T;                 /* wall seconds */
-    double e_dev, e_idle, e_host, e_fac, co2, co2_mkt, emb;
+    double e_dev, e_idle, e_host;  /* J: devices, their idle floor, hosts */
     double flops;
     double busy;              /* known runtime: fraction of device-time busy; NAN: modelled time */
 } outv;
@@ -158,9 +158,10 @@ jc_status jci_est_resolve_host(est *s);
 jc_status jci_est_resolve_place(est *s);
 /* energy.c: the arithmetic of scenario sc (SC_LOW, SC_CENTRAL, SC_HIGH). */
 void jci_est_compute(est *s, int sc, outv *o);
-/* energy.c: the result's ranges, average power, implied utilisation,
- * embodied emissions and per-sample / per-token / per-node figures from
- * the three scenarios. */
+/* energy.c: the result from the three scenarios: the account (account.h:
+ * energy, emissions, ranges, average power, implied utilisation, per
+ * sample and per token) with its warnings, embodied emissions and the
+ * per-node energy. */
 jc_status jci_est_summarise(est *s, const outv o[3]);
 /* measured.c: --gpu-usage / --cpu-usage checks, and the trace of
  * --measured read into s->trace with its figures per scope (the known
@@ -202,7 +203,5 @@ int jci_est_step_wanted(const jc_job *j);
  * jc_arch_load_hf, JC_ERR_HWDB (a constant missing). */
 jc_status jci_est_resolve_step(est *s);
 
-/* energy.c: everyday equivalences of the central emissions. */
-jc_status jci_est_equivalences(est *s);
 
 #endif /* JC_ESTIMATE_INT_H */
