@@ -22,7 +22,7 @@ ok() { echo "PASS serving/$1"; }
 ko() { echo "FAIL serving/$1 ($2)"; }
 
 for m in llama-3.1-8b mixtral-8x7b qwen3-30b-a3b gpt-oss-120b deepseek-v3 llama-4-scout gemma-2-9b gemma-3-27b \
-         gpt2 phi-3-mini-4k qwen2.5-7b mistral-7b-v0.3 llama-3.1-70b; do
+         gpt2 phi-3-mini-4k qwen2.5-7b mistral-7b-v0.3 llama-3.1-70b pythia-1b falcon-7b mpt-7b deepseek-v2-lite; do
   count=""
   case $m in deepseek-v3) count="--count 16" ;; llama-3.1-70b) count="--count 4" ;; esac
   if $JC estimate --generate --hf-config $CFG/$m.json $W $count --json > "$out/$m.json" 2> "$out/$m.err"; then
@@ -55,7 +55,7 @@ done
 
 # exit codes
 echo '{"model_type": "llama", "num_hidden_layers": 2}' > "$out/missing.json"
-echo '{"model_type": "falcon"}' > "$out/unknown.json"
+echo '{"model_type": "rwkv"}' > "$out/unknown.json"
 $JC estimate --generate --hf-config "$out/nofile.json" $W > /dev/null 2>&1; [ $? -eq 3 ] && ok exit-io || ko exit-io "not 3"
 $JC estimate --generate --hf-config "$out/missing.json" $W > /dev/null 2> "$out/e"; rc=$?
 [ $rc -eq 4 ] && grep -q "'hidden_size'" "$out/e" && ok exit-missing-key || ko exit-missing-key "rc $rc: $(cat "$out/e")"

@@ -3,12 +3,18 @@
  * the per-layer architecture of a decoder-only transformer that the
  * serving model (src/estimate/serving.c) turns into per-layer work.
  *
- * Families: llama (1-3.x), mistral, mixtral, qwen2, qwen2_moe, qwen3,
- * qwen3_moe, gemma, gemma2, gemma3 / gemma3_text (sliding-window layers),
- * phi3, gpt2, starcoder2, gpt_oss (MXFP4 experts, alternating sliding
- * window), deepseek_v3 / deepseek_r1 (MLA, shared + routed experts,
+ * Families (the table `families`): llama (1-3.x), mistral, mixtral,
+ * qwen2, qwen2_moe, qwen3, qwen3_moe, olmo, olmo2, granite, internlm2,
+ * cohere, gemma, gemma2, gemma3 / gemma3_text (sliding-window layers),
+ * phi3, starcoder2, gpt_oss (MXFP4 experts, alternating sliding window),
+ * deepseek_v2 / deepseek_v3 / deepseek_r1 (MLA, shared + routed experts,
  * dense first layers), llama4 / llama4_text (interleaved MoE, chunked
- * local attention).  A multimodal wrapper's text_config is read.
+ * local attention), and the up + down MLP families gpt2, gptj, gpt_neox
+ * (Pythia), phi (Phi-1/2), falcon (multi-query or grouped KV heads),
+ * bloom, opt (learned positions + 2), mpt.  A multimodal wrapper's
+ * text_config is read.  Encoders and encoder-decoders (bert, t5, bart,
+ * ...) and other types are refused with the generic route (--params,
+ * --layers --hidden --heads --seq).
  *
  * Errors name the file and the key: a key the family needs that is
  * missing or not a positive integer is JC_ERR_MODEL; a key above the
@@ -141,17 +147,86 @@ static const char *dup(hfc *h, const char *s)
 
 typedef enum fam {
     F_LLAMA, F_MIXTRAL, F_QWEN2MOE, F_QWEN3MOE, F_GEMMA, F_GEMMA2, F_GEMMA3, F_PHI3, F_GPT2,
-    F_STARCODER2, F_GPTOSS, F_DEEPSEEK, F_LLAMA4, F_COUNT
+    F_STARCODER2, F_GPTOSS, F_DEEPSEEK, F_LLAMA4, F_DENSE, F_FALCON, F_MPT, F_OPT, F_COUNT
 } fam;
 
-static const struct { const char *type; fam f; } families[] = {
-    {"llama", F_LLAMA}, {"mistral", F_LLAMA}, {"qwen2", F_LLAMA}, {"qwen3", F_LLAMA},
-    {"mixtral", F_MIXTRAL}, {"qwen2_moe", F_QWEN2MOE}, {"qwen3_moe", F_QWEN3MOE},
-    {"gemma", F_GEMMA}, {"gemma2", F_GEMMA2}, {"gemma3", F_GEMMA3}, {"gemma3_text", F_GEMMA3},
-    {"phi3", F_PHI3}, {"gpt2", F_GPT2}, {"starcoder2", F_STARCODER2}, {"gpt_oss", F_GPTOSS},
-    {"deepseek_v3", F_DEEPSEEK}, {"deepseek_r1", F_DEEPSEEK}, {"llama4", F_LLAMA4},
-    {"llama4_text", F_LLAMA4},
+/* Key names of the sizes, as each family's config spells them ("a|b":
+ * the first present; the missing-key message names a). */
+#define K_LLAMA "num_hidden_layers", "hidden_size", "num_attention_heads"
+#define K_GPT2 "n_layer", "n_embd", "n_head"
+#define CTX "max_position_embeddings"
+
+/* One model_type: the special rules it takes (fam), its key names, the
+ * dense MLP's size key (ffn_mult > 0: ffn_mult x hidden when the key is
+ * absent or null; 0: the key is needed; -1: it may be absent, MoE-only
+ * models), the context key and its default, and the block's shape: gated
+ * MLP (gate + up + down), LM head tied to the embedding unless
+ * tie_word_embeddings says otherwise, learned position rows (1: the
+ * context; 2: the context + 2, OPT's offset). */
+typedef struct family {
+    const char *type;
+    fam f;
+    const char *layers, *hidden, *heads, *ffn;
+    int ffn_mult;
+    const char *ctx;
+    int64_t ctx_dflt;
+    unsigned char gated, tied, pos;
+} family;
+
+static const family families[] = {
+    {"llama", F_LLAMA, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    {"mistral", F_LLAMA, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    {"qwen2", F_LLAMA, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    {"qwen3", F_LLAMA, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    {"olmo", F_DENSE, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    {"olmo2", F_DENSE, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    {"granite", F_DENSE, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    {"internlm2", F_DENSE, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    {"cohere", F_DENSE, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 1, 0},
+    {"mixtral", F_MIXTRAL, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    {"qwen2_moe", F_QWEN2MOE, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    {"qwen3_moe", F_QWEN3MOE, K_LLAMA, "intermediate_size", -1, CTX, 0, 1, 0, 0},
+    {"gemma", F_GEMMA, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 1, 0},
+    {"gemma2", F_GEMMA2, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 1, 0},
+    {"gemma3", F_GEMMA3, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 1, 0},
+    {"gemma3_text", F_GEMMA3, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 1, 0},
+    {"phi3", F_PHI3, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    {"starcoder2", F_STARCODER2, K_LLAMA, "intermediate_size", 0, CTX, 0, 0, 0, 0},
+    {"gpt_oss", F_GPTOSS, K_LLAMA, NULL, -1, CTX, 0, 1, 0, 0},
+    {"deepseek_v2", F_DEEPSEEK, K_LLAMA, NULL, -1, CTX, 0, 1, 0, 0},
+    {"deepseek_v3", F_DEEPSEEK, K_LLAMA, NULL, -1, CTX, 0, 1, 0, 0},
+    {"deepseek_r1", F_DEEPSEEK, K_LLAMA, NULL, -1, CTX, 0, 1, 0, 0},
+    {"llama4", F_LLAMA4, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    {"llama4_text", F_LLAMA4, K_LLAMA, "intermediate_size", 0, CTX, 0, 1, 0, 0},
+    /* up + down MLPs (GELU) */
+    {"gpt2", F_GPT2, K_GPT2, "n_inner", 4, "n_positions", 1024, 0, 1, 1},
+    {"gptj", F_DENSE, K_GPT2, "n_inner", 4, "n_positions", 0, 0, 0, 0},
+    {"gpt_neox", F_DENSE, K_LLAMA, "intermediate_size", 0, CTX, 0, 0, 0, 0},
+    {"phi", F_DENSE, K_LLAMA, "intermediate_size", 0, CTX, 0, 0, 0, 0},
+    {"falcon", F_FALCON, "num_hidden_layers|n_layer", "hidden_size", "num_attention_heads|n_head",
+     "ffn_hidden_size", 4, CTX, 0, 0, 1, 0},
+    {"bloom", F_DENSE, "n_layer|num_hidden_layers", "hidden_size|n_embed", "n_head|num_attention_heads", NULL, 4,
+     "seq_length", 0, 0, 1, 0},
+    {"opt", F_OPT, K_LLAMA, "ffn_dim", 0, CTX, 2048, 0, 1, 2},
+    {"mpt", F_MPT, "n_layers", "d_model", "n_heads", NULL, 0, "max_seq_len", 0, 0, 1, 0},
 };
+
+/* Families whose config is not a decoder-only language model: refused
+ * with what they are. */
+static const struct { const char *type, *what; } not_decoders[] = {
+    {"t5", "an encoder-decoder"}, {"mt5", "an encoder-decoder"}, {"umt5", "an encoder-decoder"},
+    {"longt5", "an encoder-decoder"}, {"switch_transformers", "an encoder-decoder"},
+    {"bart", "an encoder-decoder"}, {"mbart", "an encoder-decoder"}, {"pegasus", "an encoder-decoder"},
+    {"marian", "an encoder-decoder"}, {"m2m_100", "an encoder-decoder"}, {"whisper", "an encoder-decoder"},
+    {"bert", "an encoder"}, {"roberta", "an encoder"}, {"xlm-roberta", "an encoder"},
+    {"distilbert", "an encoder"}, {"albert", "an encoder"}, {"electra", "an encoder"},
+    {"deberta", "an encoder"}, {"deberta-v2", "an encoder"}, {"mpnet", "an encoder"},
+    {"modernbert", "an encoder"}, {"vit", "an image encoder"}, {"clip", "an image-text encoder"},
+};
+
+/* What to do with a config this reader does not take. */
+#define GENERIC_ROUTE "give the model's sizes instead: --params N (generation), or --params N --layers L " \
+    "--hidden H --heads A --seq S (training: the step model); an ONNX export of it can be counted as a model"
 
 /* "layer_types": ["sliding_attention", "full_attention", ...] when given. */
 static jc_status read_layer_types(hfc *h, int64_t window)
@@ -293,41 +368,113 @@ static jc_status read_experts(hfc *h, fam f)
     return JC_OK;
 }
 
-/* The family-specific keys. */
-static jc_status read_family(hfc *h, fam f)
+/* A size key by its names ("a|b": the first the config gives; none
+ * given: get_int of a, which names a in the message). */
+static jc_status get_alt(hfc *h, const char *names, int required, int64_t dflt, int64_t *out)
+{
+    char first[64] = "";
+    for (const char *p = names; p;) {
+        const char *e = strchr(p, '|');
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(e ? (size_t)(e - p) : strlen(p)), p);
+        if (!first[0]) memcpy(first, name, sizeof first);
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(h->root, name);
+        if (v && !cJSON_IsNull(v)) return get_int(h, name, required, dflt, out);
+        p = e ? e + 1 : NULL;
+    }
+    return get_int(h, first, required, dflt, out);
+}
+
+/* The key/value heads: num_key_value_heads (default: every head), Falcon's
+ * multi_query (one; new_decoder_architecture: num_kv_heads) and MPT's
+ * attn_config (attn_type multiquery_attention: one;
+ * grouped_query_attention: kv_n_heads). */
+static jc_status read_kv_heads(hfc *h, fam f)
 {
     jc_arch *a = h->a;
+    const cJSON *r = h->root;
+    if (f == F_FALCON) {
+        if (get_bool(r, "new_decoder_architecture", 0))
+            return get_alt(h, "num_kv_heads|n_head_kv", 0, a->heads, &a->kv_heads);
+        a->kv_heads = get_bool(r, "multi_query", 1) ? 1 : a->heads;
+        return JC_OK;
+    }
+    if (f == F_MPT) {
+        const cJSON *ac = cJSON_GetObjectItemCaseSensitive(r, "attn_config");
+        const char *t = cJSON_IsObject(ac) ? get_str(ac, "attn_type") : NULL;
+        a->kv_heads = a->heads;
+        if (t && !strcmp(t, "multiquery_attention")) a->kv_heads = 1;
+        if (!t || strcmp(t, "grouped_query_attention")) return JC_OK;
+        h->root = ac;   /* attn_config.kv_n_heads */
+        jc_status st = get_int(h, "kv_n_heads", 1, 0, &a->kv_heads);
+        h->root = r;
+        return st;
+    }
+    return get_int(h, "num_key_value_heads", 0, a->heads, &a->kv_heads);
+}
+
+/* The dense MLP's intermediate size (fm->ffn, or ffn_mult x hidden; MPT:
+ * expansion_ratio x d_model). */
+static jc_status read_ffn(hfc *h, const family *fm)
+{
+    jc_arch *a = h->a;
+    jc_status st;
+    int64_t v;
+    if (fm->f == F_MPT) {
+        if ((st = get_int(h, "expansion_ratio", 0, 4, &v))) return st;
+        if (!jci_mul_ok(v, a->hidden, &a->ffn))
+            return jci_diag_set(h->d, JC_ERR_RANGE, "%s: expansion_ratio x d_model overflows 64 bits", h->path);
+        return JC_OK;
+    }
+    int64_t dflt = fm->ffn_mult > 0 ? fm->ffn_mult * a->hidden : 0;   /* hidden <= --hidden's limit */
+    if (!fm->ffn) {
+        a->ffn = dflt;
+        return JC_OK;
+    }
+    return get_int(h, fm->ffn, fm->ffn_mult == 0, dflt, &a->ffn);
+}
+
+/* The sizes every family has: layers, width, heads, vocabulary, KV heads,
+ * head size, the dense MLP, the context and learned positions. */
+static jc_status read_sizes(hfc *h, const family *fm)
+{
+    jc_arch *a = h->a;
+    jc_status st;
+    if ((st = get_alt(h, fm->layers, 1, 0, &a->n_layers))) return st;
+    if ((st = get_alt(h, fm->hidden, 1, 0, &a->hidden))) return st;
+    if ((st = get_alt(h, fm->heads, 1, 0, &a->heads))) return st;
+    if ((st = get_int(h, "vocab_size", 1, 0, &a->vocab))) return st;
+    if ((st = read_kv_heads(h, fm->f))) return st;
+    const cJSON *hd = cJSON_GetObjectItemCaseSensitive(h->root, "head_dim");
+    if ((!hd || cJSON_IsNull(hd)) && fm->f != F_DEEPSEEK && a->hidden % a->heads)
+        return jci_diag_set(h->d, JC_ERR_MODEL, "%s: the width (%lld) is not a multiple of the attention heads "
+                           "(%lld) and the key 'head_dim' is missing", h->path, (long long)a->hidden,
+                           (long long)a->heads);
+    if ((st = get_int(h, "head_dim", 0, a->hidden / a->heads, &a->head_dim))) return st;
+    if ((st = read_ffn(h, fm))) return st;
+    if (fm->ctx && (st = get_int(h, fm->ctx, 0, fm->ctx_dflt, &a->max_ctx))) return st;
+    a->learned_pos = fm->pos == 1 ? a->max_ctx : fm->pos == 2 ? a->max_ctx + 2 : 0;
+    int64_t proj;   /* OPT-350m: embeddings of another width, projected in and out */
+    if (fm->f == F_OPT && (st = get_int(h, "word_embed_proj_dim", 0, a->hidden, &proj))) return st;
+    if (fm->f == F_OPT && proj != a->hidden)
+        return jci_diag_set(h->d, JC_ERR_NOTFOUND, "%s: word_embed_proj_dim (%lld) differs from hidden_size "
+                           "(%lld): the projected embeddings are not modelled; " GENERIC_ROUTE, h->path,
+                           (long long)proj, (long long)a->hidden);
+    a->gated = fm->gated;
+    a->tied = get_bool(h->root, "tie_word_embeddings", fm->tied);
+    return JC_OK;
+}
+
+/* The family-specific keys. */
+static jc_status read_family(hfc *h, const family *fm)
+{
+    jc_arch *a = h->a;
+    fam f = fm->f;
     jc_status st;
     int64_t v = 0;
     int64_t window = 0;
     const cJSON *r = h->root;
-    a->gated = 1;
-    a->tied = get_bool(r, "tie_word_embeddings", f == F_GEMMA || f == F_GEMMA2 || f == F_GEMMA3 || f == F_GPT2);
-    if (f == F_GPT2) {
-        if ((st = get_int(h, "n_layer", 1, 0, &a->n_layers))) return st;
-        if ((st = get_int(h, "n_embd", 1, 0, &a->hidden))) return st;
-        if ((st = get_int(h, "n_head", 1, 0, &a->heads))) return st;
-        if ((st = get_int(h, "vocab_size", 1, 0, &a->vocab))) return st;
-        if ((st = get_int(h, "n_inner", 0, 4 * a->hidden, &a->ffn))) return st;
-        if ((st = get_int(h, "n_positions", 0, 1024, &a->max_ctx))) return st;
-        a->kv_heads = a->heads;
-        a->head_dim = a->heads ? a->hidden / a->heads : 0;
-        a->gated = 0;
-        a->learned_pos = a->max_ctx;
-        return JC_OK;
-    }
-    if ((st = get_int(h, "num_hidden_layers", 1, 0, &a->n_layers))) return st;
-    if ((st = get_int(h, "hidden_size", 1, 0, &a->hidden))) return st;
-    if ((st = get_int(h, "num_attention_heads", 1, 0, &a->heads))) return st;
-    if ((st = get_int(h, "vocab_size", 1, 0, &a->vocab))) return st;
-    if ((st = get_int(h, "num_key_value_heads", 0, a->heads, &a->kv_heads))) return st;
-    if ((st = get_int(h, "head_dim", 0, a->heads ? a->hidden / a->heads : 0, &a->head_dim))) return st;
-    if ((st = get_int(h, "max_position_embeddings", 0, 0, &a->max_ctx))) return st;
-    if (f != F_DEEPSEEK && f != F_GPTOSS) {
-        int need_ffn = f != F_QWEN3MOE;
-        if ((st = get_int(h, "intermediate_size", need_ffn, 0, &a->ffn))) return st;
-    }
-    if (f == F_STARCODER2) a->gated = 0;
+    if ((st = read_sizes(h, fm))) return st;
     /* sliding windows: mistral/qwen2/phi3 carry "sliding_window" (null or
      * use_sliding_window false: none) */
     if ((st = get_int(h, "sliding_window", 0, 0, &window))) return st;
@@ -402,6 +549,23 @@ static void read_format(hfc *h, const cJSON *top)
     }
 }
 
+/* A model_type this reader does not take: JC_ERR_NOTFOUND saying what it
+ * is (an encoder, an encoder-decoder) or listing the ones it takes, and
+ * the generic route. */
+static jc_status refuse_type(hfc *h, const char *mt)
+{
+    for (size_t i = 0; i < sizeof not_decoders / sizeof not_decoders[0]; i++)
+        if (!strcmp(mt, not_decoders[i].type))
+            return jci_diag_set(h->d, JC_ERR_NOTFOUND, "%s: model_type '%s' is %s model; --hf-config reads "
+                               "decoder-only language models: " GENERIC_ROUTE, h->path, mt, not_decoders[i].what);
+    char list[1024];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof families / sizeof families[0] && n < sizeof list; i++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", families[i].type);
+    return jci_diag_set(h->d, JC_ERR_NOTFOUND, "%s: model_type '%s' is not supported (supported: %s); "
+                       GENERIC_ROUTE, h->path, mt, list);
+}
+
 jc_status jc_arch_load_hf(const char *path, jc_arch **out, jc_diag *d)
 {
     if (!path || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_arch_load_hf: NULL argument");
@@ -438,26 +602,14 @@ jc_status jc_arch_load_hf(const char *path, jc_arch **out, jc_diag *d)
     }
     if (!mt) { st = jci_diag_set(d, JC_ERR_MODEL, "%s: the key 'model_type' is missing", path); goto done; }
     a->model_type = dup(h, mt);
-    fam f = F_COUNT;
+    const family *fm = NULL;
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        if (!strcmp(mt, families[i].type)) f = families[i].f;
-    if (f == F_COUNT) {
-        st = jci_diag_set(d, JC_ERR_NOTFOUND, "%s: model_type '%s' is not supported (supported: llama, mistral, "
-                         "mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, gemma3_text, phi3, "
-                         "gpt2, starcoder2, gpt_oss, deepseek_v3, llama4, llama4_text)", path, mt);
+        if (!strcmp(mt, families[i].type)) fm = &families[i];
+    if (!fm) {
+        st = refuse_type(h, mt);
         goto done;
     }
-    if ((st = read_family(h, f))) goto done;
-    if (f == F_GPT2) {
-        if (a->n_layers < 1 || a->n_layers > 100000 || a->hidden < 1 || a->heads < 1 || a->vocab < 1 ||
-            a->hidden % a->heads) {
-            st = jci_diag_set(d, JC_ERR_MODEL, "%s: n_layer (<= 100000), n_embd, n_head (dividing n_embd) and "
-                             "vocab_size must be >= 1", path);
-            goto done;
-        }
-        a->layer = jci_arena_calloc(ar, (size_t)a->n_layers, sizeof *a->layer);
-        if (!a->layer) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto done; }
-    }
+    if ((st = read_family(h, fm))) goto done;
     read_format(h, top);
     if (!a->format_note && !a->weight_format)
         a->format_note = "the config names no dtype";

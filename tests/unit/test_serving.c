@@ -216,7 +216,7 @@ static void test_config_errors(void)
     const char *p = "build/test_serving_bad.json";
     struct { const char *json; jc_status st; const char *needle; } c[] = {
         {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2}", JC_ERR_MODEL, "'hidden_size'"},
-        {"{\"model_type\": \"falcon\"}", JC_ERR_NOTFOUND, "'falcon' is not supported"},
+        {"{\"model_type\": \"rwkv\"}", JC_ERR_NOTFOUND, "'rwkv' is not supported"},
         {"{\"hidden_size\": 4}", JC_ERR_MODEL, "'model_type'"},
         {"{\"model_type\": \"mixtral\", \"num_hidden_layers\": 2, \"hidden_size\": 8, \"num_attention_heads\": 2,"
          " \"vocab_size\": 10, \"intermediate_size\": 4}", JC_ERR_MODEL, "'num_local_experts'"},
