@@ -32,10 +32,13 @@ import sys
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-try:
-    from wheel.bdist_wheel import bdist_wheel
-except ImportError:  # pragma: no cover - wheel is a build requirement
-    bdist_wheel = None
+try:  # setuptools >= 70.1 carries bdist_wheel; before, the wheel package
+    from setuptools.command.bdist_wheel import bdist_wheel
+except ImportError:
+    try:
+        from wheel.bdist_wheel import bdist_wheel
+    except ImportError:  # _build_backend.py writes the wheel itself
+        bdist_wheel = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

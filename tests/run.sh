@@ -131,7 +131,7 @@ elif [ $mode = full ]; then
     layers="$layers $(basename "$s" .sh)"
   done
 fi
-LANE2=" valgrind estimate_matrix zoo python pytorch install "
+LANE2=" valgrind estimate_matrix zoo python pytorch install pip_other_python "
 [ $mode = check ] && LANE2=" golden "
 lane1=""; lane2=""
 for n in $layers; do
