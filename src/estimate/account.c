@@ -94,6 +94,13 @@ void jci_account_embodied(double G, const double T[3], double emb_kg, double lif
                              G * emb_kg * T[SC_HIGH] / (life_years * yr));
 }
 
+void jci_account_warn_tdp(jci_builder *b, const jc_device *dev, const jc_estimate *e)
+{
+    if (dev->tdp_w.present && e->avg_power_w.central > dev->tdp_w.value * 1.0001)
+        jci_bld_warn(b, "the implied average device power %.0f W exceeds the TDP %.0f W of %s",
+             e->avg_power_w.central, dev->tdp_w.value, dev->id);
+}
+
 /* ---- equivalences ----------------------------------------------------------------- */
 
 jc_status jci_account_equivalences(jci_builder *b, jc_estimate *e)

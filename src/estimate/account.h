@@ -55,6 +55,10 @@ void jci_account_run(const jci_account_in *in, jc_estimate *e);
  * fills e->co2_embodied_kg and sets e->has_embodied.  Cannot fail. */
 void jci_account_embodied(double G, const double T[3], double emb_kg, double life_years, jc_estimate *e);
 
+/* A warning through b when e's central average power per device exceeds
+ * dev's TDP (by more than 0.01 %). */
+void jci_account_warn_tdp(jci_builder *b, const jc_device *dev, const jc_estimate *e);
+
 /* Everyday equivalences of e's central location-based emissions (car
  * km, tree-months, flights), each from a constant of b's database with
  * its citation; a constant the database lacks is left out.  The array

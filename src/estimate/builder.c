@@ -202,3 +202,14 @@ jc_status jci_bld_need_const(jci_builder *b, const char *id, const jc_constant *
                 "the hardware database has no constant '%s' (hwdb/energy-model.yaml "
                 "or an override layer must define it)", id);
 }
+
+void jci_bld_drop_restated(jci_builder *b, size_t own)
+{
+    size_t n = own;
+    for (size_t i = own; i < b->n_as; i++) {
+        int restated = 0;
+        for (size_t q = 0; q < own && !restated; q++) restated = !strcmp(b->as[i].key, b->as[q].key);
+        if (!restated) b->as[n++] = b->as[i];
+    }
+    b->n_as = n;
+}

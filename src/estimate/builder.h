@@ -95,6 +95,9 @@ jc_status jci_bld_fail(jci_builder *b, jc_status st, const char *fmt, ...)
  * an error). */
 jc_status jci_bld_check(jci_builder *b);
 
+/* Drops the assumptions recorded after the first own whose key one of
+ * those own ones has already (a shared stage restating the caller's). */
+void jci_bld_drop_restated(jci_builder *b, size_t own);
 /* The constant id of the database, required: *c borrowed from it; an
  * error (JC_ERR_HWDB, through jci_bld_fail) names the missing id. */
 jc_status jci_bld_need_const(jci_builder *b, const char *id, const jc_constant **c);

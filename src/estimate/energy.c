@@ -313,266 +313,41 @@ jc_status jci_est_resolve_device_numbers(est *s)
     return resolve_power(s);
 }
 
-/* The provider's instance for the job's devices in a cloud region (no
- * --host named): a cloud-instance host of the region's provider whose
- * accelerators are the device, the one with the most accelerators whose
- * count divides the job's (fewest instances).  *k receives the instance
- * count.  NULL when the region is not a cloud region or the database has
- * no such instance. */
-static const jc_host *cloud_instance(est *s, double *k)
+
+
+
+
+
+jci_site jci_est_site(const est *s)
 {
-    const jc_region *r = NULL;
-    jc_diag tmp;
-    if (!s->b.job->region || jc_hwdb_region(s->b.db, s->b.job->region, &r, &tmp) || !r->provider) return NULL;
-    const jc_host *best = NULL;
-    for (size_t i = 0; i < s->b.db->n_hosts; i++) {
-        const jc_host *h = &s->b.db->hosts[i];
-        if (h->kind != JC_HOST_CLOUD_INSTANCE || !h->provider || jci_strcasecmp(h->provider, r->provider) ||
-            h->accel != s->dev || h->n_accel < 1 || fmod(s->G, h->n_accel) != 0 || !h->host_power_w.present)
-            continue;
-        if (!best || h->n_accel > best->n_accel) best = h;
-    }
-    if (best) *k = s->G / best->n_accel;
-    return best;
+    jci_site x = {s->dev, s->host, s->G, s->K, s->avg_power, s->m_host, s->m_wall,
+                  given(s->b.job->host_power_w), s->host_on, s->host_w, s->host_factor, s->region, s->ci, s->pue};
+    return x;
 }
 
-jc_status jci_est_resolve_host(est *s)
+void jci_est_site_set(est *s, const jci_site *x)
 {
-    const jc_job *j = s->b.job;
+    s->host = x->host;
+    s->G = x->G;
+    s->K = x->K;
+    s->host_on = x->host_on;
+    s->host_w = x->host_w;
+    s->host_factor = x->host_factor;
+    s->region = x->region;
+    s->ci = x->ci;
+    s->pue = x->pue;
+}
+
+jc_status jci_est_resolve_site(est *s)
+{
+    jci_site x = jci_est_site(s);
     jc_status st;
-    if (given(j->host_power_w)) {
-        if (j->host_power_w < 0) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--host-power must be >= 0");
-        s->host_on = 1;
-        double per = j->host_power_w;
-        double n = s->host ? s->K : 1;
-        s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power (%s host%s)", FMT_N(n), n == 1 ? "" : "s"),
-                           R1(per * n), "W", JC_ORIGIN_USER, "--host-power (per host)");
-        s->e->host_assumed = jci_bld_str(&s->b, "%s W x %s (--host-power)", FMT_N(per), FMT_N(n));
-        s->e->host_given = 1;
-        return JC_OK;
-    }
-    if (s->host) {
-        if (!s->host->host_power_w.present)
-            return jci_bld_fail(&s->b, JC_ERR_HWDB, "host %s has no host_power_w", s->host->id);
-        s->host_on = 1;
-        jc_range r = jci_sourced_range(&s->host->host_power_w);
-        s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power, %s x %s (CPUs, DRAM, fans, NICs)", FMT_N(s->K), s->host->id),
-                           R3(r.low * s->K, r.central * s->K, r.high * s->K), "W", JC_ORIGIN_HWDB,
-                           jci_bld_cite(&s->b, &s->host->host_power_w));
-        int derived_k = !given(j->hosts) && s->K > 1;  /* count_hardware: from --count */
-        s->e->host_assumed = derived_k ? jci_bld_str(&s->b, "%s x %s (--host; hosts to hold --count %s)",
-                                                     s->host->id, FMT_N(s->K), FMT_N(s->G))
-                                       : jci_bld_str(&s->b, "%s x %s (--host)", s->host->id, FMT_N(s->K));
-        s->e->host_given = 1;
-        return JC_OK;
-    }
-    if (j->method == JC_METHOD_TDP || given(s->avg_power)) {
-        s->host_on = 0;
-        s->e->host_absent = given(s->avg_power) ? "--avg-power stands for what was measured; add --host-power or --host"
-                                                : "the tdp method counts device power only; add --host-power or --host";
-        jci_bld_assume(&s->b, "host.power_w", "host power", R1(0), "W", JC_ORIGIN_DEFAULT,
-               given(s->avg_power)
-                   ? "not added: the measured average power stands for what was measured (add --host-power or --host)"
-                   : "not added: the tdp method counts device power only, as model cards do (add --host-power or --host)");
-        s->e->host_assumed = jci_bld_str(&s->b, "none (%s)", s->e->host_absent);
-        return JC_OK;
-    }
-    /* no host named, a cloud region: the provider's instance for the
-     * device and count (g2-standard-4 for one L4 on GCP) */
-    double k = 0;
-    const jc_host *inst = given(j->hosts) ? NULL : cloud_instance(s, &k);
-    if (inst) {
-        s->host_on = 1;
-        s->host = inst;
-        s->K = k;
-        s->e->host_id = inst->id;
-        s->e->hosts = k;
-        jc_range r = jci_sourced_range(&inst->host_power_w);
-        const char *why = jci_bld_str(&s->b, "the provider's instance for %s x %s in %s; no --host named", FMT_N(s->G),
-                                      s->dev->id, s->b.job->region);
-        s->host_w = jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power, %s x %s (%s)", FMT_N(k), inst->id, why),
-                                   R3(r.low * k, r.central * k, r.high * k), "W", JC_ORIGIN_HWDB,
-                                   jci_bld_cite(&s->b, &inst->host_power_w));
-        s->e->host_assumed = jci_bld_str(&s->b, "%s x %s (%s)", inst->id, FMT_N(k), why);
-        return JC_OK;
-    }
-    /* no host named: the system class of the device (#18 item 4) */
-    jc_host_class hc = jci_host_class_default(s->dev, s->G);
-    if (hc == JC_HOSTCLASS_NONE) {
-        s->host_on = 0;
-        jci_bld_assume(&s->b, "host.power_w", "host power: none (system class 'none')", R1(0), "W", JC_ORIGIN_DEFAULT,
-                       "a CPU device is its own host: its TDP covers the package; DRAM and platform power are "
-                       "not added (give --host-power W to add them)");
-        s->e->host_assumed = "none (a CPU device is its own host)";
-        return JC_OK;
-    }
-    const jc_constant *busy, *hidle;
-    if ((st = jci_host_class_resolve(s->b.db, hc, &busy, &hidle, s->b.d))) return st;
-    s->host_on = 1;
-    /* the devices' share of the class's server (one L4 holds half of a
-     * 2-device server; a desktop workstation is whole), or --hosts whole
-     * servers of the class */
-    double per = jci_host_class_devices(hc);
-    double nh = given(j->hosts) ? j->hosts
-              : hc == JC_HOSTCLASS_WORKSTATION ? jci_host_class_hosts(hc, s->G)  /* a desktop is not shared */
-              : s->G / per;
-    jc_range r = jci_sourced_range(&busy->value);
-    const char *why = hc == JC_HOSTCLASS_WORKSTATION ? "a consumer card's usual system"
-                    : hc == JC_HOSTCLASS_TPU ? "TPU chips share their pod's hosts"
-                    : hc == JC_HOSTCLASS_EMBEDDED ? "a SoC module's carrier board and power supply"
-                    : "a datacenter part's usual server for this device count";
-    const char *how = given(j->hosts) ? jci_bld_str(&s->b, "%s whole server%s: --hosts", FMT_N(nh), nh == 1 ? "" : "s")
-                    : nh == floor(nh) ? jci_bld_str(&s->b, "%s server%s of %s device%s", FMT_N(nh), nh == 1 ? "" : "s", FMT_N(per),
-                                                  per == 1 ? "" : "s")
-                    : jci_bld_str(&s->b, "a share: %s of its %s devices; --hosts 1 for a whole server", FMT_N(s->G), FMT_N(per));
-    s->host_w = jci_bld_assume(&s->b, "host.power_w",
-                               jci_bld_str(&s->b, "host power: system class '%s' x %s (%s; %s; no --host named)",
-                                            jci_host_class_name(hc), FMT_N(nh), how, why),
-                               R3(r.low * nh, r.central * nh, r.high * nh), "W", JC_ORIGIN_HWDB,
-                               jci_bld_cite(&s->b, &busy->value));
-    s->e->host_class = jci_host_class_name(hc);
-    s->e->hosts = nh;
-    s->e->host_assumed = jci_bld_str(&s->b, "%s x system class '%s' (%s; no --host named)", FMT_N(nh),
-                                     jci_host_class_name(hc), how);
+    if ((st = jci_site_host(&s->b, &x, s->e)) || (st = jci_site_cpu_usage(&s->b, &x)) ||
+        (st = jci_site_place(&s->b, &x, s->e)))
+        return st;
+    jci_est_site_set(s, &x);
     return JC_OK;
 }
-
-jc_status jci_est_resolve_place(est *s)
-{
-    const jc_job *j = s->b.job;
-    jc_status st;
-    const char *code = j->region;
-    if (code) {
-        if ((st = jc_hwdb_region(s->b.db, code, &s->region, s->b.d))) return st;
-    } else if (!given(j->ci)) {
-        if ((st = jc_hwdb_region(s->b.db, "WORLD", &s->region, s->b.d))) return st;
-        jci_bld_warn(&s->b, "no --region: the world average grid intensity is used; name the region for a real figure");
-    }
-    const jc_region *r = s->region;
-    if (r) {
-        s->e->region_code = r->code;
-        s->e->region_name = r->name;
-        s->e->region = r;
-        jc_diag tmp;
-        if (r->type == JC_REGION_COUNTRY) s->e->region_country = r;
-        else if (r->country && jc_hwdb_region(s->b.db, r->country, &s->e->region_country, &tmp))
-            s->e->region_country = NULL;   /* a country the database lacks: left empty */
-    }
-    /* carbon intensity */
-    if (given(j->ci)) {
-        if (j->ci < 0 || j->ci > 2000) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ci must be in [0, 2000] gCO2e/kWh (got %s)", FMT_N(j->ci));
-        s->ci = jci_bld_assume(&s->b, "grid.ci", "grid carbon intensity", R1(j->ci), "gCO2e/kWh", JC_ORIGIN_USER, "--ci");
-        s->e->ci_source = "--ci";
-    } else {
-        const jc_intensity *di = r->default_intensity;
-        if (!di)
-            return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "region %s has no carbon-intensity value in any dataset; give --ci G", r->code);
-        const jc_region *from = r->default_from ? r->default_from : r;
-        const char *why = r->default_reason ? r->default_reason : "n/a";
-        const char *basis = jc_job_ci_basis(j);
-        const int named = basis && j->ci_dataset;   /* the user's basis, not the default one */
-        if (basis) {
-            /* one basis: the region's value in that dataset, else its
-             * grid zone's; the region's own default is kept beside it */
-            const jc_intensity *x = jc_region_intensity(r, basis, 0);
-            const jc_region *xf = r;
-            if (!x && r->grid_region) {
-                x = jc_region_intensity(r->grid_region, basis, 0);
-                xf = r->grid_region;
-            }
-            if (!x && named)
-                return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "region %s has no value in dataset %s%s%s (the intensity "
-                                    "basis asked for); give another --ci-dataset, 'default' for the region's own, "
-                                    "or --ci G", r->code, basis, r->grid_region ? " nor its grid zone " : "",
-                                    r->grid_region ? r->grid_region->code : "");
-            if (!x) {
-                /* the default basis lacks the region: its own default, named */
-                s->e->ci_basis_fallback = 1;
-                why = jci_bld_str(&s->b, "%s has no value in joulecast's common basis %s%s%s, so its own default is "
-                                  "used (%s), on another basis than regions that have one", r->code, basis,
-                                  r->grid_region ? " nor has its grid zone " : "",
-                                  r->grid_region ? r->grid_region->code : "", why);
-                if (code)   /* without --region the world-average warning says enough */
-                    jci_bld_warn(&s->b, "region %s has no value in the common intensity basis %s: its own default, "
-                                 "dataset %s %d (%s), is used, so its emissions are not on the basis of other "
-                                 "regions; --ci G gives a figure of your own", r->code, basis, di->dataset_id,
-                                 di->value.year, di->basis ? di->basis : "basis n/a");
-            } else {
-                if (x != di) s->e->ci_region_default = di->value.value;
-                if (x != di)
-                    jci_bld_assume(&s->b, "grid.ci_region_default",
-                                   jci_bld_str(&s->b, "the region's own default intensity: %s, dataset %s %d (%s); not used",
-                                                from->code, di->dataset_id, di->value.year, di->basis ? di->basis : "basis n/a"),
-                                   R1(di->value.value), "gCO2e/kWh", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &di->value));
-                di = x;
-                from = xf;
-                why = named ? jci_bld_str(&s->b, "--ci-dataset %s (one basis for every region)", basis)
-                            : jci_bld_str(&s->b, "joulecast's common basis %s for every region (--ci-dataset "
-                                          "default: each region's own)", basis);
-            }
-        }
-        /* spread: the latest value of every dataset for the region and,
-         * for a region with a grid zone (a cloud region, a state one
-         * zone serves), for the zone too; a superseded dataset
-         * (an older calculator table, an older year of a yearly series)
-         * is shown by `region show` but never widens the range
-         * (docs/energy-model.md section 5) */
-        double lo = di->value.value, hi = di->value.value;
-        const jc_region *pool[2] = {r, r->grid_region};
-        for (int q = 0; q < 2; q++) {
-            const jc_region *z = pool[q];
-            for (size_t i = 0; z && i < z->n_intensity; i++) {
-                const jc_intensity *x = &z->intensity[i];
-                if (x->dataset && x->dataset->superseded_by) continue;
-                if (jc_region_intensity(z, x->dataset_id, 0) != x) continue;
-                if (x->value.value < lo) lo = x->value.value;
-                if (x->value.value > hi) hi = x->value.value;
-            }
-        }
-        const char *src = jci_bld_str(&s->b, "%s; %s: %s", jci_bld_cite(&s->b, &di->value),
-                                       basis && !s->e->ci_basis_fallback ? "chosen by" : "default because", why);
-        s->ci = jci_bld_assume(&s->b, "grid.ci",
-                       jci_bld_str(&s->b, "grid carbon intensity, %s, dataset %s %d (%s); range: other datasets",
-                            from->code, di->dataset_id, di->value.year, di->basis ? di->basis : "basis n/a"),
-                       R3(lo, di->value.value, hi), "gCO2e/kWh", JC_ORIGIN_HWDB, src);
-        s->e->ci_source = src;
-        s->e->ci_dataset_id = di->dataset_id;
-        s->e->ci_dataset_name = di->dataset && di->dataset->name ? di->dataset->name : di->dataset_id;
-        s->e->ci_basis = di->basis;
-        s->e->ci_year = di->value.year;
-    }
-    s->e->ci = s->ci;
-    if (r && r->market_gco2e_per_kwh.present) {
-        s->e->has_market = 1;
-        jci_bld_assume(&s->b, "grid.ci_market", "market-based intensity (provider-published)",
-               R1(r->market_gco2e_per_kwh.value), "gCO2e/kWh", JC_ORIGIN_HWDB,
-               jci_bld_cite(&s->b, &r->market_gco2e_per_kwh));
-    }
-    /* PUE */
-    if (given(j->pue)) {
-        if (j->pue < 1 || j->pue > 3) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--pue must be in [1, 3] (got %s)", FMT_N(j->pue));
-        s->pue = jci_bld_assume(&s->b, "pue", "power usage effectiveness", R1(j->pue), "", JC_ORIGIN_USER, "--pue");
-        s->e->pue_source = "--pue";
-    } else if (r && r->pue.present) {
-        s->e->pue_source = jci_bld_cite(&s->b, &r->pue);
-        s->pue = jci_bld_assume(&s->b, "pue", jci_bld_str(&s->b, "PUE of %s", r->code), jci_sourced_range(&r->pue), "",
-                        JC_ORIGIN_HWDB, s->e->pue_source);
-    } else {
-        const char *prov = (r && r->provider) ? r->provider
-                         : (s->host && s->host->provider) ? s->host->provider : "local-unknown";
-        const jc_provider *p;
-        if ((st = jc_hwdb_provider(s->b.db, prov, &p, s->b.d))) return st;
-        if (!p->pue.present) return jci_bld_fail(&s->b, JC_ERR_HWDB, "provider %s has no PUE", p->id);
-        s->e->pue_source = jci_bld_cite(&s->b, &p->pue);
-        s->pue = jci_bld_assume(&s->b, "pue", jci_bld_str(&s->b, "PUE: %s (%s)", p->id, p->name ? p->name : p->id),
-                        jci_sourced_range(&p->pue), "", JC_ORIGIN_HWDB, s->e->pue_source);
-    }
-    s->e->pue = s->pue;
-    return JC_OK;
-}
-
-
-
 
 /* Dynamic power above idle of a device at compute utilisation uc and
  * memory utilisation um (roofline method), scenario sc. */
@@ -709,38 +484,14 @@ static void range_warnings(est *s)
     if (s->peak > 0 && e->flops_total > 0 && given(s->known_T) && e->implied_utilization.central > 1)
         jci_bld_warn(&s->b, "the given runtime implies a utilisation of %.2f of dense peak: more work than the devices can do "
                 "in that time (check --hours, --count and the work)", e->implied_utilization.central);
-    if (s->dev->tdp_w.present && e->avg_power_w.central > s->dev->tdp_w.value * 1.0001)
-        jci_bld_warn(&s->b, "the implied average device power %.0f W exceeds the TDP %.0f W of %s",
-             e->avg_power_w.central, s->dev->tdp_w.value, s->dev->id);
+    jci_account_warn_tdp(&s->b, s->dev, e);
 }
 
 /* Embodied emissions (--embodied): the device's share over its lifetime. */
 static jc_status embodied(est *s, const outv o[3])
 {
-    const jc_job *job = s->b.job;
-    jc_status st;
-    if (!s->dev->embodied_kgco2e.present) {
-        jci_bld_warn(&s->b, "--embodied: device %s has no embodied-emissions figure in the database", s->dev->id);
-        return JC_OK;
-    }
-    double life;
-    if (given(job->lifetime_years)) {
-        if (!(job->lifetime_years > 0)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--lifetime must be > 0 years");
-        life = jci_bld_assume(&s->b, "lifetime_years", "hardware lifetime", R1(job->lifetime_years), "years",
-                      JC_ORIGIN_USER, "--lifetime").central;
-    } else {
-        const jc_constant *c;
-        if ((st = jci_bld_need_const(&s->b, "default_lifetime_years", &c))) return st;
-        life = jci_bld_const(&s->b, "lifetime_years", "hardware lifetime", c).central;
-    }
-    double emb = s->dev->embodied_kgco2e.value;
-    jci_bld_assume(&s->b, "device.embodied_kgco2e",
-           jci_bld_str(&s->b, "embodied emissions per device (scope: %s)",
-                s->dev->embodied_scope ? s->dev->embodied_scope : "n/a"),
-           R1(emb), "kgCO2e", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &s->dev->embodied_kgco2e));
     double T[3] = {o[SC_LOW].T, o[SC_CENTRAL].T, o[SC_HIGH].T};
-    jci_account_embodied(s->G, T, emb, life, s->e);
-    return JC_OK;
+    return jci_site_embodied(&s->b, s->dev, s->G, T, s->e);
 }
 
 /* Per-node energy (central) by the run's method; the roofline's was set

@@ -110,55 +110,15 @@ static int picks_variant(const jc_hwdb *db, const jc_device *dev, const char *na
     return 0;
 }
 
-/* The number of hosts (K) and devices (G), each an assumption with its
- * origin.  A host that names its accelerator, or names none but holds
- * n_accel slots, holds n_accel of --device per host; a host whose slots
- * are not known (n_accel 0) holds what --count says.  --count beyond one
- * host's slots without --hosts takes as many hosts as it needs (derived,
- * rounded up); --count beyond the --hosts given is refused: no host
- * energy is computed for hosts that hold no device or for devices that
- * have no host.  --hosts and --count are whole numbers >= 1
- * (jc_job_check).  Errors: JC_ERR_USAGE with the diagnostic. */
-static jc_status count_hardware(est *s, const jc_host *host, const jc_device *dev, const char *traced,
-                                double traced_n)
+void jci_est_name_hardware(jci_builder *b, jc_estimate *e, const jc_device *dev, const jc_host *host)
 {
-    const jc_job *j = s->b.job;
-    if (!host) {
-        int from_trace = !given(j->count) && dev && traced && traced_n > 0;
-        s->G = given(j->count) ? j->count : from_trace ? traced_n : 1;
-        s->K = 0;
-        jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",
-               given(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
-               given(j->count) ? "--count"
-               : from_trace ? jci_bld_str(&s->b, "the trace's %s device channels (%s)", FMT_N(traced_n), j->measured)
-                            : "one device unless --count is given");
-        return JC_OK;
-    }
-    double per = host->accel == dev || (!host->accel && host->n_accel > 0) ? host->n_accel : 1;
-    int slots = host->n_accel > 0 && (host->accel == dev || !host->accel);
-    int derive = slots && !given(j->hosts) && given(j->count) && j->count > per;
-    s->K = given(j->hosts) ? j->hosts : derive ? ceil(j->count / per) : 1;
-    if (slots && given(j->hosts) && given(j->count) && j->count > per * s->K)
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count %s exceeds the %s devices of --hosts %s x %s (%s each): "
-                            "give --hosts %s, or leave --hosts out", FMT_N(j->count), FMT_N(per * s->K), FMT_N(s->K), host->id, FMT_N(per),
-                            FMT_N(ceil(j->count / per)));
-    jci_bld_assume(&s->b, "hosts", "servers / instances", R1(s->K), "",
-           given(j->hosts) ? JC_ORIGIN_USER : derive ? JC_ORIGIN_DERIVED : JC_ORIGIN_DEFAULT,
-           given(j->hosts) ? "--hosts"
-           : derive ? jci_bld_str(&s->b, "--count %s at %s devices per %s, rounded up", FMT_N(j->count), FMT_N(per), host->id)
-                    : "one host unless --hosts is given");
-    if (given(j->count) && !slots && j->count > per * s->K)
-        jci_bld_warn(&s->b, "--count %s exceeds the %s devices of %s x %s", FMT_N(j->count), FMT_N(per * s->K), FMT_N(s->K), host->id);
-    s->G = given(j->count) ? j->count : per * s->K;
-    jci_bld_assume(&s->b, "devices", "devices", R1(s->G), "",
-           given(j->count) ? JC_ORIGIN_USER : JC_ORIGIN_HWDB,
-           given(j->count) ? "--count"
-           : !host->accel ? jci_bld_str(&s->b, "%s:%d (%s holds %d accelerator%s; the device is --device's %s)",
-                                        host->file, host->line, host->id, host->n_accel,
-                                        host->n_accel == 1 ? "" : "s", dev->id)
-                          : jci_bld_str(&s->b, "%s:%d (%s has %d x %s)",
-               host->file, host->line, host->id, host->n_accel, dev->id));
-    return JC_OK;
+    e->device_id = dev->id;
+    char label[400];
+    e->device_name = jci_bld_str(b, "%s", jc_device_label(dev, label, sizeof label));
+    e->host_id = host ? host->id : NULL;
+    e->device = dev;
+    e->device_file = dev->file;
+    e->device_line = dev->line;
 }
 
 static jc_status resolve_hardware(est *s)
@@ -212,17 +172,15 @@ static jc_status resolve_hardware(est *s)
              dev->id, host->id, host->accel->id, dev->id);
     s->dev = dev;
     s->host = host;
-    s->e->device_id = dev->id;
-    char label[400];
-    s->e->device_name = jci_bld_str(&s->b, "%s", jc_device_label(dev, label, sizeof label));
-    s->e->host_id = host ? host->id : NULL;
-    s->e->device = dev;
-    s->e->device_file = dev->file;
-    s->e->device_line = dev->line;
+    jci_est_name_hardware(&s->b, s->e, dev, host);
     if (alias && dev_named == dev && picks_variant(s->b.db, dev, alias))
         s->e->device_alias = jci_bld_str(&s->b, "%s", alias);
 
-    if ((st = count_hardware(s, host, dev, traced, traced_n))) return st;
+    jci_site x = jci_est_site(s);
+    x.host = host;
+    x.dev = dev;
+    if ((st = jci_site_count(&s->b, &x, j->count, traced, traced_n))) return st;
+    jci_est_site_set(s, &x);
     s->e->devices = s->G;
     s->e->hosts = s->K;
 
@@ -300,17 +258,11 @@ static jc_status resolve_all(est *s)
                               "every device draws at least idle power for all of it",
                      FMT_N(s->b.job->mode == JC_MODE_TRAINING ? s->batch : s->passes), FMT_N(par), FMT_N(s->G),
                      FMT_N(par));
-    if ((st = jci_est_resolve_host(s))) return st;
-    if ((st = jci_est_resolve_cpu_usage(s))) return st;
-    if ((st = jci_est_resolve_place(s))) return st;
+    if ((st = jci_est_resolve_site(s))) return st;
     return jci_bld_check(&s->b);   /* out of memory, or a key missing from assumption_keys.def */
 }
 
-/* Every result is finite or refused (issue 27): an input that passes its
- * own check but makes a figure overflow (--utilization 1e-300: an
- * infinite wall time) is JC_ERR_RANGE naming the figure.  NAN is
- * "unknown" (null / n/a) and stays. */
-static jc_status finite_results(const jc_estimate *e, jc_diag *d)
+jc_status jci_est_finite(const jc_estimate *e, jc_diag *d)
 {
     const struct { const char *name; const jc_range *r; } f[] = {
         {"the wall time", &e->wall_hours},           {"the device time", &e->device_hours},
@@ -357,6 +309,22 @@ static void predict(est *s)
     jc_estimate_free(p);
 }
 
+jc_estimate *jci_estimate_new(jci_arena *a, const jc_hwdb *db, jc_mode mode, jc_method method)
+{
+    jc_estimate *e = jci_arena_alloc(a, sizeof *e);
+    est_internal *ei = jci_arena_alloc(a, sizeof *ei);
+    if (!e || !ei) return NULL;
+    ei->a = NULL;
+    ei->trace = NULL;
+    e->internal_ = ei;
+    e->mode = mode;
+    e->method = method;
+    e->batch = NAN;
+    e->hwdb_version = db->data_version;
+    e->ci_region_default = NAN;
+    return e;
+}
+
 jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
                           const jc_hwdb *db, jc_estimate **out, jc_diag *d)
 {
@@ -373,16 +341,11 @@ jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, cons
     jci_arena *a = s->b.a;
     s->an = an;
     s->share = sh;
-    s->e = jci_arena_alloc(a, sizeof *s->e);
-    est_internal *ei = jci_arena_alloc(a, sizeof *ei);
+    s->e = jci_estimate_new(a, db, job->mode, job->method);
     jc_status st = JC_OK;
-    if (!s->e || !ei) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    if (!s->e) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    est_internal *ei = s->e->internal_;
     ei->a = a;
-    s->e->internal_ = ei;
-    s->e->mode = job->mode;
-    s->e->method = job->method;
-    s->e->batch = NAN;
-    s->e->hwdb_version = db->data_version;
     if (an && an->model) {   /* the model's identity travels with the result */
         s->e->model_path = an->model->path;
         s->e->model_size_bytes = an->model->file_size;
@@ -395,7 +358,6 @@ jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, cons
     s->known_T = NAN;
     s->total_flops = NAN;
     s->batch = NAN;
-    s->e->ci_region_default = NAN;
     s->byte_scale = 1;
     s->util = s->act = s->act_mem = s->idle = s->tdp = s->host_w = s->overhead = R1(0);
     s->mem_eff = s->vec_eff = R1(1);
@@ -419,7 +381,7 @@ jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, cons
     if ((st = jci_est_summarise(s, o))) goto fail;
     if ((st = jci_est_measured_summary(s, o))) goto fail;
     if (s->trace) predict(s);
-    if ((st = finite_results(s->e, d))) goto fail;
+    if ((st = jci_est_finite(s->e, d))) goto fail;
     jci_est_check_memory(s);
     if ((st = jci_account_equivalences(&s->b, s->e))) goto fail;
     if ((st = jci_bld_move(&s->b, &s->e->assumptions, &s->e->n_assumptions,

@@ -26,6 +26,7 @@
 #include "estimate/builder.h"
 #include "estimate/efficiency.h"
 #include "estimate/power.h"
+#include "estimate/site.h"
 
 #include <math.h>
 
@@ -152,10 +153,13 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
 /* energy.c: peaks, bandwidth, TDP, idle, energy per op, utilisation,
  * efficiencies, scaling and power activity of the device. */
 jc_status jci_est_resolve_device_numbers(est *s);
-/* energy.c: host power (named host, --host-power, per-accelerator share). */
-jc_status jci_est_resolve_host(est *s);
-/* energy.c: region, carbon intensity (with its spread) and PUE. */
-jc_status jci_est_resolve_place(est *s);
+/* energy.c: the estimate's site (site.h) from its state, and back. */
+jci_site jci_est_site(const est *s);
+void jci_est_site_set(est *s, const jci_site *x);
+/* energy.c: the host power, the host CPUs' usage, the region, carbon
+ * intensity and PUE (site.h: jci_site_host, jci_site_cpu_usage,
+ * jci_site_place) into s. */
+jc_status jci_est_resolve_site(est *s);
 /* energy.c: the arithmetic of scenario sc (SC_LOW, SC_CENTRAL, SC_HIGH). */
 void jci_est_compute(est *s, int sc, outv *o);
 /* energy.c: the result from the three scenarios: the account (account.h:
@@ -167,12 +171,6 @@ jc_status jci_est_summarise(est *s, const outv o[3]);
  * --measured read into s->trace with its figures per scope (the known
  * runtime becomes its devices' active window). */
 jc_status jci_est_resolve_measured(est *s);
-/* measured.c: the host power's scale from the default host class's idle
- * and busy power at the host CPUs' usage (after the host is resolved):
- * --cpu-usage, else for an inference job with a database host figure the
- * constant host_cpu_usage_inference; a training job, --host-power and a
- * measured host keep the busy figure. */
-jc_status jci_est_resolve_cpu_usage(est *s);
 /* measured.c: scenario o with the trace's figures in place of the model's
  * for its scope. */
 void jci_est_apply_measured(const est *s, outv *o);
@@ -203,5 +201,20 @@ int jci_est_step_wanted(const jc_job *j);
  * jc_arch_load_hf, JC_ERR_HWDB (a constant missing). */
 jc_status jci_est_resolve_step(est *s);
 
+
+/* ---- shared with the serving model (serving.c) -------------------------------- */
+
+/* estimate.c: an empty estimate in arena a (mode, method, the database's
+ * version; batch and the region's default intensity unknown), released
+ * with a (jc_estimate_free releases nothing of it); NULL on
+ * out-of-memory. */
+jc_estimate *jci_estimate_new(jci_arena *a, const jc_hwdb *db, jc_mode mode, jc_method method);
+/* estimate.c: e's device and host identity (id, label, hwdb entry). */
+void jci_est_name_hardware(jci_builder *b, jc_estimate *e, const jc_device *dev, const jc_host *host);
+/* estimate.c: every result is finite or refused (issue 27): an input that
+ * passes its own check but makes a figure overflow (--utilization
+ * 1e-300: an infinite wall time) is JC_ERR_RANGE naming the figure.  NAN
+ * is "unknown" (null / n/a) and stays. */
+jc_status jci_est_finite(const jc_estimate *e, jc_diag *d);
 
 #endif /* JC_ESTIMATE_INT_H */

@@ -15,23 +15,25 @@
  *              at its boost clock exceeds the power limit, compute-bound
  *              kernel classes run at the clocks it leaves and draw it
  *              (jci_power_cap_clock, as a graph's kernels do);
- *   energy     the whole workload's device, host and facility energy and
- *              emissions come from the one energy stage (jc_estimate_run,
- *              given the modelled time and power), three times: the
- *              central case and the two corners of the ranged constants.
+ *   energy     the site the user's options give (site.h: hosts, host
+ *              power, region, intensity, PUE) and the account
+ *              (account.h) of the modelled time and device power, once
+ *              per corner of the ranged constants (central, low, high):
+ *              the whole workload's device, host and facility energy and
+ *              emissions.  No graph estimate is run.
  *
  * The state (struct sv) embeds the result builder the estimate uses too
  * (builder.h): assumptions with their keys checked against
  * assumption_keys.def, warnings, arena strings, hwdb citations, failures
- * "estimate --generate: ...".  The energy stage's assumptions and warnings
- * are appended to it after the serving model's own, and jci_bld_move hands
- * the merged lists to the estimate.  Nothing here prints; warnings travel
- * in the estimate.
+ * "estimate --generate: ...".  The site's and the account's assumptions
+ * follow the serving model's own, and jci_bld_move hands the lists to the
+ * estimate.  Nothing here prints; warnings travel in the estimate.
  */
 #include "base/fmt.h"
 #include "base/jc_internal.h"
-#include "estimate/akeys.h"
+#include "estimate/account.h"
 #include "estimate/arch.h"
+#include "estimate/estimate_int.h"
 #include "estimate/builder.h"
 #include "estimate/parallel.h"
 #include "estimate/power.h"
@@ -140,6 +142,7 @@ typedef struct sv {
     double wb, wb_exp, kvb;              /* bytes per weight (dense, experts), per KV element */
     const wfmt *wf, *wf_exp;
     double peak, bw, mem, tdp, idle, vec_peak;
+    jc_range idle_r;                     /* idle power with its range (the account's idle floor) */
     double n_total, n_active;
     int dequant;                         /* low-bit weights dequantised to the compute precision */
     /* coarse path (no architecture) */
@@ -658,6 +661,7 @@ static jc_status resolve_formats(sv *s)
 static jc_status resolve_idle(sv *s, const jc_device *dev)
 {
     if (dev->idle_w.present) {
+        s->idle_r = jci_sourced_range(&dev->idle_w);
         s->idle = jci_bld_assume(&s->b, "device.idle_w", "device idle power", R1(dev->idle_w.value), "W", JC_ORIGIN_HWDB,
                                  jci_bld_cite(&s->b, &dev->idle_w)).central;
         return JC_OK;
@@ -665,6 +669,7 @@ static jc_status resolve_idle(sv *s, const jc_device *dev)
     jc_range f;
     jc_status st = sconst(s, "idle_fraction_of_tdp_gpu", "device idle power as a fraction of its TDP (no published idle)", &f);
     if (st) return st;
+    s->idle_r = R3(f.low * s->tdp, f.central * s->tdp, f.high * s->tdp);
     s->idle = jci_bld_assume(&s->b, "device.idle_w", "device idle power (no published figure)", R1(f.central * s->tdp),
                              "W", JC_ORIGIN_DERIVED, "TDP x idle_fraction_of_tdp_gpu").central;
     return JC_OK;
@@ -931,61 +936,128 @@ static jc_range j_per(jc_range kwh, double n)
 /* Each end of r times f. */
 static jc_range rmul(jc_range r, double f) { return R3(r.low * f, r.central * f, r.high * f); }
 
+/* The site of the serving run (site.h): the devices and hosts, the host
+ * power, the host CPUs' usage and the place, from the user's options.  No
+ * host named nor its power given: the system class of the device and
+ * count at its busy figure, *share set (a given figure: the CPUs' usage
+ * does not scale it).  The site's restatements of the serving model's own
+ * assumptions ("devices") are dropped. */
+static jc_status resolve_site(sv *s, jci_site *x, jc_estimate *c, jc_range *share, jc_host_class *cls,
+                              const jc_constant **hc)
+{
+    const jc_job *j = s->b.job;
+    jc_status st;
+    const jc_device *d2 = NULL;
+    const jc_constant *hidle = NULL;
+    jc_diag tmp;
+    size_t own = s->b.n_as;
+    *x = (jci_site){.dev = s->dev, .avg_power = NAN, .m_host = NAN, .m_wall = NAN, .host_factor = 1};
+    if (j->host && (st = jc_hwdb_hardware(s->b.db, j->host, &d2, &x->host, s->b.d))) return st;
+    if (d2) return jci_bld_fail(&s->b, JC_ERR_USAGE, "'%s' is a device, not a host: use --device", j->host);
+    if (x->host && x->host->accel && x->host->accel != s->dev)
+        jci_bld_warn(&s->b, "--device %s differs from host %s's accelerator %s; using %s", s->dev->id, x->host->id,
+                     x->host->accel->id, s->dev->id);
+    if ((st = jci_site_count(&s->b, x, s->G, NULL, 0))) return st;
+    jci_est_name_hardware(&s->b, c, s->dev, x->host);
+    c->devices = x->G;
+    c->hosts = x->K;
+    *cls = jci_host_class_default(s->dev, s->G);
+    int host_share = !j->host && isnan(j->host_power_w) && *cls != JC_HOSTCLASS_NONE &&
+                     jci_host_class_resolve(s->b.db, *cls, hc, &hidle, &tmp) == JC_OK;
+    *share = host_share ? jci_sourced_range(&(*hc)->value) : R1(NAN);
+    /* the device power is the model's: without a host named or a host
+     * share, no host term is added */
+    x->avg_power = 0;
+    jci_bld_drop_restated(&s->b, own);
+    return JC_OK;
+}
+
+/* One corner r of the serving model (its time and device power) through
+ * the account: its three scenarios take the place's, the idle power's and
+ * the host's ranges at wall time T and average device power p. */
+static void account_corner(const sv *s, const jci_site *x, double T, double p, jc_range host_w, jc_estimate *e)
+{
+    jci_account_in in = {.G = x->G, .place = {x->pue, x->ci, e->has_market,
+                                             e->has_market ? x->region->market_gco2e_per_kwh.value : 0}};
+    for (int sc = SC_LOW; sc <= SC_HIGH; sc++) {
+        double idle = jci_pick(s->idle_r, sc, JCI_RAISES);
+        in.sc[sc].T = T;
+        in.sc[sc].e_dev = p * x->G * T;
+        in.sc[sc].e_idle = x->G * T * fmin(idle, p);
+        in.sc[sc].e_host = x->host_on ? jci_pick(host_w, sc, JCI_RAISES) * x->host_factor * T : 0;
+    }
+    jci_account_run(&in, e);
+}
+
 static void merge(jc_range *c, const jc_range *lo, const jc_range *hi)
 {
     c->low = lo->low < c->central ? lo->low : c->central;
     c->high = hi->high > c->central ? hi->high : c->central;
 }
 
+/* The serving run's time and power per corner (k) through the account
+ * (account.h), at the site the user's options give (site.h); *out is
+ * the estimate of the whole workload, in s's arena.  The serving model's
+ * assumptions come first, then the site's and the account's. */
 static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
 {
-    jc_job jj = *s->b.job;
-    jc_estimate *e[3] = {NULL, NULL, NULL};
-    jc_status st = JC_OK;
-    jj.mode = JC_MODE_INFERENCE;
-    jj.per_node = 0;
-    jj.tokens_per_request = s->O;
-    jj.requests = s->R;
-    jj.count = s->G;
-    jj.device = s->dev->id;
-    jj.host = s->b.job->host;
-    jj.device_hours = NAN;
-    jj.utilization = NAN;
-    jj.hf_config = NULL;
-    jj.prompt_dim = jj.past_dim = NULL;   /* the decoder's dims were bound by the serving model */
-    jj.tp = jj.pp = jj.ep = NAN;   /* applied above: the energy stage sees G devices */
-    /* the serving keys were used above; the inference run sees hours and power */
-    jj.prompt_tokens = jj.output_tokens = jj.concurrency = NAN;
-    jj.weights = jj.kv_format = jj.serving_runtime = NULL;
-    jj.precision = s->r->compute_precision;
-    /* no host named: the system class of the device and count, as for
-     * every estimate (jc_estimate_run adds none beside a measured or
-     * modelled average power, so its power is passed here) */
-    const jc_constant *hc = NULL, *hidle = NULL;
-    jc_diag tmp;
-    jc_host_class cls = jci_host_class_default(s->dev, s->G);
-    int host_share = !s->b.job->host && isnan(s->b.job->host_power_w) && cls != JC_HOSTCLASS_NONE &&
-                     jci_host_class_resolve(s->b.db, cls, &hc, &hidle, &tmp) == JC_OK;
-    for (int sc = SC_LOW; sc <= SC_HIGH && !st; sc++) {
-        jj.hours = k[sc].T / 3600;
-        jj.avg_power_w = k[sc].p_avg;
-        if (host_share) {
-            jj.host_power_w = jci_host_class_hosts(cls, s->G) * jci_pick(jci_sourced_range(&hc->value), sc, JCI_RAISES);
-        }
-        st = jc_estimate_run(&jj, NULL, s->b.db, &e[sc], s->b.d);
+    jc_status st;
+    jc_estimate *c = jci_estimate_new(s->b.a, s->b.db, JC_MODE_GENERATION, s->b.job->method);
+    if (!c) return jci_diag_set(s->b.d, JC_ERR_NOMEM, "out of memory");
+    if (jc_precision_parse(s->r->compute_precision, &c->prec))
+        return jci_bld_fail(&s->b, JC_ERR_INTERNAL, "no compute precision '%s'", s->r->compute_precision);
+    c->precision = jc_precision_name(c->prec);
+    jci_site x;
+    jc_range share = R1(NAN);
+    jc_host_class cls = JC_HOSTCLASS_NONE;
+    const jc_constant *hc = NULL;
+    if ((st = resolve_site(s, &x, c, &share, &cls, &hc))) return st;
+    /* the hours as a runtime of that length is taken (h, then s) */
+    double T[3], hw[3];
+    for (int sc = SC_LOW; sc <= SC_HIGH; sc++) {
+        T[sc] = k[sc].T / 3600 * 3600;
+        hw[sc] = jci_host_class_hosts(cls, s->G) * jci_pick(share, sc, JCI_RAISES);
     }
-    if (st) goto done;
-    jc_estimate *c = e[SC_CENTRAL];
-#define M(f) merge(&c->f, &e[SC_LOW]->f, &e[SC_HIGH]->f)
+    jci_bld_assume(&s->b, "runtime.hours", "serving time of the workload (modelled: requests x (prefill + output x step) / "
+                   "concurrency / replicas)", R3(k[0].T / 3600, k[1].T / 3600, k[2].T / 3600), "h", JC_ORIGIN_DERIVED,
+                   "the serving model (docs/workflow-serving.md)");
+    jci_bld_assume(&s->b, "device.avg_power_w", "device power while serving (prefill and decode phases, time-weighted)",
+                   R3(k[0].p_avg, k[1].p_avg, k[2].p_avg), "W", JC_ORIGIN_DERIVED,
+                   "src/estimate/power.h: idle + (TDP - idle) (1 - exp(-(k_c u_c + k_m u_m))) + the DRAM's energy "
+                   "per byte while computing, a_launch while the runtime runs, at most the power limit; the "
+                   "power_* constants of hwdb/energy-model.yaml (every device and path)");
+    if (hc && !isnan(share.central)) {
+        x.host_on = x.host_fixed = 1;
+        x.host_w = R1(hw[SC_CENTRAL]);
+        jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power: system class '%s' x %s (the usual system for %s "
+                       "device%s; no --host named)", jci_host_class_name(cls), FMT_N(jci_host_class_hosts(cls, s->G)),
+                       FMT_N(s->G), s->G == 1 ? "" : "s"), R3(hw[SC_LOW], hw[SC_CENTRAL], hw[SC_HIGH]), "W",
+                       JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &hc->value));
+        c->host_assumed = jci_bld_str(&s->b, "%s W x %s (--host-power)", FMT_N(hw[SC_CENTRAL]), FMT_N(1));
+        c->host_given = 1;
+    } else if ((st = jci_site_host(&s->b, &x, c))) {
+        return st;
+    }
+    if ((st = jci_site_cpu_usage(&s->b, &x)) || (st = jci_site_place(&s->b, &x, c))) return st;
+    /* each corner's scenarios over the place's ranges; the result takes
+     * the central corner's central case and the outer ends of the others */
+    jc_estimate e[3];
+    for (int r = SC_LOW; r <= SC_HIGH; r++) {
+        e[r] = *c;
+        account_corner(s, &x, T[r], k[r].p_avg, hc && !isnan(share.central) ? R1(hw[r]) : x.host_w, &e[r]);
+    }
+    *c = e[SC_CENTRAL];
+#define M(f) merge(&c->f, &e[SC_LOW].f, &e[SC_HIGH].f)
     M(wall_hours); M(device_hours); M(energy_device_kwh); M(energy_idle_kwh); M(energy_dynamic_kwh);
     M(energy_host_kwh); M(energy_it_kwh); M(energy_facility_kwh); M(co2_kg); M(avg_power_w);
-    M(j_per_sample); M(j_per_token);
     if (c->has_market) M(co2_market_kg);
-    if (c->has_embodied) M(co2_embodied_kg);
 #undef M
-    c->mode = JC_MODE_GENERATION;
-    /* the work is known from the architecture: the energy stage saw only
-     * hours and power, so the FLOPs and the implied utilisation are set here */
+    jci_account_warn_tdp(&s->b, s->dev, c);
+    if (s->b.job->embodied && (st = jci_site_embodied(&s->b, s->dev, x.G, T, c))) return st;
+    if ((st = jci_est_finite(c, s->b.d))) return st;
+    if ((st = jci_account_equivalences(&s->b, c))) return st;
+    /* the work is known from the architecture: FLOPs and the implied
+     * utilisation of each corner */
     for (int sc = 0; sc < 3; sc++) {
         double fl = s->R * (k[sc].pre_flops + s->O * k[sc].dec_flops_tok);
         double u = k[sc].T > 0 && s->peak > 0 ? fl / (s->G * s->peak * k[sc].T) : 0;
@@ -1003,44 +1075,7 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
         c->model_graph_sha256 = s->a->counted->graph_sha256 && s->a->counted->graph_sha256[0]
                                     ? s->a->counted->graph_sha256 : NULL;
     }
-    /* relabel the energy stage's inputs: time and power are modelled */
-    for (size_t i = 0; i < c->n_assumptions; i++) {
-        jc_assumption *x = &c->assumptions[i];
-        if (x->key == jci_akey_name(JCI_AK_RUNTIME_HOURS)) {   /* by id: the table's pointer */
-            x->label = "serving time of the workload (modelled: requests x (prefill + output x step) / concurrency / replicas)";
-            x->value.low = k[0].T / 3600;
-            x->value.high = k[2].T / 3600;
-            x->origin = JC_ORIGIN_DERIVED;
-            x->source = "the serving model (docs/workflow-serving.md)";
-        } else if (x->key == jci_akey_name(JCI_AK_AVG_POWER)) {
-            x->label = "device power while serving (prefill and decode phases, time-weighted)";
-            x->value.low = k[0].p_avg;
-            x->value.high = k[2].p_avg;
-            x->origin = JC_ORIGIN_DERIVED;
-            x->source = "src/estimate/power.h: idle + (TDP - idle) (1 - exp(-(k_c u_c + k_m u_m))) + the DRAM's energy "
-                        "per byte while computing, a_launch while the runtime runs, at most the power limit; the "
-                        "power_* constants of hwdb/energy-model.yaml (every device and path)";
-        } else if (x->key == jci_akey_name(JCI_AK_HOST_POWER) && host_share) {
-            x->label = jci_bld_str(&s->b, "host power: system class '%s' x %s (the usual system for %s device%s; no --host named)",
-                            jci_host_class_name(cls), FMT_N(jci_host_class_hosts(cls, s->G)), FMT_N(s->G), s->G == 1 ? "" : "s");
-            x->value.low = e[SC_LOW]->assumptions[i].value.central;
-            x->value.high = e[SC_HIGH]->assumptions[i].value.central;
-            x->origin = JC_ORIGIN_HWDB;
-            x->source = jci_bld_cite(&s->b, &hc->value);
-        }
-    }
-    /* the serving model's assumptions and warnings first, then the stage's;
-     * the stage's own "devices", "requests", precision and vector peak are
-     * ours, restated */
-    size_t own = s->b.n_as;
-    for (size_t i = 0; i < c->n_assumptions; i++) {
-        const char *key = c->assumptions[i].key;
-        int mine = key == jci_akey_name(JCI_AK_PRECISION) || key == jci_akey_name(JCI_AK_VECTOR_FLOPS);
-        for (size_t q = 0; q < own && !mine; q++) mine = !strcmp(key, s->b.as[q].key);
-        if (!mine) jci_bld_push(&s->b, &c->assumptions[i]);
-    }
-    for (size_t i = 0; i < c->n_warnings; i++) jci_bld_warn(&s->b, "%s", c->warnings[i]);
-    if ((st = jci_bld_move(&s->b, &c->assumptions, &c->n_assumptions, &c->warnings, &c->n_warnings))) goto done;
+    if ((st = jci_bld_move(&s->b, &c->assumptions, &c->n_assumptions, &c->warnings, &c->n_warnings))) return st;
     double tok = s->R * s->O;
     c->tokens = tok;
     c->samples = s->R;
@@ -1049,12 +1084,7 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     c->samples_per_kwh = R3(s->R / c->energy_facility_kwh.high, s->R / c->energy_facility_kwh.central,
                             s->R / c->energy_facility_kwh.low);
     *out = c;
-    e[SC_CENTRAL] = NULL;
-done:
-    jc_estimate_free(e[SC_LOW]);
-    jc_estimate_free(e[SC_CENTRAL]);
-    jc_estimate_free(e[SC_HIGH]);
-    return st;
+    return JC_OK;
 }
 
 /* ---- per-node view of one decode step ------------------------------------------- */
@@ -1310,6 +1340,17 @@ jc_status jc_serving_run(const jc_job *job, const jc_arch *arch, const jc_hwdb *
         !isnan(job->flops) || job->method != JC_METHOD_ROOFLINE) {
         st = jci_bld_fail(&s->b, JC_ERR_USAGE, "--hours, --device-hours, --avg-power, --utilization, --flops and --method are not "
                   "used by the serving model (its time and power are modelled per phase)");
+        goto fail;
+    }
+    if (!isnan(job->gpu_usage) || job->measured || job->trace_format || job->trace_scope || !isnan(job->trace_gap_s) ||
+        !isnan(job->trace_idle_w) || !isnan(job->trace_interval_s)) {
+        st = jci_bld_fail(&s->b, JC_ERR_USAGE, "--gpu-usage, --measured and the trace's options are not used by the "
+                          "serving model (its time and device power are modelled per phase)");
+        goto fail;
+    }
+    if (!isnan(job->cpu_usage) && !(job->cpu_usage >= 0 && job->cpu_usage <= 1)) {
+        st = jci_bld_fail(&s->b, JC_ERR_USAGE, "--cpu-usage must be in [0, 1] (a fraction of the time; got %s)",
+                          FMT_N(job->cpu_usage));
         goto fail;
     }
     if ((st = resolve_work(s))) goto fail;
