@@ -116,7 +116,7 @@ jc_status jci_site_host(jci_builder *b, jci_site *x, jc_estimate *e)
         x->host_w = jci_bld_assume(b, "host.power_w", jci_bld_str(b, "host power, %s x %s (CPUs, DRAM, fans, NICs)", FMT_N(x->K), x->host->id),
                            R3(r.low * x->K, r.central * x->K, r.high * x->K), "W", JC_ORIGIN_HWDB,
                            jci_bld_cite(b, &x->host->host_power_w));
-        int derived_k = !given(j->hosts) && x->K > 1;  /* count_hardware: from --count */
+        int derived_k = !given(j->hosts) && x->K > 1;  /* jci_site_count: from --count */
         e->host_assumed = derived_k ? jci_bld_str(b, "%s x %s (--host; hosts to hold --count %s)",
                                                      x->host->id, FMT_N(x->K), FMT_N(x->G))
                                        : jci_bld_str(b, "%s x %s (--host)", x->host->id, FMT_N(x->K));
