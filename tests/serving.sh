@@ -164,3 +164,21 @@ assert S.family({"model": "codellama/CodeLlama-7b-hf"}) == "llama"
 assert S.family({"model": "mistralai/Mixtral-8x7B-Instruct-v0.1"}) == "mixtral"
 PY
 then ok accuracy-fold-replay; else ko accuracy-fold-replay "fold replay wrong"; fi
+
+# One host rule for every mode (issue 44 item 3): serving names and charges
+# the host as the estimate of a graph's inference does on the same devices
+# (no --host: the devices' share of their system class's server, at the
+# host CPUs' inference usage), never "W x 1 (--host-power)" it was not given.
+for n in 1 8; do
+  G="--hf-config $CFG/llama-3.1-8b.json --prompt-tokens 500 --output-tokens 300 --concurrency 64 --requests 1000"
+  $JC estimate --generate $G --device h100 --count $n 2>/dev/null |
+    grep -E '^host |^  host\.(power_w|usage|usage_factor) ' > "$out/host_serving_$n"
+  $JC estimate models/resnet50.onnx --device h100 --count $n 2>/dev/null |
+    grep -E '^host |^  host\.(power_w|usage|usage_factor) ' > "$out/host_graph_$n"
+  if [ -s "$out/host_graph_$n" ] && cmp -s "$out/host_serving_$n" "$out/host_graph_$n" &&
+     ! grep -q -- '--host-power' "$out/host_serving_$n"; then
+    ok "host_rule_$n"
+  else
+    ko "host_rule_$n" "serving: $(head -1 "$out/host_serving_$n"); graph: $(head -1 "$out/host_graph_$n")"
+  fi
+done

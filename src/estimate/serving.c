@@ -937,21 +937,19 @@ static jc_range j_per(jc_range kwh, double n)
 static jc_range rmul(jc_range r, double f) { return R3(r.low * f, r.central * f, r.high * f); }
 
 /* The site of the serving run (site.h): the devices and hosts, the host
- * power, the host CPUs' usage and the place, from the user's options.  No
- * host named nor its power given: the system class of the device and
- * count at its busy figure, *share set (a given figure: the CPUs' usage
- * does not scale it).  The site's restatements of the serving model's own
- * assumptions ("devices") are dropped. */
-static jc_status resolve_site(sv *s, jci_site *x, jc_estimate *c, jc_range *share, jc_host_class *cls,
-                              const jc_constant **hc)
+ * power, the host CPUs' usage and the place, from the user's options by
+ * the rules every estimate follows (a named host, --host-power, a cloud
+ * region's instance, else the devices' share of their system class's
+ * server at the host CPUs' inference usage).  The site's restatements of
+ * the serving model's own assumptions ("devices") are dropped. */
+static jc_status resolve_site(sv *s, jci_site *x, jc_estimate *c)
 {
     const jc_job *j = s->b.job;
     jc_status st;
     const jc_device *d2 = NULL;
-    const jc_constant *hidle = NULL;
-    jc_diag tmp;
     size_t own = s->b.n_as;
-    *x = (jci_site){.dev = s->dev, .avg_power = NAN, .m_host = NAN, .m_wall = NAN, .host_factor = 1};
+    *x = (jci_site){.dev = s->dev, .avg_power = NAN, .m_host = NAN, .m_wall = NAN, .host_factor = 1,
+                    .host_fixed = !isnan(j->host_power_w)};
     if (j->host && (st = jc_hwdb_hardware(s->b.db, j->host, &d2, &x->host, s->b.d))) return st;
     if (d2) return jci_bld_fail(&s->b, JC_ERR_USAGE, "'%s' is a device, not a host: use --device", j->host);
     if (x->host && x->host->accel && x->host->accel != s->dev)
@@ -961,13 +959,6 @@ static jc_status resolve_site(sv *s, jci_site *x, jc_estimate *c, jc_range *shar
     jci_est_name_hardware(&s->b, c, s->dev, x->host);
     c->devices = x->G;
     c->hosts = x->K;
-    *cls = jci_host_class_default(s->dev, s->G);
-    int host_share = !j->host && isnan(j->host_power_w) && *cls != JC_HOSTCLASS_NONE &&
-                     jci_host_class_resolve(s->b.db, *cls, hc, &hidle, &tmp) == JC_OK;
-    *share = host_share ? jci_sourced_range(&(*hc)->value) : R1(NAN);
-    /* the device power is the model's: without a host named or a host
-     * share, no host term is added */
-    x->avg_power = 0;
     jci_bld_drop_restated(&s->b, own);
     return JC_OK;
 }
@@ -1008,16 +999,10 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
         return jci_bld_fail(&s->b, JC_ERR_INTERNAL, "no compute precision '%s'", s->r->compute_precision);
     c->precision = jc_precision_name(c->prec);
     jci_site x;
-    jc_range share = R1(NAN);
-    jc_host_class cls = JC_HOSTCLASS_NONE;
-    const jc_constant *hc = NULL;
-    if ((st = resolve_site(s, &x, c, &share, &cls, &hc))) return st;
+    if ((st = resolve_site(s, &x, c))) return st;
     /* the hours as a runtime of that length is taken (h, then s) */
-    double T[3], hw[3];
-    for (int sc = SC_LOW; sc <= SC_HIGH; sc++) {
-        T[sc] = k[sc].T / 3600 * 3600;
-        hw[sc] = jci_host_class_hosts(cls, s->G) * jci_pick(share, sc, JCI_RAISES);
-    }
+    double T[3];
+    for (int sc = SC_LOW; sc <= SC_HIGH; sc++) T[sc] = k[sc].T / 3600 * 3600;
     jci_bld_assume(&s->b, "runtime.hours", "serving time of the workload (modelled: requests x (prefill + output x step) / "
                    "concurrency / replicas)", R3(k[0].T / 3600, k[1].T / 3600, k[2].T / 3600), "h", JC_ORIGIN_DERIVED,
                    "the serving model (docs/workflow-serving.md)");
@@ -1026,25 +1011,14 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
                    "src/estimate/power.h: idle + (TDP - idle) (1 - exp(-(k_c u_c + k_m u_m))) + the DRAM's energy "
                    "per byte while computing, a_launch while the runtime runs, at most the power limit; the "
                    "power_* constants of hwdb/energy-model.yaml (every device and path)");
-    if (hc && !isnan(share.central)) {
-        x.host_on = x.host_fixed = 1;
-        x.host_w = R1(hw[SC_CENTRAL]);
-        jci_bld_assume(&s->b, "host.power_w", jci_bld_str(&s->b, "host power: system class '%s' x %s (the usual system for %s "
-                       "device%s; no --host named)", jci_host_class_name(cls), FMT_N(jci_host_class_hosts(cls, s->G)),
-                       FMT_N(s->G), s->G == 1 ? "" : "s"), R3(hw[SC_LOW], hw[SC_CENTRAL], hw[SC_HIGH]), "W",
-                       JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &hc->value));
-        c->host_assumed = jci_bld_str(&s->b, "%s W x %s (--host-power)", FMT_N(hw[SC_CENTRAL]), FMT_N(1));
-        c->host_given = 1;
-    } else if ((st = jci_site_host(&s->b, &x, c))) {
-        return st;
-    }
+    if ((st = jci_site_host(&s->b, &x, c))) return st;
     if ((st = jci_site_cpu_usage(&s->b, &x)) || (st = jci_site_place(&s->b, &x, c))) return st;
     /* each corner's scenarios over the place's ranges; the result takes
      * the central corner's central case and the outer ends of the others */
     jc_estimate e[3];
     for (int r = SC_LOW; r <= SC_HIGH; r++) {
         e[r] = *c;
-        account_corner(s, &x, T[r], k[r].p_avg, hc && !isnan(share.central) ? R1(hw[r]) : x.host_w, &e[r]);
+        account_corner(s, &x, T[r], k[r].p_avg, x.host_w, &e[r]);
     }
     *c = e[SC_CENTRAL];
 #define M(f) merge(&c->f, &e[SC_LOW].f, &e[SC_HIGH].f)
