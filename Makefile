@@ -8,6 +8,9 @@
 #                   N skipped" (the skips allowed: tests/expected_skips.txt)
 #   make golden     the golden CLI outputs (tests/golden/); CASE=name: one
 #                   case (make golden-update [CASE=name] rewrites them)
+#   make docs-figures  rewrite the command outputs README.md and docs/ show
+#                   (each marked "<!-- output: COMMAND -->") with what the
+#                   build prints; make test fails when one differs
 #   make check      the fast loop from a built tree: unit tests, goldens,
 #                   lint and cli_consistency (no Python, no valgrind); about 25 s
 #   make deps       install the Debian packages joulecast needs (as root),
@@ -96,7 +99,7 @@ HWDBDIR    := $(DATADIR)/joulecast/hwdb
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 
-.PHONY: all deps demo test check test-build clean bench accuracy lint check-deps golden golden-update golden-freeze fuzz fuzz-build valgrind hwdb-schema
+.PHONY: all deps demo test check test-build clean bench accuracy lint check-deps golden golden-update docs-figures golden-freeze fuzz fuzz-build valgrind hwdb-schema
 
 all: $(BUILD)/joulecast $(BUILD)/libjoulecast.a $(BUILD)/libjoulecast.so $(BUILD)/hwdb.snap
 
@@ -370,6 +373,12 @@ $(filter-out $(DEP_FILES:.d=.o),$(LIB_OBJ) $(CLI_OBJ) $(ALIB_OBJ) $(ACLI_OBJ) \
 # docs/hwdb-schema.md's tables and tools/hwdb_fields.json (tests/hwdb.sh)
 hwdb-schema: $(BUILD)/joulecast
 	python3 tools/hwdb_schema.py --update $(BUILD)/joulecast
+
+# the command outputs README.md, docs/*.md and the man page show (each
+# block after "<!-- output: COMMAND -->"), rewritten with what the build
+# prints: after a refit or an output change (tests/docs_figures.sh checks them)
+docs-figures: all
+	python3 tools/docs_figures.py --update
 
 # the goldens (tests/golden/), or one: make golden CASE=name
 golden: all

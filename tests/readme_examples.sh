@@ -13,8 +13,8 @@
 # would: when its last line is an expression, the value is displayed the
 # way Jupyter does - through _repr_html_ when it has one, which must give
 # an HTML document.  What it checks: that every example still runs (exit 0,
-# and an HTML document from _repr_html_); it does not compare the outputs
-# with the text around them (the goldens, tests/golden/, pin outputs).
+# and an HTML document from _repr_html_); the outputs the README shows are
+# compared by tests/docs_figures.sh (each after an "output:" marker).
 # The commands run the release build ($JC_RELEASE): the sanitizer build
 # runs the same code paths in the goldens and the other layers.
 set -u
