@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Generate the benchmark models of bench/run.sh into build/bench/ (never
+"""gen_models.py - generates the benchmark models of bench/run.sh into build/bench/ (never
 committed).  Run with Debian's /usr/bin/python3 (python3-onnx, numpy,
 torch 1.13 for the transformer only).
 

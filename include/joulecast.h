@@ -1,5 +1,5 @@
 /*
- * joulecast.h - the one public header of libjoulecast.
+ * joulecast.h (public API) - the one public header of libjoulecast.
  *
  * joulecast predicts the time, energy (kWh) and emissions (kgCO2e) of
  * training or running a neural network from its ONNX file, a hardware
@@ -152,7 +152,11 @@ typedef struct jc_value {
     jc_data_loc data_loc;
     uint64_t data_offset, data_length;  /* inline: in the model file */
     const char *ext_location;           /* external: relative path */
-    uint64_t ext_offset, ext_length;    /* external: as declared */
+    uint64_t ext_offset, ext_length;    /* external: as declared; for a
+                                           sparse tensor (is_sparse),
+                                           ext_offset holds instead the
+                                           count of stored (non-zero)
+                                           values, ext_length 0 */
     /* Values kept for small tensors only (shape inference needs them):
      * int64, int32 and bool tensors of <= 4096 elements, other
      * integer and floating tensors of <= 64 elements (those

@@ -7,7 +7,10 @@
 #     the run ("FAIL skip/CASE", exit status 1);
 #   - every glob of tests/expected_skips.txt has its reason;
 #   - `make golden CASE=name` runs that one golden case (one PASS line), and
-#     a CASE that names no case fails.
+#     a CASE that names no case fails;
+#   - the file-header lint (tools/header_lint.sh) finds a header naming an
+#     old file name, a missing or wrong stage, a cited file or function that
+#     is gone, and passes on the repository.
 set -u
 cd "$(dirname "$0")/.."
 export LC_ALL=C
@@ -67,4 +70,28 @@ else
   grep -q '^FAIL golden/no_such_case' "$T/g" && ok golden-unknown-case-fails ||
     ko golden-unknown-case-fails "$(cat "$T/g")"
 fi
+# the file-header lint (tools/header_lint.sh, in make lint) fails a header
+# that names another file, lacks its stage, names a stage not its folder,
+# cites a file that is not there or a function no one defines
+mkdir -p "$T/hl/src/base" "$T/hl/src/report/html" "$T/hl/tools"
+printf '/*\n * good.c (base) - a good header naming src/base/good.c and jc_ok().\n */\nint jc_ok(void);\n' > "$T/hl/src/base/good.c"
+printf '/*\n * old_name.c (base) - named by an old name.\n */\n' > "$T/hl/src/base/renamed.c"
+printf '/*\n * nostage.c - no stage.\n */\n' > "$T/hl/src/base/nostage.c"
+printf '/*\n * page.c (report) - the stage is report/html.\n */\n' > "$T/hl/src/report/html/page.c"
+printf '/*\n * stale.c (base) - see src/base/gone.c and jc_gone().\n */\n' > "$T/hl/src/base/stale.c"
+printf '#!/bin/sh\n# Purpose: not the name first\n' > "$T/hl/tools/x.sh"
+(cd "$T/hl" && sh "$OLDPWD/tools/header_lint.sh" src/base/good.c src/base/renamed.c src/base/nostage.c \
+   src/report/html/page.c src/base/stale.c tools/x.sh) > "$T/hl.out" 2>&1
+hl_rc=$?
+want="src/base/renamed.c: the header should start \"renamed.c (base) - ...\"
+src/base/nostage.c: the header should start \"nostage.c (base) - ...\"
+src/report/html/page.c: the header should start \"page.c (report/html) - ...\"
+tools/x.sh: the header should start \"x.sh - ...\"
+src/base/stale.c: names src/base/gone.c, which does not exist
+src/base/stale.c: names jc_gone(), which src/ and include/ do not define"
+got=$(sed 's/, it starts .*//' "$T/hl.out")
+[ "$hl_rc" = 1 ] && [ "$got" = "$want" ] && ok header-lint-finds-stale-headers ||
+  ko header-lint-finds-stale-headers "exit $hl_rc: $(tr '\n' '|' < "$T/hl.out")"
+sh tools/header_lint.sh > "$T/hl2.out" 2>&1 && ok header-lint-clean-tree ||
+  ko header-lint-clean-tree "$(head -n 5 "$T/hl2.out" | tr '\n' '|')"
 exit 0

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Purpose: quick consistency check of joulecast's hwdb/ YAML against
+# check_hwdb.py - a quick consistency check of joulecast's hwdb/ YAML against
 # docs/hwdb-schema.md (not a replacement for the C loader's validation):
 # every file parses as plain YAML, every sourced value has value + source,
 # every source id exists in its file and has a year or date, ids/aliases are

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Export a tiny GPT-2-shaped decoder with a past key/value cache to ONNX.
+"""export_decoder.py - exports a tiny GPT-2-shaped decoder with a past key/value cache to ONNX.
 
 Purpose: give `joulecast estimate --generate MODEL.onnx` (the ONNX decoder
 path of the serving model, docs/workflow-serving.md) a decoder export of

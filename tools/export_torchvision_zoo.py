@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Export torchvision's whole classification zoo to graph-only ONNX files.
+"""export_torchvision_zoo.py - exports torchvision's whole classification zoo to graph-only ONNX files.
 
 Purpose: give joulecast's counting a test set of every classification
 model that Debian's torchvision ships (`torchvision.models.list_models(

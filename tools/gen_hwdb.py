@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Purpose: generate joulecast's hardware/region/data-centre database (hwdb/*.yaml,
+# gen_hwdb.py - generates joulecast's hardware/region/data-centre database (hwdb/*.yaml,
 # schema docs/hwdb-schema.md) from the sourced CSV facts in ../shared/data
 # (facts/*.csv, facts/raw/google-region-carbon-info, green-algorithms/**).
 # Standard library only. Output is deterministic; run it again after changing

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Purpose: keep the copies of the hwdb field tables (src/hwdb/fields_<kind>.def)
+# hwdb_schema.py - keeps the copies of the hwdb field tables (src/hwdb/fields_<kind>.def)
 # equal to the tables: the generated Markdown tables of docs/hwdb-schema.md
 # (between "<!-- BEGIN hwdb schema KIND -->" and "<!-- END hwdb schema KIND -->")
 # and tools/hwdb_fields.json (read by tools/check_hwdb.py).  Both are output of

@@ -35,6 +35,10 @@
 #                        src/estimate/ (nm of build/obj/src/estimate/*.o: a
 #                        file calls another when it uses a symbol that one
 #                        defines; a cycle is named with one call per edge)
+#   file-header          every file's header starts "NAME - purpose" (a file
+#                        of src/: "NAME (STAGE) - purpose", STAGE its folder
+#                        under src/), and every source file or jc_/jci_
+#                        function it names exists (tools/header_lint.sh)
 #   exports              libjoulecast.so exports jc_ symbols only (the
 #                        build's -fvisibility=hidden and joulecast.h's
 #                        pragma; `nm -D --defined-only`)
@@ -224,6 +228,10 @@ else
     }' >> "$tmp/cy"
 fi
 report estimate-calls "$tmp/cy"
+
+# ---- file headers: the file's own name, its stage, nothing stale ----------
+sh tools/header_lint.sh > "$tmp/fh"
+report file-header "$tmp/fh"
 
 # ---- exports: libjoulecast.so defines for clients only the public API --------
 : > "$tmp/ex"

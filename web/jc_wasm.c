@@ -1,6 +1,6 @@
 /*
  * jc_wasm.c - the page's one door into libjoulecast (built only by
- * `make web`, tools/web_build.sh): jcw_run takes a command name and its
+ * `make web`; tools/web_deps.sh builds its C libraries): jcw_run takes a command name and its
  * key/value pairs as a JSON array of [key, value] pairs, calls the
  * library's binding entry point for that command (src/bind/: the same
  * jc_run_*_json functions the Python package calls), and answers one JSON

@@ -1,5 +1,5 @@
 /*
- * analyze.c - the analysis driver: jc_analyze().  Walks the main graph in
+ * analyze.c (analysis) - the analysis driver: jc_analyze().  Walks the main graph in
  * topological order, gives every value an inferred dtype/shape (with
  * folded values for small integer tensors), expands model-local functions
  * and If/Loop/Scan bodies into graph instances, calls each node's shape

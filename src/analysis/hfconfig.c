@@ -1,5 +1,5 @@
 /*
- * hfconfig.c - reads a Hugging Face config.json (cJSON) into a jc_arch:
+ * hfconfig.c (analysis) - reads a Hugging Face config.json (cJSON) into a jc_arch:
  * the per-layer architecture of a decoder-only transformer that the
  * serving model (src/estimate/serving.c) turns into per-layer work.
  *

@@ -1,5 +1,5 @@
 /*
- * views.c - the compatibility views of the counting buckets
+ * views.c (analysis) - the compatibility views of the counting buckets
  * (docs/counting.md): each is another aggregation of macs, flops,
  * special_ops and the per-node fvcore / onnx-tool terms, never a
  * recount.

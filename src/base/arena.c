@@ -1,5 +1,5 @@
 /*
- * arena.c - the arena allocator: a chain of blocks freed by one call (one arena per loaded object), printf into an arena, and the doubling growth of malloc'ed arrays. Knows nothing about ONNX or YAML.
+ * arena.c (base) - the arena allocator: a chain of blocks freed by one call (one arena per loaded object), printf into an arena, and the doubling growth of malloc'ed arrays. Knows nothing about ONNX or YAML.
  */
 #include "base/jc_internal.h"
 

@@ -1,5 +1,5 @@
 /*
- * diag.c - status names and the diagnostic every failing call fills (file, byte offset, YAML line:col or node name).
+ * diag.c (base) - status names and the diagnostic every failing call fills (file, byte offset, YAML line:col or node name).
  */
 #include "base/jc_internal.h"
 

@@ -1,5 +1,5 @@
 /*
- * dtype.c - small facts about joulecast's graph types that every stage
+ * dtype.c (base) - small facts about joulecast's graph types that every stage
  * needs: dtype names and sizes.
  */
 #include "base/jc_internal.h"

@@ -1,5 +1,5 @@
 /*
- * file.c - reading a whole stream into memory with a size cap: the one
+ * file.c (base) - reading a whole stream into memory with a size cap: the one
  * loop the CSV, JSON, TensorProto and standard-input readers share
  * (base/jc_internal.h, jci_read_stream; callers word their own errors),
  * and a named file read whole with the messages worded once

@@ -1,5 +1,5 @@
 /*
- * fmt.c - the one number format of text (fmt.h): reports, statements,
+ * fmt.c (base) - the one number format of text (fmt.h): reports, statements,
  * messages and the CLI's summaries (jc_format_number); SI prefixes, byte
  * sizes, integers with thousands separators; a machine format's number.
  * Locale-independent: thousands separators are written here, and the

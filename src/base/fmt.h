@@ -1,5 +1,5 @@
 /*
- * fmt.h - the one number format of joulecast's text, for every stage:
+ * fmt.h (base) - the one number format of joulecast's text, for every stage:
  * reports, HTML pages, statements, messages and CLI summaries
  * (docs/json-schemas.md, "Numbers in text and HTML"): four significant
  * digits (trailing zeros dropped), a whole number in full, thousands

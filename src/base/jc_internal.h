@@ -1,5 +1,5 @@
 /*
- * jc_internal.h - helpers shared by every stage of libjoulecast: the arena
+ * jc_internal.h (base) - helpers shared by every stage of libjoulecast: the arena
  * allocator, diagnostics, checked 64-bit arithmetic and a string hash map.
  * Not installed; clients use include/joulecast.h only.
  */

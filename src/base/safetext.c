@@ -1,5 +1,5 @@
 /*
- * safetext.c - terminal-safe text (issue 27): the one escaping rule for
+ * safetext.c (base) - terminal-safe text (issue 27): the one escaping rule for
  * every text a person may read in a terminal.  Model, graph, node, trace,
  * hwdb and diff strings are untrusted: a control byte (ESC, BEL, CR, an
  * OSC title sequence, a NUL), a C1 control, a bidi override or isolate

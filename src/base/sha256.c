@@ -1,5 +1,5 @@
 /*
- * sha256.c - SHA-256 (FIPS 180-4) for the model identity an estimate
+ * sha256.c (base) - SHA-256 (FIPS 180-4) for the model identity an estimate
  * carries: streaming over a buffer or a file.  Written from the standard's
  * description; checked against its test vectors in tests/unit/test_request.c.
  */

@@ -1,5 +1,5 @@
 /*
- * strmap.c - a string -> int32 hash map allocated in an arena (node, value and record names).
+ * strmap.c (base) - a string -> int32 hash map allocated in an arena (node, value and record names).
  */
 #include "base/jc_internal.h"
 

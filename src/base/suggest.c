@@ -1,5 +1,5 @@
 /*
- * suggest.c - the one "did you mean" rule: which known names are close to
+ * suggest.c (base) - the one "did you mean" rule: which known names are close to
  * what was typed, ranked the same way for every lookup (hwdb ids and
  * aliases, job keys and command-line options, YAML keys, enum values,
  * sources, model dims, Green-Algorithms tables).  See jc_internal.h.

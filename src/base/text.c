@@ -1,5 +1,5 @@
 /*
- * text.c - small string helpers: case-insensitive compare, the capped edit
+ * text.c (base) - small string helpers: case-insensitive compare, the capped edit
  * distance behind every "did you mean", shell quoting of a reproducing
  * command line, comma lists, YAML and CSV quoting, UTC time stamps, the
  * date a time stamp starts with, and UTF-8 validation.

@@ -1,5 +1,5 @@
 /*
- * yaml.c - the YAML boundary of joulecast: the only file that includes
+ * yaml.c (base) - the YAML boundary of joulecast: the only file that includes
  * <yaml.h>.  Reads one file (size-capped), runs libyaml's event parser over
  * it once and builds a small located tree (base/yaml_tree.h) that the
  * hardware database (src/hwdb/build.c), job files (src/job/jobfile.c) and

@@ -1,5 +1,5 @@
 /*
- * yaml_tree.h - the located YAML tree: what src/base/yaml.c (the only
+ * yaml_tree.h (base) - the located YAML tree: what src/base/yaml.c (the only
  * libyaml user) builds from one file, and the file it came from.  Read by
  * the hardware database (src/hwdb/build.c), job files (src/job/jobfile.c)
  * and op rules (src/analysis/ops/oprules.c).  Not installed.

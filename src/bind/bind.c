@@ -1,5 +1,5 @@
 /*
- * bind.c - the library's entry points for language bindings: options as
+ * bind.c (bind) - the library's entry points for language bindings: options as
  * key/value strings in, the CLI's JSON document out (joulecast.h
  * "Bindings").  Keys are the long option names of `joulecast count`,
  * `estimate` and `ga` without the dashes, the same as job-file keys, so a

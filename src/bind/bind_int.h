@@ -1,5 +1,5 @@
 /*
- * bind_int.h - what the binding entry points share (src/bind/bind.c,
+ * bind_int.h (bind) - what the binding entry points share (src/bind/bind.c,
  * src/bind/bind_workflows.c): value parsing with diagnostics that name
  * the key, and the request of the estimate-like commands (estimate,
  * statement, compare, sweep, calibrate) built from key/value pairs: the

@@ -1,5 +1,5 @@
 /*
- * bind_workflows.c - the binding entry points of `joulecast statement`,
+ * bind_workflows.c (bind) - the binding entry points of `joulecast statement`,
  * `compare`, `sweep`, `calibrate`, `hw` and `region` (joulecast.h "Bindings"): key/value
  * strings in, the document the CLI prints out (JSON, or the statement's
  * text, or with the key "html" the HTML report).  Each calls the library

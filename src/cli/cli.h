@@ -1,5 +1,5 @@
 /*
- * cli.h - what the command files of the joulecast CLI share: the command
+ * cli.h (cli) - what the command files of the joulecast CLI share: the command
  * table entry type, option parsing helpers and the diagnostic printer.
  * The CLI is a client of include/joulecast.h like any other.
  */

@@ -1,5 +1,5 @@
 /*
- * cmd_calibrate.c - `joulecast calibrate MEASUREMENTS.csv [JOB.yaml]
+ * cmd_calibrate.c (cli) - `joulecast calibrate MEASUREMENTS.csv [JOB.yaml]
  * [MODEL.onnx] [estimate options] --out FILE.yaml [--row N] [--date D]`:
  * fits the device's effective utilisation and energy per FLOP to a
  * measured run (CodeCarbon's emissions.csv or the simple CSV form),

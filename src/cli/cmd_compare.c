@@ -1,5 +1,5 @@
 /*
- * cmd_compare.c - `joulecast compare A.onnx B.onnx ... [options]`: the same
+ * cmd_compare.c (cli) - `joulecast compare A.onnx B.onnx ... [options]`: the same
  * job (the workload options of `estimate`, src/cli/jobopts.c), estimated
  * for each model on the same device and region, side by side with ratios
  * against the first model.  A model whose batch dim is fixed to another

@@ -1,5 +1,5 @@
 /*
- * cmd_count.c - `joulecast count MODEL.onnx ...`: shapes and cost of every
+ * cmd_count.c (cli) - `joulecast count MODEL.onnx ...`: shapes and cost of every
  * node, reported as text, JSON or CSV.  The options are rows of the
  * shared table (jobopts.c: dim, input, op-rules) plus
  * count's own; the model and its analysis come from the library's one

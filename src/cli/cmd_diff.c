@@ -1,5 +1,5 @@
 /*
- * cmd_diff.c - `joulecast diff OLD.json NEW.json [--max-increase 20%]
+ * cmd_diff.c (cli) - `joulecast diff OLD.json NEW.json [--max-increase 20%]
  * [--on central|high] [--json]`: compares two `estimate --json` outputs
  * (schema joulecast-estimate/1) and, with --max-increase, exits 10
  * (JC_ERR_BUDGET) when facility energy or location-based emissions rose

@@ -1,5 +1,5 @@
 /*
- * cmd_estimate.c - `joulecast estimate [JOB.yaml] [MODEL.onnx] [options]`:
+ * cmd_estimate.c (cli) - `joulecast estimate [JOB.yaml] [MODEL.onnx] [options]`:
  * time, energy and emissions of a training or inference job.
  *
  * The workload options live in the table shared with `compare` and

@@ -1,5 +1,5 @@
 /*
- * cmd_ga.c - `joulecast ga`: the Green-Algorithms calculator's figure for
+ * cmd_ga.c (cli) - `joulecast ga`: the Green-Algorithms calculator's figure for
  * a job described by runtime, cores, GPUs, memory, place and platform,
  * exactly as green-algorithms.org computes it, then what it leaves out and
  * joulecast's own estimate beside it.  Parsing and validation of options

@@ -1,5 +1,5 @@
 /*
- * cmd_hw.c - `joulecast hw list [--kind K] [--vendor V] [--form-factor F]
+ * cmd_hw.c (cli) - `joulecast hw list [--kind K] [--vendor V] [--form-factor F]
  * [--year Y|Y1-Y2] [--json]` and `joulecast hw show ID [--json]`: the
  * devices and hosts of the hardware database, every value with its
  * source.  The options are the library's (jc_command_opt_keys("hw"),

@@ -1,5 +1,5 @@
 /*
- * cmd_hwdb.c - `joulecast hwdb check [DIR...]` (validate a database or an
+ * cmd_hwdb.c (cli) - `joulecast hwdb check [DIR...]` (validate a database or an
  * override folder), `hwdb snapshot` (write a snapshot of a folder: see
  * src/hwdb/snapshot.c), `hwdb info` (which folder and snapshot a run uses,
  * and why), `hwdb schema` (the field tables the loader enforces), and the

@@ -1,5 +1,5 @@
 /*
- * cmd_inspect.c - `joulecast inspect MODEL.onnx [--json]`: what the file
+ * cmd_inspect.c (cli) - `joulecast inspect MODEL.onnx [--json]`: what the file
  * holds, read without touching the weights.
  */
 #include "cli/cli.h"

@@ -1,5 +1,5 @@
 /*
- * cmd_region.c - `joulecast region list [--provider P] [--type T] [--json]`
+ * cmd_region.c (cli) - `joulecast region list [--provider P] [--type T] [--json]`
  * and `joulecast region show CODE [--json]`: grid regions and cloud
  * regions with every dataset's intensity, the default and why.  The
  * options are the library's (jc_command_opt_keys("region")), as the

@@ -1,5 +1,5 @@
 /*
- * cmd_statement.c - `joulecast statement [JOB.yaml] [MODEL.onnx]
+ * cmd_statement.c (cli) - `joulecast statement [JOB.yaml] [MODEL.onnx]
  * [estimate options] [--format markdown|latex|hf|all]`: runs the estimate
  * the options describe and prints a ready-to-paste carbon statement for a
  * paper (Markdown or LaTeX, every figure with its source in a footnote)

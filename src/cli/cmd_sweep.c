@@ -1,5 +1,5 @@
 /*
- * cmd_sweep.c - `joulecast sweep [MODEL.onnx] [options]`: one job (the
+ * cmd_sweep.c (cli) - `joulecast sweep [MODEL.onnx] [options]`: one job (the
  * workload options of `estimate`, src/cli/jobopts.c) over a grid of
  * devices x regions x batch sizes x precisions (jc_sweep_run), sorted by
  * emissions, energy or time, with the Pareto front of time vs emissions.

@@ -1,5 +1,5 @@
 /*
- * cmd_trace.c - `joulecast trace FILE [--trace-format F] [--scope S]
+ * cmd_trace.c (cli) - `joulecast trace FILE [--trace-format F] [--scope S]
  * [--gap S] [--idle-w W] [--interval S] [--row N] [--json]`: reads a power
  * trace (nvidia-smi, dcgmi, CodeCarbon, Carbontracker, PowerJoular,
  * Scaphandre, plain timestamp,watts) and prints its integral per channel

@@ -1,5 +1,5 @@
 /*
- * help.c - every command's --help page as data (cli_help, cli.h), in the
+ * help.c (cli) - every command's --help page as data (cli_help, cli.h), in the
  * order of `joulecast --help`: the usage and what the command does, where
  * its option rows go (the command's jo_spec, or a printer of its own),
  * and the examples.  main.c prints them all the one way; tools/gen_man.sh

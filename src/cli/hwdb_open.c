@@ -1,5 +1,5 @@
 /*
- * hwdb_open.c - how the CLI finds and loads the hardware database: the
+ * hwdb_open.c (cli) - how the CLI finds and loads the hardware database: the
  * bundled folder, then --hwdb layers, then $JOULECAST_HWDB.
  *
  * The bundled folder is the first that exists of:

@@ -1,5 +1,5 @@
 /*
- * io.c - the CLI's conventions shared by every command that are not
+ * io.c (cli) - the CLI's conventions shared by every command that are not
  * option parsing: a model loaded as the library's request loads it ("-"
  * reads standard input: jc_request_load), and
  * `joulecast --version` reports the program's version together with the

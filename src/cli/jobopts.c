@@ -1,5 +1,5 @@
 /*
- * jobopts.c - the workload option table shared by `estimate`, `compare`
+ * jobopts.c (cli) - the workload option table shared by `estimate`, `compare`
  * and `sweep`, and the parsing around it: job file first, then the
  * command line (which overrides it), --help text from the same rows, and
  * the request the commands hand to the library (jc_request_prepare).

@@ -1,5 +1,5 @@
 /*
- * jobopts.h - the workload options shared by `estimate`, `compare`,
+ * jobopts.h (cli) - the workload options shared by `estimate`, `compare`,
  * `sweep`, `statement`, `calibrate` and (a few of them) `count`: one table (src/cli/jobopts.c) that serves the command line, the
  * job file (keys = long option names without dashes) and --help, plus the
  * parsing, job-file loading and model analysis these commands share.

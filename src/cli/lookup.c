@@ -1,5 +1,5 @@
 /*
- * lookup.c - the command line that `joulecast hw` and `region` share (see
+ * lookup.c (cli) - the command line that `joulecast hw` and `region` share (see
  * lookup.h): each option of the library's table (jc_command_opt_keys) as
  * --name V or --name=V, given once, set by jc_lookup_opts_set; the
  * argument of show as the "show" key; the rules between them

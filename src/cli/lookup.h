@@ -1,5 +1,5 @@
 /*
- * lookup.h - the command line of `joulecast hw` and `region` (list or
+ * lookup.h (cli) - the command line of `joulecast hw` and `region` (list or
  * show one entry of the hardware database), shared by src/cli/cmd_hw.c
  * and cmd_region.c: the subcommand, the library's options
  * (jc_command_opt_keys, jc_lookup_opts_set, jc_lookup_opts_check),

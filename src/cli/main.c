@@ -1,5 +1,5 @@
 /*
- * main.c - the joulecast command line: dispatches to one file per command
+ * main.c (cli) - the joulecast command line: dispatches to one file per command
  * (src/cli/cmd_*.c) and maps library statuses to exit codes (the jc_status
  * values; see README "Exit codes").  Only the CLI writes to the terminal.
  */

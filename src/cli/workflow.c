@@ -1,5 +1,5 @@
 /*
- * workflow.c - helpers shared by the workflow commands (statement,
+ * workflow.c (cli) - helpers shared by the workflow commands (statement,
  * calibrate, diff, estimate's codecarbon row): see workflow.h.
  */
 #include "cli/workflow.h"

@@ -1,5 +1,5 @@
 /*
- * workflow.h - what the workflow commands (`statement`, `calibrate`,
+ * workflow.h (cli) - what the workflow commands (`statement`, `calibrate`,
  * `diff`, and estimate's --format codecarbon / budget rows) share: the
  * reproducing command line and percentage parsing (the reproducible
  * timestamp is the library's jc_utc_timestamp).  src/cli/workflow.c.

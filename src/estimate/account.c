@@ -1,5 +1,5 @@
 /*
- * account.c - the energy account: plain values per scenario (wall time,
+ * account.c (estimate) - the energy account: plain values per scenario (wall time,
  * device energy and its idle floor, host energy, FLOPs), the device count
  * and the place to facility energy (IT x PUE), emissions (location- and
  * market-based), embodied emissions, ranges, per-unit figures and

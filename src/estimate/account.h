@@ -1,5 +1,5 @@
 /*
- * account.h - the energy account (account.c): from plain values per
+ * account.h (estimate) - the energy account (account.c): from plain values per
  * scenario (wall time, the devices' energy and its idle floor, the hosts'
  * energy, the work's FLOPs), the device count, the place (PUE, carbon
  * intensity, a market-based factor) and the embodied shares to facility

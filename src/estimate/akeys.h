@@ -1,5 +1,5 @@
 /*
- * akeys.h - the ids of the estimate's assumption keys (one table:
+ * akeys.h (estimate) - the ids of the estimate's assumption keys (one table:
  * src/estimate/assumption_keys.def) and the typed lookup the library's
  * consumers use (statement, calibrate): by id, never by key string.
  */

@@ -1,5 +1,5 @@
 /*
- * arch.c - architecture arithmetic of a transformer (jc_arch, from
+ * arch.c (estimate) - architecture arithmetic of a transformer (jc_arch, from
  * --hf-config, --params --layers or an ONNX decoder): parameters by part,
  * total and active parameters, KV-cache elements and bytes per token,
  * attention FLOPs per query-key pair.  Shared by the serving model

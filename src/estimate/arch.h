@@ -1,5 +1,5 @@
 /*
- * arch.h - architecture arithmetic of a transformer (arch.c): the
+ * arch.h (estimate) - architecture arithmetic of a transformer (arch.c): the
  * parameters by part, KV elements and attention FLOPs of a jc_arch, shared
  * by the serving model (serving.c) and the training step model
  * (train_step.c).  Pure functions of the architecture: no allocation, no

@@ -1,5 +1,5 @@
 /*
- * builder.c - the result builder shared by the estimate (estimate.c and
+ * builder.c (estimate) - the result builder shared by the estimate (estimate.c and
  * its stages) and the serving model (serving.c): assumptions with their
  * keys checked against assumption_keys.def, warnings, arena strings, hwdb
  * citations, failures prefixed by the stage's name, and the move of both

@@ -1,5 +1,5 @@
 /*
- * builder.h - private to src/estimate/: the one result builder the
+ * builder.h (estimate) - private to src/estimate/: the one result builder the
  * estimate (estimate_int.h, struct est) and the serving model (serving.c,
  * struct sv) fill while they resolve their inputs.  It holds the result's
  * arena, the caller's diagnostic, the stage name that prefixes failure

@@ -1,5 +1,5 @@
 /*
- * checks.c - what the estimate needs of a device before it can run, as
+ * checks.c (estimate) - what the estimate needs of a device before it can run, as
  * one typed rule (jc_estimate_refusal) that jc_estimate_run enforces and
  * sweep lists for the grid points it skips, and the one conversion of a
  * precision name to its enum (jc_precision_parse) with the device's

@@ -1,5 +1,5 @@
 /*
- * efficiency.c - size-aware efficiency per node and the runtime profiles
+ * efficiency.c (estimate) - size-aware efficiency per node and the runtime profiles
  * (eager / compiled / engine): the time one counted node takes on one
  * device, or that it costs no kernel at all.  Equations: efficiency.h and
  * docs/energy-model.md section 2; constants: hwdb/energy-model.yaml.

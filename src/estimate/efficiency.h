@@ -1,5 +1,5 @@
 /*
- * efficiency.h - size-aware achieved efficiency per kernel and the runtime
+ * efficiency.h (estimate) - size-aware achieved efficiency per kernel and the runtime
  * profiles (issue #30 items 1-2): how long one counted node takes on one
  * device under `--runtime pytorch|pytorch-1|torch-compile|tensorrt` (the
  * former names eager, eager-pt1, compiled, engine are aliases), and whether it

@@ -1,5 +1,5 @@
 /*
- * energy.c - time, power and energy of a graph's estimate: the device's
+ * energy.c (estimate) - time, power and energy of a graph's estimate: the device's
  * numbers (peaks, bandwidth, TDP, idle, utilisation, activity), host
  * power, the place (carbon intensity and its spread, PUE), the
  * per-scenario arithmetic (the nodes' time and power from timing.c, the

@@ -1,5 +1,5 @@
 /*
- * estimate.c - entry point of the workload and energy stages: from a job
+ * estimate.c (estimate) - entry point of the workload and energy stages: from a job
  * description, the counted model (or a bare FLOP figure) and the hardware
  * database to time, energy and emissions with a low-central-high range.
  *

@@ -1,5 +1,5 @@
 /*
- * estimate_int.h - private to src/estimate/: the state (struct est) that the
+ * estimate_int.h (estimate) - private to src/estimate/: the state (struct est) that the
  * estimate's stages share while they turn a job, an analysis and the
  * hardware database into a jc_estimate.  Its first member is the result
  * builder of builder.h (arena, diagnostic, assumptions, warnings,

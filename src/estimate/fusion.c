@@ -1,5 +1,5 @@
 /*
- * fusion.c - the kernels a runtime runs for a counted graph (eager
+ * fusion.c (estimate) - the kernels a runtime runs for a counted graph (eager
  * PyTorch, torch.compile): which nodes fuse into one kernel, the traffic
  * of each fused kernel, attention as one SDPA kernel, and the side kernels
  * eager execution adds (bias add, NCHW transforms, autocast casts).

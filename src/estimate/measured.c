@@ -1,5 +1,5 @@
 /*
- * measured.c - the estimate of a run that was measured or whose usage is
+ * measured.c (estimate) - the estimate of a run that was measured or whose usage is
  * known (docs/traces.md):
  *   --measured TRACE   the trace's energy per scope (device, host, wall)
  *                      and its devices' active window replace the model's

@@ -1,5 +1,5 @@
 /*
- * names.c - the names of the estimate's enums (method, mode, origin: the
+ * names.c (estimate) - the names of the estimate's enums (method, mode, origin: the
  * words every report and the job keys use) and the bits of a precision:
  * table lookups every file of src/estimate/ may call, calling none.
  */

@@ -1,5 +1,5 @@
 /*
- * parallel.c - the multi-device arithmetic shared by training
+ * parallel.c (estimate) - the multi-device arithmetic shared by training
  * (train_parallel.c) and serving (serving.c): ring all-reduce, the ring's
  * bandwidth across nodes, pipeline bubble, the exposed part of an
  * all-reduce, wave quantisation, and the one lookup of the figures of the

@@ -1,5 +1,5 @@
 /*
- * parallel.h - the multi-device arithmetic shared by training and serving
+ * parallel.h (estimate) - the multi-device arithmetic shared by training and serving
  * (issue #17 item 5, issue #15): ring all-reduce time, the bandwidth a
  * ring gets when it crosses nodes, the pipeline bubble, the share of an
  * all-reduce the backward pass hides, and the wave quantisation of a

@@ -1,5 +1,5 @@
 /*
- * power.c - device power from compute and memory utilisation (with the
+ * power.c (estimate) - device power from compute and memory utilisation (with the
  * DRAM energy of the memory type), the power limit and the clocks it
  * leaves, launch-bound and idle power, and the host power of a system
  * class, and the clocks a power limit leaves the die (its power at boost

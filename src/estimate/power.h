@@ -1,5 +1,5 @@
 /*
- * power.h - device power from what the device does, and host power by
+ * power.h (estimate) - device power from what the device does, and host power by
  * system class (issue #17 item 3, #18 items 4 and 12).  Internal to
  * libjoulecast; used by the energy stage and by LLM serving (#15).
  *

@@ -1,5 +1,5 @@
 /*
- * serving.c - the serving model of an autoregressive decoder (LLM
+ * serving.c (estimate) - the serving model of an autoregressive decoder (LLM
  * generation; docs/workflow-serving.md):
  *
  *   workload   per request, a prefill over the prompt (compute-bound) and

@@ -1,5 +1,5 @@
 /*
- * serving_int.h - the serving model's arithmetic, exposed for the unit tests
+ * serving_int.h (estimate) - the serving model's arithmetic, exposed for the unit tests
  * (tests/unit/test_serving.c): pure functions of their arguments, no
  * allocation, no errors.
  */

@@ -1,5 +1,5 @@
 /*
- * timing.c - the time of a graph's work on one device, in one place: the
+ * timing.c (estimate) - the time of a graph's work on one device, in one place: the
  * runtime's kernel plan over the counted nodes (fusion.c, built once per
  * estimate or shared by a grid's estimates), each node's time, bound and
  * power (efficiency.h, power.h) per scenario, and how many of the devices

@@ -1,5 +1,5 @@
 /*
- * train_parallel.c - multi-device training (issue #17 item 5): the layout
+ * train_parallel.c (estimate) - multi-device training (issue #17 item 5): the layout
  * of G devices as tensor parallel (--tp) x pipeline stages (--pp) x data
  * parallel (the rest), the interconnect it runs on (the device's node figures, jci_node_figure),
  * and the time the layout adds to the compute: the pipeline bubble

@@ -1,5 +1,5 @@
 /*
- * train_step.c - the training step model (issue #26): a transformer's
+ * train_step.c (estimate) - the training step model (issue #26): a transformer's
  * pre-training job from its architecture (a Hugging Face config read by
  * jc_arch_load_hf, or --params with --layers --hidden --heads --seq), laid
  * out on the devices the way practitioners do (tensor parallel within a

@@ -1,5 +1,5 @@
 /*
- * workload.c - the work of an estimate: counted nodes of the model (or a
+ * workload.c (estimate) - the work of an estimate: counted nodes of the model (or a
  * FLOP figure, or parameters x tokens), the batch, forward passes or
  * training steps, samples, tokens, the optimizer's extra work, and the
  * memory-capacity check.  Part of the estimate stage (estimate_int.h);

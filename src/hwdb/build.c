@@ -1,10 +1,15 @@
 /*
- * hwdb_build.c - jc_hwdb_load: walks the layers, registers every file's
- * entries by id (merging later layers into earlier ones field by field),
- * then validates the merged entries against docs/hwdb-schema.md and turns
- * them into the typed records of joulecast.h.  Every error names the
- * file:line:column of the offending key or value.  Nothing here knows
- * about libyaml: files arrive as base/yaml_tree.h trees from src/base/yaml.c.
+ * build.c (hwdb) - jc_hwdb_load: walks the layers (the bundled folder,
+ * then each override), registers every file's entries by id (merging later
+ * layers into earlier ones field by field), then reads each merged entry
+ * through its kind's field table (src/hwdb/fields_<kind>.def, expanded by
+ * schema.c: allowed keys, types, bounds, enums, sourced values) and the
+ * kind's own rules (device_rules, host_rules, region_rules, dataset_rules,
+ * ga_rules: what one field says about another, links between entries) into
+ * the typed records of joulecast.h; docs/hwdb-schema.md is written from
+ * the same tables (make hwdb-schema).  Every error names the file:line:
+ * column of the offending key or value.  Nothing here knows about libyaml:
+ * files arrive as base/yaml_tree.h trees from src/base/yaml.c.
  */
 #include "hwdb/hwdb_int.h"
 #include "hwdb/hwdb_fields.h"

@@ -1,5 +1,5 @@
 /*
- * hwdb_fields.h - the hwdb schema as data: one field-descriptor table per
+ * hwdb_fields.h (hwdb) - the hwdb schema as data: one field-descriptor table per
  * record kind (src/hwdb/fields_<kind>.def, one row per YAML key).  The
  * same rows drive the YAML -> record converter (src/hwdb/build.c), the
  * snapshot's pointer table (src/hwdb/snapshot.c), the JSON and text views

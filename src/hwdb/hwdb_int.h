@@ -1,5 +1,5 @@
 /*
- * hwdb_int.h - what the hwdb stage's files share: the folder listing, the
+ * hwdb_int.h (hwdb) - what the hwdb stage's files share: the folder listing, the
  * name indexes used for lookups and the snapshot layout.  The located YAML
  * tree it builds on is base/yaml_tree.h.  Not installed; private to
  * src/hwdb/ (tests and benchmarks may include it).

@@ -1,5 +1,5 @@
 /*
- * listing.c - the files of a hardware-database folder: the *.yaml files
+ * listing.c (hwdb) - the files of a hardware-database folder: the *.yaml files
  * under it (recursively, hidden entries skipped, sorted by path), and the
  * same listing with sizes and modification times that a snapshot records
  * to know it is fresh.

@@ -1,5 +1,5 @@
 /*
- * lookup.c - name indexes of a loaded hardware database and the
+ * lookup.c (hwdb) - name indexes of a loaded hardware database and the
  * public lookups: case-insensitive ids and aliases in O(1), and on a miss
  * a "did you mean" list of the closest names (edit distance or
  * substring).  Also the enum-to-name helpers, the device peak a

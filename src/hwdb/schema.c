@@ -1,5 +1,5 @@
 /*
- * schema.c - the hwdb schema tables (src/hwdb/hwdb_fields.h): each record
+ * schema.c (hwdb) - the hwdb schema tables (src/hwdb/hwdb_fields.h): each record
  * kind's src/hwdb/fields_<kind>.def expanded into field descriptors, and
  * the enum values they name.
  */

@@ -1,5 +1,5 @@
 /*
- * snapshot.c - snapshots of the bundled hardware database: a loaded
+ * snapshot.c (hwdb) - snapshots of the bundled hardware database: a loaded
  * jc_hwdb written as one file that opens in well under a millisecond instead
  * of the ~20 ms libyaml needs to parse the YAML (bench/RESULTS.md).
  *

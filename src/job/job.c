@@ -1,5 +1,5 @@
 /*
- * job.c - a jc_job's keys as data: the option table (src/job/job_keys.def)
+ * job.c (job) - a jc_job's keys as data: the option table (src/job/job_keys.def)
  * that the command line, job files and the bindings share, and the one
  * place that turns a key and its text into a field of the job.  (What a
  * job does to a model - batch rules, bindings - is src/job/request.c.)

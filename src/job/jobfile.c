@@ -1,5 +1,5 @@
 /*
- * jobfile.c - reads a job file (the YAML form of `joulecast estimate`'s
+ * jobfile.c (job) - reads a job file (the YAML form of `joulecast estimate`'s
  * options, docs/job-file.md) into located key/value pairs.  The YAML is
  * parsed by the shared located reader (hw_parse_file in src/base/yaml.c, the one
  * libyaml user), so job files get the same limits and the same

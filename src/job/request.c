@@ -1,5 +1,5 @@
 /*
- * request.c - the one request path: a job, its bindings and a model
+ * request.c (job) - the one request path: a job, its bindings and a model
  * source (a path or "-" for standard input) become a loaded model and its
  * analysis.  The rules every front end shares live here and nowhere else:
  * batch validation, the fixed-batch rule, the default batch of 1 for an

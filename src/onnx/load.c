@@ -1,5 +1,5 @@
 /*
- * load.c - turns an ONNX file into joulecast's own graph (jc_model).
+ * load.c (onnx) - turns an ONNX file into joulecast's own graph (jc_model).
  *
  * The file is mapped read-only.  The big, recursive messages (ModelProto,
  * GraphProto, NodeProto, AttributeProto, TensorProto, FunctionProto,

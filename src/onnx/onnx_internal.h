@@ -1,5 +1,5 @@
 /*
- * onnx_internal.h - hooks of the ONNX loader for joulecast's own tests
+ * onnx_internal.h (onnx) - hooks of the ONNX loader for joulecast's own tests
  * (the schema self-check, the backend suite's tensor files).
  * Not installed, not part of the API.
  */

@@ -1,5 +1,5 @@
 /*
- * wire.h - a bounds-checked reader of the protobuf wire format, used to
+ * wire.h (onnx) - a bounds-checked reader of the protobuf wire format, used to
  * decode the large ONNX messages (ModelProto, GraphProto, NodeProto,
  * TensorProto, ...) field by field without copying weight payloads.
  * Every read checks the remaining length; nothing here allocates.

@@ -1,5 +1,5 @@
 /*
- * calibrate_json.c - `joulecast calibrate --json` (schema
+ * calibrate_json.c (report) - `joulecast calibrate --json` (schema
  * joulecast-calibrate/1, docs/json-schemas.md): the measurement and its
  * row, the run, the measured figures, the fitted values with the hwdb's
  * before, the layer written and the prediction of the measured run before

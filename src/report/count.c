@@ -1,5 +1,5 @@
 /*
- * count.c - the `count` report of a jc_analysis as text, JSON and CSV.
+ * count.c (report) - the `count` report of a jc_analysis as text, JSON and CSV.
  * Formatting only: every number comes from the analysis (per-node costs,
  * totals, the convention views in analysis_view.c); the only sums here
  * are the per-op-type groupings of already-counted nodes, done with

@@ -1,5 +1,5 @@
 /*
- * ga_report.c - the `ga` (Green-Algorithms mode) report of a jc_ga_result,
+ * ga_report.c (report) - the `ga` (Green-Algorithms mode) report of a jc_ga_result,
  * as text and as JSON.  Formatting only: every number comes from the
  * result (src/workflows/ga.c).
  */

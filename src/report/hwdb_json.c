@@ -1,5 +1,5 @@
 /*
- * hwdb_json.c - JSON views of the hardware database (`hw list --json`,
+ * hwdb_json.c (report) - JSON views of the hardware database (`hw list --json`,
  * `hw show --json`, `region list --json`, `region show --json`); schemas
  * in docs/json-schemas.md.  Every cJSON call is checked: on any failure
  * the tree is deleted and NULL returned.  Numbers are finite (the loader

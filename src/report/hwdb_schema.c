@@ -1,5 +1,5 @@
 /*
- * hwdb_schema.c - `joulecast hwdb schema`: the field tables of
+ * hwdb_schema.c (report) - `joulecast hwdb schema`: the field tables of
  * src/hwdb/fields_<kind>.def (the schema the loader enforces) as the
  * Markdown tables docs/hwdb-schema.md embeds and as the JSON document
  * tools/hwdb_fields.json that tools/check_hwdb.py reads.  tests/hwdb.sh

@@ -1,5 +1,5 @@
 /*
- * hwdb_text.c - text views of the hardware database for `hw list`,
+ * hwdb_text.c (report) - text views of the hardware database for `hw list`,
  * `hw show`, `region list` and `region show`: every value with its unit,
  * range, year, source and where it was written.  Formatting only; the
  * order is the database's (sorted by id), so output is deterministic.

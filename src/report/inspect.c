@@ -1,5 +1,5 @@
 /*
- * inspect.c - the `inspect` view of a loaded model, as text and as JSON.
+ * inspect.c (report) - the `inspect` view of a loaded model, as text and as JSON.
  * Formatting only: every number comes from the jc_model.
  */
 #include "base/jc_internal.h"

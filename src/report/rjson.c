@@ -1,5 +1,5 @@
 /*
- * rjson.c - the small JSON/CSV helpers of the renderers (see rjson.h).
+ * rjson.c (report) - the small JSON/CSV helpers of the renderers (see rjson.h).
  */
 #include "report/rjson.h"
 

@@ -1,5 +1,5 @@
 /*
- * rjson.h - helpers the JSON and CSV renderers share (src/report/ only;
+ * rjson.h (report) - helpers the JSON and CSV renderers share (src/report/ only;
  * cJSON stays confined to this folder).  JSON numbers are always finite:
  * an unknown figure (NaN or infinity) becomes null, never 0; in CSV "n/a".
  */

@@ -1,5 +1,5 @@
 /*
- * measurements.c - reads a measurement CSV (jc_measurements_load):
+ * measurements.c (trace) - reads a measurement CSV (jc_measurements_load):
  * CodeCarbon's emissions.csv (run totals) or the simple form (job/model,
  * device, count, hours, device kWh or average watts, date), each row
  * checked against the physical range of a measurement and named by

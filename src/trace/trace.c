@@ -1,5 +1,5 @@
 /*
- * trace.c - the streaming integrator of power traces (include/joulecast.h
+ * trace.c (trace) - the streaming integrator of power traces (include/joulecast.h
  * "Power traces"): samples from a reader (src/trace/trace_formats.c)
  * pass per channel through a small reorder window (unsorted timestamps
  * within 64 samples are put in order; older ones are reported by line),

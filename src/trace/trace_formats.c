@@ -1,5 +1,5 @@
 /*
- * trace_formats.c - the readers of power traces (docs/traces.md): each
+ * trace_formats.c (trace) - the readers of power traces (docs/traces.md): each
  * turns the lines of one meter's output into samples for the streaming
  * integrator (src/trace/trace.c), one line at a time, and names the
  * line of every row it cannot read.  Formats: nvidia-smi --query-gpu CSV

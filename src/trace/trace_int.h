@@ -1,5 +1,5 @@
 /*
- * trace_int.h - what the trace readers (src/trace/trace_formats.c,
+ * trace_int.h (trace) - what the trace readers (src/trace/trace_formats.c,
  * trace_json.c) and the streaming integrator (src/trace/trace.c) share,
  * and the utilisation grid calibrate's power fit reads
  * (src/workflows/trace_fit.c).  The trace stage sits below the estimate

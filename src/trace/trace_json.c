@@ -1,5 +1,5 @@
 /*
- * trace_json.c - the trace stage's one JSON reader: a report of
+ * trace_json.c (trace) - the trace stage's one JSON reader: a report of
  * Scaphandre's JSON exporter, for the Scaphandre reader of
  * src/trace/trace_formats.c (cJSON, parsed and freed here).
  */

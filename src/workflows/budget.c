@@ -1,5 +1,5 @@
 /*
- * budget.c - the energy / emissions budget gate of `joulecast estimate
+ * budget.c (workflows) - the energy / emissions budget gate of `joulecast estimate
  * --max-kwh X --max-kgco2e Y [--on central|high]`: compares an estimate
  * with its limits and says which budget is exceeded and by how much.
  * The CLI turns JC_ERR_BUDGET into exit code 10 (README "Exit codes").

@@ -1,5 +1,5 @@
 /*
- * calibrate.c - `joulecast calibrate`: fits the effective utilisation
+ * calibrate.c (workflows) - `joulecast calibrate`: fits the effective utilisation
  * (MFU) and the energy per FLOP of a device to a measured run, and writes
  * them as an hwdb override layer (docs/energy-model.md "Calibration").
  *

@@ -1,5 +1,5 @@
 /*
- * calibrate_run.c - the whole calibrate flow that `joulecast calibrate`
+ * calibrate_run.c (workflows) - the whole calibrate flow that `joulecast calibrate`
  * and the binding jc_run_calibrate_json share: the measurement source (a
  * measurement CSV or a power trace, integrated first) and its row
  * (jc_calib_source_open), the device the row names (jc_calib_source_device),

@@ -1,5 +1,5 @@
 /*
- * decoder.c - an ONNX decoder export (past key/value inputs, as torch and
+ * decoder.c (workflows) - an ONNX decoder export (past key/value inputs, as torch and
  * optimum write them) as an architecture for the serving model
  * (jc_arch_load_onnx, joulecast.h): finds or is told the prompt and past
  * dims, counts the graph through the request path (jc_request_analyze) at

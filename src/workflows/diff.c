@@ -1,5 +1,5 @@
 /*
- * diff.c - `joulecast diff old.json new.json --max-increase 20%`, the
+ * diff.c (workflows) - `joulecast diff old.json new.json --max-increase 20%`, the
  * energy gate of a CI pipeline: reads an `estimate --json` document back
  * (schema joulecast-estimate/1, docs/json-schemas.md) into a typed
  * summary and compares two of them (jc_read_estimate_json,

@@ -1,5 +1,5 @@
 /*
- * ga.c - Green-Algorithms mode: reproduces the green-algorithms.org
+ * ga.c (workflows) - Green-Algorithms mode: reproduces the green-algorithms.org
  * calculator (Lannelongue, Grealey, Inouye 2021) from its own tables (hwdb
  * `ga` entries), in the calculator's order of operations, and sets beside
  * it what the figure leaves out and joulecast's own simple estimate of the

@@ -1,5 +1,5 @@
 /*
- * ga_input.c - the Green Algorithms calculator's inputs by key: the one
+ * ga_input.c (workflows) - the Green Algorithms calculator's inputs by key: the one
  * table through which `joulecast ga` (src/cli/cmd_ga.c) and the binding
  * jc_run_ga_json (src/bind/bind.c) read their options, and
  * jc_ga_input_set, which turns one key and its text into a field of

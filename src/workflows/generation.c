@@ -1,5 +1,5 @@
 /*
- * generation.c - the serving request as `joulecast estimate --generate`
+ * generation.c (workflows) - the serving request as `joulecast estimate --generate`
  * and the binding jc_run_estimate_json both run it: the refusals
  * (--hf-config, --prompt-dim or --past-dim without --generate; a model
  * and a config together), the architecture (a Hugging Face config read by

@@ -1,5 +1,5 @@
 /*
- * serving_sweep.c - `sweep --generate`: one serving job (jc_serving_run)
+ * serving_sweep.c (workflows) - `sweep --generate`: one serving job (jc_serving_run)
  * over devices x device counts x tensor-parallel sizes x concurrency x
  * weight formats, ranked by GPU energy per output token among the
  * configurations that meet the latency targets (--max-itl, --max-ttft),

@@ -1,5 +1,5 @@
 /*
- * sweep.c - `joulecast sweep`: one job estimated over a grid of devices x
+ * sweep.c (workflows) - `joulecast sweep`: one job estimated over a grid of devices x
  * regions x batch sizes x precisions, sorted, with the Pareto front of
  * wall time against location-based emissions marked.
  *

@@ -1,5 +1,5 @@
 /*
- * trace_fit.c - calibrate's power fit (docs/traces.md "Power fit"): the
+ * trace_fit.c (workflows) - calibrate's power fit (docs/traces.md "Power fit"): the
  * device power model of src/estimate/power.c,
  *   P = idle + (TDP - idle) (1 - exp(-(k_c u + k_m um))),
  * fitted by least squares to a trace's device samples (power against the

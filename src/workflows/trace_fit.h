@@ -1,5 +1,5 @@
 /*
- * trace_fit.h - calibrate's power fit (src/workflows/trace_fit.c) as
+ * trace_fit.h (workflows) - calibrate's power fit (src/workflows/trace_fit.c) as
  * src/workflows/calibrate_run.c calls it: the device power model of
  * src/estimate/power.h fitted to the utilisation grid a trace keeps
  * (src/trace/trace_int.h).  Internal to src/workflows/.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the hostile-input reproductions of issue 27 (tests/hostile.sh runs
+"""gen_hostile.py - writes the hostile-input reproductions of issue 27 (tests/hostile.sh runs
 them through the ASan+UBSan CLI and checks the exit code and message).
 Each model is one node with a value the ONNX spec allows to be written but
 not to be meaningful: an equation with 200 ellipses, batch_dims=-300,

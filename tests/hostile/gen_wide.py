@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""gen_wide.py OUT N - writes a chain of N Relu nodes (tests/hostile.sh:
+"""gen_wide.py - (OUT N) writes a chain of N Relu nodes to OUT (tests/hostile.sh:
 count --json summarises the per-node list past JC_NODE_DETAIL_MAX nodes).
 Run with Debian's /usr/bin/python3 (python3-onnx)."""
 import sys

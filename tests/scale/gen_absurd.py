@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the test models for count arithmetic that overflows 64 bits
+"""gen_absurd.py - writes the test models for count arithmetic that overflows 64 bits
 (tests/scale.sh checks that `joulecast count` and `estimate` refuse them
 with exit 7, JC_ERR_RANGE, naming the node):
 

@@ -1,5 +1,5 @@
 /*
- * actx.h - the few services of the analysis driver (src/analysis/analyze.c) that
+ * actx.h (analysis/ops) - the few services of the analysis driver (src/analysis/analyze.c) that
  * operator rules call back into: the result arena, value names,
  * --assume bindings, data-dependence and overflow reporting.
  */

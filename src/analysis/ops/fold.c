@@ -1,5 +1,5 @@
 /*
- * fold.c - constant folding of small N-D tensors through data movement
+ * fold.c (analysis/ops) - constant folding of small N-D tensors through data movement
  * (Transpose, Slice, Concat, Gather, Split, Expand, Tile).  Each output
  * element is a copy of one input element: its integer value, its symbol
  * (isyms) and its double.  The shape rules of ops_shape.c call these after

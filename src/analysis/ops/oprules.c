@@ -1,5 +1,5 @@
 /*
- * oprules.c - user cost rules for custom ops (`count --op-rules FILE`).
+ * oprules.c (analysis/ops) - user cost rules for custom ops (`count --op-rules FILE`).
  *
  * A rules file is YAML (read by the shared located reader,
  * hw_parse_file in src/base/yaml.c, the one libyaml user):

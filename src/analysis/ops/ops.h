@@ -1,5 +1,5 @@
 /*
- * ops.h - the contract between the analysis driver (src/analysis/analyze.c) and the
+ * ops.h (analysis/ops) - the contract between the analysis driver (src/analysis/analyze.c) and the
  * per-family operator rules (src/analysis/ops/ops_*.c).  One registry line per op
  * in ops.def names a shape rule and a cost rule; both receive an opctx
  * that gives the node, its attributes (function attribute references

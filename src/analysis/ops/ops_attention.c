@@ -1,5 +1,5 @@
 /*
- * ops_attention.c - fused attention: opset-23 Attention and
+ * ops_attention.c (analysis/ops) - fused attention: opset-23 Attention and
  * RotaryEmbedding, com.microsoft Attention / MultiHeadAttention /
  * GroupQueryAttention / RotaryEmbedding.  MACs per COUNTING.md:
  * QK^T = B*h*Sq*Skv*dk, PV = B*h*Sq*Skv*dv (the full square even when

@@ -1,5 +1,5 @@
 /*
- * ops_conv.c - convolution and pooling: Conv (param 0), ConvInteger (1),
+ * ops_conv.c (analysis/ops) - convolution and pooling: Conv (param 0), ConvInteger (1),
  * QLinearConv (2), DeformConv (3), ConvTranspose, Max/Average/LpPool,
  * the global pools, MaxUnpool, RoiAlign/MaxRoiPool, Col2Im.
  * MAC rules per COUNTING.md: Conv numel(Y)*(C/g)*prod(k) (= W[1]);

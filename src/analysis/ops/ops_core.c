@@ -1,5 +1,5 @@
 /*
- * ops_core.c - the operator registry (built from ops.def) and the helpers
+ * ops_core.c (analysis/ops) - the operator registry (built from ops.def) and the helpers
  * every family rule uses: attribute access, input values, output shapes,
  * dim algebra (broadcast with symbols), and checked cost accumulation.
  */

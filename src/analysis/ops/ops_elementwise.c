@@ -1,5 +1,5 @@
 /*
- * ops_elementwise.c - elementwise operators: unary (param = FLOPs*16 +
+ * ops_elementwise.c (analysis/ops) - elementwise operators: unary (param = FLOPs*16 +
  * special ops per output element), binary and variadic with numpy
  * broadcasting, Clip, Pow, Where, Cast, Identity, Dropout.  Shape rules
  * constant-fold small integer tensors (the arithmetic of shape chains:

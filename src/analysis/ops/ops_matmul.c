@@ -1,5 +1,5 @@
 /*
- * ops_matmul.c - matrix products: MatMul (param 0), MatMulInteger (1),
+ * ops_matmul.c (analysis/ops) - matrix products: MatMul (param 0), MatMulInteger (1),
  * QLinearMatMul (2), com.microsoft FusedMatMul (3) and MatMulNBits, Gemm,
  * Einsum (1, 2 and N operands; pairwise left-to-right), Det.
  * MatMul MACs = numel(Y)*K after numpy broadcasting (1-D operands get a

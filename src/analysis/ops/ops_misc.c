@@ -1,5 +1,5 @@
 /*
- * ops_misc.c - quantisation, signal processing, random generators,
+ * ops_misc.c (analysis/ops) - quantisation, signal processing, random generators,
  * losses, string ops, training optimizers and sequence/optional values.
  * DFT/STFT are counted as radix-2 FFTs: 5*n*log2(n) FLOPs per transform
  * (a named fallback, reported on the node).

@@ -1,5 +1,5 @@
 /*
- * ops_norm.c - normalisation and softmax: BatchNormalization, Layer/RMS
+ * ops_norm.c (analysis/ops) - normalisation and softmax: BatchNormalization, Layer/RMS
  * normalisation (default domain and com.microsoft, param 1 = RMS form),
  * Skip(Simplified)LayerNormalization, EmbedLayerNormalization,
  * Instance/Group/Lp normalisation, LRN, MeanVarianceNormalization,

@@ -1,5 +1,5 @@
 /*
- * ops_reduce.c - reductions: ReduceSum (param 0), Mean (1), Max/Min (2),
+ * ops_reduce.c (analysis/ops) - reductions: ReduceSum (param 0), Mean (1), Max/Min (2),
  * Prod (3), L1 (4), L2 (5), SumSquare (6), LogSum (7), LogSumExp (8),
  * ArgMax/ArgMin.  Axes are an attribute before opset 18 (ReduceSum: 13)
  * and an input from then on; keepdims and noop_with_empty_axes honoured.

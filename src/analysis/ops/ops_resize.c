@@ -1,5 +1,5 @@
 /*
- * ops_resize.c - resampling: Resize (opset 10: scales input; 11+: roi,
+ * ops_resize.c (analysis/ops) - resampling: Resize (opset 10: scales input; 11+: roi,
  * scales, sizes; 18: axes), Upsample (param 1; scales attribute before
  * opset 9), GridSample, AffineGrid.  Cost (COUNTING.md): nearest is data
  * movement; linear over d resized axes (2*2^d - 1) FLOPs per output;

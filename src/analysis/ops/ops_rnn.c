@@ -1,5 +1,5 @@
 /*
- * ops_rnn.c - recurrent layers: RNN (param 1 gate), GRU (3), LSTM (4).
+ * ops_rnn.c (analysis/ops) - recurrent layers: RNN (param 1 gate), GRU (3), LSTM (4).
  * X [S, N, I] (layout 0) or [N, S, I] (layout 1); W [D, gH, I];
  * R [D, gH, H].  MACs = D*S*N*gH*(I+H) (COUNTING.md).  Elementwise work
  * per (D, S, N, hidden unit): LSTM 8 bias adds (with B) + 4 (+3 with

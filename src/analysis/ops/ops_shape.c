@@ -1,5 +1,5 @@
 /*
- * ops_shape.c - shape arithmetic, views and data movement: Reshape, Shape,
+ * ops_shape.c (analysis/ops) - shape arithmetic, views and data movement: Reshape, Shape,
  * Size, Flatten, (Un)Squeeze, Constant(OfShape), Range, Transpose,
  * Concat, Split, Slice, Gather(Elements/ND), Expand, Tile, Pad,
  * CenterCropPad, Depth/SpaceToDepth, OneHot, EyeLike and the

@@ -1,5 +1,5 @@
 /*
- * html_int.h - private to src/report/html/: the page frame, escaping,
+ * html_int.h (report/html) - private to src/report/html/: the page frame, escaping,
  * number and unit helpers and inline-SVG charts (page.c) that the estimate,
  * compare, sweep and serving pages (estimate.c, compare.c, sweep.c,
  * serving.c) share.
