@@ -12,7 +12,8 @@
 #                   (each marked "<!-- output: COMMAND -->") with what the
 #                   build prints; make test fails when one differs
 #   make check      the fast loop from a built tree: unit tests, goldens,
-#                   lint and cli_consistency (no Python, no valgrind); about 25 s
+#                   lint, cli_consistency and the docs' shown outputs
+#                   (tools/docs_figures.py; no venv, no valgrind); about 25 s
 #   make deps       install the Debian packages joulecast needs (as root),
 #                   or print the exact apt-get command
 #   make bench      run the benchmarks in bench/ (not part of make test)
@@ -250,7 +251,8 @@ test:
 	@$(MAKE) --no-print-directory -j$(JOBS) test-build
 	@sh tests/run.sh
 
-# the fast loop: unit tests, goldens, lint, cli_consistency (tests/run.sh --check)
+# the fast loop: unit tests, goldens, lint, cli_consistency, the docs' shown
+# outputs (tests/run.sh --check)
 check: test-build
 	@sh tests/run.sh --check
 

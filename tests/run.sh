@@ -17,7 +17,8 @@
 #                            (TEST_JOBS=1: one at a time)
 #   sh tests/run.sh --check  the fast loop (make check): the unit tests,
 #                            the CLI's table/help/man agreement (cli_consistency),
-#                            the goldens and lint, no Python, no valgrind
+#                            the goldens, lint and the docs' shown outputs
+#                            (docs_figures), no valgrind
 #   sh tests/run.sh --only "LAYER..."  those layers alone, counted the same
 #                            way (a unit test is unit/test_NAME, a script
 #                            its name: hostile)
@@ -124,7 +125,7 @@ else
   done
 fi
 if [ $mode = check ]; then
-  layers="$layers golden lint cli_consistency"
+  layers="$layers golden lint cli_consistency docs_figures"
 elif [ $mode = full ]; then
   for s in tests/*.sh; do
     case "$s" in tests/run.sh|tests/pip_install.sh) continue ;; esac
