@@ -28,7 +28,8 @@
 #   make fuzz-long  the whole op sweep (tests/opsweep.sh: every op of ops.def
 #                   with extreme attributes, constants and ranks, about
 #                   85,000 models under ASan+UBSan; make test runs 1 in 40),
-#                   then the HF config.json fuzz target for FUZZ_SECONDS
+#                   then the HF config.json and the snapshot reader's
+#                   fuzz targets for FUZZ_SECONDS each
 #   make fuzz-opsweep  the randomised op sweep, seed after seed, for
 #                   FUZZ_SECONDS of CPU (default 600; tests/opsweep/fuzz_opsweep.sh)
 #   make valgrind   inspect + count of every backend-suite model under
@@ -174,7 +175,7 @@ $(BUILD)/asan/tests/%: $(BUILD)/asan/unit/%.o $(BUILD)/asan/libjoulecast.a
 	$(CC) $(SANFLAGS) -o $@ $< $(BUILD)/asan/libjoulecast.a $(LDLIBS)
 
 # fuzz targets replayed over tests/fuzz/regress/ (tests/fuzz_regress.sh)
-FUZZ_TARGETS := onnx hwdb jobfile estimate_cli oprules trace hfconfig
+FUZZ_TARGETS := onnx hwdb jobfile estimate_cli oprules trace hfconfig snapshot
 ACLI_LIB_OBJ := $(filter-out %/main.o %/cmd_estimate.o,$(ACLI_OBJ))
 REPLAY_BIN   := $(patsubst %,$(BUILD)/asan/fuzz/replay_%,$(FUZZ_TARGETS))
 REPLAY_OBJ   := $(patsubst %,$(BUILD)/asan/fuzzobj/fuzz_%.o,$(FUZZ_TARGETS)) $(BUILD)/asan/fuzzobj/replay_main.o
@@ -343,9 +344,9 @@ fuzz: fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 .PHONY: fuzz-long fuzz-opsweep
-fuzz-long: test-build $(BUILD)/fuzz/fuzz_hfconfig
+fuzz-long: test-build $(BUILD)/fuzz/fuzz_hfconfig $(BUILD)/fuzz/fuzz_snapshot
 	@OPSWEEP_SAMPLE=1 nice -n 19 sh tests/opsweep.sh
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh hfconfig
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh hfconfig snapshot
 
 fuzz-opsweep: test-build
 	@sh tests/opsweep/fuzz_opsweep.sh

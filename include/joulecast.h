@@ -2300,17 +2300,23 @@ void jc_free(void *p);
  * bytes), single-quoted for a POSIX shell when s is empty or holds
  * anything but letters, digits and -_=./:,+%@.  What does not fit is cut
  * (buf stays NUL-terminated).  The reproducing command lines of
- * `statement` (the CLI's and jc_run_statement_text's) are built with it.
- * Never fails; buf is the caller's. */
+ * `statement` (the CLI's and jc_run_statement_text's) follow the same
+ * quoting, built without a cap.  Never fails; buf is the caller's. */
 void jc_shell_arg_append(char *buf, size_t cap, const char *s);
+/* Writes " s" to f with the quoting of jc_shell_arg_append, whole: the
+ * reproducing command lines of `statement` are built with it, without a
+ * cap.  Errors: f's error flag (ferror). */
+void jc_shell_arg_put(FILE *f, const char *s);
 
 /* Writes the current UTC time into buf (capacity cap): "YYYY-MM-DD" when
  * date_only, else "YYYY-MM-DDTHH:MM:SS" (CodeCarbon's timestamp).  The
- * time is SOURCE_DATE_EPOCH when that environment variable holds a
- * whole number of seconds >= 0 (reproducible outputs and tests), else
- * now.  The calibrated layer's date and the codecarbon row use it.
- * Never fails; buf is the caller's. */
-void jc_utc_timestamp(char *buf, size_t cap, int date_only);
+ * time is SOURCE_DATE_EPOCH when that environment variable is set and not
+ * empty (reproducible outputs and tests), else now.  The calibrated
+ * layer's date and the codecarbon row use it.  buf is the caller's ("" on
+ * failure).  Errors: JC_ERR_USAGE (SOURCE_DATE_EPOCH not a whole number of
+ * seconds; no buffer or one too small), JC_ERR_RANGE (SOURCE_DATE_EPOCH
+ * before 1970 or after 9999-12-31T23:59:59 UTC, 253402300799). */
+jc_status jc_utc_timestamp(char *buf, size_t cap, int date_only, jc_diag *diag);
 
 /* Splits the comma list s in place ("a100, h100,l4": the commas become
  * NULs, the spaces around each item are cut) into items[0..cap), which
@@ -2354,9 +2360,10 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
  * positional files, a flag given false and the statement's own keys
  * (format, training-type, location) and hwdb-snapshot are left out.  The
  * statement's "reproduce" line is this line for "estimate"; the web page
- * offers it as a download.  Writes into buf (capacity cap; what does not
- * fit is cut).  Errors: JC_ERR_USAGE (no buffer, an unknown command, a
- * NULL key). */
+ * offers it as a download.  Writes into buf (capacity cap); a line that
+ * does not fit is never cut (it would not reproduce anything): buf gets ""
+ * and JC_ERR_RANGE names the bytes needed.  Errors: JC_ERR_USAGE (no
+ * buffer, an unknown command, a NULL key), JC_ERR_RANGE, JC_ERR_NOMEM. */
 jc_status jc_command_line(const char *command, const char *const *keys,
                           const char *const *values, size_t n, char *buf, size_t cap,
                           jc_diag *diag);
@@ -3081,7 +3088,9 @@ int jc_text_is_safe(const char *s);
 /* A stream writing to file descriptor fd through the same rule, newlines
  * and tabs kept (the CLI's stdout and stderr: every text report and
  * diagnostic); buffered or not.  NULL where the C library has no
- * fopencookie (then write raw) or out of memory.  fclose flushes it. */
+ * fopencookie (then write raw) or out of memory.  fclose flushes it.  A
+ * failed write (a full disk) is kept, not reported by each write: fclose
+ * returns EOF with errno of the first failure (ferror stays clear). */
 FILE *jc_safe_stream(int fd, int buffered);
 /* CSV string cells starting with = + - @ TAB or CR are written with a
  * leading "'" so that a spreadsheet shows them instead of running them

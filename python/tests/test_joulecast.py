@@ -879,6 +879,46 @@ class Snapshot(InWork):
         self.assertGreater(r["results"]["energy_facility_kwh"]["central"], 0)
 
 
+class Hostile43(InWork):
+    """Issue 43 through the binding: a forged snapshot (a pointer changed,
+    the checksum recomputed) is refused and the YAML used, in this
+    process (the old mapped path followed the pointer and killed it); the
+    statement's reproducing line is whole past 2 KB."""
+
+    def test_forged_snapshot_refused(self):
+        snap = joulecast.hwdb_snapshot()
+        self.assertTrue(snap)
+        args = dict(model="models/tiny_cnn.onnx", device="a100", region="FR",
+                    infer={"requests": 1000, "batch": 8})
+        os.environ["JOULECAST_HWDB_SNAPSHOT"] = "off"
+        try:
+            yaml = joulecast.estimate(**args)
+        finally:
+            del os.environ["JOULECAST_HWDB_SNAPSHOT"]
+        for mode in ("header", "past_end", "misaligned", "self"):
+            forged = os.path.join(WORK, "forged-%s.snap" % mode)
+            subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "tests", "snapshot", "forge_snapshot.py"),
+                            snap, forged, mode, "0"], check=True)
+            os.environ["JOULECAST_HWDB_SNAPSHOT"] = forged
+            try:
+                self.assertEqual(joulecast.estimate(**args), yaml, mode)
+            finally:
+                del os.environ["JOULECAST_HWDB_SNAPSHOT"]
+
+    def test_statement_line_past_2kb(self):
+        d = WORK
+        for _ in range(10):
+            d = os.path.join(d, "d" * 200)
+        os.makedirs(d, exist_ok=True)
+        model = os.path.join(d, "model it's.onnx")
+        shutil.copy(os.path.join(ROOT, "models", "tiny_cnn.onnx"), model)
+        text = joulecast.statement(model, device="a100", region="FR", infer={"requests": 1000, "batch": 8})
+        line = re.search(r"joulecast estimate [^`\n]*", text).group(0)
+        self.assertGreater(len(line), 2048)
+        self.assertIn("model it'\\''s.onnx'", line)
+        self.assertIn("--region FR", line)
+
+
 class Memory(InWork):
     def test_repeated_calls_do_not_grow(self):
         # 200 calls through jc_free: resident memory stays within 20 MB

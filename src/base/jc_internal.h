@@ -143,18 +143,28 @@ typedef struct jci_strmap {
     int32_t *vals;
     size_t cap;   /* power of two, 0 when empty */
     size_t len;
+    uint64_t seed[2];   /* the SipHash key of the slots (jci_strmap_init) */
 } jci_strmap;
 
-/* Prepares a map for up to n keys (keeps load <= 1/2). false on OOM. */
+/* Prepares a map for up to n keys (keeps load <= 1/2), keyed with the
+ * process's random hash key (strmap.c: crafted names do not collide).
+ * false on OOM. */
 bool jci_strmap_init(jci_strmap *m, jci_arena *a, size_t n);
-/* Returns the value of key, or -1.  Keys are compared with strcmp. */
+/* Returns the value of key, or -1.  Keys are compared with strcmp; a
+ * lookup probes at most cap slots (a full map from a forged file ends). */
 int32_t jci_strmap_get(const jci_strmap *m, const char *key);
 /* Inserts key (borrowed: must outlive the map) -> val; if the key is
  * present, leaves it and returns its value, else returns -1.  The map
- * must have room (jci_strmap_init with the final count). */
+ * must have room (jci_strmap_init with the final count): -2 when not. */
 int32_t jci_strmap_put(jci_strmap *m, const char *key, int32_t val);
+/* The longest probe sequence of any key in m (1: every key in its home
+ * slot): the figure tests/unit/test_strmap.c bounds for crafted names. */
+size_t jci_strmap_max_probe(const jci_strmap *m);
 
-/* FNV-1a, used by the map and by anyone who needs a stable string hash. */
+/* SipHash-1-3 of n bytes under a 128-bit key. */
+uint64_t jci_siphash(const uint64_t key[2], const void *data, size_t n);
+/* SipHash-1-3 of s under the process's random key: a hash for tables
+ * within one process, never stored or compared across processes. */
 uint64_t jci_hash_str(const char *s);
 
 /* ASCII case-insensitive comparison, independent of the locale. */

@@ -54,23 +54,37 @@ int jci_edit_distance(const char *a, const char *b, int cap)
 
 /* ---- shell words ---------------------------------------------------------- */
 
-void jc_shell_arg_append(char *buf, size_t cap, const char *s)
+void jc_shell_arg_put(FILE *f, const char *s)
 {
-    size_t n = strlen(buf);
     int safe = *s != 0;
     for (const char *p = s; *p; p++)
         if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:,+%@", *p)) safe = 0;
+    fputc(' ', f);
     if (safe) {
-        snprintf(buf + n, cap - n, " %s", s);
+        fputs(s, f);
         return;
     }
-    if (n + 2 < cap) { buf[n++] = ' '; buf[n++] = '\''; buf[n] = 0; }
-    for (const char *p = s; *p && n + 5 < cap; p++) {
-        if (*p == '\'') { memcpy(buf + n, "'\\''", 4); n += 4; }
-        else buf[n++] = *p;
-        buf[n] = 0;
+    fputc('\'', f);
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'') fputs("'\\''", f);
+        else fputc(*p, f);
     }
-    if (n + 1 < cap) { buf[n++] = '\''; buf[n] = 0; }
+    fputc('\'', f);
+}
+
+void jc_shell_arg_append(char *buf, size_t cap, const char *s)
+{
+    size_t n = strlen(buf), len = 0;
+    char *w = NULL;
+    FILE *f = open_memstream(&w, &len);
+    if (!f) return;
+    jc_shell_arg_put(f, s);
+    if (fclose(f) == 0 && n < cap) {
+        size_t k = cap - n - 1 < len ? cap - n - 1 : len;   /* what fits */
+        memcpy(buf + n, w, k);
+        buf[n + k] = 0;
+    }
+    free(w);
 }
 
 /* ---- comma lists ------------------------------------------------------------ */
@@ -95,19 +109,33 @@ int jc_split_list(char *s, const char **items, size_t cap)
 
 /* ---- time stamps ------------------------------------------------------------ */
 
-void jc_utc_timestamp(char *buf, size_t cap, int date_only)
+/* The last second gmtime_r and "%Y" write as a four-digit year:
+ * 9999-12-31T23:59:59 UTC. */
+#define SDE_MAX 253402300799LL
+
+jc_status jc_utc_timestamp(char *buf, size_t cap, int date_only, jc_diag *d)
 {
+    if (!buf || !cap) return jci_diag_set(d, JC_ERR_USAGE, "jc_utc_timestamp: no buffer");
+    *buf = 0;
     time_t t = time(NULL);
     const char *sde = getenv("SOURCE_DATE_EPOCH");
     if (sde && *sde) {
         char *end;
         errno = 0;
         long long v = strtoll(sde, &end, 10);
-        if (!errno && !*end && v >= 0) t = (time_t)v;
+        if (end == sde || *end)
+            return jci_diag_set(d, JC_ERR_USAGE, "SOURCE_DATE_EPOCH='%.40s' is not a whole number of seconds", sde);
+        if (errno || v < 0 || v > SDE_MAX)
+            return jci_diag_set(d, JC_ERR_RANGE, "SOURCE_DATE_EPOCH=%.40s is out of range (0 to %lld, "
+                                "1970-01-01 to 9999-12-31 UTC)", sde, SDE_MAX);
+        t = (time_t)v;
     }
     struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, cap, date_only ? "%Y-%m-%d" : "%Y-%m-%dT%H:%M:%S", &tm);
+    if (!gmtime_r(&t, &tm))
+        return jci_diag_set(d, JC_ERR_RANGE, "the clock's time cannot be written as a UTC date");
+    if (!strftime(buf, cap, date_only ? "%Y-%m-%d" : "%Y-%m-%dT%H:%M:%S", &tm))
+        return jci_diag_set(d, JC_ERR_USAGE, "jc_utc_timestamp: buffer of %zu bytes too small", cap);
+    return JC_OK;
 }
 
 /* ---- quoting for YAML and CSV ---------------------------------------------- */

@@ -120,36 +120,67 @@ static int is_flag(const char *k)
     return !strcmp(k, "strict") || !strcmp(k, "allow-partial") || !strcmp(k, "hash-weights");
 }
 
-jc_status jc_command_line(const char *command, const char *const *keys,
-                          const char *const *values, size_t n, char *buf, size_t cap,
-                          jc_diag *d)
+/* The command line of jc_command_line in a string of its own length
+ * (malloc'd, *out; NULL on failure): no cap, so a long path or many
+ * options never cut what reproduces the result. */
+static jc_status command_line_alloc(const char *command, const char *const *keys,
+                                    const char *const *values, size_t n, char **out, jc_diag *d)
 {
-    if (!buf || !cap) return jci_diag_set(d, JC_ERR_USAGE, "command line: no buffer");
-    *buf = 0;
+    *out = NULL;
     if (!command || !jc_bind_keys(command))
         return jci_diag_set(d, JC_ERR_USAGE, "command line: unknown command '%s'",
                             command ? command : "(null)");
     if (n && (!keys || !values)) return jci_diag_set(d, JC_ERR_USAGE, "command line: NULL keys or values");
-    snprintf(buf, cap, "joulecast %s", command);
-    for (size_t i = 0; i < n; i++) {
+    size_t len = 0;
+    FILE *f = open_memstream(out, &len);
+    if (!f) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    fprintf(f, "joulecast %s", command);
+    jc_status st = JC_OK;
+    for (size_t i = 0; i < n && !st; i++) {
         const char *k = keys[i], *v = values[i] ? values[i] : "";
-        if (!k) return bind_unknown(d, command, "(null)");
+        if (!k) {
+            st = bind_unknown(d, command, "(null)");
+            break;
+        }
         if (own_key("statement", k) || !strcmp(k, "hwdb-snapshot")) continue;   /* not estimate's */
         if (!strcmp(k, "model")) {
-            jc_shell_arg_append(buf, cap, v);
+            jc_shell_arg_put(f, v);
             continue;
         }
         char opt[80];
         snprintf(opt, sizeof opt, "--%s", k);
         if (is_flag(k)) {
             int on = 1;
-            if (bind_flag(k, v, &on, NULL) == JC_OK && on) jc_shell_arg_append(buf, cap, opt);
+            if (bind_flag(k, v, &on, NULL) == JC_OK && on) jc_shell_arg_put(f, opt);
             continue;
         }
-        jc_shell_arg_append(buf, cap, opt);
-        jc_shell_arg_append(buf, cap, v);
+        jc_shell_arg_put(f, opt);
+        jc_shell_arg_put(f, v);
     }
-    return JC_OK;
+    if (fclose(f) && !st) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    if (st) {
+        free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+jc_status jc_command_line(const char *command, const char *const *keys,
+                          const char *const *values, size_t n, char *buf, size_t cap,
+                          jc_diag *d)
+{
+    if (!buf || !cap) return jci_diag_set(d, JC_ERR_USAGE, "command line: no buffer");
+    *buf = 0;
+    char *line = NULL;
+    jc_status st = command_line_alloc(command, keys, values, n, &line, d);
+    if (st) return st;
+    size_t len = strlen(line);
+    if (len >= cap)
+        st = jci_diag_set(d, JC_ERR_RANGE, "command line: %zu bytes do not fit the buffer of %zu (a cut line "
+                          "would not reproduce the result)", len + 1, cap);
+    else memcpy(buf, line, len + 1);
+    free(line);
+    return st;
 }
 
 jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
@@ -173,10 +204,11 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
     if (gen) st = jc_generation_run(&r.rq, r.db, &g, d);
     if (!st && !gen) st = bind_req_model(&r, d);
     if (!st && !gen) st = jc_estimate_run(&r.job, r.p->analysis, r.db, &e, d);
+    char *repro = NULL;
+    if (!st) st = command_line_alloc("estimate", keys, values, n, &repro, d);
     if (!st) {
-        char repro[2048], *buf;
+        char *buf;
         size_t len;
-        jc_command_line("estimate", keys, values, n, repro, sizeof repro, NULL);
         jc_statement_opts so = {r.db, repro, gen && r.job.hf_config ? r.job.hf_config : r.model, own.training_type,
                                 own.location};
         FILE *f = bind_stream(&buf, &len);
@@ -185,6 +217,7 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
                         : jc_report_statement(e, &so, fmt, f, d);
         st = bind_stream_done(f, &buf, ws, text, d);
     }
+    free(repro);
     jc_generation_release(&g);
     jc_estimate_free(e);
     bind_req_close(&r);

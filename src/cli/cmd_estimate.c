@@ -172,7 +172,7 @@ int cmd_estimate(int argc, char **argv)
         rc = cli_written(jc_report_estimate_csv(e, stdout, 1));
     } else if (out.codecarbon) {
         char ts[32];
-        jc_utc_timestamp(ts, sizeof ts, 0);
+        if (jc_utc_timestamp(ts, sizeof ts, 0, &d)) { rc = cli_fail(&d); goto out; }
         jc_codecarbon_opts co = {ts, out.project, NULL};
         rc = cli_written(jc_report_estimate_codecarbon(e, &co, stdout, 1));
     } else {

@@ -22,15 +22,15 @@ static jc_status set_lib(void *keys, const char *key, const char *val, jc_diag *
  * (jc_command_opt_keys, parsed by jc_statement_keys_set). */
 const jo_spec statement_spec = {"statement", JO_TAKES_LIB, set_lib, NULL, 0};
 
-/* Writes the reproducing `joulecast estimate` command: argv without
- * statement's own options. */
-static void reproduce(char *buf, size_t cap, int argc, char **argv)
+/* The reproducing `joulecast estimate` command (malloc'd, NULL when out
+ * of memory): argv without statement's own options. */
+static char *reproduce(int argc, char **argv)
 {
     size_t n = 0;
     const jc_cmd_key *k = jc_command_opt_keys("statement", &n);
     const char *own[8] = {NULL};
     for (size_t i = 0; i < n && i + 1 < sizeof own / sizeof own[0]; i++) own[i] = k[i].name;
-    wf_reproduce(buf, cap, argc, argv, own, NULL);
+    return wf_reproduce(argc, argv, own, NULL);
 }
 
 int cmd_statement(int argc, char **argv)
@@ -46,7 +46,7 @@ int cmd_statement(int argc, char **argv)
     jc_generation g;
     jc_diag d;
     int rc = 0;
-    char repro[2048];
+    char *repro = NULL;
     memset(&g, 0, sizeof g);
 
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
@@ -67,7 +67,11 @@ int cmd_statement(int argc, char **argv)
         e = own_e;
     }
 
-    reproduce(repro, sizeof repro, argc, argv);
+    if (!(repro = reproduce(argc, argv))) {
+        fprintf(stderr, "joulecast: out of memory\n");
+        rc = JC_ERR_NOMEM;
+        goto out;
+    }
     jc_statement_opts so = {db, repro, p && p->model ? p->model->path : c.job.hf_config ? c.job.hf_config : c.model,
                             s.training_type, s.location};
     int hf = !!(s.formats & 1u << JC_STMT_HF);
@@ -91,6 +95,7 @@ int cmd_statement(int argc, char **argv)
     }
     for (size_t i = 0; i < e->n_warnings; i++) fprintf(stderr, "joulecast: warning: %s\n", e->warnings[i]);
 out:
+    free(repro);
     jc_estimate_free(own_e);
     jc_generation_release(&g);
     jc_prepared_free(p);

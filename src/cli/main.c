@@ -241,9 +241,31 @@ static const char *closest_command(const char *typed)
     return jc_closest_name(typed, names, N_COMMANDS + 1);
 }
 
-int main(int argc, char **argv)
+/* Standard output flushed and closed at the end of every command: a
+ * write that failed at any point (a full disk, a closed pipe's EIO) is
+ * "cannot write standard output" and exit 3 (JC_ERR_IO) where the command
+ * itself succeeded; a command's own failure keeps its status.  The safe
+ * stream reports its first failed write, with its errno, at the close. */
+static int finish_output(int rc)
 {
-    safe_streams();
+    int err = 0;
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) err = errno ? errno : EIO;
+#if defined(__GLIBC__)
+    if (stdout != raw_out) {   /* the safe stream: its close writes a cut UTF-8 tail */
+        FILE *f = stdout;
+        stdout = raw_out;
+        errno = 0;   /* the safe stream's close reports its first failed write */
+        if (fclose(f) != 0) err = errno ? errno : err ? err : EIO;
+    }
+#endif
+    if (!err) return rc;
+    fprintf(stderr, "joulecast: cannot write standard output: %s\n", strerror(err));
+    return rc ? rc : JC_ERR_IO;
+}
+
+static int run(int argc, char **argv)
+{
     int rc = csv_raw_option(&argc, argv);
     if (rc) return rc;
     if (argc < 2) {
@@ -292,4 +314,10 @@ int main(int argc, char **argv)
             near ? near : "", near ? "'?" : "");
     usage(stderr);
     return JC_ERR_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    safe_streams();
+    return finish_output(run(argc, argv));
 }

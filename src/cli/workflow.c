@@ -10,10 +10,13 @@
 #include <string.h>
 #include <time.h>
 
-void wf_reproduce(char *buf, size_t cap, int argc, char **argv,
-                  const char *const *skip, const char *skip_pos)
+char *wf_reproduce(int argc, char **argv, const char *const *skip, const char *skip_pos)
 {
-    snprintf(buf, cap, "joulecast estimate");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fputs("joulecast estimate", f);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (skip_pos && !strcmp(a, skip_pos)) continue;
@@ -26,8 +29,13 @@ void wf_reproduce(char *buf, size_t cap, int argc, char **argv,
                 break;
             }
         }
-        if (!drop) jc_shell_arg_append(buf, cap, a);
+        if (!drop) jc_shell_arg_put(f, a);
     }
+    if (fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
 }
 
 bool wf_parse_percent(const char *s, double *frac)

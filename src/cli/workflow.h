@@ -9,12 +9,12 @@
 
 #include "cli/jobopts.h"
 
-/* Writes "joulecast estimate ARG..." into buf: argv[1..argc) minus the
- * options named in skip (NULL-terminated long names without dashes, each
- * taking a value) and minus `skip_pos` (a positional argument to drop, or
- * NULL), each argument shell-quoted when needed.  Truncates to cap. */
-void wf_reproduce(char *buf, size_t cap, int argc, char **argv,
-                  const char *const *skip, const char *skip_pos);
+/* "joulecast estimate ARG...": argv[1..argc) minus the options named in
+ * skip (NULL-terminated long names without dashes, each taking a value)
+ * and minus `skip_pos` (a positional argument to drop, or NULL), each
+ * argument shell-quoted when needed (jc_shell_arg_put), as long as it
+ * takes: a malloc'd string the caller frees, NULL when out of memory. */
+char *wf_reproduce(int argc, char **argv, const char *const *skip, const char *skip_pos);
 
 /* "20%" -> 0.2.  false unless a finite number >= 0 followed by '%'. */
 bool wf_parse_percent(const char *s, double *frac);

@@ -1637,13 +1637,8 @@ void jc_hwdb_free(jc_hwdb *db)
 {
     if (!db) return;
     hw_internal *in = db->internal_;
-    if (in->snap_map) {
-        munmap(in->snap_map, in->snap_len);   /* the record lives inside */
-        return;
-    }
-    if (in->snap_buf) {
-        free(in->snap_buf);
-        return;
-    }
-    jci_arena_free(in->arena);
+    jci_arena *a = in->arena;   /* the YAML's records, or a snapshot's rebuilt name maps */
+    if (in->snap_map) munmap(in->snap_map, in->snap_len);   /* the record lives inside */
+    else if (in->snap_buf) free(in->snap_buf);
+    jci_arena_free(a);
 }

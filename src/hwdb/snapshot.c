@@ -20,21 +20,24 @@
  * hs_types() (pointer fields as data: strings deduplicated, owned arrays
  * copied, borrowed references resolved afterwards).  The reader maps the
  * file at hdr.base, where every pointer is already right; when that
- * address is taken it reads the file into the heap, checks every
- * pointer's bounds, and rebases the pointers.  Either way the checksum
- * over the whole file (header included, its checksum field as 0) is
- * checked before anything in it is used: a mismatch is JC_ERR_HWDB and
- * callers parse the YAML instead, with a note.
+ * address is taken it reads the file into the heap and rebases the
+ * pointers.  Either way the checksum over the whole file (header
+ * included, its checksum field as 0) and then every pointer, offset,
+ * count, string, reference and enum of the image (the reader's comment
+ * below) are checked before anything in it is used: a failure is
+ * JC_ERR_HWDB and callers parse the YAML instead, with a note.  The name
+ * maps are not stored (their slots follow the process's random hash key,
+ * src/base/strmap.c): the open rebuilds them from the checked names.
  *
  * A snapshot is used only while the folder is as recorded: every
  * recorded file with the same size and modification time, every recorded
  * folder with the same modification time (so no entry was added, removed
  * or renamed in it); only the recorded names are looked up, no folder is
- * read.  Otherwise JC_ERR_NOTFOUND (stale), and callers parse the YAML.  Trust: the mapped path
- * checks the header, the length, the checksum and the recorded files,
- * not each pointer (the checksum catches corruption, not a crafted file);
- * a snapshot is a cache written by `make` / `joulecast hwdb snapshot`
- * next to the binary, trusted like the binary itself.
+ * read.  Otherwise JC_ERR_NOTFOUND (stale), and callers parse the YAML.  Trust: none.
+ * Anyone can point JOULECAST_HWDB_SNAPSHOT or the Python binding at a
+ * file and recompute the checksum after changing it, so both open paths
+ * validate the whole image (issue 43 item 1); the checksum only catches
+ * accidental corruption.
  */
 #include "hwdb/hwdb_int.h"
 #include "hwdb/hwdb_fields.h"
@@ -201,7 +204,7 @@ static bool ref_target(int t)
 /* ---- file format --------------------------------------------------------------- */
 
 #define SNAP_MAGIC "JCHWSNAP"
-#define SNAP_FORMAT 5u   /* 5: the additive checksum (hs_checksum) */
+#define SNAP_FORMAT 6u   /* 6: name maps rebuilt at open; every path checks every pointer */
 #define SNAP_HDR_BYTES 4096u
 #define SNAP_SLOT 512u           /* bytes per path slot; a longer path: stale */
 #define SNAP_MAX_FILES 4096u
@@ -433,11 +436,11 @@ static bool p_put(W *w, const void *old, uint64_t off, const char *what)
     return true;
 }
 
+/* The keyed string hash (jci_hash_str: crafted strings do not collide),
+ * never 0 (0 marks an empty slot). */
 static uint64_t hash_str(const char *s)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return h | 1;
+    return jci_hash_str(s) | 1;
 }
 
 /* Offset of a copy of s: a path slot when s is a loaded file's path (the
@@ -538,6 +541,10 @@ static bool w_array(W *w, int type, const void *old, size_t count, uint64_t *off
 static bool w_fields(W *w, int type, uint64_t at, const void *old)
 {
     const hs_type *types = hs_types();
+    if (type == HT_STRMAP) {   /* slots follow the process's hash key: rebuilt at open */
+        memset(w->buf + at, 0, types[type].size);
+        return true;
+    }
     for (const hs_field *f = types[type].fields; f->kind; f++) {
         const void *p = f->kind == HS_EMB ? NULL : rd_ptr(old, f->off);
         uint64_t off = 0;
@@ -739,38 +746,146 @@ jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path, jc_d
 
 /* ---- reader -------------------------------------------------------------------------- */
 
+/* Every pointer, offset and count of an image is checked on every open
+ * path (mapped in place or relocated) before any of it is used, so a forged
+ * file is refused, never followed:
+ *   - a record pointer addresses whole records inside the image, 8-byte
+ *     aligned, and an owned array (or list of strings, or the root, or a
+ *     standalone record) claims its bytes: claims never overlap each other,
+ *     the header, the path slots or the file tables, so no structure is
+ *     shared or cyclic and the walk is linear in the file's size;
+ *   - a string starts in bytes no record claims and ends with a NUL before
+ *     any claimed byte (or is a path slot, rewritten at open), so relocating
+ *     pointers never changes a checked string;
+ *   - a borrowed reference points at an element of an owned array of its
+ *     type, or at a standalone record of its type;
+ *   - a NULL array has count 0; an enum field of a record with a field table
+ *     is one of its names; a name of a namespace refers to an entry of its
+ *     kinds within that kind's count;
+ *   - the name maps are not stored (their slots depend on the process's
+ *     hash key): they are rebuilt at open from the checked names, and a
+ *     name given twice is refused.
+ * The checksum only catches accidental corruption; these checks are what
+ * make a crafted file harmless. */
+
+typedef struct rref { uint64_t off; int type; } rref;
+typedef struct rarr { uint64_t off, n; int type; } rarr;
+
 typedef struct R {
     unsigned char *buf;
     uint64_t len;
+    bool reloc;                 /* a heap copy: pointers are rebased */
+    unsigned char *rec, *str;   /* bit per 8-byte word: claimed by a record, holding a checked string */
+    uint64_t scan_left;         /* string bytes the check may still read (linear in the file) */
+    uint64_t slots, n_slots;    /* path slots: strings may start at one */
+    uint64_t seen[4096];        /* starts of strings checked (0: none; a string is never at 0) */
+    rref *refs; size_t nrefs, caprefs;
+    rarr *arrs; size_t narrs, caparrs;
+    bool oom;
 } R;
 
-/* Checks that v (an image pointer) addresses n bytes inside the image and
- * rebases it in place at rec+off. */
-static bool r_ptr(R *r, void *rec, unsigned off, uint64_t n, bool str)
+#define BIT(m, w) ((m)[(w) >> 3] & (1u << ((w) & 7)))
+#define SETBIT(m, w) ((m)[(w) >> 3] |= (unsigned char)(1u << ((w) & 7)))
+
+/* Claims the 8-byte words of [o, o + n) (o 8-aligned) for a record, an
+ * array or a table: false when any is claimed already or holds a checked
+ * string.  Records are 8-aligned and a multiple of 8 bytes, and the writer
+ * aligns what follows a string, so no word of a good file holds both. */
+static bool r_claim(R *r, uint64_t o, uint64_t n)
+{
+    if (o % 8 || o > r->len || n > r->len - o) return false;
+    for (uint64_t w = o / 8, end = (o + n + 7) / 8; w < end; w++) {
+        if (BIT(r->rec, w) || BIT(r->str, w)) return false;
+        SETBIT(r->rec, w);
+    }
+    return true;
+}
+
+/* A NUL-terminated string at o in unclaimed words, or a path slot.  The
+ * bytes read in all are capped at a multiple of the file's size, so
+ * pointers into one long string cannot make the check quadratic. */
+static bool r_string(R *r, uint64_t o)
+{
+    if (o >= r->slots && o < r->slots + r->n_slots * SNAP_SLOT) return (o - r->slots) % SNAP_SLOT == 0;
+    uint64_t *seen = &r->seen[(o ^ (o >> 12)) % (sizeof r->seen / sizeof r->seen[0])];
+    if (*seen == o) return true;   /* checked already (strings are shared, deduplicated) */
+    uint64_t max = r->len - o < r->scan_left ? r->len - o : r->scan_left;
+    const unsigned char *z = memchr(r->buf + o, 0, (size_t)max);
+    if (!z) return false;
+    uint64_t e = (uint64_t)(z - r->buf);   /* the NUL */
+    r->scan_left -= e - o + 1;
+    for (uint64_t w = o / 8; w <= e / 8; w++) {
+        if (BIT(r->rec, w)) return false;
+        SETBIT(r->str, w);
+    }
+    *seen = o;
+    return true;
+}
+
+static bool r_push(R *r, void **vec, size_t *len, size_t *cap, size_t elem)
+{
+    if (*len < *cap) return true;
+    size_t nc = *cap ? *cap * 2 : 1024;
+    void *nv = realloc(*vec, nc * elem);
+    if (!nv) return !(r->oom = true);
+    *vec = nv;
+    *cap = nc;
+    return true;
+}
+
+/* The image offset of the pointer at rec+off (0: NULL), checked to
+ * address n bytes inside the image (8-byte aligned unless a string), and
+ * rebased in place when the image was relocated. */
+static bool r_ptr(R *r, void *rec, unsigned off, uint64_t n, bool str, uint64_t *o)
 {
     uint64_t v;
     memcpy(&v, (char *)rec + off, sizeof v);
+    *o = 0;
     if (!v) return true;
     if (v < SNAP_BASE || v - SNAP_BASE >= r->len || n > r->len - (v - SNAP_BASE)) return false;
-    uint64_t o = v - SNAP_BASE;
-    if (str && !memchr(r->buf + o, 0, r->len - o)) return false;
-    unsigned char *p = r->buf + o;
-    memcpy((char *)rec + off, &p, sizeof p);
+    *o = v - SNAP_BASE;
+    if (*o < SNAP_HDR_BYTES || (!str && *o % 8)) return false;
+    if (str && !r_string(r, *o)) return false;
+    if (r->reloc) {
+        unsigned char *p = r->buf + *o;
+        memcpy((char *)rec + off, &p, sizeof p);
+    }
     return true;
 }
 
 static bool r_fields(R *r, int type, unsigned char *rec, int depth);
 
+/* An owned array of count records (at least one slot, as written):
+ * claimed, its elements walked; reference targets registered. */
 static bool r_array(R *r, int type, void *rec, unsigned off, size_t count, int depth)
 {
     const hs_type *types = hs_types();
     size_t sz = types[type].size, n = count ? count : 1;
-    if (n > r->len / sz || !r_ptr(r, rec, off, n * sz, false)) return false;
-    unsigned char *a;
-    memcpy(&a, (char *)rec + off, sizeof a);
-    if (!a) return true;
+    uint64_t o;
+    if (n > r->len / sz || !r_ptr(r, rec, off, n * sz, false, &o)) return false;
+    if (!o) return count == 0;
+    if (!r_claim(r, o, n * sz)) return false;
+    if (ref_target(type) && count) {
+        if (!r_push(r, (void **)&r->arrs, &r->narrs, &r->caparrs, sizeof *r->arrs)) return false;
+        r->arrs[r->narrs++] = (rarr){o, count, type};
+    }
     for (size_t i = 0; i < count; i++)
-        if (!r_fields(r, type, a + i * sz, depth + 1)) return false;
+        if (!r_fields(r, type, r->buf + o + i * sz, depth + 1)) return false;
+    return true;
+}
+
+/* The enum fields of a record with a field table: one of their names. */
+static bool r_enums(int type, const unsigned char *rec)
+{
+    const jci_hwkind *k = jci_hwdb_kind_of(type);
+    for (size_t i = 0; k && i < k->n; i++) {
+        const jci_hwfield *f = &k->fields[i];
+        if (f->type != HF_T_ENUM) continue;
+        int e, n = 0;
+        memcpy(&e, rec + f->off, sizeof e);
+        while (f->names[n]) n++;
+        if (e < 0 || e >= n) return false;
+    }
     return true;
 }
 
@@ -778,18 +893,27 @@ static bool r_fields(R *r, int type, unsigned char *rec, int depth)
 {
     const hs_type *types = hs_types();
     if (depth > 16) return false;
+    if (type == HT_STRMAP) {   /* not stored: rebuilt at open (r_maps) */
+        static const unsigned char zero[sizeof(jci_strmap)];
+        return !memcmp(rec, zero, sizeof zero);
+    }
+    if (!r_enums(type, rec)) return false;
     for (const hs_field *f = types[type].fields; f->kind; f++) {
+        uint64_t o;
         switch (f->kind) {
         case HS_STR:
-            if (!r_ptr(r, rec, f->off, 1, true)) return false;
+            if (!r_ptr(r, rec, f->off, 1, true, &o)) return false;
             break;
         case HS_STRS: {
             size_t c = rd_count(rec, f->count_off);
-            if (c > r->len / 8 || !r_ptr(r, rec, f->off, (c ? c : 1) * 8, false)) return false;
-            unsigned char *a;
-            memcpy(&a, rec + f->off, sizeof a);
-            for (size_t i = 0; a && i < c; i++)
-                if (!r_ptr(r, a, (unsigned)(8 * i), 1, true)) return false;
+            if (c > r->len / 8 || !r_ptr(r, rec, f->off, (c ? c : 1) * 8, false, &o)) return false;
+            if (!o) {
+                if (c) return false;
+                break;
+            }
+            if (!r_claim(r, o, (c ? c : 1) * 8)) return false;
+            for (size_t i = 0; i < c; i++)
+                if (!r_ptr(r, r->buf + o, (unsigned)(8 * i), 1, true, &(uint64_t){0})) return false;
             break;
         }
         case HS_ARR:
@@ -799,7 +923,11 @@ static bool r_fields(R *r, int type, unsigned char *rec, int depth)
             if (!r_array(r, f->type, rec, f->off, 1, depth)) return false;
             break;
         case HS_REF:
-            if (!r_ptr(r, rec, f->off, types[f->type].size, false)) return false;
+            if (!r_ptr(r, rec, f->off, types[f->type].size, false, &o)) return false;
+            if (o) {
+                if (!r_push(r, (void **)&r->refs, &r->nrefs, &r->caprefs, sizeof *r->refs)) return false;
+                r->refs[r->nrefs++] = (rref){o, f->type};
+            }
             break;
         case HS_EMB:
             for (unsigned k = 0; k < f->n; k++)
@@ -812,6 +940,116 @@ static bool r_fields(R *r, int type, unsigned char *rec, int depth)
         }
     }
     return true;
+}
+
+static int arr_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const rarr *)a)->off, y = ((const rarr *)b)->off;
+    return (x > y) - (x < y);
+}
+
+/* Every borrowed reference at an element of an owned array (or a
+ * standalone record) of its own type. */
+static bool r_refs(R *r)
+{
+    const hs_type *types = hs_types();
+    if (r->narrs) qsort(r->arrs, r->narrs, sizeof *r->arrs, arr_cmp);
+    for (size_t i = 0; i < r->nrefs; i++) {
+        uint64_t o = r->refs[i].off;
+        size_t lo = 0, hi = r->narrs;   /* the last array starting at or before o */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (r->arrs[mid].off <= o) lo = mid + 1;
+            else hi = mid;
+        }
+        if (!lo) return false;
+        const rarr *a = &r->arrs[lo - 1];
+        size_t sz = types[a->type].size;
+        if (a->type != r->refs[i].type || (o - a->off) % sz || (o - a->off) / sz >= a->n) return false;
+    }
+    return true;
+}
+
+/* The names of each namespace refer to entries of its kinds within their
+ * counts; the maps are rebuilt from them into `a` (a name twice: corrupt). */
+static bool r_maps(jc_hwdb *db, jci_arena *a)
+{
+    hw_internal *in = db->internal_;
+    for (int k = 0; k < HF_K_COUNT; k++) {
+        const jci_hwkind *kd = jci_hwdb_kind(k);
+        if (!kd->ns) continue;
+        hw_ns *ns = (hw_ns *)((unsigned char *)in + kd->ns_off);
+        if (ns->map.cap) continue;   /* a namespace of two kinds: built once */
+        if (ns->n > INT32_MAX || (ns->n && !ns->names) || !jci_strmap_init(&ns->map, a, ns->n)) return false;
+        for (size_t i = 0; i < ns->n; i++) {
+            const hw_name *nm = &ns->names[i];
+            const jci_hwkind *nk = jci_hwdb_kind_ns(nm->kind);
+            size_t count;
+            if (!nk || nk->ns_off != kd->ns_off || !nm->lower || nm->idx < 0) return false;
+            memcpy(&count, (const unsigned char *)db + nk->db_n_off, sizeof count);
+            if ((size_t)nm->idx >= count || jci_strmap_put(&ns->map, nm->lower, (int32_t)i) != -1)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Checks (and, relocated, rebases) the whole image of header h: the
+ * header's tables claimed, the database and the standalone records
+ * walked, references and names checked, the maps rebuilt into *maps.
+ * false: corrupt (*why says what), or *oom. */
+static bool r_image(R *r, const snap_hdr *h, jci_arena **maps, const char **why)
+{
+    const hs_type *types = hs_types();
+    *why = "corrupt (a pointer, count or string outside its bounds, or records that overlap)";
+    r->rec = calloc(r->len / 64 + 1, 1);
+    r->str = calloc(r->len / 64 + 1, 1);
+    r->scan_left = 8 * r->len;
+    r->slots = h->slots;
+    r->n_slots = h->n_files;
+    if (!r->rec || !r->str) return !(r->oom = true);
+    bool ok = r_claim(r, 0, SNAP_HDR_BYTES) && r_claim(r, h->slots, (h->n_files ? h->n_files : 1) * SNAP_SLOT) &&
+              r_claim(r, h->files, (h->n_files ? h->n_files : 1) * sizeof(snap_file)) &&
+              r_claim(r, h->dirs, (h->n_dirs ? h->n_dirs : 1) * sizeof(snap_file)) &&
+              (!h->n_roots || r_claim(r, h->roots, h->n_roots * sizeof(snap_root)));
+    /* the relative names the open copies into the slots: checked strings */
+    for (uint64_t i = 0; ok && i < h->n_files + h->n_dirs; i++) {
+        snap_file sf;
+        memcpy(&sf, r->buf + (i < h->n_files ? h->files + i * sizeof sf : h->dirs + (i - h->n_files) * sizeof sf),
+               sizeof sf);
+        bool in_slots = sf.rel >= h->slots && sf.rel < h->slots + r->n_slots * SNAP_SLOT;
+        ok = sf.rel >= SNAP_HDR_BYTES && sf.rel < r->len && !in_slots && r_string(r, sf.rel);
+    }
+    ok = ok && h->root % 8 == 0 && r_claim(r, h->root, sizeof(jc_hwdb)) &&
+         r_fields(r, HT_HWDB, r->buf + h->root, 0);
+    for (uint64_t i = 0; ok && i < h->n_roots; i++) {
+        snap_root sr;
+        memcpy(&sr, r->buf + h->roots + i * sizeof sr, sizeof sr);
+        ok = sr.type < HT_COUNT && ref_target((int)sr.type) && sr.off >= SNAP_HDR_BYTES && sr.off % 8 == 0 &&
+             sr.off <= h->length - types[sr.type].size && r_claim(r, sr.off, types[sr.type].size) &&
+             r_push(r, (void **)&r->arrs, &r->narrs, &r->caparrs, sizeof *r->arrs);
+        if (ok) {
+            r->arrs[r->narrs++] = (rarr){sr.off, 1, (int)sr.type};
+            ok = r_fields(r, (int)sr.type, r->buf + sr.off, 0);
+        }
+    }
+    ok = ok && r_refs(r);
+    if (ok) {
+        jc_hwdb *db = (jc_hwdb *)(r->buf + h->root);
+        *maps = jci_arena_new();
+        if (!*maps) return !(r->oom = true);
+        ok = r_maps(db, *maps);
+        if (!ok) *why = "corrupt (a name twice, or a name of no entry)";
+    }
+    return ok;
+}
+
+static void r_free(R *r)
+{
+    free(r->rec);
+    free(r->str);
+    free(r->refs);
+    free(r->arrs);
 }
 
 /* Validates a header against a file of `size` bytes. */
@@ -896,7 +1134,6 @@ static const char *stale(const unsigned char *img, const snap_hdr *h, const char
 jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsigned flags,
                                 jc_hwdb **out, jc_diag *diag)
 {
-    const hs_type *types = hs_types();
     jc_diag local;
     if (!diag) diag = &local;
     jci_diag_clear(diag);
@@ -961,26 +1198,43 @@ jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsig
 
     char why_buf[4200];
     size_t clean_len = 0;
-    if (!st && stale(img, &h, bundled_dir, &clean_len, why_buf, sizeof why_buf))
+    if (!st && !(flags & JCI_SNAPSHOT_ANY_FOLDER) &&
+        stale(img, &h, bundled_dir, &clean_len, why_buf, sizeof why_buf))
         st = jci_diag_at(diag, JC_ERR_NOTFOUND, path, -1, "stale for %s: %s", bundled_dir, why_buf);
-    if (!st && heap) {
-        R r = {heap, h.length};
-        bool ok = r_fields(&r, HT_HWDB, heap + h.root, 0);
-        for (uint64_t i = 0; ok && i < h.n_roots; i++) {
-            snap_root sr;
-            memcpy(&sr, heap + h.roots + i * sizeof sr, sizeof sr);
-            ok = sr.type < HT_COUNT && ref_target((int)sr.type) && sr.off >= SNAP_HDR_BYTES &&
-                 sr.off <= h.length - types[sr.type].size &&
-                 r_fields(&r, (int)sr.type, heap + sr.off, 0);
+    jci_arena *maps = NULL;
+    if (!st) {   /* every path, the mapped one too */
+        R r;
+        memset(&r, 0, sizeof r);
+        r.buf = img;
+        r.len = h.length;
+        r.reloc = heap != NULL;
+        const char *bad = NULL;
+        bool ok = r_image(&r, &h, &maps, &bad);
+        r_free(&r);
+        if (r.oom) st = jci_diag_set(diag, JC_ERR_NOMEM, "out of memory");
+        else if (!ok) st = jci_diag_at(diag, JC_ERR_HWDB, path, -1, "%s", bad);
+        /* "<folder>/<rel>" fits its slot (stale() checks it too; not when skipped) */
+        clean_len = strlen(bundled_dir);
+        while (clean_len > 1 && bundled_dir[clean_len - 1] == '/') clean_len--;
+        for (uint64_t i = 0; !st && i < h.n_files; i++) {
+            snap_file sf;
+            memcpy(&sf, img + h.files + i * sizeof sf, sizeof sf);
+            size_t need = h.n_dirs ? clean_len + 1 + strlen((const char *)img + sf.rel) : strlen(bundled_dir);
+            if (need >= SNAP_SLOT)
+                st = jci_diag_at(diag, JC_ERR_NOTFOUND, path, -1, "stale for %s: path too long for a snapshot "
+                                 "(%u bytes or more)", bundled_dir, SNAP_SLOT);
         }
-        if (!ok) st = jci_diag_at(diag, JC_ERR_HWDB, path, -1, "corrupt (a pointer outside the image)");
+        if (st) {
+            jci_arena_free(maps);
+            maps = NULL;
+        }
     }
     if (!st) {
         for (uint64_t i = 0; i < h.n_files; i++) {
             char *slot = (char *)img + h.slots + i * SNAP_SLOT;
             snap_file sf;
             memcpy(&sf, img + h.files + i * sizeof sf, sizeof sf);
-            /* lengths checked by stale(): "<folder>/<rel>" fits the slot */
+            /* lengths checked above: "<folder>/<rel>" fits the slot */
             if (h.n_dirs) {
                 const char *rel = (const char *)img + sf.rel;
                 memcpy(slot, bundled_dir, clean_len);
@@ -992,6 +1246,7 @@ jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsig
         }
         jc_hwdb *db = (jc_hwdb *)(img + h.root);
         hw_internal *in = db->internal_;
+        in->arena = maps;   /* the rebuilt name maps */
         if (heap) in->snap_buf = heap;
         else {
             in->snap_map = img;

@@ -232,7 +232,7 @@ jc_status jc_calibrate_run(const jc_job *job, const jc_analysis *an, const jc_hw
     jc_status st = jc_calibrate(job, an, db, src->row, &res->cal, d);
     if (st) return st;
     if (date) snprintf(res->date, sizeof res->date, "%s", date);
-    else jc_utc_timestamp(res->date, sizeof res->date, 1);
+    else if ((st = jc_utc_timestamp(res->date, sizeof res->date, 1, d))) return st;
     if (src->trace && (st = fit_power(job, an, db, src, &res->cal, d))) return st;
     if (res->cal.power.fitted) power_path(res->power_path, sizeof res->power_path, out_path);
     /* written and loaded back the way estimate --hwdb will */

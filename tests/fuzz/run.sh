@@ -18,7 +18,7 @@ set -u
 cd "$(dirname "$0")/../.."
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 B=build/fuzz
-[ $# -gt 0 ] || set -- onnx hwdb jobfile estimate_cli oprules trace hfconfig
+[ $# -gt 0 ] || set -- onnx hwdb jobfile estimate_cli oprules trace hfconfig snapshot
 
 seed() {  # target dir
   t=$1; d=$2
@@ -42,6 +42,16 @@ seed() {  # target dir
       for f in tests/models/rules/*.yaml tests/fuzz/seeds/oprules/*; do [ -f "$f" ] && cp "$f" "$d/"; done ;;
     hfconfig)
       for f in tests/serving/configs/*.json tests/fuzz/regress/hfconfig/*; do [ -f "$f" ] && cp "$f" "$d/"; done ;;
+    snapshot)   # snapshots of small hwdb files, and forged copies (the cases of issue 43 item 1)
+      for y in hwdb/providers.yaml hwdb/constants.yaml hwdb/devices/qualcomm.yaml hwdb/devices/apple.yaml; do
+        n=$(basename "$y" .yaml)
+        build/joulecast hwdb snapshot "$y" -o "$d/$n.snap" > /dev/null || continue
+        for m in header past_end misaligned self count string_unterminated; do
+          for k in 0 3 17; do
+            /usr/bin/python3 tests/snapshot/forge_snapshot.py "$d/$n.snap" "$d/$n.$m.$k.snap" $m $k
+          done
+        done
+      done ;;
     trace)
       for f in tests/data/traces/* tests/fuzz/seeds/trace/*; do
         case $f in *.py|*.md) continue ;; esac
@@ -60,6 +70,7 @@ for t in "$@"; do
   extra=""
   [ "$t" = estimate_cli ] && extra="-close_fd_mask=3 -max_len=4096"
   [ "$t" = onnx ] && extra="-max_len=262144"
+  [ "$t" = snapshot ] && extra="-max_len=131072"
   echo "fuzz: $t for ${FUZZ_SECONDS}s ($(ls $corpus | wc -l) inputs in $corpus)"
   /usr/bin/time -f "%U %S" -o $B/time.$t nice -n 19 "$bin" -max_total_time="$FUZZ_SECONDS" \
       -timeout=20 -rss_limit_mb=2048 -artifact_prefix=$B/artifacts/$t/ $extra \

@@ -2,8 +2,11 @@
  * test_snapshot.c - hwdb snapshots (src/hwdb/snapshot.c): a snapshot opened
  * in place or relocated is the same database as the YAML parse (a deep
  * comparison driven by the record table, which also catches a pointer
- * field the table forgot, plus every text and JSON view); stale folders,
- * corrupt files and bad arguments give their documented statuses.
+ * field the table forgot, plus every text and JSON view; the name maps,
+ * rebuilt at open, by lookups); stale folders, corrupt files, forged
+ * images (the checksum recomputed: every pointer, count, string, reference,
+ * enum and name checked on both open paths) and bad arguments give their
+ * documented statuses.
  */
 #include "check.h"
 #include "hwdb/hwdb_int.h"
@@ -44,6 +47,10 @@ static bool same_str(const char *a, const char *b)
 static void mask(int type, unsigned char *rec)
 {
     const hs_type *T = hs_types();
+    if (type == HT_STRMAP) {   /* rebuilt at open: compared by lookups (check_names) */
+        memset(rec, 0, T[type].size);
+        return;
+    }
     for (const hs_field *f = T[type].fields; f->kind; f++) {
         if (f->kind == HS_EMB) {
             for (unsigned k = 0; k < f->n; k++) mask(f->type, rec + f->off + k * T[f->type].size);
@@ -87,6 +94,7 @@ static bool same_rec(int type, const unsigned char *a, const unsigned char *b, b
 {
     const hs_type *T = hs_types();
     n_compared++;
+    if (type == HT_STRMAP) return true;   /* rebuilt at open: compared by lookups (check_names) */
     if (!same_plain(type, a, b)) {
         snprintf(where, sizeof where, "%s: plain fields differ", T[type].name);
         return false;
@@ -181,6 +189,21 @@ static void test_write(void)
     CHECK(stat(tmp("db.snap"), &sb) == 0 && sb.st_size > 4096);
 }
 
+/* Every name of every namespace of the YAML database is found in the
+ * snapshot's rebuilt map, at the same index. */
+static bool check_names(const jc_hwdb *y, const jc_hwdb *s)
+{
+    const hw_internal *a = y->internal_, *b = s->internal_;
+    const hw_ns *na[] = {&a->hw, &a->regions, &a->providers, &a->constants, &a->datasets, &a->ga};
+    const hw_ns *nb[] = {&b->hw, &b->regions, &b->providers, &b->constants, &b->datasets, &b->ga};
+    for (size_t k = 0; k < sizeof na / sizeof na[0]; k++) {
+        if (na[k]->n != nb[k]->n) return false;
+        for (size_t i = 0; i < na[k]->n; i++)
+            if (jci_strmap_get(&nb[k]->map, na[k]->names[i].lower) != (int32_t)i) return false;
+    }
+    return true;
+}
+
 static void check_same(unsigned flags, int expect_mode)
 {
     jc_diag d;
@@ -196,6 +219,7 @@ static void check_same(unsigned flags, int expect_mode)
     bool same = same_rec(HT_HWDB, (const unsigned char *)yaml_db, (const unsigned char *)db, true);
     if (!same) printf("  first difference: %s\n", where);
     CHECK(same);
+    CHECK(check_names(yaml_db, db));
     if (n_compared < 30000) printf("  compared %d records\n", n_compared);
     CHECK(n_compared > 30000);
     char *view = render(db);
@@ -321,6 +345,8 @@ static void spit(const char *path, const unsigned char *b, size_t n)
     fclose(f);
 }
 
+static void forged(const unsigned char *img, size_t n);
+
 static void test_corrupt(void)
 {
     jc_diag d;
@@ -385,7 +411,8 @@ static void test_corrupt(void)
     memcpy(c, &h, sizeof h);
     spit(bad, c, n);
     CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, JCI_SNAPSHOT_RELOCATE, &db, &d), JC_ERR_HWDB);
-    CHECK(strstr(d.msg, "pointer outside"));
+    CHECK(strstr(d.msg, "corrupt (a pointer"));
+    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, 0, &db, &d), JC_ERR_HWDB);   /* the mapped path too */
     /* a string without its NUL at the very end of the image */
     memcpy(c, img, n);
     memset(c + n - 16, 'x', 16);
@@ -396,11 +423,95 @@ static void test_corrupt(void)
     memcpy(c, &h, sizeof h);
     spit(bad, c, n);
     CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, JCI_SNAPSHOT_RELOCATE, &db, &d), JC_ERR_HWDB);
+    CHECK_I64(jc_hwdb_snapshot_open(bad, HWDB, 0, &db, &d), JC_ERR_HWDB);
     free(c);
+    forged(img, n);
     free(img);
     remove(bad);
     CHECK_I64(jc_hwdb_snapshot_open(tmp("missing.snap"), HWDB, 0, &db, &d), JC_ERR_IO);
     CHECK(db == NULL);
+}
+
+/* One forgery of the image: the checksum recomputed, then opened mapped
+ * and relocated; both must refuse it (JC_ERR_HWDB naming the kind of
+ * corruption) and leave *out NULL.  Issue 43 item 1: the mapped path
+ * checked only the checksum, so each of these crashed every command. */
+static int forge_open(const unsigned char *c, size_t n, const char *what)
+{
+    const char *bad = tmp("forged.snap");
+    hs_header h;
+    unsigned char *x = malloc(n);
+    memcpy(x, c, n);
+    memcpy(&h, x, sizeof h);
+    h.checksum = 0;
+    memcpy(x, &h, sizeof h);
+    h.checksum = hs_image_checksum(x, n);
+    memcpy(x, &h, sizeof h);
+    spit(bad, x, n);
+    free(x);
+    int refused = 0;
+    for (unsigned flags = 0; flags <= JCI_SNAPSHOT_RELOCATE; flags++) {
+        jc_hwdb *db = (jc_hwdb *)&h;
+        jc_diag d;
+        jc_status st = jc_hwdb_snapshot_open(bad, HWDB, flags, &db, &d);
+        if (st == JC_ERR_HWDB && db == NULL && strstr(d.msg, "corrupt (")) refused++;
+        else printf("  %s (flags %u): status %d, %s\n", what, flags, (int)st, d.msg);
+        if (st == JC_OK) jc_hwdb_free(db);
+    }
+    remove(bad);
+    return refused == 2;
+}
+
+static void put64(unsigned char *c, size_t at, uint64_t v)
+{
+    memcpy(c + at, &v, sizeof v);
+}
+
+static uint64_t get64(const unsigned char *c, size_t at)
+{
+    uint64_t v;
+    memcpy(&v, c + at, sizeof v);
+    return v;
+}
+
+static void forged(const unsigned char *img, size_t n)
+{
+    hs_header h;
+    memcpy(&h, img, sizeof h);
+    unsigned char *c = malloc(n);
+    size_t root = (size_t)h.root;
+    uint64_t devs = get64(img, root + offsetof(jc_hwdb, devices)), regs = get64(img, root + offsetof(jc_hwdb, regions));
+    size_t dev0 = (size_t)(devs - h.base), in_off = (size_t)(get64(img, root + offsetof(jc_hwdb, internal_)) - h.base);
+#define FORGE(what, edit) do { memcpy(c, img, n); edit; CHECK(forge_open(c, n, what)); } while (0)
+    /* a record array aimed into the header, misaligned, at itself */
+    FORGE("devices into the header", put64(c, root + offsetof(jc_hwdb, devices), h.base + 64));
+    FORGE("devices misaligned", put64(c, root + offsetof(jc_hwdb, devices), devs + 4));
+    FORGE("devices at the root", put64(c, root + offsetof(jc_hwdb, devices), h.base + root));
+    /* two owned arrays sharing memory (a cycle or a double claim) */
+    FORGE("hosts = devices", put64(c, root + offsetof(jc_hwdb, hosts), devs));
+    /* a count past the image, and a NULL array with a count */
+    FORGE("n_devices 2^40", put64(c, root + offsetof(jc_hwdb, n_devices), (uint64_t)1 << 40));
+    FORGE("n_devices + 1", put64(c, root + offsetof(jc_hwdb, n_devices), get64(img, root + offsetof(jc_hwdb, n_devices)) + 1));
+    FORGE("NULL devices, count kept", put64(c, root + offsetof(jc_hwdb, devices), 0));
+    /* a string aimed into a record, and one without a NUL before a record */
+    FORGE("device id into a record", put64(c, dev0 + offsetof(jc_device, id), devs + 8));
+    /* a borrowed reference at a record of another type, and between records */
+    size_t src_at = dev0 + offsetof(jc_device, tdp_w) + offsetof(jc_sourced, source);
+    CHECK(get64(img, src_at) != 0);
+    FORGE("source -> a region", put64(c, src_at, regs));
+    FORGE("source -> inside a source", put64(c, src_at, get64(img, src_at) + 8));
+    /* an enum out of its names, a name of no entry */
+    FORGE("device kind 1000", { int k = 1000; memcpy(c + dev0 + offsetof(jc_device, kind), &k, sizeof k); });
+    size_t names = (size_t)(get64(img, in_off + offsetof(hw_internal, hw) + offsetof(hw_ns, names)) - h.base);
+    FORGE("name idx 1e6", { int32_t k = 1000000; memcpy(c + names + offsetof(hw_name, idx), &k, sizeof k); });
+    FORGE("name of kind 99", { int k = 99; memcpy(c + names + offsetof(hw_name, kind), &k, sizeof k); });
+    /* the same name twice in a namespace */
+    FORGE("a name twice", put64(c, names + sizeof(hw_name) + offsetof(hw_name, lower),
+                                get64(img, names + offsetof(hw_name, lower))));
+    /* a stored map (maps are rebuilt, never read) */
+    FORGE("a stored map", put64(c, in_off + offsetof(hw_internal, hw) + offsetof(hw_ns, map) + offsetof(jci_strmap, cap), 8));
+#undef FORGE
+    free(c);
 }
 
 static void test_bad_args(void)

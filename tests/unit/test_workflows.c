@@ -377,8 +377,12 @@ static void test_command_line(void)
     CHECK_STR(buf, "joulecast compare 'models/a b.onnx' --device a100 --train --dim seq=128 m2.onnx");
     CHECK_I64(jc_command_line("estimate", k, v, 2, buf, sizeof buf, &d), JC_OK);
     CHECK_STR(buf, "joulecast estimate 'models/a b.onnx' --device a100");
-    CHECK_I64(jc_command_line("estimate", NULL, NULL, 0, buf, 12, &d), JC_OK);
-    CHECK_STR(buf, "joulecast e");   /* cut to the buffer, NUL-terminated */
+    /* a line that does not fit is refused, never cut (issue 43 item 16) */
+    CHECK_I64(jc_command_line("estimate", NULL, NULL, 0, buf, 12, &d), JC_ERR_RANGE);
+    CHECK_STR(buf, "");
+    CHECK(strstr(d.msg, "19 bytes do not fit the buffer of 12") != NULL);
+    CHECK_I64(jc_command_line("estimate", NULL, NULL, 0, buf, 19, &d), JC_OK);
+    CHECK_STR(buf, "joulecast estimate");
     CHECK_I64(jc_command_line("frobnicate", k, v, 1, buf, sizeof buf, &d), JC_ERR_USAGE);
     CHECK(strstr(d.msg, "frobnicate") != NULL);
     CHECK_I64(jc_command_line("estimate", k, v, 1, NULL, 0, &d), JC_ERR_USAGE);
