@@ -836,10 +836,12 @@ void jc_hwdb_free(jc_hwdb *db);
  * jc_hwdb_snapshot_write loads every *.yaml under bundled_dir (as
  * jc_hwdb_load(bundled_dir, NULL, 0, NULL, ...) does, same errors),
  * records each file's name, size and modification time, and writes the
- * snapshot to `path` (atomically: a temporary file renamed).  Errors:
- * those of jc_hwdb_load, JC_ERR_IO (cannot write), JC_ERR_RANGE (over
- * 1 GiB, more than 4096 files, a path of 512 bytes or more), JC_ERR_USAGE
- * (a 32-bit build). */
+ * snapshot to `path` (atomically: a temporary file renamed).  `path` is
+ * a new path or a regular file; a symlink is kept and the file it ends at
+ * written.  Errors: those of jc_hwdb_load, JC_ERR_IO (cannot write; path
+ * a FIFO, a device, a folder or a socket, never replaced), JC_ERR_RANGE
+ * (over 1 GiB, more than 4096 files, a path of 512 bytes or more),
+ * JC_ERR_USAGE (a 32-bit build; path one of the YAML files loaded). */
 jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path,
                                  jc_diag *diag);
 
@@ -2303,6 +2305,13 @@ void jc_free(void *p);
  * `statement` (the CLI's and jc_run_statement_text's) follow the same
  * quoting, built without a cap.  Never fails; buf is the caller's. */
 void jc_shell_arg_append(char *buf, size_t cap, const char *s);
+/* 1 when paths a and b name one existing file (the same device and
+ * inode: a hard link, a symlink or another spelling of one path), else 0
+ * ("-", NULL or a path that cannot be read: 0).  The rule that refuses
+ * an output onto an input (estimate --html, calibrate --out, hwdb
+ * snapshot -o) and compare's model given twice. */
+int jc_same_file(const char *a, const char *b);
+
 /* Writes " s" to f with the quoting of jc_shell_arg_append, whole: the
  * reproducing command lines of `statement` are built with it, without a
  * cap.  Errors: f's error flag (ferror). */
@@ -2524,7 +2533,18 @@ typedef struct jc_sweep_spec {
     const double *batches;         size_t n_batches;  /* whole numbers >= 1 */
     const char *const *precisions; size_t n_precisions;
     jc_sweep_sort sort;
+    double max_points;   /* the most grid points (devices x regions x
+                            precisions x batches) built; 0: the default,
+                            JC_SWEEP_MAX_POINTS; a larger grid is
+                            JC_ERR_RANGE before any estimate */
 } jc_sweep_spec;
+
+/* The default cap of jc_sweep_spec.max_points: well above the grid of
+ * every device and every region (~170,000 points) and, at about 4 KB a
+ * point with the JSON document (jc_report_sweep_json), within 2 GB; and
+ * the largest cap max_points may name. */
+#define JC_SWEEP_MAX_POINTS 400000
+#define JC_SWEEP_MAX_POINTS_LIMIT 1000000000
 
 /* One grid point.  Estimated entries carry figures; skipped ones a reason.
  * A skipped entry whose reason does not depend on the region has
@@ -3003,6 +3023,7 @@ typedef struct jc_sweep_opts {
     jc_sweep_sort sort;
     int64_t top;
     int top_given;
+    double max_points;   /* 0: the default cap (jc_sweep_spec.max_points) */
     void *internal_;
 } jc_sweep_opts;
 

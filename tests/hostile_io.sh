@@ -115,3 +115,55 @@ done
 /usr/bin/python3 tests/snapshot/forge_snapshot.py $T/good.snap $T/same.snap checksum_only
 JOULECAST_HWDB_SNAPSHOT=$T/same.snap "$JC" hwdb info > $T/out 2> $T/err
 grep -q "state *used" $T/out && echo "PASS snapshot/rewritten_checksum_alone_still_used" || echo "FAIL snapshot/rewritten_checksum_alone_still_used: $(head -c 300 $T/out $T/err)"
+
+# ---- item 7: an output that resolves to an input is refused (exit 2), the input kept ----
+cp $M $T/m.onnx && ln -s m.onnx $T/m-link.onnx && cp tests/data/codecarbon/a100-u031.csv $T/meas.csv
+printf 'model: m.onnx\ndevice: a100\nrequests: 1000\n' > $T/job.yaml
+out_is_input() {  # NAME FILE-THAT-MUST-STAY ORIGINAL CMD...
+  name=$1; keep=$2; orig=$3; shift 3
+  case_ "output/$name" 2 "an input of this" "$@"
+  cmp -s "$keep" "$orig" && echo "PASS output/${name}_input_kept" || echo "FAIL output/${name}_input_kept"
+}
+out_is_input estimate_html_onto_model $T/m.onnx $M "$JC" estimate $T/m.onnx --device a100 --requests 1000 --html $T/m.onnx
+out_is_input estimate_html_eq_onto_model $T/m.onnx $M "$JC" estimate $T/m.onnx --device a100 --requests 1000 --html=$T/m.onnx
+out_is_input estimate_html_onto_symlink_of_model $T/m.onnx $M "$JC" estimate $T/m.onnx --device a100 --requests 1000 --html $T/m-link.onnx
+out_is_input estimate_html_onto_job_files_model $T/m.onnx $M "$JC" estimate $T/job.yaml --html $T/m.onnx
+out_is_input compare_html_onto_model $T/m.onnx $M "$JC" compare $T/m.onnx models/resnet50.onnx --device a100 --requests 1000 --html $T/m.onnx
+out_is_input sweep_html_onto_model $T/m.onnx $M "$JC" sweep $T/m.onnx --devices a100,h100 --requests 1000 --html $T/m.onnx
+CAL="--train --samples 1281167 --epochs 2 --batch 256 --region FR"
+out_is_input calibrate_out_onto_measurements $T/meas.csv tests/data/codecarbon/a100-u031.csv "$JC" calibrate $T/meas.csv models/resnet50.onnx $CAL --out $T/meas.csv
+cp models/resnet50.onnx $T/r50.onnx
+out_is_input calibrate_out_onto_model $T/r50.onnx models/resnet50.onnx "$JC" calibrate $T/meas.csv $T/r50.onnx $CAL --out $T/r50.onnx
+cp tests/hwdb/override/lab.yaml $T/lab.yaml
+out_is_input calibrate_out_onto_hwdb_layer $T/lab.yaml tests/hwdb/override/lab.yaml "$JC" calibrate $T/meas.csv models/resnet50.onnx $CAL --hwdb $T/lab.yaml --out $T/lab.yaml
+mkdir -p $T/hw && cp -r hwdb/. $T/hw/
+out_is_input snapshot_onto_its_own_yaml $T/hw/providers.yaml hwdb/providers.yaml "$JC" hwdb snapshot $T/hw -o $T/hw/providers.yaml
+case_ "output/estimate_html_new_file_written" 0 "" "$JC" estimate $T/m.onnx --device a100 --requests 1000 --html $T/page.html
+grep -q "<html" $T/page.html && echo "PASS output/estimate_html_new_file_has_the_page" || echo "FAIL output/estimate_html_new_file_has_the_page"
+
+# ---- item 8: hwdb snapshot -o writes a regular file or a new path; a symlink keeps its link ----
+mkfifo $T/fifo
+case_ "snapshot_out/fifo_refused" 3 "not a regular file (a FIFO)" "$JC" hwdb snapshot -o $T/fifo
+[ -p $T/fifo ] && echo "PASS snapshot_out/fifo_still_a_fifo" || echo "FAIL snapshot_out/fifo_still_a_fifo"
+case_ "snapshot_out/device_refused" 3 "not a regular file (a device)" "$JC" hwdb snapshot -o /dev/null
+[ -c /dev/null ] && echo "PASS snapshot_out/dev_null_still_a_device" || echo "FAIL snapshot_out/dev_null_still_a_device"
+case_ "snapshot_out/folder_refused" 3 "not a regular file (a folder)" "$JC" hwdb snapshot -o $T/hw
+ln -s real.snap $T/link.snap
+case_ "snapshot_out/dangling_symlink_target_written" 0 "" "$JC" hwdb snapshot -o $T/link.snap
+[ -L $T/link.snap ] && head -c 8 $T/real.snap | grep -q JCHWSNAP && echo "PASS snapshot_out/symlink_kept_target_written" ||
+  echo "FAIL snapshot_out/symlink_kept_target_written"
+case_ "snapshot_out/symlink_to_regular_rewritten" 0 "" "$JC" hwdb snapshot -o $T/link.snap
+[ -L $T/link.snap ] && [ -f $T/real.snap ] && echo "PASS snapshot_out/symlink_still_a_symlink" || echo "FAIL snapshot_out/symlink_still_a_symlink"
+JOULECAST_HWDB_SNAPSHOT=$T/link.snap "$JC" hwdb info > $T/out 2>&1
+grep -q "state *used" $T/out && echo "PASS snapshot_out/written_through_symlink_is_used" || echo "FAIL snapshot_out/written_through_symlink_is_used: $(head -c 200 $T/out)"
+
+# ---- item 6: the sweep grid is capped before any estimate (exit 7 naming the product and the cap) ----
+case_ "sweep/grid_above_default_cap" 7 "= 4153800 grid points, above the cap of 400000 (--max-points N" \
+  "$JC" sweep $M --devices all --regions all --precisions all --batches 1,2,3,4,5,6,7,8,9,10 --requests 1000 --json
+[ ! -s $T/out ] && echo "PASS sweep/grid_above_cap_writes_nothing" || echo "FAIL sweep/grid_above_cap_writes_nothing"
+case_ "sweep/max_points_lowers_the_cap" 7 "2 devices x 2 regions x 1 precision x 1 batch size = 4 grid points, above the cap of 3" \
+  "$JC" sweep $M --devices a100,h100 --regions FR,DE --requests 1000 --max-points 3
+case_ "sweep/max_points_at_the_grid" 0 "" "$JC" sweep $M --devices a100,h100 --regions FR,DE --requests 1000 --max-points 4 --json
+grep -q '"points":	4' $T/out && echo "PASS sweep/max_points_at_the_grid_runs_it" || echo "FAIL sweep/max_points_at_the_grid_runs_it"
+case_ "sweep/max_points_zero_refused" 2 "--max-points expects a whole number from 1" "$JC" sweep $M --devices a100 --max-points 0
+case_ "sweep/max_points_above_limit" 7 "--max-points expects a whole number from 1 to 1000000000" "$JC" sweep $M --devices a100 --max-points 1e12

@@ -919,6 +919,37 @@ class Hostile43(InWork):
         self.assertIn("--region FR", line)
 
 
+class Hostile43Outputs(InWork):
+    """Issue 43 items 6 and 7 through the binding: the sweep's grid cap
+    (exit 7 naming the product and the cap, max_points= overrides it) and
+    calibrate's out= refused onto its own measurements."""
+
+    def test_sweep_grid_capped(self):
+        with self.assertRaises(joulecast.Error) as e:
+            joulecast.sweep("models/tiny_cnn.onnx", devices="all", regions="all", precisions="all",
+                            batches=list(range(1, 11)), infer={"requests": 1000})
+        self.assertEqual(e.exception.status, 7)
+        self.assertIn("= 4153800 grid points, above the cap of 400000", e.exception.message)
+        with self.assertRaises(joulecast.Error) as e:
+            joulecast.sweep("models/tiny_cnn.onnx", devices=["a100", "h100"], regions=["FR", "DE"],
+                            infer={"requests": 1000}, max_points=3)
+        self.assertEqual(e.exception.status, 7)
+        r = joulecast.sweep("models/tiny_cnn.onnx", devices=["a100", "h100"], regions=["FR", "DE"],
+                            infer={"requests": 1000}, max_points=4)
+        self.assertEqual(r["grid"]["points"], 4)
+
+    def test_calibrate_out_onto_its_measurements(self):
+        meas = os.path.join(WORK, "meas43.csv")
+        shutil.copy(os.path.join(ROOT, "tests", "data", "codecarbon", "a100-u031.csv"), meas)
+        before = open(meas, "rb").read()
+        with self.assertRaises(joulecast.Error) as e:
+            joulecast.calibrate(meas, "models/resnet50.onnx", out=meas,
+                                train={"samples": 1281167, "epochs": 2, "batch": 256}, region="FR")
+        self.assertEqual(e.exception.status, 2)
+        self.assertIn("an input of this run", e.exception.message)
+        self.assertEqual(open(meas, "rb").read(), before)
+
+
 class Memory(InWork):
     def test_repeated_calls_do_not_grow(self):
         # 200 calls through jc_free: resident memory stays within 20 MB

@@ -3,13 +3,34 @@
  * loop the CSV, JSON, TensorProto and standard-input readers share
  * (base/jc_internal.h, jci_read_stream; callers word their own errors),
  * and a named file read whole with the messages worded once
- * (jci_read_file).
+ * (jci_read_file); the rule that an output is none of the inputs
+ * (jc_same_file, jci_output_not_input).
  */
 #include "base/jc_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+int jc_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (!a || !b || !strcmp(a, "-") || !strcmp(b, "-") || stat(a, &sa) || stat(b, &sb)) return 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+jc_status jci_output_not_input(const char *out, const char *opt, const char *const *inputs, size_t n,
+                               const jc_hwdb *db, jc_diag *d)
+{
+    for (size_t i = 0; i < n + (db ? db->n_files : 0); i++) {
+        const char *in = i < n ? inputs[i] : db->files[i - n];
+        if (jc_same_file(out, in))
+            return jci_diag_set(d, JC_ERR_USAGE, "%s %s is %s, an input of this run: writing it would replace "
+                                "it; give another file", opt, out, in);
+    }
+    return JC_OK;
+}
 
 jci_read_result jci_read_stream(FILE *f, size_t max, char **out, size_t *len)
 {

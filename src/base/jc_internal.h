@@ -110,6 +110,11 @@ typedef enum jci_read_result {
  * before the NUL; the caller frees it).  Refuses a stream of more than max
  * bytes.  On failure *out is NULL; the caller words the message. */
 jci_read_result jci_read_stream(FILE *f, size_t max, char **out, size_t *len);
+/* JC_ERR_USAGE naming option `opt` when the output file `out` is one of
+ * inputs[0..n) or of db's loaded files (db may be NULL): writing it would
+ * replace a file the run reads (jc_same_file: device and inode). */
+jc_status jci_output_not_input(const char *out, const char *opt, const char *const *inputs, size_t n,
+                               const jc_hwdb *db, jc_diag *d);
 
 /* The file at path read whole by jci_read_stream (max bytes at most),
  * with the messages worded once: JC_ERR_IO "PATH: cannot open: ..." or

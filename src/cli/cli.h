@@ -86,6 +86,14 @@ bool cli_parse_f64(const char *s, double *out);
 /* Loads a model like jc_model_load; "-" reads it from standard input
  * (src/cli/io.c). */
 jc_status cli_model_load(const char *path, jc_model **out, jc_diag *d);
+/* The command line an output is checked against (main, once) and a file
+ * read that is not on it (a job file's model; borrowed, kept). */
+void cli_set_argv(int argc, char **argv);
+void cli_note_input(const char *path);
+/* 0 when the output file `out` of option opt ("--html") is none of the
+ * files named on the command line (or by cli_note_input): jc_same_file,
+ * device and inode; else the message and JC_ERR_USAGE ("-": 0). */
+int cli_output_check(const char *opt, const char *out);
 /* Prints the `joulecast --version` report (program version, hwdb data
  * version and folder) to f; returns the exit code (0). */
 int cli_version(FILE *f);

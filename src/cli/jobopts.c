@@ -671,6 +671,10 @@ int jo_parse(jobopts *c, int argc, char **argv, jo_positional pos, void *pctx)
 
 void jo_request(const jobopts *c, jc_request *rq)
 {
+    /* what a job file named is an input too (an output must not be one) */
+    cli_note_input(c->model);
+    cli_note_input(c->op_rules);
+    cli_note_input(c->job.hf_config);
     jc_request_init(rq);
     rq->job = &c->job;
     rq->model = c->model;
@@ -695,6 +699,7 @@ int jo_prepare(const jobopts *c, jc_prepared **p)
 FILE *jo_html_open(const char *path, int *rc)
 {
     if (!strcmp(path, "-")) return stdout;
+    if ((*rc = cli_output_check("--html", path))) return NULL;
     FILE *f = fopen(path, "w");
     if (!f) {
         fprintf(stderr, "joulecast: %s: cannot write the HTML report: %s\n", path, strerror(errno));

@@ -183,7 +183,8 @@ int jo_prepare(const jobopts *c, jc_prepared **p);
 
 /* Opens the --html destination: stdout for "-", else the file (created
  * or truncated).  NULL on failure, with the error printed and *rc set to
- * JC_ERR_IO. */
+ * JC_ERR_IO, or JC_ERR_USAGE when the file is an input of the command
+ * (cli_output_check: the model, a job file, a layer...). */
 FILE *jo_html_open(const char *path, int *rc);
 /* Closes what jo_html_open returned (stdout is flushed, not closed) and
  * turns the report's status st and any write error into an exit code (0

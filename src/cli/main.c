@@ -319,5 +319,6 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
     safe_streams();
+    cli_set_argv(argc, argv);
     return finish_output(run(argc, argv));
 }

@@ -618,6 +618,54 @@ static bool w_resolve(W *w)
     return true;
 }
 
+/* Where `hwdb snapshot -o PATH` writes: PATH when it is new or a regular
+ * file; the file a symlink chain ends at (the link kept; a dangling one's
+ * target created); anything else (a FIFO, a device, a folder, a socket)
+ * refused with JC_ERR_IO, never replaced.  *target: malloc'd. */
+static jc_status out_target(const char *path, char **target, jc_diag *d)
+{
+    char *cur = strdup(path);
+    for (int hops = 0; cur && hops < 40; hops++) {
+        struct stat sb;
+        if (lstat(cur, &sb) != 0) {
+            if (errno == ENOENT) break;   /* a new file */
+            jc_status st = jci_diag_at(d, JC_ERR_IO, path, -1, "cannot write the snapshot: %s", strerror(errno));
+            free(cur);
+            return st;
+        }
+        if (S_ISREG(sb.st_mode)) break;
+        if (!S_ISLNK(sb.st_mode)) {
+            free(cur);
+            return jci_diag_at(d, JC_ERR_IO, path, -1, "not a regular file (%s): a snapshot is written only to a "
+                               "regular file or a new path", S_ISFIFO(sb.st_mode) ? "a FIFO" : S_ISDIR(sb.st_mode) ? "a folder"
+                               : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device" : "a socket");
+        }
+        char link[4096];
+        ssize_t n = readlink(cur, link, sizeof link - 1);
+        if (n < 0 || n >= (ssize_t)sizeof link - 1) {
+            free(cur);
+            return jci_diag_at(d, JC_ERR_IO, path, -1, "cannot read the symlink");
+        }
+        link[n] = 0;
+        const char *slash = strrchr(cur, '/');
+        size_t dl = link[0] != '/' && slash ? (size_t)(slash - cur) + 1 : 0;   /* relative: beside the link */
+        char *next = malloc(dl + (size_t)n + 1);
+        if (next) {
+            memcpy(next, cur, dl);
+            memcpy(next + dl, link, (size_t)n + 1);
+        }
+        free(cur);
+        cur = next;
+        if (hops == 39) {
+            free(cur);
+            return jci_diag_at(d, JC_ERR_IO, path, -1, "too many levels of symlinks");
+        }
+    }
+    if (!cur) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    *target = cur;
+    return JC_OK;
+}
+
 static jc_status write_file(W *w, const char *path, jc_diag *d)
 {
     size_t plen = strlen(path);
@@ -653,13 +701,19 @@ jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path, jc_d
         return jci_diag_set(diag, JC_ERR_USAGE, "jc_hwdb_snapshot_write: a folder and a path are needed");
     if (sizeof(void *) != 8 || sizeof(size_t) != 8)
         return jci_diag_set(diag, JC_ERR_USAGE, "hwdb snapshots need a 64-bit build");
+    char *target = NULL;
+    jc_status st = out_target(path, &target, diag);
+    if (st) return st;
     jci_arena *s = jci_arena_new();
-    if (!s) return jci_diag_set(diag, JC_ERR_NOMEM, "out of memory");
+    if (!s) {
+        free(target);
+        return jci_diag_set(diag, JC_ERR_NOMEM, "out of memory");
+    }
     /* the files' state before parsing: a later change leaves the
      * snapshot stale, never wrong */
     listing L;
     memset(&L, 0, sizeof L);
-    jc_status st = list_dir(s, bundled_dir, &L, diag);
+    st = list_dir(s, bundled_dir, &L, diag);
     size_t n = L.n_files;
     hw_file_meta *fm = L.files;
     if (!st && (n > SNAP_MAX_FILES || L.n_dirs > SNAP_MAX_FILES))
@@ -671,6 +725,7 @@ jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path, jc_d
                             "path too long for a snapshot (%u bytes or more)", SNAP_SLOT);
     jc_hwdb *db = NULL;
     if (!st) st = jc_hwdb_load(bundled_dir, NULL, 0, NULL, &db, diag);
+    if (!st) st = jci_output_not_input(target, "-o", NULL, 0, db, diag);   /* never onto its own YAML */
     if (!st && db->n_files != n)
         st = jci_diag_at(diag, JC_ERR_IO, bundled_dir, -1, "the folder changed while loading");
     for (size_t i = 0; !st && i < n; i++)
@@ -732,7 +787,7 @@ jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path, jc_d
         memcpy(w.buf + hdr, &h, sizeof h);
         h.checksum = hs_image_checksum(w.buf, w.len);
         memcpy(w.buf + hdr, &h, sizeof h);
-        st = write_file(&w, path, diag);
+        st = write_file(&w, target, diag);
     }
     free(w.buf);
     free(w.p);
@@ -741,6 +796,7 @@ jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path, jc_d
     free(w.roots);
     jc_hwdb_free(db);
     jci_arena_free(s);
+    free(target);
     return st;
 }
 

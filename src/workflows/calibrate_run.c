@@ -228,6 +228,14 @@ jc_status jc_calibrate_run(const jc_job *job, const jc_analysis *an, const jc_hw
         return jci_diag_set(d, JC_ERR_USAGE, "calibrate: give the override layer to write (out)");
     memset(res, 0, sizeof *res);
     res->src = src;
+    /* the layer (and its power layer) onto a file this run reads: refused */
+    const char *inputs[] = {src->path, src->job_path, src->model_path,
+                            an && an->model ? an->model->path : NULL, job ? job->hf_config : NULL};
+    char pw[sizeof res->power_path];
+    power_path(pw, sizeof pw, out_path);
+    jc_status sti = jci_output_not_input(out_path, "out", inputs, sizeof inputs / sizeof inputs[0], db, d);
+    if (!sti && src->trace) sti = jci_output_not_input(pw, "out (its power layer)", inputs, 5, db, d);
+    if (sti) return sti;
     snprintf(res->out_path, sizeof res->out_path, "%s", out_path);
     jc_status st = jc_calibrate(job, an, db, src->row, &res->cal, d);
     if (st) return st;

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static jc_compare *compare_new(size_t n)
 {
@@ -94,12 +93,9 @@ static jc_status twice(const char *extra, const char *const *paths, size_t n, jc
     size_t total = n + (extra ? 1 : 0);
     for (size_t i = 0; i < total; i++) {
         const char *a = extra ? (i ? paths[i - 1] : extra) : paths[i];
-        struct stat sa;
-        if (!a || !strcmp(a, "-") || stat(a, &sa)) continue;
         for (size_t j = i + 1; j < total; j++) {
             const char *b = extra ? paths[j - 1] : paths[j];
-            struct stat sb;
-            if (b && strcmp(b, "-") && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino)
+            if (jc_same_file(a, b))
                 return jci_diag_set(d, JC_ERR_USAGE, "%s and %s are the same file: compare gives each model once "
                                     "(to compare settings, run estimate twice and joulecast diff)", a, b);
         }

@@ -532,6 +532,21 @@ static jc_status expand_axes(sw *w, const jc_sweep_spec *sp, const jc_model *m)
                                   "batch, and sweep --regions", w->d);
 }
 
+/* The grid's points against the cap (issue 43 item 6: every device,
+ * region and precision at ten batches is 4.2 million points, 10.8 GB):
+ * JC_ERR_RANGE naming the product and the cap, before any estimate. */
+static jc_status grid_cap(sw *w, const jc_sweep_spec *sp)
+{
+    double cap = sp->max_points > 0 ? sp->max_points : JC_SWEEP_MAX_POINTS;
+    double pts = (double)w->nd * (double)w->nr * (double)w->np * (double)w->nb;
+    if (pts <= cap) return JC_OK;
+    return jci_diag_set(w->d, JC_ERR_RANGE, "sweep: %zu device%s x %zu region%s x %zu precision%s x %zu batch size%s "
+                        "= %.0f grid points, above the cap of %.0f (--max-points N raises it: about 4 KB a point "
+                        "with --json; or sweep fewer devices, regions, precisions or batches)",
+                        w->nd, w->nd == 1 ? "" : "s", w->nr, w->nr == 1 ? "" : "s", w->np, w->np == 1 ? "" : "s",
+                        w->nb, w->nb == 1 ? "" : "s", pts, cap);
+}
+
 jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_model *m,
                        const jc_hwdb *db, jc_sweep **out, jc_diag *d)
 {
@@ -564,7 +579,7 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
     s->method = job->method;
     s->sort = sp->sort;
     s->model = m ? adup(w, m->path) : NULL;
-    if ((st = expand_axes(w, sp, m))) goto fail;
+    if ((st = expand_axes(w, sp, m)) || (st = grid_cap(w, sp))) goto fail;
     s->n_devices = w->nd;
     s->n_regions = w->nr;
     s->n_precisions = w->np;

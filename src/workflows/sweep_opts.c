@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_LIST, O_NUMS, O_BATCHES, O_LATENCY, O_SORT, O_TOP };
+enum { O_LIST, O_NUMS, O_BATCHES, O_LATENCY, O_SORT, O_TOP, O_MAXPTS };
 
 /* The keys as data (src/workflows/sweep_opts.def): the public rows, and
  * how[] (same order): what each takes and where it goes. */
@@ -108,13 +108,14 @@ jc_status jc_sweep_opts_set(jc_sweep_opts *o, const char *key, const char *value
     while (i < N_ROWS && strcmp(keys[i].name, key)) i++;
     if (i == N_ROWS) return jci_diag_set(d, JC_ERR_NOTFOUND, "sweep: unknown option '%s'", key);
     so_internal *si = o->internal_;
-    jc_sweep_axis *x = (jc_sweep_axis *)((char *)o + how[i].off);
-    size_t from = x->n;
+    jc_sweep_axis *x = (jc_sweep_axis *)((char *)o + how[i].off);   /* an axis kind's member */
+    size_t from;
     jc_status st;
     switch (how[i].kind) {
     case O_LIST: return append(si->a, x, key, value, d);
     case O_NUMS:
     case O_BATCHES:
+        from = x->n;
         if ((st = append(si->a, x, key, value, d))) return st;
         return numbers(x, from, key, how[i].kind == O_BATCHES, d);
     case O_LATENCY:
@@ -134,6 +135,16 @@ jc_status jc_sweep_opts_set(jc_sweep_opts *o, const char *key, const char *value
             return jci_diag_set(d, JC_ERR_USAGE, "%s expects a whole number >= 0, got '%s'", key, value ? value : "");
         o->top = (int64_t)t;
         o->top_given = 1;
+        return JC_OK;
+    }
+    case O_MAXPTS: {
+        char *end = NULL;
+        double v = value && *value ? strtod(value, &end) : NAN;
+        if (!end || *end || !(v >= 1) || v != floor(v) || v > JC_SWEEP_MAX_POINTS_LIMIT)
+            return jci_diag_set(d, v > JC_SWEEP_MAX_POINTS_LIMIT ? JC_ERR_RANGE : JC_ERR_USAGE,
+                                "%s expects a whole number from 1 to %.0f, got '%s'", key,
+                                (double)JC_SWEEP_MAX_POINTS_LIMIT, value ? value : "");
+        o->max_points = v;
         return JC_OK;
     }
     }
@@ -171,7 +182,7 @@ jc_status jc_sweep_spec_from_opts(const jc_sweep_opts *o, const jc_job *job, int
         return jci_diag_set(d, JC_ERR_USAGE, "--counts, --tps, --concurrencies, --weights-list, --max-itl "
                             "and --max-ttft need --generate");
     p->spec = (jc_sweep_spec){o->devices.items, o->devices.n, o->regions.items, o->regions.n, o->batches.values,
-                              o->batches.n, o->precisions.items, o->precisions.n, o->sort};
+                              o->batches.n, o->precisions.items, o->precisions.n, o->sort, o->max_points};
     jc_status st = jc_sweep_spec_resolve(&p->spec, job, d);
     if (!st) st = jc_batch_check(job->batch, "--batch", d);
     return st;

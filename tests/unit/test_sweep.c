@@ -48,7 +48,7 @@ static void flops_job(jc_job *j)
 static void test_grid_accounting(void)
 {
     const char *devs[] = {"a100", "h100", "v100"}, *regs[] = {"FR", "DE", "aws:all"}, *precs[] = {"fp16", "fp8"};
-    jc_sweep_spec sp = {devs, 3, regs, 3, NULL, 0, precs, 2, JC_SWEEP_BY_EMISSIONS};
+    jc_sweep_spec sp = {devs, 3, regs, 3, NULL, 0, precs, 2, JC_SWEEP_BY_EMISSIONS, 0};
     jc_job j;
     flops_job(&j);
     jc_sweep *s = sweep(&sp, &j, NULL, JC_OK);
@@ -78,7 +78,7 @@ static void test_grid_accounting(void)
 static void test_entries_match_estimate(void)
 {
     const char *devs[] = {"a100", "h100"}, *regs[] = {"FR", "US-CA", "gcp:all"};
-    jc_sweep_spec sp = {devs, 2, regs, 3, NULL, 0, NULL, 0, JC_SWEEP_BY_ENERGY};
+    jc_sweep_spec sp = {devs, 2, regs, 3, NULL, 0, NULL, 0, JC_SWEEP_BY_ENERGY, 0};
     jc_job j;
     flops_job(&j);
     jc_sweep *s = sweep(&sp, &j, NULL, JC_OK);
@@ -108,7 +108,7 @@ static void test_entries_match_estimate(void)
 static void test_pareto_brute_force(void)
 {
     const char *devs[] = {"all"}, *regs[] = {"cloud"};
-    jc_sweep_spec sp = {devs, 1, regs, 1, NULL, 0, NULL, 0, JC_SWEEP_BY_TIME};
+    jc_sweep_spec sp = {devs, 1, regs, 1, NULL, 0, NULL, 0, JC_SWEEP_BY_TIME, 0};
     jc_job j;
     flops_job(&j);
     j.utilization = 0.4;   /* every device then has what the estimate needs, but a TDP */
@@ -143,7 +143,7 @@ static void test_model_analysed_once_per_batch(void)
     if (!tiny) { check_cur_fail_ = 1; return; }
     const char *devs[] = {"a100", "h100", "l4"}, *regs[] = {"FR", "DE", "PL"};
     double batches[] = {1, 8, 64, 8};
-    jc_sweep_spec sp = {devs, 3, regs, 3, batches, 4, NULL, 0, JC_SWEEP_BY_EMISSIONS};
+    jc_sweep_spec sp = {devs, 3, regs, 3, batches, 4, NULL, 0, JC_SWEEP_BY_EMISSIONS, 0};
     jc_job j;
     jc_job_init(&j);
     j.requests = 1e6;
@@ -171,23 +171,23 @@ static void test_errors_and_skips(void)
     jc_job j;
     flops_job(&j);
     const char *bad_dev[] = {"a100", "no-such-gpu"}, *regs[] = {"FR"};
-    jc_sweep_spec sp = {bad_dev, 2, regs, 1, NULL, 0, NULL, 0, JC_SWEEP_BY_EMISSIONS};
+    jc_sweep_spec sp = {bad_dev, 2, regs, 1, NULL, 0, NULL, 0, JC_SWEEP_BY_EMISSIONS, 0};
     sweep(&sp, &j, NULL, JC_ERR_NOTFOUND);
     const char *devs[] = {"a100"}, *bad_reg[] = {"nowhere:all"};
-    jc_sweep_spec sp2 = {devs, 1, bad_reg, 1, NULL, 0, NULL, 0, JC_SWEEP_BY_EMISSIONS};
+    jc_sweep_spec sp2 = {devs, 1, bad_reg, 1, NULL, 0, NULL, 0, JC_SWEEP_BY_EMISSIONS, 0};
     sweep(&sp2, &j, NULL, JC_ERR_NOTFOUND);
     double b[] = {8};
-    jc_sweep_spec sp3 = {devs, 1, regs, 1, b, 1, NULL, 0, JC_SWEEP_BY_EMISSIONS};
+    jc_sweep_spec sp3 = {devs, 1, regs, 1, b, 1, NULL, 0, JC_SWEEP_BY_EMISSIONS, 0};
     sweep(&sp3, &j, NULL, JC_ERR_USAGE);        /* batches without a model */
     const char *bad_prec[] = {"fp7"};
-    jc_sweep_spec sp4 = {devs, 1, regs, 1, NULL, 0, bad_prec, 1, JC_SWEEP_BY_EMISSIONS};
+    jc_sweep_spec sp4 = {devs, 1, regs, 1, NULL, 0, bad_prec, 1, JC_SWEEP_BY_EMISSIONS, 0};
     sweep(&sp4, &j, NULL, JC_ERR_USAGE);
     jc_job nodev;
     flops_job(&nodev);
-    jc_sweep_spec sp5 = {NULL, 0, regs, 1, NULL, 0, NULL, 0, JC_SWEEP_BY_EMISSIONS};
+    jc_sweep_spec sp5 = {NULL, 0, regs, 1, NULL, 0, NULL, 0, JC_SWEEP_BY_EMISSIONS, 0};
     sweep(&sp5, &nodev, NULL, JC_ERR_USAGE);    /* no device anywhere */
     /* a region without any intensity is skipped once, for every device */
-    jc_sweep_spec sp6 = {devs, 1, NULL, 0, NULL, 0, NULL, 0, JC_SWEEP_BY_EMISSIONS};
+    jc_sweep_spec sp6 = {devs, 1, NULL, 0, NULL, 0, NULL, 0, JC_SWEEP_BY_EMISSIONS, 0};
     const char *all[] = {"all"};
     sp6.regions = all;
     sp6.n_regions = 1;
@@ -208,7 +208,7 @@ static void test_refusals_are_the_estimators(void)
 {
     /* the H100 runs fp8: a grid with no point estimated is refused (below) */
     const char *devs[] = {"a100", "v100", "h100"}, *regs[] = {"FR"}, *precs[] = {"fp8"};
-    jc_sweep_spec sp = {devs, 3, regs, 1, NULL, 0, precs, 1, JC_SWEEP_BY_EMISSIONS};
+    jc_sweep_spec sp = {devs, 3, regs, 1, NULL, 0, precs, 1, JC_SWEEP_BY_EMISSIONS, 0};
     jc_job j;
     flops_job(&j);
     jc_sweep_spec none = sp;
@@ -261,7 +261,7 @@ static void test_refusals_are_the_estimators(void)
 static void test_sweep_reports(void)
 {
     const char *devs[] = {"a100", "h100", "v100"}, *regs[] = {"FR", "PL"}, *precs[] = {"bf16", "fp8"};
-    jc_sweep_spec sp = {devs, 3, regs, 2, NULL, 0, precs, 2, JC_SWEEP_BY_EMISSIONS};
+    jc_sweep_spec sp = {devs, 3, regs, 2, NULL, 0, precs, 2, JC_SWEEP_BY_EMISSIONS, 0};
     jc_job j;
     flops_job(&j);
     jc_sweep *s = sweep(&sp, &j, NULL, JC_OK);
