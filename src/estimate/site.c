@@ -1,5 +1,5 @@
 /*
- * site.c - where a run draws its energy: the devices and hosts counted,
+ * site.c (estimate) - where a run draws its energy: the devices and hosts counted,
  * the host power and its CPUs' usage, the region with its carbon
  * intensity and PUE (site.h).  The rules the graph estimate and the
  * serving model share; each figure is recorded as an assumption with its

@@ -1,5 +1,5 @@
 /*
- * site.h - where a run draws its energy (site.c): the devices and hosts
+ * site.h (estimate) - where a run draws its energy (site.c): the devices and hosts
  * counted from the job's --device / --host / --count / --hosts, the host
  * power (a named host, --host-power, a cloud region's instance or the
  * device's system class), the host CPUs' usage, and the place (region,
