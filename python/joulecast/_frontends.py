@@ -7,8 +7,9 @@ config, without writing files by hand:
       key beyond count's, estimates it;
   from_hf_config(path_or_dict, **args)
       the serving estimate of a Hugging Face config.json (the CLI's
-      --hf-config, job key "hf-config"); a dict (or a transformers
-      config object) is written to a temporary file first.
+      estimate --generate --hf-config, job key "hf-config"; train=... for
+      the training step model); a dict (or a transformers config object)
+      is written to a temporary file first.
 
 torch is imported on the first call, never at `import joulecast`.
 """
@@ -16,8 +17,10 @@ torch is imported on the first call, never at `import joulecast`.
 import json
 import os
 import tempfile
+import warnings
 
 from ._native import Error, USAGE, keys
+from ._result import JoulecastWarning
 
 MODEL_ERROR = 4  # JC_ERR_MODEL: what a failed export is
 
@@ -65,6 +68,50 @@ def _dynamic_axes(dynamic, names, tensors, n_out):
     return dyn
 
 
+def _equal_weights(torch, module):
+    """The module's parameter elements, and those of its weight matrices
+    (2 dims or more) whose values equal an earlier distinct matrix's (same
+    shape, dtype and values): torch.onnx.export stores equal tensors once,
+    so these are missing from the export (a freshly built
+    nn.TransformerEncoder deep-copies one layer: its layers are equal until
+    trained).  Vectors are left out: a fresh model's norms and biases are
+    all ones or zeros, and the export folds some (batch norm) anyway.  A
+    fingerprint (sum and first element) keeps the full comparisons to the
+    likely pairs."""
+    groups, total, equal = {}, 0, 0
+    with torch.no_grad():
+        for p in module.parameters():
+            if not p.is_floating_point() or p.numel() == 0:
+                continue
+            total += p.numel()
+            if p.dim() < 2:
+                continue
+            flat = p.detach().reshape(-1)
+            key = (tuple(p.shape), p.dtype, str(p.device), float(flat.double().sum()), float(flat[0]))
+            seen = groups.setdefault(key, [])
+            if any(torch.equal(flat, q) for q in seen):
+                equal += p.numel()
+            else:
+                seen.append(flat)
+    return total, equal
+
+
+def _warn_equal_weights(r, exported, total, equal):
+    """Adds to the result (and issues) the warning that the export holds
+    fewer parameters than the module because equal weight tensors were
+    stored once."""
+    if not equal or exported is None or exported >= total:
+        return
+    msg = ("from_torch: the ONNX export holds %d parameters, the module %d (%d fewer): %d of the "
+           "module's weight-matrix elements equal another matrix's values, and torch.onnx.export "
+           "stores equal tensors once (a freshly built nn.TransformerEncoder deep-copies one "
+           "layer); the parameter count, the weight bytes and an estimate's weight traffic are "
+           "the export's, the FLOPs are not affected; count trained weights, or initialise each "
+           "layer apart, to count them all" % (exported, total, total - exported, equal))
+    r.setdefault("warnings", []).append(msg)
+    warnings.warn(msg, JoulecastWarning, stacklevel=3)
+
+
 def _outputs(torch, module, args):
     """The number of tensors the module returns for the example (one
     forward pass in eval mode, the module's mode restored)."""
@@ -97,6 +144,10 @@ def from_torch(module, example_inputs, dynamic=("batch",), input_names=None,
     (``joulecast count --json``); any other key (device=, region=,
     train=, ...) -> the estimate (``joulecast estimate --json``).  An
     export failure raises joulecast.Error (status 4) with torch's message.
+    torch.onnx.export stores equal weight tensors once: when the module
+    has such (a freshly built nn.TransformerEncoder's layers are copies of
+    one), the result warns with the export's and the module's parameter
+    counts (JoulecastWarning, and in its "warnings").
     Do not call under torch.no_grad() for torch 1.13's transformer layers
     (their no_grad fast path does not export)."""
     try:
@@ -144,7 +195,14 @@ def from_torch(module, example_inputs, dynamic=("batch",), input_names=None,
             r = estimate(model=path, dims=dims or None, **args)
         else:
             r = count(path, dims=dims or None, **args)
+        total, equal = _equal_weights(torch, module)
+        if equal:
+            exported = (count(path, dims=dims or None) if is_estimate else r).get("totals", {}).get("params")
+            _warn_equal_weights(r, exported, total, equal)
         return _materialize(r)
+
+
+MODE_KEYS = ("generate", "train", "infer", "mode")   # what says the kind of estimate
 
 
 def from_hf_config(path_or_dict, **args):
@@ -152,8 +210,14 @@ def from_hf_config(path_or_dict, **args):
     config.json, a dict (``AutoConfig.from_pretrained(...).to_dict()``)
     or a transformers config object, passed to estimate as the CLI's
     --hf-config (job key "hf-config") with the other arguments
-    (generate=True, prompt_tokens=, output_tokens=, device=, ...)."""
+    (prompt_tokens=, output_tokens=, device=, ...).  A config is read by
+    the serving model, so without a mode (generate=, train=, infer=,
+    mode=) the estimate is the serving one, generate=True, as
+    ``joulecast estimate --generate --hf-config`` (train=True or
+    train={...}: the training step model)."""
     from . import estimate
+    if not any(args.get(k) not in (None, False) for k in MODE_KEYS):
+        args["generate"] = True
     cfg = path_or_dict
     if hasattr(cfg, "to_dict") and not isinstance(cfg, dict):
         cfg = cfg.to_dict()

@@ -13,9 +13,14 @@ packages:
     the same module exported by hand;
   - the temporary ONNX file is removed; an export failure is a
     joulecast.Error (status 4) carrying torch's message;
+  - a freshly built nn.TransformerEncoder (its layers deep copies of one,
+    which torch.onnx.export stores once) warns with the export's and the
+    module's parameter counts; the same model with its layers initialised
+    apart does not;
   - from_hf_config(dict) gives what the CLI's --hf-config gives for the
     same file (the document, or the same refusal while the library has no
-    "hf-config" key).
+    "hf-config" key); without a mode it is the serving estimate, as
+    `estimate --generate --hf-config`; train=... is the training one.
 """
 
 import json
@@ -130,6 +135,33 @@ class FromTorch(TempDir):
         self.assertEqual(same_path(got), same_path(json.loads(out)))
         self.assertTrue(got._repr_html_().startswith("<!DOCTYPE html>"))
 
+    def test_fresh_encoder_equal_layers_warned(self):
+        # issue 44 item 14: 3 equal layers exported once counted a third of
+        # the module's weight matrices, without a word
+        torch.manual_seed(0)
+        enc = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(64, 4, 256), 3)
+        total = sum(p.numel() for p in enc.parameters())
+        with self.assertWarns(joulecast.JoulecastWarning) as cm:
+            r = joulecast.from_torch(enc, torch.randn(10, 2, 64), dynamic=())
+        msg = str(cm.warning)
+        m = re.search(r"export holds (\d+) parameters, the module (\d+) \((\d+) fewer\)", msg)
+        self.assertIsNotNone(m, msg)
+        self.assertEqual(int(m.group(1)), r["totals"]["params"])
+        self.assertEqual(int(m.group(2)), total)
+        self.assertLess(r["totals"]["params"], total / 2)   # one layer's matrices of three
+        self.assertIn(msg, r["warnings"])
+        # the estimate warns the same (its document has no parameter count)
+        with self.assertWarnsRegex(joulecast.JoulecastWarning, re.escape(m.group(0))):
+            e = joulecast.from_torch(enc, torch.randn(10, 2, 64), dynamic=(), device="h100")
+        self.assertTrue(any(m.group(0) in w for w in e["warnings"]))
+        # layers initialised apart: every matrix exported, no warning
+        with torch.no_grad():
+            for p in enc.parameters():
+                p.normal_(0.0, 0.02)
+        r = joulecast.from_torch(enc, torch.randn(10, 2, 64), dynamic=())
+        self.assertEqual(r["totals"]["params"], total)
+        self.assertFalse([w for w in r["warnings"] if "export holds" in w])
+
     def test_export_failure_carries_torch_message(self):
         with self.assertRaises(joulecast.Error) as cm:
             joulecast.from_torch(NotExportable(), torch.randn(2, 8))
@@ -214,18 +246,23 @@ class FromHfConfig(TempDir):
             self.assertEqual(rc, 0, err)
             self.assertEqual(joulecast.from_hf_config(path, **SERVING)._repr_html_(), html)
 
-    def test_without_generate_refused_as_cli(self):
+    def test_without_mode_is_the_serving_estimate(self):
+        # issue 44 item 14: a config is read by the serving model, so
+        # without generate= / train= it is the CLI's estimate --generate
+        serving = {k: v for k, v in SERVING.items() if k != "generate"}
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "config.json")
             with open(path, "w") as f:
                 json.dump(LLAMA_8B, f)
-            rc, out, err = cli_json("estimate", "--hf-config", path, "--device", "h100", "--json")
-            with self.assertRaises(joulecast.Error) as cm:
-                joulecast.from_hf_config(path, device="h100")
-        self.assertEqual(cm.exception.exit_code, rc)
-        self.assertEqual(rc, 2)
-        self.assertIn(cm.exception.message, err)
-        self.assertIn("--generate", cm.exception.message)   # the message names it (with --train since the step model)
+            rc, out, err = cli_json("estimate", "--hf-config", path, *SERVING_CLI, "--json")
+            got = joulecast.from_hf_config(path, **serving)
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(got, json.loads(out))
+            self.assertEqual(got["mode"], "generation")
+            # a mode given is kept: train=True is the training step model
+            tr = joulecast.from_hf_config(path, train=True, tokens=1e9, seq=2048, device="h100",
+                                          count=8, region="US")
+            self.assertEqual(tr["mode"], "training")
 
 
 if __name__ == "__main__":
