@@ -223,6 +223,10 @@ static jc_status resolve_runtime(est *s)
         jci_bld_assume(&s->b, "runtime.device_hours", "device-hours (given)", R1(job->device_hours), "h",
                JC_ORIGIN_USER, "--device-hours");
         s->known_T = job->device_hours * 3600 / s->G;
+        if (!given(job->count) && !given(job->hosts))   /* said, not silent */
+            jci_bld_warn(&s->b, "--device-hours without --count: %s device%s assumed, so the wall time is %s h; give "
+                         "--count N (the devices the run used) for its wall time", FMT_N(s->G), s->G == 1 ? "" : "s",
+                         FMT_N(s->known_T / 3600));
     }
     if (given(job->avg_power_w)) {
         if (!(job->avg_power_w > 0) || job->avg_power_w > 5000)

@@ -172,6 +172,7 @@ static jc_status resolve_batch(est *s, double *out)
     double counted = t0 && t0->rank > 0 && t0->dims[0].v > 0 ? (double)t0->dims[0].v : NAN;
     const char *bsym = in0 && in0->rank > 0 ? in0->dims[0].sym : NULL;
     double b;
+    int dflt = 0;   /* the batch is the default 1, no option gave it */
     if (given(j->batch)) {
         b = j->batch;
         if (!(b >= 1)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch must be >= 1");
@@ -181,6 +182,7 @@ static jc_status resolve_batch(est *s, double *out)
         jci_bld_assume(&s->b, "batch", "batch size", R1(b), "", JC_ORIGIN_USER, "--batch");
     } else if (given(counted) && bsym && an->batch_defaulted) {
         b = counted;
+        dflt = 1;
         jci_bld_assume(&s->b, "batch", jci_bld_str(&s->b, "batch size: input '%s' dim '%s' counted at 1", in0->name, bsym),
                R1(b), "", JC_ORIGIN_DEFAULT, "1: neither --batch nor a --dim/--input binding gives it (give --batch B)");
     } else if (given(counted) && bsym) {
@@ -193,8 +195,12 @@ static jc_status resolve_batch(est *s, double *out)
                JC_ORIGIN_MODEL, "the model file");
     } else {
         b = 1;
+        dflt = 1;
         jci_bld_assume(&s->b, "batch", "batch size", R1(1), "", JC_ORIGIN_DEFAULT, "1 (give --batch)");
     }
+    if (dflt && j->mode == JC_MODE_TRAINING)   /* said, not silent */
+        jci_bld_warn(&s->b, "no --batch: training at batch 1 is assumed (one sample per optimizer step, far below "
+                     "what a training run uses); give --batch B");
     s->e->batch = b;
     *out = b;
     return JC_OK;
@@ -240,6 +246,9 @@ static jc_status resolve_passes(est *s, double b)
     jci_bld_assume(&s->b, "requests", "inference requests", R1(Rq), "",
            given(j->requests) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
            given(j->requests) ? "--requests" : "one batch (give --requests)");
+    if (!given(j->requests) && !given(s->known_T))   /* said, not silent */
+        jci_bld_warn(&s->b, "no --requests: one batch of %s request%s (one forward pass) is estimated; give "
+                     "--requests N for the job's count", FMT_N(Rq), Rq == 1 ? "" : "s");
     s->passes = ceil(Rq / b);
     s->samples = Rq;
     if (given(j->tokens_per_request)) s->tokens = Rq * j->tokens_per_request;
