@@ -76,7 +76,11 @@ void jci_account_run(const jci_account_in *in, jc_estimate *e)
     /* per-device average power and implied utilisation */
     double pw[3];
     for (int sc = SC_LOW; sc <= SC_HIGH; sc++) pw[sc] = o[sc].T > 0 ? o[sc].e_dev / (G * o[sc].T) : 0;
-    e->avg_power_w = rng(pw[SC_LOW], pw[SC_CENTRAL], pw[SC_HIGH]);
+    /* the fastest corner may draw the most power: the range is the least
+     * and the most of the three, not clamped to the central value (which
+     * drew a flat "362 362 362 W" beside energy and time that imply
+     * 377 and 312 W at their corners) */
+    e->avg_power_w = rng(fmin(pw[SC_LOW], pw[SC_HIGH]), pw[SC_CENTRAL], fmax(pw[SC_LOW], pw[SC_HIGH]));
     if (in->peak > 0 && e->flops_total > 0) {
         double ul = e->flops_total / (G * in->peak * o[SC_HIGH].T);
         double uc = e->flops_total / (G * in->peak * o[SC_CENTRAL].T);
