@@ -66,6 +66,7 @@ typedef struct tlay {
 
 typedef struct tstage {
     double S, tokens, steps, B_seq;
+    int fixed;   /* B_seq is the user's --batch: refused unless a layout runs it */
     tlay ly;
     double parts[3][P_N], t[3];
 } tstage;
@@ -383,21 +384,40 @@ static double pow2_floor(double x)
 }
 
 /* Micro-batches and their size from the global batch of B_seq sequences
- * over dp ranks: one sequence of at least 2048 tokens per micro-batch
- * (shorter sequences packed to 2048), or --micro-batches. */
+ * over dp ranks: whole sequences, the largest micro-batch up to one
+ * 2048-token pack (one sequence of 2048 tokens or more) that divides the
+ * rank's sequences, or --micro-batches. */
 static void micro(const est *s, tlay *y, double B_seq, double S)
 {
     double per_rank = B_seq / y->dp;
     if (given(s->b.job->micro_batches)) {
         y->m = s->b.job->micro_batches;
         y->mbs = per_rank / y->m;
+    } else if (per_rank < 1) {
+        y->m = 1, y->mbs = per_rank;   /* part of a sequence: refused or warned by layout_stage */
     } else {
-        y->mbs = S >= 2048 ? 1 : floor(2048 / S);
-        if (y->mbs > per_rank) y->mbs = per_rank;
-        y->m = ceil(per_rank / y->mbs);
-        y->mbs = per_rank / y->m;   /* the rank's sequences shared evenly */
+        double n = floor(per_rank);
+        y->mbs = fmin(S >= 2048 ? 1 : floor(2048 / S), n);
+        while (y->mbs > 1 && fmod(n, y->mbs) != 0) y->mbs--;
+        y->m = n / y->mbs;
     }
     if (y->mbs <= 0) y->mbs = per_rank;
+}
+
+/* The sequences a layout's every optimizer step takes together: dp ranks
+ * x --micro-batches (x 1 without). */
+static double batch_unit(const est *s, double dp)
+{
+    return dp * (given(s->b.job->micro_batches) ? s->b.job->micro_batches : 1);
+}
+
+/* The global batch in sequences a layout of dp ranks runs: the user's
+ * (--batch, kept as given: layout_stage refuses it unless it divides),
+ * else the derived one at the nearest multiple of the batch unit. */
+static double runnable_batch(const est *s, const tstage *st, double dp)
+{
+    double u = batch_unit(s, dp);
+    return st->fixed ? st->B_seq : fmax(u, round(st->B_seq / u) * u);
 }
 
 /* Context parallel: --cp, else one rank per 8192 tokens (Llama 3 Herd,
@@ -415,7 +435,7 @@ static int fits(const est *s, const tstate *t, tlay *y, const tstage *st, int wh
     y->dp = s->G / (y->tp * y->pp * y->cp);
     if (y->ep > 1 && (fmod(y->dp, y->ep) != 0 || fmod(t->sh.E, y->ep) != 0)) return 0;
     if (whole && st->B_seq < y->dp) return 0;   /* a sequence per data-parallel rank at least */
-    micro(s, y, st->B_seq, st->S);
+    micro(s, y, runnable_batch(s, st, y->dp), st->S);
     if (y->pp > 1 && !given(s->b.job->virtual_stages)) y->v = fmax(1, fmin(8, pow2_floor(t->sh.L / y->pp)));
     return mem_bytes(s, t, &t->sh, y, st->S) <= t->cap;
 }
@@ -578,10 +598,39 @@ static void explain(est *s, tstate *t, const tlay *y, double need)
                              : "distributed optimizer (ZeRO-1, Megatron-LM's default): optimizer state over data parallel";
 }
 
+/* The global batch the layout runs: the user's, when a whole number of
+ * sequences per rank and micro-batch (else refused with the nearest that
+ * run), or the derived one rounded to such a number, said in its why. */
+static jc_status settle_batch(est *s, tstate *t, int g)
+{
+    tstage *st = &t->st[g];
+    double u = batch_unit(s, st->ly.dp), B = runnable_batch(s, st, st->ly.dp);
+    const char *mb = given(s->b.job->micro_batches) ? jci_bld_str(&s->b, " x %s micro-batches",
+                                                                   FMT_N(s->b.job->micro_batches)) : "";
+    if (st->fixed && fmod(B, u) != 0) {
+        double lo = floor(B / u) * u, hi = ceil(B / u) * u;
+        char lob[48] = "";
+        if (lo > 0) snprintf(lob, sizeof lob, "--batch %.0f or ", lo);
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "training: --batch %.0f sequences does not run on %s data-parallel "
+                            "ranks%s (tp %s x pp %s x cp %s of %s devices): each takes whole sequences; the nearest "
+                            "global batches that run: %s--batch %.0f (or change --count, --tp or --pp)",
+                            B, FMT_N(st->ly.dp), mb, FMT_N(st->ly.tp), FMT_N(st->ly.pp), FMT_N(st->ly.cp),
+                            FMT_N(s->G), lob, hi);
+    }
+    if (B != st->B_seq && g == 0)
+        t->why[6] = jci_bld_str(&s->b, "%s; %s sequences rounded to %s, a whole number per data-parallel rank "
+                                "(%s ranks%s)", t->why[6], FMT_N(st->B_seq), FMT_N(B), FMT_N(st->ly.dp), mb);
+    st->B_seq = B;
+    if (g == 0) t->B_tok = B * st->S;
+    micro(s, &st->ly, B, st->S);
+    return JC_OK;
+}
+
 static jc_status layout_stage(est *s, tstate *t, int g)
 {
     tstage *st = &t->st[g];
     st->B_seq = fmax(1, round(t->B_tok / st->S));
+    st->fixed = g == 0 && given(s->b.job->batch);
     int found = search(s, t, st, &st->ly);
     if (!found && s->rc <= 0) {
         /* what practitioners do next: recompute every layer's activations */
@@ -607,9 +656,8 @@ static jc_status layout_stage(est *s, tstate *t, int g)
                             (given(s->b.job->tp) || given(s->b.job->pp) || given(s->b.job->ep) || given(s->b.job->zero) ||
                              given(s->b.job->cp)) ? " or drop the layout options" : "");
     }
-    if (st->B_seq < st->ly.dp)
-        jci_bld_warn(&s->b, "training: the global batch of %s sequences is smaller than the %s data-parallel ranks: "
-                     "each rank gets part of a sequence (give --batch, or fewer devices)", FMT_N(st->B_seq), FMT_N(st->ly.dp));
+    jc_status bst = settle_batch(s, t, g);
+    if (bst) return bst;
     st->steps = ceil(st->tokens / (st->B_seq * st->S));
     return JC_OK;
 }
@@ -648,7 +696,8 @@ static jc_status fill_result(est *s, tstate *t, double flops, const double T[3])
     r->why_tp = t->why[0], r->why_pp = t->why[1], r->why_dp = t->why[2], r->why_cp = t->why[3];
     r->why_ep = t->why[4], r->why_zero = t->why[5], r->why_batch = t->why[6];
     r->why_micro = given(s->b.job->micro_batches) ? "--micro-batches"
-                                                : "one sequence per micro-batch (sequences under 2048 tokens packed to 2048)";
+                                                : "whole sequences: one per micro-batch (sequences under 2048 tokens packed to 2048 "
+                                                  "where the rank's sequences divide)";
     r->memory_gb = mem_bytes(s, t, h, y, st->S) / 1e9;
     r->memory_cap_gb = t->cap / 1e9;
     size_t n = 0;
