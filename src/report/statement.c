@@ -136,6 +136,36 @@ static const char *unit_co2(const stmt *s)
     return s->fmt == JC_STMT_LATEX ? "kgCO2e" : "kgCO\xe2\x82\x82" "e";
 }
 
+/* The path p as a reader names the file: "a/../" and "./" collapsed
+ * ("docs/examples/../../models/x.onnx" is "models/x.onnx"), written into
+ * out (capacity cap); p itself when it does not fit. */
+static const char *tidy_path(char *out, size_t cap, const char *p)
+{
+    size_t n = strlen(p), o = 0;
+    if (n >= cap) return p;
+    const char *q = p;
+    if (*q == '/') out[o++] = *q++;
+    size_t root = o;
+    while (*q) {
+        const char *e = strchr(q, '/');
+        size_t len = e ? (size_t)(e - q) : strlen(q);
+        if ((len == 1 && q[0] == '.') || len == 0) {
+            /* "./" or "//": nothing */
+        } else if (len == 2 && q[0] == '.' && q[1] == '.' && o > root &&
+                   !(o - root >= 2 && out[o - 1] == '.' && out[o - 2] == '.' && (o - root == 2 || out[o - 3] == '/'))) {
+            while (o > root && out[o - 1] != '/') o--;   /* drop the last name */
+            if (o > root) o--;                           /* and its slash */
+        } else {
+            if (o > root) out[o++] = '/';
+            memcpy(out + o, q, len);
+            o += len;
+        }
+        q += len + (e ? 1 : 0);
+    }
+    out[o] = 0;
+    return o ? out : p;
+}
+
 /* " on N x DEVICE[^n] in H hosts": the hardware with its footnote, then
  * in words the precision (prec: when the time model used it) and the
  * host, each saying whether it was given or assumed. */
@@ -164,7 +194,8 @@ static void hardware(stmt *s, const jc_estimate *e, int prec)
         fputs(pr && pr->origin == JC_ORIGIN_USER ? " arithmetic" : " arithmetic (assumed: the device's default)", f);
     }
     if (e->host_id) {
-        fprintf(f, " in %s ", FMT_N(e->hosts));
+        if (e->hosts == 1) fputs(" in one ", f);
+        else fprintf(f, " in %s ", FMT_N(e->hosts));
         put_esc(s, e->host_id);
         fputs(e->hosts == 1 ? " host" : " hosts", f);
         if (!e->host_given) fputs(" (assumed: the provider's instance for these devices)", f);
@@ -327,10 +358,13 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
     const jc_assumption *np = jci_estimate_assumption(e, JCI_AK_PARAMS), *fl = jci_estimate_assumption(e, JCI_AK_TOTAL_FLOPS);
     if (o->model) {
         fputs(train ? "Training the model " : "Running inference with the model ", f);
-        code(s, o->model);
+        char tidy[1024];
+        code(s, tidy_path(tidy, sizeof tidy, o->model));
     } else if (np) {
-        fprintf(f, "%s a model of %s parameters", train ? "Training" : "Running inference with",
-                fmt_si(a, sizeof a, np->value.central));
+        double n = np->value.central;
+        int big = n >= 1e9 ? 9 : n >= 1e6 ? 6 : 0;
+        fprintf(f, "%s a model of %s%s parameters", train ? "Training" : "Running inference with",
+                FMT_N(n / pow(10, big)), big == 9 ? " billion" : big == 6 ? " million" : "");
     } else if (fl && fl->origin == JC_ORIGIN_USER) {
         fprintf(f, "%s job of %s FLOP", train ? "A training" : "An inference", fmt_si(a, sizeof a, fl->value.central));
     } else {
