@@ -2891,6 +2891,13 @@ jc_status jc_generation_arch(const jc_request *rq, jc_arch **out, jc_diag *diag)
  * front end dispatches by it. */
 int jc_job_is_serving(const jc_job *job);
 
+/* Does an HTML report of the job (the CLI's --html, the binding's html
+ * key) list energy per node?  When the job has nodes: a MODEL.onnx, or
+ * the decoder a serving --hf-config describes; a training --hf-config is
+ * read by the training step model, which has none (there --per-node is
+ * refused).  Every front end turns job->per_node on by it. */
+int jc_job_html_per_node(const jc_job *job, const char *model);
+
 /* The serving request as `joulecast estimate --generate` (and the
  * binding jc_run_estimate_json) runs it: rq->job in mode generation; the
  * architecture from rq->job->hf_config (jc_arch_load_hf), or from the

@@ -19,29 +19,35 @@
 #   - the downloads (JSON, the three statements, the command line), pressed
 #     by the keyboard, equal the CLI's; typing a new batch size updates the
 #     report (tests/web_interact.py, over the DevTools protocol);
+#   - as a person uses it (tests/web_person.py): every control worked by
+#     mouse clicks, keys, typing, a dragged file and the file chooser; each
+#     model source in each of its modes, both comparisons, a pasted config,
+#     an error and its repair; each answer's JSON equals the CLI's, and its
+#     screenshot (build/web/test/person/NAME.png) shows no error banner;
 #   - no console error on any of them.
 # The wasm toolchain comes from `make deps` (tools/deps.sh web installs
 # emscripten when it is missing, saying so first; where it cannot - not
 # root, no network - and no emcc is there, every case prints SKIP, a skip
-# tests/expected_skips.txt allows); `make web` rebuilds only what changed (build/web/ caches the
-# C libraries and the objects).
+# tests/expected_skips.txt allows); without chromium too, every case
+# prints SKIP naming it; `make web` rebuilds only what changed (build/web/
+# caches the C libraries and the objects).
 set -u
 cd "$(dirname "$0")/.."
 export LC_ALL=C
 JC=${JC_RELEASE:-$PWD/build/joulecast}
 OUT=${JC_WEB_OUT:-build/web/test}   # tests/deps_offline.sh runs it elsewhere
 PY=/usr/bin/python3
-CASES="infer train params serving compare compare-devices drop http default-view default-png downloads live-update"
+CASES="infer train params serving compare compare-devices drop http default-view default-png downloads live-update person"
 mkdir -p "$OUT"
 
 pass() { echo "PASS web/$1"; }
 fail() { echo "FAIL web/$1${2:+: $2}"; }
 fail_all() { for c in $CASES; do fail "$c" "$1"; done; exit 0; }
+skip_all() { for c in $CASES; do echo "SKIP web/$c ($1)"; done; exit 0; }
 
 CHROME=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$CHROME" ] || fail_all "chromium is not installed (as root: sh tools/deps.sh test)"
+[ -n "$CHROME" ] || skip_all "chromium is not installed (as root: sh tools/deps.sh test)"
 [ -x "$PY" ] || fail_all "$PY is missing (apt-get install python3)"
-skip_all() { for c in $CASES; do echo "SKIP web/$c ($1)"; done; exit 0; }
 # the wasm toolchain absent and not installable here (not root, no
 # network): every case SKIPs (tests/expected_skips.txt), make test goes on
 if ! sh tools/deps.sh web > "$OUT/deps.log" 2>&1 || ! command -v "${EMCC:-emcc}" > /dev/null 2>&1; then
@@ -156,3 +162,11 @@ fi
 
 # by keyboard: the downloads and a changed input (DevTools protocol)
 (cd "$CLI_DIR" && "$PY" "$OLDPWD/tests/web_interact.py" "$JC" "$PWD") || echo "FAIL web/downloads: tests/web_interact.py crashed"
+
+# as a person uses it: clicks, keys, typing, a dragged file (DevTools protocol)
+"$PY" tests/web_person.py "$JC" "$OUT/person" > "$OUT/person.log" 2>&1
+if grep -q '^\(PASS\|FAIL\) web/person-' "$OUT/person.log"; then
+  grep '^\(PASS\|FAIL\) web/person-' "$OUT/person.log"
+else
+  fail person "tests/web_person.py crashed: $(tail -n 3 "$OUT/person.log" | tr '\n' ' ')"
+fi

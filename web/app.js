@@ -15,6 +15,8 @@
   let pending = 0;          // the debounce timer
   let last = null;          // the request last shown: {cmd, pairs}
   let configPath = '';      // the hf-config file the request names
+  // the bundled config the "HF config.json" source opens on
+  const DEFAULT_CONFIG = 'configs/llama-3.1-8b.json';
   const params = new URLSearchParams(location.search);
   const wantJson = params.get('json') === '1';
 
@@ -115,11 +117,39 @@
   const val = (id) => $(id).value.trim();
   const source = () => form.querySelector('input[name=source]:checked').value;
 
+  // The job's size as the CLI takes it, by model source and mode: [key,
+  // field id] pairs (joulecast help estimate).  A mode a source lacks is
+  // not offered: an HF config is read by the serving model (generation) or
+  // by the training step model, which counts tokens (--tokens D), not
+  // samples; --params takes tokens, or serving's prompt and output tokens.
+  const GEN = [['requests', 'gen-requests'], ['prompt-tokens', 'prompt-tokens'],
+               ['output-tokens', 'output-tokens'], ['concurrency', 'concurrency']];
+  const JOB_FIELDS = {
+    onnx: {inference: [['requests', 'requests']], training: [['samples', 'samples'], ['epochs', 'epochs']],
+           generation: GEN},
+    config: {training: [['tokens', 'tokens']], generation: GEN},
+    params: {inference: [['tokens', 'tokens']], training: [['tokens', 'tokens']], generation: GEN},
+  };
+  const jobFields = () => JOB_FIELDS[source()][val('mode')] || [];
+
+  // Each source keeps the mode last chosen with it, first its usual job:
+  // an ONNX model's inference, a config's serving, parameters x tokens'
+  // training; the modes it lacks are disabled.  A URL's mode is kept as
+  // given (the library refuses a wrong one, naming it).
+  const modeOf = {onnx: 'inference', config: 'generation', params: 'training'};
+  function fitMode(moved) {
+    const modes = JOB_FIELDS[source()];
+    for (const o of $('mode').options) o.disabled = !modes[o.value];
+    if (moved) $('mode').value = modeOf[source()];
+    else modeOf[source()] = val('mode');
+  }
+
   function showParts() {
-    const src = source(), mode = val('mode');
+    const src = source();
     for (const el of form.querySelectorAll('[data-source]')) el.hidden = el.dataset.source !== src;
-    for (const el of form.querySelectorAll('[data-mode]'))
-      el.hidden = el.dataset.mode !== mode || src === 'params';
+    const shown = new Set(jobFields().map((f) => f[1]));
+    for (const input of $('job-fields').querySelectorAll('input'))
+      input.closest('label').hidden = !shown.has(input.id);
     const kind = val('compare-kind');
     $('compare-models').hidden = kind !== 'models';
     $('compare-devices').hidden = kind !== 'devices';
@@ -133,17 +163,10 @@
     const src = source(), mode = val('mode');
     if (src === 'onnx' && val('bundled')) pairs.push(['model', val('bundled')]);
     if (src === 'config' && configPath) pairs.push(['hf-config', configPath]);
-    if (src === 'params') { put('params', 'params'); put('tokens', 'tokens'); }
+    if (src === 'params') put('params', 'params');
     pairs.push(['mode', mode]);
     put('batch', 'batch');
-    if (src !== 'params') {
-      if (mode === 'inference') put('requests', 'requests');
-      if (mode === 'training') { put('samples', 'samples'); put('epochs', 'epochs'); }
-      if (mode === 'generation') {
-        put('requests', 'gen-requests'); put('prompt-tokens', 'prompt-tokens');
-        put('output-tokens', 'output-tokens'); put('concurrency', 'concurrency');
-      }
-    }
+    for (const [k, id] of jobFields()) put(k, id);
     put('precision', 'precision');
     put('runtime', 'runtime');
     const kind = val('compare-kind');
@@ -207,7 +230,6 @@
       $('compare-kind').value = 'models';
       for (const o of $('compare-models-list').options) o.selected = models.slice(1).includes(o.value);
     }
-    if (!params.has('requests') && (mode === 'training' || params.has('hf-config'))) $('requests').value = '';
     if (mode) $('mode').value = mode;
     else if (params.has('hf-config')) $('mode').value = 'generation';
   }
@@ -237,20 +259,55 @@
     host.dataset.charts = root.querySelectorAll('svg').length;
   }
 
+  // What the form still lacks before there is a request: the model of
+  // its source (a prompt, not an error: nothing was asked yet), or ''.
+  function missing() {
+    const src = source();
+    if (src === 'onnx' && !val('bundled')) return 'Drop an .onnx file, or pick a bundled model.';
+    if (src === 'config' && !configPath) return 'Paste a Hugging Face config.json, or pick a bundled one.';
+    if (src === 'params' && !val('params')) return 'Give the parameter count.';
+    return '';
+  }
+
+  // No answer to show: the report, its downloads and its JSON go, so that
+  // nothing of an earlier request stays beside the message.
+  function clearResult(text, cls, state) {
+    const host = $('report');
+    if (host.shadowRoot) host.shadowRoot.innerHTML = '';
+    host.dataset.cards = host.dataset.charts = 0;
+    $('downloads').hidden = true;
+    $('command').textContent = '';
+    $('status').textContent = text;
+    $('status').className = cls;
+    last = null;
+    answered(state);
+  }
+
+  // <body data-answers>: how many times the page has answered (a request,
+  // an error or a prompt for input); data-pending while an update waits
+  // for its debounce (automation waits until it is gone).
+  function answered(state) {
+    document.body.dataset.state = state;
+    document.body.dataset.answers = 1 + Number(document.body.dataset.answers || 0);
+  }
+
   function compute() {
     pending = 0;
+    delete document.body.dataset.pending;
     if (!jc) return;
     const t0 = performance.now();
+    const want = missing();
+    if (want) {
+      clearResult(want, 'wait', 'input');
+      if (wantJson) showJson('', '');
+      return;
+    }
     const rq = request();
     const status = $('status');
     const page = run(rq.cmd, rq.pairs.concat([['html', 'true']]));
     if (page.status) {
-      status.textContent = failure(page);
-      status.className = 'error';
-      $('downloads').hidden = true;
-      if (wantJson) showJson(JSON.stringify(page), page.status);
-      last = null;
-      document.body.dataset.state = 'error';
+      if (wantJson) showJson(JSON.stringify(page), page.status, '');
+      clearResult(failure(page), 'error', 'error');
       return;
     }
     showReport(page.output);
@@ -267,14 +324,14 @@
       showJson(doc.status ? JSON.stringify(doc) : doc.output, doc.status, cmd.output);
     }
     if (!wantJson) history.replaceState(null, '', '?' + urlOf(rq));
-    document.body.dataset.state = 'ready';   // answered (automation waits for it)
+    answered('ready');   // automation waits for it
   }
 
   function showJson(text, st, command) {
     const pre = $('result');
     pre.textContent = text;
     pre.dataset.status = st;
-    if (command) pre.dataset.command = command;
+    if (command !== undefined) pre.dataset.command = command;
     pre.hidden = false;
   }
 
@@ -292,6 +349,7 @@
     showParts();
     if (pending) clearTimeout(pending);
     pending = setTimeout(compute, 150);
+    document.body.dataset.pending = '1';
   }
 
   /* ---- downloads ---------------------------------------------------------- */
@@ -344,15 +402,24 @@
       if (e.target.id === 'hfconfig') {
         try { jc.FS.mkdir('/input'); } catch (x) { /* exists */ }
         jc.FS.writeFile('/input/config.json', $('hfconfig').value);
-        configPath = 'input/config.json';
+        configPath = $('hfconfig').value.trim() ? 'input/config.json' : '';
         $('bundled-config').value = '';
       }
       schedule();
     });
     form.addEventListener('change', (e) => {
-      if (e.target.id === 'bundled-config' && e.target.value) { configPath = e.target.value; showConfig(configPath); }
-      if (e.target.name === 'source' && source() === 'config' && val('mode') !== 'generation')
-        $('mode').value = 'generation';
+      if (e.target.id === 'bundled-config') {
+        configPath = e.target.value;
+        if (configPath) showConfig(configPath);
+        else $('hfconfig').value = '';
+      }
+      if (e.target.name === 'source') fitMode(true);
+      if (e.target.id === 'mode') modeOf[source()] = val('mode');
+      if (e.target.name === 'source' && source() === 'config' && !configPath) {
+        const first = $('bundled-config').options[1];
+        const pick = [...$('bundled-config').options].find((o) => o.value === DEFAULT_CONFIG) || first;
+        if (pick) { configPath = pick.value; showConfig(configPath); }
+      }
       schedule();
     });
     form.addEventListener('submit', (e) => { e.preventDefault(); compute(); });
@@ -381,6 +448,7 @@
     window.joulecastTakeFile = takeFile;
     fillLists();
     fromUrl();
+    fitMode(false);
     showParts();
     wire();
     compute();

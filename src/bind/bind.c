@@ -522,8 +522,7 @@ jc_status jc_run_estimate_json(const char *hwdb_dir, const char *const *keys,
     bind_req r;
     jc_estimate *e = NULL;
     jc_status st = bind_req_open(&r, "estimate", hwdb_dir, keys, values, n, NULL, NULL, d);
-    /* the HTML shows energy per node, when there are nodes (a model, or the decoder of an HF config) */
-    if (!st && r.html && (r.model || r.job.hf_config)) r.job.per_node = 1;
+    if (!st && r.html && jc_job_html_per_node(&r.job, r.model)) r.job.per_node = 1;
     if (!st && (jc_job_is_serving(&r.job))) {
         /* the serving request, as estimate --generate runs it */
         st = gen_json(&r, json, d);

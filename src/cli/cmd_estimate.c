@@ -147,8 +147,7 @@ int cmd_estimate(int argc, char **argv)
     }
 
     if ((rc = jo_out_check(&c, out.codecarbon))) goto out;
-    /* the HTML shows energy per node, when there are nodes (a model, or the decoder of an HF config) */
-    if (c.out.html && (c.model || c.job.hf_config)) c.job.per_node = 1;
+    if (c.out.html && jc_job_html_per_node(&c.job, c.model)) c.job.per_node = 1;
 
     if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
 

@@ -44,6 +44,11 @@ int jc_job_is_serving(const jc_job *j)
                  j->past_dim);
 }
 
+int jc_job_html_per_node(const jc_job *j, const char *model)
+{
+    return j && (model || (j->hf_config && jc_job_is_serving(j)));
+}
+
 jc_status jc_generation_run(const jc_request *rq, const jc_hwdb *db, jc_generation *out, jc_diag *d)
 {
     if (!out) return jci_diag_set(d, JC_ERR_USAGE, "estimate: no result");
