@@ -1298,6 +1298,9 @@ typedef struct jc_est_node {
     int memory_bound;        /* 1: bandwidth- or launch-bound on this device
                                 (a node the runtime profile fuses has
                                 time_s 0) */
+    int launch_bound;        /* 1: held at the kernel-launch floor (the
+                                device waits on the host; memory_bound is
+                                1 too) */
 } jc_est_node;
 
 /* The training step model (src/estimate/train_step.c, docs/energy-model.md

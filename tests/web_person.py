@@ -26,7 +26,9 @@ dropped and a chosen file, a pasted config, an error and its repair):
 
 Also: every id pre-filled in a field with a picker (device, region, the
 devices to compare) is one of the picker's entries, which the page fills
-from the library's own listings (`joulecast hw list`, `region list`).
+from the library's own listings (`joulecast hw list`, `region list`); the
+default view opens on what sets the time, with the levers of its largest
+share, and device-hours in hours.
 Prints PASS/FAIL lines web/person-NAME.
 """
 import base64
@@ -286,89 +288,66 @@ class Run:
         return s
 
 
-def scenarios(p, r):
-    """Each scenario from a freshly opened page: (name, steps, wants)."""
-    configs = os.path.join(ROOT, "tests", "serving", "configs")
+# Each scenario, from a freshly opened page: its name, the steps a person
+# takes (VERB, ARGS...: source VALUE clicks a model source's radio button,
+# choose SELECT VALUE moves a select by the keyboard, type FIELD TEXT types
+# over a field, paste FIELD FILE types a file's text, pick LIST VALUE
+# Ctrl+clicks a list entry, drop/chooser FILE drags a file onto the drop
+# zone / picks it in the file chooser it opens), then the KEY=VALUE options
+# the page's command line must hold (model=: a positional file).  A file
+# the page reads as input/NAME is copied to the CLI's input/ as NAME.
+SCENARIOS = [
+    ("onnx-inference", [], ["model=models/resnet50.onnx", "mode=inference", "requests=1000000"]),
+    ("onnx-training", [("choose", "#bundled", "models/resnet18.onnx"), ("choose", "#mode", "training"),
+                       ("type", "#batch", "64"), ("type", "#epochs", "2")],
+     ["model=models/resnet18.onnx", "mode=training", "batch=64", "epochs=2", "samples=1281167"]),
+    ("config-generation", [("source", "config")],
+     ["hf-config=configs/llama-3.1-8b.json", "mode=generation", "prompt-tokens=500", "output-tokens=300"]),
+    ("config-training", [("source", "config"), ("choose", "#mode", "training"), ("type", "#tokens", "2e12"),
+                         ("type", "#count", "512"), ("type", "#device", "h100")],
+     ["hf-config=configs/llama-3.1-8b.json", "mode=training", "tokens=2e12", "count=512", "device=h100"]),
+    ("config-pasted", [("source", "config"), ("choose", "#bundled-config", ""),
+                       ("paste", "#hfconfig", "tests/serving/configs/mistral-7b-v0.3.json", "config.json")],
+     ["hf-config=input/config.json", "mode=generation"]),
+    ("params-training", [("source", "params"), ("choose", "#mode", "training"), ("type", "#count", "512"),
+                         ("type", "#device", "h100")],
+     ["params=7e9", "tokens=1e12", "mode=training", "count=512"]),
+    ("params-inference", [("source", "params"), ("choose", "#mode", "inference"), ("type", "#tokens", "1e9")],
+     ["params=7e9", "tokens=1e9", "mode=inference"]),
+    ("params-generation", [("source", "params"), ("choose", "#mode", "generation"), ("type", "#concurrency", "32")],
+     ["params=7e9", "mode=generation", "concurrency=32"]),
+    ("compare-models", [("choose", "#compare-kind", "models"), ("pick", "#compare-models-list",
+                                                                "models/mobilenet_v2.onnx"), ("type", "#batch", "32")],
+     ["model=models/resnet50.onnx", "model=models/mobilenet_v2.onnx", "batch=32"]),
+    ("compare-devices", [("choose", "#compare-kind", "devices")],
+     ["model=models/resnet50.onnx", "devices=nvidia-a100-sxm4-80gb,nvidia-h100-sxm5"]),
+    ("drop", [("drop", "models/resnet18.onnx"), ("type", "#region", "FR")], ["model=input/resnet18.onnx", "region=FR"]),
+    ("file-chooser", [("chooser", "models/mobilenet_v2.onnx")], ["model=input/mobilenet_v2.onnx"]),
+]
 
-    def default(p):
-        pass
 
-    def onnx_training(p):
-        p.choose("#bundled", "models/resnet18.onnx")
-        p.choose("#mode", "training")
-        p.type("#batch", "64")
-        p.type("#epochs", "2")
-
-    def config_generation(p):
-        p.source("config")
-
-    def config_training(p):
-        p.source("config")
-        p.choose("#mode", "training")
-        p.type("#tokens", "2e12")
-        p.type("#count", "512")
-        p.type("#device", "h100")
-
-    def config_pasted(p):
-        p.source("config")
-        p.choose("#bundled-config", "")
-        text = open(os.path.join(configs, "mistral-7b-v0.3.json"), encoding="utf-8").read()
-        shutil.copy(os.path.join(configs, "mistral-7b-v0.3.json"), os.path.join(r.cli, "input", "config.json"))
-        p.type("#hfconfig", text)
-
-    def params_training(p):
-        p.source("params")
-        p.choose("#mode", "training")
-        p.type("#count", "512")
-        p.type("#device", "h100")
-
-    def params_inference(p):
-        p.source("params")
-        p.choose("#mode", "inference")
-        p.type("#tokens", "1e9")
-
-    def params_generation(p):
-        p.source("params")
-        p.choose("#mode", "generation")
-        p.type("#concurrency", "32")
-
-    def compare_models(p):
-        p.choose("#compare-kind", "models")
-        p.pick_option("#compare-models-list", "models/mobilenet_v2.onnx")
-        p.type("#batch", "32")
-
-    def compare_devices(p):
-        p.choose("#compare-kind", "devices")
-
-    def dropped(p):
-        shutil.copy(os.path.join(ROOT, "models", "resnet18.onnx"), os.path.join(r.cli, "input", "resnet18.onnx"))
-        p.drop_file("#drop", os.path.join(ROOT, "models", "resnet18.onnx"))
-        p.type("#region", "FR")
-
-    def chosen(p):
-        shutil.copy(os.path.join(ROOT, "models", "mobilenet_v2.onnx"),
-                    os.path.join(r.cli, "input", "mobilenet_v2.onnx"))
-        p.choose_file("#drop", os.path.join(ROOT, "models", "mobilenet_v2.onnx"))
-
-    return [
-        ("onnx-inference", default, ["model=models/resnet50.onnx", "mode=inference", "requests=1000000"]),
-        ("onnx-training", onnx_training, ["model=models/resnet18.onnx", "mode=training", "batch=64", "epochs=2",
-                                          "samples=1281167"]),
-        ("config-generation", config_generation, ["hf-config=configs/llama-3.1-8b.json", "mode=generation",
-                                                  "prompt-tokens=500", "output-tokens=300"]),
-        ("config-training", config_training, ["hf-config=configs/llama-3.1-8b.json", "mode=training",
-                                              "tokens=2e12", "count=512", "device=h100"]),
-        ("config-pasted", config_pasted, ["hf-config=input/config.json", "mode=generation"]),
-        ("params-training", params_training, ["params=7e9", "tokens=1e12", "mode=training", "count=512"]),
-        ("params-inference", params_inference, ["params=7e9", "tokens=1e9", "mode=inference"]),
-        ("params-generation", params_generation, ["params=7e9", "mode=generation", "concurrency=32"]),
-        ("compare-models", compare_models, ["model=models/resnet50.onnx", "model=models/mobilenet_v2.onnx",
-                                            "batch=32"]),
-        ("compare-devices", compare_devices, ["model=models/resnet50.onnx",
-                                              "devices=nvidia-a100-sxm4-80gb,nvidia-h100-sxm5"]),
-        ("drop", dropped, ["model=input/resnet18.onnx", "region=FR"]),
-        ("file-chooser", chosen, ["model=input/mobilenet_v2.onnx"]),
-    ]
+def take(p, r, step):
+    """One step of a scenario (SCENARIOS' verbs)."""
+    verb, args = step[0], step[1:]
+    if verb in ("paste", "drop", "chooser"):   # the CLI reads the same file as input/NAME
+        path = os.path.join(ROOT, args[1] if verb == "paste" else args[0])
+        shutil.copy(path, os.path.join(r.cli, "input", args[2] if verb == "paste" else os.path.basename(path)))
+    if verb == "source":
+        p.source(args[0])
+    elif verb == "choose":
+        p.choose(*args)
+    elif verb == "type":
+        p.type(*args)
+    elif verb == "paste":
+        p.type(args[0], open(os.path.join(ROOT, args[1]), encoding="utf-8").read())
+    elif verb == "pick":
+        p.pick_option(*args)
+    elif verb == "drop":
+        p.drop_file("#drop", os.path.join(ROOT, args[0]))
+    elif verb == "chooser":
+        p.choose_file("#drop", os.path.join(ROOT, args[0]))
+    else:
+        raise ValueError("unknown step " + verb)
 
 
 def prefilled(p, r):
@@ -384,6 +363,36 @@ def prefilled(p, r):
       return out.concat(document.querySelectorAll('input[list]').length < 3 ? ['fewer than 3 picker fields'] : []);
     })()""")
     r.result("prefilled-ids", bad)
+
+
+def default_view(p, r):
+    """The page opens on what matters for the job: the report's first
+    section after its cards says what sets the time (compute-, memory- or
+    launch-bound shares) with the levers of the largest share; durations
+    in readable units (device-hours in hours)."""
+    v = p.js("""(() => {
+      const root = document.getElementById('report').shadowRoot;
+      if (!root) return null;
+      const first = root.querySelector('section');
+      const dh = root.querySelector('[data-key="results.device_hours.central"]');
+      return {first: first ? first.id : '', levers: [...root.querySelectorAll('#bound li')].map((l) => l.textContent),
+              stack: root.querySelectorAll('#bound svg rect').length,
+              dh_unit: dh ? dh.nextElementSibling.textContent : ''};
+    })()""")
+    problems = []
+    if not v:
+        problems.append("no report")
+    else:
+        if v["first"] != "bound":
+            problems.append("the first section is #%s, not what sets the time (#bound)" % v["first"])
+        if v["stack"] != 3:
+            problems.append("%d segments in the time split, 3 expected" % v["stack"])
+        if not v["levers"] or "--batch" not in v["levers"][0]:
+            problems.append("the largest share names no lever (a launch-bound ResNet-50 at batch 1: --batch): %r"
+                            % v["levers"][:1])
+        if v["dh_unit"] != "h":
+            problems.append("device-hours shown in %r, not hours" % v["dh_unit"])
+    r.result("default-view", problems)
 
 
 def errors_shown(p, r):
@@ -438,12 +447,14 @@ def main():
     c._event = event
     p = Page(c)
     try:
-        for name, steps, wants in scenarios(p, r):
+        for name, steps, wants in SCENARIOS:
             try:
                 p.open()
                 if name == "onnx-inference":
                     prefilled(p, r)
-                steps(p)
+                    default_view(p, r)
+                for step in steps:
+                    take(p, r, step)
                 r.answered(p, name, wants, list(c.errors))
             except Exception as e:   # one scenario's failure, named
                 r.result(name, [str(e)[:400]])

@@ -108,7 +108,7 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
         const jc_counted_node *n = &an->nodes[i];
         if (!n->counted) continue;
         double tn = 0, en = 0, fl = 0, by = 0;
-        int mem = 0;
+        int mem = 0, floor_bound = 0;
         for (int back = 0; back <= (t_bwd ? 1 : 0); back++) {
             jc_node_time nt;
             jci_eff_node_time(&m, &dv, an, plan, i, jci_est_node_byte_scale(s, n), sc, back, &nt);
@@ -143,6 +143,7 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
                 fl = nt.flops;
                 by = nt.bytes;
                 mem = nt.bound == JC_BOUND_MEMORY || nt.bound == JC_BOUND_LAUNCH;
+                floor_bound = nt.bound == JC_BOUND_LAUNCH;
             }
         }
         if (nodes) {
@@ -153,6 +154,7 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
             x->bytes = by;
             x->time_s = tn;
             x->memory_bound = mem;
+            x->launch_bound = floor_bound;
             x->energy_j = en;   /* roofline power; the other methods redo it in per_unit() */
         }
     }

@@ -143,7 +143,7 @@ static jc_status nodes_text(const jc_estimate *e, FILE *f, int top)
         int pad = w - (int)utf8_chars(nm);
         fprintf(f, "  %s%*s %-18.18s %12s %6.2f%% %12s %6.2f%%  %s\n", nm, pad, "", x->op, FMT_N(x->time_s),
                 tt > 0 ? 100 * x->time_s / tt : 0, FMT_N(x->energy_j), te > 0 ? 100 * x->energy_j / te : 0,
-                x->memory_bound ? "memory" : "compute");
+                rj_bound(x));
     }
     if (shown < n) {
         double rt = 0, re = 0;

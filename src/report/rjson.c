@@ -43,6 +43,11 @@ int rj_fields(cJSON *o, const rj_field *f, size_t n)
     return 1;
 }
 
+const char *rj_bound(const jc_est_node *x)
+{
+    return x->launch_bound ? "launch" : x->memory_bound ? "memory" : "compute";
+}
+
 int rj_nodes(cJSON *o, const char *key, const jc_est_node *nodes, size_t n)
 {
     cJSON *arr = cJSON_AddArrayToObject(o, key);
@@ -53,7 +58,7 @@ int rj_nodes(cJSON *o, const char *key, const jc_est_node *nodes, size_t n)
         rj_field fs[] = {
             RJF_S("name", x->name), RJF_S("op", x->op), RJF_N("flops", x->flops), RJF_N("bytes", x->bytes),
             RJF_N("time_s", x->time_s), RJF_N("energy_j", x->energy_j),
-            RJF_S("bound", x->memory_bound ? "memory" : "compute"),
+            RJF_S("bound", rj_bound(x)),
         };
         if (!r || !rj_fields(r, fs, sizeof fs / sizeof fs[0])) return 0;
     }

@@ -11,6 +11,10 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
+/* What bounds a node, as every report names it: "launch" (held at the
+ * kernel-launch floor), "memory" or "compute".  Static text. */
+const char *rj_bound(const jc_est_node *x);
+
 /* Each adds key k to object o and returns 1, or 0 on out-of-memory. */
 int rj_str(cJSON *o, const char *k, const char *v);      /* NULL -> null */
 int rj_num(cJSON *o, const char *k, double v);           /* non-finite -> null */

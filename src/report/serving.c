@@ -83,7 +83,7 @@ jc_status jc_report_serving_text(const jc_serving *s, FILE *f)
         for (size_t i = 0; i < s->n_nodes; i++) {
             const jc_est_node *n = &s->nodes[i];
             fprintf(f, "  %-36s %-18s %12s %12s %10s %10s\n", n->name, n->op, fmt_si(b1, sizeof b1, n->flops),
-                    fmt_si(b2, sizeof b2, n->bytes), FMT_N(n->time_s * 1e6), n->memory_bound ? "memory" : "compute");
+                    fmt_si(b2, sizeof b2, n->bytes), FMT_N(n->time_s * 1e6), rj_bound(n));
         }
     }
     fprintf(f, "\n");

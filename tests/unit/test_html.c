@@ -122,7 +122,7 @@ static void fake_estimate(jc_estimate *e, jc_est_node *nodes, jc_assumption *as)
     e->n_warnings = 1;
     for (int i = 0; i < 5; i++) {
         nodes[i] = (jc_est_node){i == 1 ? EVIL : "/layer/conv", i == 2 ? "<Op>" : "Conv", 1e9, 1e6,
-                                 1e-3 * (i + 1), 0.5 * (i + 1), i % 2};
+                                 1e-3 * (i + 1), 0.5 * (i + 1), i % 2, i == 3};
     }
     e->nodes = nodes;
     e->n_nodes = 5;

@@ -6,6 +6,7 @@
  * escaper and the charts are page.c (html_int.h).
  */
 #include "report/html/html_int.h"
+#include "report/rjson.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -78,10 +79,62 @@ static void head_and_cards(FILE *f, const jc_estimate *e, const char *model)
     jci_html_card(f, "Energy, facility", "results.energy_facility_kwh", e->energy_facility_kwh, jci_html_u_kwh);
     jci_html_card(f, "Emissions, location-based", "results.co2_location_kg", e->co2_kg, jci_html_u_kg);
     jci_html_card(f, "Wall time", "results.wall_hours", e->wall_hours, jci_html_u_h);
-    jci_html_card(f, "Device-hours", "results.device_hours", e->device_hours, jci_html_u_h);
+    jci_html_card(f, "Device-hours", "results.device_hours", e->device_hours, jci_html_u_devh);
     fprintf(f, "</div>\n");
 
     jci_html_warn_box(f, "<b>Warnings</b>", e->warnings, e->n_warnings);
+}
+
+/* What bounds a node: 0 compute, 1 memory, 2 launch (the bound_* tables). */
+static int bound_of(const jc_est_node *x)
+{
+    return x->launch_bound ? 2 : x->memory_bound ? 1 : 0;
+}
+
+static const char *const bound_label[] = {"compute-bound", "memory-bound", "launch-bound"};
+static const char *const bound_color[] = {"var(--dyn)", "var(--idle)", "var(--launch)"};
+/* what each share of the time answers to: the options that move it */
+static const char *const bound_lever[] = {
+    "the arithmetic units set this time: a lower precision with a higher peak on this device "
+    "(<code>--precision</code>), or a device with a higher peak, shortens it",
+    "moving bytes sets this time: a lower precision moves fewer (<code>--precision</code>), fused kernels "
+    "keep intermediates on chip (<code>--runtime torch-compile</code> or <code>tensorrt</code>), a device "
+    "with more memory bandwidth is faster",
+    "each kernel takes at least the launch floor, the device waiting on the host, whatever its size: a "
+    "larger batch (<code>--batch</code>) does more work per launch, a compiled runtime "
+    "(<code>--runtime torch-compile</code> or <code>tensorrt</code>) launches fewer, fused kernels",
+};
+
+/* What sets the time: one pass's device time split by what bounds each
+ * node, and the levers of each share, largest first (shares under 10%
+ * have none listed). */
+static void bound_section(FILE *f, const jc_estimate *e)
+{
+    double t[3] = {0, 0, 0}, tot = 0;
+    for (size_t i = 0; i < e->n_nodes; i++) t[bound_of(&e->nodes[i])] += e->nodes[i].time_s;
+    for (int k = 0; k < 3; k++) tot += t[k];
+    if (!(tot > 0)) return;
+    seg sg[3];
+    for (int k = 0; k < 3; k++) sg[k] = (seg){bound_label[k], t[k], NULL, bound_color[k]};
+    fprintf(f, "<section id=\"bound\"><h2>What sets the time</h2><p class=\"note\">Device time of one %s on "
+               "one device (central), by what bounds each node: the arithmetic units (compute), memory "
+               "bandwidth (memory), or the kernel-launch floor (launch).</p>\n",
+            e->mode == JC_MODE_TRAINING ? "training step's forward and backward pass" : "forward pass");
+    jci_html_stack(f, sg, 3, jci_html_u_s);
+    int order[3] = {0, 1, 2};
+    for (int a = 0; a < 3; a++)
+        for (int b = a + 1; b < 3; b++)
+            if (t[order[b]] > t[order[a]]) {
+                int x = order[a];
+                order[a] = order[b];
+                order[b] = x;
+            }
+    fprintf(f, "<ul class=\"levers\">");
+    for (int a = 0; a < 3; a++)
+        if (t[order[a]] >= 0.1 * tot)
+            fprintf(f, "<li><b>%.0f%% %s</b>: %s.</li>", 100 * t[order[a]] / tot, bound_label[order[a]],
+                    bound_lever[order[a]]);
+    fprintf(f, "</ul>\n</section>\n");
 }
 
 /* The energy split: device dynamic, idle floor, host, facility overhead. */
@@ -189,7 +242,7 @@ void jci_html_node_table(FILE *f, const jc_est_node *nodes, size_t n, const char
             if (j == 2) fprintf(f, "</td><td class=\"n\">%.2f", tt > 0 ? 100 * x->time_s / tt : 0);
         }
         fprintf(f, "</td><td class=\"n\">%.2f</td><td>%s</td></tr>\n", tot > 0 ? 100 * x->energy_j / tot : 0,
-                x->memory_bound ? "memory" : "compute");
+                rj_bound(x));
     }
     fprintf(f, "</tbody></table></div>");
 }
@@ -219,7 +272,7 @@ static jc_status nodes_section(FILE *f, const jc_estimate *e, size_t top_nodes)
         const jc_est_node *x = &e->nodes[ix[k].i];
         snprintf(keys[nbars], sizeof keys[0], "nodes.%zu.energy_j", ix[k].i);
         nb[nbars] = (bar){x->name && *x->name ? x->name : "(unnamed)", x->op, x->energy_j, NAN, NAN,
-                          keys[nbars], x->memory_bound ? "var(--idle)" : "var(--dyn)"};
+                          keys[nbars], bound_color[bound_of(x)]};
         nbars++;
     }
     char other[80];
@@ -230,11 +283,18 @@ static jc_status nodes_section(FILE *f, const jc_estimate *e, size_t top_nodes)
         nb[nbars++] = (bar){other, NULL, rest, NAN, NAN, NULL, "var(--pue)"};
     }
     fprintf(f, "<section id=\"nodes\"><h2>Energy per node</h2><p class=\"note\">Device energy of one forward "
-               "pass on one device (central), the %zu largest of %zu counted nodes; the rest grouped. Dark: "
-               "compute-bound, light: memory-bound.</p>\n", top, e->n_nodes);
+               "pass on one device (central), the %zu largest of %zu counted nodes; the rest grouped.", top,
+            e->n_nodes);
+    int launch_all = 1;
+    for (size_t k = 0; k < top; k++) launch_all &= e->nodes[ix[k].i].launch_bound;
+    if (top > 2 && ix[top - 1].e >= ix[0].e * (1 - 1e-9))
+        fprintf(f, " <b>The %zu largest take the same energy each%s</b>: no node stands out; what sets the time "
+                   "above says what to change.", top, launch_all ? ", every one held at the kernel-launch floor" : "");
+    fprintf(f, "</p>\n");
     jci_html_hbars(f, nb, nbars, "J", 1060, 330, top ? 1.15 * ix[0].e : 0, 0);
     fprintf(f, "<div class=\"legend\"><span><i style=\"background:var(--dyn)\"></i>compute-bound</span>"
                "<span><i style=\"background:var(--idle)\"></i>memory-bound</span>"
+               "<span><i style=\"background:var(--launch)\"></i>launch-bound</span>"
                "<span><i style=\"background:var(--pue)\"></i>other nodes, grouped</span></div>\n</section>\n");
 
     /* a bounded page: past 10,000 nodes (about 5 MB of table) the table
@@ -305,6 +365,7 @@ jc_status jc_report_estimate_html(const jc_estimate *e, const char *model, size_
 {
     if (!e || !f) return JC_ERR_USAGE;
     head_and_cards(f, e, model);
+    bound_section(f, e);
     jci_html_energy_split(f, e);
     jci_html_measured_section(f, e);
     ranges_section(f, e);

@@ -38,9 +38,10 @@ void jci_html_warn_box(FILE *f, const char *title_html, const char *const *items
 
 /* A display unit: the value is multiplied by factor and shown with unit. */
 typedef struct unit_step { double factor; const char *unit; } unit_step;
-/* Unit ladders (terminated by {0, NULL}): energy from kWh, mass from kg,
- * time from hours. */
-extern const unit_step jci_html_u_kwh[], jci_html_u_kg[], jci_html_u_h[];
+/* Unit ladders (terminated by {0, NULL}), largest first: energy from kWh,
+ * mass from kg, time from hours (years to ms), device-hours in hours,
+ * one pass's time from seconds (s to us). */
+extern const unit_step jci_html_u_kwh[], jci_html_u_kg[], jci_html_u_h[], jci_html_u_devh[], jci_html_u_s[];
 
 /* data-key / data-value attributes (key may be NULL: none). */
 void jci_html_dattr(FILE *f, const char *key, double v);

@@ -158,15 +158,24 @@ void jci_html_inum(FILE *f, const char *key, double v)
  * kWh, MWh ...), data-value stays in the JSON's unit. */
 const unit_step jci_html_u_kwh[] = {{1e-3, "MWh"}, {1, "kWh"}, {1e3, "Wh"}, {3.6e6, "J"}, {0, NULL}};
 const unit_step jci_html_u_kg[] = {{1e-3, "tCO2e"}, {1, "kgCO2e"}, {1e3, "gCO2e"}, {1e6, "mgCO2e"}, {0, NULL}};
-const unit_step jci_html_u_h[] = {{1.0 / 24, "days"}, {1, "h"}, {60, "min"}, {3600, "s"}, {3.6e6, "ms"}, {0, NULL}};
+const unit_step jci_html_u_h[] = {{1.0 / 8766, "years"}, {1.0 / 24, "days"}, {1, "h"}, {60, "min"},
+                                   {3600, "s"}, {3.6e6, "ms"}, {0, NULL}};
+/* device-hours are counted in hours (GPU-hours), never in days or minutes */
+const unit_step jci_html_u_devh[] = {{1, "h"}, {0, NULL}};
+/* one pass's device time */
+const unit_step jci_html_u_s[] = {{1, "s"}, {1e3, "ms"}, {1e6, "&#181;s"}, {0, NULL}};
 
+/* The largest step that shows v as 1 or more; zero or unknown in the
+ * ladder's own unit (factor 1, the JSON's). */
 const unit_step *jci_html_pick_unit(const unit_step *u, double v)
 {
     double a = fabs(v);
-    if (a == 0 || !isfinite(a)) return &u[1];
+    size_t own = 0;
+    while (u[own + 1].unit && u[own].factor != 1) own++;
+    if (a == 0 || !isfinite(a)) return &u[own];
     for (size_t i = 0; u[i].unit; i++)
         if (a * u[i].factor >= 1 || !u[i + 1].unit) return &u[i];
-    return &u[1];
+    return &u[own];
 }
 
 void jci_html_qty(FILE *f, const char *key, double v, const unit_step *us)
@@ -183,7 +192,7 @@ void jci_html_qty(FILE *f, const char *key, double v, const unit_step *us)
 static const char CSS[] =
     ":root{--ink:#1f2933;--muted:#616e7c;--line:#e4e7eb;--bg:#f4f6f8;--card:#fff;--accent:#1f6feb;"
     "--dyn:#1f6feb;--idle:#8fb8f7;--host:#f0a030;--pue:#a7b1bc;--loc:#2e8b57;--mkt:#7cc8a0;--emb:#8e6bbf;"
-    "--front:#e4572e}\n"
+    "--front:#e4572e;--launch:#c58fd6}\n"
     "*{box-sizing:border-box}\n"
     "body{margin:0;background:var(--bg);color:var(--ink);"
     "font:14px/1.5 -apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Liberation Sans','DejaVu Sans',sans-serif}\n"
@@ -217,6 +226,7 @@ static const char CSS[] =
     ".warn ul{margin:4px 0 0;padding-left:18px}\n"
     ".scroll{max-height:460px;overflow:auto;border:1px solid var(--line);border-radius:6px}\n"
     ".scroll table th{box-shadow:0 1px 0 var(--line)}\n"
+    "ul.levers{margin:10px 0 0;padding-left:18px;font-size:13px}\n"
     ".legend{display:flex;flex-wrap:wrap;gap:6px 18px;font-size:12.5px;margin-top:8px}\n"
     ".legend i{display:inline-block;width:11px;height:11px;border-radius:3px;margin-right:6px;vertical-align:-1px}\n"
     "svg{display:block;width:100%;height:auto}\n"
