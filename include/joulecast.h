@@ -1459,13 +1459,15 @@ typedef struct jc_estimate {
  * key/value pairs in file order: a scalar gives one pair; a sequence
  * gives one pair per item (repeatable options such as hwdb); a mapping
  * gives one "K=V" pair per entry (dim: {batch: 8} -> dim "batch=8").
- * lines/cols locate each value for error messages.  Errors: JC_ERR_IO,
+ * lines/cols locate each value, key_lines/key_cols its key, for error
+ * messages.  Errors: JC_ERR_IO,
  * JC_ERR_USAGE (not a mapping, nested too deep; located). */
 typedef struct jc_jobfile {
     const char *path;
     size_t n;
     const char **keys, **values;
-    int *lines, *cols;
+    int *lines, *cols;           /* where each value is */
+    int *key_lines, *key_cols;   /* where each pair's key is (an unknown key is named there) */
     void *internal_;
 } jc_jobfile;
 jc_status jc_jobfile_load(const char *path, jc_jobfile **out, jc_diag *diag);

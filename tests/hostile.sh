@@ -183,3 +183,42 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['hardware']['devi
 /usr/bin/python3 $H/gen_wide.py $T/wide10k.onnx 10001 > /dev/null 2>&1
 "$JC" estimate $T/wide10k.onnx --device a100 --requests 10 --html $T/p.html > /dev/null 2> $T/err
 grep -q "The first 10000 of 10001 nodes" $T/p.html && echo "PASS limits/html_node_table_bounded" || echo "FAIL limits/html_node_table_bounded: $(head -c 200 $T/err)"
+
+# ==== issue 43 (second review) ====
+# ---- 13: traces: a CodeCarbon pue outside [1, 3], a NUL byte inside a number, a negative Carbontracker duration ----
+CC=tests/data/codecarbon/a100-u031.csv
+sed '2s/,1\.2$/,0/' $CC > $T/pue0.csv
+case_ "trace/codecarbon_pue_0_refused" 7 "pue0.csv:2: column 'pue': 0 is outside a facility's range [1, 3]" "$JC" trace $T/pue0.csv
+sed '2s/,1\.2$/,1e300/' $CC > $T/pue300.csv
+case_ "calibrate/codecarbon_pue_1e300_refused" 7 "pue300.csv:2: column 'pue': 1e+300 is outside" "$JC" calibrate $T/pue300.csv models/resnet50.onnx --train --samples 1281167 --epochs 2 --batch 256 --region FR --out $T/calib_pue.yaml
+[ ! -e $T/calib_pue.yaml ] && echo "PASS calibrate/no_layer_written_for_pue_1e300" || echo "FAIL calibrate/no_layer_written_for_pue_1e300"
+printf 'time,watts\n0,5\n1,5\0000\n2,50\n' > $T/nul.csv
+case_ "trace/nul_byte_inside_a_number_refused_by_line" 2 "nul.csv:3: a NUL byte: a trace is text" "$JC" trace $T/nul.csv --scope wall
+{ head -1 $CC; sed -n 2p $CC | sed 's/,123\.48/,12\x003.48/'; } > $T/ccnul.csv
+case_ "calibrate/nul_byte_in_a_measurement_refused_by_line" 2 "ccnul.csv:2: a NUL byte: a measurement file is text" "$JC" calibrate $T/ccnul.csv models/resnet50.onnx --train --samples 1281167 --epochs 2 --batch 256 --region FR --out $T/calib_nul.yaml
+sed 's/Duration: 0:01:40.00/Duration: -0:01:40.00/' tests/data/traces/carbontracker.log > $T/ct_neg.log
+case_ "trace/carbontracker_negative_duration_refused" 2 "ct_neg.log:4: duration ' -0:01:40.00' is negative" "$JC" trace $T/ct_neg.log
+sed 's/Duration: 0:01:40.00/Duration: -1 day, 23:58:20/' tests/data/traces/carbontracker.log > $T/ct_neg2.log
+case_ "trace/carbontracker_negative_python_timedelta_refused" 2 "ct_neg2.log:4: duration ' -1 day, 23:58:20' is negative" "$JC" trace $T/ct_neg2.log
+
+# ---- 17: messages ----
+mkdir -p $T/tdp
+cat > $T/tdp/dev.yaml <<EOY
+schema: joulecast-hwdb/1
+sources:
+  s1: {citation: "test", url: "https://example.org", year: 2024}
+devices:
+  - id: hot-gpu
+    kind: gpu
+    vendor: Hot
+    name: "Hot"
+    tdp_w: {value: 5000.0001, source: s1}
+EOY
+case_ "messages/tdp_just_past_the_limit_shown_past_it" 5 "tdp_w = 5000.0001 W is out of range" "$JC" hw show hot-gpu --hwdb $T/tdp
+printf 'model: models/resnet18.onnx\ndevice: a100\nrequests: 1000\nbogus_key: 5\n' > $T/badkey.yaml
+case_ "messages/job_file_unknown_key_at_the_key" 2 "badkey.yaml:4:1: unknown key 'bogus_key'" "$JC" estimate $T/badkey.yaml
+case_ "messages/compare_stdin_twice" 2 "standard input ('-') given twice" "$JC" compare - - < /dev/null
+sed '2s/^2024-06-01/9999-99-99/' $CC > $T/cc_date.csv
+case_ "calibrate/codecarbon_date_9999-99-99_refused_on_input" 2 "cc_date.csv:2: column 'timestamp': not a date YYYY-MM-DD" "$JC" calibrate $T/cc_date.csv models/resnet50.onnx --train --samples 1281167 --epochs 2 --batch 256 --region FR --out $T/calib_date.yaml
+[ ! -e $T/calib_date.yaml ] && echo "PASS calibrate/no_layer_written_for_date_9999-99-99" || echo "FAIL calibrate/no_layer_written_for_date_9999-99-99"
+case_ "calibrate/date_option_2024-13-45_refused_on_input" 2 "--date '2024-13-45' is not a date YYYY-MM-DD" "$JC" calibrate $CC models/resnet50.onnx --train --samples 1281167 --epochs 2 --batch 256 --region FR --out $T/calib_date2.yaml --date 2024-13-45

@@ -9,6 +9,7 @@
 #include "base/jc_internal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -44,7 +45,11 @@ jci_read_result jci_read_stream(FILE *f, size_t max, char **out, size_t *len)
                 free(buf);
                 return JCI_READ_TOO_BIG;
             }
-            size_t nc = cap ? cap * 2 : 65536;
+            /* grows to max + 1 bytes at most: one byte past the cap
+             * refuses the stream (not a doubling to twice the cap) */
+            size_t lim = max < SIZE_MAX - 1 ? max + 1 : SIZE_MAX - 1;
+            size_t nc = !cap ? 65536 : cap > lim / 2 ? lim : cap * 2;
+            if (nc > lim) nc = lim;
             char *nb = realloc(buf, nc + 1);
             if (!nb) {
                 free(buf);

@@ -118,6 +118,16 @@ const char *jc_format_number(char *buf, size_t cap, double v)
     return fmt_num(buf, cap, v);
 }
 
+const char *fmt_exact(char *buf, size_t cap, double v)
+{
+    for (int p = 6; p <= 17; p++) {
+        snprintf(buf, cap, "%.*g", p, v);
+        c_point(buf);
+        if (!isfinite(v) || strtod(buf, NULL) == v) break;
+    }
+    return buf;
+}
+
 const char *fmt_machine(char *buf, size_t cap, double v)
 {
     if (!isfinite(v)) snprintf(buf, cap, "n/a");

@@ -41,6 +41,13 @@ const char *fmt_bytes(char *buf, size_t cap, double bytes);
 const char *fmt_machine(char *buf, size_t cap, double v);
 /* fmt_machine into a buffer that lives to the end of the enclosing block. */
 #define FMT_M(v) fmt_machine((char[FMT_CAP]){0}, FMT_CAP, (v))
+/* A number exactly as given, for a message that compares it with a
+ * limit: the fewest significant digits (6 to 17, %g's form) that read
+ * back as v, so 5000.0001 is not shown as the limit 5000; "inf", "nan"
+ * as %g writes them; '.' as the point. */
+const char *fmt_exact(char *buf, size_t cap, double v);
+/* fmt_exact into a buffer that lives to the end of the enclosing block. */
+#define FMT_X(v) fmt_exact((char[FMT_CAP]){0}, FMT_CAP, (v))
 /* An SI-prefixed magnitude, the mantissa by fmt_num's rule: "2.101 T",
  * "11.69 M", "812" (no prefix below 1,000); "n/a" for a NaN. */
 const char *fmt_si(char *buf, size_t cap, double v);

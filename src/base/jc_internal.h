@@ -175,9 +175,16 @@ uint64_t jci_hash_str(const char *s);
 /* ASCII case-insensitive comparison, independent of the locale. */
 int jci_strcasecmp(const char *a, const char *b);
 
+/* The one calendar-date rule (hwdb sources, measurement files, --date):
+ * the n characters of s are "YYYY", "YYYY-MM" or "YYYY-MM-DD" (n 4, 7
+ * or 10) with a year in 1800-2100 (an hwdb source's year range), a month
+ * 1-12 and a day that its month has (leap years counted).  True, with
+ * the year in *year (may be NULL); false when not. */
+bool jci_date_valid(const char *s, size_t n, int *year);
 /* The date YYYY-MM-DD that s starts with ("2024-05-31T10:39:13" gives
  * "2024-05-31") into dst (at least 11 bytes); "" when s does not start
- * with that form. */
+ * with a valid date (jci_date_valid: "9999-99-99" and "2024-02-30" are
+ * not). */
 void jci_date_ymd(char *dst, const char *s);
 
 /* Levenshtein distance between a and b, case-insensitive, capped at cap

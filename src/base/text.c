@@ -185,15 +185,31 @@ size_t jci_utf8_len(const unsigned char *p)
     return 0;
 }
 
-/* "2024-05-31T10:39:13" -> "2024-05-31" when it has that form. */
+bool jci_date_valid(const char *s, size_t n, int *year)
+{
+    if ((n != 4 && n != 7 && n != 10) || strnlen(s, n) < n) return false;
+    for (size_t i = 0; i < n; i++) {
+        bool dash = i == 4 || i == 7;
+        if (dash ? s[i] != '-' : !isdigit((unsigned char)s[i])) return false;
+    }
+    int y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
+    if (y < 1800 || y > 2100) return false;
+    int m = n >= 7 ? (s[5] - '0') * 10 + (s[6] - '0') : 1;
+    if (m < 1 || m > 12) return false;
+    if (n == 10) {
+        static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+        int d = (s[8] - '0') * 10 + (s[9] - '0');
+        if (d < 1 || d > mdays[m - 1] + (m == 2 && leap)) return false;
+    }
+    if (year) *year = y;
+    return true;
+}
+
 void jci_date_ymd(char *dst, const char *s)
 {
     dst[0] = 0;
-    if (strlen(s) < 10) return;
-    for (int i = 0; i < 10; i++) {
-        int want_dash = i == 4 || i == 7;
-        if (want_dash ? s[i] != '-' : !isdigit((unsigned char)s[i])) return;
-    }
+    if (!jci_date_valid(s, 10, NULL)) return;
     memcpy(dst, s, 10);
     dst[10] = 0;
 }

@@ -485,10 +485,10 @@ int jo_apply_jobfile(jobopts *c, const char *path)
                     "ignored\n", where, jf->keys[k], c->cmd);
             continue;
         }
-        if (!o) {
+        if (!o) {   /* named at the key, not at its value */
             const char *near = closest_opt(c, jf->keys[k], jf->values[k]);
-            return cli_usage(c->cmd, "%s: unknown key '%s'%s%s%s (keys are the long option names)",
-                             where, jf->keys[k], near ? "; did you mean '" : "",
+            return cli_usage(c->cmd, "%s:%d:%d: unknown key '%s'%s%s%s (keys are the long option names)",
+                             jf->path, jf->key_lines[k], jf->key_cols[k], jf->keys[k], near ? "; did you mean '" : "",
                              near ? near : "", near ? "'?" : "");
         }
         if (o->type == JO_OUT) {   /* output options stay on the command line: said, not silent */

@@ -11,6 +11,7 @@
  * column of the offending key or value.  Nothing here knows about libyaml:
  * files arrive as base/yaml_tree.h trees from src/base/yaml.c.
  */
+#include "base/fmt.h"
 #include "hwdb/hwdb_int.h"
 #include "hwdb/hwdb_fields.h"
 
@@ -276,8 +277,8 @@ static bool in_range(const range *r, double v)
 
 static jc_status range_err(B *b, const hnode *n, const char *key, double v, const range *r)
 {
-    return err(b, n, "%s = %g%s%s is out of range (expected %g %s %s %s %g%s%s)",
-               key, v, r->unit[0] ? " " : "", r->unit, r->lo, r->lo_open ? "<" : "<=",
+    return err(b, n, "%s = %s%s%s is out of range (expected %g %s %s %s %g%s%s)",
+               key, FMT_X(v), r->unit[0] ? " " : "", r->unit, r->lo, r->lo_open ? "<" : "<=",
                key, r->hi_open ? "<" : "<=", r->hi, r->unit[0] ? " " : "", r->unit);
 }
 
@@ -374,26 +375,6 @@ static jc_status resolve_source(B *b, const hnode *n, const jc_source **out)
     return err(b, n, "source '%s' is not defined in this file's 'sources'", id);
 }
 
-static bool valid_date(const char *s, int *year)
-{
-    size_t n = strlen(s);
-    if (n != 4 && n != 7 && n != 10) return false;
-    for (size_t i = 0; i < n; i++) {
-        bool dash = i == 4 || i == 7;
-        if (dash ? s[i] != '-' : (s[i] < '0' || s[i] > '9')) return false;
-    }
-    *year = atoi(s);
-    if (n >= 7) {
-        int m = atoi(s + 5);
-        if (m < 1 || m > 12) return false;
-    }
-    if (n == 10) {
-        int dd = atoi(s + 8);
-        if (dd < 1 || dd > 31) return false;
-    }
-    return true;
-}
-
 static jc_status read_fields(B *b, const hnode *m, const jci_hwkind *k, const char *where,
                              void *rec);
 
@@ -417,8 +398,9 @@ static jc_status parse_sources(B *b, hw_file *f, const hnode *m)
         if ((st = read_fields(b, e, jci_hwdb_kind(HF_K_SOURCE), NULL, src))) return st;
         if (src->date) {
             int y;
-            if (!valid_date(src->date, &y))
-                return err(b, mget(e, "date"), "date: '%s' is not YYYY, YYYY-MM or YYYY-MM-DD",
+            if (!jci_date_valid(src->date, strlen(src->date), &y))
+                return err(b, mget(e, "date"), "date: '%s' is not YYYY, YYYY-MM or YYYY-MM-DD "
+                           "(a year 1800-2100, a month 1-12, a day its month has)",
                            src->date);
             if (src->year && y != src->year)
                 return err(b, mget(e, "date"), "date %s disagrees with year %d",

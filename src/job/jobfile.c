@@ -16,29 +16,33 @@ typedef struct kvbuild {
     jci_arena *a;
 } kvbuild;
 
-static int push(kvbuild *b, const char *k, const char *v, int line, int col)
+/* Appends the pair (key k, value v at line:col), locating the key too. */
+static int push(kvbuild *b, const hnode *k, const char *v, int line, int col)
 {
     jc_jobfile *jf = b->jf;
     if (jf->n == b->cap) {
         size_t nc = b->cap ? b->cap * 2 : 16;
         const char **nk = jci_arena_calloc(b->a, nc, sizeof *nk);
         const char **nv = jci_arena_calloc(b->a, nc, sizeof *nv);
-        int *nl = jci_arena_calloc(b->a, nc, sizeof *nl);
-        int *ncol = jci_arena_calloc(b->a, nc, sizeof *ncol);
-        if (!nk || !nv || !nl || !ncol) return -1;
+        int *pos[4];
+        for (int i = 0; i < 4; i++) pos[i] = jci_arena_calloc(b->a, nc, sizeof(int));
+        if (!nk || !nv || !pos[0] || !pos[1] || !pos[2] || !pos[3]) return -1;
+        int **old[4] = {&jf->lines, &jf->cols, &jf->key_lines, &jf->key_cols};
         if (jf->n) {
             memcpy(nk, jf->keys, jf->n * sizeof *nk);
             memcpy(nv, jf->values, jf->n * sizeof *nv);
-            memcpy(nl, jf->lines, jf->n * sizeof *nl);
-            memcpy(ncol, jf->cols, jf->n * sizeof *ncol);
+            for (int i = 0; i < 4; i++) memcpy(pos[i], *old[i], jf->n * sizeof(int));
         }
-        jf->keys = nk; jf->values = nv; jf->lines = nl; jf->cols = ncol;
+        jf->keys = nk; jf->values = nv;
+        for (int i = 0; i < 4; i++) *old[i] = pos[i];
         b->cap = nc;
     }
-    jf->keys[jf->n] = k;
+    jf->keys[jf->n] = k->s;
     jf->values[jf->n] = v;
     jf->lines[jf->n] = line;
     jf->cols[jf->n] = col;
+    jf->key_lines[jf->n] = k->line;
+    jf->key_cols[jf->n] = k->col;
     jf->n++;
     return 0;
 }
@@ -69,7 +73,7 @@ jc_status jc_jobfile_load(const char *path, jc_jobfile **out, jc_diag *d)
     for (size_t i = 0; i < root->n; i++) {
         const hnode *k = root->keys[i], *v = root->vals[i];
         if (v->kind == HN_SCALAR) {
-            if (push(&b, k->s, v->s, v->line, v->col)) goto oom;
+            if (push(&b, k, v->s, v->line, v->col)) goto oom;
         } else if (v->kind == HN_SEQ) {
             for (size_t j = 0; j < v->n; j++) {
                 const hnode *it = v->vals[j];
@@ -78,7 +82,7 @@ jc_status jc_jobfile_load(const char *path, jc_jobfile **out, jc_diag *d)
                                       "'%s': expected a list of plain values", k->s);
                     goto out;
                 }
-                if (push(&b, k->s, it->s, it->line, it->col)) goto oom;
+                if (push(&b, k, it->s, it->line, it->col)) goto oom;
             }
         } else {
             for (size_t j = 0; j < v->n; j++) {
@@ -92,7 +96,7 @@ jc_status jc_jobfile_load(const char *path, jc_jobfile **out, jc_diag *d)
                 char *kv = jci_arena_alloc(a, n);
                 if (!kv) goto oom;
                 snprintf(kv, n, "%s=%s", mk->s, mv->s);
-                if (push(&b, k->s, kv, mv->line, mv->col)) goto oom;
+                if (push(&b, k, kv, mv->line, mv->col)) goto oom;
             }
         }
     }

@@ -7,7 +7,9 @@
  * estimate): `calibrate` fits to a row, and the trace reader takes
  * CodeCarbon's file as a trace of run totals.
  */
+#include "base/fmt.h"
 #include "base/jc_internal.h"
+#include "trace/trace_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -110,6 +112,7 @@ static jc_status measurement_row(const char *path, int at, char **hdr, int nh, c
         char ts[64];
         str_at(ts, sizeof ts, fl, nf, col_of(hdr, nh, "timestamp"));
         jci_date_ymd(m->date, ts);
+        if (ts[0] && !m->date[0]) bad = "timestamp";
         double gpu = NAN, cpu = NAN, ram = NAN, tot = NAN;
         NUM("duration", &m->duration_s);
         NUM("gpu_energy", &gpu);
@@ -118,7 +121,10 @@ static jc_status measurement_row(const char *path, int at, char **hdr, int nh, c
         NUM("energy_consumed", &tot);
         NUM("pue", &m->pue);
         NUM("gpu_count", &m->devices);
-        if (!bad && !(m->pue > 0)) m->pue = NAN;
+        /* CodeCarbon's pue: a facility's, as the hwdb bounds one (fields_region.def) */
+        if (!bad && !isnan(m->pue) && !(m->pue >= 1 && m->pue <= 3))
+            return jci_diag_set(d, JC_ERR_RANGE, "%s:%d: column 'pue': %s is outside a facility's range [1, 3]",
+                                path, at, FMT_X(m->pue));
         double p = isnan(m->pue) ? 1 : m->pue;   /* CodeCarbon multiplies energies by its pue */
         m->device_kwh = gpu / p;
         m->cpu_kwh = cpu / p;
@@ -152,8 +158,10 @@ static jc_status measurement_row(const char *path, int at, char **hdr, int nh, c
     }
 #undef NUM
     if (bad) {
-        return jci_diag_set(d, JC_ERR_USAGE, "%s:%d: column '%s': not a number%s", path, at, bad,
-                            !strcmp(bad, "date") ? " (dates are YYYY-MM-DD)" : "");
+        int date = !strcmp(bad, "date") || !strcmp(bad, "timestamp");
+        return jci_diag_set(d, JC_ERR_USAGE, "%s:%d: column '%s': %s", path, at, bad,
+                            date ? "not a date YYYY-MM-DD (a year 1800-2100, a month 1-12, a day its month has)"
+                                 : "not a number");
     }
     if ((!isnan(m->duration_s) && !(m->duration_s > 0)) || (!isnan(m->device_kwh) && m->device_kwh < 0) ||
         (!isnan(m->devices) && !(m->devices >= 1 && m->devices == floor(m->devices)))) {
@@ -172,6 +180,15 @@ static jc_status measurement_row(const char *path, int at, char **hdr, int nh, c
     return JC_OK;
 }
 
+int tr_nul_line(const char *buf, size_t n, int *line)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!buf[i]) return 1;
+        if (buf[i] == '\n') ++*line;
+    }
+    return 0;
+}
+
 jc_status jc_measurements_load(const char *path, jc_measurements **out, jc_diag *d)
 {
     jci_diag_clear(d);
@@ -181,6 +198,11 @@ jc_status jc_measurements_load(const char *path, jc_measurements **out, jc_diag 
     size_t len = 0;
     jc_status st = jci_read_file(path, MAX_CSV_BYTES, "", &text, &len, d);
     if (st) return st;
+    int nul = 1;
+    if (tr_nul_line(text, len, &nul)) {
+        free(text);
+        return jci_diag_set(d, JC_ERR_USAGE, "%s:%d: a NUL byte: a measurement file is text", path, nul);
+    }
     jci_arena *a = jci_arena_new();
     if (!a) { free(text); return jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); }
     size_t pos = 0;

@@ -192,8 +192,24 @@ int tr_fail(tr_ctx *c, jc_status st, int line, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     c->failed = 1;
+    if (line < 0) return jci_diag_set(c->d, st, "%s", buf);
     if (line > 0) return jci_diag_set(c->d, st, "%s:%d: %s", c->t->path, line, buf);
     return jci_diag_set(c->d, st, "%s: %s", c->t->path, buf);
+}
+
+/* A trace is text: a NUL byte anywhere is refused by line (the readers'
+ * C strings would end there: "5<NUL>0" read as 5 W); f is read through
+ * once and rewound. */
+static int text_only(tr_ctx *c, FILE *f)
+{
+    char buf[16384];
+    size_t n;
+    int line = 1;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        if (tr_nul_line(buf, n, &line))
+            return tr_fail(c, JC_ERR_USAGE, line, "a NUL byte: a trace is text");
+    rewind(f);
+    return 0;
 }
 
 void tr_device_name(tr_ctx *c, const char *name)
@@ -851,6 +867,7 @@ jc_status jc_trace_load(const char *path, const jc_trace_opts *o, jc_trace **out
     }
     c->t->format = fmt;
     if ((st = opts_apply(c, fmt))) goto done;
+    if (fmt != JC_TRACE_CODECARBON && (st = text_only(c, f))) goto done;
     switch (fmt) {
     case JC_TRACE_NVIDIA_SMI: st = tr_read_nvidia_smi(c, f); break;
     case JC_TRACE_DCGMI: st = tr_read_dcgmi(c, f); break;

@@ -567,6 +567,11 @@ static int hms(const char *s, double *out)
     int h, m;
     double sec;
     char tail;
+    while (*p == ' ') p++;
+    /* digits, ':' and '.' alone: sscanf's %d would read "-0:01:40" as +100 s
+     * (a negative time is Python's "-1 day, 23:58:20", refused below) */
+    size_t k = strspn(p, "0123456789:.");
+    if (!k || p[k + strspn(p + k, " ")]) return -1;
     if (sscanf(p, "%d:%d:%lf%c", &h, &m, &sec, &tail) != 3 || h < 0 || m < 0 || m > 59 || sec < 0) return -1;
     *out = days * 86400 + h * 3600.0 + m * 60.0 + sec;
     return 0;
@@ -613,6 +618,10 @@ int tr_read_carbontracker(tr_ctx *c, FILE *fp)
         }
         if (!strncmp(msg, "Duration:", 9)) {
             tr_row(c);
+            if (strchr(msg + 9, '-')) {   /* "-0:01:40", Python's "-1 day, 23:58:20" */
+                st = tr_fail(c, JC_ERR_USAGE, L.line, "duration '%.40s' is negative: an epoch lasts a time > 0", msg + 9);
+                break;
+            }
             if (hms(msg + 9, &dur)) { tr_bad(c, L.line, "duration '%.40s' is not H:MM:SS", msg + 9); dur = NAN; }
             continue;
         }
@@ -838,7 +847,7 @@ int tr_read_codecarbon(tr_ctx *c, const char *path)
     jc_measurements *ms = NULL;
     jc_diag d;
     tr_set_label(c, "CodeCarbon emissions.csv (run totals, no series)");
-    if (jc_measurements_load(path, &ms, &d)) return tr_fail(c, d.status, 0, "%s", d.msg);
+    if (jc_measurements_load(path, &ms, &d)) return tr_fail(c, d.status, -1, "%s", d.msg);
     int st = 0;
     if (strcmp(ms->format, "codecarbon")) {
         st = tr_fail(c, JC_ERR_USAGE, 0, "not CodeCarbon's emissions.csv (no duration and energy_consumed columns)");

@@ -44,9 +44,17 @@ void tr_bad(tr_ctx *c, int line, const char *fmt, ...) __attribute__((format(pri
 void tr_row(tr_ctx *c);
 /* An assumption the reader made, shown with the result (copied). */
 void tr_note(tr_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Fails the load with a located message; returns the status. */
+/* Fails the load with a located message ("PATH:LINE: ", "PATH: " for
+ * line 0, nothing for line -1: a message that names its place); returns
+ * the status. */
 int tr_fail(tr_ctx *c, jc_status st, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Text files are text: finds the first NUL byte among the n bytes of
+ * buf (a C string ends there, so "5<NUL>0" would read as 5).  1 with
+ * *line the line it is on; else 0 with *line advanced past the newlines
+ * of buf (a caller reading in chunks starts at 1 and passes it on).
+ * measurements.c; trace.c's readers and the measurement files use it. */
+int tr_nul_line(const char *buf, size_t n, int *line);
 /* The devices' model as the trace names it (first one kept). */
 void tr_device_name(tr_ctx *c, const char *name);
 

@@ -226,6 +226,9 @@ jc_status jc_calibrate_run(const jc_job *job, const jc_analysis *an, const jc_hw
 {
     if (!res || !src || !out_path || !*out_path || !reopen)
         return jci_diag_set(d, JC_ERR_USAGE, "calibrate: give the override layer to write (out)");
+    if (date && !(strlen(date) == 10 && jci_date_valid(date, 10, NULL)))   /* on input, not in the layer */
+        return jci_diag_set(d, JC_ERR_USAGE, "calibrate: --date '%s' is not a date YYYY-MM-DD (a year 1800-2100, "
+                            "a month 1-12, a day its month has)", date);
     memset(res, 0, sizeof *res);
     res->src = src;
     /* the layer (and its power layer) onto a file this run reads: refused */

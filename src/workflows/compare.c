@@ -85,14 +85,17 @@ static jc_status one_config(jc_compare *c, size_t i, const jc_request *rq0, cons
 }
 
 /* compare --generate: the configs (job.hf_config first when set). */
-/* One file given twice (by one path or two) compares it with itself:
- * refused.  extra (--hf-config, or NULL) counts as the first file; a path
+/* One file given twice (by one path or two, or '-' twice: standard
+ * input holds one model) compares it with itself: refused.  extra (--hf-config, or NULL) counts as the first file; a path
  * that cannot be read is left for the loader to name. */
 static jc_status twice(const char *extra, const char *const *paths, size_t n, jc_diag *d)
 {
-    size_t total = n + (extra ? 1 : 0);
+    size_t total = n + (extra ? 1 : 0), stdins = 0;
     for (size_t i = 0; i < total; i++) {
         const char *a = extra ? (i ? paths[i - 1] : extra) : paths[i];
+        if (a && !strcmp(a, "-") && ++stdins > 1)
+            return jci_diag_set(d, JC_ERR_USAGE, "standard input ('-') given twice: it holds one model; "
+                                "give the others as files");
         for (size_t j = i + 1; j < total; j++) {
             const char *b = extra ? paths[j - 1] : paths[j];
             if (jc_same_file(a, b))

@@ -104,11 +104,56 @@ static void test_quoting(void)
     CHECK_STR(cmd, "joulecast --region 'it'\\''s' ''");
 }
 
+/* issue 43 item 17: a stream past the cap is refused one byte past it,
+ * not after the buffer doubled to twice the cap (4 GB for stdin's 2 GiB) */
+static void test_read_stream_cap(void)
+{
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (!f) return;
+    static char zero[300000];
+    fwrite(zero, 1, sizeof zero, f);
+    rewind(f);
+    char *out = NULL;
+    size_t len = 7;
+    CHECK_I64(jci_read_stream(f, 200000, &out, &len), JCI_READ_TOO_BIG);
+    CHECK_I64(ftell(f), 200001);   /* was 262144: read on to the doubled buffer */
+    CHECK(out == NULL && len == 0);
+    rewind(f);
+    CHECK_I64(jci_read_stream(f, 300000, &out, &len), JCI_READ_OK);
+    CHECK_I64(len, 300000);
+    free(out);
+    fclose(f);
+}
+
+/* issue 43 item 17: one date rule; calibrate wrote a layer dated 9999-99-99 */
+static void test_dates(void)
+{
+    int y = 0;
+    char d[11];
+    CHECK(jci_date_valid("2024-02-29", 10, &y) && y == 2024);
+    CHECK(!jci_date_valid("2023-02-29", 10, NULL));
+    CHECK(!jci_date_valid("2024-02-30", 10, NULL));
+    CHECK(!jci_date_valid("9999-99-99", 10, NULL));
+    CHECK(!jci_date_valid("9999-12-31", 10, NULL));   /* the source year range, 1800-2100 */
+    CHECK(!jci_date_valid("2024-13", 7, NULL));
+    CHECK(jci_date_valid("2100", 4, &y) && y == 2100);
+    CHECK(!jci_date_valid("2024-1-1", 8, NULL));
+    jci_date_ymd(d, "2024-05-31T10:39:13");
+    CHECK_STR(d, "2024-05-31");
+    jci_date_ymd(d, "9999-99-99T00:00:00");
+    CHECK_STR(d, "");
+    jci_date_ymd(d, "2024-04-31");
+    CHECK_STR(d, "");
+}
+
 int main(void)
 {
     RUN(test_suggest_rank);
     RUN(test_suggest_list);
     RUN(test_arena_printf);
     RUN(test_quoting);
+    RUN(test_read_stream_cap);
+    RUN(test_dates);
     return check_summary();
 }

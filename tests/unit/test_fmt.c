@@ -91,9 +91,20 @@ static void test_csv(void)
     CHECK_STR(fmt_machine(b, sizeof b, NAN), "n/a");
 }
 
+/* issue 43 item 17: a value just past a limit is shown past it */
+static void test_exact(void)
+{
+    CHECK_STR(fmt_exact(b, sizeof b, 5000.0001), "5000.0001");
+    CHECK_STR(fmt_exact(b, sizeof b, 5000), "5000");
+    CHECK_STR(fmt_exact(b, sizeof b, 0.1), "0.1");
+    CHECK_STR(fmt_exact(b, sizeof b, 1e-300), "1e-300");
+    CHECK_STR(fmt_exact(b, sizeof b, 3.0000000000000004), "3.0000000000000004");
+}
+
 int main(void)
 {
     RUN(test_num_whole);
+    RUN(test_exact);
     RUN(test_num_fraction);
     RUN(test_num_exponent);
     RUN(test_num_unknown);
