@@ -222,3 +222,16 @@ sed '2s/^2024-06-01/9999-99-99/' $CC > $T/cc_date.csv
 case_ "calibrate/codecarbon_date_9999-99-99_refused_on_input" 2 "cc_date.csv:2: column 'timestamp': not a date YYYY-MM-DD" "$JC" calibrate $T/cc_date.csv models/resnet50.onnx --train --samples 1281167 --epochs 2 --batch 256 --region FR --out $T/calib_date.yaml
 [ ! -e $T/calib_date.yaml ] && echo "PASS calibrate/no_layer_written_for_date_9999-99-99" || echo "FAIL calibrate/no_layer_written_for_date_9999-99-99"
 case_ "calibrate/date_option_2024-13-45_refused_on_input" 2 "--date '2024-13-45' is not a date YYYY-MM-DD" "$JC" calibrate $CC models/resnet50.onnx --train --samples 1281167 --epochs 2 --batch 256 --region FR --out $T/calib_date2.yaml --date 2024-13-45
+
+# ---- 14: invalid ONNX refused (exit 4) naming the node and the value; all ten were counted (exit 0) ----
+case_ "onnx/ssa_two_nodes_write_one_value" 4 "node 'relu_b' (Relu): output 'y' is written by node 'relu_a' (Relu) too" "$JC" count $H/ssa_two_writers.onnx
+case_ "onnx/graph_output_no_node_produces" 4 "graph output: 'ghost' is produced by no node" "$JC" count $H/output_unproduced.onnx
+case_ "onnx/input_defined_nowhere" 4 "node 'add_undef' (Add): input 'nowhere' is defined nowhere" "$JC" count $H/input_undefined.onnx
+case_ "onnx/subgraph_input_defined_nowhere" 4 "node 'else_relu' (Relu): input 'nowhere' is defined nowhere" "$JC" count $H/subgraph_input_undefined.onnx
+case_ "onnx/matmul_of_strings" 4 "node 'mm_str' (MatMul): input 'a' is a string tensor" "$JC" count $H/matmul_string.onnx
+case_ "onnx/gemm_inner_dims_disagree" 4 "node 'gemm_k' (Gemm): inner dimensions disagree: 'a' has 3 columns, 'b' 4 rows" "$JC" count $H/gemm_inner_mismatch.onnx
+case_ "onnx/matmul_inner_dims_disagree" 4 "node 'mm_k' (MatMul): inner dimensions disagree" "$JC" count $H/matmul_inner_mismatch.onnx
+case_ "onnx/gemm_alpha_nan" 4 "node 'gemm_nan' (Gemm): attribute 'alpha' is NaN" "$JC" count $H/gemm_alpha_nan.onnx
+case_ "onnx/opset_2^63-1" 4 "opset_import: domain '' version 9223372036854775807 is outside 1..1000" "$JC" count $H/opset_int64max.onnx
+case_ "onnx/no_opset_import" 4 "node 'relu_noopset' (Relu): the model imports no opset for the default ONNX domain" "$JC" count $H/opset_none.onnx
+case_ "onnx/subgraph_reads_its_enclosing_graph" 0 "" "$JC" count $H/nested_if.onnx

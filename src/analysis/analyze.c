@@ -89,6 +89,12 @@ const char *ax_value_name(opctx *c, int k)
     return cur_graph(c)->values[c->n->outputs[k]].name;
 }
 
+const char *ax_input_name(opctx *c, int k)
+{
+    if (k < 0 || k >= (int)c->n->n_inputs || c->n->inputs[k] < 0) return "";
+    return cur_graph(c)->values[c->n->inputs[k]].name;
+}
+
 static bool find_binding(const jc_dim_binding *b, size_t n, const char *sym, int64_t *v)
 {
     for (size_t i = 0; i < n; i++)

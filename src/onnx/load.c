@@ -70,6 +70,7 @@ enum {
 };
 
 #define MAX_GRAPH_DEPTH 64
+#define MAX_OPSET 1000   /* an operator set version (ONNX's default domain is at 23 in 2025) */
 #define MAX_TYPE_DEPTH 32
 
 typedef struct loader {
@@ -88,6 +89,7 @@ typedef struct loader {
     size_t n_ext, cap_ext;
     const char **ext;
     int failed;
+    struct gbuild *cur;        /* the graph being read (a subgraph's enclosing scope) */
     /* file mapping (NULL for buffers): pages behind the decoder are
      * released as it goes so the resident set stays near the graph size */
     const uint8_t *map;
@@ -847,6 +849,12 @@ typedef struct gbuild {
     jc_value *vals;
     size_t n, cap;
     jci_strmap map;
+    /* the SSA check (graph_defined): the node that writes each of the
+     * first n_prod values (-1: none), and the enclosing graph's build
+     * while a subgraph is read (NULL for the main graph and functions) */
+    int32_t *prod;
+    size_t n_prod;
+    struct gbuild *up;
 } gbuild;
 
 static int gb_grow_map(loader *L, gbuild *b)
@@ -1168,6 +1176,9 @@ static jc_status parse_node(loader *L, gbuild *b, const wfield *nf, jc_node *n)
         return fail_at(L, nf->start, what, "node has no op_type");
     if (!strcmp(n->domain, "ai.onnx")) n->domain = "";
     n->opset = (int)opset_for(L, n->domain);
+    if (!n->opset && !*n->domain)
+        return fail_at(L, nf->start, what, "the model imports no opset for the default ONNX domain (opset_import): "
+                       "the operator's version is unknown");
     n->n_inputs = ni;
     n->n_outputs = no;
     n->n_attrs = na;
@@ -1275,6 +1286,87 @@ static jc_status graph_external_files(loader *L, const jc_graph *g)
     return JC_OK;
 }
 
+/* ---- the graph's values are defined once and before use (the ONNX
+ * checker's SSA and defined-input rules) -------------------------------- */
+
+/* Value idx of b is defined in b: a graph input, an initializer, or
+ * written by one of b's nodes. */
+static bool defined_here(const gbuild *b, int32_t idx)
+{
+    const jc_value *v = &b->vals[idx];
+    return v->kind == JC_V_INPUT || v->kind == JC_V_INITIALIZER ||
+           ((size_t)idx < b->n_prod && b->prod[idx] >= 0);
+}
+
+/* Name defined in b or in a graph enclosing it. */
+static bool defined_in_scope(const gbuild *b, const char *name)
+{
+    for (; b; b = b->up) {
+        int32_t j = jci_strmap_get(&b->map, name);
+        if (j >= 0 && defined_here(b, j)) return true;
+    }
+    return false;
+}
+
+/* Step 3's record: which node writes each value.  A value written by two
+ * nodes, or a node writing a graph input or an initializer, is refused
+ * (exit 4) naming both writers; node names are read by then (step 4). */
+static jc_status graph_producers(loader *L, gbuild *b, const wfield *const *nodef)
+{
+    const jc_graph *g = b->g;
+    for (size_t k = 0; k < g->n_nodes; k++) {
+        const jc_node *n = &g->nodes[k];
+        for (size_t o = 0; o < n->n_outputs; o++) {
+            int32_t idx = n->outputs[o];
+            if (idx < 0) continue;
+            const jc_value *v = &b->vals[idx];
+            char what[400], why[600];
+            snprintf(what, sizeof what, "node '%.150s' (%.100s)", n->name, n->op_type);
+            if (v->kind == JC_V_INPUT || v->kind == JC_V_INITIALIZER) {
+                snprintf(why, sizeof why, "output '%.200s' is a graph %s too: a value has one definition (SSA)",
+                         v->name, v->kind == JC_V_INPUT ? "input" : "initializer");
+                return fail_at(L, nodef[k]->start, what, why);
+            }
+            int32_t first = b->prod[idx];
+            if (first >= 0 && (size_t)first != k) {
+                const jc_node *m = &g->nodes[first];
+                snprintf(why, sizeof why, "output '%.200s' is written by node '%.100s' (%.60s) too: a value has "
+                         "one producer (SSA)", v->name, m->name, m->op_type);
+                return fail_at(L, nodef[k]->start, what, why);
+            }
+        }
+    }
+    return JC_OK;
+}
+
+/* After step 4: every node input is defined in the graph or an enclosing
+ * one, and every graph output in the graph or an enclosing one; else
+ * refused (exit 4) naming the node (or the output) and the value. */
+static jc_status graph_defined(loader *L, gbuild *b, const wfield *const *nodef, const wfield *outf)
+{
+    const jc_graph *g = b->g;
+    char what[400], why[600];
+    for (size_t k = 0; k < g->n_nodes; k++) {
+        const jc_node *n = &g->nodes[k];
+        for (size_t i = 0; i < n->n_inputs; i++) {
+            int32_t idx = n->inputs[i];
+            if (idx < 0 || defined_here(b, idx) || defined_in_scope(b->up, b->vals[idx].name)) continue;
+            snprintf(what, sizeof what, "node '%.150s' (%.100s)", n->name, n->op_type);
+            snprintf(why, sizeof why, "input '%.200s' is defined nowhere: no node, graph input or initializer "
+                     "of this graph%s writes it", b->vals[idx].name, b->up ? " or an enclosing one" : "");
+            return fail_at(L, nodef[k]->start, what, why);
+        }
+    }
+    for (size_t i = 0; i < g->n_outputs; i++) {
+        int32_t idx = g->outputs[i];
+        if (defined_here(b, idx) || defined_in_scope(b->up, b->vals[idx].name)) continue;
+        snprintf(why, sizeof why, "'%.200s' is produced by no node and is no graph input or initializer",
+                 b->vals[idx].name);
+        return fail_at(L, outf ? outf->start : NULL, "graph output", why);
+    }
+    return JC_OK;
+}
+
 static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
                              jc_graph *parent, jc_graph **out)
 {
@@ -1284,6 +1376,11 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     jc_status st = JC_OK;
     gbuild b = {0};
     wfield *fs = NULL;
+    const wfield **nodef = NULL;   /* node k's field */
+    const wfield *outf = NULL;     /* the first graph output's field */
+    gbuild *enclosing = L->cur;
+    b.up = parent ? enclosing : NULL;   /* a function body sees no outer scope */
+    L->cur = &b;
     graph_ext *ge = jci_arena_alloc(L->a, sizeof *ge);
     if (!ge) { st = oom(L); goto out; }
     jc_graph *g = &ge->g;
@@ -1349,6 +1446,7 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
             if (b.vals[idx].kind == JC_V_OUTER) b.vals[idx].kind = JC_V_INPUT;
             if (b.vals[idx].kind == JC_V_INPUT) g->inputs[g->n_inputs++] = idx;
         } else if (f.num == GP_OUTPUT) {
+            if (!outf) outf = &fs[q];
             if ((st = parse_value_info(L, &b, &f, JC_V_INTERMEDIATE, &idx))) goto out;
             g->outputs[g->n_outputs++] = idx;
         } else if (f.num == GP_VALUE_INFO) {
@@ -1356,10 +1454,13 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
         }
     }
     /* 3: node outputs, then 4: nodes */
+    nodef = malloc((n_nodes ? n_nodes : 1) * sizeof *nodef);
+    if (!nodef) { st = oom(L); goto out; }
     size_t k = 0;
     for (size_t q = 0; q < nfs; q++) {
         f = fs[q];
         if (f.num != GP_NODE) continue;
+        nodef[k] = &fs[q];
         jc_node *n = &g->nodes[k++];
         /* count outputs first */
         wire nw = {f.data, f.data + f.len};
@@ -1371,8 +1472,20 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
         if (rr < 0) { st = fail_at(L, h.start, "node", why); goto out; }
         n->outputs = jci_arena_calloc(L->a, no ? no : 1, sizeof(int32_t));
         if (!n->outputs) { st = oom(L); goto out; }
+        n->n_outputs = no;
         if ((st = node_outputs(L, &b, &f, n))) goto out;
     }
+    /* which node writes each value (before step 4: a subgraph resolves
+     * its outer references against it) */
+    b.prod = malloc((b.n ? b.n : 1) * sizeof *b.prod);
+    if (!b.prod) { st = oom(L); goto out; }
+    b.n_prod = b.n;
+    for (size_t i = 0; i < b.n; i++) b.prod[i] = -1;
+    for (size_t i = 0; i < n_nodes; i++)
+        for (size_t o = 0; o < g->nodes[i].n_outputs; o++) {
+            int32_t idx = g->nodes[i].outputs[o];
+            if (idx >= 0 && b.prod[idx] < 0) b.prod[idx] = (int32_t)i;
+        }
     k = 0;
     for (size_t q = 0; q < nfs; q++) {
         f = fs[q];
@@ -1384,6 +1497,7 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
         g->n_nodes = k;
     }
     g->n_nodes = n_nodes;
+    if ((st = graph_producers(L, &b, nodef)) || (st = graph_defined(L, &b, nodef, outf))) goto out;
     /* subgraph totals */
     for (size_t i = 0; i < g->n_nodes; i++)
         for (size_t j = 0; j < g->nodes[i].n_attrs; j++) {
@@ -1404,7 +1518,10 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     *out = g;
 out:
     free(b.vals);
+    free(b.prod);
+    free(nodef);
     free(fs);
+    L->cur = enclosing;
     L->depth--;
     return st;
 }
@@ -1421,6 +1538,12 @@ static jc_status parse_opset(loader *L, const wfield *f, jc_opset *o)
     onnx__operator_set_id_proto__free_unpacked(p, NULL);
     if (!o->domain) return oom(L);
     if (!strcmp(o->domain, "ai.onnx")) o->domain = "";
+    if (o->version < 1 || o->version > MAX_OPSET) {   /* an int in every node: 2^63-1 wrapped to -1 */
+        char why[300];
+        snprintf(why, sizeof why, "domain '%.100s' version %lld is outside 1..%d (no ONNX release has it)",
+                 jc_text_is_safe(o->domain) ? o->domain : "?", (long long)o->version, MAX_OPSET);
+        return fail_at(L, f->start, "opset_import", why);
+    }
     return JC_OK;
 }
 

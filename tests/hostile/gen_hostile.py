@@ -153,3 +153,38 @@ m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_n
 m.ir_version = 8
 with open(os.path.join(OUT, "nested_if.onnx"), "wb") as f:
     f.write(m.SerializeToString())
+
+# ---- issue 43 item 14: invalid models that were counted (the ONNX
+# checker's SSA, defined-input and type rules; shape inference's inner
+# dimension); each is refused with exit 4 naming the node and the value
+save("ssa_two_writers.onnx",
+     [helper.make_node("Relu", ["x"], ["y"], name="relu_a"), helper.make_node("Relu", ["x"], ["y"], name="relu_b")],
+     [vi("x", [2, 2])], [vi("y", [2, 2])])
+save("output_unproduced.onnx", [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+     [vi("x", [2, 2])], [vi("y", [2, 2]), vi("ghost", [2, 2])])
+save("input_undefined.onnx", [helper.make_node("Add", ["x", "nowhere"], ["y"], name="add_undef")],
+     [vi("x", [2, 2])], [vi("y", [2, 2])])
+# a subgraph may read its enclosing graph's values; not a name defined nowhere
+then_g = helper.make_graph([helper.make_node("Relu", ["x"], ["t"], name="then_relu")], "then", [], [vi("t", [2, 2])])
+else_g = helper.make_graph([helper.make_node("Relu", ["nowhere"], ["e"], name="else_relu")], "else", [],
+                           [vi("e", [2, 2])])
+save("subgraph_input_undefined.onnx",
+     [helper.make_node("If", ["c"], ["y"], name="if0", then_branch=then_g, else_branch=else_g)],
+     [vi("x", [2, 2]), vi("c", [], TensorProto.BOOL)], [vi("y", [2, 2])])
+save("matmul_string.onnx", [helper.make_node("MatMul", ["a", "b"], ["y"], name="mm_str")],
+     [vi("a", [2, 3], TensorProto.STRING), vi("b", [3, 4], TensorProto.STRING)], [vi("y", None)])
+save("gemm_inner_mismatch.onnx", [helper.make_node("Gemm", ["a", "b"], ["y"], name="gemm_k")],
+     [vi("a", [2, 3]), vi("b", [4, 5])], [vi("y", None)])
+save("matmul_inner_mismatch.onnx", [helper.make_node("MatMul", ["a", "b"], ["y"], name="mm_k")],
+     [vi("a", [8, 2, 3]), vi("b", [4, 5])], [vi("y", None)])
+save("gemm_alpha_nan.onnx", [helper.make_node("Gemm", ["a", "b"], ["y"], name="gemm_nan", alpha=float("nan"))],
+     [vi("a", [2, 3]), vi("b", [3, 5])], [vi("y", None)])
+save("opset_int64max.onnx", [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+     [vi("x", [2, 2])], [vi("y", [2, 2])], opset=I64MAX)
+g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu_noopset")], "noopset", [vi("x", [2, 2])],
+                      [vi("y", [2, 2])])
+m = helper.make_model(g, producer_name="joulecast-tests")
+del m.opset_import[:]
+m.ir_version = 8
+with open(os.path.join(OUT, "opset_none.onnx"), "wb") as f:
+    f.write(m.SerializeToString())

@@ -269,6 +269,7 @@ static size_t nested(unsigned char *out, int depth)
     }
     size_t n = 0;
     out[n++] = 0x08; out[n++] = 7;
+    out[n++] = 0x42; out[n++] = 2; out[n++] = 0x10; out[n++] = 17;   /* opset_import: default domain, 17 */
     out[n++] = 0x3a; n += put_varint(out + n, len);
     memcpy(out + n, cur, len); n += len;
     free(tmp);

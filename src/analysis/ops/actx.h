@@ -12,6 +12,8 @@
 jci_arena *ax_arena(struct actx *ax);
 /* Name of output k of the node being analysed ("" if omitted). */
 const char *ax_value_name(opctx *c, int k);
+/* Name of input k of the node being analysed ("" if omitted). */
+const char *ax_input_name(opctx *c, int k);
 /* true (and *v) when sym is bound by --assume or --dim. */
 bool ax_assumed(struct actx *ax, const char *sym, int64_t *v);
 /* Records that the node's output size depends on data (symbol sym). */

@@ -8,6 +8,7 @@
  */
 #include "analysis/ops/actx.h"
 
+#include <math.h>
 #include <string.h>
 
 #define MAXR 32
@@ -23,6 +24,34 @@ static jc_dim mm_k(opctx *c)
     bool ta = c->param == 3 && op_attr_i(c, "transA", 0);
     if (a->rank == 1) return a->dims[0];
     return ta ? a->dims[a->rank - 2] : a->dims[a->rank - 1];
+}
+
+/* The type and shape rules of a matrix product (the ONNX checker's
+ * type constraints; shape inference's inner dimension): input ia or ib of
+ * type string or bool, or inner dimensions ka (of A) and kb (of B) both
+ * known and unequal, refuse the node (exit 4) naming the inputs. */
+static jc_status mm_valid(opctx *c, int ia, int ib, jc_dim ka, jc_dim kb)
+{
+    for (int i = 0; i < 2; i++) {
+        int k = i ? ib : ia;
+        const jc_tshape *t = op_in(c, k);
+        if (t && (t->dtype == JC_DT_STRING || t->dtype == JC_DT_BOOL))
+            return op_invalid(c, "input '%s' is a %s tensor: %s multiplies numbers", ax_input_name(c, k),
+                              jc_dtype_name(t->dtype), c->n->op_type);
+    }
+    if (ka.v >= 0 && kb.v >= 0 && ka.v != kb.v)
+        return op_invalid(c, "inner dimensions disagree: '%s' has %lld columns, '%s' %lld rows",
+                          ax_input_name(c, ia), (long long)ka.v, ax_input_name(c, ib), (long long)kb.v);
+    return JC_OK;
+}
+
+/* A scaling attribute (alpha, beta) that is NaN or infinite refuses the
+ * node (exit 4): no product is scaled by it. */
+static jc_status finite_scale(opctx *c, const char *name)
+{
+    double v = op_attr_f(c, name, 1.0);
+    if (isfinite(v)) return JC_OK;
+    return op_invalid(c, "attribute '%s' is %s: not a number to scale by", name, isnan(v) ? "NaN" : "infinite");
 }
 
 jc_status sh_matmul(opctx *c)
@@ -58,6 +87,11 @@ jc_status sh_matmul(opctx *c)
     if (b1) {
         bd[1] = (jc_dim){1, NULL};
         br = 2;
+    }
+    jc_status st;
+    if (c->param == 0 || c->param == 3) {   /* the quantised forms take integer operands of their own rules */
+        if ((st = mm_valid(c, a_index(c), b_index(c), ad[ar - 1], bd[br - 2]))) return st;
+        if (c->param == 3 && (st = finite_scale(c, "alpha"))) return st;
     }
     int batch = (ar > br ? ar : br) - 2;
     jc_dim d[MAXR + 2];
@@ -129,8 +163,12 @@ jc_status sh_gemm(opctx *c)
     int dt = a ? a->dtype : 0;
     jc_dim d[2] = {{-1, NULL}, {-1, NULL}};
     bool ta = op_attr_i(c, "transA", 0), tb = op_attr_i(c, "transB", 0);
-    if (a && a->rank == 2) d[0] = a->dims[ta ? 1 : 0];
-    if (b && b->rank == 2) d[1] = b->dims[tb ? 0 : 1];
+    jc_dim ka = {-1, NULL}, kb = {-1, NULL};
+    if (a && a->rank == 2) d[0] = a->dims[ta ? 1 : 0], ka = a->dims[ta ? 0 : 1];
+    if (b && b->rank == 2) d[1] = b->dims[tb ? 0 : 1], kb = b->dims[tb ? 1 : 0];
+    jc_status st = mm_valid(c, 0, 1, ka, kb);
+    if (st) return st;
+    if ((st = finite_scale(c, "alpha")) || (st = finite_scale(c, "beta"))) return st;
     return op_set_out(c, 0, dt, 2, d);
 }
 
