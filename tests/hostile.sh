@@ -235,3 +235,24 @@ case_ "onnx/gemm_alpha_nan" 4 "node 'gemm_nan' (Gemm): attribute 'alpha' is NaN"
 case_ "onnx/opset_2^63-1" 4 "opset_import: domain '' version 9223372036854775807 is outside 1..1000" "$JC" count $H/opset_int64max.onnx
 case_ "onnx/no_opset_import" 4 "node 'relu_noopset' (Relu): the model imports no opset for the default ONNX domain" "$JC" count $H/opset_none.onnx
 case_ "onnx/subgraph_reads_its_enclosing_graph" 0 "" "$JC" count $H/nested_if.onnx
+
+# ---- 10: finite but absurd: hwdb fields bounded below, results bounded by physical plausibility ----
+mkdir -p $T/slow
+cat > $T/slow/dev.yaml <<EOY
+schema: joulecast-hwdb/1
+sources:
+  s1: {citation: "test", url: "https://example.org", year: 2024}
+devices:
+  - id: slow-gpu
+    kind: gpu
+    vendor: Slow
+    name: "Slow"
+    tdp_w: {value: 500, source: s1}
+    peak_tflops: {fp16: {value: 1e-300, source: s1}}
+EOY
+case_ "hwdb/peak_tflops_1e-300_refused_at_line_col" 5 "dev.yaml:10:33: device 'slow-gpu': peak_tflops.fp16 = 1e-300 TFLOPS is out of range (expected 0.001 <= peak_tflops.fp16" "$JC" estimate models/resnet18.onnx --device slow-gpu --hwdb $T/slow --requests 1000 --precision fp16
+case_ "estimate/wall_time_over_a_century_names_its_inputs" 7 "is over a century: not a run to estimate; the inputs behind it: work.forward_flops 8,206,317,544 FLOP (models/resnet50.onnx, counted); requests 1e+15 (--requests)" "$JC" estimate models/resnet50.onnx --device a100 --requests 1e15
+case_ "estimate/energy_beyond_any_country_names_its_inputs" 7 "the facility energy, 78,000,000,000,000 kWh, is more than any country uses in a year (10,000,000,000,000 kWh): not a run to estimate; the inputs behind it: devices 100,000,000 (--count)" "$JC" estimate --hours 1e5 --avg-power 5000 --count 1e8 --device a100
+"$JC" estimate models/resnet18.onnx --device a100 --requests 1000 --json > $T/d1.json 2> /dev/null
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['results']['energy_facility_kwh']; r['central']=r['high']=1e308; json.dump(d,open(sys.argv[2],'w'))" $T/d1.json $T/d2.json
+case_ "diff/energy_1e308_kWh_refused" 7 "d2.json: results.energy_facility_kwh is 1e+308 kWh, beyond what an estimate gives" "$JC" diff $T/d1.json $T/d2.json

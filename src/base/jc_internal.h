@@ -175,6 +175,14 @@ uint64_t jci_hash_str(const char *s);
 /* ASCII case-insensitive comparison, independent of the locale. */
 int jci_strcasecmp(const char *a, const char *b);
 
+/* Physical plausibility of a result (issue 43 item 10), one rule for the
+ * estimate that refuses such a figure and for diff, which reads one: a
+ * wall time of at most a century, a facility energy of at most 1e13 kWh
+ * (above any country's yearly electricity use: China's, the largest,
+ * about 9,400 TWh in 2023, Ember Global Electricity Review 2024). */
+#define JCI_PLAUSIBLE_WALL_H (100 * 8766.0)
+#define JCI_PLAUSIBLE_KWH 1e13
+
 /* The one calendar-date rule (hwdb sources, measurement files, --date):
  * the n characters of s are "YYYY", "YYYY-MM" or "YYYY-MM-DD" (n 4, 7
  * or 10) with a year in 1800-2100 (an hwdb source's year range), a month

@@ -285,6 +285,56 @@ jc_status jci_est_finite(const jc_estimate *e, jc_diag *d)
     return JC_OK;
 }
 
+/* Finite but beyond physical plausibility (issue 43 item 10): a wall time
+ * or a facility energy past JCI_PLAUSIBLE_WALL_H / JCI_PLAUSIBLE_KWH (a
+ * century; more than any country uses in a year) is refused,
+ * JC_ERR_RANGE naming the figure and the inputs behind it (name_inputs),
+ * central values. */
+
+/* The inputs behind a figure, "key value unit (source)" joined by "; "
+ * into in (cap bytes): each of keys the run recorded, its source cut at
+ * the citation (a file:line, an option). */
+static void name_inputs(const est *s, const char *const *keys, size_t n, char *in, size_t cap)
+{
+    size_t at = 0;
+    in[0] = 0;
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = 0; i < s->b.n_as && at + 1 < cap; i++) {
+            const jc_assumption *x = &s->b.as[i];
+            if (strcmp(x->key, keys[k])) continue;
+            const char *src = x->source && x->source[0] ? x->source : "derived", *cut = strstr(src, " (");
+            int w = snprintf(in + at, cap - at, "%s%s %s%s%s (%.*s)", at ? "; " : "", x->key, FMT_N(x->value.central),
+                             x->unit && x->unit[0] ? " " : "", x->unit ? x->unit : "",
+                             (int)(cut ? (size_t)(cut - src) : strlen(src)), src);
+            at += w > 0 ? (size_t)w : 0;
+            break;
+        }
+}
+
+static jc_status plausible_results(est *s)
+{
+    static const char *const time_keys[] = {"work.forward_flops", "work.total_flops", "requests", "samples", "epochs",
+                                            "steps", "passes", "runtime.hours", "runtime.device_hours", "devices",
+                                            "device.peak_flops", "utilization"};
+    static const char *const power_keys[] = {"devices", "device.tdp_w", "device.avg_power_w", "host.power_w", "pue",
+                                             "runtime.hours"};
+    const jc_estimate *e = s->e;
+    char in[1500];
+    if (e->wall_hours.central > JCI_PLAUSIBLE_WALL_H) {
+        name_inputs(s, time_keys, sizeof time_keys / sizeof time_keys[0], in, sizeof in);
+        return jci_bld_fail(&s->b, JC_ERR_RANGE, "the wall time, %s h (%s years), is over a century: not a run "
+                            "to estimate; the inputs behind it: %s", FMT_N(e->wall_hours.central),
+                            FMT_N(e->wall_hours.central / 8766), in);
+    }
+    if (e->energy_facility_kwh.central > JCI_PLAUSIBLE_KWH) {
+        name_inputs(s, power_keys, sizeof power_keys / sizeof power_keys[0], in, sizeof in);
+        return jci_bld_fail(&s->b, JC_ERR_RANGE, "the facility energy, %s kWh, is more than any country uses in a "
+                            "year (%s kWh): not a run to estimate; the inputs behind it: %s",
+                            FMT_N(e->energy_facility_kwh.central), FMT_N(JCI_PLAUSIBLE_KWH), in);
+    }
+    return JC_OK;
+}
+
 /* A measured run (--measured): the model's own prediction of the job
  * beside the measurement, the same job run without the trace and without
  * a runtime (a warning says why when it cannot be run). */
@@ -385,7 +435,7 @@ jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, cons
     if ((st = jci_est_summarise(s, o))) goto fail;
     if ((st = jci_est_measured_summary(s, o))) goto fail;
     if (s->trace) predict(s);
-    if ((st = jci_est_finite(s->e, d))) goto fail;
+    if ((st = jci_est_finite(s->e, d)) || (st = plausible_results(s))) goto fail;
     jci_est_check_memory(s);
     if ((st = jci_account_equivalences(&s->b, s->e))) goto fail;
     if ((st = jci_bld_move(&s->b, &s->e->assumptions, &s->e->n_assumptions,

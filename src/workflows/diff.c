@@ -19,16 +19,17 @@
 static const struct {
     const char *key, *label, *unit;
     int required, gated;
+    double max;   /* the most an estimate gives (jc_internal.h, JCI_PLAUSIBLE_*) */
 } metrics[JC_SUMMARY_METRICS] = {
-    {"wall_hours", "wall time", "h", 1, 0},
-    {"device_hours", "device-hours", "h", 1, 0},
-    {"energy_device_kwh", "energy, devices", "kWh", 1, 0},
-    {"energy_host_kwh", "energy, host", "kWh", 1, 0},
-    {"energy_facility_kwh", "energy, facility", "kWh", 1, 1},
-    {"co2_location_kg", "emissions, location-based", "kgCO2e", 1, 1},
-    {"co2_market_kg", "emissions, market-based", "kgCO2e", 0, 0},
-    {"co2_embodied_kg", "emissions, embodied", "kgCO2e", 0, 0},
-    {"j_per_sample", "energy per sample", "J", 0, 0},
+    {"wall_hours", "wall time", "h", 1, 0, JCI_PLAUSIBLE_WALL_H},
+    {"device_hours", "device-hours", "h", 1, 0, JCI_PLAUSIBLE_WALL_H * 1e8},   /* x --count's limit */
+    {"energy_device_kwh", "energy, devices", "kWh", 1, 0, JCI_PLAUSIBLE_KWH},
+    {"energy_host_kwh", "energy, host", "kWh", 1, 0, JCI_PLAUSIBLE_KWH},
+    {"energy_facility_kwh", "energy, facility", "kWh", 1, 1, JCI_PLAUSIBLE_KWH},
+    {"co2_location_kg", "emissions, location-based", "kgCO2e", 1, 1, JCI_PLAUSIBLE_KWH * 2},   /* x 2,000 g/kWh */
+    {"co2_market_kg", "emissions, market-based", "kgCO2e", 0, 0, JCI_PLAUSIBLE_KWH * 2},
+    {"co2_embodied_kg", "emissions, embodied", "kgCO2e", 0, 0, 1e5 * 1e8},   /* embodied_kgco2e's limit x devices */
+    {"j_per_sample", "energy per sample", "J", 0, 0, JCI_PLAUSIBLE_KWH * 3.6e6},
 };
 
 const char *jc_summary_metric_key(int i)
@@ -138,6 +139,14 @@ jc_status jc_read_estimate_json(const char *path, jc_estimate_summary *out, jc_d
                              metrics[i].key, lo->valuedouble, c->valuedouble, hi->valuedouble);
             goto out;
         }
+        /* a figure no estimate gives (1e308 kWh gave a change of +inf%) */
+        if (hi->valuedouble > metrics[i].max || c->valuedouble > metrics[i].max) {
+            st = jci_diag_set(d, JC_ERR_RANGE, "%s: results.%s is %s %s, beyond what an estimate gives (at most %s %s: "
+                              "a century, more energy than any country uses in a year)", path, metrics[i].key,
+                              FMT_X(fmax(hi->valuedouble, c->valuedouble)), metrics[i].unit, FMT_N(metrics[i].max),
+                              metrics[i].unit);
+            goto out;
+        }
         /* per-sample figures are 0 when the estimate has no sample count: n/a */
         if (!metrics[i].required && !strcmp(metrics[i].key, "j_per_sample") && c->valuedouble == 0) continue;
         out->present[i] = 1;
@@ -204,10 +213,11 @@ jc_status jc_estimate_diff(const jc_estimate_summary *a, const jc_estimate_summa
         if (!r->present_old) r->old_v = NAN;
         if (!r->present_new) r->new_v = NAN;
         r->change = r->present_old && r->present_new && r->old_v != 0 ? (r->new_v - r->old_v) / r->old_v : NAN;
+        if (!isfinite(r->change)) r->change = NAN;   /* from a denormal figure: shown as from 0 */
         r->gated = metrics[i].gated && !isnan(max_increase);
         if (r->gated && r->present_old && r->present_new) {
             /* from zero, any rise is over the limit */
-            int up = r->old_v == 0 ? r->new_v > 0 : r->change > max_increase;
+            int up = isnan(r->change) ? r->new_v > r->old_v : r->change > max_increase;
             if (up) {
                 r->exceeded = 1;
                 df->exceeded = 1;
