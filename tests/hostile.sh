@@ -166,7 +166,7 @@ printf 'rules: [\n' > $T/syntax.yaml
 case_ "oprules/yaml_syntax_error_is_usage" 2 "op-rules file: YAML syntax error" "$JC" count $M --op-rules $T/syntax.yaml
 case_ "options/requests_hex_refused" 2 "--requests expects a number, got '0x10'" "$JC" estimate models/resnet18.onnx --device a100 --requests 0x10
 sed 's/"hidden_size": *[0-9]*/"hidden_size": 1e18/' tests/serving/configs/gemma-3-27b.json > $T/hf18.json
-case_ "hfconfig/hidden_size_1e18_names_the_limit" 7 "key 'hidden_size' is 1e+18, above the largest size" "$JC" estimate --generate --hf-config $T/hf18.json --prompt-tokens 10 --output-tokens 10 --device a100 --requests 10
+case_ "hfconfig/hidden_size_1e18_names_the_limit" 7 "key 'hidden_size' is 1e+18, above the limit" "$JC" estimate --generate --hf-config $T/hf18.json --prompt-tokens 10 --output-tokens 10 --device a100 --requests 10
 "$JC" estimate models/resnet18.onnx --device a100 --requests 1000 --json > $T/e1.json 2> /dev/null
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['results']['energy_facility_kwh']['central']=-1.0; json.dump(d,open(sys.argv[2],'w'))" $T/e1.json $T/e2.json
 case_ "diff/negative_energy_refused" 2 "a negative figure" "$JC" diff $T/e1.json $T/e2.json
