@@ -52,8 +52,8 @@ PKG_CFLAGS := $(shell pkg-config --cflags libprotobuf-c yaml-0.1 libcjson 2>/dev
 PKG_LIBS   := $(shell pkg-config --libs libprotobuf-c yaml-0.1 libcjson 2>/dev/null || echo -lprotobuf-c -lyaml -lcjson)
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
-# -fvisibility=hidden: libjoulecast.so exports only what include/joulecast.h
-# declares (its visibility pragma); nm -D lists jc_ symbols alone
+# -fvisibility=hidden: libjoulecast.so exports only what include/joulecast/*.h
+# declare (their visibility pragma); nm -D lists jc_ symbols alone
 BASEFLAGS := -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) -fvisibility=hidden \
              -DJC_HWDB_DIR=\"$(CURDIR)/hwdb\" \
              -Iinclude -Isrc -I$(GEN) $(PKG_CFLAGS)
@@ -212,7 +212,9 @@ install: all man
 	install -m 755 $(BUILD)/libjoulecast.so $(DESTDIR)$(LIBDIR)/libjoulecast.so.$(VERSION)
 	ln -sf libjoulecast.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libjoulecast.so
+	install -d $(DESTDIR)$(INCLUDEDIR)/joulecast
 	install -m 644 include/joulecast.h $(DESTDIR)$(INCLUDEDIR)/joulecast.h
+	install -m 644 include/joulecast/*.h $(DESTDIR)$(INCLUDEDIR)/joulecast/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
 	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
 	    -e 's|@HWDBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(HWDBDIR))|' -e 's|@VERSION@|$(VERSION)|' tools/joulecast.pc.in \
@@ -234,7 +236,7 @@ uninstall:
 	    $(DESTDIR)$(LIBDIR)/libjoulecast.so.$(VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/joulecast.pc \
 	    $(DESTDIR)$(INCLUDEDIR)/joulecast.h $(DESTDIR)$(MANDIR)/man1/joulecast.1 \
 	    $(DESTDIR)$(BASHCOMPDIR)/joulecast $(DESTDIR)$(ZSHCOMPDIR)/_joulecast
-	rm -rf $(DESTDIR)$(HWDBDIR)
+	rm -rf $(DESTDIR)$(HWDBDIR) $(DESTDIR)$(INCLUDEDIR)/joulecast
 	rm -f $(DESTDIR)$(DATADIR)/joulecast/hwdb.snap
 	-rmdir $(DESTDIR)$(DATADIR)/joulecast 2>/dev/null
 

@@ -74,12 +74,12 @@ man -l "$MAN" > "$T/rendered" 2>/dev/null || groff -man -Tascii "$MAN" > "$T/ren
 grep -q 'EXIT STATUS' "$T/rendered" && grep -q 'NO_COLOR' "$T/rendered" && ok man-renders || ko man-renders
 
 # exit codes: header enum, README table, man page
-hdr=$(awk '/^typedef enum jc_status/{on=1; next} on && /^}/{exit} on' include/joulecast.h |
+hdr=$(awk '/^typedef enum jc_status/{on=1; next} on && /^}/{exit} on' include/joulecast/base.h |
   sed -n 's/^ *JC_[A-Z_]* = \([0-9][0-9]*\).*/\1/p' | sort -n | tr '\n' ' ')
 readme=$(sed -n 's/^| \([0-9][0-9]*\) |.*/\1/p' README.md | sort -n | tr '\n' ' ')
 manc=$(awk '/^\.SH EXIT STATUS/{on=1; next} /^\.SH /{on=0} on && /^\.B [0-9]+$/{print $2}' "$MAN" | sort -n | tr '\n' ' ')
 [ -n "$hdr" ] && [ "$hdr" = "$readme" ] && [ "$hdr" = "$manc" ] && ok exit-codes ||
-  ko exit-codes "joulecast.h: $hdr; README: $readme; man: $manc"
+  ko exit-codes "joulecast/base.h: $hdr; README: $readme; man: $manc"
 
 # --version
 want_v=$(sed -n 's/^#define JC_VERSION "\(.*\)"/\1/p' include/joulecast.h)

@@ -28,7 +28,7 @@ else
 fi
 v=$(sed -n 's/^#define JC_VERSION "\(.*\)"/\1/p' include/joulecast.h)
 missing=""
-for f in bin/joulecast lib/libjoulecast.a lib/libjoulecast.so.$v include/joulecast.h \
+for f in bin/joulecast lib/libjoulecast.a lib/libjoulecast.so.$v include/joulecast.h include/joulecast/bind.h \
          lib/pkgconfig/joulecast.pc share/joulecast/hwdb/VERSION share/joulecast/hwdb/devices/nvidia.yaml share/joulecast/hwdb.snap \
          share/man/man1/joulecast.1 share/bash-completion/completions/joulecast \
          share/zsh/site-functions/_joulecast; do

@@ -22,7 +22,7 @@
 #   cjson-checked        no cJSON_Add* / cJSON_Create* call whose result is
 #                        dropped (a statement of its own)
 #   internal-prefix      libjoulecast.a defines jc_ symbols only for names in
-#                        include/joulecast.h; internal ones use jci_ (or a
+#                        the public headers (include/); internal ones use jci_ (or a
 #                        stage's own prefix: op_/sh_/co_ ops, hw_/hs_ hwdb,
 #                        rj_/fmt_ reports, ...: the table of
 #                        docs/ARCHITECTURE.md), never jc_ (reads
@@ -39,9 +39,15 @@
 #                        of src/: "NAME (STAGE) - purpose", STAGE its folder
 #                        under src/), and every source file or jc_/jci_
 #                        function it names exists (tools/header_lint.sh)
-#   exports              libjoulecast.so exports jc_ symbols only (the
-#                        build's -fvisibility=hidden and joulecast.h's
+#   exports              libjoulecast.so exports jc_ symbols only, and every
+#                        public function the library defines (the build's
+#                        -fvisibility=hidden and the public headers'
 #                        pragma; `nm -D --defined-only`)
+#   public-header        include/joulecast.h is at most 1,500 lines and at
+#                        most 30 objects of the build read it (the stages
+#                        include their internal header and the joulecast/
+#                        headers they need; build/obj's .d files); each
+#                        include/joulecast/*.h compiles on its own
 #
 # Exit status 0 when every check passes, else 1.
 set -u
@@ -150,10 +156,10 @@ lib=build/libjoulecast.a
 if [ ! -f "$lib" ]; then
   echo "$lib missing: run make first" > "$tmp/ip"
 else
-  grep -o '\bjc_[A-Za-z0-9_]*' include/joulecast.h | sort -u > "$tmp/public"
+  cat include/joulecast.h include/joulecast/*.h | grep -o '\bjc_[A-Za-z0-9_]*' | sort -u > "$tmp/public"
   nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/defined"
   grep '^jc_' "$tmp/defined" | comm -23 - "$tmp/public" |
-    sed 's/^/not in include\/joulecast.h but named jc_ (use jci_): /' >> "$tmp/ip"
+    sed 's/^/not in the public headers (include\/) but named jc_ (use jci_): /' >> "$tmp/ip"
   # every other global symbol has a prefix docs/ARCHITECTURE.md lists
   grep -v '^\(jc\|jci\|op\|sh\|co\|dim\|fold\|oprules\|ax\|hw\|hs\|tr\|rj\|rcsv\|fmt\|bind\)_' "$tmp/defined" |
     grep -v '^onnx__\|^protobuf_c_' |
@@ -241,7 +247,36 @@ if [ ! -f "$so" ]; then
 else
   nm -D --defined-only "$so" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u |
     grep -v '^jc_' | sed 's/^/exported but not jc_ (built without -fvisibility=hidden?): /' >> "$tmp/ex"
+  # and every public function the library defines is exported: a definition
+  # that does not see its public declaration stays hidden
+  cat include/joulecast.h include/joulecast/*.h | grep -o '\bjc_[A-Za-z0-9_]*' | sort -u > "$tmp/pub"
+  nm -g --defined-only build/libjoulecast.a 2>/dev/null | awk 'NF == 3 && $2 == "T" { print $3 }' |
+    sort -u | comm -12 - "$tmp/pub" > "$tmp/pubdef"
+  nm -D --defined-only "$so" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u |
+    comm -23 "$tmp/pubdef" - | sed 's/^/declared in include\/ but not exported (its file does not include its header?): /' >> "$tmp/ex"
 fi
 report exports "$tmp/ex"
+
+# ---- the public header: a reader can hold it, a change to it rebuilds little --
+: > "$tmp/ph"
+n=$(wc -l < include/joulecast.h)
+[ "$n" -le 1500 ] || echo "include/joulecast.h: $n lines (at most 1500)" >> "$tmp/ph"
+if [ ! -d build/obj/src ]; then
+  echo "build/obj/src missing: run make first" >> "$tmp/ph"
+else
+  # the objects whose compile read include/joulecast.h (their .d files)
+  find build/obj -name '*.d' | sort | while read -r d; do
+    o=${d#build/obj/}; c=${o%.d}.c; [ -f "$c" ] || [ -f "build/$c" ] || continue
+    grep -q '\(^\| \)include/joulecast\.h\( \|:\|$\)' "$d" && echo "$c"
+  done > "$tmp/phr"
+  r=$(wc -l < "$tmp/phr")
+  [ "$r" -le 30 ] || { echo "include/joulecast.h is read by $r objects (at most 30):"; cat "$tmp/phr"; } >> "$tmp/ph"
+fi
+for h in include/joulecast/*.h; do
+  printf '#include "%s"\n' "${h#include/}" |
+    ${CC:-cc} -std=c11 -Wall -Wextra -Werror -Iinclude -x c -fsyntax-only - 2>&1 |
+    head -n 3 | sed "s|^|$h on its own: |" >> "$tmp/ph"
+done
+report public-header "$tmp/ph"
 
 [ "$fails" -eq 0 ]

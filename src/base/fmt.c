@@ -7,7 +7,7 @@
  */
 #include "base/fmt.h"
 
-#include "joulecast.h"
+#include "joulecast/base.h"
 
 #include <locale.h>
 #include <math.h>

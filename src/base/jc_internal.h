@@ -6,7 +6,24 @@
 #ifndef JC_INTERNAL_H
 #define JC_INTERNAL_H
 
-#include "joulecast.h"
+/* the public declarations, stage by stage (not include/joulecast.h: a
+ * change to it rebuilds its clients, not the library) */
+#include "joulecast/base.h"
+#include "joulecast/model.h"
+#include "joulecast/analysis.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
+#include "joulecast/trace.h"
+#include "joulecast/serving.h"
+#include "joulecast/ga.h"
+#include "joulecast/inspect.h"
+#include "joulecast/workflows.h"
+#include "joulecast/calibrate.h"
+#include "joulecast/sweep.h"
+#include "joulecast/html.h"
+#include "joulecast/options.h"
+#include "joulecast/bind.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

@@ -6,7 +6,7 @@
 #ifndef JC_ESTIMATE_AKEYS_H
 #define JC_ESTIMATE_AKEYS_H
 
-#include "joulecast.h"
+#include "joulecast/serving.h"
 
 typedef enum jci_akey {
 #define AKEY(id, key, what) JCI_AK_##id,

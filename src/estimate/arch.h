@@ -8,7 +8,7 @@
 #ifndef JC_ARCH_H
 #define JC_ARCH_H
 
-#include "joulecast.h"
+#include "joulecast/serving.h"
 
 /* The weights of an architecture by part (elements): attention of one
  * layer, the dense MLP of one dense layer, one routed expert, the shared

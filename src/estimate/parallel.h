@@ -15,7 +15,7 @@
 #define JC_PARALLEL_H
 
 #include "estimate/builder.h"
-#include "joulecast.h"
+#include "joulecast/serving.h"
 
 #include <stddef.h>
 

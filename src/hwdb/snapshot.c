@@ -39,6 +39,7 @@
  * validate the whole image (issue 43 item 1); the checksum only catches
  * accidental corruption.
  */
+#include "joulecast.h" /* JC_VERSION */
 #include "hwdb/hwdb_int.h"
 #include "hwdb/hwdb_fields.h"
 

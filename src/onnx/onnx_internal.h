@@ -6,7 +6,7 @@
 #ifndef JC_ONNX_INTERNAL_H
 #define JC_ONNX_INTERNAL_H
 
-#include "joulecast.h"
+#include "joulecast/model.h"
 
 /* Reads a serialized TensorProto file (the backend suite's *.pb) and gives
  * its dtype and dims (up to cap of them; *rank is the true rank).  Errors:

@@ -6,7 +6,7 @@
 #ifndef JC_RJSON_H
 #define JC_RJSON_H
 
-#include "joulecast.h"
+#include "base/jc_internal.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

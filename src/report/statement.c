@@ -9,6 +9,7 @@
  * count), so the statement can never cite something the estimate did not
  * use.  Formatting only: every number comes from the jc_estimate.
  */
+#include "joulecast.h" /* JC_VERSION */
 #include "base/jc_internal.h"
 #include "estimate/akeys.h"
 #include "base/fmt.h"

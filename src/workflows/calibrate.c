@@ -20,6 +20,7 @@
  * so the fitted numbers reproduce the measurement through exactly the code
  * that will later use them.  Nothing here prints.
  */
+#include "joulecast.h" /* JC_VERSION */
 #include "base/jc_internal.h"
 #include "base/fmt.h"
 #include "estimate/akeys.h"

@@ -11,7 +11,7 @@
 #ifndef JC_WORKFLOWS_GRID_RULES_H
 #define JC_WORKFLOWS_GRID_RULES_H
 
-#include "joulecast.h"
+#include "joulecast/sweep.h"
 
 #include <stddef.h>
 

@@ -18,6 +18,7 @@
  *    against the JSON.  Figures that the JSON does not hold (the PUE part
  *    of the energy, the grouped "other nodes") carry no data-key.
  */
+#include "joulecast.h" /* JC_VERSION */
 #include "report/html/html_int.h"
 
 #include <math.h>

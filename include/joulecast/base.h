@@ -1,0 +1,94 @@
+/*
+ * base.h (public API) - status codes, diagnostics and terminal-safe text (src/base/).
+ * Part of the public API; include <joulecast.h>, which states the
+ * conventions (errors, ownership, units) that hold here too.
+ */
+#ifndef JOULECAST_BASE_H
+#define JOULECAST_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
+#pragma GCC visibility push(default)
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Status and diagnostics                                               */
+/* ------------------------------------------------------------------ */
+
+/* Status codes.  Also the CLI's exit codes; keep README/man in step. */
+typedef enum jc_status {
+    JC_OK = 0,
+    JC_ERR_INTERNAL = 1,  /* a bug in joulecast: please report */
+    JC_ERR_USAGE = 2,     /* bad command line or API argument */
+    JC_ERR_IO = 3,        /* cannot open, map or read a file */
+    JC_ERR_MODEL = 4,     /* the file is not a well-formed ONNX model */
+    JC_ERR_HWDB = 5,      /* hardware database YAML invalid */
+    JC_ERR_NOTFOUND = 6,  /* unknown device, host, region, op, dim name */
+    JC_ERR_RANGE = 7,     /* arithmetic overflow or absurd value */
+    JC_ERR_NOMEM = 8,     /* out of memory */
+    JC_ERR_INCOMPLETE = 9,/* a partial count (unbound dim, unsupported op)
+                             refused: by every request (jc_request) unless
+                             allow_partial, by count only with --strict */
+    JC_ERR_BUDGET = 10    /* an energy/emission budget was exceeded */
+} jc_status;
+
+/* A diagnostic: the first error of a call, with its location.  Fields that
+ * do not apply are empty strings / -1.  `msg` is the complete, printable
+ * message including the location prefix. */
+typedef struct jc_diag {
+    jc_status status;
+    char msg[1024];
+    char file[512];
+    int64_t offset;   /* byte offset in the file, or -1 */
+    int line, col;    /* 1-based YAML position, or 0 */
+    char node[256];   /* ONNX node name (or op type), or "" */
+} jc_diag;
+
+/* Human-readable name of a status ("model error", ...).  Static string. */
+const char *jc_status_name(jc_status st);
+
+/* ------------------------------------------------------------------ */
+/* Terminal-safe text and CSV cells (owner src/base/safetext.c)        */
+/* ------------------------------------------------------------------ */
+/* Strings from models, traces, hwdb layers and JSON files are untrusted.
+ * jc_text_escape writes s to f with every control byte (newline and tab
+ * included), C1 control, bidi override or isolate (U+202A-U+202E,
+ * U+2066-U+2069, U+200E/U+200F/U+061C) and non-UTF-8 byte escaped as
+ * "\xHH" (a byte) / "\uHHHH" (a code point: "\u202e"); NULL writes nothing.  jc_text_is_safe: s needs no
+ * escape (NULL: true). */
+void jc_text_escape(FILE *f, const char *s);
+int jc_text_is_safe(const char *s);
+/* A stream writing to file descriptor fd through the same rule, newlines
+ * and tabs kept (the CLI's stdout and stderr: every text report and
+ * diagnostic); buffered or not.  NULL where the C library has no
+ * fopencookie (then write raw) or out of memory.  fclose flushes it.  A
+ * failed write (a full disk) is kept, not reported by each write: fclose
+ * returns EOF with errno of the first failure (ferror stays clear). */
+FILE *jc_safe_stream(int fd, int buffered);
+/* CSV string cells starting with = + - @ TAB or CR are written with a
+ * leading "'" so that a spreadsheet shows them instead of running them
+ * (OWASP CSV injection).  jc_csv_raw(1) turns that off for the calling
+ * thread (count/compare/estimate --csv-raw), jc_csv_raw(0) back on. */
+void jc_csv_raw(int raw);
+
+/* Writes v into buf (cap bytes) by the one number rule of the text and
+ * HTML reports (docs/json-schemas.md, "Numbers in text and HTML"): four
+ * significant digits with trailing zeros dropped, a whole number in full,
+ * thousands separators from 1,000 on, an exponent only below 1e-4 or from
+ * 1e15 on, "n/a" for a NaN or an infinity.  Returns buf.  For a client
+ * that prints a figure of its own next to a report's. */
+const char *jc_format_number(char *buf, size_t cap, double v);
+
+#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
+#endif /* JOULECAST_BASE_H */

@@ -1,0 +1,38 @@
+/*
+ * inspect.h (public API) - the inspect view of a model (src/report/inspect.c).
+ * Part of the public API; include <joulecast.h>, which states the
+ * conventions (errors, ownership, units) that hold here too.
+ */
+#ifndef JOULECAST_INSPECT_H
+#define JOULECAST_INSPECT_H
+
+#include "base.h"
+#include "model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
+#pragma GCC visibility push(default)
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Reports (owner src/report/)                                          */
+/* ------------------------------------------------------------------ */
+
+/* Writes the `inspect` view of a model as text to `f`.  Never fails on a
+ * loaded model except for I/O; returns JC_ERR_IO if writing failed. */
+jc_status jc_report_inspect_text(const jc_model *m, FILE *f);
+
+/* Returns the `inspect` view as a JSON document (schema in
+ * docs/json-schemas.md), released with jc_free().
+ * NULL on out-of-memory. */
+char *jc_report_inspect_json(const jc_model *m);
+
+#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
+#pragma GCC visibility pop
+#endif
+#ifdef __cplusplus
+}
+#endif
+#endif /* JOULECAST_INSPECT_H */
