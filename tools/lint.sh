@@ -48,6 +48,18 @@
 #                        include their internal header and the joulecast/
 #                        headers they need; build/obj's .d files); each
 #                        include/joulecast/*.h compiles on its own
+#   rules-once           each rule below has one definition, grepped for a
+#                        second in src/: the joules in a kWh (JCI_J_PER_KWH,
+#                        jc_internal.h; no 3.6e6 elsewhere); which dtypes are
+#                        floating point (jci_dtype_is_float, base/dtype.c; no
+#                        list of float dtypes joined by || outside it and the
+#                        loader); which precisions an estimate runs at
+#                        (jci_precision_runs, estimate/checks.c; no
+#                        comparison with JC_PREC_FP64/INT4 elsewhere); an
+#                        option's bounds (src/job/job_keys.def; no "--KEY
+#                        must be" message for a bounded job key outside
+#                        src/job/; `joulecast ga` takes the calculator's own
+#                        inputs with its bounds, src/workflows/ga.c)
 #
 # Exit status 0 when every check passes, else 1.
 set -u
@@ -279,4 +291,19 @@ for h in include/joulecast/*.h; do
 done
 report public-header "$tmp/ph"
 
+
+# ---- every rule once: a second definition of one of them --------------------
+: > "$tmp/ro"
+grep -rn '3\.6e6' src | grep -v '^src/base/jc_internal\.h:' |
+  sed 's/^/joules per kWh written again (use JCI_J_PER_KWH): /' >> "$tmp/ro"
+grep -rnE 'JC_DT_(FLOAT|DOUBLE|FLOAT16|BFLOAT16)\b[^;]*\|\|[^;]*JC_DT_(FLOAT|DOUBLE|FLOAT16|BFLOAT16)\b' src |
+  grep -v '^src/base/dtype\.c:\|^src/onnx/' |
+  sed 's/^/a float-dtype rule written again (use jci_dtype_is_float): /' >> "$tmp/ro"
+grep -rnE '[=!]=[[:space:]]*JC_PREC_(FP64|INT4)\b' src | grep -v '^src/estimate/checks\.c:' |
+  sed 's/^/a precision-runs rule written again (use jci_precision_runs): /' >> "$tmp/ro"
+for k in $(sed -n 's/^JOB_KEY("\([a-z0-9-]*\)", NUM, [a-z_0-9]*, [^,]*, \(GT\|GE\|WHOLE\|IN\|INGT\), .*/\1/p' src/job/job_keys.def); do
+  grep -rn -- "\"--$k must be" src | grep -v '^src/job/\|^src/workflows/ga\.c:' |
+    sed "s/^/the bound of --$k written again (job_keys.def holds it): /" >> "$tmp/ro"
+done
+report rules-once "$tmp/ro"
 [ "$fails" -eq 0 ]

@@ -131,13 +131,15 @@ const jc_job_key *jc_job_keys(size_t *n);
 const double *jc_job_key_max(const char *key);
 
 /* Checks every number of a filled-in job (one not given is NAN) against
- * its key's row of the table: the range (> 0, >= 0, a whole number >= 1
- * or >= 0) and the limit that jc_job_set applies to a value given as
+ * its key's row of src/job/job_keys.def, the one place an option's bounds
+ * are written: > min, >= min, a whole number >= min, in [min, max] or in
+ * (min, max], and the limit that jc_job_set applies to a value given as
  * text, so a job built field by field is refused as the command line
- * would refuse it.  JC_ERR_RANGE above a limit, JC_ERR_USAGE otherwise;
- * the message names the option ("--count must be a whole number >= 1
- * (got 8.5 devices)").  The estimate and the serving model call it
- * first. */
+ * would refuse it; and the one bound between two keys, --active-params
+ * at most --params.  JC_ERR_RANGE above a size limit, JC_ERR_USAGE
+ * otherwise; the message names the option ("--count must be a whole
+ * number >= 1 (got 8.5 devices)").  The estimate and the serving model
+ * call it first, and check none of these again. */
 jc_status jc_job_check(const jc_job *job, jc_diag *diag);
 
 /* The same check for one value v of the number key `key` (NAN: not

@@ -61,7 +61,7 @@ jc_arch *jci_arch_new(jci_arena **ar_out)
 /* The limits of the command-line options (src/job/job_keys.def, the one
  * home of every option's bound), read as data: a config key that says
  * what an option says takes that option's limit (key_opt below). */
-#define JOB_KEY(name, kind, field, arg, range, max, unit, modes, hint, help) {name, max},
+#define JOB_KEY(name, kind, field, arg, range, min, max, unit, modes, hint, help) {name, max},
 static const struct { const char *name; double max; } opt_max[] = {
 #include "job/job_keys.def"
 };

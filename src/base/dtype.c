@@ -1,6 +1,6 @@
 /*
  * dtype.c (base) - small facts about joulecast's graph types that every stage
- * needs: dtype names and sizes.
+ * needs: dtype names and sizes, and which dtypes are floating point.
  */
 #include "base/jc_internal.h"
 
@@ -27,6 +27,18 @@ const char *jc_dtype_name(int dt)
 {
     if (dt < 0 || dt >= JC_DT_COUNT_) return "unknown";
     return dtypes[dt].name;
+}
+
+int jci_dtype_is_float(int dt)
+{
+    switch (dt) {
+    case JC_DT_FLOAT: case JC_DT_DOUBLE: case JC_DT_FLOAT16: case JC_DT_BFLOAT16:
+    case JC_DT_FLOAT8E4M3FN: case JC_DT_FLOAT8E4M3FNUZ: case JC_DT_FLOAT8E5M2:
+    case JC_DT_FLOAT8E5M2FNUZ: case JC_DT_FLOAT4E2M1:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 int jc_dtype_bits(int dt)

@@ -35,6 +35,11 @@
 #define JCI_SMALL_TENSOR 4096
 #define JCI_SMALL_VALUES 64
 
+/* ---- units: the conversions, named once --------------------------------- */
+
+#define JCI_S_PER_H 3600.0                  /* seconds in an hour */
+#define JCI_J_PER_KWH (1e3 * JCI_S_PER_H)   /* joules in a kilowatt-hour: 3.6e6 */
+
 /* ---- ranges: the three scenarios of an estimate ---------------------- */
 
 /* The scenarios an estimate computes: every ranged parameter at the end
@@ -90,6 +95,13 @@ size_t jci_arena_used(const jci_arena *a);
 /* An empty architecture (jc_arch, zeroed) in a new arena *ar_out that
  * jc_arch_free releases (src/analysis/hfconfig.c); NULL on out-of-memory. */
 jc_arch *jci_arch_new(jci_arena **ar_out);
+
+/* ---- dtypes (src/base/dtype.c) --------------------------------------------- */
+
+/* The one rule of which dtypes hold floating-point numbers: float32,
+ * float64, float16, bfloat16, the float8 kinds and float4e2m1 (1 when dt
+ * is one, else 0). */
+int jci_dtype_is_float(int dt);
 
 /* ---- diagnostics -------------------------------------------------------- */
 
@@ -308,6 +320,16 @@ jci_est_share *jci_est_share_new(const jc_analysis *an);
 void jci_est_share_free(jci_est_share *sh);
 /* jc_estimate_run, with what sh already holds reused (NULL: none);
  * the result is the same byte for byte. */
+/* The one rule of which precisions an estimate runs at (src/estimate/
+ * checks.c): every jc_precision but fp64 and int4, which no time or energy
+ * rule covers.  jci_precision_runs: p is one of them.
+ * jci_precision_run_parse: name (any case) into *p, JC_OK, or
+ * JC_ERR_USAGE where it is not one of them.  jci_precision_run_list:
+ * their names in enum order, space-separated ("fp32 tf32 ... int8"),
+ * written into buf (64 bytes hold them); returns buf. */
+int jci_precision_runs(jc_precision p);
+jc_status jci_precision_run_parse(const char *name, jc_precision *p);
+const char *jci_precision_run_list(char *buf, size_t cap);
 jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
                                   jci_est_share *sh, jc_estimate **out, jc_diag *d);
 

@@ -30,7 +30,7 @@ static void at_place(const jci_acct_place *pl, const jci_acct_scn *x, int sc, fa
 {
     double pue = jci_pick(pl->pue, sc, JCI_RAISES);
     f->e_fac = (x->e_dev + x->e_host) * pue;
-    double kwh = f->e_fac / 3.6e6;
+    double kwh = f->e_fac / JCI_J_PER_KWH;
     f->co2 = kwh * jci_pick(pl->ci, sc, JCI_RAISES) / 1000.0;
     f->co2_mkt = pl->has_market ? kwh * pl->market_ci / 1000.0 : 0;
 }
@@ -41,8 +41,8 @@ static void per_unit(const jci_account_in *in, const facility f[3], jc_estimate 
     double n = in->samples;
     if (n > 0) {
         e->j_per_sample = rng(f[SC_LOW].e_fac / n, f[SC_CENTRAL].e_fac / n, f[SC_HIGH].e_fac / n);
-        e->samples_per_kwh = rng(n * 3.6e6 / f[SC_HIGH].e_fac, n * 3.6e6 / f[SC_CENTRAL].e_fac,
-                                 n * 3.6e6 / f[SC_LOW].e_fac);
+        e->samples_per_kwh = rng(n * JCI_J_PER_KWH / f[SC_HIGH].e_fac, n * JCI_J_PER_KWH / f[SC_CENTRAL].e_fac,
+                                 n * JCI_J_PER_KWH / f[SC_LOW].e_fac);
     }
     n = in->tokens;
     if (n > 0) e->j_per_token = rng(f[SC_LOW].e_fac / n, f[SC_CENTRAL].e_fac / n, f[SC_HIGH].e_fac / n);
@@ -58,18 +58,18 @@ void jci_account_run(const jci_account_in *in, jc_estimate *e)
     /* time: the low corner is the fastest */
     e->wall_hours = rng(o[SC_LOW].T / 3600, o[SC_CENTRAL].T / 3600, o[SC_HIGH].T / 3600);
     e->device_hours = rng(G * o[SC_LOW].T / 3600, G * o[SC_CENTRAL].T / 3600, G * o[SC_HIGH].T / 3600);
-#define KWH(a, field) rng(a[SC_LOW].field / 3.6e6, a[SC_CENTRAL].field / 3.6e6, a[SC_HIGH].field / 3.6e6)
+#define KWH(a, field) rng(a[SC_LOW].field / JCI_J_PER_KWH, a[SC_CENTRAL].field / JCI_J_PER_KWH, a[SC_HIGH].field / JCI_J_PER_KWH)
     e->energy_device_kwh = KWH(o, e_dev);
     e->energy_idle_kwh = KWH(o, e_idle);
     e->energy_host_kwh = KWH(o, e_host);
     e->energy_facility_kwh = KWH(f, e_fac);
 #undef KWH
-    e->energy_dynamic_kwh = rng((o[SC_LOW].e_dev - o[SC_LOW].e_idle) / 3.6e6,
-                                (o[SC_CENTRAL].e_dev - o[SC_CENTRAL].e_idle) / 3.6e6,
-                                (o[SC_HIGH].e_dev - o[SC_HIGH].e_idle) / 3.6e6);
-    e->energy_it_kwh = rng((o[SC_LOW].e_dev + o[SC_LOW].e_host) / 3.6e6,
-                           (o[SC_CENTRAL].e_dev + o[SC_CENTRAL].e_host) / 3.6e6,
-                           (o[SC_HIGH].e_dev + o[SC_HIGH].e_host) / 3.6e6);
+    e->energy_dynamic_kwh = rng((o[SC_LOW].e_dev - o[SC_LOW].e_idle) / JCI_J_PER_KWH,
+                                (o[SC_CENTRAL].e_dev - o[SC_CENTRAL].e_idle) / JCI_J_PER_KWH,
+                                (o[SC_HIGH].e_dev - o[SC_HIGH].e_idle) / JCI_J_PER_KWH);
+    e->energy_it_kwh = rng((o[SC_LOW].e_dev + o[SC_LOW].e_host) / JCI_J_PER_KWH,
+                           (o[SC_CENTRAL].e_dev + o[SC_CENTRAL].e_host) / JCI_J_PER_KWH,
+                           (o[SC_HIGH].e_dev + o[SC_HIGH].e_host) / JCI_J_PER_KWH);
     e->co2_kg = rng(f[SC_LOW].co2, f[SC_CENTRAL].co2, f[SC_HIGH].co2);
     e->has_market = in->place.has_market;
     if (e->has_market) e->co2_market_kg = rng(f[SC_LOW].co2_mkt, f[SC_CENTRAL].co2_mkt, f[SC_HIGH].co2_mkt);

@@ -20,6 +20,29 @@ jc_status jc_precision_parse(const char *s, jc_precision *out)
     return JC_ERR_USAGE;
 }
 
+int jci_precision_runs(jc_precision p)
+{
+    return p > JC_PREC_FP64 && p < JC_PREC_INT4;
+}
+
+jc_status jci_precision_run_parse(const char *name, jc_precision *p)
+{
+    jc_precision q;
+    if (jc_precision_parse(name, &q) || !jci_precision_runs(q)) return JC_ERR_USAGE;
+    *p = q;
+    return JC_OK;
+}
+
+const char *jci_precision_run_list(char *buf, size_t cap)
+{
+    size_t n = 0;
+    if (cap) buf[0] = 0;
+    for (int i = 0; i < JC_PREC_COUNT; i++)
+        if (jci_precision_runs((jc_precision)i) && n < cap)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " " : "", jc_precision_name((jc_precision)i));
+    return buf;
+}
+
 jc_precision jc_device_default_precision(const jc_device *dev)
 {
     return dev->peak_tflops[JC_PREC_BF16].present ? JC_PREC_BF16
@@ -45,8 +68,8 @@ jc_refusal jc_estimate_refusal(const jc_job *job, const jc_device *dev, const ch
     const char *name = precision ? precision : job->precision;
     if (buf && cap) buf[0] = 0;
     if (name) {
-        if (jc_precision_parse(name, &p) || p == JC_PREC_FP64 || p == JC_PREC_INT4) {
-            if (buf) snprintf(buf, cap, "precision '%s' is not one of fp32 tf32 bf16 fp16 fp8 int8", name);
+        if (jci_precision_run_parse(name, &p)) {
+            if (buf) snprintf(buf, cap, "precision '%s' is not one of %s", name, jci_precision_run_list((char[64]){0}, 64));
             return JC_REFUSAL_PRECISION;
         }
     } else {

@@ -28,10 +28,8 @@ static jc_status resolve_util(est *s)
     if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) return JC_OK;
     if (jci_est_step_wanted(j)) return JC_OK;   /* the training step model gives it (train_step.c) */
     if (given(j->utilization)) {
-        /* below 1e-6 (0.0001 % of peak) no measured job runs: such a value
-         * only makes the times absurd or infinite */
-        if (!(j->utilization >= 1e-6 && j->utilization <= 1))
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--utilization must be in [1e-06, 1] (got %s)", FMT_N(j->utilization));
+        /* in [1e-6, 1] (job_keys.def): below 1e-6 (0.0001 % of peak) no
+         * measured job runs, such a value only makes the times absurd */
         s->util = jci_bld_assume(&s->b, "utilization",
                                  s->an ? "achieved fraction of dense peak on matrix nodes (MFU; replaces the runtime profile's)"
                                        : "achieved fraction of dense peak (MFU)",
@@ -155,8 +153,6 @@ static jc_status resolve_runtime(est *s)
                                    jci_bld_cite(&s->b, &s->dev->l2_mb)).central * 1048576.0;
     }
     if (given(j->scaling)) {
-        if (!(j->scaling > 0 && j->scaling <= 1))
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--scaling must be in (0, 1] (got %s)", FMT_N(j->scaling));
         s->scaling = jci_bld_assume(&s->b, "scaling", "multi-device scaling efficiency", R1(j->scaling), "",
                                     JC_ORIGIN_USER, "--scaling").central;
     } else {

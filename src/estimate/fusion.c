@@ -56,9 +56,10 @@ static double vbytes(const pctx *c, size_t g, double elt)
         if (t->dims[i].v < 0) return 0;
         n *= (double)t->dims[i].v;
     }
-    int fl = t->dtype == JC_DT_FLOAT || t->dtype == JC_DT_FLOAT16 || t->dtype == JC_DT_DOUBLE ||
-             t->dtype == JC_DT_BFLOAT16;
+    /* a floating tensor of 16 bits or more is moved at the run precision;
+     * 8- and 4-bit floats (quantised storage) and integers as stored */
     int bits = jc_dtype_bits(t->dtype);
+    int fl = jci_dtype_is_float(t->dtype) && bits >= 16;
     return n * (fl && elt > 0 ? elt : (bits > 0 ? bits : 8) / 8.0);
 }
 

@@ -72,13 +72,13 @@ static jc_status load_trace(est *s)
         jci_bld_assume(&s->b, "measured.device_kwh",
                        jci_bld_str(&s->b, "measured device energy (%zu device channel%s, trapezoid over the samples)",
                                     t->n_devices, t->n_devices == 1 ? "" : "s"),
-                       R1(s->m_dev / 3.6e6), "kWh", JC_ORIGIN_USER, src);
+                       R1(s->m_dev / JCI_J_PER_KWH), "kWh", JC_ORIGIN_USER, src);
     if (given(s->m_host))
-        jci_bld_assume(&s->b, "measured.host_kwh", "measured host energy (replaces the host term)", R1(s->m_host / 3.6e6),
+        jci_bld_assume(&s->b, "measured.host_kwh", "measured host energy (replaces the host term)", R1(s->m_host / JCI_J_PER_KWH),
                        "kWh", JC_ORIGIN_USER, src);
     if (given(s->m_wall))
         jci_bld_assume(&s->b, "measured.wall_kwh", "measured energy at the wall (devices and host together)",
-                       R1(s->m_wall / 3.6e6), "kWh", JC_ORIGIN_USER, src);
+                       R1(s->m_wall / JCI_J_PER_KWH), "kWh", JC_ORIGIN_USER, src);
     if (given(s->m_dev) && t->n_devices != (size_t)s->G)
         jci_bld_warn(&s->b, "the trace has %zu device channel%s but the job %s device%s: the measured energy is used as "
                      "it is (give --count %zu)", t->n_devices, t->n_devices == 1 ? "" : "s", FMT_N(s->G), s->G == 1 ? "" : "s",
@@ -97,7 +97,7 @@ static jc_status load_trace(est *s)
     if (given(s->m_wall))
         s->e->host_absent = "in the wall measurement (the device row is the whole server at the plug)";
     s->e->measured_kwh = ((given(s->m_dev) ? s->m_dev : 0) + (given(s->m_host) ? s->m_host : 0) +
-                          (given(s->m_wall) ? s->m_wall : 0)) / 3.6e6;
+                          (given(s->m_wall) ? s->m_wall : 0)) / JCI_J_PER_KWH;
     return JC_OK;
 }
 

@@ -930,7 +930,7 @@ static jc_status resolve_parallel(sv *s)
 /* Joules per unit of n units from an energy range in kWh, end by end. */
 static jc_range j_per(jc_range kwh, double n)
 {
-    return R3(kwh.low * 3.6e6 / n, kwh.central * 3.6e6 / n, kwh.high * 3.6e6 / n);
+    return R3(kwh.low * JCI_J_PER_KWH / n, kwh.central * JCI_J_PER_KWH / n, kwh.high * JCI_J_PER_KWH / n);
 }
 
 /* Each end of r times f. */
@@ -1196,7 +1196,6 @@ static jc_status resolve_work(sv *s)
                   R1(j->output_tokens), "", JC_ORIGIN_USER, "--output-tokens").central;
     s->B = j->concurrency;
     s->R = isnan(j->requests) ? 1 : j->requests;
-    if (!(s->R >= 1)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--requests must be >= 1");
     jci_bld_assume(&s->b, "requests", "requests", R1(s->R), "", isnan(j->requests) ? JC_ORIGIN_DEFAULT : JC_ORIGIN_USER,
            isnan(j->requests) ? "1 (give --requests)" : "--requests");
     if (s->a) {
@@ -1223,8 +1222,6 @@ static jc_status resolve_work(sv *s)
     } else {
         if (isnan(j->params) || !(j->params > 0))
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "needs --hf-config FILE (or --params N for the coarse path)");
-        if (!isnan(j->active_params) && (j->active_params <= 0 || j->active_params > j->params))
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--active-params must be in (0, --params]");
         s->coarse = 1;
         s->n_total = j->params;
         s->n_active = isnan(j->active_params) ? j->params : j->active_params;

@@ -98,7 +98,6 @@ jc_status jci_site_host(jci_builder *b, jci_site *x, jc_estimate *e)
     jc_status st;
     if (given(j->host_power_w)) {
         x->host_fixed = 1;
-        if (j->host_power_w < 0) return jci_bld_fail(b, JC_ERR_USAGE, "--host-power must be >= 0");
         x->host_on = 1;
         double per = j->host_power_w;
         double n = x->host ? x->K : 1;
@@ -285,7 +284,6 @@ jc_status jci_site_place(jci_builder *b, jci_site *x, jc_estimate *e)
     }
     /* carbon intensity */
     if (given(j->ci)) {
-        if (j->ci < 0 || j->ci > 2000) return jci_bld_fail(b, JC_ERR_USAGE, "--ci must be in [0, 2000] gCO2e/kWh (got %s)", FMT_N(j->ci));
         x->ci = jci_bld_assume(b, "grid.ci", "grid carbon intensity", R1(j->ci), "gCO2e/kWh", JC_ORIGIN_USER, "--ci");
         e->ci_source = "--ci";
     } else {
@@ -375,7 +373,6 @@ jc_status jci_site_place(jci_builder *b, jci_site *x, jc_estimate *e)
     }
     /* PUE */
     if (given(j->pue)) {
-        if (j->pue < 1 || j->pue > 3) return jci_bld_fail(b, JC_ERR_USAGE, "--pue must be in [1, 3] (got %s)", FMT_N(j->pue));
         x->pue = jci_bld_assume(b, "pue", "power usage effectiveness", R1(j->pue), "", JC_ORIGIN_USER, "--pue");
         e->pue_source = "--pue";
     } else if (r && r->pue.present) {
@@ -409,7 +406,6 @@ jc_status jci_site_embodied(jci_builder *b, const jc_device *dev, double G, cons
     }
     double life;
     if (given(job->lifetime_years)) {
-        if (!(job->lifetime_years > 0)) return jci_bld_fail(b, JC_ERR_USAGE, "--lifetime must be > 0 years");
         life = jci_bld_assume(b, "lifetime_years", "hardware lifetime", R1(job->lifetime_years), "years",
                       JC_ORIGIN_USER, "--lifetime").central;
     } else {

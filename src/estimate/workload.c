@@ -16,8 +16,6 @@ static jc_status resolve_training(est *s)
     jc_status st;
     const jc_constant *c;
     if (given(j->backward_factor)) {
-        if (j->backward_factor < 0 || j->backward_factor > 10)
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--backward-factor must be in [0, 10]");
         s->beta = jci_bld_assume(&s->b, "backward_factor", "backward FLOPs / forward FLOPs", R1(j->backward_factor),
                          "", JC_ORIGIN_USER, "--backward-factor").central;
     } else {
@@ -31,18 +29,12 @@ static jc_status resolve_training(est *s)
     return JC_OK;
 }
 
-static int is_float(int dt)
-{
-    return dt == JC_DT_FLOAT || dt == JC_DT_DOUBLE || dt == JC_DT_FLOAT16 || dt == JC_DT_BFLOAT16 ||
-           (dt >= JC_DT_FLOAT8E4M3FN && dt <= JC_DT_FLOAT8E5M2FNUZ) || dt == JC_DT_FLOAT4E2M1;
-}
-
 /* The factor that takes bytes stored at dtype dt to the run precision:
  * run bits / stored bits when the run is narrower, else 1; integer and
  * bool tensors (indices, shapes, masks) stay as stored. */
 static double dtype_scale(const est *s, int dt)
 {
-    if (!is_float(dt)) return 1;
+    if (!jci_dtype_is_float(dt)) return 1;
     double run = jci_est_prec_bits(s->prec), bits = jc_dtype_bits(dt);
     return bits > 0 && run < bits ? run / bits : 1;
 }
@@ -72,7 +64,7 @@ static jc_status resolve_counted(est *s)
         b += nb;
         scaled += nb * jci_est_node_byte_scale(s, n);
         int dt = n->cost.arith_dtype;
-        if (dt > 0 && dt < JC_DT_COUNT_ && is_float(dt)) by_dtype[dt] += nb;
+        if (dt > 0 && dt < JC_DT_COUNT_ && jci_dtype_is_float(dt)) by_dtype[dt] += nb;
     }
     int stored = 0;   /* the floating dtype most bytes are stored in */
     for (int dt = 1; dt < JC_DT_COUNT_; dt++)
@@ -115,14 +107,10 @@ static jc_status resolve_given(est *s)
     int train = j->mode == JC_MODE_TRAINING;
     if (given(j->flops)) {
         if (given(j->params)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--flops and --params both give the work; choose one");
-        if (!(j->flops > 0)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--flops must be > 0");
         s->total_flops = jci_bld_assume(&s->b, "work.total_flops", "total FLOPs of the job (given)", R1(j->flops),
                                 "FLOP", JC_ORIGIN_USER, "--flops").central;
     } else if (given(j->params)) {
-        if (!(j->params > 0)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--params must be > 0");
         double N = given(j->active_params) ? j->active_params : j->params;
-        if (given(j->active_params) && (j->active_params <= 0 || j->active_params > j->params))
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--active-params must be in (0, --params]");
         double D = j->tokens;
         if (!given(D) && !train && given(j->requests) && given(j->tokens_per_request))
             D = j->requests * j->tokens_per_request;
@@ -143,8 +131,8 @@ static jc_status resolve_given(est *s)
                                 "Kaplan et al. 2020 approximation, attention FLOPs excluded").central;
         if (train && given(j->batch)) {
             /* the global batch: B samples of L tokens per optimizer step */
-            if (!(j->batch >= 1) || !(j->seq >= 1))
-                return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch and --seq must be >= 1");
+            if (!given(j->seq))
+                return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch with --params needs --seq L (tokens per sample)");
             s->batch = jci_bld_assume(&s->b, "batch", "global batch: samples per optimizer step", R1(j->batch), "",
                                       JC_ORIGIN_USER, "--batch").central;
             s->e->batch = s->batch;
@@ -175,7 +163,6 @@ static jc_status resolve_batch(est *s, double *out)
     int dflt = 0;   /* the batch is the default 1, no option gave it */
     if (given(j->batch)) {
         b = j->batch;
-        if (!(b >= 1)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch must be >= 1");
         if (given(counted) && counted != b)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch %s, but the model was counted with its input '%s' at "
                         "batch %s (a --dim or --input binding?): give one batch size", FMT_N(b), in0->name, FMT_N(counted));
@@ -227,7 +214,6 @@ static jc_status resolve_steps(est *s, double b)
     }
     if (S < b) jci_bld_warn(&s->b, "batch %s is larger than the %s samples of the data set", FMT_N(b), FMT_N(S));
     double E = given(j->epochs) ? j->epochs : 1;
-    if (!(E > 0)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--epochs must be > 0");
     jci_bld_assume(&s->b, "epochs", "epochs", R1(E), "", given(j->epochs) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
            given(j->epochs) ? "--epochs" : "1 (give --epochs)");
     s->passes = ceil(S / b) * E;
@@ -242,7 +228,6 @@ static jc_status resolve_passes(est *s, double b)
 {
     const jc_job *j = s->b.job;
     double Rq = given(j->requests) ? j->requests : b;
-    if (!(Rq >= 1)) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--requests must be >= 1");
     jci_bld_assume(&s->b, "requests", "inference requests", R1(Rq), "",
            given(j->requests) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
            given(j->requests) ? "--requests" : "one batch (give --requests)");

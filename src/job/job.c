@@ -13,14 +13,14 @@
 #include <string.h>
 
 enum { K_NUM, K_NAME, K_FLAG, K_MODE, K_TRAIN, K_INFER, K_GEN, K_METHOD };
-enum { R_ANY, R_GT0, R_GE0, R_WHOLE1, R_WHOLE0 };
+enum { R_ANY, R_GT, R_GE, R_WHOLE, R_IN, R_INGT };
 
 typedef struct key_row {
     jc_job_key pub;
     int kind;
     size_t off;
     int range;          /* R_*: job_keys.def's range column */
-    double max;         /* 0: none */
+    double min, max;    /* its bounds (max 0: none) */
     const char *unit;
     unsigned modes;     /* JM_*: the kinds of estimate it acts in */
     const char *gen_hint;   /* in a serving estimate: what to give instead */
@@ -33,8 +33,8 @@ enum {
     JM_ALL = JM_INF | JM_TRAIN | JM_GEN
 };
 
-#define JOB_KEY(name, kind, field, arg, range, max, unit, modes, hint, help) \
-    {{name, arg, help}, K_##kind, offsetof(jc_job, field), R_##range, max, unit, JM_##modes, hint},
+#define JOB_KEY(name, kind, field, arg, range, min, max, unit, modes, hint, help) \
+    {{name, arg, help}, K_##kind, offsetof(jc_job, field), R_##range, min, max, unit, JM_##modes, hint},
 static const key_row rows[] = {
 #include "job/job_keys.def"
 };
@@ -42,7 +42,7 @@ static const key_row rows[] = {
 #define N_ROWS (sizeof rows / sizeof rows[0])
 
 /* The public view: the jc_job_key parts of rows[], in order. */
-#define JOB_KEY(name, kind, field, arg, range, max, unit, modes, hint, help) {name, arg, help},
+#define JOB_KEY(name, kind, field, arg, range, min, max, unit, modes, hint, help) {name, arg, help},
 static const jc_job_key pub_keys[] = {
 #include "job/job_keys.def"
 };
@@ -150,29 +150,35 @@ static const key_row *row_of(const char *key)
 const double *jc_job_key_max(const char *key)
 {
     const key_row *r = row_of(key);
-    return r && r->max > 0 ? &r->max : NULL;
+    /* a size limit (JC_ERR_RANGE above it), not the end of an interval */
+    return r && r->max > 0 && r->range != R_IN && r->range != R_INGT ? &r->max : NULL;
 }
 
-/* The one check of a number against its row (job_keys.def's range, max
- * and unit): above the limit it is out of range; below the range's lower
- * bound, or not whole for a count of things, it is a usage error.  `dash`
- * is "--" where the message names the key as an option of a filled-in
- * job (jc_job_check), "" where the caller adds its own prefix (jc_job_set:
- * the CLI says "--", a job file its file:line:col). */
+/* The one check of a number against its row (job_keys.def's range, min,
+ * max and unit): a fraction or factor (IN, INGT) outside its interval is a
+ * usage error; another number above max is out of range, below its lower
+ * bound (or not whole for a count of things) a usage error.  `dash` is
+ * "--" where the message names the key as an option of a filled-in job
+ * (jc_job_check), "" where the caller adds its own prefix (jc_job_set: the
+ * CLI says "--", a job file its file:line:col). */
 static jc_status check_row(jc_diag *d, const key_row *r, const char *dash, const char *label, double v)
 {
     if (r->range == R_ANY) return JC_OK;
     const char *name = label ? label : r->pub.name;
+    const char *sp = r->unit && *r->unit ? " " : "", *unit = r->unit ? r->unit : "";
+    if (r->range == R_IN || r->range == R_INGT) {
+        if (r->range == R_IN ? v >= r->min && v <= r->max : v > r->min && v <= r->max) return JC_OK;
+        return jci_diag_set(d, JC_ERR_USAGE, "%s%s must be in %s%g, %g]%s%s (got %g)", dash, name,
+                            r->range == R_IN ? "[" : "(", r->min, r->max, sp, unit, v);
+    }
     if (r->max > 0 && fabs(v) > r->max)
-        return jci_diag_set(d, JC_ERR_RANGE, "%s%s %g is out of range: at most %g %s", dash, name, v, r->max, r->unit);
-    int whole = r->range == R_WHOLE1 || r->range == R_WHOLE0;
-    int zero_ok = r->range == R_GE0 || r->range == R_WHOLE0;
-    if (whole && (v != floor(v) || v < 0 || (v == 0 && !zero_ok)))
-        return jci_diag_set(d, JC_ERR_USAGE, "%s%s must be a whole number %s (got %g %s)", dash, name,
-                            zero_ok ? ">= 0" : ">= 1", v, r->unit);
-    if (v < 0 || (v == 0 && !zero_ok))
-        return jci_diag_set(d, JC_ERR_USAGE, "%s%s must be %s (got %g %s)", dash, name, zero_ok ? ">= 0" : "> 0", v,
-                            r->unit);
+        return jci_diag_set(d, JC_ERR_RANGE, "%s%s %g is out of range: at most %g %s", dash, name, v, r->max, unit);
+    if (r->range == R_WHOLE && (v != floor(v) || v < r->min))
+        return jci_diag_set(d, JC_ERR_USAGE, "%s%s must be a whole number >= %g (got %g %s)", dash, name, r->min, v,
+                            unit);
+    if (r->range == R_GT ? !(v > r->min) : !(v >= r->min))
+        return jci_diag_set(d, JC_ERR_USAGE, "%s%s must be %s %g (got %g %s)", dash, name,
+                            r->range == R_GT ? ">" : ">=", r->min, v, unit);
     return JC_OK;
 }
 
@@ -196,6 +202,9 @@ jc_status jc_job_check(const jc_job *job, jc_diag *d)
         jc_status st = check_row(d, &rows[i], "--", NULL, v);
         if (st) return st;
     }
+    /* the one bound between two keys: the active share of the parameters */
+    if (job->active_params > job->params)   /* false when either is NAN */
+        return jci_diag_set(d, JC_ERR_USAGE, "--active-params %g is above --params %g", job->active_params, job->params);
     return JC_OK;
 }
 

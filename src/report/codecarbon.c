@@ -92,7 +92,7 @@ jc_status jc_report_estimate_codecarbon(const jc_estimate *e, const jc_codecarbo
     numf(f, T);
     numf(f, e->co2_kg.central);
     numf(f, T > 0 ? e->co2_kg.central / T : NAN);
-    numf(f, T > 0 ? e->energy_host_kwh.central * 3.6e6 / T : NAN);   /* cpu_power: host, W */
+    numf(f, T > 0 ? e->energy_host_kwh.central * JCI_J_PER_KWH / T : NAN);   /* cpu_power: host, W */
     numf(f, e->avg_power_w.central * e->devices);                     /* gpu_power: all devices, W */
     field(f, NULL, 0);                                                /* ram_power: in the host term */
     numf(f, cpu_kwh);

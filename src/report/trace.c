@@ -44,9 +44,9 @@ jc_status jc_report_trace_text(const jc_trace *t, FILE *f)
     for (int s = 0; s < JC_TRACE_SCOPE_COUNT; s++) {
         if (!t->has_scope[s]) continue;
         char m[32];
-        fmt_num(m, sizeof m, t->marginal_j[s] / 3.6e6);
+        fmt_num(m, sizeof m, t->marginal_j[s] / JCI_J_PER_KWH);
         fprintf(f, "%-6s     energy %s kWh (%s J), marginal above idle %s kWh\n", jc_trace_scope_name((jc_trace_scope)s),
-                FMT_N(t->energy_j[s] / 3.6e6), FMT_N(t->energy_j[s]), m);
+                FMT_N(t->energy_j[s] / JCI_J_PER_KWH), FMT_N(t->energy_j[s]), m);
     }
     if (t->has_scope[JC_TRACE_DEVICE]) {
         char a[32], p[32], u[32];
@@ -85,7 +85,7 @@ static int scope_json(cJSON *tot, const jc_trace *t, int s)
     const char *name = jc_trace_scope_name((jc_trace_scope)s);
     if (!t->has_scope[s]) return cJSON_AddNullToObject(tot, name) != NULL;
     cJSON *o = cJSON_AddObjectToObject(tot, name);
-    return o && rj_num(o, "energy_j", t->energy_j[s]) && rj_num(o, "energy_kwh", t->energy_j[s] / 3.6e6) &&
+    return o && rj_num(o, "energy_j", t->energy_j[s]) && rj_num(o, "energy_kwh", t->energy_j[s] / JCI_J_PER_KWH) &&
            rj_num(o, "marginal_j", t->marginal_j[s]);
 }
 

@@ -174,7 +174,7 @@ static jc_status measurement_row(const char *path, int at, char **hdr, int nh, c
     if (!isnan(m->duration_s) && m->duration_s > 3.2e8)
         return jci_diag_set(d, JC_ERR_RANGE, "%s:%d: a duration of %g s is more than 10 years: not one run", path,
                             at, m->duration_s);
-    if (!isnan(m->duration_s) && !isnan(m->device_kwh) && m->device_kwh * 3.6e6 / m->duration_s / n > 5e4)
+    if (!isnan(m->duration_s) && !isnan(m->device_kwh) && m->device_kwh * JCI_J_PER_KWH / m->duration_s / n > 5e4)
         return jci_diag_set(d, JC_ERR_RANGE, "%s:%d: %g kWh over %g s is more than 50 kW per device: not a "
                             "measurement", path, at, m->device_kwh, m->duration_s);
     return JC_OK;

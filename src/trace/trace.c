@@ -929,8 +929,8 @@ void jc_trace_measurements(const jc_trace *t, jc_measurements *ms, jc_measuremen
     int dv = t->has_scope[JC_TRACE_DEVICE];
     double dur = dv ? t->active_s[JC_TRACE_DEVICE] : t->duration_s;
     m->duration_s = dur > 0 ? dur : NAN;
-    m->device_kwh = dv ? t->active_energy_j[JC_TRACE_DEVICE] / 3.6e6 : NAN;
-    m->cpu_kwh = t->has_scope[JC_TRACE_HOST] ? t->energy_j[JC_TRACE_HOST] / 3.6e6 : NAN;
+    m->device_kwh = dv ? t->active_energy_j[JC_TRACE_DEVICE] / JCI_J_PER_KWH : NAN;
+    m->cpu_kwh = t->has_scope[JC_TRACE_HOST] ? t->energy_j[JC_TRACE_HOST] / JCI_J_PER_KWH : NAN;
     m->ram_kwh = NAN;
     m->total_kwh = NAN;
     m->pue = m->avg_power_w = NAN;

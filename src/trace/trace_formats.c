@@ -865,10 +865,10 @@ int tr_read_codecarbon(tr_ctx *c, const char *path)
     if (!(m->duration_s > 0)) { st = tr_fail(c, JC_ERR_USAGE, m->line, "no duration"); goto out; }
     if (!isnan(m->device_kwh))
         st = tr_total(c, "gpu", m->device[0] ? m->device : "GPU (all)", JC_TRACE_DEVICE, m->duration_s,
-                      m->device_kwh * 3.6e6);
+                      m->device_kwh * JCI_J_PER_KWH);
     double host = (isnan(m->cpu_kwh) ? 0 : m->cpu_kwh) + (isnan(m->ram_kwh) ? 0 : m->ram_kwh);
     if (!st && (!isnan(m->cpu_kwh) || !isnan(m->ram_kwh)))
-        st = tr_total(c, "cpu", "CPU + RAM (CodeCarbon)", JC_TRACE_HOST, m->duration_s, host * 3.6e6);
+        st = tr_total(c, "cpu", "CPU + RAM (CodeCarbon)", JC_TRACE_HOST, m->duration_s, host * JCI_J_PER_KWH);
     tr_device_name(c, m->device);
     tr_totals_meta(c, m->devices, m->date);
     if (!st && m->devices > 1)

@@ -220,7 +220,7 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
     /* E(e) = E(e0) + (e - e0) F: linear in the energy per FLOP charged
      * (e0: the device's value, scaled by jop_op_energy_scale unless measured) */
     if (!isfinite(e0)) e0 = pf->value;
-    double pj = e0 + (out->meas_device_kwh - k1) * 3.6e6 / F * 1e12;
+    double pj = e0 + (out->meas_device_kwh - k1) * JCI_J_PER_KWH / F * 1e12;
     out->pj_before = pf->value;
     if (!isfinite(pj)) {
         snprintf(out->pj_note, sizeof out->pj_note, "the measured device energy %s kWh gives an energy per "

@@ -262,7 +262,7 @@ jc_status jc_calibrate_run(const jc_job *job, const jc_analysis *an, const jc_hw
         j.per_node = 0;
         if (!(st = jc_estimate_run(&j, an, after, &e, d))) F = e->flops_total;
         jc_estimate_free(e);
-        double pj = c->pj_after + (c->meas_device_kwh - res->after.device_kwh_jpo) * 3.6e6 / F * 1e12;
+        double pj = c->pj_after + (c->meas_device_kwh - res->after.device_kwh_jpo) * JCI_J_PER_KWH / F * 1e12;
         if (!st && F > 0 && pj > 0) {
             c->pj_after = pj;
             jc_hwdb_free(after);

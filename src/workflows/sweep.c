@@ -296,10 +296,7 @@ static jc_status expand_regions(sw *w, const jc_sweep_spec *sp)
 
 static jc_status expand_precisions(sw *w, const jc_sweep_spec *sp)
 {
-    static const jc_precision all[] = {JC_PREC_FP32, JC_PREC_TF32, JC_PREC_FP16, JC_PREC_BF16,
-                                       JC_PREC_FP8, JC_PREC_INT8};
-    const size_t n_all = sizeof all / sizeof all[0];
-    w->precs = jci_arena_calloc(w->a, n_all + sp->n_precisions + 1, sizeof *w->precs);
+    w->precs = jci_arena_calloc(w->a, JC_PREC_COUNT + sp->n_precisions + 1, sizeof *w->precs);
     if (!w->precs) return jci_diag_set(w->d, JC_ERR_NOMEM, "out of memory");
     if (!sp->n_precisions) {
         w->precs[0] = NULL;
@@ -310,17 +307,17 @@ static jc_status expand_precisions(sw *w, const jc_sweep_spec *sp)
     for (size_t i = 0; i < sp->n_precisions; i++) {
         const char *nm = sp->precisions[i];
         if (nm && !jci_strcasecmp(nm, "all")) {
-            for (size_t k = 0; k < n_all; k++) pick[all[k]] = 1;
+            for (int k = 0; k < JC_PREC_COUNT; k++) pick[k] = jci_precision_runs((jc_precision)k);
             continue;
         }
         jc_precision p = JC_PREC_COUNT;
-        if (!nm || jc_precision_parse(nm, &p) || p == JC_PREC_FP64 || p == JC_PREC_INT4)
-            return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: precision '%s' is not one of fp32 tf32 fp16 "
-                               "bf16 fp8 int8 (or all)", nm ? nm : "");
+        if (!nm || jci_precision_run_parse(nm, &p))
+            return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: precision '%s' is not one of %s (or all)", nm ? nm : "",
+                                jci_precision_run_list((char[64]){0}, 64));
         pick[p] = 1;
     }
-    for (size_t k = 0; k < n_all; k++)
-        if (pick[all[k]]) w->precs[w->np++] = jc_precision_name(all[k]);
+    for (int k = 0; k < JC_PREC_COUNT; k++)
+        if (pick[k]) w->precs[w->np++] = jc_precision_name((jc_precision)k);
     return JC_OK;
 }
 

@@ -69,8 +69,22 @@ static void test_job_key_ranges(void)
     CHECK_I64(jc_job_set(&j, "host-power", "0", &d), JC_OK); /* GE0 */
     CHECK_I64(jc_job_set(&j, "flops", "0", &d), JC_ERR_USAGE); /* GT0 */
     CHECK_I64(jc_job_set(&j, "hidden", "4096.5", &d), JC_ERR_USAGE); /* a width is whole */
-    CHECK_I64(jc_job_set(&j, "pue", "-1", &d), JC_OK);     /* ANY: checked where it is used */
-    CHECK(jc_job_key_max("pue") == NULL);
+    CHECK_I64(jc_job_set(&j, "pue", "-1", &d), JC_ERR_USAGE); /* IN: [1, 3] */
+    CHECK_STR(d.msg, "pue must be in [1, 3] (got -1)");
+    CHECK(jc_job_key_max("pue") == NULL);                  /* an interval, not a size limit */
+    CHECK_I64(jc_job_set(&j, "scaling", "1", &d), JC_OK);  /* INGT: (0, 1] */
+    CHECK_I64(jc_job_set(&j, "scaling", "0", &d), JC_ERR_USAGE);
+    CHECK_STR(d.msg, "scaling must be in (0, 1] (got 0)");
+    CHECK_I64(jc_job_set(&j, "ci", "2001", &d), JC_ERR_USAGE);
+    CHECK_STR(d.msg, "ci must be in [0, 2000] gCO2e/kWh (got 2001)");
+    CHECK_I64(jc_job_set(&j, "backward-factor", "11", &d), JC_ERR_USAGE);
+    /* --avg-power: at most 5,000 W per device, the hwdb's bound on tdp_w
+     * (the table said 1e5 while the estimate refused above 5,000) */
+    CHECK_I64(jc_job_set(&j, "avg-power", "5000", &d), JC_OK);
+    CHECK_I64(jc_job_set(&j, "avg-power", "6000", &d), JC_ERR_RANGE);
+    CHECK(jc_job_key_max("avg-power") && *jc_job_key_max("avg-power") == 5000);
+    CHECK_I64(jc_job_set(&j, "seq", "0.5", &d), JC_ERR_USAGE);     /* GE 1 */
+    CHECK_I64(jc_job_set(&j, "requests", "0.5", &d), JC_ERR_USAGE);
     CHECK(jc_job_key_max("count") && *jc_job_key_max("count") == 1e8);
     jc_job_init(&j);
     j.tp = 2.5;                                             /* as a C caller fills it */
@@ -83,6 +97,14 @@ static void test_job_key_ranges(void)
     CHECK_I64(jc_job_check_value("batch", "--batches", 0, &d), JC_ERR_USAGE);
     CHECK(!strncmp(d.msg, "--batches must be", 17));
     CHECK_I64(jc_job_check_value("device", NULL, 1, &d), JC_ERR_INTERNAL);
+    /* the one bound between two keys */
+    jc_job_init(&j);
+    j.params = 7e9;
+    j.active_params = 8e9;
+    CHECK_I64(jc_job_check(&j, &d), JC_ERR_USAGE);
+    CHECK_STR(d.msg, "--active-params 8e+09 is above --params 7e+09");
+    j.active_params = 1e9;
+    CHECK_I64(jc_job_check(&j, &d), JC_OK);
 }
 
 static jc_status prepare(const char *model, const jc_job *job, jc_request *rq, jc_prepared **p, jc_diag *d)

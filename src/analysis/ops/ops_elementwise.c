@@ -170,9 +170,12 @@ static bool f_binop(opctx *c, int64_t *r, int64_t x, int64_t y, int64_t z)
     }
 }
 
+/* A dtype whose values are folded in doubles: a floating one of 16 bits or
+ * more (the loader keeps no values of 8- and 4-bit floats, and a Cast to
+ * one is not folded: its rounding is not modelled). */
 static bool is_float_dtype(int dt)
 {
-    return dt == JC_DT_FLOAT || dt == JC_DT_DOUBLE || dt == JC_DT_FLOAT16 || dt == JC_DT_BFLOAT16;
+    return jci_dtype_is_float(dt) && jc_dtype_bits(dt) >= 16;
 }
 
 /* Element e of the broadcast output o: index into each of the nt inputs. */
