@@ -121,7 +121,7 @@ static unsigned char *check_slurp(const char *path, size_t *len)
     return b;
 }
 
-#ifdef JOULECAST_H
+#ifdef JOULECAST_ESTIMATE_H   /* joulecast/estimate.h, by itself or through joulecast.h */
 /* The bundled hardware database (hwdb/, tests run from the repository
  * root) for a test binary's main(); on failure the case "load bundled
  * hwdb" is reported failed and NULL returned. */
