@@ -1367,6 +1367,34 @@ static jc_status graph_defined(loader *L, gbuild *b, const wfield *const *nodef,
     return JC_OK;
 }
 
+/* b->prod[v]: the first node (of g's n_nodes, their outputs known) that
+ * writes value v, or -1.  Errors: JC_ERR_NOMEM. */
+static jc_status graph_writers(loader *L, gbuild *b, const jc_graph *g, size_t n_nodes)
+{
+    b->prod = malloc((b->n ? b->n : 1) * sizeof *b->prod);
+    if (!b->prod) return oom(L);
+    b->n_prod = b->n;
+    for (size_t i = 0; i < b->n; i++) b->prod[i] = -1;
+    for (size_t i = 0; i < n_nodes; i++)
+        for (size_t o = 0; o < g->nodes[i].n_outputs; o++) {
+            int32_t idx = g->nodes[i].outputs[o];
+            if (idx >= 0 && b->prod[idx] < 0) b->prod[idx] = (int32_t)i;
+        }
+    return JC_OK;
+}
+
+/* g->n_subgraphs_total: its nodes' subgraphs, each with its own total. */
+static void graph_subgraph_totals(jc_graph *g)
+{
+    for (size_t i = 0; i < g->n_nodes; i++)
+        for (size_t j = 0; j < g->nodes[i].n_attrs; j++) {
+            const jc_attr *at = &g->nodes[i].attrs[j];
+            if (at->type == JC_ATTR_GRAPH || at->type == JC_ATTR_GRAPHS)
+                for (size_t q = 0; q < at->n; q++)
+                    g->n_subgraphs_total += 1 + at->g[q]->n_subgraphs_total;
+        }
+}
+
 static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
                              jc_graph *parent, jc_graph **out)
 {
@@ -1477,15 +1505,7 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     }
     /* which node writes each value (before step 4: a subgraph resolves
      * its outer references against it) */
-    b.prod = malloc((b.n ? b.n : 1) * sizeof *b.prod);
-    if (!b.prod) { st = oom(L); goto out; }
-    b.n_prod = b.n;
-    for (size_t i = 0; i < b.n; i++) b.prod[i] = -1;
-    for (size_t i = 0; i < n_nodes; i++)
-        for (size_t o = 0; o < g->nodes[i].n_outputs; o++) {
-            int32_t idx = g->nodes[i].outputs[o];
-            if (idx >= 0 && b.prod[idx] < 0) b.prod[idx] = (int32_t)i;
-        }
+    if ((st = graph_writers(L, &b, g, n_nodes))) goto out;
     k = 0;
     for (size_t q = 0; q < nfs; q++) {
         f = fs[q];
@@ -1498,14 +1518,7 @@ static jc_status parse_graph(loader *L, const uint8_t *data, size_t len,
     }
     g->n_nodes = n_nodes;
     if ((st = graph_producers(L, &b, nodef)) || (st = graph_defined(L, &b, nodef, outf))) goto out;
-    /* subgraph totals */
-    for (size_t i = 0; i < g->n_nodes; i++)
-        for (size_t j = 0; j < g->nodes[i].n_attrs; j++) {
-            jc_attr *at = &g->nodes[i].attrs[j];
-            if (at->type == JC_ATTR_GRAPH || at->type == JC_ATTR_GRAPHS)
-                for (size_t q = 0; q < at->n; q++)
-                    g->n_subgraphs_total += 1 + at->g[q]->n_subgraphs_total;
-        }
+    graph_subgraph_totals(g);
     /* move values into the arena */
     g->n_values = b.n;
     g->values = jci_arena_calloc(L->a, b.n ? b.n : 1, sizeof(jc_value));

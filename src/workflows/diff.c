@@ -29,7 +29,7 @@ static const struct {
     {"co2_location_kg", "emissions, location-based", "kgCO2e", 1, 1, JCI_PLAUSIBLE_KWH * 2},   /* x 2,000 g/kWh */
     {"co2_market_kg", "emissions, market-based", "kgCO2e", 0, 0, JCI_PLAUSIBLE_KWH * 2},
     {"co2_embodied_kg", "emissions, embodied", "kgCO2e", 0, 0, 1e5 * 1e8},   /* embodied_kgco2e's limit x devices */
-    {"j_per_sample", "energy per sample", "J", 0, 0, JCI_PLAUSIBLE_KWH * 3.6e6},
+    {"j_per_sample", "energy per sample", "J", 0, 0, JCI_PLAUSIBLE_KWH * JCI_J_PER_KWH},
 };
 
 const char *jc_summary_metric_key(int i)
