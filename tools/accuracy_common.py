@@ -40,20 +40,38 @@ def jc_path():
     return os.path.join(ROOT, "build", "joulecast")
 
 
+# The reason a row carries when its joulecast run failed (write_set counts
+# those rows apart from rows the harness does not predict by design).
+RUN_FAILED = "joulecast run failed"
+
+
 def run_jc(args):
     """Run `joulecast ARGS --json`; returns (dict, None) or (None, error
-    text).  The command is run from the repository root."""
+    text).  The command is run from the repository root.  A failed run
+    (non-zero exit, or output that is not JSON) is never silent: the
+    command and its whole stderr go to stderr, and the error text starts
+    with RUN_FAILED and names the exit status and the last stderr line."""
     cmd = [jc_path()] + list(args) + ["--json"]
     p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True,
                        env=dict(os.environ, LC_ALL="C"))
     if p.returncode != 0:
-        msg = (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
-        return None, msg
-    try:
-        return json.loads(p.stdout), None
-    except ValueError as e:
-        return None, "JSON not readable: %s" % e
+        last = (p.stderr.strip().splitlines() or ["(no message)"])[-1]
+        why = "%s (exit %d): %s" % (RUN_FAILED, p.returncode, last)
+    else:
+        try:
+            return json.loads(p.stdout), None
+        except ValueError as e:
+            why = "%s (exit 0): JSON not readable: %s" % (RUN_FAILED, e)
+    sys.stderr.write("accuracy: %s\n  command: %s\n%s" % (
+        why, " ".join(cmd), "".join("  | %s\n" % l for l in p.stderr.rstrip().splitlines())))
+    sys.stderr.flush()
+    return None, why
+
+
+def failed(row):
+    """Whether a row is unpredicted because its joulecast run failed."""
+    return row.get("central") is None and str(row.get("reason", "")).startswith(RUN_FAILED)
 
 
 def read_rows(path):
@@ -162,6 +180,7 @@ def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=
     allp = [r for r in rows if r.get("central") is not None]
     summ["all"] = summarise(allp)
     summ["all"]["not_predicted"] = sum(1 for r in rows if r.get("central") is None)
+    summ["all"]["runs_failed"] = sum(1 for r in rows if failed(r))
 
     lines = ["# Accuracy: %s" % title, "",
              "Written by `make accuracy` (tools/accuracy_%s.py); do not edit." % name, "",
@@ -179,6 +198,8 @@ def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=
             pct(s.get("median_signed_error")),
             "n/a" if s["coverage"] is None else "%.0f%%" % (100 * s["coverage"]),
             "n/a" if s["median_width"] is None else "x%.2f" % s["median_width"]))
+    lines += ["", "Rows not predicted: %d, of which %d because the joulecast run failed (its exit status and "
+              "message in the row's line)." % (summ["all"]["not_predicted"], summ["all"]["runs_failed"])]
     lines += ["", "| row | group | measured %s | predicted [low-high] | error | in range | note |" % unit,
               "|---|---|---:|---|---:|:-:|---|"]
     for r in rows:
@@ -217,6 +238,8 @@ def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=
             g, s["rows"], pct(s["median_abs_error"]).lstrip("+"),
             "n/a" if s["coverage"] is None else "%.0f%%" % (100 * s["coverage"]),
             "n/a" if s["median_width"] is None else "x%.2f" % s["median_width"]))
+    print("  not predicted %d, of which joulecast runs failed %d" % (
+        summ["all"]["not_predicted"], summ["all"]["runs_failed"]))
     return summ
 
 
@@ -317,13 +340,17 @@ def index():
                     x["title"], group_label(x["cv"], g), sch["in-sample"][g]["rows"], cell("leave-one-device-out", g),
                     cell("leave-one-family-out", g), cell("in-sample", g), x["cv"]["n_params"]))
         lines += ["", "## Every set (as scored by its script)", ""]
-    lines += ["| set | group | unit | rows | median abs error | max abs error | coverage | median width | details |",
-             "|---|---|---|---:|---:|---:|---:|---:|---|"]
+    lines += ["| set | group | unit | rows | not predicted (runs failed) | median abs error | max abs error | coverage "
+              "| median width | details |",
+              "|---|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for s in sets:
         for g in sorted(s["summary"]):
             x = s["summary"][g]
-            lines.append("| %s | %s | %s | %d | %s | %s | %s | %s | [%s](accuracy/%s.md) |" % (
-                s["title"], g, s["unit"], x["rows"], pct(x["median_abs_error"]).lstrip("+"),
+            lines.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s | [%s](accuracy/%s.md) |" % (
+                s["title"], g, s["unit"], x["rows"],
+                "" if x.get("not_predicted") is None else "%d (%s)" % (
+                    x["not_predicted"], "n/a" if x.get("runs_failed") is None else x["runs_failed"]),
+                pct(x["median_abs_error"]).lstrip("+"),
                 pct(x.get("max_abs_error")).lstrip("+"),
                 "n/a" if x["coverage"] is None else "%.0f%%" % (100 * x["coverage"]),
                 "n/a" if x["median_width"] is None else "x%.2f" % x["median_width"],
@@ -424,6 +451,31 @@ def selftest():
     check("a row without a range: error, no coverage", (s["h"]["median_abs_error"], s["h"]["coverage"]),
           (0.5, None))
     check("table marks the row without a range", "[no range]" in md, True)
+    check("no run failed among the hand-made rows", a["runs_failed"], 0)
+    # a failed run: its exit status and message reach the row's reason
+    # (and stderr, with the command), and write_set counts it
+    saved = {k: os.environ.pop(k, None) for k in ("JC_RELEASE", "JC")}
+    os.environ["JC"] = "/bin/sh"
+    import io
+    err, sys.stderr = sys.stderr, io.StringIO()
+    try:
+        js, why = run_jc(["-c", "echo 'first line' >&2; echo 'estimate: refused' >&2; exit 3"])
+    finally:
+        printed, sys.stderr = sys.stderr.getvalue(), err
+        del os.environ["JC"]
+        os.environ.update({k: v for k, v in saved.items() if v is not None})
+    check("a failed run prints its command and whole stderr",
+          "command: /bin/sh -c" in printed and "| first line" in printed and "| estimate: refused" in printed, True)
+    check("a failed run returns no JSON", js, None)
+    check("a failed run's reason names the failure, exit status and message",
+          why, "%s (exit 3): estimate: refused" % RUN_FAILED)
+    with tempfile.TemporaryDirectory() as tmp:
+        s2 = write_set("selftest", "self-test", "J", "hand-made", "none",
+                       [dict(rows[0]), {"id": "hand-e", "measured": 1.0, "reason": why, "group": "g"},
+                        dict(rows[2])], out_dir=tmp)
+        md = open(os.path.join(tmp, "selftest.md")).read()
+    check("write_set counts the failed run apart", (s2["all"]["not_predicted"], s2["all"]["runs_failed"]), (2, 1))
+    check("the table says how many runs failed", "of which 1 because the joulecast run failed" in md, True)
     return 0 if ok else 1
 
 

@@ -191,6 +191,10 @@ class Runner:
         try:
             j = self.N.call("jc_run_estimate_json", self.base, kv)
         except self.N.Error as e:
+            # never silent: the row, its request and the library's message
+            sys.stderr.write("accuracy: %s: joulecast run failed: %s\n  request: %s\n" % (
+                row.get("id", "?"), e.message, " ".join(self.args(row) or [])))
+            sys.stderr.flush()
             return {"error": e.message}
         r, s = j["results"], j["serving"]
         av = {x["key"]: x["value"]["central"] for x in j["assumptions"]}
