@@ -80,6 +80,8 @@ typedef struct tstate {
     double opt_bytes_pp;
     const char *why[8];
     const char *recompute_why;   /* set when the layout search turned recompute on */
+    tlay mem_choice;             /* the memory's first choice, when a --batch it does not divide moved it */
+    int batch_moved;
 } tstate;
 
 int jci_est_step_wanted(const jc_job *j)
@@ -444,14 +446,23 @@ static int fits(const est *s, const tstate *t, tlay *y, const tstage *st, int wh
  * parallel with the distributed optimizer (ZeRO-1), experts spread within
  * a node first; FSDP (ZeRO-3) for a dense model that fits no other way
  * on one device's share; tensor parallel within the node; pipeline stages
- * across nodes.  Every size the user gave is kept.  Returns 1 when one
- * fits, else leaves the last tried in y. */
-static int search_pass(const est *s, tstate *t, tstage *st, tlay *y, int whole)
+ * across nodes, doubled (SP_ANY_PP: one more at a time).  SP_WHOLE: a
+ * sequence per data-parallel rank at least; SP_DIVIDE: the global batch
+ * in whole sequences per rank (x --micro-batches).  Every size the user
+ * gave is kept.  Returns 1 when one fits, else leaves the last tried in y. */
+enum { SP_WHOLE = 1, SP_DIVIDE = 2, SP_ANY_PP = 4 };
+
+static int divides(const est *s, const tstage *st, const tlay *y)
+{
+    return fmod(runnable_batch(s, st, y->dp), batch_unit(s, y->dp)) == 0;
+}
+
+static int search_pass(const est *s, tstate *t, tstage *st, tlay *y, int how)
 {
     const jc_job *j = s->b.job;
     const tshape *h = &t->sh;
     double cp = cp_of(s, st->S);
-    for (double pp = 1; pp <= fmax(h->L, given(j->pp) ? j->pp : 1); pp *= 2) {
+    for (double pp = 1; pp <= fmax(h->L, given(j->pp) ? j->pp : 1); pp = how & SP_ANY_PP ? pp + 1 : pp * 2) {
         if (given(j->pp) && pp != j->pp) continue;
         for (double tp = 1; tp <= fmax(t->per_node, given(j->tp) ? j->tp : 1); tp *= 2) {
             if (given(j->tp) && tp != j->tp) continue;
@@ -464,7 +475,7 @@ static int search_pass(const est *s, tstate *t, tstage *st, tlay *y, int whole)
                 for (double ep = ep0; ep <= (h->E > 0 ? h->E : 1); ep *= 2) {
                     tlay c = {tp, pp, 1, cp, ep, zero, given(j->virtual_stages) ? j->virtual_stages : 1, 1, 1};
                     *y = c;
-                    if (fits(s, t, y, st, whole)) return 1;
+                    if (fits(s, t, y, st, how & SP_WHOLE) && (!(how & SP_DIVIDE) || divides(s, st, y))) return 1;
                     if (given(j->ep)) break;
                 }
             }
@@ -474,10 +485,23 @@ static int search_pass(const est *s, tstate *t, tstage *st, tlay *y, int whole)
 }
 
 /* A layout that gives every data-parallel rank a sequence at least, else
- * any that fits the memory (warned); 0: none fits (refused). */
+ * any that fits the memory (warned); 0: none fits (refused).  A --batch
+ * the first choice's data-parallel ranks do not divide moves the search
+ * to the first layout whose ranks do (pipeline stages doubled, then any
+ * depth), remembered in t->batch_moved; when none does, the first choice
+ * stays and settle_batch refuses it with the nearest batches that run. */
 static int search(const est *s, tstate *t, tstage *st, tlay *y)
 {
-    return search_pass(s, t, st, y, 1) || search_pass(s, t, st, y, 0);
+    if (!search_pass(s, t, st, y, SP_WHOLE) && !search_pass(s, t, st, y, 0)) return 0;
+    if (!st->fixed || divides(s, st, y)) return 1;
+    tlay first = *y;
+    if (search_pass(s, t, st, y, SP_WHOLE | SP_DIVIDE) || search_pass(s, t, st, y, SP_WHOLE | SP_DIVIDE | SP_ANY_PP)) {
+        t->mem_choice = first;
+        t->batch_moved = 1;
+        return 1;
+    }
+    *y = first;
+    return 1;
 }
 
 /* ---- resolve ---------------------------------------------------------------------- */
@@ -589,6 +613,20 @@ static void explain(est *s, tstate *t, const tlay *y, double need)
               : y->pp > 1 ? jci_bld_str(&s->b, "pipeline stages across nodes once tensor parallel fills the node (%s)", gb)
                           : "no pipeline: fits without stages";
     t->why[2] = jci_bld_str(&s->b, "the rest of the %s devices", FMT_N(s->G));
+    if (t->batch_moved) {
+        const tlay *f = &t->mem_choice;
+        const char *moved = jci_bld_str(&s->b, "tp %s x pp %s (the memory's first choice) leaves %s data-parallel "
+                                        "ranks, which do not divide --batch %s into whole sequences: the first "
+                                        "larger layout whose ranks do", FMT_N(f->tp), FMT_N(f->pp), FMT_N(f->dp),
+                                        FMT_N(j->batch));
+        if (y->pp != f->pp) {
+            t->why[1] = moved;
+            if (y->tp != f->tp) t->why[0] = "tensor parallel fills the node, as pipeline stages need (see pipeline stages)";
+        } else if (y->tp != f->tp) {
+            t->why[0] = moved;
+        }
+        t->why[2] = jci_bld_str(&s->b, "%s, dividing --batch %s", t->why[2], FMT_N(j->batch));
+    }
     t->why[3] = given(j->cp) ? "--cp"
               : y->cp > 1 ? "one rank per 8192 tokens of the sequence (Llama 3 Herd, Table 4)" : "sequence <= 8192 tokens";
     t->why[4] = h->E <= 0 ? "dense model" : given(j->ep) ? "--ep"
@@ -613,9 +651,12 @@ static jc_status settle_batch(est *s, tstate *t, int g)
         if (lo > 0) snprintf(lob, sizeof lob, "--batch %.0f or ", lo);
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "training: --batch %.0f sequences does not run on %s data-parallel "
                             "ranks%s (tp %s x pp %s x cp %s of %s devices): each takes whole sequences; the nearest "
-                            "global batches that run: %s--batch %.0f (or change --count, --tp or --pp)",
+                            "global batches that run: %s--batch %.0f (or change --count, --tp or --pp)%s",
                             B, FMT_N(st->ly.dp), mb, FMT_N(st->ly.tp), FMT_N(st->ly.pp), FMT_N(st->ly.cp),
-                            FMT_N(s->G), lob, hi);
+                            FMT_N(s->G), lob, hi,
+                            given(s->b.job->tp) || given(s->b.job->pp) || given(s->b.job->cp)
+                                ? "" : "; no layout of these devices that fits the memory has data-parallel ranks "
+                                       "that divide it");
     }
     if (B != st->B_seq && g == 0)
         t->why[6] = jci_bld_str(&s->b, "%s; %s sequences rounded to %s, a whole number per data-parallel rank "
