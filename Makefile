@@ -18,7 +18,8 @@
 #                   or print the exact apt-get command
 #   make bench      run the benchmarks in bench/ (not part of make test)
 #   make accuracy   predict the published measurements of tests/accuracy/ and
-#                   write docs/accuracy.md (tools/accuracy.sh; not part of make test)
+#                   write docs/accuracy.md (tools/accuracy.sh; not part of make test);
+#                   ONLY=NAME runs tools/accuracy_NAME.py alone (e.g. ONLY=training_mlperf)
 #   make install    PREFIX=/usr/local DESTDIR=: CLI, libjoulecast.{so,a},
 #                   joulecast.h, joulecast.pc, share/joulecast/hwdb (+ its
 #                   snapshot hwdb.snap), the man page, bash and zsh

@@ -159,11 +159,12 @@ def group_label(cv, g):
     return "%s (%s)" % (g, n) if n else g
 
 
-def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=None):
+def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=None, extra_lines=None):
     """rows: dicts with id, measured, and either low/central/high or
     reason (not predicted), plus optional 'group' and 'note'.  Prints the
     table, writes docs/accuracy/NAME.md and build/accuracy/NAME.json.
-    cv: a cv_summary() to publish beside the table (cross-validated sets).
+    cv: a cv_summary() to publish beside the table (cross-validated sets);
+    extra_lines: markdown lines of the set's own figures, before the tables.
     Returns the summary dict (per group and 'all')."""
     docs = out_dir or os.path.join(ROOT, "docs", "accuracy")
     build = os.path.join(out_dir or os.path.join(ROOT, "build"), "accuracy") if out_dir else \
@@ -187,6 +188,7 @@ def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=
              "**Scope.** " + scope, "", "**How each row is predicted.** " + how, ""]
     if targets:
         lines += ["**Target.** " + targets, ""]
+    lines += list(extra_lines or [])
     if cv:
         lines += cv_lines(cv)
     lines += ["| group | rows | median abs error | max abs error | median signed | coverage | median width (high/low) |",
@@ -318,15 +320,22 @@ def index():
              "does (in-sample where its constants were fitted to it); docs/energy-model.md",
              "describes the model.", ""]
     cvsets = [x for x in sets if x.get("cv")]
+    # the headline's columns: every set's leave-one-out schemes (device and
+    # family first), then in-sample
+    cols = ["leave-one-device-out", "leave-one-family-out"]
+    for x in cvsets:
+        cols += [k for k in x["cv"]["schemes"] if k not in cols and k != "in-sample"]
+    cols.append("in-sample")
     if cvsets:
         lines += ["## Headline: cross-validated error", "",
                   "Each fold refits the set's constants without one device (leave-one-device-out) or one",
                   "model family (leave-one-family-out) and predicts the rows it left out (tools/crossval.py);",
                   "a row's range is a nominal 90% interval from the other folds' held-out residuals (the",
                   "conformal quantile of |ln(predicted / measured)|, applied both ways), so the coverage is",
-                  "measured on the folds, not tuned. In-sample (every row fitted) beside it.", "",
-                  "| set | group | rows | leave-one-device-out | leave-one-family-out | in-sample | fitted constants |",
-                  "|---|---|---:|---:|---:|---:|---:|"]
+                  "measured on the folds, not tuned. In-sample (every row fitted) beside it. The MLPerf",
+                  "Training set leaves one benchmark or one system out instead.", "",
+                  "| set | group | rows | " + " | ".join(cols) + " | fitted constants |",
+                  "|---|---|---:|" + "---:|" * len(cols) + "---:|"]
         for x in cvsets:
             sch = x["cv"]["schemes"]
 
@@ -336,9 +345,9 @@ def index():
                     return "n/a"
                 return "%s (coverage %s)" % (pct(v["median_abs_error"]).lstrip("+"), _cov(v["coverage"]))
             for g in sch["in-sample"]:
-                lines.append("| %s | %s | %d | %s | %s | %s | %d |" % (
-                    x["title"], group_label(x["cv"], g), sch["in-sample"][g]["rows"], cell("leave-one-device-out", g),
-                    cell("leave-one-family-out", g), cell("in-sample", g), x["cv"]["n_params"]))
+                lines.append("| %s | %s | %d | %s | %d |" % (
+                    x["title"], group_label(x["cv"], g), sch["in-sample"][g]["rows"],
+                    " | ".join(cell(c, g) for c in cols), x["cv"]["n_params"]))
         lines += ["", "## Every set (as scored by its script)", ""]
     lines += ["| set | group | unit | rows | not predicted (runs failed) | median abs error | max abs error | coverage "
               "| median width | details |",
@@ -403,6 +412,11 @@ def index():
               "  not fitted); the joules-per-op method prices them from their specs like every device. The two AGX Xavier rows",
               "  are predicted the same way, from the AGX Xavier's GPU tensor-core peaks (64 tensor cores x 128 FLOP per",
               "  clock x 1.377 GHz, the GPU clock of NVIDIA's Jetson modules table; its two DLAs are not counted either).",
+              "- MLPerf Training time to train (GPT-3 175B, BERT-large, ResNet-50 of v4.0 and v4.1): no constant is",
+              "  fitted to these rows, so every fold predicts with the database's constants and the leave-one-",
+              "  benchmark-out and leave-one-system-out errors equal the in-sample one; the folds give the ranges.",
+              "  The other benchmarks (DLRM, GNN, Stable Diffusion, 3D U-Net, RetinaNet, Llama 2 LoRA) have no model",
+              "  in the project and are listed, with their row counts, in docs/accuracy/training_mlperf.md.",
               "- Pre-training device-hours: the training step model (docs/energy-model.md, \"Training step model\")",
               "  at each run's published shape, global batch and cluster; runs whose cluster size is not published",
               "  (Llama 3 / 3.1 8B and 70B) are not predicted.",

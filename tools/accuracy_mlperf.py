@@ -88,7 +88,7 @@ def predict(row, extra=(), seq=None):
         return None, why
     js, err = ac.run_jc(args + list(extra))
     if js is None:
-        return None, "joulecast: " + (err[len("joulecast: "):] if err.startswith("joulecast: ") else err)
+        return None, err
     return js, None
 
 

@@ -1,0 +1,382 @@
+#!/usr/bin/env python3
+"""accuracy_training_mlperf.py - the MLPerf Training set of `make accuracy`
+(issue 39 item 5): time to train of the closed-division results of MLPerf
+Training v4.0 and v4.1 (tests/accuracy/mlperf-training.csv, copied from
+../shared/data/calibration/mlperf-training-v4.0-v4.1.csv by --import) for
+the benchmarks whose model the project has, cross-validated leave one
+benchmark out and leave one system out (tools/crossval.py).
+
+How a row is predicted: a joulecast training request for what the run
+trained (`samples_or_epoch_at_stop`), on `total_accelerators` of the row's
+device, with its server where the hwdb has one (else `--hosts nodes`
+whole servers of the device's system class), the row's global batch and
+sequence length:
+
+  gpt3    joulecast estimate --train --params 175e9 --layers 96
+              --hidden 12288 --heads 96 --seq S --batch B --tokens T
+              --device D --count G ...  (the training step model; GPT-3
+              175B's shape: Brown et al. 2020, Table 2.1)
+  bert    joulecast estimate models/bert_large.onnx --dim sequence=256
+              --train --samples N --epochs 1 --batch B ...
+  resnet  joulecast estimate models/resnet50.onnx --train
+              --samples 1281167 --epochs E --batch B ...
+
+measured = time_to_train_min / scaling_factor (the run's own time; the
+official score multiplies it by the review committee's convergence
+normalisation); rows flagged `identical_runs_in_rounds` are one run
+submitted more than once and are counted once (the copy that logged what
+it trained).  The set fits no constant of its own: every fold predicts
+with the database's constants (train_goodput is fitted to the pre-training
+runs of tests/accuracy/training-runs.csv by tools/fit_training_step.py,
+not to these rows), so the leave-one-out errors equal the in-sample ones
+and the folds give the ranges (tools/crossval.py: each held-out row's
+range from the other folds' residuals).  A fitter that fits constants to
+these rows hands its fit(rows) to crossvalidate() and is refitted per fold.
+
+  python3 tools/accuracy_training_mlperf.py [--rows FILE] [--out DIR]
+  python3 tools/accuracy_training_mlperf.py --import CALIBRATION.csv
+        rewrite tests/accuracy/mlperf-training.csv from the calibration file
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import accuracy_common as ac  # noqa: E402
+import crossval as cv  # noqa: E402
+
+ROWS = os.path.join(ac.ROOT, "tests", "accuracy", "mlperf-training.csv")
+
+# The calibration file's columns the harness keeps (the others: per-run
+# times, dropped-run counts and the verification text, in the source file).
+COLUMNS = ("round", "submitter", "system_name", "benchmark", "accelerator", "accelerators_per_node", "nodes",
+           "total_accelerators", "host_cpu", "framework", "time_to_train_min", "scaling_factor",
+           "global_batch_size", "max_sequence_length", "train_samples_in_dataset", "samples_or_epoch_at_stop",
+           "energy_kWh", "avg_power_kW", "power_scope", "identical_runs_in_rounds", "source")
+
+# Accelerator names as the submissions write them -> hwdb device ids.
+DEVICES = {
+    "NVIDIA H100-SXM5-80GB": "nvidia-h100-sxm5", "NVIDIA H100-SXM-80GB": "nvidia-h100-sxm5",
+    "NVIDIA H100 80GB HBM3": "nvidia-h100-sxm5", "NVIDIA H200-SXM5-141GB": "nvidia-h200-sxm",
+    "NVIDIA H100-PCIe-80GB": "nvidia-h100-pcie", "H100 NVL Tensor Core GPU (PCIe)": "nvidia-h100-nvl",
+    "NVIDIA Blackwell GPU (B200-SXM-180GB)": "nvidia-b200", "NVIDIA A100-SXM4-80GB": "nvidia-a100-sxm4-80gb",
+    "NVIDIA A100 - PCIe - 80 GB": "nvidia-a100-pcie-80gb", "NVIDIA L40S": "nvidia-l40s",
+    "NVIDIA GeForce RTX 4090": "nvidia-rtx-4090", "NVIDIA RTX A5000": "nvidia-rtx-a5000",
+    "AMD Radeon RX 7900 XTX": "amd-radeon-rx-7900-xtx", "TPU-v5p": "google-tpu-v5p",
+    "TPU-trillium": "google-tpu-v6e", "Intel(R) Gaudi(R) 2 AI Accelerator": "intel-gaudi2",
+}
+
+# Servers the hwdb has, by (device, accelerators per node): the NVIDIA DGX
+# systems by name (Eos is a DGX H100 SuperPOD), an OEM 8-GPU HGX board
+# by its reference configuration.  Any other row: --hosts NODES whole
+# servers of the device's system class (named in the output).
+DGX = (("Eos", "nvidia-dgx-h100"),)
+HOSTS = {("nvidia-h100-sxm5", 8): "hgx-h100-8gpu"}
+
+# The benchmarks without a model in the project (listed, not predicted).
+NOT_MODELLED = {
+    "dlrm_dcnv2": "DLRM-DCNv2 (recommender: embedding tables and the cross network; no model in models/)",
+    "gnn": "R-GAT on IGBH (graph neural network; no model in models/)",
+    "stable_diffusion": "Stable Diffusion v2 (latent diffusion U-Net + text encoder; no model in models/)",
+    "unet3d": "3D U-Net on KiTS19 (no model in models/)",
+    "ssd": "RetinaNet on OpenImages (the `ssd` benchmark id; no model in models/)",
+    "llama2_70b_lora": "Llama 2 70B LoRA fine-tuning (until fine-tuning lands: issue 40)",
+}
+TITLE = {"gpt3": "GPT-3 175B", "bert": "BERT-large", "resnet": "ResNet-50"}
+
+# GPT-3 175B: Brown et al. 2020, "Language Models are Few-Shot Learners",
+# Table 2.1 (n_params 175.0B, n_layers 96, d_model 12288, n_heads 96).
+GPT3 = {"params": "175e9", "layers": "96", "hidden": "12288", "heads": "96"}
+# BERT-large pre-training (phase 2 of the MLPerf reference: sequences of at
+# most 512 tokens of Wikipedia).  The submissions skip padding (unpadded
+# attention kernels or packing), so a sample costs its own tokens: Krell,
+# Kosec, Perez, Fitzgibbon, "Efficient Sequence Packing without
+# Cross-contamination" (arXiv:2107.02027, 2021): at sequence length 512
+# padding is in excess of 50% of the tokens of the Wikipedia pre-training
+# set, so the mean sequence is at most 256 tokens (sourced, not fitted).
+BERT_SEQ = 256
+BERT_MAX_SEQ = 512
+IMAGENET_TRAIN = 1281167     # ILSVRC-2012 training images (also the rows' train_samples_in_dataset)
+
+
+def device(row):
+    return DEVICES.get(row["accelerator"])
+
+
+def host_args(row):
+    dev, per = device(row), int(row["accelerators_per_node"] or 0)
+    for key, hid in DGX:
+        if row["submitter"] == "NVIDIA" and row["system_name"].startswith(key) and dev == "nvidia-h100-sxm5":
+            return ["--host", hid]
+    hid = HOSTS.get((dev, per))
+    if hid:
+        return ["--host", hid]
+    return ["--hosts", row["nodes"]] if row.get("nodes") else []
+
+
+def trained(row):
+    """(kind, value) of samples_or_epoch_at_stop: tokens, samples_count or
+    epoch; (None, None) when the row does not log it."""
+    s = row.get("samples_or_epoch_at_stop") or ""
+    if "=" not in s:
+        return None, None
+    k, v = s.split("=", 1)
+    return k, float(v)
+
+
+def measured(row):
+    """The run's own minutes: time_to_train_min / scaling_factor."""
+    return float(row["time_to_train_min"]) / float(row["scaling_factor"] or 1)
+
+
+def recipe(row):
+    """The joulecast arguments of a row, or (None, reason)."""
+    b = row["benchmark"]
+    if b in NOT_MODELLED:
+        return None, "not modelled: " + NOT_MODELLED[b]
+    if not row["time_to_train_min"]:
+        return None, "no time to train (no converged run)"
+    dev = device(row)
+    if dev is None:
+        return None, "accelerator %r has no hwdb entry" % row["accelerator"]
+    kind, n = trained(row)
+    if kind is None:
+        return None, "what the run trained is not logged (samples_or_epoch_at_stop)"
+    common = ["--device", dev, "--count", row["total_accelerators"], "--batch", row["global_batch_size"],
+              "--pue", "1", "--ci", "400"] + host_args(row)
+    if b == "gpt3":
+        return ["estimate", "--train", "--params", GPT3["params"], "--layers", GPT3["layers"],
+                "--hidden", GPT3["hidden"], "--heads", GPT3["heads"], "--seq", row["max_sequence_length"],
+                "--tokens", "%.0f" % n] + common, None
+    if b == "bert":
+        return ["estimate", "models/bert_large.onnx", "--dim", "sequence=%d" % BERT_SEQ, "--train",
+                "--samples", "%.0f" % n, "--epochs", "1"] + common, None
+    if b == "resnet":
+        return ["estimate", "models/resnet50.onnx", "--train", "--samples",
+                row["train_samples_in_dataset"] or str(IMAGENET_TRAIN), "--epochs", "%g" % n] + common, None
+    return None, "benchmark %r has no recipe" % b
+
+
+def run_key(row):
+    """One run submitted more than once shares this key (flagged rows)."""
+    return (row["benchmark"], row["accelerator"], row["total_accelerators"], row["time_to_train_min"])
+
+
+def count_once(rows):
+    """rows with each identical run kept once: among the rows flagged
+    identical_runs_in_rounds with the same run, the first that logged
+    what it trained.  Returns (kept, {dropped id: kept id})."""
+    first = {}
+    for r in rows:
+        if r["identical_runs_in_rounds"]:
+            k = run_key(r)
+            if k not in first or (trained(first[k])[0] is None and trained(r)[0] is not None):
+                first[k] = r
+    kept, dropped = [], {}
+    for r in rows:
+        k = run_key(r)
+        if r["identical_runs_in_rounds"] and first[k] is not r:
+            dropped[r["id"]] = first[k]["id"]
+        else:
+            kept.append(r)
+    return kept, dropped
+
+
+def system(row):
+    """The system of leave-one-system-out: one submitter's platform of
+    one accelerator and node size (Eos at 8 or 11,616 GPUs is one system)."""
+    return "%s %s x%s" % (row["submitter"], device(row) or row["accelerator"], row["accelerators_per_node"])
+
+
+def scale_group(row):
+    n = int(row["total_accelerators"])
+    if row["benchmark"] == "gpt3":
+        return "GPT-3 at 256-11,616 accelerators" if 256 <= n <= 11616 else "GPT-3 below 256 accelerators"
+    return None
+
+
+_memo = {}
+
+
+def base(row):
+    """(minutes low, central, high, note) at the database's constants, or
+    (None, reason).  Memoised per row id."""
+    if row["id"] in _memo:
+        return _memo[row["id"]]
+    args, why = recipe(row)
+    if args is None:
+        out = (None, why)
+    else:
+        js, err = ac.run_jc(args)
+        if js is None:
+            out = (None, err)
+        else:
+            w = js["results"]["wall_hours"]
+            note = "MFU x goodput %.2f" % js["results"]["implied_utilization"]["central"] \
+                if (js["results"].get("implied_utilization") or {}).get("central") is not None else ""
+            out = ((60 * w["low"], 60 * w["central"], 60 * w["high"], note), None)
+    _memo[row["id"]] = out
+    return out
+
+
+def warm(rows, jobs=2):
+    """Runs every row's prediction (two at a time: the CLI is one process
+    per row)."""
+    with ThreadPoolExecutor(jobs) as ex:
+        list(ex.map(base, rows))
+
+
+def fit_none(rows):
+    """The set's own fitted constants: none (see the module comment)."""
+    return {}
+
+
+def predict(params, row):
+    b, _ = base(row)
+    return None if b is None else b[1]
+
+
+def crossvalidate(rows, fit=fit_none, n_params=0):
+    """tools/crossval.py: leave one benchmark out, leave one system out."""
+    return cv.run(rows, fit, predict, measured,
+                  keys={"benchmark": lambda r: r["benchmark"], "system": system}, n_params=n_params)
+
+
+def factor2(per):
+    return sum(1 for d in per if d.get("central") is not None and abs(math.log(d["central"] / d["measured"])) > math.log(2))
+
+
+def fold_range(scheme):
+    meds = [f["median_abs_error"] for f in scheme["folds"] if f["median_abs_error"] is not None]
+    return (min(meds), max(meds)) if meds else (None, None)
+
+
+def counts(rows, key):
+    out = {}
+    for r in rows:
+        out[key(r)] = out.get(key(r), 0) + 1
+    return sorted(out.items(), key=lambda kv: (-kv[1], str(kv[0])))
+
+
+def summary_lines(all_rows, kept, dropped, res):
+    """Markdown: the headline figures, the not-modelled benchmarks and the
+    devices the hwdb does not have, with their counts."""
+    lines = []
+    for name, label in (("benchmark", "leave one benchmark out"), ("system", "leave one system out")):
+        s = res["schemes"][name]
+        lo, hi = fold_range(s)
+        lines.append("- %s: median |error| %s over %d rows (%d beyond a factor of 2); per-fold median |error| "
+                     "%s .. %s over %d folds; range coverage %s." % (
+                         label, ac.pct(s["summary"]["median_abs_error"]).lstrip("+"), s["summary"]["rows"],
+                         factor2(s["rows"]), ac.pct(lo).lstrip("+"), ac.pct(hi).lstrip("+"), len(s["folds"]),
+                         ac._cov(s["summary"]["coverage"])))
+    big = [d for d in res["schemes"]["benchmark"]["rows"] if scale_group(d["row"]) == "GPT-3 at 256-11,616 accelerators"]
+    sb = cv.summarise(big)
+    lines.append("- GPT-3 at 256-11,616 accelerators: median |error| %s, median signed %s over %d rows "
+                 "(target: within 20%% median)." % (ac.pct(sb["median_abs_error"]).lstrip("+"),
+                                                  ac.pct(sb["median_signed_error"]), sb["rows"]))
+    lines.append("- Rows: %d in the file; %d counted once more (identical runs submitted again); %d of the "
+                 "modelled benchmarks (%s)." % (
+                     len(all_rows), len(dropped), sum(1 for r in kept if r["benchmark"] in TITLE),
+                     ", ".join("%s %d" % (TITLE[b], n) for b, n in counts(kept, lambda r: r["benchmark"])
+                               if b in TITLE)))
+    lines.append("- Not modelled (no model in the project): " + "; ".join(
+        "%s: %d rows" % (NOT_MODELLED[b], n) for b, n in counts(kept, lambda r: r["benchmark"])
+        if b in NOT_MODELLED) + ".")
+    nodev = counts([r for r in kept if device(r) is None], lambda r: r["accelerator"])
+    lines.append("- Accelerators without an hwdb entry: " + ("; ".join("%s: %d rows" % kv for kv in nodev)
+                                                             if nodev else "none") + ".")
+    refused = counts([r for r in kept if r["benchmark"] in TITLE and r["time_to_train_min"]
+                      and base(r)[0] is None and str(base(r)[1]).startswith(ac.RUN_FAILED)],
+                     lambda r: "%s (%s)" % (device(r), base(r)[1].split(": ")[-1]))
+    lines.append("- Modelled rows the estimate refuses: " + ("; ".join("%s: %d rows" % kv for kv in refused)
+                                                          if refused else "none") + ".")
+    return lines + [""]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rows", default=ROWS)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--import", dest="imp", metavar="CALIBRATION_CSV")
+    a = ap.parse_args()
+    if a.imp:
+        return import_rows(a.imp, a.rows)
+    all_rows = ac.read_rows(a.rows)
+    kept, dropped = count_once(all_rows)
+    rows = [r for r in kept if r["benchmark"] in TITLE]
+    warm(rows)
+    res = crossvalidate([r for r in rows if r["time_to_train_min"]])
+    held = {d["row"]["id"]: d for d in res["schemes"]["benchmark"]["rows"]}
+    out = []
+    for row in rows:
+        r = {"id": row["id"], "measured": measured(row) if row["time_to_train_min"] else None,
+             "group": TITLE[row["benchmark"]]}
+        d = held.get(row["id"], {})
+        b, why = base(row)
+        if d.get("central") is None:
+            r["reason"] = why or "no figure"
+        else:
+            r.update(low=d["low"], central=d["central"], high=d["high"],
+                     note="; ".join(x for x in (system(row), b[3]) if x))
+        out.append(r)
+    groupings = {"benchmark": lambda r: TITLE[r["benchmark"]], "scale": lambda r: scale_group(r) or "other rows"}
+    cvs = ac.cv_summary(res, groupings)
+    for line in cv.report(res, "MLPerf Training time to train"):
+        print(line)
+    extra = summary_lines(all_rows, kept, dropped, res)
+    for line in extra:
+        print(line)
+    how = ("a joulecast training request for what the run trained (`samples_or_epoch_at_stop`: tokens for "
+           "GPT-3 175B through the training step model `--params 175e9 --layers 96 --hidden 12288 --heads 96 "
+           "--seq S --batch B --tokens T`; samples of BERT-large, `models/bert_large.onnx` at %d tokens per "
+           "sample, the unpadded mean of its Wikipedia set (Krell et al. 2021); epochs of ResNet-50 over "
+           "1,281,167 images, `models/resnet50.onnx`) on the row's accelerators (`--device D --count G`), "
+           "the row's global batch, the server the hwdb has (DGX H100 for Eos, HGX H100 for other 8 x H100 "
+           "SXM servers) or `--hosts NODES` of the device's system class, the database's runtime and "
+           "precision defaults; measured = time_to_train_min / scaling_factor; identical runs counted once. "
+           "No constant is fitted to these rows: leave-one-benchmark-out and leave-one-system-out predict "
+           "with the same constants, the folds give each row's range." % BERT_SEQ)
+    ac.write_set("training_mlperf", "MLPerf Training v4.0/v4.1 time to train (GPT-3, BERT, ResNet-50)",
+                 "minutes", how,
+                 "time from run start to run stop of the closed-division results (evaluations included, "
+                 "initialisation excluded), recomputed from the logs by the official rules "
+                 "(tests/accuracy/mlperf-training.csv, from ../shared/data/calibration/mlperf-training-v4.0-v4.1.csv).",
+                 out, out_dir=a.out, cv=cvs, extra_lines=extra,
+                 targets="leave-one-benchmark-out and leave-one-system-out median |error| <= 15% each, none beyond "
+                         "a factor of 2; GPT-3 at 256-11,616 accelerators within 20% median (issue 39)")
+    return 0
+
+
+def import_rows(src, dst):
+    """tests/accuracy/mlperf-training.csv from the calibration file: its
+    rows in order, the COLUMNS above, an id per row."""
+    with open(src) as f:
+        rows = list(csv.DictReader(f))
+    ids = set()
+    with open(dst, "w", newline="") as f:
+        f.write("# MLPerf Training v4.0 and v4.1 closed-division results, copied row by row from\n"
+                "# ../shared/data/calibration/mlperf-training-v4.0-v4.1.csv by tools/accuracy_training_mlperf.py --import\n"
+                "# (its columns below; each row's source is the results repository, commit and path in `source`).\n"
+                "# time_to_train_min: recomputed from the run logs by the official result-summarizer rules (olympic\n"
+                "# mean, x scaling_factor); energy_kWh / avg_power_kW: measured whole-system energy and power where\n"
+                "# the submission metered it (power_scope says where).  id: round, submitter, system, benchmark, GPUs.\n")
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(("id",) + COLUMNS)
+        for r in rows:
+            rid = "%s %s %s %s x%s" % (r["round"], r["submitter"], r["system_name"], r["benchmark"],
+                                       r["total_accelerators"])
+            n, base_id = 2, rid
+            while rid in ids:
+                rid, n = "%s #%d" % (base_id, n), n + 1
+            ids.add(rid)
+            w.writerow((rid,) + tuple(r[c] for c in COLUMNS))
+    print("wrote %s (%d rows)" % (os.path.relpath(dst, ac.ROOT), len(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
