@@ -58,6 +58,21 @@ case_ hw_show_derived 0 'peak_tflops.fp32 .*(derived)' -- "$JC" hw show intel-co
 case_ hw_show_sm_count_json 0 '"sm_count"' -- "$JC" hw show a100 --json
 case_ hw_show_alias 0 'tdp_w                  400 W' -- "$JC" hw show A100
 case_ hw_show_source 0 'source nvidia-a100-sxm4-80gb-spec' -- "$JC" hw show a100
+# system entries of issue 39 item 4 (tools/hwdb_input/systems.csv): a GB200
+# NVL72 rack is one host of 72 GPUs whose nameplate (120 kW) is above a
+# server's; its GPUs form one 72-GPU NVLink domain with a 400 Gb/s NIC each
+case_ hw_show_nvl72_rack 0 'max_power_w            120,000 W' -- "$JC" hw show gb200-nvl72
+case_ hw_show_nvl72_domain 0 'node_devices           72' -- "$JC" hw show gb200
+case_ hw_show_gb300_network 0 'node_network_gbs       100 GB/s' -- "$JC" hw show gb300
+case_ hw_show_mi355x_platform 0 'accelerators.count     8' -- "$JC" hw show mi355x-platform
+# 144 GB200 on the rack host: two racks, each with its 10.8 kW of Grace CPUs and memory
+"$JC" estimate --train --params 8e9 --layers 32 --hidden 4096 --heads 32 --seq 8192 --batch 144 --tokens 1e9 \
+  --device gb200 --count 144 --host gb200-nvl72 --json > "$out/nvl72.json" 2>&1
+if python3 -c 'import json,sys; a={x["key"]: x["value"]["central"] for x in json.load(open(sys.argv[1]))["assumptions"]}; sys.exit(0 if (a["hosts"], a["host.power_w"]) == (2, 21600) else 1)' "$out/nvl72.json" 2>/dev/null; then
+  echo "PASS hwdb_cli/estimate_nvl72_hosts"
+else
+  echo "FAIL hwdb_cli/estimate_nvl72_hosts (want 2 hosts of 10,800 W)"; tail -3 "$out/nvl72.json" | sed 's/^/    /'
+fi
 case_ hw_show_host 0 'host_power_w' -- "$JC" hw show p4d.24xlarge
 case_ hw_show_typo 6 'did you mean nvidia-a100-sxm4-80gb' -- "$JC" hw show nvidia-a100-sxm4-80g
 case_ hw_show_override 0 'tdp_w                  450 W' -- "$JC" hw show a100 --hwdb tests/hwdb/override

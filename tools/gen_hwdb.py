@@ -1551,20 +1551,44 @@ def build_hosts(data, epo, cpu_devs):
                     "note": "a stated reference configuration, not a measured product; " + FACTS_NOTE + " (cpus.csv amd-ryzen-9-5950x)"}
     hosts.append(srv("workstation-1gpu", ["generic-1gpu-server", "server-1gpu"], "Typical 1-GPU workstation (16-core desktop CPU, 64 GB; accelerator given by the user)", "generic", None, 1, "amd-ryzen-9-5950x", 1, 64, "ws-1gpu", None,
                      "pair with --device; e.g. one RTX 4090 or A100 PCIe"))
-    # the project's own cloud instances (tools/hwdb_input/hosts.csv), at the end
     srcs = {r["id"]: r for r in read_csv(os.path.join(INPUT_DIR, "sources.csv"))}
-    for r in read_csv(os.path.join(INPUT_DIR, "hosts.csv")):
-        sid = r["source"]
-        if sid not in S:
+
+    def add_source(sid):
+        """A project source (tools/hwdb_input/sources.csv) into hosts.yaml."""
+        if sid and sid not in S:
             e = {"citation": srcs[sid]["citation"], "year": int(srcs[sid]["year"])}
             if srcs[sid]["url"]:
                 e["url"] = srcs[sid]["url"]
+            if srcs[sid].get("note"):
+                e["note"] = srcs[sid]["note"]
             S[sid] = e
+    # the project's own on-premises systems (tools/hwdb_input/systems.csv):
+    # host power by srv()'s rule unless the row derives its own (a rack
+    # whose CPUs and memory are a superchip's share)
+    for r in read_csv(os.path.join(INPUT_DIR, "systems.csv")):
+        for sid in (r["source"], r["max_power_source"]):
+            add_source(sid)
+        if r["cpu_device"] not in cpu_by:
+            raise SystemExit("gen_hwdb: systems.csv %s: cpu_device %s is not a CPU of the database" % (r["id"], r["cpu_device"]))
+        h = srv(r["id"], r["aliases"].split("|") if r["aliases"] else None, r["name"], r["vendor"], r["device"],
+                int(r["count"]), r["cpu_device"], int(r["cpu_count"]), fnum(r["memory_gb"]), r["source"], None, r["note"])
+        if r["host_power_w"]:
+            h["host_power_w"] = {"value": fnum(r["host_power_w"]), "source": r["source"], "derived": r["host_power_derived"]}
+        if r["max_power_w"]:   # before the note, as srv() orders it
+            note = h.pop("note", None)
+            h["max_power_w"] = {"value": fnum(r["max_power_w"]), "source": r["max_power_source"] or r["source"]}
+            if note:
+                h["note"] = note
+        hosts.append(h)
+    # the project's own cloud instances (tools/hwdb_input/hosts.csv), at the end
+    for r in read_csv(os.path.join(INPUT_DIR, "hosts.csv")):
+        sid = r["source"]
+        add_source(sid)
         hosts.append(cloud_host(co, r["id"], r["alias"], r["name"], r["provider"], r["device"], int(r["count"]), r["cpu_name"],
                                 r["cpu_device"] or None, int(r["vcpus"]), fnum(r["memory_gb"]), r["ccf_key"], sid))
     doc = {"schema": "joulecast-hwdb/1", "sources": S, "hosts": hosts}
     write_yaml(OUT, "hosts.yaml", ["facts/energy_per_op.csv (CCF coefficients epo-079..089)", "facts/cpus.csv", "green-algorithms/v3.0/referenceValues.csv",
-                                   "tools/hwdb_input/hosts.csv", "tools/hwdb_input/sources.csv"], doc)
+                                   "tools/hwdb_input/hosts.csv", "tools/hwdb_input/systems.csv", "tools/hwdb_input/sources.csv"], doc)
 
 
 # --------------------------------------------------------------------------
