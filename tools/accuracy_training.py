@@ -6,11 +6,12 @@ Rows: tests/accuracy/training-runs.csv (copied row by row from
 
   energy        training energy from FLOPs for the runs with a measured
                 (Patterson et al. 2021) or stated (OPT-175B) power:
-                joulecast estimate --train --params N --tokens F/(6N)
-                    --device D --count G --pue P
-                (the 6ND work equals the published FLOPs; N makes the
-                utilisation model-size aware); compared with the published
-                energy in its scope (system energy x PUE, or GPU energy).
+                joulecast estimate --train --flops F --device D --count G
+                    --pue P
+                (the published FLOPs at the device's utilisation; --params
+                would run the training step model on a derived shape);
+                compared with the published energy in its scope (system
+                energy x PUE, or GPU energy).
   device_hours  device-hours of LLaMA-1, Llama 2, Llama 3.1 405B and
                 BLOOM pre-training from the training step model:
                 joulecast estimate --train --params N --layers L --hidden H
@@ -32,9 +33,7 @@ import fit_training_step as fts  # noqa: E402
 
 
 def recipe(row):
-    n = float(row["params"])
-    tokens = float(row["total_flops"]) / (6 * n)
-    return ["estimate", "--train", "--params", "%.6g" % n, "--tokens", "%.6g" % tokens,
+    return ["estimate", "--train", "--flops", "%.6g" % float(row["total_flops"]),
             "--device", row["device"], "--count", row["count"], "--pue", row["pue"], "--ci", "400"]
 
 
@@ -99,9 +98,9 @@ def main():
             else:
                 r.update(low=v["low"], central=v["central"], high=v["high"])
             out.append(r)
-        how = ("`joulecast estimate --train --params N --tokens T --device D --count G --pue P` "
-               "(T = published FLOPs / 6N); the time follows from the device's large-model utilisation scaled "
-               "by the model size, the power from the device power model and the host of its system class.")
+        how = ("`joulecast estimate --train --flops F --device D --count G --pue P` "
+               "(F = the published FLOPs); the time follows from the device's large-model utilisation, "
+               "the power from the device power model and the host of its system class.")
         ac.write_set(sname, title, unit, how,
                      "as published by each source (tests/accuracy/training-runs.csv, column scope): Patterson "
                      "et al. 2021 energies are measured system power per accelerator x hours x PUE; OPT-175B "

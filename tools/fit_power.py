@@ -57,7 +57,7 @@ def fit_tpu():
     and u = achieved / peak, so k = -ln(1 - a) / u; median and p10/p90."""
     rows = [r for r in ac.read_rows(os.path.join(ac.ROOT, "tests", "accuracy", "training-runs.csv"))
             if r["device"] == "google-tpu-v2" and r["system_w_per_device"]]
-    js, err = ac.run_jc(["estimate", "--train", "--params", "2e8", "--tokens", "1e9", "--device", "google-tpu-v2",
+    js, err = ac.run_jc(["estimate", "--train", "--flops", "1.2e18", "--device", "google-tpu-v2",
                          "--ci", "400", "--pue", "1"])
     if js is None:
         raise SystemExit("fit: tpu: %s" % err)

@@ -26,12 +26,14 @@ import fit_common as fc  # noqa: E402
 
 def device_util(dev):
     """(u_device, peak FLOP/s, from a fallback?) from the CLI's assumptions."""
-    js, err = ac.run_jc(["estimate", "--train", "--params", "1e12", "--tokens", "1e9", "--device", dev,
+    # --flops: the device's utilisation as it stands (--train --params runs
+    # the training step model, whose utilisation is its output)
+    js, err = ac.run_jc(["estimate", "--train", "--flops", "6e21", "--device", dev,
                          "--ci", "400", "--pue", "1"])
     if js is None:
         raise SystemExit("fit: %s: %s" % (dev, err))
     a = {x["key"]: x for x in js["assumptions"]}
-    u = a["utilization"]["value"]["central"] / a["utilization.size_factor"]["value"]["central"]
+    u = a["utilization"]["value"]["central"]
     return u, a["device.peak_flops"]["value"]["central"] * 1e12, "FALLBACK" in a["utilization"]["label"]
 
 

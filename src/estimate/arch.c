@@ -9,6 +9,8 @@
  */
 #include "estimate/arch.h"
 
+#include <math.h>
+
 double jci_arch_attn_params(const jc_arch *a)
 {
     double d = (double)a->hidden, h = (double)a->heads;
@@ -98,4 +100,23 @@ double jci_arch_attn_flops_pair(const jc_arch *a)
     double h = (double)a->heads;
     if (a->mla) return 2 * h * (double)(a->kv_lora + a->qk_rope) + 2 * h * (double)a->kv_lora;
     return 4 * h * (double)a->head_dim;
+}
+
+/* A dense decoder's layers and width from its parameter count alone:
+ * N = 12 L d^2 (Kaplan et al. 2020, eq. 2.1) at the aspect d = 128 L that
+ * Llama 2 7B (32 x 4096) and 13B (40 x 5120), Llama 3 8B (32 x 4096) and
+ * GPT-3 175B (96 x 12288) share; d in whole groups of 8 heads of 128 (so
+ * that tensor parallel 8 divides the heads), or of one head below 1024.
+ * With the width given (d > 0), L = N / (12 d^2). */
+void jci_arch_dense_shape(double N, double d_given, double *L, double *d)
+{
+    if (d_given > 0) {
+        *d = d_given;
+        *L = fmax(1, round(N / (12 * d_given * d_given)));
+        return;
+    }
+    double l0 = cbrt(N / (12.0 * 128 * 128));
+    double q = 128 * l0 >= 1024 ? 1024 : 128;
+    *L = fmax(1, round(l0));
+    *d = fmax(128, round(128 * l0 / q) * q);
 }

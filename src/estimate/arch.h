@@ -37,4 +37,10 @@ double jci_arch_kv_elems_layer(const jc_arch *a);
  * (QK^T and PV; MLA decode in the absorbed form over the latent). */
 double jci_arch_attn_flops_pair(const jc_arch *a);
 
+/* A dense decoder's layers *L and width *d from its parameter count N
+ * (--params without --layers): N = 12 L d^2 at d = 128 L, d in whole
+ * groups of heads of 128; with d_given > 0 that width and L = N / (12 d^2).
+ * The rule is stated in docs/energy-model.md "Training step model". */
+void jci_arch_dense_shape(double N, double d_given, double *L, double *d);
+
 #endif /* JC_ARCH_H */

@@ -84,9 +84,54 @@ typedef struct tstate {
     int batch_moved;
 } tstate;
 
+/* --params alone (no --layers): the step model on a derived dense shape,
+ * unless the user gave what it would compute (the utilisation, the
+ * runtime), the work as FLOPs, or a mixture of experts (--active-params:
+ * no dense shape holds it; 6 N_active D at the device's utilisation). */
+static int params_derived(const jc_job *j)
+{
+    return given(j->params) && !given(j->layers) && !j->hf_config && !given(j->flops) && !given(j->utilization) &&
+           !given(j->hours) && !given(j->device_hours) && !given(j->active_params);
+}
+
+/* The option that brought the job to the step model, for messages. */
+static const char *route(const jc_job *j)
+{
+    return j->hf_config ? "--hf-config" : given(j->layers) ? "--layers" : "--params";
+}
+
 int jci_est_step_wanted(const jc_job *j)
 {
-    return j->mode == JC_MODE_TRAINING && (j->hf_config || given(j->layers));
+    return j->mode == JC_MODE_TRAINING && (j->hf_config || given(j->layers) || params_derived(j));
+}
+
+static jc_status shape_dense(est *s, tshape *h, double L, double d, double heads);
+
+/* The shape of --params alone: a dense decoder derived from the count
+ * (jci_arch_dense_shape; --hidden and --heads kept when given), named in
+ * the result as the shape it assumed. */
+static jc_status shape_derived(est *s, tshape *h)
+{
+    const jc_job *j = s->b.job;
+    if (given(j->ep) || given(j->total_params))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s needs a mixture of experts, and the shape --params alone derives "
+                            "is dense: give --hf-config FILE, or --layers L --hidden H --heads A --seq S with "
+                            "--total-params", given(j->ep) ? "ep" : "total-params");
+    double L, d;
+    jci_arch_dense_shape(j->params, given(j->hidden) ? j->hidden : 0, &L, &d);
+    double heads = given(j->heads) ? j->heads : fmax(1, round(d / 128));
+    jc_status st = shape_dense(s, h, L, d, heads);
+    if (st) return st;
+    h->src = "--params (derived shape)";
+    const char *how = given(j->hidden)
+        ? jci_bld_str(&s->b, "layers = N / (12 d^2) at --hidden %s (Kaplan et al. 2020, eq. 2.1)", FMT_N(d))
+        : "N = 12 L d^2 (Kaplan et al. 2020, eq. 2.1) at d = 128 L (Llama 2 7B / 13B, Llama 3 8B, GPT-3 175B), "
+          "d in groups of 8 heads of 128";
+    jci_bld_assume(&s->b, "train.shape", jci_bld_str(&s->b, "dense decoder shape derived from --params: %s layers x "
+                   "width %s, %s heads, MLP %s; no vocabulary (embeddings counted as layers: give --hf-config or "
+                   "--layers for the real shape)", FMT_N(L), FMT_N(d), FMT_N(heads), FMT_N(h->ffn)),
+                   R1(L), "layers", JC_ORIGIN_DERIVED, how);
+    return JC_OK;
 }
 
 /* The shape of a --params job: --layers --hidden --heads --seq, a dense
@@ -98,6 +143,7 @@ static jc_status shape_params(est *s, tshape *h)
     const jc_job *j = s->b.job;
     static const char *const need[] = {"params", "hidden", "heads", "seq"};
     const double v[] = {j->params, j->hidden, j->heads, j->seq};
+    if (!given(j->layers)) return shape_derived(s, h);
     for (int i = 0; i < 4; i++)
         if (!given(v[i]))
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--train --layers needs --%s too (the step model's shape: "
@@ -105,12 +151,21 @@ static jc_status shape_params(est *s, tshape *h)
     if (given(j->active_params))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "the step model takes a mixture of experts as --params ACTIVE "
                             "--total-params TOTAL: drop --active-params");
+    jc_status st = shape_dense(s, h, j->layers, j->hidden, j->heads);
     h->src = "--params";
+    return st;
+}
+
+/* A dense MHA shape of L layers of width d and `heads` heads holding
+ * --params (--total-params for the memory). */
+static jc_status shape_dense(est *s, tshape *h, double L, double d, double heads)
+{
+    const jc_job *j = s->b.job;
     h->type = "dense";
-    h->L = j->layers;
-    h->d = j->hidden;
-    h->heads = h->kvh = j->heads;
-    h->hd = h->qk = h->v = j->hidden / j->heads;
+    h->L = L;
+    h->d = d;
+    h->heads = h->kvh = heads;
+    h->hd = h->qk = h->v = d / heads;
     h->vocab = 0;
     h->P_active = j->params;
     h->P_total = given(j->total_params) ? j->total_params : j->params;
@@ -542,6 +597,10 @@ static jc_status resolve_constants(est *s, tstate *t)
         return jci_bld_fail(&s->b, JC_ERR_HWDB, "device %s has no memory_gb: the training layout needs it",
                             s->dev->id);
     t->cap = s->dev->memory_gb.value * 1e9 * t->mem_frac.central;
+    if (!(s->bw > 0) || !(s->peak > 0))
+        return jci_bld_fail(&s->b, JC_ERR_HWDB, "device %s has no %s: the training step model times its kernels "
+                            "with it (give --utilization U for 6ND at a utilisation)", s->dev->id,
+                            s->bw > 0 ? "dense peak at this precision" : "memory bandwidth (memory_bw_gbs)");
     return JC_OK;
 }
 
@@ -574,13 +633,14 @@ static jc_status resolve_stages(est *s, tstate *t, double *D_out)
     const jc_job *j = s->b.job;
     if (!given(j->tokens) || !(j->tokens > 0))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--train with %s needs --tokens D (the tokens trained on)",
-                            j->hf_config ? "--hf-config" : "--layers");
+                            route(j));
     double D = j->tokens, S = j->seq;
     if (!given(S)) {
         double mx = t->sh.a && t->sh.a->max_ctx > 0 ? (double)t->sh.a->max_ctx : 8192;
         S = fmin(mx, 8192);
-        t->why[7] = jci_bld_str(&s->b, "sequence %s: the config's context, at most 8192 (the main stage of "
-                                "Llama 3 and DeepSeek-V3 pre-training ran at 8192 / 4096; give --seq)", FMT_N(S));
+        t->why[7] = jci_bld_str(&s->b, "sequence %s: %s, at most 8192 (the main stage of Llama 3 and DeepSeek-V3 "
+                                "pre-training ran at 8192 / 4096; give --seq)", FMT_N(S),
+                                t->sh.a ? "the config's context" : "no context known");
     }
     if (given(j->long_seq) != given(j->long_tokens))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--long-seq and --long-tokens go together (a long-context stage of "
@@ -801,13 +861,13 @@ jc_status jci_est_resolve_step(est *s)
     if (!t) return jci_bld_fail(&s->b, JC_ERR_NOMEM, "out of memory");
     if (s->an)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "a MODEL.onnx and %s both give the architecture: choose one",
-                            j->hf_config ? "--hf-config" : "--layers");
+                            route(j));
     if (given(j->utilization))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--utilization has no effect with the training step model (%s): the "
-                            "utilisation is its output; drop it", j->hf_config ? "--hf-config" : "--layers");
+                            "utilisation is its output; drop it", route(j));
     if (given(s->known_T))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--hours / --device-hours give the runtime: the training step model "
-                            "(%s) would have no effect; drop one", j->hf_config ? "--hf-config" : "--layers");
+                            "(%s) would have no effect; drop one", route(j));
     if (j->hf_config) {
         if ((st = jc_arch_load_hf(j->hf_config, &s->arch, s->b.d))) return st;
         if ((st = shape_arch(s, s->arch, &t->sh))) return st;

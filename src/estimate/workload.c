@@ -364,7 +364,7 @@ jc_status jci_est_check_options(est *s)
     int known_T = given(j->hours) || given(j->device_hours);
     /* --train --params: --batch with --seq counts the steps (optimizer,
      * gradient all-reduce) */
-    int step_batch = train && given(j->params) && given(j->seq);
+    int step_batch = (train && given(j->params) && given(j->seq)) || jci_est_step_wanted(j);
     if (!s->an && given(j->batch) && (given(j->flops) || given(j->params)) && !step_batch)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch has no effect with --%s: the work given does not depend on "
                             "the batch size (give a MODEL.onnx to use one%s)", given(j->flops) ? "flops" : "params",

@@ -357,6 +357,8 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
     /* what ran, on what: only what the user gave */
     const jc_assumption *rh = jci_estimate_assumption(e, JCI_AK_RUNTIME_HOURS), *rdh = jci_estimate_assumption(e, JCI_AK_RUNTIME_DEVICE_HOURS);
     const jc_assumption *np = jci_estimate_assumption(e, JCI_AK_PARAMS), *fl = jci_estimate_assumption(e, JCI_AK_TOTAL_FLOPS);
+    const jc_assumption *tp = jci_estimate_assumption(e, JCI_AK_TR_PARAMS_ACTIVE);
+    if (!np && tp && tp->origin == JC_ORIGIN_USER) np = tp;   /* the step model's --params */
     if (o->model) {
         fputs(train ? "Training the model " : "Running inference with the model ", f);
         char tidy[1024];

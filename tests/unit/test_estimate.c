@@ -117,7 +117,8 @@ static void test_gpt3_from_flops(void)
 
 static void test_params_tokens_rule(void)
 {
-    /* 6ND: 7e9 params x 2e12 tokens = 8.4e22 FLOPs */
+    /* 6ND: 7e9 params x 2e12 tokens = 8.4e22 FLOPs, at the utilisation
+     * given (without one, --params runs the training step model) */
     jc_job j;
     jc_job_init(&j);
     j.mode = JC_MODE_TRAINING;
@@ -125,6 +126,7 @@ static void test_params_tokens_rule(void)
     j.count = 1024;
     j.params = 7e9;
     j.tokens = 2e12;
+    j.utilization = 0.4;
     j.region = "US";
     jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;

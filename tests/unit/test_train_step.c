@@ -197,6 +197,72 @@ static void test_refusals(void)
     j.hf_config = "tests/serving/configs/llama-3.1-70b.json";   /* 70B on one device */
     j.tokens = 1e9;
     CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_RANGE);
+    job_base(&j, "google-tpu-v2", 8);   /* no memory bandwidth: refused, not 0 h */
+    j.params = 2.1e8;
+    j.tokens = 1e10;
+    CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_HWDB);
+}
+
+/* Issue 44 item 1: Llama-3.1-8B pre-trained on 2 T tokens on 512 H100 by
+ * its config, by its shape (--layers 32 --hidden 4096 --heads 32) and by
+ * its parameter count alone: the three go through the step model, so they
+ * agree; the derived shape is N = 12 L d^2 at d = 128 L (8.03e9 / (12 x
+ * 128^2) = 40,843, cube root 34.4: 34 layers, d = 4,352 rounded to groups
+ * of 1,024: 4,096).  What --params cannot know is the vocabulary: the
+ * derived shape counts the 1.05 G parameters of the embedding and LM head
+ * as layers (6.5% of the FLOPs the config's route leaves out of the
+ * embedding lookup), which bounds the gap to --hf-config; with --layers
+ * (the same assumption) the gap is the layout of 34 x 4,096 against
+ * 32 x 4,096 alone. */
+static double route_hours(const char *hf, double layers)
+{
+    jc_job j;
+    job_base(&j, "nvidia-h100-sxm5", 512);
+    j.optimizer = NULL;
+    j.tokens = 2e12;
+    if (hf) {
+        j.hf_config = hf;
+    } else {
+        j.params = 8.03e9;
+        if (layers > 0) j.layers = layers, j.hidden = 4096, j.heads = 32, j.seq = 8192;
+    }
+    jc_estimate *e = check_estimate(&j, NULL, db);
+    if (!e) return NAN;
+    double h = e->device_hours.central;
+    if (!hf && !(layers > 0)) {
+        CHECK(e->train_step != NULL);
+        if (e->train_step) {
+            CHECK_NEAR(e->train_step->layers, 34, 0);
+            CHECK_NEAR(e->train_step->hidden, 4096, 0);
+            CHECK_NEAR(e->train_step->heads, 32, 0);
+        }
+    }
+    jc_estimate_free(e);
+    return h;
+}
+
+static void test_routes_agree(void)
+{
+    double hf = route_hours("tests/serving/configs/llama-3.1-8b.json", 0);
+    double shape = route_hours(NULL, 32), params = route_hours(NULL, 0);
+    printf("  Llama-3.1-8B, 2 T tokens, 512 H100: --hf-config %.0f, --layers %.0f, --params %.0f GPU-hours\n", hf,
+           shape, params);
+    CHECK(fabs(params / shape - 1) <= 0.03);
+    CHECK(fabs(params / hf - 1) <= 0.08);
+    CHECK(fabs(shape / hf - 1) <= 0.08);
+    /* the rule itself: 70 G parameters, 71 layers of 9,216 (9 groups of
+     * 8 heads of 128); with --hidden 8192, N / (12 d^2) = 86.9: 87 */
+    jc_job j;
+    job_base(&j, "nvidia-h100-sxm5", 2048);
+    j.params = 7e10;
+    j.tokens = 1e12;
+    jc_estimate *e = check_estimate(&j, NULL, db);
+    if (e && e->train_step) CHECK(e->train_step->layers == 71 && e->train_step->hidden == 9216);
+    jc_estimate_free(e);
+    j.hidden = 8192;
+    e = check_estimate(&j, NULL, db);
+    if (e && e->train_step) CHECK(e->train_step->layers == 87 && e->train_step->hidden == 8192);
+    jc_estimate_free(e);
 }
 
 int main(void)
@@ -206,6 +272,7 @@ int main(void)
     RUN(test_dense);
     RUN(test_moe);
     RUN(test_refusals);
+    RUN(test_routes_agree);
     jc_hwdb_free(db);
     return check_summary();
 }
