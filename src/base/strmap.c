@@ -9,8 +9,9 @@
  * YAML mapping of crafted keys) spread under another, so a probe stays
  * near its average length whatever the input (issue 43 item 4; the former
  * unseeded FNV-1a put such names in one cluster and made loading
- * quadratic).  Slots differ from process to process: a map is never
- * stored (a hwdb snapshot rebuilds its maps at open).
+ * quadratic).  Slots differ from process to process; a map that is
+ * stored (a hwdb snapshot's name maps) keeps the key it was built under in
+ * `seed`, so it reads the same in any process.
  */
 #include "base/jc_internal.h"
 

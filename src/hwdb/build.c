@@ -1619,7 +1619,7 @@ void jc_hwdb_free(jc_hwdb *db)
 {
     if (!db) return;
     hw_internal *in = db->internal_;
-    jci_arena *a = in->arena;   /* the YAML's records, or a snapshot's rebuilt name maps */
+    jci_arena *a = in->arena;   /* the YAML's records (NULL for a snapshot) */
     if (in->snap_map) munmap(in->snap_map, in->snap_len);   /* the record lives inside */
     else if (in->snap_buf) free(in->snap_buf);
     jci_arena_free(a);

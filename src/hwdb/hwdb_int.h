@@ -56,8 +56,8 @@ typedef struct hw_ns {
 
 /* Everything behind jc_hwdb.internal_.  A database loaded from YAML owns
  * `arena`; one opened from a snapshot (src/hwdb/snapshot.c) owns either the
- * mapping [snap_map, snap_map + snap_len) or the heap copy snap_buf, and in
- * `arena` the name maps rebuilt at open. */
+ * mapping [snap_map, snap_map + snap_len) or the heap copy snap_buf (its
+ * name maps are the file's; arena NULL). */
 typedef struct hw_internal {
     jci_arena *arena;
     hw_ns hw;                  /* devices + hosts */
@@ -126,16 +126,27 @@ enum { HT_I32, HT_SOURCE, HT_SOURCED, HT_DEVICE, HT_HOST,
 /* The table above (HT_COUNT entries). */
 const hs_type *hs_types(void);
 
+/* Sections of a snapshot image, in file order: the head (header, path
+ * slots, file tables and their names), the records of each type (one
+ * section per type, jc_hwdb's first), the lists of strings, the strings. */
+enum { HS_SEC_HEAD, HS_SEC_REC, HS_SEC_STRS = HS_SEC_REC + HT_COUNT, HS_SEC_STR, HS_NSEC };
+
+/* The section of the records of type t (HT_HWDB first: it is the last type). */
+static inline int hs_type_sec(int t)
+{
+    return HS_SEC_REC + (t == HT_HWDB ? 0 : t + 1);
+}
+
 /* A snapshot file's header (its first 4096 bytes hold it). */
 typedef struct hs_header {
     char magic[8];                    /* "JCHWSNAP" */
     uint32_t format, abi;             /* layout version, abi_hash() */
     uint64_t base, length, root;      /* image address, file size, jc_hwdb */
     uint64_t slots, files, n_files;   /* path slots, snap_file table */
-    uint64_t roots, n_roots;          /* standalone records (shared sources) */
     uint64_t dirs, n_dirs;            /* snap_file table of the folders */
     uint64_t checksum;                /* of the whole file, this field as 0 */
     char version[32];                 /* JC_VERSION of the writer */
+    uint64_t sec_off[HS_NSEC], sec_len[HS_NSEC];   /* each section's bytes */
 } hs_header;
 
 /* The snapshot checksum of p[0..n). */

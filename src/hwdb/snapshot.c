@@ -3,31 +3,35 @@
  * jc_hwdb written as one file that opens in well under a millisecond instead
  * of the ~20 ms libyaml needs to parse the YAML (bench/RESULTS.md).
  *
- * Layout (format 5, 64-bit builds only):
- *   [0, 4096)            header (hs_header, src/hwdb/hwdb_int.h)
- *   [slots, +n*SLOT)     one SLOT-byte slot per YAML file for its path, as
- *                        the YAML loader would spell it; written at open
+ * Layout (format 7, 64-bit builds only), in sections (hs_header.sec_off,
+ * sec_len; src/hwdb/hwdb_int.h):
+ *   head                 the header (hs_header) in [0, 4096); one
+ *                        SNAP_SLOT-byte slot per YAML file for its path, as
+ *                        the YAML loader would spell it, written at open
  *                        time, so records cite "hwdb/devices/nvidia.yaml"
- *                        relative to wherever the folder is found
- *   [files, +n)          snap_file: each YAML file's name relative to the
- *                        folder, size and modification time (load order)
- *   [dirs, +n_dirs)      snap_file: each folder walked, with its
- *                        modification time
- *   [roots, +n)          snap_root: standalone records (shared sources)
- *   ...                  the records, every pointer stored as
- *                        hdr.base + offset
- * The writer deep-copies the database by walking the record types of
- * hs_types() (pointer fields as data: strings deduplicated, owned arrays
- * copied, borrowed references resolved afterwards).  The reader maps the
- * file at hdr.base, where every pointer is already right; when that
- * address is taken it reads the file into the heap and rebases the
- * pointers.  Either way the checksum over the whole file (header
- * included, its checksum field as 0) and then every pointer, offset,
- * count, string, reference and enum of the image (the reader's comment
- * below) are checked before anything in it is used: a failure is
- * JC_ERR_HWDB and callers parse the YAML instead, with a note.  The name
- * maps are not stored (their slots follow the process's random hash key,
- * src/base/strmap.c): the open rebuilds them from the checked names.
+ *                        relative to wherever the folder is found;
+ *                        snap_file tables of the YAML files (name relative
+ *                        to the folder, size, modification time; load
+ *                        order) and of the folders walked; their names
+ *   records              one section per record type (jc_hwdb's first):
+ *                        nothing but whole records of that type
+ *   lists                the arrays of string pointers
+ *   strings              every string, deduplicated, the last one NUL-ended
+ * Every pointer is stored as hdr.base + its target's offset.  The writer
+ * deep-copies the database by walking the record types of hs_types()
+ * (pointer fields as data: strings deduplicated, owned arrays copied,
+ * borrowed references resolved afterwards), each record into its type's
+ * section, and lays the sections out at the end.  The reader maps the file
+ * at hdr.base, where every pointer is already right; when that address is
+ * taken it reads the file into the heap and rebases the pointers.  Either
+ * way the checksum over the whole file (header included, its checksum
+ * field as 0) and then every pointer, count, enum and name of the image
+ * (the reader's comment below: one linear pass of bounds checks, which
+ * the sections make enough) are checked before anything in it is used: a
+ * failure is JC_ERR_HWDB and callers parse the YAML instead, with a note.
+ * The name maps are stored with the key their slots were hashed under
+ * (the writing process's random key, src/base/strmap.c), so the open builds
+ * nothing.
  *
  * A snapshot is used only while the folder is as recorded: every
  * recorded file with the same size and modification time, every recorded
@@ -205,7 +209,7 @@ static bool ref_target(int t)
 /* ---- file format --------------------------------------------------------------- */
 
 #define SNAP_MAGIC "JCHWSNAP"
-#define SNAP_FORMAT 6u   /* 6: name maps rebuilt at open; every path checks every pointer */
+#define SNAP_FORMAT 7u   /* 7: records by type in sections, maps stored; 6: maps rebuilt at open */
 #define SNAP_HDR_BYTES 4096u
 #define SNAP_SLOT 512u           /* bytes per path slot; a longer path: stale */
 #define SNAP_MAX_FILES 4096u
@@ -221,10 +225,6 @@ typedef struct snap_file {
     uint64_t rel;                     /* offset of the relative name */
     int64_t size, mtime_s, mtime_ns;
 } snap_file;
-
-typedef struct snap_root {
-    uint64_t type, off;
-} snap_root;
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -339,19 +339,32 @@ static const char *rel_of(const char *path, size_t prefix)
 
 /* ---- writer -------------------------------------------------------------------------- */
 
+/* While writing, an offset is tagged with its section: (section << 40) |
+ * offset in the section (the head's tags are its file offsets: section 0
+ * starts the file).  Sections are laid out one after the other at the end
+ * (w_layout), and every non-NULL pointer written (w_put) is listed so
+ * that it is rewritten then to the image address of its target. */
+#define TAG_SHIFT 40
+#define TAG(sec, local) (((uint64_t)(sec) << TAG_SHIFT) | (uint64_t)(local))
+#define TAG_SEC(t) ((int)((t) >> TAG_SHIFT))
+#define TAG_OFF(t) ((t) & (((uint64_t)1 << TAG_SHIFT) - 1))
+
 typedef struct pent { uintptr_t key; uint64_t off; } pent;
 typedef struct sent { uint64_t hash, off; } sent;
 typedef struct wref { uint64_t at; const void *old; int type; } wref;
+typedef struct wsec { unsigned char *buf; size_t len, cap; } wsec;
 
 typedef struct W {
-    unsigned char *buf;
-    size_t len, cap;
+    wsec sec[HS_NSEC];
+    unsigned char *img;              /* the laid-out image (w_layout) */
+    size_t len;
+    uint64_t base[HS_NSEC];          /* where each section starts in img */
     jc_diag *d;
     jc_status st;
-    pent *p; size_t pcap, plen;      /* old address -> offset */
-    sent *s; size_t scap, slen;      /* string -> offset (by content) */
+    pent *p; size_t pcap, plen;      /* old address -> tagged offset */
+    sent *s; size_t scap, slen;      /* string -> tagged offset (by content) */
     wref *r; size_t rlen, rcap;      /* borrowed references to resolve */
-    snap_root *roots; size_t nroots, caproots;
+    uint64_t *fix; size_t nfix, capfix;   /* tagged places of non-NULL pointers */
     const char *const *files; size_t n_files;
     uint64_t slots;
 } W;
@@ -365,30 +378,63 @@ static bool w_fail(W *w, jc_status st, const char *msg, const char *what)
     return false;
 }
 
-/* Appends n zero bytes aligned to `align`; *off gets their offset. */
-static bool w_emit(W *w, size_t n, size_t align, uint64_t *off)
+/* The bytes at tagged offset t. */
+static unsigned char *w_at(W *w, uint64_t t)
 {
-    size_t at = (w->len + align - 1) & ~(align - 1);
-    if (at < w->len || at + n < at || at + n > SNAP_MAX_BYTES)
+    return w->sec[TAG_SEC(t)].buf + TAG_OFF(t);
+}
+
+/* Appends n zero bytes aligned to `align` to section `sec`; *off gets
+ * their tagged offset. */
+static bool w_emit(W *w, int sec, size_t n, size_t align, uint64_t *off)
+{
+    wsec *s = &w->sec[sec];
+    size_t at = (s->len + align - 1) & ~(align - 1);
+    if (at < s->len || at + n < at || at + n > SNAP_MAX_BYTES)
         return w_fail(w, JC_ERR_RANGE, "the database is too large for a snapshot", NULL);
-    if (at + n > w->cap) {
-        size_t nc = w->cap ? w->cap : (size_t)1 << 20;
+    if (at + n > s->cap) {
+        size_t nc = s->cap ? s->cap : (size_t)1 << 16;
         while (nc < at + n) nc *= 2;
-        unsigned char *nb = realloc(w->buf, nc);
+        unsigned char *nb = realloc(s->buf, nc);
         if (!nb) return w_fail(w, JC_ERR_NOMEM, "out of memory", NULL);
-        memset(nb + w->cap, 0, nc - w->cap);
-        w->buf = nb;
-        w->cap = nc;
+        memset(nb + s->cap, 0, nc - s->cap);
+        s->buf = nb;
+        s->cap = nc;
     }
-    w->len = at + n;
-    *off = at;
+    s->len = at + n;
+    *off = TAG(sec, at);
     return true;
 }
 
-static void w_put(W *w, uint64_t at, uint64_t off)
+/* Room for one more element in the growable array vec (len used of cap;
+ * first: the initial capacity); false (w failed, vec freed and NULL) on
+ * out-of-memory. */
+#define W_RESERVE(w, vec, len, cap, first)                                    \
+    ((len) < (cap) || ((vec) = w_grow((w), (vec), &(cap), sizeof *(vec), (first))) != NULL)
+
+static void *w_grow(W *w, void *vec, size_t *cap, size_t elem, size_t first)
 {
-    uint64_t v = off ? SNAP_BASE + off : 0;
-    memcpy(w->buf + at, &v, sizeof v);
+    size_t nc = *cap ? *cap * 2 : first;
+    void *nv = realloc(vec, nc * elem);
+    if (!nv) {
+        free(vec);
+        *cap = 0;
+        w_fail(w, JC_ERR_NOMEM, "out of memory", NULL);
+        return NULL;
+    }
+    *cap = nc;
+    return nv;
+}
+
+/* The pointer at tagged place `at` aims at tagged offset `off` (0: NULL);
+ * rewritten to an image address by w_layout. */
+static bool w_put(W *w, uint64_t at, uint64_t off)
+{
+    memcpy(w_at(w, at), &off, sizeof off);
+    if (!off) return true;
+    if (!W_RESERVE(w, w->fix, w->nfix, w->capfix, 16384)) return false;
+    w->fix[w->nfix++] = at;
+    return true;
 }
 
 static uint64_t hash_ptr(uintptr_t k)
@@ -444,10 +490,11 @@ static uint64_t hash_str(const char *s)
     return jci_hash_str(s) | 1;
 }
 
-/* Offset of a copy of s: a path slot when s is a loaded file's path (the
- * string of jc_hwdb.files itself: records cite their file as "hwdb/REL",
- * a plain string that the open does not rewrite), else one deduplicated
- * copy per distinct string.  0 on failure. */
+/* Tagged offset of a copy of s: a path slot when s is a loaded file's
+ * path (the string of jc_hwdb.files itself: records cite their file as
+ * "hwdb/REL", a plain string that the open does not rewrite), else one
+ * deduplicated copy per distinct string in the string section.  0 on
+ * failure. */
 static uint64_t w_str(W *w, const char *s)
 {
     for (size_t i = 0; i < w->n_files; i++)
@@ -455,7 +502,7 @@ static uint64_t w_str(W *w, const char *s)
     uint64_t h = hash_str(s);
     if (w->scap) {
         for (size_t j = h & (w->scap - 1); w->s[j].hash; j = (j + 1) & (w->scap - 1))
-            if (w->s[j].hash == h && !strcmp((const char *)w->buf + w->s[j].off, s))
+            if (w->s[j].hash == h && !strcmp((const char *)w_at(w, w->s[j].off), s))
                 return w->s[j].off;
     }
     if (2 * (w->slen + 1) > w->scap) {
@@ -474,8 +521,8 @@ static uint64_t w_str(W *w, const char *s)
     }
     size_t n = strlen(s) + 1;
     uint64_t off;
-    if (!w_emit(w, n, 1, &off)) return 0;
-    memcpy(w->buf + off, s, n);
+    if (!w_emit(w, HS_SEC_STR, n, 1, &off)) return 0;
+    memcpy(w_at(w, off), s, n);
     size_t j = h & (w->scap - 1);
     while (w->s[j].hash) j = (j + 1) & (w->scap - 1);
     w->s[j].hash = h;
@@ -500,36 +547,17 @@ static size_t rd_count(const void *rec, unsigned off)
 
 static bool w_fields(W *w, int type, uint64_t at, const void *old);
 
-/* Room for one more element in the growable array vec (len used of cap;
- * first: the initial capacity); false (w failed, vec freed and NULL) on
- * out-of-memory. */
-#define W_RESERVE(w, vec, len, cap, first)                                    \
-    ((len) < (cap) || ((vec) = w_grow((w), (vec), &(cap), sizeof *(vec), (first))) != NULL)
-
-static void *w_grow(W *w, void *vec, size_t *cap, size_t elem, size_t first)
-{
-    size_t nc = *cap ? *cap * 2 : first;
-    void *nv = realloc(vec, nc * elem);
-    if (!nv) {
-        free(vec);
-        *cap = 0;
-        w_fail(w, JC_ERR_NOMEM, "out of memory", NULL);
-        return NULL;
-    }
-    *cap = nc;
-    return nv;
-}
-
-/* Copies count records of `type` from old (at least one slot, zeroed, so
- * an empty array stays non-NULL as the YAML loader leaves it). */
+/* Copies count records of `type` from old into the type's section (at
+ * least one slot, zeroed, so an empty array stays non-NULL as the YAML
+ * loader leaves it). */
 static bool w_array(W *w, int type, const void *old, size_t count, uint64_t *off)
 {
     const hs_type *types = hs_types();
     size_t sz = types[type].size, n = count ? count : 1;
     if (n > SNAP_MAX_BYTES / sz)
         return w_fail(w, JC_ERR_RANGE, "an array is too large", types[type].name);
-    if (!w_emit(w, n * sz, 16, off)) return false;
-    if (count) memcpy(w->buf + *off, old, count * sz);
+    if (!w_emit(w, hs_type_sec(type), n * sz, 1, off)) return false;
+    if (count) memcpy(w_at(w, *off), old, count * sz);
     if (ref_target(type))
         for (size_t i = 0; i < count; i++)
             if (!p_put(w, (const char *)old + i * sz, *off + i * sz, types[type].name))
@@ -542,32 +570,28 @@ static bool w_array(W *w, int type, const void *old, size_t count, uint64_t *off
 static bool w_fields(W *w, int type, uint64_t at, const void *old)
 {
     const hs_type *types = hs_types();
-    if (type == HT_STRMAP) {   /* slots follow the process's hash key: rebuilt at open */
-        memset(w->buf + at, 0, types[type].size);
-        return true;
-    }
     for (const hs_field *f = types[type].fields; f->kind; f++) {
         const void *p = f->kind == HS_EMB ? NULL : rd_ptr(old, f->off);
         uint64_t off = 0;
         switch (f->kind) {
         case HS_STR:
             if (p && !(off = w_str(w, p))) return false;
-            w_put(w, at + f->off, off);
+            if (!w_put(w, at + f->off, off)) return false;
             break;
         case HS_STRS: {
             size_t c = rd_count(old, f->count_off);
             if (p) {
                 if (c > SNAP_MAX_BYTES / 8)
                     return w_fail(w, JC_ERR_RANGE, "a list is too long", types[type].name);
-                if (!w_emit(w, (c ? c : 1) * 8, 8, &off)) return false;
+                if (!w_emit(w, HS_SEC_STRS, (c ? c : 1) * 8, 8, &off)) return false;
                 for (size_t i = 0; i < c; i++) {
                     const char *s = ((const char *const *)p)[i];
                     uint64_t so = 0;
                     if (s && !(so = w_str(w, s))) return false;
-                    w_put(w, off + 8 * i, so);
+                    if (!w_put(w, off + 8 * i, so)) return false;
                 }
             }
-            w_put(w, at + f->off, off);
+            if (!w_put(w, at + f->off, off)) return false;
             break;
         }
         case HS_ARR:
@@ -575,10 +599,10 @@ static bool w_fields(W *w, int type, uint64_t at, const void *old)
             if (p && !w_array(w, f->type, p, f->kind == HS_ONE ? 1 : rd_count(old, f->count_off),
                               &off))
                 return false;
-            w_put(w, at + f->off, off);
+            if (!w_put(w, at + f->off, off)) return false;
             break;
         case HS_REF:
-            w_put(w, at + f->off, 0);
+            if (!w_put(w, at + f->off, 0)) return false;
             if (p) {
                 if (!W_RESERVE(w, w->r, w->rlen, w->rcap, 4096)) return false;
                 w->r[w->rlen++] = (wref){at + f->off, p, f->type};
@@ -591,7 +615,7 @@ static bool w_fields(W *w, int type, uint64_t at, const void *old)
                     return false;
             break;
         case HS_NULL:
-            w_put(w, at + f->off, 0);
+            if (!w_put(w, at + f->off, 0)) return false;
             break;
         }
     }
@@ -599,7 +623,7 @@ static bool w_fields(W *w, int type, uint64_t at, const void *old)
 }
 
 /* Borrowed references: to a record copied above, else (a source shared
- * by many values) a standalone copy listed as a root for relocation. */
+ * by many values) a standalone copy in its type's section. */
 static bool w_resolve(W *w)
 {
     const hs_type *types = hs_types();
@@ -610,19 +634,42 @@ static bool w_resolve(W *w)
             if (!ref_target(r.type))
                 return w_fail(w, JC_ERR_INTERNAL, "a reference to an unregistered record",
                               types[r.type].name);
-            if (!w_array(w, r.type, r.old, 1, &off)) return false;
-            if (!W_RESERVE(w, w->roots, w->nroots, w->caproots, 256)) return false;
-            w->roots[w->nroots++] = (snap_root){(uint64_t)r.type, off};
+            if (!w_array(w, r.type, r.old, 1, &off)) return false;   /* registers it */
         }
-        w_put(w, r.at, off);
+        if (!w_put(w, r.at, off)) return false;
     }
     return true;
 }
 
-/* Where `hwdb snapshot -o PATH` writes: PATH when it is new or a regular
- * file; the file a symlink chain ends at (the link kept; a dangling one's
- * target created); anything else (a FIFO, a device, a folder, a socket)
- * refused with JC_ERR_IO, never replaced.  *target: malloc'd. */
+/* Lays the sections out one after the other (each 64-aligned, the file
+ * 4096-aligned) into w->img and rewrites every listed pointer to the
+ * image address of its target; the header's section table is h's. */
+static bool w_layout(W *w, snap_hdr *h)
+{
+    uint64_t pos = 0;
+    for (int s = 0; s < HS_NSEC; s++) {
+        pos = (pos + 63) & ~(uint64_t)63;
+        w->base[s] = pos;
+        h->sec_off[s] = pos;
+        h->sec_len[s] = w->sec[s].len;
+        pos += w->sec[s].len;
+    }
+    pos = (pos + 4095) & ~(uint64_t)4095;
+    if (pos > SNAP_MAX_BYTES) return w_fail(w, JC_ERR_RANGE, "the database is too large for a snapshot", NULL);
+    w->img = calloc(1, (size_t)pos);
+    if (!w->img) return w_fail(w, JC_ERR_NOMEM, "out of memory", NULL);
+    w->len = (size_t)pos;
+    for (int s = 0; s < HS_NSEC; s++)
+        if (w->sec[s].len) memcpy(w->img + w->base[s], w->sec[s].buf, w->sec[s].len);
+    for (size_t i = 0; i < w->nfix; i++) {
+        uint64_t at = w->base[TAG_SEC(w->fix[i])] + TAG_OFF(w->fix[i]), t;
+        memcpy(&t, w->img + at, sizeof t);
+        t = SNAP_BASE + w->base[TAG_SEC(t)] + TAG_OFF(t);
+        memcpy(w->img + at, &t, sizeof t);
+    }
+    return true;
+}
+
 static jc_status out_target(const char *path, char **target, jc_diag *d)
 {
     char *cur = strdup(path);
@@ -680,7 +727,7 @@ static jc_status write_file(W *w, const char *path, jc_diag *d)
         free(tmp);
         return st;
     }
-    bool ok = fwrite(w->buf, 1, w->len, f) == w->len;
+    bool ok = fwrite(w->img, 1, w->len, f) == w->len;
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {
         jc_status st = jci_diag_at(d, JC_ERR_IO, path, -1, "cannot write the snapshot: %s",
@@ -736,14 +783,16 @@ jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path, jc_d
     W w;
     memset(&w, 0, sizeof w);
     w.d = diag;
-    uint64_t hdr = 0, files = 0, dirs = 0, roots = 0, root = 0;
+    uint64_t hdr = 0, files = 0, dirs = 0, root = 0;
+    snap_hdr h;
+    memset(&h, 0, sizeof h);
     if (!st) {
         w.files = db->files;
         w.n_files = n;
-        bool ok = w_emit(&w, SNAP_HDR_BYTES, 4096, &hdr) &&
-                  w_emit(&w, (n ? n : 1) * SNAP_SLOT, 4096, &w.slots) &&
-                  w_emit(&w, (n ? n : 1) * sizeof(snap_file), 16, &files) &&
-                  w_emit(&w, (L.n_dirs ? L.n_dirs : 1) * sizeof(snap_file), 16, &dirs);
+        bool ok = w_emit(&w, HS_SEC_HEAD, SNAP_HDR_BYTES, 4096, &hdr) &&
+                  w_emit(&w, HS_SEC_HEAD, (n ? n : 1) * SNAP_SLOT, 4096, &w.slots) &&
+                  w_emit(&w, HS_SEC_HEAD, (n ? n : 1) * sizeof(snap_file), 16, &files) &&
+                  w_emit(&w, HS_SEC_HEAD, (L.n_dirs ? L.n_dirs : 1) * sizeof(snap_file), 16, &dirs);
         /* relative names are copied raw (not through w_str), so a name
          * never turns into a path slot */
         for (size_t i = 0; ok && i < n + L.n_dirs; i++) {
@@ -751,50 +800,40 @@ jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path, jc_d
             snap_file sf = {0, e->size, e->mtime_s, e->mtime_ns};
             const char *rel = rel_of(e->path, L.prefix);
             size_t rl = strlen(rel) + 1;
-            ok = w_emit(&w, rl, 1, &sf.rel);
+            ok = w_emit(&w, HS_SEC_HEAD, rl, 1, &sf.rel);   /* head tags are file offsets */
             if (ok) {
-                memcpy(w.buf + sf.rel, rel, rl);
-                memcpy(w.buf + (i < n ? files + i * sizeof sf : dirs + (i - n) * sizeof sf), &sf,
-                       sizeof sf);
+                memcpy(w_at(&w, sf.rel), rel, rl);
+                memcpy(w_at(&w, i < n ? files + i * sizeof sf : dirs + (i - n) * sizeof sf), &sf, sizeof sf);
             }
         }
-        ok = ok && w_array(&w, HT_HWDB, db, 1, &root) && w_resolve(&w);
-        if (ok && w.nroots) {
-            ok = w_emit(&w, w.nroots * sizeof(snap_root), 16, &roots);
-            if (ok) memcpy(w.buf + roots, w.roots, w.nroots * sizeof(snap_root));
-        }
-        uint64_t end;
-        ok = ok && w_emit(&w, 0, 4096, &end);
+        ok = ok && w_array(&w, HT_HWDB, db, 1, &root) && w_resolve(&w) && w_layout(&w, &h);
         if (!ok) st = w.st;
     }
     if (!st) {
-        snap_hdr h;
-        memset(&h, 0, sizeof h);
         memcpy(h.magic, SNAP_MAGIC, 8);
         h.format = SNAP_FORMAT;
         h.abi = abi_hash();
         h.base = SNAP_BASE;
         h.length = w.len;
-        h.root = root;
+        h.root = w.base[TAG_SEC(root)] + TAG_OFF(root);
         h.slots = w.slots;
         h.files = files;
         h.n_files = n;
         h.dirs = dirs;
         h.n_dirs = L.n_dirs;
-        h.roots = roots;
-        h.n_roots = w.nroots;
         snprintf(h.version, sizeof h.version, "%s", JC_VERSION);
         h.checksum = 0;
-        memcpy(w.buf + hdr, &h, sizeof h);
-        h.checksum = hs_image_checksum(w.buf, w.len);
-        memcpy(w.buf + hdr, &h, sizeof h);
+        memcpy(w.img + hdr, &h, sizeof h);
+        h.checksum = hs_image_checksum(w.img, w.len);
+        memcpy(w.img + hdr, &h, sizeof h);
         st = write_file(&w, target, diag);
     }
-    free(w.buf);
+    for (int k = 0; k < HS_NSEC; k++) free(w.sec[k].buf);
+    free(w.img);
     free(w.p);
     free(w.s);
     free(w.r);
-    free(w.roots);
+    free(w.fix);
     jc_hwdb_free(db);
     jci_arena_free(s);
     free(target);
@@ -805,308 +844,244 @@ jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path, jc_d
 
 /* Every pointer, offset and count of an image is checked on every open
  * path (mapped in place or relocated) before any of it is used, so a forged
- * file is refused, never followed:
- *   - a record pointer addresses whole records inside the image, 8-byte
- *     aligned, and an owned array (or list of strings, or the root, or a
- *     standalone record) claims its bytes: claims never overlap each other,
- *     the header, the path slots or the file tables, so no structure is
- *     shared or cyclic and the walk is linear in the file's size;
- *   - a string starts in bytes no record claims and ends with a NUL before
- *     any claimed byte (or is a path slot, rewritten at open), so relocating
- *     pointers never changes a checked string;
- *   - a borrowed reference points at an element of an owned array of its
- *     type, or at a standalone record of its type;
- *   - a NULL array has count 0; an enum field of a record with a field table
- *     is one of its names; a name of a namespace refers to an entry of its
- *     kinds within that kind's count;
- *   - the name maps are not stored (their slots depend on the process's
- *     hash key): they are rebuilt at open from the checked names, and a
- *     name given twice is refused.
- * The checksum only catches accidental corruption; these checks are what
- * make a crafted file harmless. */
+ * file is refused, never followed.  The layout makes each check a bounds
+ * check: the writer puts the records of each type in a section of their
+ * own, every list of strings in one section and every string in another
+ * (the last, ending with a NUL), so that one linear pass over the sections
+ * checks each pointer field of each record once:
+ *   - a record pointer (an owned array, a single record, a borrowed
+ *     reference) aims at a record boundary of its type's section, with
+ *     its count of records inside the section; a NULL array has count 0;
+ *   - a string aims inside the string section, whose last byte is a NUL,
+ *     or at the start of a path slot (written at open, checked to fit);
+ *     a list of strings aims inside the lists' section, and each of its
+ *     words is a string pointer or NULL;
+ *   - a field stored as NULL is NULL; an enum field of a record with a
+ *     field table is one of its names;
+ *   - a name of a namespace refers to an entry of its kinds within that
+ *     kind's count, and each stored name map (its slots under its own key,
+ *     drawn at random when the snapshot was written) has a power-of-two
+ *     capacity and values that are indexes of its names.
+ * The header's section table, path slots and file tables are checked by
+ * hdr_problem (inside the file, in order, apart).  Sections hold nothing
+ * but their records, so whatever a pointer aims at is a whole record of
+ * its type whose own pointers are checked too; the pass is linear in the
+ * file's size whatever the pointers say (records may be shared: the
+ * database is read-only once open).  The checksum only catches accidental
+ * corruption; these checks are what make a crafted file harmless. */
 
-typedef struct rref { uint64_t off; int type; } rref;
-typedef struct rarr { uint64_t off, n; int type; } rarr;
+/* A pointer field of a record type, the fields of its embedded records
+ * flattened in (off from the record's start), and an enum field (off, its
+ * number of names).  Filled once (v_tables_init); sizes are static data
+ * (abort when too small: a build-time bug every snapshot test meets). */
+typedef struct vfield { unsigned char kind, type; unsigned off, count_off; } vfield;
+typedef struct venum { unsigned off; int n; } venum;
 
-typedef struct R {
-    unsigned char *buf;
-    uint64_t len;
-    bool reloc;                 /* a heap copy: pointers are rebased */
-    unsigned char *rec, *str;   /* bit per 8-byte word: claimed by a record, holding a checked string */
-    uint64_t scan_left;         /* string bytes the check may still read (linear in the file) */
-    uint64_t slots, n_slots;    /* path slots: strings may start at one */
-    uint64_t seen[4096];        /* starts of strings checked (0: none; a string is never at 0) */
-    rref *refs; size_t nrefs, caprefs;
-    rarr *arrs; size_t narrs, caparrs;
-    bool oom;
-} R;
+static vfield vf[16384];
+static venum ve[2048];
+static size_t vf_at[HT_COUNT + 1], ve_at[HT_COUNT + 1], n_vf, n_ve;
+static pthread_once_t vtab_once = PTHREAD_ONCE_INIT;
 
-#define BIT(m, w) ((m)[(w) >> 3] & (1u << ((w) & 7)))
-#define SETBIT(m, w) ((m)[(w) >> 3] |= (unsigned char)(1u << ((w) & 7)))
-
-/* Claims the 8-byte words of [o, o + n) (o 8-aligned) for a record, an
- * array or a table: false when any is claimed already or holds a checked
- * string.  Records are 8-aligned and a multiple of 8 bytes, and the writer
- * aligns what follows a string, so no word of a good file holds both. */
-static bool r_claim(R *r, uint64_t o, uint64_t n)
-{
-    if (o % 8 || o > r->len || n > r->len - o) return false;
-    for (uint64_t w = o / 8, end = (o + n + 7) / 8; w < end; w++) {
-        if (BIT(r->rec, w) || BIT(r->str, w)) return false;
-        SETBIT(r->rec, w);
-    }
-    return true;
-}
-
-/* A NUL-terminated string at o in unclaimed words, or a path slot.  The
- * bytes read in all are capped at a multiple of the file's size, so
- * pointers into one long string cannot make the check quadratic. */
-static bool r_string(R *r, uint64_t o)
-{
-    if (o >= r->slots && o < r->slots + r->n_slots * SNAP_SLOT) return (o - r->slots) % SNAP_SLOT == 0;
-    uint64_t *seen = &r->seen[(o ^ (o >> 12)) % (sizeof r->seen / sizeof r->seen[0])];
-    if (*seen == o) return true;   /* checked already (strings are shared, deduplicated) */
-    uint64_t max = r->len - o < r->scan_left ? r->len - o : r->scan_left;
-    const unsigned char *z = memchr(r->buf + o, 0, (size_t)max);
-    if (!z) return false;
-    uint64_t e = (uint64_t)(z - r->buf);   /* the NUL */
-    r->scan_left -= e - o + 1;
-    for (uint64_t w = o / 8; w <= e / 8; w++) {
-        if (BIT(r->rec, w)) return false;
-        SETBIT(r->str, w);
-    }
-    *seen = o;
-    return true;
-}
-
-static bool r_push(R *r, void **vec, size_t *len, size_t *cap, size_t elem)
-{
-    if (*len < *cap) return true;
-    size_t nc = *cap ? *cap * 2 : 1024;
-    void *nv = realloc(*vec, nc * elem);
-    if (!nv) return !(r->oom = true);
-    *vec = nv;
-    *cap = nc;
-    return true;
-}
-
-/* The image offset of the pointer at rec+off (0: NULL), checked to
- * address n bytes inside the image (8-byte aligned unless a string), and
- * rebased in place when the image was relocated. */
-static bool r_ptr(R *r, void *rec, unsigned off, uint64_t n, bool str, uint64_t *o)
-{
-    uint64_t v;
-    memcpy(&v, (char *)rec + off, sizeof v);
-    *o = 0;
-    if (!v) return true;
-    if (v < SNAP_BASE || v - SNAP_BASE >= r->len || n > r->len - (v - SNAP_BASE)) return false;
-    *o = v - SNAP_BASE;
-    if (*o < SNAP_HDR_BYTES || (!str && *o % 8)) return false;
-    if (str && !r_string(r, *o)) return false;
-    if (r->reloc) {
-        unsigned char *p = r->buf + *o;
-        memcpy((char *)rec + off, &p, sizeof p);
-    }
-    return true;
-}
-
-static bool r_fields(R *r, int type, unsigned char *rec, int depth);
-
-/* An owned array of count records (at least one slot, as written):
- * claimed, its elements walked; reference targets registered. */
-static bool r_array(R *r, int type, void *rec, unsigned off, size_t count, int depth)
+static void v_flatten(int type, unsigned base)
 {
     const hs_type *types = hs_types();
-    size_t sz = types[type].size, n = count ? count : 1;
-    uint64_t o;
-    if (n > r->len / sz || !r_ptr(r, rec, off, n * sz, false, &o)) return false;
-    if (!o) return count == 0;
-    if (!r_claim(r, o, n * sz)) return false;
-    if (ref_target(type) && count) {
-        if (!r_push(r, (void **)&r->arrs, &r->narrs, &r->caparrs, sizeof *r->arrs)) return false;
-        r->arrs[r->narrs++] = (rarr){o, count, type};
-    }
-    for (size_t i = 0; i < count; i++)
-        if (!r_fields(r, type, r->buf + o + i * sz, depth + 1)) return false;
-    return true;
-}
-
-/* The enum fields of a record with a field table: one of their names. */
-static bool r_enums(int type, const unsigned char *rec)
-{
     const jci_hwkind *k = jci_hwdb_kind_of(type);
     for (size_t i = 0; k && i < k->n; i++) {
         const jci_hwfield *f = &k->fields[i];
         if (f->type != HF_T_ENUM) continue;
-        int e, n = 0;
-        memcpy(&e, rec + f->off, sizeof e);
+        int n = 0;
         while (f->names[n]) n++;
-        if (e < 0 || e >= n) return false;
+        if (n_ve == sizeof ve / sizeof ve[0]) abort();
+        ve[n_ve++] = (venum){base + (unsigned)f->off, n};
     }
-    return true;
-}
-
-static bool r_fields(R *r, int type, unsigned char *rec, int depth)
-{
-    const hs_type *types = hs_types();
-    if (depth > 16) return false;
-    if (type == HT_STRMAP) {   /* not stored: rebuilt at open (r_maps) */
-        static const unsigned char zero[sizeof(jci_strmap)];
-        return !memcmp(rec, zero, sizeof zero);
-    }
-    if (!r_enums(type, rec)) return false;
     for (const hs_field *f = types[type].fields; f->kind; f++) {
-        uint64_t o;
-        switch (f->kind) {
-        case HS_STR:
-            if (!r_ptr(r, rec, f->off, 1, true, &o)) return false;
-            break;
-        case HS_STRS: {
-            size_t c = rd_count(rec, f->count_off);
-            if (c > r->len / 8 || !r_ptr(r, rec, f->off, (c ? c : 1) * 8, false, &o)) return false;
-            if (!o) {
-                if (c) return false;
-                break;
-            }
-            if (!r_claim(r, o, (c ? c : 1) * 8)) return false;
-            for (size_t i = 0; i < c; i++)
-                if (!r_ptr(r, r->buf + o, (unsigned)(8 * i), 1, true, &(uint64_t){0})) return false;
-            break;
+        if (f->kind == HS_EMB) {
+            for (unsigned j = 0; j < f->n; j++) v_flatten(f->type, base + f->off + j * (unsigned)types[f->type].size);
+            continue;
         }
-        case HS_ARR:
-            if (!r_array(r, f->type, rec, f->off, rd_count(rec, f->count_off), depth)) return false;
-            break;
-        case HS_ONE:
-            if (!r_array(r, f->type, rec, f->off, 1, depth)) return false;
-            break;
-        case HS_REF:
-            if (!r_ptr(r, rec, f->off, types[f->type].size, false, &o)) return false;
-            if (o) {
-                if (!r_push(r, (void **)&r->refs, &r->nrefs, &r->caprefs, sizeof *r->refs)) return false;
-                r->refs[r->nrefs++] = (rref){o, f->type};
-            }
-            break;
-        case HS_EMB:
-            for (unsigned k = 0; k < f->n; k++)
-                if (!r_fields(r, f->type, rec + f->off + k * types[f->type].size, depth + 1))
-                    return false;
-            break;
-        case HS_NULL:
-            if (rd_ptr(rec, f->off)) return false;
-            break;
-        }
+        if (n_vf == sizeof vf / sizeof vf[0]) abort();
+        vf[n_vf++] = (vfield){f->kind, f->type, base + f->off, base + f->count_off};
+    }
+}
+
+static void v_tables_init(void)
+{
+    for (int t = 0; t < HT_COUNT; t++) {
+        vf_at[t] = n_vf;
+        ve_at[t] = n_ve;
+        v_flatten(t, 0);
+    }
+    vf_at[HT_COUNT] = n_vf;
+    ve_at[HT_COUNT] = n_ve;
+}
+
+typedef struct V {
+    unsigned char *buf;
+    bool reloc;                           /* a heap copy: pointers are rebased */
+    uint64_t lo[HS_NSEC], hi[HS_NSEC];    /* each section's bytes */
+    uint64_t slots, n_slots;              /* path slots: a string may start at one */
+} V;
+
+/* The pointer at `at`: NULL, or the image address of n records of sz
+ * bytes at a record boundary of section sec (sec HS_SEC_STR: a string
+ * anywhere in the string section, or at a path slot); rebased in place
+ * when relocated.  *o: its offset in the image (0: NULL). */
+static inline bool v_ptr(const V *v, unsigned char *at, int sec, uint64_t sz, uint64_t n, uint64_t *o)
+{
+    uint64_t p;
+    memcpy(&p, at, sizeof p);
+    *o = 0;
+    if (!p) return true;
+    uint64_t x = p - SNAP_BASE;   /* below the base wraps past every section */
+    if (sec == HS_SEC_STR) {
+        bool slot = x >= v->slots && x - v->slots < v->n_slots * SNAP_SLOT && (x - v->slots) % SNAP_SLOT == 0;
+        if (!slot && (x < v->lo[sec] || x >= v->hi[sec])) return false;
+    } else if (x < v->lo[sec] || x >= v->hi[sec] || (x - v->lo[sec]) % sz || n > (v->hi[sec] - x) / sz) {
+        return false;
+    }
+    *o = x;
+    if (v->reloc) {
+        unsigned char *q = v->buf + x;
+        memcpy(at, &q, sizeof q);
     }
     return true;
 }
 
-static int arr_cmp(const void *a, const void *b)
-{
-    uint64_t x = ((const rarr *)a)->off, y = ((const rarr *)b)->off;
-    return (x > y) - (x < y);
-}
-
-/* Every borrowed reference at an element of an owned array (or a
- * standalone record) of its own type. */
-static bool r_refs(R *r)
+/* One record of `type`: its enums within their names, each pointer field
+ * (embedded records' included) as v_ptr wants it. */
+static bool v_record(const V *v, int type, unsigned char *rec)
 {
     const hs_type *types = hs_types();
-    if (r->narrs) qsort(r->arrs, r->narrs, sizeof *r->arrs, arr_cmp);
-    for (size_t i = 0; i < r->nrefs; i++) {
-        uint64_t o = r->refs[i].off;
-        size_t lo = 0, hi = r->narrs;   /* the last array starting at or before o */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (r->arrs[mid].off <= o) lo = mid + 1;
-            else hi = mid;
+    for (size_t i = ve_at[type]; i < ve_at[type + 1]; i++) {
+        int e;
+        memcpy(&e, rec + ve[i].off, sizeof e);
+        if (e < 0 || e >= ve[i].n) return false;
+    }
+    for (size_t i = vf_at[type]; i < vf_at[type + 1]; i++) {
+        const vfield *f = &vf[i];
+        unsigned char *at = rec + f->off;
+        uint64_t o, c = 1;
+        bool ok = true;
+        memcpy(&o, at, sizeof o);
+        if (!o) {   /* most fields: NULL is right unless a count says otherwise */
+            if (f->kind == HS_ONE || ((f->kind == HS_ARR || f->kind == HS_STRS) && rd_count(rec, f->count_off)))
+                return false;
+            continue;
         }
-        if (!lo) return false;
-        const rarr *a = &r->arrs[lo - 1];
-        size_t sz = types[a->type].size;
-        if (a->type != r->refs[i].type || (o - a->off) % sz || (o - a->off) / sz >= a->n) return false;
+        switch (f->kind) {
+        case HS_STR: ok = v_ptr(v, at, HS_SEC_STR, 1, 1, &o); break;
+        case HS_STRS:
+            c = rd_count(rec, f->count_off);
+            ok = v_ptr(v, at, HS_SEC_STRS, 8, c ? c : 1, &o) && (o || !c);
+            break;
+        case HS_ARR:
+            c = rd_count(rec, f->count_off);
+            ok = v_ptr(v, at, hs_type_sec(f->type), types[f->type].size, c ? c : 1, &o) && (o || !c);
+            break;
+        case HS_ONE: ok = v_ptr(v, at, hs_type_sec(f->type), types[f->type].size, 1, &o) && o; break;
+        case HS_REF: ok = v_ptr(v, at, hs_type_sec(f->type), types[f->type].size, 1, &o); break;
+        case HS_NULL: ok = rd_ptr(rec, f->off) == NULL; break;
+        }
+        if (!ok) return false;
     }
     return true;
 }
 
-/* The names of each namespace refer to entries of its kinds within their
- * counts; the maps are rebuilt from them into `a` (a name twice: corrupt). */
-static bool r_maps(jc_hwdb *db, jci_arena *a)
+/* The names of each namespace refer to entries of their kinds within
+ * their counts; its stored map has a power-of-two capacity and values
+ * that index its names. */
+static bool v_names(const jc_hwdb *db)
 {
-    hw_internal *in = db->internal_;
+    const hw_internal *in = db->internal_;
     for (int k = 0; k < HF_K_COUNT; k++) {
         const jci_hwkind *kd = jci_hwdb_kind(k);
-        if (!kd->ns) continue;
-        hw_ns *ns = (hw_ns *)((unsigned char *)in + kd->ns_off);
-        if (ns->map.cap) continue;   /* a namespace of two kinds: built once */
-        if (ns->n > INT32_MAX || (ns->n && !ns->names) || !jci_strmap_init(&ns->map, a, ns->n)) return false;
+        bool seen = false;
+        for (int j = 0; kd->ns && j < k; j++) seen |= jci_hwdb_kind(j)->ns && jci_hwdb_kind(j)->ns_off == kd->ns_off;
+        if (!kd->ns || seen) continue;   /* a namespace of two kinds: checked once */
+        const hw_ns *ns = (const hw_ns *)((const unsigned char *)in + kd->ns_off);
         for (size_t i = 0; i < ns->n; i++) {
             const hw_name *nm = &ns->names[i];
             const jci_hwkind *nk = jci_hwdb_kind_ns(nm->kind);
             size_t count;
             if (!nk || nk->ns_off != kd->ns_off || !nm->lower || nm->idx < 0) return false;
             memcpy(&count, (const unsigned char *)db + nk->db_n_off, sizeof count);
-            if ((size_t)nm->idx >= count || jci_strmap_put(&ns->map, nm->lower, (int32_t)i) != -1)
-                return false;
+            if ((size_t)nm->idx >= count) return false;
         }
+        const jci_strmap *m = &ns->map;
+        if (m->cap & (m->cap - 1) || m->len > m->cap) return false;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->keys[i] && (m->vals[i] < 0 || (size_t)m->vals[i] >= ns->n)) return false;
     }
     return true;
 }
 
-/* Checks (and, relocated, rebases) the whole image of header h: the
- * header's tables claimed, the database and the standalone records
- * walked, references and names checked, the maps rebuilt into *maps.
- * false: corrupt (*why says what), or *oom. */
-static bool r_image(R *r, const snap_hdr *h, jci_arena **maps, const char **why)
+/* Checks (and, relocated, rebases) the whole image of header h (its
+ * header checked by hdr_problem): the file tables' names, every record of
+ * every section, every list of strings, then the namespaces. */
+static bool v_image(unsigned char *buf, bool reloc, const snap_hdr *h)
 {
     const hs_type *types = hs_types();
-    *why = "corrupt (a pointer, count or string outside its bounds, or records that overlap)";
-    r->rec = calloc(r->len / 64 + 1, 1);
-    r->str = calloc(r->len / 64 + 1, 1);
-    r->scan_left = 8 * r->len;
-    r->slots = h->slots;
-    r->n_slots = h->n_files;
-    if (!r->rec || !r->str) return !(r->oom = true);
-    bool ok = r_claim(r, 0, SNAP_HDR_BYTES) && r_claim(r, h->slots, (h->n_files ? h->n_files : 1) * SNAP_SLOT) &&
-              r_claim(r, h->files, (h->n_files ? h->n_files : 1) * sizeof(snap_file)) &&
-              r_claim(r, h->dirs, (h->n_dirs ? h->n_dirs : 1) * sizeof(snap_file)) &&
-              (!h->n_roots || r_claim(r, h->roots, h->n_roots * sizeof(snap_root)));
-    /* the relative names the open copies into the slots: checked strings */
-    for (uint64_t i = 0; ok && i < h->n_files + h->n_dirs; i++) {
+    pthread_once(&vtab_once, v_tables_init);
+    V v = {.buf = buf, .reloc = reloc, .slots = h->slots, .n_slots = h->n_files};
+    for (int s = 0; s < HS_NSEC; s++) {
+        v.lo[s] = h->sec_off[s];
+        v.hi[s] = h->sec_off[s] + h->sec_len[s];
+    }
+    /* the relative names the open copies into the slots: in the head,
+     * outside the slots, NUL-ended there */
+    uint64_t head = v.hi[HS_SEC_HEAD];
+    for (uint64_t i = 0; i < h->n_files + h->n_dirs; i++) {
         snap_file sf;
-        memcpy(&sf, r->buf + (i < h->n_files ? h->files + i * sizeof sf : h->dirs + (i - h->n_files) * sizeof sf),
+        memcpy(&sf, buf + (i < h->n_files ? h->files + i * sizeof sf : h->dirs + (i - h->n_files) * sizeof sf),
                sizeof sf);
-        bool in_slots = sf.rel >= h->slots && sf.rel < h->slots + r->n_slots * SNAP_SLOT;
-        ok = sf.rel >= SNAP_HDR_BYTES && sf.rel < r->len && !in_slots && r_string(r, sf.rel);
+        uint64_t end = sf.rel < h->slots ? h->slots : head;   /* never into a slot */
+        bool in_slots = sf.rel >= h->slots && sf.rel < h->slots + (h->n_files ? h->n_files : 1) * SNAP_SLOT;
+        if (sf.rel < SNAP_HDR_BYTES || sf.rel >= head || in_slots || !memchr(buf + sf.rel, 0, end - sf.rel))
+            return false;
     }
-    ok = ok && h->root % 8 == 0 && r_claim(r, h->root, sizeof(jc_hwdb)) &&
-         r_fields(r, HT_HWDB, r->buf + h->root, 0);
-    for (uint64_t i = 0; ok && i < h->n_roots; i++) {
-        snap_root sr;
-        memcpy(&sr, r->buf + h->roots + i * sizeof sr, sizeof sr);
-        ok = sr.type < HT_COUNT && ref_target((int)sr.type) && sr.off >= SNAP_HDR_BYTES && sr.off % 8 == 0 &&
-             sr.off <= h->length - types[sr.type].size && r_claim(r, sr.off, types[sr.type].size) &&
-             r_push(r, (void **)&r->arrs, &r->narrs, &r->caparrs, sizeof *r->arrs);
-        if (ok) {
-            r->arrs[r->narrs++] = (rarr){sr.off, 1, (int)sr.type};
-            ok = r_fields(r, (int)sr.type, r->buf + sr.off, 0);
-        }
+    if (v.hi[HS_SEC_STR] > v.lo[HS_SEC_STR] && buf[v.hi[HS_SEC_STR] - 1]) return false;
+    for (int t = 0; t < HT_COUNT; t++) {
+        int s = hs_type_sec(t);
+        for (uint64_t o = v.lo[s]; o < v.hi[s]; o += types[t].size)
+            if (!v_record(&v, t, buf + o)) return false;
     }
-    ok = ok && r_refs(r);
-    if (ok) {
-        jc_hwdb *db = (jc_hwdb *)(r->buf + h->root);
-        *maps = jci_arena_new();
-        if (!*maps) return !(r->oom = true);
-        ok = r_maps(db, *maps);
-        if (!ok) *why = "corrupt (a name twice, or a name of no entry)";
-    }
-    return ok;
+    for (uint64_t o = v.lo[HS_SEC_STRS], x; o < v.hi[HS_SEC_STRS]; o += 8)
+        if (!v_ptr(&v, buf + o, HS_SEC_STR, 1, 1, &x)) return false;
+    return v_names((const jc_hwdb *)(buf + h->root));
 }
 
-static void r_free(R *r)
+/* [off, off + n) inside [lo, hi). */
+static bool inside(uint64_t off, uint64_t n, uint64_t lo, uint64_t hi)
 {
-    free(r->rec);
-    free(r->str);
-    free(r->refs);
-    free(r->arrs);
+    return off >= lo && off <= hi && n <= hi - off;
+}
+
+/* The header's tables: the section table in file order, inside the file,
+ * each a whole number of its records (the root the only jc_hwdb); the
+ * path slots and file tables inside the head, apart. */
+static bool hdr_tables_ok(const snap_hdr *h)
+{
+    const hs_type *types = hs_types();
+    if (h->sec_off[HS_SEC_HEAD] != 0 || h->sec_len[HS_SEC_HEAD] < SNAP_HDR_BYTES ||
+        h->sec_len[HS_SEC_HEAD] > h->length)
+        return false;
+    for (int s = 1; s < HS_NSEC; s++)
+        if (h->sec_off[s] % 64 || h->sec_off[s] < h->sec_off[s - 1] + h->sec_len[s - 1] ||
+            !inside(h->sec_off[s], h->sec_len[s], 0, h->length))
+            return false;
+    for (int t = 0; t < HT_COUNT; t++)
+        if (h->sec_len[hs_type_sec(t)] % types[t].size) return false;
+    if (h->sec_len[HS_SEC_STRS] % 8 || h->sec_len[hs_type_sec(HT_HWDB)] != sizeof(jc_hwdb) ||
+        h->root != h->sec_off[hs_type_sec(HT_HWDB)])
+        return false;
+    uint64_t head = h->sec_len[HS_SEC_HEAD], nf = h->n_files ? h->n_files : 1, nd = h->n_dirs ? h->n_dirs : 1;
+    uint64_t at[3] = {h->slots, h->files, h->dirs}, n[3] = {nf * SNAP_SLOT, nf * sizeof(snap_file), nd * sizeof(snap_file)};
+    for (int i = 0; i < 3; i++) {
+        if (!inside(at[i], n[i], SNAP_HDR_BYTES, head)) return false;
+        for (int j = 0; j < i; j++)
+            if (at[i] < at[j] + n[j] && at[j] < at[i] + n[i]) return false;
+    }
+    return true;
 }
 
 /* Validates a header against a file of `size` bytes. */
@@ -1118,17 +1093,7 @@ static const char *hdr_problem(const snap_hdr *h, uint64_t size)
     if (h->base != SNAP_BASE) return "laid out for another address";
     if (h->length != size) return "truncated or padded (length differs from the header)";
     if (h->length < SNAP_HDR_BYTES || h->length > SNAP_MAX_BYTES) return "absurd length";
-    if (h->n_files > SNAP_MAX_FILES || h->slots < SNAP_HDR_BYTES ||
-        h->slots > h->length || (h->n_files ? h->n_files : 1) * SNAP_SLOT > h->length - h->slots ||
-        h->files > h->length ||
-        (h->n_files ? h->n_files : 1) * sizeof(snap_file) > h->length - h->files ||
-        h->n_dirs > SNAP_MAX_FILES || h->dirs > h->length ||
-        (h->n_dirs ? h->n_dirs : 1) * sizeof(snap_file) > h->length - h->dirs ||
-        h->root < SNAP_HDR_BYTES || h->root > h->length - sizeof(jc_hwdb) ||
-        h->n_roots > h->length / sizeof(snap_root) ||
-        (h->n_roots && (h->roots > h->length ||
-                        h->n_roots * sizeof(snap_root) > h->length - h->roots)))
-        return "corrupt header";
+    if (h->n_files > SNAP_MAX_FILES || h->n_dirs > SNAP_MAX_FILES || !hdr_tables_ok(h)) return "corrupt header";
     return NULL;
 }
 
@@ -1258,33 +1223,19 @@ jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsig
     if (!st && !(flags & JCI_SNAPSHOT_ANY_FOLDER) &&
         stale(img, &h, bundled_dir, &clean_len, why_buf, sizeof why_buf))
         st = jci_diag_at(diag, JC_ERR_NOTFOUND, path, -1, "stale for %s: %s", bundled_dir, why_buf);
-    jci_arena *maps = NULL;
-    if (!st) {   /* every path, the mapped one too */
-        R r;
-        memset(&r, 0, sizeof r);
-        r.buf = img;
-        r.len = h.length;
-        r.reloc = heap != NULL;
-        const char *bad = NULL;
-        bool ok = r_image(&r, &h, &maps, &bad);
-        r_free(&r);
-        if (r.oom) st = jci_diag_set(diag, JC_ERR_NOMEM, "out of memory");
-        else if (!ok) st = jci_diag_at(diag, JC_ERR_HWDB, path, -1, "%s", bad);
-        /* "<folder>/<rel>" fits its slot (stale() checks it too; not when skipped) */
-        clean_len = strlen(bundled_dir);
-        while (clean_len > 1 && bundled_dir[clean_len - 1] == '/') clean_len--;
-        for (uint64_t i = 0; !st && i < h.n_files; i++) {
-            snap_file sf;
-            memcpy(&sf, img + h.files + i * sizeof sf, sizeof sf);
-            size_t need = h.n_dirs ? clean_len + 1 + strlen((const char *)img + sf.rel) : strlen(bundled_dir);
-            if (need >= SNAP_SLOT)
-                st = jci_diag_at(diag, JC_ERR_NOTFOUND, path, -1, "stale for %s: path too long for a snapshot "
-                                 "(%u bytes or more)", bundled_dir, SNAP_SLOT);
-        }
-        if (st) {
-            jci_arena_free(maps);
-            maps = NULL;
-        }
+    if (!st && !v_image(img, heap != NULL, &h))   /* every path, the mapped one too */
+        st = jci_diag_at(diag, JC_ERR_HWDB, path, -1,
+                        "corrupt (a pointer, count or string outside its section, or a name of no entry)");
+    /* "<folder>/<rel>" fits its slot (stale() checks it too; not when skipped) */
+    clean_len = strlen(bundled_dir);
+    while (clean_len > 1 && bundled_dir[clean_len - 1] == '/') clean_len--;
+    for (uint64_t i = 0; !st && i < h.n_files; i++) {
+        snap_file sf;
+        memcpy(&sf, img + h.files + i * sizeof sf, sizeof sf);
+        size_t need = h.n_dirs ? clean_len + 1 + strlen((const char *)img + sf.rel) : strlen(bundled_dir);
+        if (need >= SNAP_SLOT)
+            st = jci_diag_at(diag, JC_ERR_NOTFOUND, path, -1, "stale for %s: path too long for a snapshot "
+                             "(%u bytes or more)", bundled_dir, SNAP_SLOT);
     }
     if (!st) {
         for (uint64_t i = 0; i < h.n_files; i++) {
@@ -1303,7 +1254,7 @@ jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir, unsig
         }
         jc_hwdb *db = (jc_hwdb *)(img + h.root);
         hw_internal *in = db->internal_;
-        in->arena = maps;   /* the rebuilt name maps */
+        in->arena = NULL;   /* nothing allocated: the maps are the file's */
         if (heap) in->snap_buf = heap;
         else {
             in->snap_map = img;

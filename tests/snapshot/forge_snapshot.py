@@ -8,10 +8,10 @@ usage: forge_snapshot.py IN OUT MODE [N]
 MODE: header (the Nth pointer of the image after the header aims into the
 header), past_end (past the image's end), misaligned (3 bytes past its
 target), self (at its own word: a cycle), count (the Nth count-like word
-after a pointer set to 2^40), string_unterminated (every byte after the Nth
-string pointer's target to the end of the image made non-NUL - only the
-first 64 bytes, the rest as is), checksum_only (nothing changed but the
-checksum rewritten: must still be used).
+after a pointer set to 2^40), string_unterminated (every NUL byte from the
+Nth pointer's target to the end of the image made 'A': the string section,
+last in the file, loses its final NUL), checksum_only (nothing changed but
+the checksum rewritten: must still be used).
 """
 import struct
 import sys
@@ -19,7 +19,7 @@ import sys
 M = (1 << 64) - 1
 BASE = 0x7A6A00000000
 HDR = 4096
-CHECKSUM_AT = 96   # offsetof(hs_header, checksum)
+CHECKSUM_AT = 80   # offsetof(hs_header, checksum)
 
 
 def mix(h, v):
@@ -86,9 +86,7 @@ def main():
         struct.pack_into("<Q", img, at + 8, 1 << 40)
     elif mode == "string_unterminated":
         o = v - BASE
-        for i in range(o, min(o + 64, len(img))):
-            if img[i] == 0:
-                img[i] = 0x41
+        img[o:] = img[o:].replace(b"\0", b"A")
     elif mode != "checksum_only":
         sys.exit("unknown mode " + mode)
     struct.pack_into("<Q", img, CHECKSUM_AT, image_checksum(img))
