@@ -88,7 +88,7 @@ case_ region_show_cloud 0 'grid' -- "$JC" region show aws:us-east-1
 case_ region_show_typo 6 'did you mean' -- "$JC" region show frnace
 # a US state one grid zone serves draws from that zone's value in the common
 # basis, named, without the fallback warning (issue 44 item 15)
-for rz in US-CA:US-CAL-CISO:208 US-TX:US-TEX-ERCO:363 US-MA:US-NE-ISNE: AU-ACT:AU-NSW:; do
+for rz in US-CA:US-CAL-CISO:208 US-TX:US-TEX-ERCO:363 US-MA:US-NE-ISNE: AU-ACT:AU-NSW: US-TN:US-TEN-TVA:404; do
   r=${rz%%:*} z=${rz#*:}; v=${z#*:}; z=${z%%:*}
   case_ "region_state_zone_$r" 0 "grid.ci  *$v.*grid carbon intensity, $z, dataset electricitymaps-2025" -- \
     "$JC" estimate models/resnet18.onnx --device a100 --region "$r"
@@ -99,6 +99,9 @@ for rz in US-CA:US-CAL-CISO:208 US-TX:US-TEX-ERCO:363 US-MA:US-NE-ISNE: AU-ACT:A
     echo "FAIL hwdb_cli/region_state_zone_named_$r (no 'grid zone $z' in the region line, or the basis warning)"
   fi
 done
+# a state with no zone mapped says so and how to name one
+case_ region_state_no_zone 0 'US-WA has no value .*no grid zone is mapped to it: name the zone it lies in as --region (joulecast region list --type grid)' -- \
+  "$JC" estimate models/resnet18.onnx --device a100 --region US-WA
 json_ok hw_list_json "$JC" hw list --json
 json_ok hw_show_json "$JC" hw show h100 --json
 json_ok host_show_json "$JC" hw show p4d.24xlarge --json

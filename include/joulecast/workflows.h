@@ -31,13 +31,14 @@ extern "C" {
 typedef enum jc_statement_format {
     JC_STMT_MARKDOWN = 0,  /* a paragraph with numbered footnotes */
     JC_STMT_LATEX = 1,     /* the same paragraph with \footnote{...} */
-    JC_STMT_HF = 2         /* the Hugging Face model-card co2_eq_emissions block */
+    JC_STMT_HF = 2,        /* the Hugging Face model-card co2_eq_emissions block */
+    JC_STMT_SENTENCE = 3   /* one Markdown sentence, no footnotes */
 } jc_statement_format;
 
 /* Parses statement's "format" option (src/workflows/cmd_opts.c), the one parse of --format
- * and the binding's key: markdown (md), latex (tex), hf, or all; *mask
+ * and the binding's key: markdown (md), latex (tex), hf, sentence, or all; *mask
  * receives 1 << each jc_statement_format named.  JC_ERR_USAGE ("format
- * expects markdown, latex, hf or all, got 'x'") otherwise. */
+ * expects markdown, latex, hf, sentence or all, got 'x'") otherwise. */
 jc_status jc_statement_formats_parse(const char *s, unsigned *mask, jc_diag *diag);
 
 /* What the statement says besides the estimate.  Every pointer is

@@ -130,13 +130,13 @@ def statement(model=None, format="markdown", train=None, infer=None, hwdb=None,
               **options):
     """The carbon statement ``joulecast statement`` prints for a job (the
     options of estimate, plus training_type= and location= for the hf
-    block): a str for format "markdown", "latex" or "hf" (exactly the
-    CLI's output), a dict of the three for "all"."""
+    block): a str for format "markdown", "latex", "hf" or "sentence"
+    (exactly the CLI's output), a dict of the four for "all"."""
     if format == "all":
         # training_type= and location= fill the hf block alone (as the CLI's --format all)
         prose = {k: v for k, v in options.items() if k not in ("training_type", "location")}
         return {f: statement(model, f, train, infer, hwdb, **(options if f == "hf" else prose))
-                for f in ("markdown", "latex", "hf")}
+                for f in ("markdown", "latex", "hf", "sentence")}
     base, hkv = _native.hwdb_args(hwdb)
     kv = _job(model, train, infer, dict(options, format=format)) + hkv
     return _native.call_text("jc_run_statement_text", base, kv)

@@ -203,14 +203,14 @@ class SameAsCli(InWork):
     def test_statement_formats_equal_cli(self):
         args = ["models/resnet50.onnx", "--train", "--samples", "1281167", "--epochs", "90",
                 "--batch", "256", "--device", "a100", "--count", "8", "--region", "US-CA"]
-        for fmt in ("markdown", "latex", "hf"):
+        for fmt in ("markdown", "latex", "hf", "sentence"):
             got = joulecast.statement("models/resnet50.onnx",
                                       train={"samples": 1281167, "epochs": 90, "batch": 256},
                                       device="a100", count=8, region="US-CA", format=fmt)
             self.assertEqual(got, cli_text("statement", *args, "--format", fmt), fmt)
         both = joulecast.statement(device="h100", count=1024, region="US", format="all",
                                    train={"params": 7e9, "tokens": 2e12})
-        self.assertEqual(sorted(both), ["hf", "latex", "markdown"])
+        self.assertEqual(sorted(both), ["hf", "latex", "markdown", "sentence"])
         # whole floats reach the library (and its "reproduce" line) as integers
         self.assertEqual(both["hf"], cli_text("statement", "--train", "--params", "7000000000",
                                               "--tokens", "2000000000000", "--device", "h100",
@@ -689,7 +689,7 @@ class Errors(InWork):
                             "statement", *args, "--format", "latex", "--training-type", "fine-tuning")
         e = self.check_like_cli(lambda: joulecast.statement(format="word", **job),   # jc_statement_formats_parse
                                 "statement", *args, "--format", "word")
-        self.assertIn("format expects markdown, latex, hf or all", e.message)
+        self.assertIn("format expects markdown, latex, hf, sentence or all", e.message)
         both = joulecast.statement(format="all", location="Paris", **job)
         self.assertIn("geographical_location: \"Paris\"", both["hf"])
 

@@ -193,10 +193,10 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
     jc_statement_format fmt = JC_STMT_MARKDOWN;
     jc_status st = bind_req_open(&r, "statement", hwdb_dir, keys, values, n, stmt_key, &own, d);
     unsigned mask = own.formats ? own.formats : 1u << JC_STMT_MARKDOWN;
-    if (!st && (mask & (mask - 1)))   /* one text per call: the Python package's format="all" makes three */
-        st = jci_diag_set(d, JC_ERR_USAGE, "format: give one of markdown, latex or hf per call (all, or "
+    if (!st && (mask & (mask - 1)))   /* one text per call: the Python package's format="all" makes four */
+        st = jci_diag_set(d, JC_ERR_USAGE, "format: give one of markdown, latex, hf or sentence per call (all, or "
                           "format given twice, asks for more)");
-    if (!st) fmt = mask & 1u << JC_STMT_HF ? JC_STMT_HF : mask & 1u << JC_STMT_LATEX ? JC_STMT_LATEX : JC_STMT_MARKDOWN;
+    while (!st && !(mask & 1u << fmt)) fmt++;   /* the one format asked for */
     /* --generate: the serving request, as `statement --generate` runs it */
     jc_generation g;
     memset(&g, 0, sizeof g);

@@ -1,6 +1,6 @@
 /*
  * cmd_statement.c (cli) - `joulecast statement [JOB.yaml] [MODEL.onnx]
- * [estimate options] [--format markdown|latex|hf|all]`: runs the estimate
+ * [estimate options] [--format markdown|latex|hf|sentence|all]`: runs the estimate
  * the options describe and prints a ready-to-paste carbon statement for a
  * paper (Markdown or LaTeX, every figure with its source in a footnote)
  * and the Hugging Face model-card `co2_eq_emissions` block, with the
@@ -80,6 +80,7 @@ int cmd_statement(int argc, char **argv)
         {JC_STMT_MARKDOWN, "Markdown"},
         {JC_STMT_LATEX, "LaTeX"},
         {JC_STMT_HF, "Hugging Face model card (README.md front matter)"},
+        {JC_STMT_SENTENCE, "One sentence"},
     };
     int first = 1;
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {

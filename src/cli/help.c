@@ -183,6 +183,7 @@ const cli_help help_statement = {
     "\\footnote{}s and \\url{}s (load hyperref or url).  --format hf prints\n"
     "the Hugging Face model-card co2_eq_emissions block (emissions in grams; it\n"
     "describes training, so it is refused for inference and --generate).\n"
+    "--format sentence prints the figures in one sentence, no footnotes.\n"
     "With --generate (LLM serving) the paragraph also states J per output\n"
     "token, J per request and the prefill share.\n\n",
     &statement_spec, NULL,

@@ -318,8 +318,12 @@ jc_status jci_site_place(jci_builder *b, jci_site *x, jc_estimate *e)
                 if (code)   /* without --region the world-average warning says enough */
                     jci_bld_warn(b, "region %s has no value in the common intensity basis %s: its own default, "
                                  "dataset %s %d (%s), is used, so its emissions are not on the basis of other "
-                                 "regions; --ci G gives a figure of your own", r->code, basis, di->dataset_id,
-                                 di->value.year, di->basis ? di->basis : "basis n/a");
+                                 "regions; %s--ci G gives a figure of your own", r->code, basis, di->dataset_id,
+                                 di->value.year, di->basis ? di->basis : "basis n/a",
+                                 r->type == JC_REGION_SUBNATIONAL && !r->grid_region
+                                     ? "no grid zone is mapped to it: name the zone it lies in as --region "
+                                       "(joulecast region list --type grid), or "
+                                     : "");
             } else {
                 if (v != di) e->ci_region_default = di->value.value;
                 if (v != di)

@@ -3,6 +3,10 @@
  * statement of an estimate, as a Markdown paragraph with footnotes, the
  * same in LaTeX, or the Hugging Face model-card `co2_eq_emissions` block.
  *
+ * Also the one-sentence form (--format sentence): the same figures in one
+ * Markdown sentence without footnotes, the command that reproduces it at
+ * its end.
+ *
  * Rule: no figure without its source.  Each figure of the paragraph gets
  * a footnote built from the estimate's own assumption records (the hwdb
  * file:line and publication, the option the user gave, or the model
@@ -16,6 +20,8 @@
 
 #include <math.h>
 #include <string.h>
+
+#define EN_DASH "\xe2\x80\x93"
 
 /* A sentence-sized text with its footnotes, built for one format. */
 typedef struct stmt {
@@ -46,7 +52,9 @@ static size_t put_url(stmt *s, const char *t)
 
 /* Writes s with the escapes of the format (Markdown: inline emphasis and
  * link characters; LaTeX: the ten special characters, "--" kept as two
- * hyphens ("-{}-", not an en dash: option names) and URLs as \url). */
+ * hyphens ("-{}-", not an en dash: option names), the en dash of a range
+ * as "--" and URLs as \url).  Text is written with an en dash (EN_DASH)
+ * for every range, so one spelling serves both formats. */
 static void put_esc(stmt *s, const char *t)
 {
     for (; t && *t; t++) {
@@ -59,6 +67,11 @@ static void put_esc(stmt *s, const char *t)
             }
             if (c == '-' && t[1] == '-') {
                 fputs("-{}", s->f);
+                continue;
+            }
+            if (!strncmp(t, EN_DASH, 3)) {
+                fputs("--", s->f);
+                t += 2;
                 continue;
             }
             switch (c) {
@@ -213,6 +226,19 @@ static void hardware(stmt *s, const jc_estimate *e, int prec)
     }
 }
 
+/* When no host was named: that the host figure is the system class's,
+ * a reference server's, so a footnote that cites another system's
+ * datasheet is read as the class's source, not as this run's host
+ * (into buf; "" when a host was named or given). */
+static const char *host_class_words(char *buf, size_t cap, const jc_estimate *e)
+{
+    buf[0] = 0;
+    if (!e->host_id && !e->host_given && e->host_class && strcmp(e->host_class, "none") && e->hosts > 0)
+        snprintf(buf, cap, "no host named, so the system class '%s' is assumed: the power of its reference server, "
+                 "not of this run's host (--host ID names yours); ", e->host_class);
+    return buf;
+}
+
 /* The code span of a file name or command (Markdown backticks, LaTeX \texttt). */
 static void code(stmt *s, const char *t)
 {
@@ -223,30 +249,25 @@ static void code(stmt *s, const char *t)
 /* How the figures came about: the method sentence of the tail. */
 enum { STMT_PREDICTED, STMT_COMPUTED, STMT_SERVING };
 
-/* The intensity basis in words: the region's own default figure beside
- * the common basis, or why this region is on another basis. */
-static void basis_words(stmt *s, const jc_estimate *e)
+/* The intensity basis in words, for the grid footnote (into buf, cap
+ * bytes): the region's own default figure beside the common basis; ""
+ * when there is nothing to say (a region on another basis: the
+ * intensity's own source says why). */
+static const char *basis_note(char *buf, size_t cap, const jc_estimate *e)
 {
-    char a[64];
+    char a[64], yr[16];
     const jc_intensity *own = e->region ? e->region->default_intensity : NULL;
-    const char *co2 = s->fmt == JC_STMT_LATEX ? "gCO$_2$e/kWh" : "gCO\xe2\x82\x82" "e/kWh";
-    if (e->ci_basis_fallback) {
-        fputs(" (", s->f);
-        put_esc(s, e->region_code);
-        fputs(" has no value in the basis joulecast uses for every region, ", s->f);
-        put_esc(s, JC_CI_BASIS);
-        fputs(", so its own default is used: ", s->f);
-        put_esc(s, e->ci_basis ? e->ci_basis : "basis not stated");
-        fputs(")", s->f);
-    } else if (!isnan(e->ci_region_default) && own) {
-        fputs(", the basis joulecast uses for every region; the region's own default figure is ", s->f);
-        fprintf(s->f, "%s %s (", fmt_num(a, sizeof a, e->ci_region_default), co2);
+    buf[0] = 0;
+    /* a region on another basis: the intensity's own source says why */
+    if (e->ci_basis_fallback) return buf;
+    if (!isnan(e->ci_region_default) && own) {
         const char *oname = own->dataset && own->dataset->name ? own->dataset->name : own->dataset_id;
-        char yr[16];
         snprintf(yr, sizeof yr, "%d", own->value.year);
-        put_esc(s, oname);
-        fprintf(s->f, "%s%s), not used", strstr(oname, yr) ? "" : ", ", strstr(oname, yr) ? "" : yr);
+        snprintf(buf, cap, " joulecast puts every region on this one dataset; the region's own default figure, "
+                 "%s gCO2e/kWh (%s%s%s), is not used.", fmt_num(a, sizeof a, e->ci_region_default), oname,
+                 strstr(oname, yr) ? "" : ", ", strstr(oname, yr) ? "" : yr);
     }
+    return buf;
 }
 
 /* The rest of the paragraph, shared by every estimate: PUE, grid,
@@ -270,19 +291,20 @@ static void tail(stmt *s, const jc_estimate *e, const jc_statement_opts *o, int 
         put_esc(s, e->region_name ? e->region_name : e->region_code);
         fputs(" (", f);
         put_esc(s, e->region_code);
-        fputs(")", f);
+        if (!e->ci_dataset_id) fputs(")", f);
     }
     if (e->ci_dataset_id) {
         const char *dname = e->ci_dataset_name ? e->ci_dataset_name : e->ci_dataset_id;
-        fputs(", dataset ", f);
+        /* the dataset in the sentence, its basis in the footnote */
+        fputs(e->region_code ? "; " : ", dataset ", f);
         put_esc(s, dname);
-        /* the year once: not when the dataset's name already says it */
-        char yr[16];
-        snprintf(yr, sizeof yr, "%d", e->ci_year);
+        char yr[16], bn[600];
+        snprintf(yr, sizeof yr, "%d", e->ci_year);   /* the year once: not when the name says it */
         if (!strstr(dname, yr)) fprintf(f, ", %s", yr);
-        basis_words(s, e);
-        note(s, "Grid intensity: dataset %s (%s), year %d, %s; basis %s.", e->ci_dataset_id, dname,
-             e->ci_year, src_text(t1, sizeof t1, ci), e->ci_basis ? e->ci_basis : "not stated");
+        if (e->region_code) fputs(")", f);
+        note(s, "Grid intensity: dataset %s (%s), year %d, %s; basis %s.%s", e->ci_dataset_id, dname,
+             e->ci_year, src_text(t1, sizeof t1, ci), e->ci_basis ? e->ci_basis : "not stated",
+             basis_note(bn, sizeof bn, e));
     } else {
         note(s, "Grid intensity: %s%s%s.", ci ? ci->label : "", ci ? "; " : "", src_text(t1, sizeof t1, ci));
     }
@@ -346,16 +368,13 @@ static void tail(stmt *s, const jc_estimate *e, const jc_statement_opts *o, int 
     }
 }
 
-/* Writes the paragraph (Markdown or LaTeX). */
-static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
+/* "Training the model `m`" / "Running inference with a model of 7
+ * billion parameters": what ran, only as the user gave it. */
+static void subject(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
 {
     FILE *f = s->f;
-    char a[64], b[64], c[64], t1[1100], t2[1100];
+    char a[64];
     int train = e->mode == JC_MODE_TRAINING;
-    const char *dash = s->fmt == JC_STMT_LATEX ? "--" : "\xe2\x80\x93";   /* en dash */
-
-    /* what ran, on what: only what the user gave */
-    const jc_assumption *rh = jci_estimate_assumption(e, JCI_AK_RUNTIME_HOURS), *rdh = jci_estimate_assumption(e, JCI_AK_RUNTIME_DEVICE_HOURS);
     const jc_assumption *np = jci_estimate_assumption(e, JCI_AK_PARAMS), *fl = jci_estimate_assumption(e, JCI_AK_TOTAL_FLOPS);
     const jc_assumption *tp = jci_estimate_assumption(e, JCI_AK_TR_PARAMS_ACTIVE);
     if (!np && tp && tp->origin == JC_ORIGIN_USER) np = tp;   /* the step model's --params */
@@ -373,6 +392,17 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
     } else {
         fputs(train ? "A training job" : "An inference job", f);
     }
+}
+
+/* Writes the paragraph (Markdown or LaTeX). */
+static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
+{
+    FILE *f = s->f;
+    char a[64], b[64], c[64], t1[1100], t2[1100];
+    const char *dash = s->fmt == JC_STMT_LATEX ? "--" : "\xe2\x80\x93";   /* en dash */
+
+    const jc_assumption *rh = jci_estimate_assumption(e, JCI_AK_RUNTIME_HOURS), *rdh = jci_estimate_assumption(e, JCI_AK_RUNTIME_DEVICE_HOURS);
+    subject(s, e, o);
     hardware(s, e, !(rh || rdh));
 
     /* time */
@@ -384,7 +414,7 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
         const jc_assumption *u = jci_estimate_assumption(e, JCI_AK_UTILIZATION);
         char ur[160] = "";
         if (u && u->value.low != u->value.high)
-            snprintf(ur, sizeof ur, ", range %s%s%s", fmt_num(b, sizeof b, u->value.low), dash,
+            snprintf(ur, sizeof ur, ", range %s" EN_DASH "%s", fmt_num(b, sizeof b, u->value.low),
                      fmt_num(c, sizeof c, u->value.high));
         if (u) {
             note(s, "Runtime predicted by joulecast's roofline model from %s FLOP of work at a utilisation of "
@@ -395,7 +425,7 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
              * and the utilisation is what that time implies */
             const jc_range *iu = &e->implied_utilization;
             if (!isnan(iu->central) && iu->low != iu->high)
-                snprintf(ur, sizeof ur, ", range %s%s%s", fmt_num(b, sizeof b, iu->low), dash, fmt_num(c, sizeof c, iu->high));
+                snprintf(ur, sizeof ur, ", range %s" EN_DASH "%s", fmt_num(b, sizeof b, iu->low), fmt_num(c, sizeof c, iu->high));
             note(s, "Runtime predicted by joulecast's roofline model from %s FLOP of work, node by node from each "
                     "node's FLOPs and bytes at the runtime profile's achievable fractions of peak (docs/energy-model.md); "
                     "implied utilisation %s of dense peak%s; runtime profile: %s.",
@@ -425,10 +455,11 @@ static void paragraph(stmt *s, const jc_estimate *e, const jc_statement_opts *o)
         if ((rh || rdh) && e->method == JC_METHOD_ROOFLINE) snprintf(how_e, sizeof how_e, "device power model over the runtime given");
         else snprintf(how_e, sizeof how_e, "%s method", jc_method_name(e->method));
         note(s, "Energy by joulecast's %s (docs/energy-model.md): device energy %s kWh (%s), "
-                "host energy %s kWh (%s), times the PUE. The range takes every ranged input at the end "
+                "host energy %s kWh (%s%s), times the PUE. The range takes every ranged input at the end "
                 "that lowers, then raises, the energy (docs/energy-model.md, section 5).",
              how_e, fmt_num(b, sizeof b, e->energy_device_kwh.central), dp,
-             fmt_num(c, sizeof c, e->energy_host_kwh.central), src_text(t1, sizeof t1, hp));
+             fmt_num(c, sizeof c, e->energy_host_kwh.central), host_class_words(t2, sizeof t2, e),
+             src_text(t1, sizeof t1, hp));
     }
 
     tail(s, e, o, rh || rdh ? STMT_COMPUTED : STMT_PREDICTED);
@@ -496,6 +527,50 @@ static void serving_paragraph(stmt *s, const jc_serving *v, const jc_statement_o
             fmt_num(b, sizeof b, v->j_per_output_token_device.central), fmt_num(c, sizeof c, v->j_per_request.central),
             fmt_num(t1, 64, 100 * v->prefill_energy_share), pct);
     tail(s, e, o, STMT_SERVING);
+}
+
+/* The one-sentence form (Markdown; no footnotes): what ran on what, the
+ * time, the facility energy and the emissions with their ranges, the
+ * PUE and the intensity with its region and dataset, how the figures came
+ * about and the command that reproduces them.  v: a serving estimate. */
+static void sentence(stmt *s, const jc_estimate *e, const jc_serving *v, const jc_statement_opts *o)
+{
+    FILE *f = s->f;
+    char a[64], b[64], c[64], d[64], g[64], h[64];
+    int known = !v && (jci_estimate_assumption(e, JCI_AK_RUNTIME_HOURS) || jci_estimate_assumption(e, JCI_AK_RUNTIME_DEVICE_HOURS));
+    if (v) {
+        fputs("Serving the model ", f);
+        code(s, o->model ? o->model : v->model);
+        fprintf(f, " for %s requests", fmt_num(a, sizeof a, v->requests));
+    } else {
+        subject(s, e, o);
+    }
+    fprintf(f, " on %s \xc3\x97 ", FMT_N(e->devices));
+    put_esc(s, e->device_name);
+    fprintf(f, " takes %s%s h (%s device-hours), uses %s kWh of facility energy (range %s" EN_DASH "%s kWh) at a "
+               "PUE of %s and emits ", known ? "" : "an estimated ", fmt_num(a, sizeof a, e->wall_hours.central),
+            fmt_num(b, sizeof b, e->device_hours.central), fmt_num(c, sizeof c, e->energy_facility_kwh.central),
+            fmt_num(d, sizeof d, e->energy_facility_kwh.low), fmt_num(g, sizeof g, e->energy_facility_kwh.high),
+            e->pue.central > 0 ? fmt_num(h, sizeof h, e->pue.central) : "n/a");
+    fprintf(f, "%s %s (range %s" EN_DASH "%s %s) at %s gCO\xe2\x82\x82" "e/kWh", fmt_num(a, sizeof a, e->co2_kg.central),
+            unit_co2(s), fmt_num(b, sizeof b, e->co2_kg.low), fmt_num(c, sizeof c, e->co2_kg.high), unit_co2(s),
+            fmt_num(d, sizeof d, e->ci.central));
+    if (e->region_code || e->ci_dataset_id) {
+        fputs(" (", f);
+        if (e->region_code) put_esc(s, e->region_name ? e->region_name : e->region_code);
+        if (e->region_code && e->ci_dataset_id) fputs(", ", f);
+        if (e->ci_dataset_id) put_esc(s, e->ci_dataset_name ? e->ci_dataset_name : e->ci_dataset_id);
+        fputs(")", f);
+    }
+    fprintf(f, "; %s%s with joulecast %s (%s%s)%s", e->lower_bound ? "lower bounds, " : "",
+            e->has_measured ? "partly measured, the rest computed" : known ? "computed" : "predicted", JC_VERSION,
+            v ? "serving model" : jc_method_name(e->method), v ? "" : " method", e->has_measured ? "" : ", not measured");
+    if (o->reproduce) {
+        fputs("; ", f);
+        code(s, o->reproduce);
+        fputs(" reproduces it", f);
+    }
+    fputs(".\n", f);
 }
 
 static jc_status hf_block(FILE *f, const jc_estimate *e, const jc_statement_opts *o)
@@ -575,6 +650,12 @@ static jc_status write_statement(const jc_estimate *e, const jc_serving *v, cons
             return jci_diag_set(d, JC_ERR_USAGE, "statement: --training-type must be pre-training or fine-tuning "
                                "(got '%s')", o->training_type);
         hf_block(f, e, o);
+    } else if (fmt == JC_STMT_SENTENCE) {
+        stmt s;
+        memset(&s, 0, sizeof s);
+        s.fmt = JC_STMT_MARKDOWN;
+        s.f = f;
+        sentence(&s, e, v, o);
     } else if (fmt == JC_STMT_MARKDOWN || fmt == JC_STMT_LATEX) {
         stmt s;
         memset(&s, 0, sizeof s);

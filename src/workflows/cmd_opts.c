@@ -42,14 +42,15 @@ jc_status jc_statement_formats_parse(const char *s, unsigned *mask, jc_diag *d)
     static const struct { const char *name; unsigned mask; } t[] = {
         {"markdown", 1u << JC_STMT_MARKDOWN}, {"md", 1u << JC_STMT_MARKDOWN}, {"latex", 1u << JC_STMT_LATEX},
         {"tex", 1u << JC_STMT_LATEX}, {"hf", 1u << JC_STMT_HF},
-        {"all", 1u << JC_STMT_MARKDOWN | 1u << JC_STMT_LATEX | 1u << JC_STMT_HF},
+        {"sentence", 1u << JC_STMT_SENTENCE},
+        {"all", 1u << JC_STMT_MARKDOWN | 1u << JC_STMT_LATEX | 1u << JC_STMT_HF | 1u << JC_STMT_SENTENCE},
     };
     for (size_t i = 0; s && mask && i < sizeof t / sizeof t[0]; i++)
         if (!strcmp(s, t[i].name)) {
             *mask = t[i].mask;
             return JC_OK;
         }
-    return jci_diag_set(d, JC_ERR_USAGE, "format expects markdown, latex, hf or all, got '%s'", s ? s : "");
+    return jci_diag_set(d, JC_ERR_USAGE, "format expects markdown, latex, hf, sentence or all, got '%s'", s ? s : "");
 }
 
 const jc_cmd_key *jc_command_opt_keys(const char *command, size_t *n)

@@ -306,7 +306,7 @@ static void test_statement_and_codecarbon(void)
         CHECK(strstr(buf, mark) != NULL);
     }
     CHECK(strstr(buf, "[^7]") == NULL);
-    CHECK(strstr(buf, "(FR)") != NULL);
+    CHECK(strstr(buf, "(FR; ") != NULL);   /* the region, then its dataset */
     CHECK(strstr(buf, "dataset ") != NULL);
     CHECK(strstr(buf, "hwdb/devices/nvidia.yaml:") != NULL);
     CHECK(strstr(buf, "joulecast estimate --flops 3e19") != NULL);
