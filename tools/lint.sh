@@ -10,6 +10,13 @@
 #                        src/workflows/diff.c (estimate --json read back)
 #   hwdb-internals       src/hwdb/hwdb_int.h included only inside src/hwdb/
 #                        (tests and benchmarks may include it)
+#   analysis-internals   src/analysis/ops/'s private headers and tables
+#                        (ops.h, actx.h, ops.def, kernels.def) included only
+#                        inside src/analysis/ (tests may include them), and
+#                        src/estimate/ reads no node's op name, domain or
+#                        attribute (op_type, ->domain, jc_node_attr): it reads
+#                        the kinds and GEMM shape the analysis hands each
+#                        counted node (jc_counted_node: fusion, kernel, gemm)
 #   no-printing          the library (src/ except src/cli/) never names
 #                        stdout or stderr, never calls printf, puts, putchar,
 #                        perror or vprintf: it writes to the FILE * it is given
@@ -104,6 +111,16 @@ for f in $(csrc); do
   grep -Hn '#[[:space:]]*include[[:space:]]*"\(hwdb/\)\{0,1\}hwdb_int\.h"' "$f" >> "$tmp/hi"
 done
 report hwdb-internals "$tmp/hi"
+
+# ---- the analysis stage's private headers; estimate reads no ONNX node ---
+: > "$tmp/ai"
+for f in $(csrc); do
+  case "$f" in src/analysis/*) continue ;; esac
+  grep -Hn '#[[:space:]]*include[[:space:]]*"analysis/ops/' "$f" >> "$tmp/ai"
+done
+grep -Hn 'op_type\|->domain\|jc_node_attr[[:space:]]*(' src/estimate/*.c src/estimate/*.h /dev/null |
+  sed 's/$/  (estimate reads the analysis'"'"'s jc_counted_node kinds and gemm, not the ONNX node)/' >> "$tmp/ai"
+report analysis-internals "$tmp/ai"
 
 # ---- no printing from the library ----------------------------------------
 : > "$tmp/pr"

@@ -38,6 +38,43 @@ typedef enum jc_cost_state {
     JC_COST_DATA_DEPENDENT = 3  /* output size depends on data (NonZero...) */
 } jc_cost_state;
 
+/* How a runtime that fuses kernels may treat a node (the `fusable`
+ * column of src/analysis/ops/ops.def). */
+typedef enum jc_fusion_class {
+    JC_FUSION_NONE = 0,       /* a kernel of its own */
+    JC_FUSION_POINTWISE = 1,  /* one read and one write per element: joins
+                                 an elementwise chain */
+    JC_FUSION_REDUCTION = 2,  /* a reduction or normalisation along an axis */
+    JC_FUSION_MOVEMENT = 3    /* data movement a compiler folds into its
+                                 neighbours' indexing */
+} jc_fusion_class;
+
+/* The few ops of the standard ONNX domain a runtime's kernel plan treats
+ * apart (src/analysis/ops/kernels.def); JC_KERNEL_OTHER for every other
+ * op and for any op of another domain. */
+typedef enum jc_kernel_kind {
+    JC_KERNEL_OTHER = 0,
+    JC_KERNEL_MATMUL,          /* MatMul: attention's products, a Linear
+                                  layer (its bias add in the epilogue) */
+    JC_KERNEL_GEMM,            /* Gemm */
+    JC_KERNEL_CONV,            /* Conv: eager side kernels (bias, layout) */
+    JC_KERNEL_CONV_TRANSPOSE,  /* ConvTranspose */
+    JC_KERNEL_SOFTMAX,         /* Softmax: the core of attention */
+    JC_KERNEL_LOG_SOFTMAX,     /* LogSoftmax */
+    JC_KERNEL_BATCH_NORM,      /* BatchNormalization */
+    JC_KERNEL_ADD,             /* Add: a bias add after a MatMul */
+    JC_KERNEL_NARROW,          /* Slice, Split: a view in PyTorch */
+    JC_KERNEL_TRANSPOSE        /* Transpose: a strided operand of a GEMM */
+} jc_kernel_kind;
+
+/* A node's matrix-product view: `batch` independent products of an
+ * m x k by a k x n matrix (the batch of a product of two activations,
+ * the groups of a grouped convolution; a product with a weight folds its
+ * batch into m).  FLOPs = 2 m n k batch. */
+typedef struct jc_gemm_shape {
+    double m, n, k, batch;
+} jc_gemm_shape;
+
 /* Cost of one node for one execution, at the dims bound by the caller.
  * macs: multiply-accumulates of GEMM-like work only; flops = 2*macs + every
  * other scalar arithmetic op; special_ops: transcendentals, counted apart;
@@ -163,6 +200,12 @@ typedef struct jc_counted_node {
                               branch (reported, not counted) or a container */
     const char *note;      /* NULL, or a named fallback / remark */
     const char **blocked_by; size_t n_blocked_by; /* unknown dim symbols */
+    jc_fusion_class fusion; /* how a fusing runtime may treat it */
+    jc_kernel_kind kernel;  /* the op, where a kernel plan treats it apart */
+    int has_gemm;          /* 1: gemm holds its matrix-product view (Conv,
+                              ConvTranspose, MatMul, Gemm with every output
+                              dim known and MACs > 0) */
+    jc_gemm_shape gemm;    /* m, n, k, batch; zero without one */
 } jc_counted_node;
 
 /* Totals over counted nodes, each node times its repeat. */

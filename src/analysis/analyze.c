@@ -354,6 +354,8 @@ static int push_node(actx *ax, const jc_node *n, int inst, int depth, const char
     cn->op = jci_arena_strdup(ax->ar, buf);
     cn->cost = *cost;
     cn->counted = 1;
+    cn->fusion = op_fusable_of(n);
+    cn->kernel = op_kernel_of(n);
     if (!cn->op) {
         nomem(ax);
         return -1;
@@ -1398,6 +1400,18 @@ static jc_status totals(actx *ax, jc_analysis *a)
     return JC_OK;
 }
 
+/* Each node's matrix-product view, from the final shapes and costs (the
+ * estimate stage's kernel model reads it, never the node's attributes). */
+static void gemm_shapes(jc_analysis *a)
+{
+    for (size_t i = 0; i < a->n_nodes; i++) {
+        jc_counted_node *cn = &a->nodes[i];
+        jc_gemm_shape g;
+        cn->has_gemm = op_gemm_shape(a, cn, &g);
+        if (cn->has_gemm) cn->gemm = g;
+    }
+}
+
 static void free_ctx(actx *ax)
 {
     free(ax->assume_used);
@@ -1467,6 +1481,7 @@ jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis
     if (!st) {
         if (ax.n_insts) memcpy(a->insts, ax.insts, ax.n_insts * sizeof *a->insts);
         if (ax.n_nodes) memcpy(a->nodes, ax.nodes, ax.n_nodes * sizeof *a->nodes);
+        gemm_shapes(a);
         if (ax.n_uns) memcpy(a->unsupported, ax.uns, ax.n_uns * sizeof *a->unsupported);
         qsort(a->unsupported, ax.n_uns, sizeof *a->unsupported, cmp_tally);
         a->n_unsupported = ax.n_uns;

@@ -6,7 +6,6 @@
  */
 #include "estimate/efficiency.h"
 #include "estimate/parallel.h"
-#include "analysis/ops/ops.h"
 
 #include <math.h>
 #include <string.h>
@@ -121,59 +120,10 @@ double jci_eff_kernels(const jc_analysis *an, const jc_counted_node *n)
     return n->cost.serial_steps > 0 ? (double)n->cost.serial_steps : 1;
 }
 
-static int dim_of(const jc_tshape *t, int i, double *v)
-{
-    if (!t || t->rank <= i || i < 0 || t->dims[i].v <= 0) return 0;
-    *v = (double)t->dims[i].v;
-    return 1;
-}
-
-int jci_eff_node_gemm(const jc_analysis *an, const jc_counted_node *n, jc_gemm_shape *g)
-{
-    const jc_node *nd = n->node;
-    const char *op = nd->op_type;
-    int conv = !strcmp(op, "Conv") || !strcmp(op, "ConvTranspose");
-    int mm = !strcmp(op, "MatMul");
-    if (*nd->domain || !(conv || mm || !strcmp(op, "Gemm"))) return 0;
-    if (!nd->n_outputs || nd->outputs[0] < 0 || n->cost.macs <= 0) return 0;
-    const jc_graph_inst *in = &an->insts[n->inst];
-    const jc_tshape *o = &in->values[nd->outputs[0]];
-    if (o->rank < 2) return 0;
-    double numel = 1, d;
-    for (int i = 0; i < o->rank; i++) {
-        if (!dim_of(o, i, &d)) return 0;
-        numel *= d;
-    }
-    memset(g, 0, sizeof *g);
-    g->groups = 1;
-    if (conv) {
-        double c, grp = 1;
-        if (!dim_of(o, 1, &c)) return 0;
-        const jc_attr *a = jc_node_attr(nd, "group");
-        if (a && a->type == JC_ATTR_INT && a->i > 1 && (double)a->i <= c) grp = (double)a->i;
-        g->n = c / grp;
-        g->m = numel / c;
-        g->groups = grp;
-    } else {
-        if (!dim_of(o, o->rank - 1, &g->n)) return 0;
-        /* a batched product of two activations (attention): one GEMM per
-         * batch element; a product with a weight folds the batch into M */
-        const jc_tshape *b = nd->n_inputs > 1 && nd->inputs[1] >= 0 ? &in->values[nd->inputs[1]] : NULL;
-        int batched = mm && b && b->rank >= 3 && in->graph->values[nd->inputs[1]].kind != JC_V_INITIALIZER;
-        if (batched && dim_of(o, o->rank - 2, &g->m)) {
-            g->groups = numel / (g->m * g->n);
-        } else {
-            g->m = numel / g->n;
-        }
-    }
-    g->k = (double)n->cost.macs / numel;
-    return g->m > 0 && g->n > 0 && g->k > 0;
-}
-
 double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,
                              int sc)
 {
-    double grp = g->groups >= 1 ? g->groups : 1;
+    double grp = g->batch >= 1 ? g->batch : 1;
     double f = 2 * g->m * g->n * g->k * grp;
     if (!(f > 0)) return 0;
     if (dv->granule > 0 && (g->n < dv->granule || g->k < dv->granule)) {
@@ -263,7 +213,7 @@ void jci_eff_gemm_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
                       double bytes, double elt_bytes, int sc, jc_node_time *out)
 {
     memset(out, 0, sizeof *out);
-    double grp = g->groups >= 1 ? g->groups : 1;
+    double grp = g->batch >= 1 ? g->batch : 1;
     if (bytes < 0) bytes = grp * (g->m * g->k + g->k * g->n + g->m * g->n) * elt_bytes;
     out->flops = 2 * g->m * g->n * g->k * grp;
     out->bytes = bytes;
@@ -273,17 +223,17 @@ void jci_eff_gemm_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
 
 /* Compute time and FLOPs of matrix node i (forward, or its backward:
  * the input-gradient GEMM m x k over n and the weight-gradient GEMM
- * k x n over m, each with its own tiles); its GEMM view from the plan
- * when there is one. */
-static double matrix_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
-                       const jc_eff_plan *plan, size_t i, double f, int sc, int backward)
+ * k x n over m, each with its own tiles), from the GEMM shape the
+ * analysis stage gives the node; without one, its FLOPs at the matrix
+ * efficiency. */
+static double matrix_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an, size_t i,
+                       double f, int sc, int backward)
 {
-    jc_gemm_shape g;
-    int gemm = plan ? plan->gemm_ok[i] : jci_eff_node_gemm(an, &an->nodes[i], &g);   /* the plan's, found once */
-    if (gemm && plan) g = plan->gemm[i];
-    if (gemm) {
+    const jc_counted_node *n = &an->nodes[i];
+    jc_gemm_shape g = n->gemm;   /* the analysis stage's view of the node */
+    if (n->has_gemm) {
         if (!backward) return jci_eff_gemm_compute_s(m, dv, &g, sc);
-        jc_gemm_shape dx = {g.m, g.k, g.n, g.groups}, dw = {g.k, g.n, g.m, g.groups};
+        jc_gemm_shape dx = {g.m, g.k, g.n, g.batch}, dw = {g.k, g.n, g.m, g.batch};
         return jci_eff_gemm_compute_s(m, dv, &dx, sc) + jci_eff_gemm_compute_s(m, dv, &dw, sc);
     }
     if (!(dv->peak > 0)) return 0;
@@ -308,13 +258,11 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
         out->bound = JC_BOUND_NONE;
         return;
     }
-    int std = !*n->node->domain;
     /* engine: elementwise (ops.def's fusable column), data movement and
      * softmax run inside the producer's kernel */
     if (role == JC_PLAN_FUSED ||
         (!plan && m->fuse_vector_memory && cls != JC_CLASS_MATRIX &&
-         (cls == JC_CLASS_MEMORY || op_fusable_of(n->node) == FUSE_PW ||
-          (std && !strcmp(n->node->op_type, "Softmax"))))) {
+         (cls == JC_CLASS_MEMORY || n->fusion == JC_FUSION_POINTWISE || n->kernel == JC_KERNEL_SOFTMAX))) {
         out->flops = f;
         out->bytes = b;
         out->bound = JC_BOUND_FUSED;
@@ -333,13 +281,13 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
         double fa = rep * ((double)a->cost.flops + (double)a->cost.special_ops);
         /* flash backward: both products' gradients and Q K^T recomputed */
         double k = backward ? 2.5 : 1;
-        tc = k * rep * (matrix_s(m, dv, an, plan, (size_t)plan->partner[i], fa / rep, sc, 0) +
-                        matrix_s(m, dv, an, plan, i, f / rep, sc, 0));
+        tc = k * rep * (matrix_s(m, dv, an, (size_t)plan->partner[i], fa / rep, sc, 0) +
+                        matrix_s(m, dv, an, i, f / rep, sc, 0));
         f = k * (f + fa) + rep * plan->flops[i];
         b = rep * plan->bytes[i] * (backward ? 2 : 1);
         ob = 0;
     } else if (matrix) {
-        tc = rep * matrix_s(m, dv, an, plan, i, f / rep, sc, backward);
+        tc = rep * matrix_s(m, dv, an, i, f / rep, sc, backward);
         if (backward) {
             f *= 2;
             b *= 2;

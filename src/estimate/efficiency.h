@@ -10,7 +10,7 @@
  *
  * Per kernel (docs/energy-model.md section 2):
  *   matrix   t_c = (F / (q * align) + P*eta*fill_s) / (P * eta) over the
- *            node's GEMM view (groups x M x N x K; jci_eff_gemm_compute_s)
+ *            node's GEMM view (batch x M x N x K; jci_eff_gemm_compute_s)
  *            P the dense peak at the run's precision, eta the profile's
  *            achievable fraction, q the tile and wave quantisation,
  *            align < 1 off the tensor-core granule, fill_s the work (as
@@ -137,18 +137,15 @@ double jci_eff_kernels(const jc_analysis *an, const jc_counted_node *n);
 
 /* ---- GEMM kernels (also used by training budgets, issue #26) ---------- */
 
-/* One GEMM kernel's shape: `groups` independent products of an m x k by
- * a k x n matrix (batched MatMul, grouped convolution; groups < 1 counts
- * as 1).  FLOPs = 2 m n k groups. */
-typedef struct jc_gemm_shape {
-    double m, n, k, groups;
-} jc_gemm_shape;
+/* One GEMM kernel's shape: jc_gemm_shape (joulecast/analysis.h), the
+ * analysis stage's view of a node or a training step's own product;
+ * batch < 1 counts as 1. */
 
 /* Compute time of one GEMM kernel on dv (scenario sc as in
  * jci_eff_node_time), no memory term and no launch floor:
  *   tensor-core path (n and k at least the device's granule, or no
  *   granule): (F / (q align) + P eta fill) / (P eta), q the tile and wave
- *   quantisation of the groups x ceil(m/tile_m) x ceil(n/tile_n) tiles
+ *   quantisation of the batch x ceil(m/tile_m) x ceil(n/tile_n) tiles
  *   over the SMs (none on the CPU kernel path), align the off-granule
  *   factor; the fill is a latency, not scaled by the padding;
  *   narrower products (depthwise convolutions): F / (P_vector eta_vector).
@@ -158,7 +155,7 @@ double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, co
 
 /* The whole GEMM kernel: max(compute, memory) with its launch floor (the
  * CPU kernel path: plus its call cost), out filled as for a node (bound, eta, flops, bytes).  bytes: its
- * operand traffic in bytes; below 0: groups (m k + k n + m n) x
+ * operand traffic in bytes; below 0: batch (m k + k n + m n) x
  * elt_bytes (each operand read or written once). */
 void jci_eff_gemm_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,
                       double bytes, double elt_bytes, int sc, jc_node_time *out);
@@ -212,8 +209,6 @@ typedef struct jc_eff_plan {
     double *bn_bytes;      /* eager: output bytes of a convolution with a bias
                               (the batch norm the export folded in: in
                               training it runs in training mode) */
-    jc_gemm_shape *gemm;   /* the node's GEMM view (jci_eff_node_gemm), found once */
-    unsigned char *gemm_ok;  /* 1 where gemm[i] holds one */
 } jc_eff_plan;
 
 /* Builds the plan of m's runtime over an (eager or compiled; engine:
@@ -223,9 +218,6 @@ typedef struct jc_eff_plan {
  * live in arena a.  Errors: JC_ERR_NOMEM. */
 jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, double run_bytes,
                             int tensor_cores, jci_arena *a, jc_eff_plan *p);
-
-/* The GEMM view of node i (Conv, MatMul, Gemm): 1 and g filled, else 0. */
-int jci_eff_node_gemm(const jc_analysis *an, const jc_counted_node *n, jc_gemm_shape *g);
 
 /* One node's time.  sc: 0 the fast corner (high efficiencies, low
  * overheads), 1 central, 2 the slow corner.  byte_scale multiplies the

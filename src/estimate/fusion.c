@@ -3,11 +3,12 @@
  * PyTorch, torch.compile): which nodes fuse into one kernel, the traffic
  * of each fused kernel, attention as one SDPA kernel, and the side kernels
  * eager execution adds (bias add, NCHW transforms, autocast casts).
- * Contract and rules: efficiency.h (jc_eff_plan, jci_eff_plan_build); the
- * op classes come from the `fusable` column of src/analysis/ops/ops.def.
+ * Contract and rules: efficiency.h (jc_eff_plan, jci_eff_plan_build); it
+ * reads what the analysis stage hands each counted node: its fusion class
+ * (ops.def's `fusable` column), its kernel kind (analysis/ops/kernels.def)
+ * and its GEMM shape, never an op name or an attribute.
  */
 #include "estimate/efficiency.h"
-#include "analysis/ops/ops.h"
 
 #include <string.h>
 
@@ -99,8 +100,8 @@ static int fusable(const pctx *c, int i)
     const jc_counted_node *n = &c->an->nodes[i];
     if (!n->counted || n->cost.cls == JC_CLASS_NONE || n->cost.cls == JC_CLASS_MATRIX) return 0;
     if (n->cost.serial_steps > 1 || n->cost.repeat > 1) return 0;
-    op_fusable f = op_fusable_of(n->node);
-    return f == FUSE_PW || f == FUSE_RED || (!c->eager && f == FUSE_MOVE);
+    jc_fusion_class f = n->fusion;
+    return f == JC_FUSION_POINTWISE || f == JC_FUSION_REDUCTION || (!c->eager && f == JC_FUSION_MOVEMENT);
 }
 
 /* Activation inputs of node i (roots, distinct), at most cap. */
@@ -159,10 +160,9 @@ static int sole_consumer(const pctx *c, size_t g, size_t *via)
     return found;
 }
 
-static int is_op(const pctx *c, int i, const char *op)
+static int is_kind(const pctx *c, int i, jc_kernel_kind k)
 {
-    const jc_node *n = c->an->nodes[i].node;
-    return !*n->domain && !strcmp(n->op_type, op);
+    return c->an->nodes[i].kernel == k;
 }
 
 static jc_status index_values(pctx *c, jci_arena *a)
@@ -224,17 +224,17 @@ static int attention_at(pctx *c, int s)
         int p = c->prod[v];
         size_t via;
         if (p < 0 || c->an->nodes[p].inst != sn->inst) return 0;
-        if (is_op(c, p, "MatMul")) {
+        if (is_kind(c, p, JC_KERNEL_MATMUL)) {
             if (sole_consumer(c, gid(c, sn->inst, c->an->nodes[p].node->outputs[0]), &via) < 0) return 0;
             a = p;
             break;
         }
-        if (op_fusable_of(c->an->nodes[p].node) != FUSE_PW || nch >= 16) return 0;
+        if (c->an->nodes[p].fusion != JC_FUSION_POINTWISE || nch >= 16) return 0;
         size_t ins[4];
         int k = acts_of(c, p, ins, 4), next = -1;
         for (int q = 0; q < k; q++) {
             int pq = c->prod[ins[q]];
-            if (next < 0 && pq >= 0 && (is_op(c, pq, "MatMul") || op_fusable_of(c->an->nodes[pq].node) == FUSE_PW))
+            if (next < 0 && pq >= 0 && (is_kind(c, pq, JC_KERNEL_MATMUL) || c->an->nodes[pq].fusion == JC_FUSION_POINTWISE))
                 next = q;
             else
                 extra += vbytes(c, ins[q], c->run_bytes);
@@ -249,10 +249,10 @@ static int attention_at(pctx *c, int s)
         int u = sole_consumer(c, w, &via);
         if (u < 0) return 0;
         const jc_counted_node *un = &c->an->nodes[u];
-        if (is_op(c, u, "MatMul")) {
+        if (is_kind(c, u, JC_KERNEL_MATMUL)) {
             if (un->node->n_inputs < 2 || root(c, gid(c, un->inst, un->node->inputs[0])) != root(c, via)) return 0;
             b = u;
-        } else if (op_fusable_of(un->node) == FUSE_PW && nch < 16 && un->node->n_outputs == 1) {
+        } else if (un->fusion == JC_FUSION_POINTWISE && nch < 16 && un->node->n_outputs == 1) {
             chain[nch++] = u;
             cf += (double)un->cost.flops + (double)un->cost.special_ops;
             w = gid(c, un->inst, un->node->outputs[0]);
@@ -324,10 +324,10 @@ static int group_traffic(pctx *c, int h, int check_only)
     int red = 0, soft = 0, bn = 0, outs = 0;
     for (size_t i = (size_t)h; i < an->n_nodes; i++) {
         if (c->grp[i] != h) continue;
-        bn |= is_op(c, (int)i, "BatchNormalization");
-        if (op_fusable_of(an->nodes[i].node) == FUSE_RED) {
+        bn |= is_kind(c, (int)i, JC_KERNEL_BATCH_NORM);
+        if (an->nodes[i].fusion == JC_FUSION_REDUCTION) {
             red = 1;
-            soft |= is_op(c, (int)i, "Softmax") || is_op(c, (int)i, "LogSoftmax");
+            soft |= is_kind(c, (int)i, JC_KERNEL_SOFTMAX) || is_kind(c, (int)i, JC_KERNEL_LOG_SOFTMAX);
         }
     }
     int fp32 = c->eager && c->tensor_cores && red;
@@ -382,9 +382,9 @@ static void bias_epilogue(pctx *c, int i)
 {
     const jc_counted_node *n = &c->an->nodes[i];
     size_t via;
-    if (!is_op(c, i, "MatMul") || n->node->n_outputs < 1 || n->node->outputs[0] < 0) return;
+    if (!is_kind(c, i, JC_KERNEL_MATMUL) || n->node->n_outputs < 1 || n->node->outputs[0] < 0) return;
     int u = sole_consumer(c, gid(c, n->inst, n->node->outputs[0]), &via);
-    if (u < 0 || !is_op(c, u, "Add") || c->p->role[u] != JC_PLAN_OWN) return;
+    if (u < 0 || !is_kind(c, u, JC_KERNEL_ADD) || c->p->role[u] != JC_PLAN_OWN) return;
     size_t acts[4];
     if (acts_of(c, u, acts, 4) != 1) return;   /* the other operand is a constant */
     c->p->role[u] = JC_PLAN_FUSED;
@@ -395,18 +395,18 @@ static void bias_epilogue(pctx *c, int i)
  * SDPA's strided inputs): no kernel of their own. */
 static void strided_view(pctx *c, int i)
 {
-    if (is_op(c, i, "Slice") || is_op(c, i, "Split")) {
+    if (is_kind(c, i, JC_KERNEL_NARROW)) {
         c->p->role[i] = JC_PLAN_FUSED;
         return;
     }
-    if (!is_op(c, i, "Transpose")) return;
+    if (!is_kind(c, i, JC_KERNEL_TRANSPOSE)) return;
     const jc_counted_node *n = &c->an->nodes[i];
     if (n->node->n_outputs != 1 || n->node->outputs[0] < 0) return;
     size_t g = gid(c, n->inst, n->node->outputs[0]);
     if (c->cstart[g + 1] == c->cstart[g]) return;
     for (int q = c->cstart[g]; q < c->cstart[g + 1]; q++) {
         int u = c->clist[q];
-        if (u < 0 || (!is_op(c, u, "MatMul") && !is_op(c, u, "Gemm"))) return;
+        if (u < 0 || (!is_kind(c, u, JC_KERNEL_MATMUL) && !is_kind(c, u, JC_KERNEL_GEMM))) return;
     }
     c->p->role[i] = JC_PLAN_FUSED;
 }
@@ -418,7 +418,7 @@ static void strided_view(pctx *c, int i)
 static void conv_sides(pctx *c, int i)
 {
     const jc_counted_node *n = &c->an->nodes[i];
-    if (!is_op(c, i, "Conv") || n->node->n_outputs < 1 || n->node->outputs[0] < 0) return;
+    if (!is_kind(c, i, JC_KERNEL_CONV) || n->node->n_outputs < 1 || n->node->outputs[0] < 0) return;
     double ob = vbytes(c, gid(c, n->inst, n->node->outputs[0]), c->run_bytes);
     double ib = n->node->inputs[0] >= 0 ? vbytes(c, gid(c, n->inst, n->node->inputs[0]), c->run_bytes) : 0;
     if (n->node->n_inputs >= 3 && n->node->inputs[2] >= 0) {
@@ -426,8 +426,8 @@ static void conv_sides(pctx *c, int i)
         c->p->side_kernels[i] += 1;
         c->p->bn_bytes[i] = ob;
     }
-    const jc_gemm_shape *g = &c->p->gemm[i];
-    if (c->tensor_cores && c->p->gemm_ok[i] && g->n >= 8 && g->k >= 8) {
+    const jc_gemm_shape *g = &n->gemm;
+    if (c->tensor_cores && n->has_gemm && g->n >= 8 && g->k >= 8) {
         c->p->side_bytes[i] += 2 * (ib + ob);
         c->p->xform_bytes[i] = 2 * (ib + ob);
         c->p->side_kernels[i] += 2;
@@ -467,8 +467,8 @@ static jc_status alloc_arrays(pctx *c, jci_arena *a, size_t n)
     double **dbl[] = {&p->bytes, &p->flops, &p->side_bytes, &p->side_kernels, &p->out_bytes, &p->in_bytes,
                       &p->bn_bytes, &p->xform_bytes, &p->norm_bytes, &p->l2_bytes, &p->l2_max};
     int **ints[] = {&p->partner, &c->grp, &c->seed};
-    unsigned char **flags[] = {&p->role, &c->ban, &p->gemm_ok};
-    int ok = (p->gemm = jci_arena_calloc(a, n + 1, sizeof *p->gemm)) != NULL;
+    unsigned char **flags[] = {&p->role, &c->ban};
+    int ok = 1;
     for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++)
         ok &= (*dbl[i] = jci_arena_calloc(a, n + 1, sizeof **dbl[i])) != NULL;
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
@@ -490,10 +490,7 @@ jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, doubl
     if (alloc_arrays(&c, a, n)) return JC_ERR_NOMEM;
     jc_status st = index_values(&c, a);
     if (st) return st;
-    for (size_t i = 0; i < n; i++) {
-        p->partner[i] = -1;
-        p->gemm_ok[i] = (unsigned char)jci_eff_node_gemm(an, &an->nodes[i], &p->gemm[i]);
-    }
+    for (size_t i = 0; i < n; i++) p->partner[i] = -1;
     for (size_t i = 0; i < n; i++)
         if (an->nodes[i].counted) {
             bias_epilogue(&c, (int)i);
@@ -501,7 +498,7 @@ jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, doubl
         }
     if (c.sdpa)
         for (size_t i = 0; i < n; i++)
-            if (an->nodes[i].counted && is_op(&c, (int)i, "Softmax") && p->role[i] == JC_PLAN_OWN)
+            if (an->nodes[i].counted && is_kind(&c, (int)i, JC_KERNEL_SOFTMAX) && p->role[i] == JC_PLAN_OWN)
                 attention_at(&c, (int)i);
     /* an eager group that more than one value leaves is split: its head
      * runs alone and the rest regroup (a residual add before a layer

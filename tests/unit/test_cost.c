@@ -131,6 +131,64 @@ static void test_matmul(void)
     check_local("matmul_1d", (want){40, 80, 0});
 }
 
+/* The GEMM shape and kinds the analysis hands the estimate stage
+ * (jc_counted_node.gemm, .kernel, .fusion) of the first node whose op is
+ * `op` in model `path`: 1 when found. */
+static int node_view(const char *path, const char *op, jc_counted_node *out)
+{
+    jc_model *m;
+    jc_analysis *a;
+    jc_diag d;
+    if (!check_need(path) || jc_model_load(path, &m, &d)) return 0;
+    jc_analyze_opts o = {0};
+    int found = 0;
+    if (jc_analyze(m, &o, &a, &d) == JC_OK) {
+        for (size_t i = 0; i < a->n_nodes && !found; i++)
+            if (!strcmp(a->nodes[i].op, op)) {
+                *out = a->nodes[i];
+                found = 1;
+            }
+        jc_analysis_free(a);
+    }
+    jc_model_free(m);
+    return found;
+}
+
+static void check_gemm(const char *path, const char *op, double m, double n, double k, double batch)
+{
+    jc_counted_node c;
+    CHECK(node_view(path, op, &c));
+    CHECK(c.has_gemm);
+    CHECK_NEAR(c.gemm.m, m, 1e-12);
+    CHECK_NEAR(c.gemm.n, n, 1e-12);
+    CHECK_NEAR(c.gemm.k, k, 1e-12);
+    CHECK_NEAR(c.gemm.batch, batch, 1e-12);
+}
+
+/* issue 38 item 3: the shapes the GEMM kernel model reads, from the
+ * analysis (the estimate stage reads no attribute and no op name) */
+static void test_gemm_shapes(void)
+{
+    /* grouped conv: Y 1x6x6x6, g 2: 2 GEMMs of N 6/2, M 216/6, K 3888/216 */
+    check_gemm("tests/models/cost/conv_group_dilated.onnx", "Conv", 36, 3, 18, 2);
+    /* ConvTranspose, g 2: Y 1x4x7x7 (196), N 4/2, M 196/4, K 648/196 */
+    check_gemm("tests/models/cost/convtranspose_grouped.onnx", "ConvTranspose", 49, 2, 648.0 / 196, 2);
+    /* Gemm 2x3 by (4x3)^T: one 2 x 4 product over K 3 */
+    check_gemm("tests/models/cost/gemm_no_c.onnx", "Gemm", 2, 4, 3, 1);
+    /* a product of two activations 2x3x4 @ 2x4x3: one GEMM per batch element */
+    check_gemm(SUITE "node/test_matmul_3d/model.onnx", "MatMul", 3, 3, 4, 2);
+    jc_counted_node c;
+    CHECK(node_view("tests/models/cost/conv_group_dilated.onnx", "Conv", &c));
+    CHECK(c.kernel == JC_KERNEL_CONV && c.fusion == JC_FUSION_NONE);
+    CHECK(node_view("tests/models/cost/softmax.onnx", "Softmax", &c));
+    CHECK(c.kernel == JC_KERNEL_SOFTMAX && c.fusion == JC_FUSION_REDUCTION && !c.has_gemm);
+    CHECK(node_view("tests/models/cost/logsoftmax.onnx", "LogSoftmax", &c));
+    CHECK(c.kernel == JC_KERNEL_LOG_SOFTMAX && c.fusion == JC_FUSION_REDUCTION);
+    /* another domain: no kernel kind, however its op is named */
+    CHECK(node_view("tests/models/cost/ms_attention.onnx", "com.microsoft:Attention", &c));
+    CHECK(c.kernel == JC_KERNEL_OTHER && !c.has_gemm);
+}
+
 static void test_einsum(void)
 {
     /* two operands: b=5 i=2 j=3 k=4: 120 MACs */
@@ -317,6 +375,7 @@ int main(void)
     RUN(test_convtranspose);
     RUN(test_gemm);
     RUN(test_matmul);
+    RUN(test_gemm_shapes);
     RUN(test_einsum);
     RUN(test_resize);
     RUN(test_rnn);

@@ -25,13 +25,12 @@ struct opctx;
 typedef jc_status (*op_shape_fn)(struct opctx *c);
 typedef jc_status (*op_cost_fn)(struct opctx *c);
 
-/* How runtimes that fuse kernels treat an op (ops.def's last column). */
-typedef enum op_fusable {
-    FUSE_NO = 0,   /* a kernel of its own */
-    FUSE_PW = 1,   /* pointwise: joins an elementwise chain */
-    FUSE_RED = 2,  /* reduction / normalisation along an axis */
-    FUSE_MOVE = 3  /* data movement a compiler folds into indexing */
-} op_fusable;
+/* How runtimes that fuse kernels treat an op (ops.def's last column):
+ * the public jc_fusion_class under the table's short names. */
+#define FUSE_NO JC_FUSION_NONE
+#define FUSE_PW JC_FUSION_POINTWISE
+#define FUSE_RED JC_FUSION_REDUCTION
+#define FUSE_MOVE JC_FUSION_MOVEMENT
 
 typedef struct op_rule {
     const char *domain, *op;
@@ -39,14 +38,21 @@ typedef struct op_rule {
     op_shape_fn shape;
     op_cost_fn cost;
     int param;              /* family-specific selector */
-    op_fusable fusable;
+    jc_fusion_class fusable;
 } op_rule;
 
 /* Finds the rule of domain:op in force at `opset` (highest since <= opset;
  * when opset is 0 or below every since, the lowest form).  NULL if none. */
 const op_rule *op_find(const char *domain, const char *op, int opset);
 /* The fusable class of a node's op (FUSE_NO for an op without a rule). */
-op_fusable op_fusable_of(const jc_node *n);
+jc_fusion_class op_fusable_of(const jc_node *n);
+/* The kernel kind of a node's op (src/analysis/ops/kernels.def: ops of
+ * the standard domain written "" only; JC_KERNEL_OTHER for the rest). */
+jc_kernel_kind op_kernel_of(const jc_node *n);
+/* The matrix-product view of counted node n of analysis an (Conv,
+ * ConvTranspose, MatMul, Gemm of the standard domain written "", every
+ * output dim known, MACs > 0): 1 and *g filled, else 0. */
+int op_gemm_shape(const jc_analysis *an, const jc_counted_node *n, jc_gemm_shape *g);
 /* Number of registry lines and the i-th (for docs/tests). */
 size_t op_count(void);
 const op_rule *op_at(size_t i);

@@ -40,10 +40,76 @@ const op_rule *op_find(const char *domain, const char *op, int opset)
     return best ? best : lowest;
 }
 
-op_fusable op_fusable_of(const jc_node *n)
+jc_fusion_class op_fusable_of(const jc_node *n)
 {
     const op_rule *r = op_find(n->domain, n->op_type, n->opset);
     return r ? r->fusable : FUSE_NO;
+}
+
+static const struct {
+    const char *op;
+    jc_kernel_kind kind;
+} KERNELS[] = {
+#define KERNEL(op, kind) {op, kind},
+#include "analysis/ops/kernels.def"
+#undef KERNEL
+};
+
+jc_kernel_kind op_kernel_of(const jc_node *n)
+{
+    if (*n->domain) return JC_KERNEL_OTHER;
+    for (size_t i = 0; i < sizeof KERNELS / sizeof KERNELS[0]; i++)
+        if (!strcmp(n->op_type, KERNELS[i].op)) return KERNELS[i].kind;
+    return JC_KERNEL_OTHER;
+}
+
+static int dim_of(const jc_tshape *t, int i, double *v)
+{
+    if (!t || t->rank <= i || i < 0 || t->dims[i].v <= 0) return 0;
+    *v = (double)t->dims[i].v;
+    return 1;
+}
+
+int op_gemm_shape(const jc_analysis *an, const jc_counted_node *n, jc_gemm_shape *g)
+{
+    const jc_node *nd = n->node;
+    jc_kernel_kind kk = op_kernel_of(nd);
+    int conv = kk == JC_KERNEL_CONV || kk == JC_KERNEL_CONV_TRANSPOSE;
+    int mm = kk == JC_KERNEL_MATMUL;
+    if (!(conv || mm || kk == JC_KERNEL_GEMM)) return 0;
+    if (!nd->n_outputs || nd->outputs[0] < 0 || n->cost.macs <= 0) return 0;
+    const jc_graph_inst *in = &an->insts[n->inst];
+    const jc_tshape *o = &in->values[nd->outputs[0]];
+    if (o->rank < 2) return 0;
+    double numel = 1, d;
+    for (int i = 0; i < o->rank; i++) {
+        if (!dim_of(o, i, &d)) return 0;
+        numel *= d;
+    }
+    memset(g, 0, sizeof *g);
+    g->batch = 1;
+    if (conv) {
+        double c, grp = 1;
+        if (!dim_of(o, 1, &c)) return 0;
+        const jc_attr *a = jc_node_attr(nd, "group");
+        if (a && a->type == JC_ATTR_INT && a->i > 1 && (double)a->i <= c) grp = (double)a->i;
+        g->n = c / grp;
+        g->m = numel / c;
+        g->batch = grp;
+    } else {
+        if (!dim_of(o, o->rank - 1, &g->n)) return 0;
+        /* a batched product of two activations (attention): one GEMM per
+         * batch element; a product with a weight folds the batch into M */
+        const jc_tshape *b = nd->n_inputs > 1 && nd->inputs[1] >= 0 ? &in->values[nd->inputs[1]] : NULL;
+        int batched = mm && b && b->rank >= 3 && in->graph->values[nd->inputs[1]].kind != JC_V_INITIALIZER;
+        if (batched && dim_of(o, o->rank - 2, &g->m)) {
+            g->batch = numel / (g->m * g->n);
+        } else {
+            g->m = numel / g->n;
+        }
+    }
+    g->k = (double)n->cost.macs / numel;
+    return g->m > 0 && g->n > 0 && g->k > 0;
 }
 
 /* ---- attributes ---------------------------------------------------------- */
