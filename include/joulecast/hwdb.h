@@ -136,6 +136,12 @@ typedef struct jc_host {
     int n_cpu;                /* sockets; 0 when `cpu` is absent */
     int vcpus;
     jc_sourced memory_gb, host_power_w, host_idle_w, max_power_w;
+    /* the fabric (all optional): the scale-up domain (NVLink / Infinity
+     * Fabric / ICI: its size, which may exceed n_accel, and bandwidth per
+     * accelerator, one direction) and the scale-out NICs per accelerator;
+     * *_reduce 1 where the switches reduce in the network */
+    const char *fabric_up, *fabric_out;
+    jc_sourced up_devices, up_gbs, up_reduce, out_gbs, out_reduce;
     const char *file;
     int line, col;
 } jc_host;

@@ -267,6 +267,20 @@ static void test_override_layer(void)
         CHECK_NEAR(dv->tdp_w.value, 75, 1e-9);
     }
     CHECK_I64(db->n_devices, bundled ? bundled->n_devices + 1 : db->n_devices);
+    /* a host's fabric: scale-up domain and NICs per accelerator */
+    const jc_host *h = NULL;
+    for (size_t i = 0; i < db->n_hosts; i++)
+        if (!strcmp(db->hosts[i].id, "lab-rack-72")) h = &db->hosts[i];
+    CHECK(h != NULL);
+    if (h) {
+        CHECK_STR(h->fabric_up, "Lab switch");
+        CHECK_NEAR(h->up_devices.value, 72, 1e-9);
+        CHECK_NEAR(h->up_gbs.value, 900, 1e-9);
+        CHECK_NEAR(h->up_reduce.value, 1, 1e-9);
+        CHECK_NEAR(h->out_gbs.value, 100, 1e-9);
+        CHECK(h->out_reduce.present && h->out_reduce.value == 0);
+        CHECK_STR(h->out_gbs.source->id, "lab-rack");
+    }
     jc_hwdb_free(db);
 
     /* the same layer from a colon-separated env list (empty entries skipped) */
