@@ -256,3 +256,12 @@ case_ "estimate/energy_beyond_any_country_names_its_inputs" 7 "the facility ener
 "$JC" estimate models/resnet18.onnx --device a100 --requests 1000 --json > $T/d1.json 2> /dev/null
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['results']['energy_facility_kwh']; r['central']=r['high']=1e308; json.dump(d,open(sys.argv[2],'w'))" $T/d1.json $T/d2.json
 case_ "diff/energy_1e308_kWh_refused" 7 "d2.json: results.energy_facility_kwh is 1e+308 kWh, beyond what an estimate gives" "$JC" diff $T/d1.json $T/d2.json
+
+# ---- 12: --hosts holds --count, one rule for a named host and a system class (no --host: one
+# ---- 8-device server-8 held 100,000,000 A100s, exit 0) ----
+case_ "hosts/class_hosts_1_count_1e8_refused" 2 "--count 100,000,000 exceeds the 8 devices of --hosts 1 x system class 'server-8' (8 each): give --hosts 12,500,000, or leave --hosts out" "$JC" estimate models/resnet50.onnx --device a100 --hosts 1 --count 1e8 --requests 1000
+case_ "hosts/named_host_hosts_1_count_1e8_refused" 2 "--count 100,000,000 exceeds the 8 devices of --hosts 1 x nvidia-dgx-a100 (8 each): give --hosts 12,500,000, or leave --hosts out" "$JC" estimate models/resnet50.onnx --device a100 --host dgx-a100 --hosts 1 --count 1e8 --requests 1000
+case_ "hosts/class_hosts_2_count_9_held" 0 "" "$JC" estimate models/resnet50.onnx --device a100 --hosts 2 --count 9 --requests 1000
+grep -q "^host  *2 x system class 'server-8'" $T/out && echo "PASS hosts/class_hosts_2_count_9_two_servers" || echo "FAIL hosts/class_hosts_2_count_9_two_servers: $(grep '^host' $T/out)"
+case_ "hosts/serving_class_hosts_1_count_16_refused" 2 "--count 16 exceeds the 8 devices of --hosts 1 x system class 'server-8'" "$JC" estimate --hf-config tests/serving/configs/llama-3.1-8b.json --generate --prompt-tokens 100 --output-tokens 100 --requests 1000 --concurrency 8 --device h100 --count 16 --hosts 1
+case_ "hosts/training_class_hosts_1_count_64_refused" 2 "--count 64 exceeds the 8 devices of --hosts 1 x system class 'server-8'" "$JC" estimate --params 7e9 --tokens 1e9 --train --device h100 --count 64 --hosts 1

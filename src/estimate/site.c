@@ -15,6 +15,18 @@
 
 /* ---- devices and hosts --------------------------------------------------------- */
 
+/* --count devices on --hosts k hosts of `what` that hold `per` devices
+ * each: refused (JC_ERR_USAGE) when they do not hold them, a named host
+ * and a system class alike (issue 43 item 12): no host energy is computed
+ * for devices that have no host. */
+static jc_status hosts_hold(jci_builder *b, double count, double per, double k, const char *what)
+{
+    if (count <= per * k) return JC_OK;
+    return jci_bld_fail(b, JC_ERR_USAGE, "--count %s exceeds the %s devices of --hosts %s x %s (%s each): "
+                        "give --hosts %s, or leave --hosts out", FMT_N(count), FMT_N(per * k), FMT_N(k), what,
+                        FMT_N(per), FMT_N(ceil(count / per)));
+}
+
 /* The number of hosts (K) and devices (G), each an assumption with its
  * origin.  A host that names its accelerator, or names none but holds
  * n_accel slots, holds n_accel of --device per host; a host whose slots
@@ -44,10 +56,8 @@ jc_status jci_site_count(jci_builder *b, jci_site *x, double count, const char *
     int slots = host->n_accel > 0 && (host->accel == dev || !host->accel);
     int derive = slots && !given(j->hosts) && given(count) && count > per;
     x->K = given(j->hosts) ? j->hosts : derive ? ceil(count / per) : 1;
-    if (slots && given(j->hosts) && given(count) && count > per * x->K)
-        return jci_bld_fail(b, JC_ERR_USAGE, "--count %s exceeds the %s devices of --hosts %s x %s (%s each): "
-                            "give --hosts %s, or leave --hosts out", FMT_N(count), FMT_N(per * x->K), FMT_N(x->K), host->id, FMT_N(per),
-                            FMT_N(ceil(count / per)));
+    jc_status st;
+    if (slots && given(j->hosts) && given(count) && (st = hosts_hold(b, count, per, x->K, host->id))) return st;
     jci_bld_assume(b, "hosts", "servers / instances", R1(x->K), "",
            given(j->hosts) ? JC_ORIGIN_USER : derive ? JC_ORIGIN_DERIVED : JC_ORIGIN_DEFAULT,
            given(j->hosts) ? "--hosts"
@@ -169,6 +179,9 @@ jc_status jci_site_host(jci_builder *b, jci_site *x, jc_estimate *e)
      * 2-device server; a desktop workstation is whole), or --hosts whole
      * servers of the class */
     double per = jci_host_class_devices(hc);
+    if (given(j->hosts) &&
+        (st = hosts_hold(b, x->G, per, j->hosts, jci_bld_str(b, "system class '%s'", jci_host_class_name(hc)))))
+        return st;
     double nh = given(j->hosts) ? j->hosts
               : hc == JC_HOSTCLASS_WORKSTATION ? jci_host_class_hosts(hc, x->G)  /* a desktop is not shared */
               : x->G / per;
