@@ -58,6 +58,19 @@ case_ "hostile/centercroppad_scalar" 0 "" "$JC" count $H/centercrop_scalar.onnx
 "$JC" count $H/slice_step_int64min.onnx --json > $T/out 2> $T/err
 if ! grep -q 'runtime error\|Sanitizer' $T/err && grep -q "\"output_shape\":\[1,4\]" $T/out; then echo "PASS hostile/slice_step_int64_min"
 else echo "FAIL hostile/slice_step_int64_min: $(head -c 300 $T/err) $(grep -o "\"output_shape\":[^]]*]" $T/out | tail -1)"; fi
+# issue 43 item 15: step INT64_MIN over every pair of starts and ends from {INT64_MIN, INT64_MAX,
+# -11, -1, 0, 3, 9}, on [10, 4], on an empty axis and on folded shape values (147 Slice nodes):
+# each output shape is the operator's (onnx's shape inference), an empty axis stays empty
+# (it gave one row of none, for any negative step)
+/usr/bin/python3 $H/slice_int64min_grid.py $T/grid
+"$JC" count $T/grid.onnx --json > $T/out 2> $T/err
+if grep -q 'runtime error\|Sanitizer' $T/err; then echo "FAIL hostile/slice_step_int64_min_grid: $(head -c 300 $T/err)"
+else /usr/bin/python3 -c "
+import json, sys
+ref = json.load(open(sys.argv[1])); got = {n['name']: n['output_shape'] for n in json.load(open(sys.argv[2]))['nodes']}
+bad = ['%s: %s, want %s' % (k, got.get(k), v) for k, v in sorted(ref.items()) if got.get(k) != v]
+print('PASS hostile/slice_step_int64_min_grid_%d_nodes' % len(ref) if not bad and len(ref) == 147 else 'FAIL hostile/slice_step_int64_min_grid: %d of %d differ: %s' % (len(bad), len(ref), '; '.join(bad[:4])))
+" $T/grid.json $T/out; fi
 
 # ---- 7: op-rules expressions that recursed without limit ----
 M=tests/models/cost/custom_fused_dense.onnx

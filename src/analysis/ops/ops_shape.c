@@ -548,7 +548,10 @@ jc_status sh_slice(opctx *c)
         if (s < 0) s += dim;
         if (e < 0) e += dim;
         int64_t len;
-        if (step > 0) {
+        if (dim == 0) {   /* an empty axis stays empty: the negative step's clamp ranges are empty */
+            len = 0;
+            s = 0;
+        } else if (step > 0) {
             s = clampi(s, 0, dim);
             e = clampi(e, 0, dim);
             len = e > s ? 1 + (e - s - 1) / step : 0;   /* (e-s+step-1)/step without overflow */
