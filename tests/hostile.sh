@@ -234,6 +234,10 @@ case_ "messages/compare_stdin_twice" 2 "standard input ('-') given twice" "$JC" 
 sed '2s/^2024-06-01/9999-99-99/' $CC > $T/cc_date.csv
 case_ "calibrate/codecarbon_date_9999-99-99_refused_on_input" 2 "cc_date.csv:2: column 'timestamp': not a date YYYY-MM-DD" "$JC" calibrate $T/cc_date.csv models/resnet50.onnx --train --samples 1281167 --epochs 2 --batch 256 --region FR --out $T/calib_date.yaml
 [ ! -e $T/calib_date.yaml ] && echo "PASS calibrate/no_layer_written_for_date_9999-99-99" || echo "FAIL calibrate/no_layer_written_for_date_9999-99-99"
+# --tp 32 --count 1e8 for 1,000 requests: it blamed a --host-power never given (16935a2), then ran
+# 3,125,000 replicas whose wall time ended before one request did (exit 0); the cause named now
+case_ "messages/serving_tp_32_count_1e8_names_the_idle_replicas" 2 "--count 100,000,000 at tp 32 x pp 1 makes 3,125,000 replicas of 8 running sequences, but 1,000 requests keep at most 125 replicas busy: give --count 4,000 or fewer, or more --requests (25,000,000 fill them)" "$JC" estimate --hf-config tests/serving/configs/llama-3.1-8b.json --generate --prompt-tokens 100 --output-tokens 100 --requests 1000 --concurrency 8 --device h100 --tp 32 --count 1e8
+case_ "messages/serving_one_replica_for_one_request_still_runs" 0 "" "$JC" estimate --hf-config tests/serving/configs/llama-3.1-8b.json --generate --prompt-tokens 100 --output-tokens 100 --requests 1 --concurrency 8 --device h100 --tp 8 --count 8
 case_ "calibrate/date_option_2024-13-45_refused_on_input" 2 "--date '2024-13-45' is not a date YYYY-MM-DD" "$JC" calibrate $CC models/resnet50.onnx --train --samples 1281167 --epochs 2 --batch 256 --region FR --out $T/calib_date2.yaml --date 2024-13-45
 
 # ---- 14: invalid ONNX refused (exit 4) naming the node and the value; all ten were counted (exit 0) ----

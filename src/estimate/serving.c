@@ -917,6 +917,17 @@ static jc_status resolve_parallel(sv *s)
            s->r->memory_limited ? jci_bld_str(&s->b, "--concurrency %s, capped by the KV memory: (%.1f GB usable - %.1f GB "
                                       "weights) / %.3f GB per sequence", FMT_N(j->concurrency), cap / 1e9, wdev / 1e9,
                                       one_kv / 1e9) : "--concurrency");
+    /* whole replicas no request reaches: the workload's time (requests /
+     * concurrency / replicas) would end before one request does, and the
+     * idle replicas' power would go uncounted (issue 43 item 17: --tp 32
+     * --count 1e8 for 1,000 requests; a single replica is left as it is) */
+    double busy = ceil(s->R / s->B);
+    if (s->reps > busy)
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--count %s at tp %s x pp %s makes %s replicas of %s running sequences, "
+                            "but %s request%s keep at most %s replica%s busy: give --count %s or fewer, or more --requests "
+                            "(%s fill them)", FMT_N(s->G), FMT_N(s->tp), FMT_N(s->pp), FMT_N(s->reps), FMT_N(s->B),
+                            FMT_N(s->R), s->R == 1 ? "" : "s", FMT_N(busy), busy == 1 ? "" : "s", FMT_N(busy * grp),
+                            FMT_N(s->reps * s->B));
     s->r->memory_capacity = s->mem;
     s->r->memory_per_device = mem_need(s, s->tp, s->B, &wdev, &kvdev);
     s->r->kv_bytes = kvdev * kv_split(s) * s->pp;
