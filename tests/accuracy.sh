@@ -39,25 +39,29 @@ if JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_mlperf.py --rows "
 else
   echo "FAIL accuracy harness: MLPerf set on 1 row + 1 not predicted"; sed 's/^/    /' "$tmp/log"
 fi
-# the MLPerf Training set on four rows: one BERT run submitted in v4.0 and
+# the MLPerf Training set on six rows: one BERT run submitted in v4.0 and
 # again in v4.1 (counted once; time 10.1883 min / scaling 1.035799 = 9.836
-# min measured), GPT-3 on 512 H100 and a DLRM row (listed as not modelled)
+# min measured), GPT-3 on 512 H100, a DLRM row (listed as not modelled), and
+# a BERT run metered at AC (5.702 kW on its 1 node) whose row does not log
+# what it trained, predicted through the same run's other row (host 1.46 kW)
 python3 - "$tmp/train.csv" <<'PY'
 import sys
 src = open("tests/accuracy/mlperf-training.csv").read().splitlines()
 want = ("v4.0 Dell XE8640x4H100-SXM-80GB bert x4,", "v4.1 Dell XE8640x4H100-SXM-80GB bert x4,",
-        "v4.1 NVIDIA Eos_n64 gpt3 x512,", "v4.0 Dell XE9680x8H100-SXM-80GB dlrm_dcnv2 x8,")
+        "v4.1 NVIDIA Eos_n64 gpt3 x512,", "v4.0 Dell XE9680x8H100-SXM-80GB dlrm_dcnv2 x8,",
+        "v4.0 Sustainable Metal Cloud SMC-H100 bert x8,", "v4.0 Sustainable Metal Cloud SMC-H100-AC-Power bert x8,")
 keep = [l for l in src if l.startswith("#") or l.startswith("id,") or l.startswith(want)]
-assert len([l for l in keep if l.startswith(want)]) == 4, "rows of the test not found"
+assert len([l for l in keep if l.startswith(want)]) == 6, "rows of the test not found"
 open(sys.argv[1], "w").write("\n".join(keep) + "\n")
 PY
 if JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_training_mlperf.py --rows "$tmp/train.csv" --out "$tmp" > "$tmp/tlog" 2>&1 \
    && grep -q '^| v4.0 Dell XE8640x4H100-SXM-80GB bert x4 | BERT-large | 9.836 | [0-9.]* \[' "$tmp/training_mlperf.md" \
    && ! grep -q 'v4.1 Dell XE8640x4H100-SXM-80GB bert x4' "$tmp/training_mlperf.md" \
    && grep -q '^| v4.1 NVIDIA Eos_n64 gpt3 x512 | GPT-3 175B | 49.8 | [0-9.]* \[' "$tmp/training_mlperf.md" \
-   && grep -q '1 counted once more' "$tmp/training_mlperf.md" \
-   && grep -q 'DLRM-DCNv2 .*models/): 1 rows' "$tmp/training_mlperf.md"; then
-  echo "PASS accuracy harness: MLPerf Training set predicts BERT (time / scaling factor) and GPT-3, counts a run submitted twice once, lists DLRM as not modelled"
+   && grep -q 'DLRM-DCNv2 .*models/): 1 rows' "$tmp/training_mlperf.md" \
+   && grep -q '2 counted once more' "$tmp/training_mlperf.md" \
+   && grep -q '^| v4.0 Sustainable Metal Cloud SMC-H100-AC-Power bert x8 | AC at the power shelf, BERT-large | 5.702 | [0-9.]* \[.*devices [0-9.]* + host 1.46 kW per node of 1' "$tmp/training_mlperf_power.md"; then
+  echo "PASS accuracy harness: MLPerf Training set predicts BERT (time / scaling factor) and GPT-3, counts a run submitted twice once, lists DLRM as not modelled, scores the AC node power of a run through its twin's request"
 else
-  echo "FAIL accuracy harness: MLPerf Training set on 4 rows"; sed 's/^/    /' "$tmp/tlog"; sed 's/^/    /' "$tmp/training_mlperf.md" 2>/dev/null | head -40
+  echo "FAIL accuracy harness: MLPerf Training set on 6 rows"; sed 's/^/    /' "$tmp/tlog"; sed 's/^/    /' "$tmp/training_mlperf.md" 2>/dev/null | head -40
 fi
