@@ -6,7 +6,9 @@
 # Levenberg-Marquardt on problems with known answers), and that the
 # MLPerf set script runs end to end through the CLI on one predicted row
 # and one it must list as not predicted (a hand-made unknown device), and
-# writes its table.  It does not check the errors:
+# writes its table; so do the MLPerf Training set (time to train, AC node
+# power) and the DeepLearningExamples V100 set on a few rows.  It does not
+# check the errors:
 # those are measured by `make accuracy` and published in docs/accuracy.md.
 set -u
 cd "$(dirname "$0")/.."
@@ -64,4 +66,16 @@ if JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_training_mlperf.py
   echo "PASS accuracy harness: MLPerf Training set predicts BERT (time / scaling factor) and GPT-3, counts a run submitted twice once, lists DLRM as not modelled, scores the AC node power of a run through its twin's request"
 else
   echo "FAIL accuracy harness: MLPerf Training set on 6 rows"; sed 's/^/    /' "$tmp/tlog"; sed 's/^/    /' "$tmp/training_mlperf.md" 2>/dev/null | head -40
+fi
+# the DeepLearningExamples V100 set on two rows: ResNet-50 FP32 on one V100
+# 16GB at the launcher's 112 per GPU (367 images/s measured) and a Mask R-CNN
+# row (no graph: listed as not modelled)
+{ grep '^#' tests/accuracy/dle-v100-train.csv; grep -E '^id,|^resnet50-train-DGX1V-16G-1gpu-FP32,|^maskrcnn-train-DGX1V-32G-1gpu-FP32,' tests/accuracy/dle-v100-train.csv; } > "$tmp/dle.csv"
+if JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_dle.py --rows "$tmp/dle.csv" --out "$tmp" > "$tmp/dlog" 2>&1 \
+   && grep -q '^| resnet50-train-DGX1V-16G-1gpu-FP32 | ResNet-50 v1.5 FP32 | 367 | [0-9.]* \[.*1 GPU(s), batch 112 per GPU' "$tmp/dle.md" \
+   && grep -q '^| maskrcnn-train-DGX1V-32G-1gpu-FP32 | .* | not predicted | .*not modelled' "$tmp/dle.md" \
+   && grep -q 'Not modelled (no graph in models/): maskrcnn-r50-fpn 1 rows' "$tmp/dle.md"; then
+  echo "PASS accuracy harness: DeepLearningExamples V100 set predicts ResNet-50 at the launcher's batch and lists Mask R-CNN as not modelled"
+else
+  echo "FAIL accuracy harness: DeepLearningExamples V100 set on 2 rows"; sed 's/^/    /' "$tmp/dlog"
 fi
