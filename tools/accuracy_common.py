@@ -74,6 +74,18 @@ def failed(row):
     return row.get("central") is None and str(row.get("reason", "")).startswith(RUN_FAILED)
 
 
+def set_cli(doc, rows, source):
+    """The command line of a set script that copies its rows from the
+    calibration set: --rows FILE (default rows), --out DIR, and --import
+    SOURCE (rewrite the rows file from the calibration file)."""
+    import argparse
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--rows", default=rows)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--import", dest="imp", metavar=source)
+    return ap.parse_args()
+
+
 def read_rows(path):
     """Rows of a CSV file whose leading '#' lines are comments."""
     with open(path) as f:

@@ -32,7 +32,6 @@ predicted by a fit that leaves its device out.
   python3 tools/accuracy_dle.py [--rows FILE] [--out DIR]
   python3 tools/accuracy_dle.py --import ../shared/data/calibration/dle-v100-t4.yaml
 """
-import argparse
 import csv
 import os
 import subprocess
@@ -83,11 +82,7 @@ def predict(row, rt):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rows", default=ROWS)
-    ap.add_argument("--out", default=None)
-    ap.add_argument("--import", dest="imp", metavar="DLE_YAML")
-    a = ap.parse_args()
+    a = ac.set_cli(__doc__, ROWS, "DLE_YAML")
     if a.imp:
         return import_rows(a.imp, a.rows)
     rows = ac.read_rows(a.rows)

@@ -43,7 +43,6 @@ the activity the step predicts + host energy) / wall time / hosts.
   python3 tools/accuracy_training_mlperf.py --import CALIBRATION.csv
         rewrite tests/accuracy/mlperf-training.csv from the calibration file
 """
-import argparse
 import csv
 import math
 import os
@@ -302,11 +301,7 @@ def summary_lines(all_rows, kept, dropped, res):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rows", default=ROWS)
-    ap.add_argument("--out", default=None)
-    ap.add_argument("--import", dest="imp", metavar="CALIBRATION_CSV")
-    a = ap.parse_args()
+    a = ac.set_cli(__doc__, ROWS, "CALIBRATION_CSV")
     if a.imp:
         return import_rows(a.imp, a.rows)
     all_rows = ac.read_rows(a.rows)
