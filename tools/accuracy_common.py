@@ -406,7 +406,7 @@ def index():
               "- In-sample: the engine efficiency, the GPU/TPU power coefficients and the measured joules per",
               "  op are fitted to the MLPerf and Patterson rows scored",
               "  here (tools/fit_*.py). The pre-training device-hours are scored leave one",
-              "  run family out: each family predicted with train_goodput fitted to the others (tools/crossval.py).",
+              "  run family out: each family predicted with train_step_eta fitted to the others (tools/crossval.py).",
               "  Later MLPerf rounds and other papers",
               "  are the out-of-sample check and are not scored yet; GPT-3 from its FLOPs (tests/unit/test_estimate.c)",
               "  is out of sample: -7.4%.",

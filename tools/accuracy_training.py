@@ -18,8 +18,9 @@ Rows: tests/accuracy/training-runs.csv (copied row by row from
                     --heads A --seq S --batch B --tokens D --device X --count G
                 cross-validated leave one run family out by
                 tools/fit_training_step.py (tools/crossval.py): each
-                family's rows predicted with train_goodput fitted to the
-                other families
+                family's rows predicted with train_step_eta fitted to the
+                other families (the goodput is the stated assumption by
+                run length, not fitted)
 
   python3 tools/accuracy_training.py [--rows FILE] [--out DIR]
 """
@@ -59,16 +60,17 @@ def device_hours_set(rows, out_dir):
         else:
             r.update(low=d["low"], central=d["central"], high=d["high"])
         out.append(r)
-    g = res["in_sample"]["params"]["train_goodput"]
+    g = res["in_sample"]["params"]["train_step_eta"]
     how = ("`joulecast estimate --train --params N --layers L --hidden H --heads A --seq S --batch B --tokens D "
            "--device X --count G` (the shape, global batch and cluster the sources publish: "
            "tests/accuracy/training-runs.csv): the training step model lays the run out and times one step by "
-           "mechanism; each run family (LLaMA-1, Llama 2, Llama 3.x, BLOOM) is predicted with `train_goodput` "
-           "fitted to the other families by tools/fit_training_step.py (tools/crossval.py; in-sample %.3g, "
+           "mechanism; each run family (LLaMA-1, Llama 2, Llama 3.x, BLOOM) is predicted with `train_step_eta` "
+           "(the share of the kernel model's speed a step's compute reaches; the goodput is the stated "
+           "assumption by run length) fitted to the other families by tools/fit_training_step.py (tools/crossval.py; in-sample %.3g, "
            "over the folds %.3g-%.3g), its range from the other families' residuals. Rows without a published "
            "cluster size are not predicted." % (
-               g, min(f["params"]["train_goodput"] for f in res["schemes"]["family"]["folds"]),
-               max(f["params"]["train_goodput"] for f in res["schemes"]["family"]["folds"])))
+               g, min(f["params"]["train_step_eta"] for f in res["schemes"]["family"]["folds"]),
+               max(f["params"]["train_step_eta"] for f in res["schemes"]["family"]["folds"])))
     ac.write_set("training_device_hours", "Device-hours of pre-training runs from the training step model "
                  "(leave one run family out)", "GPU-hours", how,
                  "as published by each source (tests/accuracy/training-runs.csv, column scope): GPU-hours of "

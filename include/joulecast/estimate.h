@@ -198,6 +198,7 @@ typedef struct jc_train_step {
     double model_flops_step; /* (1 + backward factor) x forward FLOPs of a step, all devices */
     jc_range mfu;            /* model_flops_step / (G x peak x step_s) */
     jc_range goodput;        /* share of device time in productive steps */
+    const char *why_goodput; /* "--goodput", or the run-length rule and its sources */
     jc_range utilization;    /* mfu x goodput: the job's utilisation */
 } jc_train_step;
 

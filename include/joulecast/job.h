@@ -108,6 +108,7 @@ typedef struct jc_job {
     double distill_teacher;  /* teacher parameters (forward per token) */
     double mtp_heads;        /* multi-token-prediction modules */
     double long_seq, long_tokens;  /* a long-context stage */
+    double goodput;          /* share of wall time in productive steps (step model) */
 } jc_job;
 
 /* Sets every field of *job to "not given" (NAN / NULL / 0) with mode

@@ -45,7 +45,7 @@ void jc_job_init(jc_job *j)
     j->tp = j->pp = j->ep = NAN;
     j->micro_batches = j->hidden = NAN;
     j->layers = j->heads = j->total_params = j->cp = j->zero = j->virtual_stages = NAN;
-    j->distill_teacher = j->mtp_heads = j->long_seq = j->long_tokens = NAN;
+    j->distill_teacher = j->mtp_heads = j->long_seq = j->long_tokens = j->goodput = NAN;
 }
 
 /* ---- hardware and precision -------------------------------------------------- */

@@ -76,10 +76,11 @@ typedef struct tstate {
     int n_stages;
     tstage st[2];
     double B_tok, per_node, cap, teacher;
-    jc_range att_eta, goodput, mem_frac, ckpt_h, pcie, ep_overlap, overlap, grad_bytes, link_bw, net_bw;
+    jc_range att_eta, goodput, gp_short, gp_long, gp_short_h, gp_long_h, step_eta, mem_frac, ckpt_h, pcie, ep_overlap, overlap, grad_bytes, link_bw, net_bw;
     double opt_bytes_pp;
     const char *why[8];
     const char *recompute_why;   /* set when the layout search turned recompute on */
+    const char *goodput_why;     /* where the goodput came from */
     tlay mem_choice;             /* the memory's first choice, when a --batch it does not divide moved it */
     int batch_moved;
 } tstate;
@@ -395,6 +396,10 @@ static double step_time(const est *s, tstate *t, int g, int sc)
         one[P_TEACHER] = jci_eff_gemm_s(&s->eff, &dv, T, h->d, h->d, t->teacher / (h->d * h->d * y->tp * y->pp), sc);
         mf += 2 * T * t->teacher / (y->tp * y->pp);
     }
+    /* the compute parts at the share of the kernel model's speed a
+     * training step reaches (train_step_eta, fitted) */
+    double eta = jci_pick(t->step_eta, sc, JCI_LOWERS);
+    one[P_GEMM] /= eta, one[P_ATTN] /= eta, one[P_MEM] /= eta, one[P_TEACHER] /= eta;
     double t_mb = 0;
     for (int i = 0; i < P_N; i++) {
         p[i] = one[i] * y->m;
@@ -425,10 +430,16 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     double ck = 16 * (h->P_total / s->G) / (jci_pick(t->pcie, sc, JCI_LOWERS) * 1e9);
     p[P_CKPT] = ck * sum / (jci_pick(t->ckpt_h, sc, JCI_LOWERS) * 3600);
     sum += p[P_CKPT];
-    double gp = jci_pick(t->goodput, sc, JCI_LOWERS);
-    p[P_LOST] = sum * (1 / gp - 1);
-    st->t[sc] = sum + p[P_LOST];
+    st->t[sc] = sum;   /* productive; apply_goodput adds the lost time */
     return mf * y->m * y->tp * y->pp * y->cp * y->dp;
+}
+
+/* The lost part of stage g's step in scenario sc: 1 / goodput - 1 of it. */
+static void apply_goodput(const tstate *t, tstage *st, int sc)
+{
+    double gp = jci_pick(t->goodput, sc, JCI_LOWERS);
+    st->parts[sc][P_LOST] = st->t[sc] * (1 / gp - 1);
+    st->t[sc] += st->parts[sc][P_LOST];
 }
 
 /* ---- the layout ------------------------------------------------------------------ */
@@ -574,7 +585,8 @@ static jc_status resolve_constants(est *s, tstate *t)
     jc_status st;
     if ((st = tconst(s, "train_attention_eta", "attention core (FlashAttention) achieved fraction of dense peak",
                      &t->att_eta)) ||
-        (st = tconst(s, "train_goodput", "share of device time in productive steps (restarts, lost work)", &t->goodput)) ||
+        (st = tconst(s, "train_step_eta", "share of the kernel model's speed the compute of a training step reaches "
+                     "(what the step's mechanisms miss)", &t->step_eta)) ||
         (st = tconst(s, "train_memory_usable", "share of device memory a layout may fill", &t->mem_frac)) ||
         (st = tconst(s, "train_checkpoint_interval_h", "hours between checkpoints", &t->ckpt_h)) ||
         (st = tconst(s, "train_checkpoint_copy_gbs", "device-to-host copy bandwidth of a checkpoint", &t->pcie)) ||
@@ -601,7 +613,47 @@ static jc_status resolve_constants(est *s, tstate *t)
         return jci_bld_fail(&s->b, JC_ERR_HWDB, "device %s has no %s: the training step model times its kernels "
                             "with it (give --utilization U for 6ND at a utilisation)", s->dev->id,
                             s->bw > 0 ? "dense peak at this precision" : "memory bandwidth (memory_bw_gbs)");
+    if (!given(s->b.job->goodput)) {
+        const jc_constant *c[4];
+        static const char *const ids[4] = {"train_goodput_short", "train_goodput_long", "train_goodput_short_h",
+                                           "train_goodput_long_h"};
+        jc_range *out[4] = {&t->gp_short, &t->gp_long, &t->gp_short_h, &t->gp_long_h};
+        for (int i = 0; i < 4; i++) {
+            if ((st = jci_bld_need_const(&s->b, ids[i], &c[i]))) return st;
+            *out[i] = jci_sourced_range(&c[i]->value);
+        }
+    }
     return JC_OK;
+}
+
+/* The goodput (share of wall time in productive steps): --goodput, else
+ * by the run's length in productive hours H: gp_short up to gp_short_h
+ * (a timed benchmark run loses only its start), gp_long from gp_long_h
+ * (a months-long run loses restarts, lost work and checkpoints), log-
+ * linear in H between; recorded as the assumption train.goodput. */
+static void resolve_goodput(est *s, tstate *t, double H)
+{
+    const jc_job *j = s->b.job;
+    if (given(j->goodput)) {
+        t->goodput = R1(j->goodput);
+        t->goodput_why = "--goodput";
+        jci_bld_assume(&s->b, "train.goodput", "goodput: share of wall time in productive steps", t->goodput, "",
+                       JC_ORIGIN_USER, t->goodput_why);
+        return;
+    }
+    double a = t->gp_short_h.central, b = t->gp_long_h.central;
+    double w = H <= a ? 0 : H >= b ? 1 : log(H / a) / log(b / a);
+    t->goodput.low = t->gp_short.low + w * (t->gp_long.low - t->gp_short.low);
+    t->goodput.central = t->gp_short.central + w * (t->gp_long.central - t->gp_short.central);
+    t->goodput.high = t->gp_short.high + w * (t->gp_long.high - t->gp_short.high);
+    t->goodput_why = jci_bld_str(&s->b, "by run length: %s h of productive steps (%.3g days); %s up to %s h (a timed "
+                                 "benchmark run: train_goodput_short), %s from %s h (a months-long run: "
+                                 "train_goodput_long, the Llama 3 report's 'over 90%% effective training time'), "
+                                 "log-linear between (hwdb/training.yaml; give --goodput G)",
+                                 FMT_N(H), H / 24, FMT_N(t->gp_short.central), FMT_N(a), FMT_N(t->gp_long.central),
+                                 FMT_N(b));
+    jci_bld_assume(&s->b, "train.goodput", "goodput: share of wall time in productive steps", t->goodput, "",
+                   JC_ORIGIN_DERIVED, t->goodput_why);
 }
 
 /* The global batch in tokens: --batch x --seq, else DeepSeek LLM's
@@ -821,6 +873,7 @@ static jc_status fill_result(est *s, tstate *t, double flops, const double T[3])
     double gp[3];
     for (int sc = 0; sc < 3; sc++) gp[sc] = jci_pick(t->goodput, sc, JCI_LOWERS);
     r->goodput = (jc_range){gp[SC_HIGH], gp[SC_CENTRAL], gp[SC_LOW]};
+    r->why_goodput = t->goodput_why;
     r->mfu = (jc_range){u[SC_HIGH] / gp[SC_HIGH], u[SC_CENTRAL] / gp[SC_CENTRAL], u[SC_LOW] / gp[SC_LOW]};
     s->e->train_step = r;
     s->util = r->utilization;
@@ -884,14 +937,20 @@ jc_status jci_est_resolve_step(est *s)
         if ((st = layout_stage(s, t, g))) return st;
     explain(s, t, &t->st[0].ly, mem_bytes(s, t, &t->sh, &t->st[0].ly, t->st[0].S));
     record_layout(s, t);
-    double flops = 0, T[3] = {0, 0, 0};
+    double flops = 0, T[3] = {0, 0, 0}, H = 0;
     for (int g = 0; g < t->n_stages; g++) {
         double f = step_time(s, t, g, SC_CENTRAL);
         step_time(s, t, g, SC_LOW);
         step_time(s, t, g, SC_HIGH);
         flops += f * t->st[g].steps;
-        for (int sc = 0; sc < 3; sc++) T[sc] += t->st[g].steps * t->st[g].t[sc];
+        H += t->st[g].steps * t->st[g].t[SC_CENTRAL] / 3600;
     }
+    resolve_goodput(s, t, H);
+    for (int g = 0; g < t->n_stages; g++)
+        for (int sc = 0; sc < 3; sc++) {
+            apply_goodput(t, &t->st[g], sc);
+            T[sc] += t->st[g].steps * t->st[g].t[sc];
+        }
     s->step_on = 1;
     s->params = t->sh.P_total;
     s->tokens = D;

@@ -389,9 +389,9 @@ jc_status jci_est_check_options(est *s)
     if (train && !jci_est_step_wanted(j)) {
         /* the training step model's own options do nothing elsewhere */
         static const char *const names[] = {"heads", "total-params", "ep", "cp", "zero", "virtual-stages",
-                                            "distill-teacher", "mtp-heads", "long-seq", "long-tokens"};
+                                            "distill-teacher", "mtp-heads", "long-seq", "long-tokens", "goodput"};
         const double v[] = {j->heads, j->total_params, j->ep, j->cp, j->zero, j->virtual_stages,
-                            j->distill_teacher, j->mtp_heads, j->long_seq, j->long_tokens};
+                            j->distill_teacher, j->mtp_heads, j->long_seq, j->long_tokens, j->goodput};
         for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
             if (given(v[i]))
                 return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s is an option of the training step model: give "

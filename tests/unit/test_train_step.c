@@ -60,6 +60,15 @@ static void job_base(jc_job *j, const char *dev, double count)
     j->ci = 400;
 }
 
+/* The central value of hwdb constant id (NAN when absent: a CHECK fails). */
+static double cval(const char *id)
+{
+    const jc_constant *c = NULL;
+    jc_diag d;
+    CHECK_I64(jc_hwdb_constant(db, id, &c, &d), JC_OK);
+    return c ? c->value.value : NAN;
+}
+
 /* Dense: 2 layers of d 1024, 8 heads, MLP 4096 (params 2 x (4 d^2 +
  * 2 x 1024 x 4096) = 25,165,824), one sequence of 2048 tokens per step
  * on one A100 (312 TFLOP/s, 108 SMs, 2039 GB/s).  Per layer:
@@ -71,8 +80,11 @@ static void job_base(jc_job *j, const char *dev, double count)
  *   memory  (10 d + 2 (1024 + 2048) + 2 x 4096) = 24,576 elements per
  *           token, bf16, forward + 2 x backward, at kernel_eta_bw of 2039 GB/s;
  *   checkpoint 16 B x 25,165,824 / 25 GB/s per hour of steps;
- *   lost    1/g - 1 of the step, g = train_goodput (hwdb/training.yaml,
- *           fitted: read from the database). */
+ *   the compute parts (GEMMs, attention, memory) at train_step_eta of
+ *           the kernel model's speed (hwdb/training.yaml, fitted: read
+ *           from the database);
+ *   lost    1/g - 1 of the step, g = train_goodput_short (10 steps: a
+ *           run far under a day). */
 static void test_dense(void)
 {
     jc_job j;
@@ -94,12 +106,11 @@ static void test_dense(void)
                     fb(P, sm, T, 1024, 4096));
     double att = 2 * (2 * T * 1024 * 8 * 256) * 3.5 / (P * 0.5);
     double mem = T * 2 * 24576 * 2 * 3 / (2039e9 * ETA_BW);
+    double eta = cval("train_step_eta");
+    g /= eta, att /= eta, mem /= eta;
     double sum = g + att + mem;
     double ck = 16 * 25165824 / 25e9 * sum / 3600;
-    const jc_constant *gc = NULL;
-    jc_diag d;
-    CHECK_I64(jc_hwdb_constant(db, "train_goodput", &gc, &d), JC_OK);
-    double step = (sum + ck) / (gc ? gc->value.value : 1);
+    double step = (sum + ck) / cval("train_goodput_short");
     CHECK_NEAR(part(t, "gemm"), g, 1e-9);
     CHECK_NEAR(part(t, "attention"), att, 1e-9);
     CHECK_NEAR(part(t, "memory"), mem, 1e-9);
@@ -108,6 +119,43 @@ static void test_dense(void)
     CHECK_NEAR(t->steps, 10, 0);
     CHECK_NEAR(e->device_hours.central, 10 * step / 3600, 1e-9);
     jc_estimate_free(e);
+}
+
+/* The goodput: train_goodput_short for a short run, train_goodput_long
+ * for a run of train_goodput_long_h productive hours or more, log-linear
+ * in the hours between; --goodput as given; the step is the productive
+ * step / goodput and the lost part the difference. */
+static void test_goodput(void)
+{
+    static const double tokens[] = {2048 * 10, 2048 * 4e8, 0};
+    double prod[2] = {0, 0};
+    for (int k = 0; k < 3; k++) {
+        jc_job j;
+        job_base(&j, "nvidia-a100-sxm4-80gb", 1);
+        j.params = 25165824;
+        j.layers = 2;
+        j.hidden = 1024;
+        j.heads = 8;
+        j.seq = 2048;
+        j.batch = 1;
+        j.tokens = k < 2 ? tokens[k] : 2048 * 10;
+        if (k == 2) j.goodput = 0.5;
+        jc_estimate *e = check_estimate(&j, NULL, db);
+        if (!e) return;
+        const jc_train_step *t = e->train_step;
+        double lost = part(t, "lost");
+        double H = t->steps * (t->step_s - lost) / 3600;
+        if (k < 2) prod[k] = t->step_s - lost;
+        double a = cval("train_goodput_short_h"), b = cval("train_goodput_long_h");
+        double w = H <= a ? 0 : H >= b ? 1 : log(H / a) / log(b / a);
+        double want = k == 2 ? 0.5 : cval("train_goodput_short") + w * (cval("train_goodput_long") - cval("train_goodput_short"));
+        if (k == 1) CHECK(H > a);   /* the long run is past the short class */
+        CHECK_NEAR(t->goodput.central, want, 1e-12);
+        CHECK_NEAR(t->step_s, (t->step_s - lost) / want, 1e-9 * t->step_s);
+        CHECK(t->why_goodput != NULL && strstr(t->why_goodput, k == 2 ? "--goodput" : "by run length") != NULL);
+        jc_estimate_free(e);
+    }
+    CHECK_NEAR(prod[0], prod[1], 1e-9 * prod[0]);   /* the productive step does not change */
 }
 
 /* MoE: tests/train/tiny-moe.json (2 layers, d 1024, 8 heads of 128, 8
@@ -164,6 +212,8 @@ static void test_moe(void)
     double mem = T * (2 * (10 * 1024 + 2 * 3072 + 3 * 2 * 2048 + 4 * 2 * 1024)) * 2 * 3 / (3350e9 * ETA_BW) +
                  T * 1024 * 4 * 3 / (3350e9 * ETA_BW);
     double att = 2 * (2 * T * 512 * 8 * 256) * 3.5 / (P * 0.5);
+    double eta = cval("train_step_eta");   /* the compute parts' share of the kernel model's speed */
+    g /= eta, mem /= eta, att /= eta;
     CHECK_NEAR(t->ep, 2, 0);
     CHECK_NEAR(t->dp, 2, 0);
     CHECK_NEAR(part(t, "gemm"), g, 1e-9);
@@ -270,6 +320,7 @@ int main(void)
     if (!(db = check_bundled_hwdb())) return 1;
     read_etas();
     RUN(test_dense);
+    RUN(test_goodput);
     RUN(test_moe);
     RUN(test_refusals);
     RUN(test_routes_agree);
