@@ -929,7 +929,7 @@ class Hostile43Outputs(InWork):
             joulecast.sweep("models/tiny_cnn.onnx", devices="all", regions="all", precisions="all",
                             batches=list(range(1, 11)), infer={"requests": 1000})
         self.assertEqual(e.exception.status, 7)
-        self.assertIn("= 4153800 grid points, above the cap of 400000", e.exception.message)
+        self.assertIn("= 4,153,800 grid points, above the cap of 400,000", e.exception.message)
         with self.assertRaises(joulecast.Error) as e:
             joulecast.sweep("models/tiny_cnn.onnx", devices=["a100", "h100"], regions=["FR", "DE"],
                             infer={"requests": 1000}, max_points=3)

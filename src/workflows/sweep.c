@@ -15,6 +15,7 @@
  * so a sweep over every cloud region does not repeat them 131 times.
  */
 #include "base/jc_internal.h"
+#include "base/fmt.h"
 #include "workflows/grid_rules.h"
 
 #include <math.h>
@@ -538,10 +539,10 @@ static jc_status grid_cap(sw *w, const jc_sweep_spec *sp)
     double pts = (double)w->nd * (double)w->nr * (double)w->np * (double)w->nb;
     if (pts <= cap) return JC_OK;
     return jci_diag_set(w->d, JC_ERR_RANGE, "sweep: %zu device%s x %zu region%s x %zu precision%s x %zu batch size%s "
-                        "= %.0f grid points, above the cap of %.0f (--max-points N raises it: about 4 KB a point "
+                        "= %s grid points, above the cap of %s (--max-points N raises it: about 4 KB a point "
                         "with --json; or sweep fewer devices, regions, precisions or batches)",
                         w->nd, w->nd == 1 ? "" : "s", w->nr, w->nr == 1 ? "" : "s", w->np, w->np == 1 ? "" : "s",
-                        w->nb, w->nb == 1 ? "" : "s", pts, cap);
+                        w->nb, w->nb == 1 ? "" : "s", FMT_N(pts), FMT_N(cap));
 }
 
 jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_model *m,
