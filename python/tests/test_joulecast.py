@@ -950,6 +950,93 @@ class Hostile43Outputs(InWork):
         self.assertEqual(open(meas, "rb").read(), before)
 
 
+class Hostile43Figures(InWork):
+    """Issue 43 items 10-14 through the binding: each refusal the CLI makes
+    is an Error with the CLI's exit status and its message (file, line:col
+    or node where the CLI names one), never a figure."""
+
+    def config(self, name, **keys):
+        with open(os.path.join(ROOT, "tests", "serving", "configs", name)) as f:
+            d = json.load(f)
+        d.update(keys)
+        p = os.path.join(WORK, "h43-" + name)
+        with open(p, "w") as f:
+            json.dump(d, f)
+        return p
+
+    def refused(self, status, text, fn):
+        with self.assertRaises(joulecast.Error) as cm:
+            fn()
+        self.assertEqual(cm.exception.status, status, cm.exception.message)
+        self.assertIn(text, cm.exception.message)
+        return cm.exception
+
+    def test_item10_config_key_bounded_by_its_option(self):
+        # num_nextn_predict_layers: 1e12 gave 2.3e22 hours; --mtp-heads is capped at 64
+        cfg = self.config("deepseek-v3.json", num_nextn_predict_layers=1e12)
+        self.refused(7, "key 'num_nextn_predict_layers' is 1e+12, above the limit of the option it matches "
+                        "(--mtp-heads: at most 64)",
+                     lambda: joulecast.estimate(hf_config=cfg, train={"tokens": 1e9}, device="h100", count=8))
+
+    def test_item10_hwdb_field_bounded_below(self):
+        # peak_tflops 1e-300 gave 1.7e297 hours
+        d = os.path.join(WORK, "h43-slow")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "dev.yaml"), "w") as f:
+            f.write('schema: joulecast-hwdb/1\nsources:\n  s1: {citation: "test", url: "https://example.org", '
+                    'year: 2024}\ndevices:\n  - id: slow-gpu\n    kind: gpu\n    vendor: Slow\n    name: "Slow"\n'
+                    '    tdp_w: {value: 500, source: s1}\n    peak_tflops: {fp16: {value: 1e-300, source: s1}}\n')
+        e = self.refused(5, "peak_tflops.fp16 = 1e-300 TFLOPS is out of range",
+                         lambda: joulecast.estimate("models/resnet18.onnx", device="slow-gpu", precision="fp16",
+                                                    infer={"requests": 1000}, hwdb=[joulecast.hwdb_dir(), d]))
+        self.assertEqual((e.line, e.col), (10, 33))
+
+    def test_item10_result_beyond_a_century_names_its_inputs(self):
+        self.refused(7, "is over a century: not a run to estimate; the inputs behind it: work.forward_flops",
+                     lambda: joulecast.estimate("models/resnet50.onnx", device="a100", infer={"requests": 1e15}))
+
+    def test_item11_config_without_experts(self):
+        # a Mixtral with zero experts became an attention-only model
+        cfg = self.config("mixtral-8x7b.json", num_local_experts=0)
+        self.refused(4, "key 'num_local_experts' must be a whole number >= 1",
+                     lambda: joulecast.estimate(hf_config=cfg, generate=True, prompt_tokens=10, output_tokens=10,
+                                                concurrency=1, device="h100"))
+
+    def test_item12_hosts_hold_count_without_host(self):
+        # one 8-device server class held 100 million GPUs
+        self.refused(2, "--count 100,000,000 exceeds the 8 devices of --hosts 1 x system class 'server-8'",
+                     lambda: joulecast.estimate("models/resnet50.onnx", device="a100", hosts=1, count=1e8,
+                                                infer={"requests": 1000}))
+
+    def test_item13_measurements(self):
+        src = os.path.join(ROOT, "tests", "data", "codecarbon", "a100-u031.csv")
+        with open(src) as f:
+            lines = f.read().split("\n")
+        job = dict(train={"samples": 1281167, "epochs": 2, "batch": 256}, region="FR")
+        pue0 = os.path.join(WORK, "h43-pue0.csv")
+        with open(pue0, "w") as f:
+            f.write("\n".join([lines[0], re.sub(r",1\.2$", ",0", lines[1])] + lines[2:]))
+        e = self.refused(7, "h43-pue0.csv:2: column 'pue': 0 is outside a facility's range [1, 3]",
+                         lambda: joulecast.calibrate(pue0, "models/resnet50.onnx",
+                                                     out=os.path.join(WORK, "h43-l1.yaml"), **job))
+        self.assertFalse(os.path.exists(os.path.join(WORK, "h43-l1.yaml")))
+        nul = os.path.join(WORK, "h43-nul.csv")
+        with open(nul, "w") as f:
+            f.write("\n".join([lines[0], lines[1].replace(",123.48", ",12\x003.48")] + lines[2:]))
+        self.refused(2, "h43-nul.csv:2: a NUL byte: a measurement file is text",
+                     lambda: joulecast.calibrate(nul, "models/resnet50.onnx",
+                                                 out=os.path.join(WORK, "h43-l2.yaml"), **job))
+
+    def test_item14_invalid_onnx_names_the_node(self):
+        h = os.path.join("tests", "hostile")
+        for f, node, text in (("ssa_two_writers.onnx", "relu_b", "output 'y' is written by node 'relu_a'"),
+                              ("input_undefined.onnx", "add_undef", "input 'nowhere' is defined nowhere"),
+                              ("gemm_alpha_nan.onnx", "gemm_nan", "attribute 'alpha' is NaN"),
+                              ("matmul_string.onnx", "mm_str", "input 'a' is a string tensor")):
+            e = self.refused(4, text, lambda f=f: joulecast.count(os.path.join(h, f)))
+            self.assertIn(node, (e.node or "") + e.message, f)
+
+
 class Memory(InWork):
     def test_repeated_calls_do_not_grow(self):
         # 200 calls through jc_free: resident memory stays within 20 MB
