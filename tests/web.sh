@@ -10,6 +10,10 @@
 #     Face config.json, a comparison of two models and one of two devices;
 #     each page JSON must equal the CLI's output for the page's command
 #     line, every figure and string (tests/web_check.py json);
+#   - the sweep's point cap (issue 43 item 6): the page's devices
+#     comparison at --max-points 1, and every device x region x precision
+#     (415,380 points) under the default cap of 400,000, refused as the CLI
+#     refuses them: status 7 and the CLI's message (web_check.py refused);
 #   - an ONNX file dropped on the page (a DragEvent carrying the file, as
 #     a browser sends one) gives the same JSON as the CLI;
 #   - served by a static HTTP host (web/ on 127.0.0.1), the page fetches
@@ -37,7 +41,7 @@ export LC_ALL=C
 JC=${JC_RELEASE:-$PWD/build/joulecast}
 OUT=${JC_WEB_OUT:-build/web/test}   # tests/deps_offline.sh runs it elsewhere
 PY=/usr/bin/python3
-CASES="infer train params serving compare compare-devices drop http default-view default-png downloads live-update person"
+CASES="infer train params serving compare compare-devices sweep-cap sweep-cap-default drop http default-view default-png downloads live-update person"
 mkdir -p "$OUT"
 
 pass() { echo "PASS web/$1"; }
@@ -91,6 +95,12 @@ while read -r name q wants; do
   echo "$OUT/$name.html $PAGE?$q&json=1"
 done < "$OUT/cases" > "$OUT/pages"
 echo "$OUT/default-view.html $PAGE $PWD/build/web/default.png" >> "$OUT/pages"
+# the sweep's point cap (issue 43 item 6) on the page's sweep (devices compared): --max-points 1,
+# and the default cap of 400,000 (every device x every region x every precision: 415,380 points)
+SWEEP_CAP="model=models/resnet50.onnx&devices=a100,l4&region=FR&batch=8&requests=1000&max-points=1"
+SWEEP_ALL="model=models/resnet50.onnx&devices=all&region=&regions=all&precisions=all&requests=1000"
+echo "$OUT/sweep-cap.html $PAGE?$SWEEP_CAP&json=1" >> "$OUT/pages"
+echo "$OUT/sweep-cap-default.html $PAGE?$SWEEP_ALL&json=1" >> "$OUT/pages"
 "$PY" tests/web_cdp.py dump "$OUT/pages" > "$OUT/dump.log" 2>&1 ||
   echo "FAIL web/pages: tests/web_cdp.py dump failed: $(tail -n 3 "$OUT/dump.log" | tr '\n' ' ')"
 # a dropped file: tests/web_drop.html (copied to build/web/test/) drops
@@ -131,6 +141,20 @@ if page drop; then
     fail drop "$(echo "$msg" | head -n 6 | tr '\n' ' ')"
   fi
 fi
+
+# the sweep's point cap: the page refuses as the CLI does (exit 7 naming the product and the cap)
+for c in "sweep-cap sweep models/resnet50.onnx --mode inference --batch 8 --requests 1000 --devices a100,l4 --count 1 --region FR --max-points 1" \
+         "sweep-cap-default sweep models/resnet50.onnx --mode inference --requests 1000 --devices all --count 1 --regions all --precisions all"; do
+  # shellcheck disable=SC2086
+  set -- $c
+  name=$1; shift
+  page "$name" || continue
+  if msg=$("$PY" tests/web_check.py refused "$OUT/$name.html" 7 "$CLI_DIR" "$JC" "$@" 2>&1); then
+    pass "$name"
+  else
+    fail "$name" "$(echo "$msg" | head -n 4 | tr '\n' ' ')"
+  fi
+done
 
 # the page's own files, the only requests it may make
 OWN='^GET /\(index\.html?.*\|app\.js\|app\.css\|joulecast\.js\|joulecast\.wasm\)$'

@@ -15,6 +15,12 @@ against the CLI (used by tests/web.sh; standard library only).
         the default view's DOM: the report (in its shadow root, which
         --dump-dom leaves out) counted its cards and SVG charts on the
         #report element; at least 4 cards and 1 chart.
+    web_check.py refused DOM.html STATUS CLI_DIR JOULECAST ARG...
+        a request the library refuses: the page's <pre id="result"> holds
+        its envelope with data-status STATUS, and its message is the one
+        `joulecast ARG...` (run in CLI_DIR) prints after "joulecast: ",
+        with the same exit status (the sweep's point cap of issue 43
+        item 6, at the default cap and at --max-points).
     web_check.py png SHOT.png
         the screenshot of the same view: the report's chart colours
         (the energy bars' --dyn #1f6feb, --host #f0a030) are painted, and
@@ -82,6 +88,20 @@ def check_json(dom_path, cli_dir, jc, wants):
     print(f"the page's JSON equals `{' '.join(cmd)} --json`")
 
 
+def check_refused(dom_path, status, cli_dir, jc, args):
+    attrs, text = result(open(dom_path, encoding="utf-8").read())
+    if attrs.get("data-status") != status:
+        sys.exit(f"the page answered status {attrs.get('data-status')!r}, want {status}: {text[:400]}")
+    page = json.loads(text)
+    run = subprocess.run([jc] + args, cwd=cli_dir, capture_output=True, text=True)
+    cli = run.stderr.split("\n", 1)[0]
+    if str(run.returncode) != status:
+        sys.exit(f"the CLI exits {run.returncode}, want {status}: {cli[:400]}")
+    if "joulecast: " + page.get("message", "") != cli:
+        sys.exit(f"the page says {page.get('message')!r}, the CLI {cli!r}")
+    print(f"refused as the CLI refuses it (exit {status}): {cli[:160]}")
+
+
 def check_shot(dom_path):
     dom = open(dom_path, encoding="utf-8").read()
     problems = []
@@ -121,6 +141,8 @@ def check_png(png_path):
 if __name__ == "__main__":
     if len(sys.argv) >= 5 and sys.argv[1] == "json":
         check_json(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
+    elif len(sys.argv) >= 6 and sys.argv[1] == "refused":
+        check_refused(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:])
     elif len(sys.argv) == 3 and sys.argv[1] == "png":
         check_png(sys.argv[2])
     elif len(sys.argv) == 3 and sys.argv[1] == "shot":
