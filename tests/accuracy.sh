@@ -16,6 +16,21 @@ export LC_ALL=C
 python3 tools/accuracy_common.py selftest
 python3 tools/crossval.py selftest
 python3 tools/fit_common.py selftest
+# the timm set's architecture ratios (issue 44 item 4) on three hand-made
+# rows whose answers are worked by hand: quotients 0.9, 0.915, 1.1 over
+# their geometric mean 0.9676 -> -7.0%, -5.4%, +13.7% (median 7.0%);
+# against ResNet-50: ViT 1.7%, MobileNet 22.2% (median 11.9%); ViT-B/16's
+# time per sample 1000/470 = 2.13x measured, 900/430 = 2.09x predicted
+if (cd tools && python3 -c "
+import accuracy_timm as t
+rows = [{'row': {'device': 'nvidia-rtx-3090', 'runtime': 'eager', 'mode': 'inference', 'graph': g},
+         'measured': m, 'central': p}
+        for g, m, p in (('resnet50', 1000, 900), ('vit_b_16', 470, 430), ('mobilenet_v2', 3000, 3300))]
+print(t.arch_ratios(rows)[-1])") | grep -q '^| rtx-3090 eager inference | 3 | 7.0% | 2 | 11.9% | 2.13x / 2.09x |$'; then
+  echo "PASS accuracy harness: architecture ratios on three hand-worked rows"
+else
+  echo "FAIL accuracy harness: architecture ratios on three hand-worked rows"
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # two rows: one the harness predicts (R750xa ResNet-50 Server) and a

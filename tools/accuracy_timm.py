@@ -190,6 +190,53 @@ def cv_predict():
     return predict_row, close
 
 
+def arch_ratios(fold_rows):
+    """How well the model ranks architectures on one device (issue 44 item
+    4): within each device, runtime and mode, each row's predicted over
+    measured throughput divided by the geometric mean of that ratio over
+    the group (the error that remains once a common scale is taken out:
+    what a comparison between architectures on that device sees), and the
+    ratio of each model to ResNet-50 where the group has it, predicted
+    against measured.  fold_rows: the leave-one-device-out rows of
+    crossval (each as the fold that left its device out predicted it).
+    Returns Markdown lines."""
+    groups = {}
+    for d in fold_rows:
+        if d.get("central"):
+            r = d["row"]
+            groups.setdefault((r["device"].replace("nvidia-", ""), r["runtime"], r["mode"]), []).append(d)
+    lines = ["**Architecture ratios (cross-validated).** Comparing architectures on one device is the first "
+             "use; a common error of the device's scale cancels in such a ratio. Per group: each row's "
+             "predicted/measured throughput over the group's geometric mean of that quotient (median |error| "
+             "of the architecture ratio), and each model against ResNet-50 measured in the same group "
+             "(predicted ratio over measured ratio); rows as the leave-one-device-out fold predicted them.", "",
+             "| group | rows | median abs error, ratio to the group | models vs ResNet-50 | median abs error "
+             "vs ResNet-50 | ViT-B/16 : ResNet-50 time per sample, measured / predicted |",
+             "|---|---:|---:|---:|---:|---|"]
+    for key in sorted(groups):
+        ds = groups[key]
+        if len(ds) < 2:
+            continue
+        q = [d["central"] / d["measured"] for d in ds]
+        gm = math.exp(sum(math.log(x) for x in q) / len(q))
+        rel = sorted(abs(x / gm - 1) for x in q)
+        ref = [d for d in ds if d["row"]["graph"] == "resnet50"]
+        vs, vit = [], "n/a"
+        if ref:
+            r0 = ref[0]
+            for d in ds:
+                if d is r0:
+                    continue
+                vs.append(abs((d["central"] / r0["central"]) / (d["measured"] / r0["measured"]) - 1))
+                if d["row"]["graph"] == "vit_b_16":
+                    vit = "%.2fx / %.2fx" % (r0["measured"] / d["measured"], r0["central"] / d["central"])
+        vs.sort()
+        lines.append("| %s %s %s | %d | %s | %d | %s | %s |" % (
+            key[0], key[1], key[2], len(ds), ac.pct(ac.median(rel)).lstrip("+"), len(vs),
+            ac.pct(ac.median(vs)).lstrip("+") if vs else "n/a", vit))
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("cmd", nargs="?", default="score")
@@ -257,6 +304,7 @@ def main():
                  "the priors' and they have no range there." % (1e6 * ft.PRIOR[ft.CALL]),
                  "wall-clock throughput of the forward (training: forward + backward + optimizer) pass "
                  "on one device (a GPU, or the CPU's cores); no energy.", out, out_dir=a.out, cv=cvs,
+                 extra_lines=arch_ratios(res["schemes"]["device"]["rows"]) + [""],
                  targets="leave-one-device-out median |error| <= 15% (eager and compiled each); "
                          "transformers and CNNs in eager PyTorch each within 20% median (issue #30)")
     return 0

@@ -289,6 +289,12 @@ typedef struct jc_estimate {
     int has_embodied;
     jc_range co2_embodied_kg;
     jc_range implied_utilization; /* flops_total / (G x peak x T) */
+    double bound_share[3];        /* what sets the time: the shares of one
+                                     modelled pass (forward, and backward in
+                                     training) spent in compute-bound,
+                                     memory-bound and launch-bound kernels,
+                                     in that order, central; NaN without a
+                                     graph timed node by node */
     jc_range avg_power_w;         /* per device, device energy / time */
     jc_range j_per_sample, j_per_token, samples_per_kwh; /* 0: n/a */
     size_t n_assumptions;  jc_assumption *assumptions;

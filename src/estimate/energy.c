@@ -381,11 +381,15 @@ void jci_est_compute(est *s, int sc, outv *o)
         /* training with a runtime plan: the backward by its own kernels;
          * otherwise backward_factor x the forward */
         int own_bwd = train && s->eff_on && !s->util_user && s->eff.runtime != JC_RUNTIME_ENGINE;
-        double clk[2] = {0, 0};
+        jci_pass_stats ps = {0, 0, {0, 0, 0}};
         if (s->eff_on || s->pw_on || s->pw_clk)
             jci_est_pass_nodes(s, sc, &tp, &ep, own_bwd ? &tb : NULL, own_bwd ? &eb_ : NULL,
-                       sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL, sc == SC_CENTRAL ? clk : NULL);
-        if (clk[1] < clk[0] * (1 - 1e-9)) jci_power_record_cap_clock(&s->b, s->dev, &s->pw, clk[1] / clk[0]);
+                       sc == SC_CENTRAL && j->per_node ? s->e->nodes : NULL, sc == SC_CENTRAL ? &ps : NULL);
+        if (ps.cap_t_clock < ps.cap_t * (1 - 1e-9))
+            jci_power_record_cap_clock(&s->b, s->dev, &s->pw, ps.cap_t_clock / ps.cap_t);
+        double tsum = ps.bound_t[0] + ps.bound_t[1] + ps.bound_t[2];
+        if (tsum > 0)
+            for (int k = 0; k < 3; k++) s->e->bound_share[k] = ps.bound_t[k] / tsum;
         if (own_bwd) {
             t_busy = (tp * (1 + s->rc) + tb) * s->passes;
             e_dyn = (ep * (1 + s->rc) + eb_) * s->passes;

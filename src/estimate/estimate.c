@@ -373,6 +373,7 @@ jc_estimate *jci_estimate_new(jci_arena *a, const jc_hwdb *db, jc_mode mode, jc_
     e->batch = NAN;
     e->hwdb_version = db->data_version;
     e->ci_region_default = NAN;
+    e->bound_share[0] = e->bound_share[1] = e->bound_share[2] = NAN;
     return e;
 }
 

@@ -143,12 +143,18 @@ double jci_est_parallel_devices(const est *s);
  * forward pass on one device, scenario sc, and of its backward pass when
  * t_bwd and e_bwd are non-NULL (training: each node's backward kernels,
  * efficiency.h); per-node figures go to nodes when non-NULL (forward and
- * backward together, roofline power).  clk, when non-NULL, accumulates
- * the compute-bound kernels' time (clk[0]) and that time x their clock
- * ratio under the power limit (clk[1]).  Cannot fail: without a plan the
+ * backward together, roofline power).  ps, when non-NULL, accumulates
+ * what the pass's kernels were bound by.  Cannot fail: without a plan the
  * nodes are timed one kernel each. */
+typedef struct jci_pass_stats {
+    double cap_t, cap_t_clock;   /* the compute-bound kernels' time, and that
+                                    time x their clock ratio under the power
+                                    limit */
+    double bound_t[3];           /* kernel time by what bound it (jc_bound:
+                                    compute, memory, launch) */
+} jci_pass_stats;
 void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_bwd, double *e_bwd,
-                        jc_est_node *nodes, double *clk);
+                        jc_est_node *nodes, jci_pass_stats *ps);
 
 /* energy.c: peaks, bandwidth, TDP, idle, energy per op, utilisation,
  * efficiencies, scaling and power activity of the device. */

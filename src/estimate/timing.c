@@ -80,10 +80,9 @@ static const jc_eff_plan *plan_of(est *s)
  * (scenario sc), and of its backward pass when bwd is non-NULL
  * (training: each node's backward kernels, efficiency.h); per-node shares
  * go to nodes when non-NULL (central; forward and backward together).
- * clk, when non-NULL, accumulates the compute-bound kernels' time (clk[0])
- * and that time x their clock ratio under the power limit (clk[1]). */
+ * ps, when non-NULL, accumulates what bound the kernels (estimate_int.h). */
 void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_bwd, double *e_bwd,
-                        jc_est_node *nodes, double *clk)
+                        jc_est_node *nodes, jci_pass_stats *ps)
 {
     const jc_analysis *an = s->an;
     jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->util_user ? 0 : s->sms,
@@ -126,15 +125,16 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
                 if (r < 1) {
                     nt.t /= r;
                     if (s->pw_on) p = s->pw.limit_w;
-                    if (clk) {
-                        clk[0] += nt.t;
-                        clk[1] += nt.t * r;
+                    if (ps) {
+                        ps->cap_t += nt.t;
+                        ps->cap_t_clock += nt.t * r;
                     }
-                } else if (clk && nt.bound == JC_BOUND_COMPUTE) {
-                    clk[0] += nt.t;
-                    clk[1] += nt.t;
+                } else if (ps && nt.bound == JC_BOUND_COMPUTE) {
+                    ps->cap_t += nt.t;
+                    ps->cap_t_clock += nt.t;
                 }
             }
+            if (ps && nt.bound >= JC_BOUND_COMPUTE && nt.bound <= JC_BOUND_LAUNCH) ps->bound_t[nt.bound] += nt.t;
             *(back ? t_bwd : t_busy) += nt.t;
             *(back ? e_bwd : e_dyn) += nt.t * (p - idle);
             tn += nt.t;

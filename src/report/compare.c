@@ -130,6 +130,30 @@ static int label_w(const jc_compare_item *items, size_t n, size_t w)
     return w > 4096 ? 4096 : (int)w;
 }
 
+/* What sets each model's time: the shares of one pass's kernel time
+ * that are compute-, memory- and launch-bound, and the utilisation of the
+ * dense peak the whole job implies; nothing when no model was timed node
+ * by node (a job given as FLOPs or hours). */
+static void bound_text(const jc_compare_item *items, size_t n, int lw, FILE *f)
+{
+    int any = 0;
+    for (size_t i = 0; i < n; i++) any |= isfinite(items[i].est->bound_share[0]);
+    if (!any) return;
+    fprintf(f, "\nwhat sets the time (share of one pass's kernel time by what bounds each kernel; utilisation of "
+               "the dense peak over the job)\n  %-*s %8s %8s %8s %12s\n", lw, "model", "compute", "memory", "launch",
+            "utilisation");
+    for (size_t i = 0; i < n; i++) {
+        const jc_estimate *e = items[i].est;
+        char s[3][16], u[40];
+        for (int k = 0; k < 3; k++)
+            if (isfinite(e->bound_share[k])) snprintf(s[k], sizeof s[k], "%.0f%%", 100 * e->bound_share[k]);
+            else snprintf(s[k], sizeof s[k], "n/a");
+        if (e->implied_utilization.central > 0) fmt_num(u, sizeof u, e->implied_utilization.central);
+        else snprintf(u, sizeof u, "n/a");
+        fprintf(f, "  %-*s %8s %8s %8s %12s\n", lw, items[i].label, s[0], s[1], s[2], u);
+    }
+}
+
 static jc_status serving_text(const jc_compare_item *items, size_t n, FILE *f)
 {
     const jc_serving *s0 = items[0].serving;
@@ -228,6 +252,7 @@ jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f
                 b[F_MACS], b[F_PARAMS],
                 b[F_TIME], b[F_ENERGY], b[F_CO2], b[F_JPS]);
     }
+    bound_text(items, n, lw, f);
     notes_text(items, n, f);
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }
@@ -282,6 +307,10 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
         };
         REQ(o = rj_push_object(arr));
         REQ(rj_fields(o, fs, sizeof fs / sizeof fs[0]));
+        if (!x->serving) {
+            REQ(rj_range(o, "implied_utilization", rj_known_range(e->implied_utilization)));
+            REQ(rj_bound_share(o, e));
+        }
         if (x->serving) REQ(serving_json(o, x));
         REQ(r = cJSON_AddObjectToObject(o, "ratio"));
         for (int k = 0; k < F_COUNT; k++) REQ(rj_num(r, fkey[k], ratio(items, i, k)));
@@ -317,6 +346,7 @@ jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
                "wall_hours_high,energy_kwh_low,energy_kwh,energy_kwh_high,co2_kg_low,co2_kg,co2_kg_high,"
                "j_per_sample");
     for (int k = 0; k < F_COUNT; k++) fprintf(f, ",ratio_%s", fkey[k]);
+    if (!items[0].serving) fprintf(f, ",implied_utilization,compute_share,memory_share,launch_share");
     if (items[0].serving) {   /* compare --generate: the serving columns */
         fprintf(f, ",params_active,tp,pp,concurrency_asked,concurrency,memory_limited,weights,kv_format");
         for (int k = S_TTFT; k < S_ENERGY; k++) fprintf(f, ",%s_low,%s,%s_high", skey[k], skey[k], skey[k]);
@@ -342,6 +372,10 @@ jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
         }
         csv_num(f, fig(x, F_JPS));
         for (int k = 0; k < F_COUNT; k++) csv_num(f, ratio(items, i, k));
+        if (!x->serving) {
+            csv_num(f, rj_known(e->implied_utilization.central));
+            for (int k = 0; k < 3; k++) csv_num(f, e->bound_share[k]);
+        }
         if (x->serving) {
             const jc_serving *s = x->serving;
             csv_count(f, s->params_active);

@@ -426,6 +426,7 @@ cJSON *rj_estimate(const jc_estimate *e)
     REQ(rj_fields(o, work, sizeof work / sizeof work[0]));
     REQ(o = cJSON_AddObjectToObject(root, "results"));
     REQ(rj_fields(o, results, sizeof results / sizeof results[0]));
+    REQ(rj_bound_share(o, e));
     if (e->train_step) REQ(train_step_json(root, e->train_step));
     if (e->has_measured) {
         const jc_trace *t = e->trace;

@@ -20,6 +20,17 @@ int rj_num(cJSON *o, const char *k, double v)
     return isfinite(v) ? cJSON_AddNumberToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
 }
 
+const char *const rj_bound_names[3] = {"compute", "memory", "launch"};
+
+int rj_bound_share(cJSON *o, const jc_estimate *e)
+{
+    if (!isfinite(e->bound_share[0])) return cJSON_AddNullToObject(o, "bound_share") != NULL;
+    cJSON *x = cJSON_AddObjectToObject(o, "bound_share");
+    for (int k = 0; x && k < 3; k++)
+        if (!rj_num(x, rj_bound_names[k], e->bound_share[k])) return 0;
+    return x != NULL;
+}
+
 int rj_range(cJSON *o, const char *k, jc_range r)
 {
     if (!isfinite(r.low) || !isfinite(r.central) || !isfinite(r.high))

@@ -83,4 +83,11 @@ void rcsv_num(FILE *f, double v);
 double rj_known(double v);
 jc_range rj_known_range(jc_range r);
 
+/* The names of jc_estimate.bound_share's three shares, in its order. */
+extern const char *const rj_bound_names[3];
+/* Adds "bound_share": {"compute", "memory", "launch"} of e (the shares of
+ * one modelled pass's kernel time), or null when the estimate timed no
+ * graph node by node; 0 on out-of-memory. */
+int rj_bound_share(cJSON *o, const jc_estimate *e);
+
 #endif
