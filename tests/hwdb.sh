@@ -65,6 +65,14 @@ case_ hw_show_nvl72_rack 0 'max_power_w            120,000 W' -- "$JC" hw show g
 case_ hw_show_nvl72_domain 0 'node_devices           72' -- "$JC" hw show gb200
 case_ hw_show_gb300_network 0 'node_network_gbs       100 GB/s' -- "$JC" hw show gb300
 case_ hw_show_mi355x_platform 0 'accelerators.count     8' -- "$JC" hw show mi355x-platform
+# their fabric (tools/hwdb_input/fabric.csv): the rack's 72-GPU NVLink domain
+# reduces in the switch; HGX A100's second-generation NVSwitch does not;
+# GB300 has an 800 Gb/s NIC per GPU; MI355X 7 links of 153.6 GB/s
+case_ fabric_nvl72_domain 0 'fabric.scaleup_devices 72' -- "$JC" hw show gb200-nvl72
+case_ fabric_nvl72_sharp 0 'fabric.scaleup_reduction 1' -- "$JC" hw show gb200-nvl72
+case_ fabric_a100_no_sharp 0 'fabric.scaleup_reduction 0' -- "$JC" hw show hgx-a100-8gpu
+case_ fabric_gb300_nic 0 'fabric.scaleout_gbs    100 GB/s' -- "$JC" hw show gb300-nvl72
+case_ fabric_mi355x_link 0 'fabric.scaleup_gbs     537.6 GB/s' -- "$JC" hw show mi355x-platform
 # 144 GB200 on the rack host: two racks, each with its 10.8 kW of Grace CPUs and memory
 "$JC" estimate --train --params 8e9 --layers 32 --hidden 4096 --heads 32 --seq 8192 --batch 144 --tokens 1e9 \
   --device gb200 --count 144 --host gb200-nvl72 --json > "$out/nvl72.json" 2>&1

@@ -1490,6 +1490,34 @@ def cloud_host(co, hid, alias, name, prov, dev, n, cpuname, cpudev, vcpus, mem, 
             "note": "accelerator, vCPU and memory figures from %s; CPU model as listed by the provider; cpu.count is the number of sockets the instance spans as assumed by joulecast (2 for full 8-GPU nodes, else 1) - host power is derived from vCPUs, not sockets" % ssrc}
 
 
+def add_fabric(hosts, rows, srcs, add_source):
+    """A host's fabric (tools/hwdb_input/fabric.csv, one row per host id):
+    the scale-up domain and the scale-out NICs per accelerator, each value
+    with its source (a source id a derivation names is added too), before
+    the entry's note."""
+    by_id = {h["id"]: h for h in hosts}
+    for r in rows:
+        h = by_id.get(r["host"])
+        if h is None:
+            raise SystemExit("gen_hwdb: fabric.csv: no host %s" % r["host"])
+        for k in ("scaleup_source", "scaleout_source"):
+            add_source(r[k])
+        for t in (r["scaleup_derived"], r["scaleout_derived"]):
+            for sid in srcs:
+                if "(%s" % sid in t or " %s)" % sid in t or "(%s)" % sid in t:
+                    add_source(sid)
+        f = {"scaleup": r["scaleup"],
+             "scaleup_devices": {"value": int(r["scaleup_devices"]), "source": r["scaleup_source"]},
+             "scaleup_gbs": {"value": fnum(r["scaleup_gbs"]), "source": r["scaleup_source"], "derived": r["scaleup_derived"]},
+             "scaleup_reduction": {"value": int(r["scaleup_reduction"]), "source": r["scaleup_source"]},
+             "scaleout": r["scaleout"],
+             "scaleout_gbs": {"value": fnum(r["scaleout_gbs"]), "source": r["scaleout_source"], "derived": r["scaleout_derived"]}}
+        note = h.pop("note", None)
+        h["fabric"] = f
+        if note:
+            h["note"] = note
+
+
 def build_hosts(data, epo, cpu_devs):
     co = ccf_cpu_coeffs(epo)
     S = dict((k, HOST_SOURCES[k]) for k in ("aws-ec2", "gcp-gpu", "azure-vm"))
@@ -1586,9 +1614,11 @@ def build_hosts(data, epo, cpu_devs):
         add_source(sid)
         hosts.append(cloud_host(co, r["id"], r["alias"], r["name"], r["provider"], r["device"], int(r["count"]), r["cpu_name"],
                                 r["cpu_device"] or None, int(r["vcpus"]), fnum(r["memory_gb"]), r["ccf_key"], sid))
+    add_fabric(hosts, read_csv(os.path.join(INPUT_DIR, "fabric.csv")), srcs, add_source)
     doc = {"schema": "joulecast-hwdb/1", "sources": S, "hosts": hosts}
     write_yaml(OUT, "hosts.yaml", ["facts/energy_per_op.csv (CCF coefficients epo-079..089)", "facts/cpus.csv", "green-algorithms/v3.0/referenceValues.csv",
-                                   "tools/hwdb_input/hosts.csv", "tools/hwdb_input/systems.csv", "tools/hwdb_input/sources.csv"], doc)
+                                   "tools/hwdb_input/hosts.csv", "tools/hwdb_input/systems.csv", "tools/hwdb_input/fabric.csv",
+                                   "tools/hwdb_input/sources.csv"], doc)
 
 
 # --------------------------------------------------------------------------
