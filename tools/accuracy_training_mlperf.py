@@ -74,12 +74,15 @@ DEVICES = {
     "TPU-trillium": "google-tpu-v6e", "Intel(R) Gaudi(R) 2 AI Accelerator": "intel-gaudi2",
 }
 
-# Servers the hwdb has, by (device, accelerators per node): the NVIDIA DGX
-# systems by name (Eos is a DGX H100 SuperPOD), an OEM 8-GPU HGX board
-# by its reference configuration.  Any other row: --hosts NODES whole
-# servers of the device's system class (named in the output).
-DGX = (("Eos", "nvidia-dgx-h100"),)
-HOSTS = {("nvidia-h100-sxm5", 8): "hgx-h100-8gpu"}
+# Servers the hwdb has: NVIDIA's own systems by name (Eos is a DGX H100
+# SuperPOD; "DGX H200", "DGX B200" name theirs), an OEM 8-GPU HGX board by
+# its reference configuration (device, accelerators per node).  Any other
+# row: --hosts NODES whole servers of the device's system class (named in
+# the output).
+DGX = {"nvidia-h100-sxm5": "nvidia-dgx-h100", "nvidia-h200-sxm": "nvidia-dgx-h200", "nvidia-b200": "nvidia-dgx-b200"}
+HOSTS = {("nvidia-h100-sxm5", 8): "hgx-h100-8gpu", ("nvidia-h200-sxm", 8): "hgx-h200-8gpu",
+         ("nvidia-b200", 8): "hgx-b200-8gpu"}
+
 
 # The benchmarks without a model in the project (listed, not predicted).
 NOT_MODELLED = {
@@ -113,9 +116,9 @@ def device(row):
 
 def host_args(row):
     dev, per = device(row), int(row["accelerators_per_node"] or 0)
-    for key, hid in DGX:
-        if row["submitter"] == "NVIDIA" and row["system_name"].startswith(key) and dev == "nvidia-h100-sxm5":
-            return ["--host", hid]
+    name = row["system_name"]
+    if row["submitter"] == "NVIDIA" and dev in DGX and per == 8 and (name.startswith("Eos") or "DGX" in name):
+        return ["--host", DGX[dev]]
     hid = HOSTS.get((dev, per))
     if hid:
         return ["--host", hid]
@@ -334,8 +337,9 @@ def main():
            "--seq S --batch B --tokens T`; samples of BERT-large, `models/bert_large.onnx` at %d tokens per "
            "sample, the unpadded mean of its Wikipedia set (Krell et al. 2021); epochs of ResNet-50 over "
            "1,281,167 images, `models/resnet50.onnx`) on the row's accelerators (`--device D --count G`), "
-           "the row's global batch, the server the hwdb has (DGX H100 for Eos, HGX H100 for other 8 x H100 "
-           "SXM servers) or `--hosts NODES` of the device's system class, the database's runtime and "
+           "the row's global batch, the server the hwdb has (NVIDIA's DGX H100, H200 and B200 by name, Eos "
+           "being DGX H100; the HGX H100, H200 and B200 reference servers for other 8-GPU SXM servers) or "
+           "`--hosts NODES` of the device's system class, the database's runtime and "
            "precision defaults; measured = time_to_train_min / scaling_factor; identical runs counted once. "
            "No constant is fitted to these rows: leave-one-benchmark-out and leave-one-system-out predict "
            "with the same constants, the folds give each row's range." % BERT_SEQ)
