@@ -66,7 +66,10 @@
 #                        option's bounds (src/job/job_keys.def; no "--KEY
 #                        must be" message for a bounded job key outside
 #                        src/job/; `joulecast ga` takes the calculator's own
-#                        inputs with its bounds, src/workflows/ga.c)
+#                        inputs with its bounds, src/workflows/ga.c); the
+#                        hwdb search order (jc_hwdb_find_dir, src/hwdb/
+#                        locate.c; no "share/joulecast/hwdb" candidate
+#                        elsewhere in src/ or python/joulecast/)
 #
 # Exit status 0 when every check passes, else 1.
 set -u
@@ -322,5 +325,8 @@ for k in $(sed -n 's/^JOB_KEY("\([a-z0-9-]*\)", NUM, [a-z_0-9]*, [^,]*, \(GT\|GE
   grep -rn -- "\"--$k must be" src | grep -v '^src/job/\|^src/workflows/ga\.c:' |
     sed "s/^/the bound of --$k written again (job_keys.def holds it): /" >> "$tmp/ro"
 done
+grep -rn '"/\.\./share/joulecast/hwdb\|"share", "joulecast"' src python/joulecast |
+  grep -v '^src/hwdb/locate\.c:' |
+  sed 's/^/the hwdb search order written again (use jc_hwdb_find_dir): /' >> "$tmp/ro"
 report rules-once "$tmp/ro"
 [ "$fails" -eq 0 ]

@@ -348,6 +348,34 @@ jc_status jc_hwdb_snapshot_write(const char *bundled_dir, const char *path,
 jc_status jc_hwdb_snapshot_open(const char *path, const char *bundled_dir,
                                 unsigned flags, jc_hwdb **out, jc_diag *diag);
 
+/* The hardware database a front end opens when the user names none: the
+ * one search order of the CLI and the bindings (src/hwdb/locate.c).
+ * anchors: the front end's own folders, in its order (the CLI: its
+ * executable's folder; Python: its package folder, then the loaded
+ * library's); fallback: a folder fixed at build time, or NULL.  The
+ * folder is the first that exists of
+ *   $JOULECAST_HWDB_DIR
+ *   for each anchor A: A/hwdb (a pip package's copy),
+ *     A/../share/joulecast/hwdb (installed), A/../hwdb (a build tree),
+ *     A/../../hwdb (a source tree)
+ *   fallback
+ * written to buf (cap bytes); tidy: in canonical form, relative to the
+ * working directory when below it, so reports cite
+ * "hwdb/devices/nvidia.yaml:966" from every front end (a front end that
+ * keeps the path across a change of directory asks again with tidy when
+ * it opens the database).  Returns buf, or NULL when none exists. */
+const char *jc_hwdb_find_dir(const char *const *anchors, size_t n_anchors, const char *fallback,
+                             int tidy, char *buf, size_t cap);
+
+/* The snapshot of that folder, in the same order: $JOULECAST_HWDB_SNAPSHOT
+ * ("off": none), else the first file of A/hwdb.snap (a build tree, a pip
+ * package) and A/../share/joulecast/hwdb.snap (installed) over the
+ * anchors.  tidy: written relative to the working directory (for display).
+ * Whether it is fresh is jc_hwdb_snapshot_open's to say.  Returns buf, or
+ * NULL when there is none. */
+const char *jc_hwdb_find_snapshot(const char *const *anchors, size_t n_anchors, int tidy, char *buf,
+                                  size_t cap);
+
 /* How db was loaded: 0 parsed from YAML, 1 a relocated snapshot copy,
  * 2 a snapshot mapped in place. */
 int jc_hwdb_from_snapshot(const jc_hwdb *db);

@@ -8,11 +8,15 @@ Where things are found, first match wins:
   library   $JOULECAST_LIB; the package's own libjoulecast.so (pip
             install); ../build/libjoulecast.so of a source tree; the
             installed soname libjoulecast.so.0
-  hwdb      the hwdb= argument; $JOULECAST_HWDB_DIR; the package's hwdb/;
-            ../hwdb of a source tree; <libdir>/../share/joulecast/hwdb
-  snapshot  $JOULECAST_HWDB_SNAPSHOT ("off": none); the package's
-            hwdb.snap (rewritten in place when stale, see hwdb_snapshot);
-            build/hwdb.snap of a source tree; <prefix>/share/joulecast/hwdb.snap
+  hwdb      the hwdb= argument; else the library's one search order
+            (jc_hwdb_find_dir, as the CLI's) anchored at the package's
+            folder, then the loaded library's: $JOULECAST_HWDB_DIR; the
+            package's hwdb/; <libdir>/../share/joulecast/hwdb; ../hwdb of
+            a build tree, ../../hwdb of a source tree
+  snapshot  the same order (jc_hwdb_find_snapshot): $JOULECAST_HWDB_SNAPSHOT
+            ("off": none); the package's hwdb.snap (rewritten in place when
+            stale, see hwdb_snapshot); build/hwdb.snap beside the library of
+            a source tree; <prefix>/share/joulecast/hwdb.snap
 $JOULECAST_HWDB adds override layers, as for the CLI.
 """
 
@@ -112,6 +116,12 @@ def _declare(lib):
     lib.jc_hwdb_snapshot_write.restype = ctypes.c_int
     lib.jc_hwdb_free.argtypes = [ctypes.c_void_p]
     lib.jc_hwdb_free.restype = None
+    for name in ("jc_hwdb_find_dir", "jc_hwdb_find_snapshot"):
+        f = getattr(lib, name)
+        f.argtypes = [ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t] + \
+            ([ctypes.c_char_p] if name == "jc_hwdb_find_dir" else []) + \
+            [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
+        f.restype = ctypes.c_char_p
     lib.jc_format_number.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_double]
     lib.jc_format_number.restype = ctypes.c_char_p
 
@@ -147,31 +157,37 @@ def library_path():
     return _lib_path
 
 
-def _prefix_share(name):
-    """<libdir>/../share/joulecast/NAME for an installed library (make
-    install), or the first of /usr/local and /usr that has it."""
+def _anchors():
+    """The package's folder, then the loaded library's (or, loaded by its
+    soname, /usr/local/lib and /usr/lib): the anchors of the library's one
+    hwdb search order (jc_hwdb_find_dir)."""
     load()
     if os.sep in _lib_path:
-        libdir = os.path.dirname(os.path.realpath(_lib_path))
-        cands = [os.path.join(libdir, os.pardir, "share", "joulecast", name)]
+        libdirs = [os.path.dirname(os.path.realpath(_lib_path))]
     else:
-        cands = [os.path.join(p, "share", "joulecast", name) for p in ("/usr/local", "/usr")]
-    for c in cands:
-        if os.path.exists(c):
-            return os.path.normpath(c)
-    return None
+        libdirs = ["/usr/local/lib", "/usr/lib"]
+    return [PKG_DIR] + libdirs
+
+
+def _find(fname, tidy):
+    """Calls the library's jc_hwdb_find_dir / jc_hwdb_find_snapshot over
+    _anchors(); the path found (tidy: relative to the working directory
+    when below it, as the CLI cites it), or None."""
+    lib = load()
+    anchors = [os.fsencode(a) for a in _anchors()]
+    arr = (ctypes.c_char_p * len(anchors))(*anchors)
+    buf = ctypes.create_string_buffer(4200)
+    extra = (None,) if fname == "jc_hwdb_find_dir" else ()
+    p = getattr(lib, fname)(arr, len(anchors), *extra, int(tidy), buf, len(buf))
+    if not p:
+        return None
+    return os.fsdecode(p) if tidy else os.path.normpath(os.fsdecode(p))
 
 
 def hwdb_dir():
-    """The hardware database folder used when no ``hwdb=`` is given, or
-    None when none is found."""
-    env = os.environ.get("JOULECAST_HWDB_DIR")
-    if env:
-        return env
-    for d in (os.path.join(PKG_DIR, "hwdb"), os.path.join(_SRC_ROOT, "hwdb")):
-        if os.path.isdir(d):
-            return d
-    return _prefix_share("hwdb")
+    """The hardware database folder used when no ``hwdb=`` is given (the
+    library's search order, as the CLI's), or None when none is found."""
+    return _find("jc_hwdb_find_dir", False)
 
 
 _fresh = {}  # snapshot path -> usable (bool), once per process
@@ -211,20 +227,16 @@ def hwdb_snapshot():
     used by root) and skips it otherwise.  For a source tree,
     build/hwdb.snap (make keeps it fresh); for make install,
     <prefix>/share/joulecast/hwdb.snap."""
-    env = os.environ.get("JOULECAST_HWDB_SNAPSHOT")
-    if env:
-        return None if env == "off" else env
     folder = hwdb_dir()
     if folder is None:
         return None
-    pkg_hwdb = os.path.join(PKG_DIR, "hwdb")
-    if os.path.realpath(folder) == os.path.realpath(pkg_hwdb):
-        snap = os.path.join(PKG_DIR, "hwdb.snap")
-        return snap if os.path.isfile(snap) and _usable(snap, folder, True) else None
-    for c in (os.path.join(_SRC_ROOT, "build", "hwdb.snap"), _prefix_share("hwdb.snap")):
-        if c and os.path.isfile(c):
-            return c
-    return None
+    snap = _find("jc_hwdb_find_snapshot", 0)
+    if snap and not os.environ.get("JOULECAST_HWDB_SNAPSHOT") and \
+            os.path.realpath(snap) == os.path.realpath(os.path.join(PKG_DIR, "hwdb.snap")):
+        # the package's own: rewritten in place when stale, for its own hwdb/
+        own = os.path.realpath(folder) == os.path.realpath(os.path.join(PKG_DIR, "hwdb"))
+        return snap if _usable(snap, folder, own) else None
+    return snap
 
 
 def keys(command):
@@ -381,16 +393,11 @@ def hwdb_args(hwdb):
     elif hwdb is not None:
         base = os.fspath(hwdb)
     else:
-        base = hwdb_dir()
+        # as the CLI cites it: relative to the working directory when below it
+        base = _find("jc_hwdb_find_dir", True)
         if base is None and not layers:
             raise Error("cannot find the hardware database (hwdb/); pass hwdb=DIR "
                         "or set JOULECAST_HWDB_DIR", IO, "I/O error")
-        if base is not None:
-            # relative to the working directory when below it, as the CLI
-            # does, so assumption sources read "hwdb/devices/nvidia.yaml:966"
-            real, cwd = os.path.realpath(base), os.getcwd()
-            if real.startswith(cwd + os.sep):
-                base = os.path.relpath(real, cwd)
     kv = [("hwdb", l) for l in layers]
     if hwdb is None and not layers:
         snap = hwdb_snapshot()

@@ -2,11 +2,10 @@
  * hwdb_open.c (cli) - how the CLI finds and loads the hardware database: the
  * bundled folder, then --hwdb layers, then $JOULECAST_HWDB.
  *
- * The bundled folder is the first that exists of:
- *   $JOULECAST_HWDB_DIR                       (explicit override)
- *   <exe dir>/../share/joulecast/hwdb         (installed: PREFIX/bin/joulecast)
- *   <exe dir>/../hwdb, <exe dir>/../../hwdb   (build tree: build/joulecast)
- *   JC_HWDB_DIR                               (source tree, set at build time)
+ * The bundled folder and its snapshot are found by the one search order
+ * of the CLI and the bindings (jc_hwdb_find_dir, jc_hwdb_find_snapshot:
+ * src/hwdb/locate.c), anchored at the executable's folder, with the
+ * source tree's hwdb/ (JC_HWDB_DIR, set at build time) last.
  *
  * With no override layer, the bundled folder is opened from a snapshot
  * (src/hwdb/snapshot.c) when one is found and fresh - the first that exists
@@ -19,84 +18,38 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-static int is_dir(const char *p)
+/* The CLI's anchor for the one search order (jc_hwdb_find_dir): its
+ * executable's folder; 0 when it cannot be read. */
+static int exe_dir(char *buf, size_t cap)
 {
-    struct stat sb;
-    return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
-/* Canonical form of a found folder, relative to the working directory
- * when below it, so reports cite "hwdb/devices/nvidia.yaml:966". */
-static const char *tidy(char *buf, size_t cap)
-{
-    char real[4096], cwd[4096];
-    if (!realpath(buf, real)) return buf;
-    if (getcwd(cwd, sizeof cwd)) {
-        size_t n = strlen(cwd);
-        if (!strncmp(real, cwd, n) && real[n] == '/') {
-            snprintf(buf, cap, "%s", real + n + 1);
-            return buf;
-        }
-    }
-    snprintf(buf, cap, "%s", real);
-    return buf;
-}
-
-/* The first of <exe dir><rel[i]> for which ok() holds, in buf (tidied
- * when tidy_it); NULL when none does. */
-static const char *next_to_exe(const char *const *rel, size_t n_rel,
-                               int (*ok)(const char *), int tidy_it, char *buf, size_t cap)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return NULL;
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (!slash) return NULL;
+    ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    char *slash = strrchr(buf, '/');
+    if (!slash) return 0;
     *slash = 0;
-    for (size_t i = 0; i < n_rel; i++) {
-        snprintf(buf, cap, "%s%s", exe, rel[i]);
-        if (ok(buf)) return tidy_it ? tidy(buf, cap) : buf;
-    }
-    return NULL;
-}
-
-static int is_file(const char *p)
-{
-    struct stat sb;
-    return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+    return 1;
 }
 
 const char *cli_bundled_hwdb(char *buf, size_t cap)
 {
-    /* the override is cited as every found folder is (tidy), so the CLI
-     * and the Python package name the same files the same way */
-    const char *env = getenv("JOULECAST_HWDB_DIR");
-    if (env && *env) {
-        snprintf(buf, cap, "%s", env);
-        return tidy(buf, cap);
-    }
-    static const char *const rel[] = {"/../share/joulecast/hwdb", "/../hwdb", "/../../hwdb"};
-    const char *found = next_to_exe(rel, sizeof rel / sizeof rel[0], is_dir, 1, buf, cap);
-    if (found) return found;
+    char exe[4096];
+    const char *anchors[] = {exe};
 #ifdef JC_HWDB_DIR
-    if (is_dir(JC_HWDB_DIR)) {
-        snprintf(buf, cap, "%s", JC_HWDB_DIR);
-        return tidy(buf, cap);
-    }
+    const char *fallback = JC_HWDB_DIR;
+#else
+    const char *fallback = NULL;
 #endif
-    return NULL;
+    return jc_hwdb_find_dir(anchors, exe_dir(exe, sizeof exe), fallback, 1, buf, cap);
 }
 
 const char *cli_hwdb_snapshot_path(char *buf, size_t cap, int for_display)
 {
-    const char *env = getenv("JOULECAST_HWDB_SNAPSHOT");
-    if (env && *env) return strcmp(env, "off") ? env : NULL;
-    static const char *const rel[] = {"/hwdb.snap", "/../share/joulecast/hwdb.snap"};
-    return next_to_exe(rel, sizeof rel / sizeof rel[0], is_file, for_display, buf, cap);
+    char exe[4096];
+    const char *anchors[] = {exe};
+    return jc_hwdb_find_snapshot(anchors, exe_dir(exe, sizeof exe), for_display, buf, cap);
 }
 
 static int env_has_layers(void)

@@ -11,7 +11,9 @@
 #include "joulecast.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -296,6 +298,79 @@ static void test_override_layer(void)
     CHECK(db == NULL);
 }
 
+/* issue 38 item 4: the one hwdb search order of the CLI and the bindings
+ * (jc_hwdb_find_dir, jc_hwdb_find_snapshot), on a tree made here:
+ * anchors tried in order, per anchor A/hwdb, A/../share/joulecast/hwdb,
+ * A/../hwdb, A/../../hwdb; $JOULECAST_HWDB_DIR first; the fallback last. */
+static void test_search_order(void)
+{
+    char root[] = "/tmp/jc-find-XXXXXX", p[600], buf[4200];
+    if (!mkdtemp(root)) {
+        CHECK(0);
+        return;
+    }
+    const char *dirs[] = {"pkg", "pkg/hwdb", "prefix", "prefix/bin", "prefix/share", "prefix/share/joulecast",
+                          "prefix/share/joulecast/hwdb", "src", "src/hwdb", "src/build", "src/python",
+                          "src/python/joulecast"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", root, dirs[i]);
+        CHECK(mkdir(p, 0700) == 0);
+    }
+    char pkg[600], bin[600], build[600], pyd[600];
+    snprintf(pkg, sizeof pkg, "%s/pkg", root);
+    snprintf(bin, sizeof bin, "%s/prefix/bin", root);
+    snprintf(build, sizeof build, "%s/src/build", root);
+    snprintf(pyd, sizeof pyd, "%s/src/python/joulecast", root);
+    unsetenv("JOULECAST_HWDB_DIR");
+    unsetenv("JOULECAST_HWDB_SNAPSHOT");
+    const char *a1[] = {pkg, bin};
+    const char *r = jc_hwdb_find_dir(a1, 2, NULL, 0, buf, sizeof buf);
+    snprintf(p, sizeof p, "%s/pkg/hwdb", root);
+    CHECK(r && !strcmp(r, p));   /* a pip package's own copy first */
+    const char *a2[] = {bin};
+    r = jc_hwdb_find_dir(a2, 1, NULL, 0, buf, sizeof buf);
+    snprintf(p, sizeof p, "%s/prefix/bin/../share/joulecast/hwdb", root);
+    CHECK(r && !strcmp(r, p));   /* installed: PREFIX/bin -> PREFIX/share/joulecast/hwdb */
+    const char *a3[] = {build};
+    r = jc_hwdb_find_dir(a3, 1, NULL, 0, buf, sizeof buf);
+    snprintf(p, sizeof p, "%s/src/build/../hwdb", root);
+    CHECK(r && !strcmp(r, p));   /* a build tree */
+    const char *a4[] = {pyd};
+    r = jc_hwdb_find_dir(a4, 1, NULL, 0, buf, sizeof buf);
+    snprintf(p, sizeof p, "%s/src/python/joulecast/../../hwdb", root);
+    CHECK(r && !strcmp(r, p));   /* a source tree's python/joulecast */
+    /* none next to the anchors: the fallback, tidied to its real path */
+    const char *a5[] = {root};
+    snprintf(p, sizeof p, "%s/src/hwdb", root);
+    r = jc_hwdb_find_dir(a5, 1, p, 1, buf, sizeof buf);
+    char real[4200];
+    CHECK(realpath(p, real) != NULL);
+    CHECK(r && !strcmp(r, real));
+    CHECK(jc_hwdb_find_dir(a5, 1, NULL, 0, buf, sizeof buf) == NULL);
+    /* the override names the folder, whatever the anchors */
+    setenv("JOULECAST_HWDB_DIR", "/nonexistent/hwdb", 1);
+    r = jc_hwdb_find_dir(a1, 2, NULL, 0, buf, sizeof buf);
+    CHECK(r && !strcmp(r, "/nonexistent/hwdb"));
+    unsetenv("JOULECAST_HWDB_DIR");
+    /* the snapshot: beside the anchor, then the installed prefix; "off" */
+    CHECK(jc_hwdb_find_snapshot(a3, 1, 0, buf, sizeof buf) == NULL);
+    snprintf(p, sizeof p, "%s/src/build/hwdb.snap", root);
+    FILE *f = fopen(p, "w");
+    CHECK(f != NULL);
+    if (f) fclose(f);
+    r = jc_hwdb_find_snapshot(a3, 1, 0, buf, sizeof buf);
+    CHECK(r && !strcmp(r, p));
+    setenv("JOULECAST_HWDB_SNAPSHOT", "off", 1);
+    CHECK(jc_hwdb_find_snapshot(a3, 1, 0, buf, sizeof buf) == NULL);
+    unsetenv("JOULECAST_HWDB_SNAPSHOT");
+    remove(p);
+    for (size_t i = sizeof dirs / sizeof dirs[0]; i-- > 0;) {
+        snprintf(p, sizeof p, "%s/%s", root, dirs[i]);
+        rmdir(p);
+    }
+    rmdir(root);
+}
+
 int main(void)
 {
     RUN(test_bad_corpus);
@@ -305,6 +380,7 @@ int main(void)
     RUN(test_spot_checks);
     RUN(test_lookups);
     RUN(test_override_layer);
+    RUN(test_search_order);
     jc_hwdb_free(bundled);
     return check_summary();
 }
