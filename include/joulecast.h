@@ -61,7 +61,6 @@
 #include "joulecast/calibrate.h" /* the calibrate flow */
 #include "joulecast/sweep.h"     /* compare and sweep */
 #include "joulecast/html.h"      /* HTML reports */
-#include "joulecast/options.h"   /* a command's own options */
 #include "joulecast/bind.h"      /* bindings: key/value strings in, JSON out */
 
 #endif /* JOULECAST_H */

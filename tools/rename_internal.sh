@@ -6,6 +6,9 @@
 #  - the bindings' entry points say what they do: jc_run_count_json,
 #    jc_run_estimate_json, jc_run_ga_json (run a command, JSON out), and
 #    jc_read_estimate_json reads a saved estimate (jc_report_*_json render).
+#  - #38 item 5: a command's own options (jc_sweep_opts, jc_lookup_opts,
+#    jc_statement_keys, jc_cmd_key ...) left the public API for the internal
+#    src/workflows/cmd_opts.h, as jci_.
 #
 #   sh tools/rename_internal.sh            every C source, header and doc
 #                                          under src/ tests/ bench/ docs/
@@ -21,6 +24,7 @@ if [ $# -eq 0 ]; then
            grep -E '\.(c|h|def|md|py|ipynb)$')
 fi
 perl -pi -e '
+  s/\bjc_(cmd_key|command_opt_keys|statement_keys_set|statement_keys|lookup_opts_set|lookup_opts_check|lookup_opts|sweep_axis|sweep_opt_keys|sweep_opts_init|sweep_opts_release|sweep_opts_set|sweep_opts|sweep_plan|sweep_spec_from_opts)\b/jci_$1/g;
   s/\bjc_arena\b/jci_arena/g;
   s/\bjc_arena_(new|free|alloc|calloc|strndup|strdup|used)\b/jci_arena_$1/g;
   s/\bjc_diag_(set|at|yaml|node|clear)\b/jci_diag_$1/g;

@@ -9,12 +9,7 @@
 #include "base.h"
 #include "model.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Shapes and cost (stage: shapes + cost; owner src/analysis/analyze.c, src/analysis/ops/)  */
@@ -287,10 +282,5 @@ char *jc_report_count_json_nodes(const jc_analysis *a, int all_nodes);
 /* The per-node table as CSV (header line first). */
 jc_status jc_report_count_csv(const jc_analysis *a, FILE *f);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_ANALYSIS_H */

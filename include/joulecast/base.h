@@ -10,12 +10,27 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+/* Each public header's declarations sit between JC_BEGIN_DECLS and
+ * JC_END_DECLS: C linkage for a C++ client, and default visibility (the
+ * library is built with -fvisibility=hidden, so only what these headers
+ * declare is exported from libjoulecast.so; JC_NO_VISIBILITY turns the
+ * pragma off). */
 #if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
+#define JC_VISIBLE_BEGIN_ _Pragma("GCC visibility push(default)")
+#define JC_VISIBLE_END_ _Pragma("GCC visibility pop")
+#else
+#define JC_VISIBLE_BEGIN_
+#define JC_VISIBLE_END_
 #endif
+#ifdef __cplusplus
+#define JC_BEGIN_DECLS extern "C" { JC_VISIBLE_BEGIN_
+#define JC_END_DECLS JC_VISIBLE_END_ }
+#else
+#define JC_BEGIN_DECLS JC_VISIBLE_BEGIN_
+#define JC_END_DECLS JC_VISIBLE_END_
+#endif
+
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Status and diagnostics                                               */
@@ -85,10 +100,5 @@ void jc_csv_raw(int raw);
  * that prints a figure of its own next to a report's. */
 const char *jc_format_number(char *buf, size_t cap, double v);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_BASE_H */

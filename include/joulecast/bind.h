@@ -8,12 +8,7 @@
 
 #include "base.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Bindings: options as strings in, JSON out (owner src/bind/bind.c)         */
@@ -170,10 +165,5 @@ jc_status jc_run_region_json(const char *hwdb_dir, const char *const *keys,
  * NULL-terminated list; NULL for another command. */
 const char *const *jc_bind_keys(const char *command);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_BIND_H */

@@ -14,12 +14,7 @@
 #include "workflows.h"
 #include "trace.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* The calibrate flow (owner src/workflows/calibrate_run.c)            */
@@ -124,10 +119,5 @@ jc_status jc_calibrate_opts_set(jc_calibrate_opts *o, const char *key, const cha
 jc_status jc_calibrate_opts_check(const jc_calibrate_opts *o, jc_job *job, jc_trace_opts *topts, int *trace_opt,
                                   jc_diag *diag);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_CALIBRATE_H */

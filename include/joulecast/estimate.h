@@ -12,12 +12,7 @@
 #include "hwdb.h"
 #include "job.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Requests: job + bindings + model source -> model + analysis          */
@@ -399,10 +394,5 @@ char *jc_report_estimate_json(const jc_estimate *e);
 /* As CSV: header line (when header) and one row. */
 jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_ESTIMATE_H */

@@ -9,12 +9,7 @@
 #include "base.h"
 #include "hwdb.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Green-Algorithms mode (owner src/workflows/ga.c; docs/green-algorithms.md)     */
@@ -194,10 +189,5 @@ jc_status jc_report_ga_text(const jc_ga_result *r, FILE *f);
  * jc_free(); NULL on out-of-memory. */
 char *jc_report_ga_json(const jc_ga_result *r);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_GA_H */

@@ -10,12 +10,7 @@
 #include "estimate.h"
 #include "sweep.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* HTML reports (owner src/report/html/)                                */
@@ -48,10 +43,5 @@ jc_status jc_report_compare_html(const jc_compare_item *items, size_t n,
  * JC_ERR_IO if writing failed. */
 jc_status jc_report_sweep_html(const jc_sweep *s, size_t top, FILE *f);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_HTML_H */

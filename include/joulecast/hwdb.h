@@ -8,12 +8,7 @@
 
 #include "base.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Hardware database (stage: hwdb; owner src/hwdb/)                    */
@@ -478,10 +473,5 @@ char *jc_report_region_json(const jc_region *r);
 jc_status jc_report_hwdb_schema_md(const char *kind, FILE *f, jc_diag *d);
 char *jc_report_hwdb_schema_json(void);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_HWDB_H */

@@ -9,12 +9,7 @@
 #include "base.h"
 #include "model.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Reports (owner src/report/)                                          */
@@ -29,10 +24,5 @@ jc_status jc_report_inspect_text(const jc_model *m, FILE *f);
  * NULL on out-of-memory. */
 char *jc_report_inspect_json(const jc_model *m);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_INSPECT_H */

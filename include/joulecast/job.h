@@ -9,12 +9,7 @@
 #include "base.h"
 #include "model.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Estimate (stages: workload + energy; owner src/estimate/estimate.c)           */
@@ -218,10 +213,5 @@ const char *jc_job_ci_basis(const jc_job *job);
  * *input to the input's name (borrowed from m), or returns 0. */
 int64_t jc_model_fixed_batch(const jc_model *m, double batch, const char **input);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_JOB_H */

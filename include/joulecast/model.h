@@ -8,12 +8,7 @@
 
 #include "base.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* ONNX model (stage: load; owner src/onnx/)                           */
@@ -218,10 +213,5 @@ int32_t jc_graph_find(const jc_graph *g, const char *name);
 /* Finds an attribute of a node by name; NULL when absent. */
 const jc_attr *jc_node_attr(const jc_node *n, const char *name);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_MODEL_H */

@@ -10,13 +10,9 @@
 #include "hwdb.h"
 #include "job.h"
 #include "estimate.h"
+#include "workflows.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* LLM serving (owner src/analysis/hfconfig.c, src/estimate/serving.c)  */
@@ -297,10 +293,37 @@ int jc_serving_latency_parse(const char *s, double *seconds);
  * number from 1 to 1e6.  Returns 1 and sets *v on success, else 0. */
 int jc_serving_axis_parse(const char *s, double *v);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+/* ---- serving reports (src/report/) ---- */
+
+/* Text (top: rows of the ranked table, 0 for all), JSON (malloc'ed; NULL on
+ * out-of-memory) and CSV of a serving sweep. */
+jc_status jc_report_serving_sweep_text(const jc_serving_sweep *s, size_t top, FILE *f);
+char *jc_report_serving_sweep_json(const jc_serving_sweep *s);
+jc_status jc_report_serving_sweep_csv(const jc_serving_sweep *s, FILE *f);
+
+/* Reports: the estimate's figures plus the serving section. */
+jc_status jc_report_serving_text(const jc_serving *s, FILE *f);
+char *jc_report_serving_json(const jc_serving *s);
+jc_status jc_report_serving_csv(const jc_serving *s, FILE *f, int header);
+/* The serving page (src/report/html/serving.c): the serving figures
+ * (TTFT, ITL, tokens/s, J per output token and per request with the
+ * prefill share, power per device by phase, memory and what bounds the
+ * running sequences, one decode step per node when s has nodes), then the
+ * workload's energy, emissions and assumptions as the estimate page shows
+ * them.  Every figure's data-key is its path in jc_report_serving_json.
+ * Errors: JC_ERR_USAGE (NULL argument), JC_ERR_NOMEM, JC_ERR_IO. */
+jc_status jc_report_serving_html(const jc_serving *s, FILE *f);
+/* The carbon statement of a serving estimate (src/report/statement.c):
+ * model, workload (requests, prompt and output tokens), hardware and
+ * parallelism, serving time, facility energy with its range, J per output
+ * token (facility and devices), J per request with the prefill share,
+ * PUE, grid intensity with dataset and year, emissions, joulecast and
+ * hwdb versions and what reproduces it, every figure with its source in
+ * a footnote; o as jc_report_statement (o->model: the config shown, NULL:
+ * s->model).  Errors: JC_ERR_USAGE (NULL argument; JC_STMT_HF: the
+ * model-card block describes training), JC_ERR_IO (write failed). */
+jc_status jc_report_serving_statement(const jc_serving *s, const jc_statement_opts *o,
+                                      jc_statement_format fmt, FILE *f, jc_diag *diag);
+
+JC_END_DECLS
 #endif /* JOULECAST_SERVING_H */

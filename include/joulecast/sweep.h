@@ -14,12 +14,7 @@
 #include "estimate.h"
 #include "serving.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Compare and sweep (owners src/workflows/sweep.c, src/report/compare.c,         */
@@ -245,10 +240,5 @@ char *jc_report_sweep_json(const jc_sweep *s);
  * per skipped entry (empty figures, the reason in the last column). */
 jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_SWEEP_H */

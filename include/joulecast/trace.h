@@ -11,12 +11,7 @@
 #include "estimate.h"
 #include "workflows.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Power traces (owner src/trace/: trace.c, trace_formats.c)           */
@@ -175,10 +170,5 @@ void jc_trace_measurements(const jc_trace *t, jc_measurements *ms, jc_measuremen
 jc_status jc_report_trace_text(const jc_trace *t, FILE *f);
 char *jc_report_trace_json(const jc_trace *t);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_TRACE_H */

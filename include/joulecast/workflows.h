@@ -12,12 +12,7 @@
 #include "job.h"
 #include "estimate.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Workflows: paper statement, CodeCarbon row, budget gate, diff,      */
@@ -314,10 +309,5 @@ jc_status jc_calibration_write_yaml(const jc_calibration *c,
                                     const jc_measurement *m,
                                     const char *date, FILE *f, jc_diag *diag);
 
-#if defined(__GNUC__) && !defined(JC_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-#ifdef __cplusplus
-}
-#endif
+JC_END_DECLS
 #endif /* JOULECAST_WORKFLOWS_H */

@@ -736,8 +736,8 @@ class Errors(InWork):
                             "--regions", "FR,DE", "--ci", "50")
 
     def test_sweep_options_refused_like_cli(self):
-        # sweep's own options are parsed once, by the library (jc_sweep_opts_set,
-        # jc_sweep_spec_from_opts): the same message from both front ends
+        # sweep's own options are parsed once, by the library (jci_sweep_opts_set,
+        # jci_sweep_spec_from_opts): the same message from both front ends
         base = dict(flops=1e15, requests=1000)
         cli = ["sweep", "--flops", "1e15", "--requests", "1000"]
         for kw, args in ((dict(devices="a100,h100", regions="FR", sort="bogus"),

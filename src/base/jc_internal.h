@@ -22,7 +22,7 @@
 #include "joulecast/calibrate.h"
 #include "joulecast/sweep.h"
 #include "joulecast/html.h"
-#include "joulecast/options.h"
+#include "workflows/cmd_opts.h"   /* the commands' own options (internal) */
 #include "joulecast/bind.h"
 
 #include <stdarg.h>

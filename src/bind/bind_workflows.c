@@ -93,11 +93,11 @@ static int lib_key(jc_status set, jc_status *st)
     return set != JC_ERR_NOTFOUND;
 }
 
-/* Is key one of command's own (jc_command_opt_keys)? */
+/* Is key one of command's own (jci_command_opt_keys)? */
 static int own_key(const char *command, const char *key)
 {
     size_t n = 0;
-    const jc_cmd_key *t = jc_command_opt_keys(command, &n);
+    const jci_cmd_key *t = jci_command_opt_keys(command, &n);
     for (size_t i = 0; i < n; i++)
         if (!strcmp(t[i].name, key)) return 1;
     return 0;
@@ -105,10 +105,10 @@ static int own_key(const char *command, const char *key)
 
 /* ---- statement ------------------------------------------------------------- */
 
-/* format, training-type, location: jc_statement_keys_set, the CLI's parse. */
+/* format, training-type, location: jci_statement_keys_set, the CLI's parse. */
 static int stmt_key(void *ctx, const char *k, const char *v, jc_status *st, jc_diag *d)
 {
-    return lib_key(jc_statement_keys_set(ctx, k, v, d), st);
+    return lib_key(jci_statement_keys_set(ctx, k, v, d), st);
 }
 
 static int is_flag(const char *k)
@@ -187,7 +187,7 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
                             const char *const *values, size_t n, char **text, jc_diag *d)
 {
     if (bind_check_out(text, d)) return JC_ERR_USAGE;
-    jc_statement_keys own = {0, NULL, NULL};
+    jci_statement_keys own = {0, NULL, NULL};
     bind_req r;
     jc_estimate *e = NULL;
     jc_statement_format fmt = JC_STMT_MARKDOWN;
@@ -268,10 +268,10 @@ jc_status jc_run_compare_json(const char *hwdb_dir, const char *const *keys,
 
 /* ---- sweep ------------------------------------------------------------------ */
 
-/* sweep's own keys: the library's (jc_sweep_opts_set). */
+/* sweep's own keys: the library's (jci_sweep_opts_set). */
 static int sweep_key(void *ctx, const char *k, const char *v, jc_status *st, jc_diag *d)
 {
-    return lib_key(jc_sweep_opts_set(ctx, k, v, d), st);
+    return lib_key(jci_sweep_opts_set(ctx, k, v, d), st);
 }
 
 /* sweep with generate=True: the serving grid of `joulecast sweep
@@ -289,7 +289,7 @@ static jc_status sweep_generation(bind_req *r, const jc_serving_sweep_spec *sp, 
 }
 
 /* The model grid (jc_sweep_run), as JSON or (html) the HTML report. */
-static jc_status sweep_grid(bind_req *r, const jc_sweep_opts *o, const jc_sweep_spec *sp, char **json, jc_diag *d)
+static jc_status sweep_grid(bind_req *r, const jci_sweep_opts *o, const jc_sweep_spec *sp, char **json, jc_diag *d)
 {
     jc_sweep *s = NULL;
     jc_model *m = NULL;
@@ -314,31 +314,31 @@ jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
                         const char *const *values, size_t n, char **json, jc_diag *d)
 {
     if (bind_check_out(json, d)) return JC_ERR_USAGE;
-    jc_sweep_opts o;
-    jc_status st = jc_sweep_opts_init(&o, d);
+    jci_sweep_opts o;
+    jc_status st = jci_sweep_opts_init(&o, d);
     if (st) return st;
     bind_req r;
-    jc_sweep_plan plan;
+    jci_sweep_plan plan;
     st = bind_req_open(&r, "sweep", hwdb_dir, keys, values, n, sweep_key, &o, d);
     /* the result is JSON (a machine output) unless html */
-    if (!st) st = jc_sweep_spec_from_opts(&o, &r.job, !r.html, r.html, &plan, d);
+    if (!st) st = jci_sweep_spec_from_opts(&o, &r.job, !r.html, r.html, &plan, d);
     if (!st) st = plan.generation ? sweep_generation(&r, &plan.serving, json, d) : sweep_grid(&r, &o, &plan.spec, json, d);
     bind_req_close(&r);
-    jc_sweep_opts_release(&o);
+    jci_sweep_opts_release(&o);
     return st;
 }
 
 /* ---- hw and region ---------------------------------------------------------- */
 
 typedef struct lookup_args {
-    jc_lookup_opts o;           /* the library's parse, as the CLI's */
-    jc_hw_filter filter;        /* hw's, by jc_lookup_opts_check */
+    jci_lookup_opts o;           /* the library's parse, as the CLI's */
+    jc_hw_filter filter;        /* hw's, by jci_lookup_opts_check */
     const char *snapshot;
     const char **layers;
     size_t n_layers;
 } lookup_args;
 
-/* Parses the keys of hw or region (the library's, jc_lookup_opts_set;
+/* Parses the keys of hw or region (the library's, jci_lookup_opts_set;
  * hwdb and hwdb-snapshot here), checks them and opens the database. */
 static jc_status lookup_open(const char *cmd, const char *hwdb_dir, const char *const *keys,
                              const char *const *values, size_t n, lookup_args *x, jc_hwdb **db, jc_diag *d)
@@ -352,7 +352,7 @@ static jc_status lookup_open(const char *cmd, const char *hwdb_dir, const char *
         const char *k = keys[i], *v = values[i];
         jc_status st = JC_OK;
         if (!k) return bind_unknown(d, cmd, "(null)");
-        if (lib_key(jc_lookup_opts_set(&x->o, cmd, k, v, d), &st)) {
+        if (lib_key(jci_lookup_opts_set(&x->o, cmd, k, v, d), &st)) {
             if (st) return st;
             continue;
         }
@@ -361,7 +361,7 @@ static jc_status lookup_open(const char *cmd, const char *hwdb_dir, const char *
         if (!strcmp(k, "hwdb")) x->layers[x->n_layers++] = v;
         else x->snapshot = v;
     }
-    jc_status st = jc_lookup_opts_check(&x->o, cmd, &x->filter, d);
+    jc_status st = jci_lookup_opts_check(&x->o, cmd, &x->filter, d);
     if (st) return st;
     if (!hwdb_dir && !x->n_layers)
         return jci_diag_set(d, JC_ERR_USAGE, "%s: no hardware database (give its folder, or an hwdb layer)", cmd);

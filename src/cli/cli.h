@@ -7,6 +7,7 @@
 #define JC_CLI_H
 
 #include "joulecast.h"
+#include "workflows/cmd_opts.h"   /* the commands' own options, shared with the bindings */
 
 #include <stdbool.h>
 

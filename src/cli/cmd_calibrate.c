@@ -27,7 +27,7 @@ static jc_status set_lib(void *ctx, const char *key, const char *val, jc_diag *d
     return jc_calibrate_opts_set(&k->o, key, val, d);
 }
 
-/* The rows: out, row and date are the library's (jc_command_opt_keys,
+/* The rows: out, row and date are the library's (jci_command_opt_keys,
  * parsed by jc_calibrate_opts_set), then --json (schema
  * joulecast-calibrate/1). */
 const jo_spec calibrate_spec = {"calibrate", JO_TAKES_LIB | JO_TAKES_JSON, set_lib, NULL, 0};

@@ -2,8 +2,8 @@
  * cmd_hw.c (cli) - `joulecast hw list [--kind K] [--vendor V] [--form-factor F]
  * [--year Y|Y1-Y2] [--json]` and `joulecast hw show ID [--json]`: the
  * devices and hosts of the hardware database, every value with its
- * source.  The options are the library's (jc_command_opt_keys("hw"),
- * parsed by jc_lookup_opts_set and checked by jc_lookup_opts_check), as
+ * source.  The options are the library's (jci_command_opt_keys("hw"),
+ * parsed by jci_lookup_opts_set and checked by jci_lookup_opts_check), as
  * the binding's; the command line around them is src/cli/lookup.c's,
  * which `region` shares.
  */
@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* hw show ID: the device or host. */
-static int show(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *flt, int json)
+static int show(const jc_hwdb *db, const jci_lookup_opts *o, const jc_hw_filter *flt, int json)
 {
     const jc_device *dev;
     const jc_host *host;
@@ -24,7 +24,7 @@ static int show(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *
 }
 
 /* hw list: the entries the filter keeps. */
-static int list(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *flt, int json)
+static int list(const jc_hwdb *db, const jci_lookup_opts *o, const jc_hw_filter *flt, int json)
 {
     jc_diag d;
     (void)o;

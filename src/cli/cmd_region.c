@@ -2,13 +2,13 @@
  * cmd_region.c (cli) - `joulecast region list [--provider P] [--type T] [--json]`
  * and `joulecast region show CODE [--json]`: grid regions and cloud
  * regions with every dataset's intensity, the default and why.  The
- * options are the library's (jc_command_opt_keys("region")), as the
+ * options are the library's (jci_command_opt_keys("region")), as the
  * binding's; the command line around them is src/cli/lookup.c's.
  */
 #include "cli/lookup.h"
 
 /* region show CODE. */
-static int show(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *flt, int json)
+static int show(const jc_hwdb *db, const jci_lookup_opts *o, const jc_hw_filter *flt, int json)
 {
     const jc_region *r;
     jc_diag d;
@@ -18,7 +18,7 @@ static int show(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *
 }
 
 /* region list, by provider and type. */
-static int list(const jc_hwdb *db, const jc_lookup_opts *o, const jc_hw_filter *flt, int json)
+static int list(const jc_hwdb *db, const jci_lookup_opts *o, const jc_hw_filter *flt, int json)
 {
     jc_diag d;
     (void)flt;

@@ -15,11 +15,11 @@
 /* format, training-type, location: the library's parse, as the binding's. */
 static jc_status set_lib(void *keys, const char *key, const char *val, jc_diag *d)
 {
-    return jc_statement_keys_set(keys, key, val, d);
+    return jci_statement_keys_set(keys, key, val, d);
 }
 
 /* The rows: format, training-type and location, the library's
- * (jc_command_opt_keys, parsed by jc_statement_keys_set). */
+ * (jci_command_opt_keys, parsed by jci_statement_keys_set). */
 const jo_spec statement_spec = {"statement", JO_TAKES_LIB, set_lib, NULL, 0};
 
 /* The reproducing `joulecast estimate` command (malloc'd, NULL when out
@@ -27,7 +27,7 @@ const jo_spec statement_spec = {"statement", JO_TAKES_LIB, set_lib, NULL, 0};
 static char *reproduce(int argc, char **argv)
 {
     size_t n = 0;
-    const jc_cmd_key *k = jc_command_opt_keys("statement", &n);
+    const jci_cmd_key *k = jci_command_opt_keys("statement", &n);
     const char *own[8] = {NULL};
     for (size_t i = 0; i < n && i + 1 < sizeof own / sizeof own[0]; i++) own[i] = k[i].name;
     return wf_reproduce(argc, argv, own, NULL);
@@ -35,7 +35,7 @@ static char *reproduce(int argc, char **argv)
 
 int cmd_statement(int argc, char **argv)
 {
-    jc_statement_keys s;
+    jci_statement_keys s;
     jobopts c;
     memset(&s, 0, sizeof s);
     jo_init_spec(&c, &statement_spec, NULL, &s);

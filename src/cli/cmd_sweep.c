@@ -6,7 +6,7 @@
  * Without --devices (and without --device/--host) the grid takes every
  * gpu, tpu and accelerator; without --regions (and without --region/--ci)
  * every cloud region.  Sweep's own options are parsed and checked by the
- * library (jc_sweep_opts_set, jc_sweep_spec_from_opts:
+ * library (jci_sweep_opts_set, jci_sweep_spec_from_opts:
  * src/workflows/sweep_opts.c), as the binding parses them.
  */
 #include "cli/jobopts.h"
@@ -17,16 +17,16 @@
 
 static jc_status set_lib(void *o, const char *key, const char *val, jc_diag *d)
 {
-    return jc_sweep_opts_set(o, key, val, d);
+    return jci_sweep_opts_set(o, key, val, d);
 }
 
-/* The command's rows: the library's sweep keys (jc_command_opt_keys,
- * parsed by jc_sweep_opts_set), then --json, --csv and --html. */
+/* The command's rows: the library's sweep keys (jci_command_opt_keys,
+ * parsed by jci_sweep_opts_set), then --json, --csv and --html. */
 const jo_spec sweep_spec = {"sweep", JO_TAKES_LIB | JO_TAKES_ALL, set_lib, NULL, 0};
 
 /* sweep --generate: devices x counts x tp x concurrency x weights
  * (jc_serving_sweep_run). */
-static int sweep_generation(const jc_sweep_opts *o, jobopts *c, const jc_serving_sweep_spec *sp, jc_hwdb *db)
+static int sweep_generation(const jci_sweep_opts *o, jobopts *c, const jc_serving_sweep_spec *sp, jc_hwdb *db)
 {
     jc_arch *arch = NULL;
     jc_serving_sweep *s = NULL;
@@ -52,10 +52,10 @@ out:
 
 int cmd_sweep(int argc, char **argv)
 {
-    jc_sweep_opts o;
+    jci_sweep_opts o;
     jobopts c;
     jc_diag d;
-    if (jc_sweep_opts_init(&o, &d)) {
+    if (jci_sweep_opts_init(&o, &d)) {
         fprintf(stderr, "joulecast: sweep: out of memory\n");
         return JC_ERR_NOMEM;
     }
@@ -63,12 +63,12 @@ int cmd_sweep(int argc, char **argv)
     jc_hwdb *db = NULL;
     jc_model *m = NULL;
     jc_sweep *s = NULL;
-    jc_sweep_plan plan;
+    jci_sweep_plan plan;
     int rc = 0;
 
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL)) || (rc = jo_out_check(&c, 0))) goto out;
     const jo_out *fmt = &c.out;
-    if (jc_sweep_spec_from_opts(&o, &c.job, fmt->json + fmt->csv > 0, fmt->html != NULL, &plan, &d)) {
+    if (jci_sweep_spec_from_opts(&o, &c.job, fmt->json + fmt->csv > 0, fmt->html != NULL, &plan, &d)) {
         rc = d.status == JC_ERR_RANGE ? cli_range("sweep", "%s", d.msg) : cli_usage("sweep", "%s", d.msg);
         goto out;
     }
@@ -103,6 +103,6 @@ out:
     jc_model_free(m);
     jc_hwdb_free(db);
     jo_free(&c);
-    jc_sweep_opts_release(&o);
+    jci_sweep_opts_release(&o);
     return rc;
 }

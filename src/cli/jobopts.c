@@ -114,7 +114,7 @@ static const jo_opt out_rows[] = {
 jo_opt *jo_spec_rows(const jo_spec *s, size_t *n)
 {
     size_t nk = 0, m = 0;
-    const jc_cmd_key *k = s->takes & JO_TAKES_LIB ? jc_command_opt_keys(s->cmd, &nk) : NULL;
+    const jci_cmd_key *k = s->takes & JO_TAKES_LIB ? jci_command_opt_keys(s->cmd, &nk) : NULL;
     jo_opt *r = calloc(nk + 3 + s->n_extra + 1, sizeof *r);
     if (!r) return NULL;
     for (size_t i = 0; i < nk; i++)

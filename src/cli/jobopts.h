@@ -46,7 +46,7 @@ typedef int (*jo_handler)(void *ctx, const jo_opt *o, const char *val,
  * returns 0 or an exit code.  NULL: one model, kept in jobopts.model. */
 typedef int (*jo_positional)(void *ctx, const char *arg);
 
-/* The library's setter of a command's own options (jc_sweep_opts_set,
+/* The library's setter of a command's own options (jci_sweep_opts_set,
  * ...) called with jo_init_spec's ctx; jobopts turns its status into the
  * exit code (jo_lib_status). */
 typedef jc_status (*jo_lib_set)(void *ctx, const char *key, const char *val, jc_diag *d);
@@ -55,7 +55,7 @@ typedef jc_status (*jo_lib_set)(void *ctx, const char *key, const char *val, jc_
  * --html FILE): rows of jobopts.c's, applied by jobopts itself into
  * jobopts.out; a command takes those its jo_spec.takes names.
  * JO_TAKES_LIB: the library's own options of the command
- * (jc_command_opt_keys). */
+ * (jci_command_opt_keys). */
 enum { JO_TAKES_JSON = 1, JO_TAKES_CSV = 2, JO_TAKES_HTML = 4, JO_TAKES_ALL = 7, JO_TAKES_LIB = 8 };
 typedef struct jo_out {
     int json, csv;
@@ -127,7 +127,7 @@ void jo_help(FILE *f, const jo_opt *extra, size_t n_extra);
 void jo_help_only(FILE *f, const char *const *only, const jo_opt *extra, size_t n_extra);
 
 /* A command's own rows: with JO_TAKES_LIB the library's options of cmd
- * (jc_command_opt_keys; a key the command line takes as an argument is
+ * (jci_command_opt_keys; a key the command line takes as an argument is
  * left out), set through lib (NULL: handed to the handler), then the
  * shared output rows `takes` names, then extra. */
 typedef struct jo_spec {

@@ -1,9 +1,9 @@
 /*
  * lookup.c (cli) - the command line that `joulecast hw` and `region` share (see
- * lookup.h): each option of the library's table (jc_command_opt_keys) as
- * --name V or --name=V, given once, set by jc_lookup_opts_set; the
+ * lookup.h): each option of the library's table (jci_command_opt_keys) as
+ * --name V or --name=V, given once, set by jci_lookup_opts_set; the
  * argument of show as the "show" key; the rules between them
- * (jc_lookup_opts_check) are the library's, so the binding refuses the
+ * (jci_lookup_opts_check) are the library's, so the binding refuses the
  * same things in the same words.
  */
 #include "cli/lookup.h"
@@ -30,7 +30,7 @@ void lookup_help(FILE *f, const char *cmd)
 static const char *show_arg(const char *cmd)
 {
     size_t n = 0;
-    const jc_cmd_key *k = jc_command_opt_keys(cmd, &n);
+    const jci_cmd_key *k = jci_command_opt_keys(cmd, &n);
     for (size_t i = 0; i < n; i++)
         if (k[i].argument) return k[i].arg;
     return "NAME";
@@ -38,10 +38,10 @@ static const char *show_arg(const char *cmd)
 
 /* argv[*i] as one of the library's options: 1 when it is one (*rc the
  * exit code of setting it), 0 when it is not. */
-static int lib_opt(const char *cmd, int argc, char **argv, int *i, jc_lookup_opts *o, int *rc)
+static int lib_opt(const char *cmd, int argc, char **argv, int *i, jci_lookup_opts *o, int *rc)
 {
     size_t n = 0;
-    const jc_cmd_key *k = jc_command_opt_keys(cmd, &n);
+    const jci_cmd_key *k = jci_command_opt_keys(cmd, &n);
     for (size_t r = 0; r < n; r++) {
         char name[64];
         const char *v = NULL;
@@ -50,14 +50,14 @@ static int lib_opt(const char *cmd, int argc, char **argv, int *i, jc_lookup_opt
         snprintf(name, sizeof name, "--%s", k[r].name);
         if (!cli_opt_once(argc, argv, i, cmd, name, &v, &err)) continue;
         jc_diag d;
-        *rc = err ? JC_ERR_USAGE : jo_lib_status(cmd, "command line", jc_lookup_opts_set(o, cmd, k[r].name, v, &d), &d);
+        *rc = err ? JC_ERR_USAGE : jo_lib_status(cmd, "command line", jci_lookup_opts_set(o, cmd, k[r].name, v, &d), &d);
         return 1;
     }
     return 0;
 }
 
 /* One argument of the command line after the subcommand. */
-static int one_arg(const char *cmd, int show, int argc, char **argv, int *i, jc_lookup_opts *o,
+static int one_arg(const char *cmd, int show, int argc, char **argv, int *i, jci_lookup_opts *o,
                    const char **layers, size_t *n_layers, int *json)
 {
     int err = 0, rc = 0;
@@ -70,7 +70,7 @@ static int one_arg(const char *cmd, int show, int argc, char **argv, int *i, jc_
     if (lib_opt(cmd, argc, argv, i, o, &rc)) return rc;
     if (argv[*i][0] == '-' && argv[*i][1]) return cli_usage(cmd, "unknown option '%s'", argv[*i]);
     if (!show || o->show) return cli_usage(cmd, "unexpected argument '%s'", argv[*i]);
-    return jo_lib_status(cmd, "command line", jc_lookup_opts_set(o, cmd, "show", argv[*i], &d), &d);
+    return jo_lib_status(cmd, "command line", jci_lookup_opts_set(o, cmd, "show", argv[*i], &d), &d);
 }
 
 int lookup_run(const char *cmd, int argc, char **argv, lookup_fn list, lookup_fn show)
@@ -82,13 +82,13 @@ int lookup_run(const char *cmd, int argc, char **argv, lookup_fn list, lookup_fn
     const char **layers = calloc((size_t)argc, sizeof *layers);
     if (!layers) return JC_ERR_NOMEM;
     size_t n = 0;
-    jc_lookup_opts o = {0};
+    jci_lookup_opts o = {0};
     jc_hw_filter flt;
     jc_diag d;
     int json = 0, rc = 0;
     for (int i = 2; i < argc && !rc; i++) rc = one_arg(cmd, is_show, argc, argv, &i, &o, layers, &n, &json);
     if (!rc && is_show && !o.show) rc = cli_usage(cmd, "missing %s (see 'joulecast %s list')", arg, cmd);
-    if (!rc && jc_lookup_opts_check(&o, cmd, &flt, &d)) rc = cli_usage(cmd, "%s", d.msg);
+    if (!rc && jci_lookup_opts_check(&o, cmd, &flt, &d)) rc = cli_usage(cmd, "%s", d.msg);
     jc_hwdb *db = NULL;
     if (!rc) rc = cli_hwdb_open(layers, n, &db);
     if (!rc) rc = (is_show ? show : list)(db, &o, &flt, json);

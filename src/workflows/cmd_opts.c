@@ -3,10 +3,10 @@
  * `calibrate`, `hw` and `region` as data (src/workflows/cmd_opts.def),
  * parsed once for the command line, job files and the binding: one
  * setter per command's struct, each through the one table walk here, so
- * every refusal of a value is worded once; jc_command_opt_keys lists a
+ * every refusal of a value is worded once; jci_command_opt_keys lists a
  * command's rows (sweep's too) for the CLI's rows and --help and the
  * binding's key lists.  The rules between the options of hw and region
- * (jc_lookup_opts_check) are here as well, and the statement formats'
+ * (jci_lookup_opts_check) are here as well, and the statement formats'
  * names (jc_statement_formats_parse).
  */
 #include "base/jc_internal.h"
@@ -19,13 +19,13 @@
 enum { O_TEXT, O_WORDS, O_FORMATS, O_ROW, O_YEARS };
 
 /* The struct each command's options go to. */
-#define JC_OPTS_statement jc_statement_keys
+#define JC_OPTS_statement jci_statement_keys
 #define JC_OPTS_calibrate jc_calibrate_opts
-#define JC_OPTS_hw jc_lookup_opts
-#define JC_OPTS_region jc_lookup_opts
+#define JC_OPTS_hw jci_lookup_opts
+#define JC_OPTS_region jci_lookup_opts
 
 #define CMD_OPT(command, name, arg, argument, kind, field, help) {name, arg, help, 1, argument},
-static const jc_cmd_key keys[] = {
+static const jci_cmd_key keys[] = {
 #include "workflows/cmd_opts.def"
 };
 #undef CMD_OPT
@@ -53,12 +53,12 @@ jc_status jc_statement_formats_parse(const char *s, unsigned *mask, jc_diag *d)
     return jci_diag_set(d, JC_ERR_USAGE, "format expects markdown, latex, hf, sentence or all, got '%s'", s ? s : "");
 }
 
-const jc_cmd_key *jc_command_opt_keys(const char *command, size_t *n)
+const jci_cmd_key *jci_command_opt_keys(const char *command, size_t *n)
 {
     size_t first = 0, k = 0;
     if (n) *n = 0;
     if (!command) return NULL;
-    if (!strcmp(command, "sweep")) return jc_sweep_opt_keys(n);
+    if (!strcmp(command, "sweep")) return jci_sweep_opt_keys(n);
     while (first < N_ROWS && strcmp(how[first].command, command)) first++;
     while (first + k < N_ROWS && !strcmp(how[first + k].command, command)) k++;
     if (n) *n = k;
@@ -106,7 +106,7 @@ static jc_status set(const char *command, void *o, const char *key, const char *
     return jci_diag_set(d, JC_ERR_INTERNAL, "%s options: bad key table", command);
 }
 
-jc_status jc_statement_keys_set(jc_statement_keys *o, const char *key, const char *value, jc_diag *d)
+jc_status jci_statement_keys_set(jci_statement_keys *o, const char *key, const char *value, jc_diag *d)
 {
     return set("statement", o, key, value, d);
 }
@@ -116,18 +116,18 @@ jc_status jc_calibrate_opts_set(jc_calibrate_opts *o, const char *key, const cha
     return set("calibrate", o, key, value, d);
 }
 
-jc_status jc_lookup_opts_set(jc_lookup_opts *o, const char *command, const char *key, const char *value,
+jc_status jci_lookup_opts_set(jci_lookup_opts *o, const char *command, const char *key, const char *value,
                              jc_diag *d)
 {
     if (!command || (strcmp(command, "hw") && strcmp(command, "region")))
-        return jci_diag_set(d, JC_ERR_USAGE, "jc_lookup_opts_set: the command is hw or region, not '%s'",
+        return jci_diag_set(d, JC_ERR_USAGE, "jci_lookup_opts_set: the command is hw or region, not '%s'",
                             command ? command : "(null)");
     return set(command, o, key, value, d);
 }
 
-jc_status jc_lookup_opts_check(const jc_lookup_opts *o, const char *command, jc_hw_filter *f, jc_diag *d)
+jc_status jci_lookup_opts_check(const jci_lookup_opts *o, const char *command, jc_hw_filter *f, jc_diag *d)
 {
-    if (!o || !command || !f) return jci_diag_set(d, JC_ERR_USAGE, "jc_lookup_opts_check: NULL argument");
+    if (!o || !command || !f) return jci_diag_set(d, JC_ERR_USAGE, "jci_lookup_opts_check: NULL argument");
     memset(f, 0, sizeof *f);
     if (!strcmp(command, "region")) {
         if (o->show && (o->provider || o->type))

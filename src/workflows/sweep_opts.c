@@ -1,8 +1,8 @@
 /*
  * sweep_opts.c (workflows) - the options of `joulecast sweep` beyond the
  * job's, parsed once for the command line, job files and the binding:
- * jc_sweep_opts_set takes one key and its text (a comma list of a grid
- * axis, a latency target, the ranking), jc_sweep_spec_from_opts applies
+ * jci_sweep_opts_set takes one key and its text (a comma list of a grid
+ * axis, a latency target, the ranking), jci_sweep_spec_from_opts applies
  * the rules between them and the job (which grid, which axes belong to
  * it, --top against the output) and resolves the grid
  * (jc_sweep_spec_resolve).  Every refusal is worded here; the CLI adds
@@ -20,19 +20,19 @@ enum { O_LIST, O_NUMS, O_BATCHES, O_LATENCY, O_SORT, O_TOP, O_MAXPTS };
 /* The keys as data (src/workflows/sweep_opts.def): the public rows, and
  * how[] (same order): what each takes and where it goes. */
 #define SWEEP_OPT(name, arg, output, kind, field, help) {name, arg, help, output, 0},
-static const jc_cmd_key keys[] = {
+static const jci_cmd_key keys[] = {
 #include "workflows/sweep_opts.def"
 };
 #undef SWEEP_OPT
 #define N_ROWS (sizeof keys / sizeof keys[0])
 
-#define SWEEP_OPT(name, arg, output, kind, field, help) {O_##kind, offsetof(jc_sweep_opts, field)},
+#define SWEEP_OPT(name, arg, output, kind, field, help) {O_##kind, offsetof(jci_sweep_opts, field)},
 static const struct { int kind; size_t off; } how[N_ROWS] = {
 #include "workflows/sweep_opts.def"
 };
 #undef SWEEP_OPT
 
-const jc_cmd_key *jc_sweep_opt_keys(size_t *n)
+const jci_cmd_key *jci_sweep_opt_keys(size_t *n)
 {
     if (n) *n = N_ROWS;
     return keys;
@@ -40,9 +40,9 @@ const jc_cmd_key *jc_sweep_opt_keys(size_t *n)
 
 typedef struct so_internal { jci_arena *a; } so_internal;
 
-jc_status jc_sweep_opts_init(jc_sweep_opts *o, jc_diag *d)
+jc_status jci_sweep_opts_init(jci_sweep_opts *o, jc_diag *d)
 {
-    if (!o) return jci_diag_set(d, JC_ERR_USAGE, "jc_sweep_opts_init: NULL argument");
+    if (!o) return jci_diag_set(d, JC_ERR_USAGE, "jci_sweep_opts_init: NULL argument");
     memset(o, 0, sizeof *o);
     o->max_itl_s = o->max_ttft_s = NAN;
     o->sort = JC_SWEEP_BY_EMISSIONS;
@@ -57,7 +57,7 @@ jc_status jc_sweep_opts_init(jc_sweep_opts *o, jc_diag *d)
     return JC_OK;
 }
 
-void jc_sweep_opts_release(jc_sweep_opts *o)
+void jci_sweep_opts_release(jci_sweep_opts *o)
 {
     if (!o || !o->internal_) return;
     so_internal *si = o->internal_;
@@ -67,7 +67,7 @@ void jc_sweep_opts_release(jc_sweep_opts *o)
 
 /* The comma list v appended to the axis (items trimmed; an empty item
  * is refused), each item's value NAN until numbers() parses it. */
-static jc_status append(jci_arena *a, jc_sweep_axis *x, const char *k, const char *v, jc_diag *d)
+static jc_status append(jci_arena *a, jci_sweep_axis *x, const char *k, const char *v, jc_diag *d)
 {
     char *b = v ? jci_arena_strdup(a, v) : NULL;
     if (!v || !*v) return jci_diag_set(d, JC_ERR_USAGE, "%s expects a comma list, got '%s'", k, v ? v : "");
@@ -92,7 +92,7 @@ static jc_status append(jci_arena *a, jc_sweep_axis *x, const char *k, const cha
 
 /* The numbers of the items from `from` on: whole numbers from 1 to 1e6
  * (jc_serving_axis_parse), or batch sizes (jc_sweep_batches_parse). */
-static jc_status numbers(jc_sweep_axis *x, size_t from, const char *k, int batches, jc_diag *d)
+static jc_status numbers(jci_sweep_axis *x, size_t from, const char *k, int batches, jc_diag *d)
 {
     if (batches) return jc_sweep_batches_parse(x->items + from, x->n - from, x->values + from, d);
     for (size_t i = from; i < x->n; i++)
@@ -101,14 +101,14 @@ static jc_status numbers(jc_sweep_axis *x, size_t from, const char *k, int batch
     return JC_OK;
 }
 
-jc_status jc_sweep_opts_set(jc_sweep_opts *o, const char *key, const char *value, jc_diag *d)
+jc_status jci_sweep_opts_set(jci_sweep_opts *o, const char *key, const char *value, jc_diag *d)
 {
-    if (!o || !o->internal_ || !key) return jci_diag_set(d, JC_ERR_USAGE, "jc_sweep_opts_set: NULL argument");
+    if (!o || !o->internal_ || !key) return jci_diag_set(d, JC_ERR_USAGE, "jci_sweep_opts_set: NULL argument");
     size_t i = 0;
     while (i < N_ROWS && strcmp(keys[i].name, key)) i++;
     if (i == N_ROWS) return jci_diag_set(d, JC_ERR_NOTFOUND, "sweep: unknown option '%s'", key);
     so_internal *si = o->internal_;
-    jc_sweep_axis *x = (jc_sweep_axis *)((char *)o + how[i].off);   /* an axis kind's member */
+    jci_sweep_axis *x = (jci_sweep_axis *)((char *)o + how[i].off);   /* an axis kind's member */
     size_t from;
     jc_status st;
     switch (how[i].kind) {
@@ -148,12 +148,12 @@ jc_status jc_sweep_opts_set(jc_sweep_opts *o, const char *key, const char *value
         return JC_OK;
     }
     }
-    return jci_diag_set(d, JC_ERR_INTERNAL, "jc_sweep_opts_set: bad key table");
+    return jci_diag_set(d, JC_ERR_INTERNAL, "jci_sweep_opts_set: bad key table");
 }
 
 /* The serving grid (the job's mode is generation): the axes of the
  * model grid and --html do not apply. */
-static jc_status plan_generation(const jc_sweep_opts *o, const jc_job *job, int html, jc_sweep_plan *p, jc_diag *d)
+static jc_status plan_generation(const jci_sweep_opts *o, const jc_job *job, int html, jci_sweep_plan *p, jc_diag *d)
 {
     if (o->regions.n || o->batches.n || o->precisions.n || html)
         return jci_diag_set(d, JC_ERR_USAGE, "--regions, --batches, --precisions and --html do not apply to "
@@ -168,10 +168,10 @@ static jc_status plan_generation(const jc_sweep_opts *o, const jc_job *job, int 
     return JC_OK;
 }
 
-jc_status jc_sweep_spec_from_opts(const jc_sweep_opts *o, const jc_job *job, int machine, int html,
-                                  jc_sweep_plan *p, jc_diag *d)
+jc_status jci_sweep_spec_from_opts(const jci_sweep_opts *o, const jc_job *job, int machine, int html,
+                                  jci_sweep_plan *p, jc_diag *d)
 {
-    if (!o || !job || !p) return jci_diag_set(d, JC_ERR_USAGE, "jc_sweep_spec_from_opts: NULL argument");
+    if (!o || !job || !p) return jci_diag_set(d, JC_ERR_USAGE, "jci_sweep_spec_from_opts: NULL argument");
     memset(p, 0, sizeof *p);
     if (o->top_given && machine && !html)
         return jci_diag_set(d, JC_ERR_USAGE, "--top limits the rows of the text and HTML tables; JSON and CSV "
