@@ -69,7 +69,12 @@
 #                        inputs with its bounds, src/workflows/ga.c); the
 #                        hwdb search order (jc_hwdb_find_dir, src/hwdb/
 #                        locate.c; no "share/joulecast/hwdb" candidate
-#                        elsewhere in src/ or python/joulecast/)
+#                        elsewhere in src/ or python/joulecast/); the
+#                        request keys' value grammar (jc_parse_binding,
+#                        jc_parse_shape_binding, jc_parse_values_binding,
+#                        jc_parse_flag, jc_jobfile_path: src/job/reqparse.c;
+#                        no "expects NAME=", "true or false" message or
+#                        "yes" flag word elsewhere in src/)
 #
 # Exit status 0 when every check passes, else 1.
 set -u
@@ -328,5 +333,7 @@ done
 grep -rn '"/\.\./share/joulecast/hwdb\|"share", "joulecast"' src python/joulecast |
   grep -v '^src/hwdb/locate\.c:' |
   sed 's/^/the hwdb search order written again (use jc_hwdb_find_dir): /' >> "$tmp/ro"
+grep -rn 'expects NAME=\|"true or false"\|expects true or false\|"yes")' src | grep -v '^src/job/reqparse\.c:' |
+  sed 's/^/a request value grammar written again (use jc_parse_*, src\/job\/reqparse.c): /' >> "$tmp/ro"
 report rules-once "$tmp/ro"
 [ "$fails" -eq 0 ]

@@ -127,9 +127,10 @@ typedef struct jc_input_binding {
  * NAME=1,2,3.  n elements, given as integers (ivals) or as doubles
  * (fvals); when one of the two is NULL it is derived from the other
  * (doubles truncated toward zero, as the loader does for kept tensors). */
+#define JC_VALUE_BINDING_MAX 4096   /* values of one binding, at most */
 typedef struct jc_value_binding {
     const char *name;
-    int64_t n;                 /* 0 .. 4096 */
+    int64_t n;                 /* 0 .. JC_VALUE_BINDING_MAX */
     const int64_t *ivals;      /* n integers, or NULL */
     const double *fvals;       /* n doubles, or NULL */
 } jc_value_binding;

@@ -185,6 +185,36 @@ const char *jc_closest_key(const char *name, const char *value, const char *cons
  * its limit, jc_job_key_max; the message names the key and the limit). */
 jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *diag);
 
+/* ---- the request keys' values: one grammar for every front end (src/job/reqparse.c) ----
+ * The CLI's options and job files and the bindings' key/value pairs parse
+ * their values here.  Each error is JC_ERR_USAGE with a message that
+ * starts with the key ("dim expects NAME=VALUE with VALUE >= 1, got
+ * 'x'"); the caller says where the value came from. */
+
+/* NAME=V with V a whole number >= lo (a --dim: lo 1; an --assume bound:
+ * lo 0): *name_len the length of NAME at the start of val, *value V. */
+jc_status jc_parse_binding(const char *key, const char *val, int64_t lo, size_t *name_len, int64_t *value,
+                           jc_diag *diag);
+/* NAME=AxBxC ('x', 'X' or ',' between dims, each a whole number >= 0, at
+ * most cap of them): dims[0 .. *rank), *name_len as above. */
+jc_status jc_parse_shape_binding(const char *key, const char *val, int64_t *dims, int cap, int *rank,
+                                 size_t *name_len, jc_diag *diag);
+/* The number of values of NAME=V,V,... ("NAME=": 0, an empty tensor). */
+size_t jc_parse_values_count(const char *val);
+/* NAME=V,V,...: each a whole number kept exact (a sign allowed) or
+ * another number of magnitude below 9.2e18 (iv its truncation), at most
+ * cap of them: iv/fv[0 .. *n), *name_len as above. */
+jc_status jc_parse_values_binding(const char *key, const char *val, int64_t *iv, double *fv, size_t cap,
+                                  size_t *n, size_t *name_len, jc_diag *diag);
+/* A flag: NULL or "" (given without a value), true/yes/on/1 turn it on,
+ * false/no/off/0 off; *on set. */
+jc_status jc_parse_flag(const char *key, const char *val, int *on, jc_diag *diag);
+/* A job file's entry KEY: VAL read from the file's folder: for model,
+ * op-rules and hwdb, a relative VAL becomes "<folder of jf_path>/VAL"
+ * in buf (cap bytes); any other key, an absolute path or a file without
+ * a folder part: VAL itself.  NULL when buf is too small. */
+const char *jc_jobfile_path(const char *jf_path, const char *key, const char *val, char *buf, size_t cap);
+
 /* Refuses a key that does nothing in the job's mode (JC_ERR_USAGE naming
  * the key, what it belongs to and what to do): training keys (--samples,
  * --epochs, --optimizer, ...) outside training, serving keys

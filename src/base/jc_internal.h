@@ -32,7 +32,7 @@
  * int32 and bool tensors of <= JCI_SMALL_TENSOR elements, other integer and
  * floating tensors of <= JCI_SMALL_VALUES elements.  The public header
  * states the same numbers; jc_value_binding.n is at most JCI_SMALL_TENSOR. */
-#define JCI_SMALL_TENSOR 4096
+#define JCI_SMALL_TENSOR JC_VALUE_BINDING_MAX   /* 4096 */
 #define JCI_SMALL_VALUES 64
 
 /* ---- units: the conversions, named once --------------------------------- */

@@ -12,7 +12,6 @@
  */
 #include "bind/bind_int.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,32 +29,6 @@ jc_status bind_bad(jc_diag *d, const char *key, const char *want, const char *va
                        val ? val : "(null)");
 }
 
-/* A flag: absent value, "", 1/true/yes/on turn it on; 0/false/no/off off. */
-jc_status bind_flag(const char *key, const char *val, int *out, jc_diag *d)
-{
-    if (!val || !*val || !strcmp(val, "1") || !strcmp(val, "true") || !strcmp(val, "yes") ||
-        !strcmp(val, "on"))
-        *out = 1;
-    else if (!strcmp(val, "0") || !strcmp(val, "false") || !strcmp(val, "no") || !strcmp(val, "off"))
-        *out = 0;
-    else
-        return bind_bad(d, key, "true or false", val);
-    return JC_OK;
-}
-
-jc_status bind_i64(const char *key, const char *val, int64_t lo, int64_t *out, jc_diag *d)
-{
-    char want[48];
-    snprintf(want, sizeof want, "a whole number >= %lld", (long long)lo);
-    if (!val || !*val) return bind_bad(d, key, want, val);
-    char *end;
-    errno = 0;
-    long long v = strtoll(val, &end, 10);
-    if (errno || *end || v < lo) return bind_bad(d, key, want, val);
-    *out = v;
-    return JC_OK;
-}
-
 /* The mode a mode key asks for (train, infer, generate: on; mode: its
  * value), or NULL: not a mode key, or a flag turned off. */
 static const char *mode_of(const char *k, const char *v)
@@ -65,7 +38,7 @@ static const char *mode_of(const char *k, const char *v)
     for (size_t i = 0; i < 3; i++)
         if (!strcmp(k, flags[i][0])) {
             int on = 1;
-            return bind_flag(k, v, &on, NULL) || on ? flags[i][1] : NULL;
+            return jc_parse_flag(k, v, &on, NULL) || on ? flags[i][1] : NULL;
         }
     return NULL;
 }
@@ -94,79 +67,49 @@ jc_status bind_once(const char *cmd, const char *const *keys, const char *const 
     return JC_OK;
 }
 
-/* NAME=V with V >= lo. */
+/* NAME=V with V >= lo (the grammar: jc_parse_binding), the name copied
+ * into arena a. */
 static jc_status binding(jci_arena *a, const char *key, const char *val, int64_t lo,
                          jc_dim_binding *b, jc_diag *d)
 {
-    const char *eq = val ? strchr(val, '=') : NULL;
-    if (!eq || eq == val) return bind_bad(d, key, "NAME=VALUE", val);
-    if (bind_i64(key, eq + 1, lo, &b->value, d)) return d ? d->status : JC_ERR_USAGE;
-    b->name = jci_arena_strndup(a, val, (size_t)(eq - val));
+    size_t nl;
+    jc_status st = jc_parse_binding(key, val, lo, &nl, &b->value, d);
+    if (st) return st;
+    b->name = jci_arena_strndup(a, val, nl);
     return b->name ? JC_OK : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
 }
 
-/* NAME=AxBxC (x or , between dims). */
+/* NAME=AxBxC (jc_parse_shape_binding), in arena a. */
 static jc_status input(jci_arena *a, const char *key, const char *val, jc_input_binding *b,
                        jc_diag *d)
 {
-    const char *eq = val ? strchr(val, '=') : NULL;
-    if (!eq || eq == val || !eq[1]) return bind_bad(d, key, "NAME=AxBxC", val);
     int64_t *dims = jci_arena_calloc(a, 64, sizeof *dims);
-    char *name = jci_arena_strndup(a, val, (size_t)(eq - val));
-    if (!dims || !name) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    int r = 0;
-    const char *p = eq + 1;
-    while (*p) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(p, &end, 10);
-        if (end == p || errno || v < 0 || r >= 64) return bind_bad(d, key, "NAME=AxBxC", val);
-        dims[r++] = v;
-        if (*end == 'x' || *end == 'X' || *end == ',') {
-            p = end + 1;
-            if (!*p) return bind_bad(d, key, "NAME=AxBxC", val);
-        } else if (*end) {
-            return bind_bad(d, key, "NAME=AxBxC", val);
-        } else {
-            p = end;
-        }
-    }
-    b->name = name;
-    b->rank = r;
+    if (!dims) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    size_t nl;
+    jc_status st = jc_parse_shape_binding(key, val, dims, 64, &b->rank, &nl, d);
+    if (st) return st;
+    b->name = jci_arena_strndup(a, val, nl);
     b->dims = dims;
-    return JC_OK;
+    return b->name ? JC_OK : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
 }
 
-/* NAME=v1,v2,... (numbers; "NAME=" binds an empty tensor). */
+/* NAME=v1,v2,... (jc_parse_values_binding; "NAME=" binds an empty
+ * tensor), at most JCI_SMALL_TENSOR values, in arena a. */
 static jc_status values(jci_arena *a, const char *key, const char *val, jc_value_binding *b,
                         jc_diag *d)
 {
-    const char *eq = val ? strchr(val, '=') : NULL;
-    if (!eq || eq == val) return bind_bad(d, key, "NAME=V,V,...", val);
-    size_t n = 0, len = strlen(eq + 1);
-    for (size_t i = 0; i < len; i++) n += eq[1 + i] == ',';
-    n = len ? n + 1 : 0;
-    if (n > JCI_SMALL_TENSOR) return bind_bad(d, key, "at most 4096 values", val);
+    size_t n = jc_parse_values_count(val), nl;
+    if (n > JCI_SMALL_TENSOR) n = JCI_SMALL_TENSOR;
     int64_t *iv = jci_arena_calloc(a, n ? n : 1, sizeof *iv);
     double *fv = jci_arena_calloc(a, n ? n : 1, sizeof *fv);
-    char *name = jci_arena_strndup(a, val, (size_t)(eq - val));
-    if (!iv || !fv || !name) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    const char *p = eq + 1;
-    for (size_t k = 0; k < n; k++) {
-        char *end;
-        errno = 0;
-        double x = strtod(p, &end);
-        if (end == p || errno || !(x > -9.2e18 && x < 9.2e18) || (*end != ',' && *end))
-            return bind_bad(d, key, "NAME=V,V,...", val);
-        fv[k] = x;
-        iv[k] = (int64_t)x;
-        p = *end ? end + 1 : end;
-    }
-    b->name = name;
+    if (!iv || !fv) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    jc_status st = jc_parse_values_binding(key, val, iv, fv, JCI_SMALL_TENSOR, &n, &nl, d);
+    if (st) return st;
+    b->name = jci_arena_strndup(a, val, nl);
     b->n = (int64_t)n;
     b->ivals = iv;
     b->fvals = fv;
-    return JC_OK;
+    return b->name ? JC_OK : jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
 }
 
 jc_status bind_unknown_value(jc_diag *d, const char *cmd, const char *key, const char *value)
@@ -286,7 +229,7 @@ jc_status jc_run_count_json(const char *model_path, const char *const *keys,
             if (!v || jc_convention_parse(v, &x.rq.convention))
                 st = bind_bad(d, k, "joulecast, torchvision, flops2x, fvcore or onnx-tool", v);
         } else if (!strcmp(k, "op-rules")) x.rq.op_rules = v;
-        else if (!strcmp(k, "strict")) st = bind_flag(k, v, &x.strict, d);
+        else if (!strcmp(k, "strict")) st = jc_parse_flag(k, v, &x.strict, d);
         else st = bind_unknown(d, "count", k);
     }
     /* the one request path, with count's policy (as `joulecast count`): a
@@ -326,19 +269,15 @@ jc_status bind_with_jobfile(jci_arena *a, const jc_jobfile *jf, const char *cons
     const char **k2 = jci_arena_calloc(a, jf->n + n + 1, sizeof *k2);
     const char **v2 = jci_arena_calloc(a, jf->n + n + 1, sizeof *v2);
     if (!k2 || !v2) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    const char *slash = strrchr(jf->path, '/');
     for (size_t i = 0; i < jf->n; i++) {
         const char *k = jf->keys[i], *v = jf->values[i];
         k2[i] = k;
         v2[i] = v;
-        int is_path = !strcmp(k, "hwdb") || !strcmp(k, "model") || !strcmp(k, "op-rules");
-        if (is_path && v && *v && v[0] != '/' && slash) {
-            size_t len = (size_t)(slash - jf->path) + 1 + strlen(v) + 1;
-            char *p = jci_arena_alloc(a, len);
-            if (!p) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-            snprintf(p, len, "%.*s/%s", (int)(slash - jf->path), jf->path, v);
-            v2[i] = p;
-        }
+        /* a path read from the file's folder (jc_jobfile_path) */
+        size_t len = strlen(jf->path) + 1 + (v ? strlen(v) : 0) + 1;
+        char *p = jci_arena_alloc(a, len);
+        if (!p) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+        v2[i] = jc_jobfile_path(jf->path, k, v, p, len);
     }
     size_t m = jf->n;
     for (size_t i = 0; i < n; i++) {
@@ -403,7 +342,7 @@ jc_status bind_req_open_over(bind_req *r, const char *cmd, const char *hwdb_dir,
         } else if (own && own(ctx, k, v, &st, d)) {
             /* the command's own key */
         } else if (!strcmp(k, "html") && takes_html) {
-            st = bind_flag(k, v, &r->html, d);
+            st = jc_parse_flag(k, v, &r->html, d);
         } else if (strcmp(k, "dim") && strcmp(k, "input") && strcmp(k, "hwdb") &&
                    (st = bind_once(cmd, keys, values, i, n_under, d))) {
             /* a one-value key given twice with two values */
@@ -419,11 +358,11 @@ jc_status bind_req_open_over(bind_req *r, const char *cmd, const char *hwdb_dir,
             if (!v || !*v) st = bind_bad(d, k, "a snapshot file", v);
             else r->snapshot = v;
         } else if (!strcmp(k, "strict")) {
-            st = bind_flag(k, v, &strict, d);
+            st = jc_parse_flag(k, v, &strict, d);
         } else if (!strcmp(k, "allow-partial")) {
-            st = bind_flag(k, v, &allow_partial, d);
+            st = jc_parse_flag(k, v, &allow_partial, d);
         } else if (!strcmp(k, "hash-weights")) {
-            st = bind_flag(k, v, &hash_weights, d);
+            st = jc_parse_flag(k, v, &hash_weights, d);
         } else if (!strcmp(k, "op-rules")) {
             if (!v || !*v) st = bind_bad(d, k, "a file name", v);
             else x.rq.op_rules = v;

@@ -14,8 +14,6 @@
 
 /* Value parsers: JC_OK, or JC_ERR_USAGE with a message naming key. */
 jc_status bind_bad(jc_diag *d, const char *key, const char *want, const char *val);
-jc_status bind_flag(const char *key, const char *val, int *out, jc_diag *d);
-jc_status bind_i64(const char *key, const char *val, int64_t lo, int64_t *out, jc_diag *d);
 /* "cmd: unknown option 'key'; did you mean 'k'? (...)", the suggestion
  * from the keys jc_bind_keys(cmd) lists; bind_unknown_value reads the
  * value given too ("devices=a100" means the device, "devices=8" the

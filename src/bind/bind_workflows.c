@@ -151,7 +151,7 @@ static jc_status command_line_alloc(const char *command, const char *const *keys
         snprintf(opt, sizeof opt, "--%s", k);
         if (is_flag(k)) {
             int on = 1;
-            if (bind_flag(k, v, &on, NULL) == JC_OK && on) jc_shell_arg_put(f, opt);
+            if (jc_parse_flag(k, v, &on, NULL) == JC_OK && on) jc_shell_arg_put(f, opt);
             continue;
         }
         jc_shell_arg_put(f, opt);

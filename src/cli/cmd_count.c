@@ -37,53 +37,30 @@ void count_help_rows(FILE *f, const char *cmd)
     jo_help_only(f, shared, own, N_OWN);
 }
 
-/* NAME=v1,v2,...: numbers as doubles (integers as written when they are
- * integers).  An empty list (NAME=) binds an empty tensor.  false on a
- * syntax error or out-of-memory. */
-static bool parse_value(const char *s, jc_value_binding *b)
+/* NAME=v1,v2,... by the library's one grammar (jc_parse_values_binding;
+ * "NAME=" binds an empty tensor), at most as many values as the analysis
+ * keeps (JC_VALUE_BINDING_MAX).  0, or the exit code with the message at `where`. */
+static int parse_value(const char *where, const char *s, jc_value_binding *b)
 {
-    const char *eq = strchr(s, '=');
-    if (!eq || eq == s) return false;
-    size_t n = 0, len = strlen(eq + 1);
-    for (size_t i = 0; i < len; i++) n += eq[1 + i] == ',';
-    n = len ? n + 1 : 0;
-    char *name = malloc((size_t)(eq - s) + 1);
+    size_t n = jc_parse_values_count(s), nl;
+    if (n > JC_VALUE_BINDING_MAX) n = JC_VALUE_BINDING_MAX;
     int64_t *iv = calloc(n ? n : 1, sizeof *iv);
     double *fv = calloc(n ? n : 1, sizeof *fv);
-    if (!name || !iv || !fv) goto bad;
-    memcpy(name, s, (size_t)(eq - s));
-    name[eq - s] = 0;
-    const char *p = eq + 1;
-    for (size_t k = 0; k < n; k++) {
-        const char *comma = strchr(p, ',');
-        size_t l = comma ? (size_t)(comma - p) : strlen(p);
-        char tmp[64];
-        if (!l || l >= sizeof tmp) goto bad;
-        memcpy(tmp, p, l);
-        tmp[l] = 0;
-        int neg = tmp[0] == '-';
-        if (cli_parse_i64(tmp + neg, &iv[k])) {
-            if (neg) iv[k] = -iv[k];
-            fv[k] = (double)iv[k];
-        } else {
-            char *end;
-            double x = strtod(tmp, &end);
-            if (*end || !(x > -9.2e18 && x < 9.2e18)) goto bad;
-            fv[k] = x;
-            iv[k] = (int64_t)x;
-        }
-        p = comma ? comma + 1 : p + l;
+    jc_diag d;
+    jc_status st = iv && fv ? jc_parse_values_binding("input-value", s, iv, fv, JC_VALUE_BINDING_MAX, &n, &nl, &d) : JC_ERR_NOMEM;
+    char *name = st ? NULL : strndup(s, nl);
+    if (st || !name) {
+        free(iv);
+        free(fv);
+        if (st == JC_ERR_USAGE) return cli_usage("count", "%s: --%s", where, d.msg);
+        fprintf(stderr, "joulecast: count: out of memory\n");
+        return JC_ERR_NOMEM;
     }
     b->name = name;
     b->n = (int64_t)n;
     b->ivals = iv;
     b->fvals = fv;
-    return true;
-bad:
-    free(name);
-    free(iv);
-    free(fv);
-    return false;
+    return 0;
 }
 
 typedef struct count_cli {
@@ -108,13 +85,12 @@ static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *wh
         if (st) return cli_usage("count", "%s: --%s", where, d.msg);
         return 0;
     }
-    case CO_VALUE:
+    case CO_VALUE: {
         if (k->n_values >= JO_MAX_BIND) return cli_usage("count", "too many --input-value bindings");
-        if (!parse_value(val, &k->values[k->n_values]))
-            return cli_usage("count", "%s: --input-value expects NAME=V,V,... (e.g. shape=1,-1,768), got '%s'",
-                             where, val);
-        k->n_values++;
-        return 0;
+        int rc = parse_value(where, val, &k->values[k->n_values]);
+        if (!rc) k->n_values++;
+        return rc;
+    }
     case CO_ASSUME: {
         if (k->n_assume >= JO_MAX_BIND) return cli_usage("count", "too many --assume bounds");
         int rc = jo_parse_dim("count", where, "assume", val, 0, &k->assume[k->n_assume]);

@@ -159,51 +159,35 @@ int jo_lib_status(const char *cmd, const char *where, jc_status st, const jc_dia
     return cli_usage(cmd, "%s: --%s", where, d->msg);
 }
 
+/* A value parsed by the library's one grammar (jc_parse_*): 0, or the
+ * message at `where`, "--" before its key. */
+static int grammar_status(const char *cmd, const char *where, jc_status st, const jc_diag *d)
+{
+    return st ? cli_usage(cmd, "%s: --%s", where, d->msg) : 0;
+}
+
 int jo_parse_dim(const char *cmd, const char *where, const char *opt, const char *val,
                  int64_t min, jc_dim_binding *b)
 {
-    const char *eq = val ? strchr(val, '=') : NULL;
-    int64_t v;
-    if (!eq || eq == val || !cli_parse_i64(eq + 1, &v) || v < min)
-        return cli_usage(cmd, "%s: --%s expects NAME=VALUE with VALUE >= %lld, got '%s'", where,
-                         opt, (long long)min, val ? val : "");
-    char *name = strndup(val, (size_t)(eq - val));
+    jc_diag d;
+    size_t nl;
+    int rc = grammar_status(cmd, where, jc_parse_binding(opt, val, min, &nl, &b->value, &d), &d);
+    if (rc) return rc;
+    char *name = strndup(val, nl);
     if (!name) return JC_ERR_NOMEM;
     b->name = name;
-    b->value = v;
     return 0;
 }
 
 int jo_parse_input(const char *cmd, const char *where, const char *val, int64_t *dims, int cap,
                    jc_input_binding *b)
 {
-    const char *eq = val ? strchr(val, '=') : NULL;
-    int r = -1;
-    if (eq && eq != val && eq[1]) {
-        const char *p = eq + 1;
-        for (r = 0;;) {
-            char tmp[32];
-            size_t len = strcspn(p, "xX,");
-            if (!len || len >= sizeof tmp || r >= cap) {
-                r = -1;
-                break;
-            }
-            memcpy(tmp, p, len);
-            tmp[len] = 0;
-            if (!cli_parse_i64(tmp, &dims[r])) {
-                r = -1;
-                break;
-            }
-            r++;
-            p += len;
-            if (!*p) break;
-            p++;   /* the separator; one at the end leaves an empty dim */
-        }
-    }
-    if (r <= 0)
-        return cli_usage(cmd, "%s: --input expects NAME=AxBxC (e.g. input=1x3x224x224; up to %d "
-                         "dims), got '%s'", where, cap, val ? val : "");
-    char *name = strndup(val, (size_t)(eq - val));
+    jc_diag d;
+    size_t nl;
+    int r = 0;
+    int rc = grammar_status(cmd, where, jc_parse_shape_binding("input", val, dims, cap, &r, &nl, &d), &d);
+    if (rc) return rc;
+    char *name = strndup(val, nl);
     if (!name) return JC_ERR_NOMEM;
     b->name = name;
     b->dims = dims;
@@ -255,17 +239,15 @@ static int apply(jobopts *c, const jo_opt *o, const char *val, const char *where
         return rc;
     }
     case JO_HASH_WEIGHTS:
-        if (val && strcmp(val, "true") && strcmp(val, "false"))
-            return cli_usage(cmd, "%s: --%s expects true or false, got '%s'", where, o->name, val);
-        c->hash_weights = !(val && !strcmp(val, "false"));
-        return 0;
     case JO_ALLOW_PARTIAL:
     case JO_STRICT: {
+        jc_diag d;
         int on = 1;
-        if (val && !strcmp(val, "false")) on = 0;
-        else if (val && strcmp(val, "true"))
-            return cli_usage(cmd, "%s: --%s expects true or false, got '%s'", where, o->name, val);
-        if (o->type == JO_STRICT) {
+        int rc = grammar_status(cmd, where, jc_parse_flag(o->name, val, &on, &d), &d);
+        if (rc) return rc;
+        if (o->type == JO_HASH_WEIGHTS) {
+            c->hash_weights = on;
+        } else if (o->type == JO_STRICT) {
             c->strict_given = on;
             if (on) c->allow_partial = 0;
         } else {
@@ -345,14 +327,12 @@ static int is_jobfile(const char *s)
     return ends_with(s, ".yaml") || ends_with(s, ".yml");
 }
 
-/* A relative path of a job file's entry, taken from the file's folder;
- * NULL (keep p) when p is absolute or the file has no folder part. */
-static const char *beside(const char *jf_path, const char *p, char *buf, size_t cap)
+/* A job file's model, op-rules or hwdb path, taken from the file's
+ * folder (jc_jobfile_path); NULL (keep p) when it stays as written. */
+static const char *beside(const char *jf_path, const char *key, const char *p, char *buf, size_t cap)
 {
-    const char *slash = strrchr(jf_path, '/');
-    if (!slash || !p || !*p || p[0] == '/') return NULL;
-    snprintf(buf, cap, "%.*s/%s", (int)(slash - jf_path), jf_path, p);
-    return buf;
+    const char *r = jc_jobfile_path(jf_path, key, p, buf, cap);
+    return r == buf ? r : NULL;
 }
 
 static int was_given(const jobopts *c, const jo_opt *o)
@@ -510,7 +490,7 @@ int jo_apply_jobfile(jobopts *c, const char *path)
         const char *val = jf->values[k];
         if (o->type == JO_HWDB) {
             char buf[4096];
-            const char *rel = beside(jf->path, val, buf, sizeof buf);
+            const char *rel = beside(jf->path, "hwdb", val, buf, sizeof buf);
             if (rel) {
                 if (c->n_owned >= JO_MAX_LAYERS || !(c->owned[c->n_owned] = strdup(rel))) return JC_ERR_NOMEM;
                 val = c->owned[c->n_owned++];
@@ -554,10 +534,10 @@ int jo_apply_jobfile(jobopts *c, const char *path)
     /* relative model and op-rules paths in a job file are relative to the file */
     const char *rel;
     if (file_model && c->model == file_model &&
-        (rel = beside(jf->path, c->model, c->modelbuf, sizeof c->modelbuf)))
+        (rel = beside(jf->path, "model", c->model, c->modelbuf, sizeof c->modelbuf)))
         c->model = rel;
     if (file_rules && c->op_rules == file_rules &&
-        (rel = beside(jf->path, c->op_rules, c->rulesbuf, sizeof c->rulesbuf)))
+        (rel = beside(jf->path, "op-rules", c->op_rules, c->rulesbuf, sizeof c->rulesbuf)))
         c->op_rules = rel;
     return 0;
 }

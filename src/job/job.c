@@ -208,19 +208,6 @@ jc_status jc_job_check(const jc_job *job, jc_diag *d)
     return JC_OK;
 }
 
-static int parse_flag(const char *s, int *on)
-{
-    if (!s || !strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "1") || !strcmp(s, "on")) {
-        *on = 1;
-        return 0;
-    }
-    if (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "0") || !strcmp(s, "off")) {
-        *on = 0;
-        return 0;
-    }
-    return -1;
-}
-
 jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d)
 {
     if (!job || !key) return jci_diag_set(d, JC_ERR_USAGE, "jc_job_set: NULL argument");
@@ -250,11 +237,11 @@ jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d
         *(const char **)(base + r->off) = value;
         return JC_OK;
     case K_FLAG:
-        if (parse_flag(value, &on)) return bad(d, key, "true or false", value);
+        if (jc_parse_flag(key, value, &on, d)) return JC_ERR_USAGE;
         *(int *)(base + r->off) = on;
         return JC_OK;
     case K_TRAIN: case K_INFER: case K_GEN:
-        if (parse_flag(value, &on)) return bad(d, key, "true or false", value);
+        if (jc_parse_flag(key, value, &on, d)) return JC_ERR_USAGE;
         if (on) job->mode = r->kind == K_TRAIN ? JC_MODE_TRAINING
                           : r->kind == K_GEN ? JC_MODE_GENERATION : JC_MODE_INFERENCE;
         return JC_OK;

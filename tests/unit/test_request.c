@@ -393,6 +393,62 @@ static void test_typed_result(void)
     jc_hwdb_free(db);
 }
 
+/* issue 38 item 4: the request keys' value grammar, one for the CLI, job
+ * files and the bindings (src/job/reqparse.c) */
+static void test_value_grammar(void)
+{
+    jc_diag d;
+    size_t nl = 0, n = 0;
+    int64_t v = 0, dims[4], iv[4];
+    double fv[4];
+    int rank = 0, on = -1;
+    CHECK_I64(jc_parse_binding("dim", "batch=8", 1, &nl, &v, &d), JC_OK);
+    CHECK(nl == 5 && v == 8);
+    CHECK_I64(jc_parse_binding("dim", "batch=0", 1, &nl, &v, &d), JC_ERR_USAGE);
+    CHECK_STR(d.msg, "dim expects NAME=VALUE with VALUE >= 1, got 'batch=0'");
+    CHECK_I64(jc_parse_binding("assume", "n=0", 0, &nl, &v, &d), JC_OK);
+    CHECK_I64(jc_parse_binding("dim", "=3", 1, &nl, &v, &d), JC_ERR_USAGE);
+    CHECK_I64(jc_parse_shape_binding("input", "x=1x3,224X5", dims, 4, &rank, &nl, &d), JC_OK);
+    CHECK(rank == 4 && nl == 1 && dims[0] == 1 && dims[1] == 3 && dims[2] == 224 && dims[3] == 5);
+    CHECK_I64(jc_parse_shape_binding("input", "x=1x", dims, 4, &rank, &nl, &d), JC_ERR_USAGE);
+    CHECK_I64(jc_parse_shape_binding("input", "x=1x2x3x4x5", dims, 4, &rank, &nl, &d), JC_ERR_USAGE);
+    CHECK_STR(d.msg, "input expects NAME=AxBxC (e.g. input=1x3x224x224; up to 4 dims), got 'x=1x2x3x4x5'");
+    CHECK_I64(jc_parse_shape_binding("input", "x=-1x3", dims, 4, &rank, &nl, &d), JC_ERR_USAGE);
+    /* integers exact past 2^53, other numbers as doubles, "NAME=" empty */
+    CHECK(jc_parse_values_count("s=1,-1,768") == 3 && jc_parse_values_count("s=") == 0);
+    CHECK_I64(jc_parse_values_binding("input-value", "s=9007199254740993,-1,0.5", iv, fv, 4, &n, &nl, &d), JC_OK);
+    CHECK(n == 3 && iv[0] == 9007199254740993LL && iv[1] == -1 && iv[2] == 0 && fv[2] == 0.5);
+    CHECK_I64(jc_parse_values_binding("input-value", "s=", iv, fv, 4, &n, &nl, &d), JC_OK);
+    CHECK(n == 0 && nl == 1);
+    CHECK_I64(jc_parse_values_binding("input-value", "s=1,,2", iv, fv, 4, &n, &nl, &d), JC_ERR_USAGE);
+    CHECK_I64(jc_parse_values_binding("input-value", "s=1,2,3,4,5", iv, fv, 4, &n, &nl, &d), JC_ERR_USAGE);
+    CHECK_STR(d.msg, "input-value expects at most 4 values, got 5");
+    const char *yes[] = {NULL, "", "true", "yes", "on", "1"}, *no[] = {"false", "no", "off", "0"};
+    for (size_t i = 0; i < 6; i++) {
+        on = 0;
+        CHECK(jc_parse_flag("strict", yes[i], &on, &d) == JC_OK && on == 1);
+    }
+    for (size_t i = 0; i < 4; i++) {
+        on = 1;
+        CHECK(jc_parse_flag("strict", no[i], &on, &d) == JC_OK && on == 0);
+    }
+    CHECK_I64(jc_parse_flag("strict", "maybe", &on, &d), JC_ERR_USAGE);
+    CHECK_STR(d.msg, "strict expects true or false, got 'maybe'");
+    /* a job file's paths, read from its folder */
+    char buf[64];
+    CHECK_STR(jc_jobfile_path("jobs/a.yaml", "model", "m.onnx", buf, sizeof buf), "jobs/m.onnx");
+    CHECK_STR(jc_jobfile_path("jobs/a.yaml", "hwdb", "/abs/hw", buf, sizeof buf), "/abs/hw");
+    CHECK_STR(jc_jobfile_path("a.yaml", "op-rules", "r.yaml", buf, sizeof buf), "r.yaml");
+    CHECK_STR(jc_jobfile_path("jobs/a.yaml", "device", "a100", buf, sizeof buf), "a100");
+    CHECK(jc_jobfile_path("jobs/a.yaml", "model", "m.onnx", buf, 8) == NULL);
+    /* a job key's flag through jc_job_set: the same grammar */
+    jc_job job;
+    jc_job_init(&job);
+    CHECK_I64(jc_job_set(&job, "per-node", "on", &d), JC_OK);
+    CHECK_I64(jc_job_set(&job, "per-node", "maybe", &d), JC_ERR_USAGE);
+    CHECK_STR(d.msg, "per-node expects true or false, got 'maybe'");
+}
+
 int main(void)
 {
     RUN(test_sha256_vectors);
@@ -406,5 +462,6 @@ int main(void)
     RUN(test_bindings_if_present);
     RUN(test_stream_source);
     RUN(test_typed_result);
+    RUN(test_value_grammar);
     return check_summary();
 }
