@@ -194,6 +194,7 @@ typedef struct jc_train_step {
     jc_range mfu;            /* model_flops_step / (G x peak x step_s) */
     jc_range goodput;        /* share of device time in productive steps */
     const char *why_goodput; /* "--goodput", or the run-length rule and its sources */
+    const char *fabric;      /* the scale-up domain and scale-out network the collectives cross, in words, with sources */
     jc_range utilization;    /* mfu x goodput: the job's utilisation */
 } jc_train_step;
 

@@ -67,6 +67,36 @@ static const node_fig FIGS[JCI_NODE_FIG_COUNT_] = {
                         "a 100 Gb/s network per device", 1},
 };
 
+/* The host's fabric field for each node figure, its key and label. */
+static const struct { size_t off; const char *field, *key, *label; } HOST_FIGS[JCI_NODE_FIG_COUNT_] = {
+    [JCI_LINK_BW] = {offsetof(jc_host, up_gbs), "fabric.scaleup_gbs", "host.scaleup_gbs",
+                     "scale-up bandwidth per device, one direction"},
+    [JCI_NODE_DEVICES] = {offsetof(jc_host, up_devices), "fabric.scaleup_devices", "host.scaleup_devices",
+                          "devices in one scale-up domain"},
+    [JCI_NETWORK_BW] = {offsetof(jc_host, out_gbs), "fabric.scaleout_gbs", "host.scaleout_gbs",
+                        "scale-out NIC bandwidth per device, one direction"},
+};
+
+jc_status jci_fabric_figure(jci_builder *b, const jc_hwdb *db, const jc_host *host, const jc_device *dev,
+                            jci_node_fig which, const char *who, jc_range *out, const char **from)
+{
+    const jc_sourced *v = host ? (const jc_sourced *)((const char *)host + HOST_FIGS[which].off) : NULL;
+    if (v && v->present && v->value > 0) {
+        const char *link = which == JCI_NETWORK_BW ? host->fabric_out : host->fabric_up;
+        *out = jci_bld_assume(b, HOST_FIGS[which].key,
+                              jci_bld_str(b, "%s (%s: %s)", HOST_FIGS[which].label, host->id, link ? link : "its fabric"),
+                              jci_sourced_range(v), FIGS[which].unit, JC_ORIGIN_HWDB, jci_bld_cite(b, v));
+        *from = jci_bld_str(b, "host %s %s", host->id, HOST_FIGS[which].field);
+        return JC_OK;
+    }
+    const jc_sourced *d = (const jc_sourced *)((const char *)dev + FIGS[which].off);
+    *from = d->present && d->value > 0
+                ? jci_bld_str(b, "device %s %s%s", dev->id, FIGS[which].field, host ? " (the host gives none)" : "")
+                : jci_bld_str(b, "FALLBACK %s (%s has no %s%s)", FIGS[which].fallback, dev->id, FIGS[which].field,
+                              host ? ", the host no fabric" : ", no --host");
+    return jci_node_figure(b, db, dev, which, who, out);
+}
+
 jc_status jci_node_figure(jci_builder *b, const jc_hwdb *db, const jc_device *dev, jci_node_fig which,
                           const char *who, jc_range *out)
 {

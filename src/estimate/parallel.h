@@ -67,4 +67,12 @@ typedef enum jci_node_fig {
 jc_status jci_node_figure(jci_builder *b, const jc_hwdb *db, const jc_device *dev, jci_node_fig which,
                           const char *who, jc_range *out);
 
+/* The same figure from the system first: the host's fabric (scale-up
+ * domain size and bandwidth, scale-out NICs per accelerator), recorded
+ * as assumption "host.<field>" with its citation; a host without it, or
+ * no host (NULL), falls back to jci_node_figure.  *from receives where
+ * it came from, in words, in b's arena. */
+jc_status jci_fabric_figure(jci_builder *b, const jc_hwdb *db, const jc_host *host, const jc_device *dev,
+                            jci_node_fig which, const char *who, jc_range *out, const char **from);
+
 #endif

@@ -81,6 +81,8 @@ typedef struct tstate {
     const char *why[8];
     const char *recompute_why;   /* set when the layout search turned recompute on */
     const char *goodput_why;     /* where the goodput came from */
+    const char *fabric;          /* the fabric in words, with its sources */
+    int up_reduce, out_reduce;   /* the switches reduce in the network (NVLink SHARP, InfiniBand SHARP) */
     tlay mem_choice;             /* the memory's first choice, when a --batch it does not divide moved it */
     int batch_moved;
 } tstate;
@@ -290,6 +292,19 @@ static double group_bw(const tstate *t, double n, double stride, int sc)
     return jci_ring_bw(n, k, jci_pick(t->link_bw, sc, JCI_LOWERS) * 1e9, jci_pick(t->net_bw, sc, JCI_LOWERS) * 1e9);
 }
 
+/* An all-reduce of `bytes` per member over n ranks `stride` apart: a
+ * ring (2 (n-1)/n of the bytes through each member), or, where the tier
+ * it crosses reduces in its switches, the bytes once out and the result
+ * once back (NVLink SHARP / InfiniBand SHARP: bytes / bandwidth). */
+static double allreduce_s(const tstate *t, double n, double bytes, double stride, int sc)
+{
+    if (!(n > 1)) return 0;
+    double bw = group_bw(t, n, stride, sc);
+    int inside = n <= fmax(1, t->per_node / stride);
+    if (inside ? t->up_reduce : t->up_reduce && t->out_reduce) return bytes / bw;
+    return jci_allreduce_ring_s(n, bytes, bw, 0);
+}
+
 /* One micro-batch through the layers of one device: parts[] += seconds;
  * returns the model FLOPs (forward x (1 + beta)) it does. */
 static double micro_batch(const est *s, const tstate *t, const tlay *y, double S, int sc, double *parts)
@@ -353,7 +368,7 @@ static double micro_batch(const est *s, const tstate *t, const tlay *y, double S
     parts[P_MEM] += T * elems * 2 * (1 + s->rc + 2) / bw;
     /* tensor parallel: 2 all-reduces forward, 2 backward per layer */
     if (tp > 1)
-        parts[P_TP] += Ls * 4 * jci_allreduce_ring_s(tp, T * d * 2, group_bw(t, tp, 1, sc), 0);
+        parts[P_TP] += Ls * 4 * allreduce_s(t, tp, T * d * 2, 1, sc);
     /* context parallel: K and V of the other ranks, forward; dK dV back */
     if (y->cp > 1) {
         double kvd = h->a && h->a->mla ? (double)(h->a->kv_lora + h->a->qk_rope) : 2 * h->kvh * h->hd;
@@ -414,8 +429,7 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     double gb = jci_pick(t->grad_bytes, sc, JCI_RAISES), ov = jci_pick(t->overlap, sc, JCI_LOWERS);
     double edp = y->ep > 1 ? fmax(1, y->dp / y->ep) : y->dp;
     double stride = y->tp * y->cp;
-    double t_dp = jci_allreduce_ring_s(y->dp, pd * gb, group_bw(t, y->dp, stride, sc), 0) +
-                  jci_allreduce_ring_s(edp, pe * gb, group_bw(t, edp, stride * y->ep, sc), 0);
+    double t_dp = allreduce_s(t, y->dp, pd * gb, stride, sc) + allreduce_s(t, edp, pe * gb, stride * y->ep, sc);
     if (y->zero >= 3) p[P_DP] = fmax(0, 1.5 * t_dp * y->m - ov * t_mb * y->m);
     else p[P_DP] = fmax(0, t_dp - ov * t_mb);
     /* optimizer: its bytes per parameter of the shard this device updates */
@@ -580,6 +594,39 @@ static jc_status tconst(est *s, const char *id, const char *label, jc_range *out
     return st;
 }
 
+/* The fabric the collectives cross: the scale-up domain (its size and
+ * bandwidth per device) and the scale-out NICs per device, from the
+ * host's fabric (--host), else the device's node figures, else the
+ * fallbacks of hwdb/interconnect.yaml (warned); in-network reduction
+ * only where the host says its switches reduce.  t->fabric says it all
+ * in words, with where each came from. */
+static jc_status resolve_fabric(est *s, tstate *t)
+{
+    const jc_host *ho = s->host;
+    const char *f_up, *f_out, *f_dom;
+    jc_status st;
+    if ((st = jci_fabric_figure(&s->b, s->b.db, ho, s->dev, JCI_LINK_BW, "training step", &t->link_bw, &f_up)) ||
+        (st = jci_fabric_figure(&s->b, s->b.db, ho, s->dev, JCI_NETWORK_BW, "training step", &t->net_bw, &f_out)))
+        return st;
+    if (ho && !(ho->up_devices.present && ho->up_devices.value > 0) && ho->n_accel > 0) {
+        t->per_node = ho->n_accel;
+        f_dom = jci_bld_str(&s->b, "host %s accelerators.count (no fabric.scaleup_devices)", ho->id);
+    } else {
+        jc_range r;
+        if ((st = jci_fabric_figure(&s->b, s->b.db, ho, s->dev, JCI_NODE_DEVICES, "training step", &r, &f_dom)))
+            return st;
+        t->per_node = r.central;
+    }
+    t->up_reduce = ho && ho->up_reduce.present && ho->up_reduce.value > 0;
+    t->out_reduce = ho && ho->out_reduce.present && ho->out_reduce.value > 0;
+    t->fabric = jci_bld_str(&s->b, "scale-up domain of %s devices (%s) at %s GB/s per device (%s)%s; scale-out %s "
+                            "GB/s per device (%s)%s", FMT_N(t->per_node), f_dom, FMT_N(t->link_bw.central), f_up,
+                            t->up_reduce ? ", reducing in its switches" : ", ring all-reduce",
+                            FMT_N(t->net_bw.central), f_out,
+                            t->out_reduce ? ", reducing in its switches" : ", ring all-reduce");
+    return JC_OK;
+}
+
 static jc_status resolve_constants(est *s, tstate *t)
 {
     jc_status st;
@@ -595,16 +642,7 @@ static jc_status resolve_constants(est *s, tstate *t)
                      "beside", &t->overlap)) ||
         (st = tconst(s, "allreduce_grad_bytes_per_param", "gradient bytes per parameter reduced", &t->grad_bytes)))
         return st;
-    if ((st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_LINK_BW, "training step", &t->link_bw)) ||
-        (st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_NETWORK_BW, "training step", &t->net_bw)))
-        return st;
-    if (s->host && s->host->n_accel > 0) {
-        t->per_node = s->host->n_accel;
-    } else {
-        jc_range r;
-        if ((st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_NODE_DEVICES, "training step", &r))) return st;
-        t->per_node = r.central;
-    }
+    if ((st = resolve_fabric(s, t))) return st;
     if (!s->dev->memory_gb.present)
         return jci_bld_fail(&s->b, JC_ERR_HWDB, "device %s has no memory_gb: the training layout needs it",
                             s->dev->id);
@@ -874,6 +912,7 @@ static jc_status fill_result(est *s, tstate *t, double flops, const double T[3])
     for (int sc = 0; sc < 3; sc++) gp[sc] = jci_pick(t->goodput, sc, JCI_LOWERS);
     r->goodput = (jc_range){gp[SC_HIGH], gp[SC_CENTRAL], gp[SC_LOW]};
     r->why_goodput = t->goodput_why;
+    r->fabric = t->fabric;
     r->mfu = (jc_range){u[SC_HIGH] / gp[SC_HIGH], u[SC_CENTRAL] / gp[SC_CENTRAL], u[SC_LOW] / gp[SC_LOW]};
     s->e->train_step = r;
     s->util = r->utilization;

@@ -190,6 +190,7 @@ static void train_step_text(const jc_estimate *e, FILE *f)
                 fmt_num(b1, sizeof b1, t->long_steps), FMT_N(t->long_step_s), FMT_N(t->long_seq), FMT_N(t->long_cp), FMT_N(t->long_dp));
     if (t->why_recompute) fprintf(f, "  recompute: %s\n", t->why_recompute);
     fprintf(f, "  goodput: %s\n", t->why_goodput);
+    fprintf(f, "  fabric: %s\n", t->fabric);
     fprintf(f, "  MFU %s [%s-%s] in steps x goodput %s [%s-%s] = utilisation %s [%s-%s]\n",
             FMT_N(t->mfu.central), FMT_N(t->mfu.low), FMT_N(t->mfu.high), FMT_N(t->goodput.central), FMT_N(t->goodput.low), FMT_N(t->goodput.high),
             FMT_N(t->utilization.central), FMT_N(t->utilization.low), FMT_N(t->utilization.high));
@@ -341,7 +342,7 @@ static int train_step_json(cJSON *root, const jc_train_step *t)
         RJF_S("why_batch", t->why_batch), RJF_S("why_micro", t->why_micro), RJF_N("memory_gb", t->memory_gb),
         RJF_N("memory_cap_gb", t->memory_cap_gb), RJF_N("step_s", t->step_s),
         RJF_N("model_flops_step", t->model_flops_step), RJF_R("mfu", t->mfu), RJF_R("goodput", t->goodput),
-        RJF_S("why_goodput", t->why_goodput),
+        RJF_S("why_goodput", t->why_goodput), RJF_S("fabric", t->fabric),
         RJF_R("utilization", t->utilization),
     };
     if (!rj_fields(o, f, sizeof f / sizeof f[0])) return 0;
