@@ -171,12 +171,13 @@ def group_label(cv, g):
     return "%s (%s)" % (g, n) if n else g
 
 
-def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=None, extra_lines=None):
+def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=None, extra_lines=None, script=None):
     """rows: dicts with id, measured, and either low/central/high or
     reason (not predicted), plus optional 'group' and 'note'.  Prints the
     table, writes docs/accuracy/NAME.md and build/accuracy/NAME.json.
     cv: a cv_summary() to publish beside the table (cross-validated sets);
-    extra_lines: markdown lines of the set's own figures, before the tables.
+    extra_lines: markdown lines of the set's own figures, before the tables;
+    script: the tools/accuracy_SCRIPT.py that writes it (default NAME).
     Returns the summary dict (per group and 'all')."""
     docs = out_dir or os.path.join(ROOT, "docs", "accuracy")
     build = os.path.join(out_dir or os.path.join(ROOT, "build"), "accuracy") if out_dir else \
@@ -196,7 +197,7 @@ def write_set(name, title, unit, how, scope, rows, out_dir=None, targets="", cv=
     summ["all"]["runs_failed"] = sum(1 for r in rows if failed(r))
 
     lines = ["# Accuracy: %s" % title, "",
-             "Written by `make accuracy` (tools/accuracy_%s.py); do not edit." % name, "",
+             "Written by `make accuracy` (tools/accuracy_%s.py); do not edit." % (script or name), "",
              "**Scope.** " + scope, "", "**How each row is predicted.** " + how, ""]
     if targets:
         lines += ["**Target.** " + targets, ""]

@@ -8,8 +8,8 @@ benchmark out and leave one system out (tools/crossval.py).
 
 How a row is predicted: a joulecast training request for what the run
 trained (`samples_or_epoch_at_stop`), on `total_accelerators` of the row's
-device, with its server where the hwdb has one (else `--hosts nodes`
-whole servers of the device's system class), the row's global batch and
+device, with its server where the hwdb has one (else the device's system
+class), the row's global batch and
 sequence length:
 
   gpt3    joulecast estimate --train --params 175e9 --layers 96
@@ -77,8 +77,9 @@ DEVICES = {
 # Servers the hwdb has: NVIDIA's own systems by name (Eos is a DGX H100
 # SuperPOD; "DGX H200", "DGX B200" name theirs), an OEM 8-GPU HGX board by
 # its reference configuration (device, accelerators per node).  Any other
-# row: --hosts NODES whole servers of the device's system class (named in
-# the output).
+# row: no --host, so the device's system class with its share of a class
+# server (named in the output): --hosts NODES is refused where a node holds
+# more devices than the class's server (16 L40S in one node).
 DGX = {"nvidia-h100-sxm5": "nvidia-dgx-h100", "nvidia-h200-sxm": "nvidia-dgx-h200", "nvidia-b200": "nvidia-dgx-b200"}
 HOSTS = {("nvidia-h100-sxm5", 8): "hgx-h100-8gpu", ("nvidia-h200-sxm", 8): "hgx-h200-8gpu",
          ("nvidia-b200", 8): "hgx-b200-8gpu"}
@@ -122,7 +123,7 @@ def host_args(row):
     hid = HOSTS.get((dev, per))
     if hid:
         return ["--host", hid]
-    return ["--hosts", row["nodes"]] if row.get("nodes") else []
+    return []
 
 
 def trained(row):
@@ -339,7 +340,7 @@ def main():
            "1,281,167 images, `models/resnet50.onnx`) on the row's accelerators (`--device D --count G`), "
            "the row's global batch, the server the hwdb has (NVIDIA's DGX H100, H200 and B200 by name, Eos "
            "being DGX H100; the HGX H100, H200 and B200 reference servers for other 8-GPU SXM servers) or "
-           "`--hosts NODES` of the device's system class, the database's runtime and "
+           "the device's system class, the database's runtime and "
            "precision defaults; measured = time_to_train_min / scaling_factor; identical runs counted once. "
            "No constant is fitted to these rows: leave-one-benchmark-out and leave-one-system-out predict "
            "with the same constants, the folds give each row's range." % BERT_SEQ)
@@ -386,7 +387,7 @@ def node_power(row, rows):
         return None, "the request names no host"
     k = {c: r["energy_it_kwh"][c] / r["wall_hours"][c] / nodes for c in ("low", "central", "high")}
     dev = r["energy_device_kwh"]["central"] / r["wall_hours"]["central"] / nodes
-    lo, hi = min(k["low"], k["high"]), max(k["low"], k["high"])
+    lo, hi = min(k.values()), max(k.values())   # the corners' ratios need not bracket the central
     return dict(low=lo, central=k["central"], high=hi,
                 note="devices %.2f + host %.2f kW per node of %d; time %+.0f%%" % (
                     dev, k["central"] - dev, nodes, 100 * (60 * r["wall_hours"]["central"] / measured(row) - 1))), None
@@ -418,7 +419,8 @@ def power_set(all_rows, out_dir):
                  how, "measured whole-node power of 12 runs of one 8 x H100 system (Sustainable Metal Cloud) at 8-512 "
                  "GPUs, AC at the node power shelf plus the submitter's switch estimate (the DC rows are the same runs "
                  "and are not scored), and one 8 x H100 system's node logs (Dell, v4.1).",
-                 out, out_dir=out_dir, targets="median |error| <= 10% on the AC rows (issue 39)")
+                 out, out_dir=out_dir, targets="median |error| <= 10% on the AC rows (issue 39)",
+                 script="training_mlperf")
 
 
 def import_rows(src, dst):
