@@ -85,17 +85,23 @@ static double cval(const char *id)
  *           from the database);
  *   lost    1/g - 1 of the step, g = train_goodput_short (10 steps: a
  *           run far under a day). */
+/* The dense job of test_dense on one A100, training on `tokens` tokens. */
+static void dense_job(jc_job *j, double tokens)
+{
+    job_base(j, "nvidia-a100-sxm4-80gb", 1);
+    j->params = 25165824;
+    j->layers = 2;
+    j->hidden = 1024;
+    j->heads = 8;
+    j->seq = 2048;
+    j->batch = 1;
+    j->tokens = tokens;
+}
+
 static void test_dense(void)
 {
     jc_job j;
-    job_base(&j, "nvidia-a100-sxm4-80gb", 1);
-    j.params = 25165824;
-    j.layers = 2;
-    j.hidden = 1024;
-    j.heads = 8;
-    j.seq = 2048;
-    j.batch = 1;
-    j.tokens = 2048 * 10;
+    dense_job(&j, 2048 * 10);
     jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;
     const jc_train_step *t = e->train_step;
@@ -131,14 +137,7 @@ static void test_goodput(void)
     double prod[2] = {0, 0};
     for (int k = 0; k < 3; k++) {
         jc_job j;
-        job_base(&j, "nvidia-a100-sxm4-80gb", 1);
-        j.params = 25165824;
-        j.layers = 2;
-        j.hidden = 1024;
-        j.heads = 8;
-        j.seq = 2048;
-        j.batch = 1;
-        j.tokens = k < 2 ? tokens[k] : 2048 * 10;
+        dense_job(&j, k < 2 ? tokens[k] : 2048 * 10);
         if (k == 2) j.goodput = 0.5;
         jc_estimate *e = check_estimate(&j, NULL, db);
         if (!e) return;
