@@ -116,7 +116,7 @@ def main():
     ac.write_set("dle", "DeepLearningExamples V100 training throughput (vendor-tuned PyTorch: NGC, AMP, DALI)",
                  "samples/s", how,
                  "aggregate training samples/s over the row's GPUs as the DeepLearningExamples READMEs print them "
-                 "(commit 729963d; tests/accuracy/dle-v100-train.csv from ../shared/data/calibration/dle-v100-t4.yaml); "
+                 "(commit 729963d; the rows: tests/accuracy/dle-v100-train.csv); "
                  "no energy.", out, out_dir=a.out,
                  targets="median |error| <= 20% with the vendor-tuned stack's profile, a fit that leaves the device "
                          "out (issue 39)", extra_lines=extra)
@@ -142,7 +142,7 @@ def import_rows(src, dst):
     n = 0
     with open(dst, "w", newline="") as f:
         f.write("# NVIDIA DeepLearningExamples (commit %s) V100 training throughput, copied row by row from\n"
-                "# ../shared/data/calibration/dle-v100-t4.yaml by tools/accuracy_dle.py --import (rows flagged\n"
+                "# the calibration set's dle-v100-t4.yaml by tools/accuracy_dle.py --import (rows flagged\n"
                 "# summary_duplicate left out). throughput: aggregate samples/s over gpu_count GPUs as printed;\n"
                 "# batch_per_gpu: the launcher's batch per GPU (batch_source names the key); source: README:line.\n"
                 % d["meta"]["commit"][:7])

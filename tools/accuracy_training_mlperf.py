@@ -348,7 +348,7 @@ def main():
                  "minutes", how,
                  "time from run start to run stop of the closed-division results (evaluations included, "
                  "initialisation excluded), recomputed from the logs by the official rules "
-                 "(tests/accuracy/mlperf-training.csv, from ../shared/data/calibration/mlperf-training-v4.0-v4.1.csv).",
+                 "(tests/accuracy/mlperf-training.csv; each row names its results folder in mlcommons/training_results_v4.0 or _v4.1).",
                  out, out_dir=a.out, cv=cvs, extra_lines=extra,
                  targets="leave-one-benchmark-out and leave-one-system-out median |error| <= 15% each, none beyond "
                          "a factor of 2; GPT-3 at 256-11,616 accelerators within 20% median (issue 39)")
@@ -431,7 +431,7 @@ def import_rows(src, dst):
     ids = set()
     with open(dst, "w", newline="") as f:
         f.write("# MLPerf Training v4.0 and v4.1 closed-division results, copied row by row from\n"
-                "# ../shared/data/calibration/mlperf-training-v4.0-v4.1.csv by tools/accuracy_training_mlperf.py --import\n"
+                "# the calibration set's mlperf-training-v4.0-v4.1.csv by tools/accuracy_training_mlperf.py --import\n"
                 "# (its columns below; each row's source is the results repository, commit and path in `source`).\n"
                 "# time_to_train_min: recomputed from the run logs by the official result-summarizer rules (olympic\n"
                 "# mean, x scaling_factor); energy_kWh / avg_power_kW: measured whole-system energy and power where\n"
