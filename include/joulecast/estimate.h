@@ -187,6 +187,18 @@ typedef struct jc_train_step {
     const char *why_tp, *why_pp, *why_dp, *why_cp, *why_ep, *why_zero, *why_batch, *why_micro;
     double memory_gb;        /* per device: weights + gradients + optimizer + activations */
     double memory_cap_gb;    /* usable per device */
+    /* memory_gb by part (GB per device); reserve: the device's memory the
+     * layout leaves to the framework (1 - train_memory_usable) */
+    double mem_weights_gb, mem_grads_gb, mem_optimizer_gb, mem_activations_gb, mem_reserve_gb;
+    /* fine-tuning (--finetune, src/estimate/finetune.c): "lora", "qlora",
+     * "full", or NULL for pre-training; trainable parameters have
+     * gradients and optimizer state, frozen ones neither (pre-training:
+     * all trainable, 0 frozen) */
+    const char *finetune;
+    double lora_rank;        /* 0 without adapters */
+    const char *lora_targets;  /* the adapted projections, or NULL */
+    double params_trainable, params_frozen;
+    double base_bytes_per_param;  /* the frozen base's storage (2 bf16; NF4 + double quantisation 0.516) */
     size_t n_parts;
     const jc_train_part *parts;   /* the step's time by mechanism */
     double step_s;           /* their sum: one step's wall time */

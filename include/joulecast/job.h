@@ -104,6 +104,11 @@ typedef struct jc_job {
     double mtp_heads;        /* multi-token-prediction modules */
     double long_seq, long_tokens;  /* a long-context stage */
     double goodput;          /* share of wall time in productive steps (step model) */
+    /* fine-tuning (src/estimate/finetune.c) */
+    const char *finetune;    /* "lora", "qlora", "full"; NULL: pre-training */
+    double lora_rank;        /* adapters' rank (default 16) */
+    const char *lora_targets;  /* adapted projections, comma-separated
+                                  (default q_proj,k_proj,v_proj,o_proj) */
 } jc_job;
 
 /* Sets every field of *job to "not given" (NAN / NULL / 0) with mode

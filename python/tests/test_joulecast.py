@@ -182,6 +182,21 @@ class SameAsCli(InWork):
         self.assertGreater(t["ep"], 1)
         self.assertAlmostEqual(t["utilization"]["central"], t["mfu"]["central"] * t["goodput"]["central"])
 
+    def test_estimate_finetune_equals_cli(self):
+        # fine-tuning keywords (issue 40): LoRA rank 16 on the attention
+        # projections of Llama-3.1-8B, the JSON's trainable and frozen counts
+        cfg = "tests/serving/configs/llama-3.1-8b.json"
+        got = joulecast.estimate(device="h100", count=8, region="US", hf_config=cfg, finetune="lora",
+                                 lora_rank=16, lora_targets="q_proj,k_proj,v_proj,o_proj",
+                                 train={"samples": 1000, "seq": 8192, "batch": 8})
+        want = cli_json("estimate", "--train", "--hf-config", cfg, "--finetune", "lora", "--lora-rank", "16",
+                        "--lora-targets", "q_proj,k_proj,v_proj,o_proj", "--samples", "1000", "--seq", "8192",
+                        "--batch", "8", "--device", "h100", "--count", "8", "--region", "US", "--json")
+        self.assertEqual(got, want)
+        t = got["train_step"]
+        self.assertEqual((t["finetune"], t["params_trainable"]), ("lora", 32 * 16 * (8192 + 2 * 5120 + 8192)))
+        self.assertEqual(t["params_frozen"], t["params_total"])
+
     def test_estimate_infer_equals_cli(self):
         got = joulecast.estimate(model="models/bert_base.onnx", dims={"sequence": 128},
                                  device="a100", region="FR",

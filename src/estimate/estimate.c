@@ -46,6 +46,7 @@ void jc_job_init(jc_job *j)
     j->micro_batches = j->hidden = NAN;
     j->layers = j->heads = j->total_params = j->cp = j->zero = j->virtual_stages = NAN;
     j->distill_teacher = j->mtp_heads = j->long_seq = j->long_tokens = j->goodput = NAN;
+    j->lora_rank = NAN;
 }
 
 /* ---- hardware and precision -------------------------------------------------- */

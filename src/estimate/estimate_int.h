@@ -95,6 +95,7 @@ typedef struct est {
     jc_range link_bw, net_bw, overlap, grad_bytes;  /* GB/s, GB/s, 1, B per parameter */
     /* the training step model (train_step.c) */
     int step_on;                 /* the step model gave the utilisation */
+    int frozen_base;             /* LoRA / QLoRA: the base's GEMMs skip their weight gradients */
     jc_arch *arch;               /* job.hf_config read (owned; freed by jc_estimate_run) */
 } est;
 

@@ -21,6 +21,7 @@
 #include "estimate/estimate_int.h"
 #include "estimate/parallel.h"
 #include "estimate/arch.h"
+#include "estimate/finetune.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +43,8 @@ typedef struct tshape {
 
 /* ---- the layout and the step --------------------------------------------------- */
 
-enum { P_GEMM, P_ATTN, P_MEM, P_TP, P_EP, P_CP, P_PP, P_BUBBLE, P_DP, P_OPT, P_CKPT, P_TEACHER, P_LOST, P_N };
+enum { P_GEMM, P_ATTN, P_MEM, P_TP, P_EP, P_CP, P_PP, P_BUBBLE, P_DP, P_OPT, P_CKPT, P_TEACHER, P_ADAPTER, P_DEQUANT,
+       P_LOST, P_N };
 
 static const struct { const char *name, *what; } part_names[P_N] = {
     {"gemm", "layer GEMMs (projections, MLP / experts, LM head), forward + backward, at their shapes"},
@@ -57,6 +59,8 @@ static const struct { const char *name, *what; } part_names[P_N] = {
     {"optimizer", "optimizer step (its bytes at memory bandwidth)"},
     {"checkpoint", "checkpoint copies to host memory, per step"},
     {"teacher", "distillation teacher's forward pass"},
+    {"adapters", "LoRA adapters' GEMMs, forward + backward (finetune.c)"},
+    {"dequant", "QLoRA: NF4 base weights dequantised to BF16 before each GEMM"},
     {"lost", "restarts and lost time (1 / goodput - 1 of a step)"},
 };
 
@@ -85,6 +89,7 @@ typedef struct tstate {
     int up_reduce, out_reduce;   /* the switches reduce in the network (NVLink SHARP, InfiniBand SHARP) */
     tlay mem_choice;             /* the memory's first choice, when a --batch it does not divide moved it */
     int batch_moved;
+    jci_ft ft;                   /* fine-tuning: what trains, what stays frozen */
 } tstate;
 
 /* --params alone (no --layers): the step model on a derived dense shape,
@@ -246,22 +251,41 @@ static double act_bytes_token_layer(const est *s, const tshape *h, double tp)
     return (10 + 24 * f / (4 * h->d)) * h->d / tp;
 }
 
-static double mem_bytes(const est *s, const tstate *t, const tshape *h, const tlay *y, double S)
+enum { M_W, M_G, M_O, M_ACT, M_N };
+
+/* Bytes on one device by part: weights (with a teacher's), gradients,
+ * optimizer state, activations.  Fine-tuning with adapters: the frozen
+ * base at its storage bytes (finetune.c), the adapters (over tp x pp) at
+ * 2 B with gradients and 12 B of state (paged to the host for QLoRA). */
+static void mem_parts(const est *s, const tstate *t, const tshape *h, const tlay *y, double S, double m[M_N])
 {
     double pd, pe;
     dev_params(h, y, &pd, &pe);
     double edp = y->ep > 1 ? fmax(1, y->dp / y->ep) : y->dp;
-    double w = 2 * (pd + pe), g = 2 * (pd + pe);
-    double o = 12 * (pd + pe);
-    if (y->zero >= 1) o = 12 * (pd / y->dp + pe / edp);
-    if (y->zero >= 2) g = 2 * (pd / y->dp + pe / edp);
-    if (y->zero >= 3) w = 2 * (pd / y->dp + pe / edp);
+    double tr = pd + pe, tr_sh = pd / y->dp + pe / edp, wb = 2;
+    double wsh = y->zero >= 3 ? tr_sh : tr;   /* the weights this device keeps */
+    const jci_ft *ft = &t->ft;
+    if (ft->kind >= JCI_FT_LORA) {
+        wb = ft->w_bytes;
+        tr = ft->trainable / (y->tp * y->pp), tr_sh = tr / y->dp;
+    }
+    double w = wb * wsh + (ft->kind >= JCI_FT_LORA ? 2 * tr : 0), g = 2 * tr;
+    double o = ft->paged_opt ? 0 : 12 * tr;
+    if (y->zero >= 1) o = ft->paged_opt ? 0 : 12 * tr_sh;
+    if (y->zero >= 2) g = 2 * tr_sh;
     double T = y->mbs * S / y->cp;
     double inflight = y->pp > 1 ? fmin(y->m, y->pp) : 1;
     double act = act_bytes_token_layer(s, h, y->tp) * T * (h->L / y->pp) * inflight;
     act += T * h->vocab / y->tp * 4;   /* fp32 logits of the last stage */
     double teach = t->teacher > 0 ? 2 * t->teacher / (y->tp * y->pp) : 0;
-    return w + g + o + act + teach;
+    m[M_W] = w + teach, m[M_G] = g, m[M_O] = o, m[M_ACT] = act;
+}
+
+static double mem_bytes(const est *s, const tstate *t, const tshape *h, const tlay *y, double S)
+{
+    double m[M_N];
+    mem_parts(s, t, h, y, S, m);
+    return m[M_W] + m[M_G] + m[M_O] + m[M_ACT];
 }
 
 /* ---- one step on one device ---------------------------------------------------- */
@@ -272,7 +296,8 @@ static double gemm_fb(const est *s, const jc_eff_device *dv, double M, double N,
 {
     const jc_eff_model *m = &s->eff;
     double f = jci_eff_gemm_s(m, dv, M, N, K, cnt, sc);
-    return f * (1 + s->rc) + jci_eff_gemm_s(m, dv, M, K, N, cnt, sc) + jci_eff_gemm_s(m, dv, K, N, M, cnt, sc);
+    double wgrad = s->frozen_base ? 0 : jci_eff_gemm_s(m, dv, K, N, M, cnt, sc);   /* LoRA: a frozen weight */
+    return f * (1 + s->rc) + jci_eff_gemm_s(m, dv, M, K, N, cnt, sc) + wgrad;
 }
 
 /* Mean context a token attends to in a causal sequence of S at window w
@@ -391,7 +416,14 @@ static double micro_batch(const est *s, const tstate *t, const tlay *y, double S
     }
     /* pipeline: activations forward, gradients backward, per virtual stage */
     if (y->pp > 1) parts[P_PP] += 2 * y->v * T * d * 2 / (jci_pick(t->net_bw, sc, JCI_LOWERS) * 1e9);
-    return fwd * (1 + s->beta);
+    /* fine-tuning: the adapters' GEMMs; QLoRA's dequantisation; a frozen
+     * base's backward is the activation-gradient half (beta / 2) */
+    double ad_flops = 0, pd, pe;
+    parts[P_ADAPTER] += jci_ft_adapter_s(s, &t->ft, &dv, T, Ls, tp, sc, &ad_flops);
+    dev_params(h, y, &pd, &pe);
+    parts[P_DEQUANT] += jci_ft_dequant_s(s, &t->ft, pd + pe, Ls * (4 + (h->gated ? 3 : 2)), bw, sc);
+    double beta = s->frozen_base ? s->beta / 2 : s->beta;
+    return (fwd - att_f) * (1 + beta) + att_f * (1 + s->beta) + ad_flops;
 }
 
 /* One optimizer step of stage g on one device, scenario sc: t->st[g]
@@ -415,6 +447,7 @@ static double step_time(const est *s, tstate *t, int g, int sc)
      * training step reaches (train_step_eta, fitted) */
     double eta = jci_pick(t->step_eta, sc, JCI_LOWERS);
     one[P_GEMM] /= eta, one[P_ATTN] /= eta, one[P_MEM] /= eta, one[P_TEACHER] /= eta;
+    one[P_ADAPTER] /= eta, one[P_DEQUANT] /= eta;   /* fine-tuning's GEMMs and traffic alike */
     double t_mb = 0;
     for (int i = 0; i < P_N; i++) {
         p[i] = one[i] * y->m;
@@ -430,10 +463,22 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     double edp = y->ep > 1 ? fmax(1, y->dp / y->ep) : y->dp;
     double stride = y->tp * y->cp;
     double t_dp = allreduce_s(t, y->dp, pd * gb, stride, sc) + allreduce_s(t, edp, pe * gb, stride * y->ep, sc);
-    if (y->zero >= 3) p[P_DP] = fmax(0, 1.5 * t_dp * y->m - ov * t_mb * y->m);
-    else p[P_DP] = fmax(0, t_dp - ov * t_mb);
-    /* optimizer: its bytes per parameter of the shard this device updates */
     double shard = y->zero >= 1 ? pd / y->dp + pe / edp : pd + pe;
+    if (t->ft.kind >= JCI_FT_LORA) {
+        /* a frozen base: FSDP gathers its weights (at their storage
+         * bytes) forward and backward in every micro-batch, and only the
+         * adapters' gradients are reduced, once per step */
+        double tr = t->ft.trainable / (y->tp * y->pp);
+        double t_w = y->zero >= 3 ? allreduce_s(t, y->dp, (pd + pe) * t->ft.w_bytes, stride, sc) : 0;
+        double t_ad = allreduce_s(t, y->dp, tr * gb, stride, sc);
+        p[P_DP] = fmax(0, t_w * y->m + t_ad - ov * t_mb * y->m);
+        shard = y->zero >= 1 ? tr / y->dp : tr;
+    } else if (y->zero >= 3) {
+        p[P_DP] = fmax(0, 1.5 * t_dp * y->m - ov * t_mb * y->m);
+    } else {
+        p[P_DP] = fmax(0, t_dp - ov * t_mb);
+    }
+    /* optimizer: its bytes per parameter of the shard this device updates */
     jc_eff_device dvo = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
     double bw = jci_eff_bw(&s->eff, &dvo, sc);
     p[P_OPT] = t->opt_bytes_pp * shard / bw;
@@ -441,7 +486,8 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     for (int i = 0; i < P_N; i++) sum += p[i];
     /* checkpoints: every ckpt_h hours the device copies its shard of the
      * weights and optimizer state (16 B per parameter) to host memory */
-    double ck = 16 * (h->P_total / s->G) / (jci_pick(t->pcie, sc, JCI_LOWERS) * 1e9);
+    double ck = 16 * (t->ft.kind >= JCI_FT_LORA ? t->ft.trainable : h->P_total) / s->G /
+                (jci_pick(t->pcie, sc, JCI_LOWERS) * 1e9);
     p[P_CKPT] = ck * sum / (jci_pick(t->ckpt_h, sc, JCI_LOWERS) * 3600);
     sum += p[P_CKPT];
     st->t[sc] = sum;   /* productive; apply_goodput adds the lost time */
@@ -721,9 +767,10 @@ static jc_status resolve_batch_tokens(est *s, tstate *t, double S, double D)
 static jc_status resolve_stages(est *s, tstate *t, double *D_out)
 {
     const jc_job *j = s->b.job;
-    if (!given(j->tokens) || !(j->tokens > 0))
-        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--train with %s needs --tokens D (the tokens trained on)",
-                            route(j));
+    int by_samples = j->finetune && !given(j->tokens) && given(j->samples);
+    if (!by_samples && (!given(j->tokens) || !(j->tokens > 0)))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--train with %s needs --tokens D (the tokens trained on)%s",
+                            route(j), j->finetune ? ", or --samples N [--epochs E] of --seq tokens each" : "");
     double D = j->tokens, S = j->seq;
     if (!given(S)) {
         double mx = t->sh.a && t->sh.a->max_ctx > 0 ? (double)t->sh.a->max_ctx : 8192;
@@ -731,6 +778,12 @@ static jc_status resolve_stages(est *s, tstate *t, double *D_out)
         t->why[7] = jci_bld_str(&s->b, "sequence %s: %s, at most 8192 (the main stage of Llama 3 and DeepSeek-V3 "
                                 "pre-training ran at 8192 / 4096; give --seq)", FMT_N(S),
                                 t->sh.a ? "the config's context" : "no context known");
+    }
+    if (by_samples) {
+        D = jci_bld_assume(&s->b, "work.tokens", "tokens trained on: samples x epochs x sequence", R1(j->samples *
+                           (given(j->epochs) ? j->epochs : 1) * S), "", JC_ORIGIN_DERIVED,
+                           "--samples x --epochs x --seq").central;
+        s->samples = j->samples * (given(j->epochs) ? j->epochs : 1);
     }
     if (given(j->long_seq) != given(j->long_tokens))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--long-seq and --long-tokens go together (a long-context stage of "
@@ -784,6 +837,11 @@ static void explain(est *s, tstate *t, const tlay *y, double need)
     t->why[5] = given(j->zero) ? "--zero"
               : y->zero >= 3 ? "FSDP (ZeRO-3): a dense model that fits one device only fully sharded"
                              : "distributed optimizer (ZeRO-1, Megatron-LM's default): optimizer state over data parallel";
+    if (t->ft.kind >= JCI_FT_LORA && !given(j->zero))
+        t->why[5] = y->zero >= 3 ? "FSDP (ZeRO-3): the frozen base sharded over data parallel and gathered for every "
+                                   "micro-batch (the first layout that fits, before tensor parallel)"
+                                 : "the frozen base whole on every data-parallel rank (over tensor parallel); the "
+                                   "adapters' optimizer state over data parallel (ZeRO-1)";
 }
 
 /* The global batch the layout runs: the user's, when a whole number of
@@ -817,6 +875,24 @@ static jc_status settle_batch(est *s, tstate *t, int g)
     return JC_OK;
 }
 
+/* No layout fits a job with a frozen base: what would (more devices,
+ * QLoRA's 4-bit base, shorter sequences). */
+static jc_status ft_refuse(est *s, const tstate *t)
+{
+    const jci_ft *ft = &t->ft;
+    double need = ceil((ft->w_bytes * t->sh.P_total + 16 * ft->trainable) / t->cap);
+    double need_q = ceil((JCI_FT_NF4_BYTES * t->sh.P_total + 2 * ft->trainable) / t->cap);
+    char alt[160] = "";
+    if (ft->kind == JCI_FT_LORA)
+        snprintf(alt, sizeof alt, ", --finetune qlora (an NF4 base: at least %.0f device%s)", need_q,
+                 need_q > 1 ? "s" : "");
+    return jci_bld_fail(&s->b, JC_ERR_RANGE, "training: --finetune %s of %s does not fit %s x %s at any layout, even "
+                        "with full activation recompute and one sequence per micro-batch: its frozen base alone (%s B "
+                        "x %s parameters) and adapters need at least %.0f devices of %.1f GB usable; give more "
+                        "devices (--count)%s, or shorter sequences (--seq)", ft->name, t->sh.src, FMT_N(s->G),
+                        s->dev->id, FMT_N(ft->w_bytes), FMT_N(t->sh.P_total), need, t->cap / 1e9, alt);
+}
+
 static jc_status layout_stage(est *s, tstate *t, int g)
 {
     tstage *st = &t->st[g];
@@ -833,6 +909,7 @@ static jc_status layout_stage(est *s, tstate *t, int g)
                            JC_ORIGIN_DERIVED, t->recompute_why);
         }
     }
+    if (!found && t->ft.kind >= JCI_FT_LORA) return ft_refuse(s, t);
     if (!found) {
         /* the weights, gradients and optimizer state alone (16 B per
          * parameter, fully sharded) bound the devices needed from below */
@@ -889,8 +966,19 @@ static jc_status fill_result(est *s, tstate *t, double flops, const double T[3])
     r->why_micro = given(s->b.job->micro_batches) ? "--micro-batches"
                                                 : "whole sequences: one per micro-batch (sequences under 2048 tokens packed to 2048 "
                                                   "where the rank's sequences divide)";
-    r->memory_gb = mem_bytes(s, t, h, y, st->S) / 1e9;
+    double mp[M_N];
+    mem_parts(s, t, h, y, st->S, mp);
+    r->memory_gb = (mp[M_W] + mp[M_G] + mp[M_O] + mp[M_ACT]) / 1e9;
     r->memory_cap_gb = t->cap / 1e9;
+    r->mem_weights_gb = mp[M_W] / 1e9, r->mem_grads_gb = mp[M_G] / 1e9, r->mem_optimizer_gb = mp[M_O] / 1e9;
+    r->mem_activations_gb = mp[M_ACT] / 1e9;
+    r->mem_reserve_gb = s->dev->memory_gb.value - r->memory_cap_gb;
+    r->finetune = t->ft.name;
+    r->lora_rank = t->ft.rank;
+    r->lora_targets = t->ft.kind >= JCI_FT_LORA ? t->ft.targets : NULL;
+    r->params_trainable = t->ft.trainable;
+    r->params_frozen = t->ft.frozen;
+    r->base_bytes_per_param = t->ft.w_bytes;
     size_t n = 0;
     for (int i = 0; i < P_N; i++) {
         if (!(st->parts[SC_CENTRAL][i] > 0)) continue;
@@ -966,6 +1054,11 @@ jc_status jci_est_resolve_step(est *s)
     } else if ((st = shape_params(s, &t->sh))) {
         return st;
     }
+    const tshape *h = &t->sh;
+    jci_ft_shape fs = {h->L, h->d, h->heads * h->qk, h->kvh * h->hd, h->heads * h->v, h->ffn, h->gated > 0,
+                       h->n_moe > 0, h->a && h->a->mla};
+    if ((st = jci_ft_resolve(s, &fs, h->P_total, &t->ft))) return st;
+    s->frozen_base = t->ft.kind >= JCI_FT_LORA;
     t->opt_bytes_pp = s->opt_bytes_pp;
     t->teacher = given(j->distill_teacher) ? j->distill_teacher : 0;
     double D = NAN;

@@ -8,6 +8,7 @@
 #include "estimate/estimate_int.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Training: backward factor and activation recomputation. */
 static jc_status resolve_training(est *s)
@@ -408,7 +409,15 @@ jc_status jci_est_check_options(est *s)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--per-node needs a MODEL.onnx: without one there are no nodes");
     if (given(j->lifetime_years) && !j->embodied)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--lifetime only amortises embodied emissions: add --embodied, or drop it");
-    if (given(j->seq) && !given(j->tokens))
+    if (train && !jci_est_step_wanted(j) && s->an && j->finetune && !strcmp(j->finetune, "full"))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--finetune full of a MODEL.onnx is --train itself (its counted "
+                            "training pass on the samples given): drop --finetune; LoRA and QLoRA need the "
+                            "architecture (--hf-config FILE or --params N)");
+    if (train && !jci_est_step_wanted(j) && (j->finetune || j->lora_targets || given(j->lora_rank)))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s is an option of the training step model: give --hf-config "
+                            "FILE or --params N (without --utilization or a runtime)",
+                            j->finetune ? "finetune" : j->lora_targets ? "lora-targets" : "lora-rank");
+    if (given(j->seq) && !given(j->tokens) && !(j->finetune && given(j->samples)))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--seq only turns --tokens into samples: give --tokens T too, or drop it");
     return JC_OK;
 }

@@ -180,6 +180,19 @@ static void train_step_text(const jc_estimate *e, FILE *f)
             FMT_N(t->micro_batches), FMT_N(t->micro_batch_seqs), FMT_N(t->seq), t->why_micro);
     fprintf(f, "  %-18s %8s   GB per device of %s GB usable (weights, gradients, optimizer, activations)\n",
             "memory", FMT_N(t->memory_gb), FMT_N(t->memory_cap_gb));
+    fprintf(f, "  %-18s %8s   GB weights%s + %s gradients + %s optimizer%s + %s activations; %s GB left to the "
+            "framework\n", "memory by part", FMT_N(t->mem_weights_gb), t->finetune && t->lora_rank > 0 ? " (frozen base + adapters)" : "",
+            FMT_N(t->mem_grads_gb), FMT_N(t->mem_optimizer_gb),
+            t->finetune && !strcmp(t->finetune, "qlora") ? " (paged to host memory)" : "",
+            FMT_N(t->mem_activations_gb), FMT_N(t->mem_reserve_gb));
+    if (t->finetune && t->lora_rank > 0)
+        fprintf(f, "  %-18s %8s   rank %s adapters on %s: %s trainable, %s frozen at %s B per parameter\n",
+                "fine-tuning", t->finetune, FMT_N(t->lora_rank), t->lora_targets,
+                fmt_si(b1, sizeof b1, t->params_trainable), fmt_si(b2, sizeof b2, t->params_frozen),
+                FMT_N(t->base_bytes_per_param));
+    else if (t->finetune)
+        fprintf(f, "  %-18s %8s   the pre-training step on the tokens given: %s trainable\n", "fine-tuning",
+                t->finetune, fmt_si(b1, sizeof b1, t->params_trainable));
     fprintf(f, "\ntraining step (one device, central; %s steps)\n", fmt_num(b1, sizeof b1, t->steps));
     for (size_t i = 0; i < t->n_parts; i++)
         fprintf(f, "  %-14s %10s s %5.1f%%  %s\n", t->parts[i].name, FMT_N(t->parts[i].s),
@@ -340,7 +353,13 @@ static int train_step_json(cJSON *root, const jc_train_step *t)
         RJF_S("why_tp", t->why_tp), RJF_S("why_pp", t->why_pp), RJF_S("why_dp", t->why_dp),
         RJF_S("why_cp", t->why_cp), RJF_S("why_ep", t->why_ep), RJF_S("why_zero", t->why_zero),
         RJF_S("why_batch", t->why_batch), RJF_S("why_micro", t->why_micro), RJF_N("memory_gb", t->memory_gb),
-        RJF_N("memory_cap_gb", t->memory_cap_gb), RJF_N("step_s", t->step_s),
+        RJF_N("memory_cap_gb", t->memory_cap_gb), RJF_N("mem_weights_gb", t->mem_weights_gb),
+        RJF_N("mem_grads_gb", t->mem_grads_gb), RJF_N("mem_optimizer_gb", t->mem_optimizer_gb),
+        RJF_N("mem_activations_gb", t->mem_activations_gb), RJF_N("mem_reserve_gb", t->mem_reserve_gb),
+        RJF_S("finetune", t->finetune), RJF_N("lora_rank", t->lora_rank > 0 ? t->lora_rank : NAN),
+        RJF_S("lora_targets", t->lora_targets), RJF_N("params_trainable", t->params_trainable),
+        RJF_N("params_frozen", t->params_frozen), RJF_N("base_bytes_per_param", t->base_bytes_per_param),
+        RJF_N("step_s", t->step_s),
         RJF_N("model_flops_step", t->model_flops_step), RJF_R("mfu", t->mfu), RJF_R("goodput", t->goodput),
         RJF_S("why_goodput", t->why_goodput), RJF_S("fabric", t->fabric),
         RJF_R("utilization", t->utilization),

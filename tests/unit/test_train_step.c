@@ -314,6 +314,106 @@ static void test_routes_agree(void)
     jc_estimate_free(e);
 }
 
+/* Issue 40: LoRA rank 16 on Llama-3.1-8B's attention projections against
+ * the closed form r (d_in + d_out) per matrix x layers: q 4096 -> 4096,
+ * k and v 4096 -> 1024 (8 KV heads of 128), o 4096 -> 4096:
+ * 16 x (8192 + 5120 + 5120 + 8192) = 425,984 per layer, x 32 layers =
+ * 13,631,488; the base (its 8.03 G) frozen; all seven projections add
+ * the MLP's 3 x 16 x (4096 + 14336) per layer. */
+static jc_estimate *ft_run(const char *cfg, const char *kind, const char *targets, const char *dev, double count,
+                           double batch)
+{
+    jc_job j;
+    job_base(&j, dev, count);
+    j.optimizer = NULL;
+    j.hf_config = cfg;
+    j.finetune = kind;
+    j.lora_rank = 16;
+    j.lora_targets = targets;
+    j.seq = 8192;
+    j.batch = batch;
+    j.samples = 3072;
+    return check_estimate(&j, NULL, db);
+}
+
+static void test_lora_params(void)
+{
+    const char *c8 = "tests/serving/configs/llama-3.1-8b.json";
+    jc_estimate *e = ft_run(c8, "lora", "q_proj,k_proj,v_proj,o_proj", "nvidia-h100-sxm5", 8, 8);
+    if (e && e->train_step) {
+        double per = 16.0 * ((4096 + 4096) + 2 * (4096 + 1024) + (4096 + 4096));
+        CHECK_NEAR(e->train_step->params_trainable, 32 * per, 0);
+        CHECK_NEAR(e->train_step->params_trainable, 13631488, 0);
+        CHECK_NEAR(e->train_step->params_frozen, e->train_step->params_total, 0);
+        CHECK(e->train_step->params_total > 8e9);
+        CHECK(!strcmp(e->train_step->finetune, "lora"));
+    }
+    jc_estimate_free(e);
+    e = ft_run(c8, "lora", "all", "nvidia-h100-sxm5", 8, 8);
+    if (e && e->train_step)
+        CHECK_NEAR(e->train_step->params_trainable, 13631488 + 32 * 3 * 16.0 * (4096 + 14336), 0);
+    jc_estimate_free(e);
+}
+
+/* The memory check on the MLPerf Llama 2 70B LoRA runs' smallest device
+ * counts (tests/accuracy/mlperf-training.csv, llama2_70b_lora: 4 and 8 x H100 80 GB,
+ * global batch 8): a layout fits; the frozen base has no gradients or
+ * optimizer state; 70B LoRA on one H100 is refused with QLoRA as the way
+ * to fit, and QLoRA fits it (an NF4 base of 0.516 B per parameter). */
+static void test_lora_memory(void)
+{
+    const char *c70 = "tests/serving/configs/llama-2-70b.json", *att = "q_proj,k_proj,v_proj,o_proj";
+    const double counts[] = {4, 8};
+    for (int i = 0; i < 2; i++) {
+        jc_estimate *e = ft_run(c70, "lora", att, "nvidia-h100-sxm5", counts[i], 8);
+        CHECK(e && e->train_step);
+        if (e && e->train_step) {
+            const jc_train_step *t = e->train_step;
+            CHECK(t->memory_gb <= t->memory_cap_gb);
+            double adapters = t->params_trainable / (t->tp * t->pp);
+            CHECK_NEAR(t->mem_grads_gb, 2 * adapters / 1e9 / (t->zero >= 2 ? t->dp : 1), 1e-9);
+            CHECK(t->mem_optimizer_gb < 1);
+            CHECK(part(t, "adapters") > 0 && part(t, "dequant") == 0);
+        }
+        jc_estimate_free(e);
+    }
+    jc_job j;
+    jc_estimate *e = NULL;
+    jc_diag d;
+    job_base(&j, "nvidia-h100-sxm5", 1);
+    j.hf_config = c70, j.finetune = "lora", j.seq = 8192, j.batch = 8, j.samples = 64;
+    CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_RANGE);
+    CHECK(strstr(d.msg, "--finetune qlora") != NULL);
+    e = ft_run(c70, "qlora", att, "nvidia-h100-sxm5", 1, 8);
+    if (e && e->train_step) {
+        const jc_train_step *t = e->train_step;
+        CHECK_NEAR(t->base_bytes_per_param, (4 + 8.0 / 64 + 32.0 / (64 * 256)) / 8, 1e-12);
+        CHECK_NEAR(t->mem_optimizer_gb, 0, 0);   /* paged to the host */
+        CHECK(part(t, "dequant") > 0);
+    }
+    jc_estimate_free(e);
+}
+
+/* What fine-tuning refuses: an unknown kind or projection, adapter
+ * options without adapters, no --batch. */
+static void test_finetune_refusals(void)
+{
+    const char *c8 = "tests/serving/configs/llama-3.1-8b.json";
+    struct { const char *kind, *targets; double rank, batch; } bad[] = {
+        {"lorra", NULL, NAN, 8}, {"lora", "q_prj", NAN, 8}, {"full", NULL, 8, 8}, {NULL, "q_proj", NAN, 8},
+        {"lora", NULL, NAN, NAN},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        jc_job j;
+        jc_estimate *e = NULL;
+        jc_diag d;
+        job_base(&j, "nvidia-h100-sxm5", 8);
+        j.hf_config = c8, j.finetune = bad[i].kind, j.lora_targets = bad[i].targets, j.lora_rank = bad[i].rank;
+        j.batch = bad[i].batch, j.tokens = 1e8;
+        CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_USAGE);
+    }
+}
+
 int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
@@ -323,6 +423,9 @@ int main(void)
     RUN(test_moe);
     RUN(test_refusals);
     RUN(test_routes_agree);
+    RUN(test_lora_params);
+    RUN(test_lora_memory);
+    RUN(test_finetune_refusals);
     jc_hwdb_free(db);
     return check_summary();
 }
