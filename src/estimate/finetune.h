@@ -5,7 +5,7 @@
  * micro-batch and QLoRA's dequantisation traffic.  train_step.c asks it
  * for these figures; it knows no layout search and no step, so the step
  * model's file stays the one place a step is timed.
- * ../shared/design/TRAINING.md "Fine-tuning"; docs/energy-model.md.
+ * docs/energy-model.md "Fine-tuning".
  */
 #ifndef JC_FINETUNE_H
 #define JC_FINETUNE_H
