@@ -138,6 +138,23 @@ devices:
 EOY
 }
 evil_layer 'Evil\nFORGED line' 'x'
+# a one-GPU hwdb layer: DIR ID VENDOR TDP_W [LINE]; LINE (a field of the
+# device, indented) is line 10 of DIR/dev.yaml
+gpu_layer() {
+  mkdir -p "$1"
+  { cat <<EOY
+schema: joulecast-hwdb/1
+sources:
+  s1: {citation: "test", url: "https://example.org", year: 2024}
+devices:
+  - id: $2
+    kind: gpu
+    vendor: $3
+    name: "$3"
+    tdp_w: {value: $4, source: s1}
+EOY
+    if [ -n "${5:-}" ]; then printf '%s\n' "$5"; fi; } > "$1/dev.yaml"
+}
 case_ "escape/hwdb_name_newline_refused_at_line_col" 5 "dev.yaml:8:11: device 'evil-gpu': name: contains a control byte, a line break" "$JC" hw list --hwdb $T/evil
 evil_layer 'Evil GPU' 'x\e]0;pwned\a \u202e'
 case_ "escape/hwdb_variant_osc_refused" 5 "variant: contains a control byte" "$JC" hw show evil-gpu --hwdb $T/evil
@@ -215,18 +232,7 @@ sed 's/Duration: 0:01:40.00/Duration: -1 day, 23:58:20/' tests/data/traces/carbo
 case_ "trace/carbontracker_negative_python_timedelta_refused" 2 "ct_neg2.log:4: duration ' -1 day, 23:58:20' is negative" "$JC" trace $T/ct_neg2.log
 
 # ---- 17: messages ----
-mkdir -p $T/tdp
-cat > $T/tdp/dev.yaml <<EOY
-schema: joulecast-hwdb/1
-sources:
-  s1: {citation: "test", url: "https://example.org", year: 2024}
-devices:
-  - id: hot-gpu
-    kind: gpu
-    vendor: Hot
-    name: "Hot"
-    tdp_w: {value: 5000.0001, source: s1}
-EOY
+gpu_layer $T/tdp hot-gpu Hot 5000.0001
 case_ "messages/tdp_just_past_the_limit_shown_past_it" 5 "tdp_w = 5000.0001 W is out of range" "$JC" hw show hot-gpu --hwdb $T/tdp
 printf 'model: models/resnet18.onnx\ndevice: a100\nrequests: 1000\nbogus_key: 5\n' > $T/badkey.yaml
 case_ "messages/job_file_unknown_key_at_the_key" 2 "badkey.yaml:4:1: unknown key 'bogus_key'" "$JC" estimate $T/badkey.yaml
@@ -254,19 +260,7 @@ case_ "onnx/no_opset_import" 4 "node 'relu_noopset' (Relu): the model imports no
 case_ "onnx/subgraph_reads_its_enclosing_graph" 0 "" "$JC" count $H/nested_if.onnx
 
 # ---- 10: finite but absurd: hwdb fields bounded below, results bounded by physical plausibility ----
-mkdir -p $T/slow
-cat > $T/slow/dev.yaml <<EOY
-schema: joulecast-hwdb/1
-sources:
-  s1: {citation: "test", url: "https://example.org", year: 2024}
-devices:
-  - id: slow-gpu
-    kind: gpu
-    vendor: Slow
-    name: "Slow"
-    tdp_w: {value: 500, source: s1}
-    peak_tflops: {fp16: {value: 1e-300, source: s1}}
-EOY
+gpu_layer $T/slow slow-gpu Slow 500 '    peak_tflops: {fp16: {value: 1e-300, source: s1}}'
 case_ "hwdb/peak_tflops_1e-300_refused_at_line_col" 5 "dev.yaml:10:33: device 'slow-gpu': peak_tflops.fp16 = 1e-300 TFLOPS is out of range (expected 0.001 <= peak_tflops.fp16" "$JC" estimate models/resnet18.onnx --device slow-gpu --hwdb $T/slow --requests 1000 --precision fp16
 case_ "estimate/wall_time_over_a_century_names_its_inputs" 7 "is over a century: not a run to estimate; the inputs behind it: work.forward_flops 8,206,317,544 FLOP (models/resnet50.onnx, counted); requests 1e+15 (--requests)" "$JC" estimate models/resnet50.onnx --device a100 --requests 1e15
 case_ "estimate/energy_beyond_any_country_names_its_inputs" 7 "the facility energy, 78,000,000,000,000 kWh, is more than any country uses in a year (10,000,000,000,000 kWh): not a run to estimate; the inputs behind it: devices 100,000,000 (--count)" "$JC" estimate --hours 1e5 --avg-power 5000 --count 1e8 --device a100
