@@ -33,7 +33,8 @@
 #                        stage's own prefix: op_/sh_/co_ ops, hw_/hs_ hwdb,
 #                        rj_/fmt_ reports, ...: the table of
 #                        docs/ARCHITECTURE.md), never jc_ (reads
-#                        build/libjoulecast.a; `make lint` builds it)
+#                        build/libjoulecast.a; `make lint` builds it);
+#                        no struct/enum/union defined in src/ is named jc_
 #   stage-order          a stage folder's objects call only their own stage
 #                        and earlier ones: base onnx analysis hwdb job trace
 #                        estimate workflows report bind (nm -u of
@@ -202,6 +203,10 @@ else
     grep -v '^onnx__\|^protobuf_c_' |
     sed 's/^/a prefix docs\/ARCHITECTURE.md does not list: /' >> "$tmp/ip"
 fi
+# and no type defined in src/ takes the public prefix (the public types are
+# defined in include/; a type has no symbol for nm to see)
+grep -rnE '^[[:space:]]*(typedef[[:space:]]+)?(struct|enum|union)[[:space:]]+jc_[A-Za-z0-9_]*[[:space:]]*\{|^[[:space:]]*\}[[:space:]]*jc_[A-Za-z0-9_]*[[:space:]]*;' src |
+  sed 's/^/a type of src\/ named jc_ (use jci_; tools\/rename_internal.sh): /' >> "$tmp/ip"
 report internal-prefix "$tmp/ip"
 
 # ---- stage order: a stage calls only itself and the stages before it -------

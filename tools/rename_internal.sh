@@ -9,6 +9,10 @@
 #  - #38 item 5: a command's own options (jc_sweep_opts, jc_lookup_opts,
 #    jc_statement_keys, jc_cmd_key ...) left the public API for the internal
 #    src/workflows/cmd_opts.h, as jci_.
+#  - #38 item 5: the ten internal types that still had the public prefix
+#    (the efficiency model, kernel plan and node timing, the power model
+#    and its phases, runtimes, host classes, node bounds, the arena's
+#    block) take jci_ like their functions.
 #
 #   sh tools/rename_internal.sh            every C source, header and doc
 #                                          under src/ tests/ bench/ docs/
@@ -42,4 +46,5 @@ perl -pi -e '
   s/\bjc_power_(activity|device_w|model_resolve)\b/jci_power_$1/g;
   s/\bjc_runtime_(name|parse)\b/jci_runtime_$1/g;
   s/\bjc_sha256(_file|_hex|_init|_update)?\b/jci_sha256$1/g;
+  s/\bjc_(block|eff_device|eff_model|eff_plan|host_class|node_bound|node_time|power_model|power_phase|runtime)\b/jci_$1/g;
 ' "$@"

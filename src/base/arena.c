@@ -9,14 +9,14 @@
 #include <string.h>
 
 /* A chain of blocks; large requests get a block of their own. */
-typedef struct jc_block {
-    struct jc_block *next;
+typedef struct jci_block {
+    struct jci_block *next;
     size_t cap, used;
     _Alignas(16) unsigned char data[];
-} jc_block;
+} jci_block;
 
 struct jci_arena {
-    jc_block *head;
+    jci_block *head;
     size_t total;
 };
 
@@ -31,9 +31,9 @@ jci_arena *jci_arena_new(void)
 void jci_arena_free(jci_arena *a)
 {
     if (!a) return;
-    jc_block *b = a->head;
+    jci_block *b = a->head;
     while (b) {
-        jc_block *n = b->next;
+        jci_block *n = b->next;
         free(b);
         b = n;
     }
@@ -45,10 +45,10 @@ void *jci_arena_alloc(jci_arena *a, size_t n)
     if (!a || n > JC_ALLOC_MAX) return NULL;
     if (n == 0) n = 1;
     size_t need = (n + 15) & ~(size_t)15;
-    jc_block *b = a->head;
+    jci_block *b = a->head;
     if (!b || b->cap - b->used < need) {
         size_t cap = need > JC_BLOCK_MIN / 4 ? need : JC_BLOCK_MIN;
-        jc_block *nb = malloc(sizeof(jc_block) + cap);
+        jci_block *nb = malloc(sizeof(jci_block) + cap);
         if (!nb) return NULL;
         nb->cap = cap;
         nb->used = 0;
@@ -96,7 +96,7 @@ char *jci_arena_vprintf(jci_arena *a, const char *fmt, va_list ap)
     /* one pass into the free tail of the current block; a text that does
      * not fit is measured there and formatted again into a block of its
      * own size (the second pass is the rare case) */
-    jc_block *b = a->head;
+    jci_block *b = a->head;
     size_t room = b ? b->cap - b->used : 0;
     va_list aq;
     va_copy(aq, ap);

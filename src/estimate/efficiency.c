@@ -14,7 +14,7 @@
  * generic names, kept as aliases. */
 static const struct {
     const char *name;
-    jc_runtime r;
+    jci_runtime r;
     int alias;
 } RT_TABLE[] = {
     {"pytorch", JC_RUNTIME_EAGER, 0},
@@ -34,17 +34,17 @@ static const char *const RT_SOFTWARE[JC_RUNTIME_COUNT] = {
 };
 #define RT_TABLE_N (sizeof RT_TABLE / sizeof RT_TABLE[0])
 
-const char *jci_runtime_name(jc_runtime r)
+const char *jci_runtime_name(jci_runtime r)
 {
     return (unsigned)r < JC_RUNTIME_COUNT ? RT_TABLE[r].name : NULL;
 }
 
-const char *jci_runtime_software(jc_runtime r)
+const char *jci_runtime_software(jci_runtime r)
 {
     return (unsigned)r < JC_RUNTIME_COUNT ? RT_SOFTWARE[r] : NULL;
 }
 
-jc_runtime jci_runtime_parse(const char *s)
+jci_runtime jci_runtime_parse(const char *s)
 {
     for (size_t i = 0; s && i < RT_TABLE_N; i++)
         if (!jci_strcasecmp(s, RT_TABLE[i].name)) return RT_TABLE[i].r;
@@ -78,13 +78,13 @@ static const char *const SHARED_IDS[] = {"eff_fill_s", "eff_memory_latency_s", "
 /* The CPU kernel path (oneDNN/MKL and generated C++ kernels on the
  * cores): its own matrix efficiency, and a per-kernel call cost in place
  * of the GPU's launch floor (efficiency.h). */
-static const char *cpu_id(jc_runtime r, int i)
+static const char *cpu_id(jci_runtime r, int i)
 {
     if (r == JC_RUNTIME_ENGINE) return NULL;
     return i == JC_EFF_ETA_MATRIX ? "cpu_kernel_eta_matrix" : i == JC_EFF_LAUNCH_S ? "cpu_kernel_call_s" : NULL;
 }
 
-jc_status jci_eff_resolve(const jc_hwdb *db, jc_runtime r, int cpu, jc_eff_model *m, jc_diag *d)
+jc_status jci_eff_resolve(const jc_hwdb *db, jci_runtime r, int cpu, jci_eff_model *m, jc_diag *d)
 {
     memset(m, 0, sizeof *m);
     if ((unsigned)r >= JC_RUNTIME_COUNT)
@@ -120,7 +120,7 @@ double jci_eff_kernels(const jc_analysis *an, const jc_counted_node *n)
     return n->cost.serial_steps > 0 ? (double)n->cost.serial_steps : 1;
 }
 
-double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,
+double jci_eff_gemm_compute_s(const jci_eff_model *m, const jci_eff_device *dv, const jc_gemm_shape *g,
                              int sc)
 {
     double grp = g->batch >= 1 ? g->batch : 1;
@@ -151,9 +151,9 @@ double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, co
     return (f / (q * al) + p * jci_pick(m->v[JC_EFF_FILL_S], sc, JCI_RAISES)) / p;
 }
 
-static double call_s(const jc_eff_model *m, int sc);
+static double call_s(const jci_eff_model *m, int sc);
 
-double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, double N, double K, double count,
+double jci_eff_gemm_s(const jci_eff_model *m, const jci_eff_device *dv, double M, double N, double K, double count,
                       int sc)
 {
     if (!(M > 0) || !(N > 0) || !(K > 0) || !(count > 0)) return 0;
@@ -166,12 +166,12 @@ double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, 
 
 /* The CPU kernel path's call cost of one kernel (it adds to the kernel:
  * the cores that dispatch it are the cores that run it); 0 elsewhere. */
-static double call_s(const jc_eff_model *m, int sc)
+static double call_s(const jci_eff_model *m, int sc)
 {
     return m->cpu_path ? jci_pick(m->v[JC_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;
 }
 
-double jci_eff_bw(const jc_eff_model *m, const jc_eff_device *dv, int sc)
+double jci_eff_bw(const jci_eff_model *m, const jci_eff_device *dv, int sc)
 {
     if (dv->bw_sustained > 0) return dv->bw_sustained;
     return dv->bw > 0 ? dv->bw * jci_pick(m->v[JC_EFF_ETA_BW], sc, JCI_LOWERS) : 0;
@@ -180,21 +180,21 @@ double jci_eff_bw(const jc_eff_model *m, const jc_eff_device *dv, int sc)
 /* Time of `kernels` memory-bound transfers of b bytes in all, at the
  * achieved bandwidth of a large transfer (jci_eff_bw); each kernel adds
  * the datasheet bandwidth x eff_memory_latency_s bytes' worth. */
-static double mem_s(const jc_eff_model *m, const jc_eff_device *dv, double b, double kernels, int sc)
+static double mem_s(const jci_eff_model *m, const jci_eff_device *dv, double b, double kernels, int sc)
 {
     double bw = jci_eff_bw(m, dv, sc);
     if (!(dv->bw > 0) || !(bw > 0) || !(b > 0)) return 0;
     return (b + dv->bw * jci_pick(m->v[JC_EFF_LAT_S], sc, JCI_RAISES) * kernels) / bw;
 }
 
-static double launch_s(const jc_eff_model *m, const jc_eff_device *dv, int sc)
+static double launch_s(const jci_eff_model *m, const jci_eff_device *dv, int sc)
 {
     return dv->gpu ? jci_pick(m->v[JC_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;
 }
 
 /* t = max(tc, tm, launch floor); bound and eta from the winner. */
-static void finish(const jc_eff_device *dv, double tc, double tm, double floor_t, int matrix,
-                   jc_node_time *out)
+static void finish(const jci_eff_device *dv, double tc, double tm, double floor_t, int matrix,
+                   jci_node_time *out)
 {
     double t = tc > tm ? tc : tm;
     out->bound = tm > tc ? JC_BOUND_MEMORY : JC_BOUND_COMPUTE;
@@ -209,8 +209,8 @@ static void finish(const jc_eff_device *dv, double tc, double tm, double floor_t
                  : dv->vpeak > 0 ? out->flops / (t * dv->vpeak) : 0;
 }
 
-void jci_eff_gemm_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,
-                      double bytes, double elt_bytes, int sc, jc_node_time *out)
+void jci_eff_gemm_time(const jci_eff_model *m, const jci_eff_device *dv, const jc_gemm_shape *g,
+                      double bytes, double elt_bytes, int sc, jci_node_time *out)
 {
     memset(out, 0, sizeof *out);
     double grp = g->batch >= 1 ? g->batch : 1;
@@ -226,7 +226,7 @@ void jci_eff_gemm_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
  * k x n over m, each with its own tiles), from the GEMM shape the
  * analysis stage gives the node; without one, its FLOPs at the matrix
  * efficiency. */
-static double matrix_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an, size_t i,
+static double matrix_s(const jci_eff_model *m, const jci_eff_device *dv, const jc_analysis *an, size_t i,
                        double f, int sc, int backward)
 {
     const jc_counted_node *n = &an->nodes[i];
@@ -241,9 +241,9 @@ static double matrix_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_
     return (backward ? 2 : 1) * (f + p * jci_pick(m->v[JC_EFF_FILL_S], sc, JCI_RAISES)) / p;
 }
 
-void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
-                      const jc_eff_plan *plan, size_t i, double byte_scale, int sc, int backward,
-                      jc_node_time *out)
+void jci_eff_node_time(const jci_eff_model *m, const jci_eff_device *dv, const jc_analysis *an,
+                      const jci_eff_plan *plan, size_t i, double byte_scale, int sc, int backward,
+                      jci_node_time *out)
 {
     const jc_counted_node *n = &an->nodes[i];
     memset(out, 0, sizeof *out);

@@ -35,24 +35,24 @@
 
 #include "base/jc_internal.h"
 
-typedef enum jc_runtime {
+typedef enum jci_runtime {
     JC_RUNTIME_EAGER = 0,     /* op by op (PyTorch, HF transformers) */
     JC_RUNTIME_COMPILED = 1,  /* graph compilers (torch.compile, XLA) */
     JC_RUNTIME_ENGINE = 2,    /* inference engines (TensorRT, vLLM-class) */
     JC_RUNTIME_EAGER_PT1 = 3, /* eager PyTorch 1.x: attention unfused (SDPA
                                  arrived in PyTorch 2.0); eager's constants */
     JC_RUNTIME_COUNT
-} jc_runtime;
+} jci_runtime;
 
 /* The profile's name, the software it models: "pytorch", "torch-compile",
  * "tensorrt", "pytorch-1"; NULL for an unknown value. */
-const char *jci_runtime_name(jc_runtime r);
+const char *jci_runtime_name(jci_runtime r);
 /* One line on the software and what its profile fuses; NULL if unknown. */
-const char *jci_runtime_software(jc_runtime r);
+const char *jci_runtime_software(jci_runtime r);
 /* Parses a runtime name (case-insensitive): a profile's name or a former
  * name kept as an alias (eager, compiled, engine, eager-pt1);
  * JC_RUNTIME_COUNT when unknown. */
-jc_runtime jci_runtime_parse(const char *s);
+jci_runtime jci_runtime_parse(const char *s);
 /* 1 when s is a former name (an alias), else 0. */
 int jci_runtime_is_alias(const char *s);
 
@@ -73,8 +73,8 @@ enum {
 
 /* A resolved runtime profile: every constant as a range, and the hwdb
  * constant it came from (for the assumptions table). */
-typedef struct jc_eff_model {
-    jc_runtime runtime;
+typedef struct jci_eff_model {
+    jci_runtime runtime;
     jc_range v[JC_EFF_N];
     const jc_constant *src[JC_EFF_N];
     const char *id[JC_EFF_N];           /* the constant ids (static or arena) */
@@ -82,7 +82,7 @@ typedef struct jc_eff_model {
     int cpu_path;                       /* the CPU kernel path: no thread-block tiles, and
                                            v[JC_EFF_LAUNCH_S] is a call cost added to every
                                            kernel, not a floor */
-} jc_eff_model;
+} jci_eff_model;
 
 /* Fills m from the database constants of runtime r.  cpu: the device is
  * a CPU, whose framework runtimes run the CPU kernel path (oneDNN/MKL and
@@ -93,11 +93,11 @@ typedef struct jc_eff_model {
  * floor); the engine profile has no CPU path.  Errors (JC_ERR_HWDB) name
  * the missing constant id.  m holds pointers into db: valid while db is.
  * The id strings of the per-runtime constants are static. */
-jc_status jci_eff_resolve(const jc_hwdb *db, jc_runtime r, int cpu, jc_eff_model *m,
+jc_status jci_eff_resolve(const jc_hwdb *db, jci_runtime r, int cpu, jci_eff_model *m,
                          jc_diag *d);
 
 /* The device figures one node's time needs. */
-typedef struct jc_eff_device {
+typedef struct jci_eff_device {
     double peak;       /* FLOP/s, dense, the run's precision (matrix nodes) */
     double vpeak;      /* FLOP/s, vector units */
     double bw;         /* B/s; 0 when unknown (no memory term) */
@@ -108,29 +108,29 @@ typedef struct jc_eff_device {
                           larger than this is read from the L2); 0: unknown */
     double bw_sustained; /* B/s, the device's measured sustained bandwidth;
                             0: none published (bw x eta_bw) */
-} jc_eff_device;
+} jci_eff_device;
 
 /* Achieved bandwidth of a large memory-bound transfer on dv, B/s: the
  * device's measured sustained bandwidth where the hwdb publishes one
  * (memory_bw_sustained_gbs: it is what a streaming kernel reaches), else
  * its datasheet bandwidth x kernel_eta_bw (scenario sc picks the end of
  * eta_bw's range that lowers it); 0 when the device has no bandwidth. */
-double jci_eff_bw(const jc_eff_model *m, const jc_eff_device *dv, int sc);
+double jci_eff_bw(const jci_eff_model *m, const jci_eff_device *dv, int sc);
 
-typedef enum jc_node_bound {
+typedef enum jci_node_bound {
     JC_BOUND_COMPUTE = 0, JC_BOUND_MEMORY = 1, JC_BOUND_LAUNCH = 2,
     JC_BOUND_FUSED = 3, JC_BOUND_NONE = 4
-} jc_node_bound;
+} jci_node_bound;
 
 /* The time of one node (all its repeats) on one device. */
-typedef struct jc_node_time {
+typedef struct jci_node_time {
     double t;          /* s */
     double flops, bytes;  /* its work (bytes: its DRAM traffic at the run's
                              precision, an L2-resident input excluded) */
-    jc_node_bound bound;
+    jci_node_bound bound;
     double eta;        /* achieved fraction of the relevant peak (compute
                           nodes: F / (t * P); memory: B / (t * BW)) */
-} jc_node_time;
+} jci_node_time;
 
 /* Sequential kernels of a node: time steps for LSTM/GRU/RNN, else 1. */
 double jci_eff_kernels(const jc_analysis *an, const jc_counted_node *n);
@@ -150,15 +150,15 @@ double jci_eff_kernels(const jc_analysis *an, const jc_counted_node *n);
  *   factor; the fill is a latency, not scaled by the padding;
  *   narrower products (depthwise convolutions): F / (P_vector eta_vector).
  * 0 when the shape or the peak is unknown.  Pure function. */
-double jci_eff_gemm_compute_s(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,
+double jci_eff_gemm_compute_s(const jci_eff_model *m, const jci_eff_device *dv, const jc_gemm_shape *g,
                              int sc);
 
 /* The whole GEMM kernel: max(compute, memory) with its launch floor (the
  * CPU kernel path: plus its call cost), out filled as for a node (bound, eta, flops, bytes).  bytes: its
  * operand traffic in bytes; below 0: batch (m k + k n + m n) x
  * elt_bytes (each operand read or written once). */
-void jci_eff_gemm_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_gemm_shape *g,
-                      double bytes, double elt_bytes, int sc, jc_node_time *out);
+void jci_eff_gemm_time(const jci_eff_model *m, const jci_eff_device *dv, const jc_gemm_shape *g,
+                      double bytes, double elt_bytes, int sc, jci_node_time *out);
 
 /* ---- the runtime's kernels over a graph (fusion.c) -------------------- */
 
@@ -185,7 +185,7 @@ enum {
  *     writing what leaves it), attention as one kernel, channels-last
  *     convolutions (no transforms), casts fused.
  * Arrays are indexed like an->nodes. */
-typedef struct jc_eff_plan {
+typedef struct jci_eff_plan {
     size_t n;
     unsigned char *role;   /* JC_PLAN_* */
     double *bytes;         /* GROUP/ATTN heads: the kernel's traffic, B at the run's precision */
@@ -209,15 +209,15 @@ typedef struct jc_eff_plan {
     double *bn_bytes;      /* eager: output bytes of a convolution with a bias
                               (the batch norm the export folded in: in
                               training it runs in training mode) */
-} jc_eff_plan;
+} jci_eff_plan;
 
 /* Builds the plan of m's runtime over an (eager or compiled; engine:
  * JC_ERR_USAGE).  run_bytes: bytes per floating-point element at the
  * run's precision (2 for fp16/bf16); tensor_cores: 1 when the precision
  * runs matrix work on tensor cores (the NCHW transforms apply).  Arrays
  * live in arena a.  Errors: JC_ERR_NOMEM. */
-jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, double run_bytes,
-                            int tensor_cores, jci_arena *a, jc_eff_plan *p);
+jc_status jci_eff_plan_build(const jci_eff_model *m, const jc_analysis *an, double run_bytes,
+                            int tensor_cores, jci_arena *a, jci_eff_plan *p);
 
 /* One node's time.  sc: 0 the fast corner (high efficiencies, low
  * overheads), 1 central, 2 the slow corner.  byte_scale multiplies the
@@ -233,9 +233,9 @@ jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, doubl
  * is divided by kernel_eta_backward).  dv->l2: a forward kernel's inputs
  * that the previous kernel wrote (plan l2_bytes) are not DRAM traffic
  * when the largest fits in it. */
-void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
-                      const jc_eff_plan *plan, size_t i, double byte_scale, int sc, int backward,
-                      jc_node_time *out);
+void jci_eff_node_time(const jci_eff_model *m, const jci_eff_device *dv, const jc_analysis *an,
+                      const jci_eff_plan *plan, size_t i, double byte_scale, int sc, int backward,
+                      jci_node_time *out);
 
 /* Time of `count` GEMMs of an M x N output and reduction K (2 M N K
  * FLOPs each) run as one grouped kernel on one device, by the same kernel
@@ -245,7 +245,7 @@ void jci_eff_node_time(const jc_eff_model *m, const jc_eff_device *dv, const jc_
  * scenario sc as jci_eff_node_time.  The training step
  * model (train_step.c) times each layer's GEMMs at their real shapes
  * with it.  0 when a size is not > 0. */
-double jci_eff_gemm_s(const jc_eff_model *m, const jc_eff_device *dv, double M, double N, double K,
+double jci_eff_gemm_s(const jci_eff_model *m, const jci_eff_device *dv, double M, double N, double K,
                       double count, int sc);
 
 #endif

@@ -93,7 +93,7 @@ static jc_status resolve_runtime(est *s)
 {
     const jc_job *j = s->b.job;
     jc_status st;
-    jc_runtime r = JC_RUNTIME_EAGER;
+    jci_runtime r = JC_RUNTIME_EAGER;
     if (j->runtime) {
         r = jci_runtime_parse(j->runtime);
         if (r == JC_RUNTIME_COUNT)

@@ -72,17 +72,17 @@ typedef struct est {
     double usage;                /* --gpu-usage, or NAN */
     double host_factor;          /* --cpu-usage: host power scale; 1 without */
     /* runtime profile and power model (efficiency.h, power.h) */
-    jc_eff_model eff;            /* resolved when the time is modelled */
+    jci_eff_model eff;            /* resolved when the time is modelled */
     int eff_on;
     int util_user;               /* --utilization replaces the matrix efficiency */
-    jc_power_model pw;           /* roofline power from utilisation */
+    jci_power_model pw;           /* roofline power from utilisation */
     int pw_on;
     int pw_clk;                  /* the other methods: pw set up for the clocks at the
                                     power limit only (their power is their own) */
     double size_factor;          /* params mode: u x 1 / (1 + N_half / N) */
     double sms;                  /* SM count (wave quantisation); 0: unknown */
     double l2;                   /* L2 bytes (device l2_mb; kernels' L2-resident inputs); 0: unknown */
-    const jc_eff_plan *plan;     /* the runtime's kernels (fusion.c; own or the share's) */
+    const jci_eff_plan *plan;     /* the runtime's kernels (fusion.c; own or the share's) */
     int plan_state;              /* 0 not built, 1 built, -1 none */
     jci_est_share *share;        /* what a grid's estimates share, or NULL */
     /* multi-device training (train_parallel.c) */
@@ -118,7 +118,7 @@ double jci_est_prec_bits(jc_precision p);
  * element (tensor_cores: the NCHW transforms apply): the share's when it
  * holds one for these, else built (into the share when it has room, else
  * into the estimate's arena).  NULL when it cannot be built. */
-const jc_eff_plan *jci_est_plan(est *s, double run_bytes, int tensor_cores);
+const jci_eff_plan *jci_est_plan(est *s, double run_bytes, int tensor_cores);
 
 /* ---- stages ----------------------------------------------------------------- */
 
@@ -151,7 +151,7 @@ typedef struct jci_pass_stats {
     double cap_t, cap_t_clock;   /* the compute-bound kernels' time, and that
                                     time x their clock ratio under the power
                                     limit */
-    double bound_t[3];           /* kernel time by what bound it (jc_bound:
+    double bound_t[3];           /* kernel time by what bound it (jci_node_bound:
                                     compute, memory, launch) */
 } jci_pass_stats;
 void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t_bwd, double *e_bwd,

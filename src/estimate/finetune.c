@@ -155,11 +155,11 @@ jc_status jci_ft_resolve(est *s, const jci_ft_shape *sh, double P_total, jci_ft 
     return JC_OK;
 }
 
-double jci_ft_adapter_s(const est *s, const jci_ft *ft, const jc_eff_device *dv, double T, double Ls, double tp,
+double jci_ft_adapter_s(const est *s, const jci_ft *ft, const jci_eff_device *dv, double T, double Ls, double tp,
                         int sc, double *flops)
 {
     if (ft->kind < JCI_FT_LORA) return 0;
-    const jc_eff_model *m = &s->eff;
+    const jci_eff_model *m = &s->eff;
     double r = ft->rank, t = 0;
     for (int i = 0; i < JCI_FT_TARGETS; i++) {
         if (!(ft->dout[i] > 0)) continue;

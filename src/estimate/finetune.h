@@ -53,7 +53,7 @@ jc_status jci_ft_resolve(est *s, const jci_ft_shape *sh, double P_total, jci_ft 
 /* The adapters' forward (x (1 + recompute)) and backward time of one
  * micro-batch of T tokens through Ls layers on one device under tensor
  * parallel tp, scenario sc; *flops += their model FLOPs (forward x 3). */
-double jci_ft_adapter_s(const est *s, const jci_ft *ft, const jc_eff_device *dv, double T, double Ls, double tp,
+double jci_ft_adapter_s(const est *s, const jci_ft *ft, const jci_eff_device *dv, double T, double Ls, double tp,
                         int sc, double *flops);
 
 /* QLoRA's dequantisation of one micro-batch: each frozen weight of the

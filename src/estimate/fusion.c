@@ -3,7 +3,7 @@
  * PyTorch, torch.compile): which nodes fuse into one kernel, the traffic
  * of each fused kernel, attention as one SDPA kernel, and the side kernels
  * eager execution adds (bias add, NCHW transforms, autocast casts).
- * Contract and rules: efficiency.h (jc_eff_plan, jci_eff_plan_build); it
+ * Contract and rules: efficiency.h (jci_eff_plan, jci_eff_plan_build); it
  * reads what the analysis stage hands each counted node: its fusion class
  * (ops.def's `fusable` column), its kernel kind (analysis/ops/kernels.def)
  * and its GEMM shape, never an op name or an attribute.
@@ -14,8 +14,8 @@
 
 typedef struct pctx {
     const jc_analysis *an;
-    const jc_eff_model *m;
-    jc_eff_plan *p;
+    const jci_eff_model *m;
+    jci_eff_plan *p;
     size_t *vbase;     /* per instance: first global value id */
     size_t nv;
     int *prod;         /* per global value: producing counted node, -1 */
@@ -267,7 +267,7 @@ static int attention_at(pctx *c, int s)
         if (an_->node->inputs[q] >= 0) bytes += vbytes(c, gid(c, an_->inst, an_->node->inputs[q]), c->run_bytes);
     if (bn->node->inputs[1] >= 0) bytes += vbytes(c, gid(c, bn->inst, bn->node->inputs[1]), c->run_bytes);
     if (bn->node->outputs[0] >= 0) bytes += vbytes(c, gid(c, bn->inst, bn->node->outputs[0]), c->run_bytes);
-    jc_eff_plan *p = c->p;
+    jci_eff_plan *p = c->p;
     p->role[b] = JC_PLAN_ATTN;
     p->partner[b] = a;
     p->bytes[b] = bytes;
@@ -320,7 +320,7 @@ static void assign_groups(pctx *c)
 static int group_traffic(pctx *c, int h, int check_only)
 {
     const jc_analysis *an = c->an;
-    jc_eff_plan *p = c->p;
+    jci_eff_plan *p = c->p;
     int red = 0, soft = 0, bn = 0, outs = 0;
     for (size_t i = (size_t)h; i < an->n_nodes; i++) {
         if (c->grp[i] != h) continue;
@@ -440,7 +440,7 @@ static void conv_sides(pctx *c, int i)
 static void l2_candidates(pctx *c)
 {
     const jc_analysis *an = c->an;
-    jc_eff_plan *p = c->p;
+    jci_eff_plan *p = c->p;
     int prev = -1;
     for (size_t i = 0; i < an->n_nodes; i++) {
         const jc_counted_node *n = &an->nodes[i];
@@ -463,7 +463,7 @@ static void l2_candidates(pctx *c)
  * fails. */
 static jc_status alloc_arrays(pctx *c, jci_arena *a, size_t n)
 {
-    jc_eff_plan *p = c->p;
+    jci_eff_plan *p = c->p;
     double **dbl[] = {&p->bytes, &p->flops, &p->side_bytes, &p->side_kernels, &p->out_bytes, &p->in_bytes,
                       &p->bn_bytes, &p->xform_bytes, &p->norm_bytes, &p->l2_bytes, &p->l2_max};
     int **ints[] = {&p->partner, &c->grp, &c->seed};
@@ -478,8 +478,8 @@ static jc_status alloc_arrays(pctx *c, jci_arena *a, size_t n)
     return ok ? JC_OK : JC_ERR_NOMEM;
 }
 
-jc_status jci_eff_plan_build(const jc_eff_model *m, const jc_analysis *an, double run_bytes,
-                            int tensor_cores, jci_arena *a, jc_eff_plan *p)
+jc_status jci_eff_plan_build(const jci_eff_model *m, const jc_analysis *an, double run_bytes,
+                            int tensor_cores, jci_arena *a, jci_eff_plan *p)
 {
     memset(p, 0, sizeof *p);
     if (m->runtime == JC_RUNTIME_ENGINE) return JC_ERR_USAGE;

@@ -23,7 +23,7 @@ static jc_range range_of(const jc_constant *c)
     return r;
 }
 
-jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev, jc_power_model *pm,
+jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev, jci_power_model *pm,
                                  jc_diag *d)
 {
     static const char *const gpu[JC_PW_N] = {"power_k_compute_gpu", "power_k_memory_gpu",
@@ -68,7 +68,7 @@ const jc_constant *jci_power_mem_constant(const jc_hwdb *db, const jc_device *de
 
 /* The DRAM power of the device's memory type at full bandwidth (e_mem x
  * BW), when the type has an energy per bit in the database. */
-static void setup_memory(jci_builder *b, const jc_hwdb *db, const jc_device *dev, double bw, jc_power_model *pm)
+static void setup_memory(jci_builder *b, const jc_hwdb *db, const jc_device *dev, double bw, jci_power_model *pm)
 {
     const jc_constant *c = jci_power_mem_constant(db, dev);
     if (!c || !(bw > 0)) {
@@ -87,7 +87,7 @@ static void setup_memory(jci_builder *b, const jc_hwdb *db, const jc_device *dev
 /* The limit busy power is capped at: user_limit (inside the device's
  * configurable range), else the device's power_limit_w, else its TDP. */
 static jc_status setup_limit(jci_builder *b, const jc_device *dev, double idle, double tdp, double user_limit,
-                             jc_power_model *pm)
+                             jci_power_model *pm)
 {
     const jc_sourced *pl = &dev->power_limit_w;
     if (given(user_limit)) {
@@ -113,7 +113,7 @@ static jc_status setup_limit(jci_builder *b, const jc_device *dev, double idle, 
 /* The die's power at its boost clock (B of power.h): the device's
  * boost_power_w, else its TDP, recorded when it matters (the device has
  * one, or a limit below the TDP lowers the clocks). */
-static void setup_boost(jci_builder *b, const jc_device *dev, double tdp, jc_power_model *pm)
+static void setup_boost(jci_builder *b, const jc_device *dev, double tdp, jci_power_model *pm)
 {
     const jc_sourced *bp = &dev->boost_power_w;
     if (bp->present && bp->value > tdp)
@@ -126,7 +126,7 @@ static void setup_boost(jci_builder *b, const jc_device *dev, double tdp, jc_pow
 }
 
 jc_status jci_power_setup(jci_builder *b, const jc_hwdb *db, const jc_device *dev, double bw, jc_range idle,
-                          jc_range tdp, double user_limit, int record_launch, jc_power_model *pm)
+                          jc_range tdp, double user_limit, int record_launch, jci_power_model *pm)
 {
     static const char *const labels[JC_PW_N] = {
         "power: compute coefficient k_c in activity = 1 - exp(-(k_c u_c + k_m u_m))",
@@ -148,14 +148,14 @@ static double clamp01(double x)
     return !(x > 0) ? 0 : x > 1 ? 1 : x;
 }
 
-double jci_power_activity(const jc_power_model *pm, double u_compute, double u_memory, int sc)
+double jci_power_activity(const jci_power_model *pm, double u_compute, double u_memory, int sc)
 {
     double z = jci_pick(pm->k[JC_PW_K_COMPUTE], sc, JCI_RAISES) * clamp01(u_compute) +
                jci_pick(pm->k[JC_PW_K_MEMORY], sc, JCI_RAISES) * clamp01(u_memory);
     return 1 - exp(-z);
 }
 
-double jci_power_uncapped_w(const jc_power_model *pm, double u_compute, double u_memory, int sc)
+double jci_power_uncapped_w(const jci_power_model *pm, double u_compute, double u_memory, int sc)
 {
     double idle = jci_pick(pm->idle_w, sc, JCI_RAISES), tdp = jci_pick(pm->tdp_w, sc, JCI_RAISES);
     if (tdp < idle) tdp = idle;
@@ -164,7 +164,7 @@ double jci_power_uncapped_w(const jc_power_model *pm, double u_compute, double u
     return idle + (tdp - idle) * jci_power_activity(pm, u_compute, u_memory, sc) + mem;
 }
 
-double jci_power_cap_clock(const jc_power_model *pm, double u_compute, double u_memory, int sc)
+double jci_power_cap_clock(const jci_power_model *pm, double u_compute, double u_memory, int sc)
 {
     double idle = jci_pick(pm->idle_w, sc, JCI_RAISES), tdp = jci_pick(pm->tdp_w, sc, JCI_RAISES);
     double lim = pm->limit_w, boost = pm->boost_w > tdp ? pm->boost_w : tdp;
@@ -178,7 +178,7 @@ double jci_power_cap_clock(const jc_power_model *pm, double u_compute, double u_
     return pb > lim ? pow((lim - idle) / (pb - idle), 1.0 / 3.0) : 1;
 }
 
-void jci_power_record_cap_clock(jci_builder *b, const jc_device *dev, const jc_power_model *pm, double r)
+void jci_power_record_cap_clock(jci_builder *b, const jc_device *dev, const jci_power_model *pm, double r)
 {
     double f = dev->boost_ghz > 0 ? dev->boost_ghz * 1e3 : 0;
     const char *lim = FMT_N(pm->limit_w);
@@ -192,8 +192,8 @@ void jci_power_record_cap_clock(jci_builder *b, const jc_device *dev, const jc_p
                        R1(r), "", JC_ORIGIN_DERIVED, "power.limit_w and power.boost_w (power.h)");
 }
 
-double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
-                         jc_power_phase phase, int sc)
+double jci_power_device_w(const jci_power_model *pm, double u_compute, double u_memory,
+                         jci_power_phase phase, int sc)
 {
     double idle = jci_pick(pm->idle_w, sc, JCI_RAISES), tdp = jci_pick(pm->tdp_w, sc, JCI_RAISES);
     if (tdp < idle) tdp = idle;
@@ -221,19 +221,19 @@ static const char *const HC_IDS[JC_HOSTCLASS_COUNT][2] = {
     {"host_class_embedded_w", "host_class_embedded_idle_w"},
 };
 
-const char *jci_host_class_name(jc_host_class c)
+const char *jci_host_class_name(jci_host_class c)
 {
     return (unsigned)c < JC_HOSTCLASS_COUNT ? HC_NAMES[c] : "?";
 }
 
-jc_host_class jci_host_class_parse(const char *s)
+jci_host_class jci_host_class_parse(const char *s)
 {
     for (int i = 0; s && i < JC_HOSTCLASS_COUNT; i++)
-        if (!jci_strcasecmp(s, HC_NAMES[i])) return (jc_host_class)i;
+        if (!jci_strcasecmp(s, HC_NAMES[i])) return (jci_host_class)i;
     return JC_HOSTCLASS_COUNT;
 }
 
-double jci_host_class_devices(jc_host_class c)
+double jci_host_class_devices(jci_host_class c)
 {
     switch (c) {
     case JC_HOSTCLASS_WORKSTATION: return 2;
@@ -245,12 +245,12 @@ double jci_host_class_devices(jc_host_class c)
     }
 }
 
-double jci_host_class_hosts(jc_host_class c, double devices)
+double jci_host_class_hosts(jci_host_class c, double devices)
 {
     return ceil(devices / jci_host_class_devices(c));
 }
 
-jc_host_class jci_host_class_default(const jc_device *dev, double devices)
+jci_host_class jci_host_class_default(const jc_device *dev, double devices)
 {
     if (!dev || dev->kind == JC_DEVICE_CPU) return JC_HOSTCLASS_NONE;
     if (dev->kind == JC_DEVICE_TPU) return JC_HOSTCLASS_TPU;
@@ -262,7 +262,7 @@ jc_host_class jci_host_class_default(const jc_device *dev, double devices)
     return JC_HOSTCLASS_SERVER8;
 }
 
-jc_status jci_host_class_resolve(const jc_hwdb *db, jc_host_class c, const jc_constant **busy,
+jc_status jci_host_class_resolve(const jc_hwdb *db, jci_host_class c, const jc_constant **busy,
                                 const jc_constant **idle, jc_diag *d)
 {
     *busy = *idle = NULL;

@@ -43,15 +43,15 @@
 #include "base/jc_internal.h"
 #include "estimate/builder.h"
 
-typedef enum jc_power_phase {
+typedef enum jci_power_phase {
     JC_POWER_BUSY = 0,    /* kernels running */
     JC_POWER_LAUNCH = 1,  /* launch-bound: the device waits on the host */
     JC_POWER_IDLE = 2     /* the device waits (other devices work) */
-} jc_power_phase;
+} jci_power_phase;
 
 enum { JC_PW_K_COMPUTE = 0, JC_PW_K_MEMORY, JC_PW_A_LAUNCH, JC_PW_N };
 
-typedef struct jc_power_model {
+typedef struct jci_power_model {
     jc_range idle_w, tdp_w;            /* device idle and TDP, W */
     jc_range k[JC_PW_N];               /* k_compute, k_memory, a_launch */
     const jc_constant *src[JC_PW_N];   /* their hwdb constants */
@@ -60,7 +60,7 @@ typedef struct jc_power_model {
     double limit_w;                    /* power limit L, W (0: none) */
     double boost_w;                    /* B: the die's power holding its boost clock at full
                                           activity, W (0: the TDP) */
-} jc_power_model;
+} jci_power_model;
 
 /* Fills the coefficients of pm for device dev (GPU/SoC/accelerator
  * constants `power_*_gpu`, TPU constants `power_*_tpu`); the caller sets
@@ -69,7 +69,7 @@ typedef struct jc_power_model {
  * no memory term, no limit, the die holds its boost clock at its TDP).  Errors (JC_ERR_HWDB) name a missing constant.  pm
  * points into db. */
 jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev,
-                                 jc_power_model *pm, jc_diag *d);
+                                 jci_power_model *pm, jc_diag *d);
 
 /* The one set-up of a device's power model for every path (the estimate's
  * roofline method and LLM serving): the coefficients (jci_power_model_resolve,
@@ -84,7 +84,7 @@ jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev,
  * boost_power_w; without one it is its TDP, a fallback recorded (as
  * power.boost_w) only when a power limit below the TDP is in play. */
 jc_status jci_power_setup(jci_builder *b, const jc_hwdb *db, const jc_device *dev, double bw, jc_range idle,
-                          jc_range tdp, double user_limit, int record_launch, jc_power_model *pm);
+                          jc_range tdp, double user_limit, int record_launch, jci_power_model *pm);
 
 /* The hwdb constant of the DRAM access energy per bit (pJ/bit) of dev's
  * memory type (mem_pj_per_bit_hbm, _gddr5, _gddr6; power.c's table), or
@@ -95,8 +95,8 @@ const jc_constant *jci_power_mem_constant(const jc_hwdb *db, const jc_device *de
 /* Power of one device, W, at most pm->limit_w when that is set.  sc: 0
  * the low corner (low coefficients, low idle), 1 central, 2 the high
  * corner.  Utilisations are clamped to [0, 1]. */
-double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_memory,
-                         jc_power_phase phase, int sc);
+double jci_power_device_w(const jci_power_model *pm, double u_compute, double u_memory,
+                         jci_power_phase phase, int sc);
 
 /* The clock ratio f_cap / f_boost (in (0, 1]) of a busy device at
  * utilisations (u_c, u_m) under the limit L = pm->limit_w (its default,
@@ -107,24 +107,24 @@ double jci_power_device_w(const jc_power_model *pm, double u_compute, double u_m
  * clock there: without boost_w, a limit at or above the TDP is the design
  * point, as before B).  A compute-bound kernel takes 1 / ratio as long and
  * draws L meanwhile. */
-double jci_power_cap_clock(const jc_power_model *pm, double u_compute, double u_memory, int sc);
+double jci_power_cap_clock(const jci_power_model *pm, double u_compute, double u_memory, int sc);
 
 /* Names the clocks the power limit leaves in b (assumption
  * power.cap_clock): r, the compute-bound kernels' time-weighted clock
  * ratio (< 1; the caller records it only then), in MHz of dev's boost
  * clock where it has one, else as a fraction of it.  Every path that
  * takes jci_power_cap_clock (the estimate, LLM serving) names it here. */
-void jci_power_record_cap_clock(jci_builder *b, const jc_device *dev, const jc_power_model *pm, double r);
+void jci_power_record_cap_clock(jci_builder *b, const jc_device *dev, const jci_power_model *pm, double r);
 
 /* Busy power without the limit (the cap's input), W. */
-double jci_power_uncapped_w(const jc_power_model *pm, double u_compute, double u_memory, int sc);
+double jci_power_uncapped_w(const jci_power_model *pm, double u_compute, double u_memory, int sc);
 
 /* Dynamic activity (P - idle) / (TDP - idle) at (u_c, u_m), central. */
-double jci_power_activity(const jc_power_model *pm, double u_compute, double u_memory, int sc);
+double jci_power_activity(const jci_power_model *pm, double u_compute, double u_memory, int sc);
 
 /* ---- host by system class ---------------------------------------------- */
 
-typedef enum jc_host_class {
+typedef enum jci_host_class {
     JC_HOSTCLASS_NONE = 0,        /* CPU device: its own host */
     JC_HOSTCLASS_WORKSTATION,     /* desktop workstation, 1-2 consumer cards */
     JC_HOSTCLASS_SERVER2,         /* 1-2 accelerator server */
@@ -133,34 +133,34 @@ typedef enum jc_host_class {
     JC_HOSTCLASS_TPU,             /* TPU pod host share per chip */
     JC_HOSTCLASS_EMBEDDED,        /* SoC module on its carrier board */
     JC_HOSTCLASS_COUNT
-} jc_host_class;
+} jci_host_class;
 
 /* "none", "desktop-workstation", "server-2", "server-4", "server-8",
  * "tpu-host", "embedded-module": static strings. */
-const char *jci_host_class_name(jc_host_class c);
+const char *jci_host_class_name(jci_host_class c);
 /* A class name as above (case-insensitive); JC_HOSTCLASS_COUNT when
  * unknown. */
-jc_host_class jci_host_class_parse(const char *s);
+jci_host_class jci_host_class_parse(const char *s);
 
 /* The default class for `devices` x dev: CPU none, consumer form factor
  * workstation, TPU tpu-host, SoC module embedded-module, else a server
  * sized by the count. */
-jc_host_class jci_host_class_default(const jc_device *dev, double devices);
+jci_host_class jci_host_class_default(const jc_device *dev, double devices);
 
 /* Devices one host of class c holds (workstation 2, server-2 2, server-4 4,
  * server-8 8, tpu-host 1: its constant is per chip). */
-double jci_host_class_devices(jc_host_class c);
+double jci_host_class_devices(jci_host_class c);
 
 /* Hosts of class c that `devices` devices need: ceil(devices / per host)
  * (tpu-host: one share per chip). */
-double jci_host_class_hosts(jc_host_class c, double devices);
+double jci_host_class_hosts(jci_host_class c, double devices);
 
 /* The class's host power per host while the job runs (constant
  * host_class_<name>_w, per chip for tpu-host) and while it idles
  * (host_class_<name>_idle_w).  *busy / *idle point into db.  Errors:
  * JC_ERR_USAGE for the class none, JC_ERR_HWDB for a missing constant
  * (named). */
-jc_status jci_host_class_resolve(const jc_hwdb *db, jc_host_class c, const jc_constant **busy,
+jc_status jci_host_class_resolve(const jc_hwdb *db, jci_host_class c, const jc_constant **busy,
                                 const jc_constant **idle, jc_diag *d);
 
 #endif

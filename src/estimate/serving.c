@@ -154,7 +154,7 @@ typedef struct sv {
     double lat, tile_m, dq_ops, link_bw;
     jc_range band_t, band_e;             /* the folds' residual quantiles of time and J/token */
     jc_range memfrac;
-    jc_power_model pm;                   /* the device power model (power.h) with the serving coefficients */
+    jci_power_model pm;                   /* the device power model (power.h) with the serving coefficients */
 } sv;
 
 /* A serving constant by its id alone (no device or runtime qualifier). */
@@ -206,7 +206,7 @@ double jci_sv_imbalance(double slots, double ep)
     return f > ep ? ep : f;
 }
 
-double jci_sv_part_time(const jc_power_model *pm, double t_c, double t_m, double flops, double bytes, double peak,
+double jci_sv_part_time(const jci_power_model *pm, double t_c, double t_m, double flops, double bytes, double peak,
                         double bw, double *r)
 {
     *r = 1;

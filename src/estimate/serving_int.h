@@ -47,7 +47,7 @@ double jci_sv_imbalance(double slots, double ep);
  * bytes / (t_c bw), central case; flops and bytes per device): t_c / r,
  * drawing the limit meanwhile.  *r receives r (1 where memory-bound, where
  * the limit does not bind, or pm NULL). */
-struct jc_power_model;
-double jci_sv_part_time(const struct jc_power_model *pm, double t_c, double t_m, double flops, double bytes,
+struct jci_power_model;
+double jci_sv_part_time(const struct jci_power_model *pm, double t_c, double t_m, double flops, double bytes,
                         double peak, double bw, double *r);
 #endif

@@ -163,7 +163,7 @@ jc_status jci_site_host(jci_builder *b, jci_site *x, jc_estimate *e)
         return JC_OK;
     }
     /* no host named: the system class of the device (#18 item 4) */
-    jc_host_class hc = jci_host_class_default(x->dev, x->G);
+    jci_host_class hc = jci_host_class_default(x->dev, x->G);
     if (hc == JC_HOSTCLASS_NONE) {
         x->host_on = 0;
         jci_bld_assume(b, "host.power_w", "host power: none (system class 'none')", R1(0), "W", JC_ORIGIN_DEFAULT,
@@ -249,7 +249,7 @@ jc_status jci_site_cpu_usage(jci_builder *b, jci_site *x)
         return jci_bld_fail(b, JC_ERR_USAGE, "--cpu-usage and a trace that measured the host both give the host power");
     if ((st = cpu_usage_of(b, x, &u, &origin, &src))) return st;
     if (!given(u)) return JC_OK;
-    jc_host_class hc = jci_host_class_default(x->dev, x->G);
+    jci_host_class hc = jci_host_class_default(x->dev, x->G);
     if (origin != JC_ORIGIN_USER && hc == JC_HOSTCLASS_NONE) return JC_OK;   /* no class idle/busy to scale by */
     const jc_constant *busy = NULL, *idle = NULL;
     jc_diag tmp;

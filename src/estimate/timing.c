@@ -18,7 +18,7 @@ struct jci_est_share {
     const jc_analysis *an;
     jci_arena *a;         /* the plans' arrays */
     size_t n;
-    struct { jc_runtime runtime; double run_bytes; int tensor_cores; jc_eff_plan plan; } p[SHARE_PLANS];
+    struct { jci_runtime runtime; double run_bytes; int tensor_cores; jci_eff_plan plan; } p[SHARE_PLANS];
 };
 
 jci_est_share *jci_est_share_new(const jc_analysis *an)
@@ -40,7 +40,7 @@ void jci_est_share_free(jci_est_share *sh)
     free(sh);
 }
 
-const jc_eff_plan *jci_est_plan(est *s, double run_bytes, int tensor_cores)
+const jci_eff_plan *jci_est_plan(est *s, double run_bytes, int tensor_cores)
 {
     /* the plan reads the analysis, the runtime and these two alone (fusion.c) */
     jci_est_share *sh = s->share && s->share->an == s->an ? s->share : NULL;
@@ -49,7 +49,7 @@ const jc_eff_plan *jci_est_plan(est *s, double run_bytes, int tensor_cores)
             sh->p[i].tensor_cores == tensor_cores)
             return &sh->p[i].plan;
     int keep = sh && sh->n < SHARE_PLANS;
-    jc_eff_plan *p = keep ? &sh->p[sh->n].plan : jci_arena_alloc(s->b.a, sizeof *p);
+    jci_eff_plan *p = keep ? &sh->p[sh->n].plan : jci_arena_alloc(s->b.a, sizeof *p);
     if (!p || jci_eff_plan_build(&s->eff, s->an, run_bytes, tensor_cores, keep ? sh->a : s->b.a, p) != JC_OK)
         return NULL;
     if (keep) {
@@ -64,7 +64,7 @@ const jc_eff_plan *jci_est_plan(est *s, double run_bytes, int tensor_cores)
 /* The runtime's kernels over the graph (fusion.c), built once per
  * estimate or taken from the grid's share; NULL for the engine profile or
  * a user's utilisation. */
-static const jc_eff_plan *plan_of(est *s)
+static const jci_eff_plan *plan_of(est *s)
 {
     if (s->plan_state == 0) {
         s->plan_state = -1;
@@ -85,11 +85,11 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
                         jc_est_node *nodes, jci_pass_stats *ps)
 {
     const jc_analysis *an = s->an;
-    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->util_user ? 0 : s->sms,
+    jci_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->util_user ? 0 : s->sms,
                         s->util_user ? 0 : s->l2, s->bw_sus};
     int bits = (int)jci_est_prec_bits(s->prec);
     dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
-    jc_eff_model m = s->eff;
+    jci_eff_model m = s->eff;
     if (s->util_user) {
         /* the user's (or a calibration's) MFU is the achieved fraction of
          * matrix nodes */
@@ -98,7 +98,7 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
         m.v[JC_EFF_TILE_M] = m.v[JC_EFF_TILE_N] = R1(0);
         m.v[JC_EFF_UNALIGNED] = R1(1);
     }
-    const jc_eff_plan *plan = plan_of(s);
+    const jci_eff_plan *plan = plan_of(s);
     double idle = jci_pick(s->idle, sc, JCI_RAISES);
     *t_busy = *e_dyn = 0;
     if (t_bwd) *t_bwd = *e_bwd = 0;
@@ -109,7 +109,7 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
         double tn = 0, en = 0, fl = 0, by = 0;
         int mem = 0, floor_bound = 0;
         for (int back = 0; back <= (t_bwd ? 1 : 0); back++) {
-            jc_node_time nt;
+            jci_node_time nt;
             jci_eff_node_time(&m, &dv, an, plan, i, jci_est_node_byte_scale(s, n), sc, back, &nt);
             double p = idle;
             if (nt.t > 0 && (s->pw_on || s->pw_clk)) {

@@ -292,9 +292,9 @@ static double mem_bytes(const est *s, const tstate *t, const tshape *h, const tl
 
 /* Forward + backward time of a GEMM of M x N output and reduction K
  * (dgrad M x K over N, wgrad K x N over M), plus a recomputed forward. */
-static double gemm_fb(const est *s, const jc_eff_device *dv, double M, double N, double K, double cnt, int sc)
+static double gemm_fb(const est *s, const jci_eff_device *dv, double M, double N, double K, double cnt, int sc)
 {
-    const jc_eff_model *m = &s->eff;
+    const jci_eff_model *m = &s->eff;
     double f = jci_eff_gemm_s(m, dv, M, N, K, cnt, sc);
     double wgrad = s->frozen_base ? 0 : jci_eff_gemm_s(m, dv, K, N, M, cnt, sc);   /* LoRA: a frozen weight */
     return f * (1 + s->rc) + jci_eff_gemm_s(m, dv, M, K, N, cnt, sc) + wgrad;
@@ -335,7 +335,7 @@ static double allreduce_s(const tstate *t, double n, double bytes, double stride
 static double micro_batch(const est *s, const tstate *t, const tlay *y, double S, int sc, double *parts)
 {
     const tshape *h = &t->sh;
-    jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
+    jci_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
     int bits = (int)jci_est_prec_bits(s->prec);
     dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
     double T = y->mbs * S / y->cp, tp = y->tp, d = h->d;
@@ -438,7 +438,7 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     double one[P_N] = {0};
     double mf = micro_batch(s, t, y, st->S, sc, one);
     if (t->teacher > 0) {
-        jc_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
+        jci_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
         double T = y->mbs * st->S / y->cp;
         one[P_TEACHER] = jci_eff_gemm_s(&s->eff, &dv, T, h->d, h->d, t->teacher / (h->d * h->d * y->tp * y->pp), sc);
         mf += 2 * T * t->teacher / (y->tp * y->pp);
@@ -479,7 +479,7 @@ static double step_time(const est *s, tstate *t, int g, int sc)
         p[P_DP] = fmax(0, t_dp - ov * t_mb);
     }
     /* optimizer: its bytes per parameter of the shard this device updates */
-    jc_eff_device dvo = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
+    jci_eff_device dvo = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
     double bw = jci_eff_bw(&s->eff, &dvo, sc);
     p[P_OPT] = t->opt_bytes_pp * shard / bw;
     double sum = 0;

@@ -171,7 +171,7 @@ static jc_status fit_power(const jc_job *job, const jc_analysis *an, const jc_hw
     jc_status st = jc_estimate_run(&j, an, db, &e, d);
     if (st) return st;
     const jc_device *dev = e->device;
-    jc_power_model pm;
+    jci_power_model pm;
     if ((st = jci_power_model_resolve(db, dev, &pm, d))) {
         jc_estimate_free(e);
         return st;

@@ -26,7 +26,7 @@ typedef struct fitset {
     size_t np;
     double within;         /* sum of squares of the samples about their bin means, W^2 */
     double n;              /* samples */
-    jc_power_model pm;     /* idle and TDP set; k per trial */
+    jci_power_model pm;     /* idle and TDP set; k per trial */
     int two;               /* k_m fitted too (else um is not used) */
 } fitset;
 
@@ -39,7 +39,7 @@ static jc_range r1(double v)
 
 static double model(const fitset *s, const double *k, const pt *q)
 {
-    jc_power_model pm = s->pm;
+    jci_power_model pm = s->pm;
     pm.k[JC_PW_K_COMPUTE] = r1(k[0]);
     pm.k[JC_PW_K_MEMORY] = r1(s->two ? k[1] : 0);
     return jci_power_device_w(&pm, q->g, s->two ? q->m : 0, JC_POWER_BUSY, 1);
@@ -256,7 +256,7 @@ static void fit_set(fitset *s, int np, jc_power_fit *f, double *k, double *se)
     f->rms_before_w = sqrt(sse(s, k0) / s->n);
 }
 
-void jci_trace_power_fit(const jc_trace *t, const jc_power_model *pm0, double uc_run, double um_run,
+void jci_trace_power_fit(const jc_trace *t, const jci_power_model *pm0, double uc_run, double um_run,
                          jc_power_fit *f)
 {
     const tr_pgrid *g = tr_power_grid(t);

@@ -15,7 +15,7 @@
  * values used), uc_run / um_run the run's compute and memory utilisation
  * on the model's scale over the trace's active window (NAN or 0: unknown).
  * Fills *f (fitted, or why not in f->note); never fails. */
-void jci_trace_power_fit(const jc_trace *t, const jc_power_model *pm0, double uc_run, double um_run,
+void jci_trace_power_fit(const jc_trace *t, const jci_power_model *pm0, double uc_run, double um_run,
                          jc_power_fit *f);
 
 #endif /* JC_TRACE_FIT_H */

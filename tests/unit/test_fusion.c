@@ -22,7 +22,7 @@ typedef struct counts {
     int attn, groups, own_softmax, own_reduce, own_erf, side_convs, side_kernels, convs, kernels;
 } counts;
 
-static int plan_counts(const char *model, jc_runtime r, int tensor_cores, counts *c)
+static int plan_counts(const char *model, jci_runtime r, int tensor_cores, counts *c)
 {
     char path[512];
     snprintf(path, sizeof path, "tests/models/torchvision/%s.onnx", model);
@@ -37,8 +37,8 @@ static int plan_counts(const char *model, jc_runtime r, int tensor_cores, counts
         jc_model_free(m);
         return 0;
     }
-    jc_eff_model em;
-    jc_eff_plan p;
+    jci_eff_model em;
+    jci_eff_plan p;
     jci_arena *a = jci_arena_new();
     int ok = a && jci_eff_resolve(db, r, 0, &em, &d) == JC_OK &&
              jci_eff_plan_build(&em, an, 2, tensor_cores, a, &p) == JC_OK;
@@ -80,8 +80,8 @@ static void test_vit_attention_and_norms(void)
     CHECK(plan_counts("vit_b_16", JC_RUNTIME_COMPILED, 1, &c));
     /* compiled fuses each residual add with the layer norm after it */
     CHECK(c.attn == 12 && c.kernels + 12 <= e.kernels);
-    jc_eff_model em;
-    jc_eff_plan pl;
+    jci_eff_model em;
+    jci_eff_plan pl;
     jc_diag d;
     CHECK(jci_eff_resolve(db, JC_RUNTIME_ENGINE, 0, &em, &d) == JC_OK);
     CHECK(jci_eff_plan_build(&em, NULL, 2, 1, NULL, &pl) == JC_ERR_USAGE);
@@ -102,11 +102,11 @@ static void test_conv_side_kernels(void)
 
 static void test_gemm_model(void)
 {
-    jc_eff_model m;
+    jci_eff_model m;
     jc_diag d;
     CHECK(jci_eff_resolve(db, JC_RUNTIME_EAGER, 0, &m, &d) == JC_OK);
     double P = 100e12, eta = m.v[JC_EFF_ETA_MATRIX].central, fill = m.v[JC_EFF_FILL_S].central;
-    jc_eff_device dv = {P, 20e12, 1e12, 1, 8, 64, 0, 0};
+    jci_eff_device dv = {P, 20e12, 1e12, 1, 8, 64, 0, 0};
     /* 8192 x 8192 x 8192: 64 x 128 = 8192 tiles of 128 x 64, 128 full
      * waves over 64 SMs, aligned: (F + P eta fill) / (P eta) */
     jc_gemm_shape g = {8192, 8192, 8192, 1};
@@ -125,7 +125,7 @@ static void test_gemm_model(void)
     double tv = jci_eff_gemm_compute_s(&m, &dv, &dw, 1);
     CHECK(fabs(tv - 2.0 * 100000 * 4 * 36 * 32 / (20e12 * m.v[JC_EFF_ETA_VECTOR].central)) < 1e-9 * tv);
     /* the whole kernel: operands at 2 bytes, memory term, launch floor */
-    jc_node_time nt;
+    jci_node_time nt;
     jc_gemm_shape tiny = {8, 8, 8, 1};
     jci_eff_gemm_time(&m, &dv, &tiny, -1, 2, 1, &nt);
     /* (its padded tile and fill take 2 us: below the launch floor) */
@@ -141,7 +141,7 @@ static void test_gemm_model(void)
  * a floor); the engine profile has no CPU path. */
 static void test_cpu_kernel_path(void)
 {
-    jc_eff_model m, e;
+    jci_eff_model m, e;
     jc_diag d;
     CHECK(jci_eff_resolve(db, JC_RUNTIME_COMPILED, 1, &m, &d) == JC_OK);
     CHECK(m.cpu_path && !strcmp(m.id[JC_EFF_ETA_MATRIX], "cpu_kernel_eta_matrix") &&
@@ -150,7 +150,7 @@ static void test_cpu_kernel_path(void)
     CHECK(!e.cpu_path && !strcmp(e.id[JC_EFF_ETA_MATRIX], "runtime_engine_eta_matrix"));
     double P = 3e12, eta = m.v[JC_EFF_ETA_MATRIX].central, fill = m.v[JC_EFF_FILL_S].central;
     double call = m.v[JC_EFF_LAUNCH_S].central;
-    jc_eff_device cpu = {P, P, 100e9, 0, 0, 0, 0, 0};
+    jci_eff_device cpu = {P, P, 100e9, 0, 0, 0, 0, 0};
     /* N = 96 on a CPU: no tile padding (a GPU's 64-wide tiles would hold
      * 96 / 128 useful columns) */
     jc_gemm_shape n96 = {8192, 96, 8192, 1};
@@ -158,7 +158,7 @@ static void test_cpu_kernel_path(void)
     double t96 = jci_eff_gemm_compute_s(&m, &cpu, &n96, 1);
     CHECK(fabs(t96 - (f96 + P * eta * fill) / (P * eta)) < 1e-9 * t96);
     /* the whole kernel: its compute, then the call cost on top */
-    jc_node_time nt;
+    jci_node_time nt;
     jc_gemm_shape tiny = {8, 8, 8, 1};
     jci_eff_gemm_time(&m, &cpu, &tiny, -1, 4, 1, &nt);
     CHECK(call > 0 && fabs(nt.t - jci_eff_gemm_compute_s(&m, &cpu, &tiny, 1) - call) < 1e-12);
@@ -171,33 +171,33 @@ static void test_cpu_kernel_path(void)
  * time at that bandwidth with its latency. */
 static void test_sustained_bandwidth(void)
 {
-    jc_eff_model m;
+    jci_eff_model m;
     jc_diag d;
     CHECK(jci_eff_resolve(db, JC_RUNTIME_COMPILED, 1, &m, &d) == JC_OK);
     /* eta_bw and latency set by hand: 0.9 [0.8-1], 1 us */
     m.v[JC_EFF_ETA_BW] = (jc_range){0.8, 0.9, 1.0};
     m.v[JC_EFF_LAT_S] = (jc_range){1e-6, 1e-6, 1e-6};
     m.v[JC_EFF_LAUNCH_S] = (jc_range){0, 0, 0};
-    jc_eff_device dv = {3e12, 3e12, 100e9, 0, 0, 0, 0, 0};
+    jci_eff_device dv = {3e12, 3e12, 100e9, 0, 0, 0, 0, 0};
     CHECK(fabs(jci_eff_bw(&m, &dv, 1) - 90e9) < 1 && fabs(jci_eff_bw(&m, &dv, 2) - 80e9) < 1 &&
           fabs(jci_eff_bw(&m, &dv, 0) - 100e9) < 1);
     dv.bw_sustained = 56e9;
     CHECK(jci_eff_bw(&m, &dv, 0) == 56e9 && jci_eff_bw(&m, &dv, 1) == 56e9 && jci_eff_bw(&m, &dv, 2) == 56e9);
-    jc_eff_device none = {3e12, 3e12, 0, 0, 0, 0, 0, 0};
+    jci_eff_device none = {3e12, 3e12, 0, 0, 0, 0, 0, 0};
     CHECK(jci_eff_bw(&m, &none, 1) == 0);
     /* a 56 MB copy through the GEMM model's memory term: no compute to
      * speak of (K = 1), (56e6 + 100e9 x 1e-6) / 56e9 = 1.0017857 ms */
-    jc_node_time nt;
+    jci_node_time nt;
     jc_gemm_shape copy = {1, 1, 1, 1};
     jci_eff_gemm_time(&m, &dv, &copy, 56e6, 4, 1, &nt);
     CHECK(nt.bound == JC_BOUND_MEMORY && fabs(nt.t - 56.1e6 / 56e9) < 1e-12);
 }
 
 /* Time of node i on dv (central) with plan p, forward or backward. */
-static double node_t(const jc_eff_model *m, const jc_eff_device *dv, const jc_analysis *an,
-                     const jc_eff_plan *p, size_t i, int backward)
+static double node_t(const jci_eff_model *m, const jci_eff_device *dv, const jc_analysis *an,
+                     const jci_eff_plan *p, size_t i, int backward)
 {
-    jc_node_time nt;
+    jci_node_time nt;
     jci_eff_node_time(m, dv, an, p, i, 1, 1, backward, &nt);
     return nt.t;
 }
@@ -209,8 +209,8 @@ static double node_t(const jc_eff_model *m, const jc_eff_device *dv, const jc_an
 typedef struct pt1_plan {
     jc_model *mo;
     jc_analysis *an;
-    jc_eff_model m;
-    jc_eff_plan p;
+    jci_eff_model m;
+    jci_eff_plan p;
     jci_arena *a;
 } pt1_plan;
 
@@ -241,11 +241,11 @@ static void test_backward_and_l2(void)
 {
     pt1_plan pl;
     if (!pt1_plan_open(&pl, "tests/models/torchvision/resnet50.onnx", 8)) return;
-    jc_eff_model m = pl.m;
-    jc_eff_plan p = pl.p;
+    jci_eff_model m = pl.m;
+    jci_eff_plan p = pl.p;
     const jc_analysis *an = pl.an;
     jci_arena *a = pl.a;
-    jc_eff_device dv = {100e12, 20e12, 1e12, 1, 8, 64, 0, 0};
+    jci_eff_device dv = {100e12, 20e12, 1e12, 1, 8, 64, 0, 0};
     int xf = 0, l2 = 0, bwd = 0;
     for (size_t i = 0; a && i < an->n_nodes; i++) {
         if (!an->nodes[i].counted || p.role[i] == JC_PLAN_FUSED) continue;
@@ -261,7 +261,7 @@ static void test_backward_and_l2(void)
         if (p.l2_bytes[i] > 0 && an->nodes[i].cost.cls != JC_CLASS_MATRIX && !l2) {
             /* an input the previous kernel wrote: from the L2 when it fits */
             double t = node_t(&m, &dv, an, &p, i, 0);
-            jc_eff_device big = dv, small = dv;
+            jci_eff_device big = dv, small = dv;
             big.l2 = 2 * p.l2_max[i];
             small.l2 = p.l2_max[i] / 2;
             l2 = node_t(&m, &big, an, &p, i, 0) < t && node_t(&m, &small, an, &p, i, 0) == t &&
@@ -270,7 +270,7 @@ static void test_backward_and_l2(void)
         if (!bwd) {
             /* every backward kernel's time over kernel_eta_backward */
             double t = node_t(&m, &dv, an, &p, i, 1);
-            jc_eff_model h = m;
+            jci_eff_model h = m;
             h.v[JC_EFF_ETA_BWD] = (jc_range){0.5, 0.5, 0.5};
             double e = m.v[JC_EFF_ETA_BWD].central;
             bwd = t > 0 && fabs(node_t(&h, &dv, an, &p, i, 1) - t * e / 0.5) < 1e-12 * t &&
@@ -287,7 +287,7 @@ static void test_norm_backward(void)
 {
     pt1_plan pl;
     if (!pt1_plan_open(&pl, "tests/models/torchvision/vit_b_16.onnx", 2)) return;
-    jc_eff_plan p = pl.p;
+    jci_eff_plan p = pl.p;
     const jc_analysis *an = pl.an;
     jci_arena *a = pl.a;
     int norms = 0, soft_extra = 0;

@@ -30,7 +30,7 @@ static void test_power_equation(void)
     const jc_device *a100 = dev("nvidia-a100-sxm4-80gb");
     CHECK(a100 != NULL);
     if (!a100) return;
-    jc_power_model pm;
+    jci_power_model pm;
     jc_diag d;
     CHECK(jci_power_model_resolve(db, a100, &pm, &d) == JC_OK);
     pm.idle_w = (jc_range){40, 50, 60};
@@ -69,7 +69,7 @@ static void test_memory_type_and_limit(void)
     CHECK(gddr && !strcmp(gddr->id, "mem_pj_per_bit_gddr6") && gddr->value.source);
     CHECK(hbm && gddr && gddr->value.value > hbm->value.value);
     CHECK(jci_power_mem_constant(db, dev("intel-xeon-gold-6148")) == NULL);   /* DDR: no figure */
-    jc_power_model pm;
+    jci_power_model pm;
     jc_diag d;
     CHECK(jci_power_model_resolve(db, a100, &pm, &d) == JC_OK);
     CHECK(pm.mem_w == 0 && pm.limit_w == 0);
@@ -109,7 +109,7 @@ static void test_memory_type_and_limit(void)
  * hand-computed with activity 1 - exp(-ln 4 x 1) = 0.75 (k_m 0). */
 static void test_cap_clock_boost(void)
 {
-    jc_power_model pm;
+    jci_power_model pm;
     memset(&pm, 0, sizeof pm);
     pm.idle_w = (jc_range){50, 50, 50};
     pm.tdp_w = (jc_range){250, 250, 250};
@@ -167,7 +167,7 @@ static void test_host_class_defaults(void)
     for (int c = JC_HOSTCLASS_WORKSTATION; c < JC_HOSTCLASS_COUNT; c++) {
         const jc_constant *busy, *idle;
         jc_diag d;
-        CHECK(jci_host_class_resolve(db, (jc_host_class)c, &busy, &idle, &d) == JC_OK);
+        CHECK(jci_host_class_resolve(db, (jci_host_class)c, &busy, &idle, &d) == JC_OK);
         CHECK(busy && busy->value.source && busy->value.value > 0 && idle && idle->value.source);
         CHECK(busy && idle && idle->value.value < busy->value.value);
     }
@@ -178,20 +178,20 @@ static void test_runtime_profiles(void)
     CHECK(jci_runtime_parse("Engine") == JC_RUNTIME_ENGINE);
     CHECK(jci_runtime_parse("fast") == JC_RUNTIME_COUNT);
     for (int r = 0; r < JC_RUNTIME_COUNT; r++) {
-        jc_eff_model m;
+        jci_eff_model m;
         jc_diag d;
-        CHECK(jci_eff_resolve(db, (jc_runtime)r, 0, &m, &d) == JC_OK);
+        CHECK(jci_eff_resolve(db, (jci_runtime)r, 0, &m, &d) == JC_OK);
         for (int i = 0; i < JC_EFF_N; i++)
             CHECK(m.src[i] && m.src[i]->value.source && m.v[i].low <= m.v[i].central &&
                   m.v[i].central <= m.v[i].high);
     }
-    jc_eff_model e, g;
+    jci_eff_model e, g;
     jc_diag d;
     jci_eff_resolve(db, JC_RUNTIME_EAGER, 0, &e, &d);
     jci_eff_resolve(db, JC_RUNTIME_ENGINE, 0, &g, &d);
     CHECK(!e.fuse_vector_memory && g.fuse_vector_memory);
     /* the framework runtimes share one set of kernel efficiencies */
-    jc_eff_model c, p1;
+    jci_eff_model c, p1;
     jci_eff_resolve(db, JC_RUNTIME_COMPILED, 0, &c, &d);
     jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, 0, &p1, &d);
     CHECK(c.src[JC_EFF_ETA_MATRIX] == e.src[JC_EFF_ETA_MATRIX] && p1.src[JC_EFF_ETA_BW] == e.src[JC_EFF_ETA_BW]);

@@ -408,7 +408,7 @@ static void test_shared_power_model(void)
  * 1 - e^(-ln 4) = 0.75, P_b = 50 + 450 x 0.75 = 387.5 W. */
 static void test_part_time_at_cap(void)
 {
-    jc_power_model pm;
+    jci_power_model pm;
     memset(&pm, 0, sizeof pm);
     pm.idle_w = (jc_range){50, 50, 50};
     pm.tdp_w = (jc_range){400, 400, 400};
