@@ -3,7 +3,9 @@
 # its arithmetic on two hand-made rows (tools/accuracy_common.py
 # selftest) and of the cross-validation folds (tools/crossval.py
 # selftest), of the fitters' optimiser (tools/fit_common.py selftest:
-# Levenberg-Marquardt on problems with known answers), and that the
+# Levenberg-Marquardt on problems with known answers), of the Llama 2
+# LoRA rows' evaluations and DeepSpeed layout (tools/mlperf_lora.py
+# selftest), and that the
 # MLPerf set script runs end to end through the CLI on one predicted row
 # and one it must list as not predicted (a hand-made unknown device), and
 # writes its table; so do the MLPerf Training set (time to train, AC node
@@ -16,6 +18,7 @@ export LC_ALL=C
 python3 tools/accuracy_common.py selftest
 python3 tools/crossval.py selftest
 python3 tools/fit_common.py selftest
+python3 tools/mlperf_lora.py selftest
 # the timm set's architecture ratios (issue 44 item 4) on three hand-made
 # rows whose answers are worked by hand: quotients 0.9, 0.915, 1.1 over
 # their geometric mean 0.9676 -> -7.0%, -5.4%, +13.7% (median 7.0%);

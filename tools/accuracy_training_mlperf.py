@@ -25,7 +25,7 @@ sequence length:
               --lora-rank 16 --lora-targets q_proj,k_proj,v_proj,o_proj
               --seq 8192 --samples N --batch B ...  (tools/mlperf_lora.py;
               its minutes at goodput 1: a timed run of minutes has no
-              restarts)
+              restarts; plus its evaluations)
 
 measured = time_to_train_min / scaling_factor (the run's own time; the
 official score multiplies it by the review committee's convergence
@@ -235,7 +235,7 @@ def base(row):
     if js is None:
         return None, err
     if row["benchmark"] == "llama2_70b_lora":   # goodput 1: tools/mlperf_lora.py
-        return lora.minutes(js) + (lora.describe(js),), None
+        return lora.minutes(row, js) + (lora.describe(row, js),), None
     w = js["results"]["wall_hours"]
     u = (js["results"].get("implied_utilization") or {}).get("central")
     return (60 * w["low"], 60 * w["central"], 60 * w["high"], "" if u is None else "MFU x goodput %.2f" % u), None
@@ -352,8 +352,10 @@ def main():
            "1,281,167 images, `models/resnet50.onnx`; samples of Llama 2 70B LoRA fine-tuning, `--hf-config "
            "tests/serving/configs/llama-2-70b.json --finetune lora --lora-rank 16 --lora-targets "
            "q_proj,k_proj,v_proj,o_proj --seq 8192`, in FP8 where the row ran NVIDIA's NeMo implementation (its "
-           "configs: FP8=True) on a device with an FP8 peak, its minutes the steps at goodput 1 "
-           "(tools/mlperf_lora.py: a timed run of minutes has no restarts; its evaluations are not modelled)) "
+           "configs: FP8=True) on a device with an FP8 peak, the DeepSpeed rows at the layout their configuration "
+           "names (ZeRO-3, recomputation, BF16), its minutes the steps at goodput 1 (a timed run of minutes has no "
+           "restarts) plus the run's evaluations by the benchmark's rule (173 samples every 384 after the first "
+           "FLOOR(0.125 x batch + 2), forward only; tools/mlperf_lora.py)) "
            "on the row's accelerators (`--device D --count G`), "
            "the row's global batch, the server the hwdb has (NVIDIA's DGX H100, H200 and B200 by name, Eos "
            "being DGX H100; the HGX H100, H200 and B200 reference servers for other 8-GPU SXM servers) or "
