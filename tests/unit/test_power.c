@@ -147,6 +147,81 @@ static void test_cap_clock_boost(void)
     CHECK(a10 && !a10->boost_power_w.present);
 }
 
+/* A power-capped part runs slower than the same die uncapped by the ratio
+ * its clocks give (issue 41): the RTX PRO 6000 Max-Q (300 W board limit)
+ * and the Workstation Edition (600 W) are one GB202 die; the Max-Q's
+ * boost_power_w (the die's draw at its 2.29 GHz boost, derived from the
+ * 600 W card by f^3) is above its limit, so its compute-bound kernels run
+ * at power.cap_clock.  Each such kernel's time at the boost clock is its
+ * capped time x r, and at the 600 W card's boost it is that x 110/125 (the
+ * peaks' clock ratio): summed over the compute-bound nodes, capped time x
+ * (cap_clock / 2290 MHz) = the 600 W card's time x 125 / 110; without
+ * the cap (no boost_power_w) the Max-Q would be only 125/110 slower. */
+static const jc_assumption *est_assumed(const jc_estimate *e, const char *key)
+{
+    for (size_t i = 0; e && i < e->n_assumptions; i++)
+        if (!strcmp(e->assumptions[i].key, key)) return &e->assumptions[i];
+    return NULL;
+}
+
+static jc_estimate *vgg_on(const jc_analysis *an, const char *device)
+{
+    jc_job j;
+    jc_job_init(&j);
+    j.device = device;
+    j.precision = "fp16";
+    j.batch = 64;
+    j.requests = 640;
+    j.runtime = "tensorrt";
+    j.ci = 400;
+    j.per_node = 1;
+    jc_estimate *e = NULL;
+    jc_diag d;
+    if (jc_estimate_run(&j, an, db, &e, &d) != JC_OK) printf("  estimate on %s: %s\n", device, d.msg);
+    return e;
+}
+
+static void test_capped_part(void)
+{
+    const jc_device *q = dev("nvidia-rtx-pro-6000-blackwell-max-q"), *w = dev("nvidia-rtx-pro-6000-blackwell");
+    CHECK(q && w && q->boost_power_w.present && q->boost_power_w.value == 432 && q->boost_power_w.source);
+    CHECK(w && !w->boost_power_w.present);
+    jc_model *m = NULL;
+    jc_analysis *an = NULL;
+    jc_diag d;
+    jc_dim_binding b = {"batch", 64};
+    jc_analyze_opts o = {0};
+    o.dims = &b;
+    o.n_dims = 1;
+    if (jc_model_load("models/vgg16.onnx", &m, &d) || jc_analyze(m, &o, &an, &d)) {
+        printf("  vgg16: %s\n", d.msg);
+        CHECK(0);
+        jc_model_free(m);
+        return;
+    }
+    jc_estimate *eq = vgg_on(an, q->id), *ew = vgg_on(an, w->id);
+    const jc_assumption *cq = est_assumed(eq, "power.cap_clock"), *cw = est_assumed(ew, "power.cap_clock");
+    CHECK(eq && ew && cq && !cw && eq->n_nodes == ew->n_nodes);
+    if (eq && ew && cq && eq->n_nodes == ew->n_nodes) {
+        double r = cq->value.central / 2290, tq = 0, tw = 0;
+        CHECK(r > 0.8 && r < 0.95);
+        for (size_t i = 0; i < eq->n_nodes; i++)
+            if (!eq->nodes[i].memory_bound && !ew->nodes[i].memory_bound) {
+                tq += eq->nodes[i].time_s;
+                tw += ew->nodes[i].time_s;
+            }
+        CHECK(tq > 0 && tw > 0);
+        /* within 1%: cap_clock weights every node compute-bound on the
+         * Max-Q, the sums only those compute-bound on both (measured 0.2%) */
+        CHECK_NEAR(tq * r, tw * 125.0 / 110.0, 0.01);
+        CHECK(eq->wall_hours.central > ew->wall_hours.central * 125.0 / 110.0);
+    }
+    jc_estimate_free(eq);
+    jc_estimate_free(ew);
+    jc_analysis_free(an);
+    jc_model_free(m);
+}
+
 static void test_host_class_defaults(void)
 {
     /* #18 item 4: CPU its own host; consumer card a desktop; datacenter
@@ -212,6 +287,7 @@ int main(void)
     RUN(test_power_equation);
     RUN(test_memory_type_and_limit);
     RUN(test_cap_clock_boost);
+    RUN(test_capped_part);
     RUN(test_host_class_defaults);
     RUN(test_runtime_profiles);
     jc_hwdb_free(db);
