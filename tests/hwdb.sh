@@ -122,9 +122,14 @@ case_ schema_unknown_kind 6 'kinds with a field table: device, host, region' -- 
 case_ schema_loader_unknown_key 5 "unknown_key.yaml:9:5: device 'test-gpu-a': unknown key 'memory_bandwidth' (expected one of: id, kind, aliases, vendor," -- "$JC" hwdb check --alone tests/hwdb/schema_bad/unknown_key.yaml
 case_ schema_loader_out_of_range 5 "out_of_range.yaml:10:25: device 'test-gpu-b': utilization.training = 1.5 is out of range" -- "$JC" hwdb check --alone tests/hwdb/schema_bad/out_of_range.yaml
 case_ schema_loader_constant_unknown_key 5 "constant_unknown_key.yaml:7:5: constant 'test_w_per_gb': unknown key 'units'; did you mean 'unit'?" -- "$JC" hwdb check --alone tests/hwdb/schema_bad/constant_unknown_key.yaml
+case_ schema_loader_host_no_accelerators 5 "host_no_accel.yaml:5:5: host 'test-server-noacc': missing required key 'accelerators' (only a CPU-only cloud-instance" -- "$JC" hwdb check --alone tests/hwdb/schema_bad/host_no_accel.yaml
 case_ schema_loader_missing_scope 5 "missing_scope.yaml:9:22: device 'test-gpu-c': embodied_kgco2e: missing required key 'scope'" -- "$JC" hwdb check --alone tests/hwdb/schema_bad/missing_scope.yaml
 if python3 -c 'import yaml' 2>/dev/null; then
   case_ schema_check_hwdb_bundled 0 '^OK$' -- python3 tools/check_hwdb.py hwdb
+  # the cloud instance catalogue (issue 42): at least 300 instances, and
+  # every instance CPU with a power figure and a dense peak (a gap is listed)
+  case_ instances_catalogue_complete 0 '^OK [0-9]* instances (aws [0-9]*, azure [0-9]*, gcp [0-9]*)$' -- python3 tools/check_instances.py hwdb
+  case_ instances_catalogue_gap_listed 1 '^test:cpu.large: CPU test-cpu-nopower has no power figure (tdp_w)$' -- python3 tools/check_instances.py --min 1 tests/hwdb/instances_gap
   for pat in "unknown_key.yaml: device test-gpu-a: unknown keys \['memory_bandwidth'\]" \
              "out_of_range.yaml: device test-gpu-b.utilization.training.value = 1.5 out of range" \
              "missing_scope.yaml: device test-gpu-c.embodied_kgco2e: missing scope" \

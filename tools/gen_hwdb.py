@@ -1518,6 +1518,45 @@ def add_fabric(hosts, rows, srcs, add_source):
             h["note"] = note
 
 
+INSTANCE_CATEGORY = {"general": "general purpose", "compute": "compute optimized", "memory": "memory optimized",
+                     "burstable": "burstable"}
+
+
+def cpu_instance(r, cpu_by, add_source):
+    """One CPU-only cloud instance of tools/hwdb_input/instances.csv (issue
+    42): its vCPUs are a share of cpu.device (the estimate's device), so the
+    host term is its memory alone, at Green Algorithms' W/GB."""
+    hid, prov, dev = r["id"], r["provider"], r["cpu_device"]
+    if dev not in cpu_by:
+        raise SystemExit("gen_hwdb: instances.csv %s: cpu_device %s is not a CPU of the database" % (hid, dev))
+    c = cpu_by[dev]
+    vcpus, mem = int(r["vcpus"]), fnum(r["memory_gb"])
+    if vcpus > c["threads"] * 2:
+        raise SystemExit("gen_hwdb: instances.csv %s: %d vCPUs exceed two sockets of %s (%d threads each)" % (hid, vcpus, dev, c["threads"]))
+    add_source(r["source"])
+    name = hid.split(":", 1)[1]
+    alias = name[len("Standard_"):] if name.startswith("Standard_") else name
+    cat = r["category"].replace("-arm", "")
+    arm = r["category"].endswith("-arm")
+    mw = rnd(mem * MEM_W_PER_GB, 4)
+    h = {"id": hid, "aliases": [alias] + ([name] if name != alias else []),
+         "name": "%s %s" % ({"aws": "AWS EC2", "gcp": "Google Cloud", "azure": "Azure"}[prov], name),
+         "vendor": {"aws": "Amazon Web Services", "gcp": "Google Cloud", "azure": "Microsoft Azure"}[prov],
+         "kind": "cloud-instance", "provider": prov,
+         "cpu": {"device": dev, "count": 2 if vcpus > c["threads"] else 1},
+         "vcpus": vcpus,
+         "memory_gb": {"value": mem, "source": r["source"], "note": "GiB as listed" if prov in ("aws", "azure") else "GB as listed"},
+         "host_power_w": {"value": mw, "source": "ga-mem",
+                          "derived": "memory only (the vCPUs are the estimate's device, a share of %s): %s GB x %s W/GB (Green Algorithms memoryPower)" % (dev, num(mem), num(MEM_W_PER_GB))},
+         "host_idle_w": {"value": mw, "source": "ga-mem", "derived": "memory draws the same at idle in Green Algorithms' model"}}
+    if r["baseline_share"]:
+        add_source("aws-burstable-baseline")
+        h["baseline_share"] = {"value": fnum(r["baseline_share"]), "source": "aws-burstable-baseline"}
+    h["note"] = "%s%s instance (family %s); vCPUs, memory and CPU from %s (%s); sold in the provider's regions (per-region availability is not in the sources)" % (
+        INSTANCE_CATEGORY.get(cat, cat), ", Arm" if arm else "", r["family"], r["source"], r["year"])
+    return h
+
+
 def build_hosts(data, epo, cpu_devs):
     co = ccf_cpu_coeffs(epo)
     S = dict((k, HOST_SOURCES[k]) for k in ("aws-ec2", "gcp-gpu", "azure-vm"))
@@ -1614,10 +1653,13 @@ def build_hosts(data, epo, cpu_devs):
         add_source(sid)
         hosts.append(cloud_host(co, r["id"], r["alias"], r["name"], r["provider"], r["device"], int(r["count"]), r["cpu_name"],
                                 r["cpu_device"] or None, int(r["vcpus"]), fnum(r["memory_gb"]), r["ccf_key"], sid))
+    # the CPU-only cloud instances (tools/hwdb_input/instances.csv, issue 42)
+    for r in read_csv(os.path.join(INPUT_DIR, "instances.csv")):
+        hosts.append(cpu_instance(r, cpu_by, add_source))
     add_fabric(hosts, read_csv(os.path.join(INPUT_DIR, "fabric.csv")), srcs, add_source)
     doc = {"schema": "joulecast-hwdb/1", "sources": S, "hosts": hosts}
     write_yaml(OUT, "hosts.yaml", ["facts/energy_per_op.csv (CCF coefficients epo-079..089)", "facts/cpus.csv", "green-algorithms/v3.0/referenceValues.csv",
-                                   "tools/hwdb_input/hosts.csv", "tools/hwdb_input/systems.csv", "tools/hwdb_input/fabric.csv",
+                                   "tools/hwdb_input/hosts.csv", "tools/hwdb_input/systems.csv", "tools/hwdb_input/fabric.csv", "tools/hwdb_input/instances.csv",
                                    "tools/hwdb_input/sources.csv"], doc)
 
 

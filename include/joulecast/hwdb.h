@@ -130,6 +130,7 @@ typedef struct jc_host {
     const char *cpu_name;     /* the CPU's name (the device's when cpu != NULL) */
     int n_cpu;                /* sockets; 0 when `cpu` is absent */
     int vcpus;
+    jc_sourced baseline;      /* a burstable instance's baseline share of each vCPU */
     jc_sourced memory_gb, host_power_w, host_idle_w, max_power_w;
     /* the fabric (all optional): the scale-up domain (NVLink / Infinity
      * Fabric / ICI: its size, which may exceed n_accel, and bandwidth per

@@ -1093,6 +1093,11 @@ static jc_status host_rules(B *b, const hnode *m, void *rec, void *arg)
         return err(b, cp, "cpu: give 'device' or 'name', not both");
     if (cp && !h->cpu && !h->cpu_name) return err(b, cp, "cpu: missing required key 'name'");
     if (h->cpu) h->cpu_name = h->cpu->name;
+    const hnode *acc = mget(m, "accelerators");
+    if (acc && h->n_accel < 1) return err(b, acc, "accelerators: missing required key 'count'");
+    if (!acc && (h->kind != JC_HOST_CLOUD_INSTANCE || !h->cpu || h->vcpus < 1))
+        return err(b, m, "missing required key 'accelerators' (only a CPU-only cloud-instance with cpu.device and "
+                   "vcpus leaves it out)");
     if (h->host_idle_w.present && h->host_idle_w.value > h->host_power_w.value)
         return err(b, mget(mget(m, "host_idle_w"), "value"),
                    "host_idle_w (%g W) above host_power_w (%g W)", h->host_idle_w.value,

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+# check_instances.py - the cloud instance catalogue's completeness (issue 42):
+# counts the cloud-instance hosts of an hwdb directory by provider and lists
+# every instance CPU (cpu.device) that lacks a power figure (tdp_w) or a
+# dense peak (peak_tflops), and every CPU-only instance whose CPU is not a
+# device.  Exit 0 and "OK N instances" when all have both and there are at
+# least --min instances; else 1 with one line per gap.
+#
+#     python3 tools/check_instances.py [--min 300] [HWDB_DIR]
+import argparse
+import glob
+import os
+import sys
+
+import yaml
+
+
+def load(d):
+    devs, hosts = {}, []
+    for f in sorted(glob.glob(os.path.join(d, "devices", "*.yaml"))):
+        for e in (yaml.safe_load(open(f)) or {}).get("devices", []):
+            devs[e["id"]] = e
+    hosts = (yaml.safe_load(open(os.path.join(d, "hosts.yaml"))) or {}).get("hosts", [])
+    return devs, hosts
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--min", type=int, default=300)
+    ap.add_argument("dir", nargs="?", default="hwdb")
+    a = ap.parse_args()
+    devs, hosts = load(a.dir)
+    inst = [h for h in hosts if h.get("kind") == "cloud-instance"]
+    gaps = []
+    for h in inst:
+        cpu = (h.get("cpu") or {}).get("device")
+        if not cpu:
+            if not h.get("accelerators"):
+                gaps.append("%s: a CPU-only instance without cpu.device" % h["id"])
+            continue
+        d = devs.get(cpu)
+        if d is None:
+            gaps.append("%s: cpu.device %s is not a device" % (h["id"], cpu))
+            continue
+        if "tdp_w" not in d:
+            gaps.append("%s: CPU %s has no power figure (tdp_w)" % (h["id"], cpu))
+        if not d.get("peak_tflops"):
+            gaps.append("%s: CPU %s has no dense peak (peak_tflops)" % (h["id"], cpu))
+    by = {}
+    for h in inst:
+        by[h["provider"]] = by.get(h["provider"], 0) + 1
+    for g in gaps:
+        print(g)
+    if len(inst) < a.min:
+        print("%d cloud instances, fewer than %d" % (len(inst), a.min))
+        return 1
+    if gaps:
+        return 1
+    print("OK %d instances (%s)" % (len(inst), ", ".join("%s %d" % kv for kv in sorted(by.items()))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
