@@ -8,80 +8,122 @@
 #include "estimate/parallel.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-/* The profiles' names (the software they model) and the former
- * generic names, kept as aliases. */
-static const struct {
+/* The profiles (runtimes.def rows), in enum order, and the former
+ * names kept as aliases. */
+static const struct rt_row {
     const char *name;
-    jci_runtime r;
-    int alias;
-} RT_TABLE[] = {
-    {"pytorch", JC_RUNTIME_EAGER, 0},
-    {"torch-compile", JC_RUNTIME_COMPILED, 0},
-    {"tensorrt", JC_RUNTIME_ENGINE, 0},
-    {"pytorch-1", JC_RUNTIME_EAGER_PT1, 0},
-    {"eager", JC_RUNTIME_EAGER, 1},
-    {"compiled", JC_RUNTIME_COMPILED, 1},
-    {"engine", JC_RUNTIME_ENGINE, 1},
-    {"eager-pt1", JC_RUNTIME_EAGER_PT1, 1},
+    jci_rt_kind kind;
+    unsigned devices, modes;
+    const char *ids[4];        /* matrix, vector, bandwidth, launch constants */
+    const char *cpu_ids[2];    /* the CPU kernel path's matrix and call cost; NULL: none */
+    const char *software;
+} RT_ROWS[JC_RUNTIME_COUNT] = {
+#define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw) \
+    {name, JC_RTK_##kind, devices, modes, {mx, "kernel_eta_vector", "kernel_eta_bw", ln}, {cmx, cln}, sw},
+#define RT_ALIAS(name, e)
+#include "estimate/runtimes.def"
+#undef RT
+#undef RT_ALIAS
 };
-static const char *const RT_SOFTWARE[JC_RUNTIME_COUNT] = {
-    "eager PyTorch >= 2.0: op by op, attention as one scaled_dot_product_attention kernel",
-    "torch.compile (inductor): fused elementwise groups, channels-last convolutions",
-    "TensorRT: elementwise, softmax and data movement fused into the producer, CUDA graphs",
-    "eager PyTorch 1.x: op by op, attention unfused (scaled_dot_product_attention arrived in PyTorch 2.0)",
+static const struct { const char *name; jci_runtime r; } RT_ALIASES[] = {
+#define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw)
+#define RT_ALIAS(name, e) {name, JC_RUNTIME_##e},
+#include "estimate/runtimes.def"
+#undef RT
+#undef RT_ALIAS
 };
-#define RT_TABLE_N (sizeof RT_TABLE / sizeof RT_TABLE[0])
+#define RT_ALIASES_N (sizeof RT_ALIASES / sizeof RT_ALIASES[0])
 
 const char *jci_runtime_name(jci_runtime r)
 {
-    return (unsigned)r < JC_RUNTIME_COUNT ? RT_TABLE[r].name : NULL;
+    return (unsigned)r < JC_RUNTIME_COUNT ? RT_ROWS[r].name : NULL;
 }
 
 const char *jci_runtime_software(jci_runtime r)
 {
-    return (unsigned)r < JC_RUNTIME_COUNT ? RT_SOFTWARE[r] : NULL;
+    return (unsigned)r < JC_RUNTIME_COUNT ? RT_ROWS[r].software : NULL;
+}
+
+jci_rt_kind jci_runtime_kind(jci_runtime r)
+{
+    return (unsigned)r < JC_RUNTIME_COUNT ? RT_ROWS[r].kind : JC_RTK_EAGER;
 }
 
 jci_runtime jci_runtime_parse(const char *s)
 {
-    for (size_t i = 0; s && i < RT_TABLE_N; i++)
-        if (!jci_strcasecmp(s, RT_TABLE[i].name)) return RT_TABLE[i].r;
+    for (int i = 0; s && i < JC_RUNTIME_COUNT; i++)
+        if (!jci_strcasecmp(s, RT_ROWS[i].name)) return (jci_runtime)i;
+    for (size_t i = 0; s && i < RT_ALIASES_N; i++)
+        if (!jci_strcasecmp(s, RT_ALIASES[i].name)) return RT_ALIASES[i].r;
     return JC_RUNTIME_COUNT;
 }
 
 int jci_runtime_is_alias(const char *s)
 {
-    for (size_t i = 0; s && i < RT_TABLE_N; i++)
-        if (!jci_strcasecmp(s, RT_TABLE[i].name)) return RT_TABLE[i].alias;
+    for (size_t i = 0; s && i < RT_ALIASES_N; i++)
+        if (!jci_strcasecmp(s, RT_ALIASES[i].name)) return 1;
     return 0;
 }
 
-/* per-runtime constant ids: every profile runs its vector and memory-bound
- * kernels at the one set of kernel efficiencies (kernel_eta_vector,
- * kernel_eta_bw); the framework runtimes (eager PyTorch 2 and 1.x,
- * torch.compile) also share kernel_eta_matrix (the same cuBLAS/cuDNN/
- * generated GEMMs), differing in what they fuse (fusion.c) and in their
- * dispatch cost; TensorRT's matrix kernels (int8 implicit-GEMM
- * convolutions and IMMA GEMMs with their requantising epilogues) have
- * their own, runtime_engine_eta_matrix */
-static const char *const RT_IDS[JC_RUNTIME_COUNT][4] = {
-    {"kernel_eta_matrix", "kernel_eta_vector", "kernel_eta_bw", "runtime_eager_launch_s"},
-    {"kernel_eta_matrix", "kernel_eta_vector", "kernel_eta_bw", "runtime_compiled_launch_s"},
-    {"runtime_engine_eta_matrix", "kernel_eta_vector", "kernel_eta_bw", "runtime_engine_launch_s"},
-    {"kernel_eta_matrix", "kernel_eta_vector", "kernel_eta_bw", "runtime_eager_launch_s"},
-};
+int jci_runtime_fits(jci_runtime r, int device_kind, int train)
+{
+    if ((unsigned)r >= JC_RUNTIME_COUNT || device_kind < 0 || device_kind > 4) return 0;
+    return (RT_ROWS[r].devices & (1u << device_kind)) && (RT_ROWS[r].modes & (train ? RT_TRAIN : RT_INFER));
+}
+
+const char *jci_runtime_list_except(int device_kind, int train, int except, char *buf, size_t cap)
+{
+    int last = -1;
+    for (int i = 0; i < JC_RUNTIME_COUNT; i++)
+        if (i != except && jci_runtime_fits((jci_runtime)i, device_kind, train)) last = i;
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0, k = 0; i < JC_RUNTIME_COUNT && at < cap; i++) {
+        if (i == except || !jci_runtime_fits((jci_runtime)i, device_kind, train)) continue;
+        int w = snprintf(buf + at, cap - at, "%s%s", k == 0 ? "" : i == last ? " or " : ", ", RT_ROWS[i].name);
+        at += w > 0 ? (size_t)w : 0;
+        k++;
+    }
+    return buf;
+}
+
+const char *jci_runtime_list(int device_kind, int train, char *buf, size_t cap)
+{
+    return jci_runtime_list_except(device_kind, train, -1, buf, cap);
+}
+
+const char *jci_runtime_numbered(char *buf, size_t cap)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < JC_RUNTIME_COUNT && at < cap; i++) {
+        int w = snprintf(buf + at, cap - at, "%s%d %s", i ? ", " : "", i, RT_ROWS[i].name);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
+
+/* The constant ids of a profile are its row's: the framework runtimes
+ * (eager PyTorch 2 and 1.x, torch.compile) share kernel_eta_matrix (the
+ * same cuBLAS/cuDNN/generated GEMMs), differing in what they fuse
+ * (fusion.c) and in their dispatch cost; TensorRT's matrix kernels (int8
+ * implicit-GEMM convolutions and IMMA GEMMs with their requantising
+ * epilogues) have their own, runtime_engine_eta_matrix; every profile runs
+ * its vector and memory-bound kernels at the one set of kernel
+ * efficiencies (kernel_eta_vector, kernel_eta_bw). */
 static const char *const SHARED_IDS[] = {"eff_fill_s", "eff_memory_latency_s", "eff_tile_m",
                                          "eff_tile_n", "eff_unaligned_factor", "kernel_eta_backward"};
 
 /* The CPU kernel path (oneDNN/MKL and generated C++ kernels on the
  * cores): its own matrix efficiency, and a per-kernel call cost in place
- * of the GPU's launch floor (efficiency.h). */
+ * of the GPU's launch floor (efficiency.h); NULL for the other ids or a
+ * profile without a CPU path. */
 static const char *cpu_id(jci_runtime r, int i)
 {
-    if (r == JC_RUNTIME_ENGINE) return NULL;
-    return i == JC_EFF_ETA_MATRIX ? "cpu_kernel_eta_matrix" : i == JC_EFF_LAUNCH_S ? "cpu_kernel_call_s" : NULL;
+    return i == JC_EFF_ETA_MATRIX ? RT_ROWS[r].cpu_ids[0] : i == JC_EFF_LAUNCH_S ? RT_ROWS[r].cpu_ids[1] : NULL;
 }
 
 jc_status jci_eff_resolve(const jc_hwdb *db, jci_runtime r, int cpu, jci_eff_model *m, jc_diag *d)
@@ -90,9 +132,10 @@ jc_status jci_eff_resolve(const jc_hwdb *db, jci_runtime r, int cpu, jci_eff_mod
     if ((unsigned)r >= JC_RUNTIME_COUNT)
         return jci_diag_set(d, JC_ERR_USAGE, "unknown runtime profile");
     m->runtime = r;
+    m->kind = RT_ROWS[r].kind;
     m->cpu_path = cpu && cpu_id(r, JC_EFF_LAUNCH_S);
     for (int i = 0; i < JC_EFF_N; i++) {
-        const char *id = i < 4 ? RT_IDS[r][i] : SHARED_IDS[i - 4];
+        const char *id = i < 4 ? RT_ROWS[r].ids[i] : SHARED_IDS[i - 4];
         if (m->cpu_path && cpu_id(r, i)) id = cpu_id(r, i);
         const jc_constant *c;
         jc_diag tmp;
@@ -100,7 +143,7 @@ jc_status jci_eff_resolve(const jc_hwdb *db, jci_runtime r, int cpu, jci_eff_mod
             return jci_diag_set(d, JC_ERR_HWDB,
                                "estimate: the hardware database has no constant '%s' (runtime "
                                "profile %s; hwdb/energy-model.yaml or an override layer must define it)",
-                               id, RT_TABLE[r].name);
+                               id, RT_ROWS[r].name);
         const jc_sourced *v = &c->value;
         m->v[i].central = v->value;
         m->v[i].low = v->has_range ? v->low : v->value;
@@ -108,7 +151,7 @@ jc_status jci_eff_resolve(const jc_hwdb *db, jci_runtime r, int cpu, jci_eff_mod
         m->src[i] = c;
         m->id[i] = id;
     }
-    m->fuse_vector_memory = r == JC_RUNTIME_ENGINE;
+    m->fuse_vector_memory = m->kind == JC_RTK_ENGINE;
     return JC_OK;
 }
 

@@ -35,17 +35,33 @@
 
 #include "base/jc_internal.h"
 
+/* The runtime profiles (--runtime), one per row of runtimes.def. */
 typedef enum jci_runtime {
-    JC_RUNTIME_EAGER = 0,     /* op by op (PyTorch, HF transformers) */
-    JC_RUNTIME_COMPILED = 1,  /* graph compilers (torch.compile, XLA) */
-    JC_RUNTIME_ENGINE = 2,    /* inference engines (TensorRT, vLLM-class) */
-    JC_RUNTIME_EAGER_PT1 = 3, /* eager PyTorch 1.x: attention unfused (SDPA
-                                 arrived in PyTorch 2.0); eager's constants */
+#define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw) JC_RUNTIME_##e,
+#define RT_ALIAS(name, e)
+#include "estimate/runtimes.def"
+#undef RT
+#undef RT_ALIAS
     JC_RUNTIME_COUNT
 } jci_runtime;
 
-/* The profile's name, the software it models: "pytorch", "torch-compile",
- * "tensorrt", "pytorch-1"; NULL for an unknown value. */
+/* A profile's kernel path (runtimes.def's kind): what fusion.c fuses. */
+typedef enum jci_rt_kind {
+    JC_RTK_EAGER = 0,     /* op by op (PyTorch, HF transformers) */
+    JC_RTK_COMPILED,      /* graph compilers: pointwise groups fused */
+    JC_RTK_ENGINE,        /* inference engines: every vector/memory node fused */
+    JC_RTK_EAGER_PT1      /* op by op, attention unfused (PyTorch 1.x) */
+} jci_rt_kind;
+
+/* Device classes and modes of a profile (runtimes.def). */
+enum {
+    RT_GPU = 1 << 0, RT_CPU = 1 << 1, RT_TPU = 1 << 2, RT_ACC = 1 << 3, RT_SOC = 1 << 4,
+    RT_ANY_DEVICE = RT_GPU | RT_CPU | RT_TPU | RT_ACC | RT_SOC,
+    RT_TRAIN = 1 << 0, RT_INFER = 1 << 1
+};
+
+/* The profile's name, the software it models ("pytorch", "torch-compile",
+ * ...); NULL for an unknown value. */
 const char *jci_runtime_name(jci_runtime r);
 /* One line on the software and what its profile fuses; NULL if unknown. */
 const char *jci_runtime_software(jci_runtime r);
@@ -55,6 +71,20 @@ const char *jci_runtime_software(jci_runtime r);
 jci_runtime jci_runtime_parse(const char *s);
 /* 1 when s is a former name (an alias), else 0. */
 int jci_runtime_is_alias(const char *s);
+/* The profile's kernel path; JC_RTK_EAGER for an unknown value. */
+jci_rt_kind jci_runtime_kind(jci_runtime r);
+/* 1 when profile r runs on a device of kind `device_kind` (jc_device_kind)
+ * in mode `train` (1 training, 0 inference), else 0. */
+int jci_runtime_fits(jci_runtime r, int device_kind, int train);
+/* The names of the profiles that run on `device_kind` in that mode, as
+ * "a, b or c" (at most cap bytes, NUL-terminated, into buf), in table
+ * order; returns buf. */
+const char *jci_runtime_list(int device_kind, int train, char *buf, size_t cap);
+/* The same list without profile `except` (-1: none). */
+const char *jci_runtime_list_except(int device_kind, int train, int except, char *buf, size_t cap);
+/* The same as "0 pytorch, 1 torch-compile, ..." over every profile (the
+ * number is the profile's value in the assumptions); returns buf. */
+const char *jci_runtime_numbered(char *buf, size_t cap);
 
 /* Ids of the profile's constants (index with JC_EFF_*). */
 enum {
@@ -74,11 +104,12 @@ enum {
 /* A resolved runtime profile: every constant as a range, and the hwdb
  * constant it came from (for the assumptions table). */
 typedef struct jci_eff_model {
-    jci_runtime runtime;
+    jci_runtime runtime;                 /* the profile (runtimes.def row) */
+    jci_rt_kind kind;                    /* its kernel path */
     jc_range v[JC_EFF_N];
     const jc_constant *src[JC_EFF_N];
     const char *id[JC_EFF_N];           /* the constant ids (static or arena) */
-    int fuse_vector_memory;             /* engine: no plan, every vector/memory node fused */
+    int fuse_vector_memory;             /* engine kind: no plan, every vector/memory node fused */
     int cpu_path;                       /* the CPU kernel path: no thread-block tiles, and
                                            v[JC_EFF_LAUNCH_S] is a call cost added to every
                                            kernel, not a floor */

@@ -94,11 +94,19 @@ static jc_status resolve_runtime(est *s)
     const jc_job *j = s->b.job;
     jc_status st;
     jci_runtime r = JC_RUNTIME_EAGER;
+    int train = j->mode == JC_MODE_TRAINING;
+    char list[512], others[512], nums[512];
+    jci_runtime_list((int)s->dev->kind, train, list, sizeof list);
     if (j->runtime) {
         r = jci_runtime_parse(j->runtime);
         if (r == JC_RUNTIME_COUNT)
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime must be pytorch, pytorch-1, torch-compile or tensorrt "
-                                "(former names: eager, eager-pt1, compiled, engine) (got '%s')", j->runtime);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime must be %s for %s on %s (former names: eager, "
+                                "eager-pt1, compiled, engine) (got '%s')", list, train ? "training" : "inference",
+                                s->dev->id, j->runtime);
+        if (!jci_runtime_fits(r, (int)s->dev->kind, train))
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime %s (%s) does not run %s on %s: give %s",
+                                j->runtime, jci_runtime_software(r), train ? "training" : "inference", s->dev->id,
+                                list);
     }
     if (given(s->known_T) && !s->an && !given(j->flops) && !given(j->params)) {
         if (j->runtime)
@@ -108,10 +116,12 @@ static jc_status resolve_runtime(est *s)
     }
     if ((st = jci_eff_resolve(s->b.db, r, s->dev->kind == JC_DEVICE_CPU, &s->eff, s->b.d))) return st;
     s->eff_on = 1;
-    jci_bld_assume(&s->b, "runtime", jci_bld_str(&s->b, "runtime profile: %s, %s (0 pytorch, 1 torch-compile, 2 tensorrt, "
-                                                 "3 pytorch-1)", jci_runtime_name(r), jci_runtime_software(r)),
+    jci_runtime_list_except((int)s->dev->kind, train, r, others, sizeof others);
+    jci_bld_assume(&s->b, "runtime", jci_bld_str(&s->b, "runtime profile: %s, %s (%s)", jci_runtime_name(r),
+                                                 jci_runtime_software(r), jci_runtime_numbered(nums, sizeof nums)),
                    R1((double)r), "", j->runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
-                   !j->runtime ? "pytorch by default: op-by-op framework execution (give --runtime torch-compile or tensorrt)"
+                   !j->runtime ? jci_bld_str(&s->b, "pytorch by default: op-by-op framework execution (give --runtime "
+                                             "%s)", others)
                    : jci_runtime_is_alias(j->runtime)
                        ? jci_bld_str(&s->b, "--runtime %s: the former name of %s (an alias)", j->runtime, jci_runtime_name(r))
                        : "--runtime");
@@ -130,7 +140,7 @@ static jc_status resolve_runtime(est *s)
         if (!s->an && !step && i != JC_EFF_ETA_BW && i != JC_EFF_ETA_MATRIX) continue;
         if ((step && (i == JC_EFF_ETA_VECTOR || i == JC_EFF_LAT_S)) || (i == JC_EFF_LAUNCH_S && s->dev->kind != JC_DEVICE_GPU && !s->eff.cpu_path)) continue;
         if (i == JC_EFF_ETA_BWD && !(s->an && j->mode == JC_MODE_TRAINING && !s->util_user &&
-                                     s->eff.runtime != JC_RUNTIME_ENGINE)) continue;
+                                     s->eff.kind != JC_RTK_ENGINE)) continue;
         if (s->util_user && (i == JC_EFF_ETA_MATRIX || i == JC_EFF_FILL_S || i == JC_EFF_TILE_M ||
                              i == JC_EFF_TILE_N || i == JC_EFF_UNALIGNED)) continue;
         jci_bld_const(&s->b, s->eff.id[i], labels[i], s->eff.src[i]);
@@ -146,7 +156,7 @@ static jc_status resolve_runtime(est *s)
                          "quantisation", s->dev->id);
         /* a framework runtime's kernel reads an input its predecessor wrote
          * from the L2 when it fits there (the device's l2_mb) */
-        if (s->an && s->eff.runtime != JC_RUNTIME_ENGINE && s->dev->l2_mb.present)
+        if (s->an && s->eff.kind != JC_RTK_ENGINE && s->dev->l2_mb.present)
             s->l2 = jci_bld_assume(&s->b, "device.l2_mb", "L2 cache (an input the previous kernel wrote and no "
                                    "larger than this is read from it, not from DRAM)",
                                    R1(s->dev->l2_mb.value), "MB", JC_ORIGIN_HWDB,
@@ -380,7 +390,7 @@ void jci_est_compute(est *s, int sc, outv *o)
         double tp = 0, ep = 0, tb = 0, eb_ = 0;
         /* training with a runtime plan: the backward by its own kernels;
          * otherwise backward_factor x the forward */
-        int own_bwd = train && s->eff_on && !s->util_user && s->eff.runtime != JC_RUNTIME_ENGINE;
+        int own_bwd = train && s->eff_on && !s->util_user && s->eff.kind != JC_RTK_ENGINE;
         jci_pass_stats ps = {0, 0, {0, 0, 0}};
         if (s->eff_on || s->pw_on || s->pw_clk)
             jci_est_pass_nodes(s, sc, &tp, &ep, own_bwd ? &tb : NULL, own_bwd ? &eb_ : NULL,

@@ -482,10 +482,10 @@ jc_status jci_eff_plan_build(const jci_eff_model *m, const jc_analysis *an, doub
                             int tensor_cores, jci_arena *a, jci_eff_plan *p)
 {
     memset(p, 0, sizeof *p);
-    if (m->runtime == JC_RUNTIME_ENGINE) return JC_ERR_USAGE;
+    if (m->kind == JC_RTK_ENGINE) return JC_ERR_USAGE;
     size_t n = an->n_nodes;
     pctx c = {an, m, p, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, run_bytes,
-              m->runtime != JC_RUNTIME_COMPILED, m->runtime != JC_RUNTIME_EAGER_PT1, tensor_cores};
+              m->kind != JC_RTK_COMPILED, m->kind != JC_RTK_EAGER_PT1, tensor_cores};
     p->n = n;
     if (alloc_arrays(&c, a, n)) return JC_ERR_NOMEM;
     jc_status st = index_values(&c, a);

@@ -276,9 +276,23 @@ static void test_runtime_profiles(void)
     CHECK(jci_runtime_parse("torch-compile") == JC_RUNTIME_COMPILED && jci_runtime_parse("tensorrt") == JC_RUNTIME_ENGINE);
     CHECK(jci_runtime_parse("compiled") == JC_RUNTIME_COMPILED && jci_runtime_is_alias("compiled"));
     CHECK(!jci_runtime_is_alias("pytorch") && !jci_runtime_is_alias("nonsense"));
-    CHECK(jci_runtime_parse("onnxruntime") == JC_RUNTIME_COUNT);
+    CHECK(jci_runtime_parse("fastest-stack") == JC_RUNTIME_COUNT);
     CHECK(!strcmp(jci_runtime_name(JC_RUNTIME_EAGER_PT1), "pytorch-1") && jci_runtime_software(JC_RUNTIME_ENGINE));
     CHECK(g.v[JC_EFF_LAUNCH_S].central < e.v[JC_EFF_LAUNCH_S].central);
+    /* each row names the devices and modes its software runs (runtimes.def):
+     * TensorRT runs inference on NVIDIA GPUs and Jetson SoCs, not training,
+     * not on a CPU; the frameworks run both modes anywhere */
+    CHECK(g.kind == JC_RTK_ENGINE && c.kind == JC_RTK_COMPILED && p1.kind == JC_RTK_EAGER_PT1);
+    CHECK(jci_runtime_fits(JC_RUNTIME_ENGINE, JC_DEVICE_GPU, 0) && jci_runtime_fits(JC_RUNTIME_ENGINE, JC_DEVICE_SOC, 0));
+    CHECK(!jci_runtime_fits(JC_RUNTIME_ENGINE, JC_DEVICE_GPU, 1) && !jci_runtime_fits(JC_RUNTIME_ENGINE, JC_DEVICE_CPU, 0));
+    CHECK(jci_runtime_fits(JC_RUNTIME_EAGER, JC_DEVICE_TPU, 1) && !jci_runtime_fits(JC_RUNTIME_COUNT, JC_DEVICE_GPU, 1));
+    char buf[256];
+    CHECK(strstr(jci_runtime_list(JC_DEVICE_GPU, 0, buf, sizeof buf), "pytorch, torch-compile, tensorrt") == buf);
+    CHECK(!strstr(jci_runtime_list(JC_DEVICE_GPU, 1, buf, sizeof buf), "tensorrt"));
+    CHECK(!strncmp(jci_runtime_numbered(buf, sizeof buf), "0 pytorch, 1 torch-compile, 2 tensorrt, 3 pytorch-1", 50));
+    /* a profile without a CPU path resolves the GPU ids even for a CPU */
+    jci_eff_model gc;
+    CHECK(jci_eff_resolve(db, JC_RUNTIME_ENGINE, 1, &gc, &d) == JC_OK && !gc.cpu_path);
 }
 
 int main(void)
