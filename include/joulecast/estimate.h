@@ -305,6 +305,9 @@ typedef struct jc_estimate {
                                      graph timed node by node */
     jc_range avg_power_w;         /* per device, device energy / time */
     jc_range j_per_sample, j_per_token, samples_per_kwh; /* 0: n/a */
+    const char *scenario;         /* --scenario (MLPerf), NULL without */
+    jc_range latency_s;           /* with scenario: one query's latency, one
+                                     forward pass at its batch; NaN without */
     size_t n_assumptions;  jc_assumption *assumptions;
     size_t n_warnings;     const char **warnings;
     size_t n_nodes;        jc_est_node *nodes;   /* with job.per_node */

@@ -109,7 +109,21 @@ typedef struct jc_job {
     double lora_rank;        /* adapters' rank (default 16) */
     const char *lora_targets;  /* adapted projections, comma-separated
                                   (default q_proj,k_proj,v_proj,o_proj) */
+    /* MLPerf scenario (issue 41; src/estimate/workload.c) */
+    const char *scenario;    /* offline server singlestream multistream; NULL: none */
+    double latency_bound_ms; /* --scenario server: a query's latency bound, ms */
 } jc_job;
+
+/* MLPerf scenarios (issue 41).  jc_scenario_batch: the batch a scenario
+ * decides (singlestream 1, multistream 8 samples per query), NAN for
+ * offline, server (the job's --batch), an unknown name or NULL.
+ * jc_job_batch: the batch a job runs, --batch or its scenario's (NAN:
+ * neither).  jc_job_scenario_check: JC_ERR_USAGE (through d) for an
+ * unknown --scenario, a --batch that conflicts with the scenario's, or a
+ * --latency-bound without --scenario server. */
+double jc_scenario_batch(const char *scenario);
+double jc_job_batch(const jc_job *job);
+jc_status jc_job_scenario_check(const jc_job *job, jc_diag *d);
 
 /* Sets every field of *job to "not given" (NAN / NULL / 0) with mode
  * inference and method roofline. */

@@ -207,6 +207,24 @@ class SameAsCli(InWork):
         self.assertEqual(got, want)
         self.assertEqual(got["mode"], "inference")
 
+    def test_estimate_scenario_equals_cli(self):
+        # MLPerf scenarios (issue 41): singlestream runs one sample per query
+        # and reports a query's latency; a conflicting batch is refused
+        got = joulecast.estimate(model="models/resnet50.onnx", device="l4", region="FR",
+                                 scenario="singlestream", infer={"requests": 100})
+        want = cli_json("estimate", "models/resnet50.onnx", "--scenario", "singlestream", "--requests", "100",
+                        "--device", "l4", "--region", "FR", "--json")
+        self.assertEqual(got, want)
+        self.assertEqual((got["work"]["batch"], got["results"]["scenario"]), (1, "singlestream"))
+        lat = got["results"]["latency_s"]
+        self.assertAlmostEqual(lat["central"], got["results"]["wall_hours"]["central"] * 3600 / 100)
+        with self.assertRaises(joulecast.Error):
+            joulecast.estimate(model="models/resnet50.onnx", device="l4", region="FR", scenario="singlestream",
+                               infer={"requests": 100, "batch": 4})
+        with self.assertRaises(joulecast.Error):   # a Server query over its bound
+            joulecast.estimate(model="models/resnet50.onnx", device="l4", region="FR", scenario="server",
+                               latency_bound=0.001, infer={"requests": 6400, "batch": 64})
+
     def test_estimate_html_equals_cli(self):
         got = joulecast.estimate(model="models/tiny_cnn.onnx", device="a100", region="FR",
                                  batch=8, requests=1000)

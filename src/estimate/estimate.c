@@ -47,6 +47,7 @@ void jc_job_init(jc_job *j)
     j->layers = j->heads = j->total_params = j->cp = j->zero = j->virtual_stages = NAN;
     j->distill_teacher = j->mtp_heads = j->long_seq = j->long_tokens = j->goodput = NAN;
     j->lora_rank = NAN;
+    j->latency_bound_ms = NAN;
 }
 
 /* ---- hardware and precision -------------------------------------------------- */
@@ -375,6 +376,7 @@ jc_estimate *jci_estimate_new(jci_arena *a, const jc_hwdb *db, jc_mode mode, jc_
     e->hwdb_version = db->data_version;
     e->ci_region_default = NAN;
     e->bound_share[0] = e->bound_share[1] = e->bound_share[2] = NAN;
+    e->latency_s = (jc_range){NAN, NAN, NAN};
     return e;
 }
 
@@ -432,6 +434,7 @@ jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, cons
     outv o[3];
     for (int sc = 0; sc < 3; sc++) jci_est_compute(s, sc, &o[sc]);
     if ((st = jci_est_summarise(s, o))) goto fail;
+    if ((st = jci_est_scenario_latency(s))) goto fail;
     if ((st = jci_est_measured_summary(s, o))) goto fail;
     if (s->trace) predict(s);
     if ((st = jci_est_finite(s->e, d)) || (st = plausible_results(s))) goto fail;

@@ -125,6 +125,12 @@ const jci_eff_plan *jci_est_plan(est *s, double run_bytes, int tensor_cores);
 /* workload.c: the work (counted nodes, a FLOP figure or parameters x
  * tokens), batch, passes or steps, samples, tokens, optimizer. */
 jc_status jci_est_resolve_work(est *s);
+
+/* With --scenario (issue 41), e->scenario and e->latency_s, one query's
+ * latency (one forward pass at the scenario's batch on one device; waves
+ * of passes over the devices); a Server query over --latency-bound is
+ * refused (JC_ERR_USAGE).  Runs after the summary (wall time known). */
+jc_status jci_est_scenario_latency(est *s);
 /* workload.c: the factor that takes node n's counted bytes (at the dtype
  * the file stores) to the run precision: run bits / stored bits when the
  * run is narrower, else 1 (integer tensors stay as stored). */

@@ -168,6 +168,17 @@ static jc_status resolve_batch(est *s, double *out)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch %s, but the model was counted with its input '%s' at "
                         "batch %s (a --dim or --input binding?): give one batch size", FMT_N(b), in0->name, FMT_N(counted));
         jci_bld_assume(&s->b, "batch", "batch size", R1(b), "", JC_ORIGIN_USER, "--batch");
+    } else if (given(jc_scenario_batch(j->scenario))) {
+        b = jc_scenario_batch(j->scenario);
+        if (given(counted) && counted != b)
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--scenario %s runs batch %s, but the model was counted with its "
+                                "input '%s' at batch %s (a --dim or --input binding?): give one batch size", j->scenario,
+                                FMT_N(b), in0->name, FMT_N(counted));
+        jci_bld_assume(&s->b, "batch", jci_bld_str(&s->b, "batch size: samples per query of MLPerf's %s scenario",
+                                                   j->scenario),
+                       R1(b), "", JC_ORIGIN_DERIVED, jci_bld_str(&s->b, "--scenario %s (MLPerf Inference rules: "
+                                                                 "SingleStream 1, MultiStream 8 samples per query)",
+                                                                 j->scenario));
     } else if (given(counted) && bsym && an->batch_defaulted) {
         b = counted;
         dflt = 1;
@@ -419,5 +430,32 @@ jc_status jci_est_check_options(est *s)
                             j->finetune ? "finetune" : j->lora_targets ? "lora-targets" : "lora-rank");
     if (given(j->seq) && !given(j->tokens) && !(j->finetune && given(j->samples)))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--seq only turns --tokens into samples: give --tokens T too, or drop it");
+    return JC_OK;
+}
+
+/* ---- the scenario's latency (issue 41) ---------------------------------------------- */
+
+/* With --scenario, the latency of one query: the wall time of one forward
+ * pass at the scenario's batch on one device (the job's wall time over
+ * its waves of passes; queueing while a Server batch forms is not
+ * modelled).  --latency-bound (server): a query slower than the bound is
+ * refused (JC_ERR_USAGE), naming the latency and the batch. */
+jc_status jci_est_scenario_latency(est *s)
+{
+    const jc_job *j = s->b.job;
+    jc_estimate *e = s->e;
+    e->scenario = j->scenario;
+    e->latency_s = R1(NAN);
+    if (!j->scenario) return JC_OK;
+    if (!s->have_nodes || !(s->passes >= 1))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--scenario %s needs a model's forward passes (a MODEL.onnx with "
+                            "--requests): the latency of a query is one pass's time", j->scenario);
+    double waves = ceil(s->passes / s->G);
+    e->latency_s = (jc_range){e->wall_hours.low * 3600 / waves, e->wall_hours.central * 3600 / waves,
+                              e->wall_hours.high * 3600 / waves};
+    if (given(j->latency_bound_ms) && e->latency_s.central * 1e3 > j->latency_bound_ms)
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--scenario server: a query at batch %s takes %.4g ms, over "
+                            "--latency-bound %s ms: give a smaller --batch", FMT_N(s->batch),
+                            e->latency_s.central * 1e3, FMT_N(j->latency_bound_ms));
     return JC_OK;
 }

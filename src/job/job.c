@@ -205,7 +205,7 @@ jc_status jc_job_check(const jc_job *job, jc_diag *d)
     /* the one bound between two keys: the active share of the parameters */
     if (job->active_params > job->params)   /* false when either is NAN */
         return jci_diag_set(d, JC_ERR_USAGE, "--active-params %g is above --params %g", job->active_params, job->params);
-    return JC_OK;
+    return jc_job_scenario_check(job, d);   /* the scenario's name, batch and bound (request.c) */
 }
 
 jc_status jc_job_set(jc_job *job, const char *key, const char *value, jc_diag *d)

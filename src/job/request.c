@@ -209,7 +209,7 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
     info->batch = NAN;
     info->partial = 0;
     const char *path = m->path ? m->path : "model";
-    double b = isnan(batch) && rq->job ? rq->job->batch : batch;
+    double b = isnan(batch) && rq->job ? jc_job_batch(rq->job) : batch;
     jc_status st = jc_batch_check(b, "--batch", d);
     if (st) return st;
     if (!isnan(b)) {
@@ -316,6 +316,54 @@ fail:
     return st;
 }
 
+/* ---- MLPerf scenarios (issue 41) --------------------------------------------------- */
+
+/* Each scenario and the batch it decides (0: the job's --batch): MLPerf
+ * Inference rules, SingleStream issues one sample per query and
+ * MultiStream 8; Offline and Server batch what the runtime forms. */
+static const struct { const char *name; double batch; } SCENARIOS[] = {
+    {"offline", 0}, {"server", 0}, {"singlestream", 1}, {"multistream", 8},
+};
+#define N_SCENARIOS (sizeof SCENARIOS / sizeof SCENARIOS[0])
+
+double jc_scenario_batch(const char *scenario)
+{
+    for (size_t i = 0; scenario && i < N_SCENARIOS; i++)
+        if (!strcmp(SCENARIOS[i].name, scenario)) return SCENARIOS[i].batch > 0 ? SCENARIOS[i].batch : NAN;
+    return NAN;
+}
+
+double jc_job_batch(const jc_job *job)
+{
+    if (!job) return NAN;
+    double sb = jc_scenario_batch(job->scenario);
+    return isnan(job->batch) && !isnan(sb) ? sb : job->batch;
+}
+
+jc_status jc_job_scenario_check(const jc_job *job, jc_diag *d)
+{
+    if (!job) return jci_diag_set(d, JC_ERR_USAGE, "jc_job_scenario_check: NULL job");
+    const char *sc = job->scenario;
+    if (!sc) {
+        if (!isnan(job->latency_bound_ms))
+            return jci_diag_set(d, JC_ERR_USAGE, "--latency-bound is the bound of --scenario server: add "
+                                "--scenario server, or leave it out");
+        return JC_OK;
+    }
+    size_t i = 0;
+    while (i < N_SCENARIOS && strcmp(SCENARIOS[i].name, sc)) i++;
+    if (i == N_SCENARIOS)
+        return jci_diag_set(d, JC_ERR_USAGE, "--scenario %s: give offline, server, singlestream or multistream", sc);
+    if (SCENARIOS[i].batch > 0 && !isnan(job->batch) && job->batch != SCENARIOS[i].batch)
+        return jci_diag_set(d, JC_ERR_USAGE, "--scenario %s runs %g sample%s per query; --batch %g conflicts with "
+                            "it: leave --batch out", sc, SCENARIOS[i].batch, SCENARIOS[i].batch == 1 ? "" : "s",
+                            job->batch);
+    if (!isnan(job->latency_bound_ms) && strcmp(sc, "server"))
+        return jci_diag_set(d, JC_ERR_USAGE, "--latency-bound is the bound of --scenario server, not of --scenario "
+                            "%s: leave it out", sc);
+    return JC_OK;
+}
+
 /* ---- both ------------------------------------------------------------------------- */
 
 jc_status jc_request_prepare(const jc_request *rq, jc_prepared **out, jc_diag *d)
@@ -329,6 +377,7 @@ jc_status jc_request_prepare(const jc_request *rq, jc_prepared **out, jc_diag *d
     if (rq->model) {
         /* a malformed batch is refused before the model is read */
         if (rq->job && (st = jc_batch_check(rq->job->batch, "--batch", d))) goto fail;
+        if (rq->job && (st = jc_job_scenario_check(rq->job, d))) goto fail;
         if ((st = jc_request_load(rq, &p->model, d))) goto fail;
         if ((st = jc_request_analyze(rq, p->model, NAN, &p->analysis, &p->info, d))) goto fail;
     } else if (rq->job && (st = jc_batch_check(rq->job->batch, "--batch", d))) {

@@ -279,6 +279,11 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
             "(no sample count: give a model with --requests or --samples)");
     }
     if (e->j_per_token.central > 0) row(f, "energy per token (facility)", e->j_per_token, "J");
+    if (e->scenario) {   /* --scenario (issue 41) */
+        char lab[64];
+        snprintf(lab, sizeof lab, "latency per query (%s)", e->scenario);
+        row(f, lab, e->latency_s, "s");
+    }
 
     if (e->train_step) train_step_text(e, f);
     if (e->has_measured) measured_text(e, f);
@@ -447,6 +452,10 @@ cJSON *rj_estimate(const jc_estimate *e)
     REQ(o = cJSON_AddObjectToObject(root, "results"));
     REQ(rj_fields(o, results, sizeof results / sizeof results[0]));
     REQ(rj_bound_share(o, e));
+    if (e->scenario) {   /* --scenario (issue 41): the MLPerf scenario and a query's latency */
+        REQ(rj_str(o, "scenario", e->scenario));
+        REQ(rj_range(o, "latency_s", e->latency_s));
+    }
     if (e->train_step) REQ(train_step_json(root, e->train_step));
     if (e->has_measured) {
         const jc_trace *t = e->trace;
