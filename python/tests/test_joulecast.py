@@ -221,6 +221,11 @@ class SameAsCli(InWork):
         with self.assertRaises(joulecast.Error):
             joulecast.estimate(model="models/resnet50.onnx", device="l4", region="FR", scenario="singlestream",
                                infer={"requests": 100, "batch": 4})
+        # one query at a time: four devices take as long as one (three idle)
+        four = joulecast.estimate(model="models/resnet50.onnx", device="l4", count=4, region="FR",
+                                  scenario="singlestream", infer={"requests": 100})
+        self.assertAlmostEqual(four["results"]["wall_hours"]["central"], got["results"]["wall_hours"]["central"])
+        self.assertAlmostEqual(four["results"]["latency_s"]["central"], lat["central"])
         with self.assertRaises(joulecast.Error):   # a Server query over its bound
             joulecast.estimate(model="models/resnet50.onnx", device="l4", region="FR", scenario="server",
                                latency_bound=0.001, infer={"requests": 6400, "batch": 64})

@@ -251,7 +251,11 @@ static jc_status resolve_all(est *s)
     if ((st = jci_est_resolve_work(s))) return st;
     if ((st = jci_est_resolve_parallel(s))) return st;
     double par = jci_est_parallel_devices(s);
-    if (!given(s->known_T) && par < s->G)
+    if (!given(s->known_T) && par < s->G && given(jc_scenario_batch(s->b.job->scenario)))
+        jci_bld_warn(&s->b, "--scenario %s issues each query when the last one completes: one of the %s devices "
+                     "works at a time, and every device draws at least idle power for all of the wall time",
+                     s->b.job->scenario, FMT_N(s->G));
+    else if (!given(s->known_T) && par < s->G)
         jci_bld_warn(&s->b, s->b.job->mode == JC_MODE_TRAINING
                             ? "a step's batch of %s samples keeps at most %s of the %s devices busy (one sample per "
                               "device at least): the wall time is that of %s devices, and every device draws at "

@@ -144,7 +144,9 @@ jc_status jci_est_check_options(est *s);
 
 /* timing.c: how many of the G devices can work at once (G, or fewer when
  * the passes or a step's samples are fewer than the devices, or passes
- * come in waves); the wall time divides the device-seconds by it. */
+ * come in waves; 1 under --scenario singlestream or multistream, whose
+ * queries run one after another); the wall time divides the
+ * device-seconds by it. */
 double jci_est_parallel_devices(const est *s);
 /* timing.c: busy time (s) and dynamic energy above idle (J) of one
  * forward pass on one device, scenario sc, and of its backward pass when

@@ -165,6 +165,9 @@ double jci_est_parallel_devices(const est *s)
     double G = s->G;
     if (!s->have_nodes || !(s->passes >= 1) || !given(s->batch)) return G;
     if (s->b.job->mode == JC_MODE_TRAINING) return s->batch < G ? s->batch : G;
+    /* --scenario singlestream / multistream: the next query is issued when
+     * the last one completes, so one pass runs at a time (issue 41) */
+    if (given(jc_scenario_batch(s->b.job->scenario))) return 1;
     return s->passes / ceil(s->passes / G);   /* passes per wave */
 }
 

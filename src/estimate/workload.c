@@ -437,8 +437,8 @@ jc_status jci_est_check_options(est *s)
 
 /* With --scenario, the latency of one query: the wall time of one forward
  * pass at the scenario's batch on one device (the job's wall time over
- * its waves of passes; queueing while a Server batch forms is not
- * modelled).  --latency-bound (server): a query slower than the bound is
+ * its waves of passes, one pass a wave for singlestream and multistream;
+ * queueing while a Server batch forms is not modelled).  --latency-bound (server): a query slower than the bound is
  * refused (JC_ERR_USAGE), naming the latency and the batch. */
 jc_status jci_est_scenario_latency(est *s)
 {
@@ -450,7 +450,7 @@ jc_status jci_est_scenario_latency(est *s)
     if (!s->have_nodes || !(s->passes >= 1))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--scenario %s needs a model's forward passes (a MODEL.onnx with "
                             "--requests): the latency of a query is one pass's time", j->scenario);
-    double waves = ceil(s->passes / s->G);
+    double waves = s->passes / jci_est_parallel_devices(s);
     e->latency_s = (jc_range){e->wall_hours.low * 3600 / waves, e->wall_hours.central * 3600 / waves,
                               e->wall_hours.high * 3600 / waves};
     if (given(j->latency_bound_ms) && e->latency_s.central * 1e3 > j->latency_bound_ms)
