@@ -20,6 +20,8 @@ How a row is predicted (the RECIPE below, the same for every row):
   --power-limit W where the row gives the MaxQ submission's GPU power
   limit (column power_limit_w, from the submission's configuration).
 
+The v3.1 rows are tools/accuracy_mlperf_v31.py's set (the same recipe).
+
   python3 tools/accuracy_mlperf.py [--rows FILE] [--out DIR]
 """
 import argparse
@@ -48,36 +50,63 @@ BERT_SEQ = 177
 
 
 def model_args(bench, seq=None):
-    """The workload of each benchmark (what is fixed by the MLPerf rules)."""
+    """The workload of each benchmark (what is fixed by the MLPerf rules);
+    BERT-99 and BERT-99.9 run the same network (BERT-Large)."""
     if bench == "resnet50":
         return ["models/resnet50.onnx"]
     return ["models/bert_large.onnx", "--dim", "sequence=%d" % (seq or BERT_SEQ)]
 # batch of the prediction: Offline is throughput-bound (a large batch);
-# Server batches fewer queries under its latency bound.
+# Server batches fewer queries under its latency bound; SingleStream and
+# MultiStream take the scenario's own batch (--scenario: 1 and 8 samples
+# per query, MLPerf Inference rules).
 BATCH = {"Offline": 256, "Server": 64}
+SCENARIO = {"Offline": "offline", "Server": "server", "SingleStream": "singlestream", "MultiStream": "multistream"}
 # systems the hwdb names (exact match on the row's system text)
 HOSTS = {
     "NVIDIA DGX A100 (8x A100-SXM-80GB, MaxQ, TensorRT)": "nvidia-dgx-a100",
     "NVIDIA DGX Station A100 (4x A100-SXM-80GB, MaxQ, TensorRT)": "nvidia-dgx-station-a100",
+    "NVIDIA DGX H100 (8x H100-SXM-80GB, MaxQ, TensorRT)": "nvidia-dgx-h100",
 }
 EXTRA = ["--runtime", "engine"]   # TensorRT submissions: the inference-engine profile
+# The precision a submission runs: int8 (closed-division ResNet-50 and
+# BERT-99); BERT-99.9's accuracy target needs fp16 (Cloud AI 100 and RTX
+# 4090 rows: 1.8-2.5x slower than their BERT-99) except on Hopper, whose
+# BERT engines run FP8 for both targets (NVIDIA Technical Blog, "NVIDIA
+# Hopper Sweeps AI Inference Benchmarks in MLPerf Debut", 2022: FP8 through
+# the Transformer Engine at BERT's 99.9% target).
+HOPPER = ("nvidia-h100-pcie", "nvidia-h100-sxm5")
+
+
+def precision(row):
+    if row["benchmark"].startswith("bert") and row["device"] in HOPPER:
+        return "fp8"
+    return "fp16" if row["benchmark"] == "bert-99.9" else "int8"
+
+
+def batch_args(row):
+    """--batch for Offline/Server, the scenario's own batch otherwise."""
+    b = BATCH.get(row["scenario"])
+    if b:
+        return ["--batch", str(b), "--requests", str(b * 64)]
+    return ["--requests", "512"]
 
 
 def recipe(row, seq=None):
     """The joulecast arguments for one row, or (None, reason)."""
     if not row["device"]:
         return None, "accelerator %s is not in the hwdb" % row["accelerator"]
-    b = BATCH[row["scenario"]]
     args = ["estimate"] + model_args(row["benchmark"], seq) + [
-        "--device", row["device"], "--count", row["devices"], "--precision", "int8",
-        "--batch", str(b), "--requests", str(b * 64), "--pue", "1", "--ci", "400"]
+        "--device", row["device"], "--count", row["devices"], "--precision", precision(row)] + batch_args(row) + [
+        "--pue", "1", "--ci", "400", "--scenario", SCENARIO[row["scenario"]]]
     if row.get("power_limit_w"):   # the MaxQ submission's stated GPU power limit
         args += ["--power-limit", row["power_limit_w"]]
     host = HOSTS.get(row["system"])
     if host:
         args += ["--host", host]
-    else:   # one whole server of the device's system class, as metered at the wall
+    elif int(row["devices"]) <= 8:   # one whole server of the device's system class, as metered at the wall
         args += ["--hosts", "1"]
+    # more than 8 accelerators in one server (a 16-card Cloud AI 100 box): no
+    # class holds them; the device count's share of 8-device servers
     return args + EXTRA, None
 
 
@@ -114,7 +143,13 @@ def score_rows(rows, extra=()):
         else:
             r.update(low=j["low"], central=j["central"], high=j["high"])
             hw = js["results"].get("implied_utilization") or {}
-            r["note"] = "throughput %+.0f%%" % (100 * (samples_per_s(js) / float(row["samples_per_s"]) - 1))
+            lat = js["results"].get("latency_s") or {}
+            if row.get("samples_per_s"):
+                r["note"] = "throughput %+.0f%%" % (100 * (samples_per_s(js) / float(row["samples_per_s"]) - 1))
+            elif row.get("p90_latency_ms"):   # SingleStream: the query latency against the measured p90
+                r["note"] = "latency %+.0f%% of the p90" % (100 * (lat["central"] * 1e3 / float(row["p90_latency_ms"]) - 1))
+            else:
+                r["note"] = "latency %.3g ms a query" % (lat["central"] * 1e3)
             if hw.get("central") is not None:
                 r["note"] += ", implied utilisation %.2f" % hw["central"]
         out.append(r)
@@ -147,7 +182,7 @@ def _ratio(row, ov, eta):
     return samples_per_s(js) / float(row["samples_per_s"])
 
 
-def per_row_fits(rows):
+def per_row_fits(rows, cache=FOLD_ROWS):
     """Per row, the engine efficiency that matches its measured samples/s
     (bisection through the CLI, BERT at BERT_SEQ): {row id: {"eta": x}}.
     Cached in build/fit/ while the binary predicts every row's throughput
@@ -157,7 +192,7 @@ def per_row_fits(rows):
         js, _ = predict(r)
         probe[r["id"]] = samples_per_s(js) if js else None
     key = json.dumps(probe, sort_keys=True)
-    cached = fc.load_cache(FOLD_ROWS, key, "rows")
+    cached = fc.load_cache(cache, key, "rows")
     if cached is not None:
         return cached
     ov = fc.Overlay()
@@ -166,7 +201,7 @@ def per_row_fits(rows):
                for r in rows}
     finally:
         ov.close()
-    fc.save_cache(FOLD_ROWS, key, "rows", out)
+    fc.save_cache(cache, key, "rows", out)
     return out
 
 

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""mlperf_v31_rows.py - write tests/accuracy/mlperf-v3.1.csv, the measured
+MLPerf Inference v3.1 power rows the MLPerf set scores, copied row by row
+from ../shared/data/calibration/mlperf-inference-power-v3.1.csv.
+
+Kept: `inferred` = 0 (a measured run, not a figure derived from another
+scenario's run), an accelerator the hwdb has (ACCEL below), a benchmark
+the project has a graph of (ResNet-50 v1.5, BERT-99/-99.9 = BERT-Large),
+and an inference engine's implementation (TensorRT, Qualcomm's KILT/QAIC
+stacks, NVIDIA's "original" TensorRT harness under MLCommons CM): the
+reference implementations (PyTorch, TensorFlow, ONNX Runtime reference
+code) are a different runtime and are left out, named.
+
+Each row gets its J/sample: Offline and Server avg_system_power_W /
+samples_per_s; SingleStream energy_per_query_mJ / 1000 (one sample per
+query); MultiStream energy_per_query_mJ / 1000 / 8 (MLPerf's MultiStream
+query holds 8 samples).  `hardware` names the hardware, not the system
+(the Siliconhighway and CM Orin submissions are one Jetson AGX Orin
+32GB); `kind` its system kind.
+
+  python3 tools/mlperf_v31_rows.py [--src FILE] [--out FILE]
+"""
+import argparse
+import csv
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SRC = os.path.join(ROOT, "..", "shared", "data", "calibration", "mlperf-inference-power-v3.1.csv")
+
+# accelerator text -> hwdb device id
+ACCEL = {
+    "NVIDIA H100-PCIe-80GB": "nvidia-h100-pcie",
+    "NVIDIA H100-SXM-80GB": "nvidia-h100-sxm5",
+    "NVIDIA L4": "nvidia-l4",
+    "NVIDIA GeForce RTX 4090 (Ada Lovelace)": "nvidia-rtx-4090",
+    "NVIDIA Jetson AGX Orin 32G": "nvidia-jetson-agx-orin-32gb",
+    "NVIDIA Jetson AGX Orin 64G": "nvidia-jetson-agx-orin-64gb",
+    "NVIDIA Orin NX 16G": "nvidia-jetson-orin-nx-16gb",
+    "QUALCOMM Cloud AI 100 PCIe/HHHL Pro": "qualcomm-cloud-ai-100-pro",
+    "QUALCOMM Cloud AI 100 PCIe/HHHL Standard": "qualcomm-cloud-ai-100-standard",
+}
+BENCH = {"resnet50": "resnet50", "bert-99": "bert-99", "bert-99.9": "bert-99.9"}
+# MLPerf's MultiStream query: 8 samples (inference rules, MultiStream)
+MS_SAMPLES = 8
+
+
+def kind(dev, n):
+    """The system kind the row's hardware is (the host model's classes)."""
+    if "jetson" in dev:
+        return "embedded"
+    if dev == "nvidia-rtx-4090":
+        return "workstation"
+    if n <= 2:
+        return "server2"
+    return "server4" if n <= 4 else "server8"
+
+
+def reference(r):
+    """Why the row is a reference implementation, or None."""
+    s = (r["platform"] + " " + r["software"]).lower()
+    return "reference" in s
+
+
+def convert(r):
+    sc, n = r["scenario"], int(r["accelerators_per_node"])
+    if sc in ("Offline", "Server"):
+        j = float(r["avg_system_power_W"]) / float(r["samples_per_s"])
+    else:
+        j = float(r["energy_per_query_mJ"]) / 1000.0 / (MS_SAMPLES if sc == "MultiStream" else 1)
+    dev = ACCEL[r["accelerator"]]
+    hw = "%s x%d" % (dev, n)
+    return {"id": "mlperf-v31-%s-%s-%s" % (r["platform"], r["model"], sc.lower()),
+            "benchmark": BENCH[r["model"]], "scenario": sc, "system": r["system"],
+            "accelerator": r["accelerator"], "device": dev, "devices": str(n),
+            "host_cpu": "%s x %s" % (r["sockets_per_node"], r["host_cpu"]),
+            "maxq": "1" if r["maxq"] == "True" else "0", "samples_per_s": r["samples_per_s"],
+            "p90_latency_ms": r["p90_latency_ms"], "j_per_sample": "%.6g" % j,
+            "hardware": hw, "kind": kind(dev, n), "suite": r["suite"], "source": r["source"]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--src", default=SRC)
+    ap.add_argument("--out", default=os.path.join(ROOT, "tests", "accuracy", "mlperf-v3.1.csv"))
+    a = ap.parse_args()
+    with open(a.src) as f:
+        rows = [r for r in csv.DictReader(f)
+                if r["inferred"] == "0" and r["accelerator"] in ACCEL and r["model"] in BENCH
+                and not reference(r)]
+    out, seen = [], set()
+    for r in map(convert, rows):
+        # one run submitted to both suites (the RTX 4090 PC, datacenter and edge) is one row
+        k = (r["hardware"], r["system"], r["benchmark"], r["scenario"], r["j_per_sample"])
+        if k not in seen:
+            seen.add(k)
+            out.append(r)
+    out.sort(key=lambda r: r["id"])
+    with open(a.out, "w", newline="") as f:
+        f.write("# MLPerf Inference v3.1 power rows (closed and open division, ResNet-50 and BERT-99/-99.9; Offline, Server,\n"
+                "# SingleStream, MultiStream), measured (inferred = 0), copied row by row from MLCommons' export of the official\n"
+                "# results (mlcommons/cm4mlperf-results@84d8b84c; each row's source) by tools/mlperf_v31_rows.py: engine\n"
+                "# implementations on accelerators the hwdb has; reference implementations left out.  j_per_sample: Offline and\n"
+                "# Server average AC wall power / samples/s; SingleStream energy per query; MultiStream energy per query / 8.\n"
+                "# hardware = device x count (the unit a leave-one-hardware-out fold leaves out); kind = system kind.\n")
+        w = csv.DictWriter(f, fieldnames=list(out[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(out)
+    print("wrote %s: %d rows" % (a.out, len(out)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
