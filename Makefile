@@ -10,7 +10,9 @@
 #                   case (make golden-update [CASE=name] rewrites them)
 #   make docs-figures  rewrite the command outputs README.md and docs/ show
 #                   (each marked "<!-- output: COMMAND -->") with what the
-#                   build prints; make test fails when one differs
+#                   build prints, and the prose figures quoting them; make
+#                   test fails when one differs or a prose figure is in no
+#                   checked output and names no source
 #   make check      the fast loop from a built tree: unit tests, goldens,
 #                   lint, cli_consistency and the docs' shown outputs
 #                   (tools/docs_figures.py; no venv, no valgrind); about 25 s
@@ -381,8 +383,10 @@ hwdb-schema: $(BUILD)/joulecast
 	python3 tools/hwdb_schema.py --update $(BUILD)/joulecast
 
 # the command outputs README.md, docs/*.md and the man page show (each
-# block after "<!-- output: COMMAND -->"), rewritten with what the build
-# prints: after a refit or an output change (tests/docs_figures.sh checks them)
+# block after "<!-- output: COMMAND -->", and hidden blocks "<!-- output:
+# COMMAND" ... "-->"), rewritten with what the build prints, and the prose
+# figures that quoted an old figure: after a refit or an output change
+# (tests/docs_figures.sh checks them; it lists prose figures left to mend)
 docs-figures: all
 	python3 tools/docs_figures.py --update
 

@@ -40,6 +40,11 @@ check("complete-count", r["partial"] is False, "count is partial")
 check("macs-equal-hand-count", r["macs"] == r["hand_macs"], "%d != %d" % (r["macs"], r["hand_macs"]))
 check("params-equal-torch", r["params"] == r["torch_params"], "%d != %d" % (r["params"], r["torch_params"]))
 check("training-mode", r["mode"] == "training", r["mode"])
+# docs/pytorch.md quotes the example's counts (tools/docs_figures.py: sourced here)
+doc = " ".join(open("docs/pytorch.md").read().split())
+for what, v in (("MACs per forward pass", r["macs"]), ("parameters", r["params"])):
+    check("docs-quote-" + what.split()[0].lower(), "{:,} {}".format(v, what) in doc,
+          "docs/pytorch.md does not say '{:,} {}'".format(v, what))
 kwh = r["results"]["energy_facility_kwh"]
 check("energy-range", 0 < kwh["low"] <= kwh["central"] <= kwh["high"], str(kwh))
 args = shlex.split(r["cli"])[1:] + ["--json"]

@@ -13,8 +13,11 @@
 # would: when its last line is an expression, the value is displayed the
 # way Jupyter does - through _repr_html_ when it has one, which must give
 # an HTML document.  What it checks: that every example still runs (exit 0,
-# and an HTML document from _repr_html_); the outputs the README shows are
-# compared by tests/docs_figures.sh (each after an "output:" marker).
+# and an HTML document from _repr_html_), and that a Python expression
+# whose line ends in a comment "# NUMBER" gives that number (rounded to its
+# decimals: the figures the README's Python lines show); the outputs the
+# README shows are compared by tests/docs_figures.sh (each after an
+# "output:" marker).
 # The commands run the release build ($JC_RELEASE): the sanitizer build
 # runs the same code paths in the goldens and the other layers.
 set -u
@@ -81,14 +84,30 @@ if ! pyvenv "$T" > "$T/why"; then
   exit 0
 fi
 cat > "$T/cell.py" <<'EOF'
-import ast, sys
+import ast, re, sys
 src = open(sys.argv[1]).read()
+lines = src.split("\n")
 tree = ast.parse(src)
 last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
 env = {"__name__": "__main__"}
-exec(compile(tree, sys.argv[1], "exec"), env)
+# each statement in turn; an expression whose line ends "# NUMBER" shows a
+# figure: its value, rounded to the shown decimals, must be that number
+def shown_figure(node, value):
+    line = lines[getattr(node, "end_lineno", node.lineno) - 1]
+    m = re.search(r"#\s*([-+]?[0-9][0-9.]*)\s*$", line)
+    if m:
+        dec = len(m.group(1).split(".")[1]) if "." in m.group(1) else 0
+        if round(float(value), dec) != float(m.group(1)):
+            sys.exit("%s shows %s, the build gives %r" % (line.split("#")[0].strip(), m.group(1), value))
+for node in tree.body:
+    if isinstance(node, ast.Expr):
+        shown_figure(node, eval(compile(ast.Expression(node.value), sys.argv[1], "eval"), env))
+    else:
+        mod = ast.Module(body=[node], type_ignores=[]) if sys.version_info >= (3, 8) else ast.Module(body=[node])
+        exec(compile(mod, sys.argv[1], "exec"), env)
 if last is not None:
     value = eval(compile(ast.Expression(last.value), sys.argv[1], "eval"), env)
+    shown_figure(last, value)
     show = getattr(value, "_repr_html_", None)
     html = show() if show else None
     if show and not (html or "").startswith("<!DOCTYPE html>"):

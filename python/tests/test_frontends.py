@@ -150,6 +150,10 @@ class FromTorch(TempDir):
         self.assertEqual(int(m.group(2)), total)
         self.assertLess(r["totals"]["params"], total / 2)   # one layer's matrices of three
         self.assertIn(msg, r["warnings"])
+        # docs/pytorch.md quotes this warning's figures (tools/docs_figures.py: sourced here)
+        doc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "pytorch.md")
+        self.assertIn("the ONNX export holds %s parameters, the module %s" % (m.group(1), m.group(2)),
+                      " ".join(open(doc).read().split()))
         # the estimate warns the same (its document has no parameter count)
         with self.assertWarnsRegex(joulecast.JoulecastWarning, re.escape(m.group(0))):
             e = joulecast.from_torch(enc, torch.randn(10, 2, 64), dynamic=(), device="h100")
