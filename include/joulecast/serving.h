@@ -17,22 +17,40 @@ JC_BEGIN_DECLS
 /* ------------------------------------------------------------------ */
 /* LLM serving (owner src/analysis/hfconfig.c, src/estimate/serving.c)  */
 /* ------------------------------------------------------------------ */
-/* A decoder-only transformer as its Hugging Face config.json describes
- * it, and the serving model of docs/workflow-serving.md: prefill over the
+/* A transformer as its Hugging Face config.json describes it (decoder-
+ * only; the training step model also takes encoders and encoder-
+ * decoders, jc_arch.kind), and the serving model of docs/workflow-serving.md: prefill over the
  * prompt, decode with a KV cache over the growing context, continuous
  * batching, tensor/pipeline/expert parallelism, mixture of experts and
  * stored weight formats.  The energy of the whole workload goes through
  * the same energy stage as every estimate (jc_estimate_run). */
 
-/* One decoder layer. */
+/* One layer. */
 typedef struct jc_arch_layer {
     int64_t window;   /* sliding or chunked local attention span, tokens;
                          0: global attention over the whole context */
     int moe;          /* 1: routed experts replace the dense MLP */
+    int bidir;        /* 1: an encoder layer, attending to the whole
+                         sequence both ways (no causal mask) */
+    int cross;        /* 1: a decoder layer that also attends to the
+                         encoder's output (cross-attention, its own
+                         q, k, v and output projections) */
 } jc_arch_layer;
+
+/* What a config's transformer is: a decoder-only language model (the
+ * serving model's), an encoder (BERT-style: every layer bidirectional),
+ * or an encoder-decoder (T5, BART: jc_arch.enc_layers encoder layers,
+ * then decoder layers with cross-attention). */
+typedef enum jc_arch_kind { JC_ARCH_DECODER = 0, JC_ARCH_ENCODER, JC_ARCH_ENCODER_DECODER } jc_arch_kind;
 
 typedef struct jc_arch {
     const char *path, *model_type;
+    jc_arch_kind kind;
+    int64_t enc_layers;   /* encoder-decoder: the first enc_layers of
+                             layer[] are the encoder's; else 0 */
+    double other_params;  /* weights outside the layers, embeddings and
+                             head (BERT's token types and pooler, T5's
+                             relative-position tables); 0: none */
     int64_t n_layers, hidden, heads, kv_heads, head_dim, vocab;
     int64_t ffn;          /* dense MLP intermediate size (0: none) */
     int64_t max_ctx;      /* max_position_embeddings (0: not given) */

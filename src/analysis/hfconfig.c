@@ -12,9 +12,15 @@
  * local attention), and the up + down MLP families gpt2, gptj, gpt_neox
  * (Pythia), phi (Phi-1/2), falcon (multi-query or grouped KV heads),
  * bloom, opt (learned positions + 2), mpt.  A multimodal wrapper's
- * text_config is read.  Encoders and encoder-decoders (bert, t5, bart,
- * ...) and other types are refused with the generic route (--params,
- * --layers --hidden --heads --seq).
+ * text_config is read.  Encoders (bert, roberta, xlm-roberta, distilbert:
+ * bidirectional layers, learned positions, BERT's token types and pooler)
+ * and encoder-decoders (t5, mt5: relative-position buckets, gated MLP
+ * where feed_forward_proj says so; bart, mbart: learned positions + 2 in
+ * each stack) are read as their kind (jc_arch.kind; decoder layers with
+ * cross-attention); the serving model takes decoders only
+ * (src/workflows/generation.c), the training step model all three.
+ * Other types are refused with the generic route (--params, --layers
+ * --hidden --heads --seq).
  *
  * Errors name the file and the key: a key the family needs that is
  * missing or not a positive integer is JC_ERR_MODEL; a key above the
@@ -76,6 +82,9 @@ static const struct { const char *key, *opt; } key_opt[] = {
     {"max_position_embeddings", "seq"}, {"n_positions", "seq"}, {"max_seq_len", "seq"},
     {"sliding_window", "seq"}, {"attention_chunk_size", "seq"},
     {"num_nextn_predict_layers", "mtp-heads"},
+    {"num_layers", "layers"}, {"num_decoder_layers", "layers"}, {"encoder_layers", "layers"},
+    {"decoder_layers", "layers"}, {"dim", "hidden"}, {"num_heads", "heads"},
+    {"encoder_attention_heads", "heads"}, {"decoder_attention_heads", "heads"},
 };
 
 #define KEY_MAX 1e12   /* any other size: beyond it no model exists */
@@ -211,17 +220,51 @@ static const family families[] = {
     {"mpt", F_MPT, "n_layers", "d_model", "n_heads", NULL, 0, "max_seq_len", 0, 0, 1, 0},
 };
 
-/* Families whose config is not a decoder-only language model: refused
- * with what they are. */
-static const struct { const char *type, *what; } not_decoders[] = {
-    {"t5", "an encoder-decoder"}, {"mt5", "an encoder-decoder"}, {"umt5", "an encoder-decoder"},
-    {"longt5", "an encoder-decoder"}, {"switch_transformers", "an encoder-decoder"},
-    {"bart", "an encoder-decoder"}, {"mbart", "an encoder-decoder"}, {"pegasus", "an encoder-decoder"},
-    {"marian", "an encoder-decoder"}, {"m2m_100", "an encoder-decoder"}, {"whisper", "an encoder-decoder"},
-    {"bert", "an encoder"}, {"roberta", "an encoder"}, {"xlm-roberta", "an encoder"},
-    {"distilbert", "an encoder"}, {"albert", "an encoder"}, {"electra", "an encoder"},
-    {"deberta", "an encoder"}, {"deberta-v2", "an encoder"}, {"mpnet", "an encoder"},
-    {"modernbert", "an encoder"}, {"vit", "an image encoder"}, {"clip", "an image-text encoder"},
+/* Encoders and encoder-decoders (issue 44 item 13): the key names of
+ * their sizes ("a|b": the first present), the decoder's layer key (NULL:
+ * an encoder; T5's num_decoder_layers defaults to num_layers), the head
+ * size key (NULL: hidden / heads), the context key; learned position rows
+ * (0: none, T5's relative buckets; 1: the context, once; 2: context + 2
+ * in each stack, BART's offset), LM head tied to the embedding unless
+ * tie_word_embeddings says otherwise, BERT's token-type table and pooler
+ * (d x d), T5's relative-position tables (buckets x heads in the first
+ * layer of each stack).  The MLP is gated where feed_forward_proj says
+ * "gated-..." (T5 v1.1, mT5). */
+typedef struct encfam {
+    const char *type;
+    jc_arch_kind kind;
+    const char *layers, *dec_layers, *hidden, *heads, *ffn, *head_dim, *ctx;
+    unsigned char pos, tied, token_types, pooler, rel_bias;
+} encfam;
+
+#define K_BERT "num_hidden_layers", NULL, "hidden_size", "num_attention_heads", "intermediate_size", NULL, CTX
+#define K_T5 "num_layers", "num_decoder_layers", "d_model", "num_heads", "d_ff", "d_kv", NULL
+#define K_BART "encoder_layers", "decoder_layers", "d_model", "encoder_attention_heads", "encoder_ffn_dim", NULL, CTX
+
+static const encfam encfams[] = {
+    {"bert", JC_ARCH_ENCODER, K_BERT, 1, 1, 1, 1, 0},
+    {"roberta", JC_ARCH_ENCODER, K_BERT, 1, 1, 1, 1, 0},
+    {"xlm-roberta", JC_ARCH_ENCODER, K_BERT, 1, 1, 1, 1, 0},
+    {"distilbert", JC_ARCH_ENCODER, "n_layers", NULL, "dim", "n_heads", "hidden_dim", NULL, CTX, 1, 1, 0, 0, 0},
+    {"t5", JC_ARCH_ENCODER_DECODER, K_T5, 0, 1, 0, 0, 1},
+    {"mt5", JC_ARCH_ENCODER_DECODER, K_T5, 0, 1, 0, 0, 1},
+    {"bart", JC_ARCH_ENCODER_DECODER, K_BART, 2, 1, 0, 0, 0},
+    {"mbart", JC_ARCH_ENCODER_DECODER, K_BART, 2, 1, 0, 0, 0},
+};
+
+/* Families this reader does not take: refused with what they are. */
+static const struct { const char *type, *what; } not_read[] = {
+    {"umt5", "an encoder-decoder with relative-position tables in every layer"},
+    {"longt5", "an encoder-decoder with local / transient-global attention"},
+    {"switch_transformers", "a mixture-of-experts encoder-decoder"},
+    {"pegasus", "an encoder-decoder with sinusoidal positions"}, {"marian", "an encoder-decoder with sinusoidal positions"},
+    {"m2m_100", "an encoder-decoder with sinusoidal positions"}, {"whisper", "a speech encoder-decoder"},
+    {"albert", "an encoder whose layers share one set of weights"},
+    {"electra", "an encoder whose embeddings are narrower than its layers"},
+    {"deberta", "an encoder with disentangled relative attention"},
+    {"deberta-v2", "an encoder with disentangled relative attention"},
+    {"mpnet", "an encoder with relative-position tables"}, {"modernbert", "an encoder with alternating local attention"},
+    {"vit", "an image encoder"}, {"clip", "an image-text encoder"},
 };
 
 /* What to do with a config this reader does not take. */
@@ -550,20 +593,106 @@ static void read_format(hfc *h, const cJSON *top)
 }
 
 /* A model_type this reader does not take: JC_ERR_NOTFOUND saying what it
- * is (an encoder, an encoder-decoder) or listing the ones it takes, and
- * the generic route. */
+ * is or listing the ones it takes, and the generic route. */
 static jc_status refuse_type(hfc *h, const char *mt)
 {
-    for (size_t i = 0; i < sizeof not_decoders / sizeof not_decoders[0]; i++)
-        if (!strcmp(mt, not_decoders[i].type))
-            return jci_diag_set(h->d, JC_ERR_NOTFOUND, "%s: model_type '%s' is %s model; --hf-config reads "
-                               "decoder-only language models: " GENERIC_ROUTE, h->path, mt, not_decoders[i].what);
+    for (size_t i = 0; i < sizeof not_read / sizeof not_read[0]; i++)
+        if (!strcmp(mt, not_read[i].type))
+            return jci_diag_set(h->d, JC_ERR_NOTFOUND, "%s: model_type '%s' is %s, which --hf-config does not "
+                               "read: " GENERIC_ROUTE, h->path, mt, not_read[i].what);
     char list[1024];
     size_t n = 0;
     for (size_t i = 0; i < sizeof families / sizeof families[0] && n < sizeof list; i++)
         n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", families[i].type);
+    for (size_t i = 0; i < sizeof encfams / sizeof encfams[0] && n < sizeof list; i++)
+        n += (size_t)snprintf(list + n, sizeof list - n, ", %s", encfams[i].type);
     return jci_diag_set(h->d, JC_ERR_NOTFOUND, "%s: model_type '%s' is not supported (supported: %s); "
                        GENERIC_ROUTE, h->path, mt, list);
+}
+
+/* The layers of an encoder (every one bidirectional) or an encoder-
+ * decoder (enc_layers bidirectional, then decoder layers with
+ * cross-attention). */
+static jc_status enc_layers(hfc *h, const encfam *ef)
+{
+    jc_arch *a = h->a;
+    jc_status st;
+    int64_t enc, dec = 0;
+    if ((st = get_alt(h, ef->layers, 1, 0, &enc))) return st;
+    if (ef->dec_layers && (st = get_int(h, ef->dec_layers, 0, enc, &dec))) return st;
+    if (ef->dec_layers && dec < 1)
+        return jci_diag_set(h->d, JC_ERR_MODEL, "%s: key '%s' must be a whole number >= 1", h->path, ef->dec_layers);
+    int64_t total;
+    const char *opt;
+    if (!jci_add_ok(enc, dec, &total) || (double)total > key_max("num_hidden_layers", &opt))
+        return jci_diag_set(h->d, JC_ERR_RANGE, "%s: %lld encoder + %lld decoder layers: above the limit of "
+                           "--layers", h->path, (long long)enc, (long long)dec);
+    a->n_layers = total;
+    a->enc_layers = ef->dec_layers ? enc : 0;
+    a->layer = jci_arena_calloc(h->ar, (size_t)total, sizeof *a->layer);
+    if (!a->layer) return jci_diag_set(h->d, JC_ERR_NOMEM, "out of memory");
+    for (int64_t i = 0; i < total; i++) {
+        a->layer[i].bidir = i < enc;
+        a->layer[i].cross = i >= enc;
+    }
+    return JC_OK;
+}
+
+/* Keys an encoder-decoder gives for each stack: the decoder's must match
+ * the encoder's (one shape is modelled). */
+static jc_status same_stacks(hfc *h, const char *enc_key, const char *dec_key, int64_t enc_v)
+{
+    int64_t v;
+    jc_status st = get_int(h, dec_key, 0, enc_v, &v);
+    if (!st && v != enc_v)
+        st = jci_diag_set(h->d, JC_ERR_NOTFOUND, "%s: %s (%lld) differs from %s (%lld): a decoder of another "
+                          "shape than its encoder is not modelled; " GENERIC_ROUTE, h->path, dec_key, (long long)v,
+                          enc_key, (long long)enc_v);
+    return st;
+}
+
+/* An encoder or encoder-decoder config (encfams above). */
+static jc_status read_encoder(hfc *h, const encfam *ef)
+{
+    jc_arch *a = h->a;
+    jc_status st;
+    a->kind = ef->kind;
+    if ((st = enc_layers(h, ef))) return st;
+    if ((st = get_int(h, ef->hidden, 1, 0, &a->hidden))) return st;
+    if ((st = get_int(h, ef->heads, 1, 0, &a->heads))) return st;
+    if ((st = get_int(h, ef->ffn, 1, 0, &a->ffn))) return st;
+    if ((st = get_int(h, "vocab_size", 1, 0, &a->vocab))) return st;
+    if (ef->head_dim) {
+        if ((st = get_int(h, ef->head_dim, 1, 0, &a->head_dim))) return st;
+    } else if (a->hidden % a->heads) {
+        return jci_diag_set(h->d, JC_ERR_MODEL, "%s: the width (%lld) is not a multiple of the attention heads "
+                           "(%lld)", h->path, (long long)a->hidden, (long long)a->heads);
+    } else {
+        a->head_dim = a->hidden / a->heads;
+    }
+    a->kv_heads = a->heads;
+    if (!strcmp(ef->layers, "encoder_layers")) {   /* BART: the decoder's own keys */
+        if ((st = same_stacks(h, "encoder_attention_heads", "decoder_attention_heads", a->heads))) return st;
+        if ((st = same_stacks(h, "encoder_ffn_dim", "decoder_ffn_dim", a->ffn))) return st;
+    }
+    const char *fp = get_str(h->root, "feed_forward_proj");
+    a->gated = fp && !strncmp(fp, "gated-", 6);
+    a->tied = get_bool(h->root, "tie_word_embeddings", ef->tied);
+    if (ef->ctx && (st = get_int(h, ef->ctx, ef->pos > 0, 0, &a->max_ctx))) return st;
+    a->learned_pos = ef->pos == 1 ? a->max_ctx : ef->pos == 2 ? 2 * (a->max_ctx + 2) : 0;
+    double d = (double)a->hidden, other = 0;
+    int64_t v;
+    if (ef->token_types) {
+        if ((st = get_int(h, "type_vocab_size", 0, 2, &v))) return st;
+        other += (double)v * d;
+    }
+    if (ef->pooler) other += d * d;
+    if (ef->rel_bias) {
+        if ((st = get_int(h, "relative_attention_num_buckets", 0, 32, &v))) return st;
+        other += 2.0 * (double)v * (double)a->heads;
+    }
+    a->other_params = other;
+    return JC_OK;
 }
 
 jc_status jc_arch_load_hf(const char *path, jc_arch **out, jc_diag *d)
@@ -603,13 +732,16 @@ jc_status jc_arch_load_hf(const char *path, jc_arch **out, jc_diag *d)
     if (!mt) { st = jci_diag_set(d, JC_ERR_MODEL, "%s: the key 'model_type' is missing", path); goto done; }
     a->model_type = dup(h, mt);
     const family *fm = NULL;
+    const encfam *ef = NULL;
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
         if (!strcmp(mt, families[i].type)) fm = &families[i];
-    if (!fm) {
+    for (size_t i = 0; i < sizeof encfams / sizeof encfams[0]; i++)
+        if (!strcmp(mt, encfams[i].type)) ef = &encfams[i];
+    if (!fm && !ef) {
         st = refuse_type(h, mt);
         goto done;
     }
-    if ((st = read_family(h, fm))) goto done;
+    if ((st = fm ? read_family(h, fm) : read_encoder(h, ef))) goto done;
     read_format(h, top);
     if (!a->format_note && !a->weight_format)
         a->format_note = "the config names no dtype";

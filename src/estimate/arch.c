@@ -54,9 +54,9 @@ void jc_arch_params(const jc_arch *a, double *total, double *active)
         if (active) *active = a->counted->params;
         return;
     }
-    double t = jci_arch_embed_params(a) + jci_arch_head_params(a), act = t;
+    double t = jci_arch_embed_params(a) + jci_arch_head_params(a) + a->other_params, act = t;
     for (int64_t i = 0; i < a->n_layers; i++) {
-        double at = jci_arch_attn_params(a);
+        double at = jci_arch_attn_params(a) * (a->layer[i].cross ? 2 : 1);
         t += at;
         act += at;
         if (a->layer[i].moe) {
@@ -100,6 +100,26 @@ double jci_arch_attn_flops_pair(const jc_arch *a)
     double h = (double)a->heads;
     if (a->mla) return 2 * h * (double)(a->kv_lora + a->qk_rope) + 2 * h * (double)a->kv_lora;
     return 4 * h * (double)a->head_dim;
+}
+
+double jci_ctx_mean(double S, double w)
+{
+    if (!(w > 0) || w > S) w = S;
+    return w - w * w / (2 * S);
+}
+
+double jci_arch_ctx(const jc_arch *a, int64_t i, double S)
+{
+    const jc_arch_layer *l = &a->layer[i];
+    double self = l->bidir ? S : jci_ctx_mean(S, (double)l->window);
+    return self + (l->cross ? S : 0);
+}
+
+double jci_arch_attn_weights_mean(const jc_arch *a)
+{
+    double n = 0;
+    for (int64_t i = 0; i < a->n_layers; i++) n += a->layer[i].cross ? 2 : 1;
+    return a->n_layers > 0 ? jci_arch_attn_params(a) * n / (double)a->n_layers : 0;
 }
 
 /* A dense decoder's layers and width from its parameter count alone:

@@ -37,6 +37,18 @@ double jci_arch_kv_elems_layer(const jc_arch *a);
  * (QK^T and PV; MLA decode in the absorbed form over the latent). */
 double jci_arch_attn_flops_pair(const jc_arch *a);
 
+/* Mean context a token attends to in a causal sequence of S tokens at
+ * window w (0: global): w - w^2 / (2 S). */
+double jci_ctx_mean(double S, double w);
+/* The keys a token of layer i attends to in a sequence of S tokens: the
+ * causal mean at its window, S for a bidirectional (encoder) layer, plus
+ * S encoder tokens for a cross-attending decoder layer (the encoder's
+ * sequence as long as the decoder's: the caller states it). */
+double jci_arch_ctx(const jc_arch *a, int64_t i, double S);
+/* Attention weights per layer, averaged over the layers (a decoder layer
+ * of an encoder-decoder holds a second, cross-attention, set). */
+double jci_arch_attn_weights_mean(const jc_arch *a);
+
 /* A dense decoder's layers *L and width *d from its parameter count N
  * (--params without --layers): N = 12 L d^2 at d = 128 L, d in whole
  * groups of heads of 128; with d_given > 0 that width and L = N / (12 d^2).

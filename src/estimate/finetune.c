@@ -124,6 +124,9 @@ jc_status jci_ft_resolve(est *s, const jci_ft_shape *sh, double P_total, jci_ft 
     if (sh->mla)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--finetune %s: adapters on MLA attention (low-rank projections) "
                             "are not modelled", ft->name);
+    if (sh->cross)
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--finetune %s: adapters on an encoder-decoder (its decoder's "
+                            "cross-attention) are not modelled; --finetune full is", ft->name);
     ft->rank = given(j->lora_rank) ? j->lora_rank : 16;
     ft->targets = j->lora_targets ? j->lora_targets : default_targets;
     if ((st = parse_targets(s, sh, ft->targets, ft))) return st;

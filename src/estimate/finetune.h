@@ -28,6 +28,7 @@ enum { JCI_FT_TARGETS = 7 };
 typedef struct jci_ft_shape {
     double L, d, q_out, kv_out, o_in, ffn;
     int gated, moe, mla;
+    int cross;   /* an encoder-decoder: decoder layers with cross-attention */
 } jci_ft_shape;
 
 typedef struct jci_ft {
@@ -46,8 +47,9 @@ typedef struct jci_ft {
  * fills *ft (kind NONE when --finetune is not given: every parameter
  * trainable); records the assumptions.  P_total: the model's parameters.
  * JC_ERR_USAGE naming the option for an unknown kind or target, a target
- * the shape lacks, adapters on MLA attention or on MoE experts (not
- * modelled), or adapter options without LoRA. */
+ * the shape lacks, adapters on MLA attention, on MoE experts or on an
+ * encoder-decoder (cross-attention: not modelled), or adapter options
+ * without LoRA. */
 jc_status jci_ft_resolve(est *s, const jci_ft_shape *sh, double P_total, jci_ft *ft);
 
 /* The adapters' forward (x (1 + recompute)) and backward time of one

@@ -193,6 +193,25 @@ static jc_status shape_dense(est *s, tshape *h, double L, double d, double heads
     return JC_OK;
 }
 
+/* What an encoder's or an encoder-decoder's sequence is, named in the
+ * assumptions (issue 44 item 13). */
+static void assume_kind(est *s, const jc_arch *a)
+{
+    if (a->kind == JC_ARCH_ENCODER)
+        jci_bld_assume(&s->b, "train.encoder_layers", jci_bld_str(&s->b, "encoder (%s): every layer attends to "
+                       "the whole --seq both ways (no causal mask); a vocabulary head on every token (masked-"
+                       "language-model pre-training)", a->model_type), R1((double)a->n_layers), "layers",
+                       JC_ORIGIN_MODEL, "the config's model_type");
+    else if (a->kind == JC_ARCH_ENCODER_DECODER)
+        jci_bld_assume(&s->b, "train.encoder_layers", jci_bld_str(&s->b, "encoder-decoder (%s): %lld encoder + "
+                       "%lld decoder layers; a sequence is --seq input tokens through the encoder and --seq target "
+                       "tokens through the decoder, which attends to all the input (cross-attention): the decoder "
+                       "length is assumed equal to the encoder's (BART's denoising; T5's span-corruption targets "
+                       "are shorter, so an upper end there)", a->model_type, (long long)a->enc_layers,
+                       (long long)(a->n_layers - a->enc_layers)), R1((double)a->enc_layers), "layers",
+                       JC_ORIGIN_MODEL, "the config's model_type");
+}
+
 /* The shape of a Hugging Face config. */
 static jc_status shape_arch(est *s, const jc_arch *a, tshape *h)
 {
@@ -214,8 +233,8 @@ static jc_status shape_arch(est *s, const jc_arch *a, tshape *h)
     h->vocab = (double)a->vocab;
     h->qk = a->mla ? (double)(a->qk_nope + a->qk_rope) : h->hd;
     h->v = a->mla ? (double)a->v_head : h->hd;
-    h->attn_w = w.attn;
-    h->o_w = h->heads * h->v * h->d;
+    h->attn_w = jci_arch_attn_weights_mean(a);   /* cross-attention: its share per layer */
+    h->o_w = h->heads * h->v * h->d * h->attn_w / w.attn;
     h->ffn = (double)a->ffn;
     h->gated = a->gated;
     h->E = (double)a->n_experts;
@@ -226,6 +245,7 @@ static jc_status shape_arch(est *s, const jc_arch *a, tshape *h)
     h->P_expert = h->n_moe * h->E * w.expert;
     jc_arch_params(a, &h->P_total, &h->P_active);
     h->mtp = given(j->mtp_heads) ? j->mtp_heads : (double)a->mtp_layers;
+    assume_kind(s, a);
     return JC_OK;
 }
 
@@ -300,14 +320,6 @@ static double gemm_fb(const est *s, const jci_eff_device *dv, double M, double N
     return f * (1 + s->rc) + jci_eff_gemm_s(m, dv, M, K, N, cnt, sc) + wgrad;
 }
 
-/* Mean context a token attends to in a causal sequence of S at window w
- * (0: global): w - w^2 / (2 S). */
-static double ctx_mean(double S, double w)
-{
-    if (!(w > 0) || w > S) w = S;
-    return w - w * w / (2 * S);
-}
-
 /* Bandwidth of a collective over n ranks placed `stride` apart in the
  * rank order (tp first): within a node while n x stride <= per node. */
 static double group_bw(const tstate *t, double n, double stride, int sc)
@@ -379,9 +391,9 @@ static double micro_batch(const est *s, const tstate *t, const tlay *y, double S
     }
     /* attention core, layer by layer (sliding windows) */
     double att = 0, att_f = 0;
-    for (int64_t i = 0; i < (int64_t)h->L; i++) {
-        double w = h->a ? (double)h->a->layer[i].window : 0;
-        att_f += 2 * T * ctx_mean(S, w) * h->heads / tp * (h->qk + h->v);
+    for (int64_t i = 0; i < (int64_t)h->L; i++) {   /* arch.c: causal, sliding, bidirectional, cross */
+        double c = h->a ? jci_arch_ctx(h->a, i, S) : jci_ctx_mean(S, 0);
+        att_f += 2 * T * c * h->heads / tp * (h->qk + h->v);
     }
     att_f /= y->pp;
     /* FlashAttention-2 backward: 5 matmuls to the forward's 2 (Dao 2023) */
@@ -1056,7 +1068,7 @@ jc_status jci_est_resolve_step(est *s)
     }
     const tshape *h = &t->sh;
     jci_ft_shape fs = {h->L, h->d, h->heads * h->qk, h->kvh * h->hd, h->heads * h->v, h->ffn, h->gated > 0,
-                       h->n_moe > 0, h->a && h->a->mla};
+                       h->n_moe > 0, h->a && h->a->mla, h->a && h->a->kind == JC_ARCH_ENCODER_DECODER};
     if ((st = jci_ft_resolve(s, &fs, h->P_total, &t->ft))) return st;
     s->frozen_base = t->ft.kind >= JCI_FT_LORA;
     t->opt_bytes_pp = s->opt_bytes_pp;

@@ -6,7 +6,8 @@
  * jc_arch_load_hf, or an ONNX decoder counted by jc_arch_load_onnx) and
  * the serving model (jc_serving_run, src/estimate/serving.c).  Front ends
  * render the jc_generation; sweep --generate takes the architecture from
- * jc_generation_arch too.
+ * jc_generation_arch too.  An encoder or encoder-decoder config is
+ * refused there: the serving model is a decoder-only one.
  */
 #include "base/jc_internal.h"
 
@@ -33,7 +34,23 @@ jc_status jc_generation_arch(const jc_request *rq, jc_arch **out, jc_diag *d)
     if (!rq->model && dimopt)
         return jci_diag_set(d, JC_ERR_USAGE, "%s names a dim of an ONNX decoder: give the MODEL.onnx (with "
                             "--hf-config or --params there are no dims)", dimopt);
-    if (job->hf_config) return jc_arch_load_hf(job->hf_config, out, d);
+    if (job->hf_config) {
+        jc_status st = jc_arch_load_hf(job->hf_config, out, d);
+        if (st || (*out)->kind == JC_ARCH_DECODER) return st;
+        const jc_arch *a = *out;
+        st = a->kind == JC_ARCH_ENCODER
+            ? jci_diag_set(d, JC_ERR_USAGE, "%s: model_type '%s' is an encoder: it generates no tokens, so "
+                           "--generate (the serving model of decoder-only language models) does not apply; "
+                           "--train estimates its training; an ONNX export (joulecast estimate MODEL.onnx --dim "
+                           "sequence=S) its encoding", a->path, a->model_type)
+            : jci_diag_set(d, JC_ERR_USAGE, "%s: model_type '%s' is an encoder-decoder: the serving model "
+                           "(--generate) covers decoder-only language models, not an encoder pass with a decoder's "
+                           "cross-attention; --train estimates its training; for serving give the decoder's sizes "
+                           "instead: --params N", a->path, a->model_type);
+        jc_arch_free(*out);
+        *out = NULL;
+        return st;
+    }
     if (rq->model) return jc_arch_load_onnx(rq, out, d);
     return JC_OK;
 }

@@ -242,10 +242,21 @@ static void test_families(void)
 /* The families refused say what they are and name the generic route. */
 static void test_refusals(void)
 {
-    expect("{\"model_type\": \"t5\", \"d_model\": 512}", JC_ERR_NOTFOUND, "an encoder-decoder model",
+    expect("{\"model_type\": \"albert\", \"hidden_size\": 768}", JC_ERR_NOTFOUND,
+           "share one set of weights", "--params N --layers L --hidden H --heads A --seq S");
+    expect("{\"model_type\": \"whisper\"}", JC_ERR_NOTFOUND, "a speech encoder-decoder",
            "--params N --layers L --hidden H --heads A --seq S");
-    expect("{\"model_type\": \"bert\", \"hidden_size\": 768}", JC_ERR_NOTFOUND, "an encoder model", "--params N");
-    expect("{\"model_type\": \"rwkv\"}", JC_ERR_NOTFOUND, "falcon, bloom, opt, mpt)", "--params N (generation)");
+    /* read now (issue 44 item 13): a key missing is named */
+    expect("{\"model_type\": \"t5\", \"d_model\": 512}", JC_ERR_MODEL, "'num_layers' (missing)", NULL);
+    expect("{\"model_type\": \"bert\", \"hidden_size\": 768}", JC_ERR_MODEL, "'num_hidden_layers'", NULL);
+    /* a BART whose decoder has another shape than its encoder: the route */
+    expect("{\"model_type\": \"bart\", \"encoder_layers\": 2, \"decoder_layers\": 2, \"d_model\": 64, "
+           "\"encoder_attention_heads\": 4, \"decoder_attention_heads\": 8, \"encoder_ffn_dim\": 128, "
+           "\"vocab_size\": 100, \"max_position_embeddings\": 64}", JC_ERR_NOTFOUND,
+           "decoder_attention_heads (8) differs", "--params N --layers L --hidden H --heads A --seq S");
+    /* every refusal of an unknown type names the route */
+    expect("{\"model_type\": \"funnel\"}", JC_ERR_NOTFOUND, "bert, roberta", "--heads A --seq S");
+    expect("{\"model_type\": \"rwkv\"}", JC_ERR_NOTFOUND, "falcon, bloom, opt, mpt, bert", "--params N (generation)");
     expect("{\"model_type\": \"opt\", \"num_hidden_layers\": 24, \"hidden_size\": 1024, \"num_attention_heads\": 16,"
            " \"ffn_dim\": 4096, \"vocab_size\": 50272, \"word_embed_proj_dim\": 512}", JC_ERR_NOTFOUND,
            "word_embed_proj_dim (512)", "--params N");
@@ -260,6 +271,120 @@ static void test_refusals(void)
            "not a multiple of the attention heads", NULL);
 }
 
+/* issue 44 item 13: encoders and encoder-decoders, each against its
+ * published parameter count (weights and embeddings counted; the biases
+ * and LayerNorms itemised to the exact count transformers prints), and
+ * the layers' kinds: an encoder's bidirectional, an encoder-decoder's
+ * decoder layers with cross-attention (their own q, k, v, o). */
+static void test_encoders(void)
+{
+    double act, t, d;
+    /* BERT-Base: 110 M (Devlin et al. 2019, section 3); BertModel
+     * 109,482,240: ours (embeddings, 512 positions, 2 token types, 12
+     * layers of 4 d^2 + 2 d x 3072, the pooler d^2) + biases (6,912 a
+     * layer, pooler 768) + LayerNorms (3,072 a layer, embeddings 1,536) */
+    d = 768;
+    t = params_of("bert-base-uncased.json", &act);
+    CHECK_NEAR(t, 30522 * d + 512 * d + 2 * d + 12 * (4 * d * d + 2 * d * 3072) + d * d, 0);
+    CHECK_NEAR(t + 12 * (6912.0 + 3072) + 768 + 1536, 109482240.0, 0);
+    NEAR_PUBLISHED(t, 110e6, 0.01);
+    /* DistilBERT: 66 M (Sanh et al. 2019, table 3): 6 layers, no token
+     * types, no pooler; 66,362,880 with biases and LayerNorms */
+    t = params_of("distilbert-base-uncased.json", &act);
+    CHECK_NEAR(t + 6 * (6912.0 + 3072) + 1536, 66362880.0, 0);
+    NEAR_PUBLISHED(t, 66e6, 0.01);
+    /* T5-Base: 220 M (Raffel et al. 2020, section 3.7), 222,903,552 in
+     * transformers: ours (shared embedding, LM head tied, 12 encoder
+     * layers 4 d^2 + 2 d x 3072, 12 decoder layers 8 d^2 + 2 d x 3072, the
+     * relative-position tables 2 x 32 x 12) + T5's LayerNorms (weights
+     * only: 2 d an encoder layer, 3 d a decoder layer, 2 final) */
+    t = params_of("t5-base.json", &act);
+    CHECK_NEAR(t, 32128 * d + 12 * (4 * d * d + 2 * d * 3072) + 12 * (8 * d * d + 2 * d * 3072) + 2 * 32 * 12, 0);
+    CHECK_NEAR(t + 12 * 2 * d + 12 * 3 * d + 2 * d, 222903552.0, 0);
+    NEAR_PUBLISHED(t, 220e6, 0.015);
+    /* BART-large: 406 M (facebook/bart-large), 406,291,456 in transformers:
+     * ours (shared embedding, tied head, 1,026 learned positions in each
+     * stack, 12 + 12 layers at d 1024, ffn 4096) + biases (9,216 an
+     * encoder layer, 13,312 a decoder layer) + LayerNorms (4,096 an encoder
+     * layer, 6,144 a decoder layer, 2 x 2,048 on the embeddings) */
+    d = 1024;
+    t = params_of("bart-large.json", &act);
+    CHECK_NEAR(t, 50265 * d + 2 * 1026 * d + 12 * (4 * d * d + 2 * d * 4096) + 12 * (8 * d * d + 2 * d * 4096), 0);
+    CHECK_NEAR(t + 12 * (9216.0 + 13312) + 12 * (4096.0 + 6144) + 4096, 406291456.0, 0);
+    NEAR_PUBLISHED(t, 406e6, 0.005);
+    jc_arch *a = NULL;
+    jc_diag dg;
+    CHECK_I64(jc_arch_load_hf("tests/serving/configs/t5-base.json", &a, &dg), JC_OK);
+    if (a) {
+        CHECK(a->kind == JC_ARCH_ENCODER_DECODER && a->n_layers == 24 && a->enc_layers == 12 && !a->gated);
+        CHECK(a->layer[0].bidir && !a->layer[0].cross && a->layer[12].cross && !a->layer[12].bidir);
+        CHECK(a->tied && a->head_dim == 64 && a->kv_heads == 12);
+    }
+    jc_arch_free(a);
+    CHECK_I64(jc_arch_load_hf("tests/serving/configs/bert-base-uncased.json", &a, &dg), JC_OK);
+    if (a) CHECK(a->kind == JC_ARCH_ENCODER && a->enc_layers == 0 && a->layer[11].bidir && !a->layer[11].cross);
+    jc_arch_free(a);
+    /* mT5 / T5 v1.1: a gated-GELU MLP and an untied head */
+    a = expect("{\"model_type\": \"mt5\", \"num_layers\": 2, \"d_model\": 64, \"num_heads\": 4, \"d_kv\": 16, "
+               "\"d_ff\": 128, \"vocab_size\": 100, \"feed_forward_proj\": \"gated-gelu\", "
+               "\"tie_word_embeddings\": false}", JC_OK, NULL, NULL);
+    if (a) {
+        CHECK(a->gated && !a->tied && a->n_layers == 4 && a->enc_layers == 2);
+        jc_arch_params(a, &t, &act);
+        CHECK_NEAR(t, 2 * 100 * 64.0 + 2 * (4 * 64.0 * 64 + 3 * 64.0 * 128) + 2 * (8 * 64.0 * 64 + 3 * 64.0 * 128) +
+                          2 * 32 * 4, 0);
+    }
+    jc_arch_free(a);
+}
+
+/* The training step model's work per token on the encoder configs, in
+ * closed form (seq S = 512, L layers, width d, vocabulary V, 1 MAC = 2
+ * FLOPs): forward = 2 x (the layers' weights) + 2 V d (the vocabulary
+ * head) + the attention core 4 d x the keys a token attends to (an
+ * encoder layer: all S, both ways; a decoder layer: S / 2 causal + S of
+ * the encoder by cross-attention); training = 3 x forward (backward 2x).
+ * A causal mask on BERT would give 4 d x S / 2: the check fails. */
+#ifdef JOULECAST_ESTIMATE_H
+static void test_encoder_work(void)
+{
+    jc_hwdb *db = check_bundled_hwdb();
+    if (!db) return;
+    const struct { const char *cfg; double fwd; } c[] = {
+        /* BERT-Base: 2 x 12 (4 d^2 + 2 d 3072) + 2 x 30522 d + 12 x 4 d x 512 */
+        {"tests/serving/configs/bert-base-uncased.json",
+         2 * 12 * (4 * 768.0 * 768 + 2 * 768.0 * 3072) + 2 * 30522 * 768.0 + 12 * 4 * 768.0 * 512},
+        /* T5-Base: encoder as BERT's, decoder 8 d^2 of attention, its keys 256 + 512 */
+        {"tests/serving/configs/t5-base.json",
+         2 * 12 * (4 * 768.0 * 768 + 2 * 768.0 * 3072) + 2 * 12 * (8 * 768.0 * 768 + 2 * 768.0 * 3072) +
+             2 * 32128 * 768.0 + 12 * 4 * 768.0 * 512 + 12 * 4 * 768.0 * (256 + 512)},
+    };
+    for (int i = 0; i < 2; i++) {
+        jc_job j;
+        jc_job_init(&j);
+        j.mode = JC_MODE_TRAINING;
+        j.device = "nvidia-a100-sxm4-80gb";
+        j.hf_config = c[i].cfg;
+        j.seq = 512;
+        j.batch = 64;
+        j.tokens = 1e8;
+        j.pue = 1;
+        j.ci = 400;
+        jc_estimate *e = check_estimate(&j, NULL, db);
+        if (e && e->train_step) {
+            CHECK_NEAR(e->train_step->model_flops_step / e->train_step->global_batch_tokens, 3 * c[i].fwd,
+                       1e-12 * c[i].fwd);
+            int named = 0;
+            for (size_t k = 0; k < e->n_assumptions; k++)
+                named |= !strcmp(e->assumptions[k].key, "train.encoder_layers") &&
+                         strstr(e->assumptions[k].label, i ? "decoder length is assumed equal" : "both ways");
+            CHECK(named);
+        }
+        jc_estimate_free(e);
+    }
+    jc_hwdb_free(db);
+}
+#endif
+
 int main(void)
 {
     RUN(test_product_overflow);
@@ -267,6 +392,8 @@ int main(void)
     RUN(test_not_a_model);
     RUN(test_layer_list_once);
     RUN(test_families);
+    RUN(test_encoders);
+    RUN(test_encoder_work);
     RUN(test_refusals);
     remove(TMP);
     return check_summary();
