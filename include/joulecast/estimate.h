@@ -210,6 +210,18 @@ typedef struct jc_train_step {
     jc_range utilization;    /* mfu x goodput: the job's utilisation */
 } jc_train_step;
 
+/* One row of the sensitivity table (job.sensitivity, issue 45): a ranged
+ * assumption moved alone from its low to its high (--pin KEY=low, then
+ * KEY=high) with every other input at its central value; the figures
+ * are the central results of those two runs. */
+typedef struct jc_sensitivity {
+    const char *key, *label, *unit;   /* the assumption, as the list names it */
+    double low, high;                 /* its bounds */
+    double co2_low, co2_high;         /* kgCO2e, location-based, at low / at high */
+    double kwh_low, kwh_high;         /* facility kWh */
+    double hours_low, hours_high;     /* wall hours */
+} jc_sensitivity;
+
 /* The result.  Ranges are low / central / high (see docs/energy-model.md
  * "Ranges": corner cases of every parameter that has a range). */
 typedef struct jc_trace jc_trace;   /* a power trace ("Power traces" below) */
@@ -330,6 +342,10 @@ typedef struct jc_estimate {
     /* training from an architecture: its layout, step and utilisation;
      * NULL otherwise (owned by the estimate) */
     const jc_train_step *train_step;
+    /* issue 45: the ranged assumptions by swing of the emissions (then of
+     * the facility energy, then of the time), largest first; 0 rows
+     * without job.sensitivity.  One run per bound (2 per row). */
+    size_t n_sensitivity;  jc_sensitivity *sensitivity;
 } jc_estimate;
 
 /* A job file (YAML, docs/job-file.md): a mapping whose keys are the long

@@ -112,6 +112,12 @@ typedef struct jc_job {
     /* MLPerf scenario (issue 41; src/estimate/workload.c) */
     const char *scenario;    /* offline server singlestream multistream; NULL: none */
     double latency_bound_ms; /* --scenario server: a query's latency bound, ms */
+    /* issue 45: which assumption matters (src/estimate/sensitivity.c) */
+    int sensitivity;         /* rank the ranged assumptions by the swing of
+                                the result, each alone low -> high */
+    const char *pin;         /* "KEY=V[,KEY=V...]": ranged assumptions set to
+                                one value (V a number in the assumption's
+                                range, or low, central, high); NULL: none */
 } jc_job;
 
 /* MLPerf scenarios (issue 41).  jc_scenario_batch: the batch a scenario

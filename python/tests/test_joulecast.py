@@ -197,6 +197,20 @@ class SameAsCli(InWork):
         self.assertEqual((t["finetune"], t["params_trainable"]), ("lora", 32 * 16 * (8192 + 2 * 5120 + 8192)))
         self.assertEqual(t["params_frozen"], t["params_total"])
 
+    def test_estimate_sensitivity_equals_cli(self):
+        # issue 45: the sensitivity table and --pin as keywords
+        job = dict(device="a100", count=8, region="US-CA", sensitivity=True,
+                   train={"samples": 1281167, "epochs": 90, "batch": 256})
+        got = joulecast.estimate("models/resnet50.onnx", **job)
+        want = cli_json("estimate", "models/resnet50.onnx", "--train", "--samples", "1281167", "--epochs", "90",
+                        "--batch", "256", "--device", "a100", "--count", "8", "--region", "US-CA",
+                        "--sensitivity", "--json")
+        self.assertEqual(got, want)
+        top = got["sensitivity"][0]
+        job.pop("sensitivity")
+        high = joulecast.estimate("models/resnet50.onnx", pin="%s=high" % top["key"], **job)
+        self.assertEqual(high["results"]["co2_location_kg"]["central"], top["co2_kg"]["at_high"])
+
     def test_estimate_infer_equals_cli(self):
         got = joulecast.estimate(model="models/bert_base.onnx", dims={"sequence": 128},
                                  device="a100", region="FR",

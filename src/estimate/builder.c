@@ -70,6 +70,105 @@ void jci_bld_push(jci_builder *b, const jc_assumption *x)
     b->as[b->n_as++] = *x;
 }
 
+/* Entry i of a --pin list: *k / *kn its key, *v / *vn its value (the
+ * text after '='; *v NULL when the entry has none).  0 past the end. */
+static int pin_entry(const char *list, int i, const char **k, size_t *kn, const char **v, size_t *vn)
+{
+    const char *p = list;
+    for (int n = 0; n < i; n++) {
+        p = strchr(p, ',');
+        if (!p) return 0;
+        p++;
+    }
+    size_t len = strcspn(p, ",");
+    const char *eq = memchr(p, '=', len);
+    *k = p;
+    *kn = eq ? (size_t)(eq - p) : len;
+    *v = eq ? eq + 1 : NULL;
+    *vn = eq ? len - *kn - 1 : 0;
+    return 1;
+}
+
+/* Fails the run through the builder's sticky pin status (the first
+ * refusal is kept). */
+static void pin_refuse(jci_builder *b, jc_status st, const char *msg)
+{
+    if (b->pin_st) return;
+    b->pin_st = st;
+    b->pin_msg = msg;
+}
+
+/* The value of one --pin entry for range v: low, central, high or a
+ * decimal number inside [low, high]; NAN (and the run refused) otherwise. */
+static double pin_value(jci_builder *b, const char *key, const char *txt, size_t n, jc_range v)
+{
+    char buf[64];
+    if (!n || n >= sizeof buf) {
+        pin_refuse(b, JC_ERR_USAGE, jci_bld_str(b, "--pin %s: give a number, low, central or high", key));
+        return NAN;
+    }
+    memcpy(buf, txt, n);
+    buf[n] = 0;
+    if (!strcmp(buf, "low")) return v.low;
+    if (!strcmp(buf, "central")) return v.central;
+    if (!strcmp(buf, "high")) return v.high;
+    char *end;
+    double x = strtod(buf, &end);
+    if (*end || !isfinite(x) || strpbrk(buf, "xX")) {   /* no hex, inf or nan */
+        pin_refuse(b, JC_ERR_USAGE, jci_bld_str(b, "--pin %s=%s: not a number, low, central or high", key, buf));
+        return NAN;
+    }
+    if (x < v.low || x > v.high) {
+        pin_refuse(b, JC_ERR_RANGE, jci_bld_str(b, "--pin %s=%s: outside the assumption's range %.6g to %.6g",
+                                                key, buf, v.low, v.high));
+        return NAN;
+    }
+    return x;
+}
+
+/* v as the job's --pin sets it for key (v itself when no entry names
+ * it); *src receives the pin's source text when one does. */
+static jc_range pin_apply(jci_builder *b, const char *key, jc_range v, const char **src)
+{
+    const char *k, *t;
+    size_t kn, tn;
+    if (!b->job || !b->job->pin) return v;
+    for (int i = 0; i < JCI_PIN_MAX && pin_entry(b->job->pin, i, &k, &kn, &t, &tn); i++) {
+        if (!t || kn != strlen(key) || strncmp(k, key, kn)) continue;
+        b->pin_used |= 1ull << i;
+        if (!(v.low < v.high)) {
+            pin_refuse(b, JC_ERR_USAGE, jci_bld_str(b, "--pin %s: that assumption has no range in this estimate "
+                                                    "(%.6g); its own option sets it", key, v.central));
+            return v;
+        }
+        double x = pin_value(b, key, t, tn, v);
+        if (isnan(x)) return v;
+        *src = jci_bld_str(b, "--pin %s=%.*s (its range %.6g [%.6g-%.6g] set to one value)", key, (int)tn, t,
+                           v.central, v.low, v.high);
+        return R1(x);
+    }
+    return v;
+}
+
+/* A --pin entry that is malformed or matched no assumption: the run
+ * refused (JC_ERR_USAGE). */
+static jc_status pin_unused(jci_builder *b)
+{
+    const char *k, *t;
+    size_t kn, tn;
+    if (!b->job || !b->job->pin) return JC_OK;
+    for (int i = 0; pin_entry(b->job->pin, i, &k, &kn, &t, &tn); i++) {
+        if (i >= JCI_PIN_MAX)
+            return jci_bld_fail(b, JC_ERR_USAGE, "--pin: more than %d entries", JCI_PIN_MAX);
+        if (!t || !kn)
+            return jci_bld_fail(b, JC_ERR_USAGE, "--pin: entry '%.*s' is not KEY=VALUE", (int)(kn + (t ? tn + 1 : 0)), k);
+        if (!(b->pin_used >> i & 1))
+            return jci_bld_fail(b, JC_ERR_USAGE, "--pin %.*s: no ranged assumption of that key in this estimate "
+                                "(the assumptions list names them)", (int)kn, k);
+    }
+    return JC_OK;
+}
+
 jc_range jci_bld_assume(jci_builder *b, const char *key, const char *label, jc_range v,
                         const char *unit, jc_origin o, const char *source)
 {
@@ -77,6 +176,12 @@ jc_range jci_bld_assume(jci_builder *b, const char *key, const char *label, jc_r
      * consumers find an assumption by id; a key missing there fails the run */
     const char *canon = jci_akey_canonical(key);
     if (!canon && !b->bad_key) b->bad_key = key;
+    const char *pinned = NULL;
+    v = pin_apply(b, key, v, &pinned);
+    if (pinned) {
+        o = JC_ORIGIN_USER;
+        source = pinned;
+    }
     jc_assumption x = {.key = canon ? canon : key, .label = label, .value = v,
                        .unit = unit, .origin = o, .source = source};
     jci_bld_push(b, &x);
@@ -162,6 +267,7 @@ jc_status jci_bld_fail(jci_builder *b, jc_status st, const char *fmt, ...)
 jc_status jci_bld_check(jci_builder *b)
 {
     if (b->oom) return jci_diag_set(b->d, JC_ERR_NOMEM, "out of memory");
+    if (b->pin_st) return jci_bld_fail(b, b->pin_st, "%s", b->pin_msg);
     if (b->bad_key)
         return jci_bld_fail(b, JC_ERR_INTERNAL, "assumption key '%s' is not in "
                             "src/estimate/assumption_keys.def (add it there)", b->bad_key);
@@ -172,6 +278,7 @@ jc_status jci_bld_move(jci_builder *b, jc_assumption **as, size_t *n_as,
                        const char ***warn, size_t *n_warn)
 {
     jc_status st = jci_bld_check(b);
+    if (!st) st = pin_unused(b);
     if (st) return st;
     jc_assumption *xa = jci_arena_calloc(b->a, b->n_as ? b->n_as : 1, sizeof *xa);
     const char **xw = jci_arena_calloc(b->a, b->n_warn ? b->n_warn : 1, sizeof *xw);

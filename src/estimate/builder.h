@@ -30,6 +30,9 @@ typedef struct jci_builder {
     size_t n_warn, cap_warn;
     int oom;                   /* an allocation failed (sticky) */
     const char *bad_key;       /* the first assumption key not in assumption_keys.def */
+    unsigned long long pin_used; /* bit i: the job's --pin entry i matched an assumption */
+    jc_status pin_st;          /* a --pin entry refused (sticky; pin_msg says why) */
+    const char *pin_msg;
     const jc_job *job;         /* the run's job and database (borrowed from the caller) */
     const jc_hwdb *db;
 } jci_builder;
@@ -63,6 +66,15 @@ void jci_bld_warn(jci_builder *b, const char *fmt, ...) __attribute__((format(pr
  * bad_key, and jci_bld_move then fails the run (JC_ERR_INTERNAL). */
 jc_range jci_bld_assume(jci_builder *b, const char *key, const char *label, jc_range v,
                         const char *unit, jc_origin o, const char *source);
+
+/* The job's --pin (job->pin, "KEY=V,..."): jci_bld_assume returns an
+ * assumption whose key an entry names as that one value (its range
+ * collapsed; origin user, the source naming the pin and the range it
+ * replaced).  An entry that names an assumption without a range, or a
+ * value outside it, fails the run (jci_bld_check: JC_ERR_USAGE /
+ * JC_ERR_RANGE); one that matches no assumption fails it at jci_bld_move
+ * (JC_ERR_USAGE).  At most JCI_PIN_MAX entries. */
+#define JCI_PIN_MAX 64
 
 /* Appends an assumption another builder already checked, as it is (the
  * serving model takes over the energy stage's list this way). */

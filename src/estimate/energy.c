@@ -143,7 +143,7 @@ static jc_status resolve_runtime(est *s)
                                      s->eff.kind != JC_RTK_ENGINE)) continue;
         if (s->util_user && (i == JC_EFF_ETA_MATRIX || i == JC_EFF_FILL_S || i == JC_EFF_TILE_M ||
                              i == JC_EFF_TILE_N || i == JC_EFF_UNALIGNED)) continue;
-        jci_bld_const(&s->b, s->eff.id[i], labels[i], s->eff.src[i]);
+        s->eff.v[i] = jci_bld_const(&s->b, s->eff.id[i], labels[i], s->eff.src[i]);   /* as --pin sets it */
     }
     if ((s->an || step) && !s->util_user && s->dev->kind == JC_DEVICE_GPU) {
         /* wave quantisation needs the SM count (the device's sm_count) */

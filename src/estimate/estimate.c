@@ -22,6 +22,7 @@
  */
 #include "estimate/estimate_int.h"
 #include "estimate/account.h"
+#include "estimate/sensitivity.h"   /* jci_estimate_core */
 #include "estimate/akeys.h"
 
 #include <stdlib.h>
@@ -356,7 +357,7 @@ static void predict(est *s)
     }
     jc_estimate *p = NULL;
     jc_diag tmp;
-    if (jc_estimate_run(&j, s->an, s->b.db, &p, &tmp)) {
+    if (jci_estimate_core(&j, s->an, s->b.db, NULL, &p, &tmp)) {
         jci_bld_warn(&s->b, "no prediction beside the measurement: %s", tmp.msg);
         return;
     }
@@ -384,14 +385,8 @@ jc_estimate *jci_estimate_new(jci_arena *a, const jc_hwdb *db, jc_mode mode, jc_
     return e;
 }
 
-jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
-                          const jc_hwdb *db, jc_estimate **out, jc_diag *d)
-{
-    return jci_estimate_run_shared(job, an, db, NULL, out, d);
-}
-
-jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
-                                  jci_est_share *sh, jc_estimate **out, jc_diag *d)
+jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
+                            jci_est_share *sh, jc_estimate **out, jc_diag *d)
 {
     if (!job || !db || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_estimate_run: NULL argument");
     *out = NULL;
@@ -465,4 +460,9 @@ void jc_estimate_free(jc_estimate *e)
     est_internal *ei = e->internal_;
     jc_trace_free(ei->trace);
     jci_arena_free(ei->a);
+}
+
+jci_arena *jci_estimate_arena(const jc_estimate *e)
+{
+    return ((const est_internal *)e->internal_)->a;
 }

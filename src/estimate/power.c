@@ -136,7 +136,7 @@ jc_status jci_power_setup(jci_builder *b, const jc_hwdb *db, const jc_device *de
     pm->idle_w = idle;
     pm->tdp_w = tdp;
     for (int i = 0; i < JC_PW_N; i++)
-        if (i != JC_PW_A_LAUNCH || record_launch) jci_bld_const(b, pm->id[i], labels[i], pm->src[i]);
+        if (i != JC_PW_A_LAUNCH || record_launch) pm->k[i] = jci_bld_const(b, pm->id[i], labels[i], pm->src[i]);   /* as --pin sets it */
     setup_memory(b, db, dev, bw, pm);
     if ((st = setup_limit(b, dev, idle.central, tdp.central, user_limit, pm))) return st;
     setup_boost(b, dev, tdp.central, pm);

@@ -209,6 +209,32 @@ static void train_step_text(const jc_estimate *e, FILE *f)
             FMT_N(t->utilization.central), FMT_N(t->utilization.low), FMT_N(t->utilization.high));
 }
 
+/* "a -> b" of two figures, into buf. */
+static const char *span(char *buf, size_t cap, double a, double b)
+{
+    char x[40], y[40];
+    snprintf(buf, cap, "%s -> %s", fmt_num(x, sizeof x, a), fmt_num(y, sizeof y, b));
+    return buf;
+}
+
+/* The sensitivity table (--sensitivity): one row per ranged assumption,
+ * largest swing of the emissions first. */
+static void sensitivity_text(const jc_estimate *e, FILE *f)
+{
+    if (!e->n_sensitivity) return;
+    fprintf(f, "\nsensitivity (each ranged assumption alone from its low to its high, every other input central;\n"
+               "central figures of the two runs, as --pin KEY=low and --pin KEY=high print them)\n");
+    fprintf(f, "  %4s  %-32s %-26s %-26s %10s  %-26s %s\n", "rank", "assumption", "low -> high",
+            "emissions kgCO2e", "swing", "facility kWh", "wall h");
+    for (size_t i = 0; i < e->n_sensitivity; i++) {
+        const jc_sensitivity *r = &e->sensitivity[i];
+        char a[64], b[64], c[64], d[64], w[40];
+        fprintf(f, "  %4zu  %-32s %-26s %-26s %10s  %-26s %s\n", i + 1, r->key, span(a, sizeof a, r->low, r->high),
+                span(b, sizeof b, r->co2_low, r->co2_high), fmt_num(w, sizeof w, fabs(r->co2_high - r->co2_low)),
+                span(c, sizeof c, r->kwh_low, r->kwh_high), span(d, sizeof d, r->hours_low, r->hours_high));
+    }
+}
+
 jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
 {
     return jc_report_estimate_text_top(e, f, JC_PER_NODE_TOP_DEFAULT);
@@ -296,6 +322,7 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
                     q->label, "", "", n > 160 ? 157 : (int)n, q->source, n > 160 ? "..." : "");
         }
     }
+    sensitivity_text(e, f);
     if (e->n_nodes && nodes_text(e, f, top) != JC_OK) return JC_ERR_NOMEM;
 
     fprintf(f, "\nassumptions (origin: user option, hwdb entry with its source, model count, derived, default)\n");
@@ -485,6 +512,7 @@ cJSON *rj_estimate(const jc_estimate *e)
         REQ(rj_push(arr, o));
     }
     REQ(rj_nodes(root, "nodes", e->nodes, e->n_nodes));
+    REQ(rj_sensitivity(root, e));
     return root;
 done:
     cJSON_Delete(root);
@@ -515,7 +543,10 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
     if (header) {
         fprintf(f, "mode,method,precision,device,devices,host,hosts,region,flops_total,passes,samples");
         for (size_t i = 0; i < n; i++) fprintf(f, ",%s_low,%s,%s_high", cols[i], cols[i], cols[i]);
-        fprintf(f, ",figures,model_graph_sha256,model_sha256\n");
+        fprintf(f, ",figures,model_graph_sha256,model_sha256");
+        /* --sensitivity: the top driver (the whole table is in --json) */
+        if (e->n_sensitivity) fprintf(f, ",top_driver,top_driver_co2_kg_at_low,top_driver_co2_kg_at_high");
+        fprintf(f, "\n");
     }
     /* unknown figures are "n/a"; an absent host or region is empty */
     fprintf(f, "%s,%s,%s,", jc_mode_name(e->mode), jc_method_name(e->method), e->precision);
@@ -549,6 +580,14 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
     jci_csv_field(f, e->model_graph_sha256, 0);
     fputc(',', f);
     jci_csv_field(f, e->model_sha256, 0);
+    if (e->n_sensitivity) {
+        fputc(',', f);
+        jci_csv_field(f, e->sensitivity[0].key, 0);
+        fputc(',', f);
+        rcsv_num(f, e->sensitivity[0].co2_low);
+        fputc(',', f);
+        rcsv_num(f, e->sensitivity[0].co2_high);
+    }
     fprintf(f, "\n");
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }

@@ -178,3 +178,38 @@ char *rj_print_unformatted(const cJSON *root)
 {
     return valid_utf8(cJSON_PrintUnformatted(root));
 }
+
+/* {at_low, at_high, swing} of one figure of a sensitivity row. */
+static int swing_obj(cJSON *o, const char *k, double lo, double hi)
+{
+    cJSON *x = cJSON_AddObjectToObject(o, k);
+    return x && rj_num(x, "at_low", lo) && rj_num(x, "at_high", hi) && rj_num(x, "swing", fabs(hi - lo));
+}
+
+int rj_sensitivity(cJSON *o, const jc_estimate *e)
+{
+    if (!e->n_sensitivity) return 1;
+    cJSON *arr = cJSON_AddArrayToObject(o, "sensitivity");
+    if (!arr) return 0;
+    for (size_t i = 0; i < e->n_sensitivity; i++) {
+        const jc_sensitivity *r = &e->sensitivity[i];
+        cJSON *x = rj_push_object(arr);
+        rj_field fs[] = {RJF_N("rank", (double)(i + 1)), RJF_S("key", r->key), RJF_S("label", r->label),
+                         RJF_S("unit", r->unit), RJF_N("low", r->low), RJF_N("high", r->high)};
+        if (!x || !rj_fields(x, fs, sizeof fs / sizeof fs[0]) || !swing_obj(x, "co2_kg", r->co2_low, r->co2_high) ||
+            !swing_obj(x, "energy_facility_kwh", r->kwh_low, r->kwh_high) ||
+            !swing_obj(x, "wall_hours", r->hours_low, r->hours_high))
+            return 0;
+    }
+    return 1;
+}
+
+int rj_top_driver(cJSON *o, const jc_estimate *e)
+{
+    if (!e->n_sensitivity) return 1;
+    const jc_sensitivity *r = &e->sensitivity[0];
+    double sw = fabs(r->co2_high - r->co2_low), width = e->co2_kg.high - e->co2_kg.low;
+    cJSON *x = cJSON_AddObjectToObject(o, "top_driver");
+    return x && rj_str(x, "key", r->key) && rj_num(x, "co2_kg_swing", sw) &&
+           rj_num(x, "share_of_range", width > 0 ? sw / width : NAN);
+}

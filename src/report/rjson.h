@@ -90,4 +90,15 @@ extern const char *const rj_bound_names[3];
  * graph node by node; 0 on out-of-memory. */
 int rj_bound_share(cJSON *o, const jc_estimate *e);
 
+/* issue 45: adds "sensitivity" to o when e has the table (job.sensitivity:
+ * an array, largest swing first, of {rank, key, label, unit, low, high,
+ * co2_kg {at_low, at_high, swing}, energy_facility_kwh {...},
+ * wall_hours {...}}); nothing otherwise.  0 on out-of-memory. */
+int rj_sensitivity(cJSON *o, const jc_estimate *e);
+/* Adds "top_driver" to o when e has the table: {key, co2_kg_swing,
+ * share_of_range} (the swing over the width of e's emissions range;
+ * null when the range has no width); nothing otherwise.  0 on
+ * out-of-memory. */
+int rj_top_driver(cJSON *o, const jc_estimate *e);
+
 #endif

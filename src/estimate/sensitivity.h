@@ -1,0 +1,33 @@
+/*
+ * sensitivity.h (estimate) - which assumption moves the result most
+ * (sensitivity.c, issue 45): every ranged assumption of an estimate moved
+ * alone from its low to its high, the others central, ranked.
+ */
+#ifndef JC_SENSITIVITY_H
+#define JC_SENSITIVITY_H
+
+#include "base/jc_internal.h"
+
+/* The estimate itself (estimate.c): jc_estimate_run without the
+ * sensitivity table (job->sensitivity is not read).  The contract of
+ * jci_estimate_run_shared (base/jc_internal.h) otherwise. */
+jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
+                            jci_est_share *sh, jc_estimate **out, jc_diag *d);
+
+/* Fills e->sensitivity (n_sensitivity rows, in arena a: e's own) from
+ * two runs per ranged assumption of e (one key once: its first record)
+ * of the same job, analysis and database with --pin KEY=low and
+ * KEY=high added to the job's own pins and the sensitivity flag off;
+ * sh (may be NULL) is the kernel plans' share; the rows live in e's
+ * arena.  Rows ranked by the
+ * swing of the central location-based emissions, then of the facility
+ * energy, then of the wall time, largest first; equal swings keep the
+ * assumptions' order.  Errors: JC_ERR_NOMEM, and any error of a run
+ * (the message names the assumption and the bound). */
+jc_status jci_sensitivity_run(const jc_job *job, const jc_analysis *an, const jc_hwdb *db, jci_est_share *sh,
+                              jc_estimate *e, jc_diag *d);
+
+/* The arena e's strings and arrays live in (estimate.c). */
+jci_arena *jci_estimate_arena(const jc_estimate *e);
+
+#endif /* JC_SENSITIVITY_H */
