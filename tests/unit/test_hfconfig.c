@@ -288,6 +288,18 @@ static void test_encoders(void)
     CHECK_NEAR(t, 30522 * d + 512 * d + 2 * d + 12 * (4 * d * d + 2 * d * 3072) + d * d, 0);
     CHECK_NEAR(t + 12 * (6912.0 + 3072) + 768 + 1536, 109482240.0, 0);
     NEAR_PUBLISHED(t, 110e6, 0.01);
+    /* RoBERTa-base (BERT's keys: 514 position rows, one token type):
+     * 125 M (Liu et al. 2019, arXiv:1907.11692), RobertaModel 124,645,632
+     * with the same 122,112 biases and LayerNorms as BERT-Base */
+    jc_arch *r = expect("{\"model_type\": \"roberta\", \"num_hidden_layers\": 12, \"hidden_size\": 768, "
+                        "\"num_attention_heads\": 12, \"intermediate_size\": 3072, \"vocab_size\": 50265, "
+                        "\"max_position_embeddings\": 514, \"type_vocab_size\": 1}", JC_OK, NULL, NULL);
+    if (r) {
+        jc_arch_params(r, &t, &act);
+        CHECK_NEAR(t + 12 * (6912.0 + 3072) + 768 + 1536, 124645632.0, 0);
+        CHECK(r->kind == JC_ARCH_ENCODER);
+    }
+    jc_arch_free(r);
     /* DistilBERT: 66 M (Sanh et al. 2019, table 3): 6 layers, no token
      * types, no pooler; 66,362,880 with biases and LayerNorms */
     t = params_of("distilbert-base-uncased.json", &act);
