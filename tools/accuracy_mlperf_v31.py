@@ -83,7 +83,7 @@ def write_v31(a):
     cvs = None
     if not a.no_cv:
         res = crossvalidate_all(r11, r31)
-        cvs = ac.cv_summary(res, {"scenario": lambda r: r["scenario"], "kind": am.kind,
+        cvs = ac.cv_summary(res, {"scenario": lambda r: r["scenario"], "kind": kind,
                                   "round": lambda r: "v3.1" if r["id"].startswith("mlperf-v31") else "v1.1"})
     how = ("`joulecast estimate` of the benchmark's network (models/resnet50.onnx; models/bert_large.onnx at %d "
            "tokens, as the v1.1 set; BERT-99.9 the same network) with --scenario (offline, server at batch %d / %d; "
