@@ -95,6 +95,10 @@ def recipe(row, seq=None):
     """The joulecast arguments for one row, or (None, reason)."""
     if not row["device"]:
         return None, "accelerator %s is not in the hwdb" % row["accelerator"]
+    if not row["accelerator"].startswith("NVIDIA"):
+        # the tensorrt profile is NVIDIA's (GPUs and SoCs); none models another vendor's compiled engine
+        return None, "no runtime profile models %s's inference engine (the tensorrt profile runs NVIDIA GPUs and " \
+            "SoCs)" % row["accelerator"]
     args = ["estimate"] + model_args(row["benchmark"], seq) + [
         "--device", row["device"], "--count", row["devices"], "--precision", precision(row)] + batch_args(row) + [
         "--pue", "1", "--ci", "400", "--scenario", SCENARIO[row["scenario"]]]

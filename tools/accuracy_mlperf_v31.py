@@ -90,9 +90,9 @@ def write_v31(a):
            "singlestream 1 and multistream 8 samples per query, one query at a time) on the row's accelerator and "
            "count, int8 (BERT-99.9 fp16; BERT on the H100 fp8, NVIDIA's Hopper engines), PUE 1; J/sample = "
            "predicted facility (= wall at PUE 1) energy / samples. Hosts: the systems the hwdb names (DGX H100) "
-           "with --host, the others one whole host of their system class (--hosts 1; a 16-card server two shares "
-           "of the 8-device class); --runtime tensorrt for every row (Qualcomm's compiler included). Method: "
-           "roofline." % (am.BERT_SEQ, am.BATCH["Offline"], am.BATCH["Server"]))
+           "with --host, the others one whole host of their system class (--hosts 1); --runtime tensorrt "
+           "(NVIDIA's engine; the Cloud AI 100 rows are listed as not predicted: no runtime profile models "
+           "Qualcomm's compiler). Method: roofline." % (am.BERT_SEQ, am.BATCH["Offline"], am.BATCH["Server"]))
     if cvs:
         how += (" Cross-validated over the v1.1 and v3.1 rows together: leave-one-hardware-out (the accelerator, "
                 "every system and count of it: the Orin submissions under four names are one fold) and "
