@@ -75,7 +75,14 @@
 #                        jc_parse_shape_binding, jc_parse_values_binding,
 #                        jc_parse_flag, jc_jobfile_path: src/job/reqparse.c;
 #                        no "expects NAME=", "true or false" message or
-#                        "yes" flag word elsewhere in src/)
+#                        "yes" flag word elsewhere in src/); the request's
+#                        keys set and a job file layered beneath the
+#                        caller's (jci_reqset_set, jci_jobfile_pairs:
+#                        src/job/reqset.c; no binding parser, convention
+#                        parse, jc_jobfile_path or "expects a file name"
+#                        outside src/job/, no jc_job_set in the front ends
+#                        src/cli/ and src/bind/ but the trace command's own
+#                        job of trace keys, src/cli/cmd_trace.c)
 #
 # Exit status 0 when every check passes, else 1.
 set -u
@@ -340,5 +347,12 @@ grep -rn '"/\.\./share/joulecast/hwdb\|"share", "joulecast"' src python/joulecas
   sed 's/^/the hwdb search order written again (use jc_hwdb_find_dir): /' >> "$tmp/ro"
 grep -rn 'expects NAME=\|"true or false"\|expects true or false\|"yes")' src | grep -v '^src/job/reqparse\.c:' |
   sed 's/^/a request value grammar written again (use jc_parse_*, src\/job\/reqparse.c): /' >> "$tmp/ro"
+# the request's keys: one key->field setter and one job-file layering
+# (src/job/reqset.c), for the CLI and the bindings alike
+grep -rnE 'jc_parse_(binding|shape_binding|values_binding)[[:space:]]*\(|jc_convention_parse[[:space:]]*\(|jc_jobfile_path[[:space:]]*\(|expects a file name' src |
+  grep -v '^src/job/\|^src/analysis/analyze\.c:' |
+  sed 's/^/a request key set or a job file layered again (use jci_reqset_set, jci_jobfile_pairs: src\/job\/reqset.c): /' >> "$tmp/ro"
+grep -rn 'jc_job_set[[:space:]]*(' src/cli src/bind | grep -v '^src/cli/cmd_trace\.c:' |
+  sed 's/^/a second key->field setter of the front ends (use jci_reqset_set, src\/job\/reqset.c): /' >> "$tmp/ro"
 report rules-once "$tmp/ro"
 [ "$fails" -eq 0 ]

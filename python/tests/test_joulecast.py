@@ -244,6 +244,24 @@ class SameAsCli(InWork):
             joulecast.estimate(model="models/resnet50.onnx", device="l4", region="FR", scenario="server",
                                latency_bound=0.001, infer={"requests": 6400, "batch": 64})
 
+    def test_jobfile_beneath_keywords_as_cli(self):
+        # one layering for both front ends (src/job/reqset.c): the job
+        # file's model is taken from its folder, the keywords' --dim of a
+        # NAME replaces the file's and a job key overrides it; the binding
+        # refused the two dims (one value is lost) where the CLI took ours
+        d = tempfile.mkdtemp(dir=WORK)
+        shutil.copy(os.path.join(ROOT, "models", "bert_base.onnx"), d)
+        job = os.path.join(d, "job.yaml")
+        with open(job, "w") as f:
+            f.write("model: bert_base.onnx\ndim: sequence=64\nbatch: 8\nrequests: 1000\n"
+                    "device: a100\nregion: FR\n")
+        got = joulecast.estimate(job, dims={"sequence": 128}, batch=32)
+        want = cli_json("estimate", job, "--dim", "sequence=128", "--batch", "32", "--json")
+        self.assertEqual(got, want)
+        flat = joulecast.estimate(model="models/bert_base.onnx", dims={"sequence": 128}, batch=32,
+                                  requests=1000, device="a100", region="FR")
+        self.assertEqual(got["results"], flat["results"])
+
     def test_estimate_html_equals_cli(self):
         got = joulecast.estimate(model="models/tiny_cnn.onnx", device="a100", region="FR",
                                  batch=8, requests=1000)

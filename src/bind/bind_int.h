@@ -11,6 +11,7 @@
 #define JC_BIND_INT_H
 
 #include "base/jc_internal.h"
+#include "job/reqset.h"
 
 /* Value parsers: JC_OK, or JC_ERR_USAGE with a message naming key. */
 jc_status bind_bad(jc_diag *d, const char *key, const char *want, const char *val);
@@ -41,7 +42,8 @@ typedef int (*bind_own_fn)(void *ctx, const char *key, const char *val, jc_statu
                       "allow-partial"
 
 typedef struct bind_req {
-    jci_arena *arena;           /* owns every parsed binding */
+    jci_reqset rs;             /* the request's keys, set by the one setter
+                                  (src/job/reqset.c); owns every binding */
     jc_job job;
     const char *model;         /* the "model" key, or NULL */
     jc_request rq;             /* job, model, dims, inputs, op rules, partial policy */
@@ -61,20 +63,12 @@ typedef struct bind_req {
  * NULL; then "html" where jc_bind_keys(cmd) lists it, BIND_REQ_KEYS and
  * every jc_job key) into r->rq and opens the
  * database.  A "job" pair names a job file (as the CLI's JOB.yaml): its
- * pairs go beneath the others (bind_with_jobfile).  Always initialises r (release with bind_req_close).
+ * pairs go beneath the others (jci_jobfile_pairs).  Always initialises r (release with bind_req_close).
  * Errors: JC_ERR_USAGE (unknown key, malformed value, no database, strict
  * with allow-partial), those of the database. */
 jc_status bind_req_open(bind_req *r, const char *cmd, const char *hwdb_dir,
                         const char *const *keys, const char *const *values, size_t n,
                         bind_own_fn own, void *ctx, jc_diag *d);
-
-/* The pairs of job file jf (relative hwdb / model / op-rules paths made
- * relative to the file) in front of the caller's n pairs, which win as on
- * the command line; the caller's pairs whose key is `skip` (NULL: none)
- * are left out.  Arrays in arena a; *on receives the count. */
-jc_status bind_with_jobfile(jci_arena *a, const jc_jobfile *jf, const char *const *keys,
-                            const char *const *values, size_t n, const char *skip, const char ***ok,
-                            const char ***ov, size_t *on, jc_diag *d);
 
 /* bind_req_open where the first n_under pairs are a job file's, which
  * the later (the caller's) override: a key given twice with two values is

@@ -111,15 +111,6 @@ static int stmt_key(void *ctx, const char *k, const char *v, jc_status *st, jc_d
     return lib_key(jci_statement_keys_set(ctx, k, v, d), st);
 }
 
-static int is_flag(const char *k)
-{
-    size_t n;
-    const jc_job_key *t = jc_job_keys(&n);
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(t[i].name, k)) return t[i].arg == NULL;
-    return !strcmp(k, "strict") || !strcmp(k, "allow-partial") || !strcmp(k, "hash-weights");
-}
-
 /* The command line of jc_command_line in a string of its own length
  * (malloc'd, *out; NULL on failure): no cap, so a long path or many
  * options never cut what reproduces the result. */
@@ -149,7 +140,7 @@ static jc_status command_line_alloc(const char *command, const char *const *keys
         }
         char opt[80];
         snprintf(opt, sizeof opt, "--%s", k);
-        if (is_flag(k)) {
+        if (jci_key_is_flag(k)) {
             int on = 1;
             if (jc_parse_flag(k, v, &on, NULL) == JC_OK && on) jc_shell_arg_put(f, opt);
             continue;
@@ -333,9 +324,8 @@ jc_status jc_run_sweep_json(const char *hwdb_dir, const char *const *keys,
 typedef struct lookup_args {
     jci_lookup_opts o;           /* the library's parse, as the CLI's */
     jc_hw_filter filter;        /* hw's, by jci_lookup_opts_check */
-    const char *snapshot;
-    const char **layers;
-    size_t n_layers;
+    jc_job job;                 /* unused: hw and region take no job key */
+    jci_reqset rs;              /* hwdb and hwdb-snapshot (src/job/reqset.c) */
 } lookup_args;
 
 /* Parses the keys of hw or region (the library's, jci_lookup_opts_set;
@@ -344,10 +334,10 @@ static jc_status lookup_open(const char *cmd, const char *hwdb_dir, const char *
                              const char *const *values, size_t n, lookup_args *x, jc_hwdb **db, jc_diag *d)
 {
     memset(x, 0, sizeof *x);
+    jc_job_init(&x->job);
+    jci_reqset_init(&x->rs, &x->job);
     *db = NULL;
     if (n && (!keys || !values)) return jci_diag_set(d, JC_ERR_USAGE, "%s: NULL keys or values", cmd);
-    x->layers = calloc(n + 1, sizeof *x->layers);
-    if (!x->layers) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         const char *k = keys[i], *v = values[i];
         jc_status st = JC_OK;
@@ -357,15 +347,13 @@ static jc_status lookup_open(const char *cmd, const char *hwdb_dir, const char *
             continue;
         }
         if (strcmp(k, "hwdb") && strcmp(k, "hwdb-snapshot")) return bind_unknown(d, cmd, k);
-        if (!v || !*v) return bind_bad(d, k, "a value", v);
-        if (!strcmp(k, "hwdb")) x->layers[x->n_layers++] = v;
-        else x->snapshot = v;
+        if ((st = jci_reqset_set(&x->rs, k, v, d))) return st;
     }
     jc_status st = jci_lookup_opts_check(&x->o, cmd, &x->filter, d);
     if (st) return st;
-    if (!hwdb_dir && !x->n_layers)
+    if (!hwdb_dir && !x->rs.n_layers)
         return jci_diag_set(d, JC_ERR_USAGE, "%s: no hardware database (give its folder, or an hwdb layer)", cmd);
-    return bind_open_hwdb(hwdb_dir, x->snapshot, x->layers, x->n_layers, db, d);
+    return bind_open_hwdb(hwdb_dir, x->rs.snapshot, x->rs.layers, x->rs.n_layers, db, d);
 }
 
 /* hw's document: the device or host x->o.show names, or the list. */
@@ -404,7 +392,7 @@ static jc_status lookup_json(const char *cmd, const char *hwdb_dir, const char *
     jc_status st = lookup_open(cmd, hwdb_dir, keys, values, n, &x, &db, d);
     if (!st) st = (!strcmp(cmd, "hw") ? hw_doc : region_doc)(db, &x, json, d);
     jc_hwdb_free(db);
-    free(x.layers);
+    jci_reqset_free(&x.rs);
     return st;
 }
 
@@ -473,7 +461,7 @@ static jc_status cal_open(bind_req *r, cal_own *own, const char *hwdb_dir, const
         const char **k2 = NULL, **v2 = NULL;
         size_t n2 = 0;
         st = jc_jobfile_load((*src)->job_path, jf, d);
-        if (!st) st = bind_with_jobfile(a, *jf, keys, values, n, NULL, &k2, &v2, &n2, d);
+        if (!st) st = jci_jobfile_pairs(a, *jf, keys, values, n, NULL, &k2, &v2, &n2, d);
         if (!st) {
             bind_req_close(r);
             own->skip_out_keys = -1;   /* the file's: skipped; the caller's were read above */

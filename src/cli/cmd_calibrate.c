@@ -45,9 +45,9 @@ static int positional(void *ctx, const char *a)
         k->o.measurements = a;   /* the measurement: a CSV of totals or a power trace */
         return 0;
     }
-    if (k->c->model && strcmp(k->c->model, a))
-        return cli_usage("calibrate", "one model at a time ('%s' and '%s')", k->c->model, a);
-    k->c->model = a;
+    if (k->c->rs.model && strcmp(k->c->rs.model, a))
+        return cli_usage("calibrate", "one model at a time ('%s' and '%s')", k->c->rs.model, a);
+    k->c->rs.model = a;
     return 0;
 }
 
@@ -74,10 +74,13 @@ typedef struct reopen_ctx {
 static jc_status reopen(void *ctx, const char *const *layer, size_t n, jc_hwdb **db, jc_diag *d)
 {
     reopen_ctx *x = ctx;
-    const char *layers[JO_MAX_LAYERS + 2];
-    for (size_t i = 0; i < x->c->n_layers; i++) layers[i] = x->c->layers[i];
-    for (size_t i = 0; i < n && i < 2; i++) layers[x->c->n_layers + i] = layer[i];
-    int rc = cli_hwdb_open(layers, x->c->n_layers + (n < 2 ? n : 2), db);
+    const jci_reqset *rs = &x->c->rs;
+    const char **layers = calloc(rs->n_layers + n + 1, sizeof *layers);
+    if (!layers) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < rs->n_layers; i++) layers[i] = rs->layers[i];
+    for (size_t i = 0; i < n; i++) layers[rs->n_layers + i] = layer[i];
+    int rc = cli_hwdb_open(layers, rs->n_layers + n, db);
+    free(layers);
     if (!rc) return JC_OK;
     x->reported = 1;
     d->status = (jc_status)rc;
@@ -196,8 +199,8 @@ int cmd_calibrate(int argc, char **argv)
     }
     /* the row's job file, beneath the command line (which still wins) */
     if (src->job_path[0] && !c.jf && (rc = jo_apply_jobfile(&c, src->job_path))) goto out;
-    if (src->model_path[0] && !c.model) c.model = src->model_path;
-    if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
+    if (src->model_path[0] && !c.rs.model) c.rs.model = src->model_path;
+    if ((rc = cli_hwdb_open(c.rs.layers, c.rs.n_layers, &db))) goto out;
     if (!c.job.device && !c.job.host && jc_calib_source_device(src, db, &c.job.device, &usage, &d)) {
         rc = fail(&d, usage);
         goto out;

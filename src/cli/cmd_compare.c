@@ -48,7 +48,7 @@ int cmd_compare(int argc, char **argv)
 
     if ((rc = jo_parse(&c, argc, argv, add_model, &cc)) || (rc = jo_out_check(&c, 0))) goto out;
     const jo_out *fmt = &c.out;
-    if (c.model) paths[n++] = c.model;
+    if (c.rs.model) paths[n++] = c.rs.model;
     for (size_t i = 0; i < cc.n; i++) paths[n++] = cc.models[i];
     if (c.job.mode == JC_MODE_GENERATION) {
         /* the configs (--hf-config first): jc_compare_run checks them */
@@ -57,7 +57,7 @@ int cmd_compare(int argc, char **argv)
         goto out;
     }
     if (jc_batch_check(c.job.batch, "--batch", &d)) { rc = cli_fail(&d); goto out; }
-    if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
+    if ((rc = cli_hwdb_open(c.rs.layers, c.rs.n_layers, &db))) goto out;
     jo_request(&c, &rq);
     if (jc_compare_run(&rq, paths, n, db, &cmp, &d)) {
         rc = d.status == JC_ERR_USAGE ? cli_usage("compare", "%s", d.msg) : cli_fail(&d);

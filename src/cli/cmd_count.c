@@ -17,16 +17,16 @@ static const char *const shared[] = {"model", "dim", "input", "op-rules", NULL};
 
 enum { CO_BATCH, CO_VALUE, CO_ASSUME, CO_PER_NODE, CO_TOP, CO_JSON, CO_CSV, CO_CONVENTION, CO_STRICT };
 static const jo_opt own[] = {
-    {"batch", JO_CMD, CO_BATCH, "B", "bind the first dim of every symbolic input (the job key batch; at most 1e+09)"},
-    {"input-value", JO_CMD_EACH, CO_VALUE, "NAME=V,V,...", "the values of an input whose value decides a shape "
+    {"batch", JO_REQ, CO_BATCH, "B", "bind the first dim of every symbolic input (the job key batch; at most 1e+09)"},
+    {"input-value", JO_REQ, CO_VALUE, "NAME=V,V,...", "the values of an input whose value decides a shape "
      "(Reshape shape, Slice starts, TopK k, Resize scales...; repeatable)"},
-    {"assume", JO_CMD_EACH, CO_ASSUME, "NAME=N", "bound for a data-dependent size or trip count (names as the report prints them; repeatable)"},
+    {"assume", JO_REQ, CO_ASSUME, "NAME=N", "bound for a data-dependent size or trip count (names as the report prints them; repeatable)"},
     {"per-node", JO_OUT, CO_PER_NODE, NULL, "add the per-node table"},
     {"top", JO_OUT, CO_TOP, "N", "top nodes by MACs (default 10, 0: none)"},
     {"json", JO_OUT, CO_JSON, NULL, "machine-readable output (docs/json-schemas.md)"},
     {"csv", JO_OUT, CO_CSV, NULL, "one CSV row per node"},
-    {"convention", JO_CMD, CO_CONVENTION, "C", "joulecast|torchvision|flops2x|fvcore|onnx-tool"},
-    {"strict", JO_CMD, CO_STRICT, NULL, "exit 9 when the count is partial (it is printed first)"},
+    {"convention", JO_REQ, CO_CONVENTION, "C", "joulecast|torchvision|flops2x|fvcore|onnx-tool"},
+    {"strict", JO_REQ, CO_STRICT, NULL, "exit 9 when the count is partial (it is printed first)"},
 };
 #define N_OWN (sizeof own / sizeof own[0])
 
@@ -37,40 +37,11 @@ void count_help_rows(FILE *f, const char *cmd)
     jo_help_only(f, shared, own, N_OWN);
 }
 
-/* NAME=v1,v2,... by the library's one grammar (jc_parse_values_binding;
- * "NAME=" binds an empty tensor), at most as many values as the analysis
- * keeps (JC_VALUE_BINDING_MAX).  0, or the exit code with the message at `where`. */
-static int parse_value(const char *where, const char *s, jc_value_binding *b)
-{
-    size_t n = jc_parse_values_count(s), nl;
-    if (n > JC_VALUE_BINDING_MAX) n = JC_VALUE_BINDING_MAX;
-    int64_t *iv = calloc(n ? n : 1, sizeof *iv);
-    double *fv = calloc(n ? n : 1, sizeof *fv);
-    jc_diag d;
-    jc_status st = iv && fv ? jc_parse_values_binding("input-value", s, iv, fv, JC_VALUE_BINDING_MAX, &n, &nl, &d) : JC_ERR_NOMEM;
-    char *name = st ? NULL : strndup(s, nl);
-    if (st || !name) {
-        free(iv);
-        free(fv);
-        if (st == JC_ERR_USAGE) return cli_usage("count", "%s: --%s", where, d.msg);
-        fprintf(stderr, "joulecast: count: out of memory\n");
-        return JC_ERR_NOMEM;
-    }
-    b->name = name;
-    b->n = (int64_t)n;
-    b->ivals = iv;
-    b->fvals = fv;
-    return 0;
-}
-
+/* count's own output options; its request keys (batch, input-value,
+ * assume, convention, strict) are set by the library's one setter
+ * (jci_reqset_set, through jobopts). */
 typedef struct count_cli {
-    jc_job *job;                /* the jobopts' job: --batch is its key */
-    jc_value_binding values[JO_MAX_BIND];
-    size_t n_values;
-    jc_dim_binding assume[JO_MAX_BIND];
-    size_t n_assume;
-    jc_convention convention;
-    int json, csv, strict, per_node, top, top_given;
+    int json, csv, per_node, top, top_given;
 } count_cli;
 
 static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *where)
@@ -78,25 +49,6 @@ static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *wh
     count_cli *k = ctx;
     int64_t t;
     switch (o->off) {
-    case CO_BATCH: {   /* the job key, set as jobopts sets it */
-        jc_diag d;
-        jc_status st = jc_job_set(k->job, "batch", val, &d);
-        if (st == JC_ERR_RANGE) return cli_range("count", "%s: --%s", where, d.msg);
-        if (st) return cli_usage("count", "%s: --%s", where, d.msg);
-        return 0;
-    }
-    case CO_VALUE: {
-        if (k->n_values >= JO_MAX_BIND) return cli_usage("count", "too many --input-value bindings");
-        int rc = parse_value(where, val, &k->values[k->n_values]);
-        if (!rc) k->n_values++;
-        return rc;
-    }
-    case CO_ASSUME: {
-        if (k->n_assume >= JO_MAX_BIND) return cli_usage("count", "too many --assume bounds");
-        int rc = jo_parse_dim("count", where, "assume", val, 0, &k->assume[k->n_assume]);
-        if (!rc) k->n_assume++;
-        return rc;
-    }
     case CO_TOP:
         if (!cli_parse_i64(val, &t) || t > 100000) return cli_usage("count", "--top expects a count, got '%s'", val);
         k->top = (int)t;
@@ -105,11 +57,6 @@ static int apply_own(void *ctx, const jo_opt *o, const char *val, const char *wh
     case CO_PER_NODE: k->per_node = 1; return 0;
     case CO_JSON: k->json = 1; return 0;
     case CO_CSV: k->csv = 1; return 0;
-    case CO_CONVENTION:
-        if (jc_convention_parse(val, &k->convention))
-            return cli_usage("count", "unknown convention '%s' (joulecast, torchvision, flops2x, fvcore, onnx-tool)", val);
-        return 0;
-    case CO_STRICT: k->strict = 1; return 0;
     }
     return JC_ERR_INTERNAL;
 }
@@ -128,13 +75,12 @@ int cmd_count(int argc, char **argv)
     memset(&k, 0, sizeof k);
     k.top = 10;
     jo_init(&c, "count", own, N_OWN, apply_own, &k);
-    k.job = &c.job;
     jo_only(&c, shared);
     jc_model *m = NULL;
     jc_analysis *an = NULL;
     jc_diag d;
     int rc = jo_parse(&c, argc, argv, NULL, NULL);
-    if (!rc && !c.model) rc = cli_usage("count", "missing MODEL.onnx");
+    if (!rc && !c.rs.model) rc = cli_usage("count", "missing MODEL.onnx");
     if (!rc && k.json && k.csv) rc = cli_usage("count", "--json and --csv are exclusive");
     /* an option that would have no effect is refused, never ignored */
     if (!rc && ((k.per_node && k.csv) || (k.top_given && (k.json || k.csv))))
@@ -145,30 +91,19 @@ int cmd_count(int argc, char **argv)
      * reported (--strict: exit 9 after it), an unbound batch stays unbound */
     jc_request rq;
     jo_request(&c, &rq);
-    rq.values = k.values;
-    rq.n_values = k.n_values;
-    rq.assume = k.assume;
-    rq.n_assume = k.n_assume;
-    rq.convention = k.convention;
     rq.allow_partial = 1;
     rq.no_default_batch = 1;
     if ((rc = jc_batch_check(c.job.batch, "--batch", &d) ? cli_fail(&d) : 0)) goto out;
     if (jc_request_load(&rq, &m, &d)) { rc = cli_fail(&d); goto out; }
     if (jc_request_analyze(&rq, m, NAN, &an, NULL, &d)) { rc = cli_fail(&d); goto out; }
     rc = print_count(&k, an);
-    if (!rc && k.strict && an->partial) {
+    if (!rc && c.rs.strict && an->partial) {
         fprintf(stderr, "joulecast: the count is partial (--strict)\n");
         rc = JC_ERR_INCOMPLETE;
     }
 out:
     jc_analysis_free(an);
     jc_model_free(m);
-    for (size_t i = 0; i < k.n_assume; i++) free((char *)k.assume[i].name);
-    for (size_t i = 0; i < k.n_values; i++) {
-        free((char *)k.values[i].name);
-        free((int64_t *)k.values[i].ivals);
-        free((double *)k.values[i].fvals);
-    }
     jo_free(&c);
     return rc;
 }

@@ -147,9 +147,9 @@ int cmd_estimate(int argc, char **argv)
     }
 
     if ((rc = jo_out_check(&c, out.codecarbon))) goto out;
-    if (c.out.html && jc_job_html_per_node(&c.job, c.model)) c.job.per_node = 1;
+    if (c.out.html && jc_job_html_per_node(&c.job, c.rs.model)) c.job.per_node = 1;
 
-    if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
+    if ((rc = cli_hwdb_open(c.rs.layers, c.rs.n_layers, &db))) goto out;
 
     if (jc_job_is_serving(&c.job)) {
         rc = run_generation(&c, &out, db);
@@ -160,7 +160,7 @@ int cmd_estimate(int argc, char **argv)
     if (c.out.html) {
         FILE *hf = jo_html_open(c.out.html, &rc);
         if (!hf) goto out;
-        jc_status hs = jc_report_estimate_html(e, c.model, 0, hf);
+        jc_status hs = jc_report_estimate_html(e, c.rs.model, 0, hf);
         if ((rc = jo_html_close(hf, c.out.html, hs))) goto out;
     }
     if (c.out.html && !strcmp(c.out.html, "-")) {
@@ -175,7 +175,7 @@ int cmd_estimate(int argc, char **argv)
         jc_codecarbon_opts co = {ts, out.project, NULL};
         rc = cli_written(jc_report_estimate_codecarbon(e, &co, stdout, 1));
     } else {
-        if (c.model) printf("model      %s\n", c.model);
+        if (c.rs.model) printf("model      %s\n", c.rs.model);
         rc = cli_written(jc_report_estimate_text_top(e, stdout, out.top >= 0 ? out.top : JC_PER_NODE_TOP_DEFAULT));
     }
     /* the budget gate: after the report, so CI logs show the figures */

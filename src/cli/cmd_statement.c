@@ -50,9 +50,9 @@ int cmd_statement(int argc, char **argv)
     memset(&g, 0, sizeof g);
 
     if ((rc = jo_parse(&c, argc, argv, NULL, NULL))) goto out;
-    c.hash_weights = 1;   /* a statement names the file it is of, weights included */
+    c.rs.hash_weights = 1;   /* a statement names the file it is of, weights included */
     if (!s.formats) s.formats = 1u << JC_STMT_MARKDOWN;
-    if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
+    if ((rc = cli_hwdb_open(c.rs.layers, c.rs.n_layers, &db))) goto out;
     if (jc_job_is_serving(&c.job)) {
         jc_request rq;
         jo_request(&c, &rq);
@@ -72,7 +72,7 @@ int cmd_statement(int argc, char **argv)
         rc = JC_ERR_NOMEM;
         goto out;
     }
-    jc_statement_opts so = {db, repro, p && p->model ? p->model->path : c.job.hf_config ? c.job.hf_config : c.model,
+    jc_statement_opts so = {db, repro, p && p->model ? p->model->path : c.job.hf_config ? c.job.hf_config : c.rs.model,
                             s.training_type, s.location};
     int hf = !!(s.formats & 1u << JC_STMT_HF);
     int many = (s.formats & (s.formats - 1)) != 0;

@@ -72,14 +72,14 @@ int cmd_sweep(int argc, char **argv)
         rc = d.status == JC_ERR_RANGE ? cli_range("sweep", "%s", d.msg) : cli_usage("sweep", "%s", d.msg);
         goto out;
     }
-    if ((rc = cli_hwdb_open(c.layers, c.n_layers, &db))) goto out;
+    if ((rc = cli_hwdb_open(c.rs.layers, c.rs.n_layers, &db))) goto out;
     if (plan.generation) {
         rc = sweep_generation(&o, &c, &plan.serving, db);
         goto out;
     }
     jc_request rq;
     jo_request(&c, &rq);
-    if (c.model && jc_request_load(&rq, &m, &d)) { rc = cli_fail(&d); goto out; }
+    if (c.rs.model && jc_request_load(&rq, &m, &d)) { rc = cli_fail(&d); goto out; }
 
     if (jc_sweep_run(&plan.spec, &rq, m, db, &s, &d)) { rc = cli_fail(&d); goto out; }
 

@@ -12,18 +12,15 @@
 #define JC_CLI_JOBOPTS_H
 
 #include "cli/cli.h"
+#include "job/reqset.h"   /* the one key->field setter and job-file layering */
 
 #include <stddef.h>
 
-#define JO_MAX_BIND 64
-#define JO_MAX_RANK 64    /* dims of one --input */
-#define JO_MAX_LAYERS 16
-
 typedef enum jo_type {
-    JO_JOB,  /* a key of jc_job (jc_job_keys), applied with jc_job_set */
-    JO_STR, JO_DIM, JO_INPUT, JO_OPRULES, JO_HWDB,
-    JO_ALLOW_PARTIAL, JO_STRICT,  /* the request's partial-count policy */
-    JO_HASH_WEIGHTS,  /* hash the whole file too (jc_request.hash_weights) */
+    JO_JOB,  /* a key of jc_job (jc_job_keys) */
+    JO_REQ,  /* a key of the request: model, dim, input, op-rules, hwdb,
+                allow-partial, strict, hash-weights (and count's) */
+    /* both set by the library's one setter (jci_reqset_set) */
     JO_CMD, /* the command's own option; job files may give it too */
     JO_CMD_EACH, /* the same, repeatable: each use adds one (--assume) */
     JO_OUT  /* the command's own option; command line only (job files skip it) */
@@ -65,26 +62,15 @@ typedef struct jo_out {
 typedef struct jobopts {
     const char *cmd;            /* command name, for messages */
     jc_job job;
-    const char *model;          /* --model, the job file's, or positional */
-    jc_dim_binding dims[JO_MAX_BIND];
-    size_t n_dims;
-    jc_input_binding inputs[JO_MAX_BIND];
-    int64_t input_dims[JO_MAX_BIND][JO_MAX_RANK];
-    size_t n_inputs;
-    unsigned char dim_from_file[JO_MAX_BIND];   /* the entry is the job file's: */
-    unsigned char input_from_file[JO_MAX_BIND]; /* the command line replaces it */
-    const char *op_rules;       /* --op-rules FILE, or NULL */
-    int allow_partial;          /* --allow-partial (0: refused, exit 9) */
-    int strict_given;           /* --strict (with --allow-partial: an error) */
-    int hash_weights;           /* --hash-weights (statement: always) */
-    const char *layers[JO_MAX_LAYERS];
-    size_t n_layers;
+    jci_reqset rs;              /* the request's keys: rs.model (--model, the
+                                   job file's, or positional), rs.dims,
+                                   rs.inputs, rs.op_rules, rs.layers (--hwdb),
+                                   rs.allow_partial, rs.strict,
+                                   rs.hash_weights (statement: always) */
     jc_jobfile *jf;             /* the job file, when one was given */
-    char modelbuf[4096];        /* a job file's model, made relative to it */
-    char rulesbuf[4096];        /* a job file's op-rules, made relative to it */
-    char *owned[JO_MAX_LAYERS]; /* a job file's hwdb layers, made relative */
-    size_t n_owned;
+    jci_arena *jf_arena;        /* its pairs, paths made relative to it */
     const jo_opt **given;       /* options given on the command line (all of them) */
+    const char **given_key;     /* their names */
     const char **given_val;     /* their values */
     size_t n_given, cap_given;
     jo_opt *jobrows;            /* the jc_job keys, as rows (all of them, malloc'ed) */
@@ -191,18 +177,12 @@ FILE *jo_html_open(const char *path, int *rc);
  * on success), the error printed. */
 int jo_html_close(FILE *f, const char *path, jc_status st);
 
-/* Releases what parsing allocated (binding names, the job file). */
+/* Releases what parsing allocated (the request's keys, the job file). */
 void jo_free(jobopts *c);
 
-/* --dim / --assume NAME=VALUE (VALUE >= min) and --input NAME=AxBxC (x, X
- * or commas between dims, each >= 0, at most cap), as every command that
- * takes them parses them.  0, or the exit code after printing a usage
- * error for `cmd` that names `where` ("command line" or file:line:col)
- * and the option (`opt`: "dim", "assume").  b->name is malloc'ed (the
- * caller frees it); b->dims points into dims. */
-int jo_parse_dim(const char *cmd, const char *where, const char *opt, const char *val,
-                 int64_t min, jc_dim_binding *b);
-int jo_parse_input(const char *cmd, const char *where, const char *val, int64_t *dims, int cap,
-                   jc_input_binding *b);
+/* Sets the request's key (jci_reqset_set) from its text val given at
+ * `where` ("command line" or file:line:col).  0, or the exit code after
+ * printing "WHERE: --MESSAGE" (jo_lib_status). */
+int jo_req_set(jobopts *c, const char *key, const char *val, const char *where);
 
 #endif

@@ -14,7 +14,7 @@
 
 /* The command line's own row beside the library's and --json. */
 static const jo_opt hwdb_row[] = {
-    {"hwdb", JO_HWDB, 0, "DIR", "an override layer on the bundled database (repeatable; $JOULECAST_HWDB too)"},
+    {"hwdb", JO_REQ, 0, "DIR", "an override layer on the bundled database (repeatable; $JOULECAST_HWDB too)"},
 };
 
 void lookup_help(FILE *f, const char *cmd)

@@ -11,6 +11,7 @@
 
 #include "base/jc_internal.h"
 #include "estimate/akeys.h"
+#include "job/reqset.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -449,6 +450,64 @@ static void test_value_grammar(void)
     CHECK_STR(d.msg, "per-node expects true or false, got 'maybe'");
 }
 
+/* The one key->field setter (src/job/reqset.c) as both front ends use it:
+ * a job file's pairs (paths made relative to it) beneath the caller's; the
+ * caller's binding of a NAME replaces the file's, the file's hwdb layers
+ * go first even when set after the caller's, two values of one key or two
+ * modes clash, strict turns allow-partial off. */
+static void test_reqset_layering(void)
+{
+    jc_job job;
+    jc_job_init(&job);
+    jci_reqset r;
+    jci_reqset_init(&r, &job);
+    jc_diag d;
+    CHECK_I64(jci_reqset_set(&r, "hwdb", "mine", &d), JC_OK);
+    CHECK_I64(jci_reqset_set(&r, "dim", "N=4", &d), JC_OK);
+    r.under = 1;   /* the file's, set after the caller's (calibrate) */
+    CHECK_I64(jci_reqset_set(&r, "hwdb", "dir/file-layer", &d), JC_OK);
+    CHECK_I64(jci_reqset_set(&r, "dim", "N=2", &d), JC_OK);   /* skipped: the caller bound N */
+    CHECK_I64(jci_reqset_set(&r, "dim", "S=7", &d), JC_OK);
+    CHECK_I64(jci_reqset_set(&r, "input", "x=1x3", &d), JC_OK);
+    r.under = 0;
+    CHECK_I64(jci_reqset_set(&r, "input", "x=2x3", &d), JC_OK);   /* replaces the file's */
+    CHECK_I64(r.n_layers, 2);
+    CHECK_STR(r.layers[0], "dir/file-layer");
+    CHECK_STR(r.layers[1], "mine");
+    CHECK_I64(r.n_dims, 2);
+    CHECK_STR(r.dims[0].name, "N");
+    CHECK_I64(r.dims[0].value, 4);
+    CHECK_STR(r.dims[1].name, "S");
+    CHECK_I64(r.n_inputs, 1);
+    CHECK_I64(r.inputs[0].dims[0], 2);
+    CHECK_I64(jci_reqset_set(&r, "batch", "8", &d), JC_OK);   /* a job key */
+    CHECK_I64(job.batch, 8);
+    CHECK_I64(jci_reqset_set(&r, "allow-partial", NULL, &d), JC_OK);
+    CHECK_I64(jci_reqset_set(&r, "strict", "true", &d), JC_OK);
+    CHECK_I64(r.allow_partial, 0);
+    CHECK_I64(jci_reqset_set(&r, "model", "", &d), JC_ERR_USAGE);
+    CHECK_STR(d.msg, "model expects a file name, got nothing");
+    CHECK_I64(jci_reqset_set(&r, "dim", "N", &d), JC_ERR_USAGE);
+    CHECK_I64(jci_reqset_set(&r, "no-such-key", "1", &d), JC_ERR_NOTFOUND);
+    jc_request rq;
+    jci_reqset_request(&r, &rq);
+    CHECK_I64(rq.n_dims, 2);
+    CHECK(rq.job == &job);
+    jci_reqset_free(&r);
+
+    const char *k[] = {"batch", "mfu", "train", "utilization", "mode", "batch", "dim", "dim"};
+    const char *v[] = {"8", "0.4", NULL, "0.5", "infer", "8", "N=1", "N=2"};
+    int mode;
+    CHECK_I64(jci_pairs_clash(k, v, 0, 3, &mode), 1);   /* utilization is mfu's field */
+    CHECK_I64(mode, 0);
+    CHECK_I64(jci_pairs_clash(k, v, 2, 3, &mode), -1);  /* only [lo, i) */
+    CHECK_I64(jci_pairs_clash(k, v, 0, 4, &mode), 2);   /* train against mode infer */
+    CHECK_I64(mode, 1);
+    CHECK_I64(jci_pairs_clash(k, v, 0, 5, &mode), -1);  /* the same value twice */
+    CHECK_I64(jci_pairs_clash(k, v, 0, 7, &mode), -1);  /* dim repeats */
+    CHECK_STR(jci_key_mode("mode", "train"), "training");
+}
+
 int main(void)
 {
     RUN(test_sha256_vectors);
@@ -463,5 +522,6 @@ int main(void)
     RUN(test_stream_source);
     RUN(test_typed_result);
     RUN(test_value_grammar);
+    RUN(test_reqset_layering);
     return check_summary();
 }
