@@ -43,6 +43,10 @@
 #                        src/estimate/ (nm of build/obj/src/estimate/*.o: a
 #                        file calls another when it uses a symbol that one
 #                        defines; a cycle is named with one call per edge)
+#   dead-functions       every global function of src/ (nm of build/obj/src)
+#                        has a caller: another object uses it (nm -u), its
+#                        own file names it again, or a test, benchmark, the
+#                        web page or the Python package (ctypes) names it
 #   file-header          every file's header starts "NAME - purpose" (a file
 #                        of src/: "NAME (STAGE) - purpose", STAGE its folder
 #                        under src/), and every source file or jc_/jci_
@@ -283,6 +287,28 @@ else
     }' >> "$tmp/cy"
 fi
 report estimate-calls "$tmp/cy"
+
+# ---- no dead function: each global function has a caller or a test ---------
+# A function an object of build/obj/src defines (nm, T) that no object uses
+# (nm -u), that no test, benchmark, web page or Python module (ctypes)
+# names, and that its own file names only once (no caller there).
+: > "$tmp/df"
+if [ ! -d build/obj/src/base ]; then
+  echo "build/obj/src missing: run make first" > "$tmp/df"
+else
+  for s in $stages cli; do stage_objs "$s"; done | sort -u > "$tmp/dfobj"
+  while read -r o; do nm -g --defined-only "$o" | awk -v o="$o" '$2 == "T" { print $3, o }'; done < "$tmp/dfobj" > "$tmp/dfdef"
+  { while read -r o; do nm -u "$o" | awk '{ print $2 }'; done < "$tmp/dfobj"
+    git ls-files 'tests/*.c' 'tests/*.h' 'tests/*.py' 'tests/*.sh' 'bench/*.c' 'web/*.c' 'web/*.js' \
+      'python/joulecast/*.py' | xargs cat | grep -o '[A-Za-z_][A-Za-z0-9_]*'
+  } | sort -u > "$tmp/dfref"
+  awk 'NR == FNR { ref[$1] = 1; next } !($1 in ref) && $1 != "main"' "$tmp/dfref" "$tmp/dfdef" |
+    while read -r f o; do
+      c=${o#build/obj/}; c=${c%.o}.c
+      [ "$(grep -cw "$f" "$c")" -gt 1 ] || echo "$c: $f has no caller and no test (remove it or test it)"
+    done > "$tmp/df"
+fi
+report dead-functions "$tmp/df"
 
 # ---- file headers: the file's own name, its stage, nothing stale ----------
 sh tools/header_lint.sh > "$tmp/fh"

@@ -17,7 +17,6 @@ typedef struct jci_block {
 
 struct jci_arena {
     jci_block *head;
-    size_t total;
 };
 
 #define JC_BLOCK_MIN ((size_t)64 * 1024)
@@ -64,7 +63,6 @@ void *jci_arena_alloc(jci_arena *a, size_t n)
     }
     void *p = b->data + b->used;
     b->used += need;
-    a->total += need;
     memset(p, 0, n);
     return p;
 }
@@ -107,7 +105,6 @@ char *jci_arena_vprintf(jci_arena *a, const char *fmt, va_list ap)
         size_t need = ((size_t)n + 1 + 15) & ~(size_t)15;   /* room is a multiple of 16 */
         char *r = (char *)b->data + b->used;
         b->used += need;
-        a->total += need;
         return r;
     }
     char *r = jci_arena_alloc(a, (size_t)n + 1);
@@ -133,10 +130,5 @@ void *jci_grow(void *p, size_t *cap, size_t n, size_t size)
     void *q = realloc(p, bytes);
     if (q) *cap = nc;
     return q;
-}
-
-size_t jci_arena_used(const jci_arena *a)
-{
-    return a ? a->total : 0;
 }
 

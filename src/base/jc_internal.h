@@ -89,8 +89,6 @@ char *jci_arena_vprintf(jci_arena *a, const char *fmt, va_list ap)
  * (at least 32) with *cap updated.  NULL on out-of-memory (p is then
  * unchanged and still owned by the caller). */
 void *jci_grow(void *p, size_t *cap, size_t n, size_t size);
-/* Bytes handed out so far (for tests and benchmarks). */
-size_t jci_arena_used(const jci_arena *a);
 
 /* An empty architecture (jc_arch, zeroed) in a new arena *ar_out that
  * jc_arch_free releases (src/analysis/hfconfig.c); NULL on out-of-memory. */

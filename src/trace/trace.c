@@ -151,7 +151,6 @@ void tr_totals_meta(tr_ctx *c, double devices, const char *date)
     c->devices = devices;
     if (date && *date) snprintf(c->t->start, sizeof c->t->start, "%s", date);
 }
-const char *tr_path(const tr_ctx *c) { return c->t->path; }
 void tr_set_label(tr_ctx *c, const char *label) { c->t->format_label = label; }
 void tr_row(tr_ctx *c) { c->t->rows++; }
 

@@ -62,7 +62,6 @@ void tr_device_name(tr_ctx *c, const char *name);
 void tr_totals_meta(tr_ctx *c, double devices, const char *date);
 
 const jc_trace_opts *tr_opts(const tr_ctx *c);
-const char *tr_path(const tr_ctx *c);
 void tr_set_label(tr_ctx *c, const char *label);
 
 /* ---- power against utilisation (read by calibrate's power fit,

@@ -369,9 +369,34 @@ static void test_subgraph_outer_weights(void)
     jc_model_free(m);
 }
 
+/* jc_cost_view: one node's headline figure under each convention, times
+ * its repeat when asked, -1 on overflow (docs/counting.md). */
+static void test_cost_view(void)
+{
+    jc_node_cost c;
+    memset(&c, 0, sizeof c);
+    c.macs = 10;
+    c.flops = 25;
+    c.special_ops = 4;
+    c.other_flops_weighted = 7;
+    c.fvcore_extra = 3;
+    c.repeat = 3;
+    CHECK_I64(jc_cost_view(&c, JC_CONV_TORCHVISION, 0), 10);
+    CHECK_I64(jc_cost_view(&c, JC_CONV_FLOPS2X, 0), 20);
+    CHECK_I64(jc_cost_view(&c, JC_CONV_FLOPS2X, 1), 60);
+    CHECK_I64(jc_cost_view(&c, JC_CONV_FVCORE, 0), 13);
+    CHECK_I64(jc_cost_view(&c, JC_CONV_ONNX_TOOL, 0), 17);
+    CHECK_I64(jc_cost_view(&c, JC_CONV_JOULECAST, 1), 75);
+    c.macs = INT64_MAX / 2 + 1;
+    CHECK_I64(jc_cost_view(&c, JC_CONV_FLOPS2X, 0), -1);
+    c.macs = INT64_MAX / 4;
+    CHECK_I64(jc_cost_view(&c, JC_CONV_FLOPS2X, 1), -1);   /* x repeat overflows */
+}
+
 int main(void)
 {
     RUN(test_conv);
+    RUN(test_cost_view);
     RUN(test_convtranspose);
     RUN(test_gemm);
     RUN(test_matmul);

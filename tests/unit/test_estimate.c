@@ -199,10 +199,21 @@ static void test_every_assumption_has_a_source(void)
     jc_estimate_free(e);
 }
 
+/* The refusals' names, as the JSON's and the sweep's refused cells say them. */
+static void test_refusal_names(void)
+{
+    CHECK_STR(jc_refusal_name(JC_REFUSAL_NONE), "none");
+    CHECK_STR(jc_refusal_name(JC_REFUSAL_PRECISION), "precision");
+    CHECK_STR(jc_refusal_name(JC_REFUSAL_NO_PEAK), "no-peak");
+    CHECK_STR(jc_refusal_name(JC_REFUSAL_NO_TDP), "no-tdp");
+    CHECK_STR(jc_refusal_name(JC_REFUSAL_NO_PJ_PER_FLOP), "no-pj-per-flop");
+}
+
 int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_llama2_7b_tdp);
+    RUN(test_refusal_names);
     RUN(test_strubell_bert_base);
     RUN(test_gpt3_measured_power);
     RUN(test_gpt3_from_flops);

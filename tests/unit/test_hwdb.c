@@ -241,6 +241,13 @@ static void test_lookups(void)
     const jc_constant *c;
     CHECK_I64(jc_hwdb_constant(bundled, "memory_w_per_gb", &c, &d), JC_OK);
     if (c) CHECK(c->value.source != NULL);
+    const jc_dataset *ds = NULL;
+    CHECK_I64(jc_hwdb_dataset(bundled, "ember", &ds, &d), JC_OK);
+    if (ds) {
+        CHECK_STR(ds->id, "ember");
+        CHECK(ds->source != NULL && ds->n_values > 100);
+    }
+    CHECK_I64(jc_hwdb_dataset(bundled, "no-such-dataset", &ds, &d), JC_ERR_NOTFOUND);
 }
 
 /* tests/hwdb/override: A100 tdp_w overridden, a new device added. */

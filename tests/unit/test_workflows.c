@@ -388,8 +388,24 @@ static void test_command_line(void)
     CHECK_I64(jc_command_line("estimate", k, v, 1, NULL, 0, &d), JC_ERR_USAGE);
 }
 
+/* The summary metrics of estimate --json that diff and budget read: key,
+ * label and unit of each, NULL past the table. */
+static void test_summary_metrics(void)
+{
+    for (int i = 0; i < JC_SUMMARY_METRICS; i++)
+        CHECK(jc_summary_metric_key(i) && jc_summary_metric_label(i) && jc_summary_metric_unit(i));
+    CHECK_STR(jc_summary_metric_key(4), "energy_facility_kwh");
+    CHECK_STR(jc_summary_metric_label(4), "energy, facility");
+    CHECK_STR(jc_summary_metric_unit(4), "kWh");
+    CHECK_STR(jc_summary_metric_label(5), "emissions, location-based");
+    CHECK_STR(jc_summary_metric_unit(5), "kgCO2e");
+    CHECK(jc_summary_metric_label(JC_SUMMARY_METRICS) == NULL);
+    CHECK(jc_summary_metric_unit(-1) == NULL);
+}
+
 int main(void)
 {
+    RUN(test_summary_metrics);
     if (!(db = check_bundled_hwdb())) return 1;
     RUN(test_command_line);
     RUN(test_codecarbon_csv);

@@ -53,9 +53,6 @@ jc_kernel_kind op_kernel_of(const jc_node *n);
  * ConvTranspose, MatMul, Gemm of the standard domain written "", every
  * output dim known, MACs > 0): 1 and *g filled, else 0. */
 int op_gemm_shape(const jc_analysis *an, const jc_counted_node *n, jc_gemm_shape *g);
-/* Number of registry lines and the i-th (for docs/tests). */
-size_t op_count(void);
-const op_rule *op_at(size_t i);
 
 typedef struct opctx {
     struct actx *ax;
@@ -137,7 +134,6 @@ jc_status op_unknown(opctx *c);
  * analysis once the rule returns.  Operands may be negative. */
 int64_t op_smul(opctx *c, int64_t a, int64_t b, const char *what);
 int64_t op_sadd(opctx *c, int64_t a, int64_t b, const char *what);
-int64_t op_ssub(opctx *c, int64_t a, int64_t b, const char *what);
 /* A dim computed in floating point (a Resize scale times a size): v as an
  * int64, -1 (unknown) when v is negative or NaN, and a recorded overflow
  * naming `what` when it is infinite or past 2^63. */

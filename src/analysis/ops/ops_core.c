@@ -17,8 +17,6 @@ static const op_rule registry[] = {
 };
 #define N_RULES (sizeof registry / sizeof registry[0])
 
-size_t op_count(void) { return N_RULES; }
-const op_rule *op_at(size_t i) { return i < N_RULES ? &registry[i] : NULL; }
 
 static bool same_domain(const char *a, const char *b)
 {
@@ -383,14 +381,6 @@ int64_t op_sadd(opctx *c, int64_t a, int64_t b, const char *what)
 {
     int64_t r;
     if (!__builtin_add_overflow(a, b, &r)) return r;
-    ax_shape_overflow(c, what);
-    return -1;
-}
-
-int64_t op_ssub(opctx *c, int64_t a, int64_t b, const char *what)
-{
-    int64_t r;
-    if (!__builtin_sub_overflow(a, b, &r)) return r;
     ax_shape_overflow(c, what);
     return -1;
 }
