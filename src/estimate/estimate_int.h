@@ -142,7 +142,7 @@ void jci_est_check_memory(est *s);
  * option that has no effect is an error, never silent. */
 jc_status jci_est_check_options(est *s);
 
-/* timing.c: how many of the G devices can work at once (G, or fewer when
+/* workload.c: how many of the G devices can work at once (G, or fewer when
  * the passes or a step's samples are fewer than the devices, or passes
  * come in waves; 1 under --scenario singlestream or multistream, whose
  * queries run one after another); the wall time divides the

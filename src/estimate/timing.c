@@ -2,8 +2,8 @@
  * timing.c (estimate) - the time of a graph's work on one device, in one place: the
  * runtime's kernel plan over the counted nodes (fusion.c, built once per
  * estimate or shared by a grid's estimates), each node's time, bound and
- * power (efficiency.h, power.h) per scenario, and how many of the devices
- * a job keeps busy at once.  energy.c sums these into device-seconds and
+ * power (efficiency.h, power.h) per scenario.  energy.c sums these into
+ * device-seconds (over jci_est_parallel_devices, workload.c) and
  * power; the account (account.c) turns those into energy.
  */
 #include "estimate/estimate_int.h"
@@ -158,16 +158,5 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
             x->energy_j = en;   /* roofline power; the other methods redo it in per_unit() */
         }
     }
-}
-
-double jci_est_parallel_devices(const est *s)
-{
-    double G = s->G;
-    if (!s->have_nodes || !(s->passes >= 1) || !given(s->batch)) return G;
-    if (s->b.job->mode == JC_MODE_TRAINING) return s->batch < G ? s->batch : G;
-    /* --scenario singlestream / multistream: the next query is issued when
-     * the last one completes, so one pass runs at a time (issue 41) */
-    if (given(jc_scenario_batch(s->b.job->scenario))) return 1;
-    return s->passes / ceil(s->passes / G);   /* passes per wave */
 }
 

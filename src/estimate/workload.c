@@ -1,8 +1,8 @@
 /*
  * workload.c (estimate) - the work of an estimate: counted nodes of the model (or a
  * FLOP figure, or parameters x tokens), the batch, forward passes or
- * training steps, samples, tokens, the optimizer's extra work, and the
- * memory-capacity check.  Part of the estimate stage (estimate_int.h);
+ * training steps, samples, tokens, how many of the devices a job keeps
+ * busy at once, the optimizer's extra work, and the memory-capacity check.  Part of the estimate stage (estimate_int.h);
  * docs/energy-model.md section 1 is the arithmetic.
  */
 #include "estimate/estimate_int.h"
@@ -99,6 +99,17 @@ static jc_status resolve_counted(est *s)
     jci_bld_assume(&s->b, "work.forward_bytes", label, R1(s->fwd_bytes), "B", JC_ORIGIN_MODEL, "counted");
     s->e->flops_per_pass = f;
     return JC_OK;
+}
+
+double jci_est_parallel_devices(const est *s)
+{
+    double G = s->G;
+    if (!s->have_nodes || !(s->passes >= 1) || !given(s->batch)) return G;
+    if (s->b.job->mode == JC_MODE_TRAINING) return s->batch < G ? s->batch : G;
+    /* --scenario singlestream / multistream: the next query is issued when
+     * the last one completes, so one pass runs at a time (issue 41) */
+    if (given(jc_scenario_batch(s->b.job->scenario))) return 1;
+    return s->passes / ceil(s->passes / G);   /* passes per wave */
 }
 
 /* The work given directly: --flops F, or --params N with tokens. */

@@ -278,6 +278,10 @@ static void test_runtime_profiles(void)
     CHECK(!jci_runtime_is_alias("pytorch") && !jci_runtime_is_alias("nonsense"));
     CHECK(jci_runtime_parse("fastest-stack") == JC_RUNTIME_COUNT);
     CHECK(!strcmp(jci_runtime_name(JC_RUNTIME_EAGER_PT1), "pytorch-1") && jci_runtime_software(JC_RUNTIME_ENGINE));
+    /* each profile's kernel path, as runtimes.def gives it */
+    CHECK(jci_runtime_kind(JC_RUNTIME_EAGER) == JC_RTK_EAGER && jci_runtime_kind(JC_RUNTIME_COMPILED) == JC_RTK_COMPILED);
+    CHECK(jci_runtime_kind(JC_RUNTIME_ENGINE) == JC_RTK_ENGINE && jci_runtime_kind(JC_RUNTIME_EAGER_PT1) == JC_RTK_EAGER_PT1);
+    CHECK(jci_runtime_kind(JC_RUNTIME_COUNT) == JC_RTK_EAGER);
     CHECK(g.v[JC_EFF_LAUNCH_S].central < e.v[JC_EFF_LAUNCH_S].central);
     /* each row names the devices and modes its software runs (runtimes.def):
      * TensorRT runs inference on NVIDIA GPUs and Jetson SoCs, not training,
