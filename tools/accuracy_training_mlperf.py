@@ -31,13 +31,20 @@ measured = time_to_train_min / scaling_factor (the run's own time; the
 official score multiplies it by the review committee's convergence
 normalisation); rows flagged `identical_runs_in_rounds` are one run
 submitted more than once and are counted once (the copy that logged what
-it trained).  The set fits no constant of its own: every fold predicts
-with the database's constants (train_goodput is fitted to the pre-training
-runs of tests/accuracy/training-runs.csv by tools/fit_training_step.py,
-not to these rows), so the leave-one-out errors equal the in-sample ones
-and the folds give the ranges (tools/crossval.py: each held-out row's
-range from the other folds' residuals).  A fitter that fits constants to
-these rows hands its fit(rows) to crossvalidate() and is refitted per fold.
+it trained).  Each row runs its own stack's runtime profile, by the row's
+framework column (stack(): NVIDIA's GPT-3 is NeMo / Megatron-LM with
+Transformer Engine, --runtime megatron; Google's MaxText, --runtime
+jax-xla; NVIDIA's ResNet-50 the tuned NGC stack, --runtime cnn-tuned; the
+rest the default eager PyTorch).  One constant is fitted with these rows:
+the cnn-tuned profile's tensor-core efficiency
+(runtime_cnn_tuned_eta_tensor, tools/fit_runtime_profiles.py: the median
+of per-row values over the DeepLearningExamples V100 AMP rows and these
+ResNet-50 rows); every fold refits it without its held-out rows
+(fit_tuned), so leaving ResNet-50 out predicts it from the V100 rows alone.
+train_step_eta is fitted to the pre-training runs of
+tests/accuracy/training-runs.csv (tools/fit_training_step.py), not to
+these rows.  The folds give the ranges (tools/crossval.py: each held-out
+row's range from the other folds' residuals).
 
 Node power while training (issue 39 item 4) is a second table,
 docs/accuracy/training_mlperf_power.md: the AC rows (whole nodes at the
@@ -59,6 +66,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import accuracy_common as ac  # noqa: E402
 import crossval as cv  # noqa: E402
 import mlperf_lora as lora  # noqa: E402
+import fit_common as fc  # noqa: E402
+import fit_runtime_profiles as frp  # noqa: E402
 
 ROWS = os.path.join(ac.ROOT, "tests", "accuracy", "mlperf-training.csv")
 
@@ -147,6 +156,27 @@ def measured(row):
     return float(row["time_to_train_min"]) / float(row["scaling_factor"] or 1)
 
 
+def stack(row, dev):
+    """The runtime profile of the row's software stack (its framework
+    column): (args, words).  NVIDIA's GPT-3 implementation is NeMo /
+    Megatron-LM with Transformer Engine; Google's is MaxText on JAX/XLA;
+    NVIDIA's ResNet-50 and BERT are the tuned NGC stacks (MXNet or PyTorch
+    with DALI, fused kernels, CUDA graphs); the rest (tinygrad, Intel's
+    PyTorch on Gaudi, others) the default eager PyTorch profile."""
+    fw, b = row["framework"].lower(), row["benchmark"]
+    nvidia = any(k in fw for k in ("nvidia", "ngc", "nemo", "mxnet", "cuda"))   # NVIDIA's own software
+    if b == "gpt3" and "maxtext" in fw:
+        return ["--runtime", "jax-xla"], "jax-xla (MaxText)"
+    if b == "gpt3" and nvidia and dev.startswith("nvidia-"):
+        return ["--runtime", "megatron"], "megatron (NeMo)"
+    if b in TUNED_BENCHMARKS and nvidia and dev.startswith("nvidia-"):
+        return ["--runtime", "cnn-tuned"], "cnn-tuned (NGC)"
+    return [], "pytorch (default)"
+
+
+TUNED_BENCHMARKS = ("resnet",)
+
+
 def recipe(row):
     """The joulecast arguments of a row, or (None, reason)."""
     b = row["benchmark"]
@@ -162,6 +192,8 @@ def recipe(row):
         return None, "what the run trained is not logged (samples_or_epoch_at_stop)"
     common = ["--device", dev, "--count", row["total_accelerators"], "--batch", row["global_batch_size"],
               "--pue", "1", "--ci", "400"] + host_args(row)
+    if b != "llama2_70b_lora":   # tools/mlperf_lora.py names its own stacks
+        common += stack(row, dev)[0]
     if b == "gpt3":
         return ["estimate", "--train", "--params", GPT3["params"], "--layers", GPT3["layers"],
                 "--hidden", GPT3["hidden"], "--heads", GPT3["heads"], "--seq", row["max_sequence_length"],
@@ -249,16 +281,54 @@ def warm(rows, jobs=2):
 
 
 def fit_none(rows):
-    """The set's own fitted constants: none (see the module comment)."""
+    """No constant fitted (kept for callers that score the database as is)."""
     return {}
 
 
+_per = {}
+
+
+def tuned_per_row():
+    """tools/fit_runtime_profiles.py's per-row values of the cnn-tuned
+    profile's constant (DLE AMP rows and these ResNet-50 rows; cached)."""
+    if not _per:
+        _per.update(frp.per_row())
+    return _per
+
+
+def fit_tuned(rows):
+    """The one constant fitted with these rows among others: the cnn-tuned
+    profile's tensor-core efficiency, the median of the per-row values of
+    the DeepLearningExamples AMP rows (always: another set) and of the
+    given rows that run the profile (a fold leaves its own out)."""
+    per = tuned_per_row()
+    ids = {r["id"] for r in rows}
+    keep = [i for i, d in per.items() if d["set"] == "dle" or i in ids]
+    return {frp.ETA: round(frp.fit_from(per, keep), 4)}
+
+
+_pmemo = {}
+
+
 def predict(params, row):
-    b, _ = base(row)
-    return None if b is None else b[1]
+    """Central minutes of a row at the fold's constants: rows that run the
+    cnn-tuned profile through an override layer holding its value."""
+    args, _ = recipe(row)
+    if not params or args is None or "cnn-tuned" not in args:
+        b, _ = base(row)
+        return None if b is None else b[1]
+    key = (params[frp.ETA], row["id"])
+    if key not in _pmemo:
+        ov = fc.Overlay()
+        try:
+            js, _ = ac.run_jc(args + ov.set({frp.ETA: params[frp.ETA]}))
+        finally:
+            ov.close()
+        _pmemo[key] = None if js is None else 60 * js["results"]["wall_hours"]["central"]
+    return _pmemo[key]
 
 
-def crossvalidate(rows, fit=fit_none, n_params=0):
+def crossvalidate(rows, fit=fit_tuned, n_params=1):
     """tools/crossval.py: leave one benchmark out, leave one system out."""
     return cv.run(rows, fit, predict, measured,
                   keys={"benchmark": lambda r: r["benchmark"], "system": system}, n_params=n_params)

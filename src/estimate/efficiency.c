@@ -24,18 +24,78 @@ static const struct rt_row {
 #define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw) \
     {name, JC_RTK_##kind, devices, modes, {mx, "kernel_eta_vector", "kernel_eta_bw", ln}, {cmx, cln}, sw},
 #define RT_ALIAS(name, e)
+#define RT_STEP(e, eta, ov, fp8, mp)
+#define RT_TENSOR(e, id)
 #include "estimate/runtimes.def"
 #undef RT
 #undef RT_ALIAS
+#undef RT_STEP
+#undef RT_TENSOR
 };
 static const struct { const char *name; jci_runtime r; } RT_ALIASES[] = {
 #define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw)
 #define RT_ALIAS(name, e) {name, JC_RUNTIME_##e},
+#define RT_STEP(e, eta, ov, fp8, mp)
+#define RT_TENSOR(e, id)
 #include "estimate/runtimes.def"
 #undef RT
 #undef RT_ALIAS
+#undef RT_STEP
+#undef RT_TENSOR
 };
 #define RT_ALIASES_N (sizeof RT_ALIASES / sizeof RT_ALIASES[0])
+
+static const jci_rt_train RT_TRAIN_DEFAULT = {"train_step_eta", NULL, 0, RT_MP_ANY};
+static const struct { jci_runtime r; jci_rt_train t; } RT_TRAINS[] = {
+#define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw)
+#define RT_ALIAS(name, e)
+#define RT_STEP(e, eta, ov, fp8, mp) {JC_RUNTIME_##e, {eta, ov, fp8, mp}},
+#define RT_TENSOR(e, id)
+#include "estimate/runtimes.def"
+#undef RT
+#undef RT_ALIAS
+#undef RT_STEP
+#undef RT_TENSOR
+};
+
+static const struct { jci_runtime r; const char *id; } RT_TENSORS[] = {
+#define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw)
+#define RT_ALIAS(name, e)
+#define RT_STEP(e, eta, ov, fp8, mp)
+#define RT_TENSOR(e, id) {JC_RUNTIME_##e, id},
+#include "estimate/runtimes.def"
+#undef RT
+#undef RT_ALIAS
+#undef RT_STEP
+#undef RT_TENSOR
+};
+
+jc_status jci_eff_tensor_matrix(const jc_hwdb *db, int bits, jci_eff_model *m, jc_diag *d)
+{
+    if (bits > 16 || m->cpu_path) return JC_OK;
+    for (size_t i = 0; i < sizeof RT_TENSORS / sizeof RT_TENSORS[0]; i++) {
+        if (RT_TENSORS[i].r != m->runtime) continue;
+        const jc_constant *c;
+        jc_diag tmp;
+        if (jc_hwdb_constant(db, RT_TENSORS[i].id, &c, &tmp) != JC_OK)
+            return jci_diag_set(d, JC_ERR_HWDB, "estimate: the hardware database has no constant '%s' (runtime "
+                                "profile %s)", RT_TENSORS[i].id, RT_ROWS[m->runtime].name);
+        const jc_sourced *v = &c->value;
+        m->v[JC_EFF_ETA_MATRIX].central = v->value;
+        m->v[JC_EFF_ETA_MATRIX].low = v->has_range ? v->low : v->value;
+        m->v[JC_EFF_ETA_MATRIX].high = v->has_range ? v->high : v->value;
+        m->src[JC_EFF_ETA_MATRIX] = c;
+        m->id[JC_EFF_ETA_MATRIX] = RT_TENSORS[i].id;
+    }
+    return JC_OK;
+}
+
+const jci_rt_train *jci_runtime_train(jci_runtime r)
+{
+    for (size_t i = 0; i < sizeof RT_TRAINS / sizeof RT_TRAINS[0]; i++)
+        if (RT_TRAINS[i].r == r) return &RT_TRAINS[i].t;
+    return &RT_TRAIN_DEFAULT;
+}
 
 const char *jci_runtime_name(jci_runtime r)
 {

@@ -39,9 +39,13 @@
 typedef enum jci_runtime {
 #define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw) JC_RUNTIME_##e,
 #define RT_ALIAS(name, e)
+#define RT_STEP(e, eta, ov, fp8, mp)
+#define RT_TENSOR(e, id)
 #include "estimate/runtimes.def"
 #undef RT
 #undef RT_ALIAS
+#undef RT_STEP
+#undef RT_TENSOR
     JC_RUNTIME_COUNT
 } jci_runtime;
 
@@ -59,6 +63,8 @@ enum {
     RT_ANY_DEVICE = RT_GPU | RT_CPU | RT_TPU | RT_ACC | RT_SOC,
     RT_TRAIN = 1 << 0, RT_INFER = 1 << 1
 };
+/* The layouts a training stack runs (runtimes.def RT_STEP). */
+enum { RT_MP_ZERO = 0, RT_MP_ANY = 1, RT_MP_MEGATRON = 2 };
 
 /* The profile's name, the software it models ("pytorch", "torch-compile",
  * ...); NULL for an unknown value. */
@@ -85,6 +91,17 @@ const char *jci_runtime_list_except(int device_kind, int train, int except, char
 /* The same as "0 pytorch, 1 torch-compile, ..." over every profile (the
  * number is the profile's value in the assumptions); returns buf. */
 const char *jci_runtime_numbered(char *buf, size_t cap);
+
+/* What a training stack does in the training step model (runtimes.def
+ * RT_STEP rows; eager PyTorch's for a profile without one). */
+typedef struct jci_rt_train {
+    const char *step_eta;     /* constant id: compute share of the kernel model's speed */
+    const char *overlap;      /* constant id: TP/PP collectives hidden behind GEMMs; NULL: none */
+    int fp8;                  /* GEMMs at the FP8 peak where the device has one */
+    int model_parallel;       /* RT_MP_*: the layouts it runs */
+} jci_rt_train;
+/* The training attributes of profile r (static; never NULL). */
+const jci_rt_train *jci_runtime_train(jci_runtime r);
 
 /* Ids of the profile's constants (index with JC_EFF_*). */
 enum {
@@ -126,6 +143,12 @@ typedef struct jci_eff_model {
  * The id strings of the per-runtime constants are static. */
 jc_status jci_eff_resolve(const jc_hwdb *db, jci_runtime r, int cpu, jci_eff_model *m,
                          jc_diag *d);
+
+/* A profile with its own matrix constant at 16 bits and below (runtimes.def
+ * RT_TENSOR) takes it in m when the run's arithmetic has `bits` <= 16 on
+ * the GPU path; otherwise m is unchanged.  Errors (JC_ERR_HWDB) name the
+ * missing constant. */
+jc_status jci_eff_tensor_matrix(const jc_hwdb *db, int bits, jci_eff_model *m, jc_diag *d);
 
 /* The device figures one node's time needs. */
 typedef struct jci_eff_device {

@@ -114,7 +114,9 @@ static jc_status resolve_runtime(est *s)
                          "without a model, --flops or --params)", j->runtime);
         return JC_OK;
     }
-    if ((st = jci_eff_resolve(s->b.db, r, s->dev->kind == JC_DEVICE_CPU, &s->eff, s->b.d))) return st;
+    if ((st = jci_eff_resolve(s->b.db, r, s->dev->kind == JC_DEVICE_CPU, &s->eff, s->b.d)) ||
+        (st = jci_eff_tensor_matrix(s->b.db, (int)jci_est_prec_bits(s->prec), &s->eff, s->b.d)))
+        return st;
     s->eff_on = 1;
     jci_runtime_list_except((int)s->dev->kind, train, r, others, sizeof others);
     jci_bld_assume(&s->b, "runtime", jci_bld_str(&s->b, "runtime profile: %s, %s (%s)", jci_runtime_name(r),

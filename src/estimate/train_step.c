@@ -81,6 +81,9 @@ typedef struct tstate {
     tstage st[2];
     double B_tok, per_node, cap, teacher;
     jc_range att_eta, goodput, gp_short, gp_long, gp_short_h, gp_long_h, step_eta, mem_frac, ckpt_h, pcie, ep_overlap, overlap, grad_bytes, link_bw, net_bw;
+    jc_range comm_overlap;       /* the stack's TP/PP collectives hidden behind the GEMMs (0: none) */
+    double gemm_peak, hp_peak;   /* FLOP/s: the GEMMs' peak (FP8 where the stack runs it); the rest's */
+    int fp8, model_parallel;     /* the stack (runtimes.def RT_STEP) */
     double opt_bytes_pp;
     const char *why[8];
     const char *recompute_why;   /* set when the layout search turned recompute on */
@@ -347,12 +350,15 @@ static double allreduce_s(const tstate *t, double n, double bytes, double stride
 static double micro_batch(const est *s, const tstate *t, const tlay *y, double S, int sc, double *parts)
 {
     const tshape *h = &t->sh;
-    jci_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
-    int bits = (int)jci_est_prec_bits(s->prec);
+    jci_eff_device dv = {t->gemm_peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
+    int bits = t->fp8 ? 8 : (int)jci_est_prec_bits(s->prec);
     dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
+    jci_eff_device dvh = dv;   /* the LM head: in BF16 under an FP8 stack (Transformer Engine) */
+    dvh.peak = t->hp_peak;
+    if (t->fp8) dvh.granule = 8;
     double T = y->mbs * S / y->cp, tp = y->tp, d = h->d;
     double Ls = h->L / y->pp, nm = h->n_moe / y->pp, nd = Ls - nm;
-    double peak = s->peak, bw = jci_eff_bw(&s->eff, &dv, sc);
+    double peak = t->hp_peak, bw = jci_eff_bw(&s->eff, &dv, sc);
     double fwd = 0;   /* forward FLOPs of the micro-batch on this device */
     /* attention projections: in (QKV / MLA down + up) and out */
     double a_in = (h->attn_w - h->o_w) / d;
@@ -403,6 +409,12 @@ static double micro_batch(const est *s, const tstate *t, const tlay *y, double S
     /* elementwise traffic: forward once, backward twice, bf16 */
     double elems = Ls * ew / tp + nd * ew_mlp_dense / tp + nm * ew_moe;
     parts[P_MEM] += T * elems * 2 * (1 + s->rc + 2) / bw;
+    /* FP8 (Transformer Engine): each GEMM input cast to FP8 with its
+     * scale, read in BF16 and written in FP8 (3 bytes an element): the
+     * layer inputs of the four GEMMs forward (d, d, d, ffn) and the output
+     * gradients backward (QKV, d, MLP up, d) */
+    if (t->fp8)
+        parts[P_MEM] += T * (Ls * (5 * d + a_in) + nd * (h->ffn + up)) / tp * 3 / bw;
     /* tensor parallel: 2 all-reduces forward, 2 backward per layer */
     if (tp > 1)
         parts[P_TP] += Ls * 4 * allreduce_s(t, tp, T * d * 2, 1, sc);
@@ -416,7 +428,7 @@ static double micro_batch(const est *s, const tstate *t, const tlay *y, double S
     /* LM head (+ MTP modules) on the last stage, spread over the stages */
     if (h->vocab > 0) {
         double heads = 1 + h->mtp;
-        parts[P_GEMM] += heads * gemm_fb(s, &dv, T, h->vocab / tp, d, 1, sc) / y->pp;
+        parts[P_GEMM] += heads * gemm_fb(s, &dvh, T, h->vocab / tp, d, 1, sc) / y->pp;
         parts[P_MEM] += heads * T * h->vocab / tp * 4 * 3 / bw / y->pp;
         fwd += heads * 2 * T * h->vocab * d / tp / y->pp;
     }
@@ -460,6 +472,13 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     double eta = jci_pick(t->step_eta, sc, JCI_LOWERS);
     one[P_GEMM] /= eta, one[P_ATTN] /= eta, one[P_MEM] /= eta, one[P_TEACHER] /= eta;
     one[P_ADAPTER] /= eta, one[P_DEQUANT] /= eta;   /* fine-tuning's GEMMs and traffic alike */
+    /* a stack that overlaps its tensor- and pipeline-parallel collectives
+     * with the GEMMs (Megatron's TP comm overlap and P2P overlap, XLA's
+     * async collectives) hides them up to comm_overlap x the GEMMs' time */
+    double hide = jci_pick(t->comm_overlap, sc, JCI_LOWERS) * one[P_GEMM];
+    double h_tp = fmin(one[P_TP], hide);
+    one[P_TP] -= h_tp;
+    one[P_PP] -= fmin(one[P_PP], hide - h_tp);
     double t_mb = 0;
     for (int i = 0; i < P_N; i++) {
         p[i] = one[i] * y->m;
@@ -605,10 +624,14 @@ static int search_pass(const est *s, tstate *t, tstage *st, tlay *y, int how)
         for (double tp = 1; tp <= fmax(t->per_node, given(j->tp) ? j->tp : 1); tp *= 2) {
             if (given(j->tp) && tp != j->tp) continue;
             if (pp > 1 && !given(j->tp) && tp < t->per_node) continue;   /* PP only once TP fills the node */
+            /* a stack without model parallelism (DeepSpeed ZeRO): data
+             * parallel alone unless --tp / --pp ask */
+            if (t->model_parallel == RT_MP_ZERO && ((tp > 1 && !given(j->tp)) || (pp > 1 && !given(j->pp)))) continue;
             if (fmod(h->heads, tp) != 0) continue;
             for (int zi = 0; zi < 2; zi++) {
                 double zero = given(j->zero) ? j->zero : zi == 0 ? 1 : 3;
                 if (zi == 1 && (given(j->zero) || h->E > 0 || tp > 1 || pp > 1)) break;
+                if (zi == 1 && t->model_parallel == RT_MP_MEGATRON) break;   /* no FSDP in Megatron */
                 double ep0 = given(j->ep) ? j->ep : h->E > 0 ? fmin(h->E, t->per_node) : 1;
                 for (double ep = ep0; ep <= (h->E > 0 ? h->E : 1); ep *= 2) {
                     tlay c = {tp, pp, 1, cp, ep, zero, given(j->virtual_stages) ? j->virtual_stages : 1, 1, 1};
@@ -685,13 +708,63 @@ static jc_status resolve_fabric(est *s, tstate *t)
     return JC_OK;
 }
 
+/* The training stack (the runtime profile's RT_STEP row, runtimes.def):
+ * the step's compute share, the collectives it overlaps with the GEMMs,
+ * FP8 GEMMs where it runs them (the device's FP8 peak, the rest at the
+ * BF16 peak), whether it parallelises the model; recorded as the
+ * assumption train.stack, with how to pick another. */
+static jc_status resolve_stack(est *s, tstate *t)
+{
+    const jc_job *j = s->b.job;
+    const jci_rt_train *rt = jci_runtime_train(s->eff.runtime);
+    jc_status st;
+    if ((st = tconst(s, rt->step_eta, "share of the kernel model's speed the compute of a training step reaches "
+                     "(what the step's mechanisms miss)", &t->step_eta)))
+        return st;
+    t->comm_overlap = (jc_range){0, 0, 0};
+    if (rt->overlap && (st = tconst(s, rt->overlap, "share of the GEMMs' time the stack's tensor- and pipeline-"
+                                    "parallel collectives run beside", &t->comm_overlap)))
+        return st;
+    t->model_parallel = rt->model_parallel;
+    t->gemm_peak = t->hp_peak = s->peak;
+    const char *fp8_why = "the run's precision for every kernel";
+    if (rt->fp8) {
+        bool acc32;
+        const jc_sourced *p8 = jci_device_peak(s->dev, JC_PREC_FP8, &acc32);
+        const jc_sourced *p16 = jci_device_peak(s->dev, JC_PREC_BF16, &acc32);
+        int want = !j->precision || s->prec == JC_PREC_FP8;
+        if (want && p8->present && p16->present && p8->value > 0 && p16->value > 0) {
+            t->fp8 = 1;
+            t->gemm_peak = jci_bld_assume(&s->b, "train.fp8_peak", "dense peak of the stack's FP8 GEMMs",
+                                          R1(p8->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, p8)).central * 1e12;
+            t->hp_peak = p16->value * 1e12;
+            fp8_why = "FP8 GEMMs (the device's FP8 peak), attention, norms and the LM head in BF16, FP32 master "
+                      "weights, a scaling cast per GEMM input (Transformer Engine); --precision bf16 turns FP8 off";
+        } else if (want) {
+            fp8_why = jci_bld_str(&s->b, "no FP8 on %s (no fp8 or bf16 peak in the hwdb): the run's precision", s->dev->id);
+        } else {
+            fp8_why = "--precision: FP8 off";
+        }
+    }
+    jci_bld_assume(&s->b, "train.stack", jci_bld_str(&s->b, "training stack: %s; %s; collectives %s; %s",
+                   jci_runtime_name(s->eff.runtime), fp8_why,
+                   rt->overlap ? "overlapped with the GEMMs (comm_overlap)" : "in line with the kernels",
+                   rt->model_parallel == RT_MP_ZERO ? "ZeRO data parallel alone (stages 1-3) unless --tp / --pp"
+                   : rt->model_parallel == RT_MP_MEGATRON ? "tensor and pipeline parallel with the distributed "
+                                                            "optimizer where the memory needs them, no FSDP"
+                   : "ZeRO-1, FSDP, tensor and pipeline parallel where the memory needs them"),
+                   R1((double)s->eff.runtime), "", j->runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
+                   j->runtime ? "--runtime" : "the default runtime profile (give --runtime megatron, deepspeed or "
+                   "jax-xla for those stacks: docs/energy-model.md, runtime profiles)");
+    return JC_OK;
+}
+
 static jc_status resolve_constants(est *s, tstate *t)
 {
     jc_status st;
+    if ((st = resolve_stack(s, t))) return st;
     if ((st = tconst(s, "train_attention_eta", "attention core (FlashAttention) achieved fraction of dense peak",
                      &t->att_eta)) ||
-        (st = tconst(s, "train_step_eta", "share of the kernel model's speed the compute of a training step reaches "
-                     "(what the step's mechanisms miss)", &t->step_eta)) ||
         (st = tconst(s, "train_memory_usable", "share of device memory a layout may fill", &t->mem_frac)) ||
         (st = tconst(s, "train_checkpoint_interval_h", "hours between checkpoints", &t->ckpt_h)) ||
         (st = tconst(s, "train_checkpoint_copy_gbs", "device-to-host copy bandwidth of a checkpoint", &t->pcie)) ||

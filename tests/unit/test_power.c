@@ -294,6 +294,24 @@ static void test_runtime_profiles(void)
     CHECK(strstr(jci_runtime_list(JC_DEVICE_GPU, 0, buf, sizeof buf), "pytorch, torch-compile, tensorrt") == buf);
     CHECK(!strstr(jci_runtime_list(JC_DEVICE_GPU, 1, buf, sizeof buf), "tensorrt"));
     CHECK(!strncmp(jci_runtime_numbered(buf, sizeof buf), "0 pytorch, 1 torch-compile, 2 tensorrt, 3 pytorch-1", 50));
+    /* the training stacks (issue 39): megatron and deepspeed train on GPUs
+     * only, jax-xla runs on TPUs, cnn-tuned on GPUs; their step rows */
+    CHECK(jci_runtime_fits(JC_RUNTIME_MEGATRON, JC_DEVICE_GPU, 1) && !jci_runtime_fits(JC_RUNTIME_MEGATRON, JC_DEVICE_GPU, 0));
+    CHECK(jci_runtime_fits(JC_RUNTIME_JAX_XLA, JC_DEVICE_TPU, 1) && !jci_runtime_fits(JC_RUNTIME_CNN_TUNED, JC_DEVICE_TPU, 1));
+    CHECK(!jci_runtime_fits(JC_RUNTIME_DEEPSPEED, JC_DEVICE_CPU, 1));
+    const jci_rt_train *mt = jci_runtime_train(JC_RUNTIME_MEGATRON), *pt = jci_runtime_train(JC_RUNTIME_EAGER);
+    CHECK(mt->fp8 && mt->overlap && mt->model_parallel == RT_MP_MEGATRON);
+    CHECK(!pt->fp8 && !pt->overlap && pt->model_parallel == RT_MP_ANY && !strcmp(pt->step_eta, "train_step_eta"));
+    CHECK(jci_runtime_train(JC_RUNTIME_DEEPSPEED)->model_parallel == RT_MP_ZERO);
+    /* cnn-tuned: its own tensor-core efficiency at 16 bits, the frameworks'
+     * at FP32 */
+    jci_eff_model ct16, ct32;
+    CHECK(jci_eff_resolve(db, JC_RUNTIME_CNN_TUNED, 0, &ct16, &d) == JC_OK && jci_eff_tensor_matrix(db, 16, &ct16, &d) == JC_OK);
+    CHECK(jci_eff_resolve(db, JC_RUNTIME_CNN_TUNED, 0, &ct32, &d) == JC_OK && jci_eff_tensor_matrix(db, 32, &ct32, &d) == JC_OK);
+    CHECK(!strcmp(ct16.id[JC_EFF_ETA_MATRIX], "runtime_cnn_tuned_eta_tensor") &&
+          !strcmp(ct32.id[JC_EFF_ETA_MATRIX], "kernel_eta_matrix"));
+    CHECK(ct16.v[JC_EFF_ETA_MATRIX].central < ct32.v[JC_EFF_ETA_MATRIX].central && ct16.kind == JC_RTK_COMPILED);
+    CHECK(ct16.v[JC_EFF_LAUNCH_S].central == g.v[JC_EFF_LAUNCH_S].central);   /* CUDA graphs: the engine's floor */
     /* a profile without a CPU path resolves the GPU ids even for a CPU */
     jci_eff_model gc;
     CHECK(jci_eff_resolve(db, JC_RUNTIME_ENGINE, 1, &gc, &d) == JC_OK && !gc.cpu_path);
