@@ -96,7 +96,12 @@ case_ region_show_cloud 0 'grid' -- "$JC" region show aws:us-east-1
 case_ region_show_typo 6 'did you mean' -- "$JC" region show frnace
 # a US state one grid zone serves draws from that zone's value in the common
 # basis, named, without the fallback warning (issue 44 item 15)
-for rz in US-CA:US-CAL-CISO:208 US-TX:US-TEX-ERCO:363 US-MA:US-NE-ISNE: AU-ACT:AU-NSW: US-TN:US-TEN-TVA:404; do
+# one case per class of hwdb/README.md's rule: most of a state in one zone
+# (CA, TX, TN), a whole operator's states (MA in ISO-NE), a territory in a
+# neighbour's zone (AU-ACT), and states "all or most" in an RTO by FERC's
+# description (PA and DC in PJM, MN in MISO, KS in SPP)
+for rz in US-CA:US-CAL-CISO:208 US-TX:US-TEX-ERCO:363 US-MA:US-NE-ISNE: AU-ACT:AU-NSW: US-TN:US-TEN-TVA:404 \
+          US-PA:US-MIDA-PJM:418 US-DC:US-MIDA-PJM:418 US-MN:US-MIDW-MISO:501 US-KS:US-CENT-SWPP:477; do
   r=${rz%%:*} z=${rz#*:}; v=${z#*:}; z=${z%%:*}
   case_ "region_state_zone_$r" 0 "grid.ci  *$v.*grid carbon intensity, $z, dataset electricitymaps-2025" -- \
     "$JC" estimate models/resnet18.onnx --device a100 --region "$r"
@@ -107,9 +112,21 @@ for rz in US-CA:US-CAL-CISO:208 US-TX:US-TEX-ERCO:363 US-MA:US-NE-ISNE: AU-ACT:A
     echo "FAIL hwdb_cli/region_state_zone_named_$r (no 'grid zone $z' in the region line, or the basis warning)"
   fi
 done
-# a state with no zone mapped says so and how to name one
+# a state with no zone mapped says so and how to name one (WA: several
+# zones; IL: split between PJM and MISO)
 case_ region_state_no_zone 0 'US-WA has no value .*no grid zone is mapped to it: name the zone it lies in as --region (joulecast region list --type grid)' -- \
   "$JC" estimate models/resnet18.onnx --device a100 --region US-WA
+case_ region_state_split_no_zone 0 'US-IL has no value .*no grid zone is mapped to it: name the zone it lies in as --region' -- \
+  "$JC" estimate models/resnet18.onnx --device a100 --region US-IL
+# a state that is an Electricity Maps zone of its own: its value, no zone named, no warning
+case_ region_state_own_zone_US-AK 0 'grid.ci  *469 .*grid carbon intensity, US-AK, dataset electricitymaps-2025' -- \
+  "$JC" estimate models/resnet18.onnx --device a100 --region US-AK
+if grep -q "^region  *US-AK (Alaska)$" "$out/region_state_own_zone_US-AK.out" &&
+   ! grep -q "no value in the common intensity basis" "$out/region_state_own_zone_US-AK.out"; then
+  echo "PASS hwdb_cli/region_state_own_zone_named_US-AK"
+else
+  echo "FAIL hwdb_cli/region_state_own_zone_named_US-AK (a zone named, or the basis warning)"
+fi
 json_ok hw_list_json "$JC" hw list --json
 json_ok hw_show_json "$JC" hw show h100 --json
 json_ok host_show_json "$JC" hw show p4d.24xlarge --json
