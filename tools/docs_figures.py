@@ -133,12 +133,17 @@ def value(num):
         return None
 
 
-def quotes(num, known):
+# the scales a prose unit may quote a printed value at, besides as printed
+# (73.3 k quotes 73,298; 0.37 ms 0.0003702 s; 31.22 tCO2e 31,224 kgCO2e)
+UNIT_SCALES = {"k": 1e3, "M": 1e6, "G": 1e9, "ms": 1e-3, "%": 1e-2, "t": 1e3, "tCO2e": 1e3,
+               "tonnes": 1e3, "MWh": 1e3, "GWh": 1e6, "TWh": 1e9, "kW": 1e3, "MW": 1e6}
+
+
+def quotes(num, known, unit=""):
     """Whether a prose figure quotes one of the known values: equal, or
-    equal once a known value is rounded to the figure's decimals, in its
-    unit or scaled by a power of a thousand (73.3 k quotes 73,298; 0.37 ms
-    0.0003702; 641 W 640.7) or by 100 (2.3 % quotes 0.023).  A figure of
-    one significant digit must be written as the value is."""
+    equal once a known value is rounded to the figure's decimals, as
+    printed or at its unit's scale (UNIT_SCALES; 641 W quotes 640.7).  A
+    figure of one significant digit must be written as the value is."""
     v = value(num)
     if v is None:
         return False
@@ -149,7 +154,7 @@ def quotes(num, known):
     if significant(num) < 2 or "e" in num.lower():
         return False
     for n in known.values():
-        for scale in (1, 1e3, 1e6, 1e9, 1e12, 1e-3, 1e-6, 1e-2):
+        for scale in (1, UNIT_SCALES.get(unit, 1)):
             if abs(round(n / scale, dec) - v) < 0.5 * 10 ** -dec * 1e-9 + 1e-12 * abs(v):
                 return True
     return False
@@ -274,7 +279,7 @@ def prose_check(path, lines, marks):
     fails = []
     for i, text in prose_lines(lines, man, marks):
         for num, unit in prose_figures(text):
-            if quotes(num, known) or key(num) in ok.get(para[i], {}):
+            if quotes(num, known, unit) or key(num) in ok.get(para[i], {}):
                 continue
             fails.append("  %s:%d: %s%s is in no checked output of this file and no "
                          "sourced: comment of its paragraph" % (path, i + 1, num,
