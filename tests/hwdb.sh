@@ -101,7 +101,8 @@ case_ region_show_typo 6 'did you mean' -- "$JC" region show frnace
 # neighbour's zone (AU-ACT), and states "all or most" in an RTO by FERC's
 # description (PA and DC in PJM, MN in MISO, KS in SPP)
 for rz in US-CA:US-CAL-CISO:208 US-TX:US-TEX-ERCO:363 US-MA:US-NE-ISNE: AU-ACT:AU-NSW: US-TN:US-TEN-TVA:404 \
-          US-PA:US-MIDA-PJM:418 US-DC:US-MIDA-PJM:418 US-MN:US-MIDW-MISO:501 US-KS:US-CENT-SWPP:477; do
+          US-PA:US-MIDA-PJM:418 US-DC:US-MIDA-PJM:418 US-MN:US-MIDW-MISO:501 US-KS:US-CENT-SWPP:477 \
+          US-UT:US-NW-PACE:618; do
   r=${rz%%:*} z=${rz#*:}; v=${z#*:}; z=${z%%:*}
   case_ "region_state_zone_$r" 0 "grid.ci  *$v.*grid carbon intensity, $z, dataset electricitymaps-2025" -- \
     "$JC" estimate models/resnet18.onnx --device a100 --region "$r"
