@@ -13,6 +13,7 @@
 #include "check.h"
 #include "joulecast.h"
 #include "report/html/html_int.h"
+#include "report/rjson.h"
 
 #include <stdlib.h>
 
@@ -217,9 +218,41 @@ static void test_compare_reports(void)
     CHECK(jc_report_compare_json(NULL, 1) == NULL);
 }
 
+/* rj_top_driver (issue 45): the sensitivity table's first row as
+ * top_driver {key, co2_kg_swing, share_of_range}; nothing without a table,
+ * a null share when the emissions range has no width. */
+static void test_top_driver(void)
+{
+    jc_estimate e;
+    memset(&e, 0, sizeof e);
+    jc_sensitivity rows[2] = {{.key = "pue", .co2_low = 22, .co2_high = 12},
+                              {.key = "ci", .co2_low = 15, .co2_high = 17}};
+    e.co2_kg = (jc_range){10, 20, 30};
+    cJSON *o = cJSON_CreateObject();
+    CHECK(o && rj_top_driver(o, &e) && !cJSON_GetObjectItem(o, "top_driver"));
+    e.sensitivity = rows;
+    e.n_sensitivity = 2;
+    CHECK(rj_top_driver(o, &e));
+    const cJSON *t = cJSON_GetObjectItem(o, "top_driver");
+    CHECK(t != NULL);
+    if (t) {
+        CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(t, "key")), "pue");
+        CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(t, "co2_kg_swing")), 10, 1e-12);
+        CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(t, "share_of_range")), 0.5, 1e-12);
+    }
+    cJSON_Delete(o);
+    e.co2_kg = (jc_range){20, 20, 20};
+    o = cJSON_CreateObject();
+    CHECK(o && rj_top_driver(o, &e));
+    t = o ? cJSON_GetObjectItem(o, "top_driver") : NULL;
+    CHECK(t && cJSON_IsNull(cJSON_GetObjectItem(t, "share_of_range")));
+    cJSON_Delete(o);
+}
+
 int main(void)
 {
     RUN(test_escape_specials);
+    RUN(test_top_driver);
     RUN(test_escape_controls);
     RUN(test_escape_utf8);
     RUN(test_escape_buffer);
