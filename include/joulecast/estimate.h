@@ -240,6 +240,12 @@ typedef struct jc_estimate {
                                 provider's instance for ...)", "0.5 x
                                 system class 'server-2' (a share: ...)",
                                 "none (...)"; never NULL after a run */
+    /* a CPU VM (a CPU-only cloud instance, or --vcpus; issue 42), else
+     * vm_cpu NULL and the numbers NAN: the CPU, its vCPUs and their share
+     * of one package, the vCPUs' and the memory's power (W), and Green
+     * Algorithms' facility energy for the same VM (kWh, central) */
+    const char *vm_cpu;
+    double vm_vcpus, vm_share, vm_cpu_w, vm_memory_w, vm_ga_facility_kwh;
     int host_given;          /* 1: the user named the host (--host) or
                                 its power (--host-power); 0: assumed */
     const char *device_alias; /* the name the job gave for the device when

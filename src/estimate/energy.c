@@ -11,6 +11,7 @@
 #include "estimate/estimate_int.h"
 #include "estimate/account.h"
 #include "estimate/parallel.h"
+#include "estimate/vm.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -181,10 +182,10 @@ static jc_status resolve_runtime(est *s)
  * limit leaves (the time is the same whatever charges the energy). */
 static jc_status resolve_power(est *s)
 {
+    if (given(jci_est_fixed_power(s))) return JC_OK;
     const jc_job *j = s->b.job;
     const jc_device *dev = s->dev;
     jc_status st;
-    if (given(s->avg_power)) return JC_OK;
     if (j->method != JC_METHOD_ROOFLINE) {
         if (!s->an || !s->eff_on || s->util_user || dev->kind != JC_DEVICE_GPU || !(s->tdp.central > 0)) return JC_OK;
         if ((st = jci_power_setup(&s->b, s->b.db, dev, s->bw, s->idle, s->tdp, j->power_limit_w, 0, &s->pw))) return st;
@@ -325,6 +326,11 @@ jc_status jci_est_resolve_device_numbers(est *s)
 
 
 
+
+double jci_est_fixed_power(const est *s)
+{
+    return given(s->avg_power) ? s->avg_power : s->vm ? s->vm->cpu_w : NAN;
+}
 
 jci_site jci_est_site(const est *s)
 {
@@ -470,10 +476,11 @@ void jci_est_compute(est *s, int sc, outv *o)
     /* device energy (J) */
     /* with a measured average power the idle floor is still told apart
      * (at most that power), so the table keeps the idle/dynamic split */
-    double e_idle = G * T * (given(s->avg_power) ? fmin(idle, s->avg_power) : idle);
+    double fixed = jci_est_fixed_power(s);
+    double e_idle = G * T * (given(fixed) ? fmin(idle, fixed) : idle);
     double e_dev;
-    if (given(s->avg_power)) {
-        e_dev = s->avg_power * G * T;
+    if (given(fixed)) {
+        e_dev = fixed * G * T;
     } else if (j->method == JC_METHOD_TDP) {
         e_dev = tdp * G * T;
     } else if (j->method == JC_METHOD_JOULES_PER_OP) {
@@ -515,7 +522,7 @@ static void node_energy(est *s)
     double idle = s->idle.central, tdp = s->tdp.central;
     for (size_t i = 0; i < e->n_nodes; i++) {
         jc_est_node *x = &e->nodes[i];
-        if (given(s->avg_power)) x->energy_j = x->time_s * s->avg_power;
+        if (given(jci_est_fixed_power(s))) x->energy_j = x->time_s * jci_est_fixed_power(s);
         else if (job->method == JC_METHOD_TDP) x->energy_j = x->time_s * tdp;
         else if (job->method == JC_METHOD_JOULES_PER_OP)
             x->energy_j = x->time_s * idle + x->flops * s->e_flop + x->bytes * s->e_byte;

@@ -25,6 +25,8 @@
 #include "estimate/sensitivity.h"   /* jci_estimate_core */
 #include "estimate/akeys.h"
 
+#include "estimate/vm.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +51,7 @@ void jc_job_init(jc_job *j)
     j->distill_teacher = j->mtp_heads = j->long_seq = j->long_tokens = j->goodput = NAN;
     j->lora_rank = NAN;
     j->latency_bound_ms = NAN;
+    j->vcpus = NAN;
 }
 
 /* ---- hardware and precision -------------------------------------------------- */
@@ -156,12 +159,23 @@ static jc_status resolve_hardware(est *s)
             dev = NULL;
         }
     }
+    if (host && !dev && !host->accel && host->n_accel < 1 && host->cpu) {   /* a CPU-only instance */
+        if (given(j->vcpus))
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--vcpus: %s has %d vCPUs of its own (--vcpus takes a share of "
+                                "a CPU named by --device)", host->id, host->vcpus);
+        if ((st = jci_vm_resolve(&s->b, host, NULL, NAN, &s->vm))) return st;
+        dev = &s->vm->slice;
+    } else if (given(j->vcpus)) {
+        if (host) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--vcpus takes a share of a CPU named by --device, not of a host's");
+        if ((st = jci_vm_resolve(&s->b, NULL, dev, j->vcpus, &s->vm))) return st;
+        dev = &s->vm->slice;
+    }
     if (host && !dev) {
         if (!host->accel)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "host '%s' holds accelerators it does not name; give --device ID", host->id);
         dev = host->accel;
     }
-    if (host && !host->accel && host->n_accel < 1 && !given(j->count))
+    if (host && !host->accel && host->n_accel < 1 && !s->vm && !given(j->count))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "host '%s' names no accelerators: give --count G (devices in all)", host->id);
     if (!dev && j->measured)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "no hardware: the trace %s names no device (nvidia-smi's name "
@@ -409,6 +423,7 @@ jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_h
         for (size_t i = 0; i < an->n_warnings; i++) jci_bld_warn(&s->b, "%s", an->warnings[i]);  /* the count's */
     }
     s->avg_power = job->avg_power_w;
+    s->e->vm_vcpus = s->e->vm_share = s->e->vm_cpu_w = s->e->vm_memory_w = s->e->vm_ga_facility_kwh = NAN;
     s->known_T = NAN;
     s->total_flops = NAN;
     s->batch = NAN;
@@ -436,6 +451,7 @@ jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_h
     if ((st = jci_est_scenario_latency(s))) goto fail;
     if ((st = jci_est_measured_summary(s, o))) goto fail;
     if (s->trace) predict(s);
+    if (s->vm) jci_vm_compare(&s->b, s->vm, s->e);
     if ((st = jci_est_finite(s->e, d)) || (st = plausible_results(s))) goto fail;
     jci_est_check_memory(s);
     if ((st = jci_account_equivalences(&s->b, s->e))) goto fail;

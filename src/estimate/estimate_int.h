@@ -40,6 +40,7 @@ typedef struct est {
     /* resolved inputs */
     const jc_device *dev;
     const jc_host *host;
+    struct jci_vm *vm;           /* a CPU VM (vm.h): dev is its vCPUs' share; NULL otherwise */
     const jc_region *region;
     jc_precision prec;
     double G, K;                 /* devices, hosts */
@@ -168,6 +169,10 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
 /* energy.c: peaks, bandwidth, TDP, idle, energy per op, utilisation,
  * efficiencies, scaling and power activity of the device. */
 jc_status jci_est_resolve_device_numbers(est *s);
+
+/* The device's power fixed by the job rather than modelled: --avg-power, or
+ * a CPU VM's vCPUs at their usage (vm.h); NAN when the power model applies. */
+double jci_est_fixed_power(const est *s);
 /* energy.c: the estimate's site (site.h) from its state, and back. */
 jci_site jci_est_site(const est *s);
 void jci_est_site_set(est *s, const jci_site *x);

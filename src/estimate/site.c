@@ -69,6 +69,8 @@ jc_status jci_site_count(jci_builder *b, jci_site *x, double count, const char *
     jci_bld_assume(b, "devices", "devices", R1(x->G), "",
            given(count) ? JC_ORIGIN_USER : JC_ORIGIN_HWDB,
            given(count) ? "--count"
+           : !host->accel && host->n_accel < 1 ? jci_bld_str(b, "%s:%d (%s: the device is its %d vCPUs of %s)", host->file,
+                                                             host->line, host->id, host->vcpus, host->cpu_name)
            : !host->accel ? jci_bld_str(b, "%s:%d (%s holds %d accelerator%s; the device is --device's %s)",
                                         host->file, host->line, host->id, host->n_accel,
                                         host->n_accel == 1 ? "" : "s", dev->id)
@@ -242,6 +244,7 @@ jc_status jci_site_cpu_usage(jci_builder *b, jci_site *x)
     jc_origin origin = JC_ORIGIN_USER;
     const char *src = NULL;
     jc_status st;
+    if (x->host && !x->host->accel && x->host->n_accel < 1) return JC_OK;   /* a CPU VM: --cpu-usage is its vCPUs' (vm.c) */
     if (given(j->cpu_usage) && !x->host_on)
         return jci_bld_fail(b, JC_ERR_USAGE, "--cpu-usage scales the host term, and this estimate adds none (the tdp "
                             "method, --avg-power or a measured host): leave it out or add --host-power");

@@ -253,6 +253,15 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
         fprintf(f, "region     %s (%s%s%s)\n", e->region_code, e->region_name ? e->region_name : "",
                 grid_zone(e) ? "; grid zone " : "", grid_zone(e) ? grid_zone(e) : "");
     if (e->host_assumed) fprintf(f, "host       %s\n", e->host_assumed);
+    if (e->vm_cpu) {   /* a CPU VM (issue 42): its share, power, and Green Algorithms beside */
+        fprintf(f, "vm         %s vCPUs of %s (%s of the package): CPU %s W, memory %s%s\n", FMT_N(e->vm_vcpus),
+                e->vm_cpu, FMT_N(e->vm_share), FMT_N(e->vm_cpu_w),
+                isnan(e->vm_memory_w) ? "not counted (no instance named)" : FMT_N(e->vm_memory_w),
+                isnan(e->vm_memory_w) ? "" : " W");
+        fprintf(f, "vs GA      Green Algorithms for the same VM %s kWh, joulecast %s kWh (facility, central; %+.2f%%)\n",
+                FMT_N(e->vm_ga_facility_kwh), FMT_N(e->energy_facility_kwh.central),
+                100 * (e->energy_facility_kwh.central / e->vm_ga_facility_kwh - 1));
+    }
     if (e->flops_per_pass > 0)
         fprintf(f, "work       %s FLOP per forward pass x %s %s = %s FLOP in all\n",
                 fmt_si(b1, sizeof b1, e->flops_per_pass), fmt_num(b2, sizeof b2, e->passes),
@@ -439,6 +448,10 @@ cJSON *rj_estimate(const jc_estimate *e)
         RJF_S("host_class", e->host_id ? NULL : e->host_class),
         RJF_N("host_class_share", !e->host_id && e->host_class && e->hosts > 0 ? e->hosts : NAN),
         RJF_S("host_assumed", e->host_assumed),
+        RJF_S("vm_cpu", e->vm_cpu), RJF_N("vcpus", e->vm_cpu ? e->vm_vcpus : NAN),
+        RJF_N("vcpu_share", e->vm_cpu ? e->vm_share : NAN), RJF_N("vm_cpu_w", e->vm_cpu ? e->vm_cpu_w : NAN),
+        RJF_N("vm_memory_w", e->vm_cpu ? e->vm_memory_w : NAN),
+        RJF_N("ga_facility_kwh", e->vm_cpu ? e->vm_ga_facility_kwh : NAN),
     };
     const rj_field region[] = {
         RJF_S("code", e->region_code), RJF_S("name", e->region_name), RJF_S("grid_zone", grid_zone(e)),
