@@ -167,8 +167,8 @@ def main():
             problems.append(f"{dom.front} Pareto points drawn, the JSON marks {len(front)} "
                             f"(grid.pareto {doc['grid']['pareto']})")
         need_keys([f"entries.{i}.co2_kg.central" for i in front])
-        if doc["grid"]["estimated"] + doc["grid"]["skipped_points"] != doc["grid"]["points"]:
-            problems.append("grid: estimated + skipped_points != points")
+        if doc["grid"]["estimated"] + doc["grid"]["skipped_points"] + doc["grid"].get("unsold_points", 0) != doc["grid"]["points"]:
+            problems.append("grid: estimated + skipped_points + unsold_points != points")
     else:
         problems.append(f"unknown report kind {kind}")
 

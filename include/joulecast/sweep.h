@@ -181,6 +181,11 @@ typedef struct jc_sweep {
                                    precision, batch) */
     size_t n_skipped;  jc_sweep_entry *skipped;  /* grid order */
     size_t n_skipped_points;    /* grid points the skipped entries cover */
+    size_t n_unsold;            /* device x cloud-region pairs left out: the
+                                   region's provider sells no instance with
+                                   the device (accelerator or CPU; hwdb
+                                   hosts.yaml; issue 42) */
+    size_t n_unsold_points;     /* grid points those pairs cover */
     size_t n_pareto;
     size_t n_analyses;          /* model analyses run (one per batch) */
     size_t n_notes;    const char **notes;  /* partial counts, fixed batch

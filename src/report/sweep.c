@@ -53,6 +53,12 @@ jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
                "emissions (*)\n", fmt_int(n2, sizeof n2, (int64_t)s->n_entries),
             fmt_int(n3, sizeof n3, (int64_t)s->n_skipped_points), s->n_skipped,
             plural(s->n_skipped, "entry", "entries"), s->n_pareto);
+    if (s->n_unsold) {
+        char n4[40];
+        fprintf(f, "left out   %s device/region %s no provider sells (%s points): the cloud region's provider has no "
+                   "instance with the device\n", fmt_int(n4, sizeof n4, (int64_t)s->n_unsold),
+                plural(s->n_unsold, "pair", "pairs"), fmt_int(n3, sizeof n3, (int64_t)s->n_unsold_points));
+    }
     if (s->model) fprintf(f, "analyses   %zu (the model is counted once per batch size)\n", s->n_analyses);
     if (!isnan(s->ci_given))
         fprintf(f, "intensity  %s gCO2e/kWh for every entry (given: --ci)\n", FMT_N(s->ci_given));
@@ -134,6 +140,8 @@ char *jc_report_sweep_json(const jc_sweep *s)
     REQ(rj_num(o, "points", (double)s->n_points));
     REQ(rj_num(o, "estimated", (double)s->n_entries));
     REQ(rj_num(o, "skipped_points", (double)s->n_skipped_points));
+    REQ(rj_num(o, "unsold_pairs", (double)s->n_unsold));
+    REQ(rj_num(o, "unsold_points", (double)s->n_unsold_points));
     REQ(rj_num(o, "pareto", (double)s->n_pareto));
     REQ(rj_num(o, "analyses", (double)s->n_analyses));
     REQ(arr = cJSON_AddArrayToObject(root, "entries"));

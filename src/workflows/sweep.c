@@ -74,6 +74,7 @@ typedef struct sw {
        estimated (NULL: it can), the precision it runs at; the id and name
        strings of each device and region slot, copied once */
     const jc_device **rdevs;
+    char *unsold;            /* [di * nr + ri] 1: no provider sells device di in cloud region ri */
     const char **why, **used;
     struct slot_str *dstr, *rstr;
 } sw;
@@ -412,6 +413,37 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, jci_est_share *s
     jc_estimate_free(e);
 }
 
+/* 1 when region r is a cloud region whose provider sells no instance
+ * with dev (as its accelerator or its CPU); 0 for any other region (a
+ * country or grid zone: hardware of one's own) or a provider that sells it. */
+static int unsold_in(const jc_hwdb *db, const jc_device *dev, const jc_region *r)
+{
+    if (!dev || !r || r->type != JC_REGION_CLOUD || !r->provider) return 0;
+    for (size_t i = 0; i < db->n_hosts; i++) {
+        const jc_host *h = &db->hosts[i];
+        if (h->kind == JC_HOST_CLOUD_INSTANCE && h->provider && !jci_strcasecmp(h->provider, r->provider) &&
+            (h->accel == dev || h->cpu == dev))
+            return 0;
+    }
+    return 1;
+}
+
+/* The device x region pairs no provider sells (w->unsold), counted once
+ * each in s->n_unsold and the grid points they cover. */
+static void mark_unsold(sw *w)
+{
+    for (size_t di = 0; di < w->nd; di++) {
+        size_t np_ok = 0;   /* precisions the device can be estimated at (the others are skipped) */
+        for (size_t pi = 0; pi < w->np; pi++) np_ok += !w->why[pi * w->nd + di];
+        for (size_t ri = 0; ri < w->nr; ri++)
+            if (np_ok && w->reg_ok[ri] && unsold_in(w->db, w->rdevs[di], w->regs[ri])) {
+                w->unsold[di * w->nr + ri] = 1;
+                w->s->n_unsold++;
+                w->s->n_unsold_points += np_ok * w->nb;
+            }
+    }
+}
+
 /* Every point of one analysed batch (an; NULL without a model): precision
  * x device x region, the estimates sharing the runtime's kernel plan
  * (jci_est_share: built once per runtime and precision width, not per
@@ -430,7 +462,7 @@ static void run_batch(sw *w, jc_job *jj, const jc_analysis *an, double bb, doubl
             if (dev) jj->device = dev->id;
             jj->precision = w->precs[pi] ? w->precs[pi] : w->job->precision;
             for (size_t ri = 0; ri < w->nr && !w->oom; ri++) {
-                if (!w->reg_ok[ri]) continue;
+                if (!w->reg_ok[ri] || w->unsold[di * w->nr + ri]) continue;
                 jj->region = w->regs[ri] ? w->regs[ri]->code : w->job->region;
                 run_point(w, jj, an, sh, w->rdevs[di], w->regs[ri], w->used[pi * w->nd + di], bb, counted,
                           &w->dstr[di], &w->rstr[ri]);
@@ -599,7 +631,8 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
     const char **why = w->why = jci_arena_calloc(a, w->np * w->nd, sizeof *why);
     const char **used = w->used = jci_arena_calloc(a, w->np * w->nd, sizeof *used);
     jc_refusal *kinds = jci_arena_calloc(a, w->np * w->nd, sizeof *kinds);
-    if (!dstr || !rstr || !rdevs || !why || !used || !kinds) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
+    w->unsold = jci_arena_calloc(a, w->nd * w->nr, 1);
+    if (!dstr || !rstr || !rdevs || !why || !used || !kinds || !w->unsold) { st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory"); goto fail; }
     for (size_t di = 0; di < w->nd; di++) {
         rdevs[di] = w->devs[di];
         if (!rdevs[di]) {   /* the job's own hardware */
@@ -615,6 +648,7 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
             if (r) why[pi * w->nd + di] = adup(w, r);
         }
     }
+    mark_unsold(w);
     size_t nb_ok = 0;   /* batches analysed (or no model) */
 
     jc_job jj = *job;
