@@ -253,3 +253,6 @@ case_ vm_graviton_instance 0 '^vm         4 vCPUs of AWS Graviton3 (0.0625 of th
 case_ vm_vcpus_beside_instance_refused 2 'aws:c7i.4xlarge has 16 vCPUs of its own' -- "$JC" estimate models/resnet50.onnx --host aws:c7i.4xlarge --vcpus 4 --requests 1000
 case_ vm_vcpus_of_gpu_refused 2 'is not a CPU' -- "$JC" estimate models/resnet50.onnx --device a100 --vcpus 4 --requests 1000
 case_ vm_vcpus_beyond_package_refused 2 '200 vCPUs exceed the 96 hardware threads of 1 x intel-xeon-platinum-8488c' -- "$JC" estimate models/resnet50.onnx --device intel-xeon-platinum-8488c --vcpus 200 --requests 1000
+# sweep: a CPU-only instance is its vCPUs; a cloud region whose provider sells
+# no instance with the device is left out and counted (issue 42 item 4)
+case_ vm_sweep_cpu_instance_unsold_counted 0 '^left out   1 device/region pair no provider sells (1 point)' -- "$JC" sweep models/resnet50.onnx --host aws:c7i.4xlarge --requests 100 --regions aws:us-east-1,FR,gcp:us-central1

@@ -55,9 +55,10 @@ jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
             plural(s->n_skipped, "entry", "entries"), s->n_pareto);
     if (s->n_unsold) {
         char n4[40];
-        fprintf(f, "left out   %s device/region %s no provider sells (%s points): the cloud region's provider has no "
+        fprintf(f, "left out   %s device/region %s no provider sells (%s %s): the cloud region's provider has no "
                    "instance with the device\n", fmt_int(n4, sizeof n4, (int64_t)s->n_unsold),
-                plural(s->n_unsold, "pair", "pairs"), fmt_int(n3, sizeof n3, (int64_t)s->n_unsold_points));
+                plural(s->n_unsold, "pair", "pairs"), fmt_int(n3, sizeof n3, (int64_t)s->n_unsold_points),
+                plural(s->n_unsold_points, "point", "points"));
     }
     if (s->model) fprintf(f, "analyses   %zu (the model is counted once per batch size)\n", s->n_analyses);
     if (!isnan(s->ci_given))

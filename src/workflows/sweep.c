@@ -185,7 +185,7 @@ static jc_status expand_devices(sw *w, const jc_sweep_spec *sp)
             return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: no devices: give --devices LIST (or --device ID)");
         jc_status st = jc_hwdb_hardware(db, name, &dev, &host, w->d);
         if (st) return st;
-        if (host && !host->accel && !w->job->device)
+        if (host && !host->accel && !(host->n_accel < 1 && host->cpu) && !w->job->device)   /* a CPU-only instance is its vCPUs */
             return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: host '%s' names no accelerator; give --devices", host->id);
         w->devs[0] = NULL;   /* the job's own --device / --host */
         w->nd = 1;
@@ -639,7 +639,7 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
             const jc_host *host = NULL;
             jc_diag tmp;
             jc_hwdb_hardware(db, job->device ? job->device : job->host, &rdevs[di], &host, &tmp);
-            if (!rdevs[di] && host) rdevs[di] = host->accel;
+            if (!rdevs[di] && host) rdevs[di] = host->accel ? host->accel : host->n_accel < 1 ? host->cpu : NULL;
         }
         for (size_t pi = 0; pi < w->np; pi++) {
             char buf[300];
