@@ -1009,8 +1009,19 @@ static bool v_names(const jc_hwdb *db)
         }
         const jci_strmap *m = &ns->map;
         if (m->cap & (m->cap - 1) || m->len > m->cap) return false;
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->keys[i] && (m->vals[i] < 0 || (size_t)m->vals[i] >= ns->n)) return false;
+        /* no larger than hw_smap_put grows it for its keys (a power of two
+         * >= 4 len + 34), and exactly len keys: a forged capacity that still
+         * fits its sections is refused, not probed past its arrays */
+        size_t most = 8;
+        while (most < 4 * m->len + 34) most <<= 1;
+        if (m->cap > most) return false;
+        size_t keys = 0;
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->keys[i]) continue;
+            keys++;
+            if (m->vals[i] < 0 || (size_t)m->vals[i] >= ns->n) return false;
+        }
+        if (keys != m->len) return false;
     }
     return true;
 }
