@@ -76,7 +76,11 @@ static jc_status reopen(void *ctx, const char *const *layer, size_t n, jc_hwdb *
     reopen_ctx *x = ctx;
     const jci_reqset *rs = &x->c->rs;
     const char **layers = calloc(rs->n_layers + n + 1, sizeof *layers);
-    if (!layers) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    if (!layers) {   /* the error printed here, as cli_hwdb_open's */
+        fprintf(stderr, "joulecast: calibrate: out of memory\n");
+        x->reported = 1;
+        return d->status = JC_ERR_NOMEM;
+    }
     for (size_t i = 0; i < rs->n_layers; i++) layers[i] = rs->layers[i];
     for (size_t i = 0; i < n; i++) layers[rs->n_layers + i] = layer[i];
     int rc = cli_hwdb_open(layers, rs->n_layers + n, db);

@@ -311,8 +311,7 @@ int jo_apply_jobfile(jobopts *c, const char *path)
     /* the file's pairs beneath the command line's (src/job/reqset.c) */
     const char **keys = NULL, **vals = NULL;
     size_t n = 0;
-    if (!(c->jf_arena = jci_arena_new()) ||
-        jci_jobfile_pairs(c->jf_arena, c->jf, NULL, NULL, 0, NULL, &keys, &vals, &n, &d)) {
+    if (jci_jobfile_pairs(c->rs.arena, c->jf, NULL, NULL, 0, NULL, &keys, &vals, &n, &d)) {
         fprintf(stderr, "joulecast: %s: out of memory\n", c->cmd);
         return JC_ERR_NOMEM;
     }
@@ -477,8 +476,6 @@ void jo_free(jobopts *c)
     jci_reqset_free(&c->rs);
     jc_jobfile_free(c->jf);
     c->jf = NULL;
-    jci_arena_free(c->jf_arena);
-    c->jf_arena = NULL;
     free(c->jobrows);
     c->jobrows = NULL;
     free(c->spec_rows);

@@ -68,7 +68,6 @@ typedef struct jobopts {
                                    rs.allow_partial, rs.strict,
                                    rs.hash_weights (statement: always) */
     jc_jobfile *jf;             /* the job file, when one was given */
-    jci_arena *jf_arena;        /* its pairs, paths made relative to it */
     const jo_opt **given;       /* options given on the command line (all of them) */
     const char **given_key;     /* their names */
     const char **given_val;     /* their values */

@@ -7,6 +7,7 @@
  * job file's pairs go beneath the caller's.  Contracts: src/job/reqset.h.
  */
 #include "job/reqset.h"
+#include "base/jc_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

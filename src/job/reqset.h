@@ -12,12 +12,16 @@
 #ifndef JC_JOB_REQSET_H
 #define JC_JOB_REQSET_H
 
-#include "base/jc_internal.h"
+/* the public types it needs, not base/jc_internal.h: the CLI includes it,
+ * and a change to the library's internal header rebuilds no CLI object */
+#include "joulecast/estimate.h"   /* jc_request, jc_jobfile, jc_job, jc_convention */
+
+struct jci_arena;   /* src/base/jc_internal.h */
 
 /* The fields the request's keys set.  Every array and name is in arena;
  * release with jci_reqset_free. */
 typedef struct jci_reqset {
-    jci_arena *arena;               /* NULL: out of memory (jci_reqset_set says so) */
+    struct jci_arena *arena;        /* NULL: out of memory (jci_reqset_set says so) */
     jc_job *job;                    /* the job keys' (the caller's job) */
     const char *model, *op_rules;   /* "model", "op-rules" (borrowed values) */
     const char *snapshot;           /* "hwdb-snapshot" (the bindings') */
@@ -87,7 +91,7 @@ long jci_pairs_clash(const char *const *keys, const char *const *values, size_t 
  * (NULL: none).  Arrays in arena a; *on receives the count (jf->n + the
  * caller's kept).  Set them in order with r->under = 1 for the first
  * jf->n.  Errors: JC_ERR_NOMEM. */
-jc_status jci_jobfile_pairs(jci_arena *a, const jc_jobfile *jf, const char *const *keys,
+jc_status jci_jobfile_pairs(struct jci_arena *a, const jc_jobfile *jf, const char *const *keys,
                             const char *const *values, size_t n, const char *skip, const char ***ok,
                             const char ***ov, size_t *on, jc_diag *d);
 
