@@ -738,8 +738,12 @@ static jc_status resolve_stack(est *s, tstate *t)
             t->gemm_peak = jci_bld_assume(&s->b, "train.fp8_peak", "dense peak of the stack's FP8 GEMMs",
                                           R1(p8->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, p8)).central * 1e12;
             t->hp_peak = p16->value * 1e12;
-            fp8_why = "FP8 GEMMs (the device's FP8 peak), attention, norms and the LM head in BF16, FP32 master "
-                      "weights, a scaling cast per GEMM input (Transformer Engine); --precision bf16 turns FP8 off";
+            /* the utilisation (and the time and power energy.c derives
+             * from it) is of the FP8 dense peak, as with --precision fp8 */
+            s->peak = t->gemm_peak;
+            fp8_why = "FP8 GEMMs (the device's FP8 peak; the utilisation and MFU are of that peak), attention, norms "
+                      "and the LM head in BF16, FP32 master weights, a scaling cast per GEMM input (Transformer "
+                      "Engine); --precision bf16 turns FP8 off";
         } else if (want) {
             fp8_why = jci_bld_str(&s->b, "no FP8 on %s (no fp8 or bf16 peak in the hwdb): the run's precision", s->dev->id);
         } else {
