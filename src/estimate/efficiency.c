@@ -23,51 +23,23 @@ static const struct rt_row {
 } RT_ROWS[JC_RUNTIME_COUNT] = {
 #define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw) \
     {name, JC_RTK_##kind, devices, modes, {mx, "kernel_eta_vector", "kernel_eta_bw", ln}, {cmx, cln}, sw},
-#define RT_ALIAS(name, e)
-#define RT_STEP(e, eta, ov, fp8, mp)
-#define RT_TENSOR(e, id)
 #include "estimate/runtimes.def"
-#undef RT
-#undef RT_ALIAS
-#undef RT_STEP
-#undef RT_TENSOR
 };
 static const struct { const char *name; jci_runtime r; } RT_ALIASES[] = {
-#define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw)
 #define RT_ALIAS(name, e) {name, JC_RUNTIME_##e},
-#define RT_STEP(e, eta, ov, fp8, mp)
-#define RT_TENSOR(e, id)
 #include "estimate/runtimes.def"
-#undef RT
-#undef RT_ALIAS
-#undef RT_STEP
-#undef RT_TENSOR
 };
 #define RT_ALIASES_N (sizeof RT_ALIASES / sizeof RT_ALIASES[0])
 
 static const jci_rt_train RT_TRAIN_DEFAULT = {"train_step_eta", NULL, 0, RT_MP_ANY};
 static const struct { jci_runtime r; jci_rt_train t; } RT_TRAINS[] = {
-#define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw)
-#define RT_ALIAS(name, e)
 #define RT_STEP(e, eta, ov, fp8, mp) {JC_RUNTIME_##e, {eta, ov, fp8, mp}},
-#define RT_TENSOR(e, id)
 #include "estimate/runtimes.def"
-#undef RT
-#undef RT_ALIAS
-#undef RT_STEP
-#undef RT_TENSOR
 };
 
 static const struct { jci_runtime r; const char *id; } RT_TENSORS[] = {
-#define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw)
-#define RT_ALIAS(name, e)
-#define RT_STEP(e, eta, ov, fp8, mp)
 #define RT_TENSOR(e, id) {JC_RUNTIME_##e, id},
 #include "estimate/runtimes.def"
-#undef RT
-#undef RT_ALIAS
-#undef RT_STEP
-#undef RT_TENSOR
 };
 
 jc_status jci_eff_tensor_matrix(const jc_hwdb *db, int bits, jci_eff_model *m, jc_diag *d)

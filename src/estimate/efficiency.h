@@ -38,14 +38,7 @@
 /* The runtime profiles (--runtime), one per row of runtimes.def. */
 typedef enum jci_runtime {
 #define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw) JC_RUNTIME_##e,
-#define RT_ALIAS(name, e)
-#define RT_STEP(e, eta, ov, fp8, mp)
-#define RT_TENSOR(e, id)
 #include "estimate/runtimes.def"
-#undef RT
-#undef RT_ALIAS
-#undef RT_STEP
-#undef RT_TENSOR
     JC_RUNTIME_COUNT
 } jci_runtime;
 
