@@ -22,7 +22,7 @@ JC=${JC:-$PWD/build/joulecast}
 OUT=build/html
 PY=/usr/bin/python3
 mkdir -p "$OUT"
-CASES="estimate estimate-measured serving compare compare-generate sweep"
+CASES="estimate estimate-sensitivity estimate-measured serving compare compare-generate sweep"
 
 pass() { echo "PASS html/$1"; }
 fail() { echo "FAIL html/$1${2:+: $2}"; }
@@ -106,6 +106,7 @@ run_case() {  # name, joulecast arguments...
   fi
 }
 run_case estimate estimate $M $JOB --device a100 --region FR --embodied
+run_case estimate-sensitivity estimate $M $JOB --device a100 --region FR --sensitivity
 run_case estimate-measured estimate $M --train --samples 2000 --batch 32 --device a100-sxm4-40gb --count 2 --region FR \
   --measured tests/data/traces/nvidia-smi-2gpu.csv
 run_case serving estimate --generate --hf-config tests/serving/configs/llama-3.1-8b.json --prompt-tokens 500 \

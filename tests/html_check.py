@@ -3,7 +3,7 @@
 joulecast HTML report against the JSON output of the same command (used by
 tests/html.sh; standard library only).
 
-    html_check.py estimate|estimate-measured|serving|compare|compare-generate|sweep DOM.html REPORT.json
+    html_check.py estimate|estimate-sensitivity|estimate-measured|serving|compare|compare-generate|sweep DOM.html REPORT.json
 
 Every element with data-key / data-value must name a path of the JSON
 ("results.energy_facility_kwh.central", "nodes.3.energy_j") whose number
@@ -96,6 +96,13 @@ def main():
             if k not in keys:
                 problems.append(f"no figure with data-key {k}")
 
+    if kind == "estimate-sensitivity":   # --sensitivity: the tornado chart and every row's swing (issue 45)
+        need_chart("tornado")
+        rows = doc.get("sensitivity") or []
+        if not rows:
+            problems.append("the JSON has no sensitivity table")
+        need_keys([f"sensitivity.{i}.co2_kg.{k}" for i in range(len(rows)) for k in ("at_low", "at_high", "swing")])
+        kind = "estimate"
     if kind == "estimate-measured":   # estimate --measured: the trace chart and the prediction beside it
         need_chart("trace")
         need_keys(["measured.predicted_device_kwh", "measured.predicted_hours", "measured.hours"])

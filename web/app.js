@@ -174,6 +174,7 @@
     put('count', 'count');
     put('region', 'region');
     put('pue', 'pue');
+    if ($('sensitivity').checked) pairs.push(['sensitivity', 'true']);
     for (const line of $('more').value.split('\n')) {
       const t = line.trim(), eq = t.indexOf('=');
       if (t) pairs.push(eq < 0 ? [t, 'true'] : [t.slice(0, eq).trim(), t.slice(eq + 1).trim()]);
@@ -216,7 +217,8 @@
         $('compare-kind').value = 'devices';
         if (list.length) $('device').value = list[0];
         $('compare-devices-list').value = list.slice(1).join(',');
-      } else if (FIELD[k]) $(FIELD[k]).value = v;
+      } else if (k === 'sensitivity') $('sensitivity').checked = v !== 'false' && v !== '0';
+      else if (FIELD[k]) $(FIELD[k]).value = v;
       else extra.push([k, v]);
     }
     $('more').value = extra.map((p) => p[0] + '=' + p[1]).join('\n');

@@ -167,6 +167,11 @@ typedef struct jc_sweep_entry {
                                    provider's instance, or --host), or a
                                    system class ("server-2"); NULL: none */
     double hosts;               /* how many (a class share: 0.5) */
+    /* issue 45, with --sensitivity: the assumption whose range moves the
+     * emissions most (its key in the assumptions list; NULL without the
+     * table) and its swing, kgCO2e */
+    const char *top_driver;
+    double top_driver_swing;
 } jc_sweep_entry;
 
 typedef struct jc_sweep {

@@ -154,6 +154,25 @@ static void bound_text(const jc_compare_item *items, size_t n, int lw, FILE *f)
     }
 }
 
+/* With --sensitivity: each model's assumption whose range moves its
+ * emissions most, the swing and its share of the emissions range. */
+static void driver_text(const jc_compare_item *items, size_t n, int lw, FILE *f)
+{
+    if (!items[0].est->n_sensitivity) return;
+    fprintf(f, "\nwhat moves the emissions most (--sensitivity: each ranged assumption alone from its low to its "
+               "high)\n  %-*s %-32s %16s %16s\n", lw, "model", "top driver", "swing kgCO2e", "share of range");
+    for (size_t i = 0; i < n; i++) {
+        const jc_estimate *e = items[i].est;
+        if (!e->n_sensitivity) continue;
+        const jc_sensitivity *r = &e->sensitivity[0];
+        double sw = fabs(r->co2_high - r->co2_low), width = e->co2_kg.high - e->co2_kg.low;
+        char a[40], b[40];
+        if (width > 0) snprintf(b, sizeof b, "%.0f%%", 100 * sw / width);
+        else snprintf(b, sizeof b, "n/a");
+        fprintf(f, "  %-*s %-32s %16s %16s\n", lw, items[i].label, r->key, fmt_num(a, sizeof a, sw), b);
+    }
+}
+
 static jc_status serving_text(const jc_compare_item *items, size_t n, FILE *f)
 {
     const jc_serving *s0 = items[0].serving;
@@ -253,6 +272,7 @@ jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f
                 b[F_TIME], b[F_ENERGY], b[F_CO2], b[F_JPS]);
     }
     bound_text(items, n, lw, f);
+    driver_text(items, n, lw, f);
     notes_text(items, n, f);
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }
@@ -310,6 +330,7 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
         if (!x->serving) {
             REQ(rj_range(o, "implied_utilization", rj_known_range(e->implied_utilization)));
             REQ(rj_bound_share(o, e));
+            REQ(rj_top_driver(o, e));
         }
         if (x->serving) REQ(serving_json(o, x));
         REQ(r = cJSON_AddObjectToObject(o, "ratio"));

@@ -26,17 +26,22 @@ static void entry_row(FILE *f, size_t rank, const jc_sweep_entry *x)
     if (x->ci_basis_fallback) snprintf(own, sizeof own, "own");
     else if (isnan(x->ci_region_default)) snprintf(own, sizeof own, "-");
     else fmt_num(own, sizeof own, x->ci_region_default);
-    fprintf(f, "  %5zu %c %-24.24s %-27.27s %-5s %6s %11s %13s %11s %9s %5s %9s\n", rank,
+    fprintf(f, "  %5zu %c %-24.24s %-27.27s %-5s %6s %11s %13s %11s %9s %5s %9s", rank,
             x->pareto ? '*' : ' ', x->device_id ? x->device_id : "-",
             x->region_code ? x->region_code : "(--ci)", x->precision ? x->precision : "-", b,
             fmt_num(t, sizeof t, x->wall_hours.central), fmt_num(en, sizeof en, x->energy_kwh.central),
             fmt_num(co, sizeof co, x->co2_kg.central), fmt_num(ci, sizeof ci, x->ci), FMT_N(x->pue), own);
+    if (x->top_driver) fprintf(f, "  %s (%s)", x->top_driver, fmt_num(t, sizeof t, x->top_driver_swing));
+    fputc('\n', f);
 }
 
-static void table_head(FILE *f)
+/* The table's header; with --sensitivity (the first entry has a top
+ * driver) one more column names each entry's. */
+static void table_head(FILE *f, const jc_sweep *s)
 {
-    fprintf(f, "  %5s %c %-24s %-27s %-5s %6s %11s %13s %11s %9s %5s %9s\n", "rank", ' ', "device", "region",
-            "prec", "batch", "wall h", "facility kWh", "kgCO2e", "gCO2e/kWh", "PUE", "own CI");
+    fprintf(f, "  %5s %c %-24s %-27s %-5s %6s %11s %13s %11s %9s %5s %9s%s\n", "rank", ' ', "device", "region",
+            "prec", "batch", "wall h", "facility kWh", "kgCO2e", "gCO2e/kWh", "PUE", "own CI",
+            s->n_entries && s->entries[0].top_driver ? "  top driver (kgCO2e swing, --sensitivity)" : "");
 }
 
 jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
@@ -77,13 +82,13 @@ jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
     if (s->n_entries) {
         size_t shown = top && top < s->n_entries ? top : s->n_entries;
         fprintf(f, "\n");
-        table_head(f);
+        table_head(f, s);
         for (size_t i = 0; i < shown; i++) entry_row(f, i + 1, &s->entries[i]);
         if (shown < s->n_entries)
             fprintf(f, "  ... %zu more (--top 0 lists all; --csv and --json always do)\n", s->n_entries - shown);
 
         fprintf(f, "\nPareto front (fastest first): no other entry is both faster and lower in emissions\n");
-        table_head(f);
+        table_head(f, s);
         /* the front in time order: the ranks of front entries, sorted by time */
         size_t *idx = malloc(s->n_pareto * sizeof *idx);
         if (!idx) return JC_ERR_NOMEM;
@@ -166,6 +171,12 @@ char *jc_report_sweep_json(const jc_sweep *s)
         REQ(rj_num(o, "j_per_sample", rj_known(x->j_per_sample)));
         REQ(rj_str(o, "host", x->host));
         REQ(rj_num(o, "hosts", x->host ? x->hosts : NAN));
+        if (x->top_driver) {   /* --sensitivity */
+            cJSON *t;
+            REQ(t = cJSON_AddObjectToObject(o, "top_driver"));
+            REQ(rj_str(t, "key", x->top_driver));
+            REQ(rj_num(t, "co2_kg_swing", x->top_driver_swing));
+        }
     }
     REQ(arr = cJSON_AddArrayToObject(root, "skipped"));
     for (size_t i = 0; i < s->n_skipped; i++) {

@@ -408,6 +408,10 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, jci_est_share *s
     x.j_per_sample = e->j_per_sample.central;
     x.host = e->host_id ? e->host_id : e->host_class && strcmp(e->host_class, "none") ? e->host_class : NULL;
     x.hosts = x.host ? e->hosts : 0;
+    if (e->n_sensitivity) {   /* the key is the database's or assumption_keys.def's: it outlives e */
+        x.top_driver = e->sensitivity[0].key;
+        x.top_driver_swing = fabs(e->sensitivity[0].co2_high - e->sensitivity[0].co2_low);
+    }
     for (size_t i = 0; i < e->n_warnings; i++) note(w, "%s", e->warnings[i]);
     push(w, &w->in->entries, &w->s->n_entries, &w->cap_e, &x);
     jc_estimate_free(e);

@@ -172,6 +172,77 @@ static void ranges_section(FILE *f, const jc_estimate *e)
     fprintf(f, "</section>\n");
 }
 
+/* With --sensitivity: a tornado chart, one bar per ranged assumption from
+ * the emissions with it alone at its low to those at its high (every
+ * other input central), largest swing on top, about the central line;
+ * then the table with each bound. */
+static void sensitivity_section(FILE *f, const jc_estimate *e)
+{
+    if (!e->n_sensitivity) return;
+    const int row = 24, top = 22, label_w = 300, right = 150, vw = 1060;
+    double lo = e->co2_kg.central, hi = lo;
+    for (size_t i = 0; i < e->n_sensitivity; i++) {
+        const jc_sensitivity *r = &e->sensitivity[i];
+        lo = fmin(lo, fmin(r->co2_low, r->co2_high));
+        hi = fmax(hi, fmax(r->co2_low, r->co2_high));
+    }
+    if (!(hi > lo)) hi = lo + 1;
+    const int plot_w = vw - label_w - right;
+    const int h = top + (int)e->n_sensitivity * row + 8;
+#define TX(v) (label_w + plot_w * ((v) - lo) / (hi - lo))
+    fprintf(f, "<section id=\"sensitivity\"><h2>Which assumption moves the emissions</h2><p class=\"note\">Each "
+               "bar: the location-based emissions (kgCO2e, central) with that assumption alone at its low and "
+               "at its high, every other input central (--pin KEY=low / KEY=high); the line is the central "
+               "estimate. Largest swing on top. The swings do not add up to the low&#8211;high range, which "
+               "moves every input at once.</p>\n");
+    fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" class=\"chart tornado\">\n", vw, h);
+    for (size_t i = 0; i < e->n_sensitivity; i++) {
+        const jc_sensitivity *r = &e->sensitivity[i];
+        double y = top + (double)i * row, x1 = TX(fmin(r->co2_low, r->co2_high)),
+               x2 = TX(fmax(r->co2_low, r->co2_high));
+        char a[40], b[40], k[96];
+        fprintf(f, "<g><title>");
+        jci_html_esc(f, r->key);
+        fprintf(f, ": %s to %s kgCO2e</title>\n<text x=\"%d\" y=\"%.1f\" font-size=\"12\" "
+                   "text-anchor=\"end\">", fmt_num(a, sizeof a, r->co2_low), fmt_num(b, sizeof b, r->co2_high),
+                label_w - 8, y + 15);
+        jci_html_esc_cut(f, r->key, 40);
+        fprintf(f, "</text>\n<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"16\" rx=\"2\" "
+                   "fill=\"var(--loc)\"", x1, y + 3, x2 - x1 < 1 ? 1.0 : x2 - x1);
+        snprintf(k, sizeof k, "sensitivity.%zu.co2_kg.swing", i);
+        jci_html_dattr(f, k, fabs(r->co2_high - r->co2_low));
+        fprintf(f, "/>\n<text x=\"%.2f\" y=\"%.1f\" font-size=\"11\">%s &#8594; %s</text>\n</g>\n",
+                x2 + 6, y + 15, a, b);
+    }
+    double xc = TX(e->co2_kg.central);
+    fprintf(f, "<line class=\"axis\" x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\"/>\n"
+               "<text x=\"%.2f\" y=\"14\" font-size=\"11\" text-anchor=\"middle\">central</text>\n</svg>\n",
+            xc, top - 4, xc, h - 4, xc);
+#undef TX
+    fprintf(f, "<table><thead><tr><th>#</th><th>assumption</th><th class=\"n\">low</th><th class=\"n\">high</th>"
+               "<th class=\"n\">kgCO2e at low</th><th class=\"n\">kgCO2e at high</th><th class=\"n\">swing</th>"
+               "<th class=\"n\">kWh at low</th><th class=\"n\">kWh at high</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < e->n_sensitivity; i++) {
+        const jc_sensitivity *r = &e->sensitivity[i];
+        const char *fld[7] = {"low", "high", "co2_kg.at_low", "co2_kg.at_high", "co2_kg.swing",
+                              "energy_facility_kwh.at_low", "energy_facility_kwh.at_high"};
+        double v[7] = {r->low, r->high, r->co2_low, r->co2_high, fabs(r->co2_high - r->co2_low), r->kwh_low,
+                       r->kwh_high};
+        fprintf(f, "<tr><td class=\"n\">%zu</td><td>", i + 1);
+        jci_html_esc(f, r->key);
+        fprintf(f, "</td>");
+        for (int j = 0; j < 7; j++) {
+            char k[96];
+            snprintf(k, sizeof k, "sensitivity.%zu.%s", i, fld[j]);
+            fprintf(f, "<td class=\"n\">");
+            jci_html_num(f, k, v[j]);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</tbody></table></section>\n");
+}
+
 /* Emissions by component: bars and a table. */
 void jci_html_emissions_section(FILE *f, const jc_estimate *e)
 {
@@ -370,6 +441,7 @@ jc_status jc_report_estimate_html(const jc_estimate *e, const char *model, size_
     jci_html_measured_section(f, e);
     ranges_section(f, e);
     jci_html_emissions_section(f, e);
+    sensitivity_section(f, e);
     jc_status st = nodes_section(f, e, top_nodes);
     if (st) return st;
     jci_html_figures_section(f, e);
