@@ -9,7 +9,9 @@
 # one exists (--pue for the PUE, --ci for the grid intensity).  --pin's
 # refusals (unknown key, an assumption without a range, a value outside
 # the range, a malformed entry) and --sensitivity in a serving estimate
-# (no effect there: refused) get their documented exit codes.  One
+# (no effect there: refused) get their documented exit codes.  The Monte
+# Carlo percentiles (--draws, --seed) are the same for the same seed and
+# lie in order inside the corner range.  One
 # PASS/FAIL line per case.
 set -u
 cd "$(dirname "$0")/.."
@@ -110,6 +112,24 @@ top=$(sed -n 1p "$out/rows.txt" | cut -d' ' -f2)
 sed -n '/^sensitivity (each ranged assumption/,/^$/p' "$out/s.txt" | grep -q "^     1  $top " \
   && ok text_table_top_row || ko text_table_top_row "no row 1 '$top' in the text table"
 
+# Monte Carlo (issue 45 item 2): the same seed gives the same percentiles,
+# bit for bit; another seed other ones; p5 <= p50 <= p95 inside the corner
+# range; --seed alone is refused
+$JC estimate $JOB --draws 10000 --seed 7 --json > "$out/m1.json" 2>&1
+$JC estimate $JOB --draws 10000 --seed 7 --json > "$out/m2.json" 2>&1
+$JC estimate $JOB --draws 10000 --seed 8 --json > "$out/m3.json" 2>&1
+python3 - "$out/m1.json" "$out/m2.json" "$out/m3.json" <<'PY' && ok montecarlo_seeded_and_ordered || ko montecarlo_seeded_and_ordered "see $out"
+import json, sys
+a, b, c = (json.load(open(p)) for p in sys.argv[1:4])
+ma, mb, mc = a["montecarlo"], b["montecarlo"], c["montecarlo"]
+ok = ma == mb and ma["co2_kg"] != mc["co2_kg"] and ma["draws"] == 10000 and ma["seed"] == 7
+for k, r in (("co2_kg", "co2_location_kg"), ("energy_facility_kwh", "energy_facility_kwh"), ("wall_hours", "wall_hours")):
+    p, rr = ma[k], a["results"][r]
+    ok = ok and rr["low"] <= p["p5"] <= p["p50"] <= p["p95"] <= rr["high"]
+ok = ok and len(ma["inputs"]) == len(a["sensitivity"]) and all(i["distribution"] in ("uniform", "triangular", "log-normal") and i["reason"] for i in ma["inputs"])
+sys.exit(0 if ok else 1)
+PY
+
 # refusals: exit 2 (usage) or 7 (range), the message naming the entry
 refused() {  # refused NAME CODE WORDS -- ARGS
   name=$1; code=$2; words=$3; shift 4
@@ -121,6 +141,7 @@ refused pin_no_range 2 "--pin devices: that assumption has no range" -- --pin de
 refused pin_outside_range 7 "--pin pue=2.5: outside the assumption's range 1.08 to 1.98" -- --pin pue=2.5
 refused pin_malformed 2 "entry 'pue' is not KEY=VALUE" -- --pin pue
 refused pin_not_a_number 2 "--pin pue=0x1: not a number" -- --pin pue=0x1
+refused seed_without_draws 2 "--seed has no effect without --draws" -- --seed 3
 $JC estimate --generate --hf-config tests/serving/configs/llama-3.1-8b.json --prompt-tokens 500 --output-tokens 300 \
   --requests 1000 --device h100 --region US --sensitivity > /dev/null 2> "$out/g.err"; rc=$?
 [ $rc -eq 2 ] && grep -q "sensitivity" "$out/g.err" && ok serving_refuses_sensitivity \

@@ -216,11 +216,24 @@ typedef struct jc_train_step {
  * are the central results of those two runs. */
 typedef struct jc_sensitivity {
     const char *key, *label, *unit;   /* the assumption, as the list names it */
-    double low, high;                 /* its bounds */
+    double low, central, high;        /* its bounds and central value */
     double co2_low, co2_high;         /* kgCO2e, location-based, at low / at high */
     double kwh_low, kwh_high;         /* facility kWh */
     double hours_low, hours_high;     /* wall hours */
 } jc_sensitivity;
+
+/* One input of the Monte Carlo percentiles (job.draws, issue 45): the
+ * distribution its range is read as and why, and the group of inputs
+ * drawn together (one uniform number for the group: they share a cause). */
+typedef struct jc_mc_input {
+    const char *key;
+    const char *distribution;   /* "uniform", "triangular", "log-normal" */
+    const char *reason;
+    const char *group;          /* NULL: drawn on its own */
+} jc_mc_input;
+
+/* Percentiles (p5, p50, p95) of a figure over the draws. */
+typedef struct jc_pct { double p5, p50, p95; } jc_pct;
 
 /* The result.  Ranges are low / central / high (see docs/energy-model.md
  * "Ranges": corner cases of every parameter that has a range). */
@@ -352,6 +365,13 @@ typedef struct jc_estimate {
      * the facility energy, then of the time), largest first; 0 rows
      * without job.sensitivity.  One run per bound (2 per row). */
     size_t n_sensitivity;  jc_sensitivity *sensitivity;
+    /* issue 45: with job.draws, the percentiles of the central figures over
+     * that many draws of the ranged inputs (docs/energy-model.md "Monte
+     * Carlo"); has_mc 0 otherwise */
+    int has_mc;
+    double mc_draws, mc_seed;
+    jc_pct mc_co2_kg, mc_energy_facility_kwh, mc_wall_hours;
+    size_t n_mc_inputs;    jc_mc_input *mc_inputs;
 } jc_estimate;
 
 /* A job file (YAML, docs/job-file.md): a mapping whose keys are the long

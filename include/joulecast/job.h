@@ -119,6 +119,8 @@ typedef struct jc_job {
     const char *pin;         /* "KEY=V[,KEY=V...]": ranged assumptions set to
                                 one value (V a number in the assumption's
                                 range, or low, central, high); NULL: none */
+    double draws;            /* Monte Carlo draws (NAN: none) */
+    double seed;             /* their generator's seed (NAN: 0) */
 } jc_job;
 
 /* MLPerf scenarios (issue 41).  jc_scenario_batch: the batch a scenario

@@ -210,6 +210,12 @@ class SameAsCli(InWork):
         job.pop("sensitivity")
         high = joulecast.estimate("models/resnet50.onnx", pin="%s=high" % top["key"], **job)
         self.assertEqual(high["results"]["co2_location_kg"]["central"], top["co2_kg"]["at_high"])
+        # the Monte Carlo percentiles: the same seed gives the CLI's figures bit for bit
+        mc = joulecast.estimate("models/resnet50.onnx", draws=2000, seed=11, **job)["montecarlo"]
+        want = cli_json("estimate", "models/resnet50.onnx", "--train", "--samples", "1281167", "--epochs", "90",
+                        "--batch", "256", "--device", "a100", "--count", "8", "--region", "US-CA",
+                        "--draws", "2000", "--seed", "11", "--json")["montecarlo"]
+        self.assertEqual(mc, want)
 
     def test_estimate_infer_equals_cli(self):
         got = joulecast.estimate(model="models/bert_base.onnx", dims={"sequence": 128},

@@ -52,6 +52,7 @@ void jc_job_init(jc_job *j)
     j->lora_rank = NAN;
     j->latency_bound_ms = NAN;
     j->vcpus = NAN;
+    j->draws = j->seed = NAN;   /* issue 45 */
 }
 
 /* ---- hardware and precision -------------------------------------------------- */

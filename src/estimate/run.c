@@ -1,11 +1,16 @@
 /*
  * run.c (estimate) - the entry points of an estimate (jc_estimate_run, and
  * jci_estimate_run_shared for a grid's estimates): the estimate itself
- * (estimate.c, jci_estimate_core), then, with job.sensitivity, its
- * sensitivity table (sensitivity.c), which runs the estimate again.  A
+ * (estimate.c, jci_estimate_core), then, with job.sensitivity or
+ * job.draws, its sensitivity table (sensitivity.c), which runs the
+ * estimate again, and with job.draws the Monte Carlo percentiles over it
+ * (montecarlo.c).  A
  * file of its own so that no call cycle joins the two.
  */
 #include "estimate/sensitivity.h"
+#include "estimate/montecarlo.h"
+
+#include <math.h>
 
 jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
                           const jc_hwdb *db, jc_estimate **out, jc_diag *d)
@@ -16,9 +21,13 @@ jc_status jc_estimate_run(const jc_job *job, const jc_analysis *an,
 jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
                                   jci_est_share *sh, jc_estimate **out, jc_diag *d)
 {
+    if (job && !isnan(job->seed) && isnan(job->draws))
+        return jci_diag_set(d, JC_ERR_USAGE, "estimate: --seed has no effect without --draws");
     jc_status st = jci_estimate_core(job, an, db, sh, out, d);
-    if (st || !job->sensitivity) return st;
-    if ((st = jci_sensitivity_run(job, an, db, sh, *out, d))) {
+    if (st || (!job->sensitivity && isnan(job->draws))) return st;
+    st = jci_sensitivity_run(job, an, db, sh, *out, d);
+    if (!st && !isnan(job->draws)) st = jci_montecarlo_run(job, *out, d);
+    if (st) {
         jc_estimate_free(*out);
         *out = NULL;
     }

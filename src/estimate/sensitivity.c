@@ -84,7 +84,7 @@ jc_status jci_sensitivity_run(const jc_job *job, const jc_analysis *an, const jc
         if (!st) st = one_bound(job, an, db, sh, x->key, "high", hi, d);
         if (st) return st;
         *r = (jc_sensitivity){.key = x->key, .label = x->label, .unit = x->unit, .low = x->value.low,
-                              .high = x->value.high, .co2_low = lo[0], .co2_high = hi[0], .kwh_low = lo[1],
+                              .central = x->value.central, .high = x->value.high, .co2_low = lo[0], .co2_high = hi[0], .kwh_low = lo[1],
                               .kwh_high = hi[1], .hours_low = lo[2], .hours_high = hi[2]};
     }
     /* a stable rank: insertion sort (a few dozen rows) keeps equal swings in order */

@@ -235,6 +235,36 @@ static void sensitivity_text(const jc_estimate *e, FILE *f)
     }
 }
 
+/* The Monte Carlo percentiles (--draws) beside the corner range. */
+static void montecarlo_text(const jc_estimate *e, FILE *f)
+{
+    if (!e->has_mc) return;
+    fprintf(f, "\nMonte Carlo (%s draws, seed %s, joulecast's own xoshiro256**; each ranged input above from its "
+               "stated distribution,\nthe central figures moved by the product of the inputs' one-at-a-time factors; "
+               "--json lists each input's distribution and why)\n", FMT_N(e->mc_draws), FMT_N(e->mc_seed));
+    fprintf(f, "  %-34s %14s %14s %14s\n", "", "p5", "p50", "p95");
+    const struct { const char *label, *unit; jc_pct p; jc_range r; } rows[] = {
+        {"emissions, location-based", "kgCO2e", e->mc_co2_kg, e->co2_kg},
+        {"energy, facility (IT x PUE)", "kWh", e->mc_energy_facility_kwh, e->energy_facility_kwh},
+        {"wall time", "h", e->mc_wall_hours, e->wall_hours},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        char a[40], b[40], c[40];
+        fprintf(f, "  %-34s %14s %14s %14s  %s\n", rows[i].label, fmt_num(a, sizeof a, rows[i].p.p5),
+                fmt_num(b, sizeof b, rows[i].p.p50), fmt_num(c, sizeof c, rows[i].p.p95), rows[i].unit);
+    }
+    size_t lg = 0, tr = 0, un = 0;
+    for (size_t i = 0; i < e->n_mc_inputs; i++) {
+        const char *dn = e->mc_inputs[i].distribution;
+        lg += !strcmp(dn, "log-normal");
+        tr += !strcmp(dn, "triangular");
+        un += !strcmp(dn, "uniform");
+    }
+    fprintf(f, "  inputs: %zu log-normal (fitted factors; bounds = 5th/95th percentiles), %zu triangular, %zu uniform "
+               "(dataset spreads); the efficiencies of one runtime fit and the two power coefficients move together\n",
+            lg, tr, un);
+}
+
 jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
 {
     return jc_report_estimate_text_top(e, f, JC_PER_NODE_TOP_DEFAULT);
@@ -332,6 +362,7 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
         }
     }
     sensitivity_text(e, f);
+    montecarlo_text(e, f);
     if (e->n_nodes && nodes_text(e, f, top) != JC_OK) return JC_ERR_NOMEM;
 
     fprintf(f, "\nassumptions (origin: user option, hwdb entry with its source, model count, derived, default)\n");
@@ -526,6 +557,7 @@ cJSON *rj_estimate(const jc_estimate *e)
     }
     REQ(rj_nodes(root, "nodes", e->nodes, e->n_nodes));
     REQ(rj_sensitivity(root, e));
+    REQ(rj_montecarlo(root, e));
     return root;
 done:
     cJSON_Delete(root);

@@ -204,6 +204,33 @@ int rj_sensitivity(cJSON *o, const jc_estimate *e)
     return 1;
 }
 
+static int pct_obj(cJSON *o, const char *k, jc_pct p)
+{
+    cJSON *x = cJSON_AddObjectToObject(o, k);
+    return x && rj_num(x, "p5", p.p5) && rj_num(x, "p50", p.p50) && rj_num(x, "p95", p.p95);
+}
+
+int rj_montecarlo(cJSON *o, const jc_estimate *e)
+{
+    if (!e->has_mc) return 1;
+    cJSON *x = cJSON_AddObjectToObject(o, "montecarlo"), *arr;
+    if (!x || !rj_num(x, "draws", e->mc_draws) || !rj_num(x, "seed", e->mc_seed) ||
+        !rj_str(x, "generator", "xoshiro256** seeded by splitmix64 (joulecast's own)") ||
+        !rj_str(x, "propagation", "the product of each input's one-at-a-time factor on the central figure "
+                                  "(the sensitivity runs, linear between bound and central)") ||
+        !pct_obj(x, "co2_kg", e->mc_co2_kg) || !pct_obj(x, "energy_facility_kwh", e->mc_energy_facility_kwh) ||
+        !pct_obj(x, "wall_hours", e->mc_wall_hours) || !(arr = cJSON_AddArrayToObject(x, "inputs")))
+        return 0;
+    for (size_t i = 0; i < e->n_mc_inputs; i++) {
+        const jc_mc_input *m = &e->mc_inputs[i];
+        cJSON *y = rj_push_object(arr);
+        if (!y || !rj_str(y, "key", m->key) || !rj_str(y, "distribution", m->distribution) ||
+            !rj_str(y, "group", m->group) || !rj_str(y, "reason", m->reason))
+            return 0;
+    }
+    return 1;
+}
+
 int rj_top_driver(cJSON *o, const jc_estimate *e)
 {
     if (!e->n_sensitivity) return 1;

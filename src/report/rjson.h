@@ -95,6 +95,11 @@ int rj_bound_share(cJSON *o, const jc_estimate *e);
  * co2_kg {at_low, at_high, swing}, energy_facility_kwh {...},
  * wall_hours {...}}); nothing otherwise.  0 on out-of-memory. */
 int rj_sensitivity(cJSON *o, const jc_estimate *e);
+/* issue 45: adds "montecarlo" to o when e has the percentiles (job.draws:
+ * {draws, seed, generator, propagation, co2_kg, energy_facility_kwh,
+ * wall_hours (each {p5, p50, p95}), inputs [{key, distribution, group,
+ * reason}]}); nothing otherwise.  0 on out-of-memory. */
+int rj_montecarlo(cJSON *o, const jc_estimate *e);
 /* Adds "top_driver" to o when e has the table: {key, co2_kg_swing,
  * share_of_range} (the swing over the width of e's emissions range;
  * null when the range has no width); nothing otherwise.  0 on
