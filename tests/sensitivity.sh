@@ -88,23 +88,17 @@ sys.exit(0 if all(k in rows and rows[k]["co2_kg"]["swing"] > 0 for k in keys) el
 PY
 
 # the PUE and the grid intensity through their own options
-row() { grep " $1 " "$out/rows.txt"; }
-set -- $(row pue)
-if [ $# -eq 10 ]; then
-  $JC estimate $JOB --pue "$3" --json > "$out/u.json" && same "$out/u.json" "$5" "$7" "$9" > /dev/null \
-    && $JC estimate $JOB --pue "$4" --json > "$out/u.json" && same "$out/u.json" "$6" "$8" "${10}" > /dev/null \
-    && ok pue_bounds_equal_--pue || ko pue_bounds_equal_--pue "--pue $3 / $4"
-else
-  ko pue_bounds_equal_--pue "no pue row"
-fi
-set -- $(row grid.ci)
-if [ $# -eq 10 ]; then
-  $JC estimate $JOB --ci "$3" --json > "$out/c.json" && same "$out/c.json" "$5" "$7" "$9" > /dev/null \
-    && $JC estimate $JOB --ci "$4" --json > "$out/c.json" && same "$out/c.json" "$6" "$8" "${10}" > /dev/null \
-    && ok ci_bounds_equal_--ci || ko ci_bounds_equal_--ci "--ci $3 / $4"
-else
-  ko ci_bounds_equal_--ci "no grid.ci row"
-fi
+# by_option KEY OPTION: the row's two bounds given as --OPTION reproduce it
+by_option() {
+  name="$1_bounds_equal_--$2"
+  set -- $(grep " $1 " "$out/rows.txt") "$2"
+  if [ $# -ne 11 ]; then ko "$name" "no row"; return; fi
+  $JC estimate $JOB "--${11}" "$3" --json > "$out/o.json" && same "$out/o.json" "$5" "$7" "$9" > /dev/null \
+    && $JC estimate $JOB "--${11}" "$4" --json > "$out/o.json" && same "$out/o.json" "$6" "$8" "${10}" > /dev/null \
+    && ok "$name" || ko "$name" "--${11} $3 / $4"
+}
+by_option pue pue
+by_option grid.ci ci
 
 # the text table: its header and the top row's key first
 $JC estimate $JOB --sensitivity > "$out/s.txt" 2>&1
