@@ -22,7 +22,9 @@ jc_status jc_generation_arch(const jc_request *rq, jc_arch **out, jc_diag *d)
     if (job->mode != JC_MODE_GENERATION) {
         if (job->hf_config)
             return jci_diag_set(d, JC_ERR_USAGE, "--hf-config is read by the serving model: add --generate "
-                                "(--mode generation), or --train for the training step model");
+                                "(--mode generation), or --train for the training step model; an "
+                                "encoder's inference (BERT, T5, BART) is estimated from its ONNX export "
+                                "(joulecast estimate MODEL.onnx --dim sequence=S)");
         if (dimopt)
             return jci_diag_set(d, JC_ERR_USAGE, "%s names a dim of an ONNX decoder for the serving model: add "
                                 "--generate (--mode generation), or bind dims with --dim NAME=V", dimopt);
