@@ -233,23 +233,26 @@ stage_objs() {
     c=${o#build/obj/}; [ -f "${c%.o}.c" ] && echo "$o"
   done
 }
+# every object's global symbols from one nm run, read by the three checks
+# below (an nm per object made them most of make lint's time): "OBJ D SYM
+# TYPE" for a definition, "OBJ U SYM" for a reference
+for s in $stages cli; do stage_objs "$s"; done | sort -u > "$tmp/objs"
+if [ -s "$tmp/objs" ]; then
+  xargs nm -g -A < "$tmp/objs" 2>/dev/null | awk '{
+    i = index($0, ":"); n = split(substr($0, i + 1), f, " ")
+    if (n == 3) print substr($0, 1, i - 1), "D", f[3], f[2]
+    else if (n == 2) print substr($0, 1, i - 1), "U", f[2] }' > "$tmp/nm"
+fi
 if [ ! -d build/obj/src/base ]; then
   echo "build/obj/src missing: run make first" > "$tmp/so"
 else
-  i=0
-  for s in $stages; do
-    i=$((i + 1))
-    for o in $(stage_objs "$s"); do nm -g --defined-only "$o"; done 2>/dev/null |
-      awk -v r=$i -v s=$s 'NF == 3 { print $3, r, s }' >> "$tmp/sdef"
-  done
-  i=0
-  for s in $stages; do
-    i=$((i + 1))
-    for o in $(stage_objs "$s"); do
-      nm -u "$o" | awk -v o="${o#build/obj/}" '{ print $2, o }'
-    done | awk -v r=$i -v s=$s 'NR == FNR { rank[$1] = $2; st[$1] = $3; next }
-      ($1 in rank) && rank[$1] > r { print $2 " (" s ") calls " $1 " of the later stage " st[$1] }' "$tmp/sdef" - >> "$tmp/so"
-  done
+  awk -v stages="$stages" 'BEGIN { n = split(stages, a, " "); for (i = 1; i <= n; i++) rank[a[i]] = i }
+    { split($1, p, "/"); s = p[4] }
+    !(s in rank) { next }
+    $2 == "D" { dr[$3] = rank[s]; ds[$3] = s; next }
+    { u[++m] = $3; uo[m] = substr($1, 11); us[m] = s }
+    END { for (k = 1; k <= m; k++) if ((u[k] in dr) && dr[u[k]] > rank[us[k]])
+            print uo[k] " (" us[k] ") calls " u[k] " of the later stage " ds[u[k]] }' "$tmp/nm" > "$tmp/so"
 fi
 report stage-order "$tmp/so"
 
@@ -262,11 +265,7 @@ report stage-order "$tmp/so"
 if [ ! -d build/obj/src/estimate ]; then
   echo "build/obj/src/estimate missing: run make first" > "$tmp/cy"
 else
-  for o in $(stage_objs estimate); do
-    f=$(basename "$o" .o)
-    nm -g --defined-only "$o" 2>/dev/null | awk -v f="$f" 'NF == 3 { print "D", $3, f }'
-    nm -u "$o" 2>/dev/null | awk -v f="$f" '{ print "U", $2, f }'
-  done | awk '
+  awk '{ n = split($1, p, "/") } p[4] == "estimate" { f = p[n]; sub(/\.o$/, "", f); print $2, $3, f }' "$tmp/nm" | awk '
     $1 == "D" { def[$2] = $3; next }
     { use[++n] = $2; by[n] = $3 }
     END {
@@ -296,9 +295,8 @@ report estimate-calls "$tmp/cy"
 if [ ! -d build/obj/src/base ]; then
   echo "build/obj/src missing: run make first" > "$tmp/df"
 else
-  for s in $stages cli; do stage_objs "$s"; done | sort -u > "$tmp/dfobj"
-  while read -r o; do nm -g --defined-only "$o" | awk -v o="$o" '$2 == "T" { print $3, o }'; done < "$tmp/dfobj" > "$tmp/dfdef"
-  { while read -r o; do nm -u "$o" | awk '{ print $2 }'; done < "$tmp/dfobj"
+  awk '$2 == "D" && $4 == "T" { print $3, $1 }' "$tmp/nm" > "$tmp/dfdef"
+  { awk '$2 == "U" { print $3 }' "$tmp/nm"
     git ls-files 'tests/*.c' 'tests/*.h' 'tests/*.py' 'tests/*.sh' 'bench/*.c' 'web/*.c' 'web/*.js' \
       'python/joulecast/*.py' | xargs cat | grep -o '[A-Za-z_][A-Za-z0-9_]*'
   } | sort -u > "$tmp/dfref"
