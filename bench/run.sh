@@ -19,7 +19,8 @@
 # build/bench/results.md; copy it into bench/RESULTS.md with new figures.
 #   JC=path/to/joulecast LIB=path/to/libjoulecast.a   another build
 #   REPS=5 (small files), BIG_REPS=3 (files over 500 MB)
-#   ONLY=hwdb, ONLY=sweep, ONLY=web or ONLY=weights   that section alone (no model generation);
+#   ONLY=hwdb, ONLY=sweep, ONLY=montecarlo, ONLY=web or ONLY=weights   that section alone (no model generation);
+#   montecarlo: bench/montecarlo.sh, 10,000 draws against one estimate (issue 45);
 #   web: bench/web.py, the WebAssembly page in headless Chromium (make web);
 #   weights: count on a 1 GB file within 2x of the graph alone
 set -eu
@@ -312,6 +313,15 @@ if want sweep && $JC help sweep > /dev/null 2>&1; then
     echo "### sweep over every device x every cloud region, ResNet-50"
     echo
     echo "$n" | awk -v t=$1 -v u=$2 -v k=$3 -v c="$SW" '{ r = $0; sub(/^[0-9]+ [0-9]+ /, "", r); printf "`joulecast %s`: %d entries estimated, %d skipped, each with its reason (%s); %.3f s wall, %s s CPU, peak RSS %.1f MiB (medians of runs).\n", c, $1, $2, r, t, u, k / 1024 }'
+    echo
+  } >> $B/results.md
+fi
+# ---- Monte Carlo draws against one estimate (bench/montecarlo.sh) ---------------------------
+if want montecarlo; then
+  {
+    echo "### 10,000 Monte Carlo draws against one estimate, ResNet-50 90 epochs on 8 x A100 (CPU s per run)"
+    echo
+    sh bench/montecarlo.sh $REPS | sed 's/^/    /'
     echo
   } >> $B/results.md
 fi
