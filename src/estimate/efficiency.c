@@ -138,6 +138,17 @@ const char *jci_runtime_numbered(char *buf, size_t cap)
     return buf;
 }
 
+const char *jci_runtime_aliases(char *buf, size_t cap)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < RT_ALIASES_N && at < cap; i++) {
+        int w = snprintf(buf + at, cap - at, "%s%s", i ? ", " : "", RT_ALIASES[i].name);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
+
 /* The constant ids of a profile are its row's: the framework runtimes
  * (eager PyTorch 2 and 1.x, torch.compile) share kernel_eta_matrix (the
  * same cuBLAS/cuDNN/generated GEMMs), differing in what they fuse

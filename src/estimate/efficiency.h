@@ -84,6 +84,9 @@ const char *jci_runtime_list_except(int device_kind, int train, int except, char
 /* The same as "0 pytorch, 1 torch-compile, ..." over every profile (the
  * number is the profile's value in the assumptions); returns buf. */
 const char *jci_runtime_numbered(char *buf, size_t cap);
+/* The former names kept as aliases (runtimes.def's RT_ALIAS rows), as
+ * "a, b, c" in table order, into buf as above; returns buf. */
+const char *jci_runtime_aliases(char *buf, size_t cap);
 
 /* What a training stack does in the training step model (runtimes.def
  * RT_STEP rows; eager PyTorch's for a profile without one). */

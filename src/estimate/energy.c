@@ -96,14 +96,14 @@ static jc_status resolve_runtime(est *s)
     jc_status st;
     jci_runtime r = JC_RUNTIME_EAGER;
     int train = j->mode == JC_MODE_TRAINING;
-    char list[512], others[512], nums[512];
+    char list[512], others[512], nums[512], aliases[128];
     jci_runtime_list((int)s->dev->kind, train, list, sizeof list);
     if (j->runtime) {
         r = jci_runtime_parse(j->runtime);
         if (r == JC_RUNTIME_COUNT)
-            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime must be %s for %s on %s (former names: eager, "
-                                "eager-pt1, compiled, engine) (got '%s')", list, train ? "training" : "inference",
-                                s->dev->id, j->runtime);
+            return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime must be %s for %s on %s (former names: %s) (got "
+                                "'%s')", list, train ? "training" : "inference", s->dev->id,
+                                jci_runtime_aliases(aliases, sizeof aliases), j->runtime);
         if (!jci_runtime_fits(r, (int)s->dev->kind, train))
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime %s (%s) does not run %s on %s: give %s",
                                 j->runtime, jci_runtime_software(r), train ? "training" : "inference", s->dev->id,
