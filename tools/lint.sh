@@ -34,7 +34,9 @@
 #                        rj_/fmt_ reports, ...: the table of
 #                        docs/ARCHITECTURE.md), never jc_ (reads
 #                        build/libjoulecast.a; `make lint` builds it);
-#                        no struct/enum/union defined in src/ is named jc_
+#                        no struct/enum/union defined in src/ is named jc_,
+#                        no macro, enum constant or pasted constant (JC_X_##)
+#                        defined in src/ is named JC_ (JCI_)
 #   stage-order          a stage folder's objects call only their own stage
 #                        and earlier ones: base onnx analysis hwdb job trace
 #                        estimate workflows report bind (nm -u of
@@ -218,6 +220,26 @@ fi
 # defined in include/; a type has no symbol for nm to see)
 grep -rnE '^[[:space:]]*(typedef[[:space:]]+)?(struct|enum|union)[[:space:]]+jc_[A-Za-z0-9_]*[[:space:]]*\{|^[[:space:]]*\}[[:space:]]*jc_[A-Za-z0-9_]*[[:space:]]*;' src |
   sed 's/^/a type of src\/ named jc_ (use jci_; tools\/rename_internal.sh): /' >> "$tmp/ip"
+# nor a macro, an enum constant or a pasted constant name (JC_X_##e) defined
+# in src/: JC_ is what include/joulecast/ defines, src/'s own are JCI_
+find src -name '*.c' -o -name '*.h' -o -name '*.def' | sort | xargs perl -e '
+  for my $f (@ARGV) {
+    open(my $h, "<", $f) or next; my @l = <$h>; close $h;
+    my $s = join("", @l);
+    $s =~ s{/\*.*?\*/}{my $c = $&; $c =~ s/[^\n]//g; $c}gse; $s =~ s{//[^\n]*}{}g;
+    my @ln = split /\n/, $s, -1;
+    for my $i (0 .. $#ln) {
+      print "$f:", $i + 1, ": macro $1\n" if $ln[$i] =~ /^\s*#\s*define\s+(JC_\w+)/;
+      print "$f:", $i + 1, ": pasted constant $1##\n" while $ln[$i] =~ /\b(JC_\w*)\s*##/g;
+    }
+    while ($s =~ /\benum\b[^{};()]*\{(.*?)\}/gs) {
+      my ($b, $at) = ($1, $-[1]);
+      while ($b =~ /(?:^|,)\s*(JC_\w+)/g) {
+        my $line = 1 + (substr($s, 0, $at + $-[1]) =~ tr/\n//);
+        print "$f:$line: enum constant $1\n";
+      }
+    }
+  }' | sed 's/$/ (defined in src\/ with the public prefix: use JCI_; tools\/rename_internal.sh)/' >> "$tmp/ip"
 report internal-prefix "$tmp/ip"
 
 # ---- stage order: a stage calls only itself and the stages before it -------

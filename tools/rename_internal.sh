@@ -13,6 +13,14 @@
 #    (the efficiency model, kernel plan and node timing, the power model
 #    and its phases, runtimes, host classes, node bounds, the arena's
 #    block) take jci_ like their functions.
+#  - #38 item 5: the enum constants and macros defined in src/ that still
+#    had the public prefix JC_ (the efficiency model's slots, kernel plan
+#    roles, node bounds, runtime kinds and profiles, power phases and
+#    coefficients, host classes, src/ header guards, load.c's and
+#    analyze.c's limits, arena.c's sizes, cmd_opts.c's option structs)
+#    take JCI_; JC_ stays for what include/joulecast/ defines (JC_DT_*,
+#    JC_PREC_*, JC_VERSION ...) and the environment variables (JC_SRC,
+#    JC_RELEASE, JC_HWDB_DIR ...).
 #
 #   sh tools/rename_internal.sh            every C source, header and doc
 #                                          under src/ tests/ bench/ docs/
@@ -46,5 +54,8 @@ perl -pi -e '
   s/\bjc_power_(activity|device_w|model_resolve)\b/jci_power_$1/g;
   s/\bjc_runtime_(name|parse)\b/jci_runtime_$1/g;
   s/\bjc_sha256(_file|_hex|_init|_update)?\b/jci_sha256$1/g;
+  s/\bJC_(EFF|PLAN|RTK|RUNTIME|OPTS|BOUND|HOSTCLASS|POWER|PW)_/JCI_$1_/g;
+  s/\bJC_(MAX_NODES_DEFAULT|EXPAND_BUDGET|ALLOC_MAX|BLOCK_MIN)\b/JCI_$1/g;
+  s/\bJC_((?:ACCOUNT|ACTX|ARCH|BASE_FMT|BASE_YAML_TREE|BIND_INT|CLI|CLI_JOBOPTS|CLI_LOOKUP|CLI_WORKFLOW|CMD_OPTS|EFFICIENCY|ESTIMATE_AKEYS|ESTIMATE_BUILDER|ESTIMATE_INT|FINETUNE|HWDB_FIELDS|HWDB_INT|INTERNAL|JOB_REQSET|MONTECARLO|ONNX_INTERNAL|OPS|PARALLEL|POWER|REPORT_HTML_INT|RJSON|SENSITIVITY|SERVING_INT|SITE|TRACE_FIT|TRACE_INT|VM|WIRE|WORKFLOWS_GRID_RULES)_H)\b/JCI_$1/g;
   s/\bjc_(block|eff_device|eff_model|eff_plan|host_class|node_bound|node_time|power_model|power_phase|runtime)\b/jci_$1/g;
 ' "$@"

@@ -311,10 +311,10 @@ static jc_status count_param(actx *ax, const jc_graph *g, int32_t vi, jc_node_co
 /* ---- node records --------------------------------------------------------------- */
 
 /* Nodes written in the file (graphs, subgraphs, function bodies).  The
- * analysis may expand at most this many plus JC_EXPAND_BUDGET nodes: a
+ * analysis may expand at most this many plus JCI_EXPAND_BUDGET nodes: a
  * function called twice by a function called twice ... is otherwise an
  * exponential expansion of a tiny file (fuzzing/review finding). */
-#define JC_EXPAND_BUDGET 500000
+#define JCI_EXPAND_BUDGET 500000
 static size_t file_nodes(const jc_graph *g, int depth)
 {
     size_t n = g->n_nodes;
@@ -1441,7 +1441,7 @@ jc_status jc_analyze(const jc_model *m, const jc_analyze_opts *opts, jc_analysis
     actx ax;
     memset(&ax, 0, sizeof ax);
     ax.m = m;
-    ax.max_nodes = JC_EXPAND_BUDGET + file_nodes(m->graph, 0);
+    ax.max_nodes = JCI_EXPAND_BUDGET + file_nodes(m->graph, 0);
     for (size_t i = 0; i < m->n_functions; i++)
         if (m->functions[i].body) ax.max_nodes += file_nodes(m->functions[i].body, 0);
     ax.d = d;

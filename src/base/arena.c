@@ -19,8 +19,8 @@ struct jci_arena {
     jci_block *head;
 };
 
-#define JC_BLOCK_MIN ((size_t)64 * 1024)
-#define JC_ALLOC_MAX ((size_t)1 << 30)
+#define JCI_BLOCK_MIN ((size_t)64 * 1024)
+#define JCI_ALLOC_MAX ((size_t)1 << 30)
 
 jci_arena *jci_arena_new(void)
 {
@@ -41,17 +41,17 @@ void jci_arena_free(jci_arena *a)
 
 void *jci_arena_alloc(jci_arena *a, size_t n)
 {
-    if (!a || n > JC_ALLOC_MAX) return NULL;
+    if (!a || n > JCI_ALLOC_MAX) return NULL;
     if (n == 0) n = 1;
     size_t need = (n + 15) & ~(size_t)15;
     jci_block *b = a->head;
     if (!b || b->cap - b->used < need) {
-        size_t cap = need > JC_BLOCK_MIN / 4 ? need : JC_BLOCK_MIN;
+        size_t cap = need > JCI_BLOCK_MIN / 4 ? need : JCI_BLOCK_MIN;
         jci_block *nb = malloc(sizeof(jci_block) + cap);
         if (!nb) return NULL;
         nb->cap = cap;
         nb->used = 0;
-        if (b && need > JC_BLOCK_MIN / 4) {
+        if (b && need > JCI_BLOCK_MIN / 4) {
             /* big request: keep filling the current block afterwards */
             nb->next = b->next;
             b->next = nb;

@@ -9,8 +9,8 @@
  * Locale-independent: '.' is the point whatever LC_NUMERIC a client sets.
  * JSON numbers are cJSON's.
  */
-#ifndef JC_BASE_FMT_H
-#define JC_BASE_FMT_H
+#ifndef JCI_BASE_FMT_H
+#define JCI_BASE_FMT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * allocator, diagnostics, checked 64-bit arithmetic and a string hash map.
  * Not installed; clients use include/joulecast.h only.
  */
-#ifndef JC_INTERNAL_H
-#define JC_INTERNAL_H
+#ifndef JCI_INTERNAL_H
+#define JCI_INTERNAL_H
 
 /* the public declarations, stage by stage (not include/joulecast.h: a
  * change to it rebuilds its clients, not the library) */
@@ -331,4 +331,4 @@ const char *jci_precision_run_list(char *buf, size_t cap);
 jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
                                   jci_est_share *sh, jc_estimate **out, jc_diag *d);
 
-#endif /* JC_INTERNAL_H */
+#endif /* JCI_INTERNAL_H */

@@ -4,8 +4,8 @@
  * the hardware database (src/hwdb/build.c), job files (src/job/jobfile.c)
  * and op rules (src/analysis/ops/oprules.c).  Not installed.
  */
-#ifndef JC_BASE_YAML_TREE_H
-#define JC_BASE_YAML_TREE_H
+#ifndef JCI_BASE_YAML_TREE_H
+#define JCI_BASE_YAML_TREE_H
 
 #include "base/jc_internal.h"
 
@@ -52,4 +52,4 @@ typedef struct hnode {
 jc_status hw_parse_file(jci_arena *scratch, jci_arena *db, const hw_file *f,
                         hnode **root, jc_diag *d);
 
-#endif /* JC_BASE_YAML_TREE_H */
+#endif /* JCI_BASE_YAML_TREE_H */

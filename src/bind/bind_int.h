@@ -7,8 +7,8 @@
  * hardware database, then the model loaded and analysed the way
  * `joulecast estimate` does.  Internal to src/bind/.
  */
-#ifndef JC_BIND_INT_H
-#define JC_BIND_INT_H
+#ifndef JCI_BIND_INT_H
+#define JCI_BIND_INT_H
 
 #include "base/jc_internal.h"
 #include "job/reqset.h"

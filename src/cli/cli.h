@@ -3,8 +3,8 @@
  * table entry type, option parsing helpers and the diagnostic printer.
  * The CLI is a client of include/joulecast.h like any other.
  */
-#ifndef JC_CLI_H
-#define JC_CLI_H
+#ifndef JCI_CLI_H
+#define JCI_CLI_H
 
 #include "joulecast.h"
 #include "workflows/cmd_opts.h"   /* the commands' own options, shared with the bindings */

@@ -8,8 +8,8 @@
  * table of its own, of type JO_CMD (also read from job files) or JO_OUT
  * (command line only); those rows are handed to the command's handler.
  */
-#ifndef JC_CLI_JOBOPTS_H
-#define JC_CLI_JOBOPTS_H
+#ifndef JCI_CLI_JOBOPTS_H
+#define JCI_CLI_JOBOPTS_H
 
 #include "cli/cli.h"
 #include "job/reqset.h"   /* the one key->field setter and job-file layering */

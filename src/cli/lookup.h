@@ -5,8 +5,8 @@
  * (jci_command_opt_keys, jci_lookup_opts_set, jci_lookup_opts_check),
  * --json and --hwdb layers, then the database.  src/cli/lookup.c.
  */
-#ifndef JC_CLI_LOOKUP_H
-#define JC_CLI_LOOKUP_H
+#ifndef JCI_CLI_LOOKUP_H
+#define JCI_CLI_LOOKUP_H
 
 #include "cli/cli.h"
 

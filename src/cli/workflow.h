@@ -4,8 +4,8 @@
  * reproducing command line and percentage parsing (the reproducible
  * timestamp is the library's jc_utc_timestamp).  src/cli/workflow.c.
  */
-#ifndef JC_CLI_WORKFLOW_H
-#define JC_CLI_WORKFLOW_H
+#ifndef JCI_CLI_WORKFLOW_H
+#define JCI_CLI_WORKFLOW_H
 
 #include "cli/jobopts.h"
 

@@ -9,8 +9,8 @@
  * model (serving.c) and measured runs (measured.c) each produce time and
  * energy from their own power and call it.
  */
-#ifndef JC_ACCOUNT_H
-#define JC_ACCOUNT_H
+#ifndef JCI_ACCOUNT_H
+#define JCI_ACCOUNT_H
 
 #include "base/jc_internal.h"
 #include "estimate/builder.h"
@@ -65,4 +65,4 @@ void jci_account_warn_tdp(jci_builder *b, const jc_device *dev, const jc_estimat
  * lives in b's arena.  Errors: JC_ERR_NOMEM. */
 jc_status jci_account_equivalences(jci_builder *b, jc_estimate *e);
 
-#endif /* JC_ACCOUNT_H */
+#endif /* JCI_ACCOUNT_H */

@@ -3,8 +3,8 @@
  * src/estimate/assumption_keys.def) and the typed lookup the library's
  * consumers use (statement, calibrate): by id, never by key string.
  */
-#ifndef JC_ESTIMATE_AKEYS_H
-#define JC_ESTIMATE_AKEYS_H
+#ifndef JCI_ESTIMATE_AKEYS_H
+#define JCI_ESTIMATE_AKEYS_H
 
 #include "joulecast/serving.h"
 

@@ -5,8 +5,8 @@
  * (train_step.c).  Pure functions of the architecture: no allocation, no
  * errors.  Counts are elements (parameters), FLOPs with 1 MAC = 2 FLOPs.
  */
-#ifndef JC_ARCH_H
-#define JC_ARCH_H
+#ifndef JCI_ARCH_H
+#define JCI_ARCH_H
 
 #include "joulecast/serving.h"
 
@@ -55,4 +55,4 @@ double jci_arch_attn_weights_mean(const jc_arch *a);
  * The rule is stated in docs/energy-model.md "Training step model". */
 void jci_arch_dense_shape(double N, double d_given, double *L, double *d);
 
-#endif /* JC_ARCH_H */
+#endif /* JCI_ARCH_H */

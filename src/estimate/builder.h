@@ -12,8 +12,8 @@
  * Symbols use the internal prefix jci_bld_ / jci_range; none is exported
  * by the public header.
  */
-#ifndef JC_ESTIMATE_BUILDER_H
-#define JC_ESTIMATE_BUILDER_H
+#ifndef JCI_ESTIMATE_BUILDER_H
+#define JCI_ESTIMATE_BUILDER_H
 
 #include "base/jc_internal.h"
 
@@ -122,4 +122,4 @@ jc_status jci_bld_move(jci_builder *b, jc_assumption **as, size_t *n_as,
 /* Frees the builder's working lists (not the arena).  Safe to call twice. */
 void jci_bld_release(jci_builder *b);
 
-#endif /* JC_ESTIMATE_BUILDER_H */
+#endif /* JCI_ESTIMATE_BUILDER_H */

@@ -20,25 +20,25 @@ static const struct rt_row {
     const char *ids[4];        /* matrix, vector, bandwidth, launch constants */
     const char *cpu_ids[2];    /* the CPU kernel path's matrix and call cost; NULL: none */
     const char *software;
-} RT_ROWS[JC_RUNTIME_COUNT] = {
+} RT_ROWS[JCI_RUNTIME_COUNT] = {
 #define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw) \
-    {name, JC_RTK_##kind, devices, modes, {mx, "kernel_eta_vector", "kernel_eta_bw", ln}, {cmx, cln}, sw},
+    {name, JCI_RTK_##kind, devices, modes, {mx, "kernel_eta_vector", "kernel_eta_bw", ln}, {cmx, cln}, sw},
 #include "estimate/runtimes.def"
 };
 static const struct { const char *name; jci_runtime r; } RT_ALIASES[] = {
-#define RT_ALIAS(name, e) {name, JC_RUNTIME_##e},
+#define RT_ALIAS(name, e) {name, JCI_RUNTIME_##e},
 #include "estimate/runtimes.def"
 };
 #define RT_ALIASES_N (sizeof RT_ALIASES / sizeof RT_ALIASES[0])
 
 static const jci_rt_train RT_TRAIN_DEFAULT = {"train_step_eta", NULL, 0, RT_MP_ANY};
 static const struct { jci_runtime r; jci_rt_train t; } RT_TRAINS[] = {
-#define RT_STEP(e, eta, ov, fp8, mp) {JC_RUNTIME_##e, {eta, ov, fp8, mp}},
+#define RT_STEP(e, eta, ov, fp8, mp) {JCI_RUNTIME_##e, {eta, ov, fp8, mp}},
 #include "estimate/runtimes.def"
 };
 
 static const struct { jci_runtime r; const char *id; } RT_TENSORS[] = {
-#define RT_TENSOR(e, id) {JC_RUNTIME_##e, id},
+#define RT_TENSOR(e, id) {JCI_RUNTIME_##e, id},
 #include "estimate/runtimes.def"
 };
 
@@ -53,11 +53,11 @@ jc_status jci_eff_tensor_matrix(const jc_hwdb *db, int bits, jci_eff_model *m, j
             return jci_diag_set(d, JC_ERR_HWDB, "estimate: the hardware database has no constant '%s' (runtime "
                                 "profile %s)", RT_TENSORS[i].id, RT_ROWS[m->runtime].name);
         const jc_sourced *v = &c->value;
-        m->v[JC_EFF_ETA_MATRIX].central = v->value;
-        m->v[JC_EFF_ETA_MATRIX].low = v->has_range ? v->low : v->value;
-        m->v[JC_EFF_ETA_MATRIX].high = v->has_range ? v->high : v->value;
-        m->src[JC_EFF_ETA_MATRIX] = c;
-        m->id[JC_EFF_ETA_MATRIX] = RT_TENSORS[i].id;
+        m->v[JCI_EFF_ETA_MATRIX].central = v->value;
+        m->v[JCI_EFF_ETA_MATRIX].low = v->has_range ? v->low : v->value;
+        m->v[JCI_EFF_ETA_MATRIX].high = v->has_range ? v->high : v->value;
+        m->src[JCI_EFF_ETA_MATRIX] = c;
+        m->id[JCI_EFF_ETA_MATRIX] = RT_TENSORS[i].id;
     }
     return JC_OK;
 }
@@ -71,26 +71,26 @@ const jci_rt_train *jci_runtime_train(jci_runtime r)
 
 const char *jci_runtime_name(jci_runtime r)
 {
-    return (unsigned)r < JC_RUNTIME_COUNT ? RT_ROWS[r].name : NULL;
+    return (unsigned)r < JCI_RUNTIME_COUNT ? RT_ROWS[r].name : NULL;
 }
 
 const char *jci_runtime_software(jci_runtime r)
 {
-    return (unsigned)r < JC_RUNTIME_COUNT ? RT_ROWS[r].software : NULL;
+    return (unsigned)r < JCI_RUNTIME_COUNT ? RT_ROWS[r].software : NULL;
 }
 
 jci_rt_kind jci_runtime_kind(jci_runtime r)
 {
-    return (unsigned)r < JC_RUNTIME_COUNT ? RT_ROWS[r].kind : JC_RTK_EAGER;
+    return (unsigned)r < JCI_RUNTIME_COUNT ? RT_ROWS[r].kind : JCI_RTK_EAGER;
 }
 
 jci_runtime jci_runtime_parse(const char *s)
 {
-    for (int i = 0; s && i < JC_RUNTIME_COUNT; i++)
+    for (int i = 0; s && i < JCI_RUNTIME_COUNT; i++)
         if (!jci_strcasecmp(s, RT_ROWS[i].name)) return (jci_runtime)i;
     for (size_t i = 0; s && i < RT_ALIASES_N; i++)
         if (!jci_strcasecmp(s, RT_ALIASES[i].name)) return RT_ALIASES[i].r;
-    return JC_RUNTIME_COUNT;
+    return JCI_RUNTIME_COUNT;
 }
 
 int jci_runtime_is_alias(const char *s)
@@ -102,18 +102,18 @@ int jci_runtime_is_alias(const char *s)
 
 int jci_runtime_fits(jci_runtime r, int device_kind, int train)
 {
-    if ((unsigned)r >= JC_RUNTIME_COUNT || device_kind < 0 || device_kind > 4) return 0;
+    if ((unsigned)r >= JCI_RUNTIME_COUNT || device_kind < 0 || device_kind > 4) return 0;
     return (RT_ROWS[r].devices & (1u << device_kind)) && (RT_ROWS[r].modes & (train ? RT_TRAIN : RT_INFER));
 }
 
 const char *jci_runtime_list_except(int device_kind, int train, int except, char *buf, size_t cap)
 {
     int last = -1;
-    for (int i = 0; i < JC_RUNTIME_COUNT; i++)
+    for (int i = 0; i < JCI_RUNTIME_COUNT; i++)
         if (i != except && jci_runtime_fits((jci_runtime)i, device_kind, train)) last = i;
     size_t at = 0;
     buf[0] = 0;
-    for (int i = 0, k = 0; i < JC_RUNTIME_COUNT && at < cap; i++) {
+    for (int i = 0, k = 0; i < JCI_RUNTIME_COUNT && at < cap; i++) {
         if (i == except || !jci_runtime_fits((jci_runtime)i, device_kind, train)) continue;
         int w = snprintf(buf + at, cap - at, "%s%s", k == 0 ? "" : i == last ? " or " : ", ", RT_ROWS[i].name);
         at += w > 0 ? (size_t)w : 0;
@@ -131,7 +131,7 @@ const char *jci_runtime_numbered(char *buf, size_t cap)
 {
     size_t at = 0;
     buf[0] = 0;
-    for (int i = 0; i < JC_RUNTIME_COUNT && at < cap; i++) {
+    for (int i = 0; i < JCI_RUNTIME_COUNT && at < cap; i++) {
         int w = snprintf(buf + at, cap - at, "%s%d %s", i ? ", " : "", i, RT_ROWS[i].name);
         at += w > 0 ? (size_t)w : 0;
     }
@@ -166,18 +166,18 @@ static const char *const SHARED_IDS[] = {"eff_fill_s", "eff_memory_latency_s", "
  * profile without a CPU path. */
 static const char *cpu_id(jci_runtime r, int i)
 {
-    return i == JC_EFF_ETA_MATRIX ? RT_ROWS[r].cpu_ids[0] : i == JC_EFF_LAUNCH_S ? RT_ROWS[r].cpu_ids[1] : NULL;
+    return i == JCI_EFF_ETA_MATRIX ? RT_ROWS[r].cpu_ids[0] : i == JCI_EFF_LAUNCH_S ? RT_ROWS[r].cpu_ids[1] : NULL;
 }
 
 jc_status jci_eff_resolve(const jc_hwdb *db, jci_runtime r, int cpu, jci_eff_model *m, jc_diag *d)
 {
     memset(m, 0, sizeof *m);
-    if ((unsigned)r >= JC_RUNTIME_COUNT)
+    if ((unsigned)r >= JCI_RUNTIME_COUNT)
         return jci_diag_set(d, JC_ERR_USAGE, "unknown runtime profile");
     m->runtime = r;
     m->kind = RT_ROWS[r].kind;
-    m->cpu_path = cpu && cpu_id(r, JC_EFF_LAUNCH_S);
-    for (int i = 0; i < JC_EFF_N; i++) {
+    m->cpu_path = cpu && cpu_id(r, JCI_EFF_LAUNCH_S);
+    for (int i = 0; i < JCI_EFF_N; i++) {
         const char *id = i < 4 ? RT_ROWS[r].ids[i] : SHARED_IDS[i - 4];
         if (m->cpu_path && cpu_id(r, i)) id = cpu_id(r, i);
         const jc_constant *c;
@@ -194,7 +194,7 @@ jc_status jci_eff_resolve(const jc_hwdb *db, jci_runtime r, int cpu, jci_eff_mod
         m->src[i] = c;
         m->id[i] = id;
     }
-    m->fuse_vector_memory = m->kind == JC_RTK_ENGINE;
+    m->fuse_vector_memory = m->kind == JCI_RTK_ENGINE;
     return JC_OK;
 }
 
@@ -214,12 +214,12 @@ double jci_eff_gemm_compute_s(const jci_eff_model *m, const jci_eff_device *dv, 
     if (!(f > 0)) return 0;
     if (dv->granule > 0 && (g->n < dv->granule || g->k < dv->granule)) {
         /* too narrow for a tensor-core tile (depthwise): CUDA cores */
-        double ev = jci_pick(m->v[JC_EFF_ETA_VECTOR], sc, JCI_LOWERS);
+        double ev = jci_pick(m->v[JCI_EFF_ETA_VECTOR], sc, JCI_LOWERS);
         return dv->vpeak > 0 && ev > 0 ? f / (dv->vpeak * ev) : 0;
     }
     if (!(dv->peak > 0)) return 0;
     double q = 1, al = 1;
-    double tmn = m->v[JC_EFF_TILE_M].central, tnn = m->v[JC_EFF_TILE_N].central;
+    double tmn = m->v[JCI_EFF_TILE_M].central, tnn = m->v[JCI_EFF_TILE_N].central;
     /* thread-block tiles: none on the CPU kernel path (its kernels block
      * registers, not output tiles over SMs) */
     if (!m->cpu_path && tmn >= 1 && tnn >= 1) {
@@ -230,11 +230,11 @@ double jci_eff_gemm_compute_s(const jci_eff_model *m, const jci_eff_device *dv, 
         if (dv->sms >= 1 && tiles >= dv->sms) q *= jci_wave_factor(tiles, dv->sms);
     }
     if (dv->granule > 0 && (fmod(g->k, dv->granule) != 0 || fmod(g->n, dv->granule) != 0))
-        al = jci_pick(m->v[JC_EFF_UNALIGNED], sc, JCI_LOWERS);
-    double p = dv->peak * jci_pick(m->v[JC_EFF_ETA_MATRIX], sc, JCI_LOWERS);
+        al = jci_pick(m->v[JCI_EFF_UNALIGNED], sc, JCI_LOWERS);
+    double p = dv->peak * jci_pick(m->v[JCI_EFF_ETA_MATRIX], sc, JCI_LOWERS);
     /* the padded tiles' work, then the fill: a latency, not scaled by
      * the tiles' padding */
-    return (f / (q * al) + p * jci_pick(m->v[JC_EFF_FILL_S], sc, JCI_RAISES)) / p;
+    return (f / (q * al) + p * jci_pick(m->v[JCI_EFF_FILL_S], sc, JCI_RAISES)) / p;
 }
 
 static double call_s(const jci_eff_model *m, int sc);
@@ -246,7 +246,7 @@ double jci_eff_gemm_s(const jci_eff_model *m, const jci_eff_device *dv, double M
     /* each GEMM its own tiles, waves and fill term */
     jc_gemm_shape g = {M, N, K, 1};
     double t = count * jci_eff_gemm_compute_s(m, dv, &g, sc);
-    double launch = dv->gpu ? jci_pick(m->v[JC_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;   /* one (grouped) kernel */
+    double launch = dv->gpu ? jci_pick(m->v[JCI_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;   /* one (grouped) kernel */
     return (t > launch ? t : launch) + call_s(m, sc);
 }
 
@@ -254,13 +254,13 @@ double jci_eff_gemm_s(const jci_eff_model *m, const jci_eff_device *dv, double M
  * the cores that dispatch it are the cores that run it); 0 elsewhere. */
 static double call_s(const jci_eff_model *m, int sc)
 {
-    return m->cpu_path ? jci_pick(m->v[JC_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;
+    return m->cpu_path ? jci_pick(m->v[JCI_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;
 }
 
 double jci_eff_bw(const jci_eff_model *m, const jci_eff_device *dv, int sc)
 {
     if (dv->bw_sustained > 0) return dv->bw_sustained;
-    return dv->bw > 0 ? dv->bw * jci_pick(m->v[JC_EFF_ETA_BW], sc, JCI_LOWERS) : 0;
+    return dv->bw > 0 ? dv->bw * jci_pick(m->v[JCI_EFF_ETA_BW], sc, JCI_LOWERS) : 0;
 }
 
 /* Time of `kernels` memory-bound transfers of b bytes in all, at the
@@ -270,12 +270,12 @@ static double mem_s(const jci_eff_model *m, const jci_eff_device *dv, double b, 
 {
     double bw = jci_eff_bw(m, dv, sc);
     if (!(dv->bw > 0) || !(bw > 0) || !(b > 0)) return 0;
-    return (b + dv->bw * jci_pick(m->v[JC_EFF_LAT_S], sc, JCI_RAISES) * kernels) / bw;
+    return (b + dv->bw * jci_pick(m->v[JCI_EFF_LAT_S], sc, JCI_RAISES) * kernels) / bw;
 }
 
 static double launch_s(const jci_eff_model *m, const jci_eff_device *dv, int sc)
 {
-    return dv->gpu ? jci_pick(m->v[JC_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;
+    return dv->gpu ? jci_pick(m->v[JCI_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;
 }
 
 /* t = max(tc, tm, launch floor); bound and eta from the winner. */
@@ -283,14 +283,14 @@ static void finish(const jci_eff_device *dv, double tc, double tm, double floor_
                    jci_node_time *out)
 {
     double t = tc > tm ? tc : tm;
-    out->bound = tm > tc ? JC_BOUND_MEMORY : JC_BOUND_COMPUTE;
+    out->bound = tm > tc ? JCI_BOUND_MEMORY : JCI_BOUND_COMPUTE;
     if (floor_t > t) {
         t = floor_t;
-        out->bound = JC_BOUND_LAUNCH;
+        out->bound = JCI_BOUND_LAUNCH;
     }
     out->t = t;
     if (t > 0)
-        out->eta = out->bound == JC_BOUND_MEMORY ? out->bytes / (t * dv->bw)
+        out->eta = out->bound == JCI_BOUND_MEMORY ? out->bytes / (t * dv->bw)
                  : matrix ? (dv->peak > 0 ? out->flops / (t * dv->peak) : 0)
                  : dv->vpeak > 0 ? out->flops / (t * dv->vpeak) : 0;
 }
@@ -323,8 +323,8 @@ static double matrix_s(const jci_eff_model *m, const jci_eff_device *dv, const j
         return jci_eff_gemm_compute_s(m, dv, &dx, sc) + jci_eff_gemm_compute_s(m, dv, &dw, sc);
     }
     if (!(dv->peak > 0)) return 0;
-    double p = dv->peak * jci_pick(m->v[JC_EFF_ETA_MATRIX], sc, JCI_LOWERS);
-    return (backward ? 2 : 1) * (f + p * jci_pick(m->v[JC_EFF_FILL_S], sc, JCI_RAISES)) / p;
+    double p = dv->peak * jci_pick(m->v[JCI_EFF_ETA_MATRIX], sc, JCI_LOWERS);
+    return (backward ? 2 : 1) * (f + p * jci_pick(m->v[JCI_EFF_FILL_S], sc, JCI_RAISES)) / p;
 }
 
 void jci_eff_node_time(const jci_eff_model *m, const jci_eff_device *dv, const jc_analysis *an,
@@ -339,30 +339,30 @@ void jci_eff_node_time(const jci_eff_model *m, const jci_eff_device *dv, const j
                       (double)n->cost.bytes_written) * byte_scale;
     double ob = rep * (double)n->cost.bytes_written * byte_scale;
     jc_op_class cls = n->cost.cls;
-    int role = plan ? plan->role[i] : JC_PLAN_OWN;
+    int role = plan ? plan->role[i] : JCI_PLAN_OWN;
     if (cls == JC_CLASS_NONE) {
-        out->bound = JC_BOUND_NONE;
+        out->bound = JCI_BOUND_NONE;
         return;
     }
     /* engine: elementwise (ops.def's fusable column), data movement and
      * softmax run inside the producer's kernel */
-    if (role == JC_PLAN_FUSED ||
+    if (role == JCI_PLAN_FUSED ||
         (!plan && m->fuse_vector_memory && cls != JC_CLASS_MATRIX &&
          (cls == JC_CLASS_MEMORY || n->fusion == JC_FUSION_POINTWISE || n->kernel == JC_KERNEL_SOFTMAX))) {
         out->flops = f;
         out->bytes = b;
-        out->bound = JC_BOUND_FUSED;
+        out->bound = JCI_BOUND_FUSED;
         return;
     }
     double kern = jci_eff_kernels(an, n) * (backward && cls == JC_CLASS_MATRIX ? 2 : 1);
     double tc = 0;
     int matrix = cls == JC_CLASS_MATRIX;
-    if (role == JC_PLAN_GROUP) {
+    if (role == JCI_PLAN_GROUP) {
         f = rep * plan->flops[i];
         b = rep * plan->bytes[i];
         ob = rep * plan->out_bytes[i];
         matrix = 0;
-    } else if (role == JC_PLAN_ATTN) {
+    } else if (role == JCI_PLAN_ATTN) {
         const jc_counted_node *a = &an->nodes[plan->partner[i]];
         double fa = rep * ((double)a->cost.flops + (double)a->cost.special_ops);
         /* flash backward: both products' gradients and Q K^T recomputed */
@@ -380,9 +380,9 @@ void jci_eff_node_time(const jci_eff_model *m, const jci_eff_device *dv, const j
             ob = 0;
         }
     }
-    if (role == JC_PLAN_GROUP || (!matrix && role == JC_PLAN_OWN)) {
-        if (cls == JC_CLASS_VECTOR || role == JC_PLAN_GROUP) {
-            double ev = jci_pick(m->v[JC_EFF_ETA_VECTOR], sc, JCI_LOWERS);
+    if (role == JCI_PLAN_GROUP || (!matrix && role == JCI_PLAN_OWN)) {
+        if (cls == JC_CLASS_VECTOR || role == JCI_PLAN_GROUP) {
+            double ev = jci_pick(m->v[JCI_EFF_ETA_VECTOR], sc, JCI_LOWERS);
             tc = dv->vpeak > 0 && ev > 0 ? f / (dv->vpeak * ev) : 0;
         }
         /* backward: read the output gradient and the saved inputs, write
@@ -390,7 +390,7 @@ void jci_eff_node_time(const jci_eff_model *m, const jci_eff_device *dv, const j
          * statistics) reduction reads dy and x once more, a kernel of its
          * own (PyTorch's layer_norm / batch_norm backward) */
         if (backward) b += ob;
-        if (backward && role == JC_PLAN_GROUP && plan->norm_bytes[i] > 0) {
+        if (backward && role == JCI_PLAN_GROUP && plan->norm_bytes[i] > 0) {
             b += rep * plan->norm_bytes[i];
             kern += 1;
         }
@@ -427,7 +427,7 @@ void jci_eff_node_time(const jci_eff_model *m, const jci_eff_device *dv, const j
     /* the backward's kernels (data- and weight-gradient GEMMs with their
      * split reductions, autograd's multi-input elementwise kernels) reach
      * a fraction of the forward kernel model's speed */
-    double eb = backward ? jci_pick(m->v[JC_EFF_ETA_BWD], sc, JCI_LOWERS) : 1;
+    double eb = backward ? jci_pick(m->v[JCI_EFF_ETA_BWD], sc, JCI_LOWERS) : 1;
     if (eb > 0 && eb < 1e9) {
         out->t /= eb;
         out->eta *= eb;

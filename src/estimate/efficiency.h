@@ -30,24 +30,24 @@
  * A node whose work runs inside another node's kernel (plan role FUSED;
  * engine: every vector and memory node) costs no kernel and no time.
  */
-#ifndef JC_EFFICIENCY_H
-#define JC_EFFICIENCY_H
+#ifndef JCI_EFFICIENCY_H
+#define JCI_EFFICIENCY_H
 
 #include "base/jc_internal.h"
 
 /* The runtime profiles (--runtime), one per row of runtimes.def. */
 typedef enum jci_runtime {
-#define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw) JC_RUNTIME_##e,
+#define RT(e, name, kind, devices, modes, mx, ln, cmx, cln, sw) JCI_RUNTIME_##e,
 #include "estimate/runtimes.def"
-    JC_RUNTIME_COUNT
+    JCI_RUNTIME_COUNT
 } jci_runtime;
 
 /* A profile's kernel path (runtimes.def's kind): what fusion.c fuses. */
 typedef enum jci_rt_kind {
-    JC_RTK_EAGER = 0,     /* op by op (PyTorch, HF transformers) */
-    JC_RTK_COMPILED,      /* graph compilers: pointwise groups fused */
-    JC_RTK_ENGINE,        /* inference engines: every vector/memory node fused */
-    JC_RTK_EAGER_PT1      /* op by op, attention unfused (PyTorch 1.x) */
+    JCI_RTK_EAGER = 0,     /* op by op (PyTorch, HF transformers) */
+    JCI_RTK_COMPILED,      /* graph compilers: pointwise groups fused */
+    JCI_RTK_ENGINE,        /* inference engines: every vector/memory node fused */
+    JCI_RTK_EAGER_PT1      /* op by op, attention unfused (PyTorch 1.x) */
 } jci_rt_kind;
 
 /* Device classes and modes of a profile (runtimes.def). */
@@ -66,11 +66,11 @@ const char *jci_runtime_name(jci_runtime r);
 const char *jci_runtime_software(jci_runtime r);
 /* Parses a runtime name (case-insensitive): a profile's name or a former
  * name kept as an alias (eager, compiled, engine, eager-pt1);
- * JC_RUNTIME_COUNT when unknown. */
+ * JCI_RUNTIME_COUNT when unknown. */
 jci_runtime jci_runtime_parse(const char *s);
 /* 1 when s is a former name (an alias), else 0. */
 int jci_runtime_is_alias(const char *s);
-/* The profile's kernel path; JC_RTK_EAGER for an unknown value. */
+/* The profile's kernel path; JCI_RTK_EAGER for an unknown value. */
 jci_rt_kind jci_runtime_kind(jci_runtime r);
 /* 1 when profile r runs on a device of kind `device_kind` (jc_device_kind)
  * in mode `train` (1 training, 0 inference), else 0. */
@@ -99,19 +99,19 @@ typedef struct jci_rt_train {
 /* The training attributes of profile r (static; never NULL). */
 const jci_rt_train *jci_runtime_train(jci_runtime r);
 
-/* Ids of the profile's constants (index with JC_EFF_*). */
+/* Ids of the profile's constants (index with JCI_EFF_*). */
 enum {
-    JC_EFF_ETA_MATRIX = 0,   /* runtime_<r>_eta_matrix */
-    JC_EFF_ETA_VECTOR,       /* runtime_<r>_eta_vector */
-    JC_EFF_ETA_BW,           /* runtime_<r>_eta_bw */
-    JC_EFF_LAUNCH_S,         /* runtime_<r>_launch_s */
-    JC_EFF_FILL_S,           /* eff_fill_s */
-    JC_EFF_LAT_S,            /* eff_memory_latency_s */
-    JC_EFF_TILE_M,           /* eff_tile_m */
-    JC_EFF_TILE_N,           /* eff_tile_n */
-    JC_EFF_UNALIGNED,        /* eff_unaligned_factor */
-    JC_EFF_ETA_BWD,          /* kernel_eta_backward */
-    JC_EFF_N
+    JCI_EFF_ETA_MATRIX = 0,   /* runtime_<r>_eta_matrix */
+    JCI_EFF_ETA_VECTOR,       /* runtime_<r>_eta_vector */
+    JCI_EFF_ETA_BW,           /* runtime_<r>_eta_bw */
+    JCI_EFF_LAUNCH_S,         /* runtime_<r>_launch_s */
+    JCI_EFF_FILL_S,           /* eff_fill_s */
+    JCI_EFF_LAT_S,            /* eff_memory_latency_s */
+    JCI_EFF_TILE_M,           /* eff_tile_m */
+    JCI_EFF_TILE_N,           /* eff_tile_n */
+    JCI_EFF_UNALIGNED,        /* eff_unaligned_factor */
+    JCI_EFF_ETA_BWD,          /* kernel_eta_backward */
+    JCI_EFF_N
 };
 
 /* A resolved runtime profile: every constant as a range, and the hwdb
@@ -119,12 +119,12 @@ enum {
 typedef struct jci_eff_model {
     jci_runtime runtime;                 /* the profile (runtimes.def row) */
     jci_rt_kind kind;                    /* its kernel path */
-    jc_range v[JC_EFF_N];
-    const jc_constant *src[JC_EFF_N];
-    const char *id[JC_EFF_N];           /* the constant ids (static or arena) */
+    jc_range v[JCI_EFF_N];
+    const jc_constant *src[JCI_EFF_N];
+    const char *id[JCI_EFF_N];           /* the constant ids (static or arena) */
     int fuse_vector_memory;             /* engine kind: no plan, every vector/memory node fused */
     int cpu_path;                       /* the CPU kernel path: no thread-block tiles, and
-                                           v[JC_EFF_LAUNCH_S] is a call cost added to every
+                                           v[JCI_EFF_LAUNCH_S] is a call cost added to every
                                            kernel, not a floor */
 } jci_eff_model;
 
@@ -168,8 +168,8 @@ typedef struct jci_eff_device {
 double jci_eff_bw(const jci_eff_model *m, const jci_eff_device *dv, int sc);
 
 typedef enum jci_node_bound {
-    JC_BOUND_COMPUTE = 0, JC_BOUND_MEMORY = 1, JC_BOUND_LAUNCH = 2,
-    JC_BOUND_FUSED = 3, JC_BOUND_NONE = 4
+    JCI_BOUND_COMPUTE = 0, JCI_BOUND_MEMORY = 1, JCI_BOUND_LAUNCH = 2,
+    JCI_BOUND_FUSED = 3, JCI_BOUND_NONE = 4
 } jci_node_bound;
 
 /* The time of one node (all its repeats) on one device. */
@@ -213,10 +213,10 @@ void jci_eff_gemm_time(const jci_eff_model *m, const jci_eff_device *dv, const j
 /* ---- the runtime's kernels over a graph (fusion.c) -------------------- */
 
 enum {
-    JC_PLAN_OWN = 0,    /* the node is one kernel, its counted work */
-    JC_PLAN_FUSED = 1,  /* its work runs inside another node's kernel */
-    JC_PLAN_GROUP = 2,  /* head of a fused elementwise/normalisation group */
-    JC_PLAN_ATTN = 3    /* second MatMul of an attention kernel (SDPA) */
+    JCI_PLAN_OWN = 0,    /* the node is one kernel, its counted work */
+    JCI_PLAN_FUSED = 1,  /* its work runs inside another node's kernel */
+    JCI_PLAN_GROUP = 2,  /* head of a fused elementwise/normalisation group */
+    JCI_PLAN_ATTN = 3    /* second MatMul of an attention kernel (SDPA) */
 };
 
 /* How a runtime turns the counted nodes into kernels (eager and compiled;
@@ -237,7 +237,7 @@ enum {
  * Arrays are indexed like an->nodes. */
 typedef struct jci_eff_plan {
     size_t n;
-    unsigned char *role;   /* JC_PLAN_* */
+    unsigned char *role;   /* JCI_PLAN_* */
     double *bytes;         /* GROUP/ATTN heads: the kernel's traffic, B at the run's precision */
     double *flops;         /* GROUP/ATTN heads: its non-matrix FLOPs */
     int *partner;          /* ATTN heads: the first MatMul's node; else -1 */

@@ -94,13 +94,13 @@ static jc_status resolve_runtime(est *s)
 {
     const jc_job *j = s->b.job;
     jc_status st;
-    jci_runtime r = JC_RUNTIME_EAGER;
+    jci_runtime r = JCI_RUNTIME_EAGER;
     int train = j->mode == JC_MODE_TRAINING;
     char list[512], others[512], nums[512], aliases[128];
     jci_runtime_list((int)s->dev->kind, train, list, sizeof list);
     if (j->runtime) {
         r = jci_runtime_parse(j->runtime);
-        if (r == JC_RUNTIME_COUNT)
+        if (r == JCI_RUNTIME_COUNT)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime must be %s for %s on %s (former names: %s) (got "
                                 "'%s')", list, train ? "training" : "inference", s->dev->id,
                                 jci_runtime_aliases(aliases, sizeof aliases), j->runtime);
@@ -128,7 +128,7 @@ static jc_status resolve_runtime(est *s)
                    : jci_runtime_is_alias(j->runtime)
                        ? jci_bld_str(&s->b, "--runtime %s: the former name of %s (an alias)", j->runtime, jci_runtime_name(r))
                        : "--runtime");
-    const char *const labels[JC_EFF_N] = {
+    const char *const labels[JCI_EFF_N] = {
         "achievable fraction of dense peak, large matrix kernels", "achievable fraction of vector peak",
         "achievable fraction of memory bandwidth, large transfers",
         s->eff.cpu_path ? "per-kernel call cost on the CPU (added to each kernel's time)"
@@ -138,14 +138,14 @@ static jc_status resolve_runtime(est *s)
         "tile of the output's N dim", "efficiency factor for K or N off the Tensor Core granule",
         "backward kernels' achieved fraction of the forward kernel model's speed"};
     int step = jci_est_step_wanted(j);   /* the training step model times GEMMs at their shapes */
-    for (int i = 0; i < JC_EFF_N; i++) {
+    for (int i = 0; i < JCI_EFF_N; i++) {
         /* without a graph: the optimizer's traffic and the memory-bound share */
-        if (!s->an && !step && i != JC_EFF_ETA_BW && i != JC_EFF_ETA_MATRIX) continue;
-        if ((step && (i == JC_EFF_ETA_VECTOR || i == JC_EFF_LAT_S)) || (i == JC_EFF_LAUNCH_S && s->dev->kind != JC_DEVICE_GPU && !s->eff.cpu_path)) continue;
-        if (i == JC_EFF_ETA_BWD && !(s->an && j->mode == JC_MODE_TRAINING && !s->util_user &&
-                                     s->eff.kind != JC_RTK_ENGINE)) continue;
-        if (s->util_user && (i == JC_EFF_ETA_MATRIX || i == JC_EFF_FILL_S || i == JC_EFF_TILE_M ||
-                             i == JC_EFF_TILE_N || i == JC_EFF_UNALIGNED)) continue;
+        if (!s->an && !step && i != JCI_EFF_ETA_BW && i != JCI_EFF_ETA_MATRIX) continue;
+        if ((step && (i == JCI_EFF_ETA_VECTOR || i == JCI_EFF_LAT_S)) || (i == JCI_EFF_LAUNCH_S && s->dev->kind != JC_DEVICE_GPU && !s->eff.cpu_path)) continue;
+        if (i == JCI_EFF_ETA_BWD && !(s->an && j->mode == JC_MODE_TRAINING && !s->util_user &&
+                                     s->eff.kind != JCI_RTK_ENGINE)) continue;
+        if (s->util_user && (i == JCI_EFF_ETA_MATRIX || i == JCI_EFF_FILL_S || i == JCI_EFF_TILE_M ||
+                             i == JCI_EFF_TILE_N || i == JCI_EFF_UNALIGNED)) continue;
         s->eff.v[i] = jci_bld_const(&s->b, s->eff.id[i], labels[i], s->eff.src[i]);   /* as --pin sets it */
     }
     if ((s->an || step) && !s->util_user && s->dev->kind == JC_DEVICE_GPU) {
@@ -159,7 +159,7 @@ static jc_status resolve_runtime(est *s)
                          "quantisation", s->dev->id);
         /* a framework runtime's kernel reads an input its predecessor wrote
          * from the L2 when it fits there (the device's l2_mb) */
-        if (s->an && s->eff.kind != JC_RTK_ENGINE && s->dev->l2_mb.present)
+        if (s->an && s->eff.kind != JCI_RTK_ENGINE && s->dev->l2_mb.present)
             s->l2 = jci_bld_assume(&s->b, "device.l2_mb", "L2 cache (an input the previous kernel wrote and no "
                                    "larger than this is read from it, not from DRAM)",
                                    R1(s->dev->l2_mb.value), "MB", JC_ORIGIN_HWDB,
@@ -367,7 +367,7 @@ jc_status jci_est_resolve_site(est *s)
  * memory utilisation um (roofline method), scenario sc. */
 static double dyn_w(est *s, double uc, double um, int sc)
 {
-    return jci_power_device_w(&s->pw, uc, um, JC_POWER_BUSY, sc) - jci_pick(s->idle, sc, JCI_RAISES);
+    return jci_power_device_w(&s->pw, uc, um, JCI_POWER_BUSY, sc) - jci_pick(s->idle, sc, JCI_RAISES);
 }
 
 /* Without a graph, an end-to-end utilisation u below the profile's
@@ -377,7 +377,7 @@ static double dyn_w(est *s, double uc, double um, int sc)
 static double rest_um(est *s, double u, int sc)
 {
     if (!s->eff_on) return 0;
-    double em = jci_pick(s->eff.v[JC_EFF_ETA_MATRIX], sc, JCI_LOWERS), eb = jci_pick(s->eff.v[JC_EFF_ETA_BW], sc, JCI_LOWERS);
+    double em = jci_pick(s->eff.v[JCI_EFF_ETA_MATRIX], sc, JCI_LOWERS), eb = jci_pick(s->eff.v[JCI_EFF_ETA_BW], sc, JCI_LOWERS);
     double f = em > 0 ? 1 - u / em : 0;
     return f > 0 ? eb * f : 0;
 }
@@ -388,7 +388,7 @@ void jci_est_compute(est *s, int sc, outv *o)
     int train = j->mode == JC_MODE_TRAINING;
     double G = s->G;
     double u = jci_pick(s->util, sc, JCI_LOWERS);         /* higher utilisation: less energy */
-    double eb = s->eff_on ? jci_pick(s->eff.v[JC_EFF_ETA_BW], sc, JCI_LOWERS) : 1;
+    double eb = s->eff_on ? jci_pick(s->eff.v[JCI_EFF_ETA_BW], sc, JCI_LOWERS) : 1;
     double idle = jci_pick(s->idle, sc, JCI_RAISES), tdp = s->tdp.central;
     double mult = train ? 1 + s->beta + s->rc : 1;
     double t_busy = 0, e_dyn = 0;  /* device-seconds and dynamic J of the whole job */
@@ -398,7 +398,7 @@ void jci_est_compute(est *s, int sc, outv *o)
         double tp = 0, ep = 0, tb = 0, eb_ = 0;
         /* training with a runtime plan: the backward by its own kernels;
          * otherwise backward_factor x the forward */
-        int own_bwd = train && s->eff_on && !s->util_user && s->eff.kind != JC_RTK_ENGINE;
+        int own_bwd = train && s->eff_on && !s->util_user && s->eff.kind != JCI_RTK_ENGINE;
         jci_pass_stats ps = {0, 0, {0, 0, 0}};
         if (s->eff_on || s->pw_on || s->pw_clk)
             jci_est_pass_nodes(s, sc, &tp, &ep, own_bwd ? &tb : NULL, own_bwd ? &eb_ : NULL,

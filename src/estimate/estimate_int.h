@@ -18,8 +18,8 @@
  * Symbols here use the internal prefix jci_est_; none is exported by the
  * public header.
  */
-#ifndef JC_ESTIMATE_INT_H
-#define JC_ESTIMATE_INT_H
+#ifndef JCI_ESTIMATE_INT_H
+#define JCI_ESTIMATE_INT_H
 
 #include "base/fmt.h"
 #include "base/jc_internal.h"
@@ -237,4 +237,4 @@ void jci_est_name_hardware(jci_builder *b, jc_estimate *e, const jc_device *dev,
  * is "unknown" (null / n/a) and stays. */
 jc_status jci_est_finite(const jc_estimate *e, jc_diag *d);
 
-#endif /* JC_ESTIMATE_INT_H */
+#endif /* JCI_ESTIMATE_INT_H */

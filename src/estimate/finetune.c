@@ -181,6 +181,6 @@ double jci_ft_adapter_s(const est *s, const jci_ft *ft, const jci_eff_device *dv
 double jci_ft_dequant_s(const est *s, const jci_ft *ft, double params_dev, double n_mats, double bw, int sc)
 {
     if (ft->kind != JCI_FT_QLORA || !(bw > 0)) return 0;
-    double launch = jci_pick(s->eff.v[JC_EFF_LAUNCH_S], sc, JCI_RAISES);
+    double launch = jci_pick(s->eff.v[JCI_EFF_LAUNCH_S], sc, JCI_RAISES);
     return (2 + s->rc) * fmax(params_dev * (ft->w_bytes + 2) / bw, n_mats * launch);
 }

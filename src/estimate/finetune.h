@@ -7,8 +7,8 @@
  * model's file stays the one place a step is timed.
  * docs/energy-model.md "Fine-tuning".
  */
-#ifndef JC_FINETUNE_H
-#define JC_FINETUNE_H
+#ifndef JCI_FINETUNE_H
+#define JCI_FINETUNE_H
 
 #include "estimate/estimate_int.h"
 #include "estimate/efficiency.h"
@@ -66,4 +66,4 @@ double jci_ft_adapter_s(const est *s, const jci_ft *ft, const jci_eff_device *dv
  * kinds. */
 double jci_ft_dequant_s(const est *s, const jci_ft *ft, double params_dev, double n_mats, double bw, int sc);
 
-#endif /* JC_FINETUNE_H */
+#endif /* JCI_FINETUNE_H */

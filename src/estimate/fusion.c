@@ -268,12 +268,12 @@ static int attention_at(pctx *c, int s)
     if (bn->node->inputs[1] >= 0) bytes += vbytes(c, gid(c, bn->inst, bn->node->inputs[1]), c->run_bytes);
     if (bn->node->outputs[0] >= 0) bytes += vbytes(c, gid(c, bn->inst, bn->node->outputs[0]), c->run_bytes);
     jci_eff_plan *p = c->p;
-    p->role[b] = JC_PLAN_ATTN;
+    p->role[b] = JCI_PLAN_ATTN;
     p->partner[b] = a;
     p->bytes[b] = bytes;
     p->flops[b] = cf;
-    p->role[a] = p->role[s] = JC_PLAN_FUSED;
-    for (int q = 0; q < nch; q++) p->role[chain[q]] = JC_PLAN_FUSED;
+    p->role[a] = p->role[s] = JCI_PLAN_FUSED;
+    for (int q = 0; q < nch; q++) p->role[chain[q]] = JCI_PLAN_FUSED;
     return 1;
 }
 
@@ -295,7 +295,7 @@ static void assign_groups(pctx *c)
     const jc_analysis *an = c->an;
     for (size_t i = 0; i < an->n_nodes; i++) {
         c->grp[i] = -1;
-        if (c->p->role[i] != JC_PLAN_OWN || c->ban[i] || !fusable(c, (int)i)) continue;
+        if (c->p->role[i] != JCI_PLAN_OWN || c->ban[i] || !fusable(c, (int)i)) continue;
         size_t acts[8];
         int k = acts_of(c, (int)i, acts, 8), h = -1;
         for (int q = 0; q < k && h < 0; q++) {
@@ -357,7 +357,7 @@ static int group_traffic(pctx *c, int h, int check_only)
     }
     if (c->eager && outs > 1) return 0;
     if (check_only) return 1;
-    p->role[h] = JC_PLAN_GROUP;
+    p->role[h] = JCI_PLAN_GROUP;
     p->bytes[h] = in + out;
     p->in_bytes[h] = in;
     p->out_bytes[h] = out;
@@ -371,7 +371,7 @@ static int group_traffic(pctx *c, int h, int check_only)
         p->side_kernels[h] += 2;
     }
     for (size_t i = (size_t)h + 1; i < an->n_nodes; i++)
-        if (c->grp[i] == h) p->role[i] = JC_PLAN_FUSED;
+        if (c->grp[i] == h) p->role[i] = JCI_PLAN_FUSED;
     return 1;
 }
 
@@ -384,10 +384,10 @@ static void bias_epilogue(pctx *c, int i)
     size_t via;
     if (!is_kind(c, i, JC_KERNEL_MATMUL) || n->node->n_outputs < 1 || n->node->outputs[0] < 0) return;
     int u = sole_consumer(c, gid(c, n->inst, n->node->outputs[0]), &via);
-    if (u < 0 || !is_kind(c, u, JC_KERNEL_ADD) || c->p->role[u] != JC_PLAN_OWN) return;
+    if (u < 0 || !is_kind(c, u, JC_KERNEL_ADD) || c->p->role[u] != JCI_PLAN_OWN) return;
     size_t acts[4];
     if (acts_of(c, u, acts, 4) != 1) return;   /* the other operand is a constant */
-    c->p->role[u] = JC_PLAN_FUSED;
+    c->p->role[u] = JCI_PLAN_FUSED;
 }
 
 /* Slice and Split are views in PyTorch (narrow), and a Transpose read
@@ -396,7 +396,7 @@ static void bias_epilogue(pctx *c, int i)
 static void strided_view(pctx *c, int i)
 {
     if (is_kind(c, i, JC_KERNEL_NARROW)) {
-        c->p->role[i] = JC_PLAN_FUSED;
+        c->p->role[i] = JCI_PLAN_FUSED;
         return;
     }
     if (!is_kind(c, i, JC_KERNEL_TRANSPOSE)) return;
@@ -408,7 +408,7 @@ static void strided_view(pctx *c, int i)
         int u = c->clist[q];
         if (u < 0 || (!is_kind(c, u, JC_KERNEL_MATMUL) && !is_kind(c, u, JC_KERNEL_GEMM))) return;
     }
-    c->p->role[i] = JC_PLAN_FUSED;
+    c->p->role[i] = JCI_PLAN_FUSED;
 }
 
 /* Eager side kernels of a convolution: the bias add (PyTorch adds a
@@ -444,7 +444,7 @@ static void l2_candidates(pctx *c)
     int prev = -1;
     for (size_t i = 0; i < an->n_nodes; i++) {
         const jc_counted_node *n = &an->nodes[i];
-        if (!n->counted || n->cost.cls == JC_CLASS_NONE || p->role[i] == JC_PLAN_FUSED) continue;
+        if (!n->counted || n->cost.cls == JC_CLASS_NONE || p->role[i] == JCI_PLAN_FUSED) continue;
         size_t acts[8];
         int k = prev < 0 ? 0 : acts_of(c, (int)i, acts, 8);
         for (int q = 0; q < k; q++) {
@@ -482,10 +482,10 @@ jc_status jci_eff_plan_build(const jci_eff_model *m, const jc_analysis *an, doub
                             int tensor_cores, jci_arena *a, jci_eff_plan *p)
 {
     memset(p, 0, sizeof *p);
-    if (m->kind == JC_RTK_ENGINE) return JC_ERR_USAGE;
+    if (m->kind == JCI_RTK_ENGINE) return JC_ERR_USAGE;
     size_t n = an->n_nodes;
     pctx c = {an, m, p, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, run_bytes,
-              m->kind != JC_RTK_COMPILED, m->kind != JC_RTK_EAGER_PT1, tensor_cores};
+              m->kind != JCI_RTK_COMPILED, m->kind != JCI_RTK_EAGER_PT1, tensor_cores};
     p->n = n;
     if (alloc_arrays(&c, a, n)) return JC_ERR_NOMEM;
     jc_status st = index_values(&c, a);
@@ -498,7 +498,7 @@ jc_status jci_eff_plan_build(const jci_eff_model *m, const jc_analysis *an, doub
         }
     if (c.sdpa)
         for (size_t i = 0; i < n; i++)
-            if (an->nodes[i].counted && is_kind(&c, (int)i, JC_KERNEL_SOFTMAX) && p->role[i] == JC_PLAN_OWN)
+            if (an->nodes[i].counted && is_kind(&c, (int)i, JC_KERNEL_SOFTMAX) && p->role[i] == JCI_PLAN_OWN)
                 attention_at(&c, (int)i);
     /* an eager group that more than one value leaves is split: its head
      * runs alone and the rest regroup (a residual add before a layer
@@ -518,7 +518,7 @@ jc_status jci_eff_plan_build(const jci_eff_model *m, const jc_analysis *an, doub
                 if (c.grp[j] == (int)i) c.grp[j] = -1;
     if (c.eager)
         for (size_t i = 0; i < n; i++)
-            if (an->nodes[i].counted && p->role[i] == JC_PLAN_OWN) conv_sides(&c, (int)i);
+            if (an->nodes[i].counted && p->role[i] == JCI_PLAN_OWN) conv_sides(&c, (int)i);
     l2_candidates(&c);
     return JC_OK;
 }

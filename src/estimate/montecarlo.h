@@ -2,8 +2,8 @@
  * montecarlo.h (estimate) - percentiles of an estimate from its inputs'
  * ranges taken as distributions (montecarlo.c, issue 45 item 2).
  */
-#ifndef JC_MONTECARLO_H
-#define JC_MONTECARLO_H
+#ifndef JCI_MONTECARLO_H
+#define JCI_MONTECARLO_H
 
 #include "base/jc_internal.h"
 
@@ -32,4 +32,4 @@ double jci_norm_central_quantile(double p);
  * arrays live in e's arena.  Errors: JC_ERR_NOMEM. */
 jc_status jci_montecarlo_run(const jc_job *job, jc_estimate *e, jc_diag *d);
 
-#endif /* JC_MONTECARLO_H */
+#endif /* JCI_MONTECARLO_H */

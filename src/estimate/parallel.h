@@ -11,8 +11,8 @@
  * fallbacks of hwdb/interconnect.yaml; the other constants live there and
  * in hwdb/energy-model.yaml.  Internal to libjoulecast (jci_ prefix).
  */
-#ifndef JC_PARALLEL_H
-#define JC_PARALLEL_H
+#ifndef JCI_PARALLEL_H
+#define JCI_PARALLEL_H
 
 #include "estimate/builder.h"
 #include "joulecast/serving.h"

@@ -26,13 +26,13 @@ static jc_range range_of(const jc_constant *c)
 jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev, jci_power_model *pm,
                                  jc_diag *d)
 {
-    static const char *const gpu[JC_PW_N] = {"power_k_compute_gpu", "power_k_memory_gpu",
+    static const char *const gpu[JCI_PW_N] = {"power_k_compute_gpu", "power_k_memory_gpu",
                                              "activity_launch_bound"};
-    static const char *const tpu[JC_PW_N] = {"power_k_compute_tpu", "power_k_memory_tpu",
+    static const char *const tpu[JCI_PW_N] = {"power_k_compute_tpu", "power_k_memory_tpu",
                                              "activity_launch_bound"};
     const char *const *ids = dev && dev->kind == JC_DEVICE_TPU ? tpu : gpu;
     pm->mem_w = pm->limit_w = pm->boost_w = 0;   /* the caller sets them (energy.c) */
-    for (int i = 0; i < JC_PW_N; i++) {
+    for (int i = 0; i < JCI_PW_N; i++) {
         const jc_constant *c;
         jc_diag tmp;
         if (jc_hwdb_constant(db, ids[i], &c, &tmp) != JC_OK)
@@ -128,15 +128,15 @@ static void setup_boost(jci_builder *b, const jc_device *dev, double tdp, jci_po
 jc_status jci_power_setup(jci_builder *b, const jc_hwdb *db, const jc_device *dev, double bw, jc_range idle,
                           jc_range tdp, double user_limit, int record_launch, jci_power_model *pm)
 {
-    static const char *const labels[JC_PW_N] = {
+    static const char *const labels[JCI_PW_N] = {
         "power: compute coefficient k_c in activity = 1 - exp(-(k_c u_c + k_m u_m))",
         "power: memory coefficient k_m", "power activity while launch-bound (near idle)"};
     jc_status st;
     if ((st = jci_power_model_resolve(db, dev, pm, b->d))) return st;
     pm->idle_w = idle;
     pm->tdp_w = tdp;
-    for (int i = 0; i < JC_PW_N; i++)
-        if (i != JC_PW_A_LAUNCH || record_launch) pm->k[i] = jci_bld_const(b, pm->id[i], labels[i], pm->src[i]);   /* as --pin sets it */
+    for (int i = 0; i < JCI_PW_N; i++)
+        if (i != JCI_PW_A_LAUNCH || record_launch) pm->k[i] = jci_bld_const(b, pm->id[i], labels[i], pm->src[i]);   /* as --pin sets it */
     setup_memory(b, db, dev, bw, pm);
     if ((st = setup_limit(b, dev, idle.central, tdp.central, user_limit, pm))) return st;
     setup_boost(b, dev, tdp.central, pm);
@@ -150,8 +150,8 @@ static double clamp01(double x)
 
 double jci_power_activity(const jci_power_model *pm, double u_compute, double u_memory, int sc)
 {
-    double z = jci_pick(pm->k[JC_PW_K_COMPUTE], sc, JCI_RAISES) * clamp01(u_compute) +
-               jci_pick(pm->k[JC_PW_K_MEMORY], sc, JCI_RAISES) * clamp01(u_memory);
+    double z = jci_pick(pm->k[JCI_PW_K_COMPUTE], sc, JCI_RAISES) * clamp01(u_compute) +
+               jci_pick(pm->k[JCI_PW_K_MEMORY], sc, JCI_RAISES) * clamp01(u_memory);
     return 1 - exp(-z);
 }
 
@@ -199,8 +199,8 @@ double jci_power_device_w(const jci_power_model *pm, double u_compute, double u_
     if (tdp < idle) tdp = idle;
     double p;
     switch (phase) {
-    case JC_POWER_IDLE: return idle;
-    case JC_POWER_LAUNCH: p = idle + (tdp - idle) * clamp01(jci_pick(pm->k[JC_PW_A_LAUNCH], sc, JCI_RAISES)); break;
+    case JCI_POWER_IDLE: return idle;
+    case JCI_POWER_LAUNCH: p = idle + (tdp - idle) * clamp01(jci_pick(pm->k[JCI_PW_A_LAUNCH], sc, JCI_RAISES)); break;
     default: p = jci_power_uncapped_w(pm, u_compute, u_memory, sc); break;
     }
     return pm->limit_w > idle && p > pm->limit_w ? pm->limit_w : p;
@@ -208,10 +208,10 @@ double jci_power_device_w(const jci_power_model *pm, double u_compute, double u_
 
 /* ---- host classes --------------------------------------------------------- */
 
-static const char *const HC_NAMES[JC_HOSTCLASS_COUNT] = {
+static const char *const HC_NAMES[JCI_HOSTCLASS_COUNT] = {
     "none", "desktop-workstation", "server-2", "server-4", "server-8", "tpu-host",
     "embedded-module"};
-static const char *const HC_IDS[JC_HOSTCLASS_COUNT][2] = {
+static const char *const HC_IDS[JCI_HOSTCLASS_COUNT][2] = {
     {NULL, NULL},
     {"host_class_workstation_w", "host_class_workstation_idle_w"},
     {"host_class_server2_w", "host_class_server2_idle_w"},
@@ -223,24 +223,24 @@ static const char *const HC_IDS[JC_HOSTCLASS_COUNT][2] = {
 
 const char *jci_host_class_name(jci_host_class c)
 {
-    return (unsigned)c < JC_HOSTCLASS_COUNT ? HC_NAMES[c] : "?";
+    return (unsigned)c < JCI_HOSTCLASS_COUNT ? HC_NAMES[c] : "?";
 }
 
 jci_host_class jci_host_class_parse(const char *s)
 {
-    for (int i = 0; s && i < JC_HOSTCLASS_COUNT; i++)
+    for (int i = 0; s && i < JCI_HOSTCLASS_COUNT; i++)
         if (!jci_strcasecmp(s, HC_NAMES[i])) return (jci_host_class)i;
-    return JC_HOSTCLASS_COUNT;
+    return JCI_HOSTCLASS_COUNT;
 }
 
 double jci_host_class_devices(jci_host_class c)
 {
     switch (c) {
-    case JC_HOSTCLASS_WORKSTATION: return 2;
-    case JC_HOSTCLASS_SERVER2: return 2;
-    case JC_HOSTCLASS_SERVER4: return 4;
-    case JC_HOSTCLASS_SERVER8: return 8;
-    case JC_HOSTCLASS_TPU: return 1;
+    case JCI_HOSTCLASS_WORKSTATION: return 2;
+    case JCI_HOSTCLASS_SERVER2: return 2;
+    case JCI_HOSTCLASS_SERVER4: return 4;
+    case JCI_HOSTCLASS_SERVER8: return 8;
+    case JCI_HOSTCLASS_TPU: return 1;
     default: return 1;
     }
 }
@@ -252,21 +252,21 @@ double jci_host_class_hosts(jci_host_class c, double devices)
 
 jci_host_class jci_host_class_default(const jc_device *dev, double devices)
 {
-    if (!dev || dev->kind == JC_DEVICE_CPU) return JC_HOSTCLASS_NONE;
-    if (dev->kind == JC_DEVICE_TPU) return JC_HOSTCLASS_TPU;
-    if (dev->kind == JC_DEVICE_SOC) return JC_HOSTCLASS_EMBEDDED;
+    if (!dev || dev->kind == JC_DEVICE_CPU) return JCI_HOSTCLASS_NONE;
+    if (dev->kind == JC_DEVICE_TPU) return JCI_HOSTCLASS_TPU;
+    if (dev->kind == JC_DEVICE_SOC) return JCI_HOSTCLASS_EMBEDDED;
     const char *ff = dev->form_factor ? dev->form_factor : "";
-    if (strstr(ff, "consumer") || strstr(ff, "prosumer")) return JC_HOSTCLASS_WORKSTATION;
-    if (devices <= 2) return JC_HOSTCLASS_SERVER2;
-    if (devices <= 4) return JC_HOSTCLASS_SERVER4;
-    return JC_HOSTCLASS_SERVER8;
+    if (strstr(ff, "consumer") || strstr(ff, "prosumer")) return JCI_HOSTCLASS_WORKSTATION;
+    if (devices <= 2) return JCI_HOSTCLASS_SERVER2;
+    if (devices <= 4) return JCI_HOSTCLASS_SERVER4;
+    return JCI_HOSTCLASS_SERVER8;
 }
 
 jc_status jci_host_class_resolve(const jc_hwdb *db, jci_host_class c, const jc_constant **busy,
                                 const jc_constant **idle, jc_diag *d)
 {
     *busy = *idle = NULL;
-    if ((unsigned)c >= JC_HOSTCLASS_COUNT || !HC_IDS[c][0])
+    if ((unsigned)c >= JCI_HOSTCLASS_COUNT || !HC_IDS[c][0])
         return jci_diag_set(d, JC_ERR_USAGE, "host class '%s' has no host power", jci_host_class_name(c));
     for (int i = 0; i < 2; i++) {
         const jc_constant *k;

@@ -37,25 +37,25 @@
  * sized by the device count (1-2, 4, 8 devices), a TPU its share of the
  * pod's hosts.  Each class is a sourced hwdb constant.
  */
-#ifndef JC_POWER_H
-#define JC_POWER_H
+#ifndef JCI_POWER_H
+#define JCI_POWER_H
 
 #include "base/jc_internal.h"
 #include "estimate/builder.h"
 
 typedef enum jci_power_phase {
-    JC_POWER_BUSY = 0,    /* kernels running */
-    JC_POWER_LAUNCH = 1,  /* launch-bound: the device waits on the host */
-    JC_POWER_IDLE = 2     /* the device waits (other devices work) */
+    JCI_POWER_BUSY = 0,    /* kernels running */
+    JCI_POWER_LAUNCH = 1,  /* launch-bound: the device waits on the host */
+    JCI_POWER_IDLE = 2     /* the device waits (other devices work) */
 } jci_power_phase;
 
-enum { JC_PW_K_COMPUTE = 0, JC_PW_K_MEMORY, JC_PW_A_LAUNCH, JC_PW_N };
+enum { JCI_PW_K_COMPUTE = 0, JCI_PW_K_MEMORY, JCI_PW_A_LAUNCH, JCI_PW_N };
 
 typedef struct jci_power_model {
     jc_range idle_w, tdp_w;            /* device idle and TDP, W */
-    jc_range k[JC_PW_N];               /* k_compute, k_memory, a_launch */
-    const jc_constant *src[JC_PW_N];   /* their hwdb constants */
-    const char *id[JC_PW_N];
+    jc_range k[JCI_PW_N];               /* k_compute, k_memory, a_launch */
+    const jc_constant *src[JCI_PW_N];   /* their hwdb constants */
+    const char *id[JCI_PW_N];
     double mem_w;                      /* e_mem x BW: DRAM power at full bandwidth, W (0: none) */
     double limit_w;                    /* power limit L, W (0: none) */
     double boost_w;                    /* B: the die's power holding its boost clock at full
@@ -125,20 +125,20 @@ double jci_power_activity(const jci_power_model *pm, double u_compute, double u_
 /* ---- host by system class ---------------------------------------------- */
 
 typedef enum jci_host_class {
-    JC_HOSTCLASS_NONE = 0,        /* CPU device: its own host */
-    JC_HOSTCLASS_WORKSTATION,     /* desktop workstation, 1-2 consumer cards */
-    JC_HOSTCLASS_SERVER2,         /* 1-2 accelerator server */
-    JC_HOSTCLASS_SERVER4,         /* 4-accelerator server */
-    JC_HOSTCLASS_SERVER8,         /* 8-accelerator HGX-class server */
-    JC_HOSTCLASS_TPU,             /* TPU pod host share per chip */
-    JC_HOSTCLASS_EMBEDDED,        /* SoC module on its carrier board */
-    JC_HOSTCLASS_COUNT
+    JCI_HOSTCLASS_NONE = 0,        /* CPU device: its own host */
+    JCI_HOSTCLASS_WORKSTATION,     /* desktop workstation, 1-2 consumer cards */
+    JCI_HOSTCLASS_SERVER2,         /* 1-2 accelerator server */
+    JCI_HOSTCLASS_SERVER4,         /* 4-accelerator server */
+    JCI_HOSTCLASS_SERVER8,         /* 8-accelerator HGX-class server */
+    JCI_HOSTCLASS_TPU,             /* TPU pod host share per chip */
+    JCI_HOSTCLASS_EMBEDDED,        /* SoC module on its carrier board */
+    JCI_HOSTCLASS_COUNT
 } jci_host_class;
 
 /* "none", "desktop-workstation", "server-2", "server-4", "server-8",
  * "tpu-host", "embedded-module": static strings. */
 const char *jci_host_class_name(jci_host_class c);
-/* A class name as above (case-insensitive); JC_HOSTCLASS_COUNT when
+/* A class name as above (case-insensitive); JCI_HOSTCLASS_COUNT when
  * unknown. */
 jci_host_class jci_host_class_parse(const char *s);
 

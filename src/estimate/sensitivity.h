@@ -3,8 +3,8 @@
  * (sensitivity.c, issue 45): every ranged assumption of an estimate moved
  * alone from its low to its high, the others central, ranked.
  */
-#ifndef JC_SENSITIVITY_H
-#define JC_SENSITIVITY_H
+#ifndef JCI_SENSITIVITY_H
+#define JCI_SENSITIVITY_H
 
 #include "base/jc_internal.h"
 
@@ -30,4 +30,4 @@ jc_status jci_sensitivity_run(const jc_job *job, const jc_analysis *an, const jc
 /* The arena e's strings and arrays live in (estimate.c). */
 jci_arena *jci_estimate_arena(const jc_estimate *e);
 
-#endif /* JC_SENSITIVITY_H */
+#endif /* JCI_SENSITIVITY_H */

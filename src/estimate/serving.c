@@ -464,10 +464,10 @@ static double step_power(const sv *s, const stept *st, double *uf, double *ub)
     double cap = fmin(st->t_cap, busy);
     double at_boost = busy - cap + (cap > 0 ? st->t_cap_r : 0);   /* the busy time at the boost clock */
     double p_busy = jci_power_device_w(&s->pm, at_boost > 0 ? st->flops / (at_boost * s->peak) : 0,
-                                       at_boost > 0 ? st->bytes / (at_boost * s->bw) : 0, JC_POWER_BUSY, 1);
+                                       at_boost > 0 ? st->bytes / (at_boost * s->bw) : 0, JCI_POWER_BUSY, 1);
     if (cap > 0) p_busy = (cap * s->pm.limit_w + (busy - cap) * p_busy) / busy;
     double share = st->t > 0 ? busy / st->t : 1;
-    return share * p_busy + (1 - share) * jci_power_device_w(&s->pm, 0, 0, JC_POWER_LAUNCH, 1);
+    return share * p_busy + (1 - share) * jci_power_device_w(&s->pm, 0, 0, JCI_POWER_LAUNCH, 1);
 }
 
 enum { CTX_SAMPLES = 16 };
@@ -746,7 +746,7 @@ static jc_status resolve_device(sv *s)
     memset(&s->pm, 0, sizeof s->pm);
     if ((st = jci_power_setup(&s->b, s->b.db, dev, s->bw, R1(s->idle), R1(s->tdp), j->power_limit_w, 1, &s->pm)))
         return st;
-    for (int i = 0; i < JC_PW_N; i++) s->pm.k[i] = R1(s->pm.k[i].central);   /* the range is the folds' (band_e) */
+    for (int i = 0; i < JCI_PW_N; i++) s->pm.k[i] = R1(s->pm.k[i].central);   /* the range is the folds' (band_e) */
     if ((st = sconst(s, "serving_memory_fraction", "fraction of device memory the runtime may use", &s->memfrac)))
         return st;
     return JC_OK;

@@ -3,8 +3,8 @@
  * (tests/unit/test_serving.c): pure functions of their arguments, no
  * allocation, no errors.
  */
-#ifndef JC_SERVING_INT_H
-#define JC_SERVING_INT_H
+#ifndef JCI_SERVING_INT_H
+#define JCI_SERVING_INT_H
 
 #include "estimate/arch.h"
 

@@ -166,7 +166,7 @@ jc_status jci_site_host(jci_builder *b, jci_site *x, jc_estimate *e)
     }
     /* no host named: the system class of the device (#18 item 4) */
     jci_host_class hc = jci_host_class_default(x->dev, x->G);
-    if (hc == JC_HOSTCLASS_NONE) {
+    if (hc == JCI_HOSTCLASS_NONE) {
         x->host_on = 0;
         jci_bld_assume(b, "host.power_w", "host power: none (system class 'none')", R1(0), "W", JC_ORIGIN_DEFAULT,
                        "a CPU device is its own host: its TDP covers the package; DRAM and platform power are "
@@ -185,12 +185,12 @@ jc_status jci_site_host(jci_builder *b, jci_site *x, jc_estimate *e)
         (st = hosts_hold(b, x->G, per, j->hosts, jci_bld_str(b, "system class '%s'", jci_host_class_name(hc)))))
         return st;
     double nh = given(j->hosts) ? j->hosts
-              : hc == JC_HOSTCLASS_WORKSTATION ? jci_host_class_hosts(hc, x->G)  /* a desktop is not shared */
+              : hc == JCI_HOSTCLASS_WORKSTATION ? jci_host_class_hosts(hc, x->G)  /* a desktop is not shared */
               : x->G / per;
     jc_range r = jci_sourced_range(&busy->value);
-    const char *why = hc == JC_HOSTCLASS_WORKSTATION ? "a consumer card's usual system"
-                    : hc == JC_HOSTCLASS_TPU ? "TPU chips share their pod's hosts"
-                    : hc == JC_HOSTCLASS_EMBEDDED ? "a SoC module's carrier board and power supply"
+    const char *why = hc == JCI_HOSTCLASS_WORKSTATION ? "a consumer card's usual system"
+                    : hc == JCI_HOSTCLASS_TPU ? "TPU chips share their pod's hosts"
+                    : hc == JCI_HOSTCLASS_EMBEDDED ? "a SoC module's carrier board and power supply"
                     : "a datacenter part's usual server for this device count";
     const char *how = given(j->hosts) ? jci_bld_str(b, "%s whole server%s: --hosts", FMT_N(nh), nh == 1 ? "" : "s")
                     : nh == floor(nh) ? jci_bld_str(b, "%s server%s of %s device%s", FMT_N(nh), nh == 1 ? "" : "s", FMT_N(per),
@@ -253,10 +253,10 @@ jc_status jci_site_cpu_usage(jci_builder *b, jci_site *x)
     if ((st = cpu_usage_of(b, x, &u, &origin, &src))) return st;
     if (!given(u)) return JC_OK;
     jci_host_class hc = jci_host_class_default(x->dev, x->G);
-    if (origin != JC_ORIGIN_USER && hc == JC_HOSTCLASS_NONE) return JC_OK;   /* no class idle/busy to scale by */
+    if (origin != JC_ORIGIN_USER && hc == JCI_HOSTCLASS_NONE) return JC_OK;   /* no class idle/busy to scale by */
     const jc_constant *busy = NULL, *idle = NULL;
     jc_diag tmp;
-    if (hc == JC_HOSTCLASS_NONE || jci_host_class_resolve(b->db, hc, &busy, &idle, &tmp) || !busy || !idle ||
+    if (hc == JCI_HOSTCLASS_NONE || jci_host_class_resolve(b->db, hc, &busy, &idle, &tmp) || !busy || !idle ||
         !(busy->value.value > 0))
         return jci_bld_fail(b, JC_ERR_HWDB, "--cpu-usage needs the idle and busy power of host class %s in the "
                             "database (hwdb/energy-model.yaml host_class_*)", jci_host_class_name(hc));

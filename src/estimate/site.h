@@ -7,8 +7,8 @@
  * and the serving model (serving.c) resolve the same site from the
  * user's options and hand its figures to the account (account.h).
  */
-#ifndef JC_SITE_H
-#define JC_SITE_H
+#ifndef JCI_SITE_H
+#define JCI_SITE_H
 
 #include "base/jc_internal.h"
 #include "estimate/builder.h"
@@ -69,4 +69,4 @@ jc_status jci_site_place(jci_builder *b, jci_site *x, jc_estimate *e);
  * (--lifetime <= 0), JC_ERR_HWDB. */
 jc_status jci_site_embodied(jci_builder *b, const jc_device *dev, double G, const double T[3], jc_estimate *e);
 
-#endif /* JC_SITE_H */
+#endif /* JCI_SITE_H */

@@ -69,7 +69,7 @@ static const jci_eff_plan *plan_of(est *s)
     if (s->plan_state == 0) {
         s->plan_state = -1;
         int bits = (int)jci_est_prec_bits(s->prec);
-        if (s->eff.kind != JC_RTK_ENGINE && !s->util_user &&
+        if (s->eff.kind != JCI_RTK_ENGINE && !s->util_user &&
             (s->plan = jci_est_plan(s, bits / 8.0, s->dev->kind == JC_DEVICE_GPU && bits <= 16)))
             s->plan_state = 1;
     }
@@ -93,10 +93,10 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
     if (s->util_user) {
         /* the user's (or a calibration's) MFU is the achieved fraction of
          * matrix nodes */
-        m.v[JC_EFF_ETA_MATRIX] = s->util;
-        m.v[JC_EFF_FILL_S] = R1(0);
-        m.v[JC_EFF_TILE_M] = m.v[JC_EFF_TILE_N] = R1(0);
-        m.v[JC_EFF_UNALIGNED] = R1(1);
+        m.v[JCI_EFF_ETA_MATRIX] = s->util;
+        m.v[JCI_EFF_FILL_S] = R1(0);
+        m.v[JCI_EFF_TILE_M] = m.v[JCI_EFF_TILE_N] = R1(0);
+        m.v[JCI_EFF_UNALIGNED] = R1(1);
     }
     const jci_eff_plan *plan = plan_of(s);
     double idle = jci_pick(s->idle, sc, JCI_RAISES);
@@ -116,12 +116,12 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
                 double pc = n->cost.cls == JC_CLASS_MATRIX ? s->peak : s->vpeak;
                 double uc = pc > 0 ? nt.flops / (nt.t * pc) : 0;
                 double um = s->bw > 0 ? nt.bytes / (nt.t * s->bw) : 0;
-                int launch = nt.bound == JC_BOUND_LAUNCH;
-                if (s->pw_on) p = jci_power_device_w(&s->pw, uc, um, launch ? JC_POWER_LAUNCH : JC_POWER_BUSY, sc);
+                int launch = nt.bound == JCI_BOUND_LAUNCH;
+                if (s->pw_on) p = jci_power_device_w(&s->pw, uc, um, launch ? JCI_POWER_LAUNCH : JCI_POWER_BUSY, sc);
                 /* where the die's draw at boost clock exceeds the power
                  * limit a compute-bound kernel runs at the clocks the cap
                  * leaves, drawing the limit (power.h) */
-                double r = !launch && nt.bound == JC_BOUND_COMPUTE ? jci_power_cap_clock(&s->pw, uc, um, sc) : 1;
+                double r = !launch && nt.bound == JCI_BOUND_COMPUTE ? jci_power_cap_clock(&s->pw, uc, um, sc) : 1;
                 if (r < 1) {
                     nt.t /= r;
                     if (s->pw_on) p = s->pw.limit_w;
@@ -129,12 +129,12 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
                         ps->cap_t += nt.t;
                         ps->cap_t_clock += nt.t * r;
                     }
-                } else if (ps && nt.bound == JC_BOUND_COMPUTE) {
+                } else if (ps && nt.bound == JCI_BOUND_COMPUTE) {
                     ps->cap_t += nt.t;
                     ps->cap_t_clock += nt.t;
                 }
             }
-            if (ps && nt.bound >= JC_BOUND_COMPUTE && nt.bound <= JC_BOUND_LAUNCH) ps->bound_t[nt.bound] += nt.t;
+            if (ps && nt.bound >= JCI_BOUND_COMPUTE && nt.bound <= JCI_BOUND_LAUNCH) ps->bound_t[nt.bound] += nt.t;
             *(back ? t_bwd : t_busy) += nt.t;
             *(back ? e_bwd : e_dyn) += nt.t * (p - idle);
             tn += nt.t;
@@ -142,8 +142,8 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
             if (!back) {
                 fl = nt.flops;
                 by = nt.bytes;
-                mem = nt.bound == JC_BOUND_MEMORY || nt.bound == JC_BOUND_LAUNCH;
-                floor_bound = nt.bound == JC_BOUND_LAUNCH;
+                mem = nt.bound == JCI_BOUND_MEMORY || nt.bound == JCI_BOUND_LAUNCH;
+                floor_bound = nt.bound == JCI_BOUND_LAUNCH;
             }
         }
         if (nodes) {

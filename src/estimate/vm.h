@@ -17,8 +17,8 @@
  * rest of the server (fans, NICs, storage, power supply) is added: neither
  * Green Algorithms nor Cloud Carbon Footprint adds one beside the PUE.
  */
-#ifndef JC_VM_H
-#define JC_VM_H
+#ifndef JCI_VM_H
+#define JCI_VM_H
 
 #include "base/jc_internal.h"
 #include "estimate/builder.h"

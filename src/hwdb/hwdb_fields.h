@@ -25,8 +25,8 @@
  * type, defined around it) into the kind table below; every other reader
  * (converter, snapshot, views, schema output) reads that table.
  */
-#ifndef JC_HWDB_FIELDS_H
-#define JC_HWDB_FIELDS_H
+#ifndef JCI_HWDB_FIELDS_H
+#define JCI_HWDB_FIELDS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * tree it builds on is base/yaml_tree.h.  Not installed; private to
  * src/hwdb/ (tests and benchmarks may include it).
  */
-#ifndef JC_HWDB_INT_H
-#define JC_HWDB_INT_H
+#ifndef JCI_HWDB_INT_H
+#define JCI_HWDB_INT_H
 
 #include "base/jc_internal.h"
 #include "base/yaml_tree.h"

@@ -9,8 +9,8 @@
  * own way (the CLI: "WHERE: --MESSAGE").  Internal to libjoulecast and
  * its CLI.
  */
-#ifndef JC_JOB_REQSET_H
-#define JC_JOB_REQSET_H
+#ifndef JCI_JOB_REQSET_H
+#define JCI_JOB_REQSET_H
 
 /* the public types it needs, not base/jc_internal.h: the CLI includes it,
  * and a change to the library's internal header rebuilds no CLI object */

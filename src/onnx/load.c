@@ -106,7 +106,7 @@ typedef struct loader {
  * all its graphs and subgraphs, is refused before it is decoded further
  * (2^20 nested If nodes took 6 GB and 21 s).  JOULECAST_MAX_NODES=N
  * raises or lowers it. */
-#define JC_MAX_NODES_DEFAULT 1000000
+#define JCI_MAX_NODES_DEFAULT 1000000
 
 static size_t max_nodes(void)
 {
@@ -117,7 +117,7 @@ static size_t max_nodes(void)
         unsigned long long v = strtoull(e, &end, 10);
         if (!errno && !*end && v > 0 && *e != '-') return (size_t)v;
     }
-    return JC_MAX_NODES_DEFAULT;
+    return JCI_MAX_NODES_DEFAULT;
 }
 
 /* A graph with its name map; jc_graph is the first member so that

@@ -3,8 +3,8 @@
  * (the schema self-check, the backend suite's tensor files).
  * Not installed, not part of the API.
  */
-#ifndef JC_ONNX_INTERNAL_H
-#define JC_ONNX_INTERNAL_H
+#ifndef JCI_ONNX_INTERNAL_H
+#define JCI_ONNX_INTERNAL_H
 
 #include "joulecast/model.h"
 

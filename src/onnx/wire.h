@@ -4,8 +4,8 @@
  * TensorProto, ...) field by field without copying weight payloads.
  * Every read checks the remaining length; nothing here allocates.
  */
-#ifndef JC_WIRE_H
-#define JC_WIRE_H
+#ifndef JCI_WIRE_H
+#define JCI_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>

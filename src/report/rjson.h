@@ -3,8 +3,8 @@
  * cJSON stays confined to this folder).  JSON numbers are always finite:
  * an unknown figure (NaN or infinity) becomes null, never 0; in CSV "n/a".
  */
-#ifndef JC_RJSON_H
-#define JC_RJSON_H
+#ifndef JCI_RJSON_H
+#define JCI_RJSON_H
 
 #include "base/jc_internal.h"
 

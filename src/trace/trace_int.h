@@ -9,8 +9,8 @@
  * samples at the start and at the end for idle detection, a fixed number
  * of chart buckets), so memory does not grow with the trace.
  */
-#ifndef JC_TRACE_INT_H
-#define JC_TRACE_INT_H
+#ifndef JCI_TRACE_INT_H
+#define JCI_TRACE_INT_H
 
 #include "base/jc_internal.h"
 
@@ -113,4 +113,4 @@ int tr_scaphandre_report(const char *text, double *t, double *w);
  * terminated); JC_TRACE_AUTO when none matches. */
 jc_trace_format tr_detect(const char *head);
 
-#endif /* JC_TRACE_INT_H */
+#endif /* JCI_TRACE_INT_H */

@@ -19,10 +19,10 @@
 enum { O_TEXT, O_WORDS, O_FORMATS, O_ROW, O_YEARS };
 
 /* The struct each command's options go to. */
-#define JC_OPTS_statement jci_statement_keys
-#define JC_OPTS_calibrate jc_calibrate_opts
-#define JC_OPTS_hw jci_lookup_opts
-#define JC_OPTS_region jci_lookup_opts
+#define JCI_OPTS_statement jci_statement_keys
+#define JCI_OPTS_calibrate jc_calibrate_opts
+#define JCI_OPTS_hw jci_lookup_opts
+#define JCI_OPTS_region jci_lookup_opts
 
 #define CMD_OPT(command, name, arg, argument, kind, field, help) {name, arg, help, 1, argument},
 static const jci_cmd_key keys[] = {
@@ -31,7 +31,7 @@ static const jci_cmd_key keys[] = {
 #undef CMD_OPT
 #define N_ROWS (sizeof keys / sizeof keys[0])
 
-#define CMD_OPT(command, name, arg, argument, kind, field, help) {#command, O_##kind, offsetof(JC_OPTS_##command, field)},
+#define CMD_OPT(command, name, arg, argument, kind, field, help) {#command, O_##kind, offsetof(JCI_OPTS_##command, field)},
 static const struct { const char *command; int kind; size_t off; } how[N_ROWS] = {
 #include "workflows/cmd_opts.def"
 };

@@ -4,8 +4,8 @@
  * and the bindings (src/bind/) set them from key/value text and apply the
  * rules between them here.  Internal (jci_): not part of the public API.
  */
-#ifndef JC_CMD_OPTS_H
-#define JC_CMD_OPTS_H
+#ifndef JCI_CMD_OPTS_H
+#define JCI_CMD_OPTS_H
 
 #include "joulecast/hwdb.h"
 #include "joulecast/job.h"
@@ -122,4 +122,4 @@ typedef struct jci_sweep_plan {
 jc_status jci_sweep_spec_from_opts(const jci_sweep_opts *o, const jc_job *job, int machine, int html,
                                   jci_sweep_plan *plan, jc_diag *diag);
 
-#endif /* JC_CMD_OPTS_H */
+#endif /* JCI_CMD_OPTS_H */

@@ -8,8 +8,8 @@
  * workflow as its messages name it ("sweep", "sweep --generate",
  * "compare"); they begin "name: " but compare's (the CLI prefixes those).
  */
-#ifndef JC_WORKFLOWS_GRID_RULES_H
-#define JC_WORKFLOWS_GRID_RULES_H
+#ifndef JCI_WORKFLOWS_GRID_RULES_H
+#define JCI_WORKFLOWS_GRID_RULES_H
 
 #include "joulecast/sweep.h"
 

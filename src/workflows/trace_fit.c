@@ -40,9 +40,9 @@ static jc_range r1(double v)
 static double model(const fitset *s, const double *k, const pt *q)
 {
     jci_power_model pm = s->pm;
-    pm.k[JC_PW_K_COMPUTE] = r1(k[0]);
-    pm.k[JC_PW_K_MEMORY] = r1(s->two ? k[1] : 0);
-    return jci_power_device_w(&pm, q->g, s->two ? q->m : 0, JC_POWER_BUSY, 1);
+    pm.k[JCI_PW_K_COMPUTE] = r1(k[0]);
+    pm.k[JCI_PW_K_MEMORY] = r1(s->two ? k[1] : 0);
+    return jci_power_device_w(&pm, q->g, s->two ? q->m : 0, JCI_POWER_BUSY, 1);
 }
 
 static double sse(const fitset *s, const double *k)
@@ -261,10 +261,10 @@ void jci_trace_power_fit(const jc_trace *t, const jci_power_model *pm0, double u
 {
     const tr_pgrid *g = tr_power_grid(t);
     f->attempted = 1;
-    f->kc_id = pm0->id[JC_PW_K_COMPUTE];
-    f->km_id = pm0->id[JC_PW_K_MEMORY];
-    f->kc_before = f->kc_after = pm0->k[JC_PW_K_COMPUTE].central;
-    f->km_before = f->km_after = pm0->k[JC_PW_K_MEMORY].central;
+    f->kc_id = pm0->id[JCI_PW_K_COMPUTE];
+    f->km_id = pm0->id[JCI_PW_K_MEMORY];
+    f->kc_before = f->kc_after = pm0->k[JCI_PW_K_COMPUTE].central;
+    f->km_before = f->km_after = pm0->k[JCI_PW_K_MEMORY].central;
     f->idle_before = f->idle_after = pm0->idle_w.central;
     f->tdp_w = pm0->tdp_w.central;
     f->kc_trace = f->km_trace = f->kc_trace_se = f->km_trace_se = NAN;

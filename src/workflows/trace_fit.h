@@ -4,8 +4,8 @@
  * src/estimate/power.h fitted to the utilisation grid a trace keeps
  * (src/trace/trace_int.h).  Internal to src/workflows/.
  */
-#ifndef JC_TRACE_FIT_H
-#define JC_TRACE_FIT_H
+#ifndef JCI_TRACE_FIT_H
+#define JCI_TRACE_FIT_H
 
 #include "estimate/power.h"
 #include "trace/trace_int.h"
@@ -18,4 +18,4 @@
 void jci_trace_power_fit(const jc_trace *t, const jci_power_model *pm0, double uc_run, double um_run,
                          jc_power_fit *f);
 
-#endif /* JC_TRACE_FIT_H */
+#endif /* JCI_TRACE_FIT_H */

@@ -46,10 +46,10 @@ static int plan_counts(const char *model, jci_runtime r, int tensor_cores, count
     for (size_t i = 0; ok && i < an->n_nodes; i++) {
         const char *op = an->nodes[i].node->op_type;
         if (!an->nodes[i].counted) continue;
-        c->attn += p.role[i] == JC_PLAN_ATTN;
-        c->kernels += p.role[i] != JC_PLAN_FUSED && an->nodes[i].cost.cls != JC_CLASS_NONE;
-        c->groups += p.role[i] == JC_PLAN_GROUP;
-        if (p.role[i] == JC_PLAN_OWN) {
+        c->attn += p.role[i] == JCI_PLAN_ATTN;
+        c->kernels += p.role[i] != JCI_PLAN_FUSED && an->nodes[i].cost.cls != JC_CLASS_NONE;
+        c->groups += p.role[i] == JCI_PLAN_GROUP;
+        if (p.role[i] == JCI_PLAN_OWN) {
             c->own_softmax += !strcmp(op, "Softmax");
             c->own_reduce += !strcmp(op, "ReduceMean");
             c->own_erf += !strcmp(op, "Erf");
@@ -69,34 +69,34 @@ static int plan_counts(const char *model, jci_runtime r, int tensor_cores, count
 static void test_vit_attention_and_norms(void)
 {
     counts e, p1, c;
-    if (!plan_counts("vit_b_16", JC_RUNTIME_EAGER, 1, &e)) return;
+    if (!plan_counts("vit_b_16", JCI_RUNTIME_EAGER, 1, &e)) return;
     /* 12 encoder blocks: one SDPA kernel each; every LayerNorm (ReduceMean
      * ... Add) and GELU (Div, Erf, Add, Mul, Mul) one kernel */
     CHECK(e.attn == 12);
     CHECK(e.own_softmax == 0 && e.own_reduce == 0 && e.own_erf == 0);
     CHECK(e.groups >= 25 + 12);
-    CHECK(plan_counts("vit_b_16", JC_RUNTIME_EAGER_PT1, 1, &p1));
+    CHECK(plan_counts("vit_b_16", JCI_RUNTIME_EAGER_PT1, 1, &p1));
     CHECK(p1.attn == 0 && p1.own_softmax == 0);   /* softmax alone: its own one-input kernel */
-    CHECK(plan_counts("vit_b_16", JC_RUNTIME_COMPILED, 1, &c));
+    CHECK(plan_counts("vit_b_16", JCI_RUNTIME_COMPILED, 1, &c));
     /* compiled fuses each residual add with the layer norm after it */
     CHECK(c.attn == 12 && c.kernels + 12 <= e.kernels);
     jci_eff_model em;
     jci_eff_plan pl;
     jc_diag d;
-    CHECK(jci_eff_resolve(db, JC_RUNTIME_ENGINE, 0, &em, &d) == JC_OK);
+    CHECK(jci_eff_resolve(db, JCI_RUNTIME_ENGINE, 0, &em, &d) == JC_OK);
     CHECK(jci_eff_plan_build(&em, NULL, 2, 1, NULL, &pl) == JC_ERR_USAGE);
 }
 
 static void test_conv_side_kernels(void)
 {
     counts e, f, c;
-    if (!plan_counts("resnet50", JC_RUNTIME_EAGER, 1, &e)) return;
+    if (!plan_counts("resnet50", JCI_RUNTIME_EAGER, 1, &e)) return;
     /* every convolution: the folded batch norm's kernel + the two NCHW
      * transforms on tensor cores; only the first at fp32; none compiled */
     CHECK(e.convs == 53 && e.side_convs == 53 && e.side_kernels == 3 * 53);
-    CHECK(plan_counts("resnet50", JC_RUNTIME_EAGER, 0, &f));
+    CHECK(plan_counts("resnet50", JCI_RUNTIME_EAGER, 0, &f));
     CHECK(f.side_kernels == 53);
-    CHECK(plan_counts("resnet50", JC_RUNTIME_COMPILED, 1, &c));
+    CHECK(plan_counts("resnet50", JCI_RUNTIME_COMPILED, 1, &c));
     CHECK(c.side_kernels == 0);
 }
 
@@ -104,8 +104,8 @@ static void test_gemm_model(void)
 {
     jci_eff_model m;
     jc_diag d;
-    CHECK(jci_eff_resolve(db, JC_RUNTIME_EAGER, 0, &m, &d) == JC_OK);
-    double P = 100e12, eta = m.v[JC_EFF_ETA_MATRIX].central, fill = m.v[JC_EFF_FILL_S].central;
+    CHECK(jci_eff_resolve(db, JCI_RUNTIME_EAGER, 0, &m, &d) == JC_OK);
+    double P = 100e12, eta = m.v[JCI_EFF_ETA_MATRIX].central, fill = m.v[JCI_EFF_FILL_S].central;
     jci_eff_device dv = {P, 20e12, 1e12, 1, 8, 64, 0, 0};
     /* 8192 x 8192 x 8192: 64 x 128 = 8192 tiles of 128 x 64, 128 full
      * waves over 64 SMs, aligned: (F + P eta fill) / (P eta) */
@@ -123,14 +123,14 @@ static void test_gemm_model(void)
      * CUDA cores at the vector peak */
     jc_gemm_shape dw = {100000, 4, 36, 32};
     double tv = jci_eff_gemm_compute_s(&m, &dv, &dw, 1);
-    CHECK(fabs(tv - 2.0 * 100000 * 4 * 36 * 32 / (20e12 * m.v[JC_EFF_ETA_VECTOR].central)) < 1e-9 * tv);
+    CHECK(fabs(tv - 2.0 * 100000 * 4 * 36 * 32 / (20e12 * m.v[JCI_EFF_ETA_VECTOR].central)) < 1e-9 * tv);
     /* the whole kernel: operands at 2 bytes, memory term, launch floor */
     jci_node_time nt;
     jc_gemm_shape tiny = {8, 8, 8, 1};
     jci_eff_gemm_time(&m, &dv, &tiny, -1, 2, 1, &nt);
     /* (its padded tile and fill take 2 us: below the launch floor) */
     CHECK(nt.bytes == 3 * 64 * 2 &&
-          fabs(nt.t - fmax(m.v[JC_EFF_LAUNCH_S].central, jci_eff_gemm_compute_s(&m, &dv, &tiny, 1))) < 1e-15);
+          fabs(nt.t - fmax(m.v[JCI_EFF_LAUNCH_S].central, jci_eff_gemm_compute_s(&m, &dv, &tiny, 1))) < 1e-15);
     CHECK(jci_eff_gemm_compute_s(&m, &dv, &tiny, 1) < 2 * fill + 1e-12);
     /* slow corner no faster than central, fast corner no slower */
     CHECK(jci_eff_gemm_compute_s(&m, &dv, &g, 2) >= t && jci_eff_gemm_compute_s(&m, &dv, &g, 0) <= t);
@@ -143,13 +143,13 @@ static void test_cpu_kernel_path(void)
 {
     jci_eff_model m, e;
     jc_diag d;
-    CHECK(jci_eff_resolve(db, JC_RUNTIME_COMPILED, 1, &m, &d) == JC_OK);
-    CHECK(m.cpu_path && !strcmp(m.id[JC_EFF_ETA_MATRIX], "cpu_kernel_eta_matrix") &&
-          !strcmp(m.id[JC_EFF_LAUNCH_S], "cpu_kernel_call_s") && !strcmp(m.id[JC_EFF_ETA_BW], "kernel_eta_bw"));
-    CHECK(jci_eff_resolve(db, JC_RUNTIME_ENGINE, 1, &e, &d) == JC_OK);
-    CHECK(!e.cpu_path && !strcmp(e.id[JC_EFF_ETA_MATRIX], "runtime_engine_eta_matrix"));
-    double P = 3e12, eta = m.v[JC_EFF_ETA_MATRIX].central, fill = m.v[JC_EFF_FILL_S].central;
-    double call = m.v[JC_EFF_LAUNCH_S].central;
+    CHECK(jci_eff_resolve(db, JCI_RUNTIME_COMPILED, 1, &m, &d) == JC_OK);
+    CHECK(m.cpu_path && !strcmp(m.id[JCI_EFF_ETA_MATRIX], "cpu_kernel_eta_matrix") &&
+          !strcmp(m.id[JCI_EFF_LAUNCH_S], "cpu_kernel_call_s") && !strcmp(m.id[JCI_EFF_ETA_BW], "kernel_eta_bw"));
+    CHECK(jci_eff_resolve(db, JCI_RUNTIME_ENGINE, 1, &e, &d) == JC_OK);
+    CHECK(!e.cpu_path && !strcmp(e.id[JCI_EFF_ETA_MATRIX], "runtime_engine_eta_matrix"));
+    double P = 3e12, eta = m.v[JCI_EFF_ETA_MATRIX].central, fill = m.v[JCI_EFF_FILL_S].central;
+    double call = m.v[JCI_EFF_LAUNCH_S].central;
     jci_eff_device cpu = {P, P, 100e9, 0, 0, 0, 0, 0};
     /* N = 96 on a CPU: no tile padding (a GPU's 64-wide tiles would hold
      * 96 / 128 useful columns) */
@@ -173,11 +173,11 @@ static void test_sustained_bandwidth(void)
 {
     jci_eff_model m;
     jc_diag d;
-    CHECK(jci_eff_resolve(db, JC_RUNTIME_COMPILED, 1, &m, &d) == JC_OK);
+    CHECK(jci_eff_resolve(db, JCI_RUNTIME_COMPILED, 1, &m, &d) == JC_OK);
     /* eta_bw and latency set by hand: 0.9 [0.8-1], 1 us */
-    m.v[JC_EFF_ETA_BW] = (jc_range){0.8, 0.9, 1.0};
-    m.v[JC_EFF_LAT_S] = (jc_range){1e-6, 1e-6, 1e-6};
-    m.v[JC_EFF_LAUNCH_S] = (jc_range){0, 0, 0};
+    m.v[JCI_EFF_ETA_BW] = (jc_range){0.8, 0.9, 1.0};
+    m.v[JCI_EFF_LAT_S] = (jc_range){1e-6, 1e-6, 1e-6};
+    m.v[JCI_EFF_LAUNCH_S] = (jc_range){0, 0, 0};
     jci_eff_device dv = {3e12, 3e12, 100e9, 0, 0, 0, 0, 0};
     CHECK(fabs(jci_eff_bw(&m, &dv, 1) - 90e9) < 1 && fabs(jci_eff_bw(&m, &dv, 2) - 80e9) < 1 &&
           fabs(jci_eff_bw(&m, &dv, 0) - 100e9) < 1);
@@ -190,7 +190,7 @@ static void test_sustained_bandwidth(void)
     jci_node_time nt;
     jc_gemm_shape copy = {1, 1, 1, 1};
     jci_eff_gemm_time(&m, &dv, &copy, 56e6, 4, 1, &nt);
-    CHECK(nt.bound == JC_BOUND_MEMORY && fabs(nt.t - 56.1e6 / 56e9) < 1e-12);
+    CHECK(nt.bound == JCI_BOUND_MEMORY && fabs(nt.t - 56.1e6 / 56e9) < 1e-12);
 }
 
 /* Time of node i on dv (central) with plan p, forward or backward. */
@@ -225,7 +225,7 @@ static bool pt1_plan_open(pt1_plan *t, const char *path, int64_t batch)
         return false;
     }
     t->a = jci_arena_new();
-    CHECK(t->a && jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, 0, &t->m, &d) == JC_OK &&
+    CHECK(t->a && jci_eff_resolve(db, JCI_RUNTIME_EAGER_PT1, 0, &t->m, &d) == JC_OK &&
           jci_eff_plan_build(&t->m, t->an, 2, 1, t->a, &t->p) == JC_OK);
     return true;
 }
@@ -248,7 +248,7 @@ static void test_backward_and_l2(void)
     jci_eff_device dv = {100e12, 20e12, 1e12, 1, 8, 64, 0, 0};
     int xf = 0, l2 = 0, bwd = 0;
     for (size_t i = 0; a && i < an->n_nodes; i++) {
-        if (!an->nodes[i].counted || p.role[i] == JC_PLAN_FUSED) continue;
+        if (!an->nodes[i].counted || p.role[i] == JCI_PLAN_FUSED) continue;
         if (p.xform_bytes[i] > 0 && !xf) {
             /* the backward's transforms: removing them saves their traffic
              * over the bandwidth (and more: two more kernels) */
@@ -256,7 +256,7 @@ static void test_backward_and_l2(void)
             p.xform_bytes[i] = 0;
             double t0 = node_t(&m, &dv, an, &p, i, 1);
             p.xform_bytes[i] = x;
-            xf = t - t0 >= x / (dv.bw * m.v[JC_EFF_ETA_BW].central) * 0.999;
+            xf = t - t0 >= x / (dv.bw * m.v[JCI_EFF_ETA_BW].central) * 0.999;
         }
         if (p.l2_bytes[i] > 0 && an->nodes[i].cost.cls != JC_CLASS_MATRIX && !l2) {
             /* an input the previous kernel wrote: from the L2 when it fits */
@@ -271,8 +271,8 @@ static void test_backward_and_l2(void)
             /* every backward kernel's time over kernel_eta_backward */
             double t = node_t(&m, &dv, an, &p, i, 1);
             jci_eff_model h = m;
-            h.v[JC_EFF_ETA_BWD] = (jc_range){0.5, 0.5, 0.5};
-            double e = m.v[JC_EFF_ETA_BWD].central;
+            h.v[JCI_EFF_ETA_BWD] = (jc_range){0.5, 0.5, 0.5};
+            double e = m.v[JCI_EFF_ETA_BWD].central;
             bwd = t > 0 && fabs(node_t(&h, &dv, an, &p, i, 1) - t * e / 0.5) < 1e-12 * t &&
                   node_t(&h, &dv, an, &p, i, 0) == node_t(&m, &dv, an, &p, i, 0);
         }
@@ -292,7 +292,7 @@ static void test_norm_backward(void)
     jci_arena *a = pl.a;
     int norms = 0, soft_extra = 0;
     for (size_t i = 0; a && i < an->n_nodes; i++) {
-        if (p.role[i] != JC_PLAN_GROUP) continue;
+        if (p.role[i] != JCI_PLAN_GROUP) continue;
         /* a layer norm's group (head ReduceMean): its reduction pass,
          * 2 x what it writes; a softmax (unfused under pytorch-1): none */
         if (!strcmp(an->nodes[i].node->op_type, "ReduceMean"))

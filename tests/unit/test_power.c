@@ -35,27 +35,27 @@ static void test_power_equation(void)
     CHECK(jci_power_model_resolve(db, a100, &pm, &d) == JC_OK);
     pm.idle_w = (jc_range){40, 50, 60};
     pm.tdp_w = (jc_range){400, 400, 400};
-    double kc = pm.k[JC_PW_K_COMPUTE].central, km = pm.k[JC_PW_K_MEMORY].central;
+    double kc = pm.k[JCI_PW_K_COMPUTE].central, km = pm.k[JCI_PW_K_MEMORY].central;
     /* hand-computed: idle + (tdp - idle) (1 - exp(-(kc*0.3 + km*0.5))) */
     double want = 50 + 350 * (1 - exp(-(kc * 0.3 + km * 0.5)));
-    CHECK_NEAR(jci_power_device_w(&pm, 0.3, 0.5, JC_POWER_BUSY, 1), want, 1e-12);
+    CHECK_NEAR(jci_power_device_w(&pm, 0.3, 0.5, JCI_POWER_BUSY, 1), want, 1e-12);
     /* nothing running: idle; utilisation clamps at 1; never above TDP */
-    CHECK_NEAR(jci_power_device_w(&pm, 0, 0, JC_POWER_BUSY, 1), 50, 1e-12);
-    CHECK(jci_power_device_w(&pm, 5, 5, JC_POWER_BUSY, 2) <= 400);
-    CHECK_NEAR(jci_power_device_w(&pm, 5, 5, JC_POWER_BUSY, 1),
-               jci_power_device_w(&pm, 1, 1, JC_POWER_BUSY, 1), 1e-12);
+    CHECK_NEAR(jci_power_device_w(&pm, 0, 0, JCI_POWER_BUSY, 1), 50, 1e-12);
+    CHECK(jci_power_device_w(&pm, 5, 5, JCI_POWER_BUSY, 2) <= 400);
+    CHECK_NEAR(jci_power_device_w(&pm, 5, 5, JCI_POWER_BUSY, 1),
+               jci_power_device_w(&pm, 1, 1, JCI_POWER_BUSY, 1), 1e-12);
     /* a waiting device draws idle; launch-bound near idle, below busy work */
-    CHECK_NEAR(jci_power_device_w(&pm, 0.9, 0.9, JC_POWER_IDLE, 1), 50, 1e-12);
-    double pl = jci_power_device_w(&pm, 0, 0, JC_POWER_LAUNCH, 1);
+    CHECK_NEAR(jci_power_device_w(&pm, 0.9, 0.9, JCI_POWER_IDLE, 1), 50, 1e-12);
+    double pl = jci_power_device_w(&pm, 0, 0, JCI_POWER_LAUNCH, 1);
     CHECK(pl > 50 && pl < 50 + 0.3 * 350);
-    CHECK(pl < jci_power_device_w(&pm, 0.3, 0.3, JC_POWER_BUSY, 1));
+    CHECK(pl < jci_power_device_w(&pm, 0.3, 0.3, JCI_POWER_BUSY, 1));
     /* corners bracket the central figure */
-    CHECK(jci_power_device_w(&pm, 0.2, 0.2, JC_POWER_BUSY, 0) <= jci_power_device_w(&pm, 0.2, 0.2, JC_POWER_BUSY, 1));
-    CHECK(jci_power_device_w(&pm, 0.2, 0.2, JC_POWER_BUSY, 2) >= jci_power_device_w(&pm, 0.2, 0.2, JC_POWER_BUSY, 1));
+    CHECK(jci_power_device_w(&pm, 0.2, 0.2, JCI_POWER_BUSY, 0) <= jci_power_device_w(&pm, 0.2, 0.2, JCI_POWER_BUSY, 1));
+    CHECK(jci_power_device_w(&pm, 0.2, 0.2, JCI_POWER_BUSY, 2) >= jci_power_device_w(&pm, 0.2, 0.2, JCI_POWER_BUSY, 1));
     /* TPUs take their own constants */
     const jc_device *tpu = dev("google-tpu-v2");
     CHECK(tpu && jci_power_model_resolve(db, tpu, &pm, &d) == JC_OK);
-    CHECK(tpu && !strcmp(pm.id[JC_PW_K_COMPUTE], "power_k_compute_tpu"));
+    CHECK(tpu && !strcmp(pm.id[JCI_PW_K_COMPUTE], "power_k_compute_tpu"));
 }
 
 static void test_memory_type_and_limit(void)
@@ -75,9 +75,9 @@ static void test_memory_type_and_limit(void)
     CHECK(pm.mem_w == 0 && pm.limit_w == 0);
     pm.idle_w = (jc_range){50, 50, 50};
     pm.tdp_w = (jc_range){400, 400, 400};
-    double p0 = jci_power_device_w(&pm, 0.3, 0.5, JC_POWER_BUSY, 1);
+    double p0 = jci_power_device_w(&pm, 0.3, 0.5, JCI_POWER_BUSY, 1);
     pm.mem_w = 60;   /* 60 W at full bandwidth: half of it at u_m = 0.5 */
-    CHECK_NEAR(jci_power_device_w(&pm, 0.3, 0.5, JC_POWER_BUSY, 1), p0 + 30, 1e-12);
+    CHECK_NEAR(jci_power_device_w(&pm, 0.3, 0.5, JCI_POWER_BUSY, 1), p0 + 30, 1e-12);
     CHECK_NEAR(jci_power_uncapped_w(&pm, 0.3, 0.5, 1), p0 + 30, 1e-12);
     /* no limit: full clocks */
     CHECK_NEAR(jci_power_cap_clock(&pm, 1, 1, 1), 1, 1e-12);
@@ -86,23 +86,23 @@ static void test_memory_type_and_limit(void)
     pm.limit_w = 200;
     double pu = jci_power_uncapped_w(&pm, 1, 1, 1);
     CHECK(pu > 200);
-    CHECK_NEAR(jci_power_device_w(&pm, 1, 1, JC_POWER_BUSY, 1), 200, 1e-12);
+    CHECK_NEAR(jci_power_device_w(&pm, 1, 1, JCI_POWER_BUSY, 1), 200, 1e-12);
     /* without boost_w the die's draw at boost is the TDP-scaled one */
     CHECK_NEAR(jci_power_cap_clock(&pm, 1, 1, 1), cbrt(150 / (pu - 50)), 1e-12);
     CHECK_NEAR(jci_power_cap_clock(&pm, 0, 0, 1), 1, 1e-12);
     /* a limit at the TDP caps power but keeps the design-point clocks */
     pm.limit_w = 400;
     CHECK_NEAR(jci_power_cap_clock(&pm, 1, 1, 1), 1, 1e-12);
-    CHECK_NEAR(jci_power_device_w(&pm, 1, 1, JC_POWER_BUSY, 1), 400, 1e-12);
+    CHECK_NEAR(jci_power_device_w(&pm, 1, 1, JCI_POWER_BUSY, 1), 400, 1e-12);
     pm.limit_w = 200;
-    CHECK_NEAR(jci_power_device_w(&pm, 0, 0, JC_POWER_IDLE, 1), 50, 1e-12);
+    CHECK_NEAR(jci_power_device_w(&pm, 0, 0, JCI_POWER_IDLE, 1), 50, 1e-12);
     /* a limit above the TDP lifts the ceiling (a part configured for more) */
     pm.mem_w = 0;
     pm.limit_w = 0;
     double at_tdp = jci_power_uncapped_w(&pm, 1, 0, 1);
     pm.limit_w = 500;
     CHECK(jci_power_uncapped_w(&pm, 1, 0, 1) > at_tdp);
-    CHECK(jci_power_device_w(&pm, 5, 5, JC_POWER_BUSY, 1) <= 500);
+    CHECK(jci_power_device_w(&pm, 5, 5, JCI_POWER_BUSY, 1) <= 500);
 }
 
 /* The clocks at a power cap from the die's power at boost (power.h):
@@ -113,8 +113,8 @@ static void test_cap_clock_boost(void)
     memset(&pm, 0, sizeof pm);
     pm.idle_w = (jc_range){50, 50, 50};
     pm.tdp_w = (jc_range){250, 250, 250};
-    pm.k[JC_PW_K_COMPUTE] = (jc_range){log(4), log(4), log(4)};
-    pm.k[JC_PW_K_MEMORY] = (jc_range){0, 0, 0};
+    pm.k[JCI_PW_K_COMPUTE] = (jc_range){log(4), log(4), log(4)};
+    pm.k[JCI_PW_K_MEMORY] = (jc_range){0, 0, 0};
     CHECK_NEAR(jci_power_activity(&pm, 1, 0, 1), 0.75, 1e-12);
     /* hand-computed cases: {B, L, DRAM W at full bandwidth, u_m, f_cap / f_boost} */
     static const struct { double boost, limit, mem, um, ratio; } cases[] = {
@@ -233,13 +233,13 @@ static void test_host_class_defaults(void)
     CHECK_STR(jci_host_class_name(jci_host_class_default(dev("nvidia-a100-sxm4-80gb"), 64)), "server-8");
     CHECK_STR(jci_host_class_name(jci_host_class_default(dev("google-tpu-v3"), 8)), "tpu-host");
     CHECK_STR(jci_host_class_name(jci_host_class_default(dev("nvidia-jetson-xavier-nx"), 1)), "embedded-module");
-    CHECK(jci_host_class_hosts(JC_HOSTCLASS_EMBEDDED, 2) == 2);
-    CHECK(jci_host_class_parse("SERVER-4") == JC_HOSTCLASS_SERVER4);
-    CHECK(jci_host_class_parse("rack") == JC_HOSTCLASS_COUNT);
+    CHECK(jci_host_class_hosts(JCI_HOSTCLASS_EMBEDDED, 2) == 2);
+    CHECK(jci_host_class_parse("SERVER-4") == JCI_HOSTCLASS_SERVER4);
+    CHECK(jci_host_class_parse("rack") == JCI_HOSTCLASS_COUNT);
     const jc_constant *none, *none_idle;
     jc_diag dn;
-    CHECK(jci_host_class_resolve(db, JC_HOSTCLASS_NONE, &none, &none_idle, &dn) == JC_ERR_USAGE);
-    for (int c = JC_HOSTCLASS_WORKSTATION; c < JC_HOSTCLASS_COUNT; c++) {
+    CHECK(jci_host_class_resolve(db, JCI_HOSTCLASS_NONE, &none, &none_idle, &dn) == JC_ERR_USAGE);
+    for (int c = JCI_HOSTCLASS_WORKSTATION; c < JCI_HOSTCLASS_COUNT; c++) {
         const jc_constant *busy, *idle;
         jc_diag d;
         CHECK(jci_host_class_resolve(db, (jci_host_class)c, &busy, &idle, &d) == JC_OK);
@@ -250,71 +250,71 @@ static void test_host_class_defaults(void)
 
 static void test_runtime_profiles(void)
 {
-    CHECK(jci_runtime_parse("Engine") == JC_RUNTIME_ENGINE);
-    CHECK(jci_runtime_parse("fast") == JC_RUNTIME_COUNT);
-    for (int r = 0; r < JC_RUNTIME_COUNT; r++) {
+    CHECK(jci_runtime_parse("Engine") == JCI_RUNTIME_ENGINE);
+    CHECK(jci_runtime_parse("fast") == JCI_RUNTIME_COUNT);
+    for (int r = 0; r < JCI_RUNTIME_COUNT; r++) {
         jci_eff_model m;
         jc_diag d;
         CHECK(jci_eff_resolve(db, (jci_runtime)r, 0, &m, &d) == JC_OK);
-        for (int i = 0; i < JC_EFF_N; i++)
+        for (int i = 0; i < JCI_EFF_N; i++)
             CHECK(m.src[i] && m.src[i]->value.source && m.v[i].low <= m.v[i].central &&
                   m.v[i].central <= m.v[i].high);
     }
     jci_eff_model e, g;
     jc_diag d;
-    jci_eff_resolve(db, JC_RUNTIME_EAGER, 0, &e, &d);
-    jci_eff_resolve(db, JC_RUNTIME_ENGINE, 0, &g, &d);
+    jci_eff_resolve(db, JCI_RUNTIME_EAGER, 0, &e, &d);
+    jci_eff_resolve(db, JCI_RUNTIME_ENGINE, 0, &g, &d);
     CHECK(!e.fuse_vector_memory && g.fuse_vector_memory);
     /* the framework runtimes share one set of kernel efficiencies */
     jci_eff_model c, p1;
-    jci_eff_resolve(db, JC_RUNTIME_COMPILED, 0, &c, &d);
-    jci_eff_resolve(db, JC_RUNTIME_EAGER_PT1, 0, &p1, &d);
-    CHECK(c.src[JC_EFF_ETA_MATRIX] == e.src[JC_EFF_ETA_MATRIX] && p1.src[JC_EFF_ETA_BW] == e.src[JC_EFF_ETA_BW]);
-    CHECK(jci_runtime_parse("eager-pt1") == JC_RUNTIME_EAGER_PT1);
+    jci_eff_resolve(db, JCI_RUNTIME_COMPILED, 0, &c, &d);
+    jci_eff_resolve(db, JCI_RUNTIME_EAGER_PT1, 0, &p1, &d);
+    CHECK(c.src[JCI_EFF_ETA_MATRIX] == e.src[JCI_EFF_ETA_MATRIX] && p1.src[JCI_EFF_ETA_BW] == e.src[JCI_EFF_ETA_BW]);
+    CHECK(jci_runtime_parse("eager-pt1") == JCI_RUNTIME_EAGER_PT1);
     /* profiles are named by their software; the former names are aliases */
-    CHECK(jci_runtime_parse("pytorch") == JC_RUNTIME_EAGER && jci_runtime_parse("PyTorch-1") == JC_RUNTIME_EAGER_PT1);
-    CHECK(jci_runtime_parse("torch-compile") == JC_RUNTIME_COMPILED && jci_runtime_parse("tensorrt") == JC_RUNTIME_ENGINE);
-    CHECK(jci_runtime_parse("compiled") == JC_RUNTIME_COMPILED && jci_runtime_is_alias("compiled"));
+    CHECK(jci_runtime_parse("pytorch") == JCI_RUNTIME_EAGER && jci_runtime_parse("PyTorch-1") == JCI_RUNTIME_EAGER_PT1);
+    CHECK(jci_runtime_parse("torch-compile") == JCI_RUNTIME_COMPILED && jci_runtime_parse("tensorrt") == JCI_RUNTIME_ENGINE);
+    CHECK(jci_runtime_parse("compiled") == JCI_RUNTIME_COMPILED && jci_runtime_is_alias("compiled"));
     CHECK(!jci_runtime_is_alias("pytorch") && !jci_runtime_is_alias("nonsense"));
-    CHECK(jci_runtime_parse("fastest-stack") == JC_RUNTIME_COUNT);
-    CHECK(!strcmp(jci_runtime_name(JC_RUNTIME_EAGER_PT1), "pytorch-1") && jci_runtime_software(JC_RUNTIME_ENGINE));
+    CHECK(jci_runtime_parse("fastest-stack") == JCI_RUNTIME_COUNT);
+    CHECK(!strcmp(jci_runtime_name(JCI_RUNTIME_EAGER_PT1), "pytorch-1") && jci_runtime_software(JCI_RUNTIME_ENGINE));
     /* each profile's kernel path, as runtimes.def gives it */
-    CHECK(jci_runtime_kind(JC_RUNTIME_EAGER) == JC_RTK_EAGER && jci_runtime_kind(JC_RUNTIME_COMPILED) == JC_RTK_COMPILED);
-    CHECK(jci_runtime_kind(JC_RUNTIME_ENGINE) == JC_RTK_ENGINE && jci_runtime_kind(JC_RUNTIME_EAGER_PT1) == JC_RTK_EAGER_PT1);
-    CHECK(jci_runtime_kind(JC_RUNTIME_COUNT) == JC_RTK_EAGER);
-    CHECK(g.v[JC_EFF_LAUNCH_S].central < e.v[JC_EFF_LAUNCH_S].central);
+    CHECK(jci_runtime_kind(JCI_RUNTIME_EAGER) == JCI_RTK_EAGER && jci_runtime_kind(JCI_RUNTIME_COMPILED) == JCI_RTK_COMPILED);
+    CHECK(jci_runtime_kind(JCI_RUNTIME_ENGINE) == JCI_RTK_ENGINE && jci_runtime_kind(JCI_RUNTIME_EAGER_PT1) == JCI_RTK_EAGER_PT1);
+    CHECK(jci_runtime_kind(JCI_RUNTIME_COUNT) == JCI_RTK_EAGER);
+    CHECK(g.v[JCI_EFF_LAUNCH_S].central < e.v[JCI_EFF_LAUNCH_S].central);
     /* each row names the devices and modes its software runs (runtimes.def):
      * TensorRT runs inference on NVIDIA GPUs and Jetson SoCs, not training,
      * not on a CPU; the frameworks run both modes anywhere */
-    CHECK(g.kind == JC_RTK_ENGINE && c.kind == JC_RTK_COMPILED && p1.kind == JC_RTK_EAGER_PT1);
-    CHECK(jci_runtime_fits(JC_RUNTIME_ENGINE, JC_DEVICE_GPU, 0) && jci_runtime_fits(JC_RUNTIME_ENGINE, JC_DEVICE_SOC, 0));
-    CHECK(!jci_runtime_fits(JC_RUNTIME_ENGINE, JC_DEVICE_GPU, 1) && !jci_runtime_fits(JC_RUNTIME_ENGINE, JC_DEVICE_CPU, 0));
-    CHECK(jci_runtime_fits(JC_RUNTIME_EAGER, JC_DEVICE_TPU, 1) && !jci_runtime_fits(JC_RUNTIME_COUNT, JC_DEVICE_GPU, 1));
+    CHECK(g.kind == JCI_RTK_ENGINE && c.kind == JCI_RTK_COMPILED && p1.kind == JCI_RTK_EAGER_PT1);
+    CHECK(jci_runtime_fits(JCI_RUNTIME_ENGINE, JC_DEVICE_GPU, 0) && jci_runtime_fits(JCI_RUNTIME_ENGINE, JC_DEVICE_SOC, 0));
+    CHECK(!jci_runtime_fits(JCI_RUNTIME_ENGINE, JC_DEVICE_GPU, 1) && !jci_runtime_fits(JCI_RUNTIME_ENGINE, JC_DEVICE_CPU, 0));
+    CHECK(jci_runtime_fits(JCI_RUNTIME_EAGER, JC_DEVICE_TPU, 1) && !jci_runtime_fits(JCI_RUNTIME_COUNT, JC_DEVICE_GPU, 1));
     char buf[256];
     CHECK(strstr(jci_runtime_list(JC_DEVICE_GPU, 0, buf, sizeof buf), "pytorch, torch-compile, tensorrt") == buf);
     CHECK(!strstr(jci_runtime_list(JC_DEVICE_GPU, 1, buf, sizeof buf), "tensorrt"));
     CHECK(!strncmp(jci_runtime_numbered(buf, sizeof buf), "0 pytorch, 1 torch-compile, 2 tensorrt, 3 pytorch-1", 50));
     /* the training stacks (issue 39): megatron and deepspeed train on GPUs
      * only, jax-xla runs on TPUs, cnn-tuned on GPUs; their step rows */
-    CHECK(jci_runtime_fits(JC_RUNTIME_MEGATRON, JC_DEVICE_GPU, 1) && !jci_runtime_fits(JC_RUNTIME_MEGATRON, JC_DEVICE_GPU, 0));
-    CHECK(jci_runtime_fits(JC_RUNTIME_JAX_XLA, JC_DEVICE_TPU, 1) && !jci_runtime_fits(JC_RUNTIME_CNN_TUNED, JC_DEVICE_TPU, 1));
-    CHECK(!jci_runtime_fits(JC_RUNTIME_DEEPSPEED, JC_DEVICE_CPU, 1));
-    const jci_rt_train *mt = jci_runtime_train(JC_RUNTIME_MEGATRON), *pt = jci_runtime_train(JC_RUNTIME_EAGER);
+    CHECK(jci_runtime_fits(JCI_RUNTIME_MEGATRON, JC_DEVICE_GPU, 1) && !jci_runtime_fits(JCI_RUNTIME_MEGATRON, JC_DEVICE_GPU, 0));
+    CHECK(jci_runtime_fits(JCI_RUNTIME_JAX_XLA, JC_DEVICE_TPU, 1) && !jci_runtime_fits(JCI_RUNTIME_CNN_TUNED, JC_DEVICE_TPU, 1));
+    CHECK(!jci_runtime_fits(JCI_RUNTIME_DEEPSPEED, JC_DEVICE_CPU, 1));
+    const jci_rt_train *mt = jci_runtime_train(JCI_RUNTIME_MEGATRON), *pt = jci_runtime_train(JCI_RUNTIME_EAGER);
     CHECK(mt->fp8 && mt->overlap && mt->model_parallel == RT_MP_MEGATRON);
     CHECK(!pt->fp8 && !pt->overlap && pt->model_parallel == RT_MP_ANY && !strcmp(pt->step_eta, "train_step_eta"));
-    CHECK(jci_runtime_train(JC_RUNTIME_DEEPSPEED)->model_parallel == RT_MP_ZERO);
+    CHECK(jci_runtime_train(JCI_RUNTIME_DEEPSPEED)->model_parallel == RT_MP_ZERO);
     /* cnn-tuned: its own tensor-core efficiency at 16 bits, the frameworks'
      * at FP32 */
     jci_eff_model ct16, ct32;
-    CHECK(jci_eff_resolve(db, JC_RUNTIME_CNN_TUNED, 0, &ct16, &d) == JC_OK && jci_eff_tensor_matrix(db, 16, &ct16, &d) == JC_OK);
-    CHECK(jci_eff_resolve(db, JC_RUNTIME_CNN_TUNED, 0, &ct32, &d) == JC_OK && jci_eff_tensor_matrix(db, 32, &ct32, &d) == JC_OK);
-    CHECK(!strcmp(ct16.id[JC_EFF_ETA_MATRIX], "runtime_cnn_tuned_eta_tensor") &&
-          !strcmp(ct32.id[JC_EFF_ETA_MATRIX], "kernel_eta_matrix"));
-    CHECK(ct16.v[JC_EFF_ETA_MATRIX].central < ct32.v[JC_EFF_ETA_MATRIX].central && ct16.kind == JC_RTK_COMPILED);
-    CHECK(ct16.v[JC_EFF_LAUNCH_S].central == g.v[JC_EFF_LAUNCH_S].central);   /* CUDA graphs: the engine's floor */
+    CHECK(jci_eff_resolve(db, JCI_RUNTIME_CNN_TUNED, 0, &ct16, &d) == JC_OK && jci_eff_tensor_matrix(db, 16, &ct16, &d) == JC_OK);
+    CHECK(jci_eff_resolve(db, JCI_RUNTIME_CNN_TUNED, 0, &ct32, &d) == JC_OK && jci_eff_tensor_matrix(db, 32, &ct32, &d) == JC_OK);
+    CHECK(!strcmp(ct16.id[JCI_EFF_ETA_MATRIX], "runtime_cnn_tuned_eta_tensor") &&
+          !strcmp(ct32.id[JCI_EFF_ETA_MATRIX], "kernel_eta_matrix"));
+    CHECK(ct16.v[JCI_EFF_ETA_MATRIX].central < ct32.v[JCI_EFF_ETA_MATRIX].central && ct16.kind == JCI_RTK_COMPILED);
+    CHECK(ct16.v[JCI_EFF_LAUNCH_S].central == g.v[JCI_EFF_LAUNCH_S].central);   /* CUDA graphs: the engine's floor */
     /* a profile without a CPU path resolves the GPU ids even for a CPU */
     jci_eff_model gc;
-    CHECK(jci_eff_resolve(db, JC_RUNTIME_ENGINE, 1, &gc, &d) == JC_OK && !gc.cpu_path);
+    CHECK(jci_eff_resolve(db, JCI_RUNTIME_ENGINE, 1, &gc, &d) == JC_OK && !gc.cpu_path);
 }
 
 int main(void)

@@ -412,7 +412,7 @@ static void test_part_time_at_cap(void)
     memset(&pm, 0, sizeof pm);
     pm.idle_w = (jc_range){50, 50, 50};
     pm.tdp_w = (jc_range){400, 400, 400};
-    pm.k[JC_PW_K_COMPUTE] = (jc_range){4 * log(2), 4 * log(2), 4 * log(2)};
+    pm.k[JCI_PW_K_COMPUTE] = (jc_range){4 * log(2), 4 * log(2), 4 * log(2)};
     pm.boost_w = 500;
     pm.limit_w = 200;
     double r, peak = 1e12, bw = 1e12;

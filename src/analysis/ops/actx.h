@@ -3,8 +3,8 @@
  * operator rules call back into: the result arena, value names,
  * --assume bindings, data-dependence and overflow reporting.
  */
-#ifndef JC_ACTX_H
-#define JC_ACTX_H
+#ifndef JCI_ACTX_H
+#define JCI_ACTX_H
 
 #include "analysis/ops/ops.h"
 

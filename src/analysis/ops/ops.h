@@ -14,8 +14,8 @@
  * and records the blocking symbols; arithmetic overflow is reported with
  * op_overflow(), which returns JC_ERR_RANGE naming the node.
  */
-#ifndef JC_OPS_H
-#define JC_OPS_H
+#ifndef JCI_OPS_H
+#define JCI_OPS_H
 
 #include "base/jc_internal.h"
 

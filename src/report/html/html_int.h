@@ -8,8 +8,8 @@
  * jci_html_esc (or esc_cut); every figure carries data-key / data-value
  * (jci_html_dattr) so tests/html.sh can check the page against the JSON.
  */
-#ifndef JC_REPORT_HTML_INT_H
-#define JC_REPORT_HTML_INT_H
+#ifndef JCI_REPORT_HTML_INT_H
+#define JCI_REPORT_HTML_INT_H
 
 #include "base/jc_internal.h"
 #include "base/fmt.h"
@@ -116,4 +116,4 @@ void jci_html_node_table(FILE *f, const jc_est_node *nodes, size_t n, const char
  * the trace's power chart with idle phases shaded); nothing without one. */
 void jci_html_measured_section(FILE *f, const jc_estimate *e);
 
-#endif /* JC_REPORT_HTML_INT_H */
+#endif /* JCI_REPORT_HTML_INT_H */
