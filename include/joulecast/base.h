@@ -68,6 +68,18 @@ typedef struct jc_diag {
 /* Human-readable name of a status ("model error", ...).  Static string. */
 const char *jc_status_name(jc_status st);
 
+/* Two value types every stage names (base, so that a file that uses them
+ * needs no later stage's header): the precisions of peak throughput and
+ * energy per operation (int8/int4 in TOPS; jc_precision_name, hwdb.h), and
+ * a ranged figure, low <= central <= high (the estimate's scenarios). */
+typedef enum jc_precision {
+    JC_PREC_FP64 = 0, JC_PREC_FP32, JC_PREC_TF32, JC_PREC_FP16,
+    JC_PREC_BF16, JC_PREC_FP8, JC_PREC_INT8, JC_PREC_INT4,
+    JC_PREC_COUNT
+} jc_precision;
+
+typedef struct jc_range { double low, central, high; } jc_range;
+
 /* ------------------------------------------------------------------ */
 /* Terminal-safe text and CSV cells (owner src/base/safetext.c)        */
 /* ------------------------------------------------------------------ */

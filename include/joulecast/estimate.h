@@ -7,10 +7,15 @@
 #define JOULECAST_ESTIMATE_H
 
 #include "base.h"
-#include "model.h"
 #include "analysis.h"
-#include "hwdb.h"
 #include "job.h"
+
+/* named by pointer only here: their headers define them (C11 allows the
+ * typedef twice), so a change to those headers does not rebuild the
+ * files that include only this one */
+typedef struct jc_device jc_device;
+typedef struct jc_hwdb jc_hwdb;
+typedef struct jc_region jc_region;
 
 JC_BEGIN_DECLS
 
@@ -121,8 +126,7 @@ jc_status jc_batch_check(double batch, const char *what, jc_diag *diag);
  * (always NUL-terminated); "" when the analysis is complete. */
 void jc_analysis_partial_words(const jc_analysis *an, char *buf, size_t cap);
 
-/* low <= central <= high. */
-typedef struct jc_range { double low, central, high; } jc_range;
+/* jc_range: include/joulecast/base.h */
 
 typedef enum jc_origin {
     JC_ORIGIN_USER = 0,     /* a command-line option or job-file key */

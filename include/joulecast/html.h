@@ -7,8 +7,13 @@
 #define JOULECAST_HTML_H
 
 #include "base.h"
-#include "estimate.h"
-#include "sweep.h"
+
+/* named by pointer only here: their headers define them (C11 allows the
+ * typedef twice), so a change to those headers does not rebuild the
+ * files that include only this one */
+typedef struct jc_compare_item jc_compare_item;
+typedef struct jc_estimate jc_estimate;
+typedef struct jc_sweep jc_sweep;
 
 JC_BEGIN_DECLS
 

@@ -51,13 +51,7 @@ typedef enum jc_device_kind {
     JC_DEVICE_ACCELERATOR = 3, JC_DEVICE_SOC = 4
 } jc_device_kind;
 
-/* Precisions of peak throughput and energy per operation (int8/int4 in
- * TOPS). */
-typedef enum jc_precision {
-    JC_PREC_FP64 = 0, JC_PREC_FP32, JC_PREC_TF32, JC_PREC_FP16,
-    JC_PREC_BF16, JC_PREC_FP8, JC_PREC_INT8, JC_PREC_INT4,
-    JC_PREC_COUNT
-} jc_precision;
+/* jc_precision: include/joulecast/base.h */
 
 /* "gpu", "cpu", ... / "fp64", "fp32", ...: static strings ("?" when out of
  * range). */

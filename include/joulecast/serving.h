@@ -7,10 +7,15 @@
 #define JOULECAST_SERVING_H
 
 #include "base.h"
-#include "hwdb.h"
-#include "job.h"
-#include "estimate.h"
-#include "workflows.h"
+
+/* named by pointer only here: their headers define them (C11 allows the
+ * typedef twice), so a change to those headers does not rebuild the
+ * files that include only this one */
+typedef struct jc_est_node jc_est_node;
+typedef struct jc_estimate jc_estimate;
+typedef struct jc_hwdb jc_hwdb;
+typedef struct jc_job jc_job;
+typedef struct jc_request jc_request;
 
 JC_BEGIN_DECLS
 
@@ -331,17 +336,8 @@ jc_status jc_report_serving_csv(const jc_serving *s, FILE *f, int header);
  * them.  Every figure's data-key is its path in jc_report_serving_json.
  * Errors: JC_ERR_USAGE (NULL argument), JC_ERR_NOMEM, JC_ERR_IO. */
 jc_status jc_report_serving_html(const jc_serving *s, FILE *f);
-/* The carbon statement of a serving estimate (src/report/statement.c):
- * model, workload (requests, prompt and output tokens), hardware and
- * parallelism, serving time, facility energy with its range, J per output
- * token (facility and devices), J per request with the prefill share,
- * PUE, grid intensity with dataset and year, emissions, joulecast and
- * hwdb versions and what reproduces it, every figure with its source in
- * a footnote; o as jc_report_statement (o->model: the config shown, NULL:
- * s->model).  Errors: JC_ERR_USAGE (NULL argument; JC_STMT_HF: the
- * model-card block describes training), JC_ERR_IO (write failed). */
-jc_status jc_report_serving_statement(const jc_serving *s, const jc_statement_opts *o,
-                                      jc_statement_format fmt, FILE *f, jc_diag *diag);
+/* jc_report_serving_statement: include/joulecast/workflows.h (the
+ * statements) */
 
 JC_END_DECLS
 #endif /* JOULECAST_SERVING_H */

@@ -7,12 +7,15 @@
 #define JOULECAST_SWEEP_H
 
 #include "base.h"
-#include "model.h"
-#include "analysis.h"
-#include "hwdb.h"
 #include "job.h"
 #include "estimate.h"
-#include "serving.h"
+
+/* named by pointer only here: their headers define them (C11 allows the
+ * typedef twice), so a change to those headers does not rebuild the
+ * files that include only this one */
+typedef struct jc_analysis jc_analysis;
+typedef struct jc_hwdb jc_hwdb;
+typedef struct jc_model jc_model;
 
 JC_BEGIN_DECLS
 

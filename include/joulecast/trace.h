@@ -7,9 +7,14 @@
 #define JOULECAST_TRACE_H
 
 #include "base.h"
-#include "job.h"
-#include "estimate.h"
-#include "workflows.h"
+
+/* named by pointer only here: their headers define them (C11 allows the
+ * typedef twice), so a change to those headers does not rebuild the
+ * files that include only this one */
+typedef struct jc_job jc_job;
+typedef struct jc_trace jc_trace;
+typedef struct jc_measurement jc_measurement;
+typedef struct jc_measurements jc_measurements;
 
 JC_BEGIN_DECLS
 

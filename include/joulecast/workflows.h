@@ -7,10 +7,15 @@
 #define JOULECAST_WORKFLOWS_H
 
 #include "base.h"
-#include "analysis.h"
-#include "hwdb.h"
 #include "job.h"
-#include "estimate.h"
+
+/* named by pointer only here: their headers define them (C11 allows the
+ * typedef twice), so a change to those headers does not rebuild the
+ * files that include only this one */
+typedef struct jc_analysis jc_analysis;
+typedef struct jc_estimate jc_estimate;
+typedef struct jc_hwdb jc_hwdb;
+typedef struct jc_serving jc_serving;
 
 JC_BEGIN_DECLS
 
@@ -60,6 +65,18 @@ typedef struct jc_statement_opts {
  * o->location), JC_ERR_IO (write failed). */
 jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
                               jc_statement_format fmt, FILE *f, jc_diag *diag);
+
+/* The carbon statement of a serving estimate (src/report/statement.c):
+ * model, workload (requests, prompt and output tokens), hardware and
+ * parallelism, serving time, facility energy with its range, J per output
+ * token (facility and devices), J per request with the prefill share,
+ * PUE, grid intensity with dataset and year, emissions, joulecast and
+ * hwdb versions and what reproduces it, every figure with its source in
+ * a footnote; o as jc_report_statement (o->model: the config shown, NULL:
+ * s->model).  Errors: JC_ERR_USAGE (NULL argument; JC_STMT_HF: the
+ * model-card block describes training), JC_ERR_IO (write failed). */
+jc_status jc_report_serving_statement(const jc_serving *s, const jc_statement_opts *o,
+                                      jc_statement_format fmt, FILE *f, jc_diag *diag);
 
 /* Extra columns of a CodeCarbon row (borrowed; NULL: empty/default). */
 typedef struct jc_codecarbon_opts {

@@ -31,6 +31,7 @@
  * of layers (mlp_only_layers, moe_layers, layer_types) are read once.
  */
 #include "base/jc_internal.h"
+#include "joulecast/serving.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -5,6 +5,7 @@
  * recount.
  */
 #include "base/jc_internal.h"
+#include "joulecast/analysis.h"
 
 static int64_t view(int64_t macs, int64_t flops, int64_t special, int64_t weighted,
                     int64_t fvx, jc_convention conv)

@@ -3,6 +3,7 @@
  * needs: dtype names and sizes, and which dtypes are floating point.
  */
 #include "base/jc_internal.h"
+#include "joulecast/model.h"
 
 static const struct { const char *name; int bits; } dtypes[JC_DT_COUNT_] = {
     [JC_DT_UNDEFINED] = {"undefined", 0}, [JC_DT_FLOAT] = {"float32", 32},

@@ -7,6 +7,8 @@
  * (jc_same_file, jci_output_not_input).
  */
 #include "base/jc_internal.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/bind.h"
 
 #include <errno.h>
 #include <stdint.h>

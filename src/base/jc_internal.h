@@ -6,24 +6,20 @@
 #ifndef JCI_INTERNAL_H
 #define JCI_INTERNAL_H
 
-/* the public declarations, stage by stage (not include/joulecast.h: a
- * change to it rebuilds its clients, not the library) */
+/* the public base (jc_status, jc_diag, jc_range ...); a file includes
+ * the other include/joulecast/ headers it uses itself, so that a change to
+ * one rebuilds only the stages that use it (lint/public-header) */
 #include "joulecast/base.h"
-#include "joulecast/model.h"
-#include "joulecast/analysis.h"
-#include "joulecast/hwdb.h"
-#include "joulecast/job.h"
-#include "joulecast/estimate.h"
-#include "joulecast/trace.h"
-#include "joulecast/serving.h"
-#include "joulecast/ga.h"
-#include "joulecast/inspect.h"
-#include "joulecast/workflows.h"
-#include "joulecast/calibrate.h"
-#include "joulecast/sweep.h"
-#include "joulecast/html.h"
-#include "workflows/cmd_opts.h"   /* the commands' own options (internal) */
-#include "joulecast/bind.h"
+
+/* the later stages' types the declarations below name (C11 allows the
+ * typedef again where a file includes their header too) */
+typedef struct jc_analysis jc_analysis;
+typedef struct jc_arch jc_arch;
+typedef struct jc_device jc_device;
+typedef struct jc_estimate jc_estimate;
+typedef struct jc_hwdb jc_hwdb;
+typedef struct jc_job jc_job;
+typedef struct jc_sourced jc_sourced;
 
 #include <stdarg.h>
 #include <stdbool.h>

@@ -5,6 +5,7 @@
  * sources, model dims, Green-Algorithms tables).  See jc_internal.h.
  */
 #include "base/jc_internal.h"
+#include "joulecast/job.h"
 
 #include <stdio.h>
 #include <string.h>

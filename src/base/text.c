@@ -5,6 +5,7 @@
  * date a time stamp starts with, and UTF-8 validation.
  */
 #include "base/jc_internal.h"
+#include "joulecast/bind.h"
 
 #include <ctype.h>
 #include <errno.h>

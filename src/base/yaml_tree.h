@@ -8,6 +8,9 @@
 #define JCI_BASE_YAML_TREE_H
 
 #include "base/jc_internal.h"
+/* by pointer only (their public headers define them; a file that reads
+ * their fields includes that header itself) */
+typedef struct jc_source jc_source;
 
 /* Limits of the YAML reader (documented in docs/hwdb-schema.md). */
 #define HW_MAX_FILE_BYTES ((uint64_t)64 << 20)  /* 64 MiB per file */

@@ -12,6 +12,10 @@
  * sweep, hw and region are in src/bind/bind_workflows.c.
  */
 #include "bind/bind_int.h"
+#include "joulecast/serving.h"
+#include "joulecast/ga.h"
+#include "joulecast/html.h"
+#include "joulecast/bind.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -12,6 +12,7 @@
 
 #include "base/jc_internal.h"
 #include "job/reqset.h"
+#include "joulecast/hwdb.h"
 
 /* Value parsers: JC_OK, or JC_ERR_USAGE with a message naming key. */
 jc_status bind_bad(jc_diag *d, const char *key, const char *want, const char *val);

@@ -10,6 +10,15 @@
  * file's keys.
  */
 #include "bind/bind_int.h"
+#include "joulecast/workflows.h"
+#include "joulecast/trace.h"
+#include "joulecast/serving.h"
+#include "joulecast/sweep.h"
+#include "joulecast/calibrate.h"
+#include "joulecast/html.h"
+#include "joulecast/bind.h"
+#include "workflows/cmd_opts.h"
+#include "workflows/sweep_opts.h"
 
 #include <math.h>
 #include <stdlib.h>

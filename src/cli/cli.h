@@ -1,13 +1,17 @@
 /*
  * cli.h (cli) - what the command files of the joulecast CLI share: the command
  * table entry type, option parsing helpers and the diagnostic printer.
- * The CLI is a client of include/joulecast.h like any other.
+ * The CLI is a client of the public API like any other; each command file
+ * includes the include/joulecast/ headers it uses.
  */
 #ifndef JCI_CLI_H
 #define JCI_CLI_H
 
-#include "joulecast.h"
-#include "workflows/cmd_opts.h"   /* the commands' own options, shared with the bindings */
+#include "joulecast/base.h"
+/* by pointer only (their public headers define them; a file that reads
+ * their fields includes that header itself) */
+typedef struct jc_hwdb jc_hwdb;
+typedef struct jc_model jc_model;
 
 #include <stdbool.h>
 

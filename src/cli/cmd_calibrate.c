@@ -8,6 +8,9 @@
  * the prediction error before and after.  The fit is src/workflows/calibrate.c.
  */
 #include "cli/workflow.h"
+#include "joulecast/trace.h"
+#include "joulecast/calibrate.h"
+#include "joulecast/hwdb.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,6 +9,9 @@
  * jc_compare_run (src/workflows/compare.c), which the binding calls too.
  */
 #include "cli/jobopts.h"
+#include "joulecast/html.h"
+#include "joulecast/sweep.h"
+#include "joulecast/hwdb.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -8,6 +8,7 @@
  * src/report/estimate_read.c.
  */
 #include "cli/workflow.h"
+#include "joulecast/workflows.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,6 +10,11 @@
  */
 #include "cli/jobopts.h"
 #include "cli/workflow.h"
+#include "joulecast/html.h"
+#include "joulecast/bind.h"
+#include "joulecast/workflows.h"
+#include "joulecast/serving.h"
+#include "joulecast/hwdb.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
  * here; the arithmetic is src/workflows/ga.c, the report src/report/ga_report.c.
  */
 #include "cli/cli.h"
+#include "joulecast/ga.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,7 @@
  * which `region` shares.
  */
 #include "cli/lookup.h"
+#include "workflows/cmd_opts.h"
 
 #include <string.h>
 

@@ -7,6 +7,7 @@
  * Finding the bundled folder is src/cli/hwdb_open.c's job.
  */
 #include "cli/cli.h"
+#include "joulecast/hwdb.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,7 @@
  * holds, read without touching the weights.
  */
 #include "cli/cli.h"
+#include "joulecast/inspect.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,6 +6,7 @@
  * binding's; the command line around them is src/cli/lookup.c's.
  */
 #include "cli/lookup.h"
+#include "workflows/cmd_opts.h"
 
 /* region show CODE. */
 static int show(const jc_hwdb *db, const jci_lookup_opts *o, const jc_hw_filter *flt, int json)

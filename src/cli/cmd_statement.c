@@ -7,6 +7,9 @@
  * command line that reproduces it (src/report/statement.c renders).
  */
 #include "cli/workflow.h"
+#include "joulecast/workflows.h"
+#include "joulecast/serving.h"
+#include "workflows/cmd_opts.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,6 +10,8 @@
  * src/workflows/sweep_opts.c), as the binding parses them.
  */
 #include "cli/jobopts.h"
+#include "joulecast/html.h"
+#include "workflows/sweep_opts.h"
 
 #include <math.h>
 #include <stdlib.h>

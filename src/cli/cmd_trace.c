@@ -8,6 +8,8 @@
  * estimate --measured read them.
  */
 #include "cli/cli.h"
+#include "joulecast/trace.h"
+#include "joulecast/job.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -15,6 +15,7 @@
  * (`joulecast hwdb info` says which one a run uses and why).
  */
 #include "cli/cli.h"
+#include "joulecast/hwdb.h"
 
 #include <stdlib.h>
 #include <string.h>

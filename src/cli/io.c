@@ -8,6 +8,7 @@
  * first line of its VERSION file, see hwdb/README.md "Data version").
  */
 #include "cli/cli.h"
+#include "joulecast.h" /* JC_VERSION */
 
 #include <stdlib.h>
 #include <string.h>

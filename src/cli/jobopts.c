@@ -8,6 +8,7 @@
  * bindings use too.  See jobopts.h.
  */
 #include "cli/jobopts.h"
+#include "workflows/cmd_opts.h"
 
 #include <errno.h>
 #include <math.h>

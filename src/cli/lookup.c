@@ -8,6 +8,7 @@
  */
 #include "cli/lookup.h"
 #include "cli/jobopts.h"
+#include "workflows/cmd_opts.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,6 +9,8 @@
 #define JCI_CLI_LOOKUP_H
 
 #include "cli/cli.h"
+#include "joulecast/hwdb.h"
+#include "workflows/cmd_opts.h"
 
 /* What `list` or `show` does once the options are checked and the
  * database open: flt is hw's filter (zero for region); json: --json.

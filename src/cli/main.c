@@ -5,6 +5,7 @@
  */
 #include "cli/cli.h"
 #include "cli/jobopts.h"
+#include "joulecast/bind.h"
 
 #include <errno.h>
 #include <math.h>

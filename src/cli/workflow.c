@@ -3,6 +3,7 @@
  * calibrate, diff, estimate's codecarbon row): see workflow.h.
  */
 #include "cli/workflow.h"
+#include "joulecast/bind.h"
 
 #include <errno.h>
 #include <math.h>

@@ -14,6 +14,8 @@
 
 #include "base/jc_internal.h"
 #include "estimate/builder.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/estimate.h"
 
 /* One scenario (SC_LOW, SC_CENTRAL, SC_HIGH) of a model of the work. */
 typedef struct jci_acct_scn {

@@ -6,7 +6,10 @@
 #ifndef JCI_ESTIMATE_AKEYS_H
 #define JCI_ESTIMATE_AKEYS_H
 
-#include "joulecast/serving.h"
+/* by pointer only (their public headers define them; a file that reads
+ * their fields includes that header itself) */
+typedef struct jc_assumption jc_assumption;
+typedef struct jc_estimate jc_estimate;
 
 typedef enum jci_akey {
 #define AKEY(id, key, what) JCI_AK_##id,

@@ -8,6 +8,7 @@
  * no errors.
  */
 #include "estimate/arch.h"
+#include "joulecast/serving.h"
 
 #include <math.h>
 

@@ -8,7 +8,11 @@
 #ifndef JCI_ARCH_H
 #define JCI_ARCH_H
 
-#include "joulecast/serving.h"
+#include <stdint.h>
+
+/* by pointer only (its public header, serving.h, defines it; a file that
+ * reads its fields includes that header itself) */
+typedef struct jc_arch jc_arch;
 
 /* The weights of an architecture by part (elements): attention of one
  * layer, the dense MLP of one dense layer, one routed expert, the shared

@@ -16,6 +16,9 @@
 #define JCI_ESTIMATE_BUILDER_H
 
 #include "base/jc_internal.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -6,6 +6,9 @@
  * default precision.
  */
 #include "base/jc_internal.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
 
 #include <math.h>
 #include <stdio.h>

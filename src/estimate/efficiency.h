@@ -34,6 +34,13 @@
 #define JCI_EFFICIENCY_H
 
 #include "base/jc_internal.h"
+/* by pointer only (their public headers define them; a file that reads
+ * their fields includes that header itself) */
+typedef struct jc_analysis jc_analysis;
+typedef struct jc_constant jc_constant;
+typedef struct jc_counted_node jc_counted_node;
+typedef struct jc_gemm_shape jc_gemm_shape;
+typedef struct jc_hwdb jc_hwdb;
 
 /* The runtime profiles (--runtime), one per row of runtimes.def. */
 typedef enum jci_runtime {

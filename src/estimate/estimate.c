@@ -26,6 +26,8 @@
 #include "estimate/akeys.h"
 
 #include "estimate/vm.h"
+#include "joulecast/trace.h"
+#include "joulecast/serving.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -27,6 +27,12 @@
 #include "estimate/efficiency.h"
 #include "estimate/power.h"
 #include "estimate/site.h"
+#include "joulecast/analysis.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
+/* held by pointer only: a file that reads them includes trace.h / serving.h */
+typedef struct jc_arch jc_arch;
 
 #include <math.h>
 

@@ -9,6 +9,8 @@
  * and its GEMM shape, never an op name or an attribute.
  */
 #include "estimate/efficiency.h"
+#include "joulecast/model.h"
+#include "joulecast/analysis.h"
 
 #include <string.h>
 

@@ -17,6 +17,7 @@
  */
 #include "estimate/estimate_int.h"
 #include "estimate/power.h"
+#include "joulecast/trace.h"
 
 #include <string.h>
 

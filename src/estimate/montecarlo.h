@@ -6,6 +6,8 @@
 #define JCI_MONTECARLO_H
 
 #include "base/jc_internal.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
 
 /* The project's own generator: xoshiro256** (Blackman and Vigna,
  * "Scrambled linear pseudorandom number generators", ACM TOMS 47(4),

@@ -15,7 +15,11 @@
 #define JCI_PARALLEL_H
 
 #include "estimate/builder.h"
-#include "joulecast/serving.h"
+/* by pointer only (their public headers define them; a file that reads
+ * their fields includes that header itself) */
+typedef struct jc_device jc_device;
+typedef struct jc_host jc_host;
+typedef struct jc_hwdb jc_hwdb;
 
 #include <stddef.h>
 

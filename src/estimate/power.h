@@ -42,6 +42,11 @@
 
 #include "base/jc_internal.h"
 #include "estimate/builder.h"
+/* by pointer only (their public headers define them; a file that reads
+ * their fields includes that header itself) */
+typedef struct jc_constant jc_constant;
+typedef struct jc_device jc_device;
+typedef struct jc_hwdb jc_hwdb;
 
 typedef enum jci_power_phase {
     JCI_POWER_BUSY = 0,    /* kernels running */

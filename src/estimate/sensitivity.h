@@ -7,6 +7,10 @@
 #define JCI_SENSITIVITY_H
 
 #include "base/jc_internal.h"
+#include "joulecast/analysis.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
 
 /* The estimate itself (estimate.c): jc_estimate_run without the
  * sensitivity table (job->sensitivity is not read).  The contract of

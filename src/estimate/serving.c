@@ -38,6 +38,7 @@
 #include "estimate/parallel.h"
 #include "estimate/power.h"
 #include "estimate/serving_int.h"
+#include "joulecast/serving.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -12,6 +12,8 @@
 
 #include "base/jc_internal.h"
 #include "estimate/builder.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/estimate.h"
 
 typedef struct jci_site {
     const jc_device *dev;     /* the devices' record */

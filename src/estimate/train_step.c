@@ -22,6 +22,7 @@
 #include "estimate/parallel.h"
 #include "estimate/arch.h"
 #include "estimate/finetune.h"
+#include "joulecast/serving.h"
 
 #include <stdio.h>
 #include <string.h>

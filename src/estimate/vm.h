@@ -22,6 +22,8 @@
 
 #include "base/jc_internal.h"
 #include "estimate/builder.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/estimate.h"
 
 typedef struct jci_vm {
     const jc_device *cpu;     /* the named CPU package */

@@ -9,6 +9,7 @@
 
 #include "base/jc_internal.h"
 #include "base/yaml_tree.h"
+#include "joulecast/hwdb.h"
 
 /* Folder recursion of the listing (listing.c). */
 #define HW_MAX_DIR_DEPTH 16

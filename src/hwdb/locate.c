@@ -7,6 +7,7 @@
  * jc_hwdb_find_snapshot in joulecast/hwdb.h.
  */
 #include "base/jc_internal.h"
+#include "joulecast/hwdb.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -5,6 +5,7 @@
  * job does to a model - batch rules, bindings - is src/job/request.c.)
  */
 #include "base/jc_internal.h"
+#include "joulecast/job.h"
 
 #include <errno.h>
 #include <math.h>

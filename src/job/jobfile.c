@@ -6,6 +6,7 @@
  * file:line:column errors as the database.
  */
 #include "base/yaml_tree.h"
+#include "joulecast/estimate.h"
 
 #include <stdlib.h>
 #include <string.h>

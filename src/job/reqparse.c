@@ -8,6 +8,7 @@
  * Contracts: joulecast/job.h ("The request keys' values").
  */
 #include "base/jc_internal.h"
+#include "joulecast/job.h"
 
 #include <errno.h>
 #include <stdlib.h>

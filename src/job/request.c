@@ -7,6 +7,10 @@
  * policy (joulecast.h "Requests").
  */
 #include "base/jc_internal.h"
+#include "joulecast/model.h"
+#include "joulecast/analysis.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -21,6 +21,8 @@
 #include "onnx/wire.h"
 
 #include "onnx.pb-c.h"
+#include "joulecast/model.h"
+#include "joulecast/analysis.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,6 +7,9 @@
  * for the CLI and the binding jc_run_calibrate_json alike.
  */
 #include "report/rjson.h"
+#include "joulecast/workflows.h"
+#include "joulecast/calibrate.h"
+#include "joulecast/hwdb.h"
 
 #include <math.h>
 #include <string.h>

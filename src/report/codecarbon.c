@@ -13,6 +13,9 @@
  * README ("CodeCarbon format") and in joulecast.h.
  */
 #include "base/jc_internal.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/estimate.h"
+#include "joulecast/workflows.h"
 
 #include <ctype.h>
 #include <math.h>

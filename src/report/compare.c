@@ -11,6 +11,8 @@
 
 #include <cjson/cJSON.h>
 #include "report/rjson.h"
+#include "joulecast/serving.h"
+#include "joulecast/sweep.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,6 +10,8 @@
 
 #include <cjson/cJSON.h>
 #include "report/rjson.h"
+#include "joulecast/model.h"
+#include "joulecast/analysis.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -6,6 +6,10 @@
 #include "base/jc_internal.h"
 #include "base/fmt.h"
 #include "report/rjson.h"
+#include "joulecast/hwdb.h"   /* e->region, e->device */
+#include "joulecast/trace.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -6,6 +6,7 @@
 #include "base/jc_internal.h"
 #include "base/fmt.h"
 #include "report/rjson.h"
+#include "joulecast/workflows.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -8,6 +8,7 @@
 #include "base/jc_internal.h"
 #include "hwdb/hwdb_fields.h"
 #include "report/rjson.h"
+#include "joulecast/hwdb.h"
 
 #include <cjson/cJSON.h>
 #include <string.h>

@@ -7,6 +7,7 @@
 #include "base/jc_internal.h"
 #include "hwdb/hwdb_fields.h"
 #include "base/fmt.h"
+#include "joulecast/hwdb.h"
 
 #include <string.h>
 

@@ -7,6 +7,7 @@
 #include "base/fmt.h"
 
 #include "report/rjson.h"
+#include "joulecast/inspect.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

@@ -5,6 +5,7 @@
 
 #include "base/fmt.h"
 #include "base/jc_internal.h"
+#include "joulecast/estimate.h"
 
 #include <math.h>
 #include <stdlib.h>

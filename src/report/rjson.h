@@ -7,6 +7,10 @@
 #define JCI_RJSON_H
 
 #include "base/jc_internal.h"
+/* by pointer only (their public headers define them; a file that reads
+ * their fields includes that header itself) */
+typedef struct jc_est_node jc_est_node;
+typedef struct jc_estimate jc_estimate;
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

@@ -9,6 +9,8 @@
 #include "base/jc_internal.h"
 #include "base/fmt.h"
 #include "report/rjson.h"
+#include "joulecast/serving.h"
+#include "joulecast/estimate.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

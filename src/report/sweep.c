@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 #include "report/rjson.h"
+#include "joulecast/sweep.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

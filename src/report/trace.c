@@ -9,6 +9,7 @@
 #include "base/jc_internal.h"
 #include "base/fmt.h"
 #include "report/rjson.h"
+#include "joulecast/trace.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

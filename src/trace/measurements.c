@@ -10,6 +10,7 @@
 #include "base/fmt.h"
 #include "base/jc_internal.h"
 #include "trace/trace_int.h"
+#include "joulecast/workflows.h"
 
 #include <ctype.h>
 #include <errno.h>

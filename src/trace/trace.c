@@ -12,6 +12,8 @@
  */
 #include "base/fmt.h"
 #include "trace/trace_int.h"
+#include "joulecast/job.h"
+#include "joulecast/workflows.h"
 
 #include <errno.h>
 #include <math.h>

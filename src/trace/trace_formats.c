@@ -11,6 +11,7 @@
  */
 #include "base/fmt.h"
 #include "trace/trace_int.h"
+#include "joulecast/workflows.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -13,6 +13,7 @@
 #define JCI_TRACE_INT_H
 
 #include "base/jc_internal.h"
+#include "joulecast/trace.h"
 
 #include <stdio.h>
 

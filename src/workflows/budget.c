@@ -6,6 +6,8 @@
  */
 #include "base/jc_internal.h"
 #include "base/fmt.h"
+#include "joulecast/estimate.h"
+#include "joulecast/workflows.h"
 
 #include <math.h>
 #include <string.h>

@@ -10,6 +10,8 @@
  */
 #include "base/jc_internal.h"
 #include "workflows/trace_fit.h"
+#include "joulecast/calibrate.h"
+#include "joulecast/bind.h"
 
 #include <errno.h>
 #include <math.h>

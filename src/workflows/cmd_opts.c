@@ -10,6 +10,11 @@
  * names (jc_statement_formats_parse).
  */
 #include "base/jc_internal.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/workflows.h"
+#include "joulecast/calibrate.h"
+#include "workflows/cmd_opts.h"
+#include "workflows/sweep_opts.h"
 
 #include <math.h>
 #include <stddef.h>

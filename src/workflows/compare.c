@@ -15,6 +15,9 @@
 #include "base/jc_internal.h"
 #include "base/fmt.h"
 #include "workflows/grid_rules.h"
+#include "joulecast/bind.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/serving.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,6 +9,11 @@
  * energy exactly as it does for a Hugging Face config.
  */
 #include "base/jc_internal.h"
+#include "joulecast/model.h"
+#include "joulecast/analysis.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
+#include "joulecast/serving.h"
 
 #include <math.h>
 #include <stdio.h>

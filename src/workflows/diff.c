@@ -8,6 +8,7 @@
  */
 #include "base/fmt.h"
 #include "base/jc_internal.h"
+#include "joulecast/workflows.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

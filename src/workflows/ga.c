@@ -23,6 +23,8 @@
  */
 #include "base/jc_internal.h"
 #include "base/fmt.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/ga.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -7,6 +7,7 @@
  * by jc_ga_compute (ga.c, validate).
  */
 #include "base/jc_internal.h"
+#include "joulecast/ga.h"
 
 #include <errno.h>
 #include <math.h>

@@ -10,6 +10,10 @@
  * refused there: the serving model is a decoder-only one.
  */
 #include "base/jc_internal.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
+#include "joulecast/serving.h"
 
 #include <string.h>
 

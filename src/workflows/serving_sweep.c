@@ -9,6 +9,8 @@
  */
 #include "base/jc_internal.h"
 #include "workflows/grid_rules.h"
+#include "joulecast/hwdb.h"
+#include "joulecast/serving.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -17,6 +17,7 @@
 #include "base/jc_internal.h"
 #include "base/fmt.h"
 #include "workflows/grid_rules.h"
+#include "joulecast/hwdb.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -8,6 +8,9 @@
  * cloud region without --regions, --region or --ci).
  */
 #include "base/jc_internal.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
+#include "joulecast/sweep.h"
 
 #include <errno.h>
 #include <math.h>

@@ -9,6 +9,13 @@
  * where the value came from ("command line: --", or file:line:col).
  */
 #include "base/jc_internal.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
+#include "joulecast/serving.h"
+#include "joulecast/sweep.h"
+#include "joulecast/bind.h"
+#include "workflows/cmd_opts.h"
+#include "workflows/sweep_opts.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -9,6 +9,8 @@
 
 #include "estimate/power.h"
 #include "trace/trace_int.h"
+#include "joulecast/workflows.h"
+#include "joulecast/trace.h"
 
 /* Fits the device power model to t's grid (trace_fit.c): pm0 is the
  * database's model of the device (coefficients, idle and TDP set, central

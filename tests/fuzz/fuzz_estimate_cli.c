@@ -14,6 +14,7 @@
  * reports and leaks are findings.
  */
 #include "cli/cli.h"
+#include "joulecast.h"
 
 #include <stdlib.h>
 #include <string.h>

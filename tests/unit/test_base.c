@@ -5,6 +5,7 @@
  * the doubling growth of arrays, and the YAML, CSV and shell quoting.
  */
 #include "check.h"
+#include "joulecast.h"
 #include "base/jc_internal.h"
 
 static void test_suggest_rank(void)

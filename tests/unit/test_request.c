@@ -9,6 +9,7 @@
  */
 #include "check.h"
 
+#include "joulecast.h"
 #include "base/jc_internal.h"
 #include "estimate/akeys.h"
 #include "job/reqset.h"

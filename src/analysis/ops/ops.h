@@ -18,6 +18,8 @@
 #define JCI_OPS_H
 
 #include "base/jc_internal.h"
+#include "joulecast/model.h"
+#include "joulecast/analysis.h"
 
 struct actx;
 struct opctx;

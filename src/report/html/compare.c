@@ -7,6 +7,9 @@
  * the charts are page.c (html_int.h).
  */
 #include "report/html/html_int.h"
+#include "joulecast/serving.h"
+#include "joulecast/sweep.h"
+#include "joulecast/html.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,6 +7,9 @@
  */
 #include "report/html/html_int.h"
 #include "report/rjson.h"
+#include "joulecast/html.h"
+#include "joulecast/job.h"
+#include "joulecast/estimate.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -13,6 +13,11 @@
 
 #include "base/jc_internal.h"
 #include "base/fmt.h"
+/* by pointer only (their public headers define them; a file that reads
+ * their fields includes that header itself) */
+typedef struct jc_assumption jc_assumption;
+typedef struct jc_est_node jc_est_node;
+typedef struct jc_estimate jc_estimate;
 
 #include <stdio.h>
 

@@ -11,6 +11,9 @@
  * data-key is its path in jc_report_serving_json.
  */
 #include "report/html/html_int.h"
+#include "joulecast/serving.h"
+#include "joulecast/hwdb.h"   /* the estimate's device */
+#include "joulecast/estimate.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * The frame, the escaper and the charts are page.c (html_int.h).
  */
 #include "report/html/html_int.h"
+#include "joulecast/sweep.h"
+#include "joulecast/html.h"
 
 #include <math.h>
 #include <stdlib.h>

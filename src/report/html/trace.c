@@ -6,6 +6,8 @@
  * line), the leading and trailing idle phases shaded.
  */
 #include "report/html/html_int.h"
+#include "joulecast/trace.h"
+#include "joulecast/estimate.h"
 
 #include <math.h>
 #include <string.h>
