@@ -374,7 +374,7 @@ static void predict(est *s)
     }
     jc_estimate *p = NULL;
     jc_diag tmp;
-    if (jci_estimate_core(&j, s->an, s->b.db, NULL, &p, &tmp)) {
+    if (jci_estimate_core(&j, s->an, s->b.db, NULL, 0, &p, &tmp)) {
         jci_bld_warn(&s->b, "no prediction beside the measurement: %s", tmp.msg);
         return;
     }
@@ -403,7 +403,7 @@ jc_estimate *jci_estimate_new(jci_arena *a, const jc_hwdb *db, jc_mode mode, jc_
 }
 
 jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
-                            jci_est_share *sh, jc_estimate **out, jc_diag *d)
+                            jci_est_share *sh, int central_only, jc_estimate **out, jc_diag *d)
 {
     if (!job || !db || !out) return jci_diag_set(d, JC_ERR_USAGE, "jc_estimate_run: NULL argument");
     *out = NULL;
@@ -449,7 +449,11 @@ jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_h
     }
 
     outv o[3];
-    for (int sc = 0; sc < 3; sc++) jci_est_compute(s, sc, &o[sc]);
+    /* the scenarios are independent: a caller that reads the central
+     * figures alone (the sensitivity's runs) gets them as the bounds too */
+    for (int sc = 0; sc < 3; sc++)
+        if (!central_only || sc == SC_CENTRAL) jci_est_compute(s, sc, &o[sc]);
+    if (central_only) o[SC_LOW] = o[SC_HIGH] = o[SC_CENTRAL];
     if ((st = jci_est_summarise(s, o))) goto fail;
     if ((st = jci_est_scenario_latency(s))) goto fail;
     if ((st = jci_est_measured_summary(s, o))) goto fail;
@@ -457,7 +461,7 @@ jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_h
     if (s->vm) jci_vm_compare(&s->b, s->vm, s->e);
     if ((st = jci_est_finite(s->e, d)) || (st = plausible_results(s))) goto fail;
     jci_est_check_memory(s);
-    if ((st = jci_account_equivalences(&s->b, s->e))) goto fail;
+    if (!central_only && (st = jci_account_equivalences(&s->b, s->e))) goto fail;   /* of the central figure shown */
     if ((st = jci_bld_move(&s->b, &s->e->assumptions, &s->e->n_assumptions,
                            &s->e->warnings, &s->e->n_warnings))) goto fail;
     jci_bld_release(&s->b);

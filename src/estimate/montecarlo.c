@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define MC_BLOCK 256   /* draws per block of the fast path */
+
 /* ---- the generator -------------------------------------------------------------- */
 
 static uint64_t splitmix64(uint64_t *x)
@@ -55,17 +57,57 @@ double jci_rng_unit(jci_rng *r)
 
 /* ---- exp, log and the normal quantile in basic operations ------------------------- */
 
-double jci_exp(double x)
+/* p 2^k, exactly rounded as ldexp rounds it: 2^k is a normal double for
+ * k in [-1022, 1023], and one product is exactly rounded (ldexp beyond). */
+static double scale2(double p, double k)
 {
-    static const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
-    double k = floor(x * 1.44269504088896338700 + 0.5);
-    /* 1/i! (each literal quotient exactly rounded at compile time); |r| <= 0.35: r^15/15! < 2e-19 */
-    static const double inv[15] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040,
+    if (!(k >= -1022 && k <= 1023)) return ldexp(p, (int)k);
+    union { double d; uint64_t u; } two = {.u = (uint64_t)(k + 1023) << 52};
+    return p * two.d;
+}
+
+/* 1/i! (each literal quotient exactly rounded at compile time); |r| <= 0.35: r^15/15! < 2e-19 */
+static const double EXP_INV[15] = {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040,
                                    1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600,
                                    1.0 / 6227020800.0, 1.0 / 87178291200.0};
-    double r = (x - k * ln2_hi) - k * ln2_lo, p = inv[14];
-    for (int i = 13; i >= 0; i--) p = p * r + inv[i];
-    return ldexp(p, (int)k);
+static const double LN2_HI = 6.93147180369123816490e-01, LN2_LO = 1.90821492927058770002e-10;
+
+double jci_exp(double x)
+{
+    double k = floor(x * 1.44269504088896338700 + 0.5);
+    double r = (x - k * LN2_HI) - k * LN2_LO, p = EXP_INV[14];
+    for (int i = 13; i >= 0; i--) p = p * r + EXP_INV[i];
+    return scale2(p, k);
+}
+
+/* jci_exp of each of x[0..MC_BLOCK-1] into y (the same operations
+ * element by element, so the same bits; the polynomial runs over the block
+ * at once, its elements independent, not one element's chain at a time;
+ * a whole block, so that the compiler may pair elements in vector
+ * registers: each lane still rounds each operation as the scalar does). */
+static void exp_block(const double *x, double *y)
+{
+    const size_t n = MC_BLOCK;
+    double k[MC_BLOCK];
+    for (size_t e = 0; e < n; e++)
+        if (!(fabs(x[e]) <= 700)) {   /* beyond the contract (or NaN): as jci_exp does it */
+            for (e = 0; e < n; e++) y[e] = jci_exp(x[e]);
+            return;
+        }
+    for (size_t e = 0; e < n; e++) {
+        /* floor of t (|t| < 1011): the truncation, one less when that rounded up */
+        double t = x[e] * 1.44269504088896338700 + 0.5, f = (double)(int32_t)t;
+        k[e] = f > t ? f - 1 : f;
+    }
+    const double *c = EXP_INV;
+    for (size_t e = 0; e < n; e++) {   /* jci_exp's Horner loop written out: one element in registers */
+        double q = (x[e] - k[e] * LN2_HI) - k[e] * LN2_LO, p = c[14];
+        p = p * q + c[13], p = p * q + c[12], p = p * q + c[11], p = p * q + c[10], p = p * q + c[9];
+        p = p * q + c[8], p = p * q + c[7], p = p * q + c[6], p = p * q + c[5], p = p * q + c[4];
+        p = p * q + c[3], p = p * q + c[2], p = p * q + c[1], p = p * q + c[0];
+        y[e] = p;
+    }
+    for (size_t e = 0; e < n; e++) y[e] = scale2(y[e], k[e]);
 }
 
 /* log(x) for x > 0: x = m 2^e (frexp, exact), m in [sqrt(1/2), sqrt(2)),
@@ -86,16 +128,20 @@ static double own_log(double x)
     return 2 * sum + e * 0.69314718055994530942;
 }
 
-double jci_norm_central_quantile(double p)
+static const double NQ_A[6] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                               1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
+static const double NQ_B[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                               6.680131188771972e+01, -1.328068155288572e+01};
+
+static inline double norm_q(double p)
 {
-    static const double a[6] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                                1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
-    static const double b[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                                6.680131188771972e+01, -1.328068155288572e+01};
+    const double *a = NQ_A, *b = NQ_B;
     double q = p - 0.5, r = q * q;
     return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
 }
+
+double jci_norm_central_quantile(double p) { return norm_q(p); }
 
 /* ---- the inputs' distributions, as data --------------------------------------------- */
 
@@ -198,34 +244,55 @@ static double select_k(double *v, size_t lo, size_t hi, size_t k)
     return v[k];
 }
 
-/* p5, p50, p95 of v[n] (reordered; nearest rank: the ceil(p n)-th smallest). */
-static jc_pct pct(double *v, size_t n)
+/* The k-th smallest of v[n] (v may be reordered), the same value as
+ * select_k's, in about one pass: bounds a <= b taken from an evenly spaced
+ * sample of v (sorted) around rank k, then one pass counts the values
+ * below a and gathers those in [a, b] into tmp[n]; when rank k falls
+ * among the gathered ones it is selected there, else (a sample that
+ * misled) in all of v.  Both are the exact order statistic. */
+static double select_rank(double *v, size_t n, size_t k, double *tmp)
+{
+    enum { S = 256, MARGIN = 24 };   /* sample size; ranks of slack (~3 sd of a sample rank) */
+    if (n < 8 * S) return select_k(v, 0, n - 1, k);
+    double smp[S];
+    size_t step = n / S;
+    for (size_t i = 0; i < S; i++) smp[i] = v[i * step];
+    size_t ks = k * S / n;
+    size_t ia = ks > MARGIN ? ks - MARGIN : 0, ib = ks + MARGIN < S - 1 ? ks + MARGIN : S - 1;
+    double a = select_k(smp, 0, S - 1, ia), b = select_k(smp, ia, S - 1, ib);
+    if (ia == 0) a = -INFINITY;
+    if (ib == S - 1) b = INFINITY;
+    size_t below = 0, m = 0;
+    for (size_t i = 0; i < n; i++) {   /* no branch on the values: every one is written, m moves when kept */
+        double x = v[i];
+        below += x < a;
+        tmp[m] = x;
+        m += x >= a && x <= b;
+    }
+    if (k >= below && k < below + m) return select_k(tmp, 0, m - 1, k - below);
+    return select_k(v, 0, n - 1, k);
+}
+
+/* p5, p50, p95 of v[n] (nearest rank: the ceil(p n)-th smallest; v may
+ * be reordered; tmp: n doubles of scratch). */
+static jc_pct pct(double *v, size_t n, double *tmp)
 {
     jc_pct p;
-    p.p5 = select_k(v, 0, n - 1, (5 * n + 99) / 100 - 1);
-    p.p50 = select_k(v, 0, n - 1, (50 * n + 99) / 100 - 1);
-    p.p95 = select_k(v, 0, n - 1, (95 * n + 99) / 100 - 1);
+    p.p5 = select_rank(v, n, (5 * n + 99) / 100 - 1, tmp);
+    p.p50 = select_rank(v, n, (50 * n + 99) / 100 - 1, tmp);
+    p.p95 = select_rank(v, n, (95 * n + 99) / 100 - 1, tmp);
     return p;
 }
 
-jc_status jci_montecarlo_run(const jc_job *job, jc_estimate *e, jc_diag *d)
+/* The inputs of e's sensitivity table as the draws read them into x[m]
+ * (and their distributions into in[m] when in is not NULL). */
+static void inputs_of(const jc_estimate *e, mc_in *x, jc_mc_input *in)
 {
-    size_t n = (size_t)job->draws, m = e->n_sensitivity;
-    jci_arena *a = jci_estimate_arena(e);
-    jc_mc_input *in = jci_arena_calloc(a, m ? m : 1, sizeof *in);
-    double *v = malloc(3 * n * sizeof *v), *u = malloc((m ? m : 1) * sizeof *u);
-    mc_in *x = malloc((m ? m : 1) * sizeof *x);
-    if (!in || !v || !u || !x) {
-        free(v);
-        free(u);
-        free(x);
-        return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
-    }
     double c0[3] = {e->co2_kg.central, e->energy_facility_kwh.central, e->wall_hours.central};
-    for (size_t i = 0; i < m; i++) {
+    for (size_t i = 0; i < e->n_sensitivity; i++) {
         const jc_sensitivity *s = &e->sensitivity[i];
         size_t row = dist_row(s->key);
-        in[i] = (jc_mc_input){s->key, dist_name[DIST[row].dist], DIST[row].reason, DIST[row].group};
+        if (in) in[i] = (jc_mc_input){s->key, dist_name[DIST[row].dist], DIST[row].reason, DIST[row].group};
         mc_in *y = &x[i];
         *y = (mc_in){.dist = DIST[row].dist, .lo = s->low, .c = s->central, .hi = s->high, .lead = i};
         if (y->dist == D_LOGNORMAL && !(y->lo > 0 && y->c > 0)) y->dist = D_TRIANGULAR;   /* no log of 0 */
@@ -233,8 +300,9 @@ jc_status jci_montecarlo_run(const jc_job *job, jc_estimate *e, jc_diag *d)
             y->s_lo = own_log(y->c / y->lo) / 1.6448536269514722;
             y->s_hi = own_log(y->hi / y->c) / 1.6448536269514722;
         }
-        for (size_t q = 0; q < i && DIST[row].group; q++)
-            if (!strcmp(in[q].group ? in[q].group : "", DIST[row].group)) { y->lead = q; break; }
+        const char *g = DIST[row].group, *gq;
+        for (size_t q = 0; q < i && g; q++)
+            if ((gq = DIST[dist_row(e->sensitivity[q].key)].group) && !strcmp(gq, g)) { y->lead = q; break; }
         double lo3[3] = {s->co2_low, s->kwh_low, s->hours_low}, hi3[3] = {s->co2_high, s->kwh_high, s->hours_high};
         for (int j = 0; j < 3; j++) {
             double r_lo = c0[j] > 0 ? lo3[j] / c0[j] : 1, r_hi = c0[j] > 0 ? hi3[j] / c0[j] : 1;
@@ -242,8 +310,16 @@ jc_status jci_montecarlo_run(const jc_job *job, jc_estimate *e, jc_diag *d)
             y->k_hi[j] = y->hi > y->c ? (r_hi - 1) / (y->hi - y->c) : 0;
         }
     }
+}
+
+/* The reference path, as the model reads: draw after draw, each input's
+ * uniform number, its value and its factors, the product times the
+ * central figure; v[j n + k] is figure j of draw k. */
+static void draws_reference(const mc_in *x, size_t m, size_t n, uint64_t seed, const double c0[3], double *v,
+                            double *u)
+{
     jci_rng r;
-    jci_rng_seed(&r, isnan(job->seed) ? 0 : (uint64_t)job->seed);
+    jci_rng_seed(&r, seed);
     for (size_t k = 0; k < n; k++) {
         double f[3] = {1, 1, 1};
         for (size_t i = 0; i < m; i++) {   /* a grouped input takes its group's first member's number */
@@ -255,16 +331,125 @@ jc_status jci_montecarlo_run(const jc_job *job, jc_estimate *e, jc_diag *d)
         }
         for (int j = 0; j < 3; j++) v[j * n + k] = c0[j] * f[j];
     }
-    e->mc_co2_kg = pct(v, n);
-    e->mc_energy_facility_kwh = pct(v + n, n);
-    e->mc_wall_hours = pct(v + 2 * n, n);
-    e->has_mc = 1;
-    e->mc_draws = (double)n;
-    e->mc_seed = isnan(job->seed) ? 0 : job->seed;
-    e->mc_inputs = in;
-    e->n_mc_inputs = m;
+}
+
+/* Does input y move figure j at all?  (A factor of exactly 1 leaves the
+ * product's bits as they are: such a factor is skipped.) */
+static int moves(const mc_in *y, int j) { return y->k_lo[j] != 0 || y->k_hi[j] != 0; }
+
+/* The values of input y at the uniform numbers u[0..b-1] into val (draw()
+ * element by element; the log-normal's exp over the block at once). */
+static void draw_block(const mc_in *y, const double *u, double *val)
+{
+    const size_t b = MC_BLOCK;
+    double lo = y->lo, c = y->c, hi = y->hi;
+    if (y->dist == D_LOGNORMAL) {
+        double t[MC_BLOCK], s_lo = y->s_lo, s_hi = y->s_hi;
+        for (size_t e = 0; e < b; e++) {
+            double z = norm_q(0.05 + 0.9 * u[e]);
+            t[e] = (z < 0 ? s_lo : s_hi) * z;   /* a select, not a branch: the sign is a coin toss */
+        }
+        exp_block(t, val);
+        for (size_t e = 0; e < b; e++) val[e] = c * val[e];
+    } else if (y->dist == D_UNIFORM || !(hi > lo)) {
+        for (size_t e = 0; e < b; e++) val[e] = lo + u[e] * (hi - lo);
+    } else {   /* triangular: draw()'s two sides, selected (hi - r = hi + (-r) exactly) */
+        double fc = (c - lo) / (hi - lo);
+        for (size_t e = 0; e < b; e++) {
+            int below = u[e] < fc;
+            double q_lo = u[e] * (hi - lo) * (c - lo), q_hi = (1 - u[e]) * (hi - lo) * (hi - c);
+            double r = sqrt(fabs(below ? q_lo : q_hi));   /* q >= 0 (fabs: no errno path) */
+            val[e] = (below ? lo : hi) + (below ? r : -r);
+        }
+    }
+}
+
+/* v[e] *= factor(y, j, val[e]) for the block, the same bits: below the
+ * central 1 + k_lo (c - x) = 1 + (-k_lo) (x - c) exactly (IEEE-754
+ * subtraction and product are odd in their arguments), so one product
+ * with the slope selected, not a branch per draw. */
+static void factor_block(const mc_in *y, int j, const double *val, double *v)
+{
+    double c = y->c, klo = -y->k_lo[j], khi = y->k_hi[j];
+    for (size_t e = 0; e < MC_BLOCK; e++) {
+        double k = val[e] < c ? klo : khi;
+        v[e] *= 1 + k * (val[e] - c);
+    }
+}
+
+/* The fast path, the same figures bit for bit, a block of draws at a
+ * time: the block's words of the stream first (draw-major, as the
+ * reference takes them),
+ * then input after input over the block (in the reference's order, so
+ * each draw's product is formed in the same order), inputs that move no
+ * figure skipped; v[j nb + k] is figure j of draw k, nb = n rounded up to
+ * whole blocks (the last block's spare draws are computed and not read). */
+static int draws_fast(const mc_in *x, size_t m, size_t n, uint64_t seed, const double c0[3], double *v)
+{
+    size_t nb = (n + MC_BLOCK - 1) / MC_BLOCK * MC_BLOCK;
+    double *U = calloc((m ? m : 1) * MC_BLOCK, sizeof *U), val[MC_BLOCK];   /* U[i B + e]: input i, draw e */
+    if (!U) return -1;
+    jci_rng r;
+    jci_rng_seed(&r, seed);
+    for (size_t q = 0; q < 3 * nb; q++) v[q] = 1;
+    for (size_t k0 = 0; k0 < nb; k0 += MC_BLOCK) {
+        for (size_t e = 0; e < MC_BLOCK && k0 + e < n; e++)
+            for (size_t i = 0; i < m; i++) U[i * MC_BLOCK + e] = jci_rng_unit(&r);
+        for (size_t i = 0; i < m; i++) {
+            const mc_in *y = &x[i];
+            if (!(moves(y, 0) || moves(y, 1) || moves(y, 2))) continue;
+            draw_block(y, U + y->lead * MC_BLOCK, val);
+            for (int j = 0; j < 3; j++)
+                if (moves(y, j)) factor_block(y, j, val, v + j * nb + k0);
+        }
+    }
+    for (int j = 0; j < 3; j++)
+        for (size_t k = 0; k < n; k++) v[j * nb + k] = c0[j] * v[j * nb + k];
+    free(U);
+    return 0;
+}
+
+jc_status jci_montecarlo_percentiles(const jc_job *job, const jc_estimate *e, int reference, jc_pct out[3],
+                                     jc_diag *d)
+{
+    size_t n = (size_t)job->draws, m = e->n_sensitivity;
+    size_t stride = reference ? n : (n + MC_BLOCK - 1) / MC_BLOCK * MC_BLOCK;
+    double *v = malloc(4 * stride * sizeof *v), *u = malloc((m ? m : 1) * sizeof *u);   /* v: 3 figures + scratch */
+    mc_in *x = malloc((m ? m : 1) * sizeof *x);
+    int bad = !v || !u || !x;
+    if (!bad) {
+        double c0[3] = {e->co2_kg.central, e->energy_facility_kwh.central, e->wall_hours.central};
+        uint64_t seed = isnan(job->seed) ? 0 : (uint64_t)job->seed;
+        inputs_of(e, x, NULL);
+        if (reference) draws_reference(x, m, n, seed, c0, v, u);
+        else bad = draws_fast(x, m, n, seed, c0, v);
+    }
+    if (!bad)
+        for (int j = 0; j < 3; j++) out[j] = pct(v + j * stride, n, v + 3 * stride);
     free(v);
     free(u);
     free(x);
+    return bad ? jci_diag_set(d, JC_ERR_NOMEM, "out of memory") : JC_OK;
+}
+
+jc_status jci_montecarlo_run(const jc_job *job, jc_estimate *e, jc_diag *d)
+{
+    size_t m = e->n_sensitivity;
+    jc_mc_input *in = jci_arena_calloc(jci_estimate_arena(e), m ? m : 1, sizeof *in);
+    mc_in *x = malloc((m ? m : 1) * sizeof *x);
+    jc_pct p[3];
+    jc_status st = !in || !x ? jci_diag_set(d, JC_ERR_NOMEM, "out of memory") : JC_OK;
+    if (!st) inputs_of(e, x, in);
+    free(x);
+    if (!st) st = jci_montecarlo_percentiles(job, e, 0, p, d);
+    if (st) return st;
+    e->mc_co2_kg = p[0];
+    e->mc_energy_facility_kwh = p[1];
+    e->mc_wall_hours = p[2];
+    e->has_mc = 1;
+    e->mc_draws = (double)job->draws;
+    e->mc_seed = isnan(job->seed) ? 0 : job->seed;
+    e->mc_inputs = in;
+    e->n_mc_inputs = m;
     return JC_OK;
 }

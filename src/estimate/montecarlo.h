@@ -34,4 +34,14 @@ double jci_norm_central_quantile(double p);
  * arrays live in e's arena.  Errors: JC_ERR_NOMEM. */
 jc_status jci_montecarlo_run(const jc_job *job, jc_estimate *e, jc_diag *d);
 
+/* The p5/p50/p95 of emissions, facility energy and wall time (out[0..2])
+ * that jci_montecarlo_run gives e for job (e's sensitivity rows read, e
+ * not changed): reference = 0 by the fast path it takes (the stream's
+ * words first, then input by input over blocks of draws, inputs that move
+ * no figure skipped), 1 by the reference path (draw after draw, each input
+ * in turn, as the model reads); the two agree bit for bit
+ * (tests/unit/test_montecarlo.c).  Errors: JC_ERR_NOMEM. */
+jc_status jci_montecarlo_percentiles(const jc_job *job, const jc_estimate *e, int reference, jc_pct out[3],
+                                     jc_diag *d);
+
 #endif /* JCI_MONTECARLO_H */

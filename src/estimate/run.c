@@ -23,13 +23,20 @@ jc_status jci_estimate_run_shared(const jc_job *job, const jc_analysis *an, cons
 {
     if (job && !isnan(job->seed) && isnan(job->draws))
         return jci_diag_set(d, JC_ERR_USAGE, "estimate: --seed has no effect without --draws");
-    jc_status st = jci_estimate_core(job, an, db, sh, out, d);
-    if (st || (!job->sensitivity && isnan(job->draws))) return st;
-    st = jci_sensitivity_run(job, an, db, sh, *out, d);
-    if (!st && !isnan(job->draws)) st = jci_montecarlo_run(job, *out, d);
-    if (st) {
-        jc_estimate_free(*out);
-        *out = NULL;
+    int more = job && (job->sensitivity || !isnan(job->draws));
+    /* the sensitivity's runs share the kernel plans of the estimate's own
+     * (a grid's share when the caller has one) */
+    jci_est_share *own = more && !sh && an ? jci_est_share_new(an) : NULL;
+    if (own) sh = own;
+    jc_status st = jci_estimate_core(job, an, db, sh, 0, out, d);
+    if (!st && more) {
+        st = jci_sensitivity_run(job, an, db, sh, *out, d);
+        if (!st && !isnan(job->draws)) st = jci_montecarlo_run(job, *out, d);
+        if (st) {
+            jc_estimate_free(*out);
+            *out = NULL;
+        }
     }
+    jci_est_share_free(own);
     return st;
 }

@@ -28,7 +28,7 @@ static jc_status one_bound(const jc_job *job, const jc_analysis *an, const jc_hw
     j.pin = pin;
     jc_estimate *r = NULL;
     jc_diag rd;
-    jc_status st = jci_estimate_core(&j, an, db, sh, &r, &rd);
+    jc_status st = jci_estimate_core(&j, an, db, sh, 1, &r, &rd);
     free(pin);
     if (st) return jci_diag_set(d, st, "estimate --sensitivity: with %s at its %s: %s", key, bound, rd.msg);
     out[0] = r->co2_kg.central;

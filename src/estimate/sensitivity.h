@@ -13,10 +13,13 @@
 #include "joulecast/estimate.h"
 
 /* The estimate itself (estimate.c): jc_estimate_run without the
- * sensitivity table (job->sensitivity is not read).  The contract of
- * jci_estimate_run_shared (base/jc_internal.h) otherwise. */
+ * sensitivity table (job->sensitivity is not read).  central_only: only
+ * the central scenario is computed and every range is its central figure
+ * (the central figures are the same bits as a full run's: the scenarios
+ * are independent), and no equivalences are listed.  The contract of jci_estimate_run_shared
+ * (base/jc_internal.h) otherwise. */
 jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
-                            jci_est_share *sh, jc_estimate **out, jc_diag *d);
+                            jci_est_share *sh, int central_only, jc_estimate **out, jc_diag *d);
 
 /* Fills e->sensitivity (n_sensitivity rows, in arena a: e's own) from
  * two runs per ranged assumption of e (one key once: its first record)
