@@ -10,6 +10,10 @@
 #     Face config.json, a comparison of two models and one of two devices;
 #     each page JSON must equal the CLI's output for the page's command
 #     line, every figure and string (tests/web_check.py json);
+#   - the Monte Carlo percentiles (issue 45 item 2): the README's
+#     ResNet-50 training job with --draws 2000 --seed 11 gives the same
+#     p5/p50/p95 in the page, the CLI and the Python binding
+#     (web_check.py seeded; the binding pip-installed: tests/python_env.inc);
 #   - the sweep's point cap (issue 43 item 6): the page's devices
 #     comparison at --max-points 1, and every device x region x precision
 #     (415,380 points) under the default cap of 400,000, refused as the CLI
@@ -41,7 +45,7 @@ export LC_ALL=C
 JC=${JC_RELEASE:-$PWD/build/joulecast}
 OUT=${JC_WEB_OUT:-build/web/test}   # tests/deps_offline.sh runs it elsewhere
 PY=/usr/bin/python3
-CASES="infer train params serving compare compare-devices sweep-cap sweep-cap-default drop http default-view default-png downloads live-update person"
+CASES="infer train params serving compare compare-devices sweep-cap sweep-cap-default seeded drop http default-view default-png downloads live-update person"
 mkdir -p "$OUT"
 
 pass() { echo "PASS web/$1"; }
@@ -100,6 +104,9 @@ echo "$OUT/default-view.html $PAGE $PWD/build/web/default.png" >> "$OUT/pages"
 SWEEP_CAP="model=models/resnet50.onnx&devices=a100,l4&region=FR&batch=8&requests=1000&max-points=1"
 SWEEP_ALL="model=models/resnet50.onnx&devices=all&region=&regions=all&precisions=all&requests=1000"
 echo "$OUT/sweep-cap.html $PAGE?$SWEEP_CAP&json=1" >> "$OUT/pages"
+# issue 45 item 2: the README's training job with 2,000 Monte Carlo draws at seed 11
+SEEDED="model=models/resnet50.onnx&mode=training&samples=1281167&epochs=90&batch=256&device=a100&count=8&region=US-CA&draws=2000&seed=11"
+echo "$OUT/seeded.html $PAGE?$SEEDED&json=1" >> "$OUT/pages"
 echo "$OUT/sweep-cap-default.html $PAGE?$SWEEP_ALL&json=1" >> "$OUT/pages"
 "$PY" tests/web_cdp.py dump "$OUT/pages" > "$OUT/dump.log" 2>&1 ||
   echo "FAIL web/pages: tests/web_cdp.py dump failed: $(tail -n 3 "$OUT/dump.log" | tr '\n' ' ')"
@@ -155,6 +162,20 @@ for c in "sweep-cap sweep models/resnet50.onnx --mode inference --batch 8 --requ
     fail "$name" "$(echo "$msg" | head -n 4 | tr '\n' ' ')"
   fi
 done
+
+# the same seed gives the same Monte Carlo percentiles in the page, the
+# CLI and the Python binding (the package pip-installed as tests/python.sh
+# has it: make test's venv, or one made here)
+if page seeded; then
+  . tests/python_env.inc
+  if ! pyvenv "$OUT" > "$OUT/pyvenv.why"; then
+    fail seeded "no Python binding to compare: $(tr '\n' ' ' < "$OUT/pyvenv.why")"
+  elif msg=$("$PY" tests/web_check.py seeded "$OUT/seeded.html" "$CLI_DIR" "$JC" "$PYV" 2>&1); then
+    pass seeded
+  else
+    fail seeded "$(echo "$msg" | head -n 8 | tr '\n' ' ')"
+  fi
+fi
 
 # the page's own files, the only requests it may make
 OWN='^GET /\(index\.html?.*\|app\.js\|app\.css\|joulecast\.js\|joulecast\.wasm\)$'

@@ -21,6 +21,16 @@ against the CLI (used by tests/web.sh; standard library only).
         `joulecast ARG...` (run in CLI_DIR) prints after "joulecast: ",
         with the same exit status (the sweep's point cap of issue 43
         item 6, at the default cap and at --max-points).
+    web_check.py seeded DOM.html CLI_DIR JOULECAST PYTHON
+        issue 45 item 2: the Monte Carlo percentiles are reproducible with
+        a seed across the front ends.  DOM.html is the page's answer to
+        the README's ResNet-50, 90 epochs on 8 x A100 job with --draws 2000
+        --seed 11 (SEEDED_JOB below); its command line must hold those
+        options; the CLI runs it (in CLI_DIR, --json) and PYTHON runs the
+        same job through the Python binding (joulecast.estimate, in
+        CLI_DIR); p5, p50 and p95 of the emissions, the facility energy
+        and the wall time, the draws and the seed must be identical in
+        the three, and the percentiles ordered.
     web_check.py png SHOT.png
         the screenshot of the same view: the report's chart colours
         (the energy bars' --dyn #1f6feb, --host #f0a030) are painted, and
@@ -102,6 +112,58 @@ def check_refused(dom_path, status, cli_dir, jc, args):
     print(f"refused as the CLI refuses it (exit {status}): {cli[:160]}")
 
 
+SEEDED_JOB = {"model": "models/resnet50.onnx", "device": "a100", "count": 8, "region": "US-CA",
+              "train": {"samples": 1281167, "epochs": 90, "batch": 256}, "draws": 2000, "seed": 11}
+SEEDED_PY = """import json, sys, joulecast
+job = json.loads(sys.argv[1])
+print(json.dumps(joulecast.estimate(job.pop("model"), **job)["montecarlo"]))
+"""
+
+
+def check_seeded(dom_path, cli_dir, jc, python):
+    attrs, text = result(open(dom_path, encoding="utf-8").read())
+    if attrs.get("data-status") != "0":
+        sys.exit(f"the page's request failed: {text[:400]}")
+    cmd = shlex.split(attrs.get("data-command", ""))
+    want = {"--samples": "1281167", "--epochs": "90", "--batch": "256", "--device": "a100", "--count": "8",
+            "--region": "US-CA", "--draws": "2000", "--seed": "11"}
+    missing = [f"{k} {v}" for k, v in want.items()
+               if not any(cmd[i] == k and cmd[i + 1] == v for i in range(len(cmd) - 1))]
+    if missing or "models/resnet50.onnx" not in cmd:
+        sys.exit(f"the page's command {' '.join(cmd)!r} lacks: {', '.join(missing) or 'the model'}")
+    run = subprocess.run([jc] + cmd[1:] + ["--json"], cwd=cli_dir, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"the CLI refused the page's command ({run.returncode}): {run.stderr[:400]}")
+    py = subprocess.run([python, "-c", SEEDED_PY, json.dumps(SEEDED_JOB)], cwd=cli_dir, capture_output=True,
+                        text=True)
+    if py.returncode != 0:
+        sys.exit(f"the Python binding failed ({py.returncode}): {py.stderr[-400:]}")
+    got = {"page": json.loads(text).get("montecarlo"), "CLI": json.loads(run.stdout).get("montecarlo"),
+           "Python": json.loads(py.stdout)}
+    problems = [f"no montecarlo object from the {k}" for k, v in got.items() if not isinstance(v, dict)]
+    if problems:
+        sys.exit("; ".join(problems))
+    for fig in ("co2_kg", "energy_facility_kwh", "wall_hours"):
+        for p in ("p5", "p50", "p95"):
+            vals = {k: v.get(fig, {}).get(p) for k, v in got.items()}
+            if not isinstance(vals["CLI"], float) or len(set(vals.values())) != 1:
+                problems.append(f"{fig}.{p}: " + ", ".join(f"{k} {v!r}" for k, v in vals.items()))
+        c = got["CLI"].get(fig, {})
+        if not c.get("p5", 1) <= c.get("p50", 0) <= c.get("p95", -1):
+            problems.append(f"{fig}: p5 <= p50 <= p95 does not hold: {c}")
+    for k in ("draws", "seed"):
+        if {v.get(k) for v in got.values()} != {SEEDED_JOB[k]}:
+            problems.append(f"{k}: " + ", ".join(f"{n} {v.get(k)!r}" for n, v in got.items()))
+    if problems:
+        print(f"{len(problems)} differences between the page, the CLI and the Python binding:")
+        for p in problems:
+            print("  " + p)
+        sys.exit(1)
+    m = got["CLI"]["co2_kg"]
+    print(f"page, CLI and Python: the same p5/p50/p95 of 3 figures at seed 11 (emissions {m['p5']!r} "
+          f"{m['p50']!r} {m['p95']!r} kgCO2e)")
+
+
 def check_shot(dom_path):
     dom = open(dom_path, encoding="utf-8").read()
     problems = []
@@ -143,6 +205,8 @@ if __name__ == "__main__":
         check_json(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     elif len(sys.argv) >= 6 and sys.argv[1] == "refused":
         check_refused(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:])
+    elif len(sys.argv) == 6 and sys.argv[1] == "seeded":
+        check_seeded(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     elif len(sys.argv) == 3 and sys.argv[1] == "png":
         check_png(sys.argv[2])
     elif len(sys.argv) == 3 and sys.argv[1] == "shot":
