@@ -67,7 +67,9 @@
 #                        on its own
 #   rules-once           each rule below has one definition, grepped for a
 #                        second in src/: the joules in a kWh (JCI_J_PER_KWH,
-#                        jc_internal.h; no 3.6e6 elsewhere); which dtypes are
+#                        jc_internal.h; no 3.6e6 elsewhere) and the seconds
+#                        in an hour (JCI_S_PER_H; no 3600 in code elsewhere);
+#                        which dtypes are
 #                        floating point (jci_dtype_is_float, base/dtype.c; no
 #                        list of float dtypes joined by || outside it and the
 #                        loader); which precisions an estimate runs at
@@ -399,6 +401,13 @@ report public-header "$tmp/ph"
 : > "$tmp/ro"
 grep -rn '3\.6e6' src | grep -v '^src/base/jc_internal\.h:' |
   sed 's/^/joules per kWh written again (use JCI_J_PER_KWH): /' >> "$tmp/ro"
+# and the seconds in an hour (JCI_S_PER_H): no 3600 in code elsewhere
+# (comments may say it)
+grep -rnE '(^|[^.0-9A-Za-z_])3600([^0-9.eE]|\.0*[^0-9eE]|$)' src --include='*.c' --include='*.h' --include='*.def' |
+  grep -v '^src/base/jc_internal\.h:' | sed 's:/\*.*\*/::g; s://.*$::' |
+  grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/\*|\*[[:space:]/]|\*$)' |
+  grep -E '^[^:]*:[0-9]+:.*(^|[^.0-9A-Za-z_])3600([^0-9.eE]|\.0*[^0-9eE]|$)' |
+  sed 's/^/seconds per hour written again (use JCI_S_PER_H): /' >> "$tmp/ro"
 grep -rnE 'JC_DT_(FLOAT|DOUBLE|FLOAT16|BFLOAT16)\b[^;]*\|\|[^;]*JC_DT_(FLOAT|DOUBLE|FLOAT16|BFLOAT16)\b' src |
   grep -v '^src/base/dtype\.c:\|^src/onnx/' |
   sed 's/^/a float-dtype rule written again (use jci_dtype_is_float): /' >> "$tmp/ro"

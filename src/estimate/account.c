@@ -56,8 +56,8 @@ void jci_account_run(const jci_account_in *in, jc_estimate *e)
     for (int sc = SC_LOW; sc <= SC_HIGH; sc++) at_place(&in->place, &o[sc], sc, &f[sc]);
     e->flops_total = o[SC_CENTRAL].flops;
     /* time: the low corner is the fastest */
-    e->wall_hours = rng(o[SC_LOW].T / 3600, o[SC_CENTRAL].T / 3600, o[SC_HIGH].T / 3600);
-    e->device_hours = rng(G * o[SC_LOW].T / 3600, G * o[SC_CENTRAL].T / 3600, G * o[SC_HIGH].T / 3600);
+    e->wall_hours = rng(o[SC_LOW].T / JCI_S_PER_H, o[SC_CENTRAL].T / JCI_S_PER_H, o[SC_HIGH].T / JCI_S_PER_H);
+    e->device_hours = rng(G * o[SC_LOW].T / JCI_S_PER_H, G * o[SC_CENTRAL].T / JCI_S_PER_H, G * o[SC_HIGH].T / JCI_S_PER_H);
 #define KWH(a, field) rng(a[SC_LOW].field / JCI_J_PER_KWH, a[SC_CENTRAL].field / JCI_J_PER_KWH, a[SC_HIGH].field / JCI_J_PER_KWH)
     e->energy_device_kwh = KWH(o, e_dev);
     e->energy_idle_kwh = KWH(o, e_idle);
@@ -92,7 +92,7 @@ void jci_account_run(const jci_account_in *in, jc_estimate *e)
 
 void jci_account_embodied(double G, const double T[3], double emb_kg, double life_years, jc_estimate *e)
 {
-    double yr = 365.25 * 24 * 3600;
+    double yr = 365.25 * 24 * JCI_S_PER_H;
     e->has_embodied = 1;
     e->co2_embodied_kg = rng(G * emb_kg * T[SC_LOW] / (life_years * yr), G * emb_kg * T[SC_CENTRAL] / (life_years * yr),
                              G * emb_kg * T[SC_HIGH] / (life_years * yr));

@@ -237,15 +237,15 @@ static jc_status resolve_runtime(est *s)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--hours and --device-hours both give the runtime; choose one");
     if (given(job->hours)) {
         s->known_T = jci_bld_assume(&s->b, "runtime.hours", "wall-clock hours (given)", R1(job->hours), "h",
-                            JC_ORIGIN_USER, "--hours").central * 3600;
+                            JC_ORIGIN_USER, "--hours").central * JCI_S_PER_H;
     } else if (given(job->device_hours)) {
         jci_bld_assume(&s->b, "runtime.device_hours", "device-hours (given)", R1(job->device_hours), "h",
                JC_ORIGIN_USER, "--device-hours");
-        s->known_T = job->device_hours * 3600 / s->G;
+        s->known_T = job->device_hours * JCI_S_PER_H / s->G;
         if (!given(job->count) && !given(job->hosts))   /* said, not silent */
             jci_bld_warn(&s->b, "--device-hours without --count: %s device%s assumed, so the wall time is %s h; give "
                          "--count N (the devices the run used) for its wall time", FMT_N(s->G), s->G == 1 ? "" : "s",
-                         FMT_N(s->known_T / 3600));
+                         FMT_N(s->known_T / JCI_S_PER_H));
     }
     if (given(job->avg_power_w)) {
         jci_bld_assume(&s->b, "device.avg_power_w", "measured average power per device", R1(job->avg_power_w), "W",

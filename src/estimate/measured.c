@@ -68,7 +68,7 @@ static jc_status load_trace(est *s)
                                 t->has_scope[JC_TRACE_DEVICE] && T < t->duration_s
                                     ? "measured runtime: the devices' active window (idle ends removed)"
                                     : "measured runtime: the trace's span",
-                                R1(T / 3600), "h", JC_ORIGIN_USER, src).central * 3600;
+                                R1(T / JCI_S_PER_H), "h", JC_ORIGIN_USER, src).central * JCI_S_PER_H;
     if (given(s->m_dev))
         jci_bld_assume(&s->b, "measured.device_kwh",
                        jci_bld_str(&s->b, "measured device energy (%zu device channel%s, trapezoid over the samples)",
@@ -94,7 +94,7 @@ static jc_status load_trace(est *s)
     s->e->trace = t;
     s->e->measured_scope = given(s->m_wall) ? "wall" : given(s->m_dev) && given(s->m_host) ? "device+host"
                          : given(s->m_dev) ? "device" : "host";
-    s->e->measured_hours = T / 3600;
+    s->e->measured_hours = T / JCI_S_PER_H;
     if (given(s->m_wall))
         s->e->host_absent = "in the wall measurement (the device row is the whole server at the plug)";
     s->e->measured_kwh = ((given(s->m_dev) ? s->m_dev : 0) + (given(s->m_host) ? s->m_host : 0) +

@@ -1014,9 +1014,9 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     if ((st = resolve_site(s, &x, c))) return st;
     /* the hours as a runtime of that length is taken (h, then s) */
     double T[3];
-    for (int sc = SC_LOW; sc <= SC_HIGH; sc++) T[sc] = k[sc].T / 3600 * 3600;
+    for (int sc = SC_LOW; sc <= SC_HIGH; sc++) T[sc] = k[sc].T / JCI_S_PER_H * JCI_S_PER_H;
     jci_bld_assume(&s->b, "runtime.hours", "serving time of the workload (modelled: requests x (prefill + output x step) / "
-                   "concurrency / replicas)", R3(k[0].T / 3600, k[1].T / 3600, k[2].T / 3600), "h", JC_ORIGIN_DERIVED,
+                   "concurrency / replicas)", R3(k[0].T / JCI_S_PER_H, k[1].T / JCI_S_PER_H, k[2].T / JCI_S_PER_H), "h", JC_ORIGIN_DERIVED,
                    "the serving model (docs/workflow-serving.md)");
     jci_bld_assume(&s->b, "device.avg_power_w", "device power while serving (prefill and decode phases, time-weighted)",
                    R3(k[0].p_avg, k[1].p_avg, k[2].p_avg), "W", JC_ORIGIN_DERIVED,

@@ -520,7 +520,7 @@ static double step_time(const est *s, tstate *t, int g, int sc)
      * weights and optimizer state (16 B per parameter) to host memory */
     double ck = 16 * (t->ft.kind >= JCI_FT_LORA ? t->ft.trainable : h->P_total) / s->G /
                 (jci_pick(t->pcie, sc, JCI_LOWERS) * 1e9);
-    p[P_CKPT] = ck * sum / (jci_pick(t->ckpt_h, sc, JCI_LOWERS) * 3600);
+    p[P_CKPT] = ck * sum / (jci_pick(t->ckpt_h, sc, JCI_LOWERS) * JCI_S_PER_H);
     sum += p[P_CKPT];
     st->t[sc] = sum;   /* productive; apply_goodput adds the lost time */
     return mf * y->m * y->tp * y->pp * y->cp * y->dp;
@@ -1165,7 +1165,7 @@ jc_status jci_est_resolve_step(est *s)
         step_time(s, t, g, SC_LOW);
         step_time(s, t, g, SC_HIGH);
         flops += f * t->st[g].steps;
-        H += t->st[g].steps * t->st[g].t[SC_CENTRAL] / 3600;
+        H += t->st[g].steps * t->st[g].t[SC_CENTRAL] / JCI_S_PER_H;
     }
     resolve_goodput(s, t, H);
     for (int g = 0; g < t->n_stages; g++)

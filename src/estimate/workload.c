@@ -462,8 +462,8 @@ jc_status jci_est_scenario_latency(est *s)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--scenario %s needs a model's forward passes (a MODEL.onnx with "
                             "--requests): the latency of a query is one pass's time", j->scenario);
     double waves = s->passes / jci_est_parallel_devices(s);
-    e->latency_s = (jc_range){e->wall_hours.low * 3600 / waves, e->wall_hours.central * 3600 / waves,
-                              e->wall_hours.high * 3600 / waves};
+    e->latency_s = (jc_range){e->wall_hours.low * JCI_S_PER_H / waves, e->wall_hours.central * JCI_S_PER_H / waves,
+                              e->wall_hours.high * JCI_S_PER_H / waves};
     if (given(j->latency_bound_ms) && e->latency_s.central * 1e3 > j->latency_bound_ms)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--scenario server: a query at batch %s takes %.4g ms, over "
                             "--latency-bound %s ms: give a smaller --batch", FMT_N(s->batch),

@@ -82,7 +82,7 @@ jc_status jc_report_estimate_codecarbon(const jc_estimate *e, const jc_codecarbo
         snprintf(cloud_region, sizeof cloud_region, "%s", colon ? colon + 1 : r->code);
     }
 
-    double T = e->wall_hours.central * 3600;
+    double T = e->wall_hours.central * JCI_S_PER_H;
     double pue = e->pue.central > 0 ? e->pue.central : NAN;   /* the PUE the estimate used */
     double gpu_kwh = e->energy_device_kwh.central * (isfinite(pue) ? pue : 1);
     double cpu_kwh = e->energy_host_kwh.central * (isfinite(pue) ? pue : 1);

@@ -32,12 +32,12 @@ jc_status jc_report_trace_text(const jc_trace *t, FILE *f)
     for (size_t i = 0; i < t->n_channels; i++) {
         const jc_trace_channel *c = &t->channels[i];
         char e[32], a[32], p[32], u[32], iw[32], m[32];
-        fmt_num(e, sizeof e, c->energy_j / 3600);
+        fmt_num(e, sizeof e, c->energy_j / JCI_S_PER_H);
         fmt_num(a, sizeof a, c->avg_w);
         fmt_num(p, sizeof p, c->peak_w);
         fmt_num(u, sizeof u, c->avg_util);
         fmt_num(iw, sizeof iw, c->idle_w);
-        fmt_num(m, sizeof m, c->marginal_j / 3600);
+        fmt_num(m, sizeof m, c->marginal_j / JCI_S_PER_H);
         fprintf(f, "  %-34.34s %-6s %9zu %11s %8s %8s %6s %9s %11s %5zu\n", c->name, jc_trace_scope_name(c->scope),
                 c->samples, e, a, p, u, iw, m, c->n_gaps);
     }
@@ -61,7 +61,7 @@ jc_status jc_report_trace_text(const jc_trace *t, FILE *f)
         const jc_trace_channel *c = &t->channels[i];
         if (c->idle_found)
             fprintf(f, "idle       %s: leading %s s, trailing %s s%s, %s Wh at %s W (%s)\n", c->name,
-                    FMT_N(c->lead_idle_s), FMT_N(c->trail_idle_s), c->idle_capped ? " (at least)" : "", FMT_N(c->idle_energy_j / 3600),
+                    FMT_N(c->lead_idle_s), FMT_N(c->trail_idle_s), c->idle_capped ? " (at least)" : "", FMT_N(c->idle_energy_j / JCI_S_PER_H),
                     FMT_N(c->idle_w), c->idle_rule);
         else
             fprintf(f, "idle       %s: none found (%s)\n", c->name, c->idle_rule ? c->idle_rule : "n/a");

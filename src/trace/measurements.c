@@ -152,7 +152,7 @@ static jc_status measurement_row(const char *path, int at, char **hdr, int nh, c
         str_at(dt, sizeof dt, fl, nf, col_of(hdr, nh, "date"));
         jci_date_ymd(m->date, dt);
         if (!bad && dt[0] && !m->date[0]) bad = "date";
-        m->duration_s = hours * 3600;
+        m->duration_s = hours * JCI_S_PER_H;
         m->device_kwh = kwh;
         if (isnan(kwh) && !isnan(m->avg_power_w) && !isnan(hours))
             m->device_kwh = m->avg_power_w * (isnan(m->devices) ? 1 : m->devices) * hours / 1000;

@@ -73,12 +73,12 @@ int tr_parse_time(const char *s, double *out)
             if (digits(p, 2, &om)) return -1;
             p += 2;
         }
-        off = sign * (oh * 3600.0 + om * 60.0);
+        off = sign * (oh * JCI_S_PER_H + om * 60.0);
     }
     while (*p == ' ' || *p == '"') p++;
     if (*p) return -1;
     double days = (double)days_from_civil(Y, (unsigned)M, (unsigned)D);
-    *out = days * 86400 + h * 3600.0 + m * 60.0 + sec + frac - off;
+    *out = days * 86400 + h * JCI_S_PER_H + m * 60.0 + sec + frac - off;
     return 0;
 }
 
@@ -574,7 +574,7 @@ static int hms(const char *s, double *out)
     size_t k = strspn(p, "0123456789:.");
     if (!k || p[k + strspn(p + k, " ")]) return -1;
     if (sscanf(p, "%d:%d:%lf%c", &h, &m, &sec, &tail) != 3 || h < 0 || m < 0 || m > 59 || sec < 0) return -1;
-    *out = days * 86400 + h * 3600.0 + m * 60.0 + sec;
+    *out = days * 86400 + h * JCI_S_PER_H + m * 60.0 + sec;
     return 0;
 }
 

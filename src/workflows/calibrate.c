@@ -108,7 +108,7 @@ jc_status jc_calibrate_check(const jc_job *job, const jc_analysis *an, const jc_
         jc_estimate_free(e);
     }
     double mk = meas_device_kwh(dev, m);
-    out->err_hours = rel(out->hours, m->duration_s / 3600);
+    out->err_hours = rel(out->hours, m->duration_s / JCI_S_PER_H);
     out->err_kwh = rel(out->device_kwh, mk);
     out->err_kwh_jpo = rel(out->device_kwh_jpo, mk);
     return JC_OK;
@@ -158,7 +158,7 @@ jc_status jc_calibrate(const jc_job *job, const jc_analysis *an, const jc_hwdb *
     jc_estimate_free(e);
     if (!dev) return jci_diag_set(d, JC_ERR_INTERNAL, "calibrate: device %s vanished", out->device_id);
 
-    out->meas_hours = m->duration_s / 3600;
+    out->meas_hours = m->duration_s / JCI_S_PER_H;
     out->meas_device_kwh = meas_device_kwh(dev, m);
     if ((st = jc_calibrate_check(&j, an, db, m, &out->before, d))) return st;
 

@@ -914,7 +914,7 @@ jc_status jc_ga_parse_runtime(const char *s, double *hours, jc_diag *diag)
     if (!s || !*s)
         return jci_diag_set(diag, JC_ERR_USAGE, "empty runtime");
     static const char units[] = "dhms";
-    static const double per_h[] = {24.0, 1.0, 1.0 / 60.0, 1.0 / 3600.0};
+    static const double per_h[] = {24.0, 1.0, 1.0 / 60.0, 1.0 / JCI_S_PER_H};
     const char *p = s;
     double total = 0;
     int next_unit = 0, parts = 0;

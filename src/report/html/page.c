@@ -160,7 +160,7 @@ void jci_html_inum(FILE *f, const char *key, double v)
 const unit_step jci_html_u_kwh[] = {{1e-3, "MWh"}, {1, "kWh"}, {1e3, "Wh"}, {JCI_J_PER_KWH, "J"}, {0, NULL}};
 const unit_step jci_html_u_kg[] = {{1e-3, "tCO2e"}, {1, "kgCO2e"}, {1e3, "gCO2e"}, {1e6, "mgCO2e"}, {0, NULL}};
 const unit_step jci_html_u_h[] = {{1.0 / 8766, "years"}, {1.0 / 24, "days"}, {1, "h"}, {60, "min"},
-                                   {3600, "s"}, {JCI_S_PER_H * 1e3, "ms"}, {0, NULL}};
+                                   {JCI_S_PER_H, "s"}, {JCI_S_PER_H * 1e3, "ms"}, {0, NULL}};
 /* device-hours are counted in hours (GPU-hours), never in days or minutes */
 const unit_step jci_html_u_devh[] = {{1, "h"}, {0, NULL}};
 /* one pass's device time */
