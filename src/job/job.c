@@ -1,8 +1,9 @@
 /*
  * job.c (job) - a jc_job's keys as data: the option table (src/job/job_keys.def)
  * that the command line, job files and the bindings share, and the one
- * place that turns a key and its text into a field of the job.  (What a
- * job does to a model - batch rules, bindings - is src/job/request.c.)
+ * place that turns a key and its text into a field of the job; and
+ * jc_job_init, a job with nothing given.  (What a job does to a model -
+ * batch rules, bindings - is src/job/request.c.)
  */
 #include "base/jc_internal.h"
 #include "joulecast/job.h"
@@ -319,4 +320,31 @@ const char *jc_job_ci_basis(const jc_job *job)
     if (!job || !isnan(job->ci)) return NULL;
     if (!job->ci_dataset) return JC_CI_BASIS;
     return strcmp(job->ci_dataset, "default") ? job->ci_dataset : NULL;
+}
+
+/* ---- a job with nothing given ---------------------------------------------- */
+
+void jc_job_init(jc_job *j)
+{
+    memset(j, 0, sizeof *j);
+    j->mode = JC_MODE_INFERENCE;
+    j->method = JC_METHOD_ROOFLINE;
+    j->flops = j->params = j->active_params = j->tokens = NAN;
+    j->requests = j->batch = j->tokens_per_request = NAN;
+    j->samples = j->epochs = j->seq = NAN;
+    j->backward_factor = NAN;
+    j->hours = j->device_hours = j->avg_power_w = j->power_limit_w = NAN;
+    j->gpu_usage = j->cpu_usage = NAN;
+    j->trace_gap_s = j->trace_idle_w = j->trace_interval_s = NAN;
+    j->count = j->hosts = j->utilization = j->host_power_w = j->scaling = NAN;
+    j->ci = j->pue = j->lifetime_years = NAN;
+    j->prompt_tokens = j->output_tokens = j->concurrency = NAN;
+    j->tp = j->pp = j->ep = NAN;
+    j->micro_batches = j->hidden = NAN;
+    j->layers = j->heads = j->total_params = j->cp = j->zero = j->virtual_stages = NAN;
+    j->distill_teacher = j->mtp_heads = j->long_seq = j->long_tokens = j->goodput = NAN;
+    j->lora_rank = NAN;
+    j->latency_bound_ms = NAN;
+    j->vcpus = NAN;
+    j->draws = j->seed = NAN;   /* issue 45 */
 }
