@@ -7,7 +7,14 @@
 #define JOULECAST_ANALYSIS_H
 
 #include "base.h"
-#include "model.h"
+
+/* named by pointer only here: their headers define them (C11 allows the
+ * typedef twice), so a change to those headers does not rebuild the
+ * files that include only this one */
+typedef struct jc_dim jc_dim;
+typedef struct jc_graph jc_graph;
+typedef struct jc_model jc_model;
+typedef struct jc_node jc_node;
 
 JC_BEGIN_DECLS
 
@@ -94,15 +101,8 @@ typedef struct jc_node_cost {
                                    else 1) */
 } jc_node_cost;
 
-/* Compatibility views: other aggregations of the same buckets
- * (docs/counting.md). */
-typedef enum jc_convention {
-    JC_CONV_JOULECAST = 0, /* macs, flops, special_ops apart (default) */
-    JC_CONV_TORCHVISION,   /* macs only (torchvision's "GFLOPS") */
-    JC_CONV_FLOPS2X,       /* 2 x macs (torch.utils.flop_counter, MLPerf) */
-    JC_CONV_FVCORE,        /* macs + norm/upsample/adaptive-pool terms */
-    JC_CONV_ONNX_TOOL      /* macs + weighted non-MAC work (onnx-tool) */
-} jc_convention;
+/* jc_convention, the compatibility views (other aggregations of the same
+ * buckets): include/joulecast/base.h */
 
 /* "joulecast", "torchvision", ...; static string. */
 const char *jc_convention_name(jc_convention c);

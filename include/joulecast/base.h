@@ -68,7 +68,7 @@ typedef struct jc_diag {
 /* Human-readable name of a status ("model error", ...).  Static string. */
 const char *jc_status_name(jc_status st);
 
-/* Two value types every stage names (base, so that a file that uses them
+/* Value types every stage names (base, so that a file that uses them
  * needs no later stage's header): the precisions of peak throughput and
  * energy per operation (int8/int4 in TOPS; jc_precision_name, hwdb.h), and
  * a ranged figure, low <= central <= high (the estimate's scenarios). */
@@ -79,6 +79,17 @@ typedef enum jc_precision {
 } jc_precision;
 
 typedef struct jc_range { double low, central, high; } jc_range;
+
+/* A counting convention, which a request names and an analysis reports
+ * in: compatibility views, other aggregations of the same buckets
+ * (docs/counting.md; jc_convention_name and the views: analysis.h). */
+typedef enum jc_convention {
+    JC_CONV_JOULECAST = 0, /* macs, flops, special_ops apart (default) */
+    JC_CONV_TORCHVISION,   /* macs only (torchvision's "GFLOPS") */
+    JC_CONV_FLOPS2X,       /* 2 x macs (torch.utils.flop_counter, MLPerf) */
+    JC_CONV_FVCORE,        /* macs + norm/upsample/adaptive-pool terms */
+    JC_CONV_ONNX_TOOL      /* macs + weighted non-MAC work (onnx-tool) */
+} jc_convention;
 
 /* ------------------------------------------------------------------ */
 /* Terminal-safe text and CSV cells (owner src/base/safetext.c)        */

@@ -7,13 +7,16 @@
 #define JOULECAST_ESTIMATE_H
 
 #include "base.h"
-#include "analysis.h"
 #include "job.h"
 
 /* named by pointer only here: their headers define them (C11 allows the
  * typedef twice), so a change to those headers does not rebuild the
  * files that include only this one */
+typedef struct jc_analysis jc_analysis;
 typedef struct jc_device jc_device;
+typedef struct jc_dim_binding jc_dim_binding;
+typedef struct jc_input_binding jc_input_binding;
+typedef struct jc_value_binding jc_value_binding;
 typedef struct jc_hwdb jc_hwdb;
 typedef struct jc_region jc_region;
 

@@ -7,7 +7,12 @@
 #define JOULECAST_GA_H
 
 #include "base.h"
-#include "hwdb.h"
+
+/* named by pointer only here: their headers define them (C11 allows the
+ * typedef twice), so a change to those headers does not rebuild the
+ * files that include only this one */
+typedef struct jc_ga_version jc_ga_version;
+typedef struct jc_hwdb jc_hwdb;
 
 JC_BEGIN_DECLS
 

@@ -7,7 +7,11 @@
 #define JOULECAST_INSPECT_H
 
 #include "base.h"
-#include "model.h"
+
+/* named by pointer only here: their headers define them (C11 allows the
+ * typedef twice), so a change to those headers does not rebuild the
+ * files that include only this one */
+typedef struct jc_model jc_model;
 
 JC_BEGIN_DECLS
 

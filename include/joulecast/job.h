@@ -7,12 +7,16 @@
 #define JOULECAST_JOB_H
 
 #include "base.h"
-#include "model.h"
+
+/* named by pointer only here: their headers define them (C11 allows the
+ * typedef twice), so a change to those headers does not rebuild the
+ * files that include only this one */
+typedef struct jc_model jc_model;
 
 JC_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
-/* Estimate (stages: workload + energy; owner src/estimate/estimate.c)           */
+/* The job (owner src/job/job.c: its keys and jc_job_init)          */
 /* ------------------------------------------------------------------ */
 /* The energy model is docs/energy-model.md; every number an estimate
  * uses is recorded as a jc_assumption with its origin. */

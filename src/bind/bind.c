@@ -16,6 +16,8 @@
 #include "joulecast/ga.h"
 #include "joulecast/html.h"
 #include "joulecast/bind.h"
+#include "joulecast/model.h"
+#include "joulecast/analysis.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -19,6 +19,7 @@
 #include "joulecast/bind.h"
 #include "workflows/cmd_opts.h"
 #include "workflows/sweep_opts.h"
+#include "joulecast/model.h"
 
 #include <math.h>
 #include <stdlib.h>

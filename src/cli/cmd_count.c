@@ -7,6 +7,8 @@
  */
 #include "cli/cli.h"
 #include "cli/jobopts.h"
+#include "joulecast/model.h"
+#include "joulecast/analysis.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,6 +7,7 @@
  */
 #include "cli/cli.h"
 #include "joulecast/ga.h"
+#include "joulecast/hwdb.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,7 @@
  */
 #include "cli/cli.h"
 #include "joulecast/inspect.h"
+#include "joulecast/model.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,6 +10,7 @@
 #include "joulecast/workflows.h"
 #include "joulecast/serving.h"
 #include "workflows/cmd_opts.h"
+#include "joulecast/model.h"   /* the model's fields */
 
 #include <math.h>
 #include <stdlib.h>

@@ -12,6 +12,7 @@
 #include "cli/jobopts.h"
 #include "joulecast/html.h"
 #include "workflows/sweep_opts.h"
+#include "joulecast/model.h"
 
 #include <math.h>
 #include <stdlib.h>

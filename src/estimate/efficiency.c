@@ -6,6 +6,7 @@
  */
 #include "estimate/efficiency.h"
 #include "estimate/parallel.h"
+#include "joulecast/analysis.h"
 
 #include <math.h>
 #include <stdio.h>

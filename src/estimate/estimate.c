@@ -28,6 +28,7 @@
 #include "estimate/vm.h"
 #include "joulecast/trace.h"
 #include "joulecast/serving.h"
+#include "joulecast/model.h"   /* the model's fields */
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,6 +6,7 @@
  * docs/energy-model.md section 1 is the arithmetic.
  */
 #include "estimate/estimate_int.h"
+#include "joulecast/model.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,6 +8,7 @@
  */
 #include "job/reqset.h"
 #include "base/jc_internal.h"
+#include "joulecast/analysis.h"
 
 #include <stdlib.h>
 #include <string.h>

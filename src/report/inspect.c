@@ -8,6 +8,7 @@
 
 #include "report/rjson.h"
 #include "joulecast/inspect.h"
+#include "joulecast/model.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

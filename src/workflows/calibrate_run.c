@@ -12,6 +12,8 @@
 #include "workflows/trace_fit.h"
 #include "joulecast/calibrate.h"
 #include "joulecast/bind.h"
+#include "joulecast/model.h"   /* the model's fields */
+#include "joulecast/analysis.h"
 
 #include <errno.h>
 #include <math.h>

@@ -18,6 +18,8 @@
 #include "joulecast/bind.h"
 #include "joulecast/hwdb.h"
 #include "joulecast/serving.h"
+#include "joulecast/model.h"
+#include "joulecast/analysis.h"
 
 #include <math.h>
 #include <stdio.h>

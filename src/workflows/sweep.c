@@ -18,6 +18,8 @@
 #include "base/fmt.h"
 #include "workflows/grid_rules.h"
 #include "joulecast/hwdb.h"
+#include "joulecast/model.h"
+#include "joulecast/analysis.h"
 
 #include <math.h>
 #include <stdlib.h>
