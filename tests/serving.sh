@@ -72,6 +72,19 @@ $JC estimate --generate --hf-config $CFG/llama-3.1-70b.json $W --count 1 > /dev/
 [ $rc -eq 7 ] && grep -q "at least 2 devices" "$out/e" && ok 70b-on-one-refused || ko 70b-on-one-refused "rc $rc"
 $JC estimate --generate --hf-config $CFG/llama-3.1-70b.json $W > "$out/t" 2>&1 && grep -q "do not fit one" "$out/t" \
   && ok 70b-raised-with-note || ko 70b-raised-with-note "no note"
+# issue 41 item 4: Llama-3.1-70B in FP8 on one 80 GB H100 runs as vLLM runs it: 80 GiB (JEDEC) x 0.9 holds the
+# 72.65 GB of weights, the forward pass over vLLM's 8,192-token step (8,192 x 2 B x (2 x 8,192 + 2 x 28,672) +
+# 1,024 x 128,256 x 4 B of logits = 1.733 GB) and the KV cache of 13 sequences (refused before: 72.7 > 72 GB)
+if $JC estimate --generate --hf-config $CFG/llama-3.1-70b.json $W --count 1 --weights fp8 --json > "$out/fp8.json" \
+     2> "$out/fp8.err" && python3 - "$out/fp8.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["serving"]
+assert s["tp"] == 1 and s["memory_limited"] and s["concurrency"] == 13, s
+assert s["activation_bytes"] == 8192 * 2 * (2 * 8192 + 2 * 28672) + 1024 * 128256 * 4, s["activation_bytes"]
+assert s["memory_capacity_bytes"] == 80 * 2 ** 30
+assert s["weight_bytes"] + s["activation_bytes"] + s["kv_bytes"] <= 0.9 * s["memory_capacity_bytes"]
+PY
+then ok 70b-fp8-on-one-h100; else ko 70b-fp8-on-one-h100 "$(tail -1 "$out/fp8.err")"; fi
 $JC estimate --hf-config $CFG/llama-3.1-8b.json $W > /dev/null 2>&1; [ $? -eq 2 ] && ok hf-config-needs-generate || ko hf-config-needs-generate "not 2"
 $JC estimate --generate --hf-config $CFG/llama-3.1-8b.json $W --weights fp5 > /dev/null 2>&1; [ $? -eq 2 ] && ok bad-weights || ko bad-weights "not 2"
 # CSV: a header and one row of as many fields

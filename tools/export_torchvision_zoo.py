@@ -147,13 +147,11 @@ def one_weights_file(src, tmp, location):
 
 def export_one(name, out_dir):
     """Export one model; prints one tab-separated summary line."""
-    import onnx
     import torch
     import torchvision
 
     torch.set_num_threads(1)
     register_missing_symbolics()
-    helpers = load_models_export()
     weights, crop = default_weights(name)
     kwargs = {}
     if name.startswith("vit_"):
@@ -162,6 +160,17 @@ def export_one(name, out_dir):
         kwargs["image_size"] = crop
     torch.manual_seed(0)
     model = torchvision.models.get_model(name, weights=None, **kwargs)
+    export_model(model, name, crop, out_dir, weights)
+
+
+def export_model(model, name, crop, out_dir, weights):
+    """Export a built model (random weights) graph-only to out_dir/name.onnx
+    at crop x crop, as every zoo export is made; prints the summary line
+    (tools/export_dle_zoo.py exports its own builders through this)."""
+    import onnx
+    import torch
+
+    helpers = load_models_export()
     helpers.decorrelate_(model)
     model.eval()
     disable_mha_fast_path(model)

@@ -66,7 +66,9 @@ typedef enum jc_kernel_kind {
     JC_KERNEL_BATCH_NORM,      /* BatchNormalization */
     JC_KERNEL_ADD,             /* Add: a bias add after a MatMul */
     JC_KERNEL_NARROW,          /* Slice, Split: a view in PyTorch */
-    JC_KERNEL_TRANSPOSE        /* Transpose: a strided operand of a GEMM */
+    JC_KERNEL_TRANSPOSE,       /* Transpose: a strided operand of a GEMM */
+    JC_KERNEL_EXPAND,          /* Expand: a broadcast view in PyTorch */
+    JC_KERNEL_GATHER           /* Gather: at one index, a view (select) */
 } jc_kernel_kind;
 
 /* A node's matrix-product view: `batch` independent products of an

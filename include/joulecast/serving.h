@@ -185,6 +185,9 @@ typedef struct jc_serving {
     double kv_bytes_per_token;     /* all layers, at the KV format */
     double kv_bytes;               /* KV cache of the running sequences at
                                       the mean context P + O/2 (per replica) */
+    double activation_bytes;       /* per device: the forward pass over the
+                                      runtime's step token budget that the
+                                      runtime reserves beside the weights */
     double memory_per_device, memory_capacity; /* bytes used / held */
     double prefill_flops;          /* one request's prefill */
     double decode_flops_per_token; /* mean over the request's steps */

@@ -38,6 +38,12 @@ static const struct { jci_runtime r; jci_rt_train t; } RT_TRAINS[] = {
 #include "estimate/runtimes.def"
 };
 
+static const struct { jci_runtime r; const char *ids[5]; } RT_OPCOSTS[] = {
+#define RT_OPCOST(e, conv, gconv, matrix, vector, memory) {JCI_RUNTIME_##e, {conv, gconv, matrix, vector, memory}},
+#include "estimate/runtimes.def"
+};
+#define RT_OPCOSTS_N (sizeof RT_OPCOSTS / sizeof RT_OPCOSTS[0])
+
 static const struct { jci_runtime r; const char *id; } RT_TENSORS[] = {
 #define RT_TENSOR(e, id) {JCI_RUNTIME_##e, id},
 #include "estimate/runtimes.def"
@@ -170,6 +176,21 @@ static const char *cpu_id(jci_runtime r, int i)
     return i == JCI_EFF_ETA_MATRIX ? RT_ROWS[r].cpu_ids[0] : i == JCI_EFF_LAUNCH_S ? RT_ROWS[r].cpu_ids[1] : NULL;
 }
 
+/* The constant id of index i of profile r on a GPU: its row's four, the
+ * shared ones, and the per-op host costs of its RT_OPCOST row (without
+ * one: its launch constant, so a kernel's floor is the launch alone). */
+static const char *gpu_id(jci_runtime r, int i, int *op_costs)
+{
+    if (i < 4) return RT_ROWS[r].ids[i];
+    if (i < JCI_EFF_OP_CONV) return SHARED_IDS[i - 4];
+    for (size_t k = 0; k < RT_OPCOSTS_N; k++)
+        if (RT_OPCOSTS[k].r == r) {
+            *op_costs = 1;
+            return RT_OPCOSTS[k].ids[i - JCI_EFF_OP_CONV];
+        }
+    return RT_ROWS[r].ids[JCI_EFF_LAUNCH_S];
+}
+
 jc_status jci_eff_resolve(const jc_hwdb *db, jci_runtime r, int cpu, jci_eff_model *m, jc_diag *d)
 {
     memset(m, 0, sizeof *m);
@@ -179,7 +200,7 @@ jc_status jci_eff_resolve(const jc_hwdb *db, jci_runtime r, int cpu, jci_eff_mod
     m->kind = RT_ROWS[r].kind;
     m->cpu_path = cpu && cpu_id(r, JCI_EFF_LAUNCH_S);
     for (int i = 0; i < JCI_EFF_N; i++) {
-        const char *id = i < 4 ? RT_ROWS[r].ids[i] : SHARED_IDS[i - 4];
+        const char *id = gpu_id(r, i, &m->op_costs);
         if (m->cpu_path && cpu_id(r, i)) id = cpu_id(r, i);
         const jc_constant *c;
         jc_diag tmp;
@@ -277,6 +298,29 @@ static double mem_s(const jci_eff_model *m, const jci_eff_device *dv, double b, 
 static double launch_s(const jci_eff_model *m, const jci_eff_device *dv, int sc)
 {
     return dv->gpu ? jci_pick(m->v[JCI_EFF_LAUNCH_S], sc, JCI_RAISES) : 0;
+}
+
+/* The floor of one kernel of node n (its plan role): the launch floor,
+ * or, where the profile carries per-op host costs (RT_OPCOST), the host's
+ * cost of issuing n's op when that is larger: an eager framework issues
+ * each op from Python, and a kernel cannot start before its op is issued
+ * (side kernels: vector, as an activation op). */
+static double op_floor_s(const jci_eff_model *m, const jci_eff_device *dv, const jc_counted_node *n, int role,
+                         int sc)
+{
+    double tl = launch_s(m, dv, sc);
+    if (!m->op_costs || !dv->gpu) return tl;
+    int k = JCI_EFF_OP_VECTOR;
+    if (!n)
+        ;   /* a side kernel */
+    else if (n->kernel == JC_KERNEL_CONV || n->kernel == JC_KERNEL_CONV_TRANSPOSE)
+        k = n->has_gemm && n->gemm.batch > 1 ? JCI_EFF_OP_GCONV : JCI_EFF_OP_CONV;
+    else if (role == JCI_PLAN_ATTN || n->cost.cls == JC_CLASS_MATRIX)
+        k = JCI_EFF_OP_MATRIX;
+    else if (role != JCI_PLAN_GROUP && n->cost.cls == JC_CLASS_MEMORY)
+        k = JCI_EFF_OP_MEMORY;
+    double h = jci_pick(m->v[k], sc, JCI_RAISES);
+    return h > tl ? h : tl;
 }
 
 /* t = max(tc, tm, launch floor); bound and eta from the winner. */
@@ -403,7 +447,7 @@ void jci_eff_node_time(const jci_eff_model *m, const jci_eff_device *dv, const j
         b -= plan->l2_bytes[i] < b ? plan->l2_bytes[i] : b;
     out->flops = f;
     out->bytes = b;
-    double tl = launch_s(m, dv, sc);
+    double tl = op_floor_s(m, dv, n, role, sc);
     finish(dv, tc, mem_s(m, dv, b, rep * kern, sc), tl * rep * kern, matrix, out);
     out->t += call_s(m, sc) * rep * kern;
     if (plan && plan->side_kernels[i] > 0) {
@@ -421,8 +465,8 @@ void jci_eff_node_time(const jci_eff_model *m, const jci_eff_device *dv, const j
             sb += rep * plan->xform_bytes[i];
             sk += rep * 2;
         }
-        double ts = mem_s(m, dv, sb, sk, sc);
-        out->t += (ts > tl * sk ? ts : tl * sk) + call_s(m, sc) * sk;
+        double ts = mem_s(m, dv, sb, sk, sc), ts_floor = op_floor_s(m, dv, NULL, JCI_PLAN_OWN, sc);
+        out->t += (ts > ts_floor * sk ? ts : ts_floor * sk) + call_s(m, sc) * sk;
         out->bytes += sb;
     }
     /* the backward's kernels (data- and weight-gradient GEMMs with their

@@ -118,6 +118,13 @@ enum {
     JCI_EFF_TILE_N,           /* eff_tile_n */
     JCI_EFF_UNALIGNED,        /* eff_unaligned_factor */
     JCI_EFF_ETA_BWD,          /* kernel_eta_backward */
+    /* the host's cost of issuing one op, by op class (runtimes.def
+     * RT_OPCOST rows; a profile without one: its launch constant) */
+    JCI_EFF_OP_CONV,          /* a dense convolution */
+    JCI_EFF_OP_GCONV,         /* a grouped or depthwise convolution */
+    JCI_EFF_OP_MATRIX,        /* a matrix product (Linear, MatMul, attention) */
+    JCI_EFF_OP_VECTOR,        /* an activation, elementwise or reduction op (and a side kernel) */
+    JCI_EFF_OP_MEMORY,        /* a data-movement op that runs a kernel (copy, concat, transpose) */
     JCI_EFF_N
 };
 
@@ -130,6 +137,9 @@ typedef struct jci_eff_model {
     const jc_constant *src[JCI_EFF_N];
     const char *id[JCI_EFF_N];           /* the constant ids (static or arena) */
     int fuse_vector_memory;             /* engine kind: no plan, every vector/memory node fused */
+    int op_costs;                       /* the profile has per-op host costs (RT_OPCOST):
+                                           on a GPU a kernel's floor is the larger of its
+                                           launch and its op class's cost */
     int cpu_path;                       /* the CPU kernel path: no thread-block tiles, and
                                            v[JCI_EFF_LAUNCH_S] is a call cost added to every
                                            kernel, not a floor */

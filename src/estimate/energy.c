@@ -136,12 +136,19 @@ static jc_status resolve_runtime(est *s)
         "work (as time at peak) a matrix kernel needs to fill the device",
         "memory latency per kernel (achieved bandwidth vs transfer size)", "tile of the output's M dim",
         "tile of the output's N dim", "efficiency factor for K or N off the Tensor Core granule",
-        "backward kernels' achieved fraction of the forward kernel model's speed"};
+        "backward kernels' achieved fraction of the forward kernel model's speed",
+        "host cost of issuing one dense convolution op (a floor on its kernel)",
+        "host cost of issuing one grouped or depthwise convolution op (a floor on its kernel)",
+        "host cost of issuing one matrix-product op (a floor on its kernel)",
+        "host cost of issuing one activation, elementwise or reduction op or side kernel (a floor on its kernel)",
+        "host cost of issuing one data-movement op that runs a kernel (a floor on its kernel)"};
     int step = jci_est_step_wanted(j);   /* the training step model times GEMMs at their shapes */
     for (int i = 0; i < JCI_EFF_N; i++) {
         /* without a graph: the optimizer's traffic and the memory-bound share */
         if (!s->an && !step && i != JCI_EFF_ETA_BW && i != JCI_EFF_ETA_MATRIX) continue;
         if ((step && (i == JCI_EFF_ETA_VECTOR || i == JCI_EFF_LAT_S)) || (i == JCI_EFF_LAUNCH_S && s->dev->kind != JC_DEVICE_GPU && !s->eff.cpu_path)) continue;
+        if (i >= JCI_EFF_OP_CONV && !(s->an && s->eff.op_costs && s->dev->kind == JC_DEVICE_GPU && !s->util_user))
+            continue;
         if (i == JCI_EFF_ETA_BWD && !(s->an && j->mode == JC_MODE_TRAINING && !s->util_user &&
                                      s->eff.kind != JCI_RTK_ENGINE)) continue;
         if (s->util_user && (i == JCI_EFF_ETA_MATRIX || i == JCI_EFF_FILL_S || i == JCI_EFF_TILE_M ||

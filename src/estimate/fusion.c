@@ -413,6 +413,26 @@ static void strided_view(pctx *c, int i)
     c->p->role[i] = JCI_PLAN_FUSED;
 }
 
+/* Host-side work and views, no kernel: shape arithmetic (Shape, Gather,
+ * Unsqueeze, Concat ... whose outputs are integer tensors of rank 0 or 1:
+ * sizes a framework computes on the host as integers, when the analysis
+ * could not fold them), an Expand (torch's expand: a broadcast view its
+ * consumer reads) and a Gather at one index (torch's select: a view). */
+static void host_side(pctx *c, int i)
+{
+    const jc_counted_node *n = &c->an->nodes[i];
+    if (n->cost.cls != JC_CLASS_MEMORY || c->p->role[i] != JCI_PLAN_OWN || n->node->n_outputs < 1) return;
+    int shape_only = 1;
+    for (size_t o = 0; o < n->node->n_outputs && shape_only; o++) {
+        const jc_tshape *t = n->node->outputs[o] >= 0 ? shape_of(c, gid(c, n->inst, n->node->outputs[o])) : NULL;
+        shape_only = t && t->rank >= 0 && t->rank <= 1 && !t->non_tensor && !jci_dtype_is_float(t->dtype);
+    }
+    const jc_tshape *idx = is_kind(c, i, JC_KERNEL_GATHER) && n->node->n_inputs > 1 && n->node->inputs[1] >= 0
+                         ? shape_of(c, gid(c, n->inst, n->node->inputs[1])) : NULL;
+    if (shape_only || is_kind(c, i, JC_KERNEL_EXPAND) || (idx && idx->rank == 0))
+        c->p->role[i] = JCI_PLAN_FUSED;
+}
+
 /* Eager side kernels of a convolution: the bias add (PyTorch adds a
  * convolution's bias, or the batch norm the export folded into it, in a
  * kernel of its own) and, on tensor cores, cuDNN's NCHW <-> NHWC
@@ -497,6 +517,7 @@ jc_status jci_eff_plan_build(const jci_eff_model *m, const jc_analysis *an, doub
         if (an->nodes[i].counted) {
             bias_epilogue(&c, (int)i);
             strided_view(&c, (int)i);
+            host_side(&c, (int)i);
         }
     if (c.sdpa)
         for (size_t i = 0; i < n; i++)

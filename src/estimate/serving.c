@@ -45,6 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define GIB 1073741824.0   /* 2^30 bytes */
+
 /* ---- formats ---------------------------------------------------------------- */
 
 typedef struct wfmt {
@@ -692,8 +694,11 @@ static jc_status resolve_device(sv *s)
         return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s lacks a published memory size, bandwidth or TDP", dev->id);
     s->bw = jci_bld_assume(&s->b, "device.memory_bw", "memory bandwidth", R1(dev->memory_bw_gbs.value), "GB/s",
                    JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->memory_bw_gbs)).central * 1e9;
-    s->mem = jci_bld_assume(&s->b, "device.memory_gb", "device memory", R1(dev->memory_gb.value), "GB",
-                    JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->memory_gb)).central * 1e9;
+    /* a DRAM capacity's "GB" is binary (JEDEC): 80 GB is 80 x 2^30 bytes,
+     * the total the runtime sees (torch.cuda.mem_get_info) and takes its
+     * --gpu-memory-utilization fraction of */
+    s->mem = jci_bld_assume(&s->b, "device.memory_gb", "device memory (GB of DRAM capacity: 2^30 bytes each, JEDEC)",
+                    R1(dev->memory_gb.value), "GB", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->memory_gb)).central * GIB;
     s->tdp = dev->tdp_w.value;
     jci_bld_assume(&s->b, "device.tdp_w", "device TDP", R1(s->tdp), "W", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->tdp_w));
     if ((st = resolve_idle(s, dev))) return st;
@@ -701,7 +706,7 @@ static jc_status resolve_device(sv *s)
     if (!s->rt)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--serving-runtime must be one of vllm (default), vllm-0.5, sglang, trt-llm, "
                             "tgi, hf-generate (got '%s')", j->serving_runtime);
-    int big = s->mem >= 70e9;
+    int big = s->mem >= 70 * GIB;   /* vLLM's rule: total memory of 70 GiB and more */
     s->max_seqs = s->rt->max_seqs[big];
     s->step_tokens = s->rt->step_tokens[big];
     jci_bld_assume(&s->b, "serving.runtime", jci_bld_str(&s->b, "serving runtime profile: %s (%s; %s prefill; output processing %s; %s)%s",
@@ -753,7 +758,28 @@ static jc_status resolve_device(sv *s)
     return JC_OK;
 }
 
-/* Memory per device of a replica with tp x pp devices and b sequences. */
+/* Bytes per device a runtime keeps beside the weights for its forward
+ * pass: vLLM profiles one forward pass over its step's token budget
+ * (max_num_batched_tokens) and reserves the peak before it sizes the KV
+ * cache (vllm/v1/worker/gpu_worker.py determine_available_memory): the
+ * largest layer's live activations of those tokens (the residual stream
+ * in and out, and the MLP's up (and gate) outputs, the widest tensor of a
+ * layer, split over the tensor-parallel group), in 16 bits, and the fp32
+ * logits of max_num_seqs sequences (the sampler's).  0 for a coarse
+ * model (no architecture). */
+static double act_need(const sv *s, double tp)
+{
+    const jc_arch *a = s->a;
+    if (s->coarse || !a) return 0;
+    double f = (double)a->ffn, moe = (double)(a->top_k * a->expert_ffn + a->shared_ffn);
+    if (moe > f) f = moe;
+    double per_tok = 2 * (2.0 * (double)a->hidden + (a->gated ? 2.0 : 1.0) * f / tp);
+    return s->step_tokens * per_tok + fmin(s->max_seqs, s->step_tokens) * (double)a->vocab * 4;
+}
+
+/* Memory per device of a replica with tp x pp devices and b sequences:
+ * the weights, the forward pass's activations (act_need) and the KV
+ * cache. */
 static double mem_need(const sv *s, double tp, double b, double *w_dev, double *kv_dev)
 {
     double wtot = s->r->weight_bytes;
@@ -764,7 +790,7 @@ static double mem_need(const sv *s, double tp, double b, double *w_dev, double *
             per_seq += ctx_eff(s->a->layer[i].window, s->P + s->O / 2) * jci_arch_kv_elems_layer(s->a) * s->kvb;
     *w_dev = wtot / (tp * s->pp);
     *kv_dev = b * per_seq / (kvsplit * s->pp);
-    return *w_dev + *kv_dev;
+    return *w_dev + act_need(s, tp) + *kv_dev;
 }
 
 /* The default tensor-parallel size: the smallest power of two (a divisor
@@ -846,9 +872,11 @@ static jc_status resolve_parallel(sv *s)
     s->reps = s->G / grp;
     if (mem_need(s, s->tp, 1, &wdev, &kvdev) > cap) {
         if (!isnan(j->count) || given(j->tp))
-            return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights need %.1f GB per device at tp %s x pp %s, more than the "
-                        "%.0f GB usable of %s: raise --tp/--pp/--count or use a smaller --weights format",
-                        s->wf->name, wdev / 1e9, FMT_N(s->tp), FMT_N(s->pp), cap / 1e9, s->dev->id);
+            return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights need %.1f GB per device at tp %s x pp %s, and the "
+                        "forward pass over the runtime's step of %s tokens %.1f GB, with one sequence's KV cache more "
+                        "than the %.1f GB usable of %s: raise --tp/--pp/--count or use a smaller --weights format",
+                        s->wf->name, wdev / 1e9, FMT_N(s->tp), FMT_N(s->pp), FMT_N(s->step_tokens),
+                        act_need(s, s->tp) / 1e9, cap / 1e9, s->dev->id);
     }
     if (given(j->ep)) {
         if (s->a && !s->a->n_experts) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep given but the model has no experts");
@@ -898,7 +926,7 @@ static jc_status resolve_parallel(sv *s)
     }
     /* concurrency bounded by the KV memory left after the weights */
     double b = s->B;
-    double room = cap - wdev;
+    double act = act_need(s, s->tp), room = cap - wdev - act;
     double one_kv;
     mem_need(s, s->tp, 1, &wdev, &one_kv);
     double bmax = one_kv > 0 ? floor(room / one_kv) : b;
@@ -916,8 +944,9 @@ static jc_status resolve_parallel(sv *s)
                                                           : "running sequences per replica",
            R1(s->B), "", s->r->memory_limited ? JC_ORIGIN_DERIVED : JC_ORIGIN_USER,
            s->r->memory_limited ? jci_bld_str(&s->b, "--concurrency %s, capped by the KV memory: (%.1f GB usable - %.1f GB "
-                                      "weights) / %.3f GB per sequence", FMT_N(j->concurrency), cap / 1e9, wdev / 1e9,
-                                      one_kv / 1e9) : "--concurrency");
+                                      "weights - %.1f GB activations of the runtime's step) / %.3f GB per sequence",
+                                      FMT_N(j->concurrency), cap / 1e9, wdev / 1e9, act / 1e9, one_kv / 1e9)
+                                 : "--concurrency");
     /* whole replicas no request reaches: the workload's time (requests /
      * concurrency / replicas) would end before one request does, and the
      * idle replicas' power would go uncounted (issue 43 item 17: --tp 32
@@ -931,6 +960,7 @@ static jc_status resolve_parallel(sv *s)
                             FMT_N(s->reps * s->B));
     s->r->memory_capacity = s->mem;
     s->r->memory_per_device = mem_need(s, s->tp, s->B, &wdev, &kvdev);
+    s->r->activation_bytes = act_need(s, s->tp);
     s->r->kv_bytes = kvdev * kv_split(s) * s->pp;
     return JC_OK;
 }

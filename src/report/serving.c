@@ -59,9 +59,11 @@ jc_status jc_report_serving_text(const jc_serving *s, FILE *f)
             s->expert_weights ? " (experts " : "", s->expert_weights ? s->expert_weights : "",
             s->expert_weights ? ")" : "", s->kv_format, s->compute_precision);
     char b4[64], b5[64];
-    fprintf(f, "memory     weights %s, KV cache %s (%s per token), %s used of %s per device\n",
+    char b6[64];
+    fprintf(f, "memory     weights %s, KV cache %s (%s per token), activations %s, %s used of %s per device\n",
             fmt_bytes(b1, sizeof b1, s->weight_bytes), fmt_bytes(b2, sizeof b2, s->kv_bytes),
             s->kv_bytes_per_token > 0 ? fmt_bytes(b3, sizeof b3, s->kv_bytes_per_token) : "n/a",
+            fmt_bytes(b6, sizeof b6, s->activation_bytes),
             fmt_bytes(b4, sizeof b4, s->memory_per_device), fmt_bytes(b5, sizeof b5, s->memory_capacity));
     fprintf(f, "work       prefill %s FLOP per request; decode %s FLOP per token, %s read per step (mean)",
             fmt_si(b1, sizeof b1, s->prefill_flops), fmt_si(b2, sizeof b2, s->decode_flops_per_token),
@@ -117,7 +119,8 @@ char *jc_report_serving_json(const jc_serving *s)
         RJF_S("expert_weights", s->expert_weights), RJF_S("kv_format", s->kv_format),
         RJF_S("compute_precision", s->compute_precision),
         RJF_N("weight_bytes", s->weight_bytes), RJF_N("kv_bytes_per_token", rj_known(s->kv_bytes_per_token)),
-        RJF_N("kv_bytes", s->kv_bytes), RJF_N("memory_per_device_bytes", s->memory_per_device),
+        RJF_N("kv_bytes", s->kv_bytes), RJF_N("activation_bytes", s->activation_bytes),
+        RJF_N("memory_per_device_bytes", s->memory_per_device),
         RJF_N("memory_capacity_bytes", s->memory_capacity), RJF_N("prefill_flops_per_request", s->prefill_flops),
         RJF_N("decode_flops_per_token", s->decode_flops_per_token),
         RJF_N("decode_bytes_per_step", s->decode_bytes_per_step),

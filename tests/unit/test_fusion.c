@@ -283,6 +283,49 @@ static void test_backward_and_l2(void)
     pt1_plan_close(&pl);
 }
 
+/* issue 41 item 2: under eager PyTorch 1.x each kernel's floor on a GPU
+ * is its op class's host cost (runtime_eager_pt1_op_*_s): on a device so
+ * fast that every kernel of EfficientNet-B0 at batch 1 sits at its floor,
+ * a dense convolution takes the conv cost, a depthwise one the gconv cost
+ * (plus, both, one side kernel of the folded batch norm at the vector
+ * cost), an activation group the vector cost; the same plan on a CPU
+ * keeps its call cost.  Views run no kernel: ViT's x[:, 0] (a Gather at
+ * one index) and the class token's Expand are fused away. */
+static void test_op_floors(void)
+{
+    pt1_plan t;
+    if (!pt1_plan_open(&t, "tests/models/torchvision/efficientnet_b0.onnx", 1)) return;
+    jci_eff_device dv = {1e18, 1e18, 1e18, 1, 0, 0, 0, 0};
+    double conv = t.m.v[JCI_EFF_OP_CONV].central, gconv = t.m.v[JCI_EFF_OP_GCONV].central,
+           vec = t.m.v[JCI_EFF_OP_VECTOR].central;
+    CHECK(t.m.op_costs && conv > t.m.v[JCI_EFF_LAUNCH_S].central && gconv != conv);
+    int dense = 0, depthwise = 0, act = 0;
+    for (size_t i = 0; i < t.an->n_nodes; i++) {
+        const jc_counted_node *n = &t.an->nodes[i];
+        if (!n->counted || t.p.role[i] == JCI_PLAN_FUSED || n->cost.cls == JC_CLASS_NONE) continue;
+        double nt = node_t(&t.m, &dv, t.an, &t.p, i, 0), side = t.p.side_kernels[i] * vec;
+        if (n->kernel == JC_KERNEL_CONV && n->gemm.batch > 1)
+            depthwise += fabs(nt - gconv - side) < 1e-9 * nt;
+        else if (n->kernel == JC_KERNEL_CONV)
+            dense += fabs(nt - conv - side) < 1e-9 * nt;
+        else if (t.p.role[i] == JCI_PLAN_GROUP)
+            act += fabs(nt - vec) < 1e-9 * nt;
+    }
+    CHECK(dense == 65 && depthwise == 16 && act > 16);
+    pt1_plan_close(&t);
+    pt1_plan v;
+    if (!pt1_plan_open(&v, "tests/models/torchvision/vit_b_16.onnx", 1)) return;
+    int views = 0;
+    for (size_t i = 0; i < v.an->n_nodes; i++) {
+        const char *op = v.an->nodes[i].node->op_type;
+        if (v.an->nodes[i].counted && v.an->nodes[i].cost.cls != JC_CLASS_NONE &&
+            (!strcmp(op, "Expand") || !strcmp(op, "Gather")))
+            views += v.p.role[i] == JCI_PLAN_FUSED ? 1 : -100;
+    }
+    CHECK(views == 2);
+    pt1_plan_close(&v);
+}
+
 static void test_norm_backward(void)
 {
     pt1_plan pl;
@@ -314,6 +357,7 @@ int main(void)
     RUN(test_conv_side_kernels);
     RUN(test_backward_and_l2);
     RUN(test_norm_backward);
+    RUN(test_op_floors);
     jc_hwdb_free(db);
     return check_summary();
 }
