@@ -765,16 +765,20 @@ static jc_status resolve_device(sv *s)
  * largest layer's live activations of those tokens (the residual stream
  * in and out, and the MLP's up (and gate) outputs, the widest tensor of a
  * layer, split over the tensor-parallel group), in 16 bits, and the fp32
- * logits of max_num_seqs sequences (the sampler's).  0 for a coarse
- * model (no architecture). */
-static double act_need(const sv *s, double tp)
+ * logits of max_num_seqs sequences (the sampler's).  A runtime without
+ * continuous batching (one static batch, no token budget) holds those of
+ * its b sequences' prefill (b x the prompt tokens) and their b logits.  0
+ * for a coarse model (no architecture). */
+static double act_need(const sv *s, double tp, double b)
 {
     const jc_arch *a = s->a;
     if (s->coarse || !a) return 0;
     double f = (double)a->ffn, moe = (double)(a->top_k * a->expert_ffn + a->shared_ffn);
     if (moe > f) f = moe;
     double per_tok = 2 * (2.0 * (double)a->hidden + (a->gated ? 2.0 : 1.0) * f / tp);
-    return s->step_tokens * per_tok + fmin(s->max_seqs, s->step_tokens) * (double)a->vocab * 4;
+    double tokens = s->rt->continuous ? s->step_tokens : b * s->P;
+    double seqs = s->rt->continuous ? fmin(s->max_seqs, s->step_tokens) : b;
+    return tokens * per_tok + seqs * (double)a->vocab * 4;
 }
 
 /* Memory per device of a replica with tp x pp devices and b sequences:
@@ -790,7 +794,7 @@ static double mem_need(const sv *s, double tp, double b, double *w_dev, double *
             per_seq += ctx_eff(s->a->layer[i].window, s->P + s->O / 2) * jci_arch_kv_elems_layer(s->a) * s->kvb;
     *w_dev = wtot / (tp * s->pp);
     *kv_dev = b * per_seq / (kvsplit * s->pp);
-    return *w_dev + act_need(s, tp) + *kv_dev;
+    return *w_dev + act_need(s, tp, b) + *kv_dev;
 }
 
 /* The default tensor-parallel size: the smallest power of two (a divisor
@@ -872,11 +876,11 @@ static jc_status resolve_parallel(sv *s)
     s->reps = s->G / grp;
     if (mem_need(s, s->tp, 1, &wdev, &kvdev) > cap) {
         if (!isnan(j->count) || given(j->tp))
-            return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights need %.1f GB per device at tp %s x pp %s, and the "
-                        "forward pass over the runtime's step of %s tokens %.1f GB, with one sequence's KV cache more "
-                        "than the %.1f GB usable of %s: raise --tp/--pp/--count or use a smaller --weights format",
-                        s->wf->name, wdev / 1e9, FMT_N(s->tp), FMT_N(s->pp), FMT_N(s->step_tokens),
-                        act_need(s, s->tp) / 1e9, cap / 1e9, s->dev->id);
+            return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights need %.1f GB per device at tp %s x pp %s and a "
+                        "forward pass's activations %.1f GB: with one sequence's KV cache, more than the %.1f GB usable "
+                        "of %s: raise --tp/--pp/--count or use a smaller --weights format",
+                        s->wf->name, wdev / 1e9, FMT_N(s->tp), FMT_N(s->pp), act_need(s, s->tp, 1) / 1e9, cap / 1e9,
+                        s->dev->id);
     }
     if (given(j->ep)) {
         if (s->a && !s->a->n_experts) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--ep given but the model has no experts");
@@ -926,7 +930,7 @@ static jc_status resolve_parallel(sv *s)
     }
     /* concurrency bounded by the KV memory left after the weights */
     double b = s->B;
-    double act = act_need(s, s->tp), room = cap - wdev - act;
+    double act = act_need(s, s->tp, s->B), room = cap - wdev - act;
     double one_kv;
     mem_need(s, s->tp, 1, &wdev, &one_kv);
     double bmax = one_kv > 0 ? floor(room / one_kv) : b;
@@ -960,7 +964,7 @@ static jc_status resolve_parallel(sv *s)
                             FMT_N(s->reps * s->B));
     s->r->memory_capacity = s->mem;
     s->r->memory_per_device = mem_need(s, s->tp, s->B, &wdev, &kvdev);
-    s->r->activation_bytes = act_need(s, s->tp);
+    s->r->activation_bytes = act_need(s, s->tp, s->B);
     s->r->kv_bytes = kvdev * kv_split(s) * s->pp;
     return JC_OK;
 }
