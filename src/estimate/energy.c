@@ -536,7 +536,7 @@ static void node_energy(est *s)
     }
 }
 
-jc_status jci_est_summarise(est *s, const outv o[3])
+jc_status jci_est_summarise(est *s, const outv o[3], jci_account_in *kept)
 {
     jc_status st;
     jc_estimate *e = s->e;
@@ -550,6 +550,7 @@ jc_status jci_est_summarise(est *s, const outv o[3])
     e->tokens = s->tokens;
     e->bytes_total = s->have_nodes ? s->fwd_bytes * s->passes : 0;
     jci_account_run(&in, e);
+    if (kept) *kept = in;
     range_warnings(s);
     if (s->b.job->embodied && (st = embodied(s, o))) return st;
     node_energy(s);

@@ -202,7 +202,17 @@ static jc_status resolve_hardware(est *s)
 
 /* ---- entry point --------------------------------------------------------------- */
 
-typedef struct est_internal { jci_arena *a; jc_trace *trace; } est_internal;
+/* The result's private part: its arena, its trace, and the account's
+ * inputs of the central run (jci_estimate_pinned_account): acct_ok when
+ * kept, host_hf the host power's factor where the host energy is the
+ * model's own (NAN: a measured run or a VM). */
+typedef struct est_internal {
+    jci_arena *a;
+    jc_trace *trace;
+    jci_account_in acct;
+    int acct_ok;
+    double host_hf;
+} est_internal;
 
 /* A runtime given by the user (--hours, --device-hours) and a measured
  * average power (--avg-power). */
@@ -367,6 +377,8 @@ jc_estimate *jci_estimate_new(jci_arena *a, const jc_hwdb *db, jc_mode mode, jc_
     if (!e || !ei) return NULL;
     ei->a = NULL;
     ei->trace = NULL;
+    ei->acct_ok = 0;
+    ei->host_hf = NAN;
     e->internal_ = ei;
     e->mode = mode;
     e->method = method;
@@ -430,7 +442,9 @@ jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_h
     for (int sc = 0; sc < 3; sc++)
         if (!central_only || sc == SC_CENTRAL) jci_est_compute(s, sc, &o[sc]);
     if (central_only) o[SC_LOW] = o[SC_HIGH] = o[SC_CENTRAL];
-    if ((st = jci_est_summarise(s, o))) goto fail;
+    if ((st = jci_est_summarise(s, o, &ei->acct))) goto fail;
+    ei->acct_ok = 1;
+    ei->host_hf = s->host_on && !s->trace && !s->vm ? s->host_factor : NAN;
     if ((st = jci_est_scenario_latency(s))) goto fail;
     if ((st = jci_est_measured_summary(s, o))) goto fail;
     if (s->trace) predict(s);
@@ -459,6 +473,27 @@ void jc_estimate_free(jc_estimate *e)
     est_internal *ei = e->internal_;
     jc_trace_free(ei->trace);
     jci_arena_free(ei->a);
+}
+
+int jci_estimate_pinned_account(const jc_estimate *e, const char *key, double v, double out[3])
+{
+    const est_internal *ei = e->internal_;
+    if (!ei->acct_ok) return 0;
+    jci_account_in in = ei->acct;
+    jci_acct_scn *c = &in.sc[SC_CENTRAL];
+    if (!strcmp(key, "pue")) in.place.pue = R1(v);
+    else if (!strcmp(key, "grid.ci")) in.place.ci = R1(v);
+    else if (!strcmp(key, "host.power_w") && !isnan(ei->host_hf)) c->e_host = v * ei->host_hf * c->T;   /* compute()'s */
+    else return 0;
+    jc_estimate *r = calloc(1, sizeof *r);
+    if (!r) return 0;
+    jci_account_run(&in, r);
+    int ok = r->wall_hours.central <= JCI_PLAUSIBLE_WALL_H && r->energy_facility_kwh.central <= JCI_PLAUSIBLE_KWH;
+    out[0] = r->co2_kg.central;
+    out[1] = r->energy_facility_kwh.central;
+    out[2] = r->wall_hours.central;
+    free(r);
+    return ok;   /* past plausible: the full run refuses it, with its message */
 }
 
 jci_arena *jci_estimate_arena(const jc_estimate *e)

@@ -191,8 +191,10 @@ void jci_est_compute(est *s, int sc, outv *o);
 /* energy.c: the result from the three scenarios: the account (account.h:
  * energy, emissions, ranges, average power, implied utilisation, per
  * sample and per token) with its warnings, embodied emissions and the
- * per-node energy. */
-jc_status jci_est_summarise(est *s, const outv o[3]);
+ * per-node energy.  kept (may be NULL) receives the account's inputs (the
+ * sensitivity reruns the account alone for an input that enters only it). */
+struct jci_account_in;
+jc_status jci_est_summarise(est *s, const outv o[3], struct jci_account_in *kept);
 /* measured.c: --gpu-usage / --cpu-usage checks, and the trace of
  * --measured read into s->trace with its figures per scope (the known
  * runtime becomes its devices' active window). */

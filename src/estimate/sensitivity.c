@@ -5,7 +5,12 @@
  * its low and to its high (the job's --pin, builder.c) and every other
  * input left central, and the rows ranked by how far the central
  * emissions move.  Each row is exactly what `estimate --pin KEY=low`
- * and `--pin KEY=high` print as their central figures.
+ * and `--pin KEY=high` print as their central figures: an input that
+ * enters only the account (the PUE, the grid intensity, the model's host
+ * power) reruns the estimate's own account with that input changed (the
+ * same arithmetic, estimate.c jci_estimate_pinned_account), every other
+ * input the estimate's central scenario (jci_estimate_core's
+ * central_only).
  */
 #include "estimate/sensitivity.h"
 
@@ -17,8 +22,11 @@
 /* The central figures of the job with key pinned at bound ("low" or
  * "high") into *co2, *kwh, *hours. */
 static jc_status one_bound(const jc_job *job, const jc_analysis *an, const jc_hwdb *db, jci_est_share *sh,
-                           const char *key, const char *bound, double out[3], jc_diag *d)
+                           const jc_estimate *e, const jc_assumption *x, const char *bound, double out[3],
+                           jc_diag *d)
 {
+    const char *key = x->key;
+    if (jci_estimate_pinned_account(e, key, bound[0] == 'l' ? x->value.low : x->value.high, out)) return JC_OK;
     size_t n = strlen(key) + strlen(bound) + (job->pin ? strlen(job->pin) : 0) + 3;
     char *pin = malloc(n);
     if (!pin) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
@@ -80,8 +88,8 @@ jc_status jci_sensitivity_run(const jc_job *job, const jc_analysis *an, const jc
         const jc_assumption *x = &e->assumptions[i];
         jc_sensitivity *r = &rows[k++];
         double lo[3], hi[3];
-        jc_status st = one_bound(job, an, db, sh, x->key, "low", lo, d);
-        if (!st) st = one_bound(job, an, db, sh, x->key, "high", hi, d);
+        jc_status st = one_bound(job, an, db, sh, e, x, "low", lo, d);
+        if (!st) st = one_bound(job, an, db, sh, e, x, "high", hi, d);
         if (st) return st;
         *r = (jc_sensitivity){.key = x->key, .label = x->label, .unit = x->unit, .low = x->value.low,
                               .central = x->value.central, .high = x->value.high, .co2_low = lo[0], .co2_high = hi[0], .kwh_low = lo[1],

@@ -34,6 +34,16 @@ jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_h
 jc_status jci_sensitivity_run(const jc_job *job, const jc_analysis *an, const jc_hwdb *db, jci_est_share *sh,
                               jc_estimate *e, jc_diag *d);
 
+/* The central emissions, facility energy and wall time (out[3]) of e's
+ * job with the account input key ("pue", "grid.ci", or "host.power_w"
+ * where the host energy is the model's: not a measured run, not a VM)
+ * set to v, by rerunning e's own account with that input alone changed:
+ * the same bits as the full run with --pin KEY=v (those inputs enter the
+ * estimate only in the account).  1 when done; 0 when key is not one of
+ * them, e kept no account, or a figure is past plausible (then the full
+ * run says why). */
+int jci_estimate_pinned_account(const jc_estimate *e, const char *key, double v, double out[3]);
+
 /* The arena e's strings and arrays live in (estimate.c). */
 jci_arena *jci_estimate_arena(const jc_estimate *e);
 
