@@ -46,16 +46,22 @@ static jc_analysis *analyse(const char *path, double batch)
     return an;
 }
 
-static void resnet_training(jc_job *j)
+/* A job of mode on device in region (count devices when > 0). */
+static void job_on(jc_job *j, jc_mode mode, const char *device, double count, const char *region)
 {
     jc_job_init(j);
-    j->mode = JC_MODE_TRAINING;
+    j->mode = mode;
+    j->device = device;
+    if (count > 0) j->count = count;
+    j->region = region;
+}
+
+static void resnet_training(jc_job *j)
+{
+    job_on(j, JC_MODE_TRAINING, "a100", 8, "US-CA");
     j->samples = 1281167;
     j->epochs = 90;
     j->batch = 256;
-    j->device = "a100";
-    j->count = 8;
-    j->region = "US-CA";
 }
 
 /* fast == reference, figure by figure, for job at these draws and seeds */
@@ -111,30 +117,19 @@ static void test_fast_path_training_graph(void)
     else CHECK(0);
 }
 
-static void test_fast_path_inference(void)
+/* an inference job of the graph, and a FLOP budget without one */
+static void test_fast_path_other_jobs(void)
 {
-    jc_job j;
-    jc_job_init(&j);
-    j.mode = JC_MODE_INFERENCE;
-    j.requests = 1e6;
-    j.batch = 256;
-    j.device = "l4";
-    j.region = "FR";
-    if (an_resnet) same_paths(&j, an_resnet);
-    else CHECK(0);
-}
-
-static void test_fast_path_flops_budget(void)
-{
-    jc_job j;
-    jc_job_init(&j);
-    j.mode = JC_MODE_TRAINING;
-    j.params = 7e9;
-    j.tokens = 1e11;
-    j.device = "h100";
-    j.count = 64;
-    j.region = "DE";
-    same_paths(&j, NULL);
+    jc_job inf, budget;
+    job_on(&inf, JC_MODE_INFERENCE, "l4", 0, "FR");
+    inf.requests = 1e6;
+    inf.batch = 256;
+    job_on(&budget, JC_MODE_TRAINING, "h100", 64, "DE");
+    budget.params = 7e9;
+    budget.tokens = 1e11;
+    CHECK(an_resnet != NULL);
+    if (an_resnet) same_paths(&inf, an_resnet);
+    same_paths(&budget, NULL);
 }
 
 /* Each sensitivity row (central-only runs sharing the kernel plans) is the
@@ -218,8 +213,7 @@ int main(void)
     RUN(test_generator_words);
     RUN(test_exp_and_quantile);
     RUN(test_fast_path_training_graph);
-    RUN(test_fast_path_inference);
-    RUN(test_fast_path_flops_budget);
+    RUN(test_fast_path_other_jobs);
     RUN(test_rows_equal_full_pinned_runs);
     jc_analysis_free(an_resnet);
     jc_model_free(model);
