@@ -125,6 +125,13 @@ typedef struct jc_job {
                                 range, or low, central, high); NULL: none */
     double draws;            /* Monte Carlo draws (NAN: none) */
     double seed;             /* their generator's seed (NAN: 0) */
+    /* issue 39 (h39): evaluation and checkpoints of a training job
+     * (src/estimate/train_overhead.c); NAN: not given */
+    double eval_every;       /* training samples between evaluations */
+    double eval_samples;     /* samples of one evaluation (forward only) */
+    double checkpoint_every; /* optimizer steps between checkpoints */
+    double checkpoint_gb;    /* one checkpoint's size (GB; default from the parameters) */
+    double storage_gbs;      /* the storage's write bandwidth for the job (GB/s) */
 } jc_job;
 
 /* MLPerf scenarios (issue 41).  jc_scenario_batch: the batch a scenario
@@ -136,6 +143,11 @@ typedef struct jc_job {
  * --latency-bound without --scenario server. */
 double jc_scenario_batch(const char *scenario);
 double jc_job_batch(const jc_job *job);
+/* jc_job_device_batch: the samples one device runs per optimizer step of
+ * a data-parallel training job (--train --batch B --count G, B >= G > 1):
+ * ceil(B / G), the batch a model's graph is counted at so its kernels are
+ * timed at the shapes each device runs (issue 39); NAN for any other job. */
+double jc_job_device_batch(const jc_job *job);
 jc_status jc_job_scenario_check(const jc_job *job, jc_diag *d);
 
 /* Sets every field of *job to "not given" (NAN / NULL / 0) with mode

@@ -182,6 +182,26 @@ class SameAsCli(InWork):
         self.assertGreater(t["ep"], 1)
         self.assertAlmostEqual(t["utilization"]["central"], t["mfu"]["central"] * t["goodput"]["central"])
 
+    def test_estimate_eval_checkpoint_equals_cli(self):
+        # evaluation and checkpoints of the job (issue 39): keywords, the
+        # step breakdown's parts and the assumptions, as the CLI prints them
+        got = joulecast.estimate(device="h100", count=512, region="US", eval_every=100000, eval_samples=5000,
+                                 checkpoint_every=50, storage_gbs=100,
+                                 train={"params": 175e9, "layers": 96, "hidden": 12288, "heads": 96,
+                                        "seq": 2048, "tokens": 1.2e9, "batch": 2048})
+        want = cli_json("estimate", "--train", "--params", "175e9", "--layers", "96", "--hidden", "12288",
+                        "--heads", "96", "--seq", "2048", "--tokens", "1.2e9", "--batch", "2048",
+                        "--eval-every", "100000", "--eval-samples", "5000", "--checkpoint-every", "50",
+                        "--storage-gbs", "100", "--device", "h100", "--count", "512", "--region", "US", "--json")
+        self.assertEqual(got, want)
+        parts = {p["name"]: p["s"] for p in got["train_step"]["parts"]}
+        a = {x["key"]: x["value"]["central"] for x in got["assumptions"]}
+        self.assertAlmostEqual(a["train.eval"], 0.05)
+        self.assertAlmostEqual(a["train.checkpoint_gb"], 14 * 175e9 / 1e9)
+        self.assertAlmostEqual(parts["checkpoint"], a["train.checkpoint_s"] / 50)
+        self.assertAlmostEqual(parts["evaluation"], 0.05 * (parts["gemm"] + parts["attention"] + parts["memory"]) / 3,
+                               delta=1e-9 * parts["gemm"])
+
     def test_estimate_finetune_equals_cli(self):
         # fine-tuning keywords (issue 40): LoRA rank 16 on the attention
         # projections of Llama-3.1-8B, the JSON's trainable and frozen counts

@@ -399,6 +399,7 @@ void jci_est_compute(est *s, int sc, outv *o)
     double idle = jci_pick(s->idle, sc, JCI_RAISES), tdp = s->tdp.central;
     double mult = train ? 1 + s->beta + s->rc : 1;
     double t_busy = 0, e_dyn = 0;  /* device-seconds and dynamic J of the whole job */
+    double t_fwd = 0, e_fwd = 0;   /* ... of its forward passes (evaluation: train_overhead.c) */
     double flops = 0, bytes = 0;
 
     if (s->have_nodes) {
@@ -415,6 +416,8 @@ void jci_est_compute(est *s, int sc, outv *o)
         double tsum = ps.bound_t[0] + ps.bound_t[1] + ps.bound_t[2];
         if (tsum > 0)
             for (int k = 0; k < 3; k++) s->e->bound_share[k] = ps.bound_t[k] / tsum;
+        t_fwd = tp * s->passes;
+        e_fwd = ep * s->passes;
         if (own_bwd) {
             t_busy = (tp * (1 + s->rc) + tb) * s->passes;
             e_dyn = (ep * (1 + s->rc) + eb_) * s->passes;
@@ -432,8 +435,8 @@ void jci_est_compute(est *s, int sc, outv *o)
         }
     }
     if (train && s->params > 0) {
-        double of = s->opt_flops_pp * s->params * s->passes;
-        double ob = s->opt_bytes_pp * s->params * s->passes;
+        double of = s->opt_flops_pp * s->params * jci_est_steps(s);
+        double ob = s->opt_bytes_pp * s->params * jci_est_steps(s);
         flops += of;
         bytes += ob;
         if (s->bw > 0 && !s->step_on) {   /* the step model timed its optimizer */
@@ -473,6 +476,13 @@ void jci_est_compute(est *s, int sc, outv *o)
          * does not hide; the devices wait at idle power meanwhile */
         double comm = 0;
         T = jci_est_parallel_wall(s, sc, T, &comm);
+        /* the job's evaluations (forward passes on the same devices) and
+         * checkpoints (the steps wait for each write): train_overhead.c */
+        if (train) {
+            T += s->ov_eval * t_fwd / (jci_est_parallel_devices(s) * s->scaling) +
+                 s->ov_ckpt_step_s * jci_est_steps(s);
+            e_dyn += s->ov_eval * e_fwd;
+        }
         if (sc == SC_CENTRAL && s->par_on)
             jci_bld_assume(&s->b, "parallel.overhead", "share of the wall time not computing (pipeline bubble, tensor-"
                            "parallel all-reduces, exposed gradient all-reduce; devices at idle power meanwhile)",
@@ -545,7 +555,8 @@ jc_status jci_est_summarise(est *s, const outv o[3], jci_account_in *kept)
         in.sc[sc] = (jci_acct_scn){o[sc].T, o[sc].e_dev, o[sc].e_idle, o[sc].e_host, o[sc].flops};
     in.place = (jci_acct_place){s->pue, s->ci, e->has_market,
                                 e->has_market ? s->region->market_gco2e_per_kwh.value : 0};
-    e->passes = s->passes;
+    e->passes = jci_est_steps(s);   /* steps, where the graph is counted per device */
+    if (given(s->dev_batch)) e->flops_per_pass *= s->G;   /* a step's forward over the devices */
     e->samples = s->samples;
     e->tokens = s->tokens;
     e->bytes_total = s->have_nodes ? s->fwd_bytes * s->passes : 0;

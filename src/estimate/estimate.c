@@ -418,6 +418,7 @@ jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_h
     s->known_T = NAN;
     s->total_flops = NAN;
     s->batch = NAN;
+    s->dev_batch = NAN;
     s->byte_scale = 1;
     s->util = s->act = s->act_mem = s->idle = s->tdp = s->host_w = s->overhead = R1(0);
     s->mem_eff = s->vec_eff = R1(1);

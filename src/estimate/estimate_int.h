@@ -69,6 +69,11 @@ typedef struct est {
                                     scales each node's traffic) */
     double passes;               /* forward passes or training steps */
     double batch;                /* the batch of one pass / step (model), else NAN */
+    double ov_eval;              /* evaluation: share of the forward time added (train_overhead.c) */
+    double ov_ckpt_step_s;       /* checkpoints: seconds added per step */
+    double dev_batch;            /* data-parallel training: the batch one device
+                                    runs per step, the graph counted at it (then
+                                    passes = steps x G); else NAN */
     double fwd_flops, fwd_bytes; /* one forward pass */
     double total_flops;          /* given directly (flops / params mode) */
     double samples, tokens;
@@ -155,6 +160,17 @@ jc_status jci_est_check_options(est *s);
  * queries run one after another); the wall time divides the
  * device-seconds by it. */
 double jci_est_parallel_devices(const est *s);
+/* workload.c: the optimizer steps of a training job (its passes, or its
+ * passes / G where the graph is counted at one device's batch). */
+double jci_est_steps(const est *s);
+/* train_overhead.c: --eval-every / --eval-samples and --checkpoint-every /
+ * --checkpoint-gb / --storage-gbs of a training job, checked and recorded
+ * (assumptions train.eval, train.checkpoint_gb, train.checkpoint_s):
+ * s->ov_eval (the share of the forward time evaluation adds) and
+ * s->ov_ckpt_step_s (seconds per step); trainable: the parameters a
+ * checkpoint saves by default.  JC_ERR_USAGE for a key without its
+ * partner, with a known runtime, or without a forward pass to time. */
+jc_status jci_est_resolve_overhead(est *s, double trainable);
 /* timing.c: busy time (s) and dynamic energy above idle (J) of one
  * forward pass on one device, scenario sc, and of its backward pass when
  * t_bwd and e_bwd are non-NULL (training: each node's backward kernels,

@@ -61,7 +61,7 @@ static void dp_work(est *s)
     if (s->dp <= 1) return;
     s->grad_params = s->params;
     if (s->params > 0 && s->passes >= 1) {
-        s->dp_steps = s->passes;
+        s->dp_steps = jci_est_steps(s);
         return;
     }
     jci_bld_warn(&s->b, "multi-device: the data-parallel gradient all-reduce of %s devices is not modelled: %s",

@@ -45,7 +45,7 @@ typedef struct tshape {
 /* ---- the layout and the step --------------------------------------------------- */
 
 enum { P_GEMM, P_ATTN, P_MEM, P_TP, P_EP, P_CP, P_PP, P_BUBBLE, P_DP, P_OPT, P_CKPT, P_TEACHER, P_ADAPTER, P_DEQUANT,
-       P_LOST, P_N };
+       P_EVAL, P_LOST, P_N };
 
 static const struct { const char *name, *what; } part_names[P_N] = {
     {"gemm", "layer GEMMs (projections, MLP / experts, LM head), forward + backward, at their shapes"},
@@ -58,10 +58,11 @@ static const struct { const char *name, *what; } part_names[P_N] = {
     {"pp_bubble", "pipeline bubble (p-1)/v micro-batch times"},
     {"dp_exposed", "data-parallel reduce-scatter / all-gather not hidden by compute"},
     {"optimizer", "optimizer step (its bytes at memory bandwidth)"},
-    {"checkpoint", "checkpoint copies to host memory, per step"},
+    {"checkpoint", "checkpoints, per step (copies to host memory, or the job's --checkpoint-every)"},
     {"teacher", "distillation teacher's forward pass"},
     {"adapters", "LoRA adapters' GEMMs, forward + backward (finetune.c)"},
     {"dequant", "QLoRA: NF4 base weights dequantised to BF16 before each GEMM"},
+    {"evaluation", "evaluation forward passes (--eval-samples every --eval-every samples), per step"},
     {"lost", "restarts and lost time (1 / goodput - 1 of a step)"},
 };
 
@@ -514,13 +515,21 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     jci_eff_device dvo = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
     double bw = jci_eff_bw(&s->eff, &dvo, sc);
     p[P_OPT] = t->opt_bytes_pp * shard / bw;
+    /* evaluation (train_overhead.c): M / N of the step's forward compute */
+    double fwd_share = 1 / (1 + (s->frozen_base ? s->beta / 2 : s->beta) + s->rc);
+    p[P_EVAL] = s->ov_eval * fwd_share * (p[P_GEMM] + p[P_ATTN] + p[P_MEM] + p[P_ADAPTER] + p[P_DEQUANT]);
     double sum = 0;
     for (int i = 0; i < P_N; i++) sum += p[i];
-    /* checkpoints: every ckpt_h hours the device copies its shard of the
-     * weights and optimizer state (16 B per parameter) to host memory */
-    double ck = 16 * (t->ft.kind >= JCI_FT_LORA ? t->ft.trainable : h->P_total) / s->G /
-                (jci_pick(t->pcie, sc, JCI_LOWERS) * 1e9);
-    p[P_CKPT] = ck * sum / (jci_pick(t->ckpt_h, sc, JCI_LOWERS) * JCI_S_PER_H);
+    if (given(s->b.job->checkpoint_every)) {
+        p[P_CKPT] = s->ov_ckpt_step_s;   /* the job's checkpoints (train_overhead.c) */
+    } else {
+        /* checkpoints: every ckpt_h hours the device copies its shard of
+         * the weights and optimizer state (16 B per parameter) to host
+         * memory */
+        double ck = 16 * (t->ft.kind >= JCI_FT_LORA ? t->ft.trainable : h->P_total) / s->G /
+                    (jci_pick(t->pcie, sc, JCI_LOWERS) * 1e9);
+        p[P_CKPT] = ck * sum / (jci_pick(t->ckpt_h, sc, JCI_LOWERS) * JCI_S_PER_H);
+    }
     sum += p[P_CKPT];
     st->t[sc] = sum;   /* productive; apply_goodput adds the lost time */
     return mf * y->m * y->tp * y->pp * y->cp * y->dp;
@@ -771,8 +780,9 @@ static jc_status resolve_constants(est *s, tstate *t)
     if ((st = tconst(s, "train_attention_eta", "attention core (FlashAttention) achieved fraction of dense peak",
                      &t->att_eta)) ||
         (st = tconst(s, "train_memory_usable", "share of device memory a layout may fill", &t->mem_frac)) ||
-        (st = tconst(s, "train_checkpoint_interval_h", "hours between checkpoints", &t->ckpt_h)) ||
-        (st = tconst(s, "train_checkpoint_copy_gbs", "device-to-host copy bandwidth of a checkpoint", &t->pcie)) ||
+        (!given(s->b.job->checkpoint_every) &&   /* else the job's checkpoints (train_overhead.c) */
+         ((st = tconst(s, "train_checkpoint_interval_h", "hours between checkpoints", &t->ckpt_h)) ||
+          (st = tconst(s, "train_checkpoint_copy_gbs", "device-to-host copy bandwidth of a checkpoint", &t->pcie)))) ||
         (st = tconst(s, "train_ep_overlap", "share of the expert all-to-all hidden by compute", &t->ep_overlap)) ||
         (st = tconst(s, "dp_overlap_backward", "share of a micro-batch's compute the data-parallel collectives run "
                      "beside", &t->overlap)) ||
@@ -1152,7 +1162,8 @@ jc_status jci_est_resolve_step(est *s)
     t->opt_bytes_pp = s->opt_bytes_pp;
     t->teacher = given(j->distill_teacher) ? j->distill_teacher : 0;
     double D = NAN;
-    if ((st = resolve_constants(s, t)) || (st = resolve_stages(s, t, &D)) ||
+    if ((st = jci_est_resolve_overhead(s, t->ft.kind >= JCI_FT_LORA ? t->ft.trainable : h->P_total)) ||
+        (st = resolve_constants(s, t)) || (st = resolve_stages(s, t, &D)) ||
         (st = resolve_batch_tokens(s, t, t->st[0].S, D)))
         return st;
     for (int g = 0; g < t->n_stages; g++)

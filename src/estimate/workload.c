@@ -102,6 +102,11 @@ static jc_status resolve_counted(est *s)
     return JC_OK;
 }
 
+double jci_est_steps(const est *s)
+{
+    return given(s->dev_batch) ? s->passes / s->G : s->passes;
+}
+
 double jci_est_parallel_devices(const est *s)
 {
     double G = s->G;
@@ -176,7 +181,15 @@ static jc_status resolve_batch(est *s, double *out)
     int dflt = 0;   /* the batch is the default 1, no option gave it */
     if (given(j->batch)) {
         b = j->batch;
-        if (given(counted) && counted != b)
+        double db = jc_job_device_batch(j);
+        if (given(counted) && counted == db && db != b) {
+            /* data-parallel training: the graph counted at one device's share */
+            s->dev_batch = db;
+            jci_bld_assume(&s->b, "batch.device", "samples per device per step (the graph's kernels are timed at "
+                           "this batch)", R1(db), "", JC_ORIGIN_DERIVED,
+                           jci_bld_str(&s->b, "ceil(--batch %s / --count %s): data parallelism splits each step's "
+                                       "batch over the devices", FMT_N(b), FMT_N(s->G)));
+        } else if (given(counted) && counted != b)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--batch %s, but the model was counted with its input '%s' at "
                         "batch %s (a --dim or --input binding?): give one batch size", FMT_N(b), in0->name, FMT_N(counted));
         jci_bld_assume(&s->b, "batch", "batch size", R1(b), "", JC_ORIGIN_USER, "--batch");
@@ -240,10 +253,13 @@ static jc_status resolve_steps(est *s, double b)
     double E = given(j->epochs) ? j->epochs : 1;
     jci_bld_assume(&s->b, "epochs", "epochs", R1(E), "", given(j->epochs) ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
            given(j->epochs) ? "--epochs" : "1 (give --epochs)");
-    s->passes = ceil(S / b) * E;
+    double steps = ceil(S / b) * E;
     s->samples = S * E;
-    jci_bld_assume(&s->b, "steps", "optimizer steps = ceil(samples / batch) x epochs", R1(s->passes), "",
+    jci_bld_assume(&s->b, "steps", "optimizer steps = ceil(samples / batch) x epochs", R1(steps), "",
            JC_ORIGIN_DERIVED, "");
+    /* passes of the counted graph: one per device per step where it is
+     * counted at one device's batch (jci_est_steps) */
+    s->passes = given(s->dev_batch) ? steps * s->G : steps;
     return JC_OK;
 }
 
@@ -330,6 +346,7 @@ jc_status jci_est_resolve_work(est *s)
 
     /* optimizer (training with a model or params) */
     if (train && (s->have_nodes || given(j->params)) && (st = resolve_optimizer(s))) return st;
+    if (train && (st = jci_est_resolve_overhead(s, s->params))) return st;   /* evaluation, checkpoints */
     return JC_OK;
 }
 

@@ -347,4 +347,5 @@ void jc_job_init(jc_job *j)
     j->latency_bound_ms = NAN;
     j->vcpus = NAN;
     j->draws = j->seed = NAN;   /* issue 45 */
+    j->eval_every = j->eval_samples = j->checkpoint_every = j->checkpoint_gb = j->storage_gbs = NAN;   /* issue 39 */
 }

@@ -216,6 +216,10 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
     double b = isnan(batch) && rq->job ? jc_job_batch(rq->job) : batch;
     jc_status st = jc_batch_check(b, "--batch", d);
     if (st) return st;
+    /* data-parallel training: counted at the batch one device runs, unless
+     * the model's batch dim is fixed (then at the job's, as it says) */
+    double db = isnan(batch) ? jc_job_device_batch(rq->job) : NAN;
+    if (!isnan(db) && !jc_model_fixed_batch(m, db, NULL) && !jc_model_fixed_batch(m, b, NULL)) b = db;
     if (!isnan(b)) {
         const char *in = NULL;
         int64_t fixed = jc_model_fixed_batch(m, b, &in);
@@ -342,6 +346,14 @@ double jc_job_batch(const jc_job *job)
     if (!job) return NAN;
     double sb = jc_scenario_batch(job->scenario);
     return isnan(job->batch) && !isnan(sb) ? sb : job->batch;
+}
+
+double jc_job_device_batch(const jc_job *job)
+{
+    if (!job || job->mode != JC_MODE_TRAINING || isnan(job->batch) || isnan(job->count) || !(job->count > 1) ||
+        job->batch < job->count)
+        return NAN;
+    return ceil(job->batch / job->count);
 }
 
 jc_status jc_job_scenario_check(const jc_job *job, jc_diag *d)
