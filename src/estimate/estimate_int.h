@@ -168,9 +168,11 @@ double jci_est_steps(const est *s);
  * (assumptions train.eval, train.checkpoint_gb, train.checkpoint_s):
  * s->ov_eval (the share of the forward time evaluation adds) and
  * s->ov_ckpt_step_s (seconds per step); trainable: the parameters a
- * checkpoint saves by default.  JC_ERR_USAGE for a key without its
+ * checkpoint saves by default; step_model: 1 from the training step
+ * model (else a MODEL.onnx or a FLOP figure; a MODEL.onnx's goodput of 1
+ * is recorded as train.goodput).  JC_ERR_USAGE for a key without its
  * partner, with a known runtime, or without a forward pass to time. */
-jc_status jci_est_resolve_overhead(est *s, double trainable);
+jc_status jci_est_resolve_overhead(est *s, double trainable, int step_model);
 /* timing.c: busy time (s) and dynamic energy above idle (J) of one
  * forward pass on one device, scenario sc, and of its backward pass when
  * t_bwd and e_bwd are non-NULL (training: each node's backward kernels,

@@ -34,18 +34,25 @@ static jc_status check_pairs(est *s)
     return JC_OK;
 }
 
-jc_status jci_est_resolve_overhead(est *s, double trainable)
+jc_status jci_est_resolve_overhead(est *s, double trainable, int step_model)
 {
     const jc_job *j = s->b.job;
     s->ov_eval = 0;
     s->ov_ckpt_step_s = 0;
     jc_status st = check_pairs(s);
-    if (st || (!given(j->eval_every) && !given(j->checkpoint_every))) return st;
+    if (st) return st;
+    if (!step_model && s->have_nodes && !given(s->known_T))   /* said, as the step model says its own */
+        jci_bld_assume(&s->b, "train.goodput", "goodput: share of wall time in productive steps", R1(1), "",
+                       JC_ORIGIN_DEFAULT, "1: a MODEL.onnx training estimate charges no restarts or lost time (its "
+                       "wall time is the steps', with the evaluations and checkpoints --eval-every and "
+                       "--checkpoint-every state); the training step model (--hf-config, or --params with "
+                       "--layers) sets a goodput by run length, --goodput G there");
+    if (!given(j->eval_every) && !given(j->checkpoint_every)) return JC_OK;
     if (given(s->known_T))
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s has no effect with a known runtime (--hours / --device-hours): "
                             "the evaluations and checkpoints are part of it", given(j->eval_every) ? "eval-every"
                                                                                                   : "checkpoint-every");
-    if (!jci_est_step_wanted(j) && !s->have_nodes)
+    if (!step_model && !s->have_nodes)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s needs a forward pass to time: a MODEL.onnx, or the training "
                             "step model (--hf-config, or --params with --layers)",
                             given(j->eval_every) ? "eval-every" : "checkpoint-every");

@@ -1162,7 +1162,7 @@ jc_status jci_est_resolve_step(est *s)
     t->opt_bytes_pp = s->opt_bytes_pp;
     t->teacher = given(j->distill_teacher) ? j->distill_teacher : 0;
     double D = NAN;
-    if ((st = jci_est_resolve_overhead(s, t->ft.kind >= JCI_FT_LORA ? t->ft.trainable : h->P_total)) ||
+    if ((st = jci_est_resolve_overhead(s, t->ft.kind >= JCI_FT_LORA ? t->ft.trainable : h->P_total, 1)) ||
         (st = resolve_constants(s, t)) || (st = resolve_stages(s, t, &D)) ||
         (st = resolve_batch_tokens(s, t, t->st[0].S, D)))
         return st;

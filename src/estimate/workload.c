@@ -346,7 +346,7 @@ jc_status jci_est_resolve_work(est *s)
 
     /* optimizer (training with a model or params) */
     if (train && (s->have_nodes || given(j->params)) && (st = resolve_optimizer(s))) return st;
-    if (train && (st = jci_est_resolve_overhead(s, s->params))) return st;   /* evaluation, checkpoints */
+    if (train && (st = jci_est_resolve_overhead(s, s->params, 0))) return st;   /* evaluation, checkpoints */
     return JC_OK;
 }
 
