@@ -481,6 +481,9 @@ static jc_status cal_open(bind_req *r, cal_own *own, const char *hwdb_dir, const
     if (!st) jc_trace_job_clear(&r->job);   /* the job file's, read with the caller's above */
     if (!st && !r->model && (*src)->model_path[0]) r->model = r->rq.model = (*src)->model_path;
     if (!st && !r->job.device && !r->job.host) st = jc_calib_source_device(*src, r->db, &r->job.device, NULL, d);
+    /* the row's devices before the count: a data-parallel training job is
+     * counted at one device's batch (jc_job_device_batch), as estimate counts it */
+    if (!st && isnan(r->job.count) && !r->job.host && (*src)->row->devices >= 1) r->job.count = (*src)->row->devices;
     return st;
 }
 

@@ -212,6 +212,9 @@ int cmd_calibrate(int argc, char **argv)
         rc = fail(&d, usage);
         goto out;
     }
+    /* the row's devices before the count: a data-parallel training job is
+     * counted at one device's batch (jc_job_device_batch), as estimate counts it */
+    if (isnan(c.job.count) && !c.job.host && src->row->devices >= 1) c.job.count = src->row->devices;
     if ((rc = jo_prepare(&c, &p))) goto out;
 
     jc_calib_result res;
