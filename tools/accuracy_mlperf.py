@@ -14,11 +14,14 @@ How a row is predicted (the RECIPE below, the same for every row):
   models/bert_large.onnx bound at SQuAD v1.1's mean unpadded sequence
   (BERT_SEQ, sourced);
   int8 is the precision of the closed-division submissions.
-  --host names the system when the hwdb has it (DGX A100, DGX Station A100);
+  --host names the system when the hwdb has it (DGX A100, DGX Station A100,
+  DGX H100, and the v3.1 systems from their own descriptions: HOSTS);
   otherwise --hosts 1: one whole server of the device count's system class
   (sourced, not fitted: hwdb/energy-model.yaml host_class_*).
   --power-limit W where the row gives the MaxQ submission's GPU power
   limit (column power_limit_w, from the submission's configuration).
+  --runtime: the vendor's engine (VENDOR_RUNTIME: tensorrt for NVIDIA,
+  qaic for Qualcomm's Cloud AI 100), each with its own fitted efficiency.
 
 The v3.1 rows are tools/accuracy_mlperf_v31.py's set (the same recipe).
 
@@ -66,8 +69,22 @@ HOSTS = {
     "NVIDIA DGX A100 (8x A100-SXM-80GB, MaxQ, TensorRT)": "nvidia-dgx-a100",
     "NVIDIA DGX Station A100 (4x A100-SXM-80GB, MaxQ, TensorRT)": "nvidia-dgx-station-a100",
     "NVIDIA DGX H100 (8x H100-SXM-80GB, MaxQ, TensorRT)": "nvidia-dgx-h100",
+    # the v3.1 systems, each from its own description (tools/hwdb_input/mlperf_systems.csv)
+    "Gigabyte G482-Z54 (8x H100-PCIe-80GB, MaxQ, TensorRT)": "gigabyte-g482-z54-h100-pcie",
+    "Dell PowerEdge XR5610 (1x L4, MaxQ, TensorRT)": "dell-xr5610-l4",
+    "PCSPECIALIST AMD AM5 PC with Nvidia RTX 4090": "pcspecialist-am5-rtx4090",
+    "HPE ProLiant e920d (4x QAIC100 Standard)": "hpe-e920d-qaic-std",
+    "GIGABYTE G292-Z43 (16x QAIC100 Pro, EE)": "gigabyte-g292-z43-qaic-pro",
+    "GIGABYTE R282-Z93 (5x QAIC100 Pro, EE)": "gigabyte-r282-z93-qaic-pro",
+    "GIGABYTE R282-Z93 (8x QAIC100 Pro, EE)": "gigabyte-r282-z93-qaic-pro",
+    "Lenovo ThinkEdge SE450 Edge Server (4x QAIC100 Standard)": "lenovo-se450-qaic-std",
 }
 EXTRA = ["--runtime", "engine"]   # TensorRT submissions: the inference-engine profile
+# each vendor's inference engine: its runtime profile (src/estimate/runtimes.def) and the
+# profile's matrix-efficiency constant the throughput fit refits (issue 41: Qualcomm's
+# compiler has its own profile, not TensorRT's)
+VENDOR_RUNTIME = {"NVIDIA": (EXTRA, "runtime_engine_eta_matrix"),
+                  "QUALCOMM": (["--runtime", "qaic"], "runtime_qaic_eta_matrix")}
 # The precision a submission runs: int8 (closed-division ResNet-50 and
 # BERT-99); BERT-99.9's accuracy target needs fp16 (Cloud AI 100 and RTX
 # 4090 rows: 1.8-2.5x slower than their BERT-99) except on Hopper, whose
@@ -91,14 +108,23 @@ def batch_args(row):
     return ["--requests", "512"]
 
 
+def vendor(row):
+    """The accelerator's vendor, as the row's accelerator text starts."""
+    return row["accelerator"].split(" ")[0].upper()
+
+
+def eta_id(row):
+    """The matrix-efficiency constant of the row's runtime profile."""
+    return VENDOR_RUNTIME[vendor(row)][1]
+
+
 def recipe(row, seq=None):
     """The joulecast arguments for one row, or (None, reason)."""
     if not row["device"]:
         return None, "accelerator %s is not in the hwdb" % row["accelerator"]
-    if not row["accelerator"].startswith("NVIDIA"):
-        # the tensorrt profile is NVIDIA's (GPUs and SoCs); none models another vendor's compiled engine
-        return None, "no runtime profile models %s's inference engine (the tensorrt profile runs NVIDIA GPUs and " \
-            "SoCs)" % row["accelerator"]
+    if vendor(row) not in VENDOR_RUNTIME:
+        return None, "no runtime profile models %s's inference engine (profiles: %s)" % (
+            row["accelerator"], ", ".join(" ".join(v[0]) for v in VENDOR_RUNTIME.values()))
     args = ["estimate"] + model_args(row["benchmark"], seq) + [
         "--device", row["device"], "--count", row["devices"], "--precision", precision(row)] + batch_args(row) + [
         "--pue", "1", "--ci", "400", "--scenario", SCENARIO[row["scenario"]]]
@@ -111,7 +137,7 @@ def recipe(row, seq=None):
         args += ["--hosts", "1"]
     # more than 8 accelerators in one server (a 16-card Cloud AI 100 box): no
     # class holds them; the device count's share of 8-device servers
-    return args + EXTRA, None
+    return args + VENDOR_RUNTIME[vendor(row)][0], None
 
 
 def predict(row, extra=(), seq=None):
@@ -180,7 +206,7 @@ def power_folds():
 
 
 def _ratio(row, ov, eta):
-    js, err = predict(row, ov.set({ETA: eta}))
+    js, err = predict(row, ov.set({eta_id(row): eta}))
     if js is None:
         raise SystemExit("accuracy_mlperf: %s: %s" % (row["id"], err))
     return samples_per_s(js) / float(row["samples_per_s"])
@@ -210,9 +236,13 @@ def per_row_fits(rows, cache=FOLD_ROWS):
 
 
 def throughput_fit(per, rows):
-    """The engine efficiency from the rows given: the median of their
-    per-row values (both benchmarks; as fit_efficiency.py)."""
-    return {ETA: ac.median([per[r["id"]]["eta"] for r in rows])}
+    """The engine efficiency of each runtime profile from the rows given
+    that run it: the median of their per-row values (both benchmarks; as
+    fit_efficiency.py); a profile none of the rows runs is not fitted."""
+    out = {}
+    for k in sorted({eta_id(r) for r in rows}):
+        out[k] = ac.median([per[r["id"]]["eta"] for r in rows if eta_id(r) == k])
+    return out
 
 
 class Predictor:

@@ -66,9 +66,12 @@ def crossvalidate_all(rows11, rows31):
                              % (", ".join(sorted(left)) or "no row"))
         p.update(stored[left])
         return p
+    # the fitted constants: each runtime profile's engine efficiency (TensorRT's; Qualcomm's compiler's
+    # runtime_qaic_eta_matrix, whose hardware fold refits it to the other Cloud AI 100 variant's rows)
+    n_fit = len({am.eta_id(r) for r in rs})
     try:
         res = cv.run(rs, fit, pred.j, lambda r: float(r["j_per_sample"]),
-                     {"hardware": lambda r: r["device"], "benchmark": family}, n_params=am.N_FITTED)
+                     {"hardware": lambda r: r["device"], "benchmark": family}, n_params=n_fit)
     finally:
         pred.close()
     for line in cv.report(res, "MLPerf v1.1 + v3.1 J/sample"):
@@ -89,15 +92,18 @@ def write_v31(a):
            "tokens, as the v1.1 set; BERT-99.9 the same network) with --scenario (offline, server at batch %d / %d; "
            "singlestream 1 and multistream 8 samples per query, one query at a time) on the row's accelerator and "
            "count, int8 (BERT-99.9 fp16; BERT on the H100 fp8, NVIDIA's Hopper engines), PUE 1; J/sample = "
-           "predicted facility (= wall at PUE 1) energy / samples. Hosts: the systems the hwdb names (DGX H100) "
-           "with --host, the others one whole host of their system class (--hosts 1); --runtime tensorrt "
-           "(NVIDIA's engine; the Cloud AI 100 rows are listed as not predicted: no runtime profile models "
-           "Qualcomm's compiler). Method: roofline." % (am.BERT_SEQ, am.BATCH["Offline"], am.BATCH["Server"]))
+           "predicted facility (= wall at PUE 1) energy / samples. Hosts: the systems the hwdb names with --host (DGX H100; "
+           "the other datacentre, edge and workstation systems from their own MLPerf system descriptions: CPUs at TDP, "
+           "memory, network adapters over the supply's efficiency, tools/hwdb_input/mlperf_systems.csv), the Jetson "
+           "systems one whole host of their class (--hosts 1: carrier board and adapter); --runtime tensorrt "
+           "(NVIDIA's engine) and --runtime qaic (Qualcomm's Cloud AI SDK, the Cloud AI 100 rows: its own "
+           "matrix efficiency runtime_qaic_eta_matrix, tools/fit_qaic.py). Method: roofline." % (am.BERT_SEQ, am.BATCH["Offline"], am.BATCH["Server"]))
     if cvs:
         how += (" Cross-validated over the v1.1 and v3.1 rows together: leave-one-hardware-out (the accelerator, "
                 "every system and count of it: the Orin submissions under four names are one fold) and "
-                "leave-one-benchmark-out (ResNet-50, BERT); each fold refits the engine efficiency to the "
-                "Offline/Server rows it keeps and takes the device power constants tools/fit_power.py fitted "
+                "leave-one-benchmark-out (ResNet-50, BERT); each fold refits each runtime profile's engine "
+                "efficiency (tensorrt, qaic) to the Offline/Server rows it keeps that run it (the fold without "
+                "a Cloud AI 100 variant: the other variant's rows) and takes the device power constants tools/fit_power.py fitted "
                 "without the same v1.1 rows (no v3.1 row is in any power fit).")
     scope = ("AC wall power of the whole system under test (SPEC PTDaemon), MLCommons' export of the official "
              "results (average system power, or energy per query for SingleStream and MultiStream); measured "

@@ -1557,6 +1557,44 @@ def cpu_instance(r, cpu_by, add_source):
     return h
 
 
+def mlperf_system_hosts(co, add_source):
+    """The MLPerf Inference systems (tools/hwdb_input/mlperf_systems.csv,
+    issue 41, h41), host power from each system's own description: its
+    CPUs at their TDP (busy) or at CCF's min/max W-per-vCPU share of it
+    for their microarchitecture (idle), its memory at Green Algorithms'
+    W/GB, its network adapters, all over its power supply's efficiency at
+    half load (the accelerators are the devices' own power)."""
+    out = []
+    for r in read_csv(os.path.join(INPUT_DIR, "mlperf_systems.csv")):
+        for sid in (r["source"], r["cpu_tdp_source"], "plus80"):
+            add_source(sid)
+        mn, mx, eid = co[r["ccf_key"]]
+        n, tdp, mem, nic, eff = int(r["cpu_count"]), fnum(r["cpu_tdp_w"]), fnum(r["memory_gb"]), fnum(r["nic_w"]), fnum(r["psu_eff"])
+        busy = rnd((n * tdp + mem * MEM_W_PER_GB + nic) / eff, 4)
+        idle = rnd((n * tdp * mn / mx + mem * MEM_W_PER_GB + nic) / eff, 4)
+        h = {"id": r["id"]}
+        if r["aliases"]:
+            h["aliases"] = r["aliases"].split("|")
+        h.update({"name": r["name"], "vendor": r["vendor"], "kind": "server",
+                  "accelerators": {"device": r["device"], "count": int(r["count"])},
+                  "cpu": {"name": r["cpu_name"], "count": n},
+                  "memory_gb": {"value": mem, "source": r["source"]},
+                  "host_power_w": {"value": busy, "source": r["source"], "derived": (
+                      "the system's own description: (CPUs x TDP + memory x GA memory power + network adapters) / PSU "
+                      "efficiency = (%d x %s W (%s) + %s GB x %s W/GB (ga-mem) + %s W (%s)) / %s (%s)" % (
+                          n, num(tdp), r["cpu_tdp_source"], num(mem), num(MEM_W_PER_GB), num(nic), r["nic_note"],
+                          num(eff), r["psu_note"]))},
+                  "host_idle_w": {"value": idle, "source": r["source"], "derived": (
+                      "as host_power_w with the CPUs at CCF's min/max W per vCPU of %s (%s: %s / %s) of their TDP: "
+                      "(%d x %s x %s + %s + %s) / %s" % (r["ccf_key"], eid, num(mn), num(mx), n, num(tdp),
+                                                         num(round(mn / mx, 4)), num(round(mem * MEM_W_PER_GB, 4)),
+                                                         num(nic), num(eff)))}})
+        h["note"] = "; ".join(x for x in ("fans, board and storage not counted (no sourced figure; the accelerators' "
+                                          "fitted power carries their share of the chassis)", r["note"]) if x)
+        out.append(h)
+    return out
+
+
 def build_hosts(data, epo, cpu_devs):
     co = ccf_cpu_coeffs(epo)
     S = dict((k, HOST_SOURCES[k]) for k in ("aws-ec2", "gcp-gpu", "azure-vm"))
@@ -1647,6 +1685,8 @@ def build_hosts(data, epo, cpu_devs):
             if note:
                 h["note"] = note
         hosts.append(h)
+    # the MLPerf Inference systems as their descriptions give them (issue 41, h41)
+    hosts.extend(mlperf_system_hosts(co, add_source))
     # the project's own cloud instances (tools/hwdb_input/hosts.csv), at the end
     for r in read_csv(os.path.join(INPUT_DIR, "hosts.csv")):
         sid = r["source"]
@@ -1659,7 +1699,7 @@ def build_hosts(data, epo, cpu_devs):
     add_fabric(hosts, read_csv(os.path.join(INPUT_DIR, "fabric.csv")), srcs, add_source)
     doc = {"schema": "joulecast-hwdb/1", "sources": S, "hosts": hosts}
     write_yaml(OUT, "hosts.yaml", ["facts/energy_per_op.csv (CCF coefficients epo-079..089)", "facts/cpus.csv", "green-algorithms/v3.0/referenceValues.csv",
-                                   "tools/hwdb_input/hosts.csv", "tools/hwdb_input/systems.csv", "tools/hwdb_input/fabric.csv", "tools/hwdb_input/instances.csv",
+                                   "tools/hwdb_input/hosts.csv", "tools/hwdb_input/systems.csv", "tools/hwdb_input/mlperf_systems.csv", "tools/hwdb_input/fabric.csv", "tools/hwdb_input/instances.csv",
                                    "tools/hwdb_input/sources.csv"], doc)
 
 

@@ -443,8 +443,16 @@ void jci_eff_node_time(const jci_eff_model *m, const jci_eff_device *dv, const j
     /* forward: an input the previous kernel wrote is still in the L2 when
      * it fits there, and is not read from DRAM (the L2's bandwidth is
      * several times DRAM's: counted free) */
-    if (!backward && plan && rep == 1 && dv->l2 > 0 && plan->l2_bytes[i] > 0 && plan->l2_max[i] <= dv->l2)
+    if (!backward && plan && rep == 1 && dv->gpu && dv->l2 > 0 && plan->l2_bytes[i] > 0 && plan->l2_max[i] <= dv->l2)
         b -= plan->l2_bytes[i] < b ? plan->l2_bytes[i] : b;
+    /* a dataflow accelerator (not a GPU, dv->l2 its on-chip memory over
+     * the pass, energy.c): the compiled program keeps a kernel's
+     * activations, read and written, on chip when they fit; its weights
+     * stream from DRAM */
+    if (!backward && !dv->gpu && dv->l2 > 0) {
+        double act = rep * ((double)n->cost.bytes_read + (double)n->cost.bytes_written) * byte_scale;
+        if (act <= dv->l2) b -= act < b ? act : b;
+    }
     out->flops = f;
     out->bytes = b;
     double tl = op_floor_s(m, dv, n, role, sc);

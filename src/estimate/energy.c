@@ -172,6 +172,16 @@ static jc_status resolve_runtime(est *s)
                                    R1(s->dev->l2_mb.value), "MB", JC_ORIGIN_HWDB,
                                    jci_bld_cite(&s->b, &s->dev->l2_mb)).central * 1048576.0;
     }
+    /* a dataflow accelerator's compiled program keeps a kernel's
+     * activations in its on-chip memory (the device's l2_mb: the Cloud AI
+     * 100's VTCM and L2), running the batch in sub-batches whose
+     * activations fit there (timing.c, efficiency.c) */
+    if (s->an && !s->util_user && s->dev->kind == JC_DEVICE_ACCELERATOR && s->eff.kind == JCI_RTK_ENGINE &&
+        s->dev->l2_mb.present)
+        s->l2 = jci_bld_assume(&s->b, "device.l2_mb", "on-chip memory (a kernel's activations, per sample no larger "
+                               "than this, stay on chip: the compiled program runs the batch in sub-batches that "
+                               "fit; weights stream from DRAM)", R1(s->dev->l2_mb.value), "MB", JC_ORIGIN_HWDB,
+                               jci_bld_cite(&s->b, &s->dev->l2_mb)).central * 1048576.0;
     if (given(j->scaling)) {
         s->scaling = jci_bld_assume(&s->b, "scaling", "multi-device scaling efficiency", R1(j->scaling), "",
                                     JC_ORIGIN_USER, "--scaling").central;

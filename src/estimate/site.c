@@ -237,6 +237,24 @@ static jc_status cpu_usage_of(jci_builder *b, const jci_site *x, double *u, jc_o
     return JC_OK;
 }
 
+/* The host power scale at usage u, idle/busy + (1 - idle/busy) x u, from
+ * the idle and busy power of `whose` (a host's own, hwdb/hosts.yaml
+ * host_idle_w, or its class's), recorded with both figures cited. */
+static void usage_factor(jci_builder *b, jci_site *x, double u, jc_origin origin, const char *src,
+                         const jc_sourced *idle, const jc_sourced *busy, const char *whose)
+{
+    double f = idle->value / busy->value;
+    if (f > 1) f = 1;
+    x->host_factor = f + (1 - f) * u;
+    jci_bld_assume(b, "host.usage", origin == JC_ORIGIN_USER ? "host CPUs busy this fraction of the runtime"
+                   : "host CPUs busy this fraction of the runtime (an inference job: its engine leaves the host "
+                     "CPUs mostly idle; --cpu-usage sets it)", R1(u), "", origin, src);
+    jci_bld_assume(b, "host.usage_factor",
+                   jci_bld_str(b, "host power scale at that usage: idle/busy + (1 - idle/busy) x usage, %s", whose),
+                   R1(x->host_factor), "", JC_ORIGIN_DERIVED,
+                   jci_bld_str(b, "idle %s over busy %s", jci_bld_cite(b, idle), jci_bld_cite(b, busy)));
+}
+
 jc_status jci_site_cpu_usage(jci_builder *b, jci_site *x)
 {
     const jc_job *j = b->job;
@@ -252,6 +270,11 @@ jc_status jci_site_cpu_usage(jci_builder *b, jci_site *x)
         return jci_bld_fail(b, JC_ERR_USAGE, "--cpu-usage and a trace that measured the host both give the host power");
     if ((st = cpu_usage_of(b, x, &u, &origin, &src))) return st;
     if (!given(u)) return JC_OK;
+    if (x->host && !x->host_fixed && x->host->host_idle_w.present && x->host->host_power_w.value > 0) {
+        usage_factor(b, x, u, origin, src, &x->host->host_idle_w, &x->host->host_power_w,
+                     jci_bld_str(b, "host %s's own idle and busy power", x->host->id));
+        return JC_OK;
+    }
     jci_host_class hc = jci_host_class_default(x->dev, x->G);
     if (origin != JC_ORIGIN_USER && hc == JCI_HOSTCLASS_NONE) return JC_OK;   /* no class idle/busy to scale by */
     const jc_constant *busy = NULL, *idle = NULL;
@@ -260,18 +283,8 @@ jc_status jci_site_cpu_usage(jci_builder *b, jci_site *x)
         !(busy->value.value > 0))
         return jci_bld_fail(b, JC_ERR_HWDB, "--cpu-usage needs the idle and busy power of host class %s in the "
                             "database (hwdb/energy-model.yaml host_class_*)", jci_host_class_name(hc));
-    double f = idle->value.value / busy->value.value;
-    if (f > 1) f = 1;
-    x->host_factor = f + (1 - f) * u;
-    jci_bld_assume(b, "host.usage", origin == JC_ORIGIN_USER ? "host CPUs busy this fraction of the runtime"
-                   : "host CPUs busy this fraction of the runtime (an inference job: its engine leaves the host "
-                     "CPUs mostly idle; --cpu-usage sets it)", R1(u), "", origin, src);
-    jci_bld_assume(b, "host.usage_factor",
-                   jci_bld_str(b, "host power scale at that usage: idle/busy + (1 - idle/busy) x usage, class %s",
-                                jci_host_class_name(hc)),
-                   R1(x->host_factor), "", JC_ORIGIN_DERIVED,
-                   jci_bld_str(b, "idle %s over busy %s", jci_bld_cite(b, &idle->value),
-                                jci_bld_cite(b, &busy->value)));
+    usage_factor(b, x, u, origin, src, &idle->value, &busy->value,
+                 jci_bld_str(b, "class %s", jci_host_class_name(hc)));
     return JC_OK;
 }
 

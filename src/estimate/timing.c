@@ -87,6 +87,9 @@ void jci_est_pass_nodes(est *s, int sc, double *t_busy, double *e_dyn, double *t
     const jc_analysis *an = s->an;
     jci_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->util_user ? 0 : s->sms,
                         s->util_user ? 0 : s->l2, s->bw_sus};
+    /* an accelerator's on-chip memory holds one sample's activations: its
+     * compiled program runs the batch in sub-batches that fit (energy.c) */
+    if (!dv.gpu && dv.l2 > 0 && s->batch > 1) dv.l2 *= s->batch;
     int bits = (int)jci_est_prec_bits(s->prec);
     dv.granule = bits == 16 ? 8 : bits == 8 ? 16 : 0;
     jci_eff_model m = s->eff;
