@@ -256,3 +256,10 @@ case_ vm_vcpus_beyond_package_refused 2 '200 vCPUs exceed the 96 hardware thread
 # sweep: a CPU-only instance is its vCPUs; a cloud region whose provider sells
 # no instance with the device is left out and counted (issue 42 item 4)
 case_ vm_sweep_cpu_instance_unsold_counted 0 '^left out   1 device/region pair no provider sells (1 point)' -- "$JC" sweep models/resnet50.onnx --host aws:c7i.4xlarge --requests 100 --regions aws:us-east-1,FR,gcp:us-central1
+# compare: the job's device/region pair is sold or refused, by sweep's rule
+# (jci_grid_unsold; issue 42 item 6): a TPU in an AWS region, an AWS
+# instance in a GCP region; a country or a provider that sells it passes
+case_ compare_unsold_tpu_refused 2 'google-tpu-v4 is not sold in aws:us-east-1: aws has no instance with it' -- "$JC" compare models/resnet50.onnx models/resnet18.onnx --device tpu-v4 --requests 100 --region aws:us-east-1
+case_ compare_unsold_host_refused 2 'aws:c7i.4xlarge is not sold in gcp:us-central1' -- "$JC" compare models/resnet50.onnx models/resnet18.onnx --host aws:c7i.4xlarge --requests 100 --region gcp:us-central1
+case_ compare_sold_tpu_runs 0 'resnet18' -- "$JC" compare models/resnet50.onnx models/resnet18.onnx --device tpu-v4 --requests 100 --region gcp:us-central1
+case_ compare_own_hardware_runs 0 'resnet18' -- "$JC" compare models/resnet50.onnx models/resnet18.onnx --device tpu-v4 --requests 100 --region FR

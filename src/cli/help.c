@@ -53,7 +53,9 @@ const cli_help help_compare = {
     "exports, each served as `estimate --generate` serves one (--hf-config, if\n"
     "given, comes first), and\n"
     "the table gives TTFT, inter-token latency, tokens/s per device, J per output\n"
-    "token and per request beside the energy and emissions.\n\n",
+    "token and per request beside the energy and emissions.  A cloud region whose\n"
+    "provider sells no instance with the device (or another provider's --host) is\n"
+    "refused: the one device/region pair is left out, as sweep leaves such pairs.\n\n",
     &compare_spec, NULL,
     "\nexamples:\n"
     "  joulecast compare models/resnet50.onnx models/resnet18.onnx models/mobilenet_v2.onnx \\\n"

@@ -89,6 +89,25 @@ static jc_status one_config(jc_compare *c, size_t i, const jc_request *rq0, cons
     return JC_OK;
 }
 
+/* The estimates' device and region (every item shares them: the first
+ * item's) when the region is a cloud region whose provider sells no
+ * instance with the device (jci_grid_unsold, the rule sweep leaves such
+ * pairs out by): refused, the one pair being the whole comparison. */
+static jc_status sold_check(const jc_compare *c, const jc_hwdb *db, jc_diag *d)
+{
+    const jc_estimate *e = c->n ? c->items[0].est : NULL;
+    if (!e || !e->region) return JC_OK;
+    const jc_device *dev = NULL;
+    const jc_host *host = NULL;
+    jc_diag tmp;
+    if (e->host_id) (void)jc_hwdb_hardware(db, e->host_id, &dev, &host, &tmp);
+    if (!jci_grid_unsold(db, e->device, host, e->region)) return JC_OK;
+    return jci_diag_set(d, JC_ERR_USAGE, "%s is not sold in %s: %s has no instance with it, so the device/region pair "
+                        "is left out (1 pair, every model's): give a region of a provider that sells it, or a "
+                        "country or grid zone (hardware of one's own)", host ? host->id : e->device_id,
+                        e->region_code, e->region->provider);
+}
+
 /* compare --generate: the configs (job.hf_config first when set). */
 /* One file given twice (by one path or two, or '-' twice: standard
  * input holds one model) compares it with itself: refused.  extra (--hf-config, or NULL) counts as the first file; a path
@@ -131,6 +150,7 @@ static jc_status run_generation(jc_compare **out, const jc_request *rq, const ch
         c->items[i].label = job->hf_config ? (i ? paths[i - 1] : job->hf_config) : paths[i];
         st = one_config(c, i, rq, db, d);
     }
+    if (!st) st = sold_check(c, db, d);
     if (st) {
         jc_compare_free(c);
         return st;
@@ -227,6 +247,7 @@ jc_status jc_compare_run(const jc_request *request, const char *const *paths, si
             if (!(c->notes_[i] = strdup(note))) st = jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
             c->items[i].note = c->notes_[i];
         }
+    if (!st) st = sold_check(c, db, d);
     free(dim_used);
     free(input_used);
     if (st) {

@@ -88,3 +88,19 @@ jc_status jci_grid_fails_check(const jci_grid_fails *f, size_t n_ok, size_t n_sk
     return jci_diag_set(d, st, "%s: no point of the grid could be estimated (%zu skipped; the first: %s)", name,
                         n_skipped, first_reason ? first_reason : f->n ? f->first.msg : "?");
 }
+
+int jci_grid_unsold(const jc_hwdb *db, const jc_device *dev, const jc_host *host, const jc_region *r)
+{
+    if (!db || !r || r->type != JC_REGION_CLOUD || !r->provider) return 0;
+    if (host && host->kind == JC_HOST_CLOUD_INSTANCE)
+        return !host->provider || jci_strcasecmp(host->provider, r->provider) != 0;
+    if (!dev || !dev->id) return 0;
+    for (size_t i = 0; i < db->n_hosts; i++) {
+        const jc_host *h = &db->hosts[i];
+        if (h->kind == JC_HOST_CLOUD_INSTANCE && h->provider && !jci_strcasecmp(h->provider, r->provider) &&
+            ((h->accel && h->accel->id && !strcmp(h->accel->id, dev->id)) ||
+             (h->cpu && h->cpu->id && !strcmp(h->cpu->id, dev->id))))
+            return 0;
+    }
+    return 1;
+}

@@ -50,4 +50,12 @@ void jci_grid_fail(jci_grid_fails *f, const jc_diag *d);
 jc_status jci_grid_fails_check(const jci_grid_fails *f, size_t n_ok, size_t n_skipped, const char *first_reason,
                                const char *name, jc_diag *d);
 
+/* 1 when r is a cloud region whose provider sells no instance with dev
+ * (as its accelerator or its CPU, matched by id: a VM's vCPU slice is its
+ * CPU) or, given a cloud-instance host, when the host is another
+ * provider's; 0 for any other region (a country or grid zone: hardware
+ * of one's own), a provider that sells it, or a NULL dev and host.  The
+ * one rule of availability for sweep and compare (issue 42). */
+int jci_grid_unsold(const jc_hwdb *db, const jc_device *dev, const jc_host *host, const jc_region *r);
+
 #endif

@@ -420,21 +420,6 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, jci_est_share *s
     jc_estimate_free(e);
 }
 
-/* 1 when region r is a cloud region whose provider sells no instance
- * with dev (as its accelerator or its CPU); 0 for any other region (a
- * country or grid zone: hardware of one's own) or a provider that sells it. */
-static int unsold_in(const jc_hwdb *db, const jc_device *dev, const jc_region *r)
-{
-    if (!dev || !r || r->type != JC_REGION_CLOUD || !r->provider) return 0;
-    for (size_t i = 0; i < db->n_hosts; i++) {
-        const jc_host *h = &db->hosts[i];
-        if (h->kind == JC_HOST_CLOUD_INSTANCE && h->provider && !jci_strcasecmp(h->provider, r->provider) &&
-            (h->accel == dev || h->cpu == dev))
-            return 0;
-    }
-    return 1;
-}
-
 /* The device x region pairs no provider sells (w->unsold), counted once
  * each in s->n_unsold and the grid points they cover. */
 static void mark_unsold(sw *w)
@@ -443,7 +428,7 @@ static void mark_unsold(sw *w)
         size_t np_ok = 0;   /* precisions the device can be estimated at (the others are skipped) */
         for (size_t pi = 0; pi < w->np; pi++) np_ok += !w->why[pi * w->nd + di];
         for (size_t ri = 0; ri < w->nr; ri++)
-            if (np_ok && w->reg_ok[ri] && unsold_in(w->db, w->rdevs[di], w->regs[ri])) {
+            if (np_ok && w->reg_ok[ri] && jci_grid_unsold(w->db, w->rdevs[di], NULL, w->regs[ri])) {
                 w->unsold[di * w->nr + ri] = 1;
                 w->s->n_unsold++;
                 w->s->n_unsold_points += np_ok * w->nb;
