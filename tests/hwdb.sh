@@ -148,6 +148,7 @@ if python3 -c 'import yaml' 2>/dev/null; then
   # every instance CPU with a power figure and a dense peak (a gap is listed)
   case_ instances_catalogue_complete 0 '^OK [0-9]* instances (aws [0-9]*, azure [0-9]*, gcp [0-9]*)$' -- python3 tools/check_instances.py hwdb
   case_ instances_catalogue_gap_listed 1 '^test:cpu.large: CPU test-cpu-nopower has no power figure (tdp_w)$' -- python3 tools/check_instances.py --min 1 tests/hwdb/instances_gap
+  case_ instances_catalogue_l3_gap_listed 1 '^test:cpu.large: CPU test-cpu-nopower has no L3 (l3_mb)$' -- python3 tools/check_instances.py --min 1 tests/hwdb/instances_gap
   for pat in "unknown_key.yaml: device test-gpu-a: unknown keys \['memory_bandwidth'\]" \
              "out_of_range.yaml: device test-gpu-b.utilization.training.value = 1.5 out of range" \
              "missing_scope.yaml: device test-gpu-c.embodied_kgco2e: missing scope" \
@@ -263,3 +264,24 @@ case_ compare_unsold_tpu_refused 2 'google-tpu-v4 is not sold in aws:us-east-1: 
 case_ compare_unsold_host_refused 2 'aws:c7i.4xlarge is not sold in gcp:us-central1' -- "$JC" compare models/resnet50.onnx models/resnet18.onnx --host aws:c7i.4xlarge --requests 100 --region gcp:us-central1
 case_ compare_sold_tpu_runs 0 'resnet18' -- "$JC" compare models/resnet50.onnx models/resnet18.onnx --device tpu-v4 --requests 100 --region gcp:us-central1
 case_ compare_own_hardware_runs 0 'resnet18' -- "$JC" compare models/resnet50.onnx models/resnet18.onnx --device tpu-v4 --requests 100 --region FR
+# CPU runtime profiles (issue 42 item 5): the matrix unit, the threads, the
+# uncalibrated profiles; --threads beyond a CPU; the time moves with them
+case_ cpu_rt_ort_int8_no_amx 0 'cpu.matrix_unit            28.67 .*not the CPU.s matrix engine' -- "$JC" estimate models/resnet50.onnx --device intel-xeon-platinum-8480plus --precision int8 --runtime onnxruntime --batch 32 --requests 1000 --region FR
+case_ cpu_rt_ipex_int8_amx 0 'cpu.matrix_unit            229.4 .*matrix engine (AMX / SME): 32 x the fp32 peak' -- "$JC" estimate models/resnet50.onnx --device intel-xeon-platinum-8480plus --precision int8 --runtime ipex --batch 32 --requests 1000 --region FR
+case_ cpu_rt_threads_beyond_cores 0 '--threads 64 exceeds the 16 physical cores of AMD Ryzen 9 7950X' -- "$JC" estimate models/resnet50.onnx --device amd-ryzen-9-7950x --threads 64 --runtime onnxruntime --requests 1000 --region FR
+case_ cpu_rt_uncalibrated_warned 0 '--runtime llama.cpp is uncalibrated' -- "$JC" estimate models/resnet50.onnx --device amd-ryzen-9-7950x --runtime llama.cpp --requests 1000 --region FR
+case_ cpu_rt_threads_on_gpu_refused 2 '--threads sets a CPU runtime.s intra-op threads; nvidia-a100-sxm4-80gb is not a CPU' -- "$JC" estimate models/resnet50.onnx --device a100 --threads 4 --requests 10
+case_ cpu_rt_ort_on_gpu_refused 2 '--runtime onnxruntime .* does not run inference on' -- "$JC" estimate models/resnet50.onnx --device a100 --runtime onnxruntime --requests 10
+if python3 - "$JC" <<'PYEOF'
+import json, subprocess, sys
+jc = sys.argv[1]
+def wall(*extra):
+    a = [jc, "estimate", "models/resnet50.onnx", "--device", "intel-xeon-platinum-8480plus", "--precision", "int8",
+         "--batch", "32", "--requests", "3200", "--region", "FR", "--json"] + list(extra)
+    return json.loads(subprocess.run(a, capture_output=True, text=True, check=True).stdout)["results"]["wall_hours"]["central"]
+ort, ipex = wall("--runtime", "onnxruntime"), wall("--runtime", "ipex")
+full, eight = wall("--runtime", "ipex"), wall("--runtime", "ipex", "--threads", "8")
+print("ResNet-50 int8 on a Xeon 8480+: onnxruntime %.4g h, ipex %.4g h; ipex on 8 threads %.4g h" % (ort, ipex, eight))
+sys.exit(0 if ort > 1.5 * ipex and eight > 2 * full else 1)
+PYEOF
+then echo "PASS hwdb_cli/cpu_rt_amx_and_threads_move_time"; else echo "FAIL hwdb_cli/cpu_rt_amx_and_threads_move_time"; fi

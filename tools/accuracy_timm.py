@@ -3,7 +3,7 @@
 (issue #30 items 1, 2 and 5): timm's own benchmark of PyTorch eager,
 torch.compile and training throughput on an RTX 3090 and an RTX 4090,
 and fp32 torch.compile inference at batch 1 on an Intel Core i9-10940X
-(../shared/data/calibration/timm/, huggingface/pytorch-image-models
+and an Intel Core i7-12700H (../shared/data/calibration/timm/, huggingface/pytorch-image-models
 results/ at commit aa4b585), matched to the torchvision graphs of
 tests/models/torchvision/ and predicted by the joulecast CLI, scored
 in-sample and cross-validated (tools/crossval.py) leave-one-device-out
@@ -56,6 +56,8 @@ FILES = {
     "benchmark-train-amp-nchw-pt112-cu113-rtx3090.csv": ("nvidia-rtx-3090", "eager-pt1", "training", "fp16"),
     "benchmark-infer-fp32-nchw-pt240-cpu-i9_10940x-dynamo.csv": ("intel-core-i9-10940x", "compiled", "inference",
                                                                  "fp32"),
+    "benchmark-infer-fp32-nchw-pt240-cpu-i7_12700h-dynamo.csv": ("intel-core-i7-12700h", "compiled", "inference",
+                                                                 "fp32"),
 }
 FIELDS = ["id", "graph", "timm_model", "device", "runtime", "mode", "precision", "batch", "img_size",
           "samples_per_s", "family", "kind", "source"]
@@ -83,14 +85,15 @@ def _tsv(path):
         return list(csv.DictReader([l for l in f if not l.startswith("#")], delimiter="\t"))
 
 
-def build_rows():
-    """Matched rows from the calibration files (see the module comment)."""
+def build_rows(files=None):
+    """Matched rows from the calibration files (files: {file: (device,
+    runtime, mode, precision)}, default FILES; see the module comment)."""
     names = {r["torchvision"]: r["timm"] for r in _tsv(os.path.join(CAL, "torchvision-timm.tsv"))}
     inputs = {r["name"]: int(r["input"]) for r in _tsv(os.path.join(ZOO, "EXPORT.tsv"))}
     gmacs = {r["model"]: float(r["gmacs"]) for r in _tsv(os.path.join(ZOO, "GMACS.tsv"))}
     params = {}
     out = []
-    for fn, (dev, rt, mode, prec) in FILES.items():
+    for fn, (dev, rt, mode, prec) in (files or FILES).items():
         by = {}
         with open(os.path.join(CAL, fn)) as f:
             for r in csv.DictReader(f):
@@ -284,8 +287,8 @@ def main():
     cvs = ac.cv_summary(res, {"device class": ft.device_class, "group": group,
                               "class": lambda r: "%s %s (%s)" % (r["runtime"], r["kind"], ft.device_class(r))},
                         notes)
-    ac.write_set("timm", "timm framework throughput (RTX 3090/4090: eager, compiled, training; Core i9-10940X: "
-                 "compiled)", "samples/s",
+    ac.write_set("timm", "timm framework throughput (RTX 3090/4090: eager, compiled, training; Core i9-10940X and "
+                 "i7-12700H: compiled)", "samples/s",
                  "`joulecast estimate` of the torchvision graph on the row's device, --precision fp16 (GPUs, AMP) or "
                  "fp32 (the CPU, batch 1), "
                  "--runtime pytorch (eager PyTorch 2.4; rows 'eager'), torch-compile (rows 'compiled') or "
@@ -299,9 +302,8 @@ def main():
                  "refitted per fold by tools/fit_timm.py; the table shows each row as predicted by the "
                  "leave-one-device-out fold that excluded its device, with the range from the held-out "
                  "residuals of the other folds' rows of its device class (GPU or CPU: the two kernel paths "
-                 "are scored separately; a nominal 90%% conformal interval, tools/crossval.py). With one CPU "
-                 "in the rows, no other CPU fold exists: the CPU rows' leave-one-device-out figures are "
-                 "the priors' and they have no range there." % (1e6 * ft.PRIOR[ft.CALL]),
+                 "are scored separately; a nominal 90%% conformal interval, tools/crossval.py). The two CPUs' "
+                 "leave-one-device-out folds each fit the CPU constants to the other CPU's rows." % (1e6 * ft.PRIOR[ft.CALL]),
                  "wall-clock throughput of the forward (training: forward + backward + optimizer) pass "
                  "on one device (a GPU, or the CPU's cores); no energy.", out, out_dir=a.out, cv=cvs,
                  extra_lines=arch_ratios(res["schemes"]["device"]["rows"]) + [""],

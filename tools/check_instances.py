@@ -2,9 +2,10 @@
 # check_instances.py - the cloud instance catalogue's completeness (issue 42):
 # counts the cloud-instance hosts of an hwdb directory by provider and lists
 # every instance CPU (cpu.device) that lacks a power figure (tdp_w) or a
-# dense peak (peak_tflops), and every CPU-only instance whose CPU is not a
-# device.  Exit 0 and "OK N instances" when all have both and there are at
-# least --min instances; else 1 with one line per gap.
+# dense peak (peak_tflops) or its L3 (l3_mb, issue 42 item 3), and every
+# CPU-only instance whose CPU is not a device.  Exit 0 and "OK N instances"
+# when all have the three and there are at least --min instances; else 1
+# with one line per gap.
 #
 #     python3 tools/check_instances.py [--min 300] [HWDB_DIR]
 import argparse
@@ -46,6 +47,8 @@ def main():
             gaps.append("%s: CPU %s has no power figure (tdp_w)" % (h["id"], cpu))
         if not d.get("peak_tflops"):
             gaps.append("%s: CPU %s has no dense peak (peak_tflops)" % (h["id"], cpu))
+        if "l3_mb" not in d:
+            gaps.append("%s: CPU %s has no L3 (l3_mb)" % (h["id"], cpu))
     by = {}
     for h in inst:
         by[h["provider"]] = by.get(h["provider"], 0) + 1

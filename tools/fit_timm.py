@@ -354,14 +354,15 @@ PRIOR[CALL] = hwdb_values([EAGER_LAUNCH])[EAGER_LAUNCH]
 
 
 SOURCE_CPU = ("fitted to the %d CPU rows of timm's benchmark (huggingface/pytorch-image-models results/ at commit "
-              "aa4b585, benchmark-infer-fp32-nchw-pt240-cpu-i9_10940x-dynamo.csv: measured samples/s of fp32 "
-              "torch.compile inference at batch 1 on an Intel Core i9-10940X, matched to tests/models/torchvision "
-              "graphs, listed in tests/accuracy/timm.csv) by tools/fit_timm.py (its second stage, the CPU rows alone; "
-              "--cpu: that stage alone): with cpu_kernel_eta_matrix and cpu_kernel_call_s the values minimising the "
-              "mean |ln(predicted / measured)|, the shared forward constants (kernel_eta_bw, kernel_eta_vector) "
-              "held at the GPU rows' fit (their hwdb values); one CPU in the rows, so no leave-one-device-out fold "
-              "can fit these: the CPU's leave-one-device-out error is its priors' (1 and "
-              "runtime_eager_launch_s), docs/accuracy/timm.md")
+              "aa4b585, benchmark-infer-fp32-nchw-pt240-cpu-i9_10940x-dynamo.csv and "
+              "benchmark-infer-fp32-nchw-pt240-cpu-i7_12700h-dynamo.csv: measured samples/s of fp32 torch.compile "
+              "inference at batch 1 on an Intel Core i9-10940X and an Intel Core i7-12700H, matched to "
+              "tests/models/torchvision graphs, listed in tests/accuracy/timm.csv) by tools/fit_timm.py (its second "
+              "stage, the CPU rows alone; --cpu: that stage alone): with cpu_kernel_eta_matrix and cpu_kernel_call_s "
+              "the values minimising the mean |ln(predicted / measured)|, the shared forward constants "
+              "(kernel_eta_bw, kernel_eta_vector) held at the GPU rows' fit (their hwdb values); each CPU's "
+              "leave-one-device-out fold fits them to the other CPU's rows (docs/accuracy/timm.md; per runtime with "
+              "the MLPerf CPU rows: docs/accuracy/cpu.md)")
 
 
 def main():

@@ -268,6 +268,11 @@ typedef struct jc_estimate {
      * Algorithms' facility energy for the same VM (kWh, central) */
     const char *vm_cpu;
     double vm_vcpus, vm_share, vm_cpu_w, vm_memory_w, vm_ga_facility_kwh;
+    /* a CPU device timed on a CPU runtime's kernel path (issue 42): the
+     * physical cores its threads use and the unit its matrix kernels run
+     * on; NAN and NULL otherwise */
+    double cpu_cores_used;
+    const char *cpu_matrix_unit;
     int host_given;          /* 1: the user named the host (--host) or
                                 its power (--host-power); 0: assumed */
     const char *device_alias; /* the name the job gave for the device when

@@ -86,6 +86,7 @@ typedef struct jc_device {
     jc_sourced sm_count;        /* SMs / CUs / cores (a whole number) */
     const char *memory_type;    /* "HBM3", "GDDR6X", "unified", ... or NULL */
     jc_sourced l2_mb;           /* L2 / last-level cache, MB */
+    jc_sourced l3_mb;           /* a CPU's L3 (last-level) cache, MB */
     jc_sourced power_limit_w;   /* default; low/high the configurable range */
     jc_sourced boost_power_w;   /* the die's power holding its boost clock in a dense load */
     const char *interconnect;   /* device-to-device link, or NULL */

@@ -81,6 +81,7 @@ typedef struct jc_job {
     double gpu_usage;        /* with a known runtime: busy fraction of the devices, 0..1 */
     double cpu_usage;        /* with a known runtime: busy fraction of the host CPUs, 0..1 */
     double vcpus;            /* a VM's vCPUs of the CPU --device names (issue 42); NAN: none */
+    double threads;          /* a CPU runtime's intra-op threads (issue 42); NAN: one per physical core */
     const char *measured;    /* a power trace of the run (jc_trace_load) */
     const char *trace_format;  /* its format name; NULL: detected */
     const char *trace_scope;   /* device, host or wall: a plain timestamp,watts trace */

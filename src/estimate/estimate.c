@@ -26,6 +26,7 @@
 #include "estimate/akeys.h"
 
 #include "estimate/vm.h"
+#include "estimate/cpu_runtime.h"
 #include "joulecast/trace.h"
 #include "joulecast/serving.h"
 #include "joulecast/model.h"   /* the model's fields */
@@ -251,6 +252,7 @@ static jc_status resolve_all(est *s)
     if ((st = resolve_runtime(s))) return st;
     if ((st = jci_est_resolve_measured(s))) return st;
     if ((st = jci_est_resolve_device_numbers(s))) return st;
+    if ((st = jci_cpu_runtime_apply(s))) return st;
     s->e->utilization = s->util;
     if ((st = jci_est_resolve_work(s))) return st;
     if ((st = jci_est_resolve_parallel(s))) return st;

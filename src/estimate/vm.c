@@ -23,7 +23,7 @@ static jc_sourced scaled(jci_builder *b, const jc_sourced *v, double f, const ch
     return r;
 }
 
-/* The slice: the package's peaks, bandwidth, power, cores and threads x share. */
+/* The slice: the package's peaks, bandwidth, L3, power, cores and threads x share. */
 static void make_slice(jci_builder *b, jci_vm *vm)
 {
     const jc_device *c = vm->cpu;
@@ -34,6 +34,7 @@ static void make_slice(jci_builder *b, jci_vm *vm)
     for (int i = 0; i < JC_PREC_COUNT; i++) s->peak_tflops[i] = scaled(b, &c->peak_tflops[i], vm->share, why);
     s->memory_bw_gbs = scaled(b, &c->memory_bw_gbs, vm->share, why);
     s->memory_bw_sustained_gbs = scaled(b, &c->memory_bw_sustained_gbs, vm->share, why);
+    s->l3_mb = scaled(b, &c->l3_mb, vm->share, why);
     s->tdp_w = scaled(b, &c->tdp_w, vm->share, why);
     s->idle_w = scaled(b, &c->idle_w, vm->share, why);
     s->cores = (int)lround(vm->cores);

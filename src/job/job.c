@@ -345,7 +345,7 @@ void jc_job_init(jc_job *j)
     j->distill_teacher = j->mtp_heads = j->long_seq = j->long_tokens = j->goodput = NAN;
     j->lora_rank = NAN;
     j->latency_bound_ms = NAN;
-    j->vcpus = NAN;
+    j->vcpus = j->threads = NAN;
     j->draws = j->seed = NAN;   /* issue 45 */
     j->eval_every = j->eval_samples = j->checkpoint_every = j->checkpoint_gb = j->storage_gbs = NAN;   /* issue 39 */
 }

@@ -487,6 +487,8 @@ cJSON *rj_estimate(const jc_estimate *e)
         RJF_N("vcpu_share", e->vm_cpu ? e->vm_share : NAN), RJF_N("vm_cpu_w", e->vm_cpu ? e->vm_cpu_w : NAN),
         RJF_N("vm_memory_w", e->vm_cpu ? e->vm_memory_w : NAN),
         RJF_N("ga_facility_kwh", e->vm_cpu ? e->vm_ga_facility_kwh : NAN),
+        RJF_N("cpu_cores_used", e->cpu_matrix_unit ? e->cpu_cores_used : NAN),
+        RJF_S("cpu_matrix_unit", e->cpu_matrix_unit),
     };
     const rj_field region[] = {
         RJF_S("code", e->region_code), RJF_S("name", e->region_name), RJF_S("grid_zone", grid_zone(e)),

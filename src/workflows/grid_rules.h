@@ -11,6 +11,7 @@
 #ifndef JCI_WORKFLOWS_GRID_RULES_H
 #define JCI_WORKFLOWS_GRID_RULES_H
 
+#include "joulecast/hwdb.h"
 #include "joulecast/sweep.h"
 
 #include <stddef.h>
