@@ -2,8 +2,9 @@
 figures (issue #14 item 8): `estimate` from the file and from `-`
 (standard input), the Python binding (python/joulecast, ctypes over
 build/libjoulecast.so), `compare` (the model's row) and `sweep` (the one
-grid point), each without and with --batch, and with --op-rules for a
-model with a custom op.  Prints one PASS/FAIL line per case and front end.
+grid point), each without and with --batch, with --op-rules for a
+model with a custom op, and a data-parallel training job (the model is
+counted at one device's share of the step batch by every front end).  Prints one PASS/FAIL line per case and front end.
 Run by tests/parity.sh with $JC (the CLI) and $JOULECAST_LIB set."""
 import json
 import os
@@ -16,6 +17,9 @@ import joulecast  # noqa: E402
 JC = os.environ.get("JC", "build/joulecast")
 FIGS = ("wall_hours", "energy_kwh", "co2_kg")
 PLACE = ["--device", "a100", "--region", "FR", "--requests", "1000"]
+PLACE_KW = {"device": "a100", "region": "FR", "requests": 1000}
+TRAIN = ["--device", "a100", "--region", "FR", "--train", "--samples", "10000", "--epochs", "1", "--count", "8"]
+TRAIN_KW = {"device": "a100", "region": "FR", "train": True, "samples": 10000, "epochs": 1, "count": 8}
 CASES = [
     # name, model, extra CLI options, the same as binding keywords
     ("resnet18", "models/resnet18.onnx", [], {}),
@@ -25,6 +29,7 @@ CASES = [
     ("custom_op_rules", "tests/models/cost/custom_fused_dense.onnx",
      ["--op-rules", "tests/models/rules/fused_dense.yaml"],
      {"op_rules": "tests/models/rules/fused_dense.yaml"}),
+    ("resnet18_train_dp8", "models/resnet18.onnx", ["--batch", "64"], {"batch": 64}, TRAIN, TRAIN_KW),
 ]
 
 
@@ -64,9 +69,12 @@ def report(name, ref, got):
 
 
 def main():
-    for name, model, opts, kw in CASES:
+    for case in CASES:
+        name, model, opts, kw = case[:4]
+        place, place_kw = case[4:] if len(case) > 4 else (PLACE, PLACE_KW)
+        where = [o for o in place if o not in ("--device", "--region", "a100", "FR")]
         try:
-            ref = from_estimate(run(["estimate", model] + opts + PLACE + ["--json"]))
+            ref = from_estimate(run(["estimate", model] + opts + place + ["--json"]))
         except Exception as e:  # noqa: BLE001 - reported as a failure
             print("  estimate: %s" % e)
             print("FAIL parity/%s/estimate" % name)
@@ -75,16 +83,15 @@ def main():
         fronts = {}
         try:
             with open(model, "rb") as f:
-                fronts["stdin"] = from_estimate(run(["estimate", "-"] + opts + PLACE + ["--json"], stdin=f))
+                fronts["stdin"] = from_estimate(run(["estimate", "-"] + opts + place + ["--json"], stdin=f))
         except Exception as e:  # noqa: BLE001
             fronts["stdin"] = e
         try:
-            fronts["python"] = from_estimate(joulecast.estimate(model=model, device="a100", region="FR",
-                                                                requests=1000, **kw))
+            fronts["python"] = from_estimate(joulecast.estimate(model=model, **place_kw, **kw))
         except Exception as e:  # noqa: BLE001
             fronts["python"] = e
         try:
-            d = run(["compare", model, "models/tiny_cnn.onnx"] + opts + PLACE + ["--json"])
+            d = run(["compare", model, "models/tiny_cnn.onnx"] + opts + place + ["--json"])
             row = d["models"][0]
             fronts["compare"] = {k: row[k] for k in FIGS}
             fronts["compare"]["batch"] = row["batch"]
@@ -92,7 +99,7 @@ def main():
             fronts["compare"] = e
         try:
             sw = [o for o in opts]
-            d = run(["sweep", model] + sw + ["--devices", "a100", "--regions", "FR", "--requests", "1000", "--json"])
+            d = run(["sweep", model] + sw + ["--devices", "a100", "--regions", "FR"] + where + ["--json"])
             row = d["entries"][0]
             fronts["sweep"] = {k: row[k] for k in FIGS}
             fronts["sweep"]["batch"] = row["batch"]

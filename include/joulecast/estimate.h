@@ -91,9 +91,9 @@ typedef struct jc_request_info {
  * (standard input over the limit). */
 jc_status jc_request_load(const jc_request *rq, jc_model **out, jc_diag *diag);
 
-/* Counts m at `batch` (NAN: rq->job's batch, for data-parallel training
- * the batch one device runs, jc_job_device_batch, unless a batch dim is
- * fixed; or the default above) with
+/* Counts m at `batch` (NAN: rq->job's batch; or the default above); for
+ * data-parallel training at the batch one device runs of that step batch
+ * (jc_job_device_batch), unless a batch dim is fixed; with
  * the request's bindings and policy.  info may be NULL.  Errors:
  * JC_ERR_USAGE (a malformed batch, a fixed batch dim refused, --seq that
  * disagrees with the count), JC_ERR_INCOMPLETE (a partial count refused:

@@ -217,8 +217,14 @@ jc_status jc_request_analyze(const jc_request *rq, const jc_model *m, double bat
     jc_status st = jc_batch_check(b, "--batch", d);
     if (st) return st;
     /* data-parallel training: counted at the batch one device runs, unless
-     * the model's batch dim is fixed (then at the job's, as it says) */
-    double db = isnan(batch) ? jc_job_device_batch(rq->job) : NAN;
+     * the model's batch dim is fixed (then at the job's, as it says); the
+     * same rule for a batch the caller gives (sweep's batch axis) */
+    double db = NAN;
+    if (rq->job && !isnan(b)) {
+        jc_job step = *rq->job;
+        step.batch = b;
+        db = jc_job_device_batch(&step);
+    }
     if (!isnan(db) && !jc_model_fixed_batch(m, db, NULL) && !jc_model_fixed_batch(m, b, NULL)) b = db;
     if (!isnan(b)) {
         const char *in = NULL;

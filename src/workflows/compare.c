@@ -192,7 +192,9 @@ static jc_status one_model(jc_compare *c, size_t i, const jc_request *rq0, const
     it->est = e;
     it->macs = an->totals.macs;   /* a lower bound when partial */
     it->params = an->totals.params;
-    it->batch = isnan(info.batch) ? 1 : info.batch;
+    /* the step batch: data-parallel training counts one device's share of it */
+    double dev_batch = jc_job_device_batch(&job);
+    it->batch = !isnan(dev_batch) && info.batch == dev_batch ? job.batch : isnan(info.batch) ? 1 : info.batch;
     it->partial = an->partial;
     it->note = c->notes_[i];
     return JC_OK;

@@ -399,7 +399,9 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, jci_est_share *s
     x.device_name = ds->name;
     x.region_code = e->region_code ? rs->id : NULL;
     x.precision = e->precision;   /* a static name */
-    x.batch = an && !isnan(counted) ? counted : 0;   /* the batch the model was counted at */
+    /* the step batch the grid gave (data-parallel training counts the model
+       at one device's share of it: jc_request_analyze), else the counted one */
+    x.batch = !an ? 0 : !isnan(batch) ? batch : !isnan(counted) ? counted : 0;
     x.wall_hours = e->wall_hours;
     x.energy_kwh = e->energy_facility_kwh;
     x.co2_kg = e->co2_kg;
