@@ -9,7 +9,9 @@
 #     and of parameters x tokens), an LLM serving estimate from a Hugging
 #     Face config.json, a comparison of two models and one of two devices;
 #     each page JSON must equal the CLI's output for the page's command
-#     line, every figure and string (tests/web_check.py json);
+#     line, every figure and string (tests/web_check.py json); issue 45's
+#     cost and water controls (price, electricity price, currency, WUE,
+#     grid water) in a case of their own;
 #   - the Monte Carlo percentiles (issue 45 item 2): the README's
 #     ResNet-50 training job with --draws 2000 --seed 11 gives the same
 #     p5/p50/p95 in the page, the CLI and the Python binding
@@ -89,6 +91,7 @@ params params=7e9&tokens=1e12&mode=training&device=h100&count=512&region=US para
 serving hf-config=configs/llama-3.1-8b.json&requests=100000&prompt-tokens=500&output-tokens=300&concurrency=32&device=h100&region=US hf-config=configs/llama-3.1-8b.json mode=generation requests=100000 prompt-tokens=500 output-tokens=300 concurrency=32 device=h100
 compare model=models/resnet50.onnx&model=models/mobilenet_v2.onnx&device=a100&region=FR&batch=32&requests=10000 model=models/resnet50.onnx model=models/mobilenet_v2.onnx device=a100 batch=32
 compare-devices model=models/bert_base.onnx&devices=a100,l4&region=DE&batch=8&requests=1000&dim=sequence=128 model=models/bert_base.onnx devices=a100,l4 region=DE dim=sequence=128
+cost-water model=models/resnet50.onnx&device=a100&region=US-PA&batch=8&requests=1000&electricity-price=0.2&currency=EUR&wue=0.5&grid-water=1.5 model=models/resnet50.onnx device=a100 region=US-PA batch=8 requests=1000 electricity-price=0.2 currency=EUR wue=0.5 grid-water=1.5
 CASES_END
 
 # every page, loaded by one browser in real time (tests/web_cdp.py dump:

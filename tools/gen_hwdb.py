@@ -126,6 +126,7 @@ def dedupe_aliases(doc):
 
 
 def write_yaml(out_dir, rel, inputs, doc):
+    inputs = list(inputs) + [i for i in issue45_prices_water(rel, doc) if i not in inputs]
     path = os.path.join(out_dir, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     head = [
@@ -140,6 +141,81 @@ def write_yaml(out_dir, rel, inputs, doc):
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
     WRITTEN.append(rel)
+
+
+# --------------------------------------------------------------------------
+# issue 45 (h45c): prices and water, added to the entries they belong to
+# --------------------------------------------------------------------------
+
+def issue45_prices_water(rel, doc):
+    """Adds the project's price and water inputs to the document written as
+    `rel`: a cloud instance's `price` (tools/hwdb_input/prices.csv), a
+    region's `electricity_price` (prices_electricity.csv), a country's
+    off-site `water_l_per_kwh` (water_grid.csv) and a cloud region's on-site
+    `wue` (the facts' cloud_regions.csv wue_l_per_kwh, AWS regions), each
+    sourced (prices_sources.csv).  Returns the inputs it read for the file's header
+    ([] when none applies)."""
+    d = os.path.join(TOOLS, "hwdb_input")
+    srcs = {r["id"]: r for r in read_csv(os.path.join(d, "prices_sources.csv"))}
+    used = []
+
+    def src(sid):
+        r = srcs[sid]
+        e = {"citation": r["citation"], "year": int(r["year"])}
+        for k in ("date", "url", "note"):
+            if r[k]:
+                e[k] = r[k]
+        doc.setdefault("sources", {})[sid] = e
+        return sid
+
+    def put(entry, key, val):
+        note = entry.pop("note", None)
+        entry[key] = val
+        if note is not None:
+            entry["note"] = note
+
+    if rel == "hosts.yaml":
+        by = {h["id"]: h for h in doc["hosts"]}
+        for r in read_csv(os.path.join(d, "prices.csv")):
+            h = by.get(r["host"])
+            if h is None or h.get("kind") != "cloud-instance":
+                raise SystemExit("gen_hwdb: prices.csv: %s is not a cloud instance of hosts.yaml" % r["host"])
+            p = {}
+            for col, key in (("on_demand_usd_h", "on_demand"), ("committed_1y_usd_h", "committed_1y")):
+                if r[col]:
+                    v = {"value": fnum(r[col]), "source": src(r["source"])}
+                    if r["derived"]:
+                        v["derived"] = r["derived"]
+                    p[key] = v
+            p["region"] = r["region"]
+            put(h, "price", p)
+        used = ["tools/hwdb_input/prices.csv", "tools/hwdb_input/prices_sources.csv"]
+    elif rel.startswith("regions/") and "regions" in doc:
+        by = {e["code"]: e for e in doc["regions"]}
+        for r in read_csv(os.path.join(d, "prices_electricity.csv")):
+            if r["region"] in by:
+                put(by[r["region"]], "electricity_price",
+                    {"value": fnum(r["usd_per_kwh"]), "source": src(r["source"]),
+                     "derived": "%s US cents/kWh (%s sector) / 100" % (r["cents_per_kwh"], r["sector"])})
+                used = ["tools/hwdb_input/prices_electricity.csv", "tools/hwdb_input/prices_sources.csv"]
+        # off-site water: L per kWh generated, by country (alpha-3 as an alias) or code
+        alias = {}
+        for e in doc["regions"]:
+            for a in e.get("aliases", []) + [e["code"]]:
+                alias.setdefault(a, e)
+        for r in read_csv(os.path.join(d, "water_grid.csv")):
+            e = alias.get(r["region"])
+            if e is not None and e["type"] in ("country", "world"):
+                put(e, "water_l_per_kwh", {"value": fnum(r["l_per_kwh"]), "source": src(r["source"])})
+                used = sorted(set(used + ["tools/hwdb_input/water_grid.csv", "tools/hwdb_input/prices_sources.csv"]))
+        if rel.startswith("regions/cloud-"):
+            data = os.path.normpath(os.path.join(ROOT, "..", "shared", "data"))
+            for r in read_csv(os.path.join(data, "facts/cloud_regions.csv")):
+                code = "%s:%s" % (r["provider"], r["region"])
+                if r["wue_l_per_kwh"] and code in by:
+                    put(by[code], "wue", {"value": fnum(r["wue_l_per_kwh"]), "source": src("gsf-wue")})
+                    used = ["facts/cloud_regions.csv", "tools/hwdb_input/prices_sources.csv"]
+    return used
 
 
 # --------------------------------------------------------------------------

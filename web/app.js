@@ -174,6 +174,7 @@
     put('count', 'count');
     put('region', 'region');
     put('pue', 'pue');
+    for (const k of ['price', 'electricity-price', 'currency', 'wue', 'grid-water']) put(k, k);   // issue 45
     if ($('sensitivity').checked) pairs.push(['sensitivity', 'true']);
     for (const line of $('more').value.split('\n')) {
       const t = line.trim(), eq = t.indexOf('=');
@@ -200,7 +201,8 @@
   const FIELD = {device: 'device', count: 'count', region: 'region', pue: 'pue', batch: 'batch',
                  samples: 'samples', epochs: 'epochs', precision: 'precision', runtime: 'runtime',
                  params: 'params', tokens: 'tokens', 'prompt-tokens': 'prompt-tokens',
-                 'output-tokens': 'output-tokens', concurrency: 'concurrency'};
+                 'output-tokens': 'output-tokens', concurrency: 'concurrency', price: 'price',
+                 'electricity-price': 'electricity-price', currency: 'currency', wue: 'wue', 'grid-water': 'grid-water'};
   function fromUrl() {
     const models = [], extra = [];
     let mode = '';

@@ -386,6 +386,36 @@ typedef struct jc_estimate {
     double mc_draws, mc_seed;
     jc_pct mc_co2_kg, mc_energy_facility_kwh, mc_wall_hours;
     size_t n_mc_inputs;    jc_mc_input *mc_inputs;
+    /* issue 45: what the job costs (src/estimate/cost.c, docs/energy-model.md
+     * "Cost and water"): instance-hours x a price per instance-hour, or
+     * facility kWh x an electricity price; low/central/high follow the
+     * wall time or the facility energy.  has_cost 0: unknown (null / n/a,
+     * never 0), cost_absent says why. */
+    int has_cost;
+    jc_range cost;
+    const char *cost_currency;   /* ISO 4217: "USD", or --currency */
+    const char *cost_basis;      /* "on-demand", "committed-1y", "price"
+                                    (--price), "electricity" */
+    double cost_rate;            /* the price used: per instance-hour, or per kWh */
+    const char *cost_rate_unit;  /* "USD/instance-hour", "USD/kWh" */
+    double cost_units;           /* instances whose hours are paid (cost = rate
+                                    x units x wall hours), or NAN for electricity */
+    const char *cost_source;     /* "--price", "--electricity-price", or the
+                                    hwdb value's citation (file:line (source)) */
+    const char *cost_date;       /* the price's date (its source's date, else
+                                    year); NULL for an option's */
+    const char *cost_region;     /* the region the price is for, or NULL */
+    const char *cost_absent;     /* has_cost 0: why; else NULL */
+    /* issue 45: water consumed (litres): on-site (IT kWh x WUE) and
+     * off-site (facility kWh x the grid's water per kWh generated); a part
+     * without a factor is NaN (null / n/a) and water_l is the sum of the
+     * known parts, water_basis naming them.  has_water 0: neither known. */
+    int has_water;
+    jc_range water_l, water_onsite_l, water_offsite_l;
+    double wue_l_per_kwh, grid_water_l_per_kwh;   /* NAN: none */
+    const char *wue_source, *grid_water_source;   /* NULL: none */
+    const char *water_basis;     /* "on-site + off-site", "off-site only (...)" ... */
+    const char *water_absent;    /* has_water 0: why; else NULL */
 } jc_estimate;
 
 /* A job file (YAML, docs/job-file.md): a mapping whose keys are the long

@@ -133,6 +133,10 @@ typedef struct jc_host {
      * *_reduce 1 where the switches reduce in the network */
     const char *fabric_up, *fabric_out;
     jc_sourced up_devices, up_gbs, up_reduce, out_gbs, out_reduce;
+    /* issue 45: prices per instance-hour (USD) in price_region, on demand
+     * and with a 1-year commitment (absent: not published / not known) */
+    jc_sourced price_od, price_1y;
+    const char *price_region;
     const char *file;
     int line, col;
 } jc_host;
@@ -197,6 +201,11 @@ typedef struct jc_region {
     const jc_intensity *default_intensity;
     const struct jc_region *default_from;
     const char *default_reason;
+    /* issue 45: the electricity price (USD/kWh, non-household), the water
+     * consumed per kWh generated on its grid (off-site, L/kWh) and a cloud
+     * region's on-site water usage effectiveness (L per IT kWh); absent:
+     * not known for this region */
+    jc_sourced elec_price, water_gen, wue;
     const char *file;
     int line, col;
 } jc_region;
@@ -212,6 +221,8 @@ typedef struct jc_provider {
     jc_sourced pue;
     size_t n_pue_by_year;
     jc_pue_year *pue_by_year;   /* in file order */
+    jc_sourced wue;             /* issue 45: the fleet's on-site water usage
+                                   effectiveness (L per IT kWh), if published */
     const char *file;
     int line, col;
 } jc_provider;

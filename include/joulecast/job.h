@@ -133,6 +133,18 @@ typedef struct jc_job {
     double checkpoint_every; /* optimizer steps between checkpoints */
     double checkpoint_gb;    /* one checkpoint's size (GB; default from the parameters) */
     double storage_gbs;      /* the storage's write bandwidth for the job (GB/s) */
+    /* issue 45: cost and water (src/estimate/cost.c) */
+    const char *price;       /* one instance-hour's price (a number, in
+                                currency), or the hwdb's plan "on-demand"
+                                (the default) or "committed-1y"; NULL: none */
+    const char *electricity_price;  /* per kWh (a number, in currency), or
+                                "region" (the region's hwdb price); NULL */
+    const char *currency;    /* ISO 4217 code of price / electricity_price
+                                given as numbers (default USD) */
+    double wue;              /* on-site water usage effectiveness, L per IT
+                                kWh (NAN: the hwdb's) */
+    double grid_water;       /* water consumed per kWh generated, L/kWh
+                                (NAN: the hwdb's) */
 } jc_job;
 
 /* MLPerf scenarios (issue 41).  jc_scenario_batch: the batch a scenario

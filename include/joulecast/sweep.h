@@ -99,9 +99,11 @@ void jc_compare_free(jc_compare *c);
 typedef enum jc_sweep_sort {
     JC_SWEEP_BY_EMISSIONS = 0,  /* location-based kgCO2e, central */
     JC_SWEEP_BY_ENERGY = 1,     /* facility kWh, central */
-    JC_SWEEP_BY_TIME = 2        /* wall hours, central */
+    JC_SWEEP_BY_TIME = 2,       /* wall hours, central */
+    JC_SWEEP_BY_COST = 3        /* issue 45: the cost, central (entries without
+                                   a price last; one currency per sweep) */
 } jc_sweep_sort;
-/* "emissions" / "energy" / "time": static strings. */
+/* "emissions" / "energy" / "time" / "cost": static strings. */
 const char *jc_sweep_sort_name(jc_sweep_sort s);
 /* Parses a sort key name; JC_ERR_USAGE (and *out untouched) if unknown. */
 jc_status jc_sweep_sort_parse(const char *s, jc_sweep_sort *out);
@@ -175,6 +177,11 @@ typedef struct jc_sweep_entry {
      * table) and its swing, kgCO2e */
     const char *top_driver;
     double top_driver_swing;
+    /* issue 45: the estimate's cost (in cost_currency) and water (litres,
+     * total), NaN ranges when unknown (jc_estimate.has_cost / has_water) */
+    jc_range cost, water_l;
+    const char *cost_currency;
+    const char *cost_basis;     /* jc_estimate.cost_basis (a static name), or NULL */
 } jc_sweep_entry;
 
 typedef struct jc_sweep {

@@ -78,6 +78,14 @@ jc_status jc_report_statement(const jc_estimate *e, const jc_statement_opts *o,
 jc_status jc_report_serving_statement(const jc_serving *s, const jc_statement_opts *o,
                                       jc_statement_format fmt, FILE *f, jc_diag *diag);
 
+/* The estimate a statement is of (src/workflows/statement.c): job with its
+ * sensitivity table on (issue 45: the statement names the assumption that
+ * dominates the emissions' range), whatever job->sensitivity says; when
+ * the table cannot be made and the job did not ask for it, the estimate
+ * without it.  Errors and ownership: those of jc_estimate_run. */
+jc_status jc_statement_estimate(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
+                                jc_estimate **out, jc_diag *diag);
+
 /* Extra columns of a CodeCarbon row (borrowed; NULL: empty/default). */
 typedef struct jc_codecarbon_opts {
     const char *timestamp;      /* "YYYY-MM-DDTHH:MM:SS" (CodeCarbon's format) */

@@ -237,6 +237,30 @@ class SameAsCli(InWork):
                         "--draws", "2000", "--seed", "11", "--json")["montecarlo"]
         self.assertEqual(mc, want)
 
+    def test_estimate_cost_water_equals_cli(self):
+        # issue 45: cost and water as keywords; cost = instances x hours x price,
+        # water = kWh x factor, unknown is None (null), never 0
+        job = dict(host="p4d.24xlarge", region="aws:us-east-1", grid_water=1.5,
+                   train={"samples": 1281167, "epochs": 1, "batch": 256})
+        got = joulecast.estimate("models/resnet50.onnx", **job)
+        want = cli_json("estimate", "models/resnet50.onnx", "--train", "--samples", "1281167", "--epochs", "1",
+                        "--batch", "256", "--host", "p4d.24xlarge", "--region", "aws:us-east-1",
+                        "--grid-water", "1.5", "--json")
+        self.assertEqual(got, want)
+        r, c, w = got["results"], got["cost"], got["water"]
+        self.assertEqual((c["basis"], c["currency"], c["instances"]), ("on-demand", "USD", 1))
+        self.assertAlmostEqual(c["total"]["central"], c["rate"] * r["wall_hours"]["central"], delta=1e-9)
+        self.assertAlmostEqual(w["offsite_l"]["central"], 1.5 * r["energy_facility_kwh"]["central"], delta=1e-9)
+        self.assertAlmostEqual(w["total_l"]["central"], w["onsite_l"]["central"] + w["offsite_l"]["central"],
+                               delta=1e-9)
+        none = joulecast.estimate("models/resnet50.onnx", device="a100", region="SG",
+                                  train={"samples": 1281167, "epochs": 1, "batch": 256})
+        self.assertIsNone(none["cost"]["total"])
+        self.assertIsNone(none["results"]["water_l"])
+        mine = joulecast.estimate("models/resnet50.onnx", device="a100", region="US-CA", price="2.5",
+                                  currency="EUR", train={"samples": 1281167, "epochs": 1, "batch": 256})
+        self.assertEqual((mine["cost"]["currency"], mine["cost"]["source"]), ("EUR", "--price"))
+
     def test_estimate_infer_equals_cli(self):
         got = joulecast.estimate(model="models/bert_base.onnx", dims={"sequence": 128},
                                  device="a100", region="FR",

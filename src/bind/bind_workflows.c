@@ -204,7 +204,7 @@ jc_status jc_run_statement_text(const char *hwdb_dir, const char *const *keys,
     int gen = !st && (jc_job_is_serving(&r.job));
     if (gen) st = jc_generation_run(&r.rq, r.db, &g, d);
     if (!st && !gen) st = bind_req_model(&r, d);
-    if (!st && !gen) st = jc_estimate_run(&r.job, r.p->analysis, r.db, &e, d);
+    if (!st && !gen) st = jc_statement_estimate(&r.job, r.p->analysis, r.db, &e, d);
     char *repro = NULL;
     if (!st) st = command_line_alloc("estimate", keys, values, n, &repro, d);
     if (!st) {

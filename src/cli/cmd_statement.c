@@ -67,7 +67,7 @@ int cmd_statement(int argc, char **argv)
         e = g.serving->estimate;
     } else {
         if ((rc = jo_prepare(&c, &p))) goto out;
-        if (jc_estimate_run(&c.job, p->analysis, db, &own_e, &d)) { rc = cli_fail(&d); goto out; }
+        if (jc_statement_estimate(&c.job, p->analysis, db, &own_e, &d)) { rc = cli_fail(&d); goto out; }
         e = own_e;
     }
 

@@ -2,7 +2,7 @@
  * cmd_sweep.c (cli) - `joulecast sweep [MODEL.onnx] [options]`: one job (the
  * workload options of `estimate`, src/cli/jobopts.c) over a grid of
  * devices x regions x batch sizes x precisions (jc_sweep_run), sorted by
- * emissions, energy or time, with the Pareto front of time vs emissions.
+ * emissions, energy, time or cost, with the Pareto front of time vs emissions.
  * Without --devices (and without --device/--host) the grid takes every
  * gpu, tpu and accelerator; without --regions (and without --region/--ci)
  * every cloud region.  Sweep's own options are parsed and checked by the

@@ -20,6 +20,7 @@
  * (builder.h, shared with serving.c).  Nothing here prints; warnings
  * travel in the result.
  */
+#include "estimate/cost.h"
 #include "estimate/estimate_int.h"
 #include "estimate/account.h"
 #include "estimate/sensitivity.h"   /* jci_estimate_core */
@@ -455,6 +456,8 @@ jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_h
     if ((st = jci_est_finite(s->e, d)) || (st = plausible_results(s))) goto fail;
     jci_est_check_memory(s);
     if (!central_only && (st = jci_account_equivalences(&s->b, s->e))) goto fail;   /* of the central figure shown */
+    if (!central_only && (st = jci_est_cost(&s->b, s->e))) goto fail;   /* issue 45: cost and water, as shown */
+    if (!central_only) jci_est_water(&s->b, s->e);
     if ((st = jci_bld_move(&s->b, &s->e->assumptions, &s->e->n_assumptions,
                            &s->e->warnings, &s->e->n_warnings))) goto fail;
     jci_bld_release(&s->b);

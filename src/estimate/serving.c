@@ -31,6 +31,7 @@
  */
 #include "base/fmt.h"
 #include "base/jc_internal.h"
+#include "estimate/cost.h"
 #include "estimate/account.h"
 #include "estimate/arch.h"
 #include "estimate/estimate_int.h"
@@ -1076,6 +1077,8 @@ static jc_status energy_stage(sv *s, const corner k[3], jc_estimate **out)
     if (s->b.job->embodied && (st = jci_site_embodied(&s->b, s->dev, x.G, T, c))) return st;
     if ((st = jci_est_finite(c, s->b.d))) return st;
     if ((st = jci_account_equivalences(&s->b, c))) return st;
+    if ((st = jci_est_cost(&s->b, c))) return st;
+    jci_est_water(&s->b, c);
     /* the work is known from the architecture: FLOPs and the implied
      * utilisation of each corner */
     for (int sc = 0; sc < 3; sc++) {

@@ -175,6 +175,24 @@ static void driver_text(const jc_compare_item *items, size_t n, int lw, FILE *f)
     }
 }
 
+/* issue 45: each model's cost and water (central), with the price's and
+ * the water factors' basis; n/a and why where unknown. */
+static void cost_water_text(const jc_compare_item *items, size_t n, int lw, FILE *f)
+{
+    fprintf(f, "\ncost and water (central; sources in each estimate's --json)\n  %-*s %16s %12s  %s\n", lw, "model",
+            "cost", "water L", "basis");
+    for (size_t i = 0; i < n; i++) {
+        const jc_estimate *e = items[i].est;
+        char c[48], w[40], v[40];
+        if (e->has_cost) snprintf(c, sizeof c, "%s %s", fmt_num(v, sizeof v, e->cost.central), e->cost_currency);
+        else snprintf(c, sizeof c, "n/a");
+        fmt_num(w, sizeof w, e->has_water ? e->water_l.central : NAN);
+        fprintf(f, "  %-*s %16s %12s  %s%s%s\n", lw, items[i].label, c, w,
+                e->has_cost ? e->cost_basis : e->cost_absent ? e->cost_absent : "no price",
+                e->has_cost && e->cost_date ? ", dated " : "", e->has_cost && e->cost_date ? e->cost_date : "");
+    }
+}
+
 static jc_status serving_text(const jc_compare_item *items, size_t n, FILE *f)
 {
     const jc_serving *s0 = items[0].serving;
@@ -224,6 +242,7 @@ static jc_status serving_text(const jc_compare_item *items, size_t n, FILE *f)
     }
     fprintf(f, "\n(conc: running sequences per replica; m: the KV memory, not --concurrency, bounds them; "
                "J/tok dev: the devices' energy alone, as a GPU meter sees it)\n");
+    cost_water_text(items, n, label_w(items, n, 34), f);
     notes_text(items, n, f);
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }
@@ -275,6 +294,7 @@ jc_status jc_report_compare_text(const jc_compare_item *items, size_t n, FILE *f
     }
     bound_text(items, n, lw, f);
     driver_text(items, n, lw, f);
+    cost_water_text(items, n, lw, f);
     notes_text(items, n, f);
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }
@@ -335,6 +355,7 @@ char *jc_report_compare_json(const jc_compare_item *items, size_t n)
             REQ(rj_top_driver(o, e));
         }
         if (x->serving) REQ(serving_json(o, x));
+        REQ(rj_cost_water(o, e));   /* issue 45: the estimate's cost and water objects */
         REQ(r = cJSON_AddObjectToObject(o, "ratio"));
         for (int k = 0; k < F_COUNT; k++) REQ(rj_num(r, fkey[k], ratio(items, i, k)));
         for (int k = S_ACTIVE; x->serving && k < S_ENERGY; k++) REQ(rj_num(r, skey[k], sratio(items, i, k)));
@@ -375,7 +396,7 @@ jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
         for (int k = S_TTFT; k < S_ENERGY; k++) fprintf(f, ",%s_low,%s,%s_high", skey[k], skey[k], skey[k]);
         for (int k = S_ACTIVE; k < S_ENERGY; k++) fprintf(f, ",ratio_%s", skey[k]);
     }
-    fprintf(f, ",note\n");
+    fprintf(f, ",note,cost_low,cost,cost_high,cost_currency,cost_basis,water_l_low,water_l,water_l_high\n");
     for (size_t i = 0; i < n; i++) {
         const jc_compare_item *x = &items[i];
         const jc_estimate *e = x->est;
@@ -411,6 +432,13 @@ jc_status jc_report_compare_csv(const jc_compare_item *items, size_t n, FILE *f)
         }
         fputc(',', f);
         jci_csv_field(f, x->note, 0);
+        const jc_range none = {NAN, NAN, NAN};   /* issue 45: cost and water, n/a when unknown */
+        rcsv_range(f, e->has_cost ? e->cost : none);
+        fputc(',', f);
+        jci_csv_field(f, e->has_cost ? e->cost_currency : NULL, 0);
+        fputc(',', f);
+        jci_csv_field(f, e->has_cost ? e->cost_basis : NULL, 0);
+        rcsv_range(f, e->has_water ? e->water_l : none);
         fputc('\n', f);
     }
     return ferror(f) ? JC_ERR_IO : JC_OK;

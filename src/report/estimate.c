@@ -269,6 +269,53 @@ static void montecarlo_text(const jc_estimate *e, FILE *f)
             lg, tr, un);
 }
 
+/* issue 45: the water and cost rows of the results table (n/a and why
+ * when unknown). */
+static void cost_water_rows(const jc_estimate *e, FILE *f)
+{
+    if (e->has_water) {
+        row(f, "water, on-site (IT kWh x WUE)", e->water_onsite_l, isnan(e->wue_l_per_kwh) ? "L (no WUE known)" : "L");
+        row(f, "water, off-site (generation)", e->water_offsite_l,
+            isnan(e->grid_water_l_per_kwh) ? "L (no water factor for the grid)" : "L");
+        row(f, "water, total consumed", e->water_l, isnan(e->wue_l_per_kwh) ? "L (off-site only)"
+                                                    : isnan(e->grid_water_l_per_kwh) ? "L (on-site only)" : "L");
+    } else {
+        fprintf(f, "  %-34s %14s %14s %14s  %s\n", "water, total consumed", "n/a", "n/a", "n/a", "(no water factor)");
+    }
+    if (e->has_cost) {
+        char lab[64];
+        snprintf(lab, sizeof lab, "cost (%s)", e->cost_basis);
+        row(f, lab, e->cost, e->cost_currency);
+    } else {
+        fprintf(f, "  %-34s %14s %14s %14s  %s\n", "cost", "n/a", "n/a", "n/a", "(no price known)");
+    }
+}
+
+/* issue 45: where the cost's price and the water factors come from. */
+static void cost_water_text(const jc_estimate *e, FILE *f)
+{
+    char b1[40], b2[40];
+    fprintf(f, "\ncost and water\n");
+    if (e->has_cost) {
+        fprintf(f, "  cost     %s %s x %s", fmt_num(b1, sizeof b1, e->cost_rate), e->cost_rate_unit,
+                isnan(e->cost_units) ? "facility kWh" : "instances x wall hours");
+        if (!isnan(e->cost_units)) fprintf(f, " (%s instance%s)", fmt_num(b2, sizeof b2, e->cost_units),
+                                         e->cost_units == 1 ? "" : "s");
+        fprintf(f, "; %s%s%s%s%s\n", e->cost_basis, e->cost_region ? ", " : "", e->cost_region ? e->cost_region : "",
+                e->cost_date ? ", dated " : "", e->cost_date ? e->cost_date : "");
+        fprintf(f, "           source: %s\n", e->cost_source);
+    } else {
+        fprintf(f, "  cost     n/a: %s\n", e->cost_absent ? e->cost_absent : "no price known");
+    }
+    if (!isnan(e->wue_l_per_kwh))
+        fprintf(f, "  water    on-site WUE %s L/kWh (per IT kWh); source: %s\n", fmt_num(b1, sizeof b1, e->wue_l_per_kwh),
+                e->wue_source);
+    if (!isnan(e->grid_water_l_per_kwh))
+        fprintf(f, "  water    off-site %s L per kWh generated; source: %s\n",
+                fmt_num(b1, sizeof b1, e->grid_water_l_per_kwh), e->grid_water_source);
+    fprintf(f, "  water    basis: %s\n", e->has_water ? e->water_basis : e->water_absent);
+}
+
 jc_status jc_report_estimate_text(const jc_estimate *e, FILE *f)
 {
     return jc_report_estimate_text_top(e, f, JC_PER_NODE_TOP_DEFAULT);
@@ -334,6 +381,7 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
     else fprintf(f, "  %-34s %14s %14s %14s  %s\n", "emissions, market-based", "n/a", "n/a", "n/a",
                  "(no provider-published factor for this region)");
     if (e->has_embodied) row(f, "emissions, embodied (amortised)", e->co2_embodied_kg, "kgCO2e");
+    cost_water_rows(e, f);
     if (e->implied_utilization.central > 0)
         row(f, "implied utilisation of dense peak", e->implied_utilization, "");
     else
@@ -365,6 +413,7 @@ jc_status jc_report_estimate_text_top(const jc_estimate *e, FILE *f, int top)
                     q->label, "", "", n > 160 ? 157 : (int)n, q->source, n > 160 ? "..." : "");
         }
     }
+    cost_water_text(e, f);
     sensitivity_text(e, f);
     montecarlo_text(e, f);
     if (e->n_nodes && nodes_text(e, f, top) != JC_OK) return JC_ERR_NOMEM;
@@ -519,6 +568,8 @@ cJSON *rj_estimate(const jc_estimate *e)
         RJF_R("j_per_sample", rj_known_range(e->j_per_sample)),
         RJF_R("samples_per_kwh", rj_known_range(e->samples_per_kwh)),
         RJF_R("j_per_token", rj_known_range(e->j_per_token)), RJF_S("host_absent", e->host_absent),
+        RJF_R("water_l", e->has_water ? e->water_l : none), RJF_R("cost", e->has_cost ? e->cost : none),
+        RJF_S("cost_currency", e->has_cost ? e->cost_currency : NULL),
     };
     REQ(o = cJSON_AddObjectToObject(root, "hardware"));
     REQ(rj_fields(o, hardware, sizeof hardware / sizeof hardware[0]));
@@ -562,6 +613,7 @@ cJSON *rj_estimate(const jc_estimate *e)
         REQ(rj_push(arr, o));
     }
     REQ(rj_nodes(root, "nodes", e->nodes, e->n_nodes));
+    REQ(rj_cost_water(root, e));
     REQ(rj_sensitivity(root, e));
     REQ(rj_montecarlo(root, e));
     return root;
@@ -580,6 +632,30 @@ char *jc_report_estimate_json(const jc_estimate *e)
 
 /* ---- CSV --------------------------------------------------------------------------- */
 
+/* issue 45: the water and cost columns (n/a and empty when unknown). */
+static void cost_water_csv(const jc_estimate *e, FILE *f)
+{
+    jc_range w = e->has_water ? e->water_l : (jc_range){NAN, NAN, NAN};
+    jc_range c = e->has_cost ? e->cost : (jc_range){NAN, NAN, NAN};
+    const double v[] = {w.low, w.central, w.high};
+    for (int i = 0; i < 3; i++) {
+        fputc(',', f);
+        rcsv_num(f, v[i]);
+    }
+    fputc(',', f);
+    jci_csv_field(f, e->has_water ? e->water_basis : NULL, 0);
+    const double u[] = {c.low, c.central, c.high};
+    for (int i = 0; i < 3; i++) {
+        fputc(',', f);
+        rcsv_num(f, u[i]);
+    }
+    const char *s[] = {e->cost_currency, e->cost_basis, e->cost_source, e->cost_date};
+    for (int i = 0; i < 4; i++) {
+        fputc(',', f);
+        jci_csv_field(f, e->has_cost ? s[i] : NULL, 0);
+    }
+}
+
 jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
 {
     static const char *cols[] = {"wall_hours", "device_hours", "energy_device_kwh", "energy_idle_kwh",
@@ -595,6 +671,8 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
         fprintf(f, "mode,method,precision,device,devices,host,hosts,region,flops_total,passes,samples");
         for (size_t i = 0; i < n; i++) fprintf(f, ",%s_low,%s,%s_high", cols[i], cols[i], cols[i]);
         fprintf(f, ",figures,model_graph_sha256,model_sha256");
+        fprintf(f, ",water_l_low,water_l,water_l_high,water_basis,cost_low,cost,cost_high,cost_currency,cost_basis,"
+                   "cost_source,cost_date");
         /* --sensitivity: the top driver (the whole table is in --json) */
         if (e->n_sensitivity) fprintf(f, ",top_driver,top_driver_co2_kg_at_low,top_driver_co2_kg_at_high");
         fprintf(f, "\n");
@@ -631,6 +709,7 @@ jc_status jc_report_estimate_csv(const jc_estimate *e, FILE *f, int header)
     jci_csv_field(f, e->model_graph_sha256, 0);
     fputc(',', f);
     jci_csv_field(f, e->model_sha256, 0);
+    cost_water_csv(e, f);
     if (e->n_sensitivity) {
         fputc(',', f);
         jci_csv_field(f, e->sensitivity[0].key, 0);

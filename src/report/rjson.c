@@ -241,3 +241,27 @@ int rj_top_driver(cJSON *o, const jc_estimate *e)
     return x && rj_str(x, "key", r->key) && rj_num(x, "co2_kg_swing", sw) &&
            rj_num(x, "share_of_range", width > 0 ? sw / width : NAN);
 }
+
+int rj_cost_water(cJSON *o, const jc_estimate *e)
+{
+    const jc_range none = {NAN, NAN, NAN};
+    const rj_field cost[] = {
+        RJF_R("total", e->has_cost ? e->cost : none), RJF_S("currency", e->has_cost ? e->cost_currency : NULL),
+        RJF_S("basis", e->has_cost ? e->cost_basis : NULL), RJF_N("rate", e->has_cost ? e->cost_rate : NAN),
+        RJF_S("rate_unit", e->has_cost ? e->cost_rate_unit : NULL),
+        RJF_N("instances", e->has_cost ? e->cost_units : NAN), RJF_S("source", e->has_cost ? e->cost_source : NULL),
+        RJF_S("date", e->has_cost ? e->cost_date : NULL), RJF_S("region", e->has_cost ? e->cost_region : NULL),
+        RJF_S("absent", e->has_cost ? NULL : e->cost_absent),
+    };
+    const rj_field water[] = {
+        RJF_R("total_l", e->has_water ? e->water_l : none), RJF_R("onsite_l", e->water_onsite_l),
+        RJF_R("offsite_l", e->water_offsite_l), RJF_N("wue_l_per_kwh", e->wue_l_per_kwh),
+        RJF_S("wue_source", e->wue_source), RJF_N("grid_water_l_per_kwh", e->grid_water_l_per_kwh),
+        RJF_S("grid_water_source", e->grid_water_source), RJF_S("basis", e->has_water ? e->water_basis : NULL),
+        RJF_S("absent", e->has_water ? NULL : e->water_absent),
+    };
+    cJSON *c = cJSON_AddObjectToObject(o, "cost");
+    if (!c || !rj_fields(c, cost, sizeof cost / sizeof cost[0])) return 0;
+    cJSON *w = cJSON_AddObjectToObject(o, "water");
+    return w && rj_fields(w, water, sizeof water / sizeof water[0]);
+}

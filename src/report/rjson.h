@@ -109,5 +109,12 @@ int rj_montecarlo(cJSON *o, const jc_estimate *e);
  * null when the range has no width); nothing otherwise.  0 on
  * out-of-memory. */
 int rj_top_driver(cJSON *o, const jc_estimate *e);
+/* issue 45: adds "cost" ({total {low, central, high} or null, currency,
+ * basis, rate, rate_unit, instances, source, date, region, absent}) and
+ * "water" ({total_l, onsite_l, offsite_l (ranges or null),
+ * wue_l_per_kwh, wue_source, grid_water_l_per_kwh, grid_water_source,
+ * basis, absent}) to o: unknown figures null, never 0 (docs/json-schemas.md
+ * "estimate").  0 on out-of-memory. */
+int rj_cost_water(cJSON *o, const jc_estimate *e);
 
 #endif

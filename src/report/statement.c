@@ -272,6 +272,44 @@ static const char *basis_note(char *buf, size_t cap, const jc_estimate *e)
 
 /* The rest of the paragraph, shared by every estimate: PUE, grid,
  * emissions, method, reproduction and (Markdown) the footnotes. */
+/* issue 45: the water the job consumes and what it costs, each with its
+ * basis and source in a footnote; nothing for what is not known.  Then
+ * the assumption that dominates the emissions' range (the sensitivity's
+ * top driver), when the estimate ranked them. */
+static void water_cost(stmt *s, const jc_estimate *e)
+{
+    FILE *f = s->f;
+    char a[64], b[64], c[64], t[1100];
+    const char *dash = s->fmt == JC_STMT_LATEX ? "--" : "\xe2\x80\x93", *nb = s->fmt == JC_STMT_LATEX ? "~" : " ";
+    if (e->has_water) {
+        fprintf(f, "; it consumes about %s%sL of water (range %s%s%s%sL)", fmt_num(a, sizeof a, e->water_l.central), nb,
+                fmt_num(b, sizeof b, e->water_l.low), dash, fmt_num(c, sizeof c, e->water_l.high), nb);
+        int n = snprintf(t, sizeof t, "Water: %s", e->water_basis);
+        if (!isnan(e->wue_l_per_kwh) && n > 0 && (size_t)n < sizeof t)
+            n += snprintf(t + n, sizeof t - n, "; WUE %s L/kWh, %s", FMT_N(e->wue_l_per_kwh), e->wue_source);
+        if (!isnan(e->grid_water_l_per_kwh) && n > 0 && (size_t)n < sizeof t)
+            snprintf(t + n, sizeof t - n, "; %s L per kWh generated, %s", FMT_N(e->grid_water_l_per_kwh),
+                     e->grid_water_source);
+        note(s, "%s.", t);
+    }
+    if (e->has_cost) {
+        fprintf(f, ", and costs about %s %s (range %s%s%s %s)", fmt_num(a, sizeof a, e->cost.central), e->cost_currency,
+                fmt_num(b, sizeof b, e->cost.low), dash, fmt_num(c, sizeof c, e->cost.high), e->cost_currency);
+        note(s, "Cost (%s): %s %s x %s; %s%s%s.", e->cost_basis, FMT_N(e->cost_rate), e->cost_rate_unit,
+             isnan(e->cost_units) ? "facility kWh" : "instances x wall hours", e->cost_source,
+             e->cost_date ? ", dated " : "", e->cost_date ? e->cost_date : "");
+    }
+    if (e->n_sensitivity) {
+        const jc_sensitivity *r = &e->sensitivity[0];
+        fprintf(f, ". The assumption that dominates this range is the %s: alone from its low to its high it moves the "
+                   "emissions from %s to %s %s", r->label, fmt_num(a, sizeof a, r->co2_low),
+                fmt_num(b, sizeof b, r->co2_high), unit_co2(s));
+        note(s, "Sensitivity: each ranged assumption moved alone from its low to its high, the others central; "
+                "%s (%s to %s%s%s) swings the emissions most of the %zu ranked.", r->key, FMT_N(r->low), FMT_N(r->high),
+             r->unit && *r->unit ? " " : "", r->unit ? r->unit : "", e->n_sensitivity);
+    }
+}
+
 static void tail(stmt *s, const jc_estimate *e, const jc_statement_opts *o, int how)
 {
     FILE *f = s->f;
@@ -320,6 +358,7 @@ static void tail(stmt *s, const jc_estimate *e, const jc_statement_opts *o, int 
     note(s, "Emissions = facility energy x grid carbon intensity (operational, location-based%s); the range "
             "combines the energy range with the spread of the region's grid datasets.",
          e->has_embodied ? "; the embodied share is reported apart by joulecast" : "; embodied emissions excluded");
+    water_cost(s, e);
 
     /* method and reproduction */
     if (e->has_measured)

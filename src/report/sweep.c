@@ -32,6 +32,11 @@ static void entry_row(FILE *f, size_t rank, const jc_sweep_entry *x)
             x->region_code ? x->region_code : "(--ci)", x->precision ? x->precision : "-", b,
             fmt_num(t, sizeof t, x->wall_hours.central), fmt_num(en, sizeof en, x->energy_kwh.central),
             fmt_num(co, sizeof co, x->co2_kg.central), fmt_num(ci, sizeof ci, x->ci), FMT_N(x->pue), own);
+    char cost[48], wl[40];
+    if (x->cost_currency) snprintf(cost, sizeof cost, "%s %s", fmt_num(t, sizeof t, x->cost.central), x->cost_currency);
+    else snprintf(cost, sizeof cost, "n/a");
+    fprintf(f, " %14s %c %9s", cost, !x->cost_basis ? ' ' : strcmp(x->cost_basis, "electricity") ? 'i' : 'e',
+            fmt_num(wl, sizeof wl, x->water_l.central));
     if (x->top_driver) fprintf(f, "  %s (%s)", x->top_driver, fmt_num(t, sizeof t, x->top_driver_swing));
     fputc('\n', f);
 }
@@ -40,8 +45,8 @@ static void entry_row(FILE *f, size_t rank, const jc_sweep_entry *x)
  * driver) one more column names each entry's. */
 static void table_head(FILE *f, const jc_sweep *s)
 {
-    fprintf(f, "  %5s %c %-24s %-27s %-5s %6s %11s %13s %11s %9s %5s %9s%s\n", "rank", ' ', "device", "region",
-            "prec", "batch", "wall h", "facility kWh", "kgCO2e", "gCO2e/kWh", "PUE", "own CI",
+    fprintf(f, "  %5s %c %-24s %-27s %-5s %6s %11s %13s %11s %9s %5s %9s %14s   %9s%s\n", "rank", ' ', "device", "region",
+            "prec", "batch", "wall h", "facility kWh", "kgCO2e", "gCO2e/kWh", "PUE", "own CI", "cost", "water L",
             s->n_entries && s->entries[0].top_driver ? "  top driver (kgCO2e swing, --sensitivity)" : "");
 }
 
@@ -79,6 +84,9 @@ jc_status jc_report_sweep_text(const jc_sweep *s, size_t top, FILE *f)
     fprintf(f, "host       each entry's own (no --host: the provider's instance for the device and count in a cloud "
                "region, else the system class's share of a server; --json names it per entry)\n");
     fprintf(f, "facility   facility kWh (and J/sample, --json/--csv) are at the facility: devices + host, x the PUE column\n");
+    fprintf(f, "cost       i: instances x wall hours x the instance's price per hour; e: facility kWh x the electricity "
+               "price (no instance price); n/a: no price known (--json: each entry's cost with its basis); water L: "
+               "total consumed (on-site and/or off-site, as known)\n");
 
     if (s->n_entries) {
         size_t shown = top && top < s->n_entries ? top : s->n_entries;
@@ -172,6 +180,9 @@ char *jc_report_sweep_json(const jc_sweep *s)
         REQ(rj_num(o, "j_per_sample", rj_known(x->j_per_sample)));
         REQ(rj_str(o, "host", x->host));
         REQ(rj_num(o, "hosts", x->host ? x->hosts : NAN));
+        REQ(rj_range(o, "cost", x->cost));
+        REQ(rj_str(o, "cost_currency", x->cost_currency));
+        REQ(rj_range(o, "water_l", x->water_l));
         if (x->top_driver) {   /* --sensitivity */
             cJSON *t;
             REQ(t = cJSON_AddObjectToObject(o, "top_driver"));
@@ -214,7 +225,8 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
 {
     fprintf(f, "rank,device,device_name,region,precision,batch,pareto,wall_hours_low,wall_hours,wall_hours_high,"
                "energy_kwh_low,energy_kwh,energy_kwh_high,co2_kg_low,co2_kg,co2_kg_high,ci_gco2e_per_kwh,pue,"
-               "j_per_sample,ci_region_default,ci_dataset,skipped_reason\n");
+               "j_per_sample,ci_region_default,ci_dataset,skipped_reason,cost_low,cost,cost_high,cost_currency,"
+               "water_l_low,water_l,water_l_high\n");
     for (size_t i = 0; i < s->n_entries; i++) {
         const jc_sweep_entry *x = &s->entries[i];
         fprintf(f, "%zu,", i + 1);
@@ -233,7 +245,12 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
         rcsv_num(f, x->ci_region_default);
         fputc(',', f);
         jci_csv_field(f, x->ci_dataset ? x->ci_dataset : "", 0);
-        fputs(",\n", f);
+        fputc(',', f);
+        rcsv_range(f, x->cost);
+        fputc(',', f);
+        jci_csv_field(f, x->cost_currency ? x->cost_currency : "", 0);
+        rcsv_range(f, x->water_l);
+        fputc('\n', f);
     }
     for (size_t i = 0; i < s->n_skipped; i++) {
         const jc_sweep_entry *x = &s->skipped[i];
@@ -241,7 +258,7 @@ jc_status jc_report_sweep_csv(const jc_sweep *s, FILE *f)
         csv_point(f, x);
         fprintf(f, ",,,,,,,,,,,,,,,,");
         jci_csv_field(f, x->reason, 0);
-        fputc('\n', f);
+        fputs(",,,,,,,\n", f);
     }
     return ferror(f) ? JC_ERR_IO : JC_OK;
 }

@@ -37,6 +37,7 @@ const char *jc_sweep_sort_name(jc_sweep_sort s)
     case JC_SWEEP_BY_EMISSIONS: return "emissions";
     case JC_SWEEP_BY_ENERGY: return "energy";
     case JC_SWEEP_BY_TIME: return "time";
+    case JC_SWEEP_BY_COST: return "cost";
     }
     return "?";
 }
@@ -47,6 +48,7 @@ jc_status jc_sweep_sort_parse(const char *s, jc_sweep_sort *out)
     if (!jci_strcasecmp(s, "emissions") || !jci_strcasecmp(s, "co2")) *out = JC_SWEEP_BY_EMISSIONS;
     else if (!jci_strcasecmp(s, "energy") || !jci_strcasecmp(s, "kwh")) *out = JC_SWEEP_BY_ENERGY;
     else if (!jci_strcasecmp(s, "time")) *out = JC_SWEEP_BY_TIME;
+    else if (!jci_strcasecmp(s, "cost")) *out = JC_SWEEP_BY_COST;
     else return JC_ERR_USAGE;
     return JC_OK;
 }
@@ -413,6 +415,11 @@ static void run_point(sw *w, jc_job *jj, const jc_analysis *an, jci_est_share *s
     x.j_per_sample = e->j_per_sample.central;
     x.host = e->host_id ? e->host_id : e->host_class && strcmp(e->host_class, "none") ? e->host_class : NULL;
     x.hosts = x.host ? e->hosts : 0;
+    const jc_range unknown = {NAN, NAN, NAN};
+    x.cost = e->has_cost ? e->cost : unknown;
+    x.cost_currency = e->has_cost ? adup(w, e->cost_currency) : NULL;
+    x.cost_basis = e->has_cost ? e->cost_basis : NULL;
+    x.water_l = e->has_water ? e->water_l : unknown;
     if (e->n_sensitivity) {   /* the key is the database's or assumption_keys.def's: it outlives e */
         x.top_driver = e->sensitivity[0].key;
         x.top_driver_swing = fabs(e->sensitivity[0].co2_high - e->sensitivity[0].co2_low);
@@ -468,8 +475,26 @@ static void run_batch(sw *w, jc_job *jj, const jc_analysis *an, double bb, doubl
 
 /* ---- ordering and the Pareto front ------------------------------------------------ */
 
+/* --sort cost compares costs in one currency: JC_ERR_USAGE naming two
+ * that differ (--price in --currency beside the database's USD). */
+static jc_status one_currency(const jc_sweep *s, jc_diag *d)
+{
+    const char *cur = NULL;
+    for (size_t i = 0; i < s->n_entries; i++) {
+        const char *c = s->entries[i].cost_currency;
+        if (!c) continue;
+        if (cur && strcmp(cur, c))
+            return jci_diag_set(d, JC_ERR_USAGE, "sweep --sort cost: the entries' costs are in %s and %s; give "
+                                                 "--price or --electricity-price in one --currency for all", cur, c);
+        cur = c;
+    }
+    return JC_OK;
+}
+
+/* The entry's sort key; an unknown cost sorts after every known one. */
 static double key_of(const jc_sweep_entry *x, jc_sweep_sort k)
 {
+    if (k == JC_SWEEP_BY_COST) return isnan(x->cost.central) ? INFINITY : x->cost.central;
     return k == JC_SWEEP_BY_ENERGY ? x->energy_kwh.central
          : k == JC_SWEEP_BY_TIME ? x->wall_hours.central : x->co2_kg.central;
 }
@@ -501,6 +526,7 @@ static int cmp_rest(const jc_sweep_entry *a, const jc_sweep_entry *b)
 CMP_BY(cmp_emissions, JC_SWEEP_BY_EMISSIONS)
 CMP_BY(cmp_energy, JC_SWEEP_BY_ENERGY)
 CMP_BY(cmp_time, JC_SWEEP_BY_TIME)
+CMP_BY(cmp_cost, JC_SWEEP_BY_COST)
 
 /* time ascending, then emissions ascending (for the front) */
 static int cmp_front(const void *pa, const void *pb)
@@ -545,7 +571,8 @@ static jc_status mark_front(sw *w)
 static jc_status expand_axes(sw *w, const jc_sweep_spec *sp, const jc_model *m)
 {
     jc_status st;
-    if (sp->sort != JC_SWEEP_BY_EMISSIONS && sp->sort != JC_SWEEP_BY_ENERGY && sp->sort != JC_SWEEP_BY_TIME)
+    if (sp->sort != JC_SWEEP_BY_EMISSIONS && sp->sort != JC_SWEEP_BY_ENERGY && sp->sort != JC_SWEEP_BY_TIME &&
+        sp->sort != JC_SWEEP_BY_COST)
         return jci_diag_set(w->d, JC_ERR_USAGE, "sweep: unknown sort key");
     if ((st = expand_devices(w, sp)) || (st = expand_regions(w, sp)) ||
         (st = expand_precisions(w, sp)) || (st = expand_batches(w, sp, m)))
@@ -695,9 +722,11 @@ jc_status jc_sweep_run(const jc_sweep_spec *sp, const jc_request *rq, const jc_m
     s->entries = w->in->entries;
     s->skipped = w->in->skipped;
     if ((st = mark_front(w))) goto fail;
+    if (sp->sort == JC_SWEEP_BY_COST && (st = one_currency(s, d))) goto fail;
     if (s->n_entries) {
         int (*cmp)(const void *, const void *) = sp->sort == JC_SWEEP_BY_ENERGY ? cmp_energy
-                                               : sp->sort == JC_SWEEP_BY_TIME ? cmp_time : cmp_emissions;
+                                               : sp->sort == JC_SWEEP_BY_TIME ? cmp_time
+                                               : sp->sort == JC_SWEEP_BY_COST ? cmp_cost : cmp_emissions;
         qsort(s->entries, s->n_entries, sizeof *s->entries, cmp);
     }
     *out = s;

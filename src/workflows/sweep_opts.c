@@ -132,7 +132,7 @@ jc_status jci_sweep_opts_set(jci_sweep_opts *o, const char *key, const char *val
         return JC_OK;
     case O_SORT:
         if (!value || jc_sweep_sort_parse(value, &o->sort))
-            return jci_diag_set(d, JC_ERR_USAGE, "%s expects emissions, energy or time, got '%s'", key,
+            return jci_diag_set(d, JC_ERR_USAGE, "%s expects emissions, energy, time or cost, got '%s'", key,
                                 value ? value : "");
         return JC_OK;
     case O_TOP: {

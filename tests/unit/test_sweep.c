@@ -291,14 +291,14 @@ static void test_sweep_reports(void)
     if (!f) { jc_sweep_free(s); return; }
     CHECK_I64(jc_report_sweep_csv(s, f), JC_OK);
     fclose(f);
-    /* every CSV line has 22 fields (no field here holds a comma) */
+    /* every CSV line has 29 fields (no field here holds a comma; issue 45 added cost and water) */
     size_t lines = 0;
     for (char *p = buf; *p;) {
         char *nl = strchr(p, '\n');
         if (!nl) break;
         size_t commas = 0;
         for (char *q = p; q < nl; q++) commas += *q == ',';
-        CHECK_I64(commas, 21);
+        CHECK_I64(commas, 28);
         lines++;
         p = nl + 1;
     }

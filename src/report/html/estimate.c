@@ -288,6 +288,46 @@ void jci_html_emissions_section(FILE *f, const jc_estimate *e)
     fprintf(f, "</tbody></table></section>\n");
 }
 
+void jci_html_cost_water_section(FILE *f, const jc_estimate *e)
+{
+    fprintf(f, "<section id=\"cost-water\"><h2>Cost and water</h2><p class=\"note\">Cost: instances x wall hours x "
+               "the price per instance-hour, or facility kWh x the electricity price; water: on-site (IT kWh x the "
+               "site's water usage effectiveness) and off-site (facility kWh x the water consumed per kWh "
+               "generated). Unknown is n/a, never 0.</p>\n<table><thead><tr><th>figure</th><th class=\"n\">low</th>"
+               "<th class=\"n\">central</th><th class=\"n\">high</th><th>unit</th><th>basis and source</th></tr>"
+               "</thead><tbody>\n");
+    struct { const char *label, *key, *unit, *src; const jc_range *r; int on; const char *why; } rows[] = {
+        {"cost", "cost.total", e->cost_currency, e->cost_source, &e->cost, e->has_cost, e->cost_absent},
+        {"water, on-site", "water.onsite_l", "L", e->wue_source, &e->water_onsite_l, !isnan(e->wue_l_per_kwh),
+         "no water usage effectiveness known for the site (--wue)"},
+        {"water, off-site", "water.offsite_l", "L", e->grid_water_source, &e->water_offsite_l,
+         !isnan(e->grid_water_l_per_kwh), "no water per kWh generated known for the grid (--grid-water)"},
+        {"water, total", "water.total_l", "L", e->water_basis, &e->water_l, e->has_water, e->water_absent},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        fprintf(f, "<tr><td>%s</td>", rows[i].label);
+        if (!rows[i].on) {
+            fprintf(f, "<td class=\"n\" colspan=\"3\">n/a</td><td></td><td>");
+            jci_html_esc(f, rows[i].why ? rows[i].why : "not known");
+            fprintf(f, "</td></tr>\n");
+            continue;
+        }
+        jci_html_range_cells(f, rows[i].key, *rows[i].r, NULL);
+        fprintf(f, "<td>");
+        jci_html_esc(f, rows[i].unit);
+        fprintf(f, "</td><td>");
+        if (i == 0) {
+            char b[160];
+            snprintf(b, sizeof b, "%s: %s %s%s%s; ", e->cost_basis, FMT_N(e->cost_rate), e->cost_rate_unit,
+                     e->cost_date ? ", dated " : "", e->cost_date ? e->cost_date : "");
+            jci_html_esc(f, b);
+        }
+        jci_html_esc(f, rows[i].src ? rows[i].src : "");
+        fprintf(f, "</td></tr>\n");
+    }
+    fprintf(f, "</tbody></table></section>\n");
+}
+
 /* Every node's figures, in model order: the table of the estimate page and
  * of the serving page's decode step. */
 void jci_html_node_table(FILE *f, const jc_est_node *nodes, size_t n, const char *prefix)
@@ -444,6 +484,7 @@ jc_status jc_report_estimate_html(const jc_estimate *e, const char *model, size_
     jci_html_measured_section(f, e);
     ranges_section(f, e);
     jci_html_emissions_section(f, e);
+    jci_html_cost_water_section(f, e);
     sensitivity_section(f, e);
     jc_status st = nodes_section(f, e, top_nodes);
     if (st) return st;

@@ -110,6 +110,9 @@ void jci_html_assumptions_table(FILE *f, const jc_assumption *as, size_t n, cons
 void jci_html_energy_split(FILE *f, const jc_estimate *e);
 /* Emissions by component: bars and a table. */
 void jci_html_emissions_section(FILE *f, const jc_estimate *e);
+/* issue 45: the job's cost and water, each row with its source and date
+ * (n/a and why when unknown). */
+void jci_html_cost_water_section(FILE *f, const jc_estimate *e);
 /* Every figure of the result with its range. */
 void jci_html_figures_section(FILE *f, const jc_estimate *e);
 /* The equivalences and every assumption with its source. */

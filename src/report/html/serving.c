@@ -286,6 +286,7 @@ jc_status jc_report_serving_html(const jc_serving *s, FILE *f)
                "</p></section>\n");
     jci_html_energy_split(f, e);
     jci_html_emissions_section(f, e);
+    jci_html_cost_water_section(f, e);
     jci_html_figures_section(f, e);
     jci_html_sources_sections(f, e);
     jci_html_page_end(f);
