@@ -299,13 +299,17 @@ static void test_statement_and_codecarbon(void)
     CHECK_I64(jc_report_statement(e, &o, JC_STMT_MARKDOWN, f, &d), JC_OK);
     fclose(f);
     slurp(p, buf, sizeof buf);
-    /* six figures, six footnotes, each defined */
+    /* six figures, six footnotes, each defined; then the water the live
+       hwdb knows for FR (off-site, its country's factor) and no cost (no
+       price for FR): a seventh footnote, and no eighth (no sensitivity
+       table in a plain estimate) */
     for (int i = 1; i <= 6; i++) {
         char mark[32];
         snprintf(mark, sizeof mark, "[^%d]: ", i);
         CHECK(strstr(buf, mark) != NULL);
     }
-    CHECK(strstr(buf, "[^7]") == NULL);
+    CHECK(strstr(buf, "[^7]: Water: ") != NULL);
+    CHECK(strstr(buf, "[^8]") == NULL);
     CHECK(strstr(buf, "(FR; ") != NULL);   /* the region, then its dataset */
     CHECK(strstr(buf, "dataset ") != NULL);
     CHECK(strstr(buf, "hwdb/devices/nvidia.yaml:") != NULL);
