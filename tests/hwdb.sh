@@ -145,9 +145,11 @@ case_ schema_loader_missing_scope 5 "missing_scope.yaml:9:22: device 'test-gpu-c
 if python3 -c 'import yaml' 2>/dev/null; then
   case_ schema_check_hwdb_bundled 0 '^OK$' -- python3 tools/check_hwdb.py hwdb
   # the cloud instance catalogue (issue 42): at least 300 instances, and
-  # every instance CPU with a power figure and a dense peak (a gap is listed)
+  # every instance CPU with a power figure and a dense peak, every instance
+  # accelerator with a power figure (a gap is listed)
   case_ instances_catalogue_complete 0 '^OK [0-9]* instances (aws [0-9]*, azure [0-9]*, gcp [0-9]*)$' -- python3 tools/check_instances.py hwdb
   case_ instances_catalogue_gap_listed 1 '^test:cpu.large: CPU test-cpu-nopower has no power figure (tdp_w)$' -- python3 tools/check_instances.py --min 1 tests/hwdb/instances_gap
+  case_ instances_catalogue_accelerator_gap_listed 1 '^test:acc.large: accelerator test-acc-nopower has no power figure (tdp_w)$' -- python3 tools/check_instances.py --min 1 tests/hwdb/instances_gap
   case_ instances_catalogue_l3_gap_listed 1 '^test:cpu.large: CPU test-cpu-nopower has no L3 (l3_mb)$' -- python3 tools/check_instances.py --min 1 tests/hwdb/instances_gap
   for pat in "unknown_key.yaml: device test-gpu-a: unknown keys \['memory_bandwidth'\]" \
              "out_of_range.yaml: device test-gpu-b.utilization.training.value = 1.5 out of range" \
@@ -254,6 +256,11 @@ case_ vm_graviton_instance 0 '^vm         4 vCPUs of AWS Graviton3 (0.0625 of th
 case_ vm_vcpus_beside_instance_refused 2 'aws:c7i.4xlarge has 16 vCPUs of its own' -- "$JC" estimate models/resnet50.onnx --host aws:c7i.4xlarge --vcpus 4 --requests 1000
 case_ vm_vcpus_of_gpu_refused 2 'is not a CPU' -- "$JC" estimate models/resnet50.onnx --device a100 --vcpus 4 --requests 1000
 case_ vm_vcpus_beyond_package_refused 2 '200 vCPUs exceed the 96 hardware threads of 1 x intel-xeon-platinum-8488c' -- "$JC" estimate models/resnet50.onnx --device intel-xeon-platinum-8488c --vcpus 200 --requests 1000
+# Trainium / Inferentia power (issue 42 item 7; derived in devices.csv, each
+# derivation named): their instances estimate without --avg-power
+for h in inf1.xlarge inf2.xlarge trn1.32xlarge trn2.48xlarge; do
+  case_ neuron_power_$h 0 '^  average power per device ' -- "$JC" estimate models/resnet50.onnx --host aws:$h --requests 1000 --region aws:us-east-1
+done
 # sweep: a CPU-only instance is its vCPUs; a cloud region whose provider sells
 # no instance with the device is left out and counted (issue 42 item 4)
 case_ vm_sweep_cpu_instance_unsold_counted 0 '^left out   1 device/region pair no provider sells (1 point)' -- "$JC" sweep models/resnet50.onnx --host aws:c7i.4xlarge --requests 100 --regions aws:us-east-1,FR,gcp:us-central1

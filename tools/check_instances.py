@@ -3,7 +3,9 @@
 # counts the cloud-instance hosts of an hwdb directory by provider and lists
 # every instance CPU (cpu.device) that lacks a power figure (tdp_w) or a
 # dense peak (peak_tflops) or its L3 (l3_mb, issue 42 item 3), and every
-# CPU-only instance whose CPU is not a device.  Exit 0 and "OK N instances"
+# CPU-only instance whose CPU is not a device, and every accelerator an
+# instance holds (accelerators.device) that is not a device or has no power
+# figure (tdp_w): without one its instances need --avg-power.  Exit 0 and "OK N instances"
 # when all have the three and there are at least --min instances; else 1
 # with one line per gap.
 #
@@ -25,6 +27,19 @@ def load(d):
     return devs, hosts
 
 
+def accelerator_gaps(h, devs):
+    """One line per accelerator of instance h that is unknown or has no tdp_w."""
+    acc = h.get("accelerators") or []
+    out = []
+    for a in acc if isinstance(acc, list) else [acc]:
+        d = devs.get(a.get("device"))
+        if d is None:
+            out.append("%s: accelerator %s is not a device" % (h["id"], a.get("device")))
+        elif "tdp_w" not in d:
+            out.append("%s: accelerator %s has no power figure (tdp_w)" % (h["id"], a["device"]))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--min", type=int, default=300)
@@ -34,6 +49,7 @@ def main():
     inst = [h for h in hosts if h.get("kind") == "cloud-instance"]
     gaps = []
     for h in inst:
+        gaps += accelerator_gaps(h, devs)
         cpu = (h.get("cpu") or {}).get("device")
         if not cpu:
             if not h.get("accelerators"):
