@@ -12,8 +12,13 @@ Rows:
   - the CPU-only closed-division results of MLPerf Inference v3.1 and v4.0
     (../shared/data/calibration/mlperf-inference-cpu-closed-v3.1-v4.0.csv):
     ResNet-50 (models/resnet50.onnx) and BERT (bert-99: models/bert_large.onnx
-    at sequence 384) scored; the other benchmarks (RetinaNet, GPT-J, RNN-T,
-    3D-UNet, DLRM, SDXL) are listed as not modelled with a count, as are
+    at sequence 384) scored; GPT-J is listed apart with a count: its config
+    reads (tests/serving/configs/gpt-j-6b.json, the published architecture)
+    but the serving path that runs a config (--hf-config --generate) takes
+    accelerators only (a CPU has no device memory in the database and no CPU
+    serving profile: `estimate --generate` refuses it); the other benchmarks
+    (RetinaNet, RNN-T, 3D-UNet, DLRM, SDXL) are listed as not modelled with
+    a count, as are
     rows whose software has no profile (TFLite, NCNN, KILT, TensorFlow on
     Apple's Metal GPU plug-in) or whose CPU the database lacks.
 
@@ -69,6 +74,9 @@ CPUS = [("platinum 8592+", "intel-xeon-platinum-8592plus"), ("platinum 8480+", "
         # a 2-core Neoverse N1 VM: AWS's Graviton2 (the N1 in AWS's 2-vCPU instances)
         ("neoverse-n1", "aws-graviton2")]
 MODELS = {"resnet50": ("models/resnet50.onnx", []), "bert-99": ("models/bert_large.onnx", ["--dim", "sequence=384"])}
+# GPT-J's rows: the config reads, the CPU has no serving path (listed apart)
+GPTJ_REASON = ("GPT-J not scored: the serving path that runs its config takes accelerators, not CPUs "
+               "(tests/serving/configs/gpt-j-6b.json, --hf-config --generate)")
 BATCH = {"Offline": 32, "Server": 32, "SingleStream": 1, "MultiStream": 8}
 FIELDS = ["id", "cpu", "runtime", "precision", "graph", "dims", "batch", "count", "vcpus", "samples", "measured",
           "source", "reason"]
@@ -114,7 +122,9 @@ def mlperf_rows():
             row = {"id": rid, "source": r["source"].split(";")[0], "reason": ""}
             dev = next((d for k, d in CPUS if k in r["processor"].lower()), None)
             rt, prec = software_runtime(r["software"])
-            if r["model"] not in MODELS:
+            if r["model"].startswith("gptj"):
+                row["reason"] = GPTJ_REASON
+            elif r["model"] not in MODELS:
                 row["reason"] = "benchmark not modelled (%s)" % r["model"]
             elif rt is None:
                 row["reason"] = prec
