@@ -17,8 +17,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>   /* two lanes of the same IEEE-754 operations (x86-64's baseline) */
+#endif
 
 #define MC_BLOCK 256   /* draws per block of the fast path */
+/* the stride of the fast path's rows of uniform numbers: a block and a
+ * cache line more, so that the rows, written a column (a draw) at a
+ * time, do not fall into the same few cache sets */
+#define MC_ROW (MC_BLOCK + 8)
+_Static_assert(MC_BLOCK % 4 == 0, "the SSE2 loops take whole blocks four (exp) or two draws at a time");
 
 /* ---- the generator -------------------------------------------------------------- */
 
@@ -80,11 +88,28 @@ double jci_exp(double x)
     return scale2(p, k);
 }
 
+/* y[e] = scale2(y[e], k[e]) over the block, for whole k[e] in [-1022,
+ * 1023] (exp_block's range): 2^k is the double whose exponent field is
+ * k + 1023 (the same bits scale2 forms), one exactly rounded product. */
+static void scale2_block(double *y, const double *k)
+{
+    size_t e = 0;
+#if defined(__SSE2__)
+    /* k + (2^52 + 1023) is exact and holds k + 1023 in its low bits */
+    const __m128d bias = _mm_set1_pd(0x1p52 + 1023);
+    for (; e + 2 <= MC_BLOCK; e += 2) {
+        __m128i bits = _mm_slli_epi64(_mm_castpd_si128(_mm_add_pd(_mm_loadu_pd(k + e), bias)), 52);
+        _mm_storeu_pd(y + e, _mm_mul_pd(_mm_loadu_pd(y + e), _mm_castsi128_pd(bits)));
+    }
+#endif
+    for (; e < MC_BLOCK; e++) y[e] = scale2(y[e], k[e]);
+}
+
 /* jci_exp of each of x[0..MC_BLOCK-1] into y (the same operations
  * element by element, so the same bits; the polynomial runs over the block
- * at once, its elements independent, not one element's chain at a time;
- * a whole block, so that the compiler may pair elements in vector
- * registers: each lane still rounds each operation as the scalar does). */
+ * at once, its elements independent, not one element's chain at a time:
+ * four elements in two SSE2 vectors where the target has them, each lane
+ * still rounding each operation as the scalar does). */
 static void exp_block(const double *x, double *y)
 {
     const size_t n = MC_BLOCK;
@@ -94,20 +119,43 @@ static void exp_block(const double *x, double *y)
             for (e = 0; e < n; e++) y[e] = jci_exp(x[e]);
             return;
         }
-    for (size_t e = 0; e < n; e++) {
+    size_t e = 0;
+    const double *c = EXP_INV;
+#if defined(__SSE2__)
+    /* the loops below, two lanes of two vectors at a time (four
+     * independent chains in flight); f - 1 where f > t, f - 0 = f else */
+    const __m128d l2e = _mm_set1_pd(1.44269504088896338700), half = _mm_set1_pd(0.5), one = _mm_set1_pd(1),
+                  hi = _mm_set1_pd(LN2_HI), lo = _mm_set1_pd(LN2_LO);
+    for (; e + 4 <= n; e += 4) {
+        __m128d xa = _mm_loadu_pd(x + e), xb = _mm_loadu_pd(x + e + 2);
+        __m128d ta = _mm_add_pd(_mm_mul_pd(xa, l2e), half), tb = _mm_add_pd(_mm_mul_pd(xb, l2e), half);
+        __m128d fa = _mm_cvtepi32_pd(_mm_cvttpd_epi32(ta)), fb = _mm_cvtepi32_pd(_mm_cvttpd_epi32(tb));
+        __m128d ka = _mm_sub_pd(fa, _mm_and_pd(_mm_cmpgt_pd(fa, ta), one));
+        __m128d kb = _mm_sub_pd(fb, _mm_and_pd(_mm_cmpgt_pd(fb, tb), one));
+        __m128d qa = _mm_sub_pd(_mm_sub_pd(xa, _mm_mul_pd(ka, hi)), _mm_mul_pd(ka, lo));
+        __m128d qb = _mm_sub_pd(_mm_sub_pd(xb, _mm_mul_pd(kb, hi)), _mm_mul_pd(kb, lo));
+        __m128d pa = _mm_set1_pd(c[14]), pb = pa;
+        for (int i = 13; i >= 0; i--) {
+            __m128d ci = _mm_set1_pd(c[i]);
+            pa = _mm_add_pd(_mm_mul_pd(pa, qa), ci);
+            pb = _mm_add_pd(_mm_mul_pd(pb, qb), ci);
+        }
+        _mm_storeu_pd(k + e, ka), _mm_storeu_pd(k + e + 2, kb);
+        _mm_storeu_pd(y + e, pa), _mm_storeu_pd(y + e + 2, pb);
+    }
+#else
+    for (; e < n; e++) {
         /* floor of t (|t| < 1011): the truncation, one less when that rounded up */
         double t = x[e] * 1.44269504088896338700 + 0.5, f = (double)(int32_t)t;
         k[e] = f > t ? f - 1 : f;
-    }
-    const double *c = EXP_INV;
-    for (size_t e = 0; e < n; e++) {   /* jci_exp's Horner loop written out: one element in registers */
-        double q = (x[e] - k[e] * LN2_HI) - k[e] * LN2_LO, p = c[14];
+        double q = (x[e] - k[e] * LN2_HI) - k[e] * LN2_LO, p = c[14];   /* jci_exp's Horner loop written out */
         p = p * q + c[13], p = p * q + c[12], p = p * q + c[11], p = p * q + c[10], p = p * q + c[9];
         p = p * q + c[8], p = p * q + c[7], p = p * q + c[6], p = p * q + c[5], p = p * q + c[4];
         p = p * q + c[3], p = p * q + c[2], p = p * q + c[1], p = p * q + c[0];
         y[e] = p;
     }
-    for (size_t e = 0; e < n; e++) y[e] = scale2(y[e], k[e]);
+#endif
+    scale2_block(y, k);
 }
 
 /* log(x) for x > 0: x = m 2^e (frexp, exact), m in [sqrt(1/2), sqrt(2)),
@@ -244,44 +292,50 @@ static double select_k(double *v, size_t lo, size_t hi, size_t k)
     return v[k];
 }
 
-/* The k-th smallest of v[n] (v may be reordered), the same value as
- * select_k's, in about one pass: bounds a <= b taken from an evenly spaced
- * sample of v (sorted) around rank k, then one pass counts the values
- * below a and gathers those in [a, b] into tmp[n]; when rank k falls
- * among the gathered ones it is selected there, else (a sample that
- * misled) in all of v.  Both are the exact order statistic. */
-static double select_rank(double *v, size_t n, size_t k, double *tmp)
-{
-    enum { S = 256, MARGIN = 24 };   /* sample size; ranks of slack (~3 sd of a sample rank) */
-    if (n < 8 * S) return select_k(v, 0, n - 1, k);
-    double smp[S];
-    size_t step = n / S;
-    for (size_t i = 0; i < S; i++) smp[i] = v[i * step];
-    size_t ks = k * S / n;
-    size_t ia = ks > MARGIN ? ks - MARGIN : 0, ib = ks + MARGIN < S - 1 ? ks + MARGIN : S - 1;
-    double a = select_k(smp, 0, S - 1, ia), b = select_k(smp, ia, S - 1, ib);
-    if (ia == 0) a = -INFINITY;
-    if (ib == S - 1) b = INFINITY;
-    size_t below = 0, m = 0;
-    for (size_t i = 0; i < n; i++) {   /* no branch on the values: every one is written, m moves when kept */
-        double x = v[i];
-        below += x < a;
-        tmp[m] = x;
-        m += x >= a && x <= b;
-    }
-    if (k >= below && k < below + m) return select_k(tmp, 0, m - 1, k - below);
-    return select_k(v, 0, n - 1, k);
-}
-
 /* p5, p50, p95 of v[n] (nearest rank: the ceil(p n)-th smallest; v may
- * be reordered; tmp: n doubles of scratch). */
+ * be reordered; tmp: 3 n doubles of scratch), each the exact order
+ * statistic select_k gives, in about one pass: bounds a_r <= b_r taken
+ * from an evenly spaced sample of v around each rank (the sample's
+ * order statistics, selected in rising order: each select leaves the
+ * sample partitioned at its rank), then one pass counts the values below
+ * each a_r and gathers those in [a_r, b_r] into tmp's r-th third; when
+ * rank r falls among its gathered ones it is selected there, else (a
+ * sample that misled) in all of v. */
 static jc_pct pct(double *v, size_t n, double *tmp)
 {
-    jc_pct p;
-    p.p5 = select_rank(v, n, (5 * n + 99) / 100 - 1, tmp);
-    p.p50 = select_rank(v, n, (50 * n + 99) / 100 - 1, tmp);
-    p.p95 = select_rank(v, n, (95 * n + 99) / 100 - 1, tmp);
-    return p;
+    enum { S = 512, MARGIN = 34 };   /* sample size; ranks of slack (~3 sd of a sample rank) */
+    size_t k[3] = {(5 * n + 99) / 100 - 1, (50 * n + 99) / 100 - 1, (95 * n + 99) / 100 - 1};
+    double q[3], a[3], b[3], smp[S];
+    if (n < 8 * S) {
+        for (int r = 0; r < 3; r++) q[r] = select_k(v, 0, n - 1, k[r]);
+        return (jc_pct){q[0], q[1], q[2]};
+    }
+    size_t step = n / S, from = 0;
+    for (size_t i = 0; i < S; i++) smp[i] = v[i * step];
+    for (int r = 0; r < 3; r++) {
+        size_t ks = k[r] * S / n;
+        size_t ia = ks > MARGIN ? ks - MARGIN : 0, ib = ks + MARGIN < S - 1 ? ks + MARGIN : S - 1;
+        ia = ia > from ? ia : from;   /* the windows' sample ranks rise (k rises; duplicates may share bounds) */
+        a[r] = select_k(smp, from, S - 1, ia);
+        b[r] = select_k(smp, ia, S - 1, ib);
+        from = ib;
+        if (ia == 0) a[r] = -INFINITY;
+        if (ib == S - 1) b[r] = INFINITY;
+    }
+    double *t0 = tmp, *t1 = tmp + n, *t2 = tmp + 2 * n;
+    size_t below[3] = {0, 0, 0}, m[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++) {   /* no branch on the values (&, not &&): every one is written, m moves when kept */
+        double x = v[i];
+        below[0] += x < a[0], below[1] += x < a[1], below[2] += x < a[2];
+        t0[m[0]] = x, t1[m[1]] = x, t2[m[2]] = x;
+        m[0] += (x >= a[0]) & (x <= b[0]), m[1] += (x >= a[1]) & (x <= b[1]), m[2] += (x >= a[2]) & (x <= b[2]);
+    }
+    for (int r = 0; r < 3; r++) {
+        double *t = tmp + r * n;
+        q[r] = k[r] >= below[r] && k[r] < below[r] + m[r] ? select_k(t, 0, m[r] - 1, k[r] - below[r])
+                                                           : select_k(v, 0, n - 1, k[r]);
+    }
+    return (jc_pct){q[0], q[1], q[2]};
 }
 
 /* The inputs of e's sensitivity table as the draws read them into x[m]
@@ -337,31 +391,57 @@ static void draws_reference(const mc_in *x, size_t m, size_t n, uint64_t seed, c
  * product's bits as they are: such a factor is skipped.) */
 static int moves(const mc_in *y, int j) { return y->k_lo[j] != 0 || y->k_hi[j] != 0; }
 
-/* The values of input y at the uniform numbers u[0..b-1] into val (draw()
- * element by element; the log-normal's exp over the block at once). */
-static void draw_block(const mc_in *y, const double *u, double *val)
+/* z[e] = the standard normal quantile a log-normal input reads at u[e]
+ * (draw()'s, the same for every input that shares u: one group). */
+static void quantile_block(const double *u, double *z)
 {
-    const size_t b = MC_BLOCK;
-    double lo = y->lo, c = y->c, hi = y->hi;
-    if (y->dist == D_LOGNORMAL) {
-        double t[MC_BLOCK], s_lo = y->s_lo, s_hi = y->s_hi;
-        for (size_t e = 0; e < b; e++) {
-            double z = norm_q(0.05 + 0.9 * u[e]);
-            t[e] = (z < 0 ? s_lo : s_hi) * z;   /* a select, not a branch: the sign is a coin toss */
-        }
-        exp_block(t, val);
-        for (size_t e = 0; e < b; e++) val[e] = c * val[e];
-    } else if (y->dist == D_UNIFORM || !(hi > lo)) {
-        for (size_t e = 0; e < b; e++) val[e] = lo + u[e] * (hi - lo);
-    } else {   /* triangular: draw()'s two sides, selected (hi - r = hi + (-r) exactly) */
-        double fc = (c - lo) / (hi - lo);
-        for (size_t e = 0; e < b; e++) {
-            int below = u[e] < fc;
-            double q_lo = u[e] * (hi - lo) * (c - lo), q_hi = (1 - u[e]) * (hi - lo) * (hi - c);
-            double r = sqrt(fabs(below ? q_lo : q_hi));   /* q >= 0 (fabs: no errno path) */
-            val[e] = (below ? lo : hi) + (below ? r : -r);
-        }
+    for (size_t e = 0; e < MC_BLOCK; e++) z[e] = norm_q(0.05 + 0.9 * u[e]);
+}
+
+/* The values of the log-normal input y at the quantiles z[0..B-1] of its
+ * uniform numbers into val (draw()'s, the exp over the block at once). */
+static void lognormal_block(const mc_in *y, const double *z, double *val)
+{
+    double t[MC_BLOCK], s_lo = y->s_lo, s_hi = y->s_hi, c = y->c;
+    for (size_t e = 0; e < MC_BLOCK; e++)
+        t[e] = (z[e] < 0 ? s_lo : s_hi) * z[e];   /* a select, not a branch: the sign is a coin toss */
+    exp_block(t, val);
+    for (size_t e = 0; e < MC_BLOCK; e++) val[e] = c * val[e];
+}
+
+/* The values of the triangular input y (lo < hi) at u[0..B-1] into val:
+ * draw()'s two sides, selected (hi - r = hi + (-r) exactly; the sign of
+ * r flipped, |q| by its sign bit cleared: q >= 0), two lanes at a time
+ * where SSE2 is (the same operations, each exactly rounded: sqrt is). */
+static void triangular_block(const mc_in *y, const double *u, double *val)
+{
+    double lo = y->lo, hi = y->hi, w = hi - lo, a = y->c - lo, b = hi - y->c, fc = a / w;
+    size_t e = 0;
+#if defined(__SSE2__)
+    const __m128d vfc = _mm_set1_pd(fc), vw = _mm_set1_pd(w), va = _mm_set1_pd(a), vb = _mm_set1_pd(b),
+                  one = _mm_set1_pd(1), vlo = _mm_set1_pd(lo), vhi = _mm_set1_pd(hi), sign = _mm_set1_pd(-0.0);
+    for (; e + 2 <= MC_BLOCK; e += 2) {
+        __m128d x = _mm_loadu_pd(u + e), below = _mm_cmplt_pd(x, vfc);
+        __m128d q_lo = _mm_mul_pd(_mm_mul_pd(x, vw), va), q_hi = _mm_mul_pd(_mm_mul_pd(_mm_sub_pd(one, x), vw), vb);
+        __m128d q = _mm_or_pd(_mm_and_pd(below, q_lo), _mm_andnot_pd(below, q_hi));
+        __m128d r = _mm_sqrt_pd(_mm_andnot_pd(sign, q));
+        __m128d base = _mm_or_pd(_mm_and_pd(below, vlo), _mm_andnot_pd(below, vhi));
+        _mm_storeu_pd(val + e, _mm_add_pd(base, _mm_xor_pd(r, _mm_andnot_pd(below, sign))));
     }
+#endif
+    for (; e < MC_BLOCK; e++) {
+        int below = u[e] < fc;
+        double q_lo = u[e] * w * a, q_hi = (1 - u[e]) * w * b;
+        double r = sqrt(fabs(below ? q_lo : q_hi));   /* q >= 0 (fabs: no errno path) */
+        val[e] = (below ? lo : hi) + (below ? r : -r);
+    }
+}
+
+/* The values of the uniform input y at u[0..B-1] into val (draw()'s). */
+static void uniform_block(const mc_in *y, const double *u, double *val)
+{
+    double lo = y->lo, hi = y->hi;
+    for (size_t e = 0; e < MC_BLOCK; e++) val[e] = lo + u[e] * (hi - lo);
 }
 
 /* v[e] *= factor(y, j, val[e]) for the block, the same bits: below the
@@ -377,35 +457,74 @@ static void factor_block(const mc_in *y, int j, const double *val, double *v)
     }
 }
 
+/* Where the fast path keeps input i's uniform numbers: the row of its
+ * group's first member, numbered over the members that some input which
+ * moves a figure reads (slot[i], or -1: its words are drawn and dropped);
+ * the number of rows. */
+static size_t slots_of(const mc_in *x, size_t m, int *slot)
+{
+    size_t rows = 0;
+    for (size_t i = 0; i < m; i++) slot[i] = -1;
+    for (size_t i = 0; i < m; i++)
+        if ((moves(&x[i], 0) || moves(&x[i], 1) || moves(&x[i], 2)) && slot[x[i].lead] < 0)
+            slot[x[i].lead] = (int)rows++;
+    return rows;
+}
+
+/* The values of input y over the block at the uniform numbers u into
+ * val; z: the quantiles of u (computed once per block for a group of
+ * log-normal inputs: *z_done). */
+static void values_block(const mc_in *y, const double *u, double *z, int *z_done, double *val)
+{
+    if (y->dist == D_LOGNORMAL) {
+        if (!*z_done) quantile_block(u, z);
+        *z_done = 1;
+        lognormal_block(y, z, val);
+    } else if (y->dist == D_UNIFORM || !(y->hi > y->lo)) uniform_block(y, u, val);
+    else triangular_block(y, u, val);
+}
+
 /* The fast path, the same figures bit for bit, a block of draws at a
  * time: the block's words of the stream first (draw-major, as the
- * reference takes them),
- * then input after input over the block (in the reference's order, so
- * each draw's product is formed in the same order), inputs that move no
- * figure skipped; v[j nb + k] is figure j of draw k, nb = n rounded up to
- * whole blocks (the last block's spare draws are computed and not read). */
+ * reference takes them; those of no input read are dropped), then input
+ * after input over the block (in the reference's order, so each draw's
+ * product is formed in the same order), inputs that move no figure
+ * skipped, the normal quantile of a group's shared number once; v[j nb +
+ * k] is figure j of draw k, nb = n rounded up to whole blocks (the last
+ * block's spare draws are computed and not read). */
 static int draws_fast(const mc_in *x, size_t m, size_t n, uint64_t seed, const double c0[3], double *v)
 {
-    size_t nb = (n + MC_BLOCK - 1) / MC_BLOCK * MC_BLOCK;
-    double *U = calloc((m ? m : 1) * MC_BLOCK, sizeof *U), val[MC_BLOCK];   /* U[i B + e]: input i, draw e */
-    if (!U) return -1;
+    size_t nb = (n + MC_BLOCK - 1) / MC_BLOCK * MC_BLOCK, mm = m ? m : 1;
+    int *slot = malloc(mm * sizeof *slot), *z_done = malloc(mm * sizeof *z_done);
+    double *U = calloc(2 * mm * MC_ROW, sizeof *U), val[MC_BLOCK];   /* U[s MC_ROW + e]: row s, draw e */
+    if (!U || !slot || !z_done) {
+        free(U), free(slot), free(z_done);
+        return -1;
+    }
+    double *Z = U + mm * MC_ROW;   /* the rows' normal quantiles */
+    slots_of(x, m, slot);
     jci_rng r;
     jci_rng_seed(&r, seed);
     for (size_t q = 0; q < 3 * nb; q++) v[q] = 1;
     for (size_t k0 = 0; k0 < nb; k0 += MC_BLOCK) {
         for (size_t e = 0; e < MC_BLOCK && k0 + e < n; e++)
-            for (size_t i = 0; i < m; i++) U[i * MC_BLOCK + e] = jci_rng_unit(&r);
+            for (size_t i = 0; i < m; i++) {
+                uint64_t w = jci_rng_next(&r);   /* the stream advances for every input */
+                if (slot[i] >= 0) U[(size_t)slot[i] * MC_ROW + e] = (double)(w >> 11) * 0x1.0p-53;
+            }
+        for (size_t i = 0; i < m; i++) z_done[i] = 0;
         for (size_t i = 0; i < m; i++) {
             const mc_in *y = &x[i];
             if (!(moves(y, 0) || moves(y, 1) || moves(y, 2))) continue;
-            draw_block(y, U + y->lead * MC_BLOCK, val);
+            size_t row = (size_t)slot[y->lead] * MC_ROW;
+            values_block(y, U + row, Z + row, &z_done[slot[y->lead]], val);
             for (int j = 0; j < 3; j++)
                 if (moves(y, j)) factor_block(y, j, val, v + j * nb + k0);
         }
     }
     for (int j = 0; j < 3; j++)
         for (size_t k = 0; k < n; k++) v[j * nb + k] = c0[j] * v[j * nb + k];
-    free(U);
+    free(U), free(slot), free(z_done);
     return 0;
 }
 
@@ -414,7 +533,7 @@ jc_status jci_montecarlo_percentiles(const jc_job *job, const jc_estimate *e, in
 {
     size_t n = (size_t)job->draws, m = e->n_sensitivity;
     size_t stride = reference ? n : (n + MC_BLOCK - 1) / MC_BLOCK * MC_BLOCK;
-    double *v = malloc(4 * stride * sizeof *v), *u = malloc((m ? m : 1) * sizeof *u);   /* v: 3 figures + scratch */
+    double *v = malloc(6 * stride * sizeof *v), *u = malloc((m ? m : 1) * sizeof *u);   /* v: 3 figures + 3 scratch */
     mc_in *x = malloc((m ? m : 1) * sizeof *x);
     int bad = !v || !u || !x;
     if (!bad) {
@@ -425,7 +544,7 @@ jc_status jci_montecarlo_percentiles(const jc_job *job, const jc_estimate *e, in
         else bad = draws_fast(x, m, n, seed, c0, v);
     }
     if (!bad)
-        for (int j = 0; j < 3; j++) out[j] = pct(v + j * stride, n, v + 3 * stride);
+        for (int j = 0; j < 3; j++) out[j] = pct(v + j * stride, n, v + 3 * stride);   /* 3 n of scratch */
     free(v);
     free(u);
     free(x);
