@@ -11,8 +11,19 @@
 #     off-site = facility kWh x --grid-water, total = their sum;
 #   - unknown is null, never 0: a region without a price or a water
 #     factor gives cost null and water null with the reason; a cloud
-#     instance without a price gets the electricity alone only with
+#     instance without a price (aws:p5e.48xlarge) says why (the price
+#     list checked) and gets the electricity alone only with
 #     --electricity-price, and says so;
+#   - a GCP and an Azure instance (gcp:a2-highgpu-8g in us-central1,
+#     azure:Standard_ND96asr_v4 in eastus): cost = hours x the hwdb's
+#     price in estimate, compare, sweep --sort cost, the statement and the
+#     HTML report, each naming its source; on-site water = IT kWh x the
+#     provider's fleet WUE (providers.yaml), named;
+#   - coverage (tools/check_cost_water.py): every AWS, GCP and Azure
+#     instance of the hwdb has a price or says why not, every region with
+#     an intensity has a water factor or none, and one sweep over all
+#     those regions has a water figure exactly where the hwdb has a factor;
+#     an instance with neither a price nor a reason is listed (exit 1);
 #   - refusals: a malformed --price, --currency without a number (exit 2).
 # The hwdb values are read from hwdb/ here (not copied into the test), so
 # the check is the arithmetic and the plumbing.  One PASS/FAIL line per case.
@@ -120,10 +131,11 @@ else
 fi
 
 # 5. a cloud instance without a price: null, unless --electricity-price asks
-$JC estimate $JOB --host p5.48xlarge --region aws:us-east-1 --json > "$out/p5.json" 2> /dev/null
+$JC estimate $JOB --host p5e.48xlarge --region aws:us-east-1 --json > "$out/p5.json" 2> /dev/null
 check unpriced_instance_null "$out/p5.json" \
-  'c["total"] is None and "aws:p5.48xlarge has no on-demand price" in c["absent"]'
-$JC estimate $JOB --host p5.48xlarge --region aws:us-east-1 --electricity-price 0.1 --json > "$out/p5e.json" 2> /dev/null
+  'c["total"] is None and "aws:p5e.48xlarge has no on-demand price" in c["absent"] and
+   "(not in the us-east-1 list of the Karpenter provider for AWS (2026-01-19))" in c["absent"]'
+$JC estimate $JOB --host p5e.48xlarge --region aws:us-east-1 --electricity-price 0.1 --json > "$out/p5e.json" 2> /dev/null
 check unpriced_instance_electricity_named "$out/p5e.json" \
   'c["basis"] == "electricity" and rng(c["total"], {k: 0.1 * r["energy_facility_kwh"][k] for k in ("low", "central", "high")}) and
    any("electricity alone" in x for x in d["warnings"])'
@@ -188,7 +200,7 @@ sys.path.insert(0, 'tools')
 d = json.load(open('$out/inst.json'))
 print(d['cost']['total']['central'])" 2>/dev/null)
 if [ -n "$top" ] && grep -qF "dominates this range is the $top" "$out/st.md" && grep -q "costs about .* USD" "$out/st.md" &&
-   grep -q "consumes about .* L of water" "$out/st.md" && grep -q "Cost (on-demand): 32.77 USD/instance-hour" "$out/st.md"; then
+   grep -q "consumes about .* L of water" "$out/st.md" && grep -q "Cost (on-demand): 21.96 USD/instance-hour" "$out/st.md"; then
   ok statement_cost_water_driver
 else
   ko statement_cost_water_driver "top '$top'; $(grep -o 'costs about[^[]*' "$out/st.md" | head -n 1)"
@@ -199,6 +211,121 @@ if grep -q '<section id="cost-water">' "$out/r.html" && grep -q 'data-key="cost.
   ok html_section
 else
   ko html_section "no cost-water section or data-keys in the HTML report"
+fi
+
+# 9. a GCP and an Azure instance: the hwdb's price x hours in estimate,
+# compare, sweep --sort cost, the statement and the HTML report, each with
+# its source; on-site water by the provider's fleet WUE
+hwdb_of() {  # hwdb_of KIND ID KEY: a figure of hwdb/hosts.yaml or providers.yaml
+  python3 - "$@" <<'PY'
+import sys, yaml
+kind, ident, key = sys.argv[1:4]
+f, lst = {"host": ("hwdb/hosts.yaml", "hosts"), "provider": ("hwdb/providers.yaml", "providers")}[kind]
+e = [x for x in yaml.safe_load(open(f))[lst] if x["id"] == ident][0]
+for k in key.split("."):
+    e = e[k]
+print(repr(e))
+PY
+}
+if ! python3 -c 'import yaml' 2> /dev/null; then
+  ko gcp_azure_prices "PyYAML is not installed: python3 -c 'import yaml'"
+else
+  for c in "gcp a2-highgpu-8g gcp:us-central1 karpenter-provider-gcp" \
+           "azure Standard_ND96asr_v4 azure:eastus karpenter-provider-azure"; do
+    set -- $c; prov=$1; host=$prov:$2; region=$3; repo=$4
+    price=$(hwdb_of host "$host" price.on_demand.value); wue=$(hwdb_of provider "$prov" wue.value)
+    if $JC estimate $JOB --host "$host" --region "$region" --json > "$out/$prov.json" 2> "$out/$prov.err"; then
+      check "${prov}_instance_price_times_hours" "$out/$prov.json" \
+        'c["basis"] == "on-demand" and c["currency"] == "USD" and c["instances"] == 1 and c["rate"] == '"$price"' and
+         all(near(c["total"][k], '"$price"' * r["wall_hours"][k]) for k in ("low", "central", "high")) and
+         "hwdb/hosts.yaml" in c["source"] and "'"$repo"'" in c["source"] and c["date"] and c["region"] == "'"$region"'" and
+         near(r["cost"]["central"], c["total"]["central"])'
+      check "${prov}_onsite_water_fleet_wue" "$out/$prov.json" \
+        'w["wue_l_per_kwh"] == '"$wue"' and w["wue_source"].startswith("'"$prov"''"'"'s fleet figure: hwdb/providers.yaml") and
+         all(near(w["onsite_l"][k], r["energy_it_kwh"][k] * '"$wue"') for k in ("low", "central", "high"))'
+    else
+      ko "${prov}_instance_price_times_hours" "$(head -n 2 "$out/$prov.err")"
+    fi
+    # compare: each model's cost is its own hours x the price
+    if $JC compare models/resnet50.onnx models/mobilenet_v2.onnx --train --samples 1281167 --epochs 1 --batch 64 \
+         --host "$host" --region "$region" --json > "$out/${prov}_cmp.json" 2> "$out/${prov}_cmp.err" &&
+       python3 -c "
+import json, sys
+m = json.load(open('$out/${prov}_cmp.json'))['models']
+sys.exit(0 if len(m) == 2 and all(x['cost']['rate'] == $price and '$repo' in x['cost']['source'] and
+         all(abs(x['cost']['total'][k] - $price * x['wall_hours'][k]) <= 1e-9 * x['cost']['total'][k]
+             for k in ('low', 'central', 'high')) for x in m) else 1)"; then
+      ok "${prov}_compare_cost"
+    else
+      ko "${prov}_compare_cost" "$(head -n 2 "$out/${prov}_cmp.err")"
+    fi
+    # the statement: the price, its source and the cost the estimate gives
+    $JC statement $JOB --host "$host" --region "$region" > "$out/${prov}_st.md" 2> /dev/null
+    want=$(python3 -c "
+import json
+c = json.load(open('$out/$prov.json'))['cost']
+print('Cost (on-demand): %.4g USD/instance-hour|costs about %.4g USD' % (c['rate'], c['total']['central']))")
+    if grep -qF "${want%%|*}" "$out/${prov}_st.md" && grep -qF "${want#*|}" "$out/${prov}_st.md" &&
+       grep -q "$repo" "$out/${prov}_st.md"; then
+      ok "${prov}_statement_cost"
+    else
+      ko "${prov}_statement_cost" "no '$want' or $repo in the statement"
+    fi
+    # the HTML report: the section, the central cost as data, the source
+    $JC estimate $JOB --host "$host" --region "$region" --html "$out/${prov}.html" > /dev/null 2>&1
+    if python3 -c "
+import json, re, sys
+c = json.load(open('$out/$prov.json'))['cost']
+h = open('$out/${prov}.html').read()
+v = re.search(r'data-key=\"cost.total.central\" data-value=\"([^\"]+)\"', h)
+sys.exit(0 if v and abs(float(v.group(1)) - c['total']['central']) <= 1e-9 * c['total']['central'] and
+         '<section id=\"cost-water\">' in h and '$repo' in h else 1)"; then
+      ok "${prov}_html_cost"
+    else
+      ko "${prov}_html_cost" "no cost-water section with the central cost and the source"
+    fi
+  done
+  # sweep --sort cost over both clouds: each entry = its host's hwdb price x hosts x wall hours
+  if $JC sweep models/resnet50.onnx --train --samples 1281167 --epochs 1 --batch 256 --count 8 --devices a100,h100 \
+       --regions gcp:us-central1,azure:eastus --sort cost --json > "$out/gasw.json" 2> "$out/gasw.err"; then
+    if msg=$(python3 - "$out/gasw.json" 2>&1 <<'PY'
+import json, sys, yaml
+d = json.load(open(sys.argv[1]))
+price = {h["id"]: h["price"]["on_demand"]["value"] for h in yaml.safe_load(open("hwdb/hosts.yaml"))["hosts"]
+         if "on_demand" in h.get("price", {})}
+e = d["entries"]
+assert d["sort"] == "cost" and len(e) >= 3, (d["sort"], len(e))
+c = [x["cost"]["central"] for x in e]
+assert c == sorted(c), c
+for x in e:
+    assert x["region"].split(":")[0] == x["host"].split(":")[0], x
+    p = price[x["host"]] * x["hosts"]
+    assert all(abs(x["cost"][k] - p * x["wall_hours"][k]) <= 1e-9 * x["cost"][k] for k in ("low", "central", "high")), x
+PY
+    ); then ok gcp_azure_sweep_sort_cost; else ko gcp_azure_sweep_sort_cost "$msg"; fi
+  else
+    ko gcp_azure_sweep_sort_cost "$(head -n 2 "$out/gasw.err")"
+  fi
+  # 10. coverage: prices of the three clouds' instances, water of every region with an intensity
+  regions=$(python3 tools/check_cost_water.py --regions hwdb)
+  if $JC sweep --flops 1e18 --device a100 --regions "$regions" --json > "$out/allreg.json" 2> "$out/allreg.err" &&
+     python3 tools/check_cost_water.py --sweep "$out/allreg.json" hwdb > "$out/cov.txt" 2>&1 &&
+     grep -q "^OK prices: [0-9]* of [0-9]* instances (aws [0-9/]*, azure [0-9/]*, gcp [0-9/]*), the rest say why not; water: [0-9]* of [0-9]* regions with an intensity have a water factor, [0-9]* have none (n/a); the sweep agrees$" "$out/cov.txt"; then
+    ok coverage_prices_water
+  else
+    ko coverage_prices_water "$(head -n 3 "$out/cov.txt" "$out/allreg.err" 2> /dev/null)"
+  fi
+  # an instance with neither a price nor a reason is listed
+  mkdir -p "$out/gap/regions"
+  cp hwdb/providers.yaml "$out/gap/"
+  cp hwdb/regions/*.yaml "$out/gap/regions/"
+  grep -v 'price: {absent: ' hwdb/hosts.yaml > "$out/gap/hosts.yaml"
+  python3 tools/check_cost_water.py "$out/gap" > "$out/gap.txt" 2>&1
+  if [ $? = 1 ] && grep -q "^aws:p5e.48xlarge: no on-demand price and no price.absent saying why$" "$out/gap.txt"; then
+    ok coverage_gap_listed
+  else
+    ko coverage_gap_listed "$(head -n 2 "$out/gap.txt")"
+  fi
 fi
 
 # 8. refusals

@@ -147,12 +147,17 @@ def write_yaml(out_dir, rel, inputs, doc):
 # issue 45 (h45c): prices and water, added to the entries they belong to
 # --------------------------------------------------------------------------
 
+PRICE_REPORT = []   # issue45_prices_water's counts, printed at the end
+
+
 def issue45_prices_water(rel, doc):
     """Adds the project's price and water inputs to the document written as
-    `rel`: a cloud instance's `price` (tools/hwdb_input/prices.csv), a
+    `rel`: a cloud instance's `price` (tools/hwdb_input/prices.csv; or
+    why it has none, prices_absent.csv), a
     region's `electricity_price` (prices_electricity.csv), a country's
-    off-site `water_l_per_kwh` (water_grid.csv) and a cloud region's on-site
-    `wue` (the facts' cloud_regions.csv wue_l_per_kwh, AWS regions), each
+    off-site `water_l_per_kwh` (water_grid.csv), a cloud region's on-site
+    `wue` (the facts' cloud_regions.csv wue_l_per_kwh, AWS regions) and a
+    provider's fleet `wue` (water_wue.csv: Google, Microsoft, Amazon), each
     sourced (prices_sources.csv).  Returns the inputs it read for the file's header
     ([] when none applies)."""
     d = os.path.join(TOOLS, "hwdb_input")
@@ -189,7 +194,28 @@ def issue45_prices_water(rel, doc):
                     p[key] = v
             p["region"] = r["region"]
             put(h, "price", p)
-        used = ["tools/hwdb_input/prices.csv", "tools/hwdb_input/prices_sources.csv"]
+        for r in read_csv(os.path.join(d, "prices_absent.csv")):
+            h = by.get(r["host"])
+            if h is None or "price" in h:
+                raise SystemExit("gen_hwdb: prices_absent.csv: %s is %s" % (
+                    r["host"], "priced in prices.csv" if h else "not a cloud instance of hosts.yaml"))
+            s = srcs[r["checked"]]
+            put(h, "price", {"absent": "%s of the %s (%s)" % (r["reason"], s["citation"].split(" (")[0], s["date"] or s["year"])})
+        unpriced = sorted(h["id"] for h in doc["hosts"]
+                          if h.get("kind") == "cloud-instance" and "on_demand" not in h.get("price", {}))
+        PRICE_REPORT.append("prices: %d of %d cloud instances have an on-demand price; %d have none (n/a)%s"
+                            % (sum(1 for h in doc["hosts"] if h.get("kind") == "cloud-instance") - len(unpriced),
+                               sum(1 for h in doc["hosts"] if h.get("kind") == "cloud-instance"), len(unpriced),
+                               ": " + " ".join(unpriced) if unpriced else ""))
+        used = ["tools/hwdb_input/prices.csv", "tools/hwdb_input/prices_absent.csv", "tools/hwdb_input/prices_sources.csv"]
+    elif rel == "providers.yaml":
+        by = {e["id"]: e for e in doc["providers"]}
+        for r in read_csv(os.path.join(d, "water_wue.csv")):
+            v = {"value": fnum(r["l_per_kwh"]), "source": src(r["source"]), "year": int(r["year"])}
+            if r["derived"]:
+                v["derived"] = r["derived"]
+            put(by[r["provider"]], "wue", v)
+        used = ["tools/hwdb_input/water_wue.csv", "tools/hwdb_input/prices_sources.csv"]
     elif rel.startswith("regions/") and "regions" in doc:
         by = {e["code"]: e for e in doc["regions"]}
         for r in read_csv(os.path.join(d, "prices_electricity.csv")):
@@ -2003,6 +2029,8 @@ def main():
     build_providers(data)
     build_hosts(data, epo, cp["devices"])
     print("wrote %d files under %s" % (len(WRITTEN), OUT))
+    for line in PRICE_REPORT:
+        print(line)
 
 
 if __name__ == "__main__":

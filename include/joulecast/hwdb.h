@@ -137,6 +137,7 @@ typedef struct jc_host {
      * and with a 1-year commitment (absent: not published / not known) */
     jc_sourced price_od, price_1y;
     const char *price_region;
+    const char *price_absent; /* why there is no on-demand price, or NULL */
     const char *file;
     int line, col;
 } jc_host;

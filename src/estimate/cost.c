@@ -92,9 +92,11 @@ static int instance_price(jci_builder *b, jc_estimate *e, const jc_host *h, int 
     const char *plan = y1 ? "committed-1y" : "on-demand";
     if (!p->present) {
         if (!elec_asked)
-            e->cost_absent = jci_bld_str(b, "%s has no %s price in the hardware database; give --price P (per "
-                                            "instance-hour), or --electricity-price for the electricity alone",
-                                         h->id, plan);
+            e->cost_absent = jci_bld_str(b, "%s has no %s price in the hardware database%s%s%s; give --price P "
+                                            "(per instance-hour), or --electricity-price for the electricity alone",
+                                         h->id, plan, !y1 && h->price_absent ? " (" : "",
+                                         !y1 && h->price_absent ? h->price_absent : "",
+                                         !y1 && h->price_absent ? ")" : "");
         return 0;
     }
     per_hour(e, p->value, plan, "USD");
