@@ -156,6 +156,45 @@ def measured(row):
     return float(row["time_to_train_min"]) / float(row["scaling_factor"] or 1)
 
 
+# GPT-3 175B as each submission ran it, from its published scripts: the
+# precision of its GEMMs and its layout where the step model's own search
+# would pick another (system-name prefix of the submitter's rows -> args,
+# words).  Google's MaxText on TPU v5p: quantization=int8 (AQT int8
+# training), ici_tensor_parallelism=8 with FSDP over the rest of the slice,
+# remat_policy=full only at v5p-1024 (2048/3072: save_dot_except_logits_ffn1,
+# 4096/8192: minimal, 12288: save_dot_except_logits: the weight GEMMs'
+# outputs kept, no forward recomputed) - mlcommons/training_results_v4.0
+# Google/benchmarks/gpt3/implementations/maxtext/v5p-*.sh and, for v4.1's
+# v5p-4096/8192, AI-Hypercomputer/maxtext MaxText/configs/v5p/gpt3_175b/
+# (gpt3_175b_base.sh, v5p_4096.sh, v5p_8192.sh).  Trillium: MaxText's
+# configs/trillium/gpt3_175b.sh, bf16 (no quantization),
+# ici_fsdp_parallelism=-1 (FSDP over the slice, no tensor parallelism),
+# remat_policy=full.  Intel's Gaudi 2: Megatron-DeepSpeed with tensor 8,
+# pipeline 8, data 16 and --use-fp8-transformer-engine ("MLPerf4.0
+# submissions for GPT3 have been conducted using FP8 precision":
+# training_results_v4.0 Intel-HabanaLabs/benchmarks/gpt3/README.md).
+GPT3_RUNS = (
+    ("Google", "tpu-v5p-1024", ["--precision", "int8", "--tp", "8", "--zero", "3", "--recompute"],
+     "MaxText's script: AQT int8, TP 8 x FSDP, full remat"),
+    ("Google", "tpu-v5p-", ["--precision", "int8", "--tp", "8", "--zero", "3"],
+     "MaxText's script: AQT int8, TP 8 x FSDP, weight GEMM outputs kept"),
+    ("Google", "tpu-trillium-", ["--tp", "1", "--zero", "3", "--recompute"],
+     "MaxText's config: bf16, FSDP over the slice, full remat"),
+    ("Intel-HabanaLabs", "HLS-Gaudi2", ["--runtime", "deepspeed", "--tp", "8", "--pp", "8", "--precision", "fp8"],
+     "Habana's Megatron-DeepSpeed: FP8 (Transformer Engine), TP 8 x PP 8"),
+)
+
+
+def gpt3_run(row):
+    """(args, words) of the GPT-3 row's submission where GPT3_RUNS names
+    it (the first match), else ([], None)."""
+    if row["benchmark"] == "gpt3":
+        for sub, prefix, args, words in GPT3_RUNS:
+            if row["submitter"] == sub and row["system_name"].startswith(prefix):
+                return list(args), words
+    return [], None
+
+
 def stack(row, dev):
     """The runtime profile of the row's software stack (its framework
     column): (args, words).  NVIDIA's GPT-3 implementation is NeMo /
@@ -192,8 +231,10 @@ def recipe(row):
         return None, "what the run trained is not logged (samples_or_epoch_at_stop)"
     common = ["--device", dev, "--count", row["total_accelerators"], "--batch", row["global_batch_size"],
               "--pue", "1", "--ci", "400"] + host_args(row)
-    if b != "llama2_70b_lora":   # tools/mlperf_lora.py names its own stacks
+    run_args = gpt3_run(row)[0]
+    if b != "llama2_70b_lora" and "--runtime" not in run_args:   # tools/mlperf_lora.py names its own stacks
         common += stack(row, dev)[0]
+    common += run_args
     if b == "gpt3":
         return ["estimate", "--train", "--params", GPT3["params"], "--layers", GPT3["layers"],
                 "--hidden", GPT3["hidden"], "--heads", GPT3["heads"], "--seq", row["max_sequence_length"],
@@ -270,7 +311,8 @@ def base(row):
         return lora.minutes(row, js) + (lora.describe(row, js),), None
     w = js["results"]["wall_hours"]
     u = (js["results"].get("implied_utilization") or {}).get("central")
-    return (60 * w["low"], 60 * w["central"], 60 * w["high"], "" if u is None else "MFU x goodput %.2f" % u), None
+    note = "; ".join(x for x in ("" if u is None else "MFU x goodput %.2f" % u, gpt3_run(row)[1]) if x)
+    return (60 * w["low"], 60 * w["central"], 60 * w["high"], note), None
 
 
 def warm(rows, jobs=2):
@@ -417,7 +459,10 @@ def main():
         print(line)
     how = ("a joulecast training request for what the run trained (`samples_or_epoch_at_stop`: tokens for "
            "GPT-3 175B through the training step model `--params 175e9 --layers 96 --hidden 12288 --heads 96 "
-           "--seq S --batch B --tokens T`; samples of BERT-large, `models/bert_large.onnx` at %d tokens per "
+           "--seq S --batch B --tokens T`, each at the precision and layout its submission's published scripts name where "
+           "the step model's search would pick another (Google's MaxText on TPU v5p: AQT int8 GEMMs, tensor parallel 8 "
+           "with FSDP, full recomputation only at v5p-1024; Trillium: bf16, FSDP over the slice, full recomputation; "
+           "Intel's Gaudi 2: Megatron-DeepSpeed, FP8, tensor 8 x pipeline 8; GPT3_RUNS); samples of BERT-large, `models/bert_large.onnx` at %d tokens per "
            "sample, the unpadded mean of its Wikipedia set (Krell et al. 2021); epochs of ResNet-50 over "
            "1,281,167 images, `models/resnet50.onnx`; samples of Llama 2 70B LoRA fine-tuning, `--hf-config "
            "tests/serving/configs/llama-2-70b.json --finetune lora --lora-rank 16 --lora-targets "

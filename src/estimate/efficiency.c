@@ -32,9 +32,9 @@ static const struct { const char *name; jci_runtime r; } RT_ALIASES[] = {
 };
 #define RT_ALIASES_N (sizeof RT_ALIASES / sizeof RT_ALIASES[0])
 
-static const jci_rt_train RT_TRAIN_DEFAULT = {"train_step_eta", NULL, 0, RT_MP_ANY};
+static const jci_rt_train RT_TRAIN_DEFAULT = {"train_step_eta", NULL, RT_LOWP_NONE, RT_MP_ANY};
 static const struct { jci_runtime r; jci_rt_train t; } RT_TRAINS[] = {
-#define RT_STEP(e, eta, ov, fp8, mp) {JCI_RUNTIME_##e, {eta, ov, fp8, mp}},
+#define RT_STEP(e, eta, ov, lowp, mp) {JCI_RUNTIME_##e, {eta, ov, lowp, mp}},
 #include "estimate/runtimes.def"
 };
 

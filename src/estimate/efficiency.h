@@ -65,6 +65,12 @@ enum {
 };
 /* The layouts a training stack runs (runtimes.def RT_STEP). */
 enum { RT_MP_ZERO = 0, RT_MP_ANY = 1, RT_MP_MEGATRON = 2 };
+/* The 8-bit GEMMs a training stack runs (runtimes.def RT_STEP): none (the
+ * run's precision for every kernel), FP8 by default where the device has
+ * an FP8 peak (Transformer Engine), or the 8-bit type --precision names
+ * (fp8 or int8: quantised training, e.g. MaxText's AQT int8); in both the
+ * attention, the norms and the LM head stay at the 16-bit peak. */
+enum { RT_LOWP_NONE = 0, RT_LOWP_FP8 = 1, RT_LOWP_ASKED = 2 };
 
 /* The profile's name, the software it models ("pytorch", "torch-compile",
  * ...); NULL for an unknown value. */
@@ -100,7 +106,7 @@ const char *jci_runtime_aliases(char *buf, size_t cap);
 typedef struct jci_rt_train {
     const char *step_eta;     /* constant id: compute share of the kernel model's speed */
     const char *overlap;      /* constant id: TP/PP collectives hidden behind GEMMs; NULL: none */
-    int fp8;                  /* GEMMs at the FP8 peak where the device has one */
+    int lowp;                 /* RT_LOWP_*: the 8-bit GEMMs it runs */
     int model_parallel;       /* RT_MP_*: the layouts it runs */
 } jci_rt_train;
 /* The training attributes of profile r (static; never NULL). */

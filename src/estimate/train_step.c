@@ -718,6 +718,45 @@ static jc_status resolve_fabric(est *s, tstate *t)
     return JC_OK;
 }
 
+/* The stack's 8-bit GEMMs (runtimes.def RT_STEP lowp): FP8 by default
+ * where the device has an FP8 peak (RT_LOWP_FP8), or the 8-bit type
+ * --precision names (RT_LOWP_ASKED: fp8 or int8, quantised training); the
+ * GEMMs at that peak (the utilisation and MFU are of it, as with
+ * --precision alone), attention, norms and the LM head at the BF16 peak.
+ * Sets t->fp8, gemm_peak, hp_peak and s->peak; returns the words of the
+ * assumption train.stack. */
+static const char *lowp_gemms(est *s, tstate *t, int lowp)
+{
+    const jc_job *j = s->b.job;
+    int asked = j->precision && (s->prec == JC_PREC_FP8 || s->prec == JC_PREC_INT8);
+    if (lowp == RT_LOWP_ASKED && !asked)
+        return "the run's precision for every kernel (--precision fp8 or int8: 8-bit GEMMs)";
+    if (lowp == RT_LOWP_FP8 && j->precision && s->prec != JC_PREC_FP8)
+        return "--precision: FP8 off";
+    jc_precision p = lowp == RT_LOWP_FP8 ? JC_PREC_FP8 : s->prec;
+    const char *name = p == JC_PREC_INT8 ? "int8" : "FP8";
+    bool acc32;
+    const jc_sourced *p8 = jci_device_peak(s->dev, p, &acc32);
+    const jc_sourced *p16 = jci_device_peak(s->dev, JC_PREC_BF16, &acc32);
+    if (!(p8->present && p16->present && p8->value > 0 && p16->value > 0))
+        return jci_bld_str(&s->b, "no %s on %s (no %s or bf16 peak in the hwdb): the run's precision", name,
+                           s->dev->id, jc_precision_name(p));
+    t->fp8 = 1;
+    t->gemm_peak = jci_bld_assume(&s->b, p == JC_PREC_INT8 ? "train.int8_peak" : "train.fp8_peak",
+                                  jci_bld_str(&s->b, "dense peak of the stack's %s GEMMs", name), R1(p8->value),
+                                  p == JC_PREC_INT8 ? "TOP/s" : "TFLOP/s", JC_ORIGIN_HWDB,
+                                  jci_bld_cite(&s->b, p8)).central * 1e12;
+    t->hp_peak = p16->value * 1e12;
+    s->peak = t->gemm_peak;
+    if (lowp == RT_LOWP_FP8)
+        return "FP8 GEMMs (the device's FP8 peak; the utilisation and MFU are of that peak), attention, norms "
+               "and the LM head in BF16, FP32 master weights, a scaling cast per GEMM input (Transformer "
+               "Engine); --precision bf16 turns FP8 off";
+    return jci_bld_str(&s->b, "%s GEMMs as --precision asks (quantised training: the device's %s peak; the "
+                       "utilisation and MFU are of that peak), attention, norms and the LM head in BF16, a scaling "
+                       "cast per GEMM input", name, name);
+}
+
 /* The training stack (the runtime profile's RT_STEP row, runtimes.def):
  * the step's compute share, the collectives it overlaps with the GEMMs,
  * FP8 GEMMs where it runs them (the device's FP8 peak, the rest at the
@@ -737,31 +776,9 @@ static jc_status resolve_stack(est *s, tstate *t)
         return st;
     t->model_parallel = rt->model_parallel;
     t->gemm_peak = t->hp_peak = s->peak;
-    const char *fp8_why = "the run's precision for every kernel";
-    if (rt->fp8) {
-        bool acc32;
-        const jc_sourced *p8 = jci_device_peak(s->dev, JC_PREC_FP8, &acc32);
-        const jc_sourced *p16 = jci_device_peak(s->dev, JC_PREC_BF16, &acc32);
-        int want = !j->precision || s->prec == JC_PREC_FP8;
-        if (want && p8->present && p16->present && p8->value > 0 && p16->value > 0) {
-            t->fp8 = 1;
-            t->gemm_peak = jci_bld_assume(&s->b, "train.fp8_peak", "dense peak of the stack's FP8 GEMMs",
-                                          R1(p8->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, p8)).central * 1e12;
-            t->hp_peak = p16->value * 1e12;
-            /* the utilisation (and the time and power energy.c derives
-             * from it) is of the FP8 dense peak, as with --precision fp8 */
-            s->peak = t->gemm_peak;
-            fp8_why = "FP8 GEMMs (the device's FP8 peak; the utilisation and MFU are of that peak), attention, norms "
-                      "and the LM head in BF16, FP32 master weights, a scaling cast per GEMM input (Transformer "
-                      "Engine); --precision bf16 turns FP8 off";
-        } else if (want) {
-            fp8_why = jci_bld_str(&s->b, "no FP8 on %s (no fp8 or bf16 peak in the hwdb): the run's precision", s->dev->id);
-        } else {
-            fp8_why = "--precision: FP8 off";
-        }
-    }
+    const char *lowp_why = rt->lowp == RT_LOWP_NONE ? "the run's precision for every kernel" : lowp_gemms(s, t, rt->lowp);
     jci_bld_assume(&s->b, "train.stack", jci_bld_str(&s->b, "training stack: %s; %s; collectives %s; %s",
-                   jci_runtime_name(s->eff.runtime), fp8_why,
+                   jci_runtime_name(s->eff.runtime), lowp_why,
                    rt->overlap ? "overlapped with the GEMMs (comm_overlap)" : "in line with the kernels",
                    rt->model_parallel == RT_MP_ZERO ? "ZeRO data parallel alone (stages 1-3) unless --tp / --pp"
                    : rt->model_parallel == RT_MP_MEGATRON ? "tensor and pipeline parallel with the distributed "

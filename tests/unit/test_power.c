@@ -458,9 +458,11 @@ static void test_runtime_profiles(void)
     CHECK(jci_runtime_fits(JCI_RUNTIME_JAX_XLA, JC_DEVICE_TPU, 1) && !jci_runtime_fits(JCI_RUNTIME_CNN_TUNED, JC_DEVICE_TPU, 1));
     CHECK(!jci_runtime_fits(JCI_RUNTIME_DEEPSPEED, JC_DEVICE_CPU, 1));
     const jci_rt_train *mt = jci_runtime_train(JCI_RUNTIME_MEGATRON), *pt = jci_runtime_train(JCI_RUNTIME_EAGER);
-    CHECK(mt->fp8 && mt->overlap && mt->model_parallel == RT_MP_MEGATRON);
-    CHECK(!pt->fp8 && !pt->overlap && pt->model_parallel == RT_MP_ANY && !strcmp(pt->step_eta, "train_step_eta"));
+    CHECK(mt->lowp == RT_LOWP_FP8 && mt->overlap && mt->model_parallel == RT_MP_MEGATRON);
+    CHECK(pt->lowp == RT_LOWP_NONE && !pt->overlap && pt->model_parallel == RT_MP_ANY && !strcmp(pt->step_eta, "train_step_eta"));
     CHECK(jci_runtime_train(JCI_RUNTIME_DEEPSPEED)->model_parallel == RT_MP_ZERO);
+    CHECK(jci_runtime_train(JCI_RUNTIME_JAX_XLA)->lowp == RT_LOWP_ASKED &&
+          jci_runtime_train(JCI_RUNTIME_DEEPSPEED)->lowp == RT_LOWP_ASKED);
     /* cnn-tuned: its own tensor-core efficiency at 16 bits, the frameworks'
      * at FP32 */
     jci_eff_model ct16, ct32;

@@ -501,6 +501,49 @@ static void test_device_batch(void)
     jc_prepared_free(p);
 }
 
+/* The assumption `key` of an estimate, NULL when it is not there. */
+static const jc_assumption *assumed(const jc_estimate *e, const char *key)
+{
+    for (size_t i = 0; i < e->n_assumptions; i++)
+        if (!strcmp(e->assumptions[i].key, key)) return &e->assumptions[i];
+    return NULL;
+}
+
+/* Quantised training (runtimes.def RT_LOWP_ASKED): the JAX/XLA stack at
+ * --precision int8 (MaxText's AQT) runs the GEMMs at the device's int8
+ * peak (TPU v5p: 918 TOP/s, twice its 459 bf16 TFLOP/s) and the attention
+ * core at the bf16 peak: the attention part is the bf16 run's, the GEMMs
+ * take about half the time; the assumption train.int8_peak names the
+ * peak.  Without --precision the stack runs every kernel in bf16 (no
+ * 8-bit peak recorded). */
+static void test_quantised_gemms(void)
+{
+    jc_estimate *e[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        jc_job j;
+        dense_job(&j, 2048 * 10);
+        j.device = "google-tpu-v5p";
+        j.runtime = "jax-xla";
+        j.precision = k ? "int8" : NULL;
+        e[k] = check_estimate(&j, NULL, db);
+    }
+    if (e[0] && e[1] && e[0]->train_step && e[1]->train_step) {
+        const jc_train_step *b = e[0]->train_step, *q = e[1]->train_step;
+        CHECK(part(b, "attention") > 0);
+        CHECK_NEAR(part(q, "attention"), part(b, "attention"), 1e-12 * part(b, "attention"));
+        double r = part(q, "gemm") / part(b, "gemm");
+        CHECK(r > 0.45 && r < 0.6);
+        const jc_assumption *a = assumed(e[1], "train.int8_peak");
+        CHECK(a != NULL);
+        if (a) CHECK_NEAR(a->value.central, 918, 0);
+        CHECK(assumed(e[0], "train.int8_peak") == NULL);
+        const jc_assumption *s = assumed(e[1], "train.stack");
+        CHECK(s && strstr(s->label, "int8 GEMMs as --precision asks") != NULL);
+    }
+    jc_estimate_free(e[0]);
+    jc_estimate_free(e[1]);
+}
+
 int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
@@ -515,6 +558,7 @@ int main(void)
     RUN(test_finetune_refusals);
     RUN(test_eval_checkpoint_step);
     RUN(test_device_batch);
+    RUN(test_quantised_gemms);
     jc_hwdb_free(db);
     return check_summary();
 }
