@@ -199,6 +199,29 @@ class TinyCNN(nn.Module):
         return self.fc(torch.flatten(x, 1))
 
 
+class RetinaNetMLPerf(nn.Module):
+    """The MLPerf Inference RetinaNet network (retinanet_resnext50_32x4d_fpn:
+    a ResNeXt-50 32x4d backbone, an FPN on its last three stages plus P6/P7,
+    torchvision's RetinaNet heads with 9 anchors, 264 OpenImages classes, an
+    800 x 800 input): backbone, FPN and heads only, the box decoding and
+    non-maximum suppression left out (they run on the host in the MLPerf
+    reference and are a negligible share of the work)."""
+
+    def __init__(self, classes=264, anchors=9):
+        super().__init__()
+        from torchvision.models.detection.backbone_utils import _resnet_fpn_extractor
+        from torchvision.models.detection.retinanet import RetinaNetHead
+        from torchvision.ops.feature_pyramid_network import LastLevelP6P7
+        body = torchvision.models.resnext50_32x4d(weights=None)
+        self.backbone = _resnet_fpn_extractor(body, 5, returned_layers=[2, 3, 4],
+                                              extra_blocks=LastLevelP6P7(256, 256))
+        self.head = RetinaNetHead(256, anchors, classes)
+
+    def forward(self, x):
+        feats = list(self.backbone(x).values())
+        return self.head.classification_head(feats), self.head.regression_head(feats)
+
+
 # --------------------------------------------------------------------------
 # Model table
 # --------------------------------------------------------------------------
@@ -239,6 +262,13 @@ MODELS = {
         input_names=["input_ids"], output_names=["last_hidden_state", "pooler_output"],
         dynamic_axes={"input_ids": SEQ_AXES, "last_hidden_state": SEQ_AXES,
                       "pooler_output": {0: "batch"}},
+        external=True),
+    # the MLPerf Inference RetinaNet network (800 x 800), for the CPU set
+    # (tools/accuracy_cpu.py)
+    "retinanet": dict(
+        ctor=RetinaNetMLPerf, inputs=lambda: (torch.randn(1, 3, 800, 800),),
+        input_names=["input"], output_names=["cls_logits", "bbox_regression"],
+        dynamic_axes={"input": {0: "batch"}, "cls_logits": {0: "batch"}, "bbox_regression": {0: "batch"}},
         external=True),
     "gpt2_small": dict(
         ctor=GPT2Small, inputs=_ids(50257, 1024),

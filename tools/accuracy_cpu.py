@@ -11,13 +11,14 @@ Rows:
     the torchvision graphs by tools/accuracy_timm.py's rule;
   - the CPU-only closed-division results of MLPerf Inference v3.1 and v4.0
     (../shared/data/calibration/mlperf-inference-cpu-closed-v3.1-v4.0.csv):
-    ResNet-50 (models/resnet50.onnx) and BERT (bert-99: models/bert_large.onnx
-    at sequence 384) scored; GPT-J is listed apart with a count: its config
+    ResNet-50 (models/resnet50.onnx), BERT (bert-99: models/bert_large.onnx
+    at sequence 384) and RetinaNet (models/retinanet.onnx, the MLPerf
+    ResNeXt-50 FPN network at 800 x 800) scored; GPT-J is listed apart with a count: its config
     reads (tests/serving/configs/gpt-j-6b.json, the published architecture)
     but the serving path that runs a config (--hf-config --generate) takes
     accelerators only (a CPU has no device memory in the database and no CPU
     serving profile: `estimate --generate` refuses it); the other benchmarks
-    (RetinaNet, RNN-T, 3D-UNet, DLRM, SDXL) are listed as not modelled with
+    (RNN-T, 3D-UNet, DLRM, SDXL) are listed as not modelled with
     a count, as are
     rows whose software has no profile (TFLite, NCNN, KILT, TensorFlow on
     Apple's Metal GPU plug-in) or whose CPU the database lacks.
@@ -73,7 +74,8 @@ CPUS = [("platinum 8592+", "intel-xeon-platinum-8592plus"), ("platinum 8480+", "
         ("epyc 7r32", "amd-epyc-7r32"), ("apple m1 pro", "apple-m1-pro"),
         # a 2-core Neoverse N1 VM: AWS's Graviton2 (the N1 in AWS's 2-vCPU instances)
         ("neoverse-n1", "aws-graviton2")]
-MODELS = {"resnet50": ("models/resnet50.onnx", []), "bert-99": ("models/bert_large.onnx", ["--dim", "sequence=384"])}
+MODELS = {"resnet50": ("models/resnet50.onnx", []), "bert-99": ("models/bert_large.onnx", ["--dim", "sequence=384"]),
+          "retinanet": ("models/retinanet.onnx", [])}
 # GPT-J's rows: the config reads, the CPU has no serving path (listed apart)
 GPTJ_REASON = ("GPT-J not scored: the serving path that runs its config takes accelerators, not CPUs "
                "(tests/serving/configs/gpt-j-6b.json, --hf-config --generate)")
@@ -235,7 +237,7 @@ def main():
             {r["cpu"] for r in scored if r["runtime"] == rt}) if "loco" in f else
             "one CPU, so in-sample (no fold)") for rt, f in sorted(per_rt.items())) + ".", ""]
     ac.write_set("cpu", "CPU inference (timm torch.compile on two CPUs; MLPerf Inference v3.1/v4.0 CPU-only "
-                 "closed: ResNet-50, BERT)", "samples/s",
+                 "closed: ResNet-50, BERT, RetinaNet)", "samples/s",
                  "`joulecast estimate` with the row's --runtime profile (recipe in tools/accuracy_cpu.py's comment: "
                  "all physical cores; MLPerf Offline/Server batch 32 per socket, SingleStream 1, MultiStream 8, "
                  "since threads and batch are not recorded; Intel's PyTorch rows as ipex int8, the reference "
