@@ -4,7 +4,7 @@ matrix efficiency cpu_<r>_eta_matrix and the per-kernel call cost
 cpu_<r>_call_s in hwdb/energy-model.yaml; runtimes.def's CPU rows, issue
 42 item 5) to measured CPU inference: the CPU rows of tools/accuracy_cpu.py
 (timm's fp32 torch.compile batch-1 runs on two CPUs and the CPU-only
-closed-division MLPerf Inference v3.1/v4.0 results of ResNet-50 and BERT).
+closed-division MLPerf Inference v3.1/v4.0 results of ResNet-50, BERT and RetinaNet).
 
 Every row is predicted by the joulecast CLI (tools/accuracy_cpu.py's
 recipe) on a grid of its profile's matrix efficiency (ETA_GRID, at the
@@ -188,7 +188,7 @@ def main():
             else:
                 why = ("fitted to the %d %s rows of tools/accuracy_cpu.py (%s; the CPU-only closed-division MLPerf "
                        "Inference v3.1/v4.0 results, the calibration set's mlperf-inference-cpu-closed-v3.1-v4.0.csv, "
-                       "ResNet-50 and BERT, all cores and the recipe's batch) by tools/fit_cpu.py: with its "
+                       "ResNet-50, BERT and RetinaNet, all cores and the recipe's batch) by tools/fit_cpu.py: with its "
                        "call cost the value minimising the mean |ln(predicted / measured)|; cross-validated "
                        "leave-one-CPU-out in docs/accuracy/cpu.md" % (n, rt, ", ".join(cpus)))
                 if e >= BOUNDS["eta"][1] or c <= BOUNDS["call"][0]:
