@@ -14,8 +14,9 @@ grid points) and once more at the middle eta with the call cost CALL_SLICE
 A fit interpolates that grid and minimises the mean |ln(predicted /
 measured)| over the rows it is given, per profile (a coarse grid search
 refined by a pattern search inside the bounds).  The grid is cached per
-row in build/fit/cpu-grid.json while the binary predicts the row's first
-point the same.
+row in build/fit/cpu-grid.json (JC_FIT_CPU_CACHE overrides the path) while
+the recipe is the same and the binary predicts the row's first point the
+same (one run per cached row checks it).
 
 torch.compile's constants are the shared cpu_kernel_eta_matrix and
 cpu_kernel_call_s, which tools/fit_timm.py writes (its CPU stage); this
@@ -51,7 +52,7 @@ CONSTS = {
 WRITES = ["onnxruntime", "ipex", "tensorflow"]
 # uncalibrated profiles: their constants are ONNX Runtime's fit (a prior)
 PRIOR_OF = {"openvino": "onnxruntime", "llama.cpp": "onnxruntime"}
-CACHE = os.path.join(ac.ROOT, "build", "fit", "cpu-grid.json")
+CACHE = os.environ.get("JC_FIT_CPU_CACHE") or os.path.join(ac.ROOT, "build", "fit", "cpu-grid.json")
 CACHE_FORMAT = "cpu-grid per row 1"
 
 
@@ -84,6 +85,13 @@ def grid_row(recipe, row):
     return {"t": ts, "slope": (t2 - ts[1]) / (CALL_SLICE - CALL_BASE)}
 
 
+def _same_first_point(recipe, row, g):
+    """Whether the row's prediction at the grid's first point is the cached one."""
+    eta_id, call_id = CONSTS[row["runtime"]]
+    t0 = _predict_s(recipe, row, {eta_id: ETA_GRID[0], call_id: CALL_BASE})
+    return t0 is not None and abs(t0 / g["t"][0] - 1) <= 1e-9
+
+
 def grid(rows, recipe, jobs=2):
     """Each row's grid, by id (cached in CACHE)."""
     try:
@@ -97,6 +105,12 @@ def grid(rows, recipe, jobs=2):
     todo = [r for r in rows if (cache.get(r["id"]) or {}).get("spec") != spec + json.dumps(recipe(r))
             or not cache[r["id"]].get("g")]
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+        # a cached row is kept while this binary and hwdb predict its first
+        # grid point the same (the recipe alone does not say the model moved)
+        kept = [r for r in rows if r not in todo]
+        for r, same in zip(kept, ex.map(lambda r: _same_first_point(recipe, r, cache[r["id"]]["g"]), kept)):
+            if not same:
+                todo.append(r)
         for r, g in zip(todo, ex.map(lambda r: grid_row(recipe, r), todo)):
             cache[r["id"]] = {"spec": spec + json.dumps(recipe(r)), "g": g}
     os.makedirs(os.path.dirname(CACHE), exist_ok=True)
