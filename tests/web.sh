@@ -11,7 +11,9 @@
 #     each page JSON must equal the CLI's output for the page's command
 #     line, every figure and string (tests/web_check.py json); issue 45's
 #     cost and water controls (price, electricity price, currency, WUE,
-#     grid water) in a case of their own;
+#     grid water) in a case of their own, and a GCP and an Azure instance
+#     priced by the hwdb (cost-gcp, cost-azure: the cost, its source and the
+#     fleet WUE equal the CLI's);
 #   - the Monte Carlo percentiles (issue 45 item 2): the README's
 #     ResNet-50 training job with --draws 2000 --seed 11 gives the same
 #     p5/p50/p95 in the page, the CLI and the Python binding
@@ -92,6 +94,8 @@ serving hf-config=configs/llama-3.1-8b.json&requests=100000&prompt-tokens=500&ou
 compare model=models/resnet50.onnx&model=models/mobilenet_v2.onnx&device=a100&region=FR&batch=32&requests=10000 model=models/resnet50.onnx model=models/mobilenet_v2.onnx device=a100 batch=32
 compare-devices model=models/bert_base.onnx&devices=a100,l4&region=DE&batch=8&requests=1000&dim=sequence=128 model=models/bert_base.onnx devices=a100,l4 region=DE dim=sequence=128
 cost-water model=models/resnet50.onnx&device=a100&region=US-PA&batch=8&requests=1000&electricity-price=0.2&currency=EUR&wue=0.5&grid-water=1.5 model=models/resnet50.onnx device=a100 region=US-PA batch=8 requests=1000 electricity-price=0.2 currency=EUR wue=0.5 grid-water=1.5
+cost-gcp model=models/resnet50.onnx&host=a2-highgpu-8g&region=gcp:us-central1&batch=8&requests=1000 model=models/resnet50.onnx host=a2-highgpu-8g region=gcp:us-central1 batch=8 requests=1000
+cost-azure model=models/resnet50.onnx&host=Standard_ND96asr_v4&region=azure:eastus&batch=8&requests=1000 model=models/resnet50.onnx host=Standard_ND96asr_v4 region=azure:eastus batch=8 requests=1000
 CASES_END
 
 # every page, loaded by one browser in real time (tests/web_cdp.py dump:

@@ -261,6 +261,27 @@ class SameAsCli(InWork):
                                   currency="EUR", train={"samples": 1281167, "epochs": 1, "batch": 256})
         self.assertEqual((mine["cost"]["currency"], mine["cost"]["source"]), ("EUR", "--price"))
 
+    def test_estimate_cost_gcp_azure_equals_cli(self):
+        # issue 45: a GCP and an Azure instance priced by the hwdb (us-central1,
+        # eastus): cost = hours x the instance's price, its source named, the
+        # on-site water by the provider's fleet WUE; the CLI's JSON exactly
+        for host, region, repo, prov in (("a2-highgpu-8g", "gcp:us-central1", "karpenter-provider-gcp", "gcp"),
+                                         ("Standard_ND96asr_v4", "azure:eastus", "karpenter-provider-azure", "azure")):
+            got = joulecast.estimate("models/resnet50.onnx", host=host, region=region,
+                                     train={"samples": 1281167, "epochs": 1, "batch": 256})
+            want = cli_json("estimate", "models/resnet50.onnx", "--train", "--samples", "1281167", "--epochs", "1",
+                            "--batch", "256", "--host", host, "--region", region, "--json")
+            self.assertEqual(got, want)
+            r, c, w = got["results"], got["cost"], got["water"]
+            self.assertEqual((c["basis"], c["currency"], c["instances"], c["region"]), ("on-demand", "USD", 1, region))
+            self.assertIn(repo, c["source"])
+            self.assertGreater(c["rate"], 1)
+            for k in ("low", "central", "high"):
+                self.assertAlmostEqual(c["total"][k], c["rate"] * r["wall_hours"][k], delta=1e-9 * c["total"][k])
+                self.assertAlmostEqual(w["onsite_l"][k], w["wue_l_per_kwh"] * r["energy_it_kwh"][k],
+                                       delta=1e-9 * w["onsite_l"][k])
+            self.assertTrue(w["wue_source"].startswith(prov + "'s fleet figure"), w["wue_source"])
+
     def test_estimate_infer_equals_cli(self):
         got = joulecast.estimate(model="models/bert_base.onnx", dims={"sequence": 128},
                                  device="a100", region="FR",
