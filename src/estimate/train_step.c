@@ -95,6 +95,7 @@ typedef struct tstate {
     tlay mem_choice;             /* the memory's first choice, when a --batch it does not divide moved it */
     int batch_moved;
     jci_ft ft;                   /* fine-tuning: what trains, what stays frozen */
+    double cap_t, cap_tc;        /* central: capped classes' device time, and x their clock ratio */
 } tstate;
 
 /* --params alone (no --layers): the step model on a derived dense shape,
@@ -347,9 +348,10 @@ static double allreduce_s(const tstate *t, double n, double bytes, double stride
     return jci_allreduce_ring_s(n, bytes, bw, 0);
 }
 
-/* One micro-batch through the layers of one device: parts[] += seconds;
- * returns the model FLOPs (forward x (1 + beta)) it does. */
-static double micro_batch(const est *s, const tstate *t, const tlay *y, double S, int sc, double *parts)
+/* One micro-batch through the layers of one device: parts[] += seconds,
+ * hw[P_GEMM] and hw[P_ATTN] += the FLOPs those kernels run (recompute
+ * included); returns the model FLOPs (forward x (1 + beta)) it does. */
+static double micro_batch(const est *s, const tstate *t, const tlay *y, double S, int sc, double *parts, double *hw)
 {
     const tshape *h = &t->sh;
     jci_eff_device dv = {t->gemm_peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
@@ -449,7 +451,38 @@ static double micro_batch(const est *s, const tstate *t, const tlay *y, double S
     dev_params(h, y, &pd, &pe);
     parts[P_DEQUANT] += jci_ft_dequant_s(s, &t->ft, pd + pe, Ls * (4 + (h->gated ? 3 : 2)), bw, sc);
     double beta = s->frozen_base ? s->beta / 2 : s->beta;
+    /* the FLOPs the GEMM and attention kernels run (gemm_fb: the forward
+     * (1 + recompute) times, the activation and the weight gradients; the
+     * attention core as timed above), for the clocks a power cap leaves */
+    hw[P_GEMM] += (fwd - att_f) * (2 + s->rc + (s->frozen_base ? 0 : 1));
+    hw[P_ATTN] += att_f * (1 + s->rc + 2.5);
     return (fwd - att_f) * (1 + beta) + att_f * (1 + s->beta) + ad_flops;
+}
+
+/* The clocks a power limit leaves (power.h, the rule timing.c applies to
+ * a graph's compute-bound kernels): the GEMM class and the attention core
+ * each run at r = jci_power_cap_clock at their utilisation of their peak
+ * (the FLOPs hw[] they run over their time at the step's speed), so take
+ * 1 / r as long (drawing the limit meanwhile: energy.c's power at the
+ * utilisation is capped there); their operand traffic is not counted (the
+ * step model times them by compute).  r = 1 without a limit below the
+ * power the die draws at its boost clock.  The central scenario sums the
+ * time-weighted ratio (w micro-batches of the stage) for power.cap_clock. */
+static void cap_clocks(const est *s, tstate *t, double *one, const double *hw, double w, int sc)
+{
+    if (!(s->pw_on || s->pw_clk)) return;
+    static const int cls[2] = {P_GEMM, P_ATTN};
+    for (int k = 0; k < 2; k++) {
+        int c = cls[k];
+        double peak = c == P_GEMM ? t->gemm_peak : t->hp_peak;
+        if (!(one[c] > 0) || !(hw[c] > 0) || !(peak > 0)) continue;
+        double r = jci_power_cap_clock(&s->pw, hw[c] / (one[c] * peak), 0, sc);
+        one[c] /= r;
+        if (sc == SC_CENTRAL) {
+            t->cap_t += one[c] * w;
+            t->cap_tc += one[c] * r * w;
+        }
+    }
 }
 
 /* One optimizer step of stage g on one device, scenario sc: t->st[g]
@@ -461,8 +494,8 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     const tshape *h = &t->sh;
     double *p = st->parts[sc];
     memset(p, 0, sizeof st->parts[sc]);
-    double one[P_N] = {0};
-    double mf = micro_batch(s, t, y, st->S, sc, one);
+    double one[P_N] = {0}, hw[P_N] = {0};
+    double mf = micro_batch(s, t, y, st->S, sc, one, hw);
     if (t->teacher > 0) {
         jci_eff_device dv = {s->peak, s->vpeak, s->bw, s->dev->kind == JC_DEVICE_GPU, 0, s->sms, 0, s->bw_sus};
         double T = y->mbs * st->S / y->cp;
@@ -474,6 +507,7 @@ static double step_time(const est *s, tstate *t, int g, int sc)
     double eta = jci_pick(t->step_eta, sc, JCI_LOWERS);
     one[P_GEMM] /= eta, one[P_ATTN] /= eta, one[P_MEM] /= eta, one[P_TEACHER] /= eta;
     one[P_ADAPTER] /= eta, one[P_DEQUANT] /= eta;   /* fine-tuning's GEMMs and traffic alike */
+    cap_clocks(s, t, one, hw, y->m * st->steps, sc);
     /* a stack that overlaps its tensor- and pipeline-parallel collectives
      * with the GEMMs (Megatron's TP comm overlap and P2P overlap, XLA's
      * async collectives) hides them up to comm_overlap x the GEMMs' time */
@@ -1195,6 +1229,8 @@ jc_status jci_est_resolve_step(est *s)
         flops += f * t->st[g].steps;
         H += t->st[g].steps * t->st[g].t[SC_CENTRAL] / JCI_S_PER_H;
     }
+    if (t->cap_t > 0 && t->cap_tc < t->cap_t * (1 - 1e-9))
+        jci_power_record_cap_clock(&s->b, s->dev, &s->pw, t->cap_tc / t->cap_t);
     resolve_goodput(s, t, H);
     for (int g = 0; g < t->n_stages; g++)
         for (int sc = 0; sc < 3; sc++) {

@@ -264,6 +264,49 @@ static void capped_serving(void)
     jc_arch_free(a);
 }
 
+/* The training step model (issue 41 item 3, "for every mode"): a dense
+ * --params transformer (2 layers of d 4096, MLP 16384, 4 sequences of 2048
+ * tokens a step) trains on one Max-Q and on one Workstation Edition; the
+ * step's GEMMs are compute-bound, so the Max-Q's GEMM time x its clock
+ * ratio r = the Workstation Edition's x 125 / 110 (the peaks' clock ratio;
+ * within 1%: the kernels' fill term does not scale with the peak), and its
+ * whole run is slower than the peaks' ratio alone gives. */
+static void capped_step(void)
+{
+    jc_estimate *e[2] = {NULL, NULL};
+    const char *ids[2] = {"nvidia-rtx-pro-6000-blackwell-max-q", "nvidia-rtx-pro-6000-blackwell"};
+    for (int i = 0; i < 2; i++) {
+        jc_job j;
+        jc_job_init(&j);
+        j.mode = JC_MODE_TRAINING;
+        j.device = ids[i];
+        j.params = 402653184;
+        j.layers = 2;
+        j.hidden = 4096;
+        j.heads = 32;
+        j.seq = 2048;
+        j.batch = 4;
+        j.tokens = 2048 * 4 * 10;
+        j.ci = 400;
+        jc_diag d;
+        if (jc_estimate_run(&j, NULL, db, &e[i], &d) != JC_OK) printf("  step on %s: %s\n", ids[i], d.msg);
+    }
+    const jc_assumption *cq = est_assumed(e[0], "power.cap_clock"), *cw = est_assumed(e[1], "power.cap_clock");
+    CHECK(e[0] && e[1] && e[0]->train_step && e[1]->train_step && cq && !cw);
+    if (e[0] && e[1] && e[0]->train_step && e[1]->train_step && cq) {
+        double r = cq->value.central / 2290, gq = NAN, gw = NAN;
+        for (size_t i = 0; i < e[0]->train_step->n_parts; i++)
+            if (!strcmp(e[0]->train_step->parts[i].name, "gemm")) gq = e[0]->train_step->parts[i].s;
+        for (size_t i = 0; i < e[1]->train_step->n_parts; i++)
+            if (!strcmp(e[1]->train_step->parts[i].name, "gemm")) gw = e[1]->train_step->parts[i].s;
+        CHECK(r > 0.8 && r < 0.95);
+        CHECK_NEAR(gq * r / (gw * 125.0 / 110.0), 1, 0.01);
+        CHECK(e[0]->wall_hours.central > e[1]->wall_hours.central * 125.0 / 110.0);
+    }
+    jc_estimate_free(e[0]);
+    jc_estimate_free(e[1]);
+}
+
 static void test_capped_part(void)
 {
     const jc_device *q = dev("nvidia-rtx-pro-6000-blackwell-max-q"), *w = dev("nvidia-rtx-pro-6000-blackwell");
@@ -285,6 +328,7 @@ static void test_capped_part(void)
     capped_ratio(an, JC_MODE_INFERENCE);
     capped_ratio(an, JC_MODE_TRAINING);
     capped_serving();
+    capped_step();
     jc_analysis_free(an);
     jc_model_free(m);
 }
