@@ -185,6 +185,39 @@ GPT3_RUNS = (
 )
 
 
+# The rows beyond a factor of 2, and why (issue 39 item 2: no mechanism the
+# model lacks was found that their published configurations name; each is
+# explained in its row's note and in a summary line), by (submitter,
+# system-name prefix, benchmark).
+EXPLAINED = (
+    ("Dell", "R760xax4L40S", "bert",
+     "beyond x2, unexplained: 4 L40S on PCIe (no NVLink); the same server's ResNet-50 is within 2%, so the "
+     "device peaks hold; BERT's 340 M-parameter gradient all-reduce over PCIe is hidden behind the backward in "
+     "the model (about 31 ms at 32 GB/s of a 134 ms step), and the run's 353 ms step is not explained by it"),
+    ("Fujitsu", "PRIMERGY-CDI-L40Sx16", "bert",
+     "beyond x2, unexplained: 16 L40S in one composable (CDI) node, GPUs behind PCIe switches in an "
+     "expansion chassis; as the Dell L40S BERT row, 3x slower than the model's step; a PCIe-switch fabric "
+     "shared by 16 GPUs has no entry in the hwdb"),
+    ("tinycorp", "tinybox", "bert",
+     "beyond x2: tinygrad (its own kernel compiler, no vendor GEMM libraries) on 6 consumer GPUs without "
+     "NVLink; no runtime profile describes it (the row runs the default eager PyTorch profile), and a fit to "
+     "two rows would be no model"),
+    ("NVIDIA", "Eos_n316", "resnet",
+     "beyond x2: 2528 GPUs at 16 images each, a 6.3 ms step in a 14-second run; the model's 2.7 ms is compute "
+     "plus an all-reduce hidden behind the backward; the all-reduce's latency over 316 nodes, the "
+     "evaluations over the 50,000 validation images and the per-step framework work are not modelled at that scale"),
+)
+
+
+def explained(row):
+    """The row's explanation when it is beyond a factor of 2 (EXPLAINED),
+    else None."""
+    for sub, prefix, bench, why in EXPLAINED:
+        if row["submitter"] == sub and row["system_name"].startswith(prefix) and row["benchmark"] == bench:
+            return why
+    return None
+
+
 def gpt3_run(row):
     """(args, words) of the GPT-3 row's submission where GPT3_RUNS names
     it (the first match), else ([], None)."""
@@ -311,7 +344,8 @@ def base(row):
         return lora.minutes(row, js) + (lora.describe(row, js),), None
     w = js["results"]["wall_hours"]
     u = (js["results"].get("implied_utilization") or {}).get("central")
-    note = "; ".join(x for x in ("" if u is None else "MFU x goodput %.2f" % u, gpt3_run(row)[1]) if x)
+    note = "; ".join(x for x in ("" if u is None else "MFU x goodput %.2f" % u, gpt3_run(row)[1], explained(row))
+                     if x)
     return (60 * w["low"], 60 * w["central"], 60 * w["high"], note), None
 
 
@@ -409,6 +443,10 @@ def summary_lines(all_rows, kept, dropped, res):
     lines.append("- GPT-3 at 256-11,616 accelerators: median |error| %s, median signed %s over %d rows "
                  "(target: within 20%% median)." % (ac.pct(sb["median_abs_error"]).lstrip("+"),
                                                   ac.pct(sb["median_signed_error"]), sb["rows"]))
+    far = [d["row"] for d in res["schemes"]["benchmark"]["rows"]
+           if d.get("central") is not None and abs(math.log(d["central"] / d["measured"])) > math.log(2)]
+    lines.append("- Beyond a factor of 2 (leave one benchmark out): " + ("; ".join(
+        "%s (%s)" % (r["id"], explained(r) or "not explained") for r in far) if far else "none") + ".")
     lines.append("- Rows: %d in the file; %d counted once more (identical runs submitted again); %d of the "
                  "modelled benchmarks (%s)." % (
                      len(all_rows), len(dropped), sum(1 for r in kept if r["benchmark"] in TITLE),

@@ -181,6 +181,51 @@ static void test_estimate_html_figures(void)
     free(h);
 }
 
+/* What a training run assumed (issue 39): the page of a training estimate
+ * has the section with its stack, layout and goodput rows (the JSON's
+ * assumptions by their index: data-keys), the step model's fabric and
+ * goodput in words, escaped, and one step by mechanism; an inference page
+ * has none. */
+static void test_training_section(void)
+{
+    jc_estimate e;
+    jc_est_node nodes[5];
+    jc_assumption as[5];
+    fake_estimate(&e, nodes, as);
+    as[2] = (jc_assumption){"parallel.tp", "tensor-parallel size", {8, 8, 8}, "", JC_ORIGIN_DERIVED, "fits a node"};
+    as[3] = (jc_assumption){"train.stack", "training stack: megatron", {4, 4, 4}, "", JC_ORIGIN_USER, "--runtime"};
+    as[4] = (jc_assumption){"train.goodput", "goodput", {0.97, 1, 1}, "", JC_ORIGIN_DERIVED, "by run length"};
+    e.n_assumptions = 5;
+    jc_train_part parts[2] = {{"gemm", "layer GEMMs", 1.5}, {"dp_exposed", "data-parallel", 0.25}};
+    jc_train_step ts;
+    memset(&ts, 0, sizeof ts);
+    ts.fabric = EVIL;
+    ts.why_goodput = "by run length";
+    ts.parts = parts;
+    ts.n_parts = 2;
+    ts.step_s = 1.75;
+    e.train_step = &ts;
+    char *h = render_estimate(&e, NULL);
+    if (!h) return;
+    const char *s = strstr(h, "<section id=\"training\">");
+    CHECK(s != NULL);
+    if (s) {
+        CHECK(strstr(s, "data-key=\"assumptions.2.value.central\" data-value=\"8\"") != NULL);
+        CHECK(strstr(s, "training stack: megatron") != NULL);
+        CHECK(strstr(s, "data-key=\"assumptions.4.value.central\" data-value=\"1\"") != NULL);
+        CHECK(strstr(s, "<b>Fabric</b>: &lt;script&gt;") != NULL);
+        CHECK(strstr(s, "data-key=\"train_step.parts.1.s\" data-value=\"0.25\"") != NULL);
+        CHECK(strstr(s, "data-key=\"train_step.step_s\" data-value=\"1.75\"") != NULL);
+        CHECK(strstr(s, "<script") == NULL);
+    }
+    free(h);
+    e.mode = JC_MODE_INFERENCE;
+    e.train_step = NULL;
+    h = render_estimate(&e, NULL);
+    if (h) CHECK(strstr(h, "id=\"training\"") == NULL);
+    free(h);
+}
+
 static void test_compare_reports(void)
 {
     jc_estimate a, b;
@@ -259,5 +304,6 @@ int main(void)
     RUN(test_estimate_html_escapes);
     RUN(test_estimate_html_figures);
     RUN(test_compare_reports);
+    RUN(test_training_section);
     return check_summary();
 }

@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- estimate ------------------------------------------------------------------------- */
 
@@ -138,6 +139,80 @@ static void bound_section(FILE *f, const jc_estimate *e)
             fprintf(f, "<li><b>%.0f%% %s</b>: %s.</li>", 100 * t[order[a]] / tot, bound_label[order[a]],
                     bound_lever[order[a]]);
     fprintf(f, "</ul>\n</section>\n");
+}
+
+/* What a training run assumed (issue 39): its runtime profile and
+ * training stack, precision, layout, fabric and goodput, each the
+ * assumption of that key with where it came from (rows of the same
+ * assumptions the JSON lists: their data-keys are the JSON's), in this
+ * order; with the training step model also the fabric in words, the
+ * goodput's rule and one step by mechanism (train_step.parts). */
+static const char *const TRAIN_KEYS[] = {
+    "runtime", "train.stack", "precision", "train.fp8_peak", "train.int8_peak",
+    "parallel.tp", "parallel.pp", "parallel.dp", "train.cp", "train.ep", "train.zero", "parallel.micro_batches",
+    "batch.device", "parallel.per_node", "host.scaleup_devices", "host.scaleup_gbs", "host.scaleout_gbs",
+    "device.node_devices", "device.interconnect_gbs", "device.node_network_gbs", "parallel.overhead",
+    "train.goodput"};
+
+static void training_rows(FILE *f, const jc_estimate *e)
+{
+    for (size_t k = 0; k < sizeof TRAIN_KEYS / sizeof TRAIN_KEYS[0]; k++)
+        for (size_t i = 0; i < e->n_assumptions; i++) {
+            const jc_assumption *a = &e->assumptions[i];
+            if (strcmp(a->key, TRAIN_KEYS[k])) continue;
+            char key[64];
+            snprintf(key, sizeof key, "assumptions.%zu.value.central", i);
+            fprintf(f, "<tr><td>");
+            jci_html_esc(f, a->key);
+            fprintf(f, "</td><td>");
+            jci_html_esc(f, a->label);
+            fprintf(f, "</td><td class=\"n\">");
+            jci_html_num(f, key, a->value.central);
+            fprintf(f, " ");
+            jci_html_esc(f, a->unit);
+            fprintf(f, "</td><td><span class=\"tag %s\">%s</span></td><td class=\"src\">", origin_class(a->origin),
+                    jc_origin_name(a->origin));
+            jci_html_esc(f, a->source);
+            fprintf(f, "</td></tr>\n");
+            break;
+        }
+}
+
+static void training_section(FILE *f, const jc_estimate *e)
+{
+    if (e->mode != JC_MODE_TRAINING) return;
+    const jc_train_step *t = e->train_step;
+    fprintf(f, "<section id=\"training\"><h2>What the training run assumed</h2><p class=\"note\">The runtime "
+               "profile and training stack, precision, layout, fabric and goodput the estimate took, each with "
+               "where it came from (give --runtime, --precision, --tp / --pp / --zero, --host or --goodput to "
+               "set one).</p>\n");
+    fprintf(f, "<div><table>\n<thead><tr><th>key</th><th>what</th><th class=\"n\">value</th><th>origin</th>"
+               "<th>source</th></tr></thead>\n<tbody>\n");
+    training_rows(f, e);
+    fprintf(f, "</tbody></table></div>\n");
+    if (t) {
+        fprintf(f, "<p><b>Fabric</b>: ");
+        jci_html_esc(f, t->fabric);
+        fprintf(f, ".</p>\n<p><b>Goodput</b>: ");
+        jci_html_esc(f, t->why_goodput);
+        fprintf(f, ".</p>\n<div><table>\n<thead><tr><th>one step, one device (central)</th><th class=\"n\">s</th>"
+                   "<th>what</th></tr></thead>\n<tbody>\n");
+        for (size_t i = 0; i < t->n_parts; i++) {
+            char key[64];
+            snprintf(key, sizeof key, "train_step.parts.%zu.s", i);
+            fprintf(f, "<tr><td>");
+            jci_html_esc(f, t->parts[i].name);
+            fprintf(f, "</td><td class=\"n\">");
+            jci_html_num(f, key, t->parts[i].s);
+            fprintf(f, "</td><td>");
+            jci_html_esc(f, t->parts[i].what);
+            fprintf(f, "</td></tr>\n");
+        }
+        fprintf(f, "<tr><td>step</td><td class=\"n\">");
+        jci_html_num(f, "train_step.step_s", t->step_s);
+        fprintf(f, "</td><td>their sum</td></tr>\n</tbody></table></div>\n");
+    }
+    fprintf(f, "</section>\n");
 }
 
 /* The energy split: device dynamic, idle floor, host, facility overhead. */
@@ -480,6 +555,7 @@ jc_status jc_report_estimate_html(const jc_estimate *e, const char *model, size_
     if (!e || !f) return JC_ERR_USAGE;
     head_and_cards(f, e, model);
     bound_section(f, e);
+    training_section(f, e);
     jci_html_energy_split(f, e);
     jci_html_measured_section(f, e);
     ranges_section(f, e);
