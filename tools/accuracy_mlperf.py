@@ -366,9 +366,9 @@ def main():
                  out_dir=a.out, cv=cvs,
                  targets="leave-one-device-out median |error| of J/sample <= 15% (issue #30)")
     if not a.roofline_only:
+        import fit_jop
         jcv = None
         if not a.no_cv:
-            import fit_jop
             jres, _ = fit_jop.crossvalidate(rows)
             jcv = ac.cv_summary(jres, {"group": lambda r: "%s %s" % (r["benchmark"], r["scenario"])})
         ac.write_set("mlperf_jop", "MLPerf Inference v1.1, joules-per-op method", "J/sample",
@@ -377,6 +377,7 @@ def main():
                      "every device fitted to these rows by tools/fit_jop.py; cross-validated: each fold refits "
                      "it without its accelerator or benchmark).", scope,
                      score_rows(rows, ["--method", "joules-per-op"]), out_dir=a.out, cv=jcv,
+                     extra_lines=fit_jop.measured_lines(rows),
                      targets="scored beside the roofline method (issue #17 item 4); no constant keyed by a "
                      "device (issue #30)")
     return 0

@@ -96,6 +96,29 @@ def crossvalidate(rows, parts=None):
     return res, rs
 
 
+def measured_lines(rows):
+    """Markdown lines for the mlperf_jop page (issue 41 item 5): the
+    devices whose hwdb entries carry measured energies
+    (tools/hwdb_input/measured_energy.csv: energy.pj_per_flop_tensor,
+    dram_pj_per_byte, static_w, which the method charges as they are,
+    without jop_op_energy_scale) and the MLPerf Inference rows (v1.1 given,
+    v3.1 read here) on them: the rows where the measured values are scored
+    beside the derived ones.  None of them has a row today (the lines say
+    so); scoring both ways needs a row on such a device."""
+    src = os.path.join(ac.ROOT, "tools", "hwdb_input", "measured_energy.csv")
+    devs = sorted({r["device"] for r in ac.read_rows(src)})
+    v31 = ac.read_rows(os.path.join(ac.ROOT, "tests", "accuracy", "mlperf-v3.1.csv"))
+    on = [r for r in list(rows) + v31 if r.get("device") in devs]
+    seen = sorted({r.get("device") for r in list(rows) + v31 if r.get("device")})
+    lines = ["**Measured energies (issue 41 item 5).** Devices whose hwdb entries carry a measured or "
+             "per-instruction energy (charged as it is, without jop_op_energy_scale): %s. MLPerf Inference rows on "
+             "them: %d of %d (v1.1 and v3.1 calibration rows, whose devices are %s)%s" % (
+                 ", ".join(devs), len(on), len(rows) + len(v31), ", ".join(seen),
+                 ": no row scores the measured values against the derived ones; every row here uses the derived "
+                 "energy x jop_op_energy_scale." if not on else "."), ""]
+    return lines
+
+
 def derived_text(res, rs):
     folds = res["schemes"]["device"]["folds"]
     fam = res["schemes"]["family"]["folds"]

@@ -127,6 +127,7 @@ def dedupe_aliases(doc):
 
 def write_yaml(out_dir, rel, inputs, doc):
     inputs = list(inputs) + [i for i in issue45_prices_water(rel, doc) if i not in inputs]
+    inputs = list(inputs) + [i for i in issue41_measured_energy(doc) if i not in inputs]
     path = os.path.join(out_dir, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     head = [
@@ -241,6 +242,52 @@ def issue45_prices_water(rel, doc):
                 if r["wue_l_per_kwh"] and code in by:
                     put(by[code], "wue", {"value": fnum(r["wue_l_per_kwh"]), "source": src("gsf-wue")})
                     used = ["facts/cloud_regions.csv", "tools/hwdb_input/prices_sources.csv"]
+    return used
+
+
+# --------------------------------------------------------------------------
+# issue 41 item 5 (h41s): measured energies, added to the devices they belong to
+# --------------------------------------------------------------------------
+
+def issue41_measured_energy(doc):
+    """Adds tools/hwdb_input/measured_energy.csv to the devices of `doc`:
+    energy.pj_per_flop_tensor.<precision>, energy.dram_pj_per_byte and
+    energy.static_w, each with its source (measured_energy_sources.csv) and
+    `measured` (the method) or `derived` (how: the same die under another
+    name, with what is not scaled).  Returns the inputs it read ([] when no
+    row names a device of the document)."""
+    if "devices" not in doc:
+        return []
+    d = os.path.join(TOOLS, "hwdb_input")
+    srcs = {r["id"]: r for r in read_csv(os.path.join(d, "measured_energy_sources.csv"))}
+    by = {e["id"]: e for e in doc["devices"]}
+    used = []
+    for r in read_csv(os.path.join(d, "measured_energy.csv")):
+        e = by.get(r["device"])
+        if e is None:
+            continue
+        if bool(r["measured"]) == bool(r["derived"]):
+            raise SystemExit("gen_hwdb: measured_energy.csv: %s %s: needs one of measured, derived" % (r["device"], r["key"]))
+        v = {"value": fnum(r["value"])}
+        for k in ("low", "high"):
+            if r[k]:
+                v[k] = fnum(r[k])
+        s = srcs[r["source"]]
+        src = {"citation": s["citation"], "year": int(s["year"])}
+        for k in ("url", "note"):
+            if s[k]:
+                src[k] = s[k]
+        doc.setdefault("sources", {})[r["source"]] = src
+        v["source"] = r["source"]
+        for k in ("measured", "derived", "note"):
+            if r[k]:
+                v[k] = r[k]
+        parts = r["key"].split(".")
+        node = e
+        for k in parts[:-1]:
+            node = node.setdefault(k, {})
+        node[parts[-1]] = v
+        used = ["tools/hwdb_input/measured_energy.csv", "tools/hwdb_input/measured_energy_sources.csv"]
     return used
 
 

@@ -95,6 +95,9 @@ typedef struct jc_device {
     jc_sourced node_network_gbs; /* inter-node network per device, one direction */
     jc_sourced pj_per_flop[JC_PREC_COUNT];         /* energy.pj_per_flop */
     jc_sourced pj_per_byte;                        /* energy.pj_per_byte */
+    jc_sourced pj_per_flop_tensor[JC_PREC_COUNT];  /* energy.pj_per_flop_tensor: measured per instruction */
+    jc_sourced dram_pj_per_byte;                   /* energy.dram_pj_per_byte: a fitted power model's */
+    jc_sourced static_w;                           /* energy.static_w: a fitted power model's */
     jc_sourced util_training, util_inference;      /* with low/high */
     jc_sourced embodied_kgco2e;
     const char *embodied_scope;

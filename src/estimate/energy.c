@@ -226,19 +226,26 @@ static jc_status resolve_power(est *s)
     return JC_OK;
 }
 
-/* The joules-per-op method's energies: per FLOP at the run's precision
- * and per byte of memory traffic.  A device's own measured energy per
+/* The joules-per-op method's energy per FLOP at the run's precision.  A
+ * device's energy of its matrix instruction (energy.pj_per_flop_tensor,
+ * measured or published per instruction) or its own measured energy per
  * FLOP is charged as it is; one derived from its specs ((TDP - idle) /
  * dense peak) is scaled by jop_op_energy_scale, the one constant fitted
  * over every device's MLPerf rows (tools/fit_jop.py), and a precision
  * other than int8 (the rows' precision) is warned about. */
-static jc_status resolve_jop(est *s, jc_refusal why)
+static jc_status jop_flop(est *s)
 {
     const jc_device *dev = s->dev;
+    const jc_sourced *et = &dev->pj_per_flop_tensor[s->prec];
     const jc_sourced *ef = &dev->pj_per_flop[s->prec];
-    if (why == JC_REFUSAL_NO_PJ_PER_FLOP)
-        return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s has no energy per FLOP at %s: use --method roofline",
-                            dev->id, jc_precision_name(s->prec));
+    if (et->present) {
+        s->e_flop_r = jci_bld_assume(&s->b, "device.pj_per_flop_tensor", jci_bld_str(&s->b, "energy per FLOP of the "
+                                     "matrix instruction, %s, every FLOP of the run charged at it, without "
+                                     "jop_op_energy_scale: %s (%s)", jc_precision_name(s->prec),
+                                     et->measured ? "measured" : "derived", et->source ? et->source->id : "hwdb"),
+                                     jci_sourced_range(et), "pJ/FLOP", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, et));
+        return JC_OK;
+    }
     jc_range e = jci_bld_assume(&s->b, "device.pj_per_flop", jci_bld_str(&s->b, "energy per FLOP, %s",
                                 jc_precision_name(s->prec)), jci_sourced_range(ef), "pJ/FLOP", JC_ORIGIN_HWDB,
                                 jci_bld_cite(&s->b, ef));
@@ -259,9 +266,28 @@ static jc_status resolve_jop(est *s, jc_refusal why)
                                                                 jc_precision_name(s->prec)));
     }
     s->e_flop_r = e;
-    s->e_flop = e.central * 1e-12;
+    return JC_OK;
+}
+
+/* The joules-per-op method's energies: per FLOP (jop_flop), per byte of
+ * memory traffic (a fitted power model's DRAM energy, else the device's,
+ * else its memory type's) and, where the device has one, a fitted power
+ * model's static power in place of its idle power. */
+static jc_status resolve_jop(est *s, jc_refusal why)
+{
+    const jc_device *dev = s->dev;
+    if (why == JC_REFUSAL_NO_PJ_PER_FLOP && !dev->pj_per_flop_tensor[s->prec].present)
+        return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s has no energy per FLOP at %s: use --method roofline",
+                            dev->id, jc_precision_name(s->prec));
+    jc_status st = jop_flop(s);
+    if (st) return st;
+    s->e_flop = s->e_flop_r.central * 1e-12;
     const jc_constant *mc = jci_power_mem_constant(s->b.db, dev);
-    if (dev->pj_per_byte.present)
+    if (dev->dram_pj_per_byte.present)
+        s->e_byte = jci_bld_assume(&s->b, "device.dram_pj_per_byte", "energy per byte of memory traffic: a power "
+                                   "model's DRAM energy fitted to measured power", R1(dev->dram_pj_per_byte.value),
+                                   "pJ/B", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->dram_pj_per_byte)).central * 1e-12;
+    else if (dev->pj_per_byte.present)
         s->e_byte = jci_bld_assume(&s->b, "device.pj_per_byte", "energy per byte of memory traffic",
                                    R1(dev->pj_per_byte.value), "pJ/B", JC_ORIGIN_HWDB,
                                    jci_bld_cite(&s->b, &dev->pj_per_byte)).central * 1e-12;
@@ -273,6 +299,11 @@ static jc_status resolve_jop(est *s, jc_refusal why)
         jci_bld_warn(&s->b, "device %s has no energy per byte and its memory type %s has no energy per bit in the "
                      "database: memory traffic adds no energy above idle in the joules-per-op method", dev->id,
                      dev->memory_type ? dev->memory_type : "(unknown)");
+    if (dev->static_w.present && !given(jci_est_fixed_power(s)))
+        s->jop_static = jci_bld_assume(&s->b, "device.static_w", "static power while kernels run (charged x time in "
+                                       "place of device.idle_w): a power model's constant and static terms fitted to "
+                                       "measured power", jci_sourced_range(&dev->static_w), "W", JC_ORIGIN_HWDB,
+                                       jci_bld_cite(&s->b, &dev->static_w));
     return JC_OK;
 }
 
@@ -387,6 +418,14 @@ static double dyn_w(est *s, double uc, double um, int sc)
     return jci_power_device_w(&s->pw, uc, um, JCI_POWER_BUSY, sc) - jci_pick(s->idle, sc, JCI_RAISES);
 }
 
+/* The power a device draws whatever its kernels compute: the
+ * joules-per-op method's fitted static power where the device has one
+ * (resolve_jop), else its idle power. */
+static jc_range est_idle(const est *s)
+{
+    return s->jop_static.central > 0 ? s->jop_static : s->idle;
+}
+
 /* Without a graph, an end-to-end utilisation u below the profile's
  * matrix efficiency means the rest of the time goes to memory-bound work
  * (elementwise, normalisation, optimizer, communication kernels): its
@@ -406,7 +445,7 @@ void jci_est_compute(est *s, int sc, outv *o)
     double G = s->G;
     double u = jci_pick(s->util, sc, JCI_LOWERS);         /* higher utilisation: less energy */
     double eb = s->eff_on ? jci_pick(s->eff.v[JCI_EFF_ETA_BW], sc, JCI_LOWERS) : 1;
-    double idle = jci_pick(s->idle, sc, JCI_RAISES), tdp = s->tdp.central;
+    double idle = jci_pick(est_idle(s), sc, JCI_RAISES), tdp = s->tdp.central;
     double mult = train ? 1 + s->beta + s->rc : 1;
     double t_busy = 0, e_dyn = 0;  /* device-seconds and dynamic J of the whole job */
     double t_fwd = 0, e_fwd = 0;   /* ... of its forward passes (evaluation: train_overhead.c) */
@@ -546,7 +585,7 @@ static void node_energy(est *s)
 {
     const jc_job *job = s->b.job;
     jc_estimate *e = s->e;
-    double idle = s->idle.central, tdp = s->tdp.central;
+    double idle = est_idle(s).central, tdp = s->tdp.central;
     for (size_t i = 0; i < e->n_nodes; i++) {
         jc_est_node *x = &e->nodes[i];
         if (given(jci_est_fixed_power(s))) x->energy_j = x->time_s * jci_est_fixed_power(s);

@@ -57,6 +57,7 @@ typedef struct est {
     double scaling;
     double e_flop, e_byte;       /* J per FLOP / per byte (joules-per-op) */
     jc_range e_flop_r;           /* pJ per FLOP with its range (measured values carry one) */
+    jc_range jop_static;         /* W, the joules-per-op static term in place of idle; central 0: idle */
     int host_on;
     double avg_power;            /* measured W per device, or NAN */
     double known_T;              /* s, NAN when modelled */

@@ -526,7 +526,7 @@ static const range R_CI = {0, 2000, false, false, "gCO2e/kWh"};
 /* ---- registration and merging ---------------------------------------------------- */
 
 static const char *const merge_maps[] = {"peak_tflops", "peak_tflops_sparse",
-    "energy", "pj_per_flop", "utilization", "ga", NULL};
+    "energy", "pj_per_flop", "pj_per_flop_tensor", "utilization", "ga", NULL};
 static const struct { const char *list, *k1, *k2; } keyed_lists[] = {
     {"values", "region", "year"},
     {"intensity", "dataset", "year"},
@@ -1015,6 +1015,9 @@ static jc_status device_rules(B *b, const hnode *m, void *rec, void *arg)
     if (dv->idle_w.present && dv->tdp_w.present && !(dv->idle_w.value < dv->tdp_w.value))
         return err(b, mget(mget(m, "idle_w"), "value"), "idle_w (%g W) must be below tdp_w (%g W)",
                    dv->idle_w.value, dv->tdp_w.value);
+    if (dv->static_w.present && dv->tdp_w.present && !(dv->static_w.value < dv->tdp_w.value))
+        return err(b, mget(mget(mget(m, "energy"), "static_w"), "value"), "energy.static_w (%g W) must be below "
+                   "tdp_w (%g W)", dv->static_w.value, dv->tdp_w.value);
     if (dv->threads && dv->cores && dv->threads < dv->cores)
         return err(b, mget(m, "threads"), "threads (%d) below cores (%d)", dv->threads, dv->cores);
     if (dv->base_ghz && dv->boost_ghz && dv->boost_ghz < dv->base_ghz)

@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static jc_hwdb *db;
 
@@ -112,6 +113,54 @@ static void test_gpt3_from_flops(void)
     /* the time model alone: 14.8 days published */
     CHECK(fabs(e->wall_hours.central / 24 / 14.8 - 1) <= 0.10);
     CHECK_NEAR(e->implied_utilization.central, 0.20, 0.01);
+    jc_estimate_free(e);
+}
+
+/* The assumption of key `key` in e, or NULL. */
+static const jc_assumption *assumption(const jc_estimate *e, const char *key)
+{
+    for (size_t i = 0; i < e->n_assumptions; i++)
+        if (!strcmp(e->assumptions[i].key, key)) return &e->assumptions[i];
+    return NULL;
+}
+
+/* Issue 41 item 5: a device with measured energies (a GV100: Volta's HMMA
+ * energy per FLOP, AccelWattch's fitted DRAM energy and static power) is
+ * charged them as they are by the joules-per-op method, without
+ * jop_op_energy_scale; 1e18 fp16 FLOP in one hour on a V100 SXM2 costs
+ * 81.27 W x 3600 s + 1e18 x 1.048 pJ = 0.37238 kWh.  A device without
+ * them (an A100) keeps its derived energy x the fitted scale. */
+static void test_jop_measured_energies(void)
+{
+    jc_job j;
+    jc_job_init(&j);
+    j.method = JC_METHOD_JOULES_PER_OP;
+    j.device = "nvidia-v100-sxm2-16gb";
+    j.flops = 1e18;
+    j.hours = 1;
+    j.precision = "fp16";
+    jc_estimate *e = check_estimate(&j, NULL, db);
+    if (!e) return;
+    const jc_assumption *t = assumption(e, "device.pj_per_flop_tensor");
+    CHECK(t != NULL);
+    if (t) {
+        CHECK_NEAR(t->value.central, 1.048, 1e-9);
+        CHECK(strstr(t->label, "measured (dally2023-hmma)") != NULL);
+    }
+    CHECK(assumption(e, "jop_op_energy_scale") == NULL);
+    CHECK(assumption(e, "jop.pj_per_flop") == NULL);
+    const jc_assumption *st = assumption(e, "device.static_w");
+    CHECK(st != NULL && fabs(st->value.central - 81.27) < 1e-9);
+    CHECK_NEAR(e->energy_device_kwh.central, (81.27 * 3600 + 1e18 * 1.048e-12) / 3.6e6, 1e-6);
+    CHECK_NEAR(e->energy_idle_kwh.central, 81.27 / 1000, 1e-6);
+    jc_estimate_free(e);
+
+    j.device = "A100-SXM4-80GB";
+    e = check_estimate(&j, NULL, db);
+    if (!e) return;
+    CHECK(assumption(e, "device.pj_per_flop_tensor") == NULL);
+    CHECK(assumption(e, "jop_op_energy_scale") != NULL);
+    CHECK(assumption(e, "device.static_w") == NULL);
     jc_estimate_free(e);
 }
 
@@ -218,6 +267,7 @@ int main(void)
     RUN(test_gpt3_measured_power);
     RUN(test_gpt3_from_flops);
     RUN(test_params_tokens_rule);
+    RUN(test_jop_measured_energies);
     RUN(test_bad_inputs);
     RUN(test_every_assumption_has_a_source);
     jc_hwdb_free(db);
