@@ -169,7 +169,11 @@ def measured(row):
 # (gpt3_175b_base.sh, v5p_4096.sh, v5p_8192.sh).  Trillium: MaxText's
 # configs/trillium/gpt3_175b.sh, bf16 (no quantization),
 # ici_fsdp_parallelism=-1 (FSDP over the slice, no tensor parallelism),
-# remat_policy=full.  Intel's Gaudi 2: Megatron-DeepSpeed with tensor 8,
+# remat_policy=full.  NVIDIA's NeMo at 10,752 and 11,616 H100 (Eos-dfw):
+# tensor 4, pipeline 6, 8 interleaved stages, micro-batch 1
+# (training_results_v4.0 NVIDIA/benchmarks/gpt3/implementations/nemo/
+# config_DGXH100_1344x8x6x4x6_mbs1_cg.sh, _1452x8x6x4x6_mbs1_cg.sh); the
+# step model's own search picks tensor 8 x pipeline 2 there.  Intel's Gaudi 2: Megatron-DeepSpeed with tensor 8,
 # pipeline 8, data 16 and --use-fp8-transformer-engine ("MLPerf4.0
 # submissions for GPT3 have been conducted using FP8 precision":
 # training_results_v4.0 Intel-HabanaLabs/benchmarks/gpt3/README.md).
@@ -180,6 +184,10 @@ GPT3_RUNS = (
      "MaxText's script: AQT int8, TP 8 x FSDP, weight GEMM outputs kept"),
     ("Google", "tpu-trillium-", ["--tp", "1", "--zero", "3", "--recompute"],
      "MaxText's config: bf16, FSDP over the slice, full remat"),
+    ("NVIDIA", "Eos-dfw_n1344", ["--tp", "4", "--pp", "6", "--virtual-stages", "8"],
+     "NeMo's config_DGXH100_1344x8x6x4x6_mbs1: TP 4 x PP 6, 8 interleaved stages"),
+    ("NVIDIA", "Eos-dfw_n1452", ["--tp", "4", "--pp", "6", "--virtual-stages", "8"],
+     "NeMo's config_DGXH100_1452x8x6x4x6_mbs1: TP 4 x PP 6, 8 interleaved stages"),
     ("Intel-HabanaLabs", "HLS-Gaudi2", ["--runtime", "deepspeed", "--tp", "8", "--pp", "8", "--precision", "fp8"],
      "Habana's Megatron-DeepSpeed: FP8 (Transformer Engine), TP 8 x PP 8"),
 )
@@ -500,6 +508,7 @@ def main():
            "--seq S --batch B --tokens T`, each at the precision and layout its submission's published scripts name where "
            "the step model's search would pick another (Google's MaxText on TPU v5p: AQT int8 GEMMs, tensor parallel 8 "
            "with FSDP, full recomputation only at v5p-1024; Trillium: bf16, FSDP over the slice, full recomputation; "
+           "NVIDIA's NeMo at 10,752 and 11,616 H100: tensor 4 x pipeline 6, 8 interleaved stages; "
            "Intel's Gaudi 2: Megatron-DeepSpeed, FP8, tensor 8 x pipeline 8; GPT3_RUNS); samples of BERT-large, `models/bert_large.onnx` at %d tokens per "
            "sample, the unpadded mean of its Wikipedia set (Krell et al. 2021); epochs of ResNet-50 over "
            "1,281,167 images, `models/resnet50.onnx`; samples of Llama 2 70B LoRA fine-tuning, `--hf-config "

@@ -663,9 +663,11 @@ static int search_pass(const est *s, tstate *t, tstage *st, tlay *y, int how)
     const jc_job *j = s->b.job;
     const tshape *h = &t->sh;
     double cp = cp_of(s, st->S);
-    for (double pp = 1; pp <= fmax(h->L, given(j->pp) ? j->pp : 1); pp = how & SP_ANY_PP ? pp + 1 : pp * 2) {
+    /* a size the user gives is tried as given (the searched ones double) */
+    for (double pp = given(j->pp) ? j->pp : 1; pp <= fmax(h->L, given(j->pp) ? j->pp : 1);
+         pp = how & SP_ANY_PP ? pp + 1 : pp * 2) {
         if (given(j->pp) && pp != j->pp) continue;
-        for (double tp = 1; tp <= fmax(t->per_node, given(j->tp) ? j->tp : 1); tp *= 2) {
+        for (double tp = given(j->tp) ? j->tp : 1; tp <= fmax(t->per_node, given(j->tp) ? j->tp : 1); tp *= 2) {
             if (given(j->tp) && tp != j->tp) continue;
             if (pp > 1 && !given(j->tp) && tp < t->per_node) continue;   /* PP only once TP fills the node */
             /* a stack without model parallelism (DeepSpeed ZeRO): data

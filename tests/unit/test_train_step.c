@@ -506,6 +506,31 @@ static void test_device_batch(void)
     jc_prepared_free(p);
 }
 
+/* A layout size the user gives runs as given, not only the powers of two
+ * the search tries (NVIDIA's GPT-3 at 10,752 GPUs: tensor 4 x pipeline 6):
+ * 6 layers on 6 A100 at --pp 3 --tp 1 leave 2 data-parallel ranks. */
+static void test_given_sizes(void)
+{
+    jc_job j;
+    job_base(&j, "nvidia-a100-sxm4-80gb", 6);
+    j.params = 6 * 12 * 1024.0 * 1024.0;
+    j.layers = 6;
+    j.hidden = 1024;
+    j.heads = 8;
+    j.seq = 2048;
+    j.batch = 2;
+    j.tokens = 2048 * 2 * 10;
+    j.pp = 3;
+    j.tp = 1;
+    jc_estimate *e = check_estimate(&j, NULL, db);
+    if (e && e->train_step) {
+        CHECK_NEAR(e->train_step->pp, 3, 0);
+        CHECK_NEAR(e->train_step->tp, 1, 0);
+        CHECK_NEAR(e->train_step->dp, 2, 0);
+    }
+    jc_estimate_free(e);
+}
+
 /* The assumption `key` of an estimate, NULL when it is not there. */
 static const jc_assumption *assumed(const jc_estimate *e, const char *key)
 {
@@ -565,6 +590,7 @@ int main(void)
     RUN(test_eval_checkpoint_step);
     RUN(test_device_batch);
     RUN(test_quantised_gemms);
+    RUN(test_given_sizes);
     jc_hwdb_free(db);
     return check_summary();
 }
