@@ -80,6 +80,41 @@ if JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_mlperf.py --rows "
 else
   echo "FAIL accuracy harness: MLPerf set on 1 row + 1 not predicted"; sed 's/^/    /' "$tmp/log"
 fi
+# the v3.1 set's Cloud AI 100 rows (issue 41): Qualcomm's harness runs BERT
+# as 384-token packs of 384/177 samples, one pack per program invocation
+# (tools/accuracy_mlperf.py PACKED), so its rows stay memory-bound (the
+# weights stream from the card's DRAM for each pack) and the throughput fit
+# of --runtime qaic leaves them out: the median of the identifying rows, and
+# ResNet-50 on the 16-card server comes out within 15% of its samples/s (it
+# was -49% when the BERT rows pulled the efficiency down to 0.23)
+python3 - "$tmp/rows31.csv" <<'PY'
+import csv, sys
+sys.path.insert(0, "tools")
+import accuracy_mlperf as am
+q = {"accelerator": "QUALCOMM Cloud AI 100", "benchmark": "bert-99", "scenario": "Offline"}
+assert am.pack(q) == (384, 384 / 177.0), am.pack(q)
+assert am.pack(dict(q, scenario="SingleStream")) == (384, 1.0)
+assert am.pack(dict(q, accelerator="NVIDIA H100")) is None and am.pack(dict(q, benchmark="resnet50")) is None
+rows = [dict(q, id=k) for k in "abc"]
+per = {"a": {"eta": 0.45, "mem1": 0.0}, "b": {"eta": 0.2, "mem1": 0.95}, "c": {"eta": 0.21, "mem1": 0.97}}
+assert am.throughput_fit(per, rows)["runtime_qaic_eta_matrix"] == 0.45
+assert abs(am.throughput_fit(per, rows[1:])["runtime_qaic_eta_matrix"] - 0.205) < 1e-12   # none identifies it: all
+src = open("tests/accuracy/mlperf-v3.1.csv").read().splitlines()
+head = [l for l in src if l.startswith("#")]
+rows = list(csv.reader([l for l in src if not l.startswith("#")]))
+keep = ("mlperf-v31-g292_z43_q16e-bert-99-offline", "mlperf-v31-g292_z43_q16e-resnet50-offline")
+with open(sys.argv[1], "w", newline="") as f:
+    f.write("\n".join(head) + "\n")
+    csv.writer(f, lineterminator="\n").writerows([rows[0]] + [r for r in rows[1:] if r[0] in keep])
+PY
+if JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_mlperf_v31.py --rows31 "$tmp/rows31.csv" --no-cv --out "$tmp" \
+     > "$tmp/log31" 2>&1 \
+   && grep -q '^| mlperf-v31-g292_z43_q16e-bert-99-offline |.*throughput [+-]' "$tmp/mlperf_v31.md" \
+   && grep -Eq '^\| mlperf-v31-g292_z43_q16e-resnet50-offline \|.*throughput [+-]([0-9]|1[0-4])%' "$tmp/mlperf_v31.md"; then
+  echo "PASS accuracy harness: Cloud AI 100 BERT as packs, its memory-bound rows out of the qaic fit (ResNet-50 samples/s within 15%)"
+else
+  echo "FAIL accuracy harness: Cloud AI 100 rows (packed BERT, qaic fit)"; sed 's/^/    /' "$tmp/log31"; grep 'g292' "$tmp/mlperf_v31.md" 2>/dev/null
+fi
 # the MLPerf Training set on six rows: one BERT run submitted in v4.0 and
 # again in v4.1 (counted once; time 10.1883 min / scaling 1.035799 = 9.836
 # min measured), GPT-3 on 512 H100, a DLRM row (listed as not modelled), and
