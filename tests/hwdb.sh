@@ -211,6 +211,20 @@ else
   echo "SKIP hwdb_cli/generated_files_match_generator (no $data/facts: the generator's inputs are not here)"
 fi
 
+# the MLPerf systems' hosts (issue 41, tools/gen_hwdb.py mlperf_system_hosts)
+# count their memory by module, as their own descriptions list it, at
+# Crucial's 5 W a module: the R282-Z93's 8 x 64 GB add 40 W, not 512 GB x
+# 0.3725 W/GB = 191 W, so its busy power is (2 x 120 + 8 x 5 + 1) / 0.94
+# = 298.9 W and the estimate says so (it was 459.3 W)
+if "$JC" estimate models/resnet50.onnx --device qualcomm-cloud-ai-100-pro --count 8 --host r282-z93 --runtime qaic \
+     --precision int8 --region FR > "$out/r282.txt" 2>&1 \
+   && grep -q 'host.power_w  *298.9  *W' "$out/r282.txt" \
+   && grep -A2 'host.power_w  *298.9' "$out/r282.txt" | grep -q 'GIGABYTE R282-Z93'; then
+  echo "PASS hwdb_cli/mlperf_host_memory_by_module (R282-Z93 host 298.9 W: 8 modules x 5 W)"
+else
+  echo "FAIL hwdb_cli/mlperf_host_memory_by_module (R282-Z93 host power)"; grep 'host\.' "$out/r282.txt" | sed 's/^/    /'
+fi
+
 # a cloud VM on CPUs (issue 42; src/estimate/vm.c): a CPU-only instance
 # alone (--host aws:c7i.4xlarge) names its CPU, the vCPUs' share and the
 # memory power; the same VM through `joulecast ga` (physical cores, TDP per

@@ -1611,6 +1611,7 @@ CLOUD = [
 
 
 MEM_W_PER_GB = 0.3725   # Green Algorithms memoryPower (ga-mem)
+DIMM_W = 5.0   # W per memory module, Crucial's rule of thumb (crucial-dimm): the MLPerf systems' hosts
 
 
 def cloud_host(co, hid, alias, name, prov, dev, n, cpuname, cpudev, vcpus, mem, key, ssrc):
@@ -1710,17 +1711,23 @@ def mlperf_system_hosts(co, add_source):
     """The MLPerf Inference systems (tools/hwdb_input/mlperf_systems.csv,
     issue 41, h41), host power from each system's own description: its
     CPUs at their TDP (busy) or at CCF's min/max W-per-vCPU share of it
-    for their microarchitecture (idle), its memory at Green Algorithms'
-    W/GB, its network adapters, all over its power supply's efficiency at
-    half load (the accelerators are the devices' own power)."""
+    for their microarchitecture (idle), its memory modules (the count the
+    description gives) at Crucial's per-module figure, its network
+    adapters, all over its power supply's efficiency at half load (the
+    accelerators are the devices' own power).  Memory is counted by module,
+    not at Green Algorithms' W per GB (a job's requested memory): a DIMM's
+    power follows its DRAM devices and interface, not its capacity, so a
+    2 TB server of 32 64 GB modules does not draw 763 W of memory."""
     out = []
     for r in read_csv(os.path.join(INPUT_DIR, "mlperf_systems.csv")):
-        for sid in (r["source"], r["cpu_tdp_source"], "plus80"):
+        for sid in (r["source"], r["cpu_tdp_source"], "plus80", "crucial-dimm"):
             add_source(sid)
         mn, mx, eid = co[r["ccf_key"]]
         n, tdp, mem, nic, eff = int(r["cpu_count"]), fnum(r["cpu_tdp_w"]), fnum(r["memory_gb"]), fnum(r["nic_w"]), fnum(r["psu_eff"])
-        busy = rnd((n * tdp + mem * MEM_W_PER_GB + nic) / eff, 4)
-        idle = rnd((n * tdp * mn / mx + mem * MEM_W_PER_GB + nic) / eff, 4)
+        dimms = int(r["dimms"])
+        mem_w = dimms * DIMM_W
+        busy = rnd((n * tdp + mem_w + nic) / eff, 4)
+        idle = rnd((n * tdp * mn / mx + mem_w + nic) / eff, 4)
         h = {"id": r["id"]}
         if r["aliases"]:
             h["aliases"] = r["aliases"].split("|")
@@ -1729,14 +1736,14 @@ def mlperf_system_hosts(co, add_source):
                   "cpu": {"name": r["cpu_name"], "count": n},
                   "memory_gb": {"value": mem, "source": r["source"]},
                   "host_power_w": {"value": busy, "source": r["source"], "derived": (
-                      "the system's own description: (CPUs x TDP + memory x GA memory power + network adapters) / PSU "
-                      "efficiency = (%d x %s W (%s) + %s GB x %s W/GB (ga-mem) + %s W (%s)) / %s (%s)" % (
-                          n, num(tdp), r["cpu_tdp_source"], num(mem), num(MEM_W_PER_GB), num(nic), r["nic_note"],
+                      "the system's own description: (CPUs x TDP + memory modules x W per module + network adapters) "
+                      "/ PSU efficiency = (%d x %s W (%s) + %d modules (%s GB) x %s W (crucial-dimm) + %s W (%s)) / %s (%s)" % (
+                          n, num(tdp), r["cpu_tdp_source"], dimms, num(mem), num(DIMM_W), num(nic), r["nic_note"],
                           num(eff), r["psu_note"]))},
                   "host_idle_w": {"value": idle, "source": r["source"], "derived": (
                       "as host_power_w with the CPUs at CCF's min/max W per vCPU of %s (%s: %s / %s) of their TDP: "
                       "(%d x %s x %s + %s + %s) / %s" % (r["ccf_key"], eid, num(mn), num(mx), n, num(tdp),
-                                                         num(round(mn / mx, 4)), num(round(mem * MEM_W_PER_GB, 4)),
+                                                         num(round(mn / mx, 4)), num(round(mem_w, 4)),
                                                          num(nic), num(eff)))}})
         h["note"] = "; ".join(x for x in ("fans, board and storage not counted (no sourced figure; the accelerators' "
                                           "fitted power carries their share of the chassis)", r["note"]) if x)

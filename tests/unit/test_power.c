@@ -389,11 +389,11 @@ static void test_qaic_profile(void)
 
 /* A named host whose idle and busy power the hwdb derives from its own
  * description (issue 41 item 1) scales its inference load by its own
- * idle/busy, not its class's: the R282-Z93 (2 x EPYC 7282 at 120 W, 512 GB,
- * 1 W of Ethernet, / 0.94) is (240 + 190.72 + 1) / 0.94 = 459.3 W busy and
- * (240 x 0.47 / 1.69 + 190.72 + 1) / 0.94 = 275.0 W idle; at the inference
- * usage 0.1 it draws 0.5987 + 0.4013 x 0.1 = 0.6389 of its busy power (its
- * class's idle/busy 0.7 would give 0.73). */
+ * idle/busy, not its class's: the R282-Z93 (2 x EPYC 7282 at 120 W, 8 memory
+ * modules at 5 W each, 1 W of Ethernet, / 0.94) is (240 + 40 + 1) / 0.94 =
+ * 298.9 W busy and (240 x 0.47 / 1.69 + 40 + 1) / 0.94 = 114.6 W idle; at the
+ * inference usage 0.1 it draws 0.3834 + 0.6166 x 0.1 = 0.4450 of its busy
+ * power (its class's idle/busy 0.7 would give 0.73). */
 static void test_own_host_usage(void)
 {
     const jc_device *d = NULL;
@@ -401,8 +401,8 @@ static void test_own_host_usage(void)
     jc_diag dg;
     CHECK(jc_hwdb_hardware(db, "r282-z93", &d, &h, &dg) == JC_OK && h);
     if (!h) return;
-    CHECK_NEAR(h->host_power_w.value, (240 + 512 * 0.3725 + 1) / 0.94, 0.001);
-    CHECK_NEAR(h->host_idle_w.value, (240 * 0.47 / 1.69 + 512 * 0.3725 + 1) / 0.94, 0.001);
+    CHECK_NEAR(h->host_power_w.value, (240 + 8 * 5.0 + 1) / 0.94, 0.001);
+    CHECK_NEAR(h->host_idle_w.value, (240 * 0.47 / 1.69 + 8 * 5.0 + 1) / 0.94, 0.001);
     jc_job j;
     jc_job_init(&j);
     j.device = "qualcomm-cloud-ai-100-pro";
