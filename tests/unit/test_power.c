@@ -378,9 +378,17 @@ static void test_qaic_profile(void)
     if (e && e->n_nodes > 0) {
         const jc_est_node *c1 = &e->nodes[0];
         CHECK(!strcmp(c1->op, "Conv") && !c1->memory_bound && c1->bytes < 1e4 && c1->time_s < 7.6e6 / 137e9);
-        int mem = 0;
-        for (size_t i = 0; i < e->n_nodes; i++) mem += e->nodes[i].memory_bound && e->nodes[i].time_s > 0;
-        CHECK(mem == 1 && e->nodes[e->n_nodes - 1].memory_bound && !strcmp(e->nodes[e->n_nodes - 1].op, "Gemm"));
+        /* the kernels that are memory-bound are those whose int8 weights
+         * stream from DRAM (the classifier's 2 MB; at runtime_qaic_eta_matrix
+         * 0.45 the stage-4 convolutions' 1-2.4 MB too): at least a megabyte
+         * each, never an activation-bound kernel */
+        int mem = 0, heavy = 1;
+        for (size_t i = 0; i < e->n_nodes; i++)
+            if (e->nodes[i].memory_bound && e->nodes[i].time_s > 0) {
+                mem++;
+                heavy &= e->nodes[i].bytes > 1e6 && (!strcmp(e->nodes[i].op, "Conv") || !strcmp(e->nodes[i].op, "Gemm"));
+            }
+        CHECK(mem >= 1 && heavy && e->nodes[e->n_nodes - 1].memory_bound && !strcmp(e->nodes[e->n_nodes - 1].op, "Gemm"));
     }
     jc_estimate_free(e);
     jc_analysis_free(an);
