@@ -143,8 +143,8 @@ static jc_range pin_apply(jci_builder *b, const char *key, jc_range v, const cha
         }
         double x = pin_value(b, key, t, tn, v);
         if (isnan(x)) return v;
-        *src = jci_bld_str(b, "--pin %s=%.*s (its range %.6g [%.6g-%.6g] set to one value)", key, (int)tn, t,
-                           v.central, v.low, v.high);
+        *src = b->quiet ? "" : jci_bld_str(b, "--pin %s=%.*s (its range %.6g [%.6g-%.6g] set to one value)", key,
+                                           (int)tn, t, v.central, v.low, v.high);
         return R1(x);
     }
     return v;
@@ -224,6 +224,7 @@ const char *jci_bld_cite(jci_builder *b, const jc_sourced *v)
 {
     /* whole texts: reports that show less cut them with an ellipsis;
      * joined, not printf'ed (a sweep formats some 20 per grid point) */
+    if (b->quiet) return "";
     char line[16], year[16];
     const char *how = v->derived ? "; derived: " : v->measured ? "; measured: " : "";
     const char *txt = v->derived ? v->derived : v->measured ? v->measured : "";

@@ -38,6 +38,9 @@ typedef struct jci_builder {
     const char *pin_msg;
     const jc_job *job;         /* the run's job and database (borrowed from the caller) */
     const jc_hwdb *db;
+    int quiet;                 /* 1: only the run's figures are read (the sensitivity's
+                                  central-only runs): no hwdb citation (jci_bld_cite), no
+                                  pin source, no runtime list is formatted */
 } jci_builder;
 
 /* Ranges: exact value v; low, central, high. */
@@ -89,7 +92,8 @@ const char *jci_bld_cat(jci_builder *b, size_t n, const char *const *parts);
 
 /* The citation of an hwdb value, in the arena, whole (reports that show
  * less cut it): "hwdb/devices/nvidia.yaml:966 (NVIDIA A100 datasheet ...,
- * 2020); derived: ...".  "" on out-of-memory. */
+ * 2020); derived: ...".  "" on out-of-memory, and in a quiet builder (a
+ * citation is only ever a source text, never read by a figure). */
 const char *jci_bld_cite(jci_builder *b, const jc_sourced *v);
 
 /* A sourced value as a range (its own low/high when it has them). */

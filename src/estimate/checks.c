@@ -99,6 +99,8 @@ jc_refusal jc_estimate_refusal(const jc_job *job, const jc_device *dev, const ch
 
 #include "estimate/akeys.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const akey_names[JCI_AK_COUNT_] = {
@@ -112,12 +114,36 @@ const char *jci_akey_name(jci_akey id)
     return (int)id >= 0 && id < JCI_AK_COUNT_ ? akey_names[id] : NULL;
 }
 
+/* The table's rows in key order, sorted once (pthread_once): the lookup
+ * below bisects them (every hwdb constant recorded under its own id is
+ * looked up too, and is not in the table: a scan read every row, some 20
+ * lookups of each of the sensitivity's dozens of runs). */
+static int akey_order[JCI_AK_COUNT_];
+static pthread_once_t akey_once = PTHREAD_ONCE_INIT;
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(akey_names[*(const int *)a], akey_names[*(const int *)b]);
+}
+
+static void akey_sort(void)
+{
+    for (int i = 0; i < JCI_AK_COUNT_; i++) akey_order[i] = i;
+    qsort(akey_order, JCI_AK_COUNT_, sizeof akey_order[0], by_key);
+}
+
 const char *jci_akey_canonical(const char *key)
 {
-    /* the first character before strcmp: most keys differ there (every
-     * hwdb constant recorded under its own id scans the whole table) */
-    for (int i = 0; key && i < JCI_AK_COUNT_; i++)
-        if (akey_names[i][0] == key[0] && !strcmp(akey_names[i], key)) return akey_names[i];
+    if (!key) return NULL;
+    pthread_once(&akey_once, akey_sort);
+    size_t lo = 0, hi = JCI_AK_COUNT_;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(akey_names[akey_order[mid]], key);
+        if (!c) return akey_names[akey_order[mid]];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
     return NULL;
 }
 

@@ -96,9 +96,9 @@ static jc_status resolve_runtime(est *s)
     jc_status st;
     jci_runtime r = JCI_RUNTIME_EAGER;
     int train = j->mode == JC_MODE_TRAINING;
-    char list[512], others[512], nums[512], aliases[128];
-    jci_runtime_list((int)s->dev->kind, train, list, sizeof list);
+    char list[512], others[512] = "", nums[512] = "", aliases[128];
     if (j->runtime) {
+        jci_runtime_list((int)s->dev->kind, train, list, sizeof list);   /* the refusals' text */
         r = jci_runtime_parse(j->runtime);
         if (r == JCI_RUNTIME_COUNT)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--runtime must be %s for %s on %s (former names: %s) (got "
@@ -119,9 +119,12 @@ static jc_status resolve_runtime(est *s)
         (st = jci_eff_tensor_matrix(s->b.db, (int)jci_est_prec_bits(s->prec), &s->eff, s->b.d)))
         return st;
     s->eff_on = 1;
-    jci_runtime_list_except((int)s->dev->kind, train, r, others, sizeof others);
+    if (!s->b.quiet) {   /* the assumption's text: a quiet run (builder.h) reads its figures alone */
+        jci_runtime_list_except((int)s->dev->kind, train, r, others, sizeof others);
+        jci_runtime_numbered(nums, sizeof nums);
+    }
     jci_bld_assume(&s->b, "runtime", jci_bld_str(&s->b, "runtime profile: %s, %s (%s)", jci_runtime_name(r),
-                                                 jci_runtime_software(r), jci_runtime_numbered(nums, sizeof nums)),
+                                                 jci_runtime_software(r), nums),
                    R1((double)r), "", j->runtime ? JC_ORIGIN_USER : JC_ORIGIN_DEFAULT,
                    !j->runtime ? jci_bld_str(&s->b, "pytorch by default: op-by-op framework execution (give --runtime "
                                              "%s)", others)

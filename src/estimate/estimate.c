@@ -400,6 +400,7 @@ jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_h
     *out = NULL;
     est S = {0}, *s = &S;
     if (jci_bld_open(&s->b, d, "estimate", job, db)) return JC_ERR_NOMEM;
+    s->b.quiet = central_only;   /* its figures alone are read: no citations formatted */
     jci_arena *a = s->b.a;
     s->an = an;
     s->share = sh;

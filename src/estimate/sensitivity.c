@@ -10,7 +10,9 @@
  * power) reruns the estimate's own account with that input changed (the
  * same arithmetic, estimate.c jci_estimate_pinned_account), every other
  * input the estimate's central scenario (jci_estimate_core's
- * central_only).
+ * central_only).  A bound equal to the central value (a range that
+ * ends there: an efficiency whose high is 1) is the estimate's own
+ * central figures, not run again.
  */
 #include "estimate/sensitivity.h"
 
@@ -26,7 +28,14 @@ static jc_status one_bound(const jc_job *job, const jc_analysis *an, const jc_hw
                            jc_diag *d)
 {
     const char *key = x->key;
-    if (jci_estimate_pinned_account(e, key, bound[0] == 'l' ? x->value.low : x->value.high, out)) return JC_OK;
+    double v = bound[0] == 'l' ? x->value.low : x->value.high;
+    if (v == x->value.central) {   /* a bound at the central value: the pin changes no input, e's own figures */
+        out[0] = e->co2_kg.central;
+        out[1] = e->energy_facility_kwh.central;
+        out[2] = e->wall_hours.central;
+        return JC_OK;
+    }
+    if (jci_estimate_pinned_account(e, key, v, out)) return JC_OK;
     size_t n = strlen(key) + strlen(bound) + (job->pin ? strlen(job->pin) : 0) + 3;
     char *pin = malloc(n);
     if (!pin) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");

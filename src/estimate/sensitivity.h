@@ -16,7 +16,9 @@
  * sensitivity table (job->sensitivity is not read).  central_only: only
  * the central scenario is computed and every range is its central figure
  * (the central figures are the same bits as a full run's: the scenarios
- * are independent), and no equivalences are listed.  The contract of jci_estimate_run_shared
+ * are independent), no equivalences are listed and no hwdb citation is
+ * formatted (such a run's assumption sources are empty: its figures alone
+ * are read).  The contract of jci_estimate_run_shared
  * (base/jc_internal.h) otherwise. */
 jc_status jci_estimate_core(const jc_job *job, const jc_analysis *an, const jc_hwdb *db,
                             jci_est_share *sh, int central_only, jc_estimate **out, jc_diag *d);
