@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 used=$(mktemp) def=$(mktemp)
 trap 'rm -f "$used" "$def"' EXIT
 grep -rhoE 'jci_bld_assume\([^,()]*, "[a-zA-Z_.0-9]*"' src | sed 's/.*"\(.*\)"/\1/' | sort -u > "$used"
-grep -oE '^AKEY\([A-Z_0-9]+, "[^"]+"' src/estimate/assumption_keys.def | sed 's/.*"\(.*\)"/\1/' | sort -u > "$def"
+grep -oE '^AKEY(_FIGURE)?\([A-Z_0-9]+, "[^"]+"' src/estimate/assumption_keys.def | sed 's/.*"\(.*\)"/\1/' | sort -u > "$def"
 missing=$(comm -23 "$used" "$def" | tr '\n' ' ')
 if [ -n "$missing" ]; then
   echo "  keys used in src/ but not in src/estimate/assumption_keys.def: $missing"

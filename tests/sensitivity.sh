@@ -11,7 +11,9 @@
 # the range, a malformed entry) and --sensitivity in a serving estimate
 # (no effect there: refused) get their documented exit codes.  The Monte
 # Carlo percentiles (--draws, --seed) are the same for the same seed and
-# lie in order inside the corner range.  One
+# lie in order inside the corner range.  With a known runtime (--hours)
+# the derived device.busy_fraction is left out (a warning says so), the
+# rows still equal their direct runs, and pinning it is refused.  One
 # PASS/FAIL line per case.
 set -u
 cd "$(dirname "$0")/.."
@@ -123,6 +125,38 @@ for k, r in (("co2_kg", "co2_location_kg"), ("energy_facility_kwh", "energy_faci
 ok = ok and len(ma["inputs"]) == len(a["sensitivity"]) and all(i["distribution"] in ("uniform", "triangular", "log-normal") and i["reason"] for i in ma["inputs"])
 sys.exit(0 if ok else 1)
 PY
+
+# a known runtime (--hours): device.busy_fraction's range follows from
+# the other inputs' (a derived figure, not an input): the table leaves it
+# out and says so in a warning, ranks the inputs, and its rows still equal
+# their direct --pin runs; a pin of the figure itself is refused (it moved
+# nothing before: issue 45 item 2)
+if $JC estimate $JOB --hours 3 --sensitivity --draws 2000 --json > "$out/h.json" 2> "$out/h.err"; then
+  python3 - "$out/h.json" > "$out/hrows.txt" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["sensitivity"]
+ok = len(rows) >= 10 and all(r["key"] != "device.busy_fraction" for r in rows) and rows[0]["co2_kg"]["swing"] > 0
+ok = ok and any("device.busy_fraction left out" in w for w in d["warnings"]) and d["montecarlo"]["draws"] == 2000
+for r in rows[:3]:
+    print(r["key"], r["co2_kg"]["at_low"], r["co2_kg"]["at_high"], r["energy_facility_kwh"]["at_low"],
+          r["energy_facility_kwh"]["at_high"], r["wall_hours"]["at_low"], r["wall_hours"]["at_high"])
+sys.exit(0 if ok else 1)
+PY
+  [ $? -eq 0 ] && ok known_runtime_leaves_out_busy_fraction || ko known_runtime_leaves_out_busy_fraction "see $out/h.json"
+  fails=""
+  while read -r key clo chi klo khi hlo hhi; do
+    $JC estimate $JOB --hours 3 --pin "$key=low" --json > "$out/p.json" 2>/dev/null && same "$out/p.json" "$clo" "$klo" "$hlo" > /dev/null \
+      && $JC estimate $JOB --hours 3 --pin "$key=high" --json > "$out/p.json" 2>/dev/null && same "$out/p.json" "$chi" "$khi" "$hhi" > /dev/null \
+      || fails="$fails $key"
+  done < "$out/hrows.txt"
+  [ -z "$fails" ] && ok known_runtime_rows_equal_direct_runs || ko known_runtime_rows_equal_direct_runs "$fails"
+else
+  ko known_runtime_leaves_out_busy_fraction "exit $?: $(head -n 1 "$out/h.err")"
+fi
+$JC estimate $JOB --hours 3 --pin device.busy_fraction=high > /dev/null 2> "$out/r.err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- "--pin device.busy_fraction: a figure the estimate derives from its inputs" "$out/r.err" \
+  && ok pin_derived_figure_refused || ko pin_derived_figure_refused "exit $rc: $(head -n 1 "$out/r.err")"
 
 # refusals: exit 2 (usage) or 7 (range), the message naming the entry
 refused() {  # refused NAME CODE WORDS -- ARGS

@@ -22,6 +22,10 @@ typedef enum jci_akey {
 const char *jci_akey_name(jci_akey id);
 /* The table's pointer for key, or NULL when the key is not in the table. */
 const char *jci_akey_canonical(const char *key);
+/* 1 when key is a derived figure of the table (its AKEY_FIGURE rows: the
+ * range follows from the other inputs'; not an input: --pin refuses it,
+ * the sensitivity leaves it out); 0 otherwise. */
+int jci_akey_figure(const char *key);
 /* The assumption of e with id, or NULL when the estimate did not use it. */
 const jc_assumption *jci_estimate_assumption(const jc_estimate *e, jci_akey id);
 

@@ -136,6 +136,12 @@ static jc_range pin_apply(jci_builder *b, const char *key, jc_range v, const cha
     for (int i = 0; i < JCI_PIN_MAX && pin_entry(b->job->pin, i, &k, &kn, &t, &tn); i++) {
         if (!t || kn != strlen(key) || strncmp(k, key, kn)) continue;
         b->pin_used |= 1ull << i;
+        if (jci_akey_figure(key)) {   /* assumption_keys.def's AKEY_FIGURE rows */
+            pin_refuse(b, JC_ERR_USAGE, jci_bld_str(b, "--pin %s: a figure the estimate derives from its inputs (its "
+                                                    "range follows from theirs), not an input: pin those (the "
+                                                    "sensitivity table lists them)", key));
+            return v;
+        }
         if (!(v.low < v.high)) {
             pin_refuse(b, JC_ERR_USAGE, jci_bld_str(b, "--pin %s: that assumption has no range in this estimate "
                                                     "(%.6g); its own option sets it", key, v.central));

@@ -109,6 +109,15 @@ static const char *const akey_names[JCI_AK_COUNT_] = {
 #undef AKEY
 };
 
+/* 1 for the table's derived figures (AKEY_FIGURE rows) */
+static const unsigned char akey_figure[JCI_AK_COUNT_] = {
+#define AKEY(id, key, what) 0,
+#define AKEY_FIGURE(id, key, what) 1,
+#include "estimate/assumption_keys.def"
+#undef AKEY_FIGURE
+#undef AKEY
+};
+
 const char *jci_akey_name(jci_akey id)
 {
     return (int)id >= 0 && id < JCI_AK_COUNT_ ? akey_names[id] : NULL;
@@ -132,19 +141,32 @@ static void akey_sort(void)
     qsort(akey_order, JCI_AK_COUNT_, sizeof akey_order[0], by_key);
 }
 
-const char *jci_akey_canonical(const char *key)
+/* The table's row of key, or -1. */
+static int akey_find(const char *key)
 {
-    if (!key) return NULL;
+    if (!key) return -1;
     pthread_once(&akey_once, akey_sort);
     size_t lo = 0, hi = JCI_AK_COUNT_;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int c = strcmp(akey_names[akey_order[mid]], key);
-        if (!c) return akey_names[akey_order[mid]];
+        if (!c) return akey_order[mid];
         if (c < 0) lo = mid + 1;
         else hi = mid;
     }
-    return NULL;
+    return -1;
+}
+
+const char *jci_akey_canonical(const char *key)
+{
+    int i = akey_find(key);
+    return i < 0 ? NULL : akey_names[i];
+}
+
+int jci_akey_figure(const char *key)
+{
+    int i = akey_find(key);
+    return i >= 0 && akey_figure[i];
 }
 
 const jc_assumption *jci_estimate_assumption(const jc_estimate *e, jci_akey id)

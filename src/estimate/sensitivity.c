@@ -10,11 +10,15 @@
  * power) reruns the estimate's own account with that input changed (the
  * same arithmetic, estimate.c jci_estimate_pinned_account), every other
  * input the estimate's central scenario (jci_estimate_core's
- * central_only).  A bound equal to the central value (a range that
+ * central_only).  A figure the estimate derives from its inputs
+ * (assumption_keys.def's AKEY_FIGURE rows: device.busy_fraction of a
+ * known runtime) is not an input: left out, and a warning says so.  A
+ * bound equal to the central value (a range that
  * ends there: an efficiency whose high is 1) is the estimate's own
  * central figures, not run again.
  */
 #include "estimate/sensitivity.h"
+#include "estimate/akeys.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -73,14 +77,42 @@ static int by_swing(const void *pa, const void *pb)
     return 0;
 }
 
-/* Is the assumption i of e the first ranged record of its key? */
+/* Is the assumption i of e the first ranged record of its key, and an
+ * input?  (A derived figure's range follows from the inputs' ranges:
+ * assumption_keys.def's AKEY_FIGURE rows are left out.) */
 static int first_ranged(const jc_estimate *e, size_t i)
 {
     const jc_assumption *x = &e->assumptions[i];
-    if (!(x->value.low < x->value.high)) return 0;
+    if (!(x->value.low < x->value.high) || jci_akey_figure(x->key)) return 0;
     for (size_t k = 0; k < i; k++)
         if (!strcmp(e->assumptions[k].key, x->key)) return 0;
     return 1;
+}
+
+/* Says in e's warnings which ranged figures the table leaves out (the
+ * first one named; they are derived, not inputs).  0, or JC_ERR_NOMEM. */
+static jc_status say_left_out(jc_estimate *e, jc_diag *d)
+{
+    const char *first = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < e->n_assumptions; i++) {
+        const jc_assumption *x = &e->assumptions[i];
+        if (x->value.low < x->value.high && jci_akey_figure(x->key) && !n++) first = x->key;
+    }
+    if (!n) return JC_OK;
+    jci_arena *a = jci_estimate_arena(e);
+    const char **w = jci_arena_calloc(a, e->n_warnings + 1, sizeof *w);
+    const char *msg = w ? jci_arena_printf(a, "sensitivity: %s%s left out: a figure the estimate derives from its "
+                                           "inputs (its range follows from theirs), not an input; the table ranks "
+                                           "and the draws draw those inputs", first,
+                                           n > 1 ? " and the other derived figures" : "")
+                        : NULL;
+    if (!msg) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < e->n_warnings; i++) w[i] = e->warnings[i];
+    w[e->n_warnings] = msg;
+    e->warnings = w;
+    e->n_warnings++;
+    return JC_OK;
 }
 
 jc_status jci_sensitivity_run(const jc_job *job, const jc_analysis *an, const jc_hwdb *db, jci_est_share *sh,
@@ -88,6 +120,8 @@ jc_status jci_sensitivity_run(const jc_job *job, const jc_analysis *an, const jc
 {
     jci_arena *a = jci_estimate_arena(e);
     size_t n = 0;
+    jc_status said = say_left_out(e, d);
+    if (said) return said;
     for (size_t i = 0; i < e->n_assumptions; i++) n += first_ranged(e, i);
     jc_sensitivity *rows = jci_arena_calloc(a, n ? n : 1, sizeof *rows);
     if (!rows) return jci_diag_set(d, JC_ERR_NOMEM, "out of memory");
