@@ -195,3 +195,39 @@ for n in 1 8; do
     ko "host_rule_$n" "serving: $(head -1 "$out/host_serving_$n"); graph: $(head -1 "$out/host_graph_$n")"
   fi
 done
+
+# LLM generation on a CPU (issue 42): GPT-J 6B on a named Xeon (a --vcpus
+# share of it, the memory of the 2-socket --host it sits in) and on a
+# CPU-only AWS instance runs; its decode step streams the weights at the
+# CPU's memory bandwidth (the vCPUs' share of it), so twice the bandwidth
+# gives about half the inter-token latency; a model larger than the host
+# memory is refused naming that memory; llama.cpp is warned uncalibrated.
+GJ="--hf-config $CFG/gpt-j-6b.json --weights bf16 --prompt-tokens 512 --output-tokens 128 --concurrency 1 --requests 10 --json"
+itl() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["results"]["itl_s"]["central"])' "$1"; }
+cpu_pair() {   # name, then the two runs' extra options (the second at twice the first's bandwidth)
+  if $JC estimate --generate $GJ $2 > "$out/cpu_$1_a.json" 2> "$out/cpu_$1_a.err" &&
+     $JC estimate --generate $GJ $3 > "$out/cpu_$1_b.json" 2> "$out/cpu_$1_b.err"; then
+    r=$(python3 -c "print($(itl "$out/cpu_$1_b.json") / $(itl "$out/cpu_$1_a.json"))")
+    if python3 -c "import sys; sys.exit(not 0.45 <= $r <= 0.56)"; then ok "cpu_decode_bw_$1"
+    else ko "cpu_decode_bw_$1" "ITL ratio at twice the bandwidth $r, not about 0.5"; fi
+  else
+    ko "cpu_decode_bw_$1" "$(cat "$out/cpu_$1_a.err" "$out/cpu_$1_b.err" | head -2)"
+  fi
+}
+cpu_pair xeon "--device intel-xeon-platinum-8480plus --vcpus 56 --host nvidia-dgx-h100" \
+              "--device intel-xeon-platinum-8480plus --vcpus 112 --host nvidia-dgx-h100"
+cpu_pair aws "--host aws:m7i.24xlarge" "--host aws:m7i.48xlarge"
+if python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["serving"]["memory_capacity_bytes"] != 768 * 2**30)' \
+     "$out/cpu_aws_b.json" &&
+   grep -q 'the host memory of aws:m7i.48xlarge' "$out/cpu_aws_b.json"; then ok cpu_host_memory
+else ko cpu_host_memory "m7i.48xlarge's 768 GB not the memory capacity"; fi
+$JC estimate --generate --hf-config $CFG/llama-3.1-70b.json --weights bf16 --host aws:m7i.2xlarge --prompt-tokens 500 \
+  --output-tokens 100 --concurrency 1 --requests 10 > /dev/null 2> "$out/cpu_fit.err"; rc=$?
+if [ $rc -eq 7 ] && grep -q 'the host memory of aws:m7i.2xlarge (32 GB)' "$out/cpu_fit.err"; then ok cpu_fit_refused
+else ko cpu_fit_refused "rc $rc: $(head -1 "$out/cpu_fit.err")"; fi
+$JC estimate --generate $GJ --host aws:m7i.24xlarge --serving-runtime llama.cpp > /dev/null 2> "$out/cpu_llama.err"; rc=$?
+$JC estimate --generate $GJ --host aws:m7i.24xlarge --serving-runtime llama.cpp 2>/dev/null | grep -q 'llama.cpp is uncalibrated'
+if [ $rc -eq 0 ] && [ $? -eq 0 ]; then ok cpu_llamacpp_warned; else ko cpu_llamacpp_warned "rc $rc or no warning"; fi
+$JC estimate --generate $GJ --device intel-xeon-platinum-8480plus > /dev/null 2> "$out/cpu_nomem.err"; rc=$?
+if [ $rc -eq 6 ] && grep -q 'no memory size for this CPU' "$out/cpu_nomem.err"; then ok cpu_no_memory
+else ko cpu_no_memory "rc $rc: $(head -1 "$out/cpu_nomem.err")"; fi

@@ -13,11 +13,10 @@ Rows:
     (../shared/data/calibration/mlperf-inference-cpu-closed-v3.1-v4.0.csv):
     ResNet-50 (models/resnet50.onnx), BERT (bert-99: models/bert_large.onnx
     at sequence 384) and RetinaNet (models/retinanet.onnx, the MLPerf
-    ResNeXt-50 FPN network at 800 x 800) scored; GPT-J is listed apart with a count: its config
-    reads (tests/serving/configs/gpt-j-6b.json, the published architecture)
-    but the serving path that runs a config (--hf-config --generate) takes
-    accelerators only (a CPU has no device memory in the database and no CPU
-    serving profile: `estimate --generate` refuses it); the other benchmarks
+    ResNeXt-50 FPN network at 800 x 800) and GPT-J's Offline rows (gptj-99 /
+    gptj-99.9: tests/serving/configs/gpt-j-6b.json through the serving path,
+    GPTJ_RECIPE below) scored; GPT-J's Server rows are listed apart (the
+    latency bound's queueing of generation is not modelled); the other benchmarks
     (RNN-T, 3D-UNet, DLRM, SDXL) are listed as not modelled with
     a count, as are
     rows whose software has no profile (TFLite, NCNN, KILT, TensorFlow on
@@ -41,6 +40,24 @@ runtimes' default intra-op pool, and this batch):
   vCPUs (--vcpus cores x threads per core); more than the CPU's (a
   recording of threads) takes the CPU's.
   samples/s = samples / predicted wall seconds.
+
+GPTJ_RECIPE (Offline; threads, batch and the dataset's lengths are not in
+the rows):
+  joulecast estimate --generate --hf-config tests/serving/configs/gpt-j-6b.json
+      --device CPU --host SERVER --count SOCKETS --serving-runtime ipex
+      --weights W --prompt-tokens 1024 --output-tokens 128
+      --concurrency 32 x 4 --requests 32 x SOCKETS x 4 --pue 1 --ci 400
+  W from the system name (INT4 or ITREX -> int4, BF16 -> bf16, else int8:
+  Intel's PyTorch submissions); every one of MLPerf's 4 beams a sequence
+  (transformers' beam search expands the prompt to each beam); the prompt's
+  mean assumed 1,024 tokens (CNN-DailyMail articles, truncated at 1,919);
+  128 output tokens (max_new_tokens: a static beam batch runs until its
+  longest beam ends); the batch of 32 samples per socket as the other
+  Offline rows; SERVER a hwdb server of two such sockets, whose memory per
+  socket holds the weights and KV cache (it bounds, not sets, the time).
+  samples/s = 32 x SOCKETS / predicted wall seconds (tokens/s = samples/s x
+  128 x 4).  No constant is fitted to these rows, so every fold predicts
+  them alike (leave-one-CPU-out holds trivially).
 
 Cross-validation: per runtime, leave-one-CPU-out: each CPU's rows are
 predicted with the profile's two constants (tools/fit_cpu.py) fitted to
@@ -76,9 +93,14 @@ CPUS = [("platinum 8592+", "intel-xeon-platinum-8592plus"), ("platinum 8480+", "
         ("neoverse-n1", "aws-graviton2")]
 MODELS = {"resnet50": ("models/resnet50.onnx", []), "bert-99": ("models/bert_large.onnx", ["--dim", "sequence=384"]),
           "retinanet": ("models/retinanet.onnx", [])}
-# GPT-J's rows: the config reads, the CPU has no serving path (listed apart)
-GPTJ_REASON = ("GPT-J not scored: the serving path that runs its config takes accelerators, not CPUs "
-               "(tests/serving/configs/gpt-j-6b.json, --hf-config --generate)")
+# GPT-J (MLPerf's gptj-99 / gptj-99.9, CNN-DailyMail summaries): the config
+# through the serving path on the CPU sockets (GPTJ_RECIPE in the comment).
+GPTJ_CONFIG = "tests/serving/configs/gpt-j-6b.json"
+GPTJ_BEAMS = 4          # MLPerf's GPT-J rules: beam search, num_beams 4
+GPTJ_PROMPT = 1024      # assumed mean prompt (the rows do not record it; inputs are truncated at 1,919 tokens)
+GPTJ_OUTPUT = 128       # max_new_tokens: a static beam-search batch runs until its longest beam ends
+# the memory the weights and KV cache live in: a hwdb server of two such sockets
+GPTJ_HOSTS = {"intel-xeon-platinum-8480plus": "nvidia-dgx-h100", "intel-xeon-platinum-8592plus": "nvidia-dgx-b200"}
 BATCH = {"Offline": 32, "Server": 32, "SingleStream": 1, "MultiStream": 8}
 FIELDS = ["id", "cpu", "runtime", "precision", "graph", "dims", "batch", "count", "vcpus", "samples", "measured",
           "source", "reason"]
@@ -124,8 +146,20 @@ def mlperf_rows():
             row = {"id": rid, "source": r["source"].split(";")[0], "reason": ""}
             dev = next((d for k, d in CPUS if k in r["processor"].lower()), None)
             rt, prec = software_runtime(r["software"])
-            if r["model"].startswith("gptj"):
-                row["reason"] = GPTJ_REASON
+            if r["model"].startswith("gptj") and r["scenario"] != "Offline":
+                row["reason"] = "GPT-J Server not scored (the latency bound's queueing of generation is not modelled)"
+            elif r["model"].startswith("gptj") and dev not in GPTJ_HOSTS:
+                row["reason"] = "CPU not in the database (%s)" % r["processor"]
+            elif r["model"].startswith("gptj"):
+                sys_ = r["system"].upper()
+                w = "int4" if "INT4" in sys_ or "ITREX" in sys_ else "bf16" if "BF16" in sys_ else "int8"
+                b = BATCH["Offline"]
+                s = int(r["sockets_per_node"])
+                row.update(cpu=dev, runtime="ipex", precision=w, graph=GPTJ_CONFIG, dims="", batch=b, count=s,
+                           vcpus="", samples=b * s, measured=float(r["metric_value"]), model=r["model"],
+                           scenario="Offline", gptj=1)
+                out.append(row)
+                continue
             elif r["model"] not in MODELS:
                 row["reason"] = "benchmark not modelled (%s)" % r["model"]
             elif rt is None:
@@ -182,6 +216,27 @@ def recipe(row):
     return a
 
 
+def gptj_recipe(row):
+    """The serving path's run of a GPT-J row: every beam a sequence (transformers' beam search expands the prompt
+    to each beam), the row's batch of samples x beams running per socket, one replica per socket."""
+    s = int(row["count"])
+    return ["estimate", "--generate", "--hf-config", row["graph"], "--device", row["cpu"], "--host",
+            GPTJ_HOSTS[row["cpu"]], "--count", str(s), "--serving-runtime", row["runtime"], "--weights",
+            row["precision"], "--prompt-tokens", str(GPTJ_PROMPT), "--output-tokens", str(GPTJ_OUTPUT),
+            "--concurrency", str(row["batch"] * GPTJ_BEAMS), "--requests", str(row["samples"] * GPTJ_BEAMS),
+            "--pue", "1", "--ci", "400", "--json"]
+
+
+def gptj_predict(row):
+    """Samples/s of a GPT-J row from the serving path (output tokens/s / beams / output tokens), or None."""
+    p = subprocess.run([ac.jc_path()] + gptj_recipe(row), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, cwd=ac.ROOT)
+    if p.returncode != 0:
+        return None
+    js = json.loads(p.stdout)
+    return row["samples"] / (js["results"]["wall_hours"]["central"] * 3600.0)
+
+
 def loco(scored, grids):
     """Per runtime, each CPU's rows predicted by the fit to the other CPUs'
     rows: {row id: (pred samples/s, fold)}; in-sample where one CPU."""
@@ -204,15 +259,23 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     allrows = rows()
-    scored = [r for r in allrows if not r["reason"]]
+    scored = [r for r in allrows if not r["reason"] and not r.get("gptj")]
     grids = fcpu.grid(scored, recipe, a.jobs)
     pred = loco(scored, grids)
+    # GPT-J: no constant is fitted to these rows (the serving constants are fitted to GPU rows, the CPU runtime
+    # constants to graph rows), so each fold predicts them as the whole set does
+    for r in allrows:
+        if r.get("gptj") and not r["reason"]:
+            v = gptj_predict(r)
+            if v is not None:
+                pred[r["id"]] = (v, "loco")
     out, per_rt = [], {}
     for r in allrows:
         if r["reason"]:
             continue
         p = pred.get(r["id"])
-        d = {"id": r["id"], "measured": float(r["measured"]), "group": "%s (%s)" % (r["runtime"], r["precision"]),
+        d = {"id": r["id"], "measured": float(r["measured"]), "group": "%s%s (%s)" % (
+             r["runtime"], " gpt-j" if r.get("gptj") else "", r["precision"]),
              "note": "%s %s %s" % (r["cpu"], r.get("model", ""), r.get("scenario", ""))}
         if p is None:
             d["reason"] = "joulecast run failed"
@@ -237,11 +300,11 @@ def main():
             {r["cpu"] for r in scored if r["runtime"] == rt}) if "loco" in f else
             "one CPU, so in-sample (no fold)") for rt, f in sorted(per_rt.items())) + ".", ""]
     ac.write_set("cpu", "CPU inference (timm torch.compile on two CPUs; MLPerf Inference v3.1/v4.0 CPU-only "
-                 "closed: ResNet-50, BERT, RetinaNet)", "samples/s",
+                 "closed: ResNet-50, BERT, RetinaNet, GPT-J Offline)", "samples/s",
                  "`joulecast estimate` with the row's --runtime profile (recipe in tools/accuracy_cpu.py's comment: "
                  "all physical cores; MLPerf Offline/Server batch 32 per socket, SingleStream 1, MultiStream 8, "
                  "since threads and batch are not recorded; Intel's PyTorch rows as ipex int8, the reference "
-                 "implementations fp32); the profile's cpu_*_eta_matrix and cpu_*_call_s refitted per fold by "
+                 "implementations fp32; GPT-J through `estimate --generate` with its config, GPTJ_RECIPE); the profile's cpu_*_eta_matrix and cpu_*_call_s refitted per fold by "
                  "tools/fit_cpu.py to the profile's rows of the other CPUs (leave-one-CPU-out); the table shows "
                  "each row as its fold predicted it.",
                  "wall-clock inference throughput on the CPU's cores (whole system for MLPerf Offline/Server); no "

@@ -173,7 +173,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", action="store_true")
     a = ap.parse_args()
-    rows = [r for r in acpu.rows() if not r.get("reason")]
+    rows = [r for r in acpu.rows() if not r.get("reason") and not r.get("gptj")]   # GPT-J: no CPU constant enters it
     grids = grid(rows, acpu.recipe)
     fitted = {}
     for rt in CONSTS:

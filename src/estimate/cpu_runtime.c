@@ -13,24 +13,27 @@ static const struct { int set, engine, calibrated; } RT_CPUS[JCI_RUNTIME_COUNT] 
 #include "estimate/runtimes.def"
 };
 
-/* The unit the profile's kernels reach at the run's precision; *peak
- * lowered to the vector units' rate where the profile does not run the
- * device's matrix engine. */
-static const char *matrix_unit(est *s, int engine, double *peak)
+int jci_cpu_runtime_engine(jci_runtime r, int *calibrated)
 {
-    const jc_sourced *f32 = &s->dev->peak_tflops[JC_PREC_FP32];
-    int bits = (int)jci_est_prec_bits(s->prec);
+    int set = r >= 0 && r < JCI_RUNTIME_COUNT && RT_CPUS[r].set;
+    if (calibrated) *calibrated = set ? RT_CPUS[r].calibrated : 1;
+    return set ? RT_CPUS[r].engine : 0;
+}
+
+const char *jci_cpu_matrix_unit(jci_builder *b, const jc_device *dev, int bits, int engine, double *peak)
+{
+    const jc_sourced *f32 = &dev->peak_tflops[JC_PREC_FP32];
     if (bits >= 32 || !f32->present || !(f32->value > 0))
         return "the vector FMA units (AVX2 / AVX-512 / NEON / SVE): the fp32 peak";
     double vec = f32->value * 1e12 * 32.0 / bits;   /* VNNI / AVX512_BF16 / NEON-SVE dot products */
     if (!(*peak > vec * 1.001))
-        return jci_bld_str(&s->b, "the vector units' dot products (VNNI / AVX512_BF16 / NEON-SVE dot): %s x the "
+        return jci_bld_str(b, "the vector units' dot products (VNNI / AVX512_BF16 / NEON-SVE dot): %s x the "
                            "fp32 peak at %d bits", FMT_N(*peak / (f32->value * 1e12)), bits);
     if (engine)
-        return jci_bld_str(&s->b, "the CPU's matrix engine (AMX / SME): %s x the fp32 peak at %d bits",
+        return jci_bld_str(b, "the CPU's matrix engine (AMX / SME): %s x the fp32 peak at %d bits",
                            FMT_N(*peak / (f32->value * 1e12)), bits);
     *peak = vec;
-    return jci_bld_str(&s->b, "the vector units' dot products (VNNI / AVX512_BF16 / NEON-SVE dot), not the CPU's "
+    return jci_bld_str(b, "the vector units' dot products (VNNI / AVX512_BF16 / NEON-SVE dot), not the CPU's "
                        "matrix engine, which this runtime's kernels do not use: %d / %d = %s x the fp32 peak",
                        32, bits, FMT_N(32.0 / bits));
 }
@@ -55,7 +58,7 @@ jc_status jci_cpu_runtime_apply(est *s)
         return jci_bld_fail(&s->b, JC_ERR_HWDB, "CPU %s has no core count in the database (--threads and the "
                             "CPU runtimes need one)", s->dev->id);
     jci_runtime r = s->eff.runtime;
-    int engine = RT_CPUS[r].set ? RT_CPUS[r].engine : 0, cal = RT_CPUS[r].set ? RT_CPUS[r].calibrated : 1;
+    int cal, engine = jci_cpu_runtime_engine(r, &cal);
     if (!cal)
         jci_bld_warn(&s->b, "--runtime %s is uncalibrated: no measured rows fit its constants (%s, %s), which are "
                      "a named prior; its time is the kernel model's, not a fitted one", jci_runtime_name(r),
@@ -75,7 +78,7 @@ jc_status jci_cpu_runtime_apply(est *s)
                                      : "every physical core: the runtimes' default intra-op pool (one thread per "
                                        "physical core); give --threads N");
     double peak = s->peak;
-    const char *unit = matrix_unit(s, engine, &peak);
+    const char *unit = jci_cpu_matrix_unit(&s->b, s->dev, (int)jci_est_prec_bits(s->prec), engine, &peak);
     jci_bld_assume(&s->b, "cpu.matrix_unit", jci_bld_str(&s->b, "the unit %s's matrix kernels run on: %s",
                    jci_runtime_name(r), unit), R1(peak / 1e12), "TFLOP/s", JC_ORIGIN_DERIVED,
                    jci_bld_str(&s->b, "runtimes.def RT_CPU(%s): %s", jci_runtime_name(r),

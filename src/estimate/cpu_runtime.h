@@ -35,5 +35,15 @@
  * uncalibrated profile.  Errors: JC_ERR_USAGE for --threads on a device
  * that is not a CPU; JC_ERR_HWDB for a CPU without cores. */
 jc_status jci_cpu_runtime_apply(est *s);
+/* The matrix unit rule above for CPU `dev` at `bits` (32, 16, 8): returns
+ * what the kernels run on (a string in b's arena) and lowers *peak (the
+ * device's peak at that precision, FLOP/s) to the vector units' rate where
+ * the peak is a matrix engine's and `engine` is 0.  Used by the graph
+ * estimate and by LLM generation on a CPU (serving.c). */
+const char *jci_cpu_matrix_unit(jci_builder *b, const jc_device *dev, int bits, int engine, double *peak);
+/* 1 when runtime profile r's kernels run the CPU's matrix engine
+ * (runtimes.def RT_CPU); *calibrated (may be NULL) set to 0 for a profile
+ * marked uncalibrated, else 1.  A profile without an RT_CPU row: 0, 1. */
+int jci_cpu_runtime_engine(jci_runtime r, int *calibrated);
 
 #endif

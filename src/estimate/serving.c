@@ -36,9 +36,11 @@
 #include "estimate/arch.h"
 #include "estimate/estimate_int.h"
 #include "estimate/builder.h"
+#include "estimate/cpu_runtime.h"
 #include "estimate/parallel.h"
 #include "estimate/power.h"
 #include "estimate/serving_int.h"
+#include "estimate/vm.h"
 #include "joulecast/serving.h"
 
 #include <math.h>
@@ -152,6 +154,9 @@ typedef struct sv {
     /* coarse path (no architecture) */
     int coarse;
     const rt_profile *rt;                /* serving runtime profile */
+    int cpu;                             /* the device is a CPU (a VM's slice): host memory, a CPU runtime */
+    int cpu_engine;                      /* its CPU runtime's kernels run the matrix engine (RT_CPU) */
+    const char *mem_what;                /* where a CPU's memory comes from (the fit refusal names it) */
     double max_seqs, step_tokens;        /* the runtime's limits on this device */
     /* constants: fitted (central values; their low/high are the spread across folds) and sourced */
     double mfu, mbu, t_kern, t_eager, t_host_seq, t_host_step, t_host_worker;
@@ -644,6 +649,15 @@ static jc_status resolve_formats(sv *s)
                      jc_precision_name(p), acc32 ? " with fp32 accumulate" : "", s->wf->name), R1(pk->value), "TFLOP/s",
                      JC_ORIGIN_HWDB, jci_bld_cite(&s->b, pk)).central * 1e12;
     s->r->compute_precision = jc_precision_name(p);
+    if (s->cpu) {
+        int bits = p == JC_PREC_INT8 || p == JC_PREC_FP8 ? 8 : p == JC_PREC_FP32 ? 32 : 16;
+        double pk2 = s->peak;
+        const char *unit = jci_cpu_matrix_unit(&s->b, s->dev, bits, s->cpu_engine, &pk2);
+        s->peak = jci_bld_assume(&s->b, "cpu.matrix_unit", jci_bld_str(&s->b, "the unit the runtime's matrix kernels run "
+                                 "on, all %d cores: %s", s->dev->cores, unit), R1(pk2 / 1e12), "TFLOP/s",
+                                 JC_ORIGIN_DERIVED, "runtimes.def RT_CPU: the CPU runtime's matrix engine or vector units "
+                                 "(cpu_runtime.c, the graph estimate's rule)").central * 1e12;
+    }
     if (s->dequant) {
         jc_status st = sconst_c(s, "serving_dequant_ops", "dequantisation: vector operations per low-bit weight per tile of tokens",
                                 &s->dq_ops);
@@ -679,31 +693,126 @@ static jc_status resolve_idle(sv *s, const jc_device *dev)
     return JC_OK;
 }
 
+/* A CPU's memory: the instance's (a CPU-only --host), the --host server's
+ * per socket where its CPU is this one, else the CPU's own memory_gb where
+ * the database has one; refused otherwise (the weights and KV cache live
+ * in host memory, whose size only the host gives). */
+static jc_status cpu_memory(sv *s, const jc_device *cpu, const jc_host *host, const jci_vm *vm)
+{
+    if (host && host->memory_gb.present && (vm && vm->host ? vm->host == host : host->cpu == cpu)) {
+        int n = (vm && vm->host) || host->n_cpu < 1 ? 1 : host->n_cpu;
+        s->mem_what = jci_bld_str(&s->b, "the host memory of %s (%s GB%s)", host->id, FMT_N(host->memory_gb.value / n),
+                                  n > 1 ? jci_bld_str(&s->b, " per socket of %d", n) : "");
+        s->mem = jci_bld_assume(&s->b, "device.memory_gb", jci_bld_str(&s->b, "memory the CPU holds the weights and KV "
+                                "cache in: %s (GB: 2^30 bytes each)", s->mem_what), R1(host->memory_gb.value / n), "GB",
+                                JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &host->memory_gb)).central * GIB;
+        return JC_OK;
+    }
+    if (cpu->memory_gb.present) {
+        s->mem_what = jci_bld_str(&s->b, "the most memory %s takes (%s GB)", cpu->id, FMT_N(cpu->memory_gb.value));
+        s->mem = jci_bld_assume(&s->b, "device.memory_gb", "memory the CPU holds the weights and KV cache in: the most "
+                                "it takes (the database's memory_gb of the CPU; no --host gives its own)",
+                                R1(cpu->memory_gb.value), "GB", JC_ORIGIN_HWDB,
+                                jci_bld_cite(&s->b, &cpu->memory_gb)).central * GIB;
+        return JC_OK;
+    }
+    return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "CPU %s: generation on a CPU keeps the weights and KV cache in the host's "
+                        "memory, and the database has no memory size for this CPU%s: name the server or CPU instance "
+                        "with --host (its memory)", cpu->id,
+                        host ? jci_bld_str(&s->b, " (host %s is not built on it or has no memory_gb)", host->id) : "");
+}
+
+/* The CPU's runtime profile (--serving-runtime on a CPU names a CPU
+ * runtime of runtimes.def; default ipex) with the hf-generate profile's
+ * step (one static batch, eager): Intel's MLPerf GPT-J harness runs
+ * transformers' generate() under IPEX. */
+static jc_status cpu_runtime(sv *s)
+{
+    const jc_job *j = s->b.job;
+    const char *n = j->serving_runtime ? j->serving_runtime : "ipex";
+    jci_runtime r = jci_runtime_parse(n);
+    int cal = 1;
+    if (r == JCI_RUNTIME_COUNT || !jci_runtime_fits(r, JC_DEVICE_CPU, 0)) {
+        char buf[512];
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--serving-runtime on a CPU (%s) names a CPU runtime profile: %s "
+                            "(got '%s'; default ipex)", s->dev->id, jci_runtime_list(JC_DEVICE_CPU, 0, buf, sizeof buf), n);
+    }
+    s->cpu_engine = jci_cpu_runtime_engine(r, &cal);
+    jci_bld_assume(&s->b, "serving.cpu_runtime", jci_bld_str(&s->b, "CPU runtime profile: %s (%s), all %d physical "
+                   "cores, in transformers' generate() loop (the hf-generate profile's step)", jci_runtime_name(r),
+                   jci_runtime_software(r), s->dev->cores), R1((double)r), "", j->serving_runtime ? JC_ORIGIN_USER
+                   : JC_ORIGIN_DEFAULT, j->serving_runtime ? "--serving-runtime" : "ipex: Intel's MLPerf CPU submissions' "
+                   "PyTorch extension (give --serving-runtime)");
+    if (!cal)
+        jci_bld_warn(&s->b, "serving: --serving-runtime %s is uncalibrated: no measured rows; its time is the serving "
+                     "model's on the CPU's peaks and bandwidth", jci_runtime_name(r));
+    s->rt = find_profile("hf-generate");
+    return JC_OK;
+}
+
+/* The hardware: a device (or a host's accelerator), or a CPU: a named CPU
+ * (its --vcpus share) or a CPU-only instance (vm.c's slice of its CPU). */
+static jc_status find_hardware(sv *s, const jc_device **devp, const jc_host **hostp)
+{
+    const jc_job *j = s->b.job;
+    const jc_device *dev = NULL, *d2 = NULL;
+    const jc_host *host = NULL;
+    jci_vm *vm = NULL;
+    jc_status st;
+    const char *name = j->device ? j->device : j->host;
+    if (!name) return jci_bld_fail(&s->b, JC_ERR_USAGE, "no hardware: give --device ID (joulecast hw list shows them)");
+    if ((st = jc_hwdb_hardware(s->b.db, name, &dev, &host, s->b.d))) return st;
+    if (dev && dev->kind == JC_DEVICE_CPU && j->host && (st = jc_hwdb_hardware(s->b.db, j->host, &d2, &host, s->b.d)))
+        return st;
+    if (!dev && host && !host->accel && host->n_accel < 1 && host->cpu) {   /* a CPU-only instance */
+        if ((st = jci_vm_resolve(&s->b, host, NULL, NAN, &vm))) return st;
+        dev = &vm->slice;
+    } else if (dev && dev->kind == JC_DEVICE_CPU && given(j->vcpus)) {
+        if ((st = jci_vm_resolve(&s->b, NULL, dev, j->vcpus, &vm))) return st;
+        dev = &vm->slice;
+    } else if (given(j->vcpus)) {
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--vcpus takes a share of a CPU named by --device");
+    }
+    if (!dev && host) dev = host->accel;
+    if (!dev) return jci_bld_fail(&s->b, JC_ERR_USAGE, "'%s' names no accelerator or CPU: give --device", name);
+    s->dev = dev;
+    s->cpu = dev->kind == JC_DEVICE_CPU;
+    if (s->cpu && (st = cpu_memory(s, vm ? vm->cpu : dev, host, vm))) return st;
+    *devp = dev;
+    *hostp = host;
+    return JC_OK;
+}
+
 static jc_status resolve_device(sv *s)
 {
     const jc_job *j = s->b.job;
     const jc_device *dev = NULL;
     const jc_host *host = NULL;
     jc_status st;
-    const char *name = j->device ? j->device : j->host;
-    if (!name) return jci_bld_fail(&s->b, JC_ERR_USAGE, "no hardware: give --device ID (joulecast hw list shows them)");
-    if ((st = jc_hwdb_hardware(s->b.db, name, &dev, &host, s->b.d))) return st;
-    if (!dev && host) dev = host->accel;
-    if (!dev) return jci_bld_fail(&s->b, JC_ERR_USAGE, "'%s' names no accelerator: give --device", name);
-    s->dev = dev;
-    if (!dev->memory_bw_gbs.present || !dev->memory_gb.present || !dev->tdp_w.present)
-        return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s lacks a published memory size, bandwidth or TDP", dev->id);
-    s->bw = jci_bld_assume(&s->b, "device.memory_bw", "memory bandwidth", R1(dev->memory_bw_gbs.value), "GB/s",
+    if ((st = find_hardware(s, &dev, &host))) return st;
+    if (!dev->memory_bw_gbs.present || !(s->cpu || dev->memory_gb.present) || !dev->tdp_w.present)
+        return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s lacks a published %s", dev->id,
+                            s->cpu ? "memory bandwidth or TDP" : "memory size, bandwidth or TDP");
+    if (s->cpu && dev->cores < 1)
+        return jci_bld_fail(&s->b, JC_ERR_HWDB, "CPU %s has no core count in the database", dev->id);
+    /* a CPU's: its channels x speed (a VM's slice: its vCPUs' share, vm.c) */
+    s->bw = jci_bld_assume(&s->b, "device.memory_bw", s->cpu ? "memory bandwidth (the CPU's channels x speed; a VM: its "
+                   "vCPUs' share)" : "memory bandwidth", R1(dev->memory_bw_gbs.value), "GB/s",
                    JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->memory_bw_gbs)).central * 1e9;
     /* a DRAM capacity's "GB" is binary (JEDEC): 80 GB is 80 x 2^30 bytes,
      * the total the runtime sees (torch.cuda.mem_get_info) and takes its
      * --gpu-memory-utilization fraction of */
-    s->mem = jci_bld_assume(&s->b, "device.memory_gb", "device memory (GB of DRAM capacity: 2^30 bytes each, JEDEC)",
-                    R1(dev->memory_gb.value), "GB", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->memory_gb)).central * GIB;
+    if (!s->cpu)
+        s->mem = jci_bld_assume(&s->b, "device.memory_gb", "device memory (GB of DRAM capacity: 2^30 bytes each, JEDEC)",
+                        R1(dev->memory_gb.value), "GB", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->memory_gb)).central * GIB;
     s->tdp = dev->tdp_w.value;
     jci_bld_assume(&s->b, "device.tdp_w", "device TDP", R1(s->tdp), "W", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, &dev->tdp_w));
     if ((st = resolve_idle(s, dev))) return st;
-    s->rt = find_profile(j->serving_runtime ? j->serving_runtime : "vllm");
+    if (s->cpu) {
+        if ((st = cpu_runtime(s))) return st;
+    } else {
+        s->rt = find_profile(j->serving_runtime ? j->serving_runtime : "vllm");
+    }
     if (!s->rt)
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--serving-runtime must be one of vllm (default), vllm-0.5, sglang, trt-llm, "
                             "tgi, hf-generate (got '%s')", j->serving_runtime);
@@ -855,15 +964,16 @@ static jc_status resolve_parallel(sv *s)
         s->tp = j->tp;
         if ((st = tp_divides(s))) return st;
     } else {
-        double maxg = !isnan(j->count) ? j->count / s->pp : 1024;
+        double maxg = !isnan(j->count) ? j->count / s->pp : s->cpu ? 1 : 1024;   /* a CPU: one host unless --count */
         s->tp = default_tp(s, maxg, !isnan(j->count), cap, &tp_all_fit);
         if (!s->tp) {
             double need = ceil(s->r->weight_bytes / (cap * s->pp));
             return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights (%.1f GB) do not fit %s%s x %s (%.0f GB usable each at "
-                        "memory fraction %.2f): at least %.0f devices are needed (give --count, --tp or a smaller "
+                        "memory fraction %.2f%s%s): at least %.0f devices are needed (give --count, --tp or a smaller "
                         "--weights format)", s->wf->name, s->r->weight_bytes / 1e9,
-                        !isnan(j->count) ? "" : "up to ", FMT_N(!isnan(j->count) ? j->count : 1024 * s->pp),
-                        s->dev->id, cap / 1e9, s->memfrac.central, need < 1 ? 1 : need);
+                        !isnan(j->count) ? "" : "up to ", FMT_N(!isnan(j->count) ? j->count : s->cpu ? 1 : 1024 * s->pp),
+                        s->dev->id, cap / 1e9, s->memfrac.central, s->mem_what ? " of " : "",
+                        s->mem_what ? s->mem_what : "", need < 1 ? 1 : need);
         }
     }
     double grp = s->tp * s->pp;
