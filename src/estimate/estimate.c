@@ -144,11 +144,11 @@ static jc_status resolve_hardware(est *s)
         if (given(j->vcpus))
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--vcpus: %s has %d vCPUs of its own (--vcpus takes a share of "
                                 "a CPU named by --device)", host->id, host->vcpus);
-        if ((st = jci_vm_resolve(&s->b, host, NULL, NAN, &s->vm))) return st;
+        if ((st = jci_vm_resolve(&s->b, host, NULL, NAN, 1, &s->vm))) return st;
         dev = &s->vm->slice;
     } else if (given(j->vcpus)) {
         if (host) return jci_bld_fail(&s->b, JC_ERR_USAGE, "--vcpus takes a share of a CPU named by --device, not of a host's");
-        if ((st = jci_vm_resolve(&s->b, NULL, dev, j->vcpus, &s->vm))) return st;
+        if ((st = jci_vm_resolve(&s->b, NULL, dev, j->vcpus, 1, &s->vm))) return st;
         dev = &s->vm->slice;
     }
     if (host && !dev) {

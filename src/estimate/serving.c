@@ -765,10 +765,10 @@ static jc_status find_hardware(sv *s, const jc_device **devp, const jc_host **ho
     if (dev && dev->kind == JC_DEVICE_CPU && j->host && (st = jc_hwdb_hardware(s->b.db, j->host, &d2, &host, s->b.d)))
         return st;
     if (!dev && host && !host->accel && host->n_accel < 1 && host->cpu) {   /* a CPU-only instance */
-        if ((st = jci_vm_resolve(&s->b, host, NULL, NAN, &vm))) return st;
+        if ((st = jci_vm_resolve(&s->b, host, NULL, NAN, 0, &vm))) return st;
         dev = &vm->slice;
     } else if (dev && dev->kind == JC_DEVICE_CPU && given(j->vcpus)) {
-        if ((st = jci_vm_resolve(&s->b, NULL, dev, j->vcpus, &vm))) return st;
+        if ((st = jci_vm_resolve(&s->b, NULL, dev, j->vcpus, 0, &vm))) return st;
         dev = &vm->slice;
     } else if (given(j->vcpus)) {
         return jci_bld_fail(&s->b, JC_ERR_USAGE, "--vcpus takes a share of a CPU named by --device");
@@ -969,11 +969,15 @@ static jc_status resolve_parallel(sv *s)
         if (!s->tp) {
             double need = ceil(s->r->weight_bytes / (cap * s->pp));
             return jci_bld_fail(&s->b, JC_ERR_RANGE, "the %s weights (%.1f GB) do not fit %s%s x %s (%.0f GB usable each at "
-                        "memory fraction %.2f%s%s): at least %.0f devices are needed (give --count, --tp or a smaller "
-                        "--weights format)", s->wf->name, s->r->weight_bytes / 1e9,
+                        "memory fraction %.2f%s%s): %s", s->wf->name, s->r->weight_bytes / 1e9,
                         !isnan(j->count) ? "" : "up to ", FMT_N(!isnan(j->count) ? j->count : s->cpu ? 1 : 1024 * s->pp),
                         s->dev->id, cap / 1e9, s->memfrac.central, s->mem_what ? " of " : "",
-                        s->mem_what ? s->mem_what : "", need < 1 ? 1 : need);
+                        s->mem_what ? s->mem_what : "",
+                        s->cpu && isnan(j->count)   /* a CPU's memory is its host's: a larger host, not more devices */
+                            ? jci_bld_str(&s->b, "%.0f times that memory is needed (a host with more memory, or a "
+                                          "smaller --weights format)", need < 1 ? 1 : need)
+                            : jci_bld_str(&s->b, "at least %.0f devices are needed (give --count, --tp or a smaller "
+                                          "--weights format)", need < 1 ? 1 : need));
         }
     }
     double grp = s->tp * s->pp;

@@ -56,7 +56,8 @@ static void usage_of(jci_builder *b, jci_vm *vm)
                      FMT_N(vm->baseline), FMT_N(vm->usage));
 }
 
-jc_status jci_vm_resolve(jci_builder *b, const jc_host *host, const jc_device *cpu, double vcpus, jci_vm **out)
+jc_status jci_vm_resolve(jci_builder *b, const jc_host *host, const jc_device *cpu, double vcpus, int power,
+                         jci_vm **out)
 {
     jci_vm *vm = jci_arena_calloc(b->a, 1, sizeof *vm);
     if (!vm) return jci_bld_fail(b, JC_ERR_NOMEM, "out of memory");
@@ -95,6 +96,12 @@ jc_status jci_vm_resolve(jci_builder *b, const jc_host *host, const jc_device *c
                        R1(vm->baseline), "", JC_ORIGIN_HWDB, jci_bld_cite(b, &host->baseline));
     }
     make_slice(b, vm);
+    if (host && host->memory_gb.present) vm->mem_gb = host->memory_gb.value;
+    if (!power) {
+        vm->usage = vm->cpu_w = vm->idle_w = NAN;
+        *out = vm;
+        return JC_OK;
+    }
     usage_of(b, vm);
     double idle = c->idle_w.present ? c->idle_w.value : 0;
     vm->idle_w = vm->share * idle;
@@ -105,7 +112,6 @@ jc_status jci_vm_resolve(jci_builder *b, const jc_host *host, const jc_device *c
                                FMT_N(c->tdp_w.value), FMT_N(idle), FMT_N(vm->usage), jci_bld_cite(b, &c->tdp_w),
                                c->idle_w.present ? jci_bld_cite(b, &c->idle_w) : "not in the database: 0, as Green Algorithms"));
     if (host && host->memory_gb.present) {
-        vm->mem_gb = host->memory_gb.value;
         vm->mem_w = host->host_power_w.value;
         jci_bld_assume(b, "vm.memory_w", jci_bld_str(b, "memory power, %s GB", FMT_N(vm->mem_gb)), R1(vm->mem_w), "W",
                        JC_ORIGIN_HWDB, jci_bld_cite(b, &host->host_power_w));

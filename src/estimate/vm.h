@@ -39,11 +39,15 @@ typedef struct jci_vm {
 
 /* The VM of `host` (a CPU-only cloud instance; cpu and vcpus ignored) or
  * of `vcpus` vCPUs of CPU device `cpu` (--vcpus), each number recorded in
- * b as an assumption (vm.*).  *out is allocated in b's arena.  Errors
+ * b as an assumption (vm.*).  With power 0 (a caller that models the
+ * slice's power itself, as serving does) the usage, the vCPUs' power and
+ * the memory power are neither computed nor listed: only the slice.
+ * *out is allocated in b's arena.  Errors
  * (JC_ERR_USAGE, JC_ERR_HWDB) name the instance or the option: vCPUs
  * beyond the instance's packages, a CPU without threads or a power figure,
  * --cpu-usage outside 0..1. */
-jc_status jci_vm_resolve(jci_builder *b, const jc_host *host, const jc_device *cpu, double vcpus, jci_vm **out);
+jc_status jci_vm_resolve(jci_builder *b, const jc_host *host, const jc_device *cpu, double vcpus, int power,
+                         jci_vm **out);
 
 /* The Green Algorithms figure of the same VM beside e's facility energy
  * (assumptions vm.ga_*; e->vm_* filled): physical cores x TDP per core x
