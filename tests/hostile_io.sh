@@ -158,8 +158,14 @@ JOULECAST_HWDB_SNAPSHOT=$T/link.snap "$JC" hwdb info > $T/out 2>&1
 grep -q "state *used" $T/out && echo "PASS snapshot_out/written_through_symlink_is_used" || echo "FAIL snapshot_out/written_through_symlink_is_used: $(head -c 200 $T/out)"
 
 # ---- item 6: the sweep grid is capped before any estimate (exit 7 naming the product and the cap) ----
-case_ "sweep/grid_above_default_cap" 7 "= 4,153,800 grid points, above the cap of 400,000 (--max-points N" \
+# the product is the hwdb's devices x regions x 6 precisions x 10 batches: the message's own factors must multiply to it
+case_ "sweep/grid_above_default_cap" 7 "grid points, above the cap of 400,000 (--max-points N" \
   "$JC" sweep $M --devices all --regions all --precisions all --batches 1,2,3,4,5,6,7,8,9,10 --requests 1000 --json
+python3 - "$T/err" <<'PY' && echo "PASS sweep/grid_cap_names_the_product" || echo "FAIL sweep/grid_cap_names_the_product: $(head -c 200 $T/err)"
+import re, sys
+m = re.search(r"(\d+) devices x (\d+) regions x 6 precisions x 10 batch sizes = ([\d,]+) grid points", open(sys.argv[1]).read())
+sys.exit(not (m and int(m[1]) >= 100 and int(m[2]) >= 500 and int(m[1]) * int(m[2]) * 60 == int(m[3].replace(",", ""))))
+PY
 [ ! -s $T/out ] && echo "PASS sweep/grid_above_cap_writes_nothing" || echo "FAIL sweep/grid_above_cap_writes_nothing"
 case_ "sweep/max_points_lowers_the_cap" 7 "2 devices x 2 regions x 1 precision x 1 batch size = 4 grid points, above the cap of 3" \
   "$JC" sweep $M --devices a100,h100 --regions FR,DE --requests 1000 --max-points 3

@@ -1070,7 +1070,10 @@ class Hostile43Outputs(InWork):
             joulecast.sweep("models/tiny_cnn.onnx", devices="all", regions="all", precisions="all",
                             batches=list(range(1, 11)), infer={"requests": 1000})
         self.assertEqual(e.exception.status, 7)
-        self.assertIn("= 4,153,800 grid points, above the cap of 400,000", e.exception.message)
+        m = re.search(r"(\d+) devices x (\d+) regions x 6 precisions x 10 batch sizes = ([\d,]+) grid points, "
+                      r"above the cap of 400,000", e.exception.message)
+        self.assertIsNotNone(m, e.exception.message)
+        self.assertEqual(int(m[1]) * int(m[2]) * 60, int(m[3].replace(",", "")))
         with self.assertRaises(joulecast.Error) as e:
             joulecast.sweep("models/tiny_cnn.onnx", devices=["a100", "h100"], regions=["FR", "DE"],
                             infer={"requests": 1000}, max_points=3)
