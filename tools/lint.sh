@@ -151,39 +151,48 @@ report analysis-internals "$tmp/ai"
 
 # ---- no printing from the library ----------------------------------------
 : > "$tmp/pr"
-for f in $(csrc); do
-  case "$f" in src/cli/*|include/*) continue ;; esac
-  # comments and string literals are blanked first (a word in prose is fine)
-  sed -e 's://.*$::' -e 's:"\([^"\\]\|\\.\)*":"":g' "$f" |
-    awk -v F="$f" '
-      { line = $0
-        while (incomment) { e = index(line, "*/"); if (!e) { line = ""; break }
-                            line = substr(line, e + 2); incomment = 0 }
-        out = ""
-        while ((s = index(line, "/*"))) {
-          out = out substr(line, 1, s - 1); rest = substr(line, s + 2); e = index(rest, "*/")
-          if (!e) { incomment = 1; line = ""; break }
-          line = substr(rest, e + 2)
-        }
-        out = out line
-        if (out ~ /(^|[^A-Za-z0-9_])(stdout|stderr)([^A-Za-z0-9_]|$)/ ||
-            out ~ /(^|[^A-Za-z0-9_])(printf|puts|putchar|perror|vprintf)[ \t]*\(/)
-          print F ":" NR ": " $0 }' >> "$tmp/pr"
-done
+# one awk over every library file; comments and string literals are blanked
+# first (a word in prose is fine)
+csrc | grep -v '^src/cli/\|^include/' |
+  xargs awk '
+    FNR == 1 { incomment = 0 }
+    { sub(/\/\/.*$/, ""); gsub(/"([^"\\]|\\.)*"/, "\"\"")
+      line = $0
+      while (incomment) { e = index(line, "*/"); if (!e) { line = ""; break }
+                          line = substr(line, e + 2); incomment = 0 }
+      out = ""
+      while ((s = index(line, "/*"))) {
+        out = out substr(line, 1, s - 1); rest = substr(line, s + 2); e = index(rest, "*/")
+        if (!e) { incomment = 1; line = ""; break }
+        line = substr(rest, e + 2)
+      }
+      out = out line
+      if (out ~ /(^|[^A-Za-z0-9_])(stdout|stderr)([^A-Za-z0-9_]|$)/ ||
+          out ~ /(^|[^A-Za-z0-9_])(printf|puts|putchar|perror|vprintf)[ \t]*\(/)
+        print FILENAME ":" FNR ": " $0 }' >> "$tmp/pr"
 report no-printing "$tmp/pr"
 
 # ---- a purpose comment atop every source file ----------------------------
 : > "$tmp/pc"
-for f in $(git ls-files 'src/*' 'include/*' 'tests/*' 'tools/*' 'bench/*' 'python/*' 2>/dev/null); do
-  [ -f "$f" ] || continue
-  case "$f" in
-    tests/golden/*|tests/data/*|tests/models/*|tests/hwdb/*|tests/fuzz/seeds/*|tests/fuzz/regress/*) continue ;;
-    *.c|*.h|*.def)
-      head -n 1 "$f" | grep -q '^/\*' || echo "$f: no /* purpose */ comment on line 1" >> "$tmp/pc" ;;
-    *.sh|*.py|*.awk)
-      head -n 4 "$f" | grep -q '^#[^!]\|^"""\|^#$' || echo "$f: no purpose comment in its first lines" >> "$tmp/pc" ;;
-  esac
-done
+# the files to check (generated and data files are not), then one awk: a C
+# file's line 1 opens "/*"; a script has a comment or docstring in its first
+# four lines (an empty file has neither)
+git ls-files 'src/*' 'include/*' 'tests/*' 'tools/*' 'bench/*' 'python/*' 2>/dev/null |
+  grep -v '^tests/\(golden\|data\|models\|hwdb\)/\|^tests/fuzz/seeds/\|^tests/fuzz/regress/' |
+  grep '\.\(c\|h\|def\|sh\|py\|awk\)$' | while read -r f; do
+    [ -f "$f" ] || continue
+    [ -s "$f" ] && echo "$f" || echo "$f: empty, no purpose comment" >> "$tmp/pc"
+  done > "$tmp/pcf"
+[ -s "$tmp/pcf" ] && xargs awk '
+  function verdict() {
+    if (ok) return
+    if (c) print f ": no /* purpose */ comment on line 1"
+    else   print f ": no purpose comment in its first lines"
+  }
+  FNR == 1 { if (f != "") verdict(); f = FILENAME; c = (f ~ /\.(c|h|def)$/); ok = 0 }
+  c && FNR == 1 && /^\/\*/ { ok = 1 }
+  !c && FNR <= 4 && (/^#[^!]/ || /^"""/ || /^#$/) { ok = 1 }
+  END { if (f != "") verdict() }' < "$tmp/pcf" >> "$tmp/pc"
 report purpose-comment "$tmp/pc"
 
 # ---- no .c loose in src/ ----------------------------------------------------
@@ -364,11 +373,22 @@ n=$(wc -l < include/joulecast.h)
 if [ ! -d build/obj/src ]; then
   echo "build/obj/src missing: run make first" >> "$tmp/ph"
 else
-  # the objects whose compile read include/joulecast.h (their .d files)
+  # the dependency files (-MMD) of the objects whose source is in the tree
+  # ("src": src/ or include/) or generated under build/ ("gen"), listed once
   find build/obj -name '*.d' | sort | while read -r d; do
-    o=${d#build/obj/}; c=${o%.d}.c; [ -f "$c" ] || [ -f "build/$c" ] || continue
-    grep -q '\(^\| \)include/joulecast\.h\( \|:\|$\)' "$d" && echo "$c"
-  done > "$tmp/phr"
+    o=${d#build/obj/}; c=${o%.d}.c
+    if [ -f "$c" ]; then echo "src $d"; elif [ -f "build/$c" ]; then echo "gen $d"; fi
+  done > "$tmp/deps"
+  # readers KIND... HEADER: the sources whose compile read HEADER, one grep
+  # over the listed .d files of those kinds
+  readers() {
+    h=$1; shift
+    for k in "$@"; do awk -v k="$k" '$1 == k { print $2 }' "$tmp/deps"; done |
+      xargs grep -l "\(^\| \)$h\( \|:\|\$\)" 2>/dev/null |
+      sed 's|^build/obj/||; s|\.d$|.c|' | sort
+  }
+  # the objects whose compile read include/joulecast.h
+  readers 'include/joulecast\.h' src gen > "$tmp/phr"
   r=$(wc -l < "$tmp/phr")
   [ "$r" -le 30 ] || { echo "include/joulecast.h is read by $r objects (at most 30):"; cat "$tmp/phr"; } >> "$tmp/ph"
   # and each stage header: a file includes the include/joulecast/ headers it
@@ -381,10 +401,7 @@ else
       base.h) max=1000 ;; model.h) max=45 ;; analysis.h) max=55 ;; job.h) max=85 ;;
       hwdb.h) max=75 ;; estimate.h) max=75 ;; *) max=30 ;;
     esac
-    find build/obj -name '*.d' | sort | while read -r d; do
-      o=${d#build/obj/}; c=${o%.d}.c; [ -f "$c" ] || continue
-      grep -q "\(^\| \)$h\( \|:\|\$\)" "$d" && echo "$c"
-    done > "$tmp/phh"
+    readers "$h" src > "$tmp/phh"
     r=$(wc -l < "$tmp/phh")
     [ "$r" -le "$max" ] || { echo "$h is read by $r objects (at most $max): include it only where its names are used, name its types by pointer with a typedef (C11), or move a type every stage needs to base.h"; head -n 40 "$tmp/phh"; } >> "$tmp/ph"
   done
