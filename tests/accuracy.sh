@@ -86,7 +86,10 @@ fi
 # weights stream from the card's DRAM for each pack) and the throughput fit
 # of --runtime qaic leaves them out: the median of the identifying rows, and
 # ResNet-50 on the 16-card server comes out within 15% of its samples/s (it
-# was -49% when the BERT rows pulled the efficiency down to 0.23)
+# was -49% when the BERT rows pulled the efficiency down to 0.23); a
+# SingleStream BERT query runs one program instance on 4 of the card's 16
+# AI cores (PROGRAM_CORES; -aic-num-cores=4): its latency comes within 15%
+# of the measured p90 (it was -60% at the whole card's speed)
 python3 - "$tmp/rows31.csv" <<'PY'
 import csv, sys
 sys.path.insert(0, "tools")
@@ -102,7 +105,8 @@ assert abs(am.throughput_fit(per, rows[1:])["runtime_qaic_eta_matrix"] - 0.205) 
 src = open("tests/accuracy/mlperf-v3.1.csv").read().splitlines()
 head = [l for l in src if l.startswith("#")]
 rows = list(csv.reader([l for l in src if not l.startswith("#")]))
-keep = ("mlperf-v31-g292_z43_q16e-bert-99-offline", "mlperf-v31-g292_z43_q16e-resnet50-offline")
+keep = ("mlperf-v31-g292_z43_q16e-bert-99-offline", "mlperf-v31-g292_z43_q16e-resnet50-offline",
+        "mlperf-v31-e920d_q4_std-bert-99-singlestream")
 with open(sys.argv[1], "w", newline="") as f:
     f.write("\n".join(head) + "\n")
     csv.writer(f, lineterminator="\n").writerows([rows[0]] + [r for r in rows[1:] if r[0] in keep])
@@ -110,8 +114,9 @@ PY
 if JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_mlperf_v31.py --rows31 "$tmp/rows31.csv" --no-cv --out "$tmp" \
      > "$tmp/log31" 2>&1 \
    && grep -q '^| mlperf-v31-g292_z43_q16e-bert-99-offline |.*throughput [+-]' "$tmp/mlperf_v31.md" \
-   && grep -Eq '^\| mlperf-v31-g292_z43_q16e-resnet50-offline \|.*throughput [+-]([0-9]|1[0-4])%' "$tmp/mlperf_v31.md"; then
-  echo "PASS accuracy harness: Cloud AI 100 BERT as packs, its memory-bound rows out of the qaic fit (ResNet-50 samples/s within 15%)"
+   && grep -Eq '^\| mlperf-v31-g292_z43_q16e-resnet50-offline \|.*throughput [+-]([0-9]|1[0-4])%' "$tmp/mlperf_v31.md" \
+   && grep -Eq '^\| mlperf-v31-e920d_q4_std-bert-99-singlestream \|.*latency [+-]([0-9]|1[0-4])% of the p90' "$tmp/mlperf_v31.md"; then
+  echo "PASS accuracy harness: Cloud AI 100 BERT as packs, its memory-bound rows out of the qaic fit (ResNet-50 samples/s within 15%), a SingleStream query on one 4-core program (latency within 15% of the p90)"
 else
   echo "FAIL accuracy harness: Cloud AI 100 rows (packed BERT, qaic fit)"; sed 's/^/    /' "$tmp/log31"; grep 'g292' "$tmp/mlperf_v31.md" 2>/dev/null
 fi

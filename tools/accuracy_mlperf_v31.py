@@ -97,7 +97,9 @@ def write_v31(a):
            "memory, network adapters over the supply's efficiency, tools/hwdb_input/mlperf_systems.csv), the Jetson "
            "systems one whole host of their class (--hosts 1: carrier board and adapter); --runtime tensorrt "
            "(NVIDIA's engine) and --runtime qaic (Qualcomm's Cloud AI SDK, the Cloud AI 100 rows: its own "
-           "matrix efficiency runtime_qaic_eta_matrix, tools/fit_qaic.py). Method: roofline." % (am.BERT_SEQ, am.BATCH["Offline"], am.BATCH["Server"]))
+           "matrix efficiency runtime_qaic_eta_matrix, tools/fit_qaic.py; its BERT program runs on 4 of the card's 16 AI "
+           "cores (krai/ck-qaic: -aic-num-cores=4), so a SingleStream query, one program instance, takes the card's time "
+           "for 4 such queries at once and pays the system's static power over it). Method: roofline." % (am.BERT_SEQ, am.BATCH["Offline"], am.BATCH["Server"]))
     if cvs:
         how += (" Cross-validated over the v1.1 and v3.1 rows together: leave-one-hardware-out (the accelerator, "
                 "every system and count of it: the Orin submissions under four names are one fold) and "
