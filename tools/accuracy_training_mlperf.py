@@ -17,7 +17,8 @@ sequence length:
               --device D --count G ...  (the training step model; GPT-3
               175B's shape: Brown et al. 2020, Table 2.1)
   bert    joulecast estimate models/bert_large.onnx --dim sequence=256
-              --train --samples N --epochs 1 --batch B ...
+              --train --samples N --epochs 1 --batch B ...  (sequence=512
+              where the implementation pads every sample: tinygrad)
   resnet  joulecast estimate models/resnet50.onnx --train
               --samples 1281167 --epochs E --batch B ...
   llama2_70b_lora  joulecast estimate --train --hf-config
@@ -34,9 +35,16 @@ submitted more than once and are counted once (the copy that logged what
 it trained).  Each row runs its own stack's runtime profile, by the row's
 framework column (stack(): NVIDIA's GPT-3 is NeMo / Megatron-LM with
 Transformer Engine, --runtime megatron; Google's MaxText, --runtime
-jax-xla; NVIDIA's ResNet-50 the tuned NGC stack, --runtime cnn-tuned; the
-rest the default eager PyTorch).  One constant is fitted with these rows:
-the cnn-tuned profile's tensor-core efficiency
+jax-xla; NVIDIA's ResNet-50 the tuned NGC stack, --runtime cnn-tuned;
+tinycorp's tinygrad rows --runtime tinygrad; the rest the default eager
+PyTorch).  Two constants are fitted with these rows.  The tinygrad
+profile's tensor efficiency (runtime_tinygrad_eta_tensor,
+tools/fit_runtime_profiles.py --profile tinygrad: the median of the two
+tinybox BERT rows' values); a fold refits it from the tinygrad rows it
+keeps, and a tinygrad row whose fold keeps none (leaving BERT out: the
+tinybox ResNet-50 rows do not log the epochs they trained) takes the other
+tinygrad system's value, so each tinybox row is predicted from the other.
+And the cnn-tuned profile's tensor-core efficiency
 (runtime_cnn_tuned_eta_tensor, tools/fit_runtime_profiles.py: the median
 of per-row values over the DeepLearningExamples V100 AMP rows and these
 ResNet-50 rows); every fold refits it without its held-out rows
@@ -123,6 +131,13 @@ GPT3 = {"params": "175e9", "layers": "96", "hidden": "12288", "heads": "96"}
 # set, so the mean sequence is at most 256 tokens (sourced, not fitted).
 BERT_SEQ = 256
 BERT_MAX_SEQ = 512
+# Implementations that do not skip padding: every sample computes all
+# BERT_MAX_SEQ positions (tinygrad's BERT takes input_ids, input_mask,
+# segment_ids as (BS, 512) tensors: tinygrad/tinygrad examples/mlperf/
+# helpers.py get_data_bert / get_fake_data_bert; its v4.1 rows log
+# max_sequence_length 512, the NVIDIA rows none), by the runtime profile
+# of their stack (stack()).
+PADDED_STACKS = ("tinygrad",)
 IMAGENET_TRAIN = 1281167     # ILSVRC-2012 training images (also the rows' train_samples_in_dataset)
 
 
@@ -206,10 +221,6 @@ EXPLAINED = (
      "beyond x2, unexplained: 16 L40S in one composable (CDI) node, GPUs behind PCIe switches in an "
      "expansion chassis; as the Dell L40S BERT row, 3x slower than the model's step; a PCIe-switch fabric "
      "shared by 16 GPUs has no entry in the hwdb"),
-    ("tinycorp", "tinybox", "bert",
-     "beyond x2: tinygrad (its own kernel compiler, no vendor GEMM libraries) on 6 consumer GPUs without "
-     "NVLink; no runtime profile describes it (the row runs the default eager PyTorch profile), and a fit to "
-     "two rows would be no model"),
     ("NVIDIA", "Eos_n316", "resnet",
      "beyond x2: 2528 GPUs at 16 images each, a 6.3 ms step in a 14-second run; the model's 2.7 ms is compute "
      "plus an all-reduce hidden behind the backward; the all-reduce's latency over 316 nodes, the "
@@ -223,6 +234,17 @@ def explained(row):
     for sub, prefix, bench, why in EXPLAINED:
         if row["submitter"] == sub and row["system_name"].startswith(prefix) and row["benchmark"] == bench:
             return why
+    return None
+
+
+def profile_note(row):
+    """The words of a row that runs a fitted profile other than cnn-tuned
+    (its constant's fit and the padding), else None."""
+    args, _ = recipe(row)
+    if args and "tinygrad" in args:
+        return ("--runtime tinygrad: %s fitted to the tinybox rows (tools/fit_runtime_profiles.py --profile "
+                "tinygrad), each row predicted from the other system's value; 512 tokens per sample (tinygrad pads)"
+                % frp.TG_ETA)
     return None
 
 
@@ -249,12 +271,25 @@ def stack(row, dev):
         return ["--runtime", "jax-xla"], "jax-xla (MaxText)"
     if b == "gpt3" and nvidia and dev.startswith("nvidia-"):
         return ["--runtime", "megatron"], "megatron (NeMo)"
-    if b in TUNED_BENCHMARKS and nvidia and dev.startswith("nvidia-"):
+    if b in PROFILE_BENCHMARKS["cnn-tuned"] and nvidia and dev.startswith("nvidia-"):
         return ["--runtime", "cnn-tuned"], "cnn-tuned (NGC)"
+    if "tinygrad" in fw and b in PROFILE_BENCHMARKS["tinygrad"]:
+        return ["--runtime", "tinygrad"], "tinygrad"
     return [], "pytorch (default)"
 
 
-TUNED_BENCHMARKS = ("resnet",)
+# The benchmarks each fitted profile runs here (tools/fit_runtime_profiles.py
+# fits its constant to those rows): NVIDIA's tuned CNN stack for ResNet-50;
+# tinygrad (its own kernel compiler, no vendor GEMM library) for the rows
+# its framework column names.
+PROFILE_BENCHMARKS = {"cnn-tuned": ("resnet",), "tinygrad": ("bert", "resnet")}
+
+
+def bert_seq(row, dev):
+    """Tokens a BERT sample costs: its unpadded mean (BERT_SEQ), or
+    BERT_MAX_SEQ where the row's stack pads (PADDED_STACKS)."""
+    args = stack(row, dev)[0]
+    return BERT_MAX_SEQ if any(p in args for p in PADDED_STACKS) else BERT_SEQ
 
 
 def recipe(row):
@@ -281,7 +316,7 @@ def recipe(row):
                 "--hidden", GPT3["hidden"], "--heads", GPT3["heads"], "--seq", row["max_sequence_length"],
                 "--tokens", "%.0f" % n] + common, None
     if b == "bert":
-        return ["estimate", "models/bert_large.onnx", "--dim", "sequence=%d" % BERT_SEQ, "--train",
+        return ["estimate", "models/bert_large.onnx", "--dim", "sequence=%d" % bert_seq(row, dev), "--train",
                 "--samples", "%.0f" % n, "--epochs", "1"] + common, None
     if b == "resnet":
         return ["estimate", "models/resnet50.onnx", "--train", "--samples",
@@ -352,8 +387,8 @@ def base(row):
         return lora.minutes(row, js) + (lora.describe(row, js),), None
     w = js["results"]["wall_hours"]
     u = (js["results"].get("implied_utilization") or {}).get("central")
-    note = "; ".join(x for x in ("" if u is None else "MFU x goodput %.2f" % u, gpt3_run(row)[1], explained(row))
-                     if x)
+    note = "; ".join(x for x in ("" if u is None else "MFU x goodput %.2f" % u, gpt3_run(row)[1], profile_note(row),
+                                 explained(row)) if x)
     return (60 * w["low"], 60 * w["central"], 60 * w["high"], note), None
 
 
@@ -372,23 +407,46 @@ def fit_none(rows):
 _per = {}
 
 
-def tuned_per_row():
-    """tools/fit_runtime_profiles.py's per-row values of the cnn-tuned
-    profile's constant (DLE AMP rows and these ResNet-50 rows; cached)."""
-    if not _per:
-        _per.update(frp.per_row())
-    return _per
+def tuned_per_row(profile="cnn-tuned"):
+    """tools/fit_runtime_profiles.py's per-row values of a profile's
+    constant (cnn-tuned: DLE AMP rows and these ResNet-50 rows; tinygrad:
+    these tinybox rows; cached)."""
+    if profile not in _per:
+        _per[profile] = frp.per_row(profile)
+    return _per[profile]
 
 
 def fit_tuned(rows):
-    """The one constant fitted with these rows among others: the cnn-tuned
-    profile's tensor-core efficiency, the median of the per-row values of
-    the DeepLearningExamples AMP rows (always: another set) and of the
-    given rows that run the profile (a fold leaves its own out)."""
+    """The constants fitted with these rows: the cnn-tuned profile's
+    tensor-core efficiency, the median of the per-row values of the
+    DeepLearningExamples AMP rows (always: another set) and of the given
+    rows that run the profile (a fold leaves its own out); tinygrad's, the
+    median of the given rows that run it (absent when the fold has none:
+    predict() then takes the value of the other tinygrad rows)."""
     per = tuned_per_row()
     ids = {r["id"] for r in rows}
     keep = [i for i, d in per.items() if d["set"] == "dle" or i in ids]
-    return {frp.ETA: round(frp.fit_from(per, keep), 4)}
+    out = {frp.ETA: round(frp.fit_from(per, keep), 4)}
+    tg = frp.fit_from(tuned_per_row("tinygrad"), [i for i in tuned_per_row("tinygrad") if i in ids])
+    if tg is not None:
+        out[frp.TG_ETA] = round(tg, 4)
+    return out
+
+
+def profile_const(params, row, args):
+    """(constant id, value) the fold sets for a row that runs a fitted
+    profile, else None.  A tinygrad row in a fold without tinygrad rows
+    (leaving BERT out: the tinybox ResNet-50 rows do not log the epochs
+    they trained) takes the fit of the other tinygrad rows, never its own."""
+    if "cnn-tuned" in args:
+        return frp.ETA, params[frp.ETA]
+    if "tinygrad" in args:
+        v = params.get(frp.TG_ETA)
+        if v is None:
+            per = tuned_per_row("tinygrad")
+            v = frp.fit_from(per, [i for i in per if i != row["id"]])
+        return (frp.TG_ETA, round(v, 4)) if v is not None else None
+    return None
 
 
 _pmemo = {}
@@ -398,21 +456,22 @@ def predict(params, row):
     """Central minutes of a row at the fold's constants: rows that run the
     cnn-tuned profile through an override layer holding its value."""
     args, _ = recipe(row)
-    if not params or args is None or "cnn-tuned" not in args:
+    pc = None if not params or args is None else profile_const(params, row, args)
+    if pc is None:
         b, _ = base(row)
         return None if b is None else b[1]
-    key = (params[frp.ETA], row["id"])
+    key = pc + (row["id"],)
     if key not in _pmemo:
         ov = fc.Overlay()
         try:
-            js, _ = ac.run_jc(args + ov.set({frp.ETA: params[frp.ETA]}))
+            js, _ = ac.run_jc(args + ov.set({pc[0]: pc[1]}))
         finally:
             ov.close()
         _pmemo[key] = None if js is None else 60 * js["results"]["wall_hours"]["central"]
     return _pmemo[key]
 
 
-def crossvalidate(rows, fit=fit_tuned, n_params=1):
+def crossvalidate(rows, fit=fit_tuned, n_params=2):
     """tools/crossval.py: leave one benchmark out, leave one system out."""
     return cv.run(rows, fit, predict, measured,
                   keys={"benchmark": lambda r: r["benchmark"], "system": system}, n_params=n_params)
@@ -510,7 +569,8 @@ def main():
            "with FSDP, full recomputation only at v5p-1024; Trillium: bf16, FSDP over the slice, full recomputation; "
            "NVIDIA's NeMo at 10,752 and 11,616 H100: tensor 4 x pipeline 6, 8 interleaved stages; "
            "Intel's Gaudi 2: Megatron-DeepSpeed, FP8, tensor 8 x pipeline 8; GPT3_RUNS); samples of BERT-large, `models/bert_large.onnx` at %d tokens per "
-           "sample, the unpadded mean of its Wikipedia set (Krell et al. 2021); epochs of ResNet-50 over "
+           "sample, the unpadded mean of its Wikipedia set (Krell et al. 2021), or at 512 where the implementation pads "
+           "every sample (tinygrad: its BERT takes (batch, 512) inputs; the rows log max_sequence_length 512); epochs of ResNet-50 over "
            "1,281,167 images, `models/resnet50.onnx`; samples of Llama 2 70B LoRA fine-tuning, `--hf-config "
            "tests/serving/configs/llama-2-70b.json --finetune lora --lora-rank 16 --lora-targets "
            "q_proj,k_proj,v_proj,o_proj --seq 8192`, in FP8 where the row ran NVIDIA's NeMo implementation (its "
@@ -523,8 +583,12 @@ def main():
            "being DGX H100; the HGX H100, H200 and B200 reference servers for other 8-GPU SXM servers) or "
            "the device's system class, the database's runtime and "
            "precision defaults; measured = time_to_train_min / scaling_factor; identical runs counted once. "
-           "No constant is fitted to these rows: leave-one-benchmark-out and leave-one-system-out predict "
-           "with the same constants, the folds give each row's range." % BERT_SEQ)
+           "Each row runs its stack's runtime profile (NVIDIA's GPT-3: megatron; MaxText: jax-xla; NVIDIA's ResNet-50: "
+           "cnn-tuned; tinygrad: tinygrad; the rest eager PyTorch). Two constants are fitted with these rows, each fold "
+           "refitting them without its held-out rows: the cnn-tuned profile's tensor efficiency (with the "
+           "DeepLearningExamples V100 rows) and tinygrad's (the two tinybox BERT rows; a fold without a tinygrad row "
+           "takes the other tinybox system's value, so each is predicted from the other); the folds give each row's "
+           "range." % BERT_SEQ)
     ac.write_set("training_mlperf", "MLPerf Training v4.0/v4.1 time to train (GPT-3, BERT, ResNet-50, Llama 2 70B LoRA)",
                  "minutes", how,
                  "time from run start to run stop of the closed-division results (evaluations included, "

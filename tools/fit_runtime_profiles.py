@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""fit_runtime_profiles.py - fits the constant of the vendor-tuned CNN
-stack's runtime profile (--runtime cnn-tuned: runtime_cnn_tuned_eta_tensor,
+"""fit_runtime_profiles.py - fits the constants of two runtime profiles
+from training throughput.  First (the default, --profile cnn-tuned) the
+vendor-tuned CNN stack's (--runtime cnn-tuned: runtime_cnn_tuned_eta_tensor,
 the achievable fraction of the dense tensor-core peak of its fused cuDNN
 kernels at 16 bits; at FP32 it runs at the frameworks' kernel_eta_matrix) to
 the training throughput of NVIDIA's tuned stacks in the calibration set:
@@ -23,7 +24,16 @@ V100) are predicted by the fit that leaves the V100 out (the MLPerf rows),
 the MLPerf rows by leave-one-benchmark-out (the DLE rows) and
 leave-one-system-out folds.  Per-row values are cached in build/fit/.
 
-  python3 tools/fit_runtime_profiles.py [--write]
+The second profile it fits (--profile tinygrad): tinygrad's
+(runtime_tinygrad_eta_tensor, the achievable fraction of the dense 16-bit
+peak of tinygrad's own matrix kernels) to the MLPerf Training v4.1 BERT
+rows tinygrad ran (tinybox green, 6x RTX 4090; tinybox red, 6x RX 7900
+XTX: the rows tools/accuracy_training_mlperf.py runs with --runtime
+tinygrad), the same way: per-row values by bisection, the fit their
+median; cross-validated by leaving each system out (green from red, red
+from green).
+
+  python3 tools/fit_runtime_profiles.py [--profile cnn-tuned|tinygrad] [--write]
 """
 import argparse
 import json
@@ -36,6 +46,14 @@ import fit_common as fc  # noqa: E402
 
 ETA = "runtime_cnn_tuned_eta_tensor"
 CACHE = os.path.join(ac.ROOT, "build", "fit", "runtime_profiles.json")
+TG_ETA = "runtime_tinygrad_eta_tensor"
+TG_CACHE = os.path.join(ac.ROOT, "build", "fit", "runtime_tinygrad.json")
+TG_DERIVED = ("fitted to the MLPerf Training v4.1 BERT rows tinygrad ran (tests/accuracy/mlperf-training.csv: tinycorp "
+              "tinybox green, 6x RTX 4090, and tinybox red, 6x Radeon RX 7900 XTX; every sample computed at its 512 "
+              "padded tokens, as tinygrad's implementation feeds it) by tools/fit_runtime_profiles.py --profile "
+              "tinygrad: the median of the per-row values that make the predicted time to train the measured one "
+              "(%s); range = the two per-row values. Cross-validated leaving each system out: green from red's value, "
+              "red from green's; docs/accuracy/training_mlperf.md")
 DERIVED = ("fitted to the training throughput of NVIDIA's tuned stacks: the DeepLearningExamples V100 rows "
            "(tests/accuracy/dle-v100-train.csv, its %d AMP rows) and the MLPerf Training v4.0/v4.1 ResNet-50 rows in "
            "NVIDIA's containers (tests/accuracy/mlperf-training.csv, %d rows) by tools/fit_runtime_profiles.py: the "
@@ -51,15 +69,17 @@ def dle_rows():
     return [("dle", r) for r in rows]
 
 
-def mlperf_rows():
+def mlperf_rows(runtime="cnn-tuned"):
+    """The MLPerf Training rows tools/accuracy_training_mlperf.py runs with
+    --runtime RUNTIME (and a time to train), as ("mlperf", row)."""
     import accuracy_training_mlperf as tm
     kept, _ = tm.count_once(ac.read_rows(tm.ROWS))
     out = []
     for r in kept:
-        if r["benchmark"] not in tm.TUNED_BENCHMARKS or not r["time_to_train_min"]:
+        if r["benchmark"] not in tm.PROFILE_BENCHMARKS.get(runtime, ()) or not r["time_to_train_min"]:
             continue
         args, _ = tm.recipe(r)
-        if args and "cnn-tuned" in args:
+        if args and runtime in args:
             out.append(("mlperf", r))
     return out
 
@@ -82,26 +102,30 @@ def ratio(kind, row, layer):
     return tm.measured(row) / (60 * js["results"]["wall_hours"]["central"])
 
 
-def per_row():
-    """{row id: value} over every DLE and MLPerf tuned-stack row (cached
+def per_row(profile="cnn-tuned"):
+    """{row id: value} over the profile's rows: cnn-tuned, every DLE and
+    MLPerf tuned-stack row; tinygrad, the MLPerf rows tinygrad ran (cached
     while the rows and the binary's default predictions stay the same)."""
-    rows = dle_rows() + mlperf_rows()
+    if profile == "tinygrad":
+        eta, cache, rows = TG_ETA, TG_CACHE, mlperf_rows("tinygrad")
+    else:
+        eta, cache, rows = ETA, CACHE, dle_rows() + mlperf_rows()
     probe = {}
     ov = fc.Overlay()
     try:
-        base = ov.set({ETA: 0.75})
+        base = ov.set({eta: 0.75})
         probe = {r["id"]: round(ratio(k, r, base), 6) for k, r in rows}
         key = json.dumps(probe, sort_keys=True)
-        cached = fc.load_cache(CACHE, key, "rows")
+        cached = fc.load_cache(cache, key, "rows")
         if cached is not None:
             return cached
         out = {}
         for k, r in rows:
-            out[r["id"]] = {"set": k, "eta": fc.bisect(lambda x, k=k, r=r: ratio(k, r, ov.set({ETA: x})) - 1,
+            out[r["id"]] = {"set": k, "eta": fc.bisect(lambda x, k=k, r=r: ratio(k, r, ov.set({eta: x})) - 1,
                                                        0.05, 1.0, steps=12)}
     finally:
         ov.close()
-    fc.save_cache(CACHE, key, "rows", out)
+    fc.save_cache(cache, key, "rows", out)
     return out
 
 
@@ -111,10 +135,35 @@ def fit_from(per, ids):
     return ac.median(v) if v else None
 
 
+def main_tinygrad(write):
+    """--profile tinygrad: the fit, each system's value and the other's
+    prediction from it."""
+    per = per_row("tinygrad")
+    for i, d in sorted(per.items()):
+        print("  %-60s eta %.4f" % (i, d["eta"]))
+    ids = sorted(per)
+    if not ids:
+        raise SystemExit("fit_runtime_profiles: no MLPerf row runs --runtime tinygrad")
+    c = fit_from(per, ids)
+    eta = [per[i]["eta"] for i in ids]
+    print("%s = %.4f [%.4f-%.4f] over %d rows; leaving a system out: %s" % (
+        TG_ETA, c, min(eta), max(eta), len(ids),
+        ", ".join("%s from the others %.4f" % (i, fit_from(per, [j for j in ids if j != i]) or float("nan"))
+                  for i in ids)))
+    if write:
+        fc.write_constant(TG_ETA, round(c, 4), round(min(eta), 4), round(max(eta), 4))
+        fc.write_text(TG_ETA, "derived", TG_DERIVED % ", ".join("%s %.4f" % (i, per[i]["eta"]) for i in ids))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", action="store_true", help="write the fitted value into hwdb/energy-model.yaml")
+    ap.add_argument("--profile", choices=("cnn-tuned", "tinygrad"), default="cnn-tuned",
+                    help="the profile whose constant is fitted (default cnn-tuned)")
     a = ap.parse_args()
+    if a.profile == "tinygrad":
+        return main_tinygrad(a.write)
     per = per_row()
     for i, d in sorted(per.items()):
         print("  %-6s %-80s eta %.3f" % (d["set"], i, d["eta"]))

@@ -54,7 +54,8 @@ typedef enum jci_rt_kind {
     JCI_RTK_EAGER = 0,     /* op by op (PyTorch, HF transformers) */
     JCI_RTK_COMPILED,      /* graph compilers: pointwise groups fused */
     JCI_RTK_ENGINE,        /* inference engines: every vector/memory node fused */
-    JCI_RTK_EAGER_PT1      /* op by op, attention unfused (PyTorch 1.x) */
+    JCI_RTK_EAGER_PT1,     /* op by op, attention unfused (PyTorch 1.x) */
+    JCI_RTK_LAZY           /* lazy graph compilers: pointwise groups fused, attention unfused (tinygrad) */
 } jci_rt_kind;
 
 /* Device classes and modes of a profile (runtimes.def). */

@@ -507,7 +507,8 @@ jc_status jci_eff_plan_build(const jci_eff_model *m, const jc_analysis *an, doub
     if (m->kind == JCI_RTK_ENGINE) return JC_ERR_USAGE;
     size_t n = an->n_nodes;
     pctx c = {an, m, p, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, run_bytes,
-              m->kind != JCI_RTK_COMPILED, m->kind != JCI_RTK_EAGER_PT1, tensor_cores};
+              m->kind != JCI_RTK_COMPILED && m->kind != JCI_RTK_LAZY,
+              m->kind != JCI_RTK_EAGER_PT1 && m->kind != JCI_RTK_LAZY, tensor_cores};
     p->n = n;
     if (alloc_arrays(&c, a, n)) return JC_ERR_NOMEM;
     jc_status st = index_values(&c, a);

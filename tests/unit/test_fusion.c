@@ -80,6 +80,12 @@ static void test_vit_attention_and_norms(void)
     CHECK(plan_counts("vit_b_16", JCI_RUNTIME_COMPILED, 1, &c));
     /* compiled fuses each residual add with the layer norm after it */
     CHECK(c.attn == 12 && c.kernels + 12 <= e.kernels);
+    /* tinygrad (fusion kind LAZY): compiled's pointwise groups, attention
+     * unfused (scores written to memory): no SDPA kernel, a matrix product,
+     * a softmax group and a matrix product per block */
+    counts tg;
+    CHECK(plan_counts("vit_b_16", JCI_RUNTIME_TINYGRAD, 1, &tg));
+    CHECK(tg.attn == 0 && tg.groups >= c.groups && tg.kernels >= c.kernels + 2 * 12 && tg.kernels < e.kernels);
     jci_eff_model em;
     jci_eff_plan pl;
     jc_diag d;

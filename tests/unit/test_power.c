@@ -524,6 +524,20 @@ static void test_runtime_profiles(void)
           !strcmp(ct32.id[JCI_EFF_ETA_MATRIX], "kernel_eta_matrix"));
     CHECK(ct16.v[JCI_EFF_ETA_MATRIX].central < ct32.v[JCI_EFF_ETA_MATRIX].central && ct16.kind == JCI_RTK_COMPILED);
     CHECK(ct16.v[JCI_EFF_LAUNCH_S].central == g.v[JCI_EFF_LAUNCH_S].central);   /* CUDA graphs: the engine's floor */
+    /* tinygrad (issue 39): its own kernels on GPUs (NVIDIA and AMD), both
+     * modes, fusion kind LAZY; its 16-bit matrix kernels at their own
+     * fitted constant (tools/fit_runtime_profiles.py --profile tinygrad),
+     * lower than the frameworks', FP32 at kernel_eta_matrix */
+    CHECK(jci_runtime_parse("tinygrad") == JCI_RUNTIME_TINYGRAD && jci_runtime_kind(JCI_RUNTIME_TINYGRAD) == JCI_RTK_LAZY);
+    CHECK(jci_runtime_fits(JCI_RUNTIME_TINYGRAD, JC_DEVICE_GPU, 1) && jci_runtime_fits(JCI_RUNTIME_TINYGRAD, JC_DEVICE_GPU, 0) &&
+          !jci_runtime_fits(JCI_RUNTIME_TINYGRAD, JC_DEVICE_CPU, 1));
+    jci_eff_model tg16, tg32;
+    CHECK(jci_eff_resolve(db, JCI_RUNTIME_TINYGRAD, 0, &tg16, &d) == JC_OK && jci_eff_tensor_matrix(db, 16, &tg16, &d) == JC_OK);
+    CHECK(jci_eff_resolve(db, JCI_RUNTIME_TINYGRAD, 0, &tg32, &d) == JC_OK && jci_eff_tensor_matrix(db, 32, &tg32, &d) == JC_OK);
+    CHECK(!strcmp(tg16.id[JCI_EFF_ETA_MATRIX], "runtime_tinygrad_eta_tensor") &&
+          !strcmp(tg32.id[JCI_EFF_ETA_MATRIX], "kernel_eta_matrix"));
+    CHECK(tg16.v[JCI_EFF_ETA_MATRIX].central > 0.2 && tg16.v[JCI_EFF_ETA_MATRIX].central < 0.35 &&
+          tg16.v[JCI_EFF_ETA_MATRIX].low < tg16.v[JCI_EFF_ETA_MATRIX].central);
     /* a profile without a CPU path resolves the GPU ids even for a CPU */
     jci_eff_model gc;
     CHECK(jci_eff_resolve(db, JCI_RUNTIME_ENGINE, 1, &gc, &d) == JC_OK && !gc.cpu_path);
