@@ -207,7 +207,9 @@ static jc_status resolve_power(est *s)
     const jc_device *dev = s->dev;
     jc_status st;
     if (j->method != JC_METHOD_ROOFLINE) {
-        if (!s->an || !s->eff_on || s->util_user || dev->kind != JC_DEVICE_GPU || !(s->tdp.central > 0)) return JC_OK;
+        /* a graph's kernels, or a job given by its FLOPs (given_flops_time) */
+        int work = s->an ? s->eff_on : given(j->flops) || given(j->params);
+        if (!work || s->util_user || dev->kind != JC_DEVICE_GPU || !(s->tdp.central > 0)) return JC_OK;
         if ((st = jci_power_setup(&s->b, s->b.db, dev, s->bw, s->idle, s->tdp, j->power_limit_w, 0, &s->pw))) return st;
         s->pw_clk = 1;
         return JC_OK;
@@ -441,6 +443,36 @@ static double rest_um(est *s, double u, int sc)
     return f > 0 ? eb * f : 0;
 }
 
+/* Busy time and dynamic energy of a job given by its FLOPs, t0 its time
+ * at utilisation u.  A published or fallback u was achieved at the
+ * device's default power limit, so only a --power-limit moves the clocks:
+ * the matrix work runs at r = clock(limit) / clock(default) as long, as a
+ * graph's compute-bound kernels do (timing.c), and the memory-bound rest
+ * (rest_um) keeps its time.  With a runtime profile the matrix work is the
+ * share u / eta_matrix of t0 at utilisation eta_matrix, without one the
+ * whole of t0 at u.  The dynamic power is the model's at the utilisations
+ * averaged over the busy time (capped at the limit). */
+static void given_flops_time(est *s, int sc, double t0, double u, double *t_busy, double *e_dyn)
+{
+    double um = rest_um(s, u, sc), r = 1, r_lim = 1;
+    /* --utilization states the rate achieved, at whatever clocks it ran */
+    if ((s->pw_on || s->pw_clk) && !s->util_user && given(s->b.job->power_limit_w)) {
+        double em = s->eff_on ? jci_pick(s->eff.v[JCI_EFF_ETA_MATRIX], sc, JCI_LOWERS) : 0;
+        int split = em > u;                                 /* matrix work at eta_matrix, then the rest */
+        double phi = split ? u / em : 1, uc = split ? em : u, umc = split ? 0 : um;
+        jci_power_model dflt = s->pw;
+        dflt.limit_w = s->dev->power_limit_w.present ? s->dev->power_limit_w.value : s->tdp.central;
+        r_lim = jci_power_cap_clock(&s->pw, uc, umc, sc);
+        r = r_lim / jci_power_cap_clock(&dflt, uc, umc, sc);
+        t0 *= phi / r + 1 - phi;
+        u *= 1 / (phi / r + 1 - phi);
+        um *= 1 / (phi / r + 1 - phi);
+    }
+    *t_busy = t0;
+    if (s->pw_on) *e_dyn = t0 * dyn_w(s, u, um, sc);
+    if (r_lim < 1 && sc == SC_CENTRAL) jci_power_record_cap_clock(&s->b, s->dev, &s->pw, r_lim);
+}
+
 void jci_est_compute(est *s, int sc, outv *o)
 {
     const jc_job *j = s->b.job;
@@ -481,10 +513,7 @@ void jci_est_compute(est *s, int sc, outv *o)
         bytes = s->fwd_bytes * (train ? 1 + s->beta : 1) * s->passes;
     } else if (given(s->total_flops)) {
         flops = s->total_flops;
-        if (s->peak > 0 && u > 0) {
-            t_busy = flops / (s->peak * u);
-            if (s->pw_on) e_dyn = t_busy * dyn_w(s, u, rest_um(s, u, sc), sc);
-        }
+        if (s->peak > 0 && u > 0) given_flops_time(s, sc, flops / (s->peak * u), u, &t_busy, &e_dyn);
     }
     if (train && s->params > 0) {
         double of = s->opt_flops_pp * s->params * jci_est_steps(s);

@@ -543,6 +543,56 @@ static void test_runtime_profiles(void)
     CHECK(jci_eff_resolve(db, JCI_RUNTIME_ENGINE, 1, &gc, &d) == JC_OK && !gc.cpu_path);
 }
 
+/* A job given by its FLOPs (no graph): its utilisation was achieved at
+ * the device's default power limit, so a lower --power-limit slows its
+ * matrix work, the share u / eta_matrix of the time, by the clock ratio
+ * r = cap_clock(limit) / cap_clock(default), and leaves the memory-bound
+ * rest; --power-limit at the default (the A100 SXM4's 400 W TDP) changes
+ * nothing; --utilization (a rate achieved at whatever clocks) is not
+ * slowed.  The same for every energy method. */
+static jc_estimate *flops_job(double limit, double util, jc_method method)
+{
+    jc_job j;
+    jc_job_init(&j);
+    j.mode = JC_MODE_INFERENCE;
+    j.device = "nvidia-a100-sxm4-80gb";
+    j.flops = 1e21;
+    j.ci = 400;
+    j.method = method;
+    if (limit > 0) j.power_limit_w = limit;
+    if (util > 0) j.utilization = util;
+    jc_estimate *e = NULL;
+    jc_diag d;
+    if (jc_estimate_run(&j, NULL, db, &e, &d) != JC_OK) printf("  --flops estimate: %s\n", d.msg);
+    return e;
+}
+
+static void test_capped_flops_job(void)
+{
+    for (int m = 0; m < 2; m++) {
+        jc_method method = m ? JC_METHOD_TDP : JC_METHOD_ROOFLINE;
+        jc_estimate *e0 = flops_job(0, 0, method), *e400 = flops_job(400, 0, method), *e250 = flops_job(250, 0, method);
+        jc_estimate *u0 = flops_job(0, 0.4, method), *u250 = flops_job(250, 0.4, method);
+        CHECK(e0 && e400 && e250 && u0 && u250);
+        if (!(e0 && e400 && e250 && u0 && u250)) continue;
+        const jc_assumption *c400 = est_assumed(e400, "power.cap_clock"), *c250 = est_assumed(e250, "power.cap_clock"),
+                            *ut = est_assumed(e250, "utilization"), *em = est_assumed(e250, "kernel_eta_matrix");
+        CHECK(c400 && c250 && ut && em && !est_assumed(e0, "power.cap_clock"));
+        CHECK_NEAR(e400->wall_hours.central, e0->wall_hours.central, 1e-12 * e0->wall_hours.central);
+        if (c400 && c250 && ut && em) {
+            double r = c250->value.central / c400->value.central, phi = ut->value.central / em->value.central;
+            CHECK(r > 0.8 && r < 0.9 && phi > 0 && phi < 1);
+            CHECK_NEAR(e250->wall_hours.central / e0->wall_hours.central, phi / r + 1 - phi, 1e-9);
+        }
+        CHECK_NEAR(u250->wall_hours.central, u0->wall_hours.central, 1e-12 * u0->wall_hours.central);
+        jc_estimate_free(e0);
+        jc_estimate_free(e400);
+        jc_estimate_free(e250);
+        jc_estimate_free(u0);
+        jc_estimate_free(u250);
+    }
+}
+
 int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
@@ -550,6 +600,7 @@ int main(void)
     RUN(test_memory_type_and_limit);
     RUN(test_cap_clock_boost);
     RUN(test_capped_part);
+    RUN(test_capped_flops_job);
     RUN(test_qaic_profile);
     RUN(test_own_host_usage);
     RUN(test_host_class_defaults);
