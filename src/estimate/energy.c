@@ -455,8 +455,9 @@ static double rest_um(est *s, double u, int sc)
 static void given_flops_time(est *s, int sc, double t0, double u, double *t_busy, double *e_dyn)
 {
     double um = rest_um(s, u, sc), r = 1, r_lim = 1;
-    /* --utilization states the rate achieved, at whatever clocks it ran */
-    if ((s->pw_on || s->pw_clk) && !s->util_user && given(s->b.job->power_limit_w)) {
+    /* --utilization states the rate achieved, at whatever clocks it ran;
+     * the training step model timed its kernels at the limit's clocks */
+    if ((s->pw_on || s->pw_clk) && !s->util_user && !s->step_on && given(s->b.job->power_limit_w)) {
         double em = s->eff_on ? jci_pick(s->eff.v[JCI_EFF_ETA_MATRIX], sc, JCI_LOWERS) : 0;
         int split = em > u;                                 /* matrix work at eta_matrix, then the rest */
         double phi = split ? u / em : 1, uc = split ? em : u, umc = split ? 0 : um;
