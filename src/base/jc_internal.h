@@ -292,12 +292,16 @@ const char *jci_text_escaped(jci_arena *a, const char *s);
  * by a NUL).  p[0] must be readable; reads at most up to the first NUL. */
 size_t jci_utf8_len(const unsigned char *p);
 
-/* The dense peak a framework gets from device d at precision p: its
+/* The dense peak a runtime gets from device d at precision p: its
  * `peak_tflops_acc32` (tensor rate with fp32 accumulate, as PyTorch's
  * autocast and cuBLAS's default compute type run fp16/bf16 GEMMs) where
- * the hwdb gives one, else its `peak_tflops`.  *acc32 (may be NULL) says
- * which.  Points into d; not present when d publishes neither. */
-const jc_sourced *jci_device_peak(const jc_device *d, jc_precision p, bool *acc32);
+ * the hwdb gives one, else its `peak_tflops`.  fastest != 0 (an inference
+ * engine that times every kernel it may use and keeps the fastest, as
+ * TensorRT's builder does with fp16 enabled) takes `peak_tflops`, the
+ * reduced-precision-accumulate rate, where the part runs it faster.
+ * *acc32 (may be NULL) says which.  Points into d; not present when d
+ * publishes neither. */
+const jc_sourced *jci_device_peak(const jc_device *d, jc_precision p, int fastest, bool *acc32);
 
 /* ---- estimates of one analysis over a grid (src/estimate/estimate.c) --- */
 

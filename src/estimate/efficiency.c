@@ -91,6 +91,11 @@ jci_rt_kind jci_runtime_kind(jci_runtime r)
     return (unsigned)r < JCI_RUNTIME_COUNT ? RT_ROWS[r].kind : JCI_RTK_EAGER;
 }
 
+int jci_runtime_fastest_kernels(const char *runtime, int train)
+{
+    return !train && runtime && jci_runtime_kind(jci_runtime_parse(runtime)) == JCI_RTK_ENGINE;
+}
+
 jci_runtime jci_runtime_parse(const char *s)
 {
     for (int i = 0; s && i < JCI_RUNTIME_COUNT; i++)

@@ -86,6 +86,12 @@ jci_runtime jci_runtime_parse(const char *s);
 int jci_runtime_is_alias(const char *s);
 /* The profile's kernel path; JCI_RTK_EAGER for an unknown value. */
 jci_rt_kind jci_runtime_kind(jci_runtime r);
+/* 1 when the runtime named `runtime` (a --runtime value; NULL: the default
+ * profile) picks each kernel by timing every variant the precision allows
+ * (an inference engine: TensorRT's builder), so it runs a part's
+ * reduced-precision-accumulate tensor rate where that is faster
+ * (jci_device_peak's `fastest`); 0 otherwise and in training. */
+int jci_runtime_fastest_kernels(const char *runtime, int train);
 /* 1 when profile r runs on a device of kind `device_kind` (jc_device_kind)
  * in mode `train` (1 training, 0 inference), else 0. */
 int jci_runtime_fits(jci_runtime r, int device_kind, int train);

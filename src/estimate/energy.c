@@ -319,10 +319,14 @@ jc_status jci_est_resolve_device_numbers(est *s)
     /* what the device must publish: the one rule (checks.c) that sweep lists */
     jc_refusal why = jc_estimate_refusal(s->b.job, dev, jc_precision_name(s->prec), NULL, NULL, 0);
     bool acc32;
-    const jc_sourced *pk = jci_device_peak(dev, s->prec, &acc32);
+    int fastest = jci_runtime_fastest_kernels(s->b.job->runtime, s->b.job->mode == JC_MODE_TRAINING);
+    const jc_sourced *pk = jci_device_peak(dev, s->prec, fastest, &acc32);
+    bool reduced = fastest && !acc32 && dev->peak_tflops_acc32[s->prec].present;   /* the engine's faster rate */
     if (pk->present) {
         s->peak = jci_bld_assume(&s->b, "device.peak_flops", jci_bld_str(&s->b, "dense peak, %s%s", jc_precision_name(s->prec),
-                                                                          acc32 ? " with fp32 accumulate" : ""),
+                                                                          acc32 ? " with fp32 accumulate" : reduced ?
+                                                                          " with reduced-precision accumulate (an "
+                                                                          "inference engine keeps the faster kernels)" : ""),
                          R1(pk->value), "TFLOP/s", JC_ORIGIN_HWDB, jci_bld_cite(&s->b, pk)).central * 1e12;
     } else if (why == JC_REFUSAL_NO_PEAK) {
         char have[200] = "";

@@ -644,7 +644,7 @@ static jc_status resolve_formats(sv *s)
     if (!s->dev->peak_tflops[p].present)
         return jci_bld_fail(&s->b, JC_ERR_NOTFOUND, "device %s has no published bf16 or fp16 peak", s->dev->id);
     bool acc32;
-    const jc_sourced *pk = jci_device_peak(s->dev, p, &acc32);
+    const jc_sourced *pk = jci_device_peak(s->dev, p, 0, &acc32);
     s->peak = jci_bld_assume(&s->b, "device.peak_flops", jci_bld_str(&s->b, "dense peak, %s%s (implied by the %s weights)",
                      jc_precision_name(p), acc32 ? " with fp32 accumulate" : "", s->wf->name), R1(pk->value), "TFLOP/s",
                      JC_ORIGIN_HWDB, jci_bld_cite(&s->b, pk)).central * 1e12;

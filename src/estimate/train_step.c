@@ -772,8 +772,8 @@ static const char *lowp_gemms(est *s, tstate *t, int lowp)
     jc_precision p = lowp == RT_LOWP_FP8 ? JC_PREC_FP8 : s->prec;
     const char *name = p == JC_PREC_INT8 ? "int8" : "FP8";
     bool acc32;
-    const jc_sourced *p8 = jci_device_peak(s->dev, p, &acc32);
-    const jc_sourced *p16 = jci_device_peak(s->dev, JC_PREC_BF16, &acc32);
+    const jc_sourced *p8 = jci_device_peak(s->dev, p, 0, &acc32);
+    const jc_sourced *p16 = jci_device_peak(s->dev, JC_PREC_BF16, 0, &acc32);
     if (!(p8->present && p16->present && p8->value > 0 && p16->value > 0))
         return jci_bld_str(&s->b, "no %s on %s (no %s or bf16 peak in the hwdb): the run's precision", name,
                            s->dev->id, jc_precision_name(p));

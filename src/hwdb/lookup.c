@@ -232,9 +232,10 @@ const char *jc_precision_name(jc_precision p)
     return (unsigned)p < JC_PREC_COUNT ? jci_precision_names[p] : "?";
 }
 
-const jc_sourced *jci_device_peak(const jc_device *d, jc_precision p, bool *acc32)
+const jc_sourced *jci_device_peak(const jc_device *d, jc_precision p, int fastest, bool *acc32)
 {
-    bool a = d->peak_tflops_acc32[p].present;
+    bool a = d->peak_tflops_acc32[p].present &&
+             !(fastest && d->peak_tflops[p].present && d->peak_tflops[p].value > d->peak_tflops_acc32[p].value);
     if (acc32) *acc32 = a;
     return a ? &d->peak_tflops_acc32[p] : &d->peak_tflops[p];
 }

@@ -10,6 +10,7 @@
  */
 #include "base/jc_internal.h"
 #include "workflows/trace_fit.h"
+#include "estimate/efficiency.h"   /* jci_runtime_fastest_kernels */
 #include "joulecast/calibrate.h"
 #include "joulecast/bind.h"
 #include "joulecast/model.h"   /* the model's fields */
@@ -183,7 +184,8 @@ static jc_status fit_power(const jc_job *job, const jc_analysis *an, const jc_hw
     pm.idle_w = one(dev->idle_w.present ? dev->idle_w.value : NAN);
     pm.tdp_w = one(dev->tdp_w.present ? dev->tdp_w.value : NAN);
     double T = t->active_s[JC_TRACE_DEVICE], G = e->devices;
-    const jc_sourced *pk = jci_device_peak(dev, e->prec, NULL);
+    const jc_sourced *pk = jci_device_peak(dev, e->prec, jci_runtime_fastest_kernels(j.runtime, j.mode == JC_MODE_TRAINING),
+                                           NULL);
     double uc = pk->present && T > 0 ? e->flops_total / (G * pk->value * 1e12 * T) : NAN;
     double um = dev->memory_bw_gbs.present && T > 0 ? e->bytes_total / (G * dev->memory_bw_gbs.value * 1e9 * T) : NAN;
     jc_estimate_free(e);

@@ -432,6 +432,43 @@ static void test_own_host_usage(void)
     jc_estimate_free(e);
 }
 
+/* An inference engine keeps the fastest kernels the precision allows
+ * (issue 41 item 1): on a GeForce part whose fp16 tensor rate with fp32
+ * accumulate is half the fp16-accumulate one (RTX 4090: 165.2 and 330.3
+ * TFLOP/s, Ada whitepaper), --runtime tensorrt runs fp16 at 330.3 while a
+ * framework (pytorch) runs 165.2; training and int8 are unchanged, and a
+ * part without a separate fp32-accumulate rate (L4) is untouched. */
+static void test_engine_fastest_peak(void)
+{
+    CHECK(jci_runtime_fastest_kernels("tensorrt", 0) && !jci_runtime_fastest_kernels("tensorrt", 1));
+    CHECK(!jci_runtime_fastest_kernels("pytorch", 0) && !jci_runtime_fastest_kernels(NULL, 0));
+    const jc_device *g = NULL;
+    const jc_host *h = NULL;
+    jc_diag d;
+    CHECK(jc_hwdb_hardware(db, "nvidia-rtx-4090", &g, &h, &d) == JC_OK && g);
+    if (!g) return;
+    bool a;
+    CHECK(jci_device_peak(g, JC_PREC_FP16, 1, &a)->value == 330.3 && !a);
+    CHECK(jci_device_peak(g, JC_PREC_FP16, 0, &a)->value == 165.2 && a);
+    CHECK(jci_device_peak(g, JC_PREC_INT8, 1, &a)->value == 660.6 && !a);
+    const char *rt[2] = {"tensorrt", "pytorch"};
+    double want[2] = {330.3, 165.2};
+    for (int i = 0; i < 2; i++) {
+        jc_job j;
+        jc_job_init(&j);
+        j.device = "nvidia-rtx-4090";
+        j.precision = "fp16";
+        j.flops = 1e15;
+        j.runtime = rt[i];
+        j.ci = 400;
+        jc_estimate *e = NULL;
+        if (jc_estimate_run(&j, NULL, db, &e, &d) != JC_OK) printf("  rtx-4090 %s: %s\n", rt[i], d.msg);
+        const jc_assumption *p = est_assumed(e, "device.peak_flops");
+        CHECK(p && p->value.central == want[i]);
+        jc_estimate_free(e);
+    }
+}
+
 static void test_host_class_defaults(void)
 {
     /* #18 item 4: CPU its own host; consumer card a desktop; datacenter
@@ -603,6 +640,7 @@ int main(void)
     RUN(test_capped_flops_job);
     RUN(test_qaic_profile);
     RUN(test_own_host_usage);
+    RUN(test_engine_fastest_peak);
     RUN(test_host_class_defaults);
     RUN(test_runtime_profiles);
     jc_hwdb_free(db);
