@@ -80,6 +80,57 @@ if JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_mlperf.py --rows "
 else
   echo "FAIL accuracy harness: MLPerf set on 1 row + 1 not predicted"; sed 's/^/    /' "$tmp/log"
 fi
+# issue 41 item 5: the Jetson AGX Xavier (GV10B) carries the int8 tensor
+# instruction's energy as a named transfer (Turing's IMMA), charged without
+# jop_op_energy_scale (k does not enter its row: b = 0); read without the
+# measured energies (fit_jop.DerivedHwdb, the environment restored after) the
+# same row charges the derived energy x k (b > 0), which k is fitted to
+if JC_RELEASE="${JC:-build/joulecast}" python3 - <<'PY'
+import os, sys
+sys.path.insert(0, "tools")
+import accuracy_common as ac, fit_jop as fj
+row = [r for r in ac.read_rows("tests/accuracy/mlperf-v1.1.csv")
+       if r["id"] == "mlperf-v11-nvidia-AGX_Xavier_TRT_MaxQ-resnet50-offline"]
+a = fj.linear_parts(row)[row[0]["id"]]
+d = fj.linear_parts(row, derived=True)[row[0]["id"]]
+assert a[1] == 0 and d[1] > 0 and a[0] > d[0], (a, d)
+assert "JOULECAST_HWDB_DIR" not in os.environ and "JOULECAST_HWDB_SNAPSHOT" not in os.environ
+t = fj.strip_measured("  - id: x\n    energy:\n      static_w:\n        value: 1\n    boost_ghz: 1\n"
+                      "  - id: y\n    energy:\n      pj_per_flop:\n        int8: {value: 1}\n"
+                      "      pj_per_flop_tensor:\n        int8:\n          value: 0.181\n")
+assert t == "  - id: x\n    boost_ghz: 1\n  - id: y\n    energy:\n      pj_per_flop:\n        int8: {value: 1}\n", t
+PY
+then
+  echo "PASS accuracy harness: the AGX Xavier's row charges its transferred IMMA energy (k out), and the derived energy x k without it"
+else
+  echo "FAIL accuracy harness: measured vs derived energies of the AGX Xavier's row (fit_jop.linear_parts, DerivedHwdb)"
+fi
+# ... and the mlperf_jop page's with/without table on a hand-made row whose
+# answers are worked by hand: measured 1 J/sample; with the measured
+# energies 0.5 (-50%); derived 0.2 + 0.5 k: k 1.6 in-sample -> +0%, k 2.0
+# without its device -> +20%; roofline 0.9 / 1.1 (-10% / +10%): the
+# roofline is closest cross-validated (10% < 20% < 50%)
+if python3 - <<'PY' | grep -q '^ok$'
+import sys
+sys.path.insert(0, "tools")
+import fit_jop as fj
+row = {"id": "t", "device": "nvidia-jetson-agx-xavier", "j_per_sample": "1.0"}
+jres = {"jop_parts": {"actual": {"t": (0.5, 0.0)}, "derived": {"t": (0.2, 0.5)}},
+        "in_sample": {"params": {fj.CID: 1.6}},
+        "schemes": {"device": {"folds": [{"key": "nvidia-jetson-agx-xavier", "params": {fj.CID: 2.0}}]}}}
+roof = {"in_sample": {"rows": [{"row": row, "central": 0.9}]},
+        "schemes": {"device": {"rows": [{"row": row, "central": 1.1}]}}}
+lines = fj.measured_lines([row], jres, roof)
+assert "| t | 1 | -10.0% | +10.0% | +0.0% | +20.0% | -50.0% | roofline |" in lines, lines
+assert any(l.startswith("Median |error| over these 1 rows, cross-validated: roofline 10.0%, joules-per-op without "
+                        "the measured energies 20.0%, with them 50.0%; closest: the roofline.") for l in lines), lines
+print("ok")
+PY
+then
+  echo "PASS accuracy harness: mlperf_jop's with/without-measured-energies table on a hand-worked row"
+else
+  echo "FAIL accuracy harness: mlperf_jop's with/without-measured-energies table on a hand-worked row"
+fi
 # the v3.1 set's Cloud AI 100 rows (issue 41): Qualcomm's harness runs BERT
 # as 384-token packs of 384/177 samples, one pack per program invocation
 # (tools/accuracy_mlperf.py PACKED), so its rows stay memory-bound (the

@@ -457,7 +457,7 @@ def main():
     scope = ("AC wall power of the whole system under test (accelerators, host CPUs, memory, fans, PSU "
              "losses), SPEC PTDaemon, as recomputed by the calibration file from the raw power logs; "
              "J/sample = average wall power / samples per second.")
-    cvs = None
+    cvs = res = None
     if not a.no_cv:
         res = crossvalidate(rows)
         cvs = ac.cv_summary(res, {"group": lambda r: "%s %s" % (r["benchmark"], r["scenario"])})
@@ -474,7 +474,7 @@ def main():
                  targets="leave-one-device-out median |error| of J/sample <= 15% (issue #30)")
     if not a.roofline_only:
         import fit_jop
-        jcv = None
+        jcv = jres = None
         if not a.no_cv:
             jres, _ = fit_jop.crossvalidate(rows)
             jcv = ac.cv_summary(jres, {"group": lambda r: "%s %s" % (r["benchmark"], r["scenario"])})
@@ -484,7 +484,7 @@ def main():
                      "every device fitted to these rows by tools/fit_jop.py; cross-validated: each fold refits "
                      "it without its accelerator or benchmark).", scope,
                      score_rows(rows, ["--method", "joules-per-op"]), out_dir=a.out, cv=jcv,
-                     extra_lines=fit_jop.measured_lines(rows),
+                     extra_lines=fit_jop.measured_lines(rows, jres, res), script="mlperf",
                      targets="scored beside the roofline method (issue #17 item 4); no constant keyed by a "
                      "device (issue #30)")
     return 0

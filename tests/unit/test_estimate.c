@@ -164,6 +164,34 @@ static void test_jop_measured_energies(void)
     jc_estimate_free(e);
 }
 
+/* Issue 41 item 5: a Jetson AGX Xavier (GV10B, a Volta SM on the GV100's
+ * 12 nm process) carries int8 tensor energy as a named transfer (Turing's
+ * IMMA, 185.6 pJ / 1024 ops = 0.181 pJ/op), charged without
+ * jop_op_energy_scale and printed as derived: 1e18 int8 ops in one hour
+ * cost its idle energy + 1e18 x 0.181 pJ = idle + 0.050278 kWh. */
+static void test_jop_transferred_energy(void)
+{
+    jc_job j;
+    jc_job_init(&j);
+    j.method = JC_METHOD_JOULES_PER_OP;
+    j.device = "nvidia-jetson-agx-xavier";
+    j.flops = 1e18;
+    j.hours = 1;
+    j.precision = "int8";
+    jc_estimate *e = check_estimate(&j, NULL, db);
+    if (!e) return;
+    const jc_assumption *t = assumption(e, "device.pj_per_flop_tensor");
+    CHECK(t != NULL);
+    if (t) {
+        CHECK_NEAR(t->value.central, 0.181, 1e-9);
+        CHECK_NEAR(t->value.low, 0.0781, 1e-9);
+        CHECK(strstr(t->label, "derived (dally2023-imma)") != NULL);
+    }
+    CHECK(assumption(e, "jop_op_energy_scale") == NULL);
+    CHECK_NEAR(e->energy_device_kwh.central - e->energy_idle_kwh.central, 1e18 * 0.181e-12 / 3.6e6, 1e-6);
+    jc_estimate_free(e);
+}
+
 static void test_params_tokens_rule(void)
 {
     /* 6ND: 7e9 params x 2e12 tokens = 8.4e22 FLOPs, at the utilisation
@@ -268,6 +296,7 @@ int main(void)
     RUN(test_gpt3_from_flops);
     RUN(test_params_tokens_rule);
     RUN(test_jop_measured_energies);
+    RUN(test_jop_transferred_energy);
     RUN(test_bad_inputs);
     RUN(test_every_assumption_has_a_source);
     jc_hwdb_free(db);
