@@ -124,31 +124,43 @@ static const jc_assumption *assumption(const jc_estimate *e, const char *key)
     return NULL;
 }
 
-/* Issue 41 item 5: a device with measured energies (a GV100: Volta's HMMA
- * energy per FLOP, AccelWattch's fitted DRAM energy and static power) is
- * charged them as they are by the joules-per-op method, without
- * jop_op_energy_scale; 1e18 fp16 FLOP in one hour on a V100 SXM2 costs
- * 81.27 W x 3600 s + 1e18 x 1.048 pJ = 0.37238 kWh.  A device without
- * them (an A100) keeps its derived energy x the fitted scale. */
-static void test_jop_measured_energies(void)
+/* Issue 41 item 5: a joules-per-op run of 1e18 FLOP in one hour on DEVICE
+ * at PREC whose hwdb entry carries a per-instruction energy: checks that
+ * it is charged as it is (value, low, label "how (source)"), without
+ * jop_op_energy_scale; returns the estimate (the caller frees it) or NULL. */
+static jc_estimate *jop_tensor_run(jc_job *j, const char *device, const char *prec, double pj, double low,
+                                   const char *label)
 {
-    jc_job j;
-    jc_job_init(&j);
-    j.method = JC_METHOD_JOULES_PER_OP;
-    j.device = "nvidia-v100-sxm2-16gb";
-    j.flops = 1e18;
-    j.hours = 1;
-    j.precision = "fp16";
-    jc_estimate *e = check_estimate(&j, NULL, db);
-    if (!e) return;
+    jc_job_init(j);
+    j->method = JC_METHOD_JOULES_PER_OP;
+    j->device = device;
+    j->flops = 1e18;
+    j->hours = 1;
+    j->precision = prec;
+    jc_estimate *e = check_estimate(j, NULL, db);
+    if (!e) return NULL;
     const jc_assumption *t = assumption(e, "device.pj_per_flop_tensor");
     CHECK(t != NULL);
     if (t) {
-        CHECK_NEAR(t->value.central, 1.048, 1e-9);
-        CHECK(strstr(t->label, "measured (dally2023-hmma)") != NULL);
+        CHECK_NEAR(t->value.central, pj, 1e-9);
+        CHECK_NEAR(t->value.low, low, 1e-9);
+        CHECK(strstr(t->label, label) != NULL);
     }
     CHECK(assumption(e, "jop_op_energy_scale") == NULL);
     CHECK(assumption(e, "jop.pj_per_flop") == NULL);
+    return e;
+}
+
+/* A device with measured energies (a GV100: Volta's HMMA energy per FLOP,
+ * AccelWattch's fitted DRAM energy and static power) is charged them as
+ * they are: 1e18 fp16 FLOP in one hour on a V100 SXM2 costs 81.27 W x
+ * 3600 s + 1e18 x 1.048 pJ = 0.37238 kWh.  A device without them (an
+ * A100) keeps its derived energy x the fitted scale. */
+static void test_jop_measured_energies(void)
+{
+    jc_job j;
+    jc_estimate *e = jop_tensor_run(&j, "nvidia-v100-sxm2-16gb", "fp16", 1.048, 0.859, "measured (dally2023-hmma)");
+    if (!e) return;
     const jc_assumption *st = assumption(e, "device.static_w");
     CHECK(st != NULL && fabs(st->value.central - 81.27) < 1e-9);
     CHECK_NEAR(e->energy_device_kwh.central, (81.27 * 3600 + 1e18 * 1.048e-12) / 3.6e6, 1e-6);
@@ -164,30 +176,15 @@ static void test_jop_measured_energies(void)
     jc_estimate_free(e);
 }
 
-/* Issue 41 item 5: a Jetson AGX Xavier (GV10B, a Volta SM on the GV100's
- * 12 nm process) carries int8 tensor energy as a named transfer (Turing's
- * IMMA, 185.6 pJ / 1024 ops = 0.181 pJ/op), charged without
- * jop_op_energy_scale and printed as derived: 1e18 int8 ops in one hour
+/* A Jetson AGX Xavier (GV10B, a Volta SM on the GV100's 12 nm process)
+ * carries int8 tensor energy as a named transfer (Turing's IMMA, 185.6 pJ
+ * / 1024 ops = 0.181 pJ/op), printed as derived: 1e18 int8 ops in one hour
  * cost its idle energy + 1e18 x 0.181 pJ = idle + 0.050278 kWh. */
 static void test_jop_transferred_energy(void)
 {
     jc_job j;
-    jc_job_init(&j);
-    j.method = JC_METHOD_JOULES_PER_OP;
-    j.device = "nvidia-jetson-agx-xavier";
-    j.flops = 1e18;
-    j.hours = 1;
-    j.precision = "int8";
-    jc_estimate *e = check_estimate(&j, NULL, db);
+    jc_estimate *e = jop_tensor_run(&j, "nvidia-jetson-agx-xavier", "int8", 0.181, 0.0781, "derived (dally2023-imma)");
     if (!e) return;
-    const jc_assumption *t = assumption(e, "device.pj_per_flop_tensor");
-    CHECK(t != NULL);
-    if (t) {
-        CHECK_NEAR(t->value.central, 0.181, 1e-9);
-        CHECK_NEAR(t->value.low, 0.0781, 1e-9);
-        CHECK(strstr(t->label, "derived (dally2023-imma)") != NULL);
-    }
-    CHECK(assumption(e, "jop_op_energy_scale") == NULL);
     CHECK_NEAR(e->energy_device_kwh.central - e->energy_idle_kwh.central, 1e18 * 0.181e-12 / 3.6e6, 1e-6);
     jc_estimate_free(e);
 }
