@@ -133,6 +133,8 @@ typedef struct jc_job {
     double checkpoint_every; /* optimizer steps between checkpoints */
     double checkpoint_gb;    /* one checkpoint's size (GB; default from the parameters) */
     double storage_gbs;      /* the storage's write bandwidth for the job (GB/s) */
+    double dp_overlap;       /* share of the backward the data-parallel gradient
+                                all-reduce runs beside (NAN: the hwdb's) */
     /* issue 45: cost and water (src/estimate/cost.c) */
     const char *price;       /* one instance-hour's price (a number, in
                                 currency), or the hwdb's plan "on-demand"

@@ -182,6 +182,22 @@ class SameAsCli(InWork):
         self.assertGreater(t["ep"], 1)
         self.assertAlmostEqual(t["utilization"]["central"], t["mfu"]["central"] * t["goodput"]["central"])
 
+    def test_estimate_dp_overlap_equals_cli(self):
+        # --dp-overlap (issue 39): the keyword, the CLI and the assumption
+        # agree; the gradient all-reduce after the backward (0) is exposed
+        train = {"params": 175e9, "layers": 96, "hidden": 12288, "heads": 96, "seq": 2048, "tokens": 1.2e9,
+                 "batch": 2048}
+        got = joulecast.estimate(device="h100", count=512, region="US", dp_overlap=0, train=train)
+        want = cli_json("estimate", "--train", "--params", "175e9", "--layers", "96", "--hidden", "12288",
+                        "--heads", "96", "--seq", "2048", "--tokens", "1.2e9", "--batch", "2048",
+                        "--dp-overlap", "0", "--device", "h100", "--count", "512", "--region", "US", "--json")
+        self.assertEqual(got, want)
+        a = {x["key"]: x for x in got["assumptions"]}
+        self.assertEqual((a["parallel.dp_overlap"]["value"]["central"], a["parallel.dp_overlap"]["origin"]), (0, "user"))
+        base = joulecast.estimate(device="h100", count=512, region="US", train=train)
+        dp = lambda r: {p["name"]: p["s"] for p in r["train_step"]["parts"]}.get("dp_exposed", 0)
+        self.assertGreater(dp(got), dp(base))
+
     def test_estimate_eval_checkpoint_equals_cli(self):
         # evaluation and checkpoints of the job (issue 39): keywords, the
         # step breakdown's parts and the assumptions, as the CLI prints them

@@ -2,7 +2,8 @@
  * parallel.c (estimate) - the multi-device arithmetic shared by training
  * (train_parallel.c) and serving (serving.c): ring all-reduce, the ring's
  * bandwidth across nodes, pipeline bubble, the exposed part of an
- * all-reduce, wave quantisation, and the one lookup of the figures of the
+ * all-reduce, wave quantisation, the data-parallel overlap (--dp-overlap or
+ * the hwdb's), and the one lookup of the figures of the
  * node a device sits in (jci_node_figure: link, devices per link domain,
  * inter-node network).  Equations: parallel.h and
  * docs/energy-model.md "Multi-device training".
@@ -119,4 +120,17 @@ jc_status jci_node_figure(jci_builder *b, const jc_hwdb *db, const jc_device *de
         jci_bld_warn(b, "%s: %s has no published %s: the fallback %s %s of '%s' (%s) is used", who, dev->id,
                      f->field, FMT_N(out->central), f->unit, f->fallback, f->fb_what);
     return JC_OK;
+}
+
+jc_status jci_dp_overlap(jci_builder *b, double user, const char *label, jc_range *out)
+{
+    if (given(user)) {
+        *out = jci_bld_assume(b, "parallel.dp_overlap", "share of the backward the data-parallel gradient all-reduce "
+                              "runs beside (0: after it, exposed)", R1(user), "", JC_ORIGIN_USER, "--dp-overlap");
+        return JC_OK;
+    }
+    const jc_constant *c;
+    jc_status st = jci_bld_need_const(b, "dp_overlap_backward", &c);
+    if (!st) *out = jci_bld_const(b, "dp_overlap_backward", label, c);
+    return st;
 }

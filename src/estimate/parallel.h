@@ -79,4 +79,12 @@ jc_status jci_node_figure(jci_builder *b, const jc_hwdb *db, const jc_device *de
 jc_status jci_fabric_figure(jci_builder *b, const jc_hwdb *db, const jc_host *host, const jc_device *dev,
                             jci_node_fig which, const char *who, jc_range *out, const char **from);
 
+/* The share of the backward (the training step model: of a micro-batch's
+ * compute) the data-parallel gradient all-reduce runs beside, into *out:
+ * `user` (the job's --dp-overlap) where given, recorded as assumption
+ * "parallel.dp_overlap" (user), else the hwdb's dp_overlap_backward
+ * recorded under `label`.  JC_ERR_HWDB (diagnostic filled) without that
+ * constant.  One rule for the MODEL.onnx path and the step model. */
+jc_status jci_dp_overlap(jci_builder *b, double user, const char *label, jc_range *out);
+
 #endif

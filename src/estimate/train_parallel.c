@@ -20,9 +20,9 @@
 static jc_status check_layout(est *s)
 {
     const jc_job *j = s->b.job;
-    static const char *const names[] = {"tp", "pp", "micro-batches", "hidden"};
-    const double v[] = {j->tp, j->pp, j->micro_batches, j->hidden};
-    for (int i = 0; i < 4; i++) {
+    static const char *const names[] = {"tp", "pp", "micro-batches", "hidden", "dp-overlap"};
+    const double v[] = {j->tp, j->pp, j->micro_batches, j->hidden, j->dp_overlap};
+    for (int i = 0; i < 5; i++) {
         if (!given(v[i])) continue;
         if (j->mode != JC_MODE_TRAINING)
             return jci_bld_fail(&s->b, JC_ERR_USAGE, "--%s is a training (--train) or generation (--generate) option "
@@ -75,8 +75,13 @@ jc_status jci_est_resolve_parallel(est *s)
     s->tp = s->pp = s->dp = s->micro = 1;
     if (s->step_on) return JC_OK;   /* the training step model (train_step.c) lays the job out */
     if ((st = check_layout(s))) return st;
-    if (s->b.job->mode != JC_MODE_TRAINING || given(s->known_T) || !(s->G > 1)) return JC_OK;
-    dp_work(s);
+    if (s->b.job->mode != JC_MODE_TRAINING || given(s->known_T)) return JC_OK;
+    if (s->G > 1) dp_work(s);
+    if (given(s->b.job->dp_overlap) && !(s->dp_steps > 0))
+        return jci_bld_fail(&s->b, JC_ERR_USAGE, "--dp-overlap has no effect: the job has no data-parallel gradient "
+                            "all-reduce (%s)", s->G > 1 ? "its steps or parameters are not known: give --batch B with "
+                            "a model, or --params N --tokens D" : "one device: give --count G > 1");
+    if (!(s->G > 1)) return JC_OK;
     if (s->tp <= 1 && s->pp <= 1 && s->dp_steps <= 0) return JC_OK;
     s->par_on = 1;
     if (s->tp > 1) jci_bld_assume(&s->b, "parallel.tp", "tensor-parallel size", R1(s->tp), "", JC_ORIGIN_USER, "--tp");
@@ -99,9 +104,13 @@ jc_status jci_est_resolve_parallel(est *s)
         if ((st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_NODE_DEVICES, "multi-device", &r))) return st;
         s->per_node = r.central;
     }
-    if ((st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_LINK_BW, "multi-device", &s->link_bw))) return st;
+    /* the host's fabric where it has one (a PCIe server's GPUs through
+     * its CPUs), else the device's node figures, else the fallbacks */
+    const char *from;
+    if ((st = jci_fabric_figure(&s->b, s->b.db, s->host, s->dev, JCI_LINK_BW, "multi-device", &s->link_bw, &from)))
+        return st;
     if (s->G > s->per_node &&
-        (st = jci_node_figure(&s->b, s->b.db, s->dev, JCI_NETWORK_BW, "multi-device", &s->net_bw)))
+        (st = jci_fabric_figure(&s->b, s->b.db, s->host, s->dev, JCI_NETWORK_BW, "multi-device", &s->net_bw, &from)))
         return st;
     if (s->tp > 1) {
         s->hidden = s->b.job->hidden;
@@ -111,9 +120,9 @@ jc_status jci_est_resolve_parallel(est *s)
                        "Kaplan et al. 2020, eq. 2.1 (N = 12 n_layer d_model^2 for a dense transformer) and --hidden");
     }
     if (s->dp_steps > 0) {
-        if ((st = jci_bld_need_const(&s->b, "dp_overlap_backward", &c))) return st;
-        s->overlap = jci_bld_const(&s->b, "dp_overlap_backward", "share of the backward pass the gradient "
-                                         "all-reduce runs beside", c);
+        if ((st = jci_dp_overlap(&s->b, s->b.job->dp_overlap, "share of the backward pass the gradient all-reduce runs beside",
+                                 &s->overlap)))
+            return st;
         if ((st = jci_bld_need_const(&s->b, "allreduce_grad_bytes_per_param", &c))) return st;
         if (jci_est_prec_bits(s->prec) >= 32)
             s->grad_bytes = jci_bld_assume(&s->b, "parallel.grad_bytes", "gradient bytes per parameter reduced (fp32 run)",

@@ -837,8 +837,8 @@ static jc_status resolve_constants(est *s, tstate *t)
          ((st = tconst(s, "train_checkpoint_interval_h", "hours between checkpoints", &t->ckpt_h)) ||
           (st = tconst(s, "train_checkpoint_copy_gbs", "device-to-host copy bandwidth of a checkpoint", &t->pcie)))) ||
         (st = tconst(s, "train_ep_overlap", "share of the expert all-to-all hidden by compute", &t->ep_overlap)) ||
-        (st = tconst(s, "dp_overlap_backward", "share of a micro-batch's compute the data-parallel collectives run "
-                     "beside", &t->overlap)) ||
+        (st = jci_dp_overlap(&s->b, s->b.job->dp_overlap, "share of a micro-batch's compute the data-parallel "
+                             "collectives run beside", &t->overlap)) ||
         (st = tconst(s, "allreduce_grad_bytes_per_param", "gradient bytes per parameter reduced", &t->grad_bytes)))
         return st;
     if ((st = resolve_fabric(s, t))) return st;
@@ -1103,6 +1103,8 @@ static jc_status fill_result(est *s, tstate *t, double flops, const double T[3])
     r->experts = h->E;
     r->top_k = h->k;
     r->tp = y->tp, r->pp = y->pp, r->dp = y->dp, r->cp = y->cp, r->ep = y->ep, r->zero = y->zero;
+    if (given(s->b.job->dp_overlap) && y->dp <= 1)
+        jci_bld_warn(&s->b, "--dp-overlap has no effect: the layout has no data-parallel replicas (dp 1)");
     r->virtual_stages = y->pp > 1 ? y->v : 1;
     r->micro_batch_seqs = y->mbs;
     r->micro_batches = y->m;

@@ -347,6 +347,6 @@ void jc_job_init(jc_job *j)
     j->latency_bound_ms = NAN;
     j->vcpus = j->threads = NAN;
     j->draws = j->seed = NAN;   /* issue 45 */
-    j->eval_every = j->eval_samples = j->checkpoint_every = j->checkpoint_gb = j->storage_gbs = NAN;   /* issue 39 */
+    j->eval_every = j->eval_samples = j->checkpoint_every = j->checkpoint_gb = j->storage_gbs = j->dp_overlap = NAN;   /* issue 39 */
     j->wue = j->grid_water = NAN;   /* issue 45: cost and water */
 }
