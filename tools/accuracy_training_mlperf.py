@@ -37,7 +37,8 @@ framework column (stack(): NVIDIA's GPT-3 is NeMo / Megatron-LM with
 Transformer Engine, --runtime megatron; Google's MaxText, --runtime
 jax-xla; NVIDIA's ResNet-50 the tuned NGC stack, --runtime cnn-tuned;
 tinycorp's tinygrad rows --runtime tinygrad; the rest the default eager
-PyTorch).  Two constants are fitted with these rows.  The tinygrad
+PyTorch), and NVIDIA's BERT on more than one device reduces its
+gradients after the backward (--dp-overlap 0: BERT_RUNS).  Two constants are fitted with these rows.  The tinygrad
 profile's tensor efficiency (runtime_tinygrad_eta_tensor,
 tools/fit_runtime_profiles.py --profile tinygrad: the median of the two
 tinybox BERT rows' values); a fold refits it from the tinygrad rows it
@@ -210,21 +211,26 @@ GPT3_RUNS = (
 )
 
 
-# BERT as the L40S submissions ran it, from their own logs (each
-# result_*.txt prints the parsed arguments of NVIDIA's run_pretraining.py):
-# distributed_lamb=True with dwu_overlap_reductions=False, use_ddp=False -
-# the distributed LAMB optimizer reduce-scatters the gradients after the
-# backward pass, not beside it (--dp-overlap 0); use_cuda_graph=False,
-# packed_samples=False, unpad=True, 44 (Dell) / 24 (Fujitsu) samples per
-# GPU (mlcommons/training_results_v4.0 Dell/results/R760xax4L40S/bert/
-# result_0.txt, Fujitsu/results/PRIMERGY-CDI-L40Sx16/bert/result_0.txt).
-# The H100 submissions' logs were not read for it: at NVLink's 450 GB/s
-# the reduction of BERT's 340 M gradients takes about 3 ms either way.
+# NVIDIA's BERT implementation (run_pretraining.py of the NGC submissions)
+# trains with its distributed LAMB optimizer, which reduce-scatters the
+# gradients after the backward pass unless --dwu-overlap-reductions is
+# given (default False: the implementation's argument parser, e.g.
+# training_results_v4.1 Clemson/benchmarks/bert/implementations/pytorch/
+# run_pretraining.py); none of the configurations read sets it (Fujitsu's
+# config_L40Sx16.sh and config_GX2560M7_1x8x96x1_pack.sh, Clemson's
+# packed_config_16xR750xax2A100-80GB-PCIe.sh), and the L40S runs' logs
+# print dwu_overlap_reductions=False, distributed_lamb=True, use_ddp=False
+# (training_results_v4.0 Dell/results/R760xax4L40S/bert/result_0.txt,
+# Fujitsu/results/PRIMERGY-CDI-L40Sx16/bert/result_0.txt).  So every
+# multi-device BERT row whose framework column names NVIDIA's software
+# runs --dp-overlap 0 (recipe(); two GigaComputing rows whose column reads
+# only "PyTorch" keep the default overlap).  BERT_RUNS adds what the two
+# L40S rows' notes say.
 BERT_RUNS = (
-    ("Dell", "R760xax4L40S", ["--dp-overlap", "0"],
+    ("Dell", "R760xax4L40S", [],
      "the run's log: distributed LAMB, gradients reduced after the backward (dwu_overlap_reductions=False); the "
      "server's fabric (hwdb dell-r760xa-l40s): two GPUs per socket, the ring through the CPUs at NCCL's 10 GB/s"),
-    ("Fujitsu", "PRIMERGY-CDI-L40Sx16", ["--dp-overlap", "0"],
+    ("Fujitsu", "PRIMERGY-CDI-L40Sx16", [],
      "the run's log: distributed LAMB, gradients reduced after the backward (dwu_overlap_reductions=False); the "
      "composable (CDI) chassis of 16 GPUs behind PCIe switches has no fabric entry, so the L40S's own PCIe 4.0 x16 "
      "link and the fallback node of 8 GPUs on 100 Gb/s are assumed; the run's 224 ms step against the model's "
@@ -279,6 +285,11 @@ def gpt3_run(row):
     return [], None
 
 
+def nvidia_stack(row):
+    """True when the row's framework column names NVIDIA's own software."""
+    return any(k in row["framework"].lower() for k in ("nvidia", "ngc", "nemo", "mxnet", "cuda"))
+
+
 def stack(row, dev):
     """The runtime profile of the row's software stack (its framework
     column): (args, words).  NVIDIA's GPT-3 implementation is NeMo /
@@ -287,7 +298,7 @@ def stack(row, dev):
     with DALI, fused kernels, CUDA graphs); the rest (tinygrad, Intel's
     PyTorch on Gaudi, others) the default eager PyTorch profile."""
     fw, b = row["framework"].lower(), row["benchmark"]
-    nvidia = any(k in fw for k in ("nvidia", "ngc", "nemo", "mxnet", "cuda"))   # NVIDIA's own software
+    nvidia = nvidia_stack(row)
     if b == "gpt3" and "maxtext" in fw:
         return ["--runtime", "jax-xla"], "jax-xla (MaxText)"
     if b == "gpt3" and nvidia and dev.startswith("nvidia-"):
@@ -331,6 +342,8 @@ def recipe(row):
     run_args = gpt3_run(row)[0]
     if b != "llama2_70b_lora" and "--runtime" not in run_args:   # tools/mlperf_lora.py names its own stacks
         common += stack(row, dev)[0]
+    if b == "bert" and nvidia_stack(row) and int(row["total_accelerators"]) > 1:
+        run_args += ["--dp-overlap", "0"]   # NVIDIA's distributed LAMB reduces after the backward (BERT_RUNS)
     common += run_args
     if b == "gpt3":
         return ["estimate", "--train", "--params", GPT3["params"], "--layers", GPT3["layers"],
@@ -591,9 +604,9 @@ def main():
            "NVIDIA's NeMo at 10,752 and 11,616 H100: tensor 4 x pipeline 6, 8 interleaved stages; "
            "Intel's Gaudi 2: Megatron-DeepSpeed, FP8, tensor 8 x pipeline 8; GPT3_RUNS); samples of BERT-large, `models/bert_large.onnx` at %d tokens per "
            "sample, the unpadded mean of its Wikipedia set (Krell et al. 2021), or at 512 where the implementation pads "
-           "every sample (tinygrad: its BERT takes (batch, 512) inputs; the rows log max_sequence_length 512); the two L40S BERT "
-           "rows with the gradient reduction after the backward their logs show (distributed LAMB, "
-           "dwu_overlap_reductions=False: --dp-overlap 0; BERT_RUNS); epochs of ResNet-50 over "
+           "every sample (tinygrad: its BERT takes (batch, 512) inputs; the rows log max_sequence_length 512); the multi-device BERT "
+           "rows on NVIDIA's implementation (a framework column naming NVIDIA's software) with the gradient reduction after the backward (its distributed LAMB "
+           "without --dwu-overlap-reductions, as the L40S runs' logs print it: --dp-overlap 0; BERT_RUNS); epochs of ResNet-50 over "
            "1,281,167 images, `models/resnet50.onnx`; samples of Llama 2 70B LoRA fine-tuning, `--hf-config "
            "tests/serving/configs/llama-2-70b.json --finetune lora --lora-rank 16 --lora-targets "
            "q_proj,k_proj,v_proj,o_proj --seq 8192`, in FP8 where the row ran NVIDIA's NeMo implementation (its "
