@@ -81,10 +81,12 @@ else
   echo "FAIL accuracy harness: MLPerf set on 1 row + 1 not predicted"; sed 's/^/    /' "$tmp/log"
 fi
 # issue 41 item 5: the Jetson AGX Xavier (GV10B) carries the int8 tensor
-# instruction's energy as a named transfer (Turing's IMMA), charged without
-# jop_op_energy_scale (k does not enter its row: b = 0); read without the
-# measured energies (fit_jop.DerivedHwdb, the environment restored after) the
-# same row charges the derived energy x k (b > 0), which k is fitted to
+# instruction's energy only as a named transfer (Turing's IMMA), which the
+# CLI names and does not charge: its row charges the derived energy x k
+# (b > 0), the same as read without the measured energies
+# (fit_jop.DerivedHwdb); through fit_jop.ChargedHwdb (the page's "with"
+# column; the environment restored after) the transfer is charged without
+# k (b = 0)
 if JC_RELEASE="${JC:-build/joulecast}" python3 - <<'PY'
 import os, sys
 sys.path.insert(0, "tools")
@@ -93,7 +95,9 @@ row = [r for r in ac.read_rows("tests/accuracy/mlperf-v1.1.csv")
        if r["id"] == "mlperf-v11-nvidia-AGX_Xavier_TRT_MaxQ-resnet50-offline"]
 a = fj.linear_parts(row)[row[0]["id"]]
 d = fj.linear_parts(row, derived=True)[row[0]["id"]]
-assert a[1] == 0 and d[1] > 0 and a[0] > d[0], (a, d)
+c = fj.linear_parts(row, charged=True)[row[0]["id"]]
+assert a == d and d[1] > 0 and c[1] == 0 and c[0] > d[0], (a, d, c)
+assert fj.transfer_devices() == {"nvidia-jetson-agx-xavier", "nvidia-jetson-xavier-nx"}, fj.transfer_devices()
 assert "JOULECAST_HWDB_DIR" not in os.environ and "JOULECAST_HWDB_SNAPSHOT" not in os.environ
 t = fj.strip_measured("  - id: x\n    energy:\n      static_w:\n        value: 1\n    boost_ghz: 1\n"
                       "  - id: y\n    energy:\n      pj_per_flop:\n        int8: {value: 1}\n"
@@ -101,7 +105,7 @@ t = fj.strip_measured("  - id: x\n    energy:\n      static_w:\n        value: 1
 assert t == "  - id: x\n    boost_ghz: 1\n  - id: y\n    energy:\n      pj_per_flop:\n        int8: {value: 1}\n", t
 PY
 then
-  echo "PASS accuracy harness: the AGX Xavier's row charges its transferred IMMA energy (k out), and the derived energy x k without it"
+  echo "PASS accuracy harness: the AGX Xavier's row charges the derived energy x k, and its transferred IMMA energy (k out) only through ChargedHwdb"
 else
   echo "FAIL accuracy harness: measured vs derived energies of the AGX Xavier's row (fit_jop.linear_parts, DerivedHwdb)"
 fi

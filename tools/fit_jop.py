@@ -83,24 +83,34 @@ def strip_measured(text):
     return "".join(keep)
 
 
-class DerivedHwdb:
+def charge_transfers(text):
+    """A devices YAML file's text with its named transfers (a
+    per-instruction energy measured on another die, `derived: "named
+    transfer ...`, which the CLI lists and does not charge) marked
+    `measured:`, so that the CLI charges them as it charges a measurement."""
+    return text.replace('derived: "named transfer', 'measured: "named transfer')
+
+
+class HwdbCopy:
     """A with-block in which the CLI (accuracy_common.run_jc, which passes
-    os.environ on) reads a copy of the bundled hwdb without the measured
-    energies (JOULECAST_HWDB_DIR, the snapshot off): every device charges
-    its derived energy x jop_op_energy_scale, as before any measured value
-    was carried.  The copy is removed on leaving."""
+    os.environ on) reads a copy of the bundled hwdb whose devices files
+    pass through `edit` (JOULECAST_HWDB_DIR, the snapshot off).  The copy
+    is removed and the environment restored on leaving."""
 
     ENV = ("JOULECAST_HWDB_DIR", "JOULECAST_HWDB_SNAPSHOT")
 
+    def __init__(self, edit):
+        self.edit = edit
+
     def __enter__(self):
-        self.tmp = tempfile.mkdtemp(prefix="jc-jop-derived-")
+        self.tmp = tempfile.mkdtemp(prefix="jc-jop-hwdb-")
         d = os.path.join(self.tmp, "hwdb")
         shutil.copytree(os.path.join(ac.ROOT, "hwdb"), d)
         for fn in glob.glob(os.path.join(d, "devices", "*.yaml")):
             with open(fn, encoding="utf-8") as f:
                 text = f.read()
             with open(fn, "w", encoding="utf-8") as f:
-                f.write(strip_measured(text))
+                f.write(self.edit(text))
         self.old = {k: os.environ.get(k) for k in self.ENV}
         os.environ.update({"JOULECAST_HWDB_DIR": d, "JOULECAST_HWDB_SNAPSHOT": "off"})
         return self
@@ -115,14 +125,28 @@ class DerivedHwdb:
         return False
 
 
-def linear_parts(rows, derived=False):
+# the hwdb without the measured energies: every device charges its derived
+# energy x jop_op_energy_scale, as before any measured value was carried
+def DerivedHwdb():
+    return HwdbCopy(strip_measured)
+
+
+# the hwdb with the named transfers charged as measurements (the page's
+# "with" column for the devices that carry only a transfer)
+def ChargedHwdb():
+    return HwdbCopy(charge_transfers)
+
+
+def linear_parts(rows, derived=False, charged=False):
     """{row id: (a, b)} with predicted J/sample = a + b k, from the CLI at
     k = 1 and k = 2; rows the CLI cannot predict are left out.  A row on a
     device with a measured energy per operation has b = 0 (k does not enter
     it) unless `derived`: then the hwdb is read without the measured
-    energies (DerivedHwdb), so every row charges the derived energy x k."""
-    if derived:
-        with DerivedHwdb():
+    energies (DerivedHwdb), so every row charges the derived energy x k.
+    `charged`: the named transfers are charged too (ChargedHwdb), so their
+    rows also have b = 0."""
+    if derived or charged:
+        with (DerivedHwdb() if derived else ChargedHwdb()):
             return linear_parts(rows)
     ov = fc.Overlay()
     try:
@@ -162,18 +186,21 @@ def crossvalidate(rows, parts=None, dparts=None):
     the measured energies, so the measured values do not move k); a row is
     predicted as the CLI predicts it (parts: with the measured energies
     where its device has them, then k does not enter).  res["jop_parts"]
-    holds both ({"actual": parts, "derived": dparts})."""
+    holds both ({"actual": parts, "derived": dparts}) and, for the devices
+    that carry only a named transfer (not charged by the CLI), "charged":
+    their rows with the transfers charged (the page's "with" column)."""
     import crossval as cv
     rs = mp.predictable(rows)
     parts = parts or linear_parts(rs)
     dparts = dparts or linear_parts(rs, derived=True)
+    cparts = linear_parts([r for r in rs if r["device"] in transfer_devices()], charged=True)
 
     def predict(p, r):
         ab = parts.get(r["id"])
         return None if ab is None else ab[0] + ab[1] * p[CID]
     res = cv.run(rs, make_fit(dparts), predict, lambda r: float(r["j_per_sample"]),
                  {"device": lambda r: r["device"], "family": lambda r: r["benchmark"]}, n_params=1)
-    res["jop_parts"] = {"actual": parts, "derived": dparts}
+    res["jop_parts"] = {"actual": parts, "derived": dparts, "charged": cparts}
     return res, rs
 
 
@@ -206,7 +233,10 @@ def compare_rows(rows, jres, roofline=None):
     result `roofline`), the joules-per-op method with the derived energy x k
     (k in-sample and refitted without the row's device) and with the
     measured energies (k does not enter, so in-sample = cross-validated)."""
-    parts = jres["jop_parts"]
+    parts = dict(jres["jop_parts"])
+    # "with": the CLI's prediction, or the transfers charged where the CLI
+    # does not charge them
+    parts["actual"] = dict(parts["actual"], **parts.get("charged", {}))
     k_in = jres["in_sample"]["params"][CID]
     k_fold = {f["key"]: f["params"][CID] for f in jres["schemes"]["device"]["folds"]}
     roof = {}
@@ -227,6 +257,13 @@ def compare_rows(rows, jres, roofline=None):
                         "derived_cv": _err(None if kf is None else da + db * kf, m),
                         "measured": _err(a, m)}))
     return out
+
+
+def transfer_devices():
+    """The devices whose measured_energy.csv rows are all named transfers
+    (no `measured` text): the CLI lists their energies and charges none."""
+    me = ac.read_rows(os.path.join(ac.ROOT, "tools", "hwdb_input", "measured_energy.csv"))
+    return {d for d in {r["device"] for r in me} if not any(r["measured"] for r in me if r["device"] == d)}
 
 
 def measured_lines(rows, jres=None, roofline=None):
@@ -251,8 +288,10 @@ def measured_lines(rows, jres=None, roofline=None):
     on = [r for r in list(rows) + v31 if r.get("device") in devs]
     seen = sorted({r.get("device") for r in list(rows) + v31 if r.get("device")})
     lines = ["**Measured energies (issue 41 item 5).** Devices whose hwdb entries carry a measured or "
-             "per-instruction energy (charged as it is, without jop_op_energy_scale; the hwdb names each a "
-             "measurement or a named transfer from another die): %s. MLPerf Inference rows on them: %d of %d (v1.1 "
+             "per-instruction energy (the hwdb names each a measurement or a named transfer from another die; "
+             "a measurement is charged as it is, without jop_op_energy_scale; a transfer is named in a warning "
+             "and not charged, because on the rows below it is further from the measured energy than the derived "
+             "energy x the scale): %s. MLPerf Inference rows on them: %d of %d (v1.1 "
              "and v3.1 calibration rows, whose devices are %s)%s" % (
                  ", ".join("%s (%s)" % (d, kind(d)) for d in devs), len(on), len(rows) + len(v31),
                  ", ".join(seen), ": no row scores the measured values against the derived ones; every row here "
@@ -263,7 +302,8 @@ def measured_lines(rows, jres=None, roofline=None):
     lines += ["**With and without the measured energies** (the rows above on those devices; jop_op_energy_scale is "
               "fitted to every row's derived prediction, so the measured values do not move it; \"without\" = the "
               "derived energy x the scale refitted without the row's device, \"with\" = the hwdb's measured or "
-              "transferred energies, which no fitted constant enters; the roofline's errors are its own page's "
+              "transferred energies charged (the transfers through a copy of the hwdb that charges them, "
+              "fit_jop.ChargedHwdb), which no fitted constant enters; the roofline's errors are its own page's "
               "(in-sample and leave-one-device-out)). The Jetson Xaviers' energies are named transfers (the GV100's Volta "
               "HMMA at fp16, Turing's IMMA at int8) and cover the tensor instruction alone: no static power, operand "
               "traffic or idle power of the GV10B is published (its idle_w is 0, none known), so \"with\" charges "

@@ -232,9 +232,10 @@ static jc_status resolve_power(est *s)
 }
 
 /* The joules-per-op method's energy per FLOP at the run's precision.  A
- * device's energy of its matrix instruction (energy.pj_per_flop_tensor,
- * measured or published per instruction) or its own measured energy per
- * FLOP is charged as it is; one derived from its specs ((TDP - idle) /
+ * device's energy of its matrix instruction (energy.pj_per_flop_tensor)
+ * measured on its own die, or its own measured energy per FLOP, is charged
+ * as it is (one transferred from another die is named in a warning and
+ * not charged); one derived from its specs ((TDP - idle) /
  * dense peak) is scaled by jop_op_energy_scale, the one constant fitted
  * over every device's MLPerf rows (tools/fit_jop.py), and a precision
  * other than int8 (the rows' precision) is warned about. */
@@ -243,7 +244,13 @@ static jc_status jop_flop(est *s)
     const jc_device *dev = s->dev;
     const jc_sourced *et = &dev->pj_per_flop_tensor[s->prec];
     const jc_sourced *ef = &dev->pj_per_flop[s->prec];
-    if (et->present) {
+    if (et->present && !et->measured)   /* a transfer from another die: named, not charged */
+        jci_bld_warn(&s->b, "joules-per-op: %s carries a per-instruction energy at %s transferred from another die "
+                     "(%s pJ/FLOP, %s), not measured on its own: it is not charged (on the MLPerf rows of such "
+                     "devices it is further from the measured energy than the derived energy x jop_op_energy_scale; "
+                     "docs/accuracy/mlperf_jop.md)", dev->id, jc_precision_name(s->prec), FMT_N(et->value),
+                     et->source ? et->source->id : "hwdb");
+    if (et->present && et->measured) {
         s->e_flop_r = jci_bld_assume(&s->b, "device.pj_per_flop_tensor", jci_bld_str(&s->b, "energy per FLOP of the "
                                      "matrix instruction, %s, every FLOP of the run charged at it, without "
                                      "jop_op_energy_scale: %s (%s)", jc_precision_name(s->prec),

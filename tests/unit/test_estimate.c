@@ -177,15 +177,32 @@ static void test_jop_measured_energies(void)
 }
 
 /* A Jetson AGX Xavier (GV10B, a Volta SM on the GV100's 12 nm process)
- * carries int8 tensor energy as a named transfer (Turing's IMMA, 185.6 pJ
- * / 1024 ops = 0.181 pJ/op), printed as derived: 1e18 int8 ops in one hour
- * cost its idle energy + 1e18 x 0.181 pJ = idle + 0.050278 kWh. */
+ * carries int8 tensor energy only as a named transfer (Turing's IMMA,
+ * measured on another die): it is named in a warning and not charged
+ * (docs/accuracy/mlperf_jop.md scores it further from the measured
+ * energy), so the run charges the derived energy per FLOP x
+ * jop_op_energy_scale, as a device without any per-instruction figure. */
 static void test_jop_transferred_energy(void)
 {
     jc_job j;
-    jc_estimate *e = jop_tensor_run(&j, "nvidia-jetson-agx-xavier", "int8", 0.181, 0.0781, "derived (dally2023-imma)");
+    jc_job_init(&j);
+    j.method = JC_METHOD_JOULES_PER_OP;
+    j.device = "nvidia-jetson-agx-xavier";
+    j.flops = 1e18;
+    j.hours = 1;
+    j.precision = "int8";
+    jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;
-    CHECK_NEAR(e->energy_device_kwh.central - e->energy_idle_kwh.central, 1e18 * 0.181e-12 / 3.6e6, 1e-6);
+    const jc_assumption *k = assumption(e, "jop_op_energy_scale"), *pf = assumption(e, "device.pj_per_flop");
+    CHECK(assumption(e, "device.pj_per_flop_tensor") == NULL && k && pf);
+    if (k && pf)
+        CHECK_NEAR(e->energy_device_kwh.central - e->energy_idle_kwh.central,
+                   1e18 * pf->value.central * k->value.central * 1e-12 / 3.6e6, 1e-6);
+    int named = 0;
+    for (size_t i = 0; i < e->n_warnings; i++)
+        named += strstr(e->warnings[i], "transferred from another die (0.181 pJ/FLOP, dally2023-imma)") &&
+                 strstr(e->warnings[i], "not charged");
+    CHECK(named == 1);
     jc_estimate_free(e);
 }
 
