@@ -106,6 +106,7 @@ typedef struct est {
     double dp_steps;             /* gradient all-reduces (steps); 0: not modelled */
     double grad_params;          /* parameters whose gradients are reduced */
     jc_range link_bw, net_bw, overlap, grad_bytes;  /* GB/s, GB/s, 1, B per parameter */
+    jc_range dp_lat;             /* s: latency of one gradient all-reduce (coll_latency.c) */
     /* the training step model (train_step.c) */
     int step_on;                 /* the step model gave the utilisation */
     int frozen_base;             /* LoRA / QLoRA: the base's GEMMs skip their weight gradients */

@@ -87,4 +87,46 @@ jc_status jci_fabric_figure(jci_builder *b, const jc_hwdb *db, const jc_host *ho
  * constant.  One rule for the MODEL.onnx path and the step model. */
 jc_status jci_dp_overlap(jci_builder *b, double user, const char *label, jc_range *out);
 
+/* ---- the latency of an all-reduce (coll_latency.c; issue 39, h39r) ---- */
+/* The algorithms of NCCL's cost model (NVIDIA/nccl src/graph/tuning.cc). */
+typedef enum jci_coll_alg {
+    JCI_COLL_RING, JCI_COLL_TREE, JCI_COLL_NVLS, JCI_COLL_NVLS_TREE, JCI_COLL_COLLNET, JCI_COLL_ALG_N
+} jci_coll_alg;
+/* The per-hop latencies (seconds) the algorithms read, in the order of the
+ * hwdb constants nccl_lat_* (hwdb/interconnect.yaml). */
+enum {
+    JCI_HOP_RING_BASE, JCI_HOP_RING_INTRA, JCI_HOP_RING_NET, JCI_HOP_TREE, JCI_HOP_NVLS, JCI_HOP_NVLS_NET,
+    JCI_HOP_NVLS_TREE_NET, JCI_HOP_COLLNET_INTRA, JCI_HOP_COLLNET_NET, JCI_COLL_HOPS_N
+};
+
+/* Latency (s) of one all-reduce by algorithm a over n ranks of which
+ * per_node share a node, from the per-hop latencies h[JCI_COLL_HOPS_N]:
+ * ring base + (2(n-1) - 2N) intra + 2N net steps (N nodes, N > 1); tree
+ * 2 ((ppn-1) + floor(log2 N)) hops; NVLS one reduction (+ its network
+ * step across nodes); NVLS tree NVLS + 2 floor(log2 N) network hops;
+ * CollNet 2 (ppn-1) NVLink hops + one network reduction.  0 when n <= 1. */
+double jci_coll_latency_s(jci_coll_alg a, double n, double per_node, const double *h);
+
+/* The algorithm of the lowest latency among those the fabric offers (ring
+ * and tree always; NVLS where the scale-up switches reduce, across nodes
+ * only with reducing scale-out switches too, else the NVLS tree; CollNet
+ * across nodes where the scale-out switches reduce), its latency in *lat
+ * (0 when n <= 1). */
+jci_coll_alg jci_coll_best(double n, double per_node, int up_reduce, int out_reduce, const double *h, double *lat);
+
+/* The per-hop latencies of the constants nccl_lat_*, low / central /
+ * high (h[SC_LOW], h[SC_CENTRAL], h[SC_HIGH]), loaded without recording
+ * them; JC_ERR_HWDB (diagnostic filled) when one is missing. */
+jc_status jci_coll_hops(jci_builder *b, double h[3][JCI_COLL_HOPS_N]);
+
+/* The latency of one all-reduce over n ranks (per_node per node) on that
+ * fabric, low/central/high from the constants' ranges: loads the
+ * nccl_lat_* constants (JC_ERR_HWDB, diagnostic filled, when one is
+ * missing), records the chosen algorithm's constants with their sources
+ * and the latency as assumption `key` (`what` names the collective; its
+ * source says NCCL's model stands in where dev is not an NVIDIA GPU);
+ * *out = {0, 0, 0} when n <= 1 (nothing recorded then but the loads). */
+jc_status jci_coll_latency(jci_builder *b, const jc_device *dev, double n, double per_node, int up_reduce,
+                           int out_reduce, const char *key, const char *what, jc_range *out);
+
 #endif

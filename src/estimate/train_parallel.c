@@ -69,6 +69,26 @@ static void dp_work(est *s)
                                       : "--flops gives no parameter count (give --params N --tokens D)");
 }
 
+/* Ranks of one data-parallel group per node: tensor parallel fills a
+ * node first (Megatron's order tp, dp, pp). */
+static double dp_per_node(const est *s)
+{
+    double k = floor(s->per_node / s->tp);
+    if (k < 1) k = 1;
+    return k > s->dp ? s->dp : k;
+}
+
+/* The latency of one gradient all-reduce over the data-parallel group on
+ * the host's fabric (coll_latency.c). */
+static jc_status dp_latency(est *s)
+{
+    const jc_host *h = s->host;
+    int up = h && h->up_reduce.present && h->up_reduce.value > 0;
+    int out = h && h->out_reduce.present && h->out_reduce.value > 0;
+    return jci_coll_latency(&s->b, s->dev, s->dp, dp_per_node(s), up, out, "parallel.dp_allreduce_latency_s",
+                            "data-parallel gradient", &s->dp_lat);
+}
+
 jc_status jci_est_resolve_parallel(est *s)
 {
     jc_status st;
@@ -123,6 +143,7 @@ jc_status jci_est_resolve_parallel(est *s)
         if ((st = jci_dp_overlap(&s->b, s->b.job->dp_overlap, "share of the backward pass the gradient all-reduce runs beside",
                                  &s->overlap)))
             return st;
+        if ((st = dp_latency(s))) return st;
         if ((st = jci_bld_need_const(&s->b, "allreduce_grad_bytes_per_param", &c))) return st;
         if (jci_est_prec_bits(s->prec) >= 32)
             s->grad_bytes = jci_bld_assume(&s->b, "parallel.grad_bytes", "gradient bytes per parameter reduced (fp32 run)",
@@ -153,14 +174,10 @@ double jci_est_parallel_wall(const est *s, int sc, double T_compute, double *com
         double f = 1 / (1 - jci_pp_bubble(s->pp, s->micro));
         T = (T_compute + tp_time(s, sc)) * f;
         if (s->dp_steps > 0) {
-            /* ranks of one data-parallel group per node: tensor parallel
-             * fills a node first (Megatron's order tp, dp, pp) */
-            double k = floor(s->per_node / s->tp);
-            if (k < 1) k = 1;
-            if (k > s->dp) k = s->dp;
+            double k = dp_per_node(s);
             double bw = jci_ring_bw(s->dp, k, jci_pick(s->link_bw, sc, JCI_LOWERS) * 1e9, jci_pick(s->net_bw, sc, JCI_LOWERS) * 1e9);
             double bytes = s->grad_params * jci_pick(s->grad_bytes, sc, JCI_RAISES) / (s->tp * s->pp);
-            double t_ar = jci_allreduce_ring_s(s->dp, bytes, bw, 0);
+            double t_ar = jci_allreduce_ring_s(s->dp, bytes, bw, jci_pick(s->dp_lat, sc, JCI_RAISES));
             double bwd = T_compute / s->dp_steps * s->beta / (1 + s->beta + s->rc);
             T += s->dp_steps * jci_exposed_s(t_ar, bwd, jci_pick(s->overlap, sc, JCI_LOWERS));
         }

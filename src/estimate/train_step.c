@@ -92,6 +92,7 @@ typedef struct tstate {
     const char *goodput_why;     /* where the goodput came from */
     const char *fabric;          /* the fabric in words, with its sources */
     int up_reduce, out_reduce;   /* the switches reduce in the network (NVLink SHARP, InfiniBand SHARP) */
+    double hops[3][JCI_COLL_HOPS_N];  /* s: the collectives' per-hop latencies by scenario (coll_latency.c) */
     tlay mem_choice;             /* the memory's first choice, when a --batch it does not divide moved it */
     int batch_moved;
     jci_ft ft;                   /* fine-tuning: what trains, what stays frozen */
@@ -342,10 +343,11 @@ static double group_bw(const tstate *t, double n, double stride, int sc)
 static double allreduce_s(const tstate *t, double n, double bytes, double stride, int sc)
 {
     if (!(n > 1)) return 0;
-    double bw = group_bw(t, n, stride, sc);
+    double bw = group_bw(t, n, stride, sc), lat = 0;
     int inside = n <= fmax(1, t->per_node / stride);
-    if (inside ? t->up_reduce : t->up_reduce && t->out_reduce) return bytes / bw;
-    return jci_allreduce_ring_s(n, bytes, bw, 0);
+    jci_coll_best(n, fmax(1, t->per_node / stride), t->up_reduce, t->out_reduce, t->hops[sc], &lat);
+    if (inside ? t->up_reduce : t->up_reduce && t->out_reduce) return bytes / bw + lat;
+    return jci_allreduce_ring_s(n, bytes, bw, lat);
 }
 
 /* One micro-batch through the layers of one device: parts[] += seconds,
@@ -841,7 +843,7 @@ static jc_status resolve_constants(est *s, tstate *t)
                              "collectives run beside", &t->overlap)) ||
         (st = tconst(s, "allreduce_grad_bytes_per_param", "gradient bytes per parameter reduced", &t->grad_bytes)))
         return st;
-    if ((st = resolve_fabric(s, t))) return st;
+    if ((st = resolve_fabric(s, t)) || (st = jci_coll_hops(&s->b, t->hops))) return st;
     if (!s->dev->memory_gb.present)
         return jci_bld_fail(&s->b, JC_ERR_HWDB, "device %s has no memory_gb: the training layout needs it",
                             s->dev->id);
@@ -1163,6 +1165,22 @@ static jc_status fill_result(est *s, tstate *t, double flops, const double T[3])
     return JC_OK;
 }
 
+/* The latency of one tensor-parallel and one data-parallel all-reduce of
+ * the chosen layout, with the constants of the algorithm each takes
+ * (coll_latency.c; allreduce_s adds them to every collective).  Their
+ * constants were loaded by jci_coll_hops already, so neither call fails. */
+static void record_latency(est *s, const tstate *t, const tlay *y)
+{
+    jc_range r;
+    double stride = y->tp * y->cp;
+    if (y->tp > 1)
+        (void)jci_coll_latency(&s->b, s->dev, y->tp, fmax(1, t->per_node), t->up_reduce, t->out_reduce,
+                         "parallel.tp_allreduce_latency_s", "tensor-parallel activation", &r);
+    if (y->dp > 1)
+        (void)jci_coll_latency(&s->b, s->dev, y->dp, fmax(1, t->per_node / stride), t->up_reduce, t->out_reduce,
+                         "parallel.dp_allreduce_latency_s", "data-parallel gradient", &r);
+}
+
 /* Layout assumptions, in the table every estimate lists. */
 static void record_layout(est *s, const tstate *t)
 {
@@ -1186,6 +1204,7 @@ static void record_layout(est *s, const tstate *t)
                        t->why[i]);
     jci_bld_assume(&s->b, "parallel.micro_batches", "micro-batches per data-parallel rank and step", R1(y->m), "",
                    given(j->micro_batches) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED, "global batch / (dp x micro-batch size)");
+    record_latency(s, t, y);
 }
 
 jc_status jci_est_resolve_step(est *s)
