@@ -61,39 +61,35 @@ static void test_bubble_exposed_wave(void)
 static void test_coll_latency(void)
 {
     const double h[JCI_COLL_HOPS_N] = {8.4e-6, 3.4e-6, 14e-6, 28e-6, 23e-6, 18e-6, 14e-6, 2.8e-6, 30e-6};
-    double lat = -1;
     /* 2,528 ranks, 8 per node (316 nodes, floor(log2 316) = 8):
      * ring 8.4 + (5,054 - 632) x 3.4 + 632 x 14 = 23,891.2 us;
-     * tree 2 (7 + 8) x 28 = 840 us; NVLS tree 23 + 2 x 8 x 14 = 247 us */
-    CHECK_NEAR(jci_coll_latency_s(JCI_COLL_RING, 2528, 8, h), 23891.2e-6, 1e-10);
-    CHECK_NEAR(jci_coll_latency_s(JCI_COLL_TREE, 2528, 8, h), 840e-6, 1e-10);
-    CHECK_NEAR(jci_coll_latency_s(JCI_COLL_NVLS_TREE, 2528, 8, h), 247e-6, 1e-10);
-    CHECK_I64(jci_coll_best(2528, 8, 0, 0, h, &lat), JCI_COLL_TREE);
-    CHECK_NEAR(lat, 840e-6, 1e-10);
-    CHECK_I64(jci_coll_best(2528, 8, 1, 0, h, &lat), JCI_COLL_NVLS_TREE);
-    CHECK_NEAR(lat, 247e-6, 1e-10);
-    /* reducing network switches too: CollNet 2 x 7 x 2.8 + 30 = 69.2 us,
-     * NVLS through them 23 + 18 = 41 us */
-    CHECK_NEAR(jci_coll_latency_s(JCI_COLL_COLLNET, 2528, 8, h), 69.2e-6, 1e-10);
-    CHECK_I64(jci_coll_best(2528, 8, 0, 1, h, &lat), JCI_COLL_COLLNET);
-    CHECK_I64(jci_coll_best(2528, 8, 1, 1, h, &lat), JCI_COLL_NVLS);
-    CHECK_NEAR(lat, 41e-6, 1e-10);
-    /* one node of 8: ring 8.4 + 14 x 3.4 = 56 us (tree 2 x 7 x 28 = 392);
-     * NVLS 23 us where the NVSwitch reduces; 4 ranks on 8-device nodes: one node */
-    CHECK_I64(jci_coll_best(8, 8, 0, 0, h, &lat), JCI_COLL_RING);
-    CHECK_NEAR(lat, 56e-6, 1e-10);
-    CHECK_NEAR(jci_coll_latency_s(JCI_COLL_TREE, 8, 8, h), 392e-6, 1e-10);
-    CHECK_I64(jci_coll_best(8, 8, 1, 0, h, &lat), JCI_COLL_NVLS);
-    CHECK_NEAR(lat, 23e-6, 1e-10);
-    CHECK_NEAR(jci_coll_latency_s(JCI_COLL_RING, 4, 8, h), (8.4 + 6 * 3.4) * 1e-6, 1e-10);
-    /* 2 nodes of 8: ring 8.4 + (30 - 4) x 3.4 + 4 x 14 = 152.8 us;
-     * tree 2 (7 + 1) x 28 = 448 us */
-    CHECK_I64(jci_coll_best(16, 8, 0, 0, h, &lat), JCI_COLL_RING);
-    CHECK_NEAR(lat, 152.8e-6, 1e-10);
-    /* one rank: nothing */
-    CHECK_NEAR(jci_coll_latency_s(JCI_COLL_RING, 1, 8, h), 0, 0);
-    jci_coll_best(1, 8, 1, 1, h, &lat);
-    CHECK_NEAR(lat, 0, 0);
+     * tree 2 (7 + 8) x 28 = 840 us; NVLS tree 23 + 2 x 8 x 14 = 247 us;
+     * CollNet 2 x 7 x 2.8 + 30 = 69.2 us.  One node of 8: tree
+     * 2 x 7 x 28 = 392 us; 4 ranks on 8-device nodes: one node, 6 steps. */
+    static const struct { jci_coll_alg a; double n, ppn, want_us; } LAT[] = {
+        {JCI_COLL_RING, 2528, 8, 23891.2}, {JCI_COLL_TREE, 2528, 8, 840}, {JCI_COLL_NVLS_TREE, 2528, 8, 247},
+        {JCI_COLL_COLLNET, 2528, 8, 69.2}, {JCI_COLL_TREE, 8, 8, 392}, {JCI_COLL_RING, 4, 8, 8.4 + 6 * 3.4},
+        {JCI_COLL_RING, 1, 8, 0},
+    };
+    for (size_t i = 0; i < sizeof LAT / sizeof LAT[0]; i++)
+        CHECK_NEAR(jci_coll_latency_s(LAT[i].a, LAT[i].n, LAT[i].ppn, h), LAT[i].want_us * 1e-6, 1e-10);
+    /* the lowest latency the fabric offers (up: the NVSwitch reduces,
+     * out: the network switches reduce): at 316 nodes a tree, an NVLS
+     * tree, CollNet, NVLS through reducing switches 23 + 18 = 41 us; in
+     * one node of 8 a ring 8.4 + 14 x 3.4 = 56 us or NVLS 23 us; 2 nodes
+     * of 8 a ring 8.4 + (30 - 4) x 3.4 + 4 x 14 = 152.8 us (tree 448);
+     * one rank nothing */
+    static const struct { double n, ppn; int up, out; jci_coll_alg want; double want_us; } BEST[] = {
+        {2528, 8, 0, 0, JCI_COLL_TREE, 840}, {2528, 8, 1, 0, JCI_COLL_NVLS_TREE, 247},
+        {2528, 8, 0, 1, JCI_COLL_COLLNET, 69.2}, {2528, 8, 1, 1, JCI_COLL_NVLS, 41},
+        {8, 8, 0, 0, JCI_COLL_RING, 56}, {8, 8, 1, 0, JCI_COLL_NVLS, 23}, {16, 8, 0, 0, JCI_COLL_RING, 152.8},
+        {1, 8, 1, 1, JCI_COLL_RING, 0},
+    };
+    for (size_t i = 0; i < sizeof BEST / sizeof BEST[0]; i++) {
+        double lat = -1;
+        CHECK_I64(jci_coll_best(BEST[i].n, BEST[i].ppn, BEST[i].up, BEST[i].out, h, &lat), BEST[i].want);
+        CHECK_NEAR(lat, BEST[i].want_us * 1e-6, 1e-10);
+    }
 }
 
 static void job_small(jc_job *j)
