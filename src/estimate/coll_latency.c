@@ -96,14 +96,14 @@ double jci_coll_latency_s(jci_coll_alg a, double n, double per_node, const doubl
 jci_coll_alg jci_coll_best(double n, double per_node, int up_reduce, int out_reduce, const double *h, double *lat)
 {
     double ppn = per_node < 1 ? 1 : per_node;
-    int multi = n > ppn;
-    /* what the fabric offers: NVLS within a reducing scale-up domain;
-     * across nodes NVLS needs reducing network switches too (else an
-     * NVLS tree), CollNet needs them */
+    int multi = n > ppn, local = (n < ppn ? n : ppn) > 1;
+    /* what the fabric offers: NVLS within a reducing scale-up domain that
+     * holds two ranks or more; across nodes NVLS needs reducing network
+     * switches too (else an NVLS tree), CollNet needs them */
     int ok[JCI_COLL_ALG_N] = {
         [JCI_COLL_RING] = 1, [JCI_COLL_TREE] = 1,
-        [JCI_COLL_NVLS] = up_reduce && (!multi || out_reduce),
-        [JCI_COLL_NVLS_TREE] = up_reduce && multi,
+        [JCI_COLL_NVLS] = up_reduce && local && (!multi || out_reduce),
+        [JCI_COLL_NVLS_TREE] = up_reduce && local && multi,
         [JCI_COLL_COLLNET] = out_reduce && multi,
     };
     jci_coll_alg best = JCI_COLL_RING;

@@ -108,8 +108,9 @@ enum {
 double jci_coll_latency_s(jci_coll_alg a, double n, double per_node, const double *h);
 
 /* The algorithm of the lowest latency among those the fabric offers (ring
- * and tree always; NVLS where the scale-up switches reduce, across nodes
- * only with reducing scale-out switches too, else the NVLS tree; CollNet
+ * and tree always; NVLS where the scale-up switches reduce and a node
+ * holds two ranks or more, across nodes only with reducing scale-out
+ * switches too, else the NVLS tree; CollNet
  * across nodes where the scale-out switches reduce), its latency in *lat
  * (0 when n <= 1). */
 jci_coll_alg jci_coll_best(double n, double per_node, int up_reduce, int out_reduce, const double *h, double *lat);

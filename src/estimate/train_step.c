@@ -51,12 +51,14 @@ static const struct { const char *name, *what; } part_names[P_N] = {
     {"gemm", "layer GEMMs (projections, MLP / experts, LM head), forward + backward, at their shapes"},
     {"attention", "attention core at the sequence length (FlashAttention forward + backward)"},
     {"memory", "elementwise traffic (norms, residuals, rotary, activations, routing, cross-entropy)"},
-    {"tp_allreduce", "tensor-parallel all-reduces (4 per layer per micro-batch)"},
+    {"tp_allreduce", "tensor-parallel all-reduces (4 per layer per micro-batch), each its bytes over the link plus its "
+                     "latency (parallel.tp_allreduce_latency_s)"},
     {"ep_alltoall", "expert-parallel all-to-all (dispatch + combine, forward + backward)"},
     {"cp_exchange", "context-parallel KV exchange not hidden by attention"},
     {"pp_p2p", "pipeline sends of activations and gradients"},
     {"pp_bubble", "pipeline bubble (p-1)/v micro-batch times"},
-    {"dp_exposed", "data-parallel reduce-scatter / all-gather not hidden by compute"},
+    {"dp_exposed", "data-parallel reduce-scatter / all-gather not hidden by compute, with each collective's latency "
+                   "(parallel.dp_allreduce_latency_s)"},
     {"optimizer", "optimizer step (its bytes at memory bandwidth)"},
     {"checkpoint", "checkpoints, per step (copies to host memory, or the job's --checkpoint-every)"},
     {"teacher", "distillation teacher's forward pass"},

@@ -78,12 +78,13 @@ static void test_coll_latency(void)
      * tree, CollNet, NVLS through reducing switches 23 + 18 = 41 us; in
      * one node of 8 a ring 8.4 + 14 x 3.4 = 56 us or NVLS 23 us; 2 nodes
      * of 8 a ring 8.4 + (30 - 4) x 3.4 + 4 x 14 = 152.8 us (tree 448);
-     * one rank nothing */
+     * one rank nothing; one rank on each of 32 nodes: no NVLS (nothing to
+     * reduce in a node), a tree 2 x 5 x 28 = 280 us (ring 8.4 + 62 x 14) */
     static const struct { double n, ppn; int up, out; jci_coll_alg want; double want_us; } BEST[] = {
         {2528, 8, 0, 0, JCI_COLL_TREE, 840}, {2528, 8, 1, 0, JCI_COLL_NVLS_TREE, 247},
         {2528, 8, 0, 1, JCI_COLL_COLLNET, 69.2}, {2528, 8, 1, 1, JCI_COLL_NVLS, 41},
         {8, 8, 0, 0, JCI_COLL_RING, 56}, {8, 8, 1, 0, JCI_COLL_NVLS, 23}, {16, 8, 0, 0, JCI_COLL_RING, 152.8},
-        {1, 8, 1, 1, JCI_COLL_RING, 0},
+        {1, 8, 1, 1, JCI_COLL_RING, 0}, {32, 1, 1, 0, JCI_COLL_TREE, 280},
     };
     for (size_t i = 0; i < sizeof BEST / sizeof BEST[0]; i++) {
         double lat = -1;
