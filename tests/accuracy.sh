@@ -204,9 +204,10 @@ else
   echo "FAIL accuracy harness: MLPerf Training set on 6 rows"; sed 's/^/    /' "$tmp/tlog"; sed 's/^/    /' "$tmp/training_mlperf.md" 2>/dev/null | head -40
 fi
 # how the MLPerf Training set asks for the rows whose run the model needs
-# told (issue 39, h39): NVIDIA's BERT on several devices reduces its
-# gradients after the backward (--dp-overlap 0), Dell's R760xa by name with
-# its fabric, tinygrad's rows at 512 padded tokens on --runtime tinygrad
+# told (issue 39, h39, h39r): NVIDIA's BERT on several devices and its MXNet
+# ResNet-50 reduce their gradients after the backward (--dp-overlap 0),
+# Dell's R760xa by name with its fabric, tinygrad's rows at 512 padded
+# tokens on --runtime tinygrad
 if python3 - <<'PY' > "$tmp/recipes" 2>&1
 import sys
 sys.path.insert(0, "tools")
@@ -222,10 +223,13 @@ dell, eos, tg = (args("v4.0 Dell R760xax4L40S bert x4"), args("v4.0 NVIDIA Eos_n
 assert "--host dell-r760xa-l40s" in dell and "--dp-overlap 0" in dell, dell
 assert "--dp-overlap 0" in eos and "--dp-overlap" not in tg, (eos, tg)
 assert "--runtime tinygrad" in tg and "sequence=512" in tg and "sequence=256" in eos, (tg, eos)
-assert "--dp-overlap" not in args("v4.0 Dell R760xax4L40S resnet x4")
+# NVIDIA's MXNet ResNet-50 all-reduces after the backward too (h39r:
+# "Default is no NCCL and BWD overlap" in every config_DGXH100_*.sh)
+assert "--runtime cnn-tuned" in args("v4.0 Dell R760xax4L40S resnet x4") and \
+    "--dp-overlap 0" in args("v4.0 Dell R760xax4L40S resnet x4")
 PY
 then
-  echo "PASS accuracy harness: MLPerf Training recipes (NVIDIA's BERT --dp-overlap 0, Dell R760xa --host, tinygrad at 512 tokens)"
+  echo "PASS accuracy harness: MLPerf Training recipes (NVIDIA's BERT and MXNet ResNet-50 --dp-overlap 0, Dell R760xa --host, tinygrad at 512 tokens)"
 else
   echo "FAIL accuracy harness: MLPerf Training recipes"; sed 's/^/    /' "$tmp/recipes"
 fi
