@@ -30,36 +30,42 @@ static int by_energy_desc(const void *a, const void *b)
     if (x->e != y->e) return x->e > y->e ? -1 : 1;
     return (x->i > y->i) - (x->i < y->i);
 }
+
+/* One assumption's row: key, what, value (with its range and a unit column
+ * of its own where `full`; else the unit beside the value), origin tag and
+ * source; the value's data key is PREFIX.I.value.central (.low, .high). */
+static void assumption_row(FILE *f, const jc_assumption *a, const char *prefix, size_t i, int full)
+{
+    char k[160];
+    fprintf(f, "<tr><td>");
+    jci_html_esc(f, a->key);
+    fprintf(f, "</td><td>");
+    jci_html_esc(f, a->label);
+    fprintf(f, "</td><td class=\"n\">");
+    snprintf(k, sizeof k, "%s.%zu.value.central", prefix, i);
+    jci_html_num(f, k, a->value.central);
+    if (full && (a->value.low != a->value.central || a->value.high != a->value.central)) {
+        fprintf(f, " <span class=\"src\">[");
+        snprintf(k, sizeof k, "%s.%zu.value.low", prefix, i);
+        jci_html_num(f, k, a->value.low);
+        fprintf(f, "&#8211;");
+        snprintf(k, sizeof k, "%s.%zu.value.high", prefix, i);
+        jci_html_num(f, k, a->value.high);
+        fprintf(f, "]</span>");
+    }
+    fprintf(f, full ? "</td><td>" : " ");
+    jci_html_esc(f, a->unit);
+    fprintf(f, "</td><td><span class=\"tag %s\">%s</span></td><td class=\"src\">", origin_class(a->origin),
+            jc_origin_name(a->origin));
+    jci_html_esc(f, a->source);
+    fprintf(f, "</td></tr>\n");
+}
+
 void jci_html_assumptions_table(FILE *f, const jc_assumption *as, size_t n, const char *prefix)
 {
     fprintf(f, "<div><table>\n<thead><tr><th>key</th><th>what</th><th class=\"n\">value</th>"
                "<th>unit</th><th>origin</th><th>source</th></tr></thead>\n<tbody>\n");
-    for (size_t i = 0; i < n; i++) {
-        const jc_assumption *a = &as[i];
-        char k[160];
-        fprintf(f, "<tr><td>");
-        jci_html_esc(f, a->key);
-        fprintf(f, "</td><td>");
-        jci_html_esc(f, a->label);
-        fprintf(f, "</td><td class=\"n\">");
-        snprintf(k, sizeof k, "%s.%zu.value.central", prefix, i);
-        jci_html_num(f, k, a->value.central);
-        if (a->value.low != a->value.central || a->value.high != a->value.central) {
-            fprintf(f, " <span class=\"src\">[");
-            snprintf(k, sizeof k, "%s.%zu.value.low", prefix, i);
-            jci_html_num(f, k, a->value.low);
-            fprintf(f, "&#8211;");
-            snprintf(k, sizeof k, "%s.%zu.value.high", prefix, i);
-            jci_html_num(f, k, a->value.high);
-            fprintf(f, "]</span>");
-        }
-        fprintf(f, "</td><td>");
-        jci_html_esc(f, a->unit);
-        fprintf(f, "</td><td><span class=\"tag %s\">%s</span></td><td class=\"src\">", origin_class(a->origin),
-                jc_origin_name(a->origin));
-        jci_html_esc(f, a->source);
-        fprintf(f, "</td></tr>\n");
-    }
+    for (size_t i = 0; i < n; i++) assumption_row(f, &as[i], prefix, i, 1);
     fprintf(f, "</tbody></table></div>\n");
 }
 
@@ -157,25 +163,11 @@ static const char *const TRAIN_KEYS[] = {
 static void training_rows(FILE *f, const jc_estimate *e)
 {
     for (size_t k = 0; k < sizeof TRAIN_KEYS / sizeof TRAIN_KEYS[0]; k++)
-        for (size_t i = 0; i < e->n_assumptions; i++) {
-            const jc_assumption *a = &e->assumptions[i];
-            if (strcmp(a->key, TRAIN_KEYS[k])) continue;
-            char key[64];
-            snprintf(key, sizeof key, "assumptions.%zu.value.central", i);
-            fprintf(f, "<tr><td>");
-            jci_html_esc(f, a->key);
-            fprintf(f, "</td><td>");
-            jci_html_esc(f, a->label);
-            fprintf(f, "</td><td class=\"n\">");
-            jci_html_num(f, key, a->value.central);
-            fprintf(f, " ");
-            jci_html_esc(f, a->unit);
-            fprintf(f, "</td><td><span class=\"tag %s\">%s</span></td><td class=\"src\">", origin_class(a->origin),
-                    jc_origin_name(a->origin));
-            jci_html_esc(f, a->source);
-            fprintf(f, "</td></tr>\n");
-            break;
-        }
+        for (size_t i = 0; i < e->n_assumptions; i++)
+            if (!strcmp(e->assumptions[i].key, TRAIN_KEYS[k])) {
+                assumption_row(f, &e->assumptions[i], "assumptions", i, 0);
+                break;
+            }
 }
 
 static void training_section(FILE *f, const jc_estimate *e)
