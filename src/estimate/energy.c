@@ -231,6 +231,27 @@ static jc_status resolve_power(est *s)
     return JC_OK;
 }
 
+/* The tdp method's power per device: its TDP, or the --power-limit where
+ * that is lower (a capped device draws no more than its cap, whatever
+ * the mode).  The limit is checked against the device's range, by the
+ * power model where resolve_power set one up for the clocks, else here. */
+static jc_status resolve_tdp_charge(est *s)
+{
+    const jc_job *j = s->b.job;
+    s->tdp_charge = s->tdp.central;
+    if (j->method != JC_METHOD_TDP || !given(j->power_limit_w) || given(jci_est_fixed_power(s))) return JC_OK;
+    double lim = s->pw.limit_w;
+    jc_status st;
+    if (!s->pw_clk && (st = jci_power_limit(&s->b, s->dev, s->idle.central, s->tdp.central, j->power_limit_w, &lim)))
+        return st;
+    if (lim < s->tdp.central)
+        s->tdp_charge = jci_bld_assume(&s->b, "power.tdp_method_w", jci_bld_str(&s->b, "the tdp method's power per "
+                                       "device: the %s W power limit, below the %s W TDP (a capped device draws no "
+                                       "more)", FMT_N(lim), FMT_N(s->tdp.central)), R1(lim), "W", JC_ORIGIN_USER,
+                                       "--power-limit").central;
+    return JC_OK;
+}
+
 /* The joules-per-op method's energy per FLOP at the run's precision.  A
  * device's energy of its matrix instruction (energy.pj_per_flop_tensor)
  * measured on its own die, or its own measured energy per FLOP, is charged
@@ -383,7 +404,8 @@ jc_status jci_est_resolve_device_numbers(est *s)
 
     if ((st = resolve_util(s))) return st;
     if ((st = resolve_runtime(s))) return st;
-    return resolve_power(s);
+    if ((st = resolve_power(s))) return st;
+    return resolve_tdp_charge(s);
 }
 
 
@@ -592,7 +614,7 @@ void jci_est_compute(est *s, int sc, outv *o)
     if (given(fixed)) {
         e_dev = fixed * G * T;
     } else if (j->method == JC_METHOD_TDP) {
-        e_dev = tdp * G * T;
+        e_dev = s->tdp_charge * G * T;
     } else if (j->method == JC_METHOD_JOULES_PER_OP) {
         e_dev = e_idle + flops * jci_pick(s->e_flop_r, sc, JCI_RAISES) * 1e-12 + bytes * s->e_byte;
     } else {
@@ -629,11 +651,11 @@ static void node_energy(est *s)
 {
     const jc_job *job = s->b.job;
     jc_estimate *e = s->e;
-    double idle = est_idle(s).central, tdp = s->tdp.central;
+    double idle = est_idle(s).central;
     for (size_t i = 0; i < e->n_nodes; i++) {
         jc_est_node *x = &e->nodes[i];
         if (given(jci_est_fixed_power(s))) x->energy_j = x->time_s * jci_est_fixed_power(s);
-        else if (job->method == JC_METHOD_TDP) x->energy_j = x->time_s * tdp;
+        else if (job->method == JC_METHOD_TDP) x->energy_j = x->time_s * s->tdp_charge;
         else if (job->method == JC_METHOD_JOULES_PER_OP)
             x->energy_j = x->time_s * idle + x->flops * s->e_flop + x->bytes * s->e_byte;
     }

@@ -92,6 +92,8 @@ typedef struct est {
     int pw_on;
     int pw_clk;                  /* the other methods: pw set up for the clocks at the
                                     power limit only (their power is their own) */
+    double tdp_charge;           /* W per device the tdp method charges: the TDP, or a
+                                    --power-limit below it (resolve_tdp_charge) */
     double size_factor;          /* params mode: u x 1 / (1 + N_half / N) */
     double sms;                  /* SM count (wave quantisation); 0: unknown */
     double l2;                   /* L2 bytes (device l2_mb; kernels' L2-resident inputs); 0: unknown */

@@ -84,10 +84,8 @@ static void setup_memory(jci_builder *b, const jc_hwdb *db, const jc_device *dev
                                JC_ORIGIN_DERIVED, jci_bld_str(b, "%s and the device's memory_bw_gbs", c->id)).central;
 }
 
-/* The limit busy power is capped at: user_limit (inside the device's
- * configurable range), else the device's power_limit_w, else its TDP. */
-static jc_status setup_limit(jci_builder *b, const jc_device *dev, double idle, double tdp, double user_limit,
-                             jci_power_model *pm)
+jc_status jci_power_limit(jci_builder *b, const jc_device *dev, double idle, double tdp, double user_limit,
+                          double *limit_w)
 {
     const jc_sourced *pl = &dev->power_limit_w;
     if (given(user_limit)) {
@@ -98,13 +96,13 @@ static jc_status setup_limit(jci_builder *b, const jc_device *dev, double idle, 
                                 "its idle %s W)", FMT_N(user_limit), dev->id, FMT_N(lo), FMT_N(hi),
                                 pl->present && pl->has_range ? ", its power_limit_w range" : ": idle to TDP, no published "
                                 "range", FMT_N(idle));
-        pm->limit_w = jci_bld_assume(b, "power.limit_w", "device power limit (busy power capped, clocks lowered)",
+        *limit_w = jci_bld_assume(b, "power.limit_w", "device power limit (busy power capped, clocks lowered)",
                                      R1(user_limit), "W", JC_ORIGIN_USER, "--power-limit").central;
     } else if (pl->present) {
-        pm->limit_w = jci_bld_assume(b, "power.limit_w", "device power limit: its default",
+        *limit_w = jci_bld_assume(b, "power.limit_w", "device power limit: its default",
                                      R1(pl->value), "W", JC_ORIGIN_HWDB, jci_bld_cite(b, pl)).central;
     } else if (tdp > 0) {
-        pm->limit_w = jci_bld_assume(b, "power.limit_w", "device power limit: its TDP (no power_limit_w published)",
+        *limit_w = jci_bld_assume(b, "power.limit_w", "device power limit: its TDP (no power_limit_w published)",
                                      R1(tdp), "W", JC_ORIGIN_DERIVED, "device.tdp_w").central;
     }
     return JC_OK;
@@ -138,7 +136,7 @@ jc_status jci_power_setup(jci_builder *b, const jc_hwdb *db, const jc_device *de
     for (int i = 0; i < JCI_PW_N; i++)
         if (i != JCI_PW_A_LAUNCH || record_launch) pm->k[i] = jci_bld_const(b, pm->id[i], labels[i], pm->src[i]);   /* as --pin sets it */
     setup_memory(b, db, dev, bw, pm);
-    if ((st = setup_limit(b, dev, idle.central, tdp.central, user_limit, pm))) return st;
+    if ((st = jci_power_limit(b, dev, idle.central, tdp.central, user_limit, &pm->limit_w))) return st;
     setup_boost(b, dev, tdp.central, pm);
     return JC_OK;
 }

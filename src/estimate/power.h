@@ -91,6 +91,16 @@ jc_status jci_power_model_resolve(const jc_hwdb *db, const jc_device *dev,
 jc_status jci_power_setup(jci_builder *b, const jc_hwdb *db, const jc_device *dev, double bw, jc_range idle,
                           jc_range tdp, double user_limit, int record_launch, jci_power_model *pm);
 
+/* The power limit busy power is capped at, into *limit_w and recorded in
+ * b (assumption power.limit_w): user_limit W when given (not NAN; it must
+ * lie in the device's power_limit_w range, else above idle and at most
+ * tdp), else the device's power_limit_w, else tdp (when above 0; else
+ * *limit_w is left as it was).  Errors (JC_ERR_USAGE through b): a
+ * limit outside the range.  jci_power_setup sets its limit by it; the
+ * tdp method, which has no power model, checks --power-limit by it. */
+jc_status jci_power_limit(jci_builder *b, const jc_device *dev, double idle, double tdp, double user_limit,
+                          double *limit_w);
+
 /* The hwdb constant of the DRAM access energy per bit (pJ/bit) of dev's
  * memory type (mem_pj_per_bit_hbm, _gddr5, _gddr6; power.c's table), or
  * NULL: no type, a type without a figure (LPDDR, DDR, unified), or the

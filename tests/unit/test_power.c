@@ -630,6 +630,96 @@ static void test_capped_flops_job(void)
     }
 }
 
+/* The tdp method under a power limit (issue 41 item 3, "for every mode"):
+ * a capped device draws no more than its cap, so the method charges
+ * min(TDP, limit) x time.  The A100 SXM4 80GB (TDP 400 W) at 250 W: the
+ * average power per device is 250 W (400 W without the limit, and at a
+ * 400 W limit) in a --flops job with and without --utilization, a
+ * known runtime, a training step model and a graph's inference and
+ * training, each naming power.tdp_method_w; a limit outside the device's
+ * range is refused even where no power model sets the clocks. */
+static jc_estimate *tdp_job(int kind, double limit, const jc_analysis *an)
+{
+    jc_job j;
+    jc_job_init(&j);
+    j.mode = kind >= 3 && kind != 4 ? JC_MODE_TRAINING : JC_MODE_INFERENCE;
+    j.device = "nvidia-a100-sxm4-80gb";
+    j.method = JC_METHOD_TDP;
+    j.ci = 400;
+    if (limit > 0) j.power_limit_w = limit;
+    switch (kind) {
+    case 0: j.flops = 1e21; break;
+    case 1: j.flops = 1e21; j.utilization = 0.4; break;
+    case 2: j.hours = 10; break;
+    case 3:
+        j.params = 402653184;
+        j.layers = 2;
+        j.hidden = 4096;
+        j.heads = 32;
+        j.seq = 2048;
+        j.batch = 4;
+        j.tokens = 2048 * 4 * 10;
+        break;
+    default:
+        j.batch = 8;
+        j.precision = "fp16";
+        if (j.mode == JC_MODE_TRAINING) j.samples = 80;
+        else j.requests = 80;
+        j.count = 2;
+        break;
+    }
+    jc_estimate *e = NULL;
+    jc_diag d;
+    if (jc_estimate_run(&j, kind >= 4 ? an : NULL, db, &e, &d) != JC_OK) printf("  tdp job %d: %s\n", kind, d.msg);
+    return e;
+}
+
+static void test_tdp_method_capped(void)
+{
+    jc_model *m = NULL;
+    jc_analysis *an = NULL;
+    jc_diag d;
+    jc_dim_binding b = {"batch", 8};
+    jc_analyze_opts o = {0};
+    o.dims = &b;
+    o.n_dims = 1;
+    if (jc_model_load("models/resnet18.onnx", &m, &d) || jc_analyze(m, &o, &an, &d)) {
+        printf("  resnet18: %s\n", d.msg);
+        CHECK(0);
+        jc_model_free(m);
+        return;
+    }
+    for (int k = 0; k < 6; k++) {
+        jc_estimate *e0 = tdp_job(k, 0, an), *e400 = tdp_job(k, 400, an), *e250 = tdp_job(k, 250, an);
+        CHECK(e0 && e400 && e250);
+        if (e0 && e400 && e250) {
+            const jc_assumption *a = est_assumed(e250, "power.tdp_method_w");
+            CHECK(a && a->value.central == 250 && a->origin == JC_ORIGIN_USER);
+            CHECK(!est_assumed(e0, "power.tdp_method_w") && !est_assumed(e400, "power.tdp_method_w"));
+            CHECK_NEAR(e0->avg_power_w.central, 400, 1e-9);
+            CHECK_NEAR(e400->avg_power_w.central, 400, 1e-9);
+            CHECK_NEAR(e250->avg_power_w.central, 250, 1e-9);
+            double G = k >= 4 ? 2 : 1;
+            CHECK_NEAR(e250->energy_device_kwh.central, 250 * G * e250->wall_hours.central / 1000,
+                       1e-9 * e250->energy_device_kwh.central);
+        }
+        jc_estimate_free(e0);
+        jc_estimate_free(e400);
+        jc_estimate_free(e250);
+    }
+    /* a limit above the TDP: the TDP still (the device's range allows 500 W) */
+    jc_estimate *e450 = tdp_job(0, 450, an);
+    CHECK(e450 && !est_assumed(e450, "power.tdp_method_w"));
+    if (e450) CHECK_NEAR(e450->avg_power_w.central, 400, 1e-9);
+    jc_estimate_free(e450);
+    /* below idle: refused though a known runtime sets no clocks */
+    jc_estimate *bad = tdp_job(2, 20, an);
+    CHECK(bad == NULL);
+    jc_estimate_free(bad);
+    jc_analysis_free(an);
+    jc_model_free(m);
+}
+
 int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
@@ -638,6 +728,7 @@ int main(void)
     RUN(test_cap_clock_boost);
     RUN(test_capped_part);
     RUN(test_capped_flops_job);
+    RUN(test_tdp_method_capped);
     RUN(test_qaic_profile);
     RUN(test_own_host_usage);
     RUN(test_engine_fastest_peak);
