@@ -177,6 +177,44 @@ if JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_mlperf_v31.py --ro
 else
   echo "FAIL accuracy harness: Cloud AI 100 rows (packed BERT, qaic fit)"; sed 's/^/    /' "$tmp/log31"; grep 'g292' "$tmp/mlperf_v31.md" 2>/dev/null
 fi
+# the v3.1 MaxQ runs (issue 41 item 1): each H100 row runs at the GPU power
+# limit NVIDIA's v3.1 harness configuration set (tools/mlperf_v31_rows.py
+# MAXQ_LIMITS; the H100 PCIe server's resnet50 Server class: 210 W, inside
+# the card's power_limit_w range since the range follows NVIDIA's own runs),
+# the cap lowering both the devices' power (8 x 210 W) and the throughput;
+# a Jetson MaxQ run's fixed clocks are named in its note as not modelled
+python3 - "$tmp/rows31m.csv" <<'PY'
+import csv, sys
+sys.path.insert(0, "tools")
+import accuracy_mlperf as am
+src = open("tests/accuracy/mlperf-v3.1.csv").read().splitlines()
+rows = list(csv.DictReader([l for l in src if not l.startswith("#")]))
+by = {r["id"]: r for r in rows}
+h = by["mlperf-v31-H100-PCIe-80GBx8_TRT_MaxQ-resnet50-server"]
+assert h["power_limit_w"] == "210" and "closed/Dell/configs/resnet50/Server" in h["power_limit_source"], h
+args = am.recipe(h)[0]
+assert args[args.index("--power-limit") + 1] == "210", args
+capped, why = am.predict(h)
+assert capped, why
+free, why = am.predict(dict(h, power_limit_w=""))
+assert free, why
+pw = lambda js: js["results"]["avg_power_w_per_device"]["central"]
+assert abs(pw(capped) - 210) < 1e-6 and pw(free) > 300, (pw(capped), pw(free))
+assert am.samples_per_s(capped) < 0.95 * am.samples_per_s(free), (am.samples_per_s(capped), am.samples_per_s(free))
+o = by["mlperf-v31-Orin_NX_TRT_MaxQ-resnet50-offline"]
+assert not o["power_limit_w"] and "GPU 510 MHz" in o["maxq_setting"], o
+with open(sys.argv[1], "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
+    w.writeheader()
+    w.writerow(o)
+PY
+if [ $? -eq 0 ] && JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_mlperf_v31.py --rows31 "$tmp/rows31m.csv" --no-cv \
+     --out "$tmp/m" > "$tmp/log31m" 2>&1 \
+   && grep -q '^| mlperf-v31-Orin_NX_TRT_MaxQ-resnet50-offline |.*MaxQ: GPU 510 MHz.*(not modelled)' "$tmp/m/mlperf_v31.md"; then
+  echo "PASS accuracy harness: v3.1 MaxQ rows at their configuration's GPU power limit (H100 PCIe 210 W: 210 W a device, samples/s below the uncapped run), Jetson clocks named as not modelled"
+else
+  echo "FAIL accuracy harness: v3.1 MaxQ settings"; sed 's/^/    /' "$tmp/log31m" 2>/dev/null
+fi
 # the MLPerf Training set on six rows: one BERT run submitted in v4.0 and
 # again in v4.1 (counted once; time 10.1883 min / scaling 1.035799 = 9.836
 # min measured), GPT-3 on 512 H100, a DLRM row (listed as not modelled), and

@@ -266,6 +266,8 @@ def score_rows(rows, extra=()):
                 r["note"] = "latency %.3g ms a query" % (lat["central"] * 1e3)
             if hw.get("central") is not None:
                 r["note"] += ", implied utilisation %.2f" % hw["central"]
+            if row.get("maxq_setting"):   # what the MaxQ run set (v3.1 rows): a power limit is run, clocks are not
+                r["note"] += "; MaxQ: %s%s" % (row["maxq_setting"], "" if row.get("power_limit_w") else " (not modelled)")
         out.append(r)
     return out
 

@@ -99,7 +99,11 @@ def write_v31(a):
            "(NVIDIA's engine) and --runtime qaic (Qualcomm's Cloud AI SDK, the Cloud AI 100 rows: its own "
            "matrix efficiency runtime_qaic_eta_matrix, tools/fit_qaic.py; its BERT program runs on 4 of the card's 16 AI "
            "cores (krai/ck-qaic: -aic-num-cores=4), so a SingleStream query, one program instance, takes the card's time "
-           "for 4 such queries at once and pays the system's static power over it). Method: roofline." % (am.BERT_SEQ, am.BATCH["Offline"], am.BATCH["Server"]))
+           "for 4 such queries at once and pays the system's static power over it). MaxQ runs: the GPU power limit NVIDIA's "
+           "v3.1 harness configuration set (DGX H100 300-450 W, the H100 PCIe server 210-305 W; the row's power_limit_source) "
+           "with --power-limit; the XR5610's L4 runs at its default (its MaxQ class sets no limit); the Jetson MaxQ runs fix "
+           "their clocks (GPU 510-714 MHz), which joulecast does not model: those rows run at the module's default clocks "
+           "(the row's note). Method: roofline." % (am.BERT_SEQ, am.BATCH["Offline"], am.BATCH["Server"]))
     if cvs:
         how += (" Cross-validated over the v1.1 and v3.1 rows together: leave-one-hardware-out (the accelerator, "
                 "every system and count of it: the Orin submissions under four names are one fold) and "
