@@ -583,9 +583,9 @@ void jci_est_compute(est *s, int sc, outv *o)
         o->busy = avail > 0 ? busy / avail : NAN;
     } else {
         /* devices that can work at once: a forward pass is never split
-         * across devices (inference: whole passes per device, in waves),
-         * a training step's batch at most one sample per device; the
-         * others wait at idle power for the whole wall time */
+         * across devices (inference: whole passes per device, in waves;
+         * a training step's batch covers its replicas: jci_dp_batch_check);
+         * the others wait at idle power for the whole wall time */
         T = t_busy / (jci_est_parallel_devices(s) * s->scaling);
         /* multi-device training: bubble and communication the compute
          * does not hide; the devices wait at idle power meanwhile */

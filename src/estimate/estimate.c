@@ -262,16 +262,10 @@ static jc_status resolve_all(est *s)
         jci_bld_warn(&s->b, "--scenario %s issues each query when the last one completes: one of the %s devices "
                      "works at a time, and every device draws at least idle power for all of the wall time",
                      s->b.job->scenario, FMT_N(s->G));
-    else if (!given(s->known_T) && par < s->G)
-        jci_bld_warn(&s->b, s->b.job->mode == JC_MODE_TRAINING
-                            ? "a step's batch of %s samples keeps at most %s of the %s devices busy (one sample per "
-                              "device at least): the wall time is that of %s devices, and every device draws at "
-                              "least idle power for all of it"
-                            : "%s forward passes keep on average %s of the %s devices busy (a pass is never split "
-                              "across devices; passes run in waves): the wall time is at least one pass's, and "
-                              "every device draws at least idle power for all of it",
-                     FMT_N(s->b.job->mode == JC_MODE_TRAINING ? s->batch : s->passes), FMT_N(par), FMT_N(s->G),
-                     FMT_N(par));
+    else if (!given(s->known_T) && par < s->G)   /* inference: training refuses it (jci_dp_batch_check) */
+        jci_bld_warn(&s->b, "%s forward passes keep on average %s of the %s devices busy (a pass is never split "
+                     "across devices; passes run in waves): the wall time is at least one pass's, and every device "
+                     "draws at least idle power for all of it", FMT_N(s->passes), FMT_N(par), FMT_N(s->G));
     if ((st = jci_est_resolve_site(s))) return st;
     return jci_bld_check(&s->b);   /* out of memory, or a key missing from assumption_keys.def */
 }

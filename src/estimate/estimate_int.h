@@ -159,8 +159,9 @@ void jci_est_check_memory(est *s);
 jc_status jci_est_check_options(est *s);
 
 /* workload.c: how many of the G devices can work at once (G, or fewer when
- * the passes or a step's samples are fewer than the devices, or passes
- * come in waves; 1 under --scenario singlestream or multistream, whose
+ * an inference's passes are fewer than the devices, or passes come in
+ * waves; a training step's batch always covers the devices:
+ * jci_dp_batch_check; 1 under --scenario singlestream or multistream, whose
  * queries run one after another); the wall time divides the
  * device-seconds by it. */
 double jci_est_parallel_devices(const est *s);

@@ -134,3 +134,16 @@ jc_status jci_dp_overlap(jci_builder *b, double user, const char *label, jc_rang
     if (!st) *out = jci_bld_const(b, "dp_overlap_backward", label, c);
     return st;
 }
+
+jc_status jci_dp_batch_check(jci_builder *b, double batch, const char *unit, double G, double tp, double pp, double cp,
+                             int mp, const char *hint)
+{
+    double dp = G / (tp * pp * cp);
+    if (!(batch < dp)) return JC_OK;
+    return jci_bld_fail(b, JC_ERR_USAGE, "training: a global batch of %s %s%s per step is fewer than the %s data-parallel "
+                        "replicas (%s devices / (tp %s x pp %s%s%s)): %s of them would take no sample; give --batch %s "
+                        "or more, or fewer devices (--count)%s%s", FMT_N(batch), unit, batch == 1 ? "" : "s",
+                        FMT_N(dp), FMT_N(G), FMT_N(tp), FMT_N(pp), cp > 1 ? " x cp " : "", cp > 1 ? FMT_N(cp) : "",
+                        FMT_N(dp - batch), FMT_N(dp), mp ? " or more model parallelism (--tp, --pp)" : "",
+                        hint ? hint : "");
+}

@@ -110,8 +110,9 @@ double jci_est_steps(const est *s)
 double jci_est_parallel_devices(const est *s)
 {
     double G = s->G;
-    if (!s->have_nodes || !(s->passes >= 1) || !given(s->batch)) return G;
-    if (s->b.job->mode == JC_MODE_TRAINING) return s->batch < G ? s->batch : G;
+    /* training: a step's batch has a sample per data-parallel replica at
+     * least (jci_dp_batch_check refuses fewer), so every device works */
+    if (!s->have_nodes || !(s->passes >= 1) || !given(s->batch) || s->b.job->mode == JC_MODE_TRAINING) return G;
     /* --scenario singlestream / multistream: the next query is issued when
      * the last one completes, so one pass runs at a time (issue 41) */
     if (given(jc_scenario_batch(s->b.job->scenario))) return 1;

@@ -6,12 +6,15 @@
  * cost model); and a data-parallel / tensor + pipeline-parallel
  * training estimate whose wall time is worked out by hand below from the
  * hwdb figures it uses (hwdb/interconnect.yaml), plus the refusals of
- * options that would have no effect.
+ * options that would have no effect and of a global batch smaller than
+ * the data-parallel replicas.
  */
+#include "joulecast.h"
 #include "estimate/parallel.h"
 #include "check.h"
 
 #include <math.h>
+#include <string.h>
 
 static jc_hwdb *db;
 
@@ -108,7 +111,9 @@ static void job_small(jc_job *j)
 }
 
 /* 125M parameters on 2048 A100 (256 nodes of 8, 25 GB/s per GPU), bf16,
- * MFU 0.5, 512 x 2048 tokens per step:
+ * MFU 0.5, 2048 sequences of 512 tokens per step (one a replica; 512
+ * sequences of 2048 would leave 1536 replicas without one: refused,
+ * test_dp_beyond_batch):
  *   compute  T_c = 6 N D / (G x 312e12 x 0.5) = 704.2518 s
  *   steps    ceil(3e11 / 1,048,576) = 286,103; per step 2.4615e-3 s,
  *            backward 2/3 of it = 1.6410e-3 s
@@ -123,8 +128,8 @@ static void test_dp_small_model(void)
 {
     jc_job j;
     job_small(&j);
-    j.batch = 512;
-    j.seq = 2048;
+    j.batch = 2048;
+    j.seq = 512;
     jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;
     CHECK_NEAR(e->device_hours.central, 676.9700, 1e-3);
@@ -197,6 +202,89 @@ static void test_refusals(void)
     CHECK_I64(jc_estimate_run(&j, NULL, db, &e, &d), JC_ERR_USAGE);
 }
 
+/* Runs j (on analysis an, or NULL) and checks the data-parallel rule
+ * (jci_dp_batch_check): refused (JC_ERR_USAGE) naming `batch` and
+ * `replicas` when want_refused, else estimated. */
+static void dp_rule(const jc_job *j, const jc_analysis *an, int want_refused, const char *batch, const char *replicas)
+{
+    jc_estimate *e = NULL;
+    jc_diag d;
+    jc_status st = jc_estimate_run(j, an, db, &e, &d);
+    if (want_refused) {
+        CHECK_I64(st, JC_ERR_USAGE);
+        if (st) {
+            CHECK(strstr(d.msg, batch) != NULL);
+            CHECK(strstr(d.msg, replicas) != NULL);
+        }
+    } else {
+        CHECK_I64(st, JC_OK);
+        if (st) printf("  %s\n", d.msg);
+    }
+    jc_estimate_free(e);
+}
+
+/* A data-parallel degree beyond the global batch is refused, one rule in
+ * each path, at the boundary: the 6ND path (--utilization) at tp 8 of
+ * 2048 devices has 256 replicas (8 sequences refused, 256 run); the step
+ * model at tp 1 of 16 devices 16 (4 sequences refused; on 4 devices 4
+ * run); a MODEL.onnx (ResNet-18) on 8 devices 8 (2 samples refused, 8
+ * run). */
+static void test_dp_beyond_batch(void)
+{
+    jc_job j;
+    job_small(&j);
+    j.seq = 2048;
+    j.tp = 8;
+    j.hidden = 768;
+    j.batch = 8;
+    dp_rule(&j, NULL, 1, "a global batch of 8 samples", "256 data-parallel replicas (2,048 devices / (tp 8 x pp 1))");
+    j.batch = 256;
+    dp_rule(&j, NULL, 0, "", "");
+
+    jc_job_init(&j);
+    j.mode = JC_MODE_TRAINING;
+    j.device = "nvidia-a100-sxm4-80gb";
+    j.params = 402653184;
+    j.layers = 2;
+    j.hidden = 4096;
+    j.heads = 32;
+    j.seq = 2048;
+    j.batch = 4;
+    j.tokens = 2048 * 4 * 10;
+    j.ci = 400;
+    j.count = 16;
+    j.tp = 1;
+    dp_rule(&j, NULL, 1, "a global batch of 4 sequences", "16 data-parallel replicas (16 devices / (tp 1 x pp 1))");
+    j.count = 4;
+    dp_rule(&j, NULL, 0, "", "");
+
+    for (int b = 2; b <= 8; b += 6) {
+        jc_model *m = NULL;
+        jc_analysis *an = NULL;
+        jc_diag d;
+        jc_dim_binding bind = {"batch", b};
+        jc_analyze_opts o = {0};
+        o.dims = &bind;
+        o.n_dims = 1;
+        if (jc_model_load("models/resnet18.onnx", &m, &d) || jc_analyze(m, &o, &an, &d)) {
+            printf("  resnet18: %s\n", d.msg);
+            CHECK(0);
+            jc_model_free(m);
+            return;
+        }
+        jc_job_init(&j);
+        j.mode = JC_MODE_TRAINING;
+        j.device = "nvidia-a100-sxm4-80gb";
+        j.batch = b;
+        j.samples = 640;
+        j.count = 8;
+        j.ci = 400;
+        dp_rule(&j, an, b < 8, "a global batch of 2 samples", "8 data-parallel replicas (8 devices / (tp 1 x pp 1))");
+        jc_analysis_free(an);
+        jc_model_free(m);
+    }
+}
+
 int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
@@ -207,6 +295,7 @@ int main(void)
     RUN(test_dp_small_model);
     RUN(test_tp_pp);
     RUN(test_refusals);
+    RUN(test_dp_beyond_batch);
     jc_hwdb_free(db);
     return check_summary();
 }
