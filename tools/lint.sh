@@ -28,6 +28,8 @@
 #                        (tools/funclen.awk; LINT_MAX_LINES overrides)
 #   cjson-checked        no cJSON_Add* / cJSON_Create* call whose result is
 #                        dropped (a statement of its own)
+#   status-kept          no call of a function returning jc_status cast to
+#                        (void) in src/: the status is returned or tested
 #   internal-prefix      libjoulecast.a defines jc_ symbols only for names in
 #                        the public headers (include/); internal ones use jci_ (or a
 #                        stage's own prefix: op_/sh_/co_ ops, hw_/hs_ hwdb,
@@ -214,6 +216,19 @@ find src -name '*.c' | sort | xargs awk '
     print FILENAME ":" FNR ": " $0 }
   /[^ \t]/ && !/^[ \t]*(\/\*|\*|\/\/|#)/ { prev = $0 }' > "$tmp/cj"
 report cjson-checked "$tmp/cj"
+
+# ---- no status discarded -------------------------------------------------------
+# a call of a function that returns jc_status (any declared in src/ or
+# include/) is never cast to (void): its status is returned or tested, so
+# the diagnostic it filled is never lost (status + diagnostic, STYLE.md)
+csrc | xargs grep -ohE 'jc_status[[:space:]]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(' |
+  sed -E 's/^jc_status[[:space:]]+//; s/[[:space:]]*\($//' | sort -u > "$tmp/stfn"
+find src -name '*.c' | sort | xargs grep -nE '\(void\)[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(' |
+  while IFS= read -r l; do
+    fn=$(printf '%s\n' "$l" | sed -E 's/.*\(void\)[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*\(.*/\1/')
+    if grep -qxF "$fn" "$tmp/stfn"; then printf '%s  (a jc_status cast to (void): return or test it)\n' "$l"; fi
+  done > "$tmp/sk"
+report status-kept "$tmp/sk"
 
 # ---- internal prefix -----------------------------------------------------------
 : > "$tmp/ip"

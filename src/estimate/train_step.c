@@ -1172,21 +1172,25 @@ static jc_status fill_result(est *s, tstate *t, double flops, const double T[3])
 /* The latency of one tensor-parallel and one data-parallel all-reduce of
  * the chosen layout, with the constants of the algorithm each takes
  * (coll_latency.c; allreduce_s adds them to every collective).  Their
- * constants were loaded by jci_coll_hops already, so neither call fails. */
-static void record_latency(est *s, const tstate *t, const tlay *y)
+ * constants were loaded by jci_coll_hops already; a failure of either
+ * (JC_ERR_HWDB, diagnostic filled through s->b) is returned all the same. */
+static jc_status record_latency(est *s, const tstate *t, const tlay *y)
 {
     jc_range r;
+    jc_status st;
     double stride = y->tp * y->cp;
-    if (y->tp > 1)
-        (void)jci_coll_latency(&s->b, s->dev, y->tp, fmax(1, t->per_node), t->up_reduce, t->out_reduce,
-                         "parallel.tp_allreduce_latency_s", "tensor-parallel activation", &r);
+    if (y->tp > 1 && (st = jci_coll_latency(&s->b, s->dev, y->tp, fmax(1, t->per_node), t->up_reduce, t->out_reduce,
+                                            "parallel.tp_allreduce_latency_s", "tensor-parallel activation", &r)))
+        return st;
     if (y->dp > 1)
-        (void)jci_coll_latency(&s->b, s->dev, y->dp, fmax(1, t->per_node / stride), t->up_reduce, t->out_reduce,
-                         "parallel.dp_allreduce_latency_s", "data-parallel gradient", &r);
+        return jci_coll_latency(&s->b, s->dev, y->dp, fmax(1, t->per_node / stride), t->up_reduce, t->out_reduce,
+                                "parallel.dp_allreduce_latency_s", "data-parallel gradient", &r);
+    return JC_OK;
 }
 
-/* Layout assumptions, in the table every estimate lists. */
-static void record_layout(est *s, const tstate *t)
+/* Layout assumptions, in the table every estimate lists; errors: those of
+ * record_latency. */
+static jc_status record_layout(est *s, const tstate *t)
 {
     const tlay *y = &t->st[0].ly;
     const jc_job *j = s->b.job;
@@ -1208,7 +1212,7 @@ static void record_layout(est *s, const tstate *t)
                        t->why[i]);
     jci_bld_assume(&s->b, "parallel.micro_batches", "micro-batches per data-parallel rank and step", R1(y->m), "",
                    given(j->micro_batches) ? JC_ORIGIN_USER : JC_ORIGIN_DERIVED, "global batch / (dp x micro-batch size)");
-    record_latency(s, t, y);
+    return record_latency(s, t, y);
 }
 
 jc_status jci_est_resolve_step(est *s)
@@ -1247,7 +1251,7 @@ jc_status jci_est_resolve_step(est *s)
     for (int g = 0; g < t->n_stages; g++)
         if ((st = layout_stage(s, t, g))) return st;
     explain(s, t, &t->st[0].ly, mem_bytes(s, t, &t->sh, &t->st[0].ly, t->st[0].S));
-    record_layout(s, t);
+    if ((st = record_layout(s, t))) return st;
     double flops = 0, T[3] = {0, 0, 0}, H = 0;
     for (int g = 0; g < t->n_stages; g++) {
         double f = step_time(s, t, g, SC_CENTRAL);

@@ -100,7 +100,8 @@ static jc_status sold_check(const jc_compare *c, const jc_hwdb *db, jc_diag *d)
     const jc_device *dev = NULL;
     const jc_host *host = NULL;
     jc_diag tmp;
-    if (e->host_id) (void)jc_hwdb_hardware(db, e->host_id, &dev, &host, &tmp);
+    /* the estimate's host where this database names it; else the device alone */
+    if (e->host_id && jc_hwdb_hardware(db, e->host_id, &dev, &host, &tmp) != JC_OK) host = NULL;
     if (!jci_grid_unsold(db, e->device, host, e->region)) return JC_OK;
     return jci_diag_set(d, JC_ERR_USAGE, "%s is not sold in %s: %s has no instance with it, so the device/region pair "
                         "is left out (1 pair, every model's): give a region of a provider that sells it, or a "
