@@ -150,6 +150,50 @@ static jc_estimate *check_estimate(const jc_job *j, const jc_analysis *an, const
     CHECK_I64(st, JC_OK);
     return e;
 }
+
+/* The small dense job of the training step model the tests share: a
+ * --params transformer of 2 layers of d 4096 (32 heads, 402,653,184
+ * parameters), 4 sequences of 2048 tokens a step, 10 steps, on one
+ * `device`, at 400 gCO2e/kWh. */
+static void check_step_job(jc_job *j, const char *device) __attribute__((unused));
+static void check_step_job(jc_job *j, const char *device)
+{
+    jc_job_init(j);
+    j->mode = JC_MODE_TRAINING;
+    j->device = device;
+    j->params = 402653184;
+    j->layers = 2;
+    j->hidden = 4096;
+    j->heads = 32;
+    j->seq = 2048;
+    j->batch = 4;
+    j->tokens = 2048 * 4 * 10;
+    j->ci = 400;
+}
+#endif
+
+#if defined(JOULECAST_ESTIMATE_H) && defined(JOULECAST_ANALYSIS_H) && defined(JOULECAST_MODEL_H)
+/* The model at `path` loaded and analysed with its dim "batch" bound to
+ * `batch`, into *m and *an (the caller frees both).  On failure the
+ * diagnostic is printed, the check fails, nothing is left to free and 0
+ * is returned. */
+static int check_analysis(const char *path, int64_t batch, jc_model **m, jc_analysis **an) __attribute__((unused));
+static int check_analysis(const char *path, int64_t batch, jc_model **m, jc_analysis **an)
+{
+    jc_diag d;
+    jc_dim_binding b = {"batch", batch};
+    jc_analyze_opts o = {0};
+    o.dims = &b;
+    o.n_dims = 1;
+    *m = NULL;
+    *an = NULL;
+    if (jc_model_load(path, m, &d) == JC_OK && jc_analyze(*m, &o, an, &d) == JC_OK) return 1;
+    printf("  %s: %s\n", path, d.msg);
+    CHECK(0);
+    jc_model_free(*m);
+    *m = NULL;
+    return 0;
+}
 #endif
 
 #endif

@@ -241,17 +241,7 @@ static void test_dp_beyond_batch(void)
     j.batch = 256;
     dp_rule(&j, NULL, 0, "", "");
 
-    jc_job_init(&j);
-    j.mode = JC_MODE_TRAINING;
-    j.device = "nvidia-a100-sxm4-80gb";
-    j.params = 402653184;
-    j.layers = 2;
-    j.hidden = 4096;
-    j.heads = 32;
-    j.seq = 2048;
-    j.batch = 4;
-    j.tokens = 2048 * 4 * 10;
-    j.ci = 400;
+    check_step_job(&j, "nvidia-a100-sxm4-80gb");
     j.count = 16;
     j.tp = 1;
     dp_rule(&j, NULL, 1, "a global batch of 4 sequences", "16 data-parallel replicas (16 devices / (tp 1 x pp 1))");
@@ -259,19 +249,9 @@ static void test_dp_beyond_batch(void)
     dp_rule(&j, NULL, 0, "", "");
 
     for (int b = 2; b <= 8; b += 6) {
-        jc_model *m = NULL;
-        jc_analysis *an = NULL;
-        jc_diag d;
-        jc_dim_binding bind = {"batch", b};
-        jc_analyze_opts o = {0};
-        o.dims = &bind;
-        o.n_dims = 1;
-        if (jc_model_load("models/resnet18.onnx", &m, &d) || jc_analyze(m, &o, &an, &d)) {
-            printf("  resnet18: %s\n", d.msg);
-            CHECK(0);
-            jc_model_free(m);
-            return;
-        }
+        jc_model *m;
+        jc_analysis *an;
+        if (!check_analysis("models/resnet18.onnx", b, &m, &an)) return;
         jc_job_init(&j);
         j.mode = JC_MODE_TRAINING;
         j.device = "nvidia-a100-sxm4-80gb";

@@ -277,17 +277,7 @@ static void capped_step(void)
     const char *ids[2] = {"nvidia-rtx-pro-6000-blackwell-max-q", "nvidia-rtx-pro-6000-blackwell"};
     for (int i = 0; i < 2; i++) {
         jc_job j;
-        jc_job_init(&j);
-        j.mode = JC_MODE_TRAINING;
-        j.device = ids[i];
-        j.params = 402653184;
-        j.layers = 2;
-        j.hidden = 4096;
-        j.heads = 32;
-        j.seq = 2048;
-        j.batch = 4;
-        j.tokens = 2048 * 4 * 10;
-        j.ci = 400;
+        check_step_job(&j, ids[i]);
         jc_diag d;
         if (jc_estimate_run(&j, NULL, db, &e[i], &d) != JC_OK) printf("  step on %s: %s\n", ids[i], d.msg);
     }
@@ -312,19 +302,9 @@ static void test_capped_part(void)
     const jc_device *q = dev("nvidia-rtx-pro-6000-blackwell-max-q"), *w = dev("nvidia-rtx-pro-6000-blackwell");
     CHECK(q && w && q->boost_power_w.present && q->boost_power_w.value == 432 && q->boost_power_w.source);
     CHECK(w && !w->boost_power_w.present);
-    jc_model *m = NULL;
-    jc_analysis *an = NULL;
-    jc_diag d;
-    jc_dim_binding b = {"batch", 64};
-    jc_analyze_opts o = {0};
-    o.dims = &b;
-    o.n_dims = 1;
-    if (jc_model_load("models/vgg16.onnx", &m, &d) || jc_analyze(m, &o, &an, &d)) {
-        printf("  vgg16: %s\n", d.msg);
-        CHECK(0);
-        jc_model_free(m);
-        return;
-    }
+    jc_model *m;
+    jc_analysis *an;
+    if (!check_analysis("models/vgg16.onnx", 64, &m, &an)) return;
     capped_ratio(an, JC_MODE_INFERENCE);
     capped_ratio(an, JC_MODE_TRAINING);
     capped_serving();
@@ -642,6 +622,7 @@ static jc_estimate *tdp_job(int kind, double limit, const jc_analysis *an)
 {
     jc_job j;
     jc_job_init(&j);
+    if (kind == 3) check_step_job(&j, NULL);
     j.mode = kind >= 3 && kind != 4 ? JC_MODE_TRAINING : JC_MODE_INFERENCE;
     j.device = "nvidia-a100-sxm4-80gb";
     j.method = JC_METHOD_TDP;
@@ -651,15 +632,7 @@ static jc_estimate *tdp_job(int kind, double limit, const jc_analysis *an)
     case 0: j.flops = 1e21; break;
     case 1: j.flops = 1e21; j.utilization = 0.4; break;
     case 2: j.hours = 10; break;
-    case 3:
-        j.params = 402653184;
-        j.layers = 2;
-        j.hidden = 4096;
-        j.heads = 32;
-        j.seq = 2048;
-        j.batch = 4;
-        j.tokens = 2048 * 4 * 10;
-        break;
+    case 3: break;
     default:
         j.batch = 8;
         j.precision = "fp16";
@@ -676,19 +649,9 @@ static jc_estimate *tdp_job(int kind, double limit, const jc_analysis *an)
 
 static void test_tdp_method_capped(void)
 {
-    jc_model *m = NULL;
-    jc_analysis *an = NULL;
-    jc_diag d;
-    jc_dim_binding b = {"batch", 8};
-    jc_analyze_opts o = {0};
-    o.dims = &b;
-    o.n_dims = 1;
-    if (jc_model_load("models/resnet18.onnx", &m, &d) || jc_analyze(m, &o, &an, &d)) {
-        printf("  resnet18: %s\n", d.msg);
-        CHECK(0);
-        jc_model_free(m);
-        return;
-    }
+    jc_model *m;
+    jc_analysis *an;
+    if (!check_analysis("models/resnet18.onnx", 8, &m, &an)) return;
     for (int k = 0; k < 6; k++) {
         jc_estimate *e0 = tdp_job(k, 0, an), *e400 = tdp_job(k, 400, an), *e250 = tdp_job(k, 250, an);
         CHECK(e0 && e400 && e250);
