@@ -177,6 +177,31 @@ if JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_mlperf_v31.py --ro
 else
   echo "FAIL accuracy harness: Cloud AI 100 rows (packed BERT, qaic fit)"; sed 's/^/    /' "$tmp/log31"; grep 'g292' "$tmp/mlperf_v31.md" 2>/dev/null
 fi
+# the latency-bound scenarios' host usage (tools/fit_host_latency.py): a
+# row's J/sample is linear in the usage, so two predictions (u = 0, 1) fix
+# it and the least-squares u is found on a 0.001 grid: rows whose measured
+# value sits at u = 0.5 and u = 0.25 of their span give 0.5 and 0.25 alone
+# and a value between them together; only SingleStream / MultiStream rows
+python3 - <<'PY'
+import sys
+sys.path.insert(0, "tools")
+import fit_host_latency as f
+rows = [{"id": "a", "j_per_sample": "1.5"}, {"id": "b", "j_per_sample": "1.5"}]
+parts = {"a": (1.0, 2.0), "b": (1.0, 3.0)}
+assert f.fit_u(parts, rows[:1]) == 0.5 and f.fit_u(parts, rows[1:]) == 0.25, (f.fit_u(parts, rows[:1]), f.fit_u(parts, rows[1:]))
+assert 0.25 < f.fit_u(parts, rows) < 0.5 and f.fit_u(parts, []) is None
+calls = []
+got = f.linear_parts(lambda p, r: calls.append(p[f.U]) or (1.0 + p[f.U]), {"k": 1}, rows)
+assert got == {"a": (1.0, 2.0), "b": (1.0, 2.0)} and calls == [0.0, 1.0, 0.0, 1.0], (got, calls)
+src = [dict(id=s, scenario=s, benchmark="resnet50", device="nvidia-l4", devices="1", accelerator="NVIDIA L4", system="x")
+       for s in ("Offline", "Server", "SingleStream", "MultiStream")]
+assert [r["scenario"] for r in f.latency_rows(src)] == ["SingleStream", "MultiStream"]
+PY
+if [ $? -eq 0 ]; then
+  echo "PASS accuracy harness: host_cpu_usage_latency_bound's fit (linear in the usage, least squares on a 0.001 grid, SingleStream / MultiStream rows only)"
+else
+  echo "FAIL accuracy harness: host_cpu_usage_latency_bound's fit"
+fi
 # the v3.1 MaxQ runs (issue 41 item 1): each H100 row runs at the GPU power
 # limit NVIDIA's v3.1 harness configuration set (tools/mlperf_v31_rows.py
 # MAXQ_LIMITS; the H100 PCIe server's resnet50 Server class: 210 W, inside

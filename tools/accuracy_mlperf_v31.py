@@ -22,6 +22,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import accuracy_common as ac  # noqa: E402
 import accuracy_mlperf as am  # noqa: E402
+import fit_host_latency as fhl  # noqa: E402
 
 FOLD_ROWS_ALL = os.path.join(ac.ROOT, "build", "fit", "mlperf-rows-v11-v31.json")
 
@@ -65,10 +66,17 @@ def crossvalidate_all(rows11, rows31):
             raise SystemExit("accuracy_mlperf: no power fold leaving out %s; rerun tools/fit_power.py --write"
                              % (", ".join(sorted(left)) or "no row"))
         p.update(stored[left])
+        # the latency-bound scenarios' host usage, refitted to the fold's SingleStream / MultiStream rows
+        # at the fold's other constants (tools/fit_host_latency.py)
+        lat = fhl.latency_rows(train)
+        u = fhl.fit_u(fhl.linear_parts(pred.j, p, lat), lat)
+        if u is not None:
+            p[fhl.U] = u
         return p
     # the fitted constants: each runtime profile's engine efficiency (TensorRT's; Qualcomm's compiler's
-    # runtime_qaic_eta_matrix, whose hardware fold refits it to the other Cloud AI 100 variant's rows)
-    n_fit = len({am.eta_id(r) for r in rs})
+    # runtime_qaic_eta_matrix, whose hardware fold refits it to the other Cloud AI 100 variant's rows) and the
+    # latency-bound scenarios' host usage (host_cpu_usage_latency_bound)
+    n_fit = len({am.eta_id(r) for r in rs}) + (1 if fhl.latency_rows(rs) else 0)
     try:
         res = cv.run(rs, fit, pred.j, lambda r: float(r["j_per_sample"]),
                      {"hardware": lambda r: r["device"], "benchmark": family}, n_params=n_fit)
@@ -103,13 +111,16 @@ def write_v31(a):
            "v3.1 harness configuration set (DGX H100 300-450 W, the H100 PCIe server 210-305 W; the row's power_limit_source) "
            "with --power-limit; the XR5610's L4 runs at its default (its MaxQ class sets no limit); the Jetson MaxQ runs fix "
            "their clocks (GPU 510-714 MHz), which joulecast does not model: those rows run at the module's default clocks "
-           "(the row's note). Method: roofline." % (am.BERT_SEQ, am.BATCH["Offline"], am.BATCH["Server"]))
+           "(the row's note). The host's usage: an inference engine's (host_cpu_usage_inference) in Offline and Server, the "
+           "latency-bound scenarios' (host_cpu_usage_latency_bound, tools/fit_host_latency.py) in SingleStream and "
+           "MultiStream. Method: roofline." % (am.BERT_SEQ, am.BATCH["Offline"], am.BATCH["Server"]))
     if cvs:
         how += (" Cross-validated over the v1.1 and v3.1 rows together: leave-one-hardware-out (the accelerator, "
                 "every system and count of it: the Orin submissions under four names are one fold) and "
                 "leave-one-benchmark-out (ResNet-50, BERT); each fold refits each runtime profile's engine "
                 "efficiency (tensorrt, qaic) to the Offline/Server rows it keeps that run it (the fold without "
-                "a Cloud AI 100 variant: the other variant's rows) and takes the device power constants tools/fit_power.py fitted "
+                "a Cloud AI 100 variant: the other variant's rows), the latency-bound scenarios' host usage to the "
+                "SingleStream/MultiStream rows it keeps, and takes the device power constants tools/fit_power.py fitted "
                 "without the same v1.1 rows (no v3.1 row is in any power fit).")
     scope = ("AC wall power of the whole system under test (SPEC PTDaemon), MLCommons' export of the official "
              "results (average system power, or energy per query for SingleStream and MultiStream); measured "

@@ -208,15 +208,29 @@ jc_status jci_site_host(jci_builder *b, jci_site *x, jc_estimate *e)
     return JC_OK;
 }
 
+/* The usage a database constant gives an inference job's host: id, and
+ * the assumption's label. */
+static const struct { const char *id, *label; } INFERENCE_USAGE[2] = {
+    {"host_cpu_usage_inference", "host CPUs busy this fraction of the runtime (an inference job: its engine leaves "
+     "the host CPUs mostly idle; --cpu-usage sets it)"},
+    {"host_cpu_usage_latency_bound", "host CPUs busy this fraction of the runtime (--scenario singlestream or "
+     "multistream: one query in flight, the harness wakes the host for every query; --cpu-usage sets it)"},
+};
+
 /* The host CPUs' usage the host power is scaled at: --cpu-usage, else for
  * an inference job whose host power comes from the database (a system
  * class, a named or cloud host; not --host-power or a measured host) the
- * usage an inference engine leaves its host (host_cpu_usage_inference),
- * else none (the host at its busy figure).  *origin and *src say which. */
-static jc_status cpu_usage_of(jci_builder *b, const jci_site *x, double *u, jc_origin *origin, const char **src)
+ * usage an inference engine leaves its host: host_cpu_usage_latency_bound
+ * under a latency-bound scenario (singlestream, multistream: the queries
+ * one after another, jc_scenario_batch), else host_cpu_usage_inference;
+ * else none (the host at its busy figure).  *origin, *src and *label say
+ * which. */
+static jc_status cpu_usage_of(jci_builder *b, const jci_site *x, double *u, jc_origin *origin, const char **src,
+                              const char **label)
 {
     const jc_job *j = b->job;
     *u = NAN;
+    *label = "host CPUs busy this fraction of the runtime";
     if (given(j->cpu_usage)) {
         *u = j->cpu_usage;
         *origin = JC_ORIGIN_USER;
@@ -226,29 +240,30 @@ static jc_status cpu_usage_of(jci_builder *b, const jci_site *x, double *u, jc_o
     if (!x->host_on || j->mode == JC_MODE_TRAINING || x->host_fixed || given(x->m_host) ||
         given(x->m_wall))
         return JC_OK;
+    int latency_bound = given(jc_scenario_batch(j->scenario));
+    const char *id = INFERENCE_USAGE[latency_bound].id;
     const jc_constant *c;
     jc_diag tmp;
-    if (jc_hwdb_constant(b->db, "host_cpu_usage_inference", &c, &tmp) != JC_OK)
-        return jci_bld_fail(b, JC_ERR_HWDB, "the hardware database has no constant 'host_cpu_usage_inference' "
-                            "(hwdb/energy-model.yaml: the host CPUs' usage during inference)");
+    if (jc_hwdb_constant(b->db, id, &c, &tmp) != JC_OK)
+        return jci_bld_fail(b, JC_ERR_HWDB, "the hardware database has no constant '%s' (hwdb/energy-model.yaml: "
+                            "the host CPUs' usage during inference)", id);
     *u = c->value.value;
     *origin = JC_ORIGIN_HWDB;
     *src = jci_bld_cite(b, &c->value);
+    *label = INFERENCE_USAGE[latency_bound].label;
     return JC_OK;
 }
 
 /* The host power scale at usage u, idle/busy + (1 - idle/busy) x u, from
  * the idle and busy power of `whose` (a host's own, hwdb/hosts.yaml
  * host_idle_w, or its class's), recorded with both figures cited. */
-static void usage_factor(jci_builder *b, jci_site *x, double u, jc_origin origin, const char *src,
+static void usage_factor(jci_builder *b, jci_site *x, double u, jc_origin origin, const char *src, const char *label,
                          const jc_sourced *idle, const jc_sourced *busy, const char *whose)
 {
     double f = idle->value / busy->value;
     if (f > 1) f = 1;
     x->host_factor = f + (1 - f) * u;
-    jci_bld_assume(b, "host.usage", origin == JC_ORIGIN_USER ? "host CPUs busy this fraction of the runtime"
-                   : "host CPUs busy this fraction of the runtime (an inference job: its engine leaves the host "
-                     "CPUs mostly idle; --cpu-usage sets it)", R1(u), "", origin, src);
+    jci_bld_assume(b, "host.usage", label, R1(u), "", origin, src);
     jci_bld_assume(b, "host.usage_factor",
                    jci_bld_str(b, "host power scale at that usage: idle/busy + (1 - idle/busy) x usage, %s", whose),
                    R1(x->host_factor), "", JC_ORIGIN_DERIVED,
@@ -260,7 +275,7 @@ jc_status jci_site_cpu_usage(jci_builder *b, jci_site *x)
     const jc_job *j = b->job;
     double u;
     jc_origin origin = JC_ORIGIN_USER;
-    const char *src = NULL;
+    const char *src = NULL, *label = NULL;
     jc_status st;
     if (x->host && !x->host->accel && x->host->n_accel < 1) return JC_OK;   /* a CPU VM: --cpu-usage is its vCPUs' (vm.c) */
     if (given(j->cpu_usage) && !x->host_on)
@@ -268,10 +283,10 @@ jc_status jci_site_cpu_usage(jci_builder *b, jci_site *x)
                             "method, --avg-power or a measured host): leave it out or add --host-power");
     if (given(j->cpu_usage) && given(x->m_host))
         return jci_bld_fail(b, JC_ERR_USAGE, "--cpu-usage and a trace that measured the host both give the host power");
-    if ((st = cpu_usage_of(b, x, &u, &origin, &src))) return st;
+    if ((st = cpu_usage_of(b, x, &u, &origin, &src, &label))) return st;
     if (!given(u)) return JC_OK;
     if (x->host && !x->host_fixed && x->host->host_idle_w.present && x->host->host_power_w.value > 0) {
-        usage_factor(b, x, u, origin, src, &x->host->host_idle_w, &x->host->host_power_w,
+        usage_factor(b, x, u, origin, src, label, &x->host->host_idle_w, &x->host->host_power_w,
                      jci_bld_str(b, "host %s's own idle and busy power", x->host->id));
         return JC_OK;
     }
@@ -283,7 +298,7 @@ jc_status jci_site_cpu_usage(jci_builder *b, jci_site *x)
         !(busy->value.value > 0))
         return jci_bld_fail(b, JC_ERR_HWDB, "--cpu-usage needs the idle and busy power of host class %s in the "
                             "database (hwdb/energy-model.yaml host_class_*)", jci_host_class_name(hc));
-    usage_factor(b, x, u, origin, src, &idle->value, &busy->value,
+    usage_factor(b, x, u, origin, src, label, &idle->value, &busy->value,
                  jci_bld_str(b, "class %s", jci_host_class_name(hc)));
     return JC_OK;
 }

@@ -412,6 +412,51 @@ static void test_own_host_usage(void)
     jc_estimate_free(e);
 }
 
+/* A latency-bound scenario wakes the host for every query (issue 41 item
+ * 1): under --scenario singlestream or multistream the host's usage is
+ * host_cpu_usage_latency_bound (fitted by tools/fit_host_latency.py), not
+ * the inference engine's host_cpu_usage_inference, and the R282-Z93's own
+ * idle/busy scales it; offline keeps the inference usage. */
+static void test_latency_bound_host_usage(void)
+{
+    const jc_constant *lat = NULL, *inf = NULL;
+    const jc_device *d = NULL;
+    const jc_host *h = NULL;
+    jc_diag dg;
+    CHECK(jc_hwdb_constant(db, "host_cpu_usage_latency_bound", &lat, &dg) == JC_OK && lat);
+    CHECK(jc_hwdb_constant(db, "host_cpu_usage_inference", &inf, &dg) == JC_OK && inf);
+    CHECK(jc_hwdb_hardware(db, "r282-z93", &d, &h, &dg) == JC_OK && h);
+    if (!lat || !inf || !h) return;
+    CHECK(lat->value.value > inf->value.value);
+    static const struct { const char *scenario; int64_t batch; } run[] = {
+        {"singlestream", 1}, {"multistream", 8}, {"offline", 8}};
+    for (int i = 0; i < 3; i++) {
+        jc_model *m;
+        jc_analysis *an;
+        if (!check_analysis("models/resnet50.onnx", run[i].batch, &m, &an)) return;
+        jc_job j;
+        jc_job_init(&j);
+        j.device = "qualcomm-cloud-ai-100-pro";
+        j.host = "r282-z93";
+        j.count = 5;
+        j.precision = "int8";
+        j.runtime = "qaic";
+        j.scenario = run[i].scenario;
+        j.requests = 64;
+        if (i == 2) j.batch = 8;
+        j.ci = 400;
+        jc_estimate *e = NULL;
+        if (jc_estimate_run(&j, an, db, &e, &dg) != JC_OK) printf("  %s: %s\n", run[i].scenario, dg.msg);
+        const jc_assumption *u = est_assumed(e, "host.usage"), *f = est_assumed(e, "host.usage_factor");
+        double want = i < 2 ? lat->value.value : inf->value.value, r = h->host_idle_w.value / h->host_power_w.value;
+        CHECK(u && u->value.central == want && strstr(u->label, i < 2 ? "one query in flight" : "mostly idle"));
+        CHECK(f && fabs(f->value.central - (r + (1 - r) * want)) < 1e-9);
+        jc_estimate_free(e);
+        jc_analysis_free(an);
+        jc_model_free(m);
+    }
+}
+
 /* An inference engine keeps the fastest kernels the precision allows
  * (issue 41 item 1): on a GeForce part whose fp16 tensor rate with fp32
  * accumulate is half the fp16-accumulate one (RTX 4090: 165.2 and 330.3
@@ -694,6 +739,7 @@ int main(void)
     RUN(test_tdp_method_capped);
     RUN(test_qaic_profile);
     RUN(test_own_host_usage);
+    RUN(test_latency_bound_host_usage);
     RUN(test_engine_fastest_peak);
     RUN(test_host_class_defaults);
     RUN(test_runtime_profiles);
