@@ -190,6 +190,11 @@ rows = [{"id": "a", "j_per_sample": "1.5"}, {"id": "b", "j_per_sample": "1.5"}]
 parts = {"a": (1.0, 2.0), "b": (1.0, 3.0)}
 assert f.fit_u(parts, rows[:1]) == 0.5 and f.fit_u(parts, rows[1:]) == 0.25, (f.fit_u(parts, rows[:1]), f.fit_u(parts, rows[1:]))
 assert 0.25 < f.fit_u(parts, rows) < 0.5 and f.fit_u(parts, []) is None
+try:   # a binary that does not read the constant (J the same at u = 0 and 1) is refused, not fitted to 0
+    f.fit_u({"a": (1.0, 1.0), "b": (2.0, 2.0)}, rows)
+    raise AssertionError("flat rows fitted")
+except SystemExit as e:
+    assert "rebuild" in str(e), e
 calls = []
 got = f.linear_parts(lambda p, r: calls.append(p[f.U]) or (1.0 + p[f.U]), {"k": 1}, rows)
 assert got == {"a": (1.0, 2.0), "b": (1.0, 2.0)} and calls == [0.0, 1.0, 0.0, 1.0], (got, calls)

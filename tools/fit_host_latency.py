@@ -61,6 +61,9 @@ def fit_u(parts, rows):
     pts = [(parts[r["id"]], float(r["j_per_sample"])) for r in rows if r["id"] in parts]
     if not pts:
         return None
+    if all(j1 == j0 for (j0, j1), _ in pts):   # no row's host moves with the usage: a fit would return 0 silently
+        raise SystemExit("fit_host_latency: no row's J/sample depends on %s (a binary built before the constant "
+                         "existed? rebuild with make)" % U)
 
     def loss(u):
         return sum(math.log((j0 + u * (j1 - j0)) / m) ** 2 for (j0, j1), m in pts)
