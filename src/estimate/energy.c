@@ -231,20 +231,25 @@ static jc_status resolve_power(est *s)
     return JC_OK;
 }
 
-/* The tdp method's power per device: its TDP, or the --power-limit where
- * that is lower (a capped device draws no more than its cap, whatever
- * the mode).  The limit is checked against the device's range, by the
- * power model where resolve_power set one up for the clocks, else here. */
-static jc_status resolve_tdp_charge(est *s)
+/* What --power-limit does to the methods that charge their own power:
+ * the tdp method's power per device is its TDP, or the limit where that
+ * is lower (a capped device draws no more than its cap, whatever the
+ * mode); the joules-per-op method keeps the limit (s->jop_limit) for
+ * jop_limit_note.  The limit is checked against the device's range, by
+ * the power model where resolve_power set one up for the clocks, else
+ * here. */
+static jc_status resolve_limit_charge(est *s)
 {
     const jc_job *j = s->b.job;
     s->tdp_charge = s->tdp.central;
-    if (j->method != JC_METHOD_TDP || !given(j->power_limit_w) || given(jci_est_fixed_power(s))) return JC_OK;
+    s->jop_limit = 0;
+    if (j->method == JC_METHOD_ROOFLINE || !given(j->power_limit_w) || given(jci_est_fixed_power(s))) return JC_OK;
     double lim = s->pw.limit_w;
     jc_status st;
     if (!s->pw_clk && (st = jci_power_limit(&s->b, s->dev, s->idle.central, s->tdp.central, j->power_limit_w, &lim)))
         return st;
-    if (lim < s->tdp.central)
+    if (j->method == JC_METHOD_JOULES_PER_OP) s->jop_limit = lim;
+    else if (lim < s->tdp.central)
         s->tdp_charge = jci_bld_assume(&s->b, "power.tdp_method_w", jci_bld_str(&s->b, "the tdp method's power per "
                                        "device: the %s W power limit, below the %s W TDP (a capped device draws no "
                                        "more)", FMT_N(lim), FMT_N(s->tdp.central)), R1(lim), "W", JC_ORIGIN_USER,
@@ -405,7 +410,7 @@ jc_status jci_est_resolve_device_numbers(est *s)
     if ((st = resolve_util(s))) return st;
     if ((st = resolve_runtime(s))) return st;
     if ((st = resolve_power(s))) return st;
-    return resolve_tdp_charge(s);
+    return resolve_limit_charge(s);
 }
 
 
@@ -611,12 +616,14 @@ void jci_est_compute(est *s, int sc, outv *o)
     double fixed = jci_est_fixed_power(s);
     double e_idle = G * T * (given(fixed) ? fmin(idle, fixed) : idle);
     double e_dev;
+    o->jop_w = NAN;
     if (given(fixed)) {
         e_dev = fixed * G * T;
     } else if (j->method == JC_METHOD_TDP) {
         e_dev = s->tdp_charge * G * T;
     } else if (j->method == JC_METHOD_JOULES_PER_OP) {
         e_dev = e_idle + flops * jci_pick(s->e_flop_r, sc, JCI_RAISES) * 1e-12 + bytes * s->e_byte;
+        o->jop_w = G * T > 0 ? e_dev / (G * T) : NAN;
     } else {
         e_dev = e_idle + e_dyn;
     }
@@ -661,6 +668,29 @@ static void node_energy(est *s)
     }
 }
 
+/* A --power-limit the joules-per-op figure does not depend on, said: the
+ * method charges energies per operation (a limit reaches its figure only
+ * through the clocks of a modelled time, resolve_power), so where the
+ * run's time is known or given the limit has no effect; where the charge
+ * averages more than the limit, the warning says so too. */
+static void jop_limit_note(est *s, const outv o[3])
+{
+    if (!(s->jop_limit > 0) || (s->pw_clk && !given(s->known_T))) return;
+    double most = 0;
+    for (int sc = SC_LOW; sc <= SC_HIGH; sc++)
+        if (o[sc].jop_w > most) most = o[sc].jop_w;
+    const char *lim = FMT_N(s->jop_limit);
+    jci_bld_warn(&s->b, "--power-limit %s W has no effect on this joules-per-op estimate: the method charges energy "
+                 "per operation, and the run's time does not depend on the limit (%s); %s", lim,
+                 given(s->known_T) ? "a known runtime" : s->util_user ? "--utilization sets it" :
+                 "no power model of this device's clocks",
+                 most > s->jop_limit ? jci_bld_str(&s->b, "its energy averages up to %s W per device, more than a "
+                                                   "device capped at %s W draws (--method tdp or roofline charge "
+                                                   "the cap)", FMT_N(most), lim)
+                                     : jci_bld_str(&s->b, "its energy averages at most %s W per device, under the "
+                                                   "limit", FMT_N(most)));
+}
+
 jc_status jci_est_summarise(est *s, const outv o[3], jci_account_in *kept)
 {
     jc_status st;
@@ -680,5 +710,6 @@ jc_status jci_est_summarise(est *s, const outv o[3], jci_account_in *kept)
     range_warnings(s);
     if (s->b.job->embodied && (st = embodied(s, o))) return st;
     node_energy(s);
+    jop_limit_note(s, o);
     return JC_OK;
 }

@@ -93,7 +93,9 @@ typedef struct est {
     int pw_clk;                  /* the other methods: pw set up for the clocks at the
                                     power limit only (their power is their own) */
     double tdp_charge;           /* W per device the tdp method charges: the TDP, or a
-                                    --power-limit below it (resolve_tdp_charge) */
+                                    --power-limit below it (resolve_limit_charge) */
+    double jop_limit;            /* joules-per-op: the --power-limit, W (checked against
+                                    the device's range); 0: none (jop_limit_note) */
     double size_factor;          /* params mode: u x 1 / (1 + N_half / N) */
     double sms;                  /* SM count (wave quantisation); 0: unknown */
     double l2;                   /* L2 bytes (device l2_mb; kernels' L2-resident inputs); 0: unknown */
@@ -124,6 +126,8 @@ typedef struct outv {
     double e_dev, e_idle, e_host;  /* J: devices, their idle floor, hosts */
     double flops;
     double busy;              /* known runtime: fraction of device-time busy; NAN: modelled time */
+    double jop_w;             /* joules-per-op: its energy's average W per device before any
+                                 --power-limit cap; NAN: another method */
 } outv;
 
 /* ---- helpers ------------------------------------------------------------- */

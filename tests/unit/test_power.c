@@ -728,6 +728,62 @@ static void test_tdp_method_capped(void)
     jc_model_free(m);
 }
 
+/* The joules-per-op method under a --power-limit it cannot use: the
+ * method charges energy per operation, so a limit reaches its figure only
+ * through the clocks of a modelled time.  The A100 SXM4 80GB with
+ * --flops 1e21: with --utilization 0.4 (kind 0) or --hours 10000 (kind 1)
+ * a limit outside the device's range (20 W) is refused, one inside it
+ * (250 W) leaves the energy as it is without one and says so, and the
+ * utilisation run's charge (above 250 W per device) is named as more
+ * than the capped device draws; a modelled time (kind 2) is slowed by
+ * the limit and carries no such warning. */
+static jc_estimate *jop_job(int kind, double limit)
+{
+    jc_job j;
+    jc_job_init(&j);
+    j.device = "nvidia-a100-sxm4-80gb";
+    j.method = JC_METHOD_JOULES_PER_OP;
+    j.ci = 400;
+    j.flops = 1e21;
+    if (limit > 0) j.power_limit_w = limit;
+    if (kind == 0) j.utilization = 0.4;
+    if (kind == 1) j.hours = 10000;
+    jc_estimate *e = NULL;
+    jc_diag d;
+    if (jc_estimate_run(&j, NULL, db, &e, &d) != JC_OK) printf("  jop job %d: %s\n", kind, d.msg);
+    return e;
+}
+
+static int warned(const jc_estimate *e, const char *a, const char *b)
+{
+    int n = 0;
+    for (size_t i = 0; e && i < e->n_warnings; i++) n += strstr(e->warnings[i], a) && (!b || strstr(e->warnings[i], b));
+    return n;
+}
+
+static void test_jop_method_limit(void)
+{
+    const char *none = "--power-limit 250 W has no effect on this joules-per-op estimate";
+    for (int k = 0; k < 3; k++) {
+        jc_estimate *e0 = jop_job(k, 0), *e250 = jop_job(k, 250), *bad = jop_job(k, 20);
+        CHECK(e0 && e250 && bad == NULL);
+        if (e0 && e250 && k < 2) {
+            CHECK(warned(e250, none, k ? "(a known runtime)" : "(--utilization sets it)") == 1);
+            CHECK(warned(e250, none, k ? "under the limit" : "more than a device capped at 250 W draws") == 1);
+            CHECK_NEAR(e250->energy_device_kwh.central, e0->energy_device_kwh.central, 0);
+            CHECK_NEAR(e250->wall_hours.central, e0->wall_hours.central, 0);
+        }
+        if (e0 && e250 && k == 2) {
+            CHECK(warned(e250, "has no effect on this joules-per-op", NULL) == 0);
+            CHECK(e250->wall_hours.central > 1.01 * e0->wall_hours.central);
+        }
+        CHECK(warned(e0, "--power-limit", NULL) == 0);
+        jc_estimate_free(e0);
+        jc_estimate_free(e250);
+        jc_estimate_free(bad);
+    }
+}
+
 int main(void)
 {
     if (!(db = check_bundled_hwdb())) return 1;
@@ -737,6 +793,7 @@ int main(void)
     RUN(test_capped_part);
     RUN(test_capped_flops_job);
     RUN(test_tdp_method_capped);
+    RUN(test_jop_method_limit);
     RUN(test_qaic_profile);
     RUN(test_own_host_usage);
     RUN(test_latency_bound_host_usage);
