@@ -136,14 +136,23 @@ jc_status jci_dp_overlap(jci_builder *b, double user, const char *label, jc_rang
 }
 
 jc_status jci_dp_batch_check(jci_builder *b, double batch, const char *unit, double G, double tp, double pp, double cp,
-                             int mp, const char *hint)
+                             double m, int mp, const char *hint)
 {
     double dp = G / (tp * pp * cp);
-    if (!(batch < dp)) return JC_OK;
-    return jci_bld_fail(b, JC_ERR_USAGE, "training: a global batch of %s %s%s per step is fewer than the %s data-parallel "
-                        "replicas (%s devices / (tp %s x pp %s%s%s)): %s of them would take no sample; give --batch %s "
-                        "or more, or fewer devices (--count)%s%s", FMT_N(batch), unit, batch == 1 ? "" : "s",
-                        FMT_N(dp), FMT_N(G), FMT_N(tp), FMT_N(pp), cp > 1 ? " x cp " : "", cp > 1 ? FMT_N(cp) : "",
-                        FMT_N(dp - batch), FMT_N(dp), mp ? " or more model parallelism (--tp, --pp)" : "",
-                        hint ? hint : "");
+    if (!(m > 1)) m = 1;
+    if (!(batch < dp * m)) return JC_OK;
+    const char *lay = jci_bld_str(b, "%s devices / (tp %s x pp %s%s%s)", FMT_N(G), FMT_N(tp), FMT_N(pp),
+                                  cp > 1 ? " x cp " : "", cp > 1 ? FMT_N(cp) : "");
+    const char *more = mp ? " or more model parallelism (--tp, --pp)" : "";
+    if (batch < dp)
+        return jci_bld_fail(b, JC_ERR_USAGE, "training: a global batch of %s %s%s per step is fewer than the %s "
+                            "data-parallel replicas (%s): %s of them would take no sample; give --batch %s or more, "
+                            "or fewer devices (--count)%s%s", FMT_N(batch), unit, batch == 1 ? "" : "s", FMT_N(dp),
+                            lay, FMT_N(dp - batch), FMT_N(dp), more, hint ? hint : "");
+    return jci_bld_fail(b, JC_ERR_USAGE, "training: a global batch of %s %ss per step over the %s data-parallel "
+                        "replicas (%s) is %s %s%s per replica, fewer than its %s micro-batches (--micro-batches): "
+                        "some micro-batches would take no %s; give --batch %s or more, --micro-batches %s or fewer, "
+                        "or fewer devices (--count)%s%s", FMT_N(batch), unit, FMT_N(dp), lay, FMT_N(batch / dp), unit,
+                        batch == dp ? "" : "s",
+                        FMT_N(m), unit, FMT_N(dp * m), FMT_N(floor(batch / dp)), more, hint ? hint : "");
 }

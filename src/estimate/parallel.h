@@ -87,17 +87,20 @@ jc_status jci_fabric_figure(jci_builder *b, const jc_hwdb *db, const jc_host *ho
  * constant.  One rule for the MODEL.onnx path and the step model. */
 jc_status jci_dp_overlap(jci_builder *b, double user, const char *label, jc_range *out);
 
-/* Training with data parallelism: every data-parallel replica must take
- * a sample of the global batch at least.  `batch` is the global batch
- * per optimizer step in `unit` ("sample", "sequence": singular, the
- * plural is formed); the replicas are G / (tp x pp x cp).  JC_OK when
- * batch >= replicas, else JC_ERR_USAGE (diagnostic through b naming both
- * numbers and the layout, and what runs: a larger --batch, fewer devices,
- * and where mp is set more model parallelism; `hint`, may be NULL, is
- * appended: where the batch came from).  One rule for the MODEL.onnx and
- * 6ND path (train_parallel.c) and the step model (train_step.c). */
+/* Training with data parallelism: every micro-batch of every
+ * data-parallel replica must take a sample of the global batch at least.
+ * `batch` is the global batch per optimizer step in `unit` ("sample",
+ * "sequence": singular, the plural is formed); the replicas are G / (tp x
+ * pp x cp), each running m micro-batches per step (--micro-batches; 1
+ * where none is given).  JC_OK when batch >= replicas x m, else
+ * JC_ERR_USAGE (diagnostic through b naming the batch, the replicas, the
+ * layout and, where the replicas have a sample each, m; and what runs: a
+ * larger --batch, fewer micro-batches, fewer devices, and where mp is set
+ * more model parallelism; `hint`, may be NULL, is appended: where the
+ * batch came from).  One rule for the MODEL.onnx and 6ND path
+ * (train_parallel.c) and the step model (train_step.c). */
 jc_status jci_dp_batch_check(jci_builder *b, double batch, const char *unit, double G, double tp, double pp, double cp,
-                             int mp, const char *hint);
+                             double m, int mp, const char *hint);
 
 /* ---- the latency of an all-reduce (coll_latency.c; issue 39, h39r) ---- */
 /* The algorithms of NCCL's cost model (NVIDIA/nccl src/graph/tuning.cc). */

@@ -96,9 +96,9 @@ jc_status jci_est_resolve_parallel(est *s)
     if (s->step_on) return JC_OK;   /* the training step model (train_step.c) lays the job out */
     if ((st = check_layout(s))) return st;
     if (s->b.job->mode != JC_MODE_TRAINING || given(s->known_T)) return JC_OK;
-    /* every data-parallel replica takes a sample of the step's batch */
-    if (given(s->batch) && (st = jci_dp_batch_check(&s->b, s->batch, "sample", s->G, s->tp, s->pp, 1, !s->an,
-                                                     given(s->b.job->batch) ? NULL
+    /* every micro-batch of every data-parallel replica takes a sample of the step's batch */
+    if (given(s->batch) && (st = jci_dp_batch_check(&s->b, s->batch, "sample", s->G, s->tp, s->pp, 1, s->micro,
+                                                     !s->an, given(s->b.job->batch) ? NULL
                                                      : " (no --batch: the model's batch dim, else 1)")))
         return st;
     if (s->G > 1) dp_work(s);

@@ -1010,7 +1010,8 @@ static jc_status settle_batch(est *s, tstate *t, int g)
     double u = batch_unit(s, st->ly.dp), B = runnable_batch(s, st, st->ly.dp);
     const char *mb = given(s->b.job->micro_batches) ? jci_bld_str(&s->b, " x %s micro-batches",
                                                                    FMT_N(s->b.job->micro_batches)) : "";
-    jc_status bst = jci_dp_batch_check(&s->b, B, "sequence", s->G, st->ly.tp, st->ly.pp, st->ly.cp, 1, NULL);
+    jc_status bst = jci_dp_batch_check(&s->b, B, "sequence", s->G, st->ly.tp, st->ly.pp, st->ly.cp,
+                                       given(s->b.job->micro_batches) ? s->b.job->micro_batches : 1, 1, NULL);
     if (bst) return bst;
     if (st->fixed && fmod(B, u) != 0) {
         double lo = floor(B / u) * u, hi = ceil(B / u) * u;

@@ -150,15 +150,17 @@ static void test_dp_small_model(void)
     jc_estimate_free(e);
 }
 
-/* 70B (d 8192) on 2048 A100 as tp 8 x pp 4 x dp 64, 32 micro-batches,
+/* 70B (d 8192) on 2048 A100 as tp 8 x pp 4 x dp 64, 16 micro-batches
+ * (the 16 sequences each replica takes: jci_dp_batch_check refuses more),
  * 1024 x 4096 tokens per step, MFU 0.5:
  *   T_c = 6 x 7e10 x 2e12 / (2048 x 156e12) = 2,629,206.73 s
  *   layers 7e10 / (12 x 8192^2) = 86.923; TP all-reduces per device
  *   86.923 / 4 x 4 x 2 x 7/8 x (2e12 / 64 x 8192 x 2 B) / 300e9 = 259,611.34 s
- *   bubble x (32 + 3) / 32 = 1.09375: (T_c + 259,611.34) x 1.09375
- *   = 3,159,644.77 s; the gradient all-reduce (64 ranks, one per node,
+ *   bubble x (16 + 3) / 16 = 1.1875: (T_c + 259,611.34) x 1.1875
+ *   = 3,430,471.46 s; the gradient all-reduce (64 ranks, one per node,
  *   25 GB/s: 0.345 s) hides under the backward (3.676 s per step).
- *   Device-hours 2048 x 3,159,644.77 / 3600 = 1,797,486.8. */
+ *   Device-hours 2048 x 3,430,471.46 / 3600 = 1,951,557.1.  32
+ *   micro-batches of those 16 sequences are refused (test_refusals). */
 static void test_tp_pp(void)
 {
     jc_job j;
@@ -169,11 +171,11 @@ static void test_tp_pp(void)
     j.seq = 4096;
     j.tp = 8;
     j.pp = 4;
-    j.micro_batches = 32;
+    j.micro_batches = 16;
     j.hidden = 8192;
     jc_estimate *e = check_estimate(&j, NULL, db);
     if (!e) return;
-    CHECK_NEAR(e->device_hours.central, 1797486.8006, 1e-6);
+    CHECK_NEAR(e->device_hours.central, 1951557.0978, 1e-6);
     jc_estimate_free(e);
 }
 
@@ -228,7 +230,10 @@ static void dp_rule(const jc_job *j, const jc_analysis *an, int want_refused, co
  * 2048 devices has 256 replicas (8 sequences refused, 256 run); the step
  * model at tp 1 of 16 devices 16 (4 sequences refused; on 4 devices 4
  * run); a MODEL.onnx (ResNet-18) on 8 devices 8 (2 samples refused, 8
- * run). */
+ * run).  So is a batch that leaves a replica's micro-batch empty: the
+ * 6ND path at tp 8 x pp 2 with 4 micro-batches (128 replicas: 511
+ * refused, 512 run); the step model at tp 1 x pp 2 of 8 devices with 16
+ * sequences (4 replicas: 8 micro-batches refused, 4 run). */
 static void test_dp_beyond_batch(void)
 {
     jc_job j;
@@ -240,12 +245,31 @@ static void test_dp_beyond_batch(void)
     dp_rule(&j, NULL, 1, "a global batch of 8 samples", "256 data-parallel replicas (2,048 devices / (tp 8 x pp 1))");
     j.batch = 256;
     dp_rule(&j, NULL, 0, "", "");
+    /* with --pp 2 --micro-batches 4: 128 replicas, each 4 samples at least */
+    j.pp = 2;
+    j.micro_batches = 4;
+    j.batch = 511;
+    dp_rule(&j, NULL, 1, "a global batch of 511 samples per step over the 128 data-parallel replicas (2,048 "
+            "devices / (tp 8 x pp 2))", "is 3.992 samples per replica, fewer than its 4 micro-batches");
+    j.batch = 512;
+    dp_rule(&j, NULL, 0, "", "");
+    j.pp = j.micro_batches = NAN;
 
     check_step_job(&j, "nvidia-a100-sxm4-80gb");
     j.count = 16;
     j.tp = 1;
     dp_rule(&j, NULL, 1, "a global batch of 4 sequences", "16 data-parallel replicas (16 devices / (tp 1 x pp 1))");
     j.count = 4;
+    dp_rule(&j, NULL, 0, "", "");
+    /* the step model at tp 1 x pp 2 of 8 devices: 4 replicas of 4 sequences, 8 micro-batches refused, 4 run */
+    j.count = 8;
+    j.pp = 2;
+    j.batch = 16;
+    j.micro_batches = 8;
+    dp_rule(&j, NULL, 1, "a global batch of 16 sequences per step over the 4 data-parallel replicas (8 devices / "
+            "(tp 1 x pp 2))", "is 4 sequences per replica, fewer than its 8 micro-batches (--micro-batches): some "
+            "micro-batches would take no sequence; give --batch 32 or more, --micro-batches 4 or fewer");
+    j.micro_batches = 4;
     dp_rule(&j, NULL, 0, "", "");
 
     for (int b = 2; b <= 8; b += 6) {
