@@ -157,6 +157,10 @@ typedef struct jc_job {
  * unknown --scenario, a --batch that conflicts with the scenario's, or a
  * --latency-bound without --scenario server. */
 double jc_scenario_batch(const char *scenario);
+/* jc_scenario_serial: 1 where the scenario issues each query when the last
+ * one completes (singlestream, multistream: one query in flight), else 0
+ * (offline, server, an unknown name or NULL). */
+int jc_scenario_serial(const char *scenario);
 double jc_job_batch(const jc_job *job);
 /* jc_job_device_batch: the samples one device runs per optimizer step of
  * a data-parallel training job (--train --batch B --count G, B >= G > 1):

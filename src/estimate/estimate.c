@@ -258,7 +258,7 @@ static jc_status resolve_all(est *s)
     if ((st = jci_est_resolve_work(s))) return st;
     if ((st = jci_est_resolve_parallel(s))) return st;
     double par = jci_est_parallel_devices(s);
-    if (!given(s->known_T) && par < s->G && given(jc_scenario_batch(s->b.job->scenario)))
+    if (!given(s->known_T) && par < s->G && jc_scenario_serial(s->b.job->scenario))
         jci_bld_warn(&s->b, "--scenario %s issues each query when the last one completes: one of the %s devices "
                      "works at a time, and every device draws at least idle power for all of the wall time",
                      s->b.job->scenario, FMT_N(s->G));

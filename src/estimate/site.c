@@ -222,7 +222,7 @@ static const struct { const char *id, *label; } INFERENCE_USAGE[2] = {
  * class, a named or cloud host; not --host-power or a measured host) the
  * usage an inference engine leaves its host: host_cpu_usage_latency_bound
  * under a latency-bound scenario (singlestream, multistream: the queries
- * one after another, jc_scenario_batch), else host_cpu_usage_inference;
+ * one after another, jc_scenario_serial), else host_cpu_usage_inference;
  * else none (the host at its busy figure).  *origin, *src and *label say
  * which. */
 static jc_status cpu_usage_of(jci_builder *b, const jci_site *x, double *u, jc_origin *origin, const char **src,
@@ -240,7 +240,7 @@ static jc_status cpu_usage_of(jci_builder *b, const jci_site *x, double *u, jc_o
     if (!x->host_on || j->mode == JC_MODE_TRAINING || x->host_fixed || given(x->m_host) ||
         given(x->m_wall))
         return JC_OK;
-    int latency_bound = given(jc_scenario_batch(j->scenario));
+    int latency_bound = jc_scenario_serial(j->scenario);
     const char *id = INFERENCE_USAGE[latency_bound].id;
     const jc_constant *c;
     jc_diag tmp;

@@ -115,7 +115,7 @@ double jci_est_parallel_devices(const est *s)
     if (!s->have_nodes || !(s->passes >= 1) || !given(s->batch) || s->b.job->mode == JC_MODE_TRAINING) return G;
     /* --scenario singlestream / multistream: the next query is issued when
      * the last one completes, so one pass runs at a time (issue 41) */
-    if (given(jc_scenario_batch(s->b.job->scenario))) return 1;
+    if (jc_scenario_serial(s->b.job->scenario)) return 1;
     return s->passes / ceil(s->passes / G);   /* passes per wave */
 }
 

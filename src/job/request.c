@@ -332,11 +332,13 @@ fail:
 
 /* ---- MLPerf scenarios (issue 41) --------------------------------------------------- */
 
-/* Each scenario and the batch it decides (0: the job's --batch): MLPerf
- * Inference rules, SingleStream issues one sample per query and
- * MultiStream 8; Offline and Server batch what the runtime forms. */
-static const struct { const char *name; double batch; } SCENARIOS[] = {
-    {"offline", 0}, {"server", 0}, {"singlestream", 1}, {"multistream", 8},
+/* Each scenario, the batch it decides (0: the job's --batch) and whether
+ * its queries run one after another: MLPerf Inference rules, SingleStream
+ * issues one sample per query and MultiStream 8, each query when the last
+ * one completes; Offline and Server batch what the runtime forms, with
+ * many queries in flight. */
+static const struct { const char *name; double batch; int serial; } SCENARIOS[] = {
+    {"offline", 0, 0}, {"server", 0, 0}, {"singlestream", 1, 1}, {"multistream", 8, 1},
 };
 #define N_SCENARIOS (sizeof SCENARIOS / sizeof SCENARIOS[0])
 
@@ -345,6 +347,13 @@ double jc_scenario_batch(const char *scenario)
     for (size_t i = 0; scenario && i < N_SCENARIOS; i++)
         if (!strcmp(SCENARIOS[i].name, scenario)) return SCENARIOS[i].batch > 0 ? SCENARIOS[i].batch : NAN;
     return NAN;
+}
+
+int jc_scenario_serial(const char *scenario)
+{
+    for (size_t i = 0; scenario && i < N_SCENARIOS; i++)
+        if (!strcmp(SCENARIOS[i].name, scenario)) return SCENARIOS[i].serial;
+    return 0;
 }
 
 double jc_job_batch(const jc_job *job)
