@@ -108,6 +108,14 @@ def mlperf_wall_w(js):
     return res["energy_facility_kwh"]["central"] * 3.6e6 / (res["wall_hours"]["central"] * 3600.0)
 
 
+def _probe_j(r):
+    """The MLPerf row's J/sample at the hwdb's constants (None: not
+    predicted): every row is probed, so a change to any row's host or
+    device (not only the first row's) invalidates the cached grid."""
+    js, _ = mp.predict(r)
+    return js and js["results"]["j_per_sample"]["central"]
+
+
 def grid_predictions(rows):
     """{row id: [[ln predicted W at GRID point (i, j)]]} through the library
     (serving: the Python binding; MLPerf: the CLI), cached in build/fit/."""
@@ -120,8 +128,7 @@ def grid_predictions(rows):
     tfold = json.load(open(FS.FOLDS))["all"]
     tp = mp.throughput_fit(mp.per_row_fits(ml), ml)
     key = json.dumps({"grid": GRID, "serving_time": {k: v for k, v in sorted(tfold.items()) if not k.startswith("power_")},
-                      "mlperf": tp, "probe": [mp.predict(ml[0])[0]["results"]["j_per_sample"]["central"],
-                                              len(sv), len(ml)]}, sort_keys=True)
+                      "mlperf": tp, "probe": [len(sv), len(ml)] + [_probe_j(r) for r in ml]}, sort_keys=True)
     cached = fc.load_cache(GRID_CACHE, key, "pred")
     if cached is not None:
         return cached
