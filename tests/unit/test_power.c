@@ -142,10 +142,17 @@ static void test_cap_clock_boost(void)
         CHECK_NEAR(jci_power_cap_clock(&pm, 1, cases[i].um, 1), cases[i].ratio, 1e-12);
     }
     /* a device enters through its spec: the A100 cards carry the GA100
-     * die's 500 W, the A10 none */
-    const jc_device *pcie = dev("nvidia-a100-pcie-40gb"), *a10 = dev("nvidia-a10");
+     * die's 500 W; the A10 the GA102 die's draw at its own SMs and boost
+     * clock, from the A40 (hwdb's derivation: 17.1 + (300 - 34.2) x
+     * (72 / 84) x (1.695 / 1.74)^3 = 227.7 W); the RTX 4090, the AD102
+     * part with the die's highest rating, none (its TDP is its design
+     * point) */
+    const jc_device *pcie = dev("nvidia-a100-pcie-40gb"), *a10 = dev("nvidia-a10"), *g4090 = dev("nvidia-rtx-4090");
     CHECK(pcie && pcie->boost_power_w.present && pcie->boost_power_w.value == 500 && pcie->boost_power_w.source);
-    CHECK(a10 && !a10->boost_power_w.present);
+    CHECK(a10 && a10->boost_power_w.present && a10->boost_power_w.source);
+    if (a10)
+        CHECK_NEAR(a10->boost_power_w.value, 17.1 + (300 - 34.2) * (72.0 / 84) * pow(1.695 / 1.74, 3), 0.05);
+    CHECK(g4090 && !g4090->boost_power_w.present);
 }
 
 /* A power-capped part runs slower than the same die uncapped by the ratio
