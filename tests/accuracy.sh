@@ -177,6 +177,27 @@ if JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_mlperf_v31.py --ro
 else
   echo "FAIL accuracy harness: Cloud AI 100 rows (packed BERT, qaic fit)"; sed 's/^/    /' "$tmp/log31"; grep 'g292' "$tmp/mlperf_v31.md" 2>/dev/null
 fi
+# one run submitted twice is one row (tools/mlperf_v31_rows.py): no two
+# rows of the v3.1 set share hardware, benchmark, scenario and measured
+# figures, and the header names the copy left out (the Siliconhighway
+# Orin's ResNet-50 Offline run under its 64K and 4K page-size names)
+if python3 - <<'PY'
+import csv
+src = open("tests/accuracy/mlperf-v3.1.csv").read().splitlines()
+rows = list(csv.DictReader([l for l in src if not l.startswith("#")]))
+keys = [(r["hardware"], r["benchmark"], r["scenario"], r["samples_per_s"], r["p90_latency_ms"], r["j_per_sample"]) for r in rows]
+assert len(keys) == len(set(keys)), [k for k in keys if keys.count(k) > 1]
+gone = [l for l in src if l.startswith("# left out: ")]
+assert any("nvidia_orin_maxn_pagesize.4k-nvidia_original-gpu-tensorrt-vdefault-default_config-resnet50-offline, the same "
+           "measurement as mlperf-v31-nvidia_orin_64k_default_jetpack" in l for l in gone), gone
+ids = {r["id"] for r in rows}
+assert all(l.split()[3].rstrip(",") not in ids for l in gone), gone
+PY
+then
+  echo "PASS accuracy rows: one MLPerf v3.1 run submitted under two system names is one row, the copy named in the header"
+else
+  echo "FAIL accuracy rows: the v3.1 set counts a run twice or does not name the copy it left out"
+fi
 # the latency-bound scenarios' host usage (tools/fit_host_latency.py): a
 # row's J/sample is linear in the usage, so two predictions (u = 0, 1) fix
 # it and the least-squares u is found on a 0.001 grid: rows whose measured
