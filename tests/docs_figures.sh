@@ -77,4 +77,21 @@ grep -q '^carbon   11.59 gCO2e$' "$T/prose.md" && grep -q '^The carbon, 11.59 gC
   grep -q "^  $T/prose.md:2: 25.87 Wh is in no checked output" "$T/out" &&
   echo "PASS docs_figures/update-rewrites-hidden-block-and-its-prose" ||
   { echo "FAIL docs_figures/update-rewrites-hidden-block-and-its-prose"; sed 's/^/    /' "$T/out" "$T/prose.md"; }
+# a prose quote is mended only where the number moved everywhere the
+# blocks print it: one row's 90% -> 91% beside another row's unchanged 90%
+# leaves a prose "90%" as written (it may quote either, or neither: a
+# nominal level)
+if /usr/bin/python3 -c '
+import sys
+sys.path.insert(0, "tools")
+import docs_figures as d
+moved = [("| a | 90% | 1.5 |", "| a | 91% | 1.5 |"), ("| b | 80% | 2 |", "| b | 80% | 2 |")]
+assert d.renames(moved) == {"90": "91"}, d.renames(moved)
+both = [moved[0], ("| b | 90% | 2 |", "| b | 90% | 2 |")]
+assert d.renames(both) == {}, d.renames(both)
+'; then
+  echo "PASS docs_figures/update-leaves-a-number-still-printed"
+else
+  echo "FAIL docs_figures/update-leaves-a-number-still-printed"
+fi
 exit 0

@@ -352,7 +352,11 @@ def workdir(jc):
 
 def renames(pairs):
     """{old number: new number} from (shown, printed) line pairs of one
-    shape: the figures a prose quote of the old line should now say."""
+    shape: the figures a prose quote of the old line should now say.  A
+    number the blocks still print somewhere (one row's coverage 90% -> 91%,
+    another's still 90%) is ambiguous, and so is a number that moved to two
+    different values: a prose quote of it is left as written (the prose
+    check then says whether it is still printed)."""
     out = {}
     for old, new in pairs:
         if shape(old) != shape(new):
@@ -360,7 +364,8 @@ def renames(pairs):
         for o, n in zip(NUM.findall(old), NUM.findall(new)):
             if o != n:
                 out[o] = n if out.get(o, n) == n else None
-    return {o: n for o, n in out.items() if n is not None}
+    still = {x for _old, new in pairs for x in NUM.findall(new)}
+    return {o: n for o, n in out.items() if n is not None and o not in still}
 
 
 def mend_prose(lines, man, marks, moved):
