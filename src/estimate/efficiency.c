@@ -377,6 +377,13 @@ static double matrix_s(const jci_eff_model *m, const jci_eff_device *dv, const j
     return (backward ? 2 : 1) * (f + p * jci_pick(m->v[JCI_EFF_FILL_S], sc, JCI_RAISES)) / p;
 }
 
+int jci_eff_engine_fuses(const jc_counted_node *n)
+{
+    jc_op_class cls = n->cost.cls;
+    return cls != JC_CLASS_MATRIX && cls != JC_CLASS_NONE &&
+           (cls == JC_CLASS_MEMORY || n->fusion == JC_FUSION_POINTWISE || n->kernel == JC_KERNEL_SOFTMAX);
+}
+
 void jci_eff_node_time(const jci_eff_model *m, const jci_eff_device *dv, const jc_analysis *an,
                       const jci_eff_plan *plan, size_t i, double byte_scale, int sc, int backward,
                       jci_node_time *out)
@@ -396,9 +403,7 @@ void jci_eff_node_time(const jci_eff_model *m, const jci_eff_device *dv, const j
     }
     /* engine: elementwise (ops.def's fusable column), data movement and
      * softmax run inside the producer's kernel */
-    if (role == JCI_PLAN_FUSED ||
-        (!plan && m->fuse_vector_memory && cls != JC_CLASS_MATRIX &&
-         (cls == JC_CLASS_MEMORY || n->fusion == JC_FUSION_POINTWISE || n->kernel == JC_KERNEL_SOFTMAX))) {
+    if (role == JCI_PLAN_FUSED || (!plan && m->fuse_vector_memory && jci_eff_engine_fuses(n))) {
         out->flops = f;
         out->bytes = b;
         out->bound = JCI_BOUND_FUSED;

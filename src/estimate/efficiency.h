@@ -149,7 +149,7 @@ typedef struct jci_eff_model {
     jc_range v[JCI_EFF_N];
     const jc_constant *src[JCI_EFF_N];
     const char *id[JCI_EFF_N];           /* the constant ids (static or arena) */
-    int fuse_vector_memory;             /* engine kind: no plan, every vector/memory node fused */
+    int fuse_vector_memory;             /* engine kind: every vector/memory node fused (jci_eff_engine_fuses; a GPU's engine plan sets those roles) */
     int op_costs;                       /* the profile has per-op host costs (RT_OPCOST):
                                            on a GPU a kernel's floor is the larger of its
                                            launch and its op class's cost */
@@ -249,8 +249,16 @@ enum {
     JCI_PLAN_ATTN = 3    /* second MatMul of an attention kernel (SDPA) */
 };
 
+/* Whether an inference engine (the engine kind: TensorRT, a compiled
+ * program) runs node n inside its producer's kernel: an elementwise node
+ * (ops.def's fusable column), data movement or softmax; a matrix node is
+ * a kernel of its own.  The one rule of the engine's fusion (fusion.c's
+ * engine plan, jci_eff_node_time without a plan).  Pure function. */
+int jci_eff_engine_fuses(const jc_counted_node *n);
+
 /* How a runtime turns the counted nodes into kernels (eager and compiled;
- * the engine profile fuses every vector and memory node, no plan):
+ * the engine profile fuses every vector and memory node, jci_eff_engine_fuses,
+ * its plan holds the roles and the L2 candidates alone):
  *   eager PyTorch: one kernel per op, except the single-input
  *     elementwise/normalisation subgraphs the exporter decomposes a native
  *     op into (layer_norm, gelu, silu: one kernel each) and attention
@@ -291,8 +299,8 @@ typedef struct jci_eff_plan {
                               training it runs in training mode) */
 } jci_eff_plan;
 
-/* Builds the plan of m's runtime over an (eager or compiled; engine:
- * JC_ERR_USAGE).  run_bytes: bytes per floating-point element at the
+/* Builds the plan of m's runtime over an (eager or compiled; engine: the
+ * roles of jci_eff_engine_fuses and the L2 candidates, no groups).  run_bytes: bytes per floating-point element at the
  * run's precision (2 for fp16/bf16); tensor_cores: 1 when the precision
  * runs matrix work on tensor cores (the NCHW transforms apply).  Arrays
  * live in arena a.  Errors: JC_ERR_NOMEM. */

@@ -167,9 +167,9 @@ static jc_status resolve_runtime(est *s)
         else
             jci_bld_warn(&s->b, "device %s has no sm_count in the database: matrix kernels carry no wave "
                          "quantisation", s->dev->id);
-        /* a framework runtime's kernel reads an input its predecessor wrote
-         * from the L2 when it fits there (the device's l2_mb) */
-        if (s->an && s->eff.kind != JCI_RTK_ENGINE && s->dev->l2_mb.present)
+        /* a kernel reads an input its predecessor wrote from the L2 when
+         * it fits there (the device's l2_mb), a framework's or an engine's */
+        if (s->an && s->dev->l2_mb.present)
             s->l2 = jci_bld_assume(&s->b, "device.l2_mb", "L2 cache (an input the previous kernel wrote and no "
                                    "larger than this is read from it, not from DRAM)",
                                    R1(s->dev->l2_mb.value), "MB", JC_ORIGIN_HWDB,

@@ -504,7 +504,6 @@ jc_status jci_eff_plan_build(const jci_eff_model *m, const jc_analysis *an, doub
                             int tensor_cores, jci_arena *a, jci_eff_plan *p)
 {
     memset(p, 0, sizeof *p);
-    if (m->kind == JCI_RTK_ENGINE) return JC_ERR_USAGE;
     size_t n = an->n_nodes;
     pctx c = {an, m, p, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, run_bytes,
               m->kind != JCI_RTK_COMPILED && m->kind != JCI_RTK_LAZY,
@@ -513,6 +512,14 @@ jc_status jci_eff_plan_build(const jci_eff_model *m, const jc_analysis *an, doub
     if (alloc_arrays(&c, a, n)) return JC_ERR_NOMEM;
     jc_status st = index_values(&c, a);
     if (st) return st;
+    if (m->kind == JCI_RTK_ENGINE) {
+        /* an engine's kernels: every node that does not fuse into its
+         * producer (jci_eff_node_time times them as without a plan) */
+        for (size_t i = 0; i < n; i++)
+            if (an->nodes[i].counted && jci_eff_engine_fuses(&an->nodes[i])) p->role[i] = JCI_PLAN_FUSED;
+        l2_candidates(&c);
+        return JC_OK;
+    }
     for (size_t i = 0; i < n; i++) p->partner[i] = -1;
     for (size_t i = 0; i < n; i++)
         if (an->nodes[i].counted) {

@@ -69,7 +69,8 @@ static const jci_eff_plan *plan_of(est *s)
     if (s->plan_state == 0) {
         s->plan_state = -1;
         int bits = (int)jci_est_prec_bits(s->prec);
-        if (s->eff.kind != JCI_RTK_ENGINE && !s->util_user &&
+        /* an engine's plan holds its L2 candidates, read on a GPU alone */
+        if ((s->eff.kind != JCI_RTK_ENGINE || s->dev->kind == JC_DEVICE_GPU) && !s->util_user &&
             (s->plan = jci_est_plan(s, bits / 8.0, s->dev->kind == JC_DEVICE_GPU && bits <= 16)))
             s->plan_state = 1;
     }

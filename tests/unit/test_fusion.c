@@ -7,7 +7,8 @@
  * eager convolution side kernels, the GEMM time's tile, wave and
  * depthwise terms on hand-computed shapes, and the training step's
  * backward terms (transforms twice, normalisation reductions,
- * kernel_eta_backward) and the forward's L2-resident inputs.
+ * kernel_eta_backward) and the forward's L2-resident inputs, a
+ * framework's and an inference engine's.
  */
 #include "joulecast.h"
 #include "check.h"
@@ -86,11 +87,6 @@ static void test_vit_attention_and_norms(void)
     counts tg;
     CHECK(plan_counts("vit_b_16", JCI_RUNTIME_TINYGRAD, 1, &tg));
     CHECK(tg.attn == 0 && tg.groups >= c.groups && tg.kernels >= c.kernels + 2 * 12 && tg.kernels < e.kernels);
-    jci_eff_model em;
-    jci_eff_plan pl;
-    jc_diag d;
-    CHECK(jci_eff_resolve(db, JCI_RUNTIME_ENGINE, 0, &em, &d) == JC_OK);
-    CHECK(jci_eff_plan_build(&em, NULL, 2, 1, NULL, &pl) == JC_ERR_USAGE);
 }
 
 static void test_conv_side_kernels(void)
@@ -208,10 +204,11 @@ static double node_t(const jci_eff_model *m, const jci_eff_device *dv, const jc_
     return nt.t;
 }
 
-/* A model analysed at batch `batch` and its pytorch-1 training plan (2
- * scenarios' worth, tensor cores on), for the backward tests.  false when
- * the model is absent or does not load or analyse (nothing to free);
- * a failed plan is a CHECK failure, and t is closed by pt1_plan_close. */
+/* A model analysed at batch `batch` and runtime r's plan (2 bytes per
+ * element, tensor cores on): pytorch-1's for the backward tests, the
+ * engine's for its L2 candidates.  false when the model is absent or
+ * does not load or analyse (nothing to free); a failed plan is a CHECK
+ * failure, and t is closed by pt1_plan_close. */
 typedef struct pt1_plan {
     jc_model *mo;
     jc_analysis *an;
@@ -220,7 +217,7 @@ typedef struct pt1_plan {
     jci_arena *a;
 } pt1_plan;
 
-static bool pt1_plan_open(pt1_plan *t, const char *path, int64_t batch)
+static bool plan_open(pt1_plan *t, const char *path, int64_t batch, jci_runtime r)
 {
     jc_diag d;
     if (!check_need(path) || jc_model_load(path, &t->mo, &d)) return false;
@@ -231,9 +228,14 @@ static bool pt1_plan_open(pt1_plan *t, const char *path, int64_t batch)
         return false;
     }
     t->a = jci_arena_new();
-    CHECK(t->a && jci_eff_resolve(db, JCI_RUNTIME_EAGER_PT1, 0, &t->m, &d) == JC_OK &&
+    CHECK(t->a && jci_eff_resolve(db, r, 0, &t->m, &d) == JC_OK &&
           jci_eff_plan_build(&t->m, t->an, 2, 1, t->a, &t->p) == JC_OK);
     return true;
+}
+
+static bool pt1_plan_open(pt1_plan *t, const char *path, int64_t batch)
+{
+    return plan_open(t, path, batch, JCI_RUNTIME_EAGER_PT1);
 }
 
 static void pt1_plan_close(pt1_plan *t)
@@ -286,6 +288,50 @@ static void test_backward_and_l2(void)
     CHECK(xf);
     CHECK(l2);
     CHECK(bwd);
+    pt1_plan_close(&pl);
+}
+
+/* The engine's plan (TensorRT): a node is fused exactly where
+ * jci_eff_engine_fuses says (ResNet-50: the 53 convolutions, the pools
+ * and the classifier's product are kernels, every ReLU and residual Add
+ * fused), and a convolution reads the input the previous kernel wrote
+ * from the L2 when it fits there, as a framework's kernel does: with the
+ * plan and an L2 twice its largest such input its DRAM traffic is less by
+ * that input (and its time no longer); with an L2 half that size the
+ * plan changes nothing. */
+static void test_engine_plan_l2(void)
+{
+    pt1_plan pl;
+    if (!plan_open(&pl, "tests/models/torchvision/resnet50.onnx", 8, JCI_RUNTIME_ENGINE)) return;
+    const jc_analysis *an = pl.an;
+    jci_eff_device dv = {100e12, 20e12, 1e12, 1, 8, 64, 0, 0};
+    int rule = 1, convs = 0, fused = 0, l2 = 0, same = 1;
+    for (size_t i = 0; i < an->n_nodes; i++) {
+        const jc_counted_node *n = &an->nodes[i];
+        if (!n->counted) continue;
+        rule &= (pl.p.role[i] == JCI_PLAN_FUSED) == jci_eff_engine_fuses(n);
+        rule &= pl.p.role[i] == JCI_PLAN_FUSED || pl.p.role[i] == JCI_PLAN_OWN;
+        convs += !strcmp(n->node->op_type, "Conv") && pl.p.role[i] == JCI_PLAN_OWN;
+        fused += (!strcmp(n->node->op_type, "Relu") || !strcmp(n->node->op_type, "Add")) &&
+                 pl.p.role[i] == JCI_PLAN_FUSED;
+        if (pl.p.role[i] != JCI_PLAN_OWN) continue;
+        jci_eff_device small = dv, big = dv;
+        small.l2 = big.l2 = pl.p.l2_max[i];
+        small.l2 /= 2;
+        big.l2 *= 2;
+        jci_node_time t0, ts, tb;
+        jci_eff_node_time(&pl.m, &dv, an, NULL, i, 1, 1, 0, &t0);
+        jci_eff_node_time(&pl.m, &small, an, &pl.p, i, 1, 1, 0, &ts);
+        jci_eff_node_time(&pl.m, &big, an, &pl.p, i, 1, 1, 0, &tb);
+        same &= ts.t == t0.t && ts.bytes == t0.bytes;
+        if (pl.p.l2_bytes[i] > 0 && !strcmp(n->node->op_type, "Conv"))
+            l2 += tb.bytes == t0.bytes - pl.p.l2_bytes[i] && tb.t <= t0.t;
+    }
+    CHECK(rule);
+    CHECK_I64(convs, 53);
+    CHECK_I64(fused, 49 + 16);   /* ResNet-50's 49 ReLUs after a convolution and its 16 residual Adds */
+    CHECK_I64(l2, 48);   /* every convolution but the stem and the 4 whose input is a block's, written earlier */
+    CHECK(same);
     pt1_plan_close(&pl);
 }
 
@@ -362,6 +408,7 @@ int main(void)
     RUN(test_vit_attention_and_norms);
     RUN(test_conv_side_kernels);
     RUN(test_backward_and_l2);
+    RUN(test_engine_plan_l2);
     RUN(test_norm_backward);
     RUN(test_op_floors);
     jc_hwdb_free(db);
