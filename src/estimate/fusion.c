@@ -1,8 +1,10 @@
 /*
  * fusion.c (estimate) - the kernels a runtime runs for a counted graph (eager
- * PyTorch, torch.compile): which nodes fuse into one kernel, the traffic
- * of each fused kernel, attention as one SDPA kernel, and the side kernels
- * eager execution adds (bias add, NCHW transforms, autocast casts).
+ * PyTorch, torch.compile, an inference engine): which nodes fuse into one
+ * kernel, the traffic of each fused kernel, attention as one SDPA kernel,
+ * the side kernels eager execution adds (bias add, NCHW transforms,
+ * autocast casts), and each kernel's inputs the previous kernel wrote
+ * (read from the L2 where they fit).
  * Contract and rules: efficiency.h (jci_eff_plan, jci_eff_plan_build); it
  * reads what the analysis stage hands each counted node: its fusion class
  * (ops.def's `fusable` column), its kernel kind (analysis/ops/kernels.def)
