@@ -149,7 +149,9 @@ typedef struct jci_eff_model {
     jc_range v[JCI_EFF_N];
     const jc_constant *src[JCI_EFF_N];
     const char *id[JCI_EFF_N];           /* the constant ids (static or arena) */
-    int fuse_vector_memory;             /* engine kind: every vector/memory node fused (jci_eff_engine_fuses; a GPU's engine plan sets those roles) */
+    int fuse_vector_memory;             /* engine kind: every vector/memory node fused
+                                           (jci_eff_engine_fuses; a GPU's engine plan
+                                           sets those roles) */
     int op_costs;                       /* the profile has per-op host costs (RT_OPCOST):
                                            on a GPU a kernel's floor is the larger of its
                                            launch and its op class's cost */
@@ -300,8 +302,9 @@ typedef struct jci_eff_plan {
 } jci_eff_plan;
 
 /* Builds the plan of m's runtime over an (eager or compiled; engine: the
- * roles of jci_eff_engine_fuses and the L2 candidates, no groups).  run_bytes: bytes per floating-point element at the
- * run's precision (2 for fp16/bf16); tensor_cores: 1 when the precision
+ * roles of jci_eff_engine_fuses and the L2 candidates, no groups).
+ * run_bytes: bytes per floating-point element at the run's precision (2
+ * for fp16/bf16; the L2 candidates' sizes too); tensor_cores: 1 when the precision
  * runs matrix work on tensor cores (the NCHW transforms apply).  Arrays
  * live in arena a.  Errors: JC_ERR_NOMEM. */
 jc_status jci_eff_plan_build(const jci_eff_model *m, const jc_analysis *an, double run_bytes,

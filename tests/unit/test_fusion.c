@@ -208,16 +208,16 @@ static double node_t(const jci_eff_model *m, const jci_eff_device *dv, const jc_
  * element, tensor cores on): pytorch-1's for the backward tests, the
  * engine's for its L2 candidates.  false when the model is absent or
  * does not load or analyse (nothing to free); a failed plan is a CHECK
- * failure, and t is closed by pt1_plan_close. */
-typedef struct pt1_plan {
+ * failure, and t is closed by plan_close. */
+typedef struct rt_plan {
     jc_model *mo;
     jc_analysis *an;
     jci_eff_model m;
     jci_eff_plan p;
     jci_arena *a;
-} pt1_plan;
+} rt_plan;
 
-static bool plan_open(pt1_plan *t, const char *path, int64_t batch, jci_runtime r)
+static bool plan_open(rt_plan *t, const char *path, int64_t batch, jci_runtime r)
 {
     jc_diag d;
     if (!check_need(path) || jc_model_load(path, &t->mo, &d)) return false;
@@ -233,12 +233,12 @@ static bool plan_open(pt1_plan *t, const char *path, int64_t batch, jci_runtime 
     return true;
 }
 
-static bool pt1_plan_open(pt1_plan *t, const char *path, int64_t batch)
+static bool pt1_plan_open(rt_plan *t, const char *path, int64_t batch)
 {
     return plan_open(t, path, batch, JCI_RUNTIME_EAGER_PT1);
 }
 
-static void pt1_plan_close(pt1_plan *t)
+static void plan_close(rt_plan *t)
 {
     jci_arena_free(t->a);
     jc_analysis_free(t->an);
@@ -247,7 +247,7 @@ static void pt1_plan_close(pt1_plan *t)
 
 static void test_backward_and_l2(void)
 {
-    pt1_plan pl;
+    rt_plan pl;
     if (!pt1_plan_open(&pl, "tests/models/torchvision/resnet50.onnx", 8)) return;
     jci_eff_model m = pl.m;
     jci_eff_plan p = pl.p;
@@ -288,7 +288,7 @@ static void test_backward_and_l2(void)
     CHECK(xf);
     CHECK(l2);
     CHECK(bwd);
-    pt1_plan_close(&pl);
+    plan_close(&pl);
 }
 
 /* The engine's plan (TensorRT): a node is fused exactly where
@@ -301,7 +301,7 @@ static void test_backward_and_l2(void)
  * plan changes nothing. */
 static void test_engine_plan_l2(void)
 {
-    pt1_plan pl;
+    rt_plan pl;
     if (!plan_open(&pl, "tests/models/torchvision/resnet50.onnx", 8, JCI_RUNTIME_ENGINE)) return;
     const jc_analysis *an = pl.an;
     jci_eff_device dv = {100e12, 20e12, 1e12, 1, 8, 64, 0, 0};
@@ -332,7 +332,7 @@ static void test_engine_plan_l2(void)
     CHECK_I64(fused, 49 + 16);   /* ResNet-50's 49 ReLUs after a convolution and its 16 residual Adds */
     CHECK_I64(l2, 48);   /* every convolution but the stem and the 4 whose input is a block's, written earlier */
     CHECK(same);
-    pt1_plan_close(&pl);
+    plan_close(&pl);
 }
 
 /* issue 41 item 2: under eager PyTorch 1.x each kernel's floor on a GPU
@@ -345,7 +345,7 @@ static void test_engine_plan_l2(void)
  * one index) and the class token's Expand are fused away. */
 static void test_op_floors(void)
 {
-    pt1_plan t;
+    rt_plan t;
     if (!pt1_plan_open(&t, "tests/models/torchvision/efficientnet_b0.onnx", 1)) return;
     jci_eff_device dv = {1e18, 1e18, 1e18, 1, 0, 0, 0, 0};
     double conv = t.m.v[JCI_EFF_OP_CONV].central, gconv = t.m.v[JCI_EFF_OP_GCONV].central,
@@ -364,8 +364,8 @@ static void test_op_floors(void)
             act += fabs(nt - vec) < 1e-9 * nt;
     }
     CHECK(dense == 65 && depthwise == 16 && act > 16);
-    pt1_plan_close(&t);
-    pt1_plan v;
+    plan_close(&t);
+    rt_plan v;
     if (!pt1_plan_open(&v, "tests/models/torchvision/vit_b_16.onnx", 1)) return;
     int views = 0;
     for (size_t i = 0; i < v.an->n_nodes; i++) {
@@ -375,12 +375,12 @@ static void test_op_floors(void)
             views += v.p.role[i] == JCI_PLAN_FUSED ? 1 : -100;
     }
     CHECK(views == 2);
-    pt1_plan_close(&v);
+    plan_close(&v);
 }
 
 static void test_norm_backward(void)
 {
-    pt1_plan pl;
+    rt_plan pl;
     if (!pt1_plan_open(&pl, "tests/models/torchvision/vit_b_16.onnx", 2)) return;
     jci_eff_plan p = pl.p;
     const jc_analysis *an = pl.an;
@@ -396,7 +396,7 @@ static void test_norm_backward(void)
     }
     CHECK(norms == 25);   /* 2 per block x 12 + the final norm */
     CHECK(soft_extra == 0);
-    pt1_plan_close(&pl);
+    plan_close(&pl);
 }
 
 int main(void)
