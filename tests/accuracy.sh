@@ -232,7 +232,9 @@ fi
 # limit NVIDIA's v3.1 harness configuration set (tools/mlperf_v31_rows.py
 # MAXQ_LIMITS; the H100 PCIe server's resnet50 Server class: 210 W, inside
 # the card's power_limit_w range since the range follows NVIDIA's own runs),
-# the cap lowering both the devices' power (8 x 210 W) and the throughput;
+# the cap lowering both the devices' power (at most 210 W each: the
+# compute-bound kernels at the cap, the memory-bound ones below it) and
+# the throughput;
 # a Jetson MaxQ run's fixed clocks are named in its note as not modelled
 python3 - "$tmp/rows31m.csv" <<'PY'
 import csv, sys
@@ -250,7 +252,7 @@ assert capped, why
 free, why = am.predict(dict(h, power_limit_w=""))
 assert free, why
 pw = lambda js: js["results"]["avg_power_w_per_device"]["central"]
-assert abs(pw(capped) - 210) < 1e-6 and pw(free) > 300, (pw(capped), pw(free))
+assert 0.95 * 210 < pw(capped) <= 210 + 1e-6 and pw(free) > 300, (pw(capped), pw(free))
 assert am.samples_per_s(capped) < 0.95 * am.samples_per_s(free), (am.samples_per_s(capped), am.samples_per_s(free))
 o = by["mlperf-v31-Orin_NX_TRT_MaxQ-resnet50-offline"]
 assert not o["power_limit_w"] and "GPU 510 MHz" in o["maxq_setting"], o
@@ -262,7 +264,7 @@ PY
 if [ $? -eq 0 ] && JC_RELEASE="${JC:-build/joulecast}" python3 tools/accuracy_mlperf_v31.py --rows31 "$tmp/rows31m.csv" --no-cv \
      --out "$tmp/m" > "$tmp/log31m" 2>&1 \
    && grep -q '^| mlperf-v31-Orin_NX_TRT_MaxQ-resnet50-offline |.*MaxQ: GPU 510 MHz.*(not modelled)' "$tmp/m/mlperf_v31.md"; then
-  echo "PASS accuracy harness: v3.1 MaxQ rows at their configuration's GPU power limit (H100 PCIe 210 W: 210 W a device, samples/s below the uncapped run), Jetson clocks named as not modelled"
+  echo "PASS accuracy harness: v3.1 MaxQ rows at their configuration's GPU power limit (H100 PCIe 210 W: at most 210 W a device, samples/s below the uncapped run), Jetson clocks named as not modelled"
 else
   echo "FAIL accuracy harness: v3.1 MaxQ settings"; sed 's/^/    /' "$tmp/log31m" 2>/dev/null
 fi
