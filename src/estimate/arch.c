@@ -8,6 +8,7 @@
  * no errors.
  */
 #include "estimate/arch.h"
+#include "base/detmath.h"
 #include "joulecast/serving.h"
 
 #include <math.h>
@@ -136,7 +137,7 @@ void jci_arch_dense_shape(double N, double d_given, double *L, double *d)
         *L = fmax(1, round(N / (12 * d_given * d_given)));
         return;
     }
-    double l0 = cbrt(N / (12.0 * 128 * 128));
+    double l0 = jci_cbrt(N / (12.0 * 128 * 128));   /* the same bits on every libc (detmath.h) */
     double q = 128 * l0 >= 1024 ? 1024 : 128;
     *L = fmax(1, round(l0));
     *d = fmax(128, round(128 * l0 / q) * q);

@@ -7,6 +7,7 @@
  * power.h and docs/energy-model.md section 3; constants:
  * hwdb/energy-model.yaml (`power_*`, `host_class_*`).
  */
+#include "base/detmath.h"
 #include "base/fmt.h"
 #include "estimate/power.h"
 
@@ -171,9 +172,10 @@ double jci_power_cap_clock(const jci_power_model *pm, double u_compute, double u
     if (!(lim > idle) || !(lim < boost)) return 1;
     double mem = pm->mem_w > 0 ? pm->mem_w * clamp01(u_memory) : 0;
     double pb = idle + (boost - idle) * jci_power_activity(pm, u_compute, u_memory, sc) + mem;
-    /* pow, not cbrt: glibc's and musl's (the WebAssembly page's) pow are the
-     * same code, their cbrt are not, and the page must print the CLI's bits */
-    return pb > lim ? pow((lim - idle) / (pb - idle), 1.0 / 3.0) : 1;
+    /* jci_cbrt, not pow or cbrt: glibc's pick an FMA variant on CPUs that
+     * have one, whose last bit can differ from musl's (the WebAssembly
+     * page's), and the page must print the CLI's bits */
+    return pb > lim ? jci_cbrt((lim - idle) / (pb - idle)) : 1;
 }
 
 void jci_power_record_cap_clock(jci_builder *b, const jc_device *dev, const jci_power_model *pm, double r)
